@@ -50,7 +50,7 @@ typedef struct mc_msg {
     int64_t error_code;         /* error responses */
     const char *error_message;  /* error responses */
     int rpc_error;              /* for MC_MSG_INVALID: the code a server should answer with */
-    char reason[160];           /* for MC_MSG_INVALID: why, in words */
+    char reason[MC_ERRBUF_SIZE]; /* for MC_MSG_INVALID: why, in words */
 } mc_msg_t;
 
 /* Returns "request", "notification", "result", "error" or "invalid". */

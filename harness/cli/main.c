@@ -1,0 +1,62 @@
+/*
+ * main.c - `mcpcheck`: dispatch to the subcommands.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/commands.h"
+
+typedef struct command {
+    const char *name;
+    int (*fn)(int argc, char **argv);
+    const char *summary;
+} command_t;
+
+static const command_t commands[] = {
+    {"ping", mc_cmd_ping, "initialize a server, ping it, and report the round trip"},
+    {"validate", mc_cmd_validate, "validate MCP messages or JSONL traces against the schemas"},
+};
+
+static void usage(FILE *out)
+{
+    size_t i;
+
+    fprintf(out, "usage: mcpcheck [--help] [--version] COMMAND [ARGS...]\n\n"
+                 "mcpcheck tests Model Context Protocol servers for conformance.\n\n"
+                 "Commands:\n");
+    for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+        fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
+    fprintf(out, "\nRun 'mcpcheck COMMAND --help' for a command's options.\n"
+                 "Example: mcpcheck ping -- ./build/bin/mcpcheck-refserver\n\n"
+                 "Exit codes: 0 success, 1 conformance failure, 2 usage error,\n"
+                 "3 incomplete (the target could not be started, died or stayed silent).\n");
+}
+
+int main(int argc, char **argv)
+{
+    size_t i;
+
+    /* A target that closes its stdin must never kill the harness. */
+    signal(SIGPIPE, SIG_IGN);
+
+    if (argc < 2) {
+        usage(stderr);
+        return MC_EXIT_USAGE;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+        strcmp(argv[1], "help") == 0) {
+        usage(stdout);
+        return MC_EXIT_OK;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        printf("mcpcheck %s\n", MC_VERSION);
+        return MC_EXIT_OK;
+    }
+    for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+        if (strcmp(argv[1], commands[i].name) == 0)
+            return commands[i].fn(argc - 1, argv + 1);
+    fprintf(stderr, "mcpcheck: unknown command '%s'\n\n", argv[1]);
+    usage(stderr);
+    return MC_EXIT_USAGE;
+}

@@ -1,0 +1,61 @@
+/*
+ * refserver.h - the reference MCP server as a library: bytes in, bytes out.
+ *
+ * The server holds a session's whole state. The caller feeds it one framed
+ * line at a time (mc_refserver_handle) and gives it the time; the server
+ * answers through the emit callback, one complete line (ending in "\n") per
+ * call. It performs no I/O of its own, so the stdio main, the tests and the
+ * in-process fuzz targets drive exactly the same code.
+ */
+#ifndef MC_REFSERVER_REFSERVER_H
+#define MC_REFSERVER_REFSERVER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/error.h"
+
+typedef struct mc_refserver mc_refserver_t;
+
+/* Receives one outbound line (including its "\n"); data is borrowed. */
+typedef void (*mc_refserver_emit_cb)(void *ctx, const char *line, size_t len);
+
+typedef struct mc_refserver_opts {
+    int page_size;         /* items per list page; 0 = the default */
+    int extra_items;       /* synthetic resources, prompts and tools to add (--resources N) */
+    const char *root;      /* directory exposed as file:// resources, or NULL */
+    const char *inject;    /* violation switch name, or NULL */
+} mc_refserver_opts_t;
+
+/*
+ * Creates a server. Returns NULL and fills eb when the options are invalid
+ * (an unknown violation switch, an unusable root) or memory runs out.
+ */
+mc_refserver_t *mc_refserver_new(const mc_refserver_opts_t *opts, mc_refserver_emit_cb emit,
+                                 void *emit_ctx, mc_errbuf_t *eb);
+
+/* Frees the server and everything it holds. NULL is allowed. */
+void mc_refserver_free(mc_refserver_t *rs);
+
+/*
+ * Handles one inbound line (without its newline). now_ms is the caller's
+ * monotonic clock. Malformed input is answered on the wire (-32700, -32600);
+ * the return value is MC_OK unless the server cannot go on (MC_ENOMEM).
+ */
+int mc_refserver_handle(mc_refserver_t *rs, const char *line, size_t len, int64_t now_ms);
+
+/* Runs timers that are due at now_ms (progress, deferred notifications). */
+int mc_refserver_tick(mc_refserver_t *rs, int64_t now_ms);
+
+/* The next time mc_refserver_tick() has work, or -1 when none is scheduled. */
+int64_t mc_refserver_next_deadline(const mc_refserver_t *rs);
+
+/* Lines a violation switch wants printed before any message (a stdout banner),
+ * or NULL. Used by the stdio main only. */
+const char *mc_refserver_banner(const mc_refserver_t *rs);
+
+/* Writes the violation switch table, one "NAME\tlevel\trule\tspec" line each,
+ * through the emit callback style: calls fn once per line (no newline). */
+void mc_refserver_list_bugs(void (*fn)(void *ctx, const char *line), void *ctx);
+
+#endif /* MC_REFSERVER_REFSERVER_H */
