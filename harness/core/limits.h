@@ -26,6 +26,9 @@
 /* Received frames waiting to be consumed by the session, per transport. */
 #define MC_MAX_QUEUED_FRAMES 4096
 
+/* Bytes of received frames waiting to be consumed; reading pauses above it. */
+#define MC_MAX_QUEUED_BYTES (4u * MC_MAX_MESSAGE_SIZE)
+
 /* Bytes waiting to be written to the target's stdin. */
 #define MC_MAX_OUTBOUND_BYTES (2u * MC_MAX_MESSAGE_SIZE)
 

@@ -1,0 +1,175 @@
+/*
+ * cmd_ping.c - `mcpcheck ping`: initialize a server, ping it, report.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+
+#include "cli/commands.h"
+#include "cli/util.h"
+#include "client/session.h"
+#include "client/stdio.h"
+
+static void ping_usage(FILE *out)
+{
+    fprintf(out,
+            "usage: mcpcheck ping [--timeout MS] [--spec-version V] -- SERVER_CMD [ARGS...]\n"
+            "\n"
+            "Starts SERVER_CMD (no shell is involved), runs the MCP handshake over stdio\n"
+            "(initialize, then notifications/initialized), sends one ping, prints the\n"
+            "negotiated protocol version, the server's name and version and the ping's\n"
+            "round-trip time, then shuts the server down (close stdin, SIGTERM, SIGKILL).\n"
+            "\n"
+            "Options:\n"
+            "  --timeout MS        how long to wait for each answer (default %d)\n"
+            "  --spec-version V    protocol version to request (default %s);\n"
+            "                      known: 2024-11-05 2025-03-26 2025-06-18 2025-11-25\n"
+            "  -h, --help          show this help\n"
+            "\n"
+            "Exit codes: 0 the server answered both; 2 usage error; 3 the server could not\n"
+            "be started, died, answered with an error, or stayed silent past the timeout.\n"
+            "\n"
+            "Example:\n"
+            "  mcpcheck ping -- build/bin/mcpcheck-refserver\n"
+            "  mcpcheck ping --spec-version 2025-11-25 -- npx -y @modelcontextprotocol/server-everything\n",
+            MC_DEFAULT_REQUEST_TIMEOUT_MS, MC_CLI_DEFAULT_VERSION);
+}
+
+static int64_t now_us(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+/* Prints the anomalies the session recorded, as notes. */
+static void print_events(const mc_session_t *s)
+{
+    size_t i;
+
+    for (i = 0; i < s->n_events; i++)
+        fprintf(stderr, "mcpcheck ping: note: %s (message %llu): %s\n",
+                mc_event_kind_name(s->events[i].kind), (unsigned long long)s->events[i].seq,
+                s->events[i].detail);
+    if (s->events_dropped > 0)
+        fprintf(stderr, "mcpcheck ping: note: %llu more anomalies not shown\n",
+                (unsigned long long)s->events_dropped);
+}
+
+/* Explains why the target stopped answering, with its exit status if any. */
+static void explain_failure(mc_stdio_t *t, int rc, const char *what, const mc_errbuf_t *eb,
+                            uint64_t frames)
+{
+    char how[160];
+
+    if (rc == MC_EEOF || t->stdin_broken || rc == MC_EEXITED) {
+        mc_proc_wait(&t->proc, 2000);
+        mc_proc_describe(&t->proc, how, sizeof(how));
+        fprintf(stderr, "mcpcheck ping: the server %s after %llu message%s, before answering %s\n",
+                how, (unsigned long long)frames, frames == 1 ? "" : "s", what);
+    } else {
+        fprintf(stderr, "mcpcheck ping: %s\n", eb->msg[0] ? eb->msg : mc_strerror(rc));
+    }
+}
+
+int mc_cmd_ping(int argc, char **argv)
+{
+    mc_cli_target_opts_t topts;
+    mc_stdio_t t;
+    mc_session_t s;
+    mc_session_opts_t so;
+    mc_errbuf_t eb;
+    mc_msg_t resp;
+    int64_t t0, t1;
+    int rc, i, exit_code = MC_EXIT_INCOMPLETE;
+    const char *version = MC_CLI_DEFAULT_VERSION;
+    long timeout = MC_DEFAULT_REQUEST_TIMEOUT_MS;
+    char **cmd = NULL;
+
+    for (i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--") == 0) {
+            cmd = argv + i + 1;
+            break;
+        } else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+            ping_usage(stdout);
+            return MC_EXIT_OK;
+        } else if (strcmp(argv[i], "--timeout") == 0 && i + 1 < argc) {
+            if (mc_cli_parse_long(argv[++i], 1, 3600000, &timeout) != 0) {
+                fprintf(stderr, "mcpcheck ping: --timeout needs milliseconds (1..3600000)\n");
+                return MC_EXIT_USAGE;
+            }
+        } else if (strcmp(argv[i], "--spec-version") == 0 && i + 1 < argc) {
+            version = argv[++i];
+            if (!mc_protocol_version_known(version)) {
+                fprintf(stderr, "mcpcheck ping: unknown protocol version '%s'\n", version);
+                return MC_EXIT_USAGE;
+            }
+        } else {
+            fprintf(stderr, "mcpcheck ping: unexpected argument '%s'\n\n", argv[i]);
+            ping_usage(stderr);
+            return MC_EXIT_USAGE;
+        }
+    }
+    if (cmd == NULL || cmd[0] == NULL) {
+        fprintf(stderr, "mcpcheck ping: no server command; put it after '--'\n\n");
+        ping_usage(stderr);
+        return MC_EXIT_USAGE;
+    }
+
+    memset(&topts, 0, sizeof(topts));
+    topts.argv = cmd;
+    mc_errbuf_clear(&eb);
+    rc = mc_cli_target_start(&t, &topts, &eb);
+    if (rc != MC_OK) {
+        fprintf(stderr, "mcpcheck ping: %s\n", eb.msg);
+        return MC_EXIT_INCOMPLETE;
+    }
+    memset(&so, 0, sizeof(so));
+    if (mc_session_init(&s, mc_stdio_link(&t), &so) != MC_OK) {
+        fprintf(stderr, "mcpcheck ping: out of memory\n");
+        mc_cli_target_stop(&t);
+        mc_stdio_free(&t);
+        return MC_EXIT_INCOMPLETE;
+    }
+
+    rc = mc_session_initialize(&s, version, NULL, (int)timeout, &eb);
+    if (rc != MC_OK) {
+        explain_failure(&t, rc, "initialize", &eb, t.frames);
+        goto done;
+    }
+    t0 = now_us();
+    rc = mc_session_request(&s, "ping", NULL, (int)timeout, &resp);
+    t1 = now_us() - t0;
+    if (rc != MC_OK) {
+        mc_errbuf_clear(&eb);
+        if (rc == MC_ETIMEOUT)
+            mc_errbuf_set(&eb, rc, "no answer to ping within %ld ms", timeout);
+        explain_failure(&t, rc, "ping", &eb, t.frames);
+        goto done;
+    }
+    if (resp.kind == MC_MSG_ERROR) {
+        fprintf(stderr, "mcpcheck ping: ping failed with error %lld: %s\n",
+                (long long)resp.error_code, resp.error_message);
+        mc_msg_free(&resp);
+        goto done;
+    }
+    mc_msg_free(&resp);
+    printf("protocol version: %s%s\n", s.negotiated_version,
+           s.counter_offer ? " (counter-offered by the server)" : "");
+    printf("server: %s %s\n", s.server_name ? s.server_name : "(no name)",
+           s.server_version ? s.server_version : "(no version)");
+    printf("ping round trip: %.3f ms\n", (double)t1 / 1000.0);
+    exit_code = MC_EXIT_OK;
+done:
+    print_events(&s);
+    mc_session_free(&s);
+    mc_cli_target_stop(&t);
+    if (exit_code != MC_EXIT_OK)
+        mc_cli_print_stderr_tail(&t.proc, "mcpcheck ping");
+    mc_stdio_free(&t);
+    return exit_code;
+}

@@ -1,0 +1,87 @@
+#include "cli/util.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/limits.h"
+
+int mc_cli_parse_long(const char *s, long min, long max, long *out)
+{
+    char *end = NULL;
+    long v;
+
+    errno = 0;
+    v = strtol(s, &end, 10);
+    if (errno != 0 || end == s || *end != '\0' || v < min || v > max)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+/* The running target's process group, for the signal handler. */
+static volatile sig_atomic_t target_pgid;
+
+static void on_fatal_signal(int sig)
+{
+    pid_t pg = (pid_t)target_pgid;
+
+    if (pg > 0)
+        kill(-pg, SIGKILL);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void install_handlers(void)
+{
+    struct sigaction sa;
+
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = on_fatal_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+}
+
+int mc_cli_target_start(mc_stdio_t *t, const mc_cli_target_opts_t *o, mc_errbuf_t *eb)
+{
+    mc_spawn_opts_t so;
+    int rc;
+
+    memset(&so, 0, sizeof(so));
+    so.argv = o->argv;
+    so.cwd = o->cwd;
+    so.limits = o->limits;
+    install_handlers();
+    rc = mc_stdio_start(t, &so, eb);
+    if (rc == MC_OK)
+        target_pgid = t->proc.pid;
+    return rc;
+}
+
+void mc_cli_target_stop(mc_stdio_t *t)
+{
+    mc_stdio_stop(t, MC_SHUTDOWN_STDIN_GRACE_MS, MC_SHUTDOWN_TERM_GRACE_MS);
+    target_pgid = 0;
+}
+
+void mc_cli_print_stderr_tail(const mc_proc_t *p, const char *prefix)
+{
+    char tail[2048];
+    size_t n = mc_ring_copy(&p->err, tail, sizeof(tail));
+    char *line, *next;
+
+    if (n == 0)
+        return;
+    fprintf(stderr, "%s: last %zu bytes of the server's stderr:\n", prefix, n);
+    for (line = tail; line != NULL && *line != '\0'; line = next) {
+        next = strchr(line, '\n');
+        if (next != NULL)
+            *next++ = '\0';
+        fprintf(stderr, "  | %s\n", line);
+    }
+}

@@ -1,0 +1,36 @@
+/*
+ * util.h - helpers shared by the subcommands: argument parsing, starting and
+ * stopping the target with signal safety, printing its stderr tail.
+ */
+#ifndef MC_CLI_UTIL_H
+#define MC_CLI_UTIL_H
+
+#include "client/process.h"
+#include "client/stdio.h"
+
+/* The protocol version the harness requests unless told otherwise. */
+#define MC_CLI_DEFAULT_VERSION "2025-06-18"
+
+/* Parses a decimal integer in [min, max]. Returns 0 on success, -1 otherwise. */
+int mc_cli_parse_long(const char *s, long min, long max, long *out);
+
+typedef struct mc_cli_target_opts {
+    char **argv;
+    const char *cwd;
+    mc_rlimits_t limits;
+} mc_cli_target_opts_t;
+
+/*
+ * Starts the target and remembers its process group, so that SIGINT/SIGTERM
+ * sent to mcpcheck stop the target too (nothing is left behind).
+ */
+int mc_cli_target_start(mc_stdio_t *t, const mc_cli_target_opts_t *o, mc_errbuf_t *eb);
+
+/* Shuts the target down as the spec advises. Its exit status and stderr tail
+ * stay readable until mc_stdio_free(t). */
+void mc_cli_target_stop(mc_stdio_t *t);
+
+/* Prints the last lines of the target's stderr, indented, if there are any. */
+void mc_cli_print_stderr_tail(const mc_proc_t *p, const char *prefix);
+
+#endif /* MC_CLI_UTIL_H */

@@ -1,0 +1,588 @@
+#include "client/session.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/clock.h"
+
+const char *const mc_protocol_versions[] = {"2024-11-05", "2025-03-26", "2025-06-18",
+                                            "2025-11-25", NULL};
+
+static const char *const event_names[] = {
+#define MC__XX(name, id, desc) id,
+    MC_SESSION_EVENT_MAP(MC__XX)
+#undef MC__XX
+};
+
+static const char *const event_descs[] = {
+#define MC__XX(name, id, desc) desc,
+    MC_SESSION_EVENT_MAP(MC__XX)
+#undef MC__XX
+};
+
+const char *mc_event_kind_name(mc_event_kind_t kind)
+{
+    return (unsigned)kind < MC_EV__COUNT ? event_names[kind] : "unknown";
+}
+
+const char *mc_event_kind_desc(mc_event_kind_t kind)
+{
+    return (unsigned)kind < MC_EV__COUNT ? event_descs[kind] : "unknown event";
+}
+
+int mc_protocol_version_known(const char *version)
+{
+    size_t i;
+
+    if (version == NULL)
+        return 0;
+    for (i = 0; mc_protocol_versions[i] != NULL; i++)
+        if (strcmp(version, mc_protocol_versions[i]) == 0)
+            return 1;
+    return 0;
+}
+
+static void record(mc_session_t *s, mc_event_kind_t kind, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+static void record(mc_session_t *s, mc_event_kind_t kind, const char *fmt, ...)
+{
+    va_list ap;
+    mc_event_t *ev;
+
+    if (s->n_events >= MC_MAX_SESSION_EVENTS) {
+        s->events_dropped++;
+        return;
+    }
+    ev = &s->events[s->n_events++];
+    ev->kind = kind;
+    ev->seq = s->seq_in;
+    va_start(ap, fmt);
+    vsnprintf(ev->detail, sizeof(ev->detail), fmt, ap);
+    va_end(ap);
+}
+
+int mc_session_init(mc_session_t *s, mc_link_t link, const mc_session_opts_t *opts)
+{
+    memset(s, 0, sizeof(*s));
+    s->link = link;
+    if (opts != NULL)
+        s->opts = *opts;
+    if (s->opts.client_name == NULL)
+        s->opts.client_name = "mcpcheck";
+    if (s->opts.client_version == NULL)
+        s->opts.client_version = MC_VERSION;
+    if (s->opts.responder == NULL)
+        s->opts.responder = mc_session_default_responder;
+    s->next_id = 1;
+    s->pending = calloc(MC_MAX_PENDING_REQUESTS, sizeof(*s->pending));
+    s->notes = calloc(MC_MAX_QUEUED_NOTIFICATIONS, sizeof(*s->notes));
+    s->events = calloc(MC_MAX_SESSION_EVENTS, sizeof(*s->events));
+    if (s->pending == NULL || s->notes == NULL || s->events == NULL) {
+        mc_session_free(s);
+        return MC_ENOMEM;
+    }
+    return MC_OK;
+}
+
+static void clear_pending(mc_pending_t *p)
+{
+    free(p->method);
+    mc_msg_free(&p->response);
+    memset(p, 0, sizeof(*p));
+}
+
+void mc_session_free(mc_session_t *s)
+{
+    size_t i;
+
+    if (s->pending != NULL)
+        for (i = 0; i < MC_MAX_PENDING_REQUESTS; i++)
+            clear_pending(&s->pending[i]);
+    if (s->notes != NULL)
+        while (s->notes_count > 0) {
+            mc_msg_free(&s->notes[s->notes_head]);
+            s->notes_head = (s->notes_head + 1) % MC_MAX_QUEUED_NOTIFICATIONS;
+            s->notes_count--;
+        }
+    free(s->pending);
+    free(s->notes);
+    free(s->events);
+    json_object_put(s->client_caps);
+    json_object_put(s->init_result);
+    memset(s, 0, sizeof(*s));
+}
+
+static int64_t deadline_after(int timeout_ms)
+{
+    return mc_now_ms() + (timeout_ms > 0 ? timeout_ms : 0);
+}
+
+/* Encodes and sends a message; msg is released. */
+static int send_json(mc_session_t *s, json_object *msg, int timeout_ms)
+{
+    char *line = NULL;
+    size_t len = 0;
+    int rc;
+
+    if (msg == NULL)
+        return MC_ENOMEM;
+    rc = mc_json_encode_line(msg, &line, &len);
+    json_object_put(msg);
+    if (rc != MC_OK)
+        return rc;
+    s->seq_out++;
+    if (s->opts.observer != NULL)
+        s->opts.observer(s->opts.observer_ctx, 1, s->seq_out, line, len - 1);
+    rc = s->link.send(s->link.ctx, line, len, deadline_after(timeout_ms));
+    free(line);
+    return rc;
+}
+
+int mc_session_send_raw(mc_session_t *s, const char *bytes, size_t len, int timeout_ms)
+{
+    char *line;
+    size_t n = len;
+    int rc;
+
+    if (len > MC_MAX_MESSAGE_SIZE)
+        return MC_ETOOBIG;
+    line = malloc(len + 1);
+    if (line == NULL)
+        return MC_ENOMEM;
+    memcpy(line, bytes, len);
+    if (n == 0 || line[n - 1] != '\n')
+        line[n++] = '\n';
+    s->seq_out++;
+    if (s->opts.observer != NULL)
+        s->opts.observer(s->opts.observer_ctx, 1, s->seq_out, line, n - 1);
+    rc = s->link.send(s->link.ctx, line, n, deadline_after(timeout_ms));
+    free(line);
+    return rc;
+}
+
+int mc_session_client_declares(const mc_session_t *s, const char *capability)
+{
+    json_object *v;
+
+    return s->client_caps != NULL && json_object_object_get_ex(s->client_caps, capability, &v) &&
+           v != NULL;
+}
+
+static void describe_id(json_object *id, char *buf, size_t n)
+{
+    size_t len = 0;
+    const char *txt = id != NULL ? mc_json_compact(id, &len) : "null";
+
+    snprintf(buf, n, "%.60s", txt);
+}
+
+static mc_pending_t *find_pending(mc_session_t *s, int64_t id)
+{
+    mc_pending_t *p;
+
+    if (id <= 0)
+        return NULL;
+    p = &s->pending[(uint64_t)id % MC_MAX_PENDING_REQUESTS];
+    return p->used && p->id == id ? p : NULL;
+}
+
+/* Matches a response to its request, or records why it matches none. */
+static void on_response(mc_session_t *s, mc_msg_t *msg)
+{
+    char idtxt[64];
+    mc_pending_t *p = NULL;
+    json_object *id = msg->id;
+
+    describe_id(id, idtxt, sizeof(idtxt));
+    if (id == NULL) {
+        record(s, MC_EV_NULL_ID_ERROR, "error %lld \"%.80s\" with id %s",
+               (long long)msg->error_code, msg->error_message ? msg->error_message : "", idtxt);
+        mc_msg_free(msg);
+        return;
+    }
+    if (json_object_is_type(id, json_type_int)) {
+        p = find_pending(s, json_object_get_int64(id));
+    } else if (json_object_is_type(id, json_type_string)) {
+        /* We only send integer ids: a string id equal to one is a type error. */
+        char *end = NULL;
+        const char *txt = json_object_get_string(id);
+        long long v = strtoll(txt, &end, 10);
+        if (end != txt && *end == '\0' && find_pending(s, v) != NULL) {
+            record(s, MC_EV_ID_TYPE_MISMATCH,
+                   "response id %s is a string; the request id was the integer %lld", idtxt, v);
+            mc_msg_free(msg);
+            return;
+        }
+    }
+    if (p == NULL) {
+        int64_t v = json_object_is_type(id, json_type_int) ? json_object_get_int64(id) : 0;
+        if (v > 0 && v < s->next_id)
+            record(s, MC_EV_DUPLICATE_RESPONSE,
+                   "response to id %s, which is no longer outstanding", idtxt);
+        else
+            record(s, MC_EV_UNSOLICITED_RESPONSE, "response with id %s, which was never sent%s",
+                   idtxt,
+                   s->last_out_was_notification ? " (the last message sent was a notification)"
+                                                : "");
+        mc_msg_free(msg);
+        return;
+    }
+    if (p->answered) {
+        record(s, MC_EV_DUPLICATE_RESPONSE, "second response to id %s (%s)", idtxt, p->method);
+        mc_msg_free(msg);
+        return;
+    }
+    p->answered = 1;
+    p->response = *msg;
+    memset(msg, 0, sizeof(*msg));
+}
+
+static void on_notification(mc_session_t *s, mc_msg_t *msg)
+{
+    if (s->notes_count == MC_MAX_QUEUED_NOTIFICATIONS) {
+        record(s, MC_EV_NOTIFICATIONS_DROPPED, "queue of %u notifications full; dropped %s",
+               MC_MAX_QUEUED_NOTIFICATIONS, s->notes[s->notes_head].method);
+        mc_msg_free(&s->notes[s->notes_head]);
+        s->notes_head = (s->notes_head + 1) % MC_MAX_QUEUED_NOTIFICATIONS;
+        s->notes_count--;
+    }
+    s->notes[(s->notes_head + s->notes_count) % MC_MAX_QUEUED_NOTIFICATIONS] = *msg;
+    s->notes_count++;
+    memset(msg, 0, sizeof(*msg));
+}
+
+/* Capability a server->client method needs, or NULL when none is needed. */
+static const char *capability_for(const char *method)
+{
+    if (strcmp(method, "roots/list") == 0)
+        return "roots";
+    if (strcmp(method, "sampling/createMessage") == 0)
+        return "sampling";
+    if (strcmp(method, "elicitation/create") == 0)
+        return "elicitation";
+    return NULL;
+}
+
+static void on_server_request(mc_session_t *s, mc_msg_t *msg)
+{
+    mc_reply_t reply;
+    const char *cap = capability_for(msg->method);
+    json_object *id;
+    json_object *out;
+
+    if (cap != NULL && !mc_session_client_declares(s, cap))
+        record(s, MC_EV_UNDECLARED_SERVER_REQUEST,
+               "server sent %s but the client did not declare the \"%s\" capability",
+               msg->method, cap);
+    memset(&reply, 0, sizeof(reply));
+    s->opts.responder(s->opts.responder_ctx, s, msg, &reply);
+    if (reply.error_code == MC_RPC_METHOD_NOT_FOUND && cap == NULL &&
+        strcmp(msg->method, "ping") != 0)
+        record(s, MC_EV_UNKNOWN_SERVER_REQUEST, "server sent unknown request %.80s", msg->method);
+    id = json_object_get(msg->id);
+    if (reply.error_code != 0) {
+        json_object_put(reply.result);
+        out = mc_jsonrpc_error(id, reply.error_code,
+                               reply.error_message[0] ? reply.error_message : "request failed",
+                               NULL);
+    } else {
+        out = mc_jsonrpc_result(id, reply.result);
+    }
+    send_json(s, out, MC_DEFAULT_REQUEST_TIMEOUT_MS);
+    mc_msg_free(msg);
+}
+
+/* Handles one inbound frame. */
+static void on_frame(mc_session_t *s, mc_inframe_t *fr)
+{
+    mc_msg_t msg;
+
+    s->seq_in++;
+    if (s->opts.observer != NULL && fr->data != NULL)
+        s->opts.observer(s->opts.observer_ctx, 0, s->seq_in, fr->data, fr->len);
+    switch (fr->kind) {
+    case MC_FRAME_EMPTY:
+        record(s, MC_EV_EMPTY_LINE, "empty line on stdout");
+        return;
+    case MC_FRAME_OVERSIZE:
+        record(s, MC_EV_OVERSIZE, "line of %zu bytes exceeds the %u-byte limit; skipped", fr->len,
+               MC_MAX_MESSAGE_SIZE);
+        return;
+    case MC_FRAME_TRUNCATED:
+        record(s, MC_EV_TRUNCATED, "%zu bytes without a final newline at end of output: %.60s",
+               fr->len, fr->data ? fr->data : "");
+        return;
+    case MC_FRAME_LINE:
+        break;
+    }
+    if (fr->flags & MC_FRAME_F_CRLF)
+        record(s, MC_EV_CRLF, "line ends in \\r\\n");
+    if (fr->flags & MC_FRAME_F_NUL) {
+        record(s, MC_EV_NUL_BYTE, "line contains a NUL byte");
+        return;
+    }
+    if (mc_msg_decode(fr->data, fr->len, MC_MAX_JSON_DEPTH, &msg) != MC_OK) {
+        record(s, MC_EV_GARBAGE_LINE, "%.80s: %.90s", msg.reason, fr->data);
+        mc_msg_free(&msg);
+        return;
+    }
+    switch (msg.kind) {
+    case MC_MSG_INVALID:
+        record(s,
+               msg.root != NULL && json_object_is_type(msg.root, json_type_array)
+                   ? MC_EV_BATCH
+                   : MC_EV_INVALID_MESSAGE,
+               "%.160s", msg.reason);
+        mc_msg_free(&msg);
+        return;
+    case MC_MSG_REQUEST:
+        on_server_request(s, &msg);
+        return;
+    case MC_MSG_NOTIFICATION:
+        on_notification(s, &msg);
+        return;
+    case MC_MSG_RESULT:
+    case MC_MSG_ERROR:
+        on_response(s, &msg);
+        return;
+    }
+}
+
+/* Receives and handles one frame, waiting until deadline. */
+static int step(mc_session_t *s, int64_t deadline)
+{
+    mc_inframe_t fr;
+    int rc;
+
+    if (s->eof)
+        return MC_EEOF;
+    memset(&fr, 0, sizeof(fr));
+    rc = s->link.recv(s->link.ctx, &fr, deadline);
+    if (rc == MC_EEOF)
+        s->eof = 1;
+    if (rc != MC_OK)
+        return rc;
+    on_frame(s, &fr);
+    mc_inframe_free(&fr);
+    return MC_OK;
+}
+
+int mc_session_send_request(mc_session_t *s, const char *method, json_object *params,
+                            int64_t *id_out, int timeout_ms)
+{
+    mc_pending_t *p;
+    int64_t id = s->next_id;
+    int rc;
+
+    p = &s->pending[(uint64_t)id % MC_MAX_PENDING_REQUESTS];
+    if (p->used) {
+        json_object_put(params);
+        return MC_EFULL;
+    }
+    p->method = strdup(method);
+    if (p->method == NULL) {
+        json_object_put(params);
+        return MC_ENOMEM;
+    }
+    p->used = 1;
+    p->id = id;
+    s->next_id++;
+    s->n_pending++;
+    s->last_out_was_notification = 0;
+    rc = send_json(s, mc_jsonrpc_request(json_object_new_int64(id), method, params), timeout_ms);
+    if (rc != MC_OK) {
+        clear_pending(p);
+        s->n_pending--;
+        return rc;
+    }
+    *id_out = id;
+    return MC_OK;
+}
+
+int mc_session_await(mc_session_t *s, int64_t id, int timeout_ms, mc_msg_t *response)
+{
+    int64_t deadline = deadline_after(timeout_ms);
+    mc_pending_t *p = find_pending(s, id);
+    int rc = MC_OK;
+
+    if (p == NULL)
+        return MC_ENOTFOUND;
+    while (!p->answered) {
+        rc = step(s, deadline);
+        if (rc != MC_OK)
+            break;
+    }
+    if (p->answered) {
+        *response = p->response;
+        memset(&p->response, 0, sizeof(p->response));
+        rc = MC_OK;
+    }
+    /* Answered or abandoned, the slot is free again. */
+    clear_pending(p);
+    s->n_pending--;
+    return rc;
+}
+
+int mc_session_request(mc_session_t *s, const char *method, json_object *params, int timeout_ms,
+                       mc_msg_t *response)
+{
+    int64_t id;
+    int64_t deadline = deadline_after(timeout_ms);
+    int rc = mc_session_send_request(s, method, params, &id, timeout_ms);
+
+    if (rc != MC_OK)
+        return rc;
+    return mc_session_await(s, id, (int)(deadline - mc_now_ms()), response);
+}
+
+int mc_session_notify(mc_session_t *s, const char *method, json_object *params, int timeout_ms)
+{
+    s->last_out_was_notification = 1;
+    return send_json(s, mc_jsonrpc_notification(method, params), timeout_ms);
+}
+
+int mc_session_next_notification(mc_session_t *s, int timeout_ms, mc_msg_t *out)
+{
+    int64_t deadline = deadline_after(timeout_ms);
+
+    while (s->notes_count == 0) {
+        int rc = step(s, deadline);
+        if (rc != MC_OK)
+            return rc;
+    }
+    *out = s->notes[s->notes_head];
+    memset(&s->notes[s->notes_head], 0, sizeof(s->notes[s->notes_head]));
+    s->notes_head = (s->notes_head + 1) % MC_MAX_QUEUED_NOTIFICATIONS;
+    s->notes_count--;
+    return MC_OK;
+}
+
+int mc_session_poll(mc_session_t *s, int timeout_ms)
+{
+    int64_t deadline = deadline_after(timeout_ms);
+    int rc;
+
+    do {
+        rc = step(s, deadline);
+    } while (rc == MC_OK);
+    return rc == MC_ETIMEOUT ? MC_OK : rc;
+}
+
+int mc_session_initialize(mc_session_t *s, const char *version, json_object *client_caps,
+                          int timeout_ms, mc_errbuf_t *eb)
+{
+    json_object *params, *info, *v;
+    mc_msg_t resp;
+    const char *got;
+    int rc;
+
+    snprintf(s->requested_version, sizeof(s->requested_version), "%s", version);
+    json_object_put(s->client_caps);
+    s->client_caps = client_caps != NULL ? json_object_get(client_caps) : json_object_new_object();
+    params = json_object_new_object();
+    info = json_object_new_object();
+    if (params == NULL || info == NULL || s->client_caps == NULL) {
+        json_object_put(params);
+        json_object_put(info);
+        return mc_errbuf_set(eb, MC_ENOMEM, "out of memory building initialize");
+    }
+    json_object_object_add(info, "name", json_object_new_string(s->opts.client_name));
+    json_object_object_add(info, "version", json_object_new_string(s->opts.client_version));
+    json_object_object_add(params, "protocolVersion", json_object_new_string(version));
+    json_object_object_add(params, "capabilities", json_object_get(s->client_caps));
+    json_object_object_add(params, "clientInfo", info);
+
+    rc = mc_session_request(s, "initialize", params, timeout_ms, &resp);
+    if (rc == MC_ETIMEOUT)
+        return mc_errbuf_set(eb, rc, "no answer to initialize within %d ms", timeout_ms);
+    if (rc == MC_EEOF)
+        return mc_errbuf_set(eb, rc, "the server's output ended before it answered initialize");
+    if (rc != MC_OK)
+        return mc_errbuf_set(eb, rc, "initialize could not be sent: %s", mc_strerror(rc));
+    if (resp.kind == MC_MSG_ERROR) {
+        mc_errbuf_set(eb, MC_EPROTO, "initialize failed with error %lld: %.200s",
+                      (long long)resp.error_code, resp.error_message);
+        mc_msg_free(&resp);
+        return MC_EPROTO;
+    }
+    if (!json_object_is_type(resp.result, json_type_object) ||
+        !json_object_object_get_ex(resp.result, "protocolVersion", &v) ||
+        !json_object_is_type(v, json_type_string)) {
+        mc_msg_free(&resp);
+        return mc_errbuf_set(eb, MC_EPROTO, "initialize result has no string protocolVersion");
+    }
+    json_object_put(s->init_result);
+    s->init_result = json_object_get(resp.result);
+    mc_msg_free(&resp);
+
+    got = json_object_get_string(v);
+    s->server_caps = NULL;
+    if (json_object_object_get_ex(s->init_result, "capabilities", &v) &&
+        json_object_is_type(v, json_type_object))
+        s->server_caps = v;
+    if (json_object_object_get_ex(s->init_result, "serverInfo", &info) &&
+        json_object_is_type(info, json_type_object)) {
+        if (json_object_object_get_ex(info, "name", &v) && json_object_is_type(v, json_type_string))
+            s->server_name = json_object_get_string(v);
+        if (json_object_object_get_ex(info, "version", &v) &&
+            json_object_is_type(v, json_type_string))
+            s->server_version = json_object_get_string(v);
+    }
+    if (strcmp(got, version) != 0) {
+        s->counter_offer = 1;
+        if (!mc_protocol_version_known(got)) {
+            s->unsupported_version = 1;
+            return mc_errbuf_set(eb, MC_EPROTO,
+                                 "server offered protocol version \"%.40s\", which mcpcheck does "
+                                 "not support",
+                                 got);
+        }
+    }
+    snprintf(s->negotiated_version, sizeof(s->negotiated_version), "%s", got);
+    rc = mc_session_notify(s, "notifications/initialized", NULL, timeout_ms);
+    if (rc != MC_OK)
+        return mc_errbuf_set(eb, rc, "notifications/initialized could not be sent: %s",
+                             mc_strerror(rc));
+    return MC_OK;
+}
+
+void mc_session_default_responder(void *ctx, mc_session_t *s, const mc_msg_t *request,
+                                  mc_reply_t *reply)
+{
+    const char *m = request->method;
+    (void)ctx;
+
+    if (strcmp(m, "ping") == 0) {
+        reply->result = json_object_new_object();
+        return;
+    }
+    if (strcmp(m, "roots/list") == 0 && mc_session_client_declares(s, "roots")) {
+        reply->result = json_object_new_object();
+        json_object_object_add(reply->result, "roots", json_object_new_array());
+        return;
+    }
+    if (strcmp(m, "sampling/createMessage") == 0 && mc_session_client_declares(s, "sampling")) {
+        json_object *content = json_object_new_object();
+        reply->result = json_object_new_object();
+        json_object_object_add(content, "type", json_object_new_string("text"));
+        json_object_object_add(content, "text", json_object_new_string("mcpcheck sample reply"));
+        json_object_object_add(reply->result, "role", json_object_new_string("assistant"));
+        json_object_object_add(reply->result, "content", content);
+        json_object_object_add(reply->result, "model", json_object_new_string("mcpcheck"));
+        json_object_object_add(reply->result, "stopReason", json_object_new_string("endTurn"));
+        return;
+    }
+    if (strcmp(m, "elicitation/create") == 0 && mc_session_client_declares(s, "elicitation")) {
+        reply->result = json_object_new_object();
+        json_object_object_add(reply->result, "action", json_object_new_string("decline"));
+        return;
+    }
+    reply->error_code = MC_RPC_METHOD_NOT_FOUND;
+    snprintf(reply->error_message, sizeof(reply->error_message), "Method not found: %.80s", m);
+}

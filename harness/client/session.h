@@ -1,0 +1,192 @@
+/*
+ * session.h - the client side of an MCP session.
+ *
+ * The session runs the lifecycle (initialize, version negotiation,
+ * notifications/initialized), allocates request ids, matches responses to
+ * outstanding requests, queues notifications in arrival order, answers
+ * server-to-client requests through a pluggable responder, and records every
+ * anomaly it sees on the wire as an event for the wire checks. It talks
+ * through an mc_link_t, so it runs the same over stdio or in memory.
+ */
+#ifndef MC_CLIENT_SESSION_H
+#define MC_CLIENT_SESSION_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <json-c/json.h>
+
+#include "client/link.h"
+#include "core/error.h"
+#include "core/jsonrpc.h"
+#include "core/limits.h"
+
+#define MC_SESSION_EVENT_MAP(XX)                                                                  \
+    XX(GARBAGE_LINE, "garbage-line", "a stdout line that is not JSON")                                            \
+    XX(INVALID_MESSAGE, "invalid-message", "JSON that is not a JSON-RPC 2.0 message")                                \
+    XX(BATCH, "batch", "a JSON array (batch) where one message was expected")                              \
+    XX(EMPTY_LINE, "empty-line", "an empty line between messages")                                              \
+    XX(CRLF, "crlf", "a line ending in \\r\\n")                                                           \
+    XX(NUL_BYTE, "nul-byte", "a NUL byte inside a line")                                                      \
+    XX(OVERSIZE, "oversize", "a line longer than the message size limit")                                     \
+    XX(TRUNCATED, "truncated", "bytes after the last newline when the output ended")                           \
+    XX(UNSOLICITED_RESPONSE, "unsolicited-response", "a response whose id matches no request sent")                       \
+    XX(DUPLICATE_RESPONSE, "duplicate-response", "a response to a request that was already answered or abandoned")      \
+    XX(ID_TYPE_MISMATCH, "id-type-mismatch", "a response id equal in value but not in type to a request id")         \
+    XX(NULL_ID_ERROR, "null-id-error", "an error response without an id")                                          \
+    XX(UNDECLARED_SERVER_REQUEST, "undeclared-server-request", "a server request needing a capability the client lacks")       \
+    XX(UNKNOWN_SERVER_REQUEST, "unknown-server-request", "a server request for a method the client does not know")          \
+    XX(NOTIFICATIONS_DROPPED, "notifications-dropped", "notifications dropped because the queue was full")
+
+typedef enum mc_event_kind {
+#define MC__XX(name, id, desc) MC_EV_##name,
+    MC_SESSION_EVENT_MAP(MC__XX)
+#undef MC__XX
+    MC_EV__COUNT
+} mc_event_kind_t;
+
+/* Returns the event kind's stable id, e.g. "garbage-line". */
+const char *mc_event_kind_name(mc_event_kind_t kind);
+/* Returns the one-line description of an event kind. */
+const char *mc_event_kind_desc(mc_event_kind_t kind);
+
+typedef struct mc_event {
+    mc_event_kind_t kind;
+    uint64_t seq;     /* inbound frame number (1-based) the event is about */
+    char detail[200]; /* what exactly was seen */
+} mc_event_t;
+
+/* What a responder answers to a server-to-client request. */
+typedef struct mc_reply {
+    json_object *result;    /* owned by the session after return; used when error_code == 0 */
+    int error_code;         /* non-zero: answer with this JSON-RPC error */
+    char error_message[128];
+} mc_reply_t;
+
+typedef struct mc_session mc_session_t;
+
+/* Answers one server request. The session sends the reply. */
+typedef void (*mc_responder_fn)(void *ctx, mc_session_t *s, const mc_msg_t *request,
+                                mc_reply_t *reply);
+
+/* Sees every line in either direction (outbound = 1 for client -> server). */
+typedef void (*mc_observer_fn)(void *ctx, int outbound, uint64_t seq, const char *line,
+                               size_t len);
+
+typedef struct mc_session_opts {
+    const char *client_name;    /* clientInfo.name; default "mcpcheck" */
+    const char *client_version; /* clientInfo.version; default MC_VERSION */
+    mc_responder_fn responder;  /* NULL = mc_session_default_responder */
+    void *responder_ctx;
+    mc_observer_fn observer;    /* NULL = none */
+    void *observer_ctx;
+} mc_session_opts_t;
+
+typedef struct mc_pending {
+    int used;          /* private */
+    int answered;      /* private */
+    int64_t id;        /* private */
+    char *method;      /* private: owned copy */
+    mc_msg_t response; /* private */
+} mc_pending_t;
+
+struct mc_session {
+    mc_link_t link;                 /* private */
+    mc_session_opts_t opts;         /* private */
+    int64_t next_id;                /* private: ids are 1, 2, 3, ... */
+    mc_pending_t *pending;          /* private: MC_MAX_PENDING_REQUESTS slots */
+    size_t n_pending;               /* read-only */
+    mc_msg_t *notes;                /* private: ring of queued notifications */
+    size_t notes_head, notes_count; /* private */
+    mc_event_t *events;             /* read-only: recorded anomalies */
+    size_t n_events;                /* read-only */
+    uint64_t events_dropped;        /* read-only: anomalies past MC_MAX_SESSION_EVENTS */
+    uint64_t seq_in, seq_out;       /* read-only: frames received / lines sent */
+    int eof;                        /* read-only: the server's output has ended */
+    int last_out_was_notification;  /* private */
+    json_object *client_caps;       /* read-only: declared client capabilities (owned) */
+    json_object *init_result;       /* read-only: the initialize result (owned) */
+    json_object *server_caps;       /* read-only: borrowed from init_result */
+    const char *server_name;        /* read-only: borrowed from init_result, or NULL */
+    const char *server_version;     /* read-only: borrowed from init_result, or NULL */
+    char requested_version[32];     /* read-only */
+    char negotiated_version[32];    /* read-only: empty until initialized */
+    int counter_offer;              /* read-only: the server answered another version */
+    int unsupported_version;        /* read-only: the server's version is unknown to mcpcheck */
+};
+
+/* Versions the harness understands, newest last; NULL-terminated. */
+extern const char *const mc_protocol_versions[];
+
+/* True when version is one of mc_protocol_versions. */
+int mc_protocol_version_known(const char *version);
+
+/* Prepares a session on a link. Returns MC_OK or MC_ENOMEM. */
+int mc_session_init(mc_session_t *s, mc_link_t link, const mc_session_opts_t *opts);
+
+/* Releases everything the session holds (not the link). */
+void mc_session_free(mc_session_t *s);
+
+/*
+ * Runs the handshake: sends initialize with the protocol version, client
+ * capabilities (borrowed; NULL = {}) and clientInfo, waits for the result,
+ * negotiates, then sends notifications/initialized. A counter-offer the
+ * harness knows is accepted (counter_offer = 1); one it does not know sets
+ * unsupported_version and returns MC_EPROTO without sending initialized.
+ * Returns MC_ETIMEOUT / MC_EEOF when the server is silent or gone, MC_EPROTO
+ * when it answered with an error or a malformed result (eb says which).
+ */
+int mc_session_initialize(mc_session_t *s, const char *version, json_object *client_caps,
+                          int timeout_ms, mc_errbuf_t *eb);
+
+/*
+ * Sends a request; params is owned (may be NULL). On success *id_out holds
+ * the request id. Returns MC_EFULL when MC_MAX_PENDING_REQUESTS are
+ * outstanding, or the link's error.
+ */
+int mc_session_send_request(mc_session_t *s, const char *method, json_object *params,
+                            int64_t *id_out, int timeout_ms);
+
+/*
+ * Waits for the response to request id, handling everything else that
+ * arrives meanwhile. On MC_OK *response is a result or error message
+ * (caller mc_msg_free()s it). On MC_ETIMEOUT the request is abandoned: a
+ * later answer is recorded as DUPLICATE_RESPONSE. MC_EEOF: the server's
+ * output ended. MC_ENOTFOUND: no such outstanding id.
+ */
+int mc_session_await(mc_session_t *s, int64_t id, int timeout_ms, mc_msg_t *response);
+
+/* send_request + await. */
+int mc_session_request(mc_session_t *s, const char *method, json_object *params, int timeout_ms,
+                       mc_msg_t *response);
+
+/* Sends a notification; params is owned (may be NULL). */
+int mc_session_notify(mc_session_t *s, const char *method, json_object *params, int timeout_ms);
+
+/* Sends a raw line as is (for malformed-input tests). A "\n" is appended when
+ * missing. */
+int mc_session_send_raw(mc_session_t *s, const char *bytes, size_t len, int timeout_ms);
+
+/*
+ * Takes the oldest queued notification, waiting up to timeout_ms for one.
+ * Returns MC_OK (caller mc_msg_free()s *out), MC_ETIMEOUT or MC_EEOF.
+ */
+int mc_session_next_notification(mc_session_t *s, int timeout_ms, mc_msg_t *out);
+
+/* Processes inbound traffic for up to timeout_ms (or until EOF). */
+int mc_session_poll(mc_session_t *s, int timeout_ms);
+
+/* True when the client declared the named top-level capability. */
+int mc_session_client_declares(const mc_session_t *s, const char *capability);
+
+/*
+ * The default responder: ping -> {}; roots/list -> {"roots": []} when roots
+ * is declared; sampling/createMessage -> a fixed assistant text when sampling
+ * is declared; elicitation/create -> {"action": "decline"} when elicitation
+ * is declared; anything else -> -32601. A request for an undeclared
+ * capability is also recorded as UNDECLARED_SERVER_REQUEST by the session.
+ */
+void mc_session_default_responder(void *ctx, mc_session_t *s, const mc_msg_t *request,
+                                  mc_reply_t *reply);
+
+#endif /* MC_CLIENT_SESSION_H */
