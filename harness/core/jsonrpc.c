@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/jsonsyntax.h"
 #include "core/limits.h"
 
 #define MC__JSON_FLAGS (JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE)
@@ -24,17 +25,11 @@ const char *mc_msg_kind_name(mc_msg_kind_t kind)
     }
 }
 
-static int is_json_space(char c)
-{
-    return c == ' ' || c == '\t' || c == '\r' || c == '\n';
-}
-
 int mc_json_parse(const char *buf, size_t len, int max_depth, json_object **out, mc_errbuf_t *eb)
 {
     json_tokener *tok;
     json_object *v;
     enum json_tokener_error jerr;
-    size_t off;
     int rc;
 
     if (len > MC_MAX_MESSAGE_SIZE)
@@ -43,11 +38,14 @@ int mc_json_parse(const char *buf, size_t len, int max_depth, json_object **out,
     if (len > 0 && memchr(buf, '\0', len) != NULL)
         return mc_errbuf_set(eb, MC_EPARSE, "NUL byte at offset %zu",
                              (size_t)((const char *)memchr(buf, '\0', len) - buf));
-    off = 0;
-    while (off < len && is_json_space(buf[off]))
-        off++;
-    if (off == len)
-        return mc_errbuf_set(eb, MC_EPARSE, "empty message");
+    {
+        size_t at = 0;
+        const char *what = NULL;
+        rc = mc_json_syntax_check(buf, len, max_depth > 0 ? max_depth : MC_MAX_JSON_DEPTH, &at,
+                                  &what);
+        if (rc != MC_OK)
+            return mc_errbuf_set(eb, rc, "%s at offset %zu", what, at);
+    }
 
     tok = json_tokener_new_ex(max_depth > 0 ? max_depth : MC_MAX_JSON_DEPTH);
     if (tok == NULL)
@@ -55,7 +53,12 @@ int mc_json_parse(const char *buf, size_t len, int max_depth, json_object **out,
     json_tokener_set_flags(tok, JSON_TOKENER_STRICT | JSON_TOKENER_VALIDATE_UTF8);
     v = json_tokener_parse_ex(tok, buf, (int)len);
     jerr = json_tokener_get_error(tok);
-    if (v == NULL || jerr != json_tokener_success) {
+    if (v == NULL && jerr == json_tokener_continue) {
+        /* A top-level number or literal needs a delimiter to end. */
+        v = json_tokener_parse_ex(tok, " ", 1);
+        jerr = json_tokener_get_error(tok);
+    }
+    if (jerr != json_tokener_success) { /* JSON null parses to NULL */
         size_t at = json_tokener_get_parse_end(tok);
         if (jerr == json_tokener_continue)
             rc = mc_errbuf_set(eb, MC_EPARSE, "truncated JSON: input ends inside a value");
@@ -71,15 +74,8 @@ int mc_json_parse(const char *buf, size_t len, int max_depth, json_object **out,
         json_tokener_free(tok);
         return rc;
     }
-    off = json_tokener_get_parse_end(tok);
+    /* The syntax check has already refused trailing data. */
     json_tokener_free(tok);
-    while (off < len && is_json_space(buf[off]))
-        off++;
-    if (off < len) {
-        json_object_put(v);
-        return mc_errbuf_set(eb, MC_EPARSE, "unexpected data after the JSON value at offset %zu",
-                             off);
-    }
     *out = v;
     return MC_OK;
 }

@@ -60,7 +60,7 @@ const char *mc_msg_kind_name(mc_msg_kind_t kind);
  * Parses exactly one JSON value from buf[0..len). Strict JSON, UTF-8 checked,
  * nesting capped at max_depth (0 = MC_MAX_JSON_DEPTH), NUL bytes refused,
  * only whitespace allowed after the value. On success *out is a new
- * reference (caller puts it). On error *out is untouched and eb says where:
+ * reference (caller puts it; JSON null gives NULL). On error *out is untouched and eb says where:
  * MC_EPARSE, MC_ETOODEEP, MC_EUTF8, MC_ETOOBIG or MC_ENOMEM.
  */
 int mc_json_parse(const char *buf, size_t len, int max_depth, json_object **out, mc_errbuf_t *eb);
