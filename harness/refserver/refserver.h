@@ -25,6 +25,9 @@ typedef struct mc_refserver_opts {
     int extra_items;       /* synthetic resources, prompts and tools to add (--resources N) */
     const char *root;      /* directory exposed as file:// resources, or NULL */
     const char *inject;    /* violation switch name, or NULL */
+    int step_delay_ms;     /* delay between the steps of multi-step tools (logging,
+                              progress): 0 = the default (50 ms), negative = none,
+                              every step runs at once (in-process tests, fuzzing) */
 } mc_refserver_opts_t;
 
 /*
@@ -44,6 +47,12 @@ void mc_refserver_free(mc_refserver_t *rs);
  */
 int mc_refserver_handle(mc_refserver_t *rs, const char *line, size_t len, int64_t now_ms);
 
+/*
+ * Tells the server that the framer skipped a line of `skipped` bytes because
+ * it exceeded the size limit. The server answers -32700 (id null) and goes on.
+ */
+int mc_refserver_handle_oversize(mc_refserver_t *rs, size_t skipped, int64_t now_ms);
+
 /* Runs timers that are due at now_ms (progress, deferred notifications). */
 int mc_refserver_tick(mc_refserver_t *rs, int64_t now_ms);
 
@@ -53,6 +62,9 @@ int64_t mc_refserver_next_deadline(const mc_refserver_t *rs);
 /* Lines a violation switch wants printed before any message (a stdout banner),
  * or NULL. Used by the stdio main only. */
 const char *mc_refserver_banner(const mc_refserver_t *rs);
+
+/* Number of violation switches. */
+int mc_refserver_bug_count(void);
 
 /* Writes the violation switch table, one "NAME\tlevel\trule\tspec" line each,
  * through the emit callback style: calls fn once per line (no newline). */

@@ -1,0 +1,166 @@
+/*
+ * content.c - JSON building helpers and content blocks shaped per version.
+ *
+ * The negotiated protocol version decides which optional members exist:
+ * title and lastModified from 2025-06-18, icons from 2025-11-25, audio
+ * content and tool annotations from 2025-03-26. Members a version does not
+ * define are left out, so every message validates against that version.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "refserver/internal.h"
+
+/* A 1x1 PNG and a 11-sample 8-bit WAV, made for this project. Both lengths
+ * leave base64 padding, which the blob-base64-unpadded switch strips. */
+const char mc__rs_png_b64[] =
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAAEHRFWHRDb21tZW50AG1jcGNoZWNrR4yWiwAAAAxJREFU"
+    "eNpjOKMkCAACvQEAp8SXhwAAAABJRU5ErkJggg==";
+const char mc__rs_wav_b64[] =
+    "UklGRi8AAABXQVZFZm10IBAAAAABAAEAQB8AAEAfAAABAAgAZGF0YQsAAACAoL7IvqCAYEI4Rg==";
+
+void mc__rs_put(mc_refserver_t *rs, json_object *o, const char *key, json_object *v)
+{
+    if (o == NULL) {
+        json_object_put(v);
+        rs->failed = 1;
+        return;
+    }
+    if (json_object_object_add(o, key, v) != 0) {
+        json_object_put(v);
+        rs->failed = 1;
+    }
+}
+
+void mc__rs_put_str(mc_refserver_t *rs, json_object *o, const char *key, const char *s)
+{
+    json_object *v = json_object_new_string(s);
+
+    if (v == NULL)
+        rs->failed = 1;
+    mc__rs_put(rs, o, key, v);
+}
+
+const char *mc__rs_get_str(json_object *o, const char *key)
+{
+    json_object *v;
+
+    if (o == NULL || !json_object_is_type(o, json_type_object))
+        return NULL;
+    if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_string))
+        return NULL;
+    return json_object_get_string(v);
+}
+
+json_object *mc__rs_text_block(mc_refserver_t *rs, const char *text)
+{
+    json_object *o = json_object_new_object();
+
+    mc__rs_put_str(rs, o, "type", "text");
+    mc__rs_put_str(rs, o, "text", text);
+    return o;
+}
+
+json_object *mc__rs_image_block(mc_refserver_t *rs)
+{
+    json_object *o = json_object_new_object();
+
+    mc__rs_put_str(rs, o, "type", "image");
+    mc__rs_put_str(rs, o, "data", mc__rs_png_b64);
+    mc__rs_put_str(rs, o, "mimeType", "image/png");
+    return o;
+}
+
+json_object *mc__rs_audio_block(mc_refserver_t *rs)
+{
+    json_object *o = json_object_new_object();
+
+    mc__rs_put_str(rs, o, "type", "audio");
+    mc__rs_put_str(rs, o, "data", mc__rs_wav_b64);
+    mc__rs_put_str(rs, o, "mimeType", "audio/wav");
+    return o;
+}
+
+json_object *mc__rs_embedded_text(mc_refserver_t *rs, const char *uri, const char *mime,
+                                  const char *text)
+{
+    json_object *o = json_object_new_object(), *r = json_object_new_object();
+
+    mc__rs_put_str(rs, r, "uri", uri);
+    mc__rs_put_str(rs, r, "mimeType", mime);
+    mc__rs_put_str(rs, r, "text", text);
+    mc__rs_put_str(rs, o, "type", "resource");
+    mc__rs_put(rs, o, "resource", r);
+    return o;
+}
+
+void mc__rs_add_title(mc_refserver_t *rs, json_object *o, const char *title)
+{
+    if (title != NULL && rs->version >= RS_V_2025_06_18)
+        mc__rs_put_str(rs, o, "title", title);
+}
+
+void mc__rs_add_icons(mc_refserver_t *rs, json_object *o)
+{
+    json_object *arr, *icon, *sizes;
+
+    if (rs->version < RS_V_2025_11_25)
+        return;
+    arr = json_object_new_array();
+    icon = json_object_new_object();
+    sizes = json_object_new_array();
+    json_object_array_add(sizes, json_object_new_string("1x1"));
+    mc__rs_put_str(rs, icon, "src", "https://example.com/mcpcheck/icon.png");
+    mc__rs_put_str(rs, icon, "mimeType", "image/png");
+    mc__rs_put(rs, icon, "sizes", sizes);
+    if (arr == NULL || json_object_array_add(arr, icon) != 0) {
+        json_object_put(icon);
+        rs->failed = 1;
+    }
+    mc__rs_put(rs, o, "icons", arr);
+}
+
+json_object *mc__rs_annotations(mc_refserver_t *rs, int user, int assistant, double priority)
+{
+    json_object *o = json_object_new_object(), *aud = json_object_new_array();
+
+    if (user)
+        json_object_array_add(aud, json_object_new_string("user"));
+    if (assistant)
+        json_object_array_add(aud, json_object_new_string("assistant"));
+    mc__rs_put(rs, o, "audience", aud);
+    if (rs_bug_on(rs, ANNOTATION_PRIORITY_RANGE))
+        priority = 1.5;
+    mc__rs_put(rs, o, "priority", json_object_new_double(priority));
+    if (rs->version >= RS_V_2025_06_18)
+        mc__rs_put_str(rs, o, "lastModified", "2025-01-12T15:00:58Z");
+    return o;
+}
+
+char *mc__rs_base64(const unsigned char *data, size_t len)
+{
+    static const char tab[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    size_t i, o = 0, n = 4 * ((len + 2) / 3);
+    char *s = malloc(n + 1);
+
+    if (s == NULL)
+        return NULL;
+    for (i = 0; i + 2 < len; i += 3) {
+        unsigned v = (unsigned)data[i] << 16 | (unsigned)data[i + 1] << 8 | data[i + 2];
+        s[o++] = tab[(v >> 18) & 63];
+        s[o++] = tab[(v >> 12) & 63];
+        s[o++] = tab[(v >> 6) & 63];
+        s[o++] = tab[v & 63];
+    }
+    if (i < len) {
+        unsigned v = (unsigned)data[i] << 16;
+        if (i + 1 < len)
+            v |= (unsigned)data[i + 1] << 8;
+        s[o++] = tab[(v >> 18) & 63];
+        s[o++] = tab[(v >> 12) & 63];
+        s[o++] = i + 1 < len ? tab[(v >> 6) & 63] : '=';
+        s[o++] = '=';
+    }
+    s[o] = '\0';
+    return s;
+}

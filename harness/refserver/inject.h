@@ -1,0 +1,244 @@
+/*
+ * inject.h - violation switches: one deliberate spec violation each.
+ *
+ * `--inject NAME` turns on exactly one entry of this table. Each entry names
+ * the rule it breaks, its level and the spec page#anchor, and the server code
+ * checks rs_bug_on(rs, RS_BUG_X) at the one place where the violation is made.
+ * Every switch is deterministic: the deviation shows on the wire in any
+ * session that exercises the feature named in its rule.
+ */
+#ifndef MC_REFSERVER_INJECT_H
+#define MC_REFSERVER_INJECT_H
+
+/* XX(ID, name, level, rule broken, spec reference) */
+#define RS_BUG_MAP(XX)                                                                             \
+    /* JSON-RPC envelope and framing */                                                            \
+    XX(ENV_JSONRPC_VERSION, "envelope-jsonrpc-version", "MUST",                                    \
+       "the ping response says jsonrpc \"1.0\" instead of \"2.0\"", "2025-06-18/basic#messages")   \
+    XX(ENV_ID_MISMATCH, "envelope-id-mismatch", "MUST",                                            \
+       "the ping response carries an id other than its request's", "2025-06-18/basic#responses")  \
+    XX(ENV_ID_TYPE, "envelope-id-type", "MUST",                                                    \
+       "an integer request id is echoed as a string in the ping response",                        \
+       "2025-06-18/basic#responses")                                                               \
+    XX(ENV_NO_ID, "envelope-result-no-id", "MUST", "the ping response has no id",                  \
+       "2025-06-18/basic#responses")                                                               \
+    XX(ENV_RESULT_AND_ERROR, "envelope-result-and-error", "MUST",                                  \
+       "error responses also carry a result member", "2025-06-18/basic#responses")                 \
+    XX(ENV_ERROR_CODE_STRING, "envelope-error-code-string", "MUST",                                \
+       "error codes are sent as strings, not integers", "2025-06-18/basic#responses")              \
+    XX(ENV_ERROR_NO_MESSAGE, "envelope-error-no-message", "MUST",                                  \
+       "error objects lack the message member", "2025-06-18/basic#responses")                      \
+    XX(NOTIFICATION_ANSWERED, "notification-answered", "MUST",                                     \
+       "every client notification is answered with an error response",                            \
+       "2025-06-18/basic#notifications")                                                           \
+    XX(DUPLICATE_RESPONSE, "duplicate-response", "MUST", "ping is answered twice",                 \
+       "2025-06-18/basic#responses")                                                               \
+    XX(STDOUT_BANNER, "stdout-banner", "MUST",                                                     \
+       "a plain-text banner is written to stdout before any message",                             \
+       "2025-06-18/basic/transports#stdio")                                                        \
+    XX(EMBEDDED_NEWLINE, "embedded-newline", "MUST",                                               \
+       "the tools/list response is pretty-printed over several lines",                            \
+       "2025-06-18/basic/transports#stdio")                                                        \
+    XX(INVALID_UTF8, "invalid-utf8", "MUST",                                                       \
+       "the text of test://static-text contains a byte that is not UTF-8",                        \
+       "2025-06-18/basic/transports")                                                              \
+    XX(PARSE_ERROR_CODE, "parse-error-code", "MUST",                                               \
+       "malformed JSON is answered with -32600 instead of -32700", "2025-06-18/basic#messages")    \
+    XX(METHOD_NOT_FOUND_CODE, "method-not-found-code", "MUST",                                     \
+       "an unknown method is answered with -32603 instead of -32601",                             \
+       "2025-06-18/basic#messages")                                                                \
+    XX(INVALID_REQUEST_SERVED, "invalid-request-served", "MUST",                                   \
+       "a request without jsonrpc \"2.0\" is served instead of refused with -32600",              \
+       "2025-06-18/basic#messages")                                                                \
+    /* lifecycle and negotiation */                                                                \
+    XX(VERSION_NOT_ECHOED, "version-not-echoed", "MUST",                                           \
+       "a supported requested protocol version is answered with a different one",                 \
+       "2025-06-18/basic/lifecycle#version-negotiation")                                           \
+    XX(VERSION_UNSUPPORTED_ECHOED, "version-unsupported-echoed", "MUST",                           \
+       "an unsupported requested protocol version is echoed back",                                \
+       "2025-06-18/basic/lifecycle#version-negotiation")                                           \
+    XX(INIT_NO_SERVER_INFO, "init-no-server-info", "MUST",                                         \
+       "the initialize result lacks serverInfo", "2025-06-18/basic/lifecycle#initialization")      \
+    XX(INIT_NO_CAPABILITIES, "init-no-capabilities", "MUST",                                       \
+       "the initialize result lacks capabilities", "2025-06-18/basic/lifecycle#initialization")    \
+    XX(SERVE_BEFORE_INIT, "serve-before-initialize", "MUST",                                       \
+       "requests sent before initialize are served", "2025-06-18/basic/lifecycle#initialization")  \
+    XX(REQUEST_BEFORE_INITIALIZED, "request-before-initialized", "SHOULD",                         \
+       "roots/list is sent before the initialized notification arrives",                          \
+       "2025-06-18/basic/lifecycle#initialization")                                                \
+    XX(TOOLS_LIST_CHANGED_UNDECLARED, "tools-list-changed-undeclared", "MUST",                     \
+       "notifications/tools/list_changed is sent without tools.listChanged declared",             \
+       "2025-06-18/basic/lifecycle#operation")                                                     \
+    XX(PROMPTS_LIST_CHANGED_UNDECLARED, "prompts-list-changed-undeclared", "MUST",                 \
+       "notifications/prompts/list_changed is sent without prompts.listChanged declared",         \
+       "2025-06-18/basic/lifecycle#operation")                                                     \
+    XX(RESOURCES_LIST_CHANGED_UNDECLARED, "resources-list-changed-undeclared", "MUST",             \
+       "notifications/resources/list_changed is sent without resources.listChanged declared",     \
+       "2025-06-18/basic/lifecycle#operation")                                                     \
+    XX(SUBSCRIBE_UNDECLARED, "subscribe-undeclared", "MUST",                                       \
+       "resources/updated is sent without resources.subscribe declared",                          \
+       "2025-06-18/basic/lifecycle#operation")                                                     \
+    XX(LOGGING_UNDECLARED, "logging-undeclared", "MUST",                                           \
+       "notifications/message is sent without the logging capability declared",                  \
+       "2025-06-18/server/utilities/logging#capabilities")                                         \
+    /* resources */                                                                                \
+    XX(RESOURCE_NOT_FOUND_CODE, "resource-not-found-code", "SHOULD",                               \
+       "an unknown resource URI is answered with -32603 instead of -32002",                       \
+       "2025-06-18/server/resources#error-handling")                                               \
+    XX(RESOURCE_NOT_FOUND_EMPTY, "resource-not-found-empty", "SHOULD",                             \
+       "an unknown resource URI is answered with an empty contents result",                       \
+       "2025-06-18/server/resources#error-handling")                                               \
+    XX(RESOURCE_NOT_FOUND_NO_URI, "resource-not-found-no-data-uri", "SHOULD",                      \
+       "the -32002 error for an unknown URI lacks data.uri",                                      \
+       "2025-06-18/server/resources#error-handling")                                               \
+    XX(BLOB_NOT_BASE64, "blob-not-base64", "MUST",                                                 \
+       "the blob of test://static-binary is not base64",                                          \
+       "2025-06-18/server/resources#security-considerations")                                      \
+    XX(BLOB_UNPADDED, "blob-base64-unpadded", "MUST",                                              \
+       "the blob of test://static-binary drops its base64 padding",                               \
+       "2025-06-18/server/resources#security-considerations")                                      \
+    XX(READ_URI_MISMATCH, "read-uri-mismatch", "SHOULD",                                           \
+       "a template read answers with the template instead of the requested URI",                  \
+       "2025-06-18/server/resources#reading-resources")                                            \
+    XX(UPDATED_UNSUBSCRIBED, "updated-without-subscription", "MUST",                               \
+       "notifications/resources/updated is sent for a URI nobody subscribed to",                  \
+       "2025-06-18/server/resources#subscriptions")                                                \
+    XX(UNSUBSCRIBE_IGNORED, "unsubscribe-ignored", "MUST",                                         \
+       "updates keep coming after resources/unsubscribe",                                         \
+       "2025-06-18/server/resources#subscriptions")                                                \
+    XX(RESOURCE_NO_NAME, "resource-missing-name", "MUST",                                          \
+       "resources/list items lack the required name", "2025-06-18/server/resources#resource")      \
+    XX(TEMPLATE_NO_URITEMPLATE, "template-missing-uritemplate", "MUST",                            \
+       "resource templates carry uri instead of the required uriTemplate",                        \
+       "2025-06-18/server/resources#resource-templates")                                           \
+    XX(ANNOTATION_PRIORITY_RANGE, "annotation-priority-range", "MUST",                             \
+       "a resource annotation has priority 1.5, outside 0..1",                                    \
+       "2025-06-18/server/resources#annotations")                                                  \
+    /* prompts */                                                                                  \
+    XX(PROMPT_UNKNOWN_ACCEPTED, "prompt-unknown-accepted", "SHOULD",                               \
+       "prompts/get for an unknown name returns a result instead of -32602",                      \
+       "2025-06-18/server/prompts#error-handling")                                                 \
+    XX(PROMPT_MISSING_ARG_ACCEPTED, "prompt-missing-argument-accepted", "SHOULD",                  \
+       "prompts/get without a required argument returns a result instead of -32602",              \
+       "2025-06-18/server/prompts#error-handling")                                                 \
+    XX(PROMPT_UNKNOWN_CODE, "prompt-unknown-wrong-code", "SHOULD",                                 \
+       "prompts/get for an unknown name is answered with -32601 instead of -32602",               \
+       "2025-06-18/server/prompts#error-handling")                                                 \
+    XX(PROMPT_ROLE_INVALID, "prompt-role-invalid", "MUST",                                         \
+       "a prompt message has role \"system\"", "2025-06-18/server/prompts#promptmessage")          \
+    XX(PROMPT_IMAGE_NOT_BASE64, "prompt-image-not-base64", "MUST",                                 \
+       "the image of test_prompt_with_image is not base64",                                       \
+       "2025-06-18/server/prompts#image-content")                                                  \
+    /* tools */                                                                                    \
+    XX(TOOL_UNKNOWN_ISERROR, "tool-unknown-not-protocol-error", "SHOULD",                          \
+       "an unknown tool gets an isError result instead of -32602",                                \
+       "2025-06-18/server/tools#error-handling")                                                   \
+    XX(TOOL_ERROR_AS_RPC, "tool-error-as-protocol-error", "SHOULD",                                \
+       "a tool execution error is sent as a JSON-RPC error instead of isError",                   \
+       "2025-06-18/server/tools#error-handling")                                                   \
+    XX(TOOL_NO_INPUT_SCHEMA, "tool-missing-input-schema", "MUST",                                  \
+       "tools/list items lack the required inputSchema", "2025-06-18/server/tools#tool")           \
+    XX(TOOL_CONTENT_NO_TYPE, "tool-content-missing-type", "MUST",                                  \
+       "the content of test_simple_text lacks its type", "2025-06-18/server/tools#tool-result")    \
+    /* elicitation, sampling, roots */                                                             \
+    XX(ELICIT_NO_CAP, "elicitation-without-capability", "MUST",                                    \
+       "elicitation/create is sent to a client that did not declare elicitation",                 \
+       "2025-06-18/client/elicitation#capabilities")                                               \
+    XX(ELICIT_NESTED_SCHEMA, "elicitation-nested-schema", "MUST",                                  \
+       "the requested schema has a nested object property",                                       \
+       "2025-06-18/client/elicitation#request-schema")                                             \
+    XX(ELICIT_SENSITIVE, "elicitation-form-password", "MUST",                                      \
+       "a form-mode elicitation asks for a password",                                             \
+       "2025-06-18/client/elicitation#security-considerations")                                    \
+    XX(ELICIT_URL_NO_CAP, "elicitation-url-without-capability", "MUST",                            \
+       "URL-mode elicitation is sent to a client that declared only form mode",                   \
+       "2025-11-25/client/elicitation#capabilities")                                               \
+    XX(ELICIT_URL_NO_ID, "elicitation-url-missing-id", "MUST",                                     \
+       "a URL-mode elicitation lacks elicitationId",                                              \
+       "2025-11-25/client/elicitation#url-mode-elicitation-requests")                              \
+    XX(ELICIT_COMPLETE_WRONG_ID, "elicitation-complete-wrong-id", "MUST",                          \
+       "notifications/elicitation/complete names an elicitationId never issued",                  \
+       "2025-11-25/client/elicitation#completion-notifications-for-url-mode-elicitation")          \
+    XX(URL_ERROR_NO_LIST, "url-elicitation-error-no-list", "MUST",                                 \
+       "the -32042 error lacks data.elicitations",                                                \
+       "2025-11-25/client/elicitation#url-elicitation-required-error")                             \
+    XX(SAMPLING_NO_CAP, "sampling-without-capability", "MUST",                                     \
+       "sampling/createMessage is sent to a client that did not declare sampling",                \
+       "2025-06-18/client/sampling#capabilities")                                                  \
+    XX(ROOTS_NO_CAP, "roots-without-capability", "MUST",                                           \
+       "roots/list is sent to a client that did not declare roots",                               \
+       "2025-06-18/client/roots#capabilities")                                                     \
+    XX(SERVER_ID_REUSE, "server-request-id-reuse", "MUST",                                         \
+       "every server->client request uses the same id", "2025-06-18/basic#requests")               \
+    /* logging */                                                                                  \
+    XX(LOG_LEVEL_IGNORED, "log-level-ignored", "MUST",                                             \
+       "notifications/message is sent below the level set with logging/setLevel",                 \
+       "2025-06-18/server/utilities/logging#setting-log-level")                                    \
+    XX(LOG_SETLEVEL_INVALID_ACCEPTED, "log-setlevel-invalid-accepted", "SHOULD",                   \
+       "logging/setLevel with an unknown level succeeds instead of -32602",                       \
+       "2025-06-18/server/utilities/logging#error-handling")                                       \
+    XX(LOG_LEVEL_NOT_IN_ENUM, "log-level-not-in-enum", "MUST",                                     \
+       "notifications/message uses the level \"verbose\"",                                        \
+       "2025-06-18/server/utilities/logging#log-levels")                                           \
+    XX(LOG_SECRET, "log-contains-secret", "MUST",                                                  \
+       "log data contains an API key", "2025-06-18/server/utilities/logging#security")             \
+    XX(LOG_FLOOD, "log-not-rate-limited", "SHOULD",                                                \
+       "test_tool_with_logging floods 500 messages at once",                                      \
+       "2025-06-18/server/utilities/logging#implementation-considerations")                        \
+    /* pagination */                                                                               \
+    XX(CURSOR_REPEAT, "cursor-repeat", "SHOULD",                                                   \
+       "the second page's nextCursor repeats the cursor that requested it",                       \
+       "2025-06-18/server/utilities/pagination#implementation-guidelines")                         \
+    XX(CURSOR_FOREIGN_ACCEPTED, "cursor-foreign-accepted", "SHOULD",                               \
+       "a cursor from another list is accepted", "2025-06-18/server/utilities/pagination#error-handling") \
+    XX(CURSOR_GARBAGE_ACCEPTED, "cursor-garbage-accepted", "SHOULD",                               \
+       "an undecodable cursor is treated as the first page",                                      \
+       "2025-06-18/server/utilities/pagination#error-handling")                                    \
+    XX(CURSOR_WRONG_CODE, "cursor-invalid-wrong-code", "SHOULD",                                   \
+       "an invalid cursor is answered with -32603 instead of -32602",                             \
+       "2025-06-18/server/utilities/pagination#error-handling")                                    \
+    XX(PAGE_DUPLICATES, "page-duplicate-items", "SHOULD",                                          \
+       "each page repeats the last item of the previous page",                                    \
+       "2025-06-18/server/utilities/pagination#implementation-guidelines")                         \
+    XX(CURSOR_UNSTABLE, "cursor-unstable", "SHOULD",                                               \
+       "the same position gets a different cursor on every walk",                                 \
+       "2025-06-18/server/utilities/pagination#implementation-guidelines")                         \
+    XX(CURSOR_NULL, "next-cursor-null", "MUST",                                                    \
+       "the last page carries \"nextCursor\": null instead of omitting it",                       \
+       "2025-06-18/server/utilities/pagination#response-format")                                   \
+    /* utilities */                                                                                \
+    XX(PROGRESS_NOT_INCREASING, "progress-not-increasing", "MUST",                                 \
+       "the third progress notification repeats the second's value",                              \
+       "2025-06-18/basic/utilities/progress#progress-flow")                                        \
+    XX(PROGRESS_AFTER_RESPONSE, "progress-after-response", "MUST",                                 \
+       "a progress notification follows the response to its request",                             \
+       "2025-06-18/basic/utilities/progress#implementation-notes")                                 \
+    XX(PROGRESS_UNKNOWN_TOKEN, "progress-unknown-token", "MUST",                                   \
+       "progress notifications carry a token the client never sent",                              \
+       "2025-06-18/basic/utilities/progress#behavior-requirements")                                \
+    XX(CANCELLED_ANSWERED, "cancelled-request-answered", "SHOULD",                                 \
+       "a request cancelled by notifications/cancelled is still answered",                        \
+       "2025-06-18/basic/utilities/cancellation#behavior-requirements")                            \
+    XX(COMPLETION_TOO_MANY, "completion-too-many", "MUST",                                         \
+       "completion/complete returns more than 100 values",                                        \
+       "2025-06-18/server/utilities/completion#completion-results")                                \
+    XX(PING_NOT_EMPTY, "ping-result-not-empty", "MUST", "the ping result is not empty",            \
+       "2025-06-18/basic/utilities/ping#behavior-requirements")                                    \
+    XX(PING_IGNORED, "ping-ignored", "MUST", "ping is never answered",                             \
+       "2025-06-18/basic/utilities/ping#behavior-requirements")
+
+typedef enum rs_bug {
+    RS_BUG_NONE = 0,
+#define RS__XX(id, name, level, rule, ref) RS_BUG_##id,
+    RS_BUG_MAP(RS__XX)
+#undef RS__XX
+        RS_BUG_COUNT
+} rs_bug_t;
+
+/* Returns the switch with this name, or RS_BUG_NONE when there is none. */
+rs_bug_t mc__rs_bug_find(const char *name);
+
+/* Returns the switch's name ("" for RS_BUG_NONE or out of range). */
+const char *mc__rs_bug_name(rs_bug_t bug);
+
+#endif /* MC_REFSERVER_INJECT_H */

@@ -1,0 +1,294 @@
+/*
+ * internal.h - the reference server's shared state and internal interfaces.
+ *
+ * Only the refserver's own modules include this header. Each module owns one
+ * job (lifecycle, resources, prompts, tools, client requests, logging,
+ * pagination, completion, file root, violation switches); they share the
+ * session structure below and the emit helpers of server.c.
+ *
+ * json-c ownership: "owned" fields hold a reference the server puts when it
+ * is done; functions that take a json_object* say whether they consume it.
+ */
+#ifndef MC_REFSERVER_INTERNAL_H
+#define MC_REFSERVER_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <json-c/json.h>
+
+#include "core/jsonrpc.h"
+#include "refserver/inject.h"
+#include "refserver/limits.h"
+#include "refserver/refserver.h"
+
+/* Negotiable protocol versions, oldest first (order matters for feature tests). */
+typedef enum rs_version {
+    RS_V_2024_11_05 = 0,
+    RS_V_2025_03_26,
+    RS_V_2025_06_18,
+    RS_V_2025_11_25,
+    RS_V_COUNT
+} rs_version_t;
+
+#define RS_V_LATEST RS_V_2025_11_25
+
+/* Session phases. Client requests other than initialize and ping are refused
+ * in RS_PHASE_NEW; server->client requests wait for RS_PHASE_READY. */
+typedef enum rs_phase {
+    RS_PHASE_NEW = 0,      /* initialize not yet answered */
+    RS_PHASE_INITIALIZED,  /* initialize answered, notifications/initialized not yet seen */
+    RS_PHASE_READY         /* operation phase */
+} rs_phase_t;
+
+/* Lists that paginate; the tag is part of every cursor. */
+typedef enum rs_list {
+    RS_LIST_RESOURCES = 1,
+    RS_LIST_TEMPLATES = 2,
+    RS_LIST_PROMPTS = 3,
+    RS_LIST_TOOLS = 4
+} rs_list_t;
+
+/* What a step function returns. */
+#define RS_STEP_DONE 0  /* the call is answered; free the job */
+#define RS_STEP_LATER 1 /* run the next step after the step delay */
+#define RS_STEP_WAIT 2  /* a server->client request is out; wait for its answer */
+
+/* The client's answer to a server->client request, handed to a step (borrowed). */
+typedef struct rs_reply {
+    json_object *result; /* the result member, or NULL */
+    json_object *error;  /* the error member, or NULL */
+} rs_reply_t;
+
+/* A tools/call in progress. */
+typedef struct rs_job {
+    int used;
+    uint32_t serial;       /* distinguishes reuses of the slot */
+    json_object *id;       /* owned: the request id */
+    json_object *token;    /* owned: _meta.progressToken, or NULL */
+    json_object *args;     /* owned: the arguments object, or NULL */
+    int tool;              /* index in the tool table */
+    int step;              /* number of the step to run next */
+    int64_t due;           /* when the next step runs; -1 while waiting for the client */
+    char elicitation_id[48];
+} rs_job_t;
+
+/* A server->client request waiting for its answer. */
+typedef struct rs_pending {
+    int used;
+    int64_t id;      /* the id the server sent */
+    int job;         /* index of the job that waits */
+    uint32_t serial; /* the job's serial when the request was sent */
+} rs_pending_t;
+
+struct rs_fileroot;
+
+struct mc_refserver {
+    /* configuration (read-only after mc_refserver_new) */
+    int page_size;
+    int extra;
+    int step_ms; /* delay between tool steps; 0 = run steps at once */
+    rs_bug_t bug;
+    struct rs_fileroot *root;
+    mc_refserver_emit_cb emit;
+    void *emit_ctx;
+
+    /* session */
+    rs_phase_t phase;
+    rs_version_t version;
+    int cap_roots, cap_sampling, cap_elicit_form, cap_elicit_url;
+    int log_level;           /* index into the level table; messages below are dropped */
+    int log_level_set;       /* the client sent logging/setLevel */
+    int64_t log_window_start;
+    int log_window_count;
+    uint64_t log_dropped;
+
+    /* mutable fixtures */
+    int dyn_resource, dyn_prompt, dyn_tool; /* the trigger tools toggle these */
+    uint32_t watched_rev;                    /* test://watched-resource revision */
+    char *subs[RS_MAX_SUBSCRIPTIONS];        /* owned strings */
+    int nsubs;
+    uint32_t walk_counter; /* for the cursor-unstable switch */
+
+    /* work in progress */
+    rs_job_t jobs[RS_MAX_JOBS];
+    uint32_t job_serial;
+    rs_pending_t pending[MC_REFSERVER_MAX_PENDING];
+    int64_t next_out_id;
+    uint32_t elicitation_seq;
+    int64_t now;
+
+    /* output */
+    char *out;        /* reusable line buffer */
+    size_t out_cap;
+    json_object *batch; /* owned: responses collected for a 2025-03-26 batch, or NULL */
+    json_object *tool_schemas[64]; /* owned: cached inputSchema objects */
+    int failed;       /* an allocation failed; handle() reports MC_ENOMEM */
+    int pretty_next;  /* embedded-newline switch: pretty-print the next message */
+};
+
+/* ---- server.c: output ---- */
+
+/* True when the violation switch is on. */
+#define rs_bug_on(rs, b) ((rs)->bug == RS_BUG_##b)
+
+/* Encodes msg as one line and emits it. Consumes msg. */
+void mc__rs_emit(mc_refserver_t *rs, json_object *msg);
+
+/* Sends a success response. id is borrowed (the server takes its own
+ * reference); result is consumed (NULL means {}). */
+void mc__rs_result(mc_refserver_t *rs, json_object *id, json_object *result);
+
+/* Sends an error response. id is borrowed and may be NULL (encoded as null);
+ * data is consumed and may be NULL. */
+void mc__rs_error(mc_refserver_t *rs, json_object *id, int code, const char *message,
+                  json_object *data);
+
+/* Sends a notification. params is consumed and may be NULL. */
+void mc__rs_notify(mc_refserver_t *rs, const char *method, json_object *params);
+
+/* ---- lifecycle.c ---- */
+
+/* Answers initialize: negotiates the version, records client capabilities. */
+void mc__rs_initialize(mc_refserver_t *rs, json_object *id, json_object *params);
+
+/* Returns the version's wire string. */
+const char *mc__rs_version_str(rs_version_t v);
+
+/* ---- json helpers (content.c) ---- */
+
+/* Adds key: value to o; v is consumed. Marks rs->failed on allocation failure. */
+void mc__rs_put(mc_refserver_t *rs, json_object *o, const char *key, json_object *v);
+void mc__rs_put_str(mc_refserver_t *rs, json_object *o, const char *key, const char *s);
+
+/* Content blocks shaped for the negotiated version. Each returns a new reference. */
+json_object *mc__rs_text_block(mc_refserver_t *rs, const char *text);
+json_object *mc__rs_image_block(mc_refserver_t *rs);
+json_object *mc__rs_audio_block(mc_refserver_t *rs);
+json_object *mc__rs_embedded_text(mc_refserver_t *rs, const char *uri, const char *mime,
+                                  const char *text);
+
+/* Adds title (2025-06-18+) and icons (2025-11-25+) to a listed item. */
+void mc__rs_add_title(mc_refserver_t *rs, json_object *o, const char *title);
+void mc__rs_add_icons(mc_refserver_t *rs, json_object *o);
+
+/* Annotations for resources and content; lastModified only where the version has it. */
+json_object *mc__rs_annotations(mc_refserver_t *rs, int user, int assistant, double priority);
+
+/* Base64 (RFC 4648, padded) of len bytes into a new string (caller frees), or NULL. */
+char *mc__rs_base64(const unsigned char *data, size_t len);
+
+/* The fixture PNG and WAV as base64 (static strings). */
+extern const char mc__rs_png_b64[];
+extern const char mc__rs_wav_b64[];
+
+/* Returns a string member of o, or NULL when absent or not a string. o may be NULL. */
+const char *mc__rs_get_str(json_object *o, const char *key);
+
+/* ---- cursor.c: pagination ---- */
+
+/*
+ * Works out the page a list request asks for. On success returns 0 and sets
+ * *start (first index) and *end (one past the last); on a bad cursor the
+ * error response is sent and -1 is returned.
+ */
+int mc__rs_page(mc_refserver_t *rs, rs_list_t list, json_object *id, json_object *params,
+                size_t total, size_t *start, size_t *end, const char **cursor_in);
+
+/* Adds nextCursor to result when end < total. */
+void mc__rs_page_finish(mc_refserver_t *rs, rs_list_t list, json_object *result, size_t end,
+                        size_t total, const char *cursor_in);
+
+/* ---- resources.c ---- */
+void mc__rs_resources_list(mc_refserver_t *rs, json_object *id, json_object *params);
+void mc__rs_templates_list(mc_refserver_t *rs, json_object *id, json_object *params);
+void mc__rs_resources_read(mc_refserver_t *rs, json_object *id, json_object *params);
+void mc__rs_resources_subscribe(mc_refserver_t *rs, json_object *id, json_object *params,
+                                int subscribe);
+/* Changes test://watched-resource and tells subscribers. */
+void mc__rs_resources_touch(mc_refserver_t *rs);
+/* True when uri names a readable resource (fixture, template match, file, synthetic). */
+int mc__rs_resource_exists(mc_refserver_t *rs, const char *uri);
+/* Number of listed resources (for completion of resourceUri). */
+size_t mc__rs_resources_count(mc_refserver_t *rs);
+/* The uri of listed resource i into buf; returns buf. */
+const char *mc__rs_resource_uri(mc_refserver_t *rs, size_t i, char *buf, size_t cap);
+
+/* ---- prompts.c ---- */
+void mc__rs_prompts_list(mc_refserver_t *rs, json_object *id, json_object *params);
+void mc__rs_prompts_get(mc_refserver_t *rs, json_object *id, json_object *params);
+/* Returns 1 if a prompt of that name exists, and whether it has argument arg. */
+int mc__rs_prompt_has_arg(mc_refserver_t *rs, const char *prompt, const char *arg, int *known);
+
+/* ---- tools.c ---- */
+void mc__rs_tools_list(mc_refserver_t *rs, json_object *id, json_object *params);
+void mc__rs_tools_call(mc_refserver_t *rs, json_object *id, json_object *params);
+/* Runs the steps that are due. */
+void mc__rs_jobs_run(mc_refserver_t *rs);
+/* Handles notifications/cancelled. */
+void mc__rs_jobs_cancel(mc_refserver_t *rs, json_object *params);
+/* Frees every job. */
+void mc__rs_jobs_free(mc_refserver_t *rs);
+/* Earliest due step, or -1. */
+int64_t mc__rs_jobs_deadline(const mc_refserver_t *rs);
+/* Sends the final result of a job and frees it. result is consumed. */
+void mc__rs_job_finish(mc_refserver_t *rs, rs_job_t *job, json_object *result);
+/* Sends a progress notification for the job when it has a token. */
+void mc__rs_job_progress(mc_refserver_t *rs, rs_job_t *job, double progress, double total,
+                         const char *message);
+/* An isError tool result with one text block. Returns a new reference. */
+json_object *mc__rs_tool_error(mc_refserver_t *rs, const char *text);
+/* A tool result with one text block. Returns a new reference. */
+json_object *mc__rs_tool_text(mc_refserver_t *rs, const char *text);
+
+/* ---- clientreq.c: server->client requests ---- */
+
+/* Sends a request on behalf of job. params is consumed. Returns MC_OK or MC_EFULL. */
+int mc__rs_client_request(mc_refserver_t *rs, rs_job_t *job, const char *method,
+                          json_object *params);
+/* Routes a response from the client to the waiting job. */
+void mc__rs_client_response(mc_refserver_t *rs, const mc_msg_t *msg);
+/* Forgets the requests of a job (cancelled or finished). */
+void mc__rs_client_forget(mc_refserver_t *rs, const rs_job_t *job);
+
+/* ---- elicit.c: the elicitation, sampling and roots tools ---- */
+int mc__rs_tool_elicit(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply);
+int mc__rs_tool_elicit_defaults(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply);
+int mc__rs_tool_elicit_enums(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply);
+int mc__rs_tool_elicit_url(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply);
+int mc__rs_tool_elicit_url_error(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply);
+int mc__rs_tool_elicit_url_complete(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply);
+int mc__rs_tool_sampling(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply);
+int mc__rs_tool_roots(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply);
+
+/* ---- logging.c ---- */
+#define RS_LOG_LEVELS 8
+void mc__rs_logging_set_level(mc_refserver_t *rs, json_object *id, json_object *params);
+/* Sends notifications/message when level passes the filter and the rate limit.
+ * data is consumed. level is an index 0 (debug) .. 7 (emergency). */
+void mc__rs_log(mc_refserver_t *rs, int level, const char *logger, json_object *data);
+const char *mc__rs_log_level_name(int level);
+
+/* ---- completion.c ---- */
+void mc__rs_complete(mc_refserver_t *rs, json_object *id, json_object *params);
+
+/* ---- fileroot.c ---- */
+struct rs_fileroot *mc__rs_fileroot_open(const char *dir, mc_errbuf_t *eb);
+void mc__rs_fileroot_free(struct rs_fileroot *fr);
+size_t mc__rs_fileroot_count(const struct rs_fileroot *fr);
+/* URI of listed file i into buf (percent-encoded file:// URI); returns buf. */
+const char *mc__rs_fileroot_uri(const struct rs_fileroot *fr, size_t i, char *buf, size_t cap);
+/* Name (relative path) of listed file i (borrowed). */
+const char *mc__rs_fileroot_name(const struct rs_fileroot *fr, size_t i);
+/* True when uri is a file:// URI (whatever its validity). */
+int mc__rs_fileroot_claims(const char *uri);
+/*
+ * Reads a file:// URI confined to the root. On success returns MC_OK and
+ * *contents is a new reference (one TextResourceContents or
+ * BlobResourceContents). Otherwise returns the JSON-RPC error code to send
+ * (-32602 for a refused URI, -32002 for a missing file) and fills why.
+ */
+int mc__rs_fileroot_read(const struct rs_fileroot *fr, const char *uri, json_object **contents,
+                         char *why, size_t why_cap);
+
+#endif /* MC_REFSERVER_INTERNAL_H */

@@ -1,0 +1,144 @@
+/*
+ * lifecycle.c - initialize: version negotiation and capability exchange.
+ *
+ * The server supports four protocol versions. A supported requested version
+ * is echoed; any other gets the latest as a counter-offer
+ * (2025-06-18/basic/lifecycle#version-negotiation). The client's capabilities
+ * decide which server->client requests the tools may send later.
+ */
+#include <string.h>
+
+#include "refserver/internal.h"
+
+static const char *const rs_versions[RS_V_COUNT] = {"2024-11-05", "2025-03-26", "2025-06-18",
+                                                    "2025-11-25"};
+
+const char *mc__rs_version_str(rs_version_t v)
+{
+    if ((int)v < 0 || v >= RS_V_COUNT)
+        return "";
+    return rs_versions[v];
+}
+
+/* Returns the index of a supported version string, or -1. */
+static int find_version(const char *s)
+{
+    int i;
+
+    for (i = 0; i < RS_V_COUNT; i++)
+        if (strcmp(rs_versions[i], s) == 0)
+            return i;
+    return -1;
+}
+
+/* True when o has member key holding an object. */
+static int has_object(json_object *o, const char *key, json_object **out)
+{
+    json_object *v;
+
+    if (o == NULL || !json_object_object_get_ex(o, key, &v) ||
+        !json_object_is_type(v, json_type_object))
+        return 0;
+    if (out != NULL)
+        *out = v;
+    return 1;
+}
+
+/* Records what the client declared, as far as the negotiated version knows it. */
+static void record_client_caps(mc_refserver_t *rs, json_object *caps)
+{
+    json_object *el;
+
+    rs->cap_roots = has_object(caps, "roots", NULL);
+    rs->cap_sampling = has_object(caps, "sampling", NULL);
+    rs->cap_elicit_form = rs->cap_elicit_url = 0;
+    if (rs->version >= RS_V_2025_06_18 && has_object(caps, "elicitation", &el)) {
+        if (rs->version >= RS_V_2025_11_25) {
+            /* An empty elicitation object means form mode only
+             * (2025-11-25/client/elicitation#capabilities). */
+            rs->cap_elicit_form =
+                json_object_object_length(el) == 0 || has_object(el, "form", NULL);
+            rs->cap_elicit_url = has_object(el, "url", NULL);
+        } else {
+            rs->cap_elicit_form = 1;
+        }
+    }
+}
+
+/* Builds the server capabilities object for the negotiated version. */
+static json_object *server_caps(mc_refserver_t *rs)
+{
+    json_object *caps = json_object_new_object(), *o;
+
+    if (!rs_bug_on(rs, LOGGING_UNDECLARED))
+        mc__rs_put(rs, caps, "logging", json_object_new_object());
+    if (rs->version >= RS_V_2025_03_26)
+        mc__rs_put(rs, caps, "completions", json_object_new_object());
+    o = json_object_new_object();
+    if (!rs_bug_on(rs, PROMPTS_LIST_CHANGED_UNDECLARED))
+        mc__rs_put(rs, o, "listChanged", json_object_new_boolean(1));
+    mc__rs_put(rs, caps, "prompts", o);
+    o = json_object_new_object();
+    if (!rs_bug_on(rs, SUBSCRIBE_UNDECLARED))
+        mc__rs_put(rs, o, "subscribe", json_object_new_boolean(1));
+    if (!rs_bug_on(rs, RESOURCES_LIST_CHANGED_UNDECLARED))
+        mc__rs_put(rs, o, "listChanged", json_object_new_boolean(1));
+    mc__rs_put(rs, caps, "resources", o);
+    o = json_object_new_object();
+    if (!rs_bug_on(rs, TOOLS_LIST_CHANGED_UNDECLARED))
+        mc__rs_put(rs, o, "listChanged", json_object_new_boolean(1));
+    mc__rs_put(rs, caps, "tools", o);
+    return caps;
+}
+
+void mc__rs_initialize(mc_refserver_t *rs, json_object *id, json_object *params)
+{
+    const char *requested = mc__rs_get_str(params, "protocolVersion");
+    const char *answer;
+    json_object *caps = NULL, *res, *info;
+    int v;
+
+    if (requested == NULL) {
+        mc__rs_error(rs, id, MC_RPC_INVALID_PARAMS,
+                     "initialize needs params.protocolVersion (a string)", NULL);
+        return;
+    }
+    if (json_object_object_get_ex(params, "capabilities", &caps) &&
+        !json_object_is_type(caps, json_type_object)) {
+        mc__rs_error(rs, id, MC_RPC_INVALID_PARAMS, "params.capabilities must be an object",
+                     NULL);
+        return;
+    }
+    v = find_version(requested);
+    if (v < 0) {
+        rs->version = RS_V_LATEST;
+        answer = rs_bug_on(rs, VERSION_UNSUPPORTED_ECHOED) ? requested : rs_versions[RS_V_LATEST];
+    } else {
+        rs->version = (rs_version_t)v;
+        if (rs_bug_on(rs, VERSION_NOT_ECHOED))
+            rs->version = v == RS_V_LATEST ? RS_V_2025_06_18 : RS_V_LATEST;
+        answer = rs_versions[rs->version];
+    }
+    record_client_caps(rs, caps);
+
+    res = json_object_new_object();
+    mc__rs_put_str(rs, res, "protocolVersion", answer);
+    if (!rs_bug_on(rs, INIT_NO_CAPABILITIES))
+        mc__rs_put(rs, res, "capabilities", server_caps(rs));
+    if (!rs_bug_on(rs, INIT_NO_SERVER_INFO)) {
+        info = json_object_new_object();
+        mc__rs_put_str(rs, info, "name", "mcpcheck-refserver");
+        mc__rs_put_str(rs, info, "version", MC_VERSION);
+        mc__rs_add_title(rs, info, "mcpcheck reference server");
+        mc__rs_add_icons(rs, info);
+        mc__rs_put(rs, res, "serverInfo", info);
+    }
+    mc__rs_put_str(rs, res, "instructions",
+                   "Reference MCP server of mcpcheck: fixtures of the official conformance "
+                   "suite, paginated lists and trigger tools.");
+    mc__rs_result(rs, id, res);
+    rs->phase = RS_PHASE_INITIALIZED;
+
+    if (rs_bug_on(rs, REQUEST_BEFORE_INITIALIZED) && rs->cap_roots)
+        mc__rs_client_request(rs, NULL, "roots/list", NULL);
+}

@@ -1,0 +1,52 @@
+/*
+ * refserver/limits.h - the reference server's own bounds.
+ *
+ * The shared limits (message size, JSON depth, pending server->client
+ * requests) live in core/limits.h; these are the ones only the reference
+ * server has. Every table below is fixed-size: when it is full the server
+ * answers with an error instead of growing.
+ */
+#ifndef MC_REFSERVER_LIMITS_H
+#define MC_REFSERVER_LIMITS_H
+
+#include "core/limits.h"
+
+/* Items per list page when --page-size is not given: small enough that every
+ * fixture list spans several pages. */
+#define RS_DEFAULT_PAGE_SIZE 3
+
+/* Largest accepted --page-size. */
+#define RS_MAX_PAGE_SIZE 1000
+
+/* Largest accepted --resources N (synthetic resources, prompts and tools each). */
+#define RS_MAX_EXTRA_ITEMS 1000000
+
+/* Tool calls that may be in progress at once (waiting for a timer or for the
+ * client's answer to a server->client request). */
+#define RS_MAX_JOBS 64
+
+/* Resource subscriptions held per session. */
+#define RS_MAX_SUBSCRIPTIONS 64
+
+/* Longest resource URI the server stores or echoes in full (bytes). */
+#define RS_MAX_URI_LEN 2048
+
+/* Default delay between the steps of multi-step tools (logging, progress). */
+#define RS_DEFAULT_STEP_MS 50
+
+/* Log rate limit: at most this many notifications/message per window. */
+#define RS_LOG_RATE_MAX 100
+#define RS_LOG_RATE_WINDOW_MS 1000
+
+/* Values returned by completion/complete (the spec's maximum is 100). */
+#define RS_MAX_COMPLETION_VALUES 100
+
+/* --root: files listed, directory depth walked, bytes read from one file. */
+#define RS_MAX_ROOT_FILES 4096
+#define RS_MAX_ROOT_DEPTH 8
+#define RS_MAX_FILE_BYTES (4u * 1024u * 1024u)
+
+/* Longest text a tool copies from its arguments or the client's answers. */
+#define RS_MAX_ECHO_TEXT 4096
+
+#endif /* MC_REFSERVER_LIMITS_H */

@@ -1,0 +1,363 @@
+/*
+ * main.c - mcpcheck-refserver: the reference server over stdio.
+ *
+ * Reads newline-delimited JSON-RPC from stdin with the core framer, hands each
+ * line to the handler library and writes its answers to stdout. Nothing but
+ * protocol messages goes to stdout; diagnostics go to stderr. The process
+ * exits when stdin closes (after finishing timed work that needs no answer
+ * from the client) or on SIGTERM/SIGINT.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/clock.h"
+#include "core/frame.h"
+#include "refserver/limits.h"
+#include "refserver/refserver.h"
+
+/* Output is gathered while a read's worth of input is handled, then written
+ * in one go; past this many bytes it is written at once. */
+#define OUT_FLUSH_AT (256u * 1024u)
+
+static volatile sig_atomic_t g_stop;
+
+typedef struct out_buf {
+    char *data;
+    size_t len, cap;
+    int broken; /* stdout is gone (EPIPE or another write error) */
+} out_buf_t;
+
+typedef struct app {
+    mc_refserver_t *rs;
+    out_buf_t out;
+    int fatal;
+} app_t;
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    g_stop = 1;
+}
+
+/* Writes all of buf to fd, retrying on EINTR. Returns 0 or -1. */
+static int write_all(int fd, const char *buf, size_t len)
+{
+    while (len > 0) {
+        ssize_t n = write(fd, buf, len);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            return -1;
+        }
+        buf += n;
+        len -= (size_t)n;
+    }
+    return 0;
+}
+
+static void out_flush(out_buf_t *o)
+{
+    if (o->len > 0 && !o->broken && write_all(STDOUT_FILENO, o->data, o->len) != 0)
+        o->broken = 1;
+    o->len = 0;
+}
+
+/* The server's emit callback: buffers one line. */
+static void on_emit(void *ctx, const char *line, size_t len)
+{
+    out_buf_t *o = &((app_t *)ctx)->out;
+
+    if (o->len + len > OUT_FLUSH_AT)
+        out_flush(o);
+    if (len > OUT_FLUSH_AT) {
+        if (!o->broken && write_all(STDOUT_FILENO, line, len) != 0)
+            o->broken = 1;
+        return;
+    }
+    if (o->cap < o->len + len) {
+        size_t cap = OUT_FLUSH_AT + 1;
+        char *nb = realloc(o->data, cap);
+        if (nb == NULL) {
+            out_flush(o);
+            if (!o->broken && write_all(STDOUT_FILENO, line, len) != 0)
+                o->broken = 1;
+            return;
+        }
+        o->data = nb;
+        o->cap = cap;
+    }
+    memcpy(o->data + o->len, line, len);
+    o->len += len;
+}
+
+/* The framer's callback: one inbound line to the server. */
+static int on_frame(void *ctx, const mc_frame_t *f)
+{
+    app_t *app = ctx;
+    int rc = MC_OK;
+
+    switch (f->kind) {
+    case MC_FRAME_LINE:
+    case MC_FRAME_TRUNCATED:
+        rc = mc_refserver_handle(app->rs, f->data, f->len, mc_now_ms());
+        break;
+    case MC_FRAME_OVERSIZE:
+        rc = mc_refserver_handle_oversize(app->rs, f->len, mc_now_ms());
+        break;
+    case MC_FRAME_EMPTY:
+        break;
+    }
+    if (rc != MC_OK) {
+        fprintf(stderr, "mcpcheck-refserver: fatal: %s\n", mc_strerror(rc));
+        app->fatal = 1;
+        return 1;
+    }
+    return 0;
+}
+
+static void print_bug(void *ctx, const char *line)
+{
+    (void)ctx;
+    printf("%s\n", line);
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: mcpcheck-refserver [--page-size N] [--resources N] [--root DIR]\n"
+            "                          [--inject NAME] [--step-delay MS]\n"
+            "       mcpcheck-refserver --list-bugs | --help | --version\n"
+            "\n"
+            "The reference MCP server of mcpcheck. It speaks MCP over stdio: one JSON-RPC\n"
+            "message per line on stdin, answers on stdout, diagnostics only on stderr.\n"
+            "It negotiates protocol versions 2024-11-05, 2025-03-26, 2025-06-18 and\n"
+            "2025-11-25 and exits when stdin closes or on SIGTERM.\n"
+            "\n"
+            "It offers the fixtures of the official conformance suite (tools test_*,\n"
+            "resources test://static-text, test://static-binary, test://watched-resource,\n"
+            "template test://template/{id}/data, prompts test_*), trigger tools that change\n"
+            "lists and resources, and paginated lists with opaque cursors.\n"
+            "\n"
+            "options:\n"
+            "  --page-size N   items per list page (default %d, at most %d), so every\n"
+            "                  fixture list spans several pages\n"
+            "  --resources N   add N synthetic resources, prompts and tools (load, pagination)\n"
+            "  --root DIR      expose the regular files under DIR as file:// resources;\n"
+            "                  URIs are confined to DIR (no .., no symlinks out, no devices)\n"
+            "  --inject NAME   turn on one deliberate spec violation (see --list-bugs), to\n"
+            "                  prove that a harness check can fail\n"
+            "  --step-delay MS delay between the steps of the logging and progress tools\n"
+            "                  (default %d; 0 runs every step at once)\n"
+            "  --list-bugs     print the violation switches: NAME, level, rule, spec reference\n"
+            "  --help          this text\n"
+            "  --version       print the version\n"
+            "\n"
+            "examples:\n"
+            "  mcpcheck run -- mcpcheck-refserver\n"
+            "  mcpcheck run -- mcpcheck-refserver --inject cursor-repeat   # must fail\n"
+            "  printf '%%s\\n' '{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}' | "
+            "mcpcheck-refserver\n",
+            RS_DEFAULT_PAGE_SIZE, RS_MAX_PAGE_SIZE, RS_DEFAULT_STEP_MS);
+}
+
+/* Parses a non-negative decimal integer no larger than max. Returns 0 or -1. */
+static int parse_int(const char *s, long max, int *out)
+{
+    char *end;
+    long v;
+
+    if (s == NULL || *s == '\0')
+        return -1;
+    errno = 0;
+    v = strtol(s, &end, 10);
+    if (errno != 0 || *end != '\0' || v < 0 || v > max)
+        return -1;
+    *out = (int)v;
+    return 0;
+}
+
+/* Returns the value of option name at argv[*i] ("--name V" or "--name=V"),
+ * advancing *i, or NULL when argv[*i] is not that option. *missing is set
+ * when the option is there without a value. */
+static const char *opt_value(int argc, char **argv, int *i, const char *name, int *missing)
+{
+    size_t n = strlen(name);
+    const char *a = argv[*i];
+
+    if (strncmp(a, name, n) != 0)
+        return NULL;
+    if (a[n] == '=')
+        return a + n + 1;
+    if (a[n] != '\0')
+        return NULL;
+    if (*i + 1 >= argc) {
+        *missing = 1;
+        return NULL;
+    }
+    (*i)++;
+    return argv[*i];
+}
+
+/* Runs the poll loop until stdin closes, a signal arrives or stdout breaks. */
+static int serve(app_t *app)
+{
+    mc_framer_t fr;
+    char *buf = malloc(MC_READ_CHUNK);
+    int eof = 0;
+
+    if (buf == NULL) {
+        fprintf(stderr, "mcpcheck-refserver: out of memory\n");
+        return 1;
+    }
+    mc_framer_init(&fr, 0);
+    while (!g_stop && !app->fatal && !app->out.broken) {
+        int64_t deadline = mc_refserver_next_deadline(app->rs);
+        int timeout = -1, rc;
+        struct pollfd pfd;
+
+        out_flush(&app->out);
+        if (deadline >= 0) {
+            int64_t wait = deadline - mc_now_ms();
+            timeout = wait < 0 ? 0 : wait > INT_MAX ? INT_MAX : (int)wait;
+        }
+        if (eof && deadline < 0)
+            break;
+        pfd.fd = STDIN_FILENO;
+        pfd.events = POLLIN;
+        pfd.revents = 0;
+        rc = poll(&pfd, eof ? 0 : 1, timeout);
+        if (rc < 0) {
+            if (errno == EINTR)
+                continue;
+            fprintf(stderr, "mcpcheck-refserver: poll: %s\n", strerror(errno));
+            break;
+        }
+        if (rc > 0 && (pfd.revents & (POLLIN | POLLHUP | POLLERR))) {
+            ssize_t n = read(STDIN_FILENO, buf, MC_READ_CHUNK);
+            if (n < 0 && (errno == EINTR || errno == EAGAIN))
+                continue;
+            if (n <= 0) {
+                if (n < 0)
+                    fprintf(stderr, "mcpcheck-refserver: read: %s\n", strerror(errno));
+                mc_framer_finish(&fr, on_frame, app);
+                eof = 1;
+            } else if (mc_framer_feed(&fr, buf, (size_t)n, on_frame, app, NULL) != MC_OK) {
+                fprintf(stderr, "mcpcheck-refserver: out of memory while framing\n");
+            }
+        }
+        if (!app->fatal && mc_refserver_tick(app->rs, mc_now_ms()) != MC_OK) {
+            fprintf(stderr, "mcpcheck-refserver: fatal: out of memory\n");
+            app->fatal = 1;
+        }
+    }
+    out_flush(&app->out);
+    mc_framer_free(&fr);
+    free(buf);
+    return app->fatal ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+    mc_refserver_opts_t opts;
+    mc_errbuf_t eb;
+    app_t app;
+    struct sigaction sa;
+    const char *banner;
+    int i, rc;
+
+    memset(&opts, 0, sizeof(opts));
+    memset(&app, 0, sizeof(app));
+    for (i = 1; i < argc; i++) {
+        int missing = 0;
+        const char *v;
+        const char *a = argv[i];
+
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            usage(stdout);
+            return 0;
+        }
+        if (strcmp(a, "--version") == 0) {
+            printf("mcpcheck-refserver %s\n", MC_VERSION);
+            return 0;
+        }
+        if (strcmp(a, "--list-bugs") == 0) {
+            mc_refserver_list_bugs(print_bug, NULL);
+            return 0;
+        }
+        v = opt_value(argc, argv, &i, "--page-size", &missing);
+        if (v != NULL) {
+            if (parse_int(v, RS_MAX_PAGE_SIZE, &opts.page_size) != 0 || opts.page_size == 0) {
+                fprintf(stderr, "mcpcheck-refserver: --page-size wants 1..%d, not \"%s\"\n",
+                        RS_MAX_PAGE_SIZE, v);
+                return 2;
+            }
+            continue;
+        }
+        v = opt_value(argc, argv, &i, "--resources", &missing);
+        if (v != NULL) {
+            if (parse_int(v, RS_MAX_EXTRA_ITEMS, &opts.extra_items) != 0) {
+                fprintf(stderr, "mcpcheck-refserver: --resources wants 0..%d, not \"%s\"\n",
+                        RS_MAX_EXTRA_ITEMS, v);
+                return 2;
+            }
+            continue;
+        }
+        v = opt_value(argc, argv, &i, "--step-delay", &missing);
+        if (v != NULL) {
+            int ms;
+            if (parse_int(v, 60000, &ms) != 0) {
+                fprintf(stderr, "mcpcheck-refserver: --step-delay wants 0..60000, not \"%s\"\n",
+                        v);
+                return 2;
+            }
+            opts.step_delay_ms = ms == 0 ? -1 : ms;
+            continue;
+        }
+        v = opt_value(argc, argv, &i, "--root", &missing);
+        if (v != NULL) {
+            opts.root = v;
+            continue;
+        }
+        v = opt_value(argc, argv, &i, "--inject", &missing);
+        if (v != NULL) {
+            opts.inject = v;
+            continue;
+        }
+        if (missing)
+            fprintf(stderr, "mcpcheck-refserver: %s needs a value\n", a);
+        else
+            fprintf(stderr, "mcpcheck-refserver: unknown option \"%s\"\n", a);
+        usage(stderr);
+        return 2;
+    }
+
+    mc_errbuf_clear(&eb);
+    app.rs = mc_refserver_new(&opts, on_emit, &app, &eb);
+    if (app.rs == NULL) {
+        fprintf(stderr, "mcpcheck-refserver: %s\n", eb.msg);
+        return 2;
+    }
+
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGINT, &sa, NULL);
+    sa.sa_handler = SIG_IGN;
+    sigaction(SIGPIPE, &sa, NULL);
+
+    banner = mc_refserver_banner(app.rs);
+    if (banner != NULL)
+        on_emit(&app, banner, strlen(banner));
+
+    rc = serve(&app);
+    mc_refserver_free(app.rs);
+    free(app.out.data);
+    return rc;
+}

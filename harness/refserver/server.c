@@ -1,0 +1,551 @@
+/*
+ * server.c - the session object, message dispatch and the output path.
+ *
+ * mc_refserver_handle() decodes one line, classifies it and routes it: client
+ * requests to the method table, notifications to their handlers, responses
+ * to the server->client request table. Every outbound message goes through
+ * mc__rs_emit(), which encodes it as one line and calls the emit callback.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "refserver/internal.h"
+
+#define RS_JSON_FLAGS (JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE)
+
+/* ---- output ---- */
+
+/* Makes room for n bytes in the line buffer. Returns 0, or -1 past the cap. */
+static int out_reserve(mc_refserver_t *rs, size_t n)
+{
+    char *nb;
+    size_t cap;
+
+    if (n <= rs->out_cap)
+        return 0;
+    if (n > MC_MAX_MESSAGE_SIZE)
+        return -1;
+    cap = rs->out_cap ? rs->out_cap : 4096;
+    while (cap < n)
+        cap *= 2;
+    if (cap > MC_MAX_MESSAGE_SIZE)
+        cap = MC_MAX_MESSAGE_SIZE;
+    nb = realloc(rs->out, cap);
+    if (nb == NULL)
+        return -1;
+    rs->out = nb;
+    rs->out_cap = cap;
+    return 0;
+}
+
+/* Emits s[0..n) plus a newline. */
+static void emit_line(mc_refserver_t *rs, const char *s, size_t n)
+{
+    if (out_reserve(rs, n + 1) != 0) {
+        rs->failed = 1;
+        return;
+    }
+    memcpy(rs->out, s, n);
+    rs->out[n] = '\n';
+    rs->emit(rs->emit_ctx, rs->out, n + 1);
+}
+
+/* The embedded-newline switch: the message is pretty-printed, and each of its
+ * lines goes out on its own, so no line is a complete message. */
+static void emit_pretty(mc_refserver_t *rs, json_object *msg)
+{
+    size_t n = 0, i, start = 0;
+    const char *s = json_object_to_json_string_length(msg, JSON_C_TO_STRING_PRETTY, &n);
+
+    if (s == NULL) {
+        rs->failed = 1;
+        return;
+    }
+    for (i = 0; i <= n; i++) {
+        if (i == n || s[i] == '\n') {
+            if (i > start)
+                emit_line(rs, s + start, i - start);
+            start = i + 1;
+        }
+    }
+}
+
+void mc__rs_emit(mc_refserver_t *rs, json_object *msg)
+{
+    size_t n = 0;
+    const char *s;
+
+    if (msg == NULL) {
+        rs->failed = 1;
+        return;
+    }
+    if (rs->pretty_next) {
+        rs->pretty_next = 0;
+        emit_pretty(rs, msg);
+        json_object_put(msg);
+        return;
+    }
+    s = json_object_to_json_string_length(msg, RS_JSON_FLAGS, &n);
+    if (s == NULL)
+        rs->failed = 1;
+    else
+        emit_line(rs, s, n);
+    json_object_put(msg);
+}
+
+/* Sends a response, or adds it to the batch being collected. Consumes msg. */
+static void send_response(mc_refserver_t *rs, json_object *msg)
+{
+    if (msg == NULL) {
+        rs->failed = 1;
+        return;
+    }
+    if (rs->batch != NULL) {
+        if (json_object_array_add(rs->batch, msg) != 0) {
+            json_object_put(msg);
+            rs->failed = 1;
+        }
+        return;
+    }
+    mc__rs_emit(rs, msg);
+}
+
+void mc__rs_result(mc_refserver_t *rs, json_object *id, json_object *result)
+{
+    send_response(rs, mc_jsonrpc_result(json_object_get(id), result));
+}
+
+void mc__rs_error(mc_refserver_t *rs, json_object *id, int code, const char *message,
+                  json_object *data)
+{
+    json_object *o = json_object_new_object(), *e = json_object_new_object();
+
+    if (o == NULL || e == NULL) {
+        json_object_put(o);
+        json_object_put(e);
+        json_object_put(data);
+        rs->failed = 1;
+        return;
+    }
+    mc__rs_put_str(rs, o, "jsonrpc", "2.0");
+    mc__rs_put(rs, o, "id", json_object_get(id));
+    if (rs_bug_on(rs, ENV_ERROR_CODE_STRING)) {
+        char buf[24];
+        snprintf(buf, sizeof(buf), "%d", code);
+        mc__rs_put_str(rs, e, "code", buf);
+    } else {
+        mc__rs_put(rs, e, "code", json_object_new_int(code));
+    }
+    if (!rs_bug_on(rs, ENV_ERROR_NO_MESSAGE))
+        mc__rs_put_str(rs, e, "message", message);
+    if (data != NULL)
+        mc__rs_put(rs, e, "data", data);
+    mc__rs_put(rs, o, "error", e);
+    if (rs_bug_on(rs, ENV_RESULT_AND_ERROR))
+        mc__rs_put(rs, o, "result", json_object_new_object());
+    send_response(rs, o);
+}
+
+void mc__rs_notify(mc_refserver_t *rs, const char *method, json_object *params)
+{
+    mc__rs_emit(rs, mc_jsonrpc_notification(method, params));
+}
+
+/* ---- ping ---- */
+
+/* Answers ping with an empty result (or one of the envelope violations). */
+static void handle_ping(mc_refserver_t *rs, json_object *id, json_object *params)
+{
+    json_object *o, *rid;
+    int copies, i;
+
+    (void)params;
+    if (rs_bug_on(rs, PING_IGNORED))
+        return;
+    copies = rs_bug_on(rs, DUPLICATE_RESPONSE) ? 2 : 1;
+    for (i = 0; i < copies; i++) {
+        o = json_object_new_object();
+        if (o == NULL) {
+            rs->failed = 1;
+            return;
+        }
+        mc__rs_put_str(rs, o, "jsonrpc", rs_bug_on(rs, ENV_JSONRPC_VERSION) ? "1.0" : "2.0");
+        rid = json_object_get(id);
+        if (rs_bug_on(rs, ENV_ID_MISMATCH)) {
+            json_object_put(rid);
+            if (json_object_is_type(id, json_type_int)) {
+                rid = json_object_new_int64(json_object_get_int64(id) + 1000);
+            } else {
+                char buf[96];
+                snprintf(buf, sizeof(buf), "%.80s-other", json_object_get_string(id));
+                rid = json_object_new_string(buf);
+            }
+        } else if (rs_bug_on(rs, ENV_ID_TYPE)) {
+            json_object_put(rid);
+            if (json_object_is_type(id, json_type_int))
+                rid = json_object_new_string(json_object_get_string(id));
+            else
+                rid = json_object_new_int(0);
+        }
+        if (rs_bug_on(rs, ENV_NO_ID))
+            json_object_put(rid);
+        else
+            mc__rs_put(rs, o, "id", rid);
+        if (rs_bug_on(rs, PING_NOT_EMPTY)) {
+            json_object *r = json_object_new_object();
+            mc__rs_put(rs, r, "pong", json_object_new_boolean(1));
+            mc__rs_put(rs, o, "result", r);
+        } else {
+            mc__rs_put(rs, o, "result", json_object_new_object());
+        }
+        send_response(rs, o);
+    }
+}
+
+/* ---- dispatch ---- */
+
+typedef void (*rs_method_fn)(mc_refserver_t *rs, json_object *id, json_object *params);
+
+typedef struct rs_method {
+    const char *name;
+    rs_method_fn fn;
+} rs_method_t;
+
+static void handle_list_resources(mc_refserver_t *rs, json_object *id, json_object *params)
+{
+    mc__rs_resources_list(rs, id, params);
+}
+
+static void handle_subscribe(mc_refserver_t *rs, json_object *id, json_object *params)
+{
+    mc__rs_resources_subscribe(rs, id, params, 1);
+}
+
+static void handle_unsubscribe(mc_refserver_t *rs, json_object *id, json_object *params)
+{
+    mc__rs_resources_subscribe(rs, id, params, 0);
+}
+
+/* Client->server methods served after initialize. */
+static const rs_method_t rs_methods[] = {
+    {"resources/list", handle_list_resources},
+    {"resources/read", mc__rs_resources_read},
+    {"resources/templates/list", mc__rs_templates_list},
+    {"resources/subscribe", handle_subscribe},
+    {"resources/unsubscribe", handle_unsubscribe},
+    {"prompts/list", mc__rs_prompts_list},
+    {"prompts/get", mc__rs_prompts_get},
+    {"tools/list", mc__rs_tools_list},
+    {"tools/call", mc__rs_tools_call},
+    {"logging/setLevel", mc__rs_logging_set_level},
+    {"completion/complete", mc__rs_complete},
+};
+
+static void dispatch_request(mc_refserver_t *rs, const mc_msg_t *msg)
+{
+    size_t i;
+    const char *m = msg->method;
+
+    if (strcmp(m, "ping") == 0) {
+        handle_ping(rs, msg->id, msg->params);
+        return;
+    }
+    if (strcmp(m, "initialize") == 0) {
+        if (rs->phase != RS_PHASE_NEW) {
+            mc__rs_error(rs, msg->id, MC_RPC_INVALID_REQUEST,
+                         "the session is already initialized", NULL);
+            return;
+        }
+        if (msg->params != NULL && !json_object_is_type(msg->params, json_type_object)) {
+            mc__rs_error(rs, msg->id, MC_RPC_INVALID_PARAMS, "params must be an object", NULL);
+            return;
+        }
+        mc__rs_initialize(rs, msg->id, msg->params);
+        return;
+    }
+    /*
+     * The lifecycle page says initialization MUST be the first interaction
+     * (2025-06-18/basic/lifecycle#initialization) and names no error code for
+     * a request that comes too early; -32600 Invalid Request says "this
+     * request is not acceptable now" without claiming the method is unknown.
+     */
+    if (rs->phase == RS_PHASE_NEW && !rs_bug_on(rs, SERVE_BEFORE_INIT)) {
+        mc__rs_error(rs, msg->id, MC_RPC_INVALID_REQUEST,
+                     "the session is not initialized: send initialize first", NULL);
+        return;
+    }
+    for (i = 0; i < sizeof(rs_methods) / sizeof(rs_methods[0]); i++) {
+        if (strcmp(m, rs_methods[i].name) == 0) {
+            if (msg->params != NULL && !json_object_is_type(msg->params, json_type_object)) {
+                mc__rs_error(rs, msg->id, MC_RPC_INVALID_PARAMS, "params must be an object",
+                             NULL);
+                return;
+            }
+            rs_methods[i].fn(rs, msg->id, msg->params);
+            return;
+        }
+    }
+    if (rs_bug_on(rs, METHOD_NOT_FOUND_CODE))
+        mc__rs_error(rs, msg->id, MC_RPC_INTERNAL_ERROR, "internal error", NULL);
+    else
+        mc__rs_error(rs, msg->id, MC_RPC_METHOD_NOT_FOUND, "method not found", NULL);
+}
+
+static void dispatch_notification(mc_refserver_t *rs, const mc_msg_t *msg)
+{
+    const char *m = msg->method;
+
+    if (rs_bug_on(rs, NOTIFICATION_ANSWERED))
+        mc__rs_error(rs, NULL, MC_RPC_METHOD_NOT_FOUND, "notification answered", NULL);
+    if (strcmp(m, "notifications/initialized") == 0) {
+        if (rs->phase == RS_PHASE_INITIALIZED)
+            rs->phase = RS_PHASE_READY;
+    } else if (strcmp(m, "notifications/cancelled") == 0) {
+        mc__rs_jobs_cancel(rs, msg->params);
+    }
+    /* Other notifications (progress, roots/list_changed, unknown ones) need
+     * no action, and a notification is never answered. */
+}
+
+/* Answers a message that is not JSON-RPC. */
+static void answer_invalid(mc_refserver_t *rs, const mc_msg_t *msg)
+{
+    json_object *id = NULL;
+
+    /*
+     * Parse errors are answered with "id": null. JSON-RPC 2.0 section 5 says
+     * the id MUST be Null when it could not be detected (Parse error, Invalid
+     * Request), and MCP requires every message to follow JSON-RPC 2.0
+     * (2025-06-18/basic#messages). The 2025-06-18 schema's JSONRPCError asks
+     * for a string or integer id, which no server can produce for bytes that
+     * never parsed; 2025-11-25 (basic#error-responses) makes the id optional
+     * for exactly this case. Null is the one answer that satisfies JSON-RPC
+     * and the prose of both versions; the harness treats it as a documented
+     * leniency of the 2025-06-18 schema.
+     */
+    if (msg->rpc_error == MC_RPC_PARSE_ERROR) {
+        mc__rs_error(rs, NULL,
+                     rs_bug_on(rs, PARSE_ERROR_CODE) ? MC_RPC_INVALID_REQUEST : MC_RPC_PARSE_ERROR,
+                     "parse error", NULL);
+        return;
+    }
+    /* Invalid Request: echo the id when one can be read, else null. */
+    if (msg->root != NULL && json_object_is_type(msg->root, json_type_object)) {
+        json_object *v;
+        if (json_object_object_get_ex(msg->root, "id", &v) && mc_jsonrpc_id_valid(v))
+            id = v;
+    }
+    mc__rs_error(rs, id, MC_RPC_INVALID_REQUEST, msg->reason, NULL);
+}
+
+/* The invalid-request-served switch: a message whose only fault is its
+ * jsonrpc member is served as if it were valid. Returns 1 if it was. */
+static int serve_invalid_anyway(mc_refserver_t *rs, const mc_msg_t *msg);
+
+static void handle_msg(mc_refserver_t *rs, mc_msg_t *msg)
+{
+    switch (msg->kind) {
+    case MC_MSG_REQUEST:
+        dispatch_request(rs, msg);
+        break;
+    case MC_MSG_NOTIFICATION:
+        dispatch_notification(rs, msg);
+        break;
+    case MC_MSG_RESULT:
+    case MC_MSG_ERROR:
+        mc__rs_client_response(rs, msg);
+        break;
+    default:
+        if (rs_bug_on(rs, INVALID_REQUEST_SERVED) && serve_invalid_anyway(rs, msg))
+            break;
+        answer_invalid(rs, msg);
+        break;
+    }
+}
+
+static int serve_invalid_anyway(mc_refserver_t *rs, const mc_msg_t *msg)
+{
+    json_object *root = msg->root, *copy, *method;
+    mc_msg_t fixed;
+
+    if (root == NULL || !json_object_is_type(root, json_type_object) ||
+        !json_object_object_get_ex(root, "method", &method))
+        return 0;
+    if (json_object_deep_copy(root, &copy, NULL) != 0)
+        return 0;
+    json_object_object_del(copy, "jsonrpc");
+    json_object_object_add(copy, "jsonrpc", json_object_new_string("2.0"));
+    mc_msg_classify(copy, &fixed);
+    if (fixed.kind != MC_MSG_REQUEST && fixed.kind != MC_MSG_NOTIFICATION) {
+        mc_msg_free(&fixed);
+        return 0;
+    }
+    handle_msg(rs, &fixed);
+    mc_msg_free(&fixed);
+    return 1;
+}
+
+/* Handles a JSON-RPC batch; only a 2025-03-26 session accepts them. */
+static void handle_batch(mc_refserver_t *rs, json_object *arr)
+{
+    size_t i, n = json_object_array_length(arr);
+    json_object *out;
+
+    if (n == 0) {
+        mc__rs_error(rs, NULL, MC_RPC_INVALID_REQUEST, "empty batch", NULL);
+        return;
+    }
+    out = json_object_new_array();
+    if (out == NULL) {
+        rs->failed = 1;
+        return;
+    }
+    rs->batch = out;
+    for (i = 0; i < n; i++) {
+        mc_msg_t m;
+        json_object *el = json_object_array_get_idx(arr, i);
+        mc_msg_classify(json_object_get(el), &m);
+        if (m.kind == MC_MSG_INVALID && m.root != NULL &&
+            json_object_is_type(m.root, json_type_array)) {
+            mc__rs_error(rs, NULL, MC_RPC_INVALID_REQUEST, "nested batch", NULL);
+        } else if (m.kind == MC_MSG_REQUEST && strcmp(m.method, "initialize") == 0) {
+            mc__rs_error(rs, m.id, MC_RPC_INVALID_REQUEST, "initialize cannot be batched", NULL);
+        } else {
+            handle_msg(rs, &m);
+        }
+        mc_msg_free(&m);
+    }
+    rs->batch = NULL;
+    if (json_object_array_length(out) > 0)
+        mc__rs_emit(rs, out);
+    else
+        json_object_put(out);
+}
+
+int mc_refserver_handle(mc_refserver_t *rs, const char *line, size_t len, int64_t now_ms)
+{
+    mc_msg_t msg;
+
+    rs->now = now_ms;
+    rs->failed = 0;
+    mc_msg_decode(line, len, MC_MAX_JSON_DEPTH, &msg);
+    if (msg.kind == MC_MSG_INVALID && msg.root != NULL &&
+        json_object_is_type(msg.root, json_type_array) && rs->phase != RS_PHASE_NEW &&
+        rs->version == RS_V_2025_03_26)
+        handle_batch(rs, msg.root);
+    else
+        handle_msg(rs, &msg);
+    mc_msg_free(&msg);
+    mc__rs_jobs_run(rs);
+    return rs->failed ? MC_ENOMEM : MC_OK;
+}
+
+int mc_refserver_handle_oversize(mc_refserver_t *rs, size_t skipped, int64_t now_ms)
+{
+    char buf[160];
+
+    rs->now = now_ms;
+    rs->failed = 0;
+    snprintf(buf, sizeof(buf), "parse error: a message of %zu bytes exceeds the %u-byte limit",
+             skipped, MC_MAX_MESSAGE_SIZE);
+    mc__rs_error(rs, NULL, MC_RPC_PARSE_ERROR, buf, NULL);
+    return rs->failed ? MC_ENOMEM : MC_OK;
+}
+
+int mc_refserver_tick(mc_refserver_t *rs, int64_t now_ms)
+{
+    rs->now = now_ms;
+    rs->failed = 0;
+    mc__rs_jobs_run(rs);
+    return rs->failed ? MC_ENOMEM : MC_OK;
+}
+
+int64_t mc_refserver_next_deadline(const mc_refserver_t *rs)
+{
+    return mc__rs_jobs_deadline(rs);
+}
+
+const char *mc_refserver_banner(const mc_refserver_t *rs)
+{
+    if (rs != NULL && rs_bug_on(rs, STDOUT_BANNER))
+        return "mcpcheck-refserver starting (stdout banner)\n";
+    return NULL;
+}
+
+/* ---- construction ---- */
+
+mc_refserver_t *mc_refserver_new(const mc_refserver_opts_t *opts, mc_refserver_emit_cb emit,
+                                 void *emit_ctx, mc_errbuf_t *eb)
+{
+    mc_refserver_opts_t none;
+    mc_refserver_t *rs;
+    rs_bug_t bug = RS_BUG_NONE;
+
+    if (opts == NULL) {
+        memset(&none, 0, sizeof(none));
+        opts = &none;
+    }
+    if (emit == NULL) {
+        mc_errbuf_set(eb, MC_EINVAL, "an emit callback is required");
+        return NULL;
+    }
+    if (opts->page_size < 0 || opts->page_size > RS_MAX_PAGE_SIZE) {
+        mc_errbuf_set(eb, MC_EINVAL, "page size must be between 1 and %d", RS_MAX_PAGE_SIZE);
+        return NULL;
+    }
+    if (opts->extra_items < 0 || opts->extra_items > RS_MAX_EXTRA_ITEMS) {
+        mc_errbuf_set(eb, MC_EINVAL, "--resources must be between 0 and %d", RS_MAX_EXTRA_ITEMS);
+        return NULL;
+    }
+    if (opts->inject != NULL && opts->inject[0] != '\0') {
+        bug = mc__rs_bug_find(opts->inject);
+        if (bug == RS_BUG_NONE) {
+            mc_errbuf_set(eb, MC_EINVAL, "unknown violation switch \"%.100s\" (see --list-bugs)",
+                          opts->inject);
+            return NULL;
+        }
+    }
+    rs = calloc(1, sizeof(*rs));
+    if (rs == NULL) {
+        mc_errbuf_set(eb, MC_ENOMEM, "out of memory");
+        return NULL;
+    }
+    if (opts->root != NULL) {
+        rs->root = mc__rs_fileroot_open(opts->root, eb);
+        if (rs->root == NULL) {
+            free(rs);
+            return NULL;
+        }
+    }
+    rs->page_size = opts->page_size > 0 ? opts->page_size : RS_DEFAULT_PAGE_SIZE;
+    rs->extra = opts->extra_items;
+    rs->step_ms = opts->step_delay_ms < 0    ? 0
+                  : opts->step_delay_ms == 0 ? RS_DEFAULT_STEP_MS
+                                             : opts->step_delay_ms;
+    rs->bug = bug;
+    rs->emit = emit;
+    rs->emit_ctx = emit_ctx;
+    rs->phase = RS_PHASE_NEW;
+    rs->version = RS_V_LATEST;
+    rs->log_level = 0;
+    rs->next_out_id = 1;
+    return rs;
+}
+
+void mc_refserver_free(mc_refserver_t *rs)
+{
+    int i;
+
+    if (rs == NULL)
+        return;
+    mc__rs_jobs_free(rs);
+    for (i = 0; i < rs->nsubs; i++)
+        free(rs->subs[i]);
+    for (i = 0; i < (int)(sizeof(rs->tool_schemas) / sizeof(rs->tool_schemas[0])); i++)
+        json_object_put(rs->tool_schemas[i]);
+    json_object_put(rs->batch);
+    mc__rs_fileroot_free(rs->root);
+    free(rs->out);
+    free(rs);
+}
