@@ -1,0 +1,412 @@
+/*
+ * Unit tests for the client session (client/session.h) over an in-memory
+ * link: a scripted fake server sees each line the client sends and queues
+ * the lines it answers with.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "client/session.h"
+#include "core/clock.h"
+
+#define MAX_LINES 64
+
+typedef struct fake fake_t;
+/* Reacts to one line the client sent (parsed), by queuing answers. */
+typedef void (*script_fn)(fake_t *f, json_object *sent);
+
+struct fake {
+    char *inbound[MAX_LINES]; /* lines the "server" will deliver */
+    int in_head, in_count;
+    char *sent[MAX_LINES];    /* lines the client sent */
+    int n_sent;
+    script_fn script;
+    const char *version;      /* version the fake answers initialize with (NULL = echo) */
+    int eof_when_empty;
+};
+
+static void push(fake_t *f, const char *line)
+{
+    assert_true(f->in_head + f->in_count < MAX_LINES);
+    f->inbound[f->in_head + f->in_count++] = strdup(line);
+}
+
+static int64_t sent_id(json_object *sent)
+{
+    json_object *id;
+    return json_object_object_get_ex(sent, "id", &id) ? json_object_get_int64(id) : -1;
+}
+
+static const char *sent_method(json_object *sent)
+{
+    json_object *m;
+    return json_object_object_get_ex(sent, "method", &m) ? json_object_get_string(m) : "";
+}
+
+static void answer_result(fake_t *f, json_object *sent, const char *result_json)
+{
+    char buf[1024];
+    snprintf(buf, sizeof(buf), "{\"jsonrpc\":\"2.0\",\"id\":%lld,\"result\":%s}",
+             (long long)sent_id(sent), result_json);
+    push(f, buf);
+}
+
+/* A well-behaved server: answers initialize and ping. */
+static void script_good(fake_t *f, json_object *sent)
+{
+    const char *m = sent_method(sent);
+
+    if (strcmp(m, "initialize") == 0) {
+        char res[512];
+        json_object *p, *v;
+        const char *ver = f->version;
+        if (ver == NULL && json_object_object_get_ex(sent, "params", &p) &&
+            json_object_object_get_ex(p, "protocolVersion", &v))
+            ver = json_object_get_string(v);
+        snprintf(res, sizeof(res),
+                 "{\"protocolVersion\":\"%s\",\"capabilities\":{\"logging\":{}},"
+                 "\"serverInfo\":{\"name\":\"fake\",\"version\":\"9.9\"}}",
+                 ver);
+        answer_result(f, sent, res);
+    } else if (strcmp(m, "ping") == 0) {
+        answer_result(f, sent, "{}");
+    }
+}
+
+static int fake_send(void *ctx, const char *line, size_t len, int64_t deadline_ms)
+{
+    fake_t *f = ctx;
+    json_object *v;
+
+    (void)deadline_ms;
+    assert_true(f->n_sent < MAX_LINES);
+    assert_int_equal(line[len - 1], '\n');
+    f->sent[f->n_sent++] = strndup(line, len - 1);
+    v = json_tokener_parse(f->sent[f->n_sent - 1]);
+    if (v != NULL && f->script != NULL)
+        f->script(f, v);
+    json_object_put(v);
+    return MC_OK;
+}
+
+static int fake_recv(void *ctx, mc_inframe_t *fr, int64_t deadline_ms)
+{
+    fake_t *f = ctx;
+    char *line;
+
+    (void)deadline_ms;
+    if (f->in_count == 0)
+        return f->eof_when_empty ? MC_EEOF : MC_ETIMEOUT;
+    line = f->inbound[f->in_head];
+    f->inbound[f->in_head] = NULL;
+    f->in_head++;
+    f->in_count--;
+    memset(fr, 0, sizeof(*fr));
+    fr->kind = line[0] ? MC_FRAME_LINE : MC_FRAME_EMPTY;
+    fr->data = line;
+    fr->len = strlen(line);
+    fr->at_ms = mc_now_ms();
+    return MC_OK;
+}
+
+static void fake_free(fake_t *f)
+{
+    for (int i = 0; i < MAX_LINES; i++) {
+        free(f->inbound[i]);
+        free(f->sent[i]);
+    }
+}
+
+static void start(fake_t *f, mc_session_t *s, script_fn script)
+{
+    mc_link_t l = {f, fake_send, fake_recv};
+
+    memset(f, 0, sizeof(*f));
+    f->script = script;
+    assert_int_equal(mc_session_init(s, l, NULL), MC_OK);
+}
+
+static int count_events(const mc_session_t *s, mc_event_kind_t kind)
+{
+    int n = 0;
+    for (size_t i = 0; i < s->n_events; i++)
+        n += s->events[i].kind == kind;
+    return n;
+}
+
+static void test_initialize_and_ping(void **state)
+{
+    fake_t f;
+    mc_session_t s;
+    mc_errbuf_t eb;
+    mc_msg_t r;
+
+    (void)state;
+    start(&f, &s, script_good);
+    mc_errbuf_clear(&eb);
+    assert_int_equal(mc_session_initialize(&s, "2025-06-18", NULL, 1000, &eb), MC_OK);
+    assert_string_equal(s.negotiated_version, "2025-06-18");
+    assert_false(s.counter_offer);
+    assert_string_equal(s.server_name, "fake");
+    assert_string_equal(s.server_version, "9.9");
+    assert_non_null(s.server_caps);
+    /* initialize, then notifications/initialized */
+    assert_int_equal(f.n_sent, 2);
+    assert_non_null(strstr(f.sent[0], "\"clientInfo\":{\"name\":\"mcpcheck\""));
+    assert_non_null(strstr(f.sent[0], "\"id\":1"));
+    assert_string_equal(f.sent[1], "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
+    assert_int_equal(mc_session_request(&s, "ping", NULL, 1000, &r), MC_OK);
+    assert_int_equal(r.kind, MC_MSG_RESULT);
+    assert_int_equal(json_object_get_int64(r.id), 2);
+    mc_msg_free(&r);
+    assert_int_equal(s.n_events, 0);
+    assert_int_equal(s.n_pending, 0);
+    mc_session_free(&s);
+    fake_free(&f);
+}
+
+static void test_counter_offer_known_and_unknown(void **state)
+{
+    fake_t f;
+    mc_session_t s;
+    mc_errbuf_t eb;
+
+    (void)state;
+    start(&f, &s, script_good);
+    f.version = "2025-03-26";
+    mc_errbuf_clear(&eb);
+    assert_int_equal(mc_session_initialize(&s, "2025-11-25", NULL, 1000, &eb), MC_OK);
+    assert_true(s.counter_offer);
+    assert_string_equal(s.negotiated_version, "2025-03-26");
+    mc_session_free(&s);
+    fake_free(&f);
+
+    start(&f, &s, script_good);
+    f.version = "1999-01-01";
+    mc_errbuf_clear(&eb);
+    assert_int_equal(mc_session_initialize(&s, "2025-06-18", NULL, 1000, &eb), MC_EPROTO);
+    assert_true(s.unsupported_version);
+    assert_non_null(strstr(eb.msg, "1999-01-01"));
+    assert_int_equal(f.n_sent, 1); /* no notifications/initialized */
+    mc_session_free(&s);
+    fake_free(&f);
+}
+
+static void script_error_init(fake_t *f, json_object *sent)
+{
+    char buf[256];
+    snprintf(buf, sizeof(buf),
+             "{\"jsonrpc\":\"2.0\",\"id\":%lld,\"error\":{\"code\":-32602,\"message\":\"Unsupported "
+             "protocol version\"}}",
+             (long long)sent_id(sent));
+    push(f, buf);
+}
+
+static void test_initialize_error_and_silence(void **state)
+{
+    fake_t f;
+    mc_session_t s;
+    mc_errbuf_t eb;
+
+    (void)state;
+    start(&f, &s, script_error_init);
+    mc_errbuf_clear(&eb);
+    assert_int_equal(mc_session_initialize(&s, "2025-06-18", NULL, 1000, &eb), MC_EPROTO);
+    assert_non_null(strstr(eb.msg, "-32602"));
+    mc_session_free(&s);
+    fake_free(&f);
+
+    start(&f, &s, NULL);
+    mc_errbuf_clear(&eb);
+    assert_int_equal(mc_session_initialize(&s, "2025-06-18", NULL, 10, &eb), MC_ETIMEOUT);
+    mc_session_free(&s);
+    fake_free(&f);
+
+    start(&f, &s, NULL);
+    f.eof_when_empty = 1;
+    mc_errbuf_clear(&eb);
+    assert_int_equal(mc_session_initialize(&s, "2025-06-18", NULL, 10, &eb), MC_EEOF);
+    assert_true(s.eof);
+    mc_session_free(&s);
+    fake_free(&f);
+}
+
+/* Answers requests out of order and sprinkles anomalies between them. */
+static void test_out_of_order_and_anomalies(void **state)
+{
+    fake_t f;
+    mc_session_t s;
+    mc_msg_t r, n;
+    int64_t a, b;
+
+    (void)state;
+    start(&f, &s, NULL);
+    assert_int_equal(mc_session_send_request(&s, "tools/list", NULL, &a, 100), MC_OK);
+    assert_int_equal(mc_session_send_request(&s, "prompts/list", NULL, &b, 100), MC_OK);
+    assert_int_equal(s.n_pending, 2);
+    push(&f, "Server ready!");                                            /* garbage */
+    push(&f, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{}}");
+    push(&f, "{\"jsonrpc\":\"2.0\",\"id\":99,\"result\":{}}");           /* unsolicited */
+    push(&f, "{\"jsonrpc\":\"2.0\",\"id\":\"1\",\"result\":{}}");        /* id type */
+    push(&f, "[{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}]");          /* batch */
+    push(&f, "{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{\"b\":1}}");
+    push(&f, "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"a\":1}}");
+    push(&f, "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"again\":1}}"); /* duplicate */
+    push(&f, "");                                                         /* empty line */
+    push(&f, "{\"jsonrpc\":\"2.0\",\"error\":{\"code\":-32700,\"message\":\"Parse error\"}}");
+    push(&f, "{\"jsonrpc\":\"1.0\",\"id\":5,\"method\":\"x\"}");         /* invalid */
+
+    assert_int_equal(mc_session_await(&s, a, 100, &r), MC_OK);
+    assert_int_equal(json_object_get_int64(r.id), 1);
+    assert_non_null(json_object_object_get(r.result, "a"));
+    mc_msg_free(&r);
+    assert_int_equal(mc_session_await(&s, b, 100, &r), MC_OK);
+    assert_non_null(json_object_object_get(r.result, "b"));
+    mc_msg_free(&r);
+    assert_int_equal(mc_session_poll(&s, 10), MC_OK);
+
+    assert_int_equal(count_events(&s, MC_EV_GARBAGE_LINE), 1);
+    assert_int_equal(count_events(&s, MC_EV_UNSOLICITED_RESPONSE), 1);
+    assert_int_equal(count_events(&s, MC_EV_ID_TYPE_MISMATCH), 1);
+    assert_int_equal(count_events(&s, MC_EV_BATCH), 1);
+    assert_int_equal(count_events(&s, MC_EV_DUPLICATE_RESPONSE), 1);
+    assert_int_equal(count_events(&s, MC_EV_EMPTY_LINE), 1);
+    assert_int_equal(count_events(&s, MC_EV_NULL_ID_ERROR), 1);
+    assert_int_equal(count_events(&s, MC_EV_INVALID_MESSAGE), 1);
+    assert_int_equal(s.events[0].seq, 1);
+    assert_string_equal(mc_event_kind_name(MC_EV_GARBAGE_LINE), "garbage-line");
+
+    assert_int_equal(mc_session_next_notification(&s, 10, &n), MC_OK);
+    assert_string_equal(n.method, "notifications/message");
+    mc_msg_free(&n);
+    assert_int_equal(mc_session_next_notification(&s, 10, &n), MC_ETIMEOUT);
+    mc_session_free(&s);
+    fake_free(&f);
+}
+
+static void test_timeout_then_late_answer(void **state)
+{
+    fake_t f;
+    mc_session_t s;
+    mc_msg_t r;
+    int64_t a;
+
+    (void)state;
+    start(&f, &s, NULL);
+    assert_int_equal(mc_session_send_request(&s, "resources/list", NULL, &a, 100), MC_OK);
+    assert_int_equal(mc_session_await(&s, a, 5, &r), MC_ETIMEOUT);
+    assert_int_equal(s.n_pending, 0);
+    assert_int_equal(mc_session_await(&s, a, 5, &r), MC_ENOTFOUND);
+    push(&f, "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}");
+    assert_int_equal(mc_session_poll(&s, 5), MC_OK);
+    assert_int_equal(count_events(&s, MC_EV_DUPLICATE_RESPONSE), 1);
+    mc_session_free(&s);
+    fake_free(&f);
+}
+
+static void test_response_after_notification(void **state)
+{
+    fake_t f;
+    mc_session_t s;
+
+    (void)state;
+    start(&f, &s, NULL);
+    assert_int_equal(mc_session_notify(&s, "notifications/cancelled", NULL, 100), MC_OK);
+    push(&f, "{\"jsonrpc\":\"2.0\",\"id\":0,\"result\":{}}");
+    assert_int_equal(mc_session_poll(&s, 5), MC_OK);
+    assert_int_equal(count_events(&s, MC_EV_UNSOLICITED_RESPONSE), 1);
+    assert_non_null(strstr(s.events[0].detail, "notification"));
+    mc_session_free(&s);
+    fake_free(&f);
+}
+
+static void test_server_requests(void **state)
+{
+    fake_t f;
+    mc_session_t s;
+    mc_errbuf_t eb;
+    json_object *caps = json_object_new_object();
+
+    (void)state;
+    start(&f, &s, script_good);
+    json_object_object_add(caps, "roots", json_object_new_object());
+    mc_errbuf_clear(&eb);
+    assert_int_equal(mc_session_initialize(&s, "2025-06-18", caps, 1000, &eb), MC_OK);
+    json_object_put(caps);
+    push(&f, "{\"jsonrpc\":\"2.0\",\"id\":\"s1\",\"method\":\"ping\"}");
+    push(&f, "{\"jsonrpc\":\"2.0\",\"id\":\"s2\",\"method\":\"roots/list\"}");
+    push(&f, "{\"jsonrpc\":\"2.0\",\"id\":\"s3\",\"method\":\"elicitation/create\",\"params\":{}}");
+    push(&f, "{\"jsonrpc\":\"2.0\",\"id\":\"s4\",\"method\":\"weird/thing\"}");
+    assert_int_equal(mc_session_poll(&s, 5), MC_OK);
+    assert_int_equal(f.n_sent, 6);
+    assert_string_equal(f.sent[2], "{\"jsonrpc\":\"2.0\",\"id\":\"s1\",\"result\":{}}");
+    assert_string_equal(f.sent[3], "{\"jsonrpc\":\"2.0\",\"id\":\"s2\",\"result\":{\"roots\":[]}}");
+    assert_non_null(strstr(f.sent[4], "\"id\":\"s3\",\"error\":{\"code\":-32601"));
+    assert_non_null(strstr(f.sent[5], "\"id\":\"s4\",\"error\":{\"code\":-32601"));
+    assert_int_equal(count_events(&s, MC_EV_UNDECLARED_SERVER_REQUEST), 1);
+    assert_int_equal(count_events(&s, MC_EV_UNKNOWN_SERVER_REQUEST), 1);
+    assert_true(mc_session_client_declares(&s, "roots"));
+    assert_false(mc_session_client_declares(&s, "sampling"));
+    mc_session_free(&s);
+    fake_free(&f);
+}
+
+static void test_pending_table_is_bounded(void **state)
+{
+    fake_t f;
+    mc_session_t s;
+    int64_t id;
+    int i, rc = MC_OK;
+
+    (void)state;
+    start(&f, &s, NULL);
+    /* The fake keeps at most MAX_LINES sent lines; make sending free. */
+    for (i = 0; i < MC_MAX_PENDING_REQUESTS + 1; i++) {
+        if (f.n_sent == MAX_LINES) {
+            for (int k = 0; k < MAX_LINES; k++) {
+                free(f.sent[k]);
+                f.sent[k] = NULL;
+            }
+            f.n_sent = 0;
+        }
+        rc = mc_session_send_request(&s, "ping", NULL, &id, 10);
+        if (rc != MC_OK)
+            break;
+    }
+    assert_int_equal(rc, MC_EFULL);
+    assert_int_equal(i, MC_MAX_PENDING_REQUESTS);
+    mc_session_free(&s);
+    fake_free(&f);
+}
+
+static void test_known_versions(void **state)
+{
+    (void)state;
+    assert_true(mc_protocol_version_known("2024-11-05"));
+    assert_true(mc_protocol_version_known("2025-11-25"));
+    assert_false(mc_protocol_version_known("2025-11-26"));
+    assert_false(mc_protocol_version_known(NULL));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_initialize_and_ping),
+        cmocka_unit_test(test_counter_offer_known_and_unknown),
+        cmocka_unit_test(test_initialize_error_and_silence),
+        cmocka_unit_test(test_out_of_order_and_anomalies),
+        cmocka_unit_test(test_timeout_then_late_answer),
+        cmocka_unit_test(test_response_after_notification),
+        cmocka_unit_test(test_server_requests),
+        cmocka_unit_test(test_pending_table_is_bounded),
+        cmocka_unit_test(test_known_versions),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

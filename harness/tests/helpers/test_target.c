@@ -1,0 +1,123 @@
+/*
+ * test_target.c - a misbehaving MCP server for the supervision tests.
+ *
+ * usage: mc-test-target MODE
+ *   exit N      exit at once with status N
+ *   segv        read one line, then die by SIGSEGV
+ *   noread      never read stdin; sleep until killed
+ *   flood MB    read one line, write MB megabytes without a newline, a
+ *               newline, then answer like "serve"
+ *   ignoreterm  ignore SIGTERM and sleep until killed
+ *   banner      print a banner line on stdout, then answer like "serve"
+ *   serve       answer initialize (echoing the version) and ping; exit at EOF
+ *   pwd         print the working directory as a line, then exit
+ *   env NAME    print the value of NAME (or "(unset)") as a line, then exit
+ */
+#include <json-c/json.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void answer(const char *line)
+{
+    json_object *req = json_tokener_parse(line), *id, *method, *resp, *result;
+
+    if (req == NULL)
+        return;
+    if (!json_object_object_get_ex(req, "id", &id) ||
+        !json_object_object_get_ex(req, "method", &method)) {
+        json_object_put(req);
+        return; /* notifications get no answer */
+    }
+    resp = json_object_new_object();
+    result = json_object_new_object();
+    json_object_object_add(resp, "jsonrpc", json_object_new_string("2.0"));
+    json_object_object_add(resp, "id", json_object_get(id));
+    if (strcmp(json_object_get_string(method), "initialize") == 0) {
+        json_object *params, *v, *info = json_object_new_object();
+        const char *ver = "2025-06-18";
+        if (json_object_object_get_ex(req, "params", &params) &&
+            json_object_object_get_ex(params, "protocolVersion", &v))
+            ver = json_object_get_string(v);
+        json_object_object_add(result, "protocolVersion", json_object_new_string(ver));
+        json_object_object_add(result, "capabilities", json_object_new_object());
+        json_object_object_add(info, "name", json_object_new_string("mc-test-target"));
+        json_object_object_add(info, "version", json_object_new_string("1.0"));
+        json_object_object_add(result, "serverInfo", info);
+    }
+    json_object_object_add(resp, "result", result);
+    printf("%s\n", json_object_to_json_string_ext(resp, JSON_C_TO_STRING_PLAIN));
+    fflush(stdout);
+    json_object_put(resp);
+    json_object_put(req);
+}
+
+static void serve(void)
+{
+    char *line = NULL;
+    size_t cap = 0;
+
+    while (getline(&line, &cap, stdin) > 0)
+        answer(line);
+    free(line);
+}
+
+int main(int argc, char **argv)
+{
+    const char *mode = argc > 1 ? argv[1] : "serve";
+    char *line = NULL;
+    size_t cap = 0;
+
+    if (strcmp(mode, "exit") == 0)
+        return argc > 2 ? (int)strtol(argv[2], NULL, 10) : 0;
+    if (strcmp(mode, "segv") == 0) {
+        if (getline(&line, &cap, stdin) < 0)
+            return 1;
+        free(line);
+        raise(SIGSEGV);
+        return 1;
+    }
+    if (strcmp(mode, "noread") == 0 || strcmp(mode, "ignoreterm") == 0) {
+        if (strcmp(mode, "ignoreterm") == 0)
+            signal(SIGTERM, SIG_IGN);
+        for (;;)
+            pause();
+    }
+    if (strcmp(mode, "flood") == 0) {
+        static char block[1 << 20];
+        long mb = argc > 2 ? strtol(argv[2], NULL, 10) : 100;
+        ssize_t n = getline(&line, &cap, stdin);
+        if (n < 0)
+            return 1;
+        memset(block, 'x', sizeof(block));
+        for (long i = 0; i < mb; i++)
+            fwrite(block, 1, sizeof(block), stdout);
+        fputc('\n', stdout);
+        answer(line);
+        free(line);
+        serve();
+        return 0;
+    }
+    if (strcmp(mode, "banner") == 0) {
+        printf("mc-test-target 1.0 starting up\n");
+        fflush(stdout);
+        serve();
+        return 0;
+    }
+    if (strcmp(mode, "pwd") == 0) {
+        char buf[4096];
+        if (getcwd(buf, sizeof(buf)) == NULL)
+            return 1;
+        printf("%s\n", buf);
+        return 0;
+    }
+    if (strcmp(mode, "env") == 0 && argc > 2) {
+        const char *v = getenv(argv[2]);
+        printf("%s\n", v ? v : "(unset)");
+        return 0;
+    }
+    serve();
+    return 0;
+}

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# setup.sh - install what mcpcheck needs on Debian 12, then configure and build.
+#
+# Idempotent: packages already installed are left alone, and the build is
+# incremental. Usage: scripts/setup.sh [PRESET...]   (default: default)
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+
+# The Debian packages the project builds, tests and fuzzes with.
+PACKAGES=(
+  build-essential cmake pkg-config git
+  libjson-c-dev          # JSON parsing and building
+  libcmocka-dev          # unit tests
+  clang libclang-rt-14-dev  # libFuzzer, sanitizer runtimes
+  afl++                  # AFL++ fuzzing
+  json-schema-test-suite # the official JSON Schema test suite (draft7)
+  python3                # small test drivers
+)
+
+say() { printf 'setup: %s\n' "$*"; }
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if ((${#missing[@]})); then
+  say "installing missing packages: ${missing[*]}"
+  if [[ $(id -u) -eq 0 ]]; then SUDO=(); elif command -v sudo >/dev/null; then SUDO=(sudo); else
+    say "error: need root or sudo to install: ${missing[*]}" >&2
+    exit 1
+  fi
+  export DEBIAN_FRONTEND=noninteractive
+  "${SUDO[@]}" apt-get update -qq
+  "${SUDO[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+else
+  say "all required packages are installed"
+fi
+
+presets=("$@")
+((${#presets[@]})) || presets=(default)
+jobs="$(nproc 2>/dev/null || echo 2)"
+for preset in "${presets[@]}"; do
+  dir=build
+  [[ $preset == default ]] || dir="build-$preset"
+  if [[ ! -f $dir/CMakeCache.txt ]]; then
+    say "configuring preset '$preset' in $dir/"
+    cmake --preset "$preset" >/dev/null
+  fi
+  say "building preset '$preset' ($jobs jobs)"
+  cmake --build "$dir" -j "$jobs" >/dev/null || {
+    # Show the errors only when the quiet build fails.
+    cmake --build "$dir" -j 1
+    exit 1
+  }
+done
+say "done: binaries are in build/bin/"
