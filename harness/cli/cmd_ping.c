@@ -52,7 +52,7 @@ static void print_events(const mc_session_t *s)
     size_t i;
 
     for (i = 0; i < s->n_events; i++)
-        fprintf(stderr, "mcpcheck ping: note: %s (message %llu): %s\n",
+        fprintf(stderr, "mcpcheck ping: note: %s (stdout line %llu): %s\n",
                 mc_event_kind_name(s->events[i].kind), (unsigned long long)s->events[i].seq,
                 s->events[i].detail);
     if (s->events_dropped > 0)
@@ -69,7 +69,8 @@ static void explain_failure(mc_stdio_t *t, int rc, const char *what, const mc_er
     if (rc == MC_EEOF || t->stdin_broken || rc == MC_EEXITED) {
         mc_proc_wait(&t->proc, 2000);
         mc_proc_describe(&t->proc, how, sizeof(how));
-        fprintf(stderr, "mcpcheck ping: the server %s after %llu message%s, before answering %s\n",
+        fprintf(stderr, "mcpcheck ping: the server ended: %s after %llu message%s, before it "
+                        "answered %s\n",
                 how, (unsigned long long)frames, frames == 1 ? "" : "s", what);
     } else {
         fprintf(stderr, "mcpcheck ping: %s\n", eb->msg[0] ? eb->msg : mc_strerror(rc));
@@ -85,7 +86,7 @@ int mc_cmd_ping(int argc, char **argv)
     mc_errbuf_t eb;
     mc_msg_t resp;
     int64_t t0, t1;
-    int rc, i, exit_code = MC_EXIT_INCOMPLETE;
+    int rc, i, how, exit_code = MC_EXIT_INCOMPLETE;
     const char *version = MC_CLI_DEFAULT_VERSION;
     long timeout = MC_DEFAULT_REQUEST_TIMEOUT_MS;
     char **cmd = NULL;
@@ -167,9 +168,15 @@ int mc_cmd_ping(int argc, char **argv)
 done:
     print_events(&s);
     mc_session_free(&s);
-    mc_cli_target_stop(&t);
-    if (exit_code != MC_EXIT_OK)
+    how = mc_cli_target_stop(&t);
+    if (exit_code != MC_EXIT_OK) {
+        if (how != 0) {
+            char desc[160];
+            mc_proc_describe(&t.proc, desc, sizeof(desc));
+            fprintf(stderr, "mcpcheck ping: stopped the server: %s\n", desc);
+        }
         mc_cli_print_stderr_tail(&t.proc, "mcpcheck ping");
+    }
     mc_stdio_free(&t);
     return exit_code;
 }

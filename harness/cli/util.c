@@ -63,10 +63,12 @@ int mc_cli_target_start(mc_stdio_t *t, const mc_cli_target_opts_t *o, mc_errbuf_
     return rc;
 }
 
-void mc_cli_target_stop(mc_stdio_t *t)
+int mc_cli_target_stop(mc_stdio_t *t)
 {
-    mc_stdio_stop(t, MC_SHUTDOWN_STDIN_GRACE_MS, MC_SHUTDOWN_TERM_GRACE_MS);
+    int how = mc_stdio_stop(t, MC_SHUTDOWN_STDIN_GRACE_MS, MC_SHUTDOWN_TERM_GRACE_MS);
+
     target_pgid = 0;
+    return how;
 }
 
 void mc_cli_print_stderr_tail(const mc_proc_t *p, const char *prefix)

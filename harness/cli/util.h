@@ -27,8 +27,9 @@ typedef struct mc_cli_target_opts {
 int mc_cli_target_start(mc_stdio_t *t, const mc_cli_target_opts_t *o, mc_errbuf_t *eb);
 
 /* Shuts the target down as the spec advises. Its exit status and stderr tail
- * stay readable until mc_stdio_free(t). */
-void mc_cli_target_stop(mc_stdio_t *t);
+ * stay readable until mc_stdio_free(t). Returns 0 when it exited by itself
+ * after stdin closed, else the signal that stopped it (SIGTERM, SIGKILL). */
+int mc_cli_target_stop(mc_stdio_t *t);
 
 /* Prints the last lines of the target's stderr, indented, if there are any. */
 void mc_cli_print_stderr_tail(const mc_proc_t *p, const char *prefix);
