@@ -1,0 +1,509 @@
+/*
+ * format.c - the string formats the validator asserts.
+ *
+ * uri / uri-reference: RFC 3986 syntax (ASCII only: an IRI is not a URI).
+ * uri-template: RFC 6570 level 4 syntax.
+ * byte: strict base64 (RFC 4648 alphabet, length a multiple of 4, padding
+ *   only at the end); the unused bits before padding are not checked.
+ * date-time: RFC 3339 date-time ("T"/"Z" case-insensitive, leap second only
+ *   at 23:59:60 UTC). date: RFC 3339 full-date, days checked per month.
+ * email: dot-atom local part "@" a domain of LDH labels or an [IP literal];
+ *   quoted local parts are not accepted.
+ * Each checker reads exactly len bytes and never allocates.
+ */
+#include <string.h>
+
+#include "schema/internal.h"
+
+/* Character classes. */
+#define C_ALPHA 0x01u
+#define C_DIGIT 0x02u
+#define C_UNRES 0x04u /* unreserved minus ALPHA/DIGIT: - . _ ~ */
+#define C_SUB 0x08u   /* sub-delims: ! $ & ' ( ) * + , ; = */
+#define C_HEX 0x10u
+#define C_B64 0x20u
+#define C_ATEXT 0x40u /* RFC 5322 atext besides ALPHA/DIGIT */
+
+/* Generated from the C_* definitions above: one byte of class bits per character. */
+static const unsigned char cls[256] = {
+    0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+    0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+    0x00, 0x48, 0x00, 0x40, 0x48, 0x40, 0x48, 0x48, 0x08, 0x08, 0x48, 0x68, 0x08, 0x44, 0x04, 0x60,
+    0x32, 0x32, 0x32, 0x32, 0x32, 0x32, 0x32, 0x32, 0x32, 0x32, 0x00, 0x08, 0x00, 0x48, 0x00, 0x40,
+    0x00, 0x31, 0x31, 0x31, 0x31, 0x31, 0x31, 0x21, 0x21, 0x21, 0x21, 0x21, 0x21, 0x21, 0x21, 0x21,
+    0x21, 0x21, 0x21, 0x21, 0x21, 0x21, 0x21, 0x21, 0x21, 0x21, 0x21, 0x00, 0x00, 0x00, 0x40, 0x44,
+    0x40, 0x31, 0x31, 0x31, 0x31, 0x31, 0x31, 0x21, 0x21, 0x21, 0x21, 0x21, 0x21, 0x21, 0x21, 0x21,
+    0x21, 0x21, 0x21, 0x21, 0x21, 0x21, 0x21, 0x21, 0x21, 0x21, 0x21, 0x40, 0x40, 0x40, 0x44, 0x00,
+    0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+    0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+    0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+    0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+    0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+    0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+    0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+    0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+};
+
+static int is(unsigned char ch, unsigned mask)
+{
+    return (cls[ch] & mask) != 0;
+}
+
+/* ---- URI (RFC 3986) ---------------------------------------------------------- */
+
+/* Scans *( allowed / pct-encoded ) from s[*i] up to a stop character; returns 0
+ * on a malformed percent-encoding or a character that is neither. */
+static int scan(const char *s, size_t len, size_t *i, unsigned mask, const char *extra,
+                const char *stops)
+{
+    while (*i < len) {
+        unsigned char ch = (unsigned char)s[*i];
+        if (strchr(stops, ch) != NULL && ch != '\0')
+            return 1;
+        if (ch == '%') {
+            if (*i + 2 >= len || !is((unsigned char)s[*i + 1], C_HEX) ||
+                !is((unsigned char)s[*i + 2], C_HEX))
+                return 0;
+            *i += 3;
+            continue;
+        }
+        if (!is(ch, mask) && (ch == '\0' || strchr(extra, ch) == NULL))
+            return 0;
+        (*i)++;
+    }
+    return 1;
+}
+
+#define PCHAR (C_ALPHA | C_DIGIT | C_UNRES | C_SUB)
+
+static int ip_literal_ok(const char *s, size_t len)
+{
+    size_t i;
+
+    if (len == 0)
+        return 0;
+    if (s[0] == 'v' || s[0] == 'V') {
+        /* IPvFuture: "v" 1*HEXDIG "." 1*( unreserved / sub-delims / ":" ) */
+        for (i = 1; i < len && is((unsigned char)s[i], C_HEX); i++)
+            ;
+        if (i == 1 || i >= len || s[i] != '.' || i + 1 >= len)
+            return 0;
+        for (i++; i < len; i++)
+            if (!is((unsigned char)s[i], PCHAR) && s[i] != ':')
+                return 0;
+        return 1;
+    }
+    /* IPv6 (loosely): hex groups, colons, an optional dotted IPv4 tail,
+     * at least two colons, at most one "::". */
+    {
+        size_t colons = 0, doubles = 0, group = 0;
+        for (i = 0; i < len; i++) {
+            char ch = s[i];
+            if (ch == ':') {
+                colons++;
+                if (i + 1 < len && s[i + 1] == ':')
+                    doubles++;
+                group = 0;
+            } else if (is((unsigned char)ch, C_HEX) || ch == '.') {
+                if (++group > 15)
+                    return 0;
+            } else {
+                return 0;
+            }
+        }
+        return colons >= 2 && colons <= 7 && doubles <= 1;
+    }
+}
+
+/* authority = [ userinfo "@" ] host [ ":" port ] */
+static int authority_ok(const char *s, size_t len)
+{
+    const char *at = memchr(s, '@', len);
+    size_t i = 0, hlen;
+    const char *h;
+
+    if (at != NULL) {
+        size_t ulen = (size_t)(at - s);
+        if (!scan(s, ulen, &i, PCHAR, ":", "") || i != ulen)
+            return 0;
+        s = at + 1;
+        len -= ulen + 1;
+    }
+    h = s;
+    if (len > 0 && s[0] == '[') {
+        const char *close = memchr(s, ']', len);
+        if (close == NULL || !ip_literal_ok(s + 1, (size_t)(close - s - 1)))
+            return 0;
+        i = (size_t)(close - s) + 1;
+    } else {
+        i = 0;
+        if (!scan(s, len, &i, C_ALPHA | C_DIGIT | C_UNRES | C_SUB, "", ":"))
+            return 0;
+    }
+    hlen = i;
+    (void)h;
+    (void)hlen;
+    if (i < len) {
+        if (s[i] != ':')
+            return 0;
+        for (i++; i < len; i++)
+            if (!is((unsigned char)s[i], C_DIGIT))
+                return 0;
+    }
+    return 1;
+}
+
+/*
+ * Checks a URI (absolute) or, with relative_ok, a URI reference.
+ */
+static int uri_ok(const char *s, size_t len, int relative_ok)
+{
+    size_t i = 0, start;
+    int has_scheme = 0;
+
+    if (len > 0 && is((unsigned char)s[0], C_ALPHA)) {
+        for (i = 1; i < len && (is((unsigned char)s[i], C_ALPHA | C_DIGIT) || s[i] == '+' ||
+                                s[i] == '-' || s[i] == '.');
+             i++)
+            ;
+        if (i < len && s[i] == ':') {
+            has_scheme = 1;
+            i++;
+        } else {
+            i = 0;
+        }
+    }
+    if (!has_scheme && !relative_ok)
+        return 0;
+    if (i + 1 < len && s[i] == '/' && s[i + 1] == '/') {
+        i += 2;
+        start = i;
+        while (i < len && s[i] != '/' && s[i] != '?' && s[i] != '#')
+            i++;
+        if (!authority_ok(s + start, i - start))
+            return 0;
+    } else if (!has_scheme) {
+        /* path-noscheme: no ":" in the first segment */
+        size_t j;
+        for (j = i; j < len && s[j] != '/' && s[j] != '?' && s[j] != '#'; j++)
+            if (s[j] == ':')
+                return 0;
+    }
+    /* path */
+    if (!scan(s, len, &i, PCHAR, ":@/", "?#"))
+        return 0;
+    if (i < len && s[i] == '?') {
+        i++;
+        if (!scan(s, len, &i, PCHAR, ":@/?", "#"))
+            return 0;
+    }
+    if (i < len && s[i] == '#') {
+        i++;
+        if (!scan(s, len, &i, PCHAR, ":@/?", ""))
+            return 0;
+    }
+    return i == len;
+}
+
+/* ---- URI template (RFC 6570) ---------------------------------------------------- */
+
+static int template_literal(unsigned char ch)
+{
+    if (ch >= 0x80)
+        return 1; /* ucschar / iprivate */
+    if (ch <= 0x20 || ch == 0x7f)
+        return 0;
+    return strchr("\"'%<>\\^`{|}", ch) == NULL;
+}
+
+static int template_expr(const char *s, size_t len)
+{
+    size_t i = 0;
+
+    if (len == 0)
+        return 0;
+    if (strchr("+#./;?&=,!@|", s[0]) != NULL)
+        i++;
+    for (;;) {
+        size_t start = i;
+        /* varname = varchar *( ["."] varchar ) */
+        while (i < len) {
+            unsigned char ch = (unsigned char)s[i];
+            if (is(ch, C_ALPHA | C_DIGIT) || ch == '_') {
+                i++;
+            } else if (ch == '%') {
+                if (i + 2 >= len || !is((unsigned char)s[i + 1], C_HEX) ||
+                    !is((unsigned char)s[i + 2], C_HEX))
+                    return 0;
+                i += 3;
+            } else if (ch == '.' && i > start && i + 1 < len && s[i + 1] != '.' &&
+                       s[i + 1] != ',' && s[i + 1] != ':' && s[i + 1] != '*') {
+                i++;
+            } else {
+                break;
+            }
+        }
+        if (i == start)
+            return 0;
+        if (i < len && s[i] == ':') {
+            size_t d = 0;
+            i++;
+            if (i >= len || s[i] < '1' || s[i] > '9')
+                return 0;
+            while (i < len && is((unsigned char)s[i], C_DIGIT) && d < 4) {
+                i++;
+                d++;
+            }
+        } else if (i < len && s[i] == '*') {
+            i++;
+        }
+        if (i == len)
+            return 1;
+        if (s[i] != ',')
+            return 0;
+        i++;
+    }
+}
+
+static int uri_template_ok(const char *s, size_t len)
+{
+    size_t i = 0;
+
+    while (i < len) {
+        unsigned char ch = (unsigned char)s[i];
+        if (ch == '{') {
+            const char *close = memchr(s + i + 1, '}', len - i - 1);
+            if (close == NULL || !template_expr(s + i + 1, (size_t)(close - s) - i - 1))
+                return 0;
+            i = (size_t)(close - s) + 1;
+        } else if (ch == '%') {
+            if (i + 2 >= len || !is((unsigned char)s[i + 1], C_HEX) ||
+                !is((unsigned char)s[i + 2], C_HEX))
+                return 0;
+            i += 3;
+        } else if (template_literal(ch)) {
+            i++;
+        } else {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* ---- base64 ---------------------------------------------------------------------- */
+
+static int byte_ok(const char *s, size_t len)
+{
+    size_t i, body;
+
+    if (len % 4 != 0)
+        return 0;
+    body = len;
+    if (len >= 1 && s[len - 1] == '=')
+        body--;
+    if (len >= 2 && s[len - 2] == '=')
+        body--;
+    for (i = 0; i < body; i++)
+        if (!(cls[(unsigned char)s[i]] & C_B64))
+            return 0;
+    return 1;
+}
+
+/* ---- dates ----------------------------------------------------------------------- */
+
+static int digits(const char *s, size_t n, int *out)
+{
+    size_t i;
+    int v = 0;
+
+    for (i = 0; i < n; i++) {
+        if (s[i] < '0' || s[i] > '9')
+            return 0;
+        v = v * 10 + (s[i] - '0');
+    }
+    *out = v;
+    return 1;
+}
+
+static int full_date_ok(const char *s, size_t len)
+{
+    static const int mdays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    int y, m, d, max;
+
+    if (len != 10 || s[4] != '-' || s[7] != '-')
+        return 0;
+    if (!digits(s, 4, &y) || !digits(s + 5, 2, &m) || !digits(s + 8, 2, &d))
+        return 0;
+    if (m < 1 || m > 12 || d < 1)
+        return 0;
+    max = mdays[m - 1];
+    if (m == 2 && (y % 4 == 0 && (y % 100 != 0 || y % 400 == 0)))
+        max = 29;
+    return d <= max;
+}
+
+static int date_time_ok(const char *s, size_t len)
+{
+    int hh, mm, ss, oh = 0, om = 0, sign = 0;
+    size_t i;
+
+    if (len < 20 || !full_date_ok(s, 10) || (s[10] != 'T' && s[10] != 't'))
+        return 0;
+    s += 11;
+    len -= 11;
+    if (len < 9 || s[2] != ':' || s[5] != ':' || !digits(s, 2, &hh) || !digits(s + 3, 2, &mm) ||
+        !digits(s + 6, 2, &ss))
+        return 0;
+    if (hh > 23 || mm > 59 || ss > 60)
+        return 0;
+    i = 8;
+    if (i < len && s[i] == '.') {
+        size_t start = ++i;
+        while (i < len && s[i] >= '0' && s[i] <= '9')
+            i++;
+        if (i == start)
+            return 0;
+    }
+    if (i < len && (s[i] == 'Z' || s[i] == 'z')) {
+        i++;
+    } else if (i < len && (s[i] == '+' || s[i] == '-')) {
+        sign = s[i] == '+' ? 1 : -1;
+        if (len - i != 6 || s[i + 3] != ':' || !digits(s + i + 1, 2, &oh) ||
+            !digits(s + i + 4, 2, &om) || oh > 23 || om > 59)
+            return 0;
+        i += 6;
+    } else {
+        return 0;
+    }
+    if (i != len)
+        return 0;
+    if (ss == 60) {
+        /* A leap second exists only at 23:59:60 UTC. */
+        int minutes = hh * 60 + mm - sign * (oh * 60 + om);
+        minutes = ((minutes % 1440) + 1440) % 1440;
+        if (minutes != 23 * 60 + 59)
+            return 0;
+    }
+    return 1;
+}
+
+/* Dotted-quad IPv4 address, each part 0-255 without leading zeros. */
+static int ipv4_ok(const char *s, size_t len)
+{
+    size_t i = 0;
+    int part;
+
+    for (part = 0; part < 4; part++) {
+        size_t start = i;
+        int v = 0;
+        while (i < len && s[i] >= '0' && s[i] <= '9' && i - start < 3)
+            v = v * 10 + (s[i++] - '0');
+        if (i == start || v > 255 || (i - start > 1 && s[start] == '0'))
+            return 0;
+        if (part < 3) {
+            if (i >= len || s[i] != '.')
+                return 0;
+            i++;
+        }
+    }
+    return i == len;
+}
+
+/* ---- email ---------------------------------------------------------------------- */
+
+static int email_ok(const char *s, size_t len)
+{
+    const char *at = memchr(s, '@', len);
+    size_t llen, i, dlen;
+    const char *d;
+
+    if (at == NULL)
+        return 0;
+    llen = (size_t)(at - s);
+    if (llen == 0 || llen > 64 || s[0] == '.' || s[llen - 1] == '.')
+        return 0;
+    for (i = 0; i < llen; i++) {
+        unsigned char ch = (unsigned char)s[i];
+        if (ch == '.') {
+            if (s[i + 1] == '.')
+                return 0;
+        } else if (!is(ch, C_ALPHA | C_DIGIT | C_ATEXT)) {
+            return 0;
+        }
+    }
+    d = at + 1;
+    dlen = len - llen - 1;
+    if (dlen == 0 || dlen > 253)
+        return 0;
+    if (d[0] == '[')
+        return d[dlen - 1] == ']' && dlen > 2 &&
+               (ip_literal_ok(d + 1, dlen - 2) || ipv4_ok(d + 1, dlen - 2));
+    {
+        size_t label = 0;
+        for (i = 0; i < dlen; i++) {
+            unsigned char ch = (unsigned char)d[i];
+            if (ch == '.') {
+                if (label == 0 || d[i - 1] == '-')
+                    return 0;
+                label = 0;
+            } else if (is(ch, C_ALPHA | C_DIGIT) || (ch == '-' && label > 0)) {
+                if (++label > 63)
+                    return 0;
+            } else {
+                return 0;
+            }
+        }
+        return label > 0 && d[dlen - 1] != '-';
+    }
+}
+
+/* ---- dispatch ----------------------------------------------------------------- */
+
+mc__fmt_t mc__format_id(const char *name)
+{
+    static const struct {
+        const char *name;
+        mc__fmt_t id;
+    } fmts[] = {{"uri", MC__FMT_URI},       {"uri-reference", MC__FMT_URIREF},
+                {"uri-template", MC__FMT_URITEMPLATE}, {"byte", MC__FMT_BYTE},
+                {"date-time", MC__FMT_DATETIME},       {"date", MC__FMT_DATE},
+                {"email", MC__FMT_EMAIL}};
+    size_t i;
+
+    for (i = 0; i < sizeof(fmts) / sizeof(fmts[0]); i++)
+        if (strcmp(name, fmts[i].name) == 0)
+            return fmts[i].id;
+    return MC__FMT_NONE;
+}
+
+int mc__format_ok(mc__fmt_t f, const char *s, size_t len)
+{
+    switch (f) {
+    case MC__FMT_URI:
+        return uri_ok(s, len, 0);
+    case MC__FMT_URIREF:
+        return uri_ok(s, len, 1);
+    case MC__FMT_URITEMPLATE:
+        return uri_template_ok(s, len);
+    case MC__FMT_BYTE:
+        return byte_ok(s, len);
+    case MC__FMT_DATETIME:
+        return date_time_ok(s, len);
+    case MC__FMT_DATE:
+        return full_date_ok(s, len);
+    case MC__FMT_EMAIL:
+        return email_ok(s, len);
+    default:
+        return 1;
+    }
+}
+
+int mc_schema_format_check(const char *format, const char *s, size_t len)
+{
+    return mc__format_ok(mc__format_id(format), s, len);
+}
+
+int mc_schema_format_known(const char *format)
+{
+    return mc__format_id(format) != MC__FMT_NONE;
+}

@@ -1,0 +1,520 @@
+/*
+ * regex.c - ECMA-262 patterns on the C library's POSIX regex engine.
+ *
+ * The translation (see validator.h for the list and the deviations) turns
+ * the ECMA syntax JSON Schema mandates into POSIX extended syntax. Bracket
+ * expressions are parsed into items and re-emitted in the order POSIX needs
+ * (']' first, '^' never first, '-' last). Matching runs in the C.UTF-8
+ * locale the schema holds, so multi-byte characters count as one.
+ */
+#include <stdint.h>
+#include <string.h>
+
+#include "schema/internal.h"
+
+typedef struct out {
+    char *buf;
+    size_t cap, len;
+    int overflow;
+} out_t;
+
+static void emit(out_t *o, const char *s, size_t n)
+{
+    if (o->overflow || o->len + n + 1 > o->cap) {
+        o->overflow = 1;
+        return;
+    }
+    memcpy(o->buf + o->len, s, n);
+    o->len += n;
+    o->buf[o->len] = '\0';
+}
+
+static void emits(out_t *o, const char *s)
+{
+    emit(o, s, strlen(s));
+}
+
+/* Encodes a code point as UTF-8 into u (at least 4 bytes); returns length. */
+static size_t utf8(uint32_t cp, char *u)
+{
+    if (cp < 0x80) {
+        u[0] = (char)cp;
+        return 1;
+    }
+    if (cp < 0x800) {
+        u[0] = (char)(0xC0 | (cp >> 6));
+        u[1] = (char)(0x80 | (cp & 0x3F));
+        return 2;
+    }
+    if (cp < 0x10000) {
+        u[0] = (char)(0xE0 | (cp >> 12));
+        u[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+        u[2] = (char)(0x80 | (cp & 0x3F));
+        return 3;
+    }
+    u[0] = (char)(0xF0 | (cp >> 18));
+    u[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
+    u[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
+    u[3] = (char)(0x80 | (cp & 0x3F));
+    return 4;
+}
+
+static int hex(char ch)
+{
+    if (ch >= '0' && ch <= '9')
+        return ch - '0';
+    if (ch >= 'a' && ch <= 'f')
+        return ch - 'a' + 10;
+    if (ch >= 'A' && ch <= 'F')
+        return ch - 'A' + 10;
+    return -1;
+}
+
+static int read_hex(const char *s, size_t n, uint32_t *out)
+{
+    size_t i;
+    uint32_t v = 0;
+
+    for (i = 0; i < n; i++) {
+        int h = hex(s[i]);
+        if (h < 0)
+            return 0;
+        v = v * 16 + (uint32_t)h;
+    }
+    *out = v;
+    return 1;
+}
+
+/* Reads one UTF-8 encoded character from p; returns its length (>= 1). */
+static size_t read_cp(const char *p, uint32_t *cp)
+{
+    unsigned char c0 = (unsigned char)p[0];
+    size_t n, i;
+
+    if (c0 < 0x80) {
+        *cp = c0;
+        return 1;
+    }
+    n = c0 >= 0xF0 ? 4 : c0 >= 0xE0 ? 3 : c0 >= 0xC0 ? 2 : 1;
+    *cp = n == 1 ? c0 : c0 & (0x7F >> n);
+    for (i = 1; i < n; i++) {
+        if (((unsigned char)p[i] & 0xC0) != 0x80)
+            return 1;
+        *cp = (*cp << 6) | ((unsigned char)p[i] & 0x3F);
+    }
+    return n;
+}
+
+/*
+ * Decodes an escape at p (just after the backslash) that stands for one
+ * character: \t \n \r \f \v \xHH \uXXXX (\uD8xx\uDCxx pairs), \cX and
+ * escaped punctuation. Returns the bytes consumed, 0 when the escape is a
+ * class or assertion (handled by the caller), -1 when unsupported.
+ */
+static int escape_char(const char *p, uint32_t *cp)
+{
+    switch (p[0]) {
+    case 't':
+        *cp = '\t';
+        return 1;
+    case 'n':
+        *cp = '\n';
+        return 1;
+    case 'r':
+        *cp = '\r';
+        return 1;
+    case 'f':
+        *cp = '\f';
+        return 1;
+    case 'v':
+        *cp = '\v';
+        return 1;
+    case 'x':
+        return read_hex(p + 1, 2, cp) ? 3 : -1;
+    case 'u':
+        if (!read_hex(p + 1, 4, cp))
+            return -1;
+        if (*cp >= 0xD800 && *cp <= 0xDBFF && p[5] == '\\' && p[6] == 'u') {
+            uint32_t lo;
+            if (read_hex(p + 7, 4, &lo) && lo >= 0xDC00 && lo <= 0xDFFF) {
+                *cp = 0x10000 + ((*cp - 0xD800) << 10) + (lo - 0xDC00);
+                return 11;
+            }
+        }
+        return 5;
+    case 'c':
+        if ((p[1] >= 'a' && p[1] <= 'z') || (p[1] >= 'A' && p[1] <= 'Z')) {
+            *cp = (uint32_t)(p[1] & 0x1F);
+            return 2;
+        }
+        return -1;
+    case 'd':
+    case 'D':
+    case 'w':
+    case 'W':
+    case 's':
+    case 'S':
+    case 'b':
+    case 'B':
+        return 0;
+    case '0':
+    case 'p':
+    case 'P':
+    case 'k':
+        return -1;
+    default:
+        if (p[0] >= '1' && p[0] <= '9')
+            return 0; /* backreference */
+        if (p[0] == '\0')
+            return -1;
+        {
+            size_t n = read_cp(p, cp);
+            return (int)n;
+        }
+    }
+}
+
+/* Emits a literal character outside a bracket expression. */
+static void emit_literal(out_t *o, uint32_t cp)
+{
+    char u[4];
+    size_t n;
+
+    if (cp < 0x80 && strchr(".[]()*+?{}|^$\\", (int)cp) != NULL && cp != 0) {
+        char esc[2] = {'\\', (char)cp};
+        emit(o, esc, 2);
+        return;
+    }
+    n = utf8(cp, u);
+    emit(o, u, n);
+}
+
+/* A bracket expression item: a character, a range, or a named class. */
+typedef struct item {
+    uint32_t lo, hi;   /* lo == hi for one character */
+    const char *named; /* "0-9", "[:space:]"... emitted as is */
+} item_t;
+
+#define MAX_ITEMS 128
+
+static void emit_cp_raw(out_t *o, uint32_t cp)
+{
+    char u[4];
+    size_t n = utf8(cp, u);
+
+    emit(o, u, n);
+}
+
+/* Parses an ECMA class body at p (after '['), emits the POSIX form.
+ * Returns bytes consumed including the closing ']' or -1. */
+static int translate_class(const char *p, out_t *o, mc_errbuf_t *eb)
+{
+    item_t items[MAX_ITEMS];
+    size_t n_items = 0, i;
+    const char *start = p;
+    int negated = 0, has_rbracket = 0, has_dash = 0, has_caret = 0, has_lbracket = 0;
+
+    if (*p == '^') {
+        negated = 1;
+        p++;
+    }
+    if (*p == ']') {
+        mc_errbuf_set(eb, MC_EUNSUPPORTED, "empty character class \"[]\"");
+        return -1;
+    }
+    while (*p != ']') {
+        uint32_t lo, hi;
+        const char *named = NULL;
+        if (*p == '\0') {
+            mc_errbuf_set(eb, MC_EUNSUPPORTED, "unterminated character class");
+            return -1;
+        }
+        if (*p == '\\') {
+            int k = escape_char(p + 1, &lo);
+            if (k < 0) {
+                mc_errbuf_set(eb, MC_EUNSUPPORTED, "escape \"\\%c\" in a character class", p[1]);
+                return -1;
+            }
+            if (k == 0) {
+                switch (p[1]) {
+                case 'd':
+                    named = "0-9";
+                    break;
+                case 'w':
+                    named = "A-Za-z0-9_";
+                    break;
+                case 's':
+                    named = "[:space:]";
+                    break;
+                case 'b':
+                    lo = '\b';
+                    break;
+                default:
+                    mc_errbuf_set(eb, MC_EUNSUPPORTED,
+                                  "negated class \"\\%c\" inside a character class", p[1]);
+                    return -1;
+                }
+                p += 2;
+            } else {
+                p += 1 + k;
+            }
+        } else {
+            p += read_cp(p, &lo);
+        }
+        hi = lo;
+        if (named == NULL && p[0] == '-' && p[1] != ']' && p[1] != '\0') {
+            /* a range, unless the end is a class escape */
+            if (p[1] == '\\') {
+                int k = escape_char(p + 2, &hi);
+                if (k > 0) {
+                    p += 2 + k;
+                } else {
+                    hi = lo; /* "a-\d": '-' is literal */
+                }
+            } else {
+                p += 1;
+                p += read_cp(p, &hi);
+            }
+            if (hi < lo) {
+                mc_errbuf_set(eb, MC_EUNSUPPORTED, "range out of order in a character class");
+                return -1;
+            }
+            if (hi != lo && (lo == ']' || lo == '-' || hi == ']' || hi == '-' || lo == '[' ||
+                             hi == '[')) {
+                mc_errbuf_set(eb, MC_EUNSUPPORTED, "range with ']', '[' or '-' as an end");
+                return -1;
+            }
+        }
+        if (named == NULL && lo == hi) {
+            if (lo == ']') {
+                has_rbracket = 1;
+                continue;
+            }
+            if (lo == '-') {
+                has_dash = 1;
+                continue;
+            }
+            if (lo == '^') {
+                has_caret = 1;
+                continue;
+            }
+            if (lo == '[') {
+                has_lbracket = 1;
+                continue;
+            }
+            if (lo == 0) {
+                mc_errbuf_set(eb, MC_EUNSUPPORTED, "NUL in a character class");
+                return -1;
+            }
+        }
+        if (n_items == MAX_ITEMS) {
+            mc_errbuf_set(eb, MC_EUNSUPPORTED, "character class with more than %d items",
+                          MAX_ITEMS);
+            return -1;
+        }
+        items[n_items].lo = lo;
+        items[n_items].hi = hi;
+        items[n_items].named = named;
+        n_items++;
+    }
+    p++; /* ']' */
+    if (!negated && n_items == 0 && !has_rbracket && !has_dash && !has_lbracket && has_caret) {
+        emits(o, "\\^");
+        return (int)(p - start);
+    }
+    emits(o, negated ? "[^" : "[");
+    if (has_rbracket)
+        emits(o, "]");
+    else if (has_caret && n_items == 0 && !has_lbracket && has_dash) {
+        emits(o, "-^");
+        has_caret = has_dash = 0;
+    }
+    for (i = 0; i < n_items; i++) {
+        if (items[i].named != NULL) {
+            emits(o, items[i].named);
+            continue;
+        }
+        emit_cp_raw(o, items[i].lo);
+        if (items[i].hi != items[i].lo) {
+            emits(o, "-");
+            emit_cp_raw(o, items[i].hi);
+        }
+    }
+    if (has_lbracket)
+        emits(o, "[");
+    if (has_caret)
+        emits(o, "^");
+    if (has_dash)
+        emits(o, "-");
+    emits(o, "]");
+    return (int)(p - start);
+}
+
+/* Length of a {n}, {n,} or {n,m} quantifier at p, or 0. */
+static size_t quantifier_len(const char *p)
+{
+    size_t i = 1, d = 0;
+
+    if (p[0] != '{')
+        return 0;
+    while (p[i] >= '0' && p[i] <= '9') {
+        i++;
+        d++;
+    }
+    if (d == 0)
+        return 0;
+    if (p[i] == ',') {
+        i++;
+        while (p[i] >= '0' && p[i] <= '9')
+            i++;
+    }
+    return p[i] == '}' ? i + 1 : 0;
+}
+
+int mc__regex_translate(const char *ecma, char *buf, size_t cap, mc_errbuf_t *eb)
+{
+    out_t o;
+    const char *p = ecma;
+
+    o.buf = buf;
+    o.cap = cap;
+    o.len = 0;
+    o.overflow = 0;
+    if (cap == 0)
+        return MC_ETOOBIG;
+    buf[0] = '\0';
+    while (*p != '\0') {
+        char ch = *p;
+        size_t q;
+        switch (ch) {
+        case '\\': {
+            uint32_t cp;
+            int k = escape_char(p + 1, &cp);
+            if (k < 0)
+                return mc_errbuf_set(eb, MC_EUNSUPPORTED, "escape \"\\%c\" is not supported",
+                                     p[1] != '\0' ? p[1] : '?');
+            if (k > 0) {
+                emit_literal(&o, cp);
+                p += 1 + k;
+                break;
+            }
+            switch (p[1]) {
+            case 'd':
+                emits(&o, "[0-9]");
+                break;
+            case 'D':
+                emits(&o, "[^0-9]");
+                break;
+            case 'w':
+                emits(&o, "[A-Za-z0-9_]");
+                break;
+            case 'W':
+                emits(&o, "[^A-Za-z0-9_]");
+                break;
+            case 's':
+                emits(&o, "[[:space:]]");
+                break;
+            case 'S':
+                emits(&o, "[^[:space:]]");
+                break;
+            case 'b':
+                emits(&o, "\\b");
+                break;
+            case 'B':
+                emits(&o, "\\B");
+                break;
+            default: { /* backreference \1..\9 */
+                char br[2] = {'\\', p[1]};
+                emit(&o, br, 2);
+                break;
+            }
+            }
+            p += 2;
+            break;
+        }
+        case '[': {
+            int k = translate_class(p + 1, &o, eb);
+            if (k < 0)
+                return MC_EUNSUPPORTED;
+            p += 1 + k;
+            break;
+        }
+        case '(':
+            if (p[1] == '?') {
+                if (p[2] != ':')
+                    return mc_errbuf_set(eb, MC_EUNSUPPORTED,
+                                         "lookaround and named groups are not supported");
+                emits(&o, "(");
+                p += 3;
+            } else {
+                emits(&o, "(");
+                p++;
+            }
+            break;
+        case '.':
+            emits(&o, "[^\n\r]");
+            p++;
+            break;
+        case '*':
+        case '+':
+        case '?':
+            emit(&o, p, 1);
+            p++;
+            if (*p == '?')
+                p++; /* lazy: the same yes/no answer */
+            break;
+        case '{':
+            q = quantifier_len(p);
+            if (q > 0) {
+                emit(&o, p, q);
+                p += q;
+                if (*p == '?')
+                    p++;
+            } else {
+                emits(&o, "\\{");
+                p++;
+            }
+            break;
+        case '}':
+            emits(&o, "\\}");
+            p++;
+            break;
+        case ']':
+            emits(&o, "\\]");
+            p++;
+            break;
+        default: {
+            uint32_t cp;
+            size_t n = read_cp(p, &cp);
+            emit(&o, p, n);
+            p += n;
+            break;
+        }
+        }
+    }
+    if (o.overflow)
+        return mc_errbuf_set(eb, MC_ETOOBIG, "pattern too long once translated");
+    return MC_OK;
+}
+
+int mc__regex_search(const mc_schema_t *s, const mc__pattern_t *p, const char *str, size_t len)
+{
+    locale_t old = (locale_t)0;
+    regmatch_t m[1];
+    int rc;
+
+    if (s->utf8 != (locale_t)0)
+        old = uselocale(s->utf8);
+#ifdef REG_STARTEND
+    m[0].rm_so = 0;
+    m[0].rm_eo = (regoff_t)len;
+    rc = regexec(&p->re, str, 1, m, REG_STARTEND);
+#else
+    (void)len;
+    (void)m;
+    rc = regexec(&p->re, str, 0, NULL, 0);
+#endif
+    if (s->utf8 != (locale_t)0)
+        uselocale(old);
+    return rc == 0;
+}
