@@ -6,6 +6,7 @@
  * content and tool annotations from 2025-03-26. Members a version does not
  * define are left out, so every message validates against that version.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -131,10 +132,20 @@ json_object *mc__rs_annotations(mc_refserver_t *rs, int user, int assistant, dou
     mc__rs_put(rs, o, "audience", aud);
     if (rs_bug_on(rs, ANNOTATION_PRIORITY_RANGE))
         priority = 1.5;
-    mc__rs_put(rs, o, "priority", json_object_new_double(priority));
+    mc__rs_put(rs, o, "priority", mc__rs_number(priority));
     if (rs->version >= RS_V_2025_06_18)
         mc__rs_put_str(rs, o, "lastModified", "2025-01-12T15:00:58Z");
     return o;
+}
+
+json_object *mc__rs_number(double v)
+{
+    char buf[32];
+
+    if (v == (double)(int64_t)v && v > -1e15 && v < 1e15)
+        return json_object_new_int64((int64_t)v);
+    snprintf(buf, sizeof(buf), "%.6g", v);
+    return json_object_new_double_s(v, buf);
 }
 
 char *mc__rs_base64(const unsigned char *data, size_t len)

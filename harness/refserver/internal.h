@@ -175,6 +175,9 @@ void mc__rs_add_icons(mc_refserver_t *rs, json_object *o);
 /* Annotations for resources and content; lastModified only where the version has it. */
 json_object *mc__rs_annotations(mc_refserver_t *rs, int user, int assistant, double priority);
 
+/* A JSON number: an integer when v is integral, else a short decimal. New reference. */
+json_object *mc__rs_number(double v);
+
 /* Base64 (RFC 4648, padded) of len bytes into a new string (caller frees), or NULL. */
 char *mc__rs_base64(const unsigned char *data, size_t len);
 

@@ -1,0 +1,72 @@
+/*
+ * clientreq.c - server->client requests and the answers to them.
+ *
+ * Tools that need the client (elicitation, sampling, roots) send a request
+ * through mc__rs_client_request() and wait. The pending table maps the ids
+ * the server sent to the waiting job; it holds MC_REFSERVER_MAX_PENDING
+ * entries and refuses more. Answers to unknown ids, and answers that arrive
+ * after their job was cancelled, are ignored.
+ */
+#include <string.h>
+
+#include "refserver/internal.h"
+
+void mc__rs_job_reply(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply);
+
+int mc__rs_client_request(mc_refserver_t *rs, rs_job_t *job, const char *method,
+                          json_object *params)
+{
+    rs_pending_t *p = NULL;
+    int64_t id;
+    int i;
+
+    for (i = 0; i < MC_REFSERVER_MAX_PENDING && p == NULL; i++)
+        if (!rs->pending[i].used)
+            p = &rs->pending[i];
+    if (p == NULL) {
+        json_object_put(params);
+        return MC_EFULL;
+    }
+    id = rs_bug_on(rs, SERVER_ID_REUSE) ? 1 : rs->next_out_id++;
+    p->used = 1;
+    p->id = id;
+    p->job = job != NULL ? (int)(job - rs->jobs) : -1;
+    p->serial = job != NULL ? job->serial : 0;
+    mc__rs_emit(rs, mc_jsonrpc_request(json_object_new_int64(id), method, params));
+    return MC_OK;
+}
+
+void mc__rs_client_response(mc_refserver_t *rs, const mc_msg_t *msg)
+{
+    rs_reply_t reply;
+    int64_t id;
+    int i, job, serial;
+
+    if (msg->id == NULL || !json_object_is_type(msg->id, json_type_int))
+        return;
+    id = json_object_get_int64(msg->id);
+    for (i = 0; i < MC_REFSERVER_MAX_PENDING; i++) {
+        rs_pending_t *p = &rs->pending[i];
+        if (!p->used || p->id != id)
+            continue;
+        job = p->job;
+        serial = (int)p->serial;
+        memset(p, 0, sizeof(*p));
+        if (job < 0 || !rs->jobs[job].used || rs->jobs[job].serial != (uint32_t)serial)
+            return;
+        reply.result = msg->kind == MC_MSG_RESULT ? msg->result : NULL;
+        reply.error = msg->kind == MC_MSG_ERROR ? msg->error : NULL;
+        mc__rs_job_reply(rs, &rs->jobs[job], &reply);
+        return;
+    }
+}
+
+void mc__rs_client_forget(mc_refserver_t *rs, const rs_job_t *job)
+{
+    int i, idx = (int)(job - rs->jobs);
+
+    for (i = 0; i < MC_REFSERVER_MAX_PENDING; i++)
+        if (rs->pending[i].used && rs->pending[i].job == idx &&
+            rs->pending[i].serial == job->serial)
+            memset(&rs->pending[i], 0, sizeof(rs->pending[i]));
+}

@@ -1,0 +1,168 @@
+/*
+ * completion.c - completion/complete for prompt arguments and template
+ * variables.
+ *
+ * Values are fixed candidate lists filtered by the typed prefix, at most
+ * RS_MAX_COMPLETION_VALUES of them, with total and hasMore
+ * (2025-06-18/server/utilities/completion#completion-results). An unknown
+ * prompt, template or argument is answered -32602.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "refserver/internal.h"
+
+typedef struct rs_candidates {
+    const char *ref;  /* prompt name or template URI */
+    const char *arg;  /* argument or variable name */
+    const char *when; /* context argument that selects this list ("name=value"), or NULL */
+    const char *values[8];
+} rs_candidates_t;
+
+static const rs_candidates_t rs_prompt_values[] = {
+    {"test_prompt_with_arguments", "arg1", NULL,
+     {"alpha", "alpine", "apple", "apricot", "banana", "blueberry", "cherry", NULL}},
+    {"test_prompt_with_arguments", "arg2", NULL, {"one", "two", "three", "twenty", NULL}},
+};
+
+static const rs_candidates_t rs_template_values[] = {
+    {"test://template/{id}/data", "id", NULL, {"1", "2", "3", "42", "123", NULL}},
+    {"test://greeting/{name}", "name", NULL, {"alice", "bob", "carol", NULL}},
+    {"test://items/{category}/{item}", "category", NULL, {"fruit", "tools", NULL}},
+    {"test://items/{category}/{item}", "item", "category=tools", {"hammer", "saw", NULL}},
+    {"test://items/{category}/{item}", "item", NULL, {"apple", "banana", "cherry", NULL}},
+    {"test://blob/{size}", "size", NULL, {"1", "16", "256", "4096", NULL}},
+};
+
+/* True when the context holds name=value as given in when. */
+static int context_matches(json_object *context, const char *when)
+{
+    const char *eq = strchr(when, '=');
+    json_object *args;
+    char name[32];
+    const char *v;
+
+    if (eq == NULL || (size_t)(eq - when) >= sizeof(name) || context == NULL ||
+        !json_object_object_get_ex(context, "arguments", &args))
+        return 0;
+    memcpy(name, when, (size_t)(eq - when));
+    name[eq - when] = '\0';
+    v = mc__rs_get_str(args, name);
+    return v != NULL && strcmp(v, eq + 1) == 0;
+}
+
+/* Finds the candidates for (ref, arg); NULL when ref is unknown, and *ref_known. */
+static const rs_candidates_t *find_values(const rs_candidates_t *tab, size_t n, const char *ref,
+                                          const char *arg, json_object *context, int *ref_known)
+{
+    size_t i;
+
+    *ref_known = 0;
+    for (i = 0; i < n; i++) {
+        if (strcmp(tab[i].ref, ref) != 0)
+            continue;
+        *ref_known = 1;
+        if (strcmp(tab[i].arg, arg) == 0 &&
+            (tab[i].when == NULL || context_matches(context, tab[i].when)))
+            return &tab[i];
+    }
+    return NULL;
+}
+
+/* Adds value to arr when it starts with prefix; counts matches in *total. */
+static void offer(mc_refserver_t *rs, json_object *arr, const char *value, const char *prefix,
+                  size_t *total)
+{
+    if (strncmp(value, prefix, strlen(prefix)) != 0)
+        return;
+    (*total)++;
+    if (json_object_array_length(arr) < RS_MAX_COMPLETION_VALUES &&
+        json_object_array_add(arr, json_object_new_string(value)) != 0)
+        rs->failed = 1;
+}
+
+void mc__rs_complete(mc_refserver_t *rs, json_object *id, json_object *params)
+{
+    json_object *ref = NULL, *argument = NULL, *context = NULL, *res, *comp, *values;
+    const char *type, *aname, *avalue, *rname;
+    const rs_candidates_t *c = NULL;
+    size_t total = 0, i;
+    int known = 0;
+
+    if (!json_object_object_get_ex(params, "ref", &ref) ||
+        !json_object_is_type(ref, json_type_object) ||
+        !json_object_object_get_ex(params, "argument", &argument) ||
+        !json_object_is_type(argument, json_type_object)) {
+        mc__rs_error(rs, id, MC_RPC_INVALID_PARAMS, "params.ref and params.argument are required",
+                     NULL);
+        return;
+    }
+    json_object_object_get_ex(params, "context", &context);
+    type = mc__rs_get_str(ref, "type");
+    aname = mc__rs_get_str(argument, "name");
+    avalue = mc__rs_get_str(argument, "value");
+    if (type == NULL || aname == NULL || avalue == NULL) {
+        mc__rs_error(rs, id, MC_RPC_INVALID_PARAMS,
+                     "ref.type, argument.name and argument.value must be strings", NULL);
+        return;
+    }
+    if (strcmp(type, "ref/prompt") == 0)
+        rname = mc__rs_get_str(ref, "name");
+    else if (strcmp(type, "ref/resource") == 0)
+        rname = mc__rs_get_str(ref, "uri");
+    else
+        rname = NULL;
+    if (rname == NULL) {
+        mc__rs_error(rs, id, MC_RPC_INVALID_PARAMS,
+                     "ref must be {type: ref/prompt, name} or {type: ref/resource, uri}", NULL);
+        return;
+    }
+    values = json_object_new_array();
+    if (strcmp(type, "ref/prompt") == 0) {
+        int has = mc__rs_prompt_has_arg(rs, rname, aname, &known);
+        if (!known || !has) {
+            json_object_put(values);
+            mc__rs_error(rs, id, MC_RPC_INVALID_PARAMS,
+                         known ? "the prompt has no such argument" : "unknown prompt", NULL);
+            return;
+        }
+        if (strcmp(aname, "resourceUri") == 0) {
+            size_t n = mc__rs_resources_count(rs);
+            char buf[RS_MAX_URI_LEN];
+            for (i = 0; i < n && i < 10000; i++)
+                offer(rs, values, mc__rs_resource_uri(rs, i, buf, sizeof(buf)), avalue, &total);
+        } else {
+            c = find_values(rs_prompt_values, sizeof(rs_prompt_values) / sizeof(rs_prompt_values[0]),
+                            rname, aname, context, &known);
+        }
+    } else {
+        c = find_values(rs_template_values,
+                        sizeof(rs_template_values) / sizeof(rs_template_values[0]), rname, aname,
+                        context, &known);
+        if (c == NULL) {
+            json_object_put(values);
+            mc__rs_error(rs, id, MC_RPC_INVALID_PARAMS,
+                         known ? "the template has no such variable" : "unknown resource template",
+                         NULL);
+            return;
+        }
+    }
+    for (i = 0; c != NULL && i < 8 && c->values[i] != NULL; i++)
+        offer(rs, values, c->values[i], avalue, &total);
+    if (rs_bug_on(rs, COMPLETION_TOO_MANY)) {
+        char buf[32];
+        for (i = 0; i < 120; i++) {
+            snprintf(buf, sizeof(buf), "value-%zu", i);
+            json_object_array_add(values, json_object_new_string(buf));
+        }
+        total = json_object_array_length(values);
+    }
+    res = json_object_new_object();
+    comp = json_object_new_object();
+    mc__rs_put(rs, comp, "values", values);
+    mc__rs_put(rs, comp, "total", json_object_new_int64((int64_t)total));
+    mc__rs_put(rs, comp, "hasMore",
+               json_object_new_boolean(total > json_object_array_length(values)));
+    mc__rs_put(rs, res, "completion", comp);
+    mc__rs_result(rs, id, res);
+}

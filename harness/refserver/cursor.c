@@ -1,0 +1,165 @@
+/*
+ * cursor.c - opaque, stable pagination cursors.
+ *
+ * A cursor is the unpadded base64url form of a 12-byte record: a magic byte,
+ * the list's tag, two salt bytes (zero: the same position always gets the
+ * same cursor), the offset of the next item (big-endian) and a 32-bit check
+ * value over the rest. A cursor of another list fails the tag test and
+ * anything else fails the decoding or the check; both are answered -32602
+ * (2025-06-18/server/utilities/pagination#error-handling).
+ */
+#include <string.h>
+
+#include "refserver/internal.h"
+
+#define CURSOR_BYTES 12
+#define CURSOR_CHARS 16
+#define CURSOR_MAGIC 0x52
+
+static const char b64url[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+/* FNV-1a over a fixed key and the first 8 record bytes. */
+static uint32_t cursor_check(const unsigned char *rec)
+{
+    static const char key[] = "mcpcheck-refserver/cursor/v1";
+    uint32_t h = 2166136261u;
+    size_t i;
+
+    for (i = 0; i < sizeof(key) - 1; i++)
+        h = (h ^ (unsigned char)key[i]) * 16777619u;
+    for (i = 0; i < 8; i++)
+        h = (h ^ rec[i]) * 16777619u;
+    return h;
+}
+
+/* Writes the cursor for (list, offset) into out (CURSOR_CHARS + 1 bytes). */
+static void cursor_encode(mc_refserver_t *rs, rs_list_t list, size_t offset, char *out)
+{
+    unsigned char rec[CURSOR_BYTES];
+    uint32_t off = (uint32_t)offset, chk, salt = 0;
+    size_t i, o = 0;
+
+    if (rs_bug_on(rs, CURSOR_UNSTABLE))
+        salt = ++rs->walk_counter;
+    rec[0] = CURSOR_MAGIC;
+    rec[1] = (unsigned char)list;
+    rec[2] = (unsigned char)(salt >> 8);
+    rec[3] = (unsigned char)salt;
+    rec[4] = (unsigned char)(off >> 24);
+    rec[5] = (unsigned char)(off >> 16);
+    rec[6] = (unsigned char)(off >> 8);
+    rec[7] = (unsigned char)off;
+    chk = cursor_check(rec);
+    rec[8] = (unsigned char)(chk >> 24);
+    rec[9] = (unsigned char)(chk >> 16);
+    rec[10] = (unsigned char)(chk >> 8);
+    rec[11] = (unsigned char)chk;
+    for (i = 0; i < CURSOR_BYTES; i += 3) {
+        uint32_t v = (uint32_t)rec[i] << 16 | (uint32_t)rec[i + 1] << 8 | rec[i + 2];
+        out[o++] = b64url[(v >> 18) & 63];
+        out[o++] = b64url[(v >> 12) & 63];
+        out[o++] = b64url[(v >> 6) & 63];
+        out[o++] = b64url[v & 63];
+    }
+    out[o] = '\0';
+}
+
+static int b64url_value(char c)
+{
+    const char *p;
+
+    if (c == '\0')
+        return -1;
+    p = strchr(b64url, c);
+    return p == NULL ? -1 : (int)(p - b64url);
+}
+
+/* Decodes a cursor. Returns 0 and sets *offset, or -1 when it is not one of
+ * this list's cursors. */
+static int cursor_decode(mc_refserver_t *rs, rs_list_t list, const char *s, size_t len,
+                         size_t *offset)
+{
+    unsigned char rec[CURSOR_BYTES];
+    uint32_t chk;
+    size_t i, o = 0;
+
+    if (len != CURSOR_CHARS)
+        return -1;
+    for (i = 0; i < CURSOR_CHARS; i += 4) {
+        int a = b64url_value(s[i]), b = b64url_value(s[i + 1]), c = b64url_value(s[i + 2]),
+            d = b64url_value(s[i + 3]);
+        uint32_t v;
+        if (a < 0 || b < 0 || c < 0 || d < 0)
+            return -1;
+        v = (uint32_t)a << 18 | (uint32_t)b << 12 | (uint32_t)c << 6 | (uint32_t)d;
+        rec[o++] = (unsigned char)(v >> 16);
+        rec[o++] = (unsigned char)(v >> 8);
+        rec[o++] = (unsigned char)v;
+    }
+    chk = (uint32_t)rec[8] << 24 | (uint32_t)rec[9] << 16 | (uint32_t)rec[10] << 8 | rec[11];
+    if (rec[0] != CURSOR_MAGIC || chk != cursor_check(rec))
+        return -1;
+    if (rec[1] != (unsigned char)list && !rs_bug_on(rs, CURSOR_FOREIGN_ACCEPTED))
+        return -1;
+    *offset = (size_t)((uint32_t)rec[4] << 24 | (uint32_t)rec[5] << 16 | (uint32_t)rec[6] << 8 |
+                       rec[7]);
+    return 0;
+}
+
+int mc__rs_page(mc_refserver_t *rs, rs_list_t list, json_object *id, json_object *params,
+                size_t total, size_t *start, size_t *end, const char **cursor_in)
+{
+    json_object *c = NULL;
+    size_t offset = 0, ps = (size_t)rs->page_size;
+
+    *cursor_in = NULL;
+    if (params != NULL && json_object_object_get_ex(params, "cursor", &c) && c != NULL) {
+        if (!json_object_is_type(c, json_type_string)) {
+            mc__rs_error(rs, id, MC_RPC_INVALID_PARAMS, "cursor must be a string", NULL);
+            return -1;
+        }
+        if (cursor_decode(rs, list, json_object_get_string(c),
+                          (size_t)json_object_get_string_len(c), &offset) != 0) {
+            if (rs_bug_on(rs, CURSOR_GARBAGE_ACCEPTED)) {
+                offset = 0;
+            } else {
+                mc__rs_error(rs, id,
+                             rs_bug_on(rs, CURSOR_WRONG_CODE) ? MC_RPC_INTERNAL_ERROR
+                                                              : MC_RPC_INVALID_PARAMS,
+                             "invalid cursor", NULL);
+                return -1;
+            }
+        } else {
+            *cursor_in = json_object_get_string(c);
+        }
+    }
+    /* A list that shrank since the cursor was issued ends early. */
+    if (offset > total)
+        offset = total;
+    *start = offset;
+    if (rs_bug_on(rs, PAGE_DUPLICATES) && offset > 0)
+        *start = offset - 1;
+    *end = *start + ps;
+    if (*end <= offset)
+        *end = offset + 1;
+    if (*end > total)
+        *end = total;
+    return 0;
+}
+
+void mc__rs_page_finish(mc_refserver_t *rs, rs_list_t list, json_object *result, size_t end,
+                        size_t total, const char *cursor_in)
+{
+    char buf[CURSOR_CHARS + 1];
+
+    if (end < total) {
+        if (rs_bug_on(rs, CURSOR_REPEAT) && cursor_in != NULL) {
+            mc__rs_put_str(rs, result, "nextCursor", cursor_in);
+            return;
+        }
+        cursor_encode(rs, list, end, buf);
+        mc__rs_put_str(rs, result, "nextCursor", buf);
+    } else if (rs_bug_on(rs, CURSOR_NULL)) {
+        mc__rs_put(rs, result, "nextCursor", NULL);
+    }
+}

@@ -1,0 +1,81 @@
+/*
+ * logging.c - logging/setLevel and notifications/message.
+ *
+ * Messages below the level the client set are dropped, and at most
+ * RS_LOG_RATE_MAX messages go out per RS_LOG_RATE_WINDOW_MS; the rest are
+ * counted and dropped (2025-06-18/server/utilities/logging#implementation-considerations).
+ * Log data never carries credentials or internal details.
+ */
+#include <string.h>
+
+#include "refserver/internal.h"
+
+static const char *const rs_levels[RS_LOG_LEVELS] = {
+    "debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"};
+
+const char *mc__rs_log_level_name(int level)
+{
+    if (level < 0 || level >= RS_LOG_LEVELS)
+        return "";
+    return rs_levels[level];
+}
+
+void mc__rs_logging_set_level(mc_refserver_t *rs, json_object *id, json_object *params)
+{
+    const char *level = mc__rs_get_str(params, "level");
+    int i;
+
+    for (i = 0; level != NULL && i < RS_LOG_LEVELS; i++) {
+        if (strcmp(level, rs_levels[i]) == 0) {
+            rs->log_level = i;
+            rs->log_level_set = 1;
+            mc__rs_result(rs, id, NULL);
+            return;
+        }
+    }
+    if (rs_bug_on(rs, LOG_SETLEVEL_INVALID_ACCEPTED)) {
+        mc__rs_result(rs, id, NULL);
+        return;
+    }
+    mc__rs_error(rs, id, MC_RPC_INVALID_PARAMS,
+                 "params.level must be one of debug, info, notice, warning, error, critical, "
+                 "alert, emergency",
+                 NULL);
+}
+
+/* True when the rate limit lets one more message through now. */
+static int rate_ok(mc_refserver_t *rs)
+{
+    if (rs_bug_on(rs, LOG_FLOOD))
+        return 1;
+    if (rs->now - rs->log_window_start >= RS_LOG_RATE_WINDOW_MS || rs->now < rs->log_window_start) {
+        rs->log_window_start = rs->now;
+        rs->log_window_count = 0;
+    }
+    if (rs->log_window_count >= RS_LOG_RATE_MAX) {
+        rs->log_dropped++;
+        return 0;
+    }
+    rs->log_window_count++;
+    return 1;
+}
+
+void mc__rs_log(mc_refserver_t *rs, int level, const char *logger, json_object *data)
+{
+    json_object *p;
+
+    if (level < 0 || level >= RS_LOG_LEVELS ||
+        (level < rs->log_level && !rs_bug_on(rs, LOG_LEVEL_IGNORED)) || !rate_ok(rs)) {
+        json_object_put(data);
+        return;
+    }
+    if (rs_bug_on(rs, LOG_SECRET) && json_object_is_type(data, json_type_object))
+        mc__rs_put_str(rs, data, "apiKey", "sk-live-4f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c");
+    p = json_object_new_object();
+    mc__rs_put_str(rs, p, "level",
+                   rs_bug_on(rs, LOG_LEVEL_NOT_IN_ENUM) ? "verbose" : rs_levels[level]);
+    if (logger != NULL)
+        mc__rs_put_str(rs, p, "logger", logger);
+    mc__rs_put(rs, p, "data", data);
+    mc__rs_notify(rs, "notifications/message", p);
+}

@@ -1,0 +1,269 @@
+/*
+ * prompts.c - prompts/list and prompts/get.
+ *
+ * Fixtures of the official conformance suite plus an audio prompt, the
+ * dynamic prompt (switched by test_trigger_prompt_change) and the synthetic
+ * prompts of --resources N, in that order.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "refserver/internal.h"
+
+typedef struct rs_prompt_arg {
+    const char *name;
+    const char *description;
+} rs_prompt_arg_t;
+
+typedef struct rs_prompt {
+    const char *name;
+    const char *title;
+    const char *description;
+    rs_prompt_arg_t args[2]; /* all required; name NULL ends the list */
+} rs_prompt_t;
+
+static const rs_prompt_t rs_prompts[] = {
+    {"test_simple_prompt", "Simple prompt", "A prompt without arguments", {{NULL, NULL}}},
+    {"test_prompt_with_arguments",
+     "Prompt with arguments",
+     "A prompt with two required arguments (both complete)",
+     {{"arg1", "First test argument"}, {"arg2", "Second test argument"}}},
+    {"test_prompt_with_embedded_resource",
+     "Prompt with an embedded resource",
+     "A prompt that embeds the resource named by resourceUri",
+     {{"resourceUri", "URI of the resource to embed"}, {NULL, NULL}}},
+    {"test_prompt_with_image", "Prompt with an image", "A prompt with image content",
+     {{NULL, NULL}}},
+    {"test_prompt_with_audio", "Prompt with audio", "A prompt with audio content",
+     {{NULL, NULL}}},
+};
+#define RS_NPROMPTS ((int)(sizeof(rs_prompts) / sizeof(rs_prompts[0])))
+
+#define DYN_PROMPT "test_dynamic_prompt"
+#define SYN_PROMPT "synthetic_prompt_"
+
+/* Number of listed prompts. */
+static size_t prompt_count(mc_refserver_t *rs)
+{
+    return (size_t)RS_NPROMPTS + (rs->dyn_prompt ? 1 : 0) + (size_t)rs->extra;
+}
+
+/* Builds listed prompt i. Returns a new reference. */
+static json_object *prompt_item(mc_refserver_t *rs, size_t i)
+{
+    json_object *o = json_object_new_object();
+    char name[64];
+
+    if (i < (size_t)RS_NPROMPTS) {
+        const rs_prompt_t *p = &rs_prompts[i];
+        json_object *args = json_object_new_array();
+        int a;
+        mc__rs_put_str(rs, o, "name", p->name);
+        mc__rs_add_title(rs, o, p->title);
+        mc__rs_put_str(rs, o, "description", p->description);
+        for (a = 0; a < 2 && p->args[a].name != NULL; a++) {
+            json_object *ao = json_object_new_object();
+            mc__rs_put_str(rs, ao, "name", p->args[a].name);
+            mc__rs_put_str(rs, ao, "description", p->args[a].description);
+            mc__rs_put(rs, ao, "required", json_object_new_boolean(1));
+            json_object_array_add(args, ao);
+        }
+        mc__rs_put(rs, o, "arguments", args);
+        mc__rs_add_icons(rs, o);
+        return o;
+    }
+    i -= (size_t)RS_NPROMPTS;
+    if (rs->dyn_prompt) {
+        if (i == 0) {
+            mc__rs_put_str(rs, o, "name", DYN_PROMPT);
+            mc__rs_put_str(rs, o, "description",
+                           "Present while test_trigger_prompt_change has switched it on");
+            return o;
+        }
+        i--;
+    }
+    snprintf(name, sizeof(name), SYN_PROMPT "%zu", i + 1);
+    mc__rs_put_str(rs, o, "name", name);
+    mc__rs_put_str(rs, o, "description", "A synthetic prompt (--resources)");
+    return o;
+}
+
+void mc__rs_prompts_list(mc_refserver_t *rs, json_object *id, json_object *params)
+{
+    size_t total = prompt_count(rs), start, end, i;
+    const char *cin;
+    json_object *res, *arr;
+
+    if (mc__rs_page(rs, RS_LIST_PROMPTS, id, params, total, &start, &end, &cin) != 0)
+        return;
+    res = json_object_new_object();
+    arr = json_object_new_array();
+    for (i = start; i < end; i++)
+        if (json_object_array_add(arr, prompt_item(rs, i)) != 0)
+            rs->failed = 1;
+    mc__rs_put(rs, res, "prompts", arr);
+    mc__rs_page_finish(rs, RS_LIST_PROMPTS, res, end, total, cin);
+    mc__rs_result(rs, id, res);
+}
+
+/* Returns the fixture index of name, -2 for the dynamic or a synthetic prompt,
+ * or -1 when there is no such prompt. */
+static int find_prompt(mc_refserver_t *rs, const char *name)
+{
+    int i;
+    size_t n = strlen(SYN_PROMPT);
+
+    for (i = 0; i < RS_NPROMPTS; i++)
+        if (strcmp(rs_prompts[i].name, name) == 0)
+            return i;
+    if (rs->dyn_prompt && strcmp(name, DYN_PROMPT) == 0)
+        return -2;
+    if (strncmp(name, SYN_PROMPT, n) == 0 && name[n] >= '1' && name[n] <= '9') {
+        long v = 0;
+        const char *p = name + n;
+        while (*p >= '0' && *p <= '9' && v <= rs->extra) {
+            v = v * 10 + (*p - '0');
+            p++;
+        }
+        if (*p == '\0' && v >= 1 && v <= rs->extra)
+            return -2;
+    }
+    return -1;
+}
+
+int mc__rs_prompt_has_arg(mc_refserver_t *rs, const char *prompt, const char *arg, int *known)
+{
+    int i = find_prompt(rs, prompt), a;
+
+    *known = i != -1;
+    if (i < 0)
+        return 0;
+    for (a = 0; a < 2 && rs_prompts[i].args[a].name != NULL; a++)
+        if (strcmp(rs_prompts[i].args[a].name, arg) == 0)
+            return 1;
+    return 0;
+}
+
+/* Appends {role, content} to msgs; content is consumed. */
+static void add_message(mc_refserver_t *rs, json_object *msgs, const char *role,
+                        json_object *content)
+{
+    json_object *m = json_object_new_object();
+
+    mc__rs_put_str(rs, m, "role", role);
+    mc__rs_put(rs, m, "content", content);
+    if (json_object_array_add(msgs, m) != 0) {
+        json_object_put(m);
+        rs->failed = 1;
+    }
+}
+
+void mc__rs_prompts_get(mc_refserver_t *rs, json_object *id, json_object *params)
+{
+    const char *name = mc__rs_get_str(params, "name");
+    json_object *args = NULL, *res, *msgs;
+    char text[RS_MAX_ECHO_TEXT + 128];
+    int i, a;
+
+    if (name == NULL) {
+        mc__rs_error(rs, id, MC_RPC_INVALID_PARAMS, "params.name must be a string", NULL);
+        return;
+    }
+    if (json_object_object_get_ex(params, "arguments", &args) && args != NULL) {
+        if (!json_object_is_type(args, json_type_object)) {
+            mc__rs_error(rs, id, MC_RPC_INVALID_PARAMS, "params.arguments must be an object",
+                         NULL);
+            return;
+        }
+        json_object_object_foreach(args, k, v)
+        {
+            (void)k;
+            if (!json_object_is_type(v, json_type_string)) {
+                mc__rs_error(rs, id, MC_RPC_INVALID_PARAMS, "prompt arguments must be strings",
+                             NULL);
+                return;
+            }
+        }
+    }
+    i = find_prompt(rs, name);
+    res = json_object_new_object();
+    msgs = json_object_new_array();
+    if (i == -1) {
+        if (!rs_bug_on(rs, PROMPT_UNKNOWN_ACCEPTED)) {
+            json_object_put(res);
+            json_object_put(msgs);
+            mc__rs_error(rs, id,
+                         rs_bug_on(rs, PROMPT_UNKNOWN_CODE) ? MC_RPC_METHOD_NOT_FOUND
+                                                            : MC_RPC_INVALID_PARAMS,
+                         "unknown prompt", NULL);
+            return;
+        }
+        add_message(rs, msgs, "user", mc__rs_text_block(rs, "(no such prompt)"));
+        mc__rs_put(rs, res, "messages", msgs);
+        mc__rs_result(rs, id, res);
+        return;
+    }
+    if (i >= 0) {
+        for (a = 0; a < 2 && rs_prompts[i].args[a].name != NULL; a++) {
+            if (mc__rs_get_str(args, rs_prompts[i].args[a].name) == NULL &&
+                !rs_bug_on(rs, PROMPT_MISSING_ARG_ACCEPTED)) {
+                json_object_put(res);
+                json_object_put(msgs);
+                snprintf(text, sizeof(text), "missing required argument \"%s\"",
+                         rs_prompts[i].args[a].name);
+                mc__rs_error(rs, id, MC_RPC_INVALID_PARAMS, text, NULL);
+                return;
+            }
+        }
+        mc__rs_put_str(rs, res, "description", rs_prompts[i].description);
+    }
+    switch (i) {
+    case 0:
+        add_message(rs, msgs, rs_bug_on(rs, PROMPT_ROLE_INVALID) ? "system" : "user",
+                    mc__rs_text_block(rs, "This is a simple prompt for testing."));
+        break;
+    case 1: {
+        const char *a1 = mc__rs_get_str(args, "arg1"), *a2 = mc__rs_get_str(args, "arg2");
+        snprintf(text, sizeof(text), "Prompt with arguments: arg1='%.*s', arg2='%.*s'",
+                 RS_MAX_ECHO_TEXT / 2, a1 != NULL ? a1 : "", RS_MAX_ECHO_TEXT / 2,
+                 a2 != NULL ? a2 : "");
+        add_message(rs, msgs, "user", mc__rs_text_block(rs, text));
+        break;
+    }
+    case 2: {
+        const char *uri = mc__rs_get_str(args, "resourceUri");
+        snprintf(text, sizeof(text), "%.*s", RS_MAX_URI_LEN, uri != NULL ? uri : "test://none");
+        add_message(rs, msgs, "user",
+                    mc__rs_embedded_text(rs, text, "text/plain",
+                                         "Embedded resource content for testing."));
+        add_message(rs, msgs, "user",
+                    mc__rs_text_block(rs, "Please process the embedded resource above."));
+        break;
+    }
+    case 3: {
+        json_object *img = mc__rs_image_block(rs);
+        if (rs_bug_on(rs, PROMPT_IMAGE_NOT_BASE64))
+            mc__rs_put_str(rs, img, "data", "this is *not* base64!");
+        add_message(rs, msgs, "user", img);
+        add_message(rs, msgs, "user", mc__rs_text_block(rs, "Please analyze the image above."));
+        break;
+    }
+    case 4:
+        if (rs->version >= RS_V_2025_03_26) {
+            add_message(rs, msgs, "user", mc__rs_audio_block(rs));
+            add_message(rs, msgs, "user",
+                        mc__rs_text_block(rs, "Please transcribe the audio above."));
+        } else {
+            add_message(rs, msgs, "user",
+                        mc__rs_text_block(rs, "Audio content needs protocol 2025-03-26 or "
+                                              "later; this session negotiated 2024-11-05."));
+        }
+        break;
+    default:
+        snprintf(text, sizeof(text), "This is the %.64s prompt.", name);
+        add_message(rs, msgs, "user", mc__rs_text_block(rs, text));
+        break;
+    }
+    mc__rs_put(rs, res, "messages", msgs);
+    mc__rs_result(rs, id, res);
+}

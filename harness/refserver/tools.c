@@ -1,0 +1,630 @@
+/*
+ * tools.c - tools/list, tools/call and the job runner behind tool calls.
+ *
+ * Every tools/call becomes a job: a small state machine whose step function
+ * runs now, after the step delay (logging, progress) or when the client
+ * answers a server->client request (elicitation, sampling, roots). The job
+ * table is fixed-size; a full table answers -32603. notifications/cancelled
+ * drops a job without a response.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "refserver/internal.h"
+
+typedef int (*rs_tool_fn)(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply);
+
+typedef struct rs_tool {
+    const char *name;
+    const char *title;
+    const char *description;
+    const char *schema; /* inputSchema as JSON text */
+    int read_only;
+    rs_tool_fn fn;
+} rs_tool_t;
+
+#define NO_ARGS "{\"type\":\"object\",\"additionalProperties\":false}"
+
+static int tool_simple_text(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply);
+static int tool_image(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply);
+static int tool_audio(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply);
+static int tool_embedded(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply);
+static int tool_multiple(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply);
+static int tool_logging(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply);
+static int tool_progress(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply);
+static int tool_error(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply);
+static int tool_log_levels(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply);
+static int tool_resource_link(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply);
+static int tool_structured(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply);
+static int tool_trigger_update(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply);
+static int tool_trigger_resources(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply);
+static int tool_trigger_prompts(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply);
+static int tool_trigger_tools(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply);
+static int tool_generic(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply);
+
+static const rs_tool_t rs_tools[] = {
+    {"test_simple_text", "Simple text", "Returns one text block", NO_ARGS, 1, tool_simple_text},
+    {"test_image_content", "Image content", "Returns a 1x1 PNG image", NO_ARGS, 1, tool_image},
+    {"test_audio_content", "Audio content", "Returns a short audio/wav clip", NO_ARGS, 1,
+     tool_audio},
+    {"test_embedded_resource", "Embedded resource", "Returns an embedded text resource",
+     NO_ARGS, 1, tool_embedded},
+    {"test_multiple_content_types", "Multiple content types",
+     "Returns text, image and an embedded resource", NO_ARGS, 1, tool_multiple},
+    {"test_tool_with_logging", "Tool with logging",
+     "Sends three info log messages while it runs", NO_ARGS, 1, tool_logging},
+    {"test_tool_with_progress", "Tool with progress",
+     "Reports progress 0, 50 and 100 of 100 when given a progressToken", NO_ARGS, 1,
+     tool_progress},
+    {"test_error_handling", "Error handling", "Always fails with an isError result", NO_ARGS, 1,
+     tool_error},
+    {"test_sampling", "Sampling", "Asks the client's LLM (sampling/createMessage)",
+     "{\"type\":\"object\",\"properties\":{\"prompt\":{\"type\":\"string\",\"description\":"
+     "\"The prompt to send to the LLM\"}},\"required\":[\"prompt\"]}",
+     1, mc__rs_tool_sampling},
+    {"test_elicitation", "Elicitation", "Asks the user for a username and an email (form mode)",
+     "{\"type\":\"object\",\"properties\":{\"message\":{\"type\":\"string\",\"description\":"
+     "\"The message to show the user\"}},\"required\":[\"message\"]}",
+     1, mc__rs_tool_elicit},
+    {"test_elicitation_sep1034_defaults", "Elicitation with defaults",
+     "Form-mode elicitation whose fields have default values", NO_ARGS, 1,
+     mc__rs_tool_elicit_defaults},
+    {"test_elicitation_sep1330_enums", "Elicitation with enums",
+     "Form-mode elicitation with every enum variant of the negotiated version", NO_ARGS, 1,
+     mc__rs_tool_elicit_enums},
+    {"test_elicitation_sep1036_url", "URL-mode elicitation",
+     "Asks the client to open a URL (2025-11-25, url capability)", NO_ARGS, 1,
+     mc__rs_tool_elicit_url},
+    {"test_elicitation_sep1036_error", "URL elicitation required",
+     "Fails with -32042 naming the URL elicitation it needs", NO_ARGS, 1,
+     mc__rs_tool_elicit_url_error},
+    {"test_elicitation_sep1036_complete", "URL elicitation with completion",
+     "URL-mode elicitation followed by notifications/elicitation/complete", NO_ARGS, 1,
+     mc__rs_tool_elicit_url_complete},
+    {"test_list_roots", "List roots", "Asks the client for its roots (roots/list)", NO_ARGS, 1,
+     mc__rs_tool_roots},
+    {"test_logging_levels", "Logging at every level",
+     "Sends one log message at each of the eight levels; the level set filters them", NO_ARGS,
+     1, tool_log_levels},
+    {"test_resource_link", "Resource link", "Returns a resource_link to test://static-text",
+     NO_ARGS, 1, tool_resource_link},
+    {"test_structured_content", "Structured content",
+     "Returns structuredContent that matches its outputSchema", NO_ARGS, 1, tool_structured},
+    {"test_trigger_resource_update", "Trigger resource update",
+     "Changes test://watched-resource and notifies its subscribers", NO_ARGS, 0,
+     tool_trigger_update},
+    {"test_trigger_resource_list_change", "Trigger resource list change",
+     "Adds or removes test://dynamic-resource and sends list_changed", NO_ARGS, 0,
+     tool_trigger_resources},
+    {"test_trigger_prompt_change", "Trigger prompt list change",
+     "Adds or removes test_dynamic_prompt and sends list_changed", NO_ARGS, 0,
+     tool_trigger_prompts},
+    {"test_trigger_tool_change", "Trigger tool list change",
+     "Adds or removes test_dynamic_tool and sends list_changed", NO_ARGS, 0,
+     tool_trigger_tools},
+};
+#define RS_NTOOLS ((int)(sizeof(rs_tools) / sizeof(rs_tools[0])))
+#define RS_TOOL_DYNAMIC RS_NTOOLS
+#define RS_TOOL_SYNTHETIC (RS_NTOOLS + 1)
+#define DYN_TOOL "test_dynamic_tool"
+#define SYN_TOOL "synthetic_tool_"
+
+/* ---- results ---- */
+
+json_object *mc__rs_tool_text(mc_refserver_t *rs, const char *text)
+{
+    json_object *res = json_object_new_object(), *arr = json_object_new_array();
+
+    if (json_object_array_add(arr, mc__rs_text_block(rs, text)) != 0)
+        rs->failed = 1;
+    mc__rs_put(rs, res, "content", arr);
+    return res;
+}
+
+json_object *mc__rs_tool_error(mc_refserver_t *rs, const char *text)
+{
+    json_object *res = mc__rs_tool_text(rs, text);
+
+    mc__rs_put(rs, res, "isError", json_object_new_boolean(1));
+    return res;
+}
+
+/* A result whose content holds the given blocks (consumed). */
+static json_object *tool_blocks(mc_refserver_t *rs, json_object *b1, json_object *b2,
+                                json_object *b3)
+{
+    json_object *res = json_object_new_object(), *arr = json_object_new_array();
+
+    json_object_array_add(arr, b1);
+    if (b2 != NULL)
+        json_object_array_add(arr, b2);
+    if (b3 != NULL)
+        json_object_array_add(arr, b3);
+    mc__rs_put(rs, res, "content", arr);
+    return res;
+}
+
+/* ---- jobs ---- */
+
+static void job_free(mc_refserver_t *rs, rs_job_t *job)
+{
+    mc__rs_client_forget(rs, job);
+    json_object_put(job->id);
+    json_object_put(job->token);
+    json_object_put(job->args);
+    memset(job, 0, sizeof(*job));
+}
+
+void mc__rs_job_progress(mc_refserver_t *rs, rs_job_t *job, double progress, double total,
+                         const char *message)
+{
+    json_object *p;
+
+    if (job->token == NULL)
+        return;
+    p = json_object_new_object();
+    if (rs_bug_on(rs, PROGRESS_UNKNOWN_TOKEN))
+        mc__rs_put_str(rs, p, "progressToken", "mcpcheck-token-never-sent");
+    else
+        mc__rs_put(rs, p, "progressToken", json_object_get(job->token));
+    mc__rs_put(rs, p, "progress", mc__rs_number(progress));
+    if (total > 0)
+        mc__rs_put(rs, p, "total", mc__rs_number(total));
+    if (message != NULL && rs->version >= RS_V_2025_03_26)
+        mc__rs_put_str(rs, p, "message", message);
+    mc__rs_notify(rs, "notifications/progress", p);
+}
+
+void mc__rs_job_finish(mc_refserver_t *rs, rs_job_t *job, json_object *result)
+{
+    mc__rs_result(rs, job->id, result);
+    if (rs_bug_on(rs, PROGRESS_AFTER_RESPONSE) && job->token != NULL)
+        mc__rs_job_progress(rs, job, 1000, 0, "after the response");
+    job_free(rs, job);
+}
+
+/* Runs one step of a job and schedules the next. */
+static void job_step(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply)
+{
+    int tool = job->tool, rc;
+    uint32_t serial = job->serial;
+
+    if (tool < RS_NTOOLS)
+        rc = rs_tools[tool].fn(rs, job, reply);
+    else
+        rc = tool_generic(rs, job, reply);
+    if (!job->used || job->serial != serial)
+        return; /* finished (and possibly reused) */
+    if (rc == RS_STEP_DONE) {
+        job_free(rs, job);
+        return;
+    }
+    job->step++;
+    job->due = rc == RS_STEP_LATER ? rs->now + rs->step_ms : -1;
+}
+
+void mc__rs_jobs_run(mc_refserver_t *rs)
+{
+    int progressed = 1, i, rounds = 0;
+
+    while (progressed && rounds++ < 1000) {
+        progressed = 0;
+        for (i = 0; i < RS_MAX_JOBS; i++) {
+            rs_job_t *job = &rs->jobs[i];
+            if (job->used && job->due >= 0 && job->due <= rs->now) {
+                job_step(rs, job, NULL);
+                progressed = 1;
+            }
+        }
+    }
+}
+
+/* Called by clientreq.c when the client answers a request of job. */
+void mc__rs_job_reply(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply);
+void mc__rs_job_reply(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply)
+{
+    if (job->used && job->due < 0)
+        job_step(rs, job, reply);
+}
+
+int64_t mc__rs_jobs_deadline(const mc_refserver_t *rs)
+{
+    int64_t best = -1;
+    int i;
+
+    for (i = 0; i < RS_MAX_JOBS; i++)
+        if (rs->jobs[i].used && rs->jobs[i].due >= 0 && (best < 0 || rs->jobs[i].due < best))
+            best = rs->jobs[i].due;
+    return best;
+}
+
+void mc__rs_jobs_cancel(mc_refserver_t *rs, json_object *params)
+{
+    json_object *rid;
+    int i;
+
+    if (params == NULL || !json_object_object_get_ex(params, "requestId", &rid) ||
+        !mc_jsonrpc_id_valid(rid) || rs_bug_on(rs, CANCELLED_ANSWERED))
+        return;
+    for (i = 0; i < RS_MAX_JOBS; i++)
+        if (rs->jobs[i].used && mc_jsonrpc_id_equal(rs->jobs[i].id, rid))
+            job_free(rs, &rs->jobs[i]);
+}
+
+void mc__rs_jobs_free(mc_refserver_t *rs)
+{
+    int i;
+
+    for (i = 0; i < RS_MAX_JOBS; i++)
+        if (rs->jobs[i].used)
+            job_free(rs, &rs->jobs[i]);
+}
+
+/* ---- tools/list ---- */
+
+static size_t tool_count(mc_refserver_t *rs)
+{
+    return (size_t)RS_NTOOLS + (rs->dyn_tool ? 1 : 0) + (size_t)rs->extra;
+}
+
+/* Returns the cached input schema of fixture tool t (borrowed). */
+static json_object *tool_schema(mc_refserver_t *rs, int t)
+{
+    int slot = t < RS_NTOOLS ? t : RS_NTOOLS;
+
+    if (rs->tool_schemas[slot] == NULL) {
+        rs->tool_schemas[slot] = json_tokener_parse(t < RS_NTOOLS ? rs_tools[t].schema : NO_ARGS);
+        if (rs->tool_schemas[slot] == NULL)
+            rs->failed = 1;
+    }
+    return rs->tool_schemas[slot];
+}
+
+static json_object *tool_item(mc_refserver_t *rs, size_t i)
+{
+    json_object *o = json_object_new_object();
+    char name[64];
+    int t = i < (size_t)RS_NTOOLS ? (int)i : RS_NTOOLS;
+
+    if (i < (size_t)RS_NTOOLS) {
+        const rs_tool_t *d = &rs_tools[i];
+        mc__rs_put_str(rs, o, "name", d->name);
+        mc__rs_add_title(rs, o, d->title);
+        mc__rs_put_str(rs, o, "description", d->description);
+    } else if (rs->dyn_tool && i == (size_t)RS_NTOOLS) {
+        mc__rs_put_str(rs, o, "name", DYN_TOOL);
+        mc__rs_put_str(rs, o, "description",
+                       "Present while test_trigger_tool_change has switched it on");
+    } else {
+        snprintf(name, sizeof(name), SYN_TOOL "%zu",
+                 i - (size_t)RS_NTOOLS - (rs->dyn_tool ? 1 : 0) + 1);
+        mc__rs_put_str(rs, o, "name", name);
+        mc__rs_put_str(rs, o, "description", "A synthetic tool (--resources)");
+    }
+    if (!rs_bug_on(rs, TOOL_NO_INPUT_SCHEMA))
+        mc__rs_put(rs, o, "inputSchema", json_object_get(tool_schema(rs, t)));
+    if (i < (size_t)RS_NTOOLS && strcmp(rs_tools[i].name, "test_structured_content") == 0 &&
+        rs->version >= RS_V_2025_06_18) {
+        mc__rs_put(rs, o, "outputSchema",
+                   json_tokener_parse("{\"type\":\"object\",\"properties\":{\"temperature\":"
+                                      "{\"type\":\"number\"},\"conditions\":{\"type\":"
+                                      "\"string\"}},\"required\":[\"temperature\","
+                                      "\"conditions\"]}"));
+    }
+    if (rs->version >= RS_V_2025_03_26 && i < (size_t)RS_NTOOLS) {
+        json_object *an = json_object_new_object();
+        mc__rs_put(rs, an, "readOnlyHint", json_object_new_boolean(rs_tools[i].read_only));
+        mc__rs_put(rs, an, "openWorldHint", json_object_new_boolean(0));
+        mc__rs_put(rs, o, "annotations", an);
+    }
+    if (i < (size_t)RS_NTOOLS)
+        mc__rs_add_icons(rs, o);
+    return o;
+}
+
+void mc__rs_tools_list(mc_refserver_t *rs, json_object *id, json_object *params)
+{
+    size_t total = tool_count(rs), start, end, i;
+    const char *cin;
+    json_object *res, *arr;
+
+    if (mc__rs_page(rs, RS_LIST_TOOLS, id, params, total, &start, &end, &cin) != 0)
+        return;
+    res = json_object_new_object();
+    arr = json_object_new_array();
+    for (i = start; i < end; i++)
+        if (json_object_array_add(arr, tool_item(rs, i)) != 0)
+            rs->failed = 1;
+    mc__rs_put(rs, res, "tools", arr);
+    mc__rs_page_finish(rs, RS_LIST_TOOLS, res, end, total, cin);
+    if (rs_bug_on(rs, EMBEDDED_NEWLINE))
+        rs->pretty_next = 1;
+    mc__rs_result(rs, id, res);
+}
+
+/* ---- tools/call ---- */
+
+/* Returns the tool index for name, or -1. */
+static int find_tool(mc_refserver_t *rs, const char *name)
+{
+    size_t n = strlen(SYN_TOOL);
+    int i;
+
+    for (i = 0; i < RS_NTOOLS; i++)
+        if (strcmp(rs_tools[i].name, name) == 0)
+            return i;
+    if (rs->dyn_tool && strcmp(name, DYN_TOOL) == 0)
+        return RS_TOOL_DYNAMIC;
+    if (strncmp(name, SYN_TOOL, n) == 0 && name[n] >= '1' && name[n] <= '9') {
+        long v = 0;
+        const char *p = name + n;
+        while (*p >= '0' && *p <= '9' && v <= rs->extra) {
+            v = v * 10 + (*p - '0');
+            p++;
+        }
+        if (*p == '\0' && v >= 1 && v <= rs->extra)
+            return RS_TOOL_SYNTHETIC;
+    }
+    return -1;
+}
+
+void mc__rs_tools_call(mc_refserver_t *rs, json_object *id, json_object *params)
+{
+    const char *name = mc__rs_get_str(params, "name");
+    json_object *args = NULL, *meta, *token = NULL;
+    rs_job_t *job = NULL;
+    int t, i;
+
+    if (name == NULL) {
+        mc__rs_error(rs, id, MC_RPC_INVALID_PARAMS, "params.name must be a string", NULL);
+        return;
+    }
+    if (json_object_object_get_ex(params, "arguments", &args) && args != NULL &&
+        !json_object_is_type(args, json_type_object)) {
+        mc__rs_error(rs, id, MC_RPC_INVALID_PARAMS, "params.arguments must be an object", NULL);
+        return;
+    }
+    t = find_tool(rs, name);
+    if (t < 0) {
+        char msg[160];
+        snprintf(msg, sizeof(msg), "Unknown tool: %.100s", name);
+        if (rs_bug_on(rs, TOOL_UNKNOWN_ISERROR))
+            mc__rs_result(rs, id, mc__rs_tool_error(rs, msg));
+        else
+            mc__rs_error(rs, id, MC_RPC_INVALID_PARAMS, msg, NULL);
+        return;
+    }
+    if (json_object_object_get_ex(params, "_meta", &meta) &&
+        json_object_is_type(meta, json_type_object) &&
+        json_object_object_get_ex(meta, "progressToken", &token) && !mc_jsonrpc_id_valid(token))
+        token = NULL;
+    for (i = 0; i < RS_MAX_JOBS && job == NULL; i++)
+        if (!rs->jobs[i].used)
+            job = &rs->jobs[i];
+    if (job == NULL) {
+        mc__rs_error(rs, id, MC_RPC_INTERNAL_ERROR, "too many tool calls in progress", NULL);
+        return;
+    }
+    job->used = 1;
+    job->serial = ++rs->job_serial;
+    job->id = json_object_get(id);
+    job->token = json_object_get(token);
+    job->args = json_object_get(args);
+    job->tool = t;
+    job->step = 0;
+    job->due = rs->now;
+    job->elicitation_id[0] = '\0';
+    /* The first step runs from mc__rs_jobs_run() at the end of this message. */
+}
+
+/* ---- the fixture tools ---- */
+
+static int tool_simple_text(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply)
+{
+    json_object *res = mc__rs_tool_text(rs, "This is a simple text response for testing.");
+
+    (void)reply;
+    if (rs_bug_on(rs, TOOL_CONTENT_NO_TYPE)) {
+        json_object *c;
+        if (json_object_object_get_ex(res, "content", &c))
+            json_object_object_del(json_object_array_get_idx(c, 0), "type");
+    }
+    mc__rs_job_finish(rs, job, res);
+    return RS_STEP_DONE;
+}
+
+static int tool_image(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply)
+{
+    (void)reply;
+    mc__rs_job_finish(rs, job, tool_blocks(rs, mc__rs_image_block(rs), NULL, NULL));
+    return RS_STEP_DONE;
+}
+
+static int tool_audio(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply)
+{
+    (void)reply;
+    if (rs->version < RS_V_2025_03_26)
+        mc__rs_job_finish(rs, job,
+                          mc__rs_tool_error(rs, "audio content needs protocol 2025-03-26 or "
+                                                "later; this session negotiated 2024-11-05"));
+    else
+        mc__rs_job_finish(rs, job, tool_blocks(rs, mc__rs_audio_block(rs), NULL, NULL));
+    return RS_STEP_DONE;
+}
+
+static int tool_embedded(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply)
+{
+    (void)reply;
+    mc__rs_job_finish(rs, job,
+                      tool_blocks(rs,
+                                  mc__rs_embedded_text(rs, "test://embedded-resource", "text/plain",
+                                                       "This is an embedded resource content."),
+                                  NULL, NULL));
+    return RS_STEP_DONE;
+}
+
+static int tool_multiple(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply)
+{
+    (void)reply;
+    mc__rs_job_finish(
+        rs, job,
+        tool_blocks(rs, mc__rs_text_block(rs, "Multiple content types test:"),
+                    mc__rs_image_block(rs),
+                    mc__rs_embedded_text(rs, "test://mixed-content-resource", "application/json",
+                                         "{\"test\":\"data\",\"value\":123}")));
+    return RS_STEP_DONE;
+}
+
+/* One log message from a tool: {"message": text}. */
+static void tool_log(mc_refserver_t *rs, int level, const char *logger, const char *text)
+{
+    json_object *d = json_object_new_object();
+
+    mc__rs_put_str(rs, d, "message", text);
+    mc__rs_log(rs, level, logger, d);
+}
+
+static int tool_logging(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply)
+{
+    static const char *const msgs[3] = {"Tool execution started", "Tool processing data",
+                                        "Tool execution completed"};
+    int i;
+
+    (void)reply;
+    if (rs_bug_on(rs, LOG_FLOOD) && job->step == 0) {
+        for (i = 0; i < 500; i++)
+            tool_log(rs, 1, "test_tool_with_logging", "flood");
+    }
+    tool_log(rs, 1, "test_tool_with_logging", msgs[job->step]);
+    if (job->step < 2)
+        return RS_STEP_LATER;
+    mc__rs_job_finish(rs, job, mc__rs_tool_text(rs, "Tool with logging executed successfully"));
+    return RS_STEP_DONE;
+}
+
+static int tool_progress(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply)
+{
+    double value = job->step * 50.0;
+
+    (void)reply;
+    if (rs_bug_on(rs, PROGRESS_NOT_INCREASING) && job->step == 2)
+        value = 50.0;
+    mc__rs_job_progress(rs, job, value, 100, job->step == 2 ? "done" : "working");
+    if (job->step < 2)
+        return RS_STEP_LATER;
+    mc__rs_job_finish(rs, job, mc__rs_tool_text(rs, "Tool with progress executed successfully"));
+    return RS_STEP_DONE;
+}
+
+static int tool_error(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply)
+{
+    static const char text[] = "This tool intentionally returns an error for testing";
+
+    (void)reply;
+    if (rs_bug_on(rs, TOOL_ERROR_AS_RPC)) {
+        mc__rs_error(rs, job->id, MC_RPC_INTERNAL_ERROR, text, NULL);
+        return RS_STEP_DONE;
+    }
+    mc__rs_job_finish(rs, job, mc__rs_tool_error(rs, text));
+    return RS_STEP_DONE;
+}
+
+static int tool_log_levels(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply)
+{
+    char text[64];
+    int l;
+
+    (void)reply;
+    for (l = 0; l < RS_LOG_LEVELS; l++) {
+        snprintf(text, sizeof(text), "a message at level %s", mc__rs_log_level_name(l));
+        tool_log(rs, l, "test_logging_levels", text);
+    }
+    mc__rs_job_finish(rs, job, mc__rs_tool_text(rs, "Sent one log message at each level"));
+    return RS_STEP_DONE;
+}
+
+static int tool_resource_link(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply)
+{
+    json_object *link;
+
+    (void)reply;
+    if (rs->version < RS_V_2025_06_18) {
+        mc__rs_job_finish(rs, job, mc__rs_tool_text(rs, "See resource test://static-text"));
+        return RS_STEP_DONE;
+    }
+    link = json_object_new_object();
+    mc__rs_put_str(rs, link, "type", "resource_link");
+    mc__rs_put_str(rs, link, "uri", "test://static-text");
+    mc__rs_put_str(rs, link, "name", "static-text");
+    mc__rs_put_str(rs, link, "description", "A fixed plain-text resource");
+    mc__rs_put_str(rs, link, "mimeType", "text/plain");
+    mc__rs_job_finish(rs, job, tool_blocks(rs, link, NULL, NULL));
+    return RS_STEP_DONE;
+}
+
+static int tool_structured(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply)
+{
+    static const char doc[] = "{\"temperature\":22.5,\"conditions\":\"Partly cloudy\"}";
+    json_object *res = mc__rs_tool_text(rs, doc);
+
+    (void)reply;
+    if (rs->version >= RS_V_2025_06_18)
+        mc__rs_put(rs, res, "structuredContent", json_tokener_parse(doc));
+    mc__rs_job_finish(rs, job, res);
+    return RS_STEP_DONE;
+}
+
+static int tool_trigger_update(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply)
+{
+    char text[96];
+
+    (void)reply;
+    mc__rs_resources_touch(rs);
+    snprintf(text, sizeof(text), "test://watched-resource is now at revision %u",
+             (unsigned)rs->watched_rev);
+    mc__rs_job_finish(rs, job, mc__rs_tool_text(rs, text));
+    return RS_STEP_DONE;
+}
+
+/* Flips a list toggle, announces the change and answers the call. */
+static int trigger_list(mc_refserver_t *rs, rs_job_t *job, int *toggle, const char *method,
+                        const char *what)
+{
+    char text[128];
+
+    *toggle = !*toggle;
+    mc__rs_notify(rs, method, NULL);
+    snprintf(text, sizeof(text), "%s is now %s", what, *toggle ? "listed" : "gone");
+    mc__rs_job_finish(rs, job, mc__rs_tool_text(rs, text));
+    return RS_STEP_DONE;
+}
+
+static int tool_trigger_resources(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply)
+{
+    (void)reply;
+    return trigger_list(rs, job, &rs->dyn_resource, "notifications/resources/list_changed",
+                        "test://dynamic-resource");
+}
+
+static int tool_trigger_prompts(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply)
+{
+    (void)reply;
+    return trigger_list(rs, job, &rs->dyn_prompt, "notifications/prompts/list_changed",
+                        "test_dynamic_prompt");
+}
+
+static int tool_trigger_tools(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply)
+{
+    (void)reply;
+    return trigger_list(rs, job, &rs->dyn_tool, "notifications/tools/list_changed", DYN_TOOL);
+}
+
+static int tool_generic(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply)
+{
+    (void)reply;
+    mc__rs_job_finish(rs, job,
+                      mc__rs_tool_text(rs, job->tool == RS_TOOL_DYNAMIC
+                                               ? "The dynamic tool ran"
+                                               : "A synthetic tool ran"));
+    return RS_STEP_DONE;
+}
