@@ -1278,6 +1278,11 @@ const mc_schema_node_t *mc_schema_root(const mc_schema_t *s)
     return s->root;
 }
 
+json_object *mc_schema_document(const mc_schema_t *s)
+{
+    return s->docs[0].root;
+}
+
 json_object *mc_schema_definition_json(const mc_schema_t *s, const char *name)
 {
     json_object *defs, *def;

@@ -153,6 +153,9 @@ const mc_schema_node_t *mc_schema_root(const mc_schema_t *s);
  */
 const mc_schema_node_t *mc_schema_definition(const mc_schema_t *s, const char *name);
 
+/* The borrowed root document (valid while s lives). */
+json_object *mc_schema_document(const mc_schema_t *s);
+
 /*
  * Returns the borrowed JSON of a named definition (valid while s lives), or
  * NULL. Lets callers inspect definitions (e.g. a method's const).
