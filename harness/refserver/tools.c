@@ -188,6 +188,8 @@ static void job_step(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply)
 {
     int tool = job->tool, rc;
     uint32_t serial = job->serial;
+    /* Steps keep their rhythm: a late tick catches up instead of drifting. */
+    int64_t base = job->due >= 0 ? job->due : rs->now;
 
     if (tool < RS_NTOOLS)
         rc = rs_tools[tool].fn(rs, job, reply);
@@ -200,7 +202,7 @@ static void job_step(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply)
         return;
     }
     job->step++;
-    job->due = rc == RS_STEP_LATER ? rs->now + rs->step_ms : -1;
+    job->due = rc == RS_STEP_LATER ? base + rs->step_ms : -1;
 }
 
 void mc__rs_jobs_run(mc_refserver_t *rs)
