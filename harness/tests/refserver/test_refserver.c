@@ -7,6 +7,9 @@
  * tools, elicitation, sampling, roots, logging, completion, cancellation,
  * progress and limits.
  */
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "rt.h"
 
 #define CAPS_ALL                                                                                   \
@@ -936,6 +939,136 @@ static void test_progress_and_cancel(void **state)
     rt_close(&t);
 }
 
+
+/* ---- --root confinement ---- */
+
+/* Writes a small file. */
+static void put_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* Reads uri and returns the error code (0 on success); text receives the
+ * text of a successful read. */
+static long read_code(rt_t *t, long id, const char *uri, char *text, size_t cap)
+{
+    char params[4200];
+    json_object *r;
+    long code;
+
+    snprintf(params, sizeof(params), "{\"uri\":\"%s\"}", uri);
+    r = rt_call(t, id, "resources/read", params);
+    code = rt_error_code(r);
+    if (code == 0 && text != NULL)
+        snprintf(text, cap, "%s", rt_str(r, "result.contents.0.text") ? rt_str(r, "result.contents.0.text") : "");
+    json_object_put(r);
+    return code;
+}
+
+static void test_root_confinement(void **state)
+{
+    char base[] = "/tmp/mc-refserver-rootXXXXXX";
+    char root[300], path[400], uri[800], text[256];
+    mc_refserver_opts_t o;
+    rt_t t;
+    json_object *r;
+    long id = 0;
+    size_t n;
+
+    (void)state;
+    assert_non_null(mkdtemp(base));
+    snprintf(root, sizeof(root), "%s/root", base);
+    assert_int_equal(mkdir(root, 0700), 0);
+    snprintf(path, sizeof(path), "%s/secret.txt", base);
+    put_file(path, "outside the root");
+    snprintf(path, sizeof(path), "%s/hello.txt", root);
+    put_file(path, "hello from the root");
+    snprintf(path, sizeof(path), "%s/sub", root);
+    assert_int_equal(mkdir(path, 0700), 0);
+    snprintf(path, sizeof(path), "%s/sub/a b.md", root);
+    put_file(path, "# spaced");
+    snprintf(path, sizeof(path), "%s/out-link", root);
+    snprintf(uri, sizeof(uri), "%s/secret.txt", base);
+    assert_int_equal(symlink(uri, path), 0);
+    snprintf(path, sizeof(path), "%s/in-link", root);
+    assert_int_equal(symlink("hello.txt", path), 0);
+    snprintf(path, sizeof(path), "%s/fifo", root);
+    assert_int_equal(mkfifo(path, 0600), 0);
+
+    memset(&o, 0, sizeof(o));
+    o.root = root;
+    o.page_size = 50;
+    rt_open(&t, &o);
+    rt_init(&t, "2025-06-18", NULL);
+    /* Listed: the two regular files only (no symlinks, no fifo, no directories). */
+    r = rt_call(&t, ++id, "resources/list", NULL);
+    n = json_object_array_length(rt_at(r, "result.resources"));
+    assert_int_equal(n, 5 + 2);
+    assert_string_equal(rt_str(r, "result.resources.5.name"), "hello.txt");
+    assert_non_null(strstr(rt_str(r, "result.resources.6.uri"), "/sub/a%20b.md"));
+    snprintf(uri, sizeof(uri), "%s", rt_str(r, "result.resources.6.uri"));
+    json_object_put(r);
+    assert_int_equal(read_code(&t, ++id, uri, text, sizeof(text)), 0);
+    assert_string_equal(text, "# spaced");
+    snprintf(uri, sizeof(uri), "file://%s/hello.txt", root);
+    assert_int_equal(read_code(&t, ++id, uri, text, sizeof(text)), 0);
+    assert_string_equal(text, "hello from the root");
+    snprintf(uri, sizeof(uri), "file://localhost%s/hello.txt", root);
+    assert_int_equal(read_code(&t, ++id, uri, NULL, 0), 0);
+    /* A symlink that stays inside the root is followed. */
+    snprintf(uri, sizeof(uri), "file://%s/in-link", root);
+    assert_int_equal(read_code(&t, ++id, uri, text, sizeof(text)), 0);
+    /* Refused: traversal, encoded traversal, absolute elsewhere, symlink out,
+     * NUL, fifo, directory, a host, bad encoding. */
+    snprintf(uri, sizeof(uri), "file://%s/../secret.txt", root);
+    assert_int_equal(read_code(&t, ++id, uri, NULL, 0), -32602);
+    snprintf(uri, sizeof(uri), "file://%s/%%2e%%2e/secret.txt", root);
+    assert_int_equal(read_code(&t, ++id, uri, NULL, 0), -32602);
+    snprintf(uri, sizeof(uri), "file://%s/sub/%%2E%%2E/%%2e%%2e/secret.txt", root);
+    assert_int_equal(read_code(&t, ++id, uri, NULL, 0), -32602);
+    snprintf(uri, sizeof(uri), "file://%s/secret.txt", base);
+    assert_int_equal(read_code(&t, ++id, uri, NULL, 0), -32602);
+    assert_int_equal(read_code(&t, ++id, "file:///etc/passwd", NULL, 0), -32602);
+    snprintf(uri, sizeof(uri), "file://%s/out-link", root);
+    assert_int_equal(read_code(&t, ++id, uri, NULL, 0), -32602);
+    snprintf(uri, sizeof(uri), "file://%s/hello.txt%%00.png", root);
+    assert_int_equal(read_code(&t, ++id, uri, NULL, 0), -32602);
+    snprintf(uri, sizeof(uri), "file://%s/fifo", root);
+    assert_int_equal(read_code(&t, ++id, uri, NULL, 0), -32602);
+    snprintf(uri, sizeof(uri), "file://%s/sub", root);
+    assert_int_equal(read_code(&t, ++id, uri, NULL, 0), -32602);
+    snprintf(uri, sizeof(uri), "file://%s", root);
+    assert_int_equal(read_code(&t, ++id, uri, NULL, 0), -32602);
+    snprintf(uri, sizeof(uri), "file://evil.example%s/hello.txt", root);
+    assert_int_equal(read_code(&t, ++id, uri, NULL, 0), -32602);
+    snprintf(uri, sizeof(uri), "file://%s/%%zz", root);
+    assert_int_equal(read_code(&t, ++id, uri, NULL, 0), -32602);
+    snprintf(uri, sizeof(uri), "file://%s/missing.txt", root);
+    assert_int_equal(read_code(&t, ++id, uri, NULL, 0), -32002);
+    rt_close(&t);
+
+    snprintf(path, sizeof(path), "%s/fifo", root);
+    unlink(path);
+    snprintf(path, sizeof(path), "%s/in-link", root);
+    unlink(path);
+    snprintf(path, sizeof(path), "%s/out-link", root);
+    unlink(path);
+    snprintf(path, sizeof(path), "%s/sub/a b.md", root);
+    unlink(path);
+    snprintf(path, sizeof(path), "%s/sub", root);
+    rmdir(path);
+    snprintf(path, sizeof(path), "%s/hello.txt", root);
+    unlink(path);
+    rmdir(root);
+    snprintf(path, sizeof(path), "%s/secret.txt", base);
+    unlink(path);
+    rmdir(base);
+}
+
 /* ---- hostile input ---- */
 
 static void test_random_input(void **state)
@@ -1019,6 +1152,7 @@ int main(void)
         cmocka_unit_test(test_logging),
         cmocka_unit_test(test_completion),
         cmocka_unit_test(test_progress_and_cancel),
+        cmocka_unit_test(test_root_confinement),
         cmocka_unit_test(test_random_input),
         cmocka_unit_test(test_options),
     };
