@@ -366,7 +366,7 @@ static void handle_msg(mc_refserver_t *rs, mc_msg_t *msg)
 
 static int serve_invalid_anyway(mc_refserver_t *rs, const mc_msg_t *msg)
 {
-    json_object *root = msg->root, *copy, *method;
+    json_object *root = msg->root, *copy = NULL, *method;
     mc_msg_t fixed;
 
     if (root == NULL || !json_object_is_type(root, json_type_object) ||
