@@ -509,11 +509,14 @@ static int tool_progress(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *re
     double value = job->step * 50.0;
 
     (void)reply;
-    if (rs_bug_on(rs, PROGRESS_NOT_INCREASING) && job->step == 2)
-        value = 50.0;
-    mc__rs_job_progress(rs, job, value, 100, job->step == 2 ? "done" : "working");
-    if (job->step < 2)
+    /* Steps 0-2 report 0, 50 and 100; step 3 answers, one step delay after
+     * the last report, so a client sees every report before the response. */
+    if (job->step < 3) {
+        if (rs_bug_on(rs, PROGRESS_NOT_INCREASING) && job->step == 2)
+            value = 50.0;
+        mc__rs_job_progress(rs, job, value, 100, job->step == 2 ? "done" : "working");
         return RS_STEP_LATER;
+    }
     mc__rs_job_finish(rs, job, mc__rs_tool_text(rs, "Tool with progress executed successfully"));
     return RS_STEP_DONE;
 }

@@ -903,6 +903,8 @@ static void test_progress_and_cancel(void **state)
     assert_int_equal(mc_refserver_next_deadline(t.rs), t.now + 50);
     rt_advance(&t, 50);
     rt_advance(&t, 50);
+    assert_null(rt_find(&t, 1));
+    rt_advance(&t, 50);
     r = rt_response(&t, 1);
     json_object_put(r);
     assert_int_equal(rt_count(&t, "notifications/progress"), 3);
