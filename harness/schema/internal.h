@@ -135,6 +135,11 @@ struct mc__snode {
     mc__snode_t **all_of, **any_of, **one_of;
     size_t n_all_of, n_any_of, n_one_of;
     mc__snode_t *not_, *if_, *then_, *else_;
+    /* anyOf discriminator: every alternative requires property disc_prop
+     * with a const string (disc_vals[i] for alternative i), so an object
+     * instance only needs the alternatives whose value it carries. */
+    const char *disc_prop;
+    mc__str_t *disc_vals;
 
     /* object */
     mc__prop_t *props;     /* hash table, cap slots (power of two), NULL names empty */

@@ -3,6 +3,7 @@
  * validation with the envelope checked on its own (see registry.h).
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,6 +88,10 @@ typedef struct method_def {
     const char *method; /* borrowed from the schema document */
     const char *def;    /* borrowed from the schema document */
     int is_request;
+    uint32_t hash;      /* of method */
+    const mc_schema_node_t *node;        /* the request or notification definition */
+    const char *result_def;              /* requests: the result definition's name */
+    const mc_schema_node_t *result_node; /* requests: the result definition */
 } method_def_t;
 
 typedef struct version {
@@ -244,6 +249,33 @@ static const mc_schema_node_t *first_def(const mc_schema_t *s, const char *a, co
     return n != NULL || b == NULL ? n : mc_schema_definition(s, b);
 }
 
+static uint32_t hash_str(const char *str)
+{
+    uint32_t h = 2166136261u;
+
+    for (; *str != '\0'; str++) {
+        h ^= (unsigned char)*str;
+        h *= 16777619u;
+    }
+    return h;
+}
+
+/* The result definition answering a request method: the table's name when
+ * the schema has it, else "Result", else NULL. */
+static const char *result_name(const mc_schema_t *s, const char *method)
+{
+    size_t i;
+
+    for (i = 0; i < sizeof(result_defs) / sizeof(result_defs[0]); i++) {
+        if (strcmp(result_defs[i].method, method) != 0)
+            continue;
+        if (mc_schema_definition(s, result_defs[i].result) != NULL)
+            return result_defs[i].result;
+        break;
+    }
+    return mc_schema_definition(s, "Result") != NULL ? "Result" : NULL;
+}
+
 /* Fills the method table and the envelope nodes of a compiled version. */
 static int index_version(version_t *v, mc_errbuf_t *eb)
 {
@@ -279,6 +311,14 @@ static int index_version(version_t *v, mc_errbuf_t *eb)
         v->methods[v->n_methods].method = method;
         v->methods[v->n_methods].def = name;
         v->methods[v->n_methods].is_request = is_request;
+        v->methods[v->n_methods].hash = hash_str(method);
+        v->methods[v->n_methods].node = mc_schema_definition(v->schema, name);
+        if (is_request) {
+            const char *rd = result_name(v->schema, method);
+            v->methods[v->n_methods].result_def = rd;
+            v->methods[v->n_methods].result_node =
+                rd != NULL ? mc_schema_definition(v->schema, rd) : NULL;
+        }
         v->n_methods++;
     }
     return MC_OK;
@@ -353,48 +393,43 @@ const mc_schema_t *mc_registry_schema(const mc_registry_t *reg, const char *vers
     return v != NULL ? v->schema : NULL;
 }
 
-static const char *method_def(const mc_registry_t *reg, const char *version, const char *method,
-                              int want_request)
+static const method_def_t *find_method(const version_t *v, const char *method, int want_request)
 {
-    const version_t *v = find_version(reg, version);
+    uint32_t h;
     size_t i;
 
     if (v == NULL || method == NULL)
         return NULL;
+    h = hash_str(method);
     for (i = 0; i < v->n_methods; i++)
-        if (v->methods[i].is_request == want_request && strcmp(v->methods[i].method, method) == 0)
-            return v->methods[i].def;
+        if (v->methods[i].hash == h && v->methods[i].is_request == want_request &&
+            strcmp(v->methods[i].method, method) == 0)
+            return &v->methods[i];
     return NULL;
 }
 
 const char *mc_registry_request_def(const mc_registry_t *reg, const char *version,
                                     const char *method)
 {
-    return method_def(reg, version, method, 1);
+    const method_def_t *m = find_method(find_version(reg, version), method, 1);
+
+    return m != NULL ? m->def : NULL;
 }
 
 const char *mc_registry_notification_def(const mc_registry_t *reg, const char *version,
                                          const char *method)
 {
-    return method_def(reg, version, method, 0);
+    const method_def_t *m = find_method(find_version(reg, version), method, 0);
+
+    return m != NULL ? m->def : NULL;
 }
 
 const char *mc_registry_result_def(const mc_registry_t *reg, const char *version,
                                    const char *method)
 {
-    const version_t *v = find_version(reg, version);
-    size_t i;
+    const method_def_t *m = find_method(find_version(reg, version), method, 1);
 
-    if (v == NULL || method_def(reg, version, method, 1) == NULL)
-        return NULL;
-    for (i = 0; i < sizeof(result_defs) / sizeof(result_defs[0]); i++) {
-        if (strcmp(result_defs[i].method, method) != 0)
-            continue;
-        if (mc_schema_definition(v->schema, result_defs[i].result) != NULL)
-            return result_defs[i].result;
-        break;
-    }
-    return mc_schema_definition(v->schema, "Result") != NULL ? "Result" : NULL;
+    return m != NULL ? m->result_def : NULL;
 }
 
 /* Validates against a node, mapping the result to MC_OK/MC_EINVALID. */
@@ -417,12 +452,10 @@ static void warn(mc_schema_report_t *report, const char *where, const char *msg)
     mc_schema_report_add(report, MC_SCHEMA_WARNING, where, "", "mcp", msg);
 }
 
-static int validate_response(const version_t *v, const mc_registry_t *reg, json_object *msg,
-                             json_object *result, const char *answered,
-                             mc_schema_report_t *report)
+static int validate_response(const version_t *v, json_object *msg, json_object *result,
+                             const char *answered, mc_schema_report_t *report)
 {
-    const char *def_name;
-    const mc_schema_node_t *def;
+    const method_def_t *m;
     json_object *task;
     char text[MC_SCHEMA_MSG_SIZE];
 
@@ -434,8 +467,8 @@ static int validate_response(const version_t *v, const mc_registry_t *reg, json_
              "(give the method, or include the request in the trace)");
         return MC_OK;
     }
-    def_name = mc_registry_result_def(reg, v->name, answered);
-    if (def_name == NULL) {
+    m = find_method(v, answered, 1);
+    if (m == NULL || m->result_node == NULL) {
         snprintf(text, sizeof(text),
                  "answers \"%.80s\", which is not a request method of %s: only the envelope "
                  "was checked",
@@ -450,8 +483,7 @@ static int validate_response(const version_t *v, const mc_registry_t *reg, json_
          strcmp(answered, "elicitation/create") == 0) &&
         mc_schema_is_valid(v->schema, v->create_task_result, result))
         return MC_OK;
-    def = mc_schema_definition(v->schema, def_name);
-    return check(v, def, result, "/result", report);
+    return check(v, m->result_node, result, "/result", report);
 }
 
 int mc_registry_validate_message(mc_registry_t *reg, const char *version, json_object *msg,
@@ -480,16 +512,14 @@ int mc_registry_validate_message(mc_registry_t *reg, const char *version, json_o
 
     if (has_method) {
         const mc_schema_node_t *env = has_id ? v->env_request : v->env_notification;
-        const char *def_name;
+        const method_def_t *m;
         if (has_result || has_error)
             return fail(report, "", "jsonrpc",
                         "a message with \"method\" cannot also carry \"result\" or \"error\"");
         if (check(v, env, msg, NULL, report) != MC_OK)
             return MC_EINVALID;
-        def_name = has_id ? mc_registry_request_def(reg, version, json_object_get_string(method))
-                          : mc_registry_notification_def(reg, version,
-                                                         json_object_get_string(method));
-        if (def_name == NULL) {
+        m = find_method(v, json_object_get_string(method), has_id);
+        if (m == NULL || m->node == NULL) {
             snprintf(text, sizeof(text),
                      "\"%.80s\" is not a%s method of %s: only the envelope was checked",
                      json_object_get_string(method), has_id ? " request" : " notification",
@@ -497,12 +527,12 @@ int mc_registry_validate_message(mc_registry_t *reg, const char *version, json_o
             warn(report, "/method", text);
             return MC_OK;
         }
-        return check(v, mc_schema_definition(v->schema, def_name), msg, NULL, report);
+        return check(v, m->node, msg, NULL, report);
     }
     if (has_result && has_error)
         return fail(report, "", "jsonrpc", "a response cannot carry both \"result\" and \"error\"");
     if (has_result)
-        return validate_response(v, reg, msg, result, answered_method, report);
+        return validate_response(v, msg, result, answered_method, report);
     if (has_error) {
         json_object *code;
         if (check(v, v->env_error, msg, NULL, report) != MC_OK)

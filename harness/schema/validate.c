@@ -869,6 +869,22 @@ static int v_anyof(vctx_t *c, const mc__snode_t *n, json_object *v)
 {
     size_t i;
 
+    if (n->disc_prop != NULL && !c->collect && json_object_is_type(v, json_type_object)) {
+        /* Only the alternatives demanding the instance's tag can match. */
+        json_object *tag;
+        const char *str;
+        size_t len;
+        if (!json_object_object_get_ex(v, n->disc_prop, &tag) ||
+            !json_object_is_type(tag, json_type_string))
+            return 0;
+        str = json_object_get_string(tag);
+        len = (size_t)json_object_get_string_len(tag);
+        for (i = 0; i < n->n_any_of; i++)
+            if (n->disc_vals[i].len == len && memcmp(n->disc_vals[i].s, str, len) == 0 &&
+                vnode(c, n->any_of[i], v))
+                return 1;
+        return 0;
+    }
     for (i = 0; i < n->n_any_of; i++) {
         if (probe(c, n->any_of[i], v)) {
             if (c->collect)
