@@ -82,8 +82,22 @@ const char *mc__rs_resource_uri(mc_refserver_t *rs, size_t i, char *buf, size_t 
     return buf;
 }
 
-/* Builds listed resource i. Returns a new reference. */
+static json_object *build_item(mc_refserver_t *rs, size_t i);
+
+/* Listed resource i (new reference). Fixture items depend only on the
+ * negotiated version, so they are built once per session and shared. */
 static json_object *resource_item(mc_refserver_t *rs, size_t i)
+{
+    if (i < RS_NRES && rs->phase != RS_PHASE_NEW) {
+        if (rs->res_cache[i] == NULL)
+            rs->res_cache[i] = build_item(rs, i);
+        return json_object_get(rs->res_cache[i]);
+    }
+    return build_item(rs, i);
+}
+
+/* Builds listed resource i. Returns a new reference. */
+static json_object *build_item(mc_refserver_t *rs, size_t i)
 {
     json_object *o = json_object_new_object();
     size_t nfiles = rs->root != NULL ? mc__rs_fileroot_count(rs->root) : 0;

@@ -544,6 +544,8 @@ void mc_refserver_free(mc_refserver_t *rs)
         free(rs->subs[i]);
     for (i = 0; i < (int)(sizeof(rs->tool_schemas) / sizeof(rs->tool_schemas[0])); i++)
         json_object_put(rs->tool_schemas[i]);
+    for (i = 0; i < 8; i++)
+        json_object_put(rs->res_cache[i]);
     json_object_put(rs->batch);
     mc__rs_fileroot_free(rs->root);
     free(rs->out);
