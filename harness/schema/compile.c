@@ -1003,7 +1003,17 @@ static int compile_node(cctx_t *c, json_object *obj, int doc, const char *parent
         rc = compile_array_kws(c, n, obj, base);
     if (rc == MC_OK)
         rc = compile_scalar_kws(c, n, obj);
-    return rc;
+    if (rc != MC_OK)
+        return rc;
+    /* An open object ({"type": "object", "additionalProperties": {}}) needs
+     * no walk over its members. */
+    if (n->props_cap == 0 && n->n_pprops == 0 &&
+        (n->additional == NULL || n->additional->boolean == 1))
+        n->kw &= ~(uint32_t)MC__KW_PROPS;
+    /* A schema without assertions ({} or only annotations) accepts all. */
+    if (n->kw == 0)
+        n->boolean = 1;
+    return MC_OK;
 }
 
 /* ---- reference resolution ------------------------------------------------ */

@@ -322,6 +322,28 @@ static void test_formats(void **state)
     assert_false(mc_schema_format_check("byte", "abc", 3));
     assert_false(mc_schema_format_check("byte", "ab=c", 4));
     assert_false(mc_schema_format_check("byte", "ab c", 4));
+    {
+        /* Every position of a long string, through the 8-byte fast path. */
+        char b64[65];
+        size_t i;
+        static const char bad[] = {'-', '_', '=', ' ', '@', '[', '`', '{', ':', '\x80'};
+        for (i = 0; i < 64; i++)
+            b64[i] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"[i];
+        b64[64] = '\0';
+        assert_true(mc_schema_format_check("byte", b64, 64));
+        for (i = 0; i < 62; i++) {
+            size_t k;
+            for (k = 0; k < sizeof(bad); k++) {
+                char saved = b64[i];
+                b64[i] = bad[k];
+                assert_false(mc_schema_format_check("byte", b64, 64));
+                b64[i] = saved;
+            }
+        }
+        b64[62] = '=';
+        b64[63] = '=';
+        assert_true(mc_schema_format_check("byte", b64, 64));
+    }
     assert_true(mc_schema_format_check("date-time", "2025-01-12T15:00:58Z", 20));
     assert_true(mc_schema_format_check("date-time", "2025-01-12t15:00:58.5+01:00", 27));
     assert_false(mc_schema_format_check("date-time", "2025-02-30T15:00:58Z", 20));

@@ -1,0 +1,204 @@
+#!/usr/bin/env bash
+# bench.sh - benchmarks (never tests). Each subcommand is a function.
+#
+#   scripts/bench.sh validate   schema validation throughput: json-c parse,
+#                               validate, parse+validate on fixed MCP messages,
+#                               next to Ajv 8 + ajv-formats when node and npm
+#                               are present; then `mcpcheck validate` end to end
+#                               on a ~90 MB JSONL trace vs an equivalent Ajv script.
+#   scripts/bench.sh server     (not yet)
+#
+# Environment: BUILD_DIR (default build), BENCH_SECONDS per measurement
+# (default 1), BENCH_MB size of the end-to-end trace (default 90),
+# BENCH_VERSION protocol version of the bundled schema (default 2025-06-18).
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+BUILD_DIR=${BUILD_DIR:-$ROOT/build}
+case $BUILD_DIR in /*) ;; *) BUILD_DIR=$ROOT/$BUILD_DIR ;; esac
+
+usage() {
+    sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'
+}
+
+# Writes the Ajv benchmark script into $1.
+write_ajv_script() {
+    cat >"$1/bench-ajv.js" <<'EOF'
+// Ajv 8 + ajv-formats on the same messages and schema as mcpcheck-bench-validate.
+'use strict';
+const fs = require('fs');
+const path = require('path');
+const Ajv = require('ajv');
+const addFormats = require('ajv-formats');
+
+const [schemaFile, msgDir, seconds, mode, jsonl] = process.argv.slice(2);
+const schema = JSON.parse(fs.readFileSync(schemaFile, 'utf8'));
+const ajv = new Ajv({ strict: false, allErrors: false });
+addFormats(ajv);
+ajv.addSchema(schema, 'mcp');
+const defs = schema.$defs ? '$defs' : 'definitions';
+const get = (name) => {
+  const v = ajv.getSchema(`mcp#/${defs}/${name}`);
+  if (!v) throw new Error(`no definition ${name}`);
+  return v;
+};
+const envResult = get(schema.$defs ? 'JSONRPCResultResponse' : 'JSONRPCResponse');
+const envNote = get('JSONRPCNotification');
+// Same work as the registry: the envelope, then the method's definition.
+const checks = {
+  'resources/list-20': (m) => envResult(m) && get('ListResourcesResult')(m.result),
+  'resources/read-blob': (m) => envResult(m) && get('ReadResourceResult')(m.result),
+  'prompts/get': (m) => envResult(m) && get('GetPromptResult')(m.result),
+  'notifications/message': (m) => envNote(m) && get('LoggingMessageNotification')(m),
+};
+
+function measure(fn) {
+  const limit = BigInt(Math.round(Number(seconds) * 1e9));
+  const t0 = process.hrtime.bigint();
+  let iters = 0;
+  let t;
+  do {
+    for (let i = 0; i < 64; i++) fn();
+    iters += 64;
+    t = process.hrtime.bigint() - t0;
+  } while (t < limit);
+  return iters / (Number(t) / 1e9);
+}
+
+if (mode === 'e2e') {
+  const t0 = process.hrtime.bigint();
+  const text = fs.readFileSync(jsonl, 'utf8');
+  const check = checks['resources/list-20'];
+  let n = 0;
+  let invalid = 0;
+  for (const line of text.split('\n')) {
+    if (line.length === 0) continue;
+    n++;
+    if (!check(JSON.parse(line))) invalid++;
+  }
+  const secs = Number(process.hrtime.bigint() - t0) / 1e9;
+  console.log(`E2E ajv ${secs.toFixed(3)} ${n} ${invalid}`);
+} else {
+  for (const [name, check] of Object.entries(checks)) {
+    const file = path.join(msgDir, name.replace(/\//g, '_') + '.json');
+    const text = fs.readFileSync(file, 'utf8');
+    const bytes = Buffer.byteLength(text);
+    const parsed = JSON.parse(text);
+    if (!check(parsed)) {
+      console.error(`ajv: ${name} is not valid: ${JSON.stringify(ajv.errors)}`);
+      process.exit(2);
+    }
+    let sink = 0;
+    const rates = {
+      parse: measure(() => { sink += JSON.parse(text) ? 1 : 0; }),
+      validate: measure(() => { sink += check(parsed) ? 1 : 0; }),
+      'parse+validate': measure(() => { sink += check(JSON.parse(text)) ? 1 : 0; }),
+    };
+    for (const [m, r] of Object.entries(rates))
+      console.log(`RESULT ${name} ${m} ${r.toFixed(0)} ${(r * bytes / 1048576).toFixed(1)}`);
+    if (sink < 0) console.log(sink);
+  }
+}
+EOF
+}
+
+# Installs Ajv into a scratch folder; prints the folder, or nothing when
+# node/npm are missing or the install fails.
+setup_ajv() {
+    local dir=$BUILD_DIR/bench-ajv
+    command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 || return 0
+    mkdir -p "$dir"
+    if [ ! -d "$dir/node_modules/ajv" ] || [ ! -d "$dir/node_modules/ajv-formats" ]; then
+        (cd "$dir" && { [ -f package.json ] || npm init -y >/dev/null 2>&1; } &&
+            npm install --no-audit --no-fund --silent ajv@8 ajv-formats@3 >/dev/null 2>&1) ||
+            { echo "bench: npm install of ajv failed; Ajv columns skipped" >&2; return 0; }
+    fi
+    write_ajv_script "$dir"
+    echo "$dir"
+}
+
+bench_validate() {
+    local secs=${BENCH_SECONDS:-1} mb=${BENCH_MB:-90} version=${BENCH_VERSION:-2025-06-18}
+    local schema=$ROOT/harness/schemas/$version.json
+    local work=$BUILD_DIR/bench-validate
+    local ajv c_out ajv_out
+
+    [ -f "$BUILD_DIR/CMakeCache.txt" ] ||
+        cmake -S "$ROOT" -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+    cmake --build "$BUILD_DIR" --target mcpcheck-bench-validate -j2 >/dev/null
+    local have_cli=1
+    cmake --build "$BUILD_DIR" --target mcpcheck -j2 >/dev/null 2>&1 || have_cli=0
+    mkdir -p "$work"
+    "$BUILD_DIR/bin/mcpcheck-bench-validate" --emit "$work"
+
+    echo "== mcpcheck schema validation benchmark ($version, bundled schema, $(nproc) cores)"
+    c_out=$("$BUILD_DIR/bin/mcpcheck-bench-validate" --version "$version" --seconds "$secs")
+    ajv=$(setup_ajv)
+    ajv_out=""
+    if [ -n "$ajv" ]; then
+        ajv_out=$(cd "$ajv" && node bench-ajv.js "$schema" "$work" "$secs" micro)
+    else
+        echo "(node/npm not found: Ajv columns skipped)"
+    fi
+
+    printf '\n%-22s %-15s %12s %9s %12s %9s %9s\n' message mode "C msg/s" "C MB/s" \
+        "Ajv msg/s" "Ajv MB/s" "C/Ajv"
+    awk -v ajv="$ajv_out" '
+        BEGIN { n = split(ajv, lines, "\n");
+                for (i = 1; i <= n; i++) { split(lines[i], f, " ");
+                    if (f[1] == "RESULT") { a[f[2] " " f[3]] = f[4]; am[f[2] " " f[3]] = f[5] } } }
+        $1 == "RESULT" {
+            k = $2 " " $3; rate[k] = $4
+            if (k in a) printf "%-22s %-15s %12.0f %9.1f %12.0f %9.1f %8.2fx\n", $2, $3, $4, $5, a[k], am[k], $4 / a[k]
+            else        printf "%-22s %-15s %12.0f %9.1f %12s %9s %9s\n", $2, $3, $4, $5, "-", "-", "-"
+            if ($3 == "parse+validate") {
+                p = rate[$2 " parse"]; v = rate[$2 " validate"]
+                over[$2] = sprintf("%.0f%% (validate-only time / parse-only time); parse+validate vs parse: %.0f%% slower", 100 * p / v, 100 * (p / $4 - 1))
+            }
+        }
+        END { print ""; print "validation cost over json-c parsing:";
+              for (m in over) printf "  %-22s %s\n", m, over[m] }
+    ' <<<"$c_out"
+
+    if [ "$have_cli" -eq 0 ]; then
+        echo; echo "(mcpcheck did not build: end-to-end run skipped)"
+        return 0
+    fi
+    local trace=$work/trace-${mb}mb.jsonl
+    [ -f "$trace" ] || "$BUILD_DIR/bin/mcpcheck-bench-validate" --jsonl "$trace" "$mb" >/dev/null
+    local size_mb t0 t1 c_secs
+    size_mb=$(awk -v b="$(stat -c %s "$trace")" 'BEGIN { printf "%.1f", b / 1048576 }')
+    echo; echo "== end to end: $size_mb MB JSONL of resources/list results"
+    t0=$(date +%s.%N)
+    "$BUILD_DIR/bin/mcpcheck" validate --quiet --spec-version "$version" \
+        --result-of resources/list "$trace"
+    t1=$(date +%s.%N)
+    c_secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')
+    printf '%-34s %8.3f s %8.1f MB/s\n' "mcpcheck validate" "$c_secs" \
+        "$(awk -v s="$size_mb" -v t="$c_secs" 'BEGIN { print s / t }')"
+    if [ -n "$ajv" ]; then
+        local e2e a_secs
+        e2e=$(cd "$ajv" && node --max-old-space-size=4096 bench-ajv.js "$schema" "$work" 0 e2e "$trace")
+        a_secs=$(awk '{ print $3 }' <<<"$e2e")
+        printf '%-34s %8.3f s %8.1f MB/s\n' "node + Ajv (readFile, JSON.parse)" "$a_secs" \
+            "$(awk -v s="$size_mb" -v t="$a_secs" 'BEGIN { print s / t }')"
+        awk -v c="$c_secs" -v a="$a_secs" \
+            'BEGIN { printf "mcpcheck runs at %.2fx the speed of Ajv end to end (target >= 0.5x)\n", a / c }'
+    fi
+}
+
+bench_server() {
+    echo "bench.sh server: not yet" >&2
+    return 2
+}
+
+case ${1:-} in
+validate) bench_validate ;;
+server) bench_server ;;
+-h | --help | "") usage ;;
+*)
+    echo "bench.sh: unknown benchmark '$1'" >&2
+    usage >&2
+    exit 2
+    ;;
+esac
