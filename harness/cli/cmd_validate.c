@@ -521,11 +521,17 @@ int mc_cmd_validate(int argc, char **argv)
             o.quiet = 1;
             continue;
         }
-        if ((m = opt_value(argc, argv, &i, "--spec-version", &o.version)) == 0 &&
-            (m = opt_value(argc, argv, &i, "--def", &o.def)) == 0 &&
-            (m = opt_value(argc, argv, &i, "--schema-dir", &o.schema_dir)) == 0 &&
-            (m = opt_value(argc, argv, &i, "--schema", &o.schema_file)) == 0 &&
-            (m = opt_value(argc, argv, &i, "--result-of", &o.result_of)) == 0) {
+        {
+            static const char *const names[] = {"--spec-version", "--def", "--schema-dir",
+                                                "--schema", "--result-of"};
+            const char **slots[] = {&o.version, &o.def, &o.schema_dir, &o.schema_file,
+                                    &o.result_of};
+            size_t k;
+            m = 0;
+            for (k = 0; k < sizeof(names) / sizeof(names[0]) && m == 0; k++)
+                m = opt_value(argc, argv, &i, names[k], slots[k]);
+        }
+        if (m == 0) {
             if (a[0] == '-' && a[1] != '\0') {
                 fprintf(stderr, "mcpcheck validate: unknown option '%s' (see --help)\n", a);
                 return MC_EXIT_USAGE;

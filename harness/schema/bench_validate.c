@@ -177,6 +177,8 @@ typedef struct bench {
     mc_schema_report_t report;
 } bench_t;
 
+/* Parses a bench message; returns a new reference (caller puts it). Exits
+ * when the message does not parse (a program, not library code). */
 static json_object *parse(bench_t *b, const msg_t *m)
 {
     json_object *v;

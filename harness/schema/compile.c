@@ -1055,7 +1055,7 @@ static int percent_decode(const char *src, char *dst, size_t cap)
 
 /*
  * Walks a JSON Pointer (already percent-decoded) from obj, tracking the base
- * URI through $id. Returns the target or NULL.
+ * URI through $id. Returns the target (borrowed from the document) or NULL.
  */
 static json_object *walk_pointer(const mc_schema_t *s, int doc, json_object *obj,
                                  const char *ptr, char *base)
@@ -1235,7 +1235,8 @@ static const mc__snode_t *prop_schema(const mc__snode_t *n, const char *name)
     return NULL;
 }
 
-/* The const string alternative n demands for a required property, or NULL. */
+/* The const string alternative n demands for a required property (borrowed
+ * from the schema document), or NULL. */
 static json_object *demanded(const mc__snode_t *n, const char *name)
 {
     const mc__snode_t *alt = deref(n), *ps;

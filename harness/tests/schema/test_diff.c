@@ -283,7 +283,8 @@ static void compare(ctx_t *c, const char *what)
            vo ? "valid" : "invalid", vo ? "" : " - ", vo ? "" : first_finding(&c->ro));
 }
 
-/* Replacement values for a value of the given type (new references). */
+/* Fills out[] with replacement values for a value of v's type: new
+ * references the caller owns (NULL stands for JSON null). Returns the count. */
 static size_t replacements(json_object *v, json_object **out)
 {
     size_t n = 0;

@@ -58,7 +58,7 @@ static size_t list_json(const char *dir, char ***out)
     *out = NULL;
     if (d == NULL)
         return 0;
-    while ((e = readdir(d)) != NULL) {
+    for (e = readdir(d); e != NULL; e = readdir(d)) {
         size_t len = strlen(e->d_name);
         if (len < 6 || strcmp(e->d_name + len - 5, ".json") != 0)
             continue;
