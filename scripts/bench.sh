@@ -6,7 +6,8 @@
 #                               next to Ajv 8 + ajv-formats when node and npm
 #                               are present; then `mcpcheck validate` end to end
 #                               on a ~90 MB JSONL trace vs an equivalent Ajv script.
-#   scripts/bench.sh server     (not yet)
+#   scripts/bench.sh server     the server benchmark (scripts/bench-server.sh
+#                               when present; otherwise not yet)
 #
 # Environment: BUILD_DIR (default build), BENCH_SECONDS per measurement
 # (default 1), BENCH_MB size of the end-to-end trace (default 90),
@@ -18,7 +19,7 @@ BUILD_DIR=${BUILD_DIR:-$ROOT/build}
 case $BUILD_DIR in /*) ;; *) BUILD_DIR=$ROOT/$BUILD_DIR ;; esac
 
 usage() {
-    sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'
+    awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"
 }
 
 # Writes the Ajv benchmark script into $1.
@@ -188,13 +189,19 @@ bench_validate() {
 }
 
 bench_server() {
+    if [ -x "$ROOT/scripts/bench-server.sh" ]; then
+        exec "$ROOT/scripts/bench-server.sh" "$@"
+    fi
     echo "bench.sh server: not yet" >&2
     return 2
 }
 
 case ${1:-} in
 validate) bench_validate ;;
-server) bench_server ;;
+server)
+    shift
+    bench_server "$@"
+    ;;
 -h | --help | "") usage ;;
 *)
     echo "bench.sh: unknown benchmark '$1'" >&2
