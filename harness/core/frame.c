@@ -24,7 +24,11 @@ size_t mc_framer_pending(const mc_framer_t *f)
     return f->skipping ? f->skipped : f->len;
 }
 
-/* Appends to the partial line; the caller has checked len against max. */
+/*
+ * Appends to the partial line; the caller has checked len against max. A
+ * complete line may hold max + 1 bytes (its "\r" before the "\n" is allowed
+ * on top of max), so the buffer is capped at max + 1, not max.
+ */
 static int append(mc_framer_t *f, const char *data, size_t len)
 {
     if (f->len + len > f->cap) {
@@ -32,8 +36,8 @@ static int append(mc_framer_t *f, const char *data, size_t len)
         char *nb;
         while (cap < f->len + len)
             cap *= 2;
-        if (cap > f->max)
-            cap = f->max;
+        if (cap > f->max + 1)
+            cap = f->max + 1;
         nb = realloc(f->buf, cap);
         if (nb == NULL)
             return MC_ENOMEM;

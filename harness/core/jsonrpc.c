@@ -47,7 +47,13 @@ int mc_json_parse(const char *buf, size_t len, int max_depth, json_object **out,
             return mc_errbuf_set(eb, rc, "%s at offset %zu", what, at);
     }
 
-    tok = json_tokener_new_ex(max_depth > 0 ? max_depth : MC_MAX_JSON_DEPTH);
+    /*
+     * json-c counts the innermost scalar as a level of its own, so with the
+     * same number it would refuse a document the syntax check accepted
+     * (64 containers around a scalar). One level more keeps the syntax
+     * check the single authority on depth.
+     */
+    tok = json_tokener_new_ex((max_depth > 0 ? max_depth : MC_MAX_JSON_DEPTH) + 1);
     if (tok == NULL)
         return mc_errbuf_set(eb, MC_ENOMEM, "out of memory creating the JSON tokener");
     json_tokener_set_flags(tok, JSON_TOKENER_STRICT | JSON_TOKENER_VALIDATE_UTF8);
