@@ -1,0 +1,159 @@
+/*
+ * standalone_main.c - runs a fuzz target on files without a fuzzing engine.
+ *
+ * Usage: <target>_replay [-q] PATH...
+ * Each PATH is a file (one input) or a directory (each regular file in it,
+ * in name order, one level deep). README.md files and dotfiles are skipped,
+ * so corpus folders can be passed as they are. Calls LLVMFuzzerInitialize
+ * once when the target defines it, then LLVMFuzzerTestOneInput per input.
+ * Exits 0 when every input ran (a crash or an oracle abort ends the process
+ * with the sanitizer's or abort's status), 2 on a usage or I/O error.
+ * This is how the default and ASan builds replay seeds and regressions
+ * (harness/tests/fuzz) with any C compiler.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* Largest input file replayed (targets reject far smaller inputs anyway). */
+#define MAX_FILE (16u * 1024u * 1024u)
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerInitialize(int *argc, char ***argv) __attribute__((weak));
+
+static int g_quiet;
+static unsigned long g_count;
+
+static int run_file(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    uint8_t *buf;
+    size_t n;
+
+    if (f == NULL) {
+        fprintf(stderr, "replay: cannot open %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    buf = malloc(MAX_FILE + 1);
+    if (buf == NULL) {
+        fclose(f);
+        fprintf(stderr, "replay: out of memory\n");
+        return -1;
+    }
+    n = fread(buf, 1, MAX_FILE + 1, f);
+    if (ferror(f) || n > MAX_FILE) {
+        fprintf(stderr, "replay: cannot read %s (or larger than %u bytes)\n", path, MAX_FILE);
+        fclose(f);
+        free(buf);
+        return -1;
+    }
+    fclose(f);
+    if (!g_quiet)
+        fprintf(stderr, "replay: %s (%zu bytes)\n", path, n);
+    /* An exact-size copy, so ASan sees reads past the end of the input. */
+    {
+        uint8_t *exact = malloc(n > 0 ? n : 1);
+        if (exact == NULL) {
+            free(buf);
+            return -1;
+        }
+        memcpy(exact, buf, n);
+        free(buf);
+        (void)LLVMFuzzerTestOneInput(exact, n);
+        free(exact);
+    }
+    g_count++;
+    return 0;
+}
+
+static int skip_name(const char *name)
+{
+    return name[0] == '.' || strcmp(name, "README.md") == 0;
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int run_dir(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    char **names = NULL;
+    size_t n = 0, cap = 0, i;
+    int rc = 0;
+
+    if (d == NULL) {
+        fprintf(stderr, "replay: cannot open %s: %s\n", dir, strerror(errno));
+        return -1;
+    }
+    while ((e = readdir(d)) != NULL) {
+        char *copy;
+        if (skip_name(e->d_name))
+            continue;
+        if (n == cap) {
+            char **nn = realloc(names, (cap ? cap * 2 : 64) * sizeof(*nn));
+            if (nn == NULL) {
+                rc = -1;
+                break;
+            }
+            names = nn;
+            cap = cap ? cap * 2 : 64;
+        }
+        copy = strdup(e->d_name);
+        if (copy == NULL) {
+            rc = -1;
+            break;
+        }
+        names[n++] = copy;
+    }
+    closedir(d);
+    if (n > 0)
+        qsort(names, n, sizeof(*names), cmp_names);
+    for (i = 0; i < n; i++) {
+        char path[4096];
+        struct stat st;
+        int len = snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+        if (rc == 0 && len > 0 && (size_t)len < sizeof(path) && stat(path, &st) == 0 &&
+            S_ISREG(st.st_mode))
+            rc = run_file(path);
+        free(names[i]);
+    }
+    free(names);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    struct stat st;
+    int i, first = 1;
+
+    if (argc > 1 && strcmp(argv[1], "-q") == 0) {
+        g_quiet = 1;
+        first = 2;
+    }
+    if (first >= argc) {
+        fprintf(stderr, "usage: %s [-q] FILE|DIR...\n", argv[0]);
+        return 2;
+    }
+    if (LLVMFuzzerInitialize != NULL)
+        LLVMFuzzerInitialize(&argc, &argv);
+    for (i = first; i < argc; i++) {
+        if (stat(argv[i], &st) != 0) {
+            /* A regressions folder that has no findings yet is not an error. */
+            if (errno == ENOENT)
+                continue;
+            fprintf(stderr, "replay: %s: %s\n", argv[i], strerror(errno));
+            return 2;
+        }
+        if ((S_ISDIR(st.st_mode) ? run_dir(argv[i]) : run_file(argv[i])) != 0)
+            return 2;
+    }
+    fprintf(stderr, "replay: %lu input(s) ran clean\n", g_count);
+    return 0;
+}
