@@ -14,6 +14,9 @@ typedef struct command {
 } command_t;
 
 static const command_t commands[] = {
+    {"run", mc_cmd_run, "run the scenario library against a server (the conformance run)"},
+    {"list", mc_cmd_list, "list scenarios with their ids, levels and requirement sentences"},
+    {"lint", mc_cmd_lint, "check scenario files without running them"},
     {"ping", mc_cmd_ping, "initialize a server, ping it, and report the round trip"},
     {"validate", mc_cmd_validate, "validate MCP messages or JSONL traces against the schemas"},
 };
@@ -28,7 +31,9 @@ static void usage(FILE *out)
     for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
         fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
     fprintf(out, "\nRun 'mcpcheck COMMAND --help' for a command's options.\n"
-                 "Example: mcpcheck ping -- ./build/bin/mcpcheck-refserver\n\n"
+                 "Examples:\n"
+                 "  mcpcheck run -- ./build/bin/mcpcheck-refserver\n"
+                 "  mcpcheck ping -- ./build/bin/mcpcheck-refserver\n\n"
                  "Exit codes: 0 success, 1 conformance failure, 2 usage error,\n"
                  "3 incomplete (the target could not be started, died or stayed silent).\n");
 }

@@ -115,8 +115,11 @@ void mc_session_free(mc_session_t *s)
     free(s->events);
     json_object_put(s->client_caps);
     json_object_put(s->init_result);
+    mc_msg_free(&s->raw_resp);
     memset(s, 0, sizeof(*s));
 }
+
+static int step(mc_session_t *s, int64_t deadline);
 
 static int64_t deadline_after(int timeout_ms)
 {
@@ -138,7 +141,7 @@ static int send_json(mc_session_t *s, json_object *msg, int timeout_ms)
         return rc;
     s->seq_out++;
     if (s->opts.observer != NULL)
-        s->opts.observer(s->opts.observer_ctx, 1, s->seq_out, line, len - 1);
+        s->opts.observer(s->opts.observer_ctx, 1, s->seq_out, line, len - 1, MC_FRAME_LINE, 0);
     rc = s->link.send(s->link.ctx, line, len, deadline_after(timeout_ms));
     free(line);
     return rc;
@@ -160,9 +163,38 @@ int mc_session_send_raw(mc_session_t *s, const char *bytes, size_t len, int time
         line[n++] = '\n';
     s->seq_out++;
     if (s->opts.observer != NULL)
-        s->opts.observer(s->opts.observer_ctx, 1, s->seq_out, line, n - 1);
+        s->opts.observer(s->opts.observer_ctx, 1, s->seq_out, line, n - 1, MC_FRAME_LINE, 0);
     rc = s->link.send(s->link.ctx, line, n, deadline_after(timeout_ms));
     free(line);
+    return rc;
+}
+
+int mc_session_raw_request(mc_session_t *s, const char *bytes, size_t len, json_object *expect_id,
+                           int timeout_ms, mc_msg_t *response)
+{
+    int64_t deadline = deadline_after(timeout_ms);
+    int rc;
+
+    s->last_out_was_notification = 0;
+    rc = mc_session_send_raw(s, bytes, len, timeout_ms);
+    if (rc != MC_OK)
+        return rc;
+    s->raw_wait = 1;
+    s->raw_id = expect_id;
+    s->raw_got = 0;
+    while (!s->raw_got) {
+        rc = step(s, deadline);
+        if (rc != MC_OK)
+            break;
+    }
+    s->raw_wait = 0;
+    s->raw_id = NULL;
+    if (s->raw_got) {
+        s->raw_got = 0;
+        *response = s->raw_resp;
+        memset(&s->raw_resp, 0, sizeof(s->raw_resp));
+        return MC_OK;
+    }
     return rc;
 }
 
@@ -199,6 +231,14 @@ static void on_response(mc_session_t *s, mc_msg_t *msg)
     mc_pending_t *p = NULL;
     json_object *id = msg->id;
 
+    if (s->raw_wait && !s->raw_got &&
+        ((s->raw_id == NULL && id == NULL) ||
+         (s->raw_id != NULL && id != NULL && mc_jsonrpc_id_equal(s->raw_id, id)))) {
+        s->raw_got = 1;
+        s->raw_resp = *msg;
+        memset(msg, 0, sizeof(*msg));
+        return;
+    }
     describe_id(id, idtxt, sizeof(idtxt));
     if (id == NULL) {
         record(s, MC_EV_NULL_ID_ERROR, "error %lld \"%.80s\" with id %s",
@@ -304,8 +344,9 @@ static void on_frame(mc_session_t *s, mc_inframe_t *fr)
     mc_msg_t msg;
 
     s->seq_in++;
-    if (s->opts.observer != NULL && fr->data != NULL)
-        s->opts.observer(s->opts.observer_ctx, 0, s->seq_in, fr->data, fr->len);
+    if (s->opts.observer != NULL)
+        s->opts.observer(s->opts.observer_ctx, 0, s->seq_in, fr->data, fr->len, (int)fr->kind,
+                         fr->flags);
     switch (fr->kind) {
     case MC_FRAME_EMPTY:
         record(s, MC_EV_EMPTY_LINE, "empty line on stdout");
@@ -461,6 +502,11 @@ int mc_session_next_notification(mc_session_t *s, int timeout_ms, mc_msg_t *out)
     s->notes_head = (s->notes_head + 1) % MC_MAX_QUEUED_NOTIFICATIONS;
     s->notes_count--;
     return MC_OK;
+}
+
+int mc_session_poll_once(mc_session_t *s, int timeout_ms)
+{
+    return step(s, deadline_after(timeout_ms));
 }
 
 int mc_session_poll(mc_session_t *s, int timeout_ms)

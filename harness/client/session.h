@@ -69,9 +69,14 @@ typedef struct mc_session mc_session_t;
 typedef void (*mc_responder_fn)(void *ctx, mc_session_t *s, const mc_msg_t *request,
                                 mc_reply_t *reply);
 
-/* Sees every line in either direction (outbound = 1 for client -> server). */
+/*
+ * Sees every line in either direction (outbound = 1 for client -> server),
+ * before the session acts on it. kind and flags describe an inbound frame
+ * (core/frame.h; outbound lines are MC_FRAME_LINE); line is NULL for an
+ * oversize frame, whose len is the number of bytes skipped.
+ */
 typedef void (*mc_observer_fn)(void *ctx, int outbound, uint64_t seq, const char *line,
-                               size_t len);
+                               size_t len, int kind, unsigned flags);
 
 typedef struct mc_session_opts {
     const char *client_name;    /* clientInfo.name; default "mcpcheck" */
@@ -113,6 +118,10 @@ struct mc_session {
     char negotiated_version[32];    /* read-only: empty until initialized */
     int counter_offer;              /* read-only: the server answered another version */
     int unsupported_version;        /* read-only: the server's version is unknown to mcpcheck */
+    int raw_wait;                   /* private: a raw request awaits its answer */
+    json_object *raw_id;            /* private: borrowed id it waits for (NULL: null/absent) */
+    int raw_got;                    /* private */
+    mc_msg_t raw_resp;              /* private */
 };
 
 /* Versions the harness understands, newest last; NULL-terminated. */
@@ -168,10 +177,24 @@ int mc_session_notify(mc_session_t *s, const char *method, json_object *params, 
 int mc_session_send_raw(mc_session_t *s, const char *bytes, size_t len, int timeout_ms);
 
 /*
+ * Sends a raw line (see mc_session_send_raw) and waits up to timeout_ms for
+ * the response whose id equals expect_id (borrowed; NULL waits for an
+ * error with a null or absent id, the answer to an unreadable line).
+ * Returns MC_OK with *response (caller mc_msg_free()s it), MC_ETIMEOUT when
+ * nothing matching came, MC_EEOF, or a send error.
+ */
+int mc_session_raw_request(mc_session_t *s, const char *bytes, size_t len, json_object *expect_id,
+                           int timeout_ms, mc_msg_t *response);
+
+/*
  * Takes the oldest queued notification, waiting up to timeout_ms for one.
  * Returns MC_OK (caller mc_msg_free()s *out), MC_ETIMEOUT or MC_EEOF.
  */
 int mc_session_next_notification(mc_session_t *s, int timeout_ms, mc_msg_t *out);
+
+/* Handles at most one inbound frame, waiting up to timeout_ms for it.
+ * Returns MC_OK, MC_ETIMEOUT or MC_EEOF. */
+int mc_session_poll_once(mc_session_t *s, int timeout_ms);
 
 /* Processes inbound traffic for up to timeout_ms (or until EOF). */
 int mc_session_poll(mc_session_t *s, int timeout_ms);

@@ -153,7 +153,7 @@ static void test_oversize_skipped_and_reported(void **state)
     /* 100 bytes in three chunks, never buffered beyond the limit. */
     assert_int_equal(mc_framer_feed(&f, big, 10, collect, &s, NULL), 0);
     assert_int_equal(mc_framer_feed(&f, big, 60, collect, &s, NULL), 0);
-    assert_true(f.cap <= 16);
+    assert_true(f.cap <= 16 + 1); /* max + 1: room for a "\r" */
     assert_int_equal(mc_framer_feed(&f, big, 30, collect, &s, NULL), 0);
     assert_int_equal(s.n, 0);
     feed_str(&f, "\nshort\n", &s);
@@ -163,7 +163,7 @@ static void test_oversize_skipped_and_reported(void **state)
     assert_null(s.data[0]);
     assert_int_equal(s.kind[1], MC_FRAME_LINE);
     assert_string_equal(s.data[1], "short");
-    assert_true(f.cap <= 16);
+    assert_true(f.cap <= 16 + 1); /* max + 1: room for a "\r" */
     seen_free(&s);
     mc_framer_free(&f);
 }

@@ -1,0 +1,113 @@
+#include "cli/scenarios_load.h"
+
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+const char *mc_cli_default_scenarios(void)
+{
+    static char path[4096];
+    struct stat st;
+
+    snprintf(path, sizeof(path), "%s/scenarios", MC_SOURCE_DIR);
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+        return path;
+    return "scenarios";
+}
+
+/* The root ids are relative to: the folder itself for a folder argument, or
+ * the "scenarios" folder above a file. */
+static void find_root(const char *path, char *root, size_t n)
+{
+    struct stat st;
+    const char *hit;
+
+    snprintf(root, n, "%s", path);
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        size_t l = strlen(root);
+        while (l > 1 && root[l - 1] == '/')
+            root[--l] = '\0';
+        return;
+    }
+    hit = strstr(path, "scenarios/");
+    if (hit != NULL) {
+        const char *last = hit;
+        while ((hit = strstr(last + 1, "scenarios/")) != NULL)
+            last = hit;
+        snprintf(root, n, "%.*s", (int)(last - path + 9), path);
+    } else {
+        char *slash = strrchr(root, '/');
+        if (slash != NULL)
+            *slash = '\0';
+        else
+            snprintf(root, n, ".");
+    }
+}
+
+int mc_cli_scenarios_load(char *const *paths, size_t n_paths, const char *filter,
+                          mc_cli_scenarios_t *out, const char *prog)
+{
+    char **files = NULL;
+    size_t n_files = 0, i;
+    mc_errbuf_t eb;
+    const char *def = mc_cli_default_scenarios();
+    char *def_paths[1];
+
+    memset(out, 0, sizeof(*out));
+    if (n_paths == 0) {
+        def_paths[0] = (char *)def;
+        paths = def_paths;
+        n_paths = 1;
+    }
+    mc_errbuf_clear(&eb);
+    if (mc_scenario_find(paths, n_paths, &files, &n_files, &eb) != MC_OK) {
+        fprintf(stderr, "%s: %s\n", prog, eb.msg);
+        return -1;
+    }
+    out->v = calloc(n_files + 1, sizeof(*out->v));
+    if (out->v == NULL) {
+        mc_scenario_paths_free(files);
+        return -1;
+    }
+    for (i = 0; i < n_files; i++) {
+        char *problems = NULL;
+        char root[4096];
+        mc_scenario_t sc;
+        int rc;
+
+        find_root(n_paths == 1 ? paths[0] : files[i], root, sizeof(root));
+        if (n_paths > 1)
+            find_root(files[i], root, sizeof(root));
+        snprintf(out->root, sizeof(out->root), "%s", root);
+        mc_errbuf_clear(&eb);
+        rc = mc_scenario_load(files[i], root, &sc, &problems, &eb);
+        if (rc != MC_OK) {
+            out->failed++;
+            if (problems != NULL)
+                fprintf(stderr, "%s", problems);
+            else
+                fprintf(stderr, "%s: %s\n", files[i], eb.msg);
+            free(problems);
+            continue;
+        }
+        if (filter != NULL && fnmatch(filter, sc.id, 0) != 0) {
+            mc_scenario_free(&sc);
+            continue;
+        }
+        out->v[out->n++] = sc;
+    }
+    mc_scenario_paths_free(files);
+    return 0;
+}
+
+void mc_cli_scenarios_free(mc_cli_scenarios_t *s)
+{
+    size_t i;
+
+    for (i = 0; i < s->n; i++)
+        mc_scenario_free(&s->v[i]);
+    free(s->v);
+    memset(s, 0, sizeof(*s));
+}

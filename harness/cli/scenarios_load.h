@@ -1,0 +1,33 @@
+/*
+ * scenarios_load.h - finding and loading the scenario library for the
+ * subcommands that work on scenarios (run, list, lint, coverage).
+ */
+#ifndef MC_CLI_SCENARIOS_LOAD_H
+#define MC_CLI_SCENARIOS_LOAD_H
+
+#include <stddef.h>
+
+#include "scenario/scenario.h"
+
+typedef struct mc_cli_scenarios {
+    mc_scenario_t *v;  /* loaded scenarios, sorted by path */
+    size_t n;
+    size_t failed;     /* files that did not load (problems printed) */
+    char root[4096];   /* the scenarios folder ids are relative to */
+} mc_cli_scenarios_t;
+
+/* The scenario library folder used when --scenarios is not given: the
+ * source tree's scenarios/ when it exists, else ./scenarios. */
+const char *mc_cli_default_scenarios(void);
+
+/*
+ * Loads every scenario under paths (files or folders), keeping those whose
+ * id matches filter (a glob, or NULL). Problems are printed to stderr as
+ * "file:line:col: message". Returns 0, or -1 when no file could be found.
+ */
+int mc_cli_scenarios_load(char *const *paths, size_t n_paths, const char *filter,
+                          mc_cli_scenarios_t *out, const char *prog);
+
+void mc_cli_scenarios_free(mc_cli_scenarios_t *s);
+
+#endif /* MC_CLI_SCENARIOS_LOAD_H */

@@ -1,0 +1,522 @@
+#include "client/wire.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/frame.h"
+#include "core/limits.h"
+
+static const char *const levels[] = {"debug",    "info",  "notice", "warning",
+                                     "error",    "critical", "alert", "emergency", NULL};
+
+int mc_log_level_rank(const char *level)
+{
+    int i;
+
+    if (level == NULL)
+        return -1;
+    for (i = 0; levels[i] != NULL; i++)
+        if (strcmp(level, levels[i]) == 0)
+            return i;
+    return -1;
+}
+
+int mc_wire_init(mc_wire_t *w)
+{
+    memset(w, 0, sizeof(*w));
+    w->reqs = calloc(MC_WIRE_MAX_REQUESTS, sizeof(*w->reqs));
+    if (w->reqs == NULL)
+        return MC_ENOMEM;
+    w->log_level = -1;
+    return MC_OK;
+}
+
+static void free_req(mc_wire_req_t *r)
+{
+    free(r->id);
+    free(r->method);
+    free(r->token);
+    free(r->uri);
+    free(r->level);
+    memset(r, 0, sizeof(*r));
+}
+
+void mc_wire_free(mc_wire_t *w)
+{
+    size_t i;
+
+    if (w->reqs != NULL)
+        for (i = 0; i < MC_WIRE_MAX_REQUESTS; i++)
+            free_req(&w->reqs[i]);
+    free(w->reqs);
+    for (i = 0; i < MC_WIRE_MAX_TOKENS; i++)
+        free(w->tokens[i].token);
+    for (i = 0; i < MC_WIRE_MAX_SUBSCRIPTIONS; i++)
+        free(w->subs[i]);
+    json_object_put(w->server_caps);
+    json_object_put(w->client_caps);
+    memset(w, 0, sizeof(*w));
+}
+
+static size_t check_slot(mc_wire_t *w, const char *check)
+{
+    size_t i;
+
+    for (i = 0; i < w->n_checks; i++)
+        if (strcmp(w->check_ids[i], check) == 0)
+            return i;
+    if (w->n_checks == MC_WIRE_MAX_CHECKS)
+        return MC_WIRE_MAX_CHECKS;
+    w->check_ids[w->n_checks] = check;
+    return w->n_checks++;
+}
+
+void mc_wire_pass(mc_wire_t *w, const char *check)
+{
+    size_t i = check_slot(w, check);
+
+    if (i < MC_WIRE_MAX_CHECKS)
+        w->check_evals[i]++;
+}
+
+void mc_wire_fail(mc_wire_t *w, const char *check, const char *fmt, ...)
+{
+    va_list ap;
+    mc_wire_finding_t *f;
+
+    mc_wire_pass(w, check);
+    if (w->n_findings == MC_WIRE_MAX_FINDINGS) {
+        w->findings_dropped++;
+        return;
+    }
+    f = &w->findings[w->n_findings++];
+    f->check = check;
+    f->seq = w->cur_seq ? w->cur_seq : w->seq_in;
+    va_start(ap, fmt);
+    vsnprintf(f->detail, sizeof(f->detail), fmt, ap);
+    va_end(ap);
+}
+
+static char *compact_dup(json_object *v)
+{
+    size_t n = 0;
+    const char *s = v != NULL ? json_object_to_json_string_length(v, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE, &n)
+                              : "null";
+    return strdup(s);
+}
+
+static json_object *get(json_object *o, const char *k)
+{
+    json_object *v = NULL;
+
+    if (o == NULL || !json_object_is_type(o, json_type_object))
+        return NULL;
+    return json_object_object_get_ex(o, k, &v) ? v : NULL;
+}
+
+static const char *get_str(json_object *o, const char *k)
+{
+    json_object *v = get(o, k);
+
+    return v != NULL && json_object_is_type(v, json_type_string) ? json_object_get_string(v)
+                                                                 : NULL;
+}
+
+static mc_wire_req_t *find_req(mc_wire_t *w, const char *id)
+{
+    size_t i;
+
+    for (i = 0; i < MC_WIRE_MAX_REQUESTS; i++)
+        if (w->reqs[i].id != NULL && strcmp(w->reqs[i].id, id) == 0)
+            return &w->reqs[i];
+    return NULL;
+}
+
+static mc_wire_token_t *find_token(mc_wire_t *w, const char *token, int create)
+{
+    size_t i;
+    mc_wire_token_t *free_slot = NULL;
+
+    for (i = 0; i < MC_WIRE_MAX_TOKENS; i++) {
+        if (w->tokens[i].token != NULL && strcmp(w->tokens[i].token, token) == 0)
+            return &w->tokens[i];
+        if (w->tokens[i].token == NULL && free_slot == NULL)
+            free_slot = &w->tokens[i];
+    }
+    if (!create || free_slot == NULL)
+        return NULL;
+    free_slot->token = strdup(token);
+    free_slot->last = 0;
+    free_slot->seen = 0;
+    free_slot->active = 1;
+    return free_slot->token != NULL ? free_slot : NULL;
+}
+
+static int subscribed(const mc_wire_t *w, const char *uri)
+{
+    size_t i;
+
+    for (i = 0; i < MC_WIRE_MAX_SUBSCRIPTIONS; i++)
+        if (w->subs[i] != NULL && strcmp(w->subs[i], uri) == 0)
+            return 1;
+    return 0;
+}
+
+static void subscribe(mc_wire_t *w, const char *uri)
+{
+    size_t i;
+
+    if (subscribed(w, uri))
+        return;
+    for (i = 0; i < MC_WIRE_MAX_SUBSCRIPTIONS; i++)
+        if (w->subs[i] == NULL) {
+            w->subs[i] = strdup(uri);
+            return;
+        }
+}
+
+static void unsubscribe(mc_wire_t *w, const char *uri)
+{
+    size_t i;
+
+    for (i = 0; i < MC_WIRE_MAX_SUBSCRIPTIONS; i++)
+        if (w->subs[i] != NULL && strcmp(w->subs[i], uri) == 0) {
+            free(w->subs[i]);
+            w->subs[i] = NULL;
+        }
+}
+
+void mc_wire_outbound(mc_wire_t *w, const char *line, size_t len)
+{
+    mc_msg_t m;
+    mc_wire_req_t *r;
+
+    if (mc_msg_decode(line, len, 0, &m) != MC_OK || m.kind == MC_MSG_INVALID) {
+        /* A deliberately malformed line: the server may answer it with a
+         * null id, once. */
+        w->unreadable_outstanding++;
+        w->last_out_notification = 0;
+        mc_msg_free(&m);
+        return;
+    }
+    w->last_out_notification = m.kind == MC_MSG_NOTIFICATION;
+    if (m.kind == MC_MSG_NOTIFICATION) {
+        if (strcmp(m.method, "notifications/initialized") == 0)
+            w->initialized_sent = 1;
+        if (strcmp(m.method, "notifications/cancelled") == 0) {
+            /* The cancelled request may never be answered; keep it open. */
+        }
+        mc_msg_free(&m);
+        return;
+    }
+    if (m.kind != MC_MSG_REQUEST) {
+        mc_msg_free(&m);
+        return;
+    }
+    r = &w->reqs[w->req_next];
+    free_req(r);
+    w->req_next = (w->req_next + 1) % MC_WIRE_MAX_REQUESTS;
+    r->id = compact_dup(m.id);
+    r->method = strdup(m.method);
+    if (strcmp(m.method, "initialize") == 0) {
+        json_object_put(w->client_caps);
+        w->client_caps = json_object_get(get(m.params, "capabilities"));
+    }
+    {
+        json_object *meta = get(m.params, "_meta");
+        json_object *tok = get(meta, "progressToken");
+        if (tok != NULL) {
+            r->token = compact_dup(tok);
+            if (r->token != NULL)
+                find_token(w, r->token, 1);
+        }
+    }
+    if (strcmp(m.method, "resources/subscribe") == 0 || strcmp(m.method, "resources/unsubscribe") == 0) {
+        const char *uri = get_str(m.params, "uri");
+        if (uri != NULL) {
+            r->uri = strdup(uri);
+            if (m.method[10] == 's')
+                subscribe(w, uri); /* from the request on: updates may race the answer */
+        }
+    }
+    if (strcmp(m.method, "logging/setLevel") == 0) {
+        const char *lv = get_str(m.params, "level");
+        if (lv != NULL)
+            r->level = strdup(lv);
+    }
+    mc_msg_free(&m);
+}
+
+static int cap_declared(json_object *caps, const char *cap, const char *flag)
+{
+    json_object *c = get(caps, cap);
+
+    if (c == NULL)
+        return 0;
+    if (flag == NULL)
+        return 1;
+    c = get(c, flag);
+    return c != NULL && json_object_is_type(c, json_type_boolean) && json_object_get_boolean(c);
+}
+
+static void on_response(mc_wire_t *w, mc_msg_t *m, mc_wire_info_t *info)
+{
+    char *id = m->id != NULL ? compact_dup(m->id) : NULL;
+    mc_wire_req_t *r = id != NULL ? find_req(w, id) : NULL;
+
+    if (id == NULL) {
+        /* Only an answer to a line whose id could not be read may lack one. */
+        if (m->kind == MC_MSG_ERROR && w->unreadable_outstanding > 0) {
+            w->unreadable_outstanding--;
+            mc_wire_pass(w, "wire/null-id-only-for-unreadable-requests");
+        } else if (w->last_out_notification) {
+            mc_wire_fail(w, "wire/no-response-to-notification",
+                         "a response with a null id arrived right after a notification");
+        } else {
+            mc_wire_fail(w, "wire/null-id-only-for-unreadable-requests",
+                         "error response without an id, though every request sent had a "
+                         "readable id");
+        }
+        return;
+    }
+    if (r == NULL) {
+        /* An integer id answered as a string (or the reverse)? */
+        int type_mismatch = 0;
+        if (json_object_is_type(m->id, json_type_string)) {
+            char *alt = strdup(json_object_get_string(m->id));
+            type_mismatch = alt != NULL && find_req(w, alt) != NULL;
+            free(alt);
+        } else {
+            char alt[64];
+            snprintf(alt, sizeof(alt), "\"%s\"", id);
+            type_mismatch = find_req(w, alt) != NULL;
+        }
+        if (type_mismatch)
+            mc_wire_fail(w, "wire/response-id",
+                         "response id %.60s has another type than the request's id", id);
+        else if (w->last_out_notification)
+            mc_wire_fail(w, "wire/no-response-to-notification",
+                         "response with id %.60s matches no request; the last message sent was "
+                         "a notification",
+                         id);
+        else
+            mc_wire_fail(w, "wire/response-id", "response id %.60s matches no request sent", id);
+        free(id);
+        return;
+    }
+    free(id);
+    if (r->answered) {
+        mc_wire_fail(w, "wire/single-response", "second response to request %s (%s)", r->id,
+                     r->method);
+        return;
+    }
+    r->answered = 1;
+    mc_wire_pass(w, "wire/response-id");
+    if (info != NULL)
+        info->answered_method = r->method;
+    if (r->token != NULL) {
+        mc_wire_token_t *t = find_token(w, r->token, 0);
+        if (t != NULL)
+            t->active = 0; /* progress must stop once the request completes */
+    }
+    if (strcmp(r->method, "initialize") == 0 && m->kind == MC_MSG_RESULT) {
+        json_object_put(w->server_caps);
+        w->server_caps = json_object_get(get(m->result, "capabilities"));
+        w->init_answered = 1;
+    }
+    if (m->kind == MC_MSG_RESULT && r->uri != NULL && strcmp(r->method, "resources/unsubscribe") == 0)
+        unsubscribe(w, r->uri);
+    if (m->kind == MC_MSG_ERROR && r->uri != NULL && strcmp(r->method, "resources/subscribe") == 0)
+        unsubscribe(w, r->uri);
+    if (m->kind == MC_MSG_RESULT && r->level != NULL)
+        w->log_level = mc_log_level_rank(r->level);
+}
+
+static void on_notification(mc_wire_t *w, mc_msg_t *m)
+{
+    const char *meth = m->method;
+    static const struct {
+        const char *method, *cap;
+    } changed[] = {{"notifications/resources/list_changed", "resources"},
+                   {"notifications/prompts/list_changed", "prompts"},
+                   {"notifications/tools/list_changed", "tools"}};
+    size_t i;
+
+    for (i = 0; i < sizeof(changed) / sizeof(changed[0]); i++) {
+        if (strcmp(meth, changed[i].method) == 0) {
+            if (!cap_declared(w->server_caps, changed[i].cap, "listChanged"))
+                mc_wire_fail(w, "wire/negotiated-capabilities",
+                             "%s sent, but the server did not declare %s.listChanged", meth,
+                             changed[i].cap);
+            else
+                mc_wire_pass(w, "wire/negotiated-capabilities");
+            return;
+        }
+    }
+    if (strcmp(meth, "notifications/resources/updated") == 0) {
+        const char *uri = get_str(m->params, "uri");
+        if (!cap_declared(w->server_caps, "resources", "subscribe"))
+            mc_wire_fail(w, "wire/negotiated-capabilities",
+                         "resources/updated sent, but the server did not declare "
+                         "resources.subscribe");
+        else
+            mc_wire_pass(w, "wire/negotiated-capabilities");
+        if (uri != NULL && !subscribed(w, uri))
+            mc_wire_fail(w, "wire/resource-updated-subscribed",
+                         "resources/updated for %.120s, which the client is not subscribed to",
+                         uri);
+        else
+            mc_wire_pass(w, "wire/resource-updated-subscribed");
+        return;
+    }
+    if (strcmp(meth, "notifications/message") == 0) {
+        const char *lv = get_str(m->params, "level");
+        int rank = mc_log_level_rank(lv);
+        if (!cap_declared(w->server_caps, "logging", NULL))
+            mc_wire_fail(w, "wire/logging-capability",
+                         "notifications/message sent, but the server did not declare logging");
+        else
+            mc_wire_pass(w, "wire/logging-capability");
+        if (w->log_level >= 0 && rank >= 0) {
+            if (rank < w->log_level)
+                mc_wire_fail(w, "wire/log-level",
+                             "log message at level %s, below the level %s the client set", lv,
+                             levels[w->log_level]);
+            else
+                mc_wire_pass(w, "wire/log-level");
+        }
+        return;
+    }
+    if (strcmp(meth, "notifications/progress") == 0) {
+        json_object *tok = get(m->params, "progressToken");
+        json_object *prog = get(m->params, "progress");
+        char *t = tok != NULL ? compact_dup(tok) : NULL;
+        mc_wire_token_t *rec = t != NULL ? find_token(w, t, 0) : NULL;
+        if (rec == NULL || !rec->active) {
+            mc_wire_fail(w, "wire/progress-active-token",
+                         "progress for token %.60s, which is not an active request's token",
+                         t != NULL ? t : "(none)");
+        } else {
+            mc_wire_pass(w, "wire/progress-active-token");
+            if (prog != NULL && (json_object_is_type(prog, json_type_int) ||
+                                 json_object_is_type(prog, json_type_double))) {
+                double p = json_object_get_double(prog);
+                if (rec->seen && !(p > rec->last))
+                    mc_wire_fail(w, "wire/progress-increases",
+                                 "progress %g for token %.60s does not increase (last %g)", p, t,
+                                 rec->last);
+                else
+                    mc_wire_pass(w, "wire/progress-increases");
+                rec->seen = 1;
+                rec->last = p;
+            }
+        }
+        free(t);
+        return;
+    }
+}
+
+static void on_server_request(mc_wire_t *w, mc_msg_t *m)
+{
+    static const struct {
+        const char *method, *cap;
+    } need[] = {{"elicitation/create", "elicitation"},
+                {"sampling/createMessage", "sampling"},
+                {"roots/list", "roots"}};
+    size_t i;
+
+    if (!w->initialized_sent && strcmp(m->method, "ping") != 0)
+        mc_wire_fail(w, "wire/requests-before-initialized",
+                     "server sent %s before the client sent notifications/initialized", m->method);
+    for (i = 0; i < sizeof(need) / sizeof(need[0]); i++) {
+        if (strcmp(m->method, need[i].method) == 0) {
+            if (!cap_declared(w->client_caps, need[i].cap, NULL))
+                mc_wire_fail(w, "wire/negotiated-capabilities",
+                             "server sent %s, but the client did not declare %s", m->method,
+                             need[i].cap);
+            else
+                mc_wire_pass(w, "wire/negotiated-capabilities");
+        }
+    }
+}
+
+void mc_wire_inbound(mc_wire_t *w, int kind, unsigned flags, const char *data, size_t len,
+                     mc_wire_info_t *info)
+{
+    mc_msg_t m;
+    mc_errbuf_t eb;
+    json_object *root = NULL;
+    int rc;
+
+    w->seq_in++;
+    if (info != NULL)
+        memset(info, 0, sizeof(*info));
+    switch (kind) {
+    case MC_FRAME_EMPTY:
+        mc_wire_fail(w, "wire/newline-delimited", "empty line on stdout");
+        return;
+    case MC_FRAME_OVERSIZE:
+        mc_wire_fail(w, "wire/message-size", "line of %zu bytes exceeds the %u-byte limit", len,
+                     MC_MAX_MESSAGE_SIZE);
+        return;
+    case MC_FRAME_TRUNCATED:
+        mc_wire_fail(w, "wire/stdout-only-messages",
+                     "%zu bytes without a final newline when the output ended", len);
+        return;
+    default:
+        break;
+    }
+    if (flags & MC_FRAME_F_CRLF)
+        mc_wire_fail(w, "wire/newline-delimited", "line ends in \\r\\n");
+    mc_errbuf_clear(&eb);
+    rc = mc_json_parse(data, len, 0, &root, &eb);
+    if (rc == MC_EUTF8) {
+        mc_wire_fail(w, "wire/utf8", "%s", eb.msg);
+        return;
+    }
+    mc_wire_pass(w, "wire/utf8");
+    if (rc != MC_OK) {
+        mc_wire_fail(w, "wire/stdout-only-messages", "not JSON (%s): %.80s", eb.msg,
+                     data != NULL ? data : "");
+        return;
+    }
+    mc_wire_pass(w, "wire/stdout-only-messages");
+    mc_msg_classify(root, &m);
+    if (m.kind == MC_MSG_INVALID) {
+        if (m.root != NULL && json_object_is_type(m.root, json_type_array))
+            mc_wire_fail(w, "wire/no-batch", "%s", m.reason);
+        else
+            mc_wire_fail(w, "wire/jsonrpc-envelope", "%s", m.reason);
+        mc_msg_free(&m);
+        return;
+    }
+    mc_wire_pass(w, "wire/jsonrpc-envelope");
+    switch (m.kind) {
+    case MC_MSG_RESULT:
+    case MC_MSG_ERROR:
+        on_response(w, &m, info);
+        break;
+    case MC_MSG_NOTIFICATION:
+        on_notification(w, &m);
+        break;
+    case MC_MSG_REQUEST:
+        on_server_request(w, &m);
+        break;
+    default:
+        break;
+    }
+    if (info != NULL) {
+        info->msg = m;
+        info->is_line = 1;
+    } else {
+        mc_msg_free(&m);
+    }
+}
+
+void mc_wire_info_free(mc_wire_info_t *info)
+{
+    mc_msg_free(&info->msg);
+    memset(info, 0, sizeof(*info));
+}

@@ -1,0 +1,120 @@
+/*
+ * wire.h - the wire checks: rules every message of a session must keep,
+ * whatever a scenario asserts.
+ *
+ * The checker is a pure function of the transcript: it is fed every line in
+ * both directions, in order, and records findings against check ids
+ * ("wire/response-id", "wire/log-level", ...). It tracks what the rules need:
+ * outstanding request ids and methods, whether notifications/initialized was
+ * sent, the negotiated capabilities, subscriptions, the log level set,
+ * active progress tokens and their last values. Check metadata (level, spec
+ * reference, sentence) lives with the scenario layer's built-in checks; the
+ * schema check is added by the caller, who has the schemas.
+ */
+#ifndef MC_CLIENT_WIRE_H
+#define MC_CLIENT_WIRE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <json-c/json.h>
+
+#include "core/jsonrpc.h"
+
+/* Findings kept per session; later ones are counted only. */
+#define MC_WIRE_MAX_FINDINGS 256
+/* Outbound requests remembered for matching responses. */
+#define MC_WIRE_MAX_REQUESTS 4096
+/* Subscribed URIs tracked. */
+#define MC_WIRE_MAX_SUBSCRIPTIONS 256
+/* Progress tokens tracked. */
+#define MC_WIRE_MAX_TOKENS 256
+/* Distinct check ids counted. */
+#define MC_WIRE_MAX_CHECKS 32
+
+typedef struct mc_wire_finding {
+    const char *check; /* static check id */
+    uint64_t seq;      /* inbound line number (1-based) */
+    char detail[300];
+} mc_wire_finding_t;
+
+typedef struct mc_wire_req {
+    char *id;       /* compact JSON of the id (owned), NULL = free slot */
+    char *method;   /* owned */
+    char *token;    /* progress token (compact JSON, owned) or NULL */
+    char *uri;      /* params.uri for (un)subscribe, owned, or NULL */
+    char *level;    /* params.level for logging/setLevel, owned, or NULL */
+    int answered;
+} mc_wire_req_t;
+
+typedef struct mc_wire_token {
+    char *token;    /* owned compact JSON */
+    double last;    /* last progress value */
+    int seen;       /* a notification arrived */
+    int active;
+} mc_wire_token_t;
+
+typedef struct mc_wire {
+    mc_wire_finding_t findings[MC_WIRE_MAX_FINDINGS]; /* read-only */
+    size_t n_findings;                                /* read-only */
+    uint64_t findings_dropped;                        /* read-only */
+    const char *check_ids[MC_WIRE_MAX_CHECKS];        /* read-only: checks evaluated */
+    uint64_t check_evals[MC_WIRE_MAX_CHECKS];         /* read-only: times evaluated */
+    size_t n_checks;                                  /* read-only */
+    /* private state */
+    mc_wire_req_t *reqs;
+    size_t req_next;
+    mc_wire_token_t tokens[MC_WIRE_MAX_TOKENS];
+    char *subs[MC_WIRE_MAX_SUBSCRIPTIONS];
+    int log_level; /* -1: not set */
+    int initialized_sent;
+    int init_answered;
+    int last_out_notification;
+    int unreadable_outstanding; /* raw lines sent whose id could not be read */
+    json_object *server_caps;   /* owned */
+    json_object *client_caps;   /* owned */
+    uint64_t seq_in;
+    uint64_t cur_seq; /* public: the caller's number for the current line; findings use it
+                         when non-zero, else the inbound line count */
+} mc_wire_t;
+
+/* Prepares a checker. Returns MC_OK or MC_ENOMEM. */
+int mc_wire_init(mc_wire_t *w);
+void mc_wire_free(mc_wire_t *w);
+
+/* Feeds one line the client sent (without newline). */
+void mc_wire_outbound(mc_wire_t *w, const char *line, size_t len);
+
+/*
+ * What the checker learned of an inbound line, for the caller's schema check.
+ * msg is the classified message (owned by info; free with mc_wire_info_free).
+ */
+typedef struct mc_wire_info {
+    mc_msg_t msg;
+    const char *answered_method; /* for responses: the request's method (borrowed, valid
+                                    until the next call), or NULL */
+    int is_line;                 /* 0 for empty/oversize/truncated frames */
+} mc_wire_info_t;
+
+/*
+ * Feeds one inbound frame. kind/flags as from the framer (core/frame.h);
+ * data may be NULL for oversize frames. If info is not NULL it is filled.
+ */
+void mc_wire_inbound(mc_wire_t *w, int kind, unsigned flags, const char *data, size_t len,
+                     mc_wire_info_t *info);
+void mc_wire_info_free(mc_wire_info_t *info);
+
+/* Records a finding (and an evaluation) against check. */
+void mc_wire_fail(mc_wire_t *w, const char *check, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* Counts an evaluation of check that held. */
+void mc_wire_pass(mc_wire_t *w, const char *check);
+
+/* Logging levels in order of severity; returns the rank (0 = debug) or -1. */
+int mc_log_level_rank(const char *level);
+
+#endif /* MC_CLIENT_WIRE_H */

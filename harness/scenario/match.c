@@ -1,0 +1,407 @@
+#include "scenario/match.h"
+
+#include <math.h>
+#include <regex.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "scenario/vars.h"
+
+const char *const mc_matcher_names[] = {"equals", "not_equals", "type",   "matches", "present",
+                                        "absent", "length",     "range",  "contains", "base64",
+                                        "uri",    "one_of",     NULL};
+
+static const char *const type_names[] = {"string", "number", "integer", "boolean",
+                                         "object", "array",  "null",    NULL};
+
+int mc_matcher_type_known(json_object *t)
+{
+    size_t i;
+
+    if (t == NULL || !json_object_is_type(t, json_type_string))
+        return 0;
+    for (i = 0; type_names[i] != NULL; i++)
+        if (strcmp(json_object_get_string(t), type_names[i]) == 0)
+            return 1;
+    return 0;
+}
+
+int mc_matcher_regex_ok(json_object *re)
+{
+    regex_t rx;
+
+    if (re == NULL || !json_object_is_type(re, json_type_string))
+        return -1;
+    if (regcomp(&rx, json_object_get_string(re), REG_EXTENDED | REG_NOSUB) != 0)
+        return -1;
+    regfree(&rx);
+    return 0;
+}
+
+static int is_number(json_object *v)
+{
+    return v != NULL &&
+           (json_object_is_type(v, json_type_int) || json_object_is_type(v, json_type_double));
+}
+
+int mc_json_equal(json_object *a, json_object *b)
+{
+    if (is_number(a) && is_number(b)) {
+        if (json_object_is_type(a, json_type_int) && json_object_is_type(b, json_type_int))
+            return json_object_get_int64(a) == json_object_get_int64(b);
+        return json_object_get_double(a) == json_object_get_double(b);
+    }
+    if (a == NULL || b == NULL)
+        return a == b;
+    if (json_object_get_type(a) != json_object_get_type(b))
+        return 0;
+    if (json_object_is_type(a, json_type_array)) {
+        size_t i, n = json_object_array_length(a);
+        if (n != json_object_array_length(b))
+            return 0;
+        for (i = 0; i < n; i++)
+            if (!mc_json_equal(json_object_array_get_idx(a, i), json_object_array_get_idx(b, i)))
+                return 0;
+        return 1;
+    }
+    if (json_object_is_type(a, json_type_object)) {
+        if (json_object_object_length(a) != json_object_object_length(b))
+            return 0;
+        json_object_object_foreach(a, key, va)
+        {
+            json_object *vb;
+            if (!json_object_object_get_ex(b, key, &vb) || !mc_json_equal(va, vb))
+                return 0;
+        }
+        return 1;
+    }
+    return json_object_equal(a, b);
+}
+
+int mc_json_subset(json_object *want, json_object *have)
+{
+    if (want != NULL && json_object_is_type(want, json_type_object)) {
+        if (have == NULL || !json_object_is_type(have, json_type_object))
+            return 0;
+        json_object_object_foreach(want, key, wv)
+        {
+            json_object *hv;
+            if (!json_object_object_get_ex(have, key, &hv) || !mc_json_subset(wv, hv))
+                return 0;
+        }
+        return 1;
+    }
+    if (want != NULL && json_object_is_type(want, json_type_array)) {
+        size_t i, j, n, m;
+        if (have == NULL || !json_object_is_type(have, json_type_array))
+            return 0;
+        n = json_object_array_length(want);
+        m = json_object_array_length(have);
+        for (i = 0; i < n; i++) {
+            int hit = 0;
+            for (j = 0; j < m && !hit; j++)
+                hit = mc_json_subset(json_object_array_get_idx(want, i),
+                                     json_object_array_get_idx(have, j));
+            if (!hit)
+                return 0;
+        }
+        return 1;
+    }
+    return mc_json_equal(want, have);
+}
+
+int mc_is_base64(const char *s, size_t len)
+{
+    size_t i, pad = 0;
+
+    if (len % 4 != 0)
+        return 0;
+    for (i = 0; i < len; i++) {
+        char c = s[i];
+        if (c == '=') {
+            pad++;
+            continue;
+        }
+        if (pad > 0)
+            return 0; /* data after padding */
+        if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+              c == '+' || c == '/'))
+            return 0;
+    }
+    return pad <= 2;
+}
+
+int mc_is_uri(const char *s)
+{
+    const char *p = s;
+
+    if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z')))
+        return 0;
+    while ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+           *p == '+' || *p == '-' || *p == '.')
+        p++;
+    if (*p != ':')
+        return 0;
+    for (; *p != '\0'; p++)
+        if ((unsigned char)*p <= 0x20 || *p == 0x7f)
+            return 0;
+    return 1;
+}
+
+/* Code points in a UTF-8 string. */
+static size_t utf8_len(const char *s)
+{
+    size_t n = 0;
+
+    for (; *s != '\0'; s++)
+        if (((unsigned char)*s & 0xC0) != 0x80)
+            n++;
+    return n;
+}
+
+static void compact(json_object *v, char *out, size_t n)
+{
+    size_t len = 0;
+    const char *s = v != NULL ? json_object_to_json_string_length(v, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE, &len)
+                              : "null";
+
+    if (v == NULL)
+        len = 4;
+    if (len + 1 > n)
+        snprintf(out, n, "%.*s...", (int)(n - 4), s);
+    else
+        snprintf(out, n, "%s", s);
+}
+
+typedef struct eval {
+    json_object *a; /* the assertion */
+    const char *matcher;
+    json_object *arg;
+    regex_t rx;
+    int have_rx;
+    mc_match_t *m;
+    int failed;
+    int visits;
+} eval_t;
+
+static int type_ok(const char *t, json_object *v)
+{
+    if (strcmp(t, "null") == 0)
+        return v == NULL;
+    if (v == NULL)
+        return 0;
+    if (strcmp(t, "string") == 0)
+        return json_object_is_type(v, json_type_string);
+    if (strcmp(t, "number") == 0)
+        return is_number(v);
+    if (strcmp(t, "integer") == 0)
+        return json_object_is_type(v, json_type_int) ||
+               (json_object_is_type(v, json_type_double) &&
+                floor(json_object_get_double(v)) == json_object_get_double(v));
+    if (strcmp(t, "boolean") == 0)
+        return json_object_is_type(v, json_type_boolean);
+    if (strcmp(t, "object") == 0)
+        return json_object_is_type(v, json_type_object);
+    if (strcmp(t, "array") == 0)
+        return json_object_is_type(v, json_type_array);
+    return 0;
+}
+
+static int bound(json_object *arg, const char *key, double *out)
+{
+    json_object *b;
+
+    if (!json_object_object_get_ex(arg, key, &b) || !is_number(b))
+        return 0;
+    *out = json_object_get_double(b);
+    return 1;
+}
+
+/* Applies the matcher to one selected value; returns 1 when it holds. */
+static int apply(eval_t *e, json_object *v, int found, char *expected, size_t en)
+{
+    const char *m = e->matcher;
+    json_object *arg = e->arg;
+
+    if (strcmp(m, "present") == 0) {
+        int want = json_object_get_boolean(arg);
+        snprintf(expected, en, want ? "present" : "absent");
+        return found == want;
+    }
+    if (strcmp(m, "absent") == 0) {
+        int want = json_object_get_boolean(arg);
+        snprintf(expected, en, want ? "absent" : "present");
+        return found != want;
+    }
+    if (!found) {
+        char t[200];
+        compact(arg, t, sizeof(t));
+        snprintf(expected, en, "%s %s (the value is missing)", m, t);
+        return 0;
+    }
+    if (strcmp(m, "equals") == 0 || strcmp(m, "not_equals") == 0) {
+        int eq = mc_json_equal(arg, v);
+        char t[400];
+        compact(arg, t, sizeof(t));
+        snprintf(expected, en, "%s%s", m[0] == 'n' ? "anything but " : "", t);
+        return m[0] == 'n' ? !eq : eq;
+    }
+    if (strcmp(m, "one_of") == 0) {
+        size_t i, n = json_object_is_type(arg, json_type_array) ? json_object_array_length(arg) : 0;
+        char t[400];
+        compact(arg, t, sizeof(t));
+        snprintf(expected, en, "one of %s", t);
+        for (i = 0; i < n; i++)
+            if (mc_json_equal(json_object_array_get_idx(arg, i), v))
+                return 1;
+        return 0;
+    }
+    if (strcmp(m, "type") == 0) {
+        snprintf(expected, en, "a value of type %s", json_object_get_string(arg));
+        return type_ok(json_object_get_string(arg), v);
+    }
+    if (strcmp(m, "matches") == 0) {
+        snprintf(expected, en, "a string matching /%s/", json_object_get_string(arg));
+        return v != NULL && json_object_is_type(v, json_type_string) && e->have_rx &&
+               regexec(&e->rx, json_object_get_string(v), 0, NULL, 0) == 0;
+    }
+    if (strcmp(m, "length") == 0) {
+        double lo = 0, hi = 1e300, len;
+        if (is_number(arg)) {
+            lo = hi = json_object_get_double(arg);
+            snprintf(expected, en, "length %g", lo);
+        } else {
+            int has_lo = bound(arg, "min", &lo), has_hi = bound(arg, "max", &hi);
+            if (has_lo && has_hi)
+                snprintf(expected, en, "length between %g and %g", lo, hi);
+            else if (has_lo)
+                snprintf(expected, en, "length at least %g", lo);
+            else
+                snprintf(expected, en, "length at most %g", hi);
+        }
+        if (v == NULL)
+            return 0;
+        if (json_object_is_type(v, json_type_string))
+            len = (double)utf8_len(json_object_get_string(v));
+        else if (json_object_is_type(v, json_type_array))
+            len = (double)json_object_array_length(v);
+        else if (json_object_is_type(v, json_type_object))
+            len = (double)json_object_object_length(v);
+        else
+            return 0;
+        return len >= lo && len <= hi;
+    }
+    if (strcmp(m, "range") == 0) {
+        double lo = -1e300, hi = 1e300, x;
+        int has_lo = bound(arg, "min", &lo), has_hi = bound(arg, "max", &hi);
+        if (has_lo && has_hi)
+            snprintf(expected, en, "a number between %g and %g", lo, hi);
+        else if (has_lo)
+            snprintf(expected, en, "a number >= %g", lo);
+        else
+            snprintf(expected, en, "a number <= %g", hi);
+        if (!is_number(v))
+            return 0;
+        x = json_object_get_double(v);
+        return x >= lo && x <= hi;
+    }
+    if (strcmp(m, "contains") == 0) {
+        char t[400];
+        compact(arg, t, sizeof(t));
+        snprintf(expected, en, "a value containing %s", t);
+        if (v != NULL && json_object_is_type(v, json_type_string) &&
+            json_object_is_type(arg, json_type_string))
+            return strstr(json_object_get_string(v), json_object_get_string(arg)) != NULL;
+        if (v != NULL && json_object_is_type(v, json_type_array) &&
+            !json_object_is_type(arg, json_type_array)) {
+            size_t i, n = json_object_array_length(v);
+            for (i = 0; i < n; i++)
+                if (mc_json_subset(arg, json_object_array_get_idx(v, i)))
+                    return 1;
+            return 0;
+        }
+        return mc_json_subset(arg, v);
+    }
+    if (strcmp(m, "base64") == 0) {
+        int want = json_object_get_boolean(arg);
+        int ok = v != NULL && json_object_is_type(v, json_type_string) &&
+                 mc_is_base64(json_object_get_string(v), (size_t)json_object_get_string_len(v));
+        snprintf(expected, en, want ? "strict base64" : "not base64");
+        return ok == want;
+    }
+    if (strcmp(m, "uri") == 0) {
+        int want = json_object_get_boolean(arg);
+        int ok = v != NULL && json_object_is_type(v, json_type_string) &&
+                 mc_is_uri(json_object_get_string(v));
+        snprintf(expected, en, want ? "an absolute URI" : "not a URI");
+        return ok == want;
+    }
+    snprintf(expected, en, "a known matcher");
+    return 0;
+}
+
+static void visit(void *ctx, json_object *value, int found, const char *where)
+{
+    eval_t *e = ctx;
+    char expected[512];
+
+    e->visits++;
+    if (e->failed)
+        return;
+    if (!apply(e, value, found, expected, sizeof(expected))) {
+        e->failed = 1;
+        snprintf(e->m->where, sizeof(e->m->where), "%s", where[0] ? where : "(message)");
+        snprintf(e->m->expected, sizeof(e->m->expected), "%s", expected);
+        if (found)
+            compact(value, e->m->actual, sizeof(e->m->actual));
+        else
+            snprintf(e->m->actual, sizeof(e->m->actual), "(missing)");
+    }
+}
+
+int mc_assert_eval(json_object *assertion, json_object *msg, mc_match_t *m)
+{
+    eval_t e;
+    json_object *path;
+    size_t i;
+    int visits;
+
+    memset(m, 0, sizeof(*m));
+    memset(&e, 0, sizeof(e));
+    e.a = assertion;
+    e.m = m;
+    if (!json_object_object_get_ex(assertion, "path", &path) ||
+        !json_object_is_type(path, json_type_string)) {
+        snprintf(m->expected, sizeof(m->expected), "an assertion with a \"path\"");
+        return -1;
+    }
+    for (i = 0; mc_matcher_names[i] != NULL; i++) {
+        json_object *arg;
+        if (json_object_object_get_ex(assertion, mc_matcher_names[i], &arg)) {
+            e.matcher = mc_matcher_names[i];
+            e.arg = arg;
+            break;
+        }
+    }
+    if (e.matcher == NULL) {
+        snprintf(m->expected, sizeof(m->expected), "an assertion with a matcher");
+        return -1;
+    }
+    if (strcmp(e.matcher, "matches") == 0) {
+        if (!json_object_is_type(e.arg, json_type_string) ||
+            regcomp(&e.rx, json_object_get_string(e.arg), REG_EXTENDED | REG_NOSUB) != 0) {
+            snprintf(m->expected, sizeof(m->expected), "a valid regular expression");
+            return -1;
+        }
+        e.have_rx = 1;
+    }
+    visits = mc_path_each(msg, json_object_get_string(path), visit, &e);
+    if (e.have_rx)
+        regfree(&e.rx);
+    if (visits < 0) {
+        snprintf(m->expected, sizeof(m->expected), "a well-formed path");
+        return -1;
+    }
+    m->pass = !e.failed;
+    return 0;
+}

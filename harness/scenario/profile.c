@@ -1,0 +1,44 @@
+#include "scenario/profile.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "scenario/jsonc.h"
+
+int mc_profile_load(const char *path, mc_profile_t *p, mc_errbuf_t *eb)
+{
+    mc_jsonc_doc_t doc;
+    json_object *roles, *name;
+    int rc = mc_jsonc_load(path, &doc, eb);
+
+    if (rc != MC_OK)
+        return rc == MC_EPARSE ? MC_EINVAL : rc;
+    if (!json_object_is_type(doc.root, json_type_object) ||
+        !json_object_object_get_ex(doc.root, "roles", &roles) ||
+        !json_object_is_type(roles, json_type_object)) {
+        mc_jsonc_free(&doc);
+        return mc_errbuf_set(eb, MC_EINVAL, "%s:1:1: a profile is {\"name\": ..., \"roles\": {...}}",
+                             path);
+    }
+    memset(p, 0, sizeof(*p));
+    p->roles = json_object_get(roles);
+    p->path = strdup(path);
+    p->name = strdup(json_object_object_get_ex(doc.root, "name", &name) &&
+                             json_object_is_type(name, json_type_string)
+                         ? json_object_get_string(name)
+                         : path);
+    mc_jsonc_free(&doc);
+    if (p->path == NULL || p->name == NULL) {
+        mc_profile_free(p);
+        return mc_errbuf_set(eb, MC_ENOMEM, "out of memory");
+    }
+    return MC_OK;
+}
+
+void mc_profile_free(mc_profile_t *p)
+{
+    json_object_put(p->roles);
+    free(p->name);
+    free(p->path);
+    memset(p, 0, sizeof(*p));
+}

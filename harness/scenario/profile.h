@@ -1,0 +1,27 @@
+/*
+ * profile.h - profiles map scenario roles to a server's fixtures.
+ *
+ * A profile is a JSONC file {"name": "...", "roles": {"tool.simple_text":
+ * "test_simple_text", ...}}. Values may be any JSON (a name, a URI, an
+ * object of prompt arguments). The default profile,
+ * scenarios/profiles/default.json, holds the official conformance suite's
+ * fixture names.
+ */
+#ifndef MC_SCENARIO_PROFILE_H
+#define MC_SCENARIO_PROFILE_H
+
+#include <json-c/json.h>
+
+#include "core/error.h"
+
+typedef struct mc_profile {
+    char *name;         /* owned */
+    char *path;         /* owned */
+    json_object *roles; /* owned: role -> value */
+} mc_profile_t;
+
+/* Loads a profile. Errors: MC_EIO, MC_EINVAL ("file:line:col: ..." in eb). */
+int mc_profile_load(const char *path, mc_profile_t *p, mc_errbuf_t *eb);
+void mc_profile_free(mc_profile_t *p);
+
+#endif /* MC_SCENARIO_PROFILE_H */

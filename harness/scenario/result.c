@@ -1,0 +1,227 @@
+#include "scenario/result.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *mc_verdict_name(mc_verdict_t v)
+{
+    static const char *const names[] = {"PASS", "SKIP", "INFO", "NOT-VERIFIED",
+                                        "WARN", "FAIL", "ERROR"};
+    return (unsigned)v < MC_VERDICT_COUNT ? names[v] : "?";
+}
+
+mc_verdict_t mc_verdict_for_level(mc_level_t level)
+{
+    return level == MC_LEVEL_MUST ? MC_FAIL : level == MC_LEVEL_SHOULD ? MC_WARN : MC_INFO;
+}
+
+static char *dup_cap(const char *s, size_t cap)
+{
+    size_t n;
+    char *d;
+
+    if (s == NULL)
+        return NULL;
+    n = strlen(s);
+    if (n > cap)
+        n = cap;
+    d = malloc(n + 1);
+    if (d == NULL)
+        return NULL;
+    memcpy(d, s, n);
+    d[n] = '\0';
+    return d;
+}
+
+int mc_sresult_init(mc_scenario_result_t *r, const mc_scenario_t *sc, const char *version)
+{
+    memset(r, 0, sizeof(*r));
+    r->id = strdup(sc->id);
+    r->area = strdup(sc->area);
+    r->title = strdup(sc->title ? sc->title : sc->id);
+    r->file = strdup(sc->doc.name);
+    r->version = strdup(version);
+    r->checks = calloc(MC_RESULT_MAX_CHECKS, sizeof(*r->checks));
+    if (!r->id || !r->area || !r->title || !r->file || !r->version || !r->checks) {
+        mc_sresult_free(r);
+        return MC_ENOMEM;
+    }
+    return MC_OK;
+}
+
+int mc_sresult_check(mc_scenario_result_t *r, const char *id, mc_level_t level, const char *ref,
+                     const char *text, int pass, const char *message, const char *expected,
+                     const char *actual, const char *path, uint64_t seq, int line)
+{
+    mc_check_result_t *c = NULL;
+    size_t i;
+
+    for (i = 0; i < r->n_checks; i++)
+        if (strcmp(r->checks[i].id, id) == 0) {
+            c = &r->checks[i];
+            break;
+        }
+    if (c == NULL) {
+        if (r->n_checks == MC_RESULT_MAX_CHECKS)
+            return MC_EFULL;
+        c = &r->checks[r->n_checks];
+        memset(c, 0, sizeof(*c));
+        c->id = strdup(id);
+        c->ref = strdup(ref ? ref : "");
+        c->text = strdup(text ? text : "");
+        if (c->id == NULL || c->ref == NULL || c->text == NULL) {
+            free(c->id);
+            free(c->ref);
+            free(c->text);
+            return MC_ENOMEM;
+        }
+        c->level = level;
+        c->verdict = MC_PASS;
+        c->line = line;
+        r->n_checks++;
+    }
+    c->evals++;
+    if (!pass) {
+        c->fails++;
+        if (c->message == NULL) {
+            c->verdict = mc_verdict_for_level(c->level);
+            c->message = dup_cap(message ? message : "the requirement did not hold",
+                                 MC_RESULT_MAX_TEXT);
+            c->expected = dup_cap(expected, MC_RESULT_MAX_TEXT);
+            c->actual = dup_cap(actual, MC_RESULT_MAX_TEXT);
+            c->path = dup_cap(path, MC_RESULT_MAX_TEXT);
+            c->seq = seq;
+            c->line = line;
+        }
+    }
+    return MC_OK;
+}
+
+void mc_sresult_tx(mc_scenario_result_t *r, uint64_t seq, int64_t t_ms, int outbound,
+                   const char *line, size_t len)
+{
+    mc_tx_line_t *t;
+    size_t keep = len > MC_RESULT_MAX_TX_LINE ? MC_RESULT_MAX_TX_LINE : len;
+
+    if (r->n_tx >= MC_RESULT_MAX_TX_LINES || r->tx_bytes + keep > MC_RESULT_MAX_TX_BYTES) {
+        r->tx_truncated = 1;
+        return;
+    }
+    if (r->tx == NULL) {
+        r->tx = calloc(MC_RESULT_MAX_TX_LINES, sizeof(*r->tx));
+        if (r->tx == NULL) {
+            r->tx_truncated = 1;
+            return;
+        }
+    }
+    t = &r->tx[r->n_tx];
+    t->line = malloc(keep + 1);
+    if (t->line == NULL) {
+        r->tx_truncated = 1;
+        return;
+    }
+    memcpy(t->line, line, keep);
+    t->line[keep] = '\0';
+    t->seq = seq;
+    t->t_ms = t_ms;
+    t->outbound = outbound;
+    t->len = len;
+    r->tx_bytes += keep;
+    r->n_tx++;
+}
+
+void mc_sresult_set(mc_scenario_result_t *r, mc_verdict_t v, const char *fmt, ...)
+{
+    char buf[1024];
+    va_list ap;
+
+    if (r->reason != NULL && r->verdict >= v)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof(buf), fmt, ap);
+    va_end(ap);
+    free(r->reason);
+    r->reason = strdup(buf);
+    r->verdict = v;
+}
+
+void mc_sresult_finish(mc_scenario_result_t *r)
+{
+    size_t i;
+    mc_verdict_t v = MC_PASS;
+
+    if (r->reason != NULL && (r->verdict == MC_SKIP || r->verdict == MC_NOT_VERIFIED))
+        return;
+    for (i = 0; i < r->n_checks; i++)
+        if (r->checks[i].verdict > v)
+            v = r->checks[i].verdict;
+    if (r->reason != NULL && r->verdict == MC_ERROR)
+        v = MC_ERROR;
+    r->verdict = v;
+}
+
+void mc_sresult_free(mc_scenario_result_t *r)
+{
+    size_t i;
+
+    for (i = 0; r->checks != NULL && i < r->n_checks; i++) {
+        mc_check_result_t *c = &r->checks[i];
+        free(c->id);
+        free(c->ref);
+        free(c->text);
+        free(c->message);
+        free(c->expected);
+        free(c->actual);
+        free(c->path);
+    }
+    free(r->checks);
+    for (i = 0; i < r->n_tx; i++)
+        free(r->tx[i].line);
+    free(r->tx);
+    free(r->id);
+    free(r->area);
+    free(r->title);
+    free(r->file);
+    free(r->version);
+    free(r->reason);
+    free(r->stderr_tail);
+    free(r->exit_desc);
+    memset(r, 0, sizeof(*r));
+}
+
+void mc_run_summarize(mc_run_result_t *run)
+{
+    size_t i;
+
+    memset(run->count, 0, sizeof(run->count));
+    for (i = 0; i < run->n; i++)
+        run->count[run->scenarios[i].verdict]++;
+}
+
+int mc_run_exit_code(const mc_run_result_t *run)
+{
+    if (run->n > 0 && run->count[MC_ERROR] == run->n)
+        return 3;
+    if (run->count[MC_FAIL] > 0 || run->count[MC_ERROR] > 0)
+        return 1;
+    if (run->strict && run->count[MC_WARN] > 0)
+        return 1;
+    if (run->partial)
+        return 3;
+    return 0;
+}
+
+void mc_run_free(mc_run_result_t *run)
+{
+    size_t i;
+
+    for (i = 0; i < run->n; i++)
+        mc_sresult_free(&run->scenarios[i]);
+    free(run->scenarios);
+    free(run->target);
+    free(run->versions);
+    free(run->profile);
+    memset(run, 0, sizeof(*run));
+}

@@ -1,0 +1,137 @@
+/*
+ * result.h - the result model: a run has scenarios, a scenario has checks.
+ *
+ * Every report writer reads this model (report/). A check is aggregated by
+ * id within a scenario: evaluated once or a hundred times (for each resource
+ * read), it appears once, with the worst verdict and the evidence of its
+ * first failure.
+ */
+#ifndef MC_SCENARIO_RESULT_H
+#define MC_SCENARIO_RESULT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "scenario/scenario.h"
+
+/* Transcript kept per scenario: lines, bytes, and bytes per line. */
+#define MC_RESULT_MAX_TX_LINES 2000
+#define MC_RESULT_MAX_TX_BYTES (1u << 20)
+#define MC_RESULT_MAX_TX_LINE 4096
+/* Checks per scenario. */
+#define MC_RESULT_MAX_CHECKS 256
+/* Bytes of a message, expected or actual value kept per check. */
+#define MC_RESULT_MAX_TEXT 1024
+
+/* In order of severity: the worst verdict of its checks is a scenario's. */
+typedef enum mc_verdict {
+    MC_PASS = 0,
+    MC_SKIP,
+    MC_INFO,
+    MC_NOT_VERIFIED,
+    MC_WARN,
+    MC_FAIL,
+    MC_ERROR
+} mc_verdict_t;
+
+#define MC_VERDICT_COUNT 7
+
+/* "PASS", "SKIP", "INFO", "NOT-VERIFIED", "WARN", "FAIL", "ERROR". */
+const char *mc_verdict_name(mc_verdict_t v);
+
+/* The verdict of a broken requirement of this level: FAIL, WARN or INFO. */
+mc_verdict_t mc_verdict_for_level(mc_level_t level);
+
+typedef struct mc_check_result {
+    char *id;
+    mc_verdict_t verdict;
+    mc_level_t level;
+    char *ref;       /* spec reference */
+    char *text;      /* requirement sentence */
+    char *message;   /* first failure, in words (NULL when it held) */
+    char *expected;
+    char *actual;
+    char *path;      /* where in the message */
+    uint64_t seq;    /* transcript line of the failure (0: none) */
+    int line;        /* scenario file line of the step */
+    unsigned evals;  /* times evaluated */
+    unsigned fails;  /* times it did not hold */
+} mc_check_result_t;
+
+typedef struct mc_tx_line {
+    uint64_t seq;    /* 1-based, both directions */
+    int64_t t_ms;    /* since the scenario started */
+    int outbound;    /* 1: client -> server */
+    char *line;      /* owned, possibly truncated */
+    size_t len;      /* original length */
+} mc_tx_line_t;
+
+typedef struct mc_scenario_result {
+    char *id, *area, *title, *file;
+    char *version;            /* protocol version the scenario ran at */
+    mc_verdict_t verdict;
+    char *reason;             /* why SKIP, NOT-VERIFIED or ERROR */
+    mc_check_result_t *checks;
+    size_t n_checks;
+    mc_tx_line_t *tx;
+    size_t n_tx;
+    size_t tx_bytes;
+    int tx_truncated;
+    char *stderr_tail;        /* last bytes of the target's stderr */
+    char *exit_desc;          /* how the target ended */
+    int64_t duration_ms;
+} mc_scenario_result_t;
+
+typedef struct mc_run_result {
+    mc_scenario_result_t *scenarios; /* owned array */
+    size_t n;
+    char *target;             /* the command, quoted for display */
+    char *versions;           /* versions requested, comma-separated */
+    char *profile;            /* profile file or "default" */
+    uint64_t seed;
+    char started[40];         /* ISO 8601 UTC */
+    int64_t duration_ms;
+    int partial;              /* interrupted: not every scenario ran */
+    int strict;               /* WARN fails the run */
+    size_t count[MC_VERDICT_COUNT];
+} mc_run_result_t;
+
+/* Prepares a scenario result (copies the strings). Returns MC_OK or MC_ENOMEM. */
+int mc_sresult_init(mc_scenario_result_t *r, const mc_scenario_t *sc, const char *version);
+
+/*
+ * Records one evaluation of check id. pass = 1 when it held. The metadata
+ * (level, ref, text) is taken the first time the id is seen. Evidence
+ * strings may be NULL. Returns MC_OK, MC_EFULL or MC_ENOMEM.
+ */
+int mc_sresult_check(mc_scenario_result_t *r, const char *id, mc_level_t level, const char *ref,
+                     const char *text, int pass, const char *message, const char *expected,
+                     const char *actual, const char *path, uint64_t seq, int line);
+
+/* Appends a transcript line (bounded). */
+void mc_sresult_tx(mc_scenario_result_t *r, uint64_t seq, int64_t t_ms, int outbound,
+                   const char *line, size_t len);
+
+/* Sets the verdict to ERROR/SKIP/NOT-VERIFIED with a reason (first reason kept). */
+void mc_sresult_set(mc_scenario_result_t *r, mc_verdict_t v, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* Computes the scenario's verdict from its checks (ERROR/SKIP/NOT-VERIFIED
+ * set by mc_sresult_set win). */
+void mc_sresult_finish(mc_scenario_result_t *r);
+
+void mc_sresult_free(mc_scenario_result_t *r);
+
+/* Counts verdicts. */
+void mc_run_summarize(mc_run_result_t *run);
+
+/* Exit code of a run: 0 pass, 1 fail (FAIL, ERROR, or WARN with strict),
+ * 3 when nothing could run (every scenario ERROR). */
+int mc_run_exit_code(const mc_run_result_t *run);
+
+void mc_run_free(mc_run_result_t *run);
+
+#endif /* MC_SCENARIO_RESULT_H */

@@ -1,0 +1,1192 @@
+#include "scenario/runner.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+
+#include "client/session.h"
+#include "client/stdio.h"
+#include "client/wire.h"
+#include "core/clock.h"
+#include "core/frame.h"
+#include "core/limits.h"
+#include "scenario/builtin.h"
+#include "scenario/match.h"
+#include "scenario/vars.h"
+
+/* Writes a + b into out (truncating); avoids format-truncation noise. */
+static void join_ptr(char *out, size_t n, const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+
+    if (la >= n)
+        la = n - 1;
+    memcpy(out, a, la);
+    if (la + lb >= n)
+        lb = n - 1 - la;
+    memcpy(out + la, b, lb);
+    out[la + lb] = '\0';
+}
+
+typedef struct inbox_item {
+    mc_msg_t msg;
+    uint64_t seq;  /* inbound line number */
+    int taken;
+} inbox_item_t;
+
+typedef struct inbox {
+    inbox_item_t *v;
+    size_t n;
+} inbox_t;
+
+typedef struct rctx {
+    const mc_scenario_t *sc;
+    const mc_runner_opts_t *o;
+    mc_scenario_result_t *res;
+    mc_stdio_t t;
+    int started;
+    mc_session_t s;
+    int session_ok;
+    mc_wire_t w;
+    mc_vars_t vars;
+    json_object *answers;   /* owned: method -> {"with": ...} or {"error": ...} */
+    inbox_t notes, reqs;
+    uint64_t seq_all;       /* transcript line counter, both directions */
+    uint64_t seq_in;        /* inbound lines */
+    uint64_t mark_in;       /* seq_in when the last message was sent */
+    int64_t t0, deadline;
+    mc_schema_report_t *rep;
+    int dead;               /* the target stopped answering or exited */
+    int tokens;
+    char version[32];
+    int step_timeout;
+} rctx_t;
+
+/* --- checks ------------------------------------------------------------- */
+
+static void check(rctx_t *c, const char *id, int pass, const char *message, const char *expected,
+                  const char *actual, const char *path, uint64_t seq, int line)
+{
+    const mc_requirement_t *rq = mc_scenario_requirement(c->sc, id);
+    const mc_builtin_check_t *b = rq == NULL ? mc_builtin_check(id) : NULL;
+    mc_level_t level = rq ? rq->level : b ? b->level : MC_LEVEL_MUST;
+    const char *ref = rq ? rq->ref : b ? b->ref : "";
+    const char *text = rq ? rq->text : b ? b->text : "";
+
+    mc_sresult_check(c->res, id, level, ref, text, pass, message, expected, actual, path, seq,
+                     line);
+}
+
+static json_object *get(json_object *o, const char *k)
+{
+    json_object *v = NULL;
+
+    if (o == NULL || !json_object_is_type(o, json_type_object))
+        return NULL;
+    return json_object_object_get_ex(o, k, &v) ? v : NULL;
+}
+
+static const char *get_str(json_object *o, const char *k)
+{
+    json_object *v = get(o, k);
+
+    return v != NULL && json_object_is_type(v, json_type_string) ? json_object_get_string(v)
+                                                                 : NULL;
+}
+
+static int get_int(json_object *o, const char *k, int dflt)
+{
+    json_object *v = get(o, k);
+
+    return v != NULL && json_object_is_type(v, json_type_int) ? json_object_get_int(v) : dflt;
+}
+
+static const char *step_check(rctx_t *c, json_object *st)
+{
+    const char *id = get_str(st, "check");
+
+    return id != NULL ? id : c->sc->reqs[0].check;
+}
+
+static void compact(json_object *v, char *out, size_t n)
+{
+    size_t len = 0;
+    const char *s = v ? json_object_to_json_string_length(v, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE, &len) : "null";
+
+    snprintf(out, n, "%s", s);
+    if (strlen(s) >= n && n > 4)
+        memcpy(out + n - 4, "...", 4);
+}
+
+/* --- traffic ------------------------------------------------------------ */
+
+static void inbox_push(inbox_t *b, mc_msg_t *msg, uint64_t seq)
+{
+    if (b->v == NULL) {
+        b->v = calloc(MC_RUNNER_MAX_INBOX, sizeof(*b->v));
+        if (b->v == NULL) {
+            mc_msg_free(msg);
+            return;
+        }
+    }
+    if (b->n == MC_RUNNER_MAX_INBOX) {
+        /* Full: drop the oldest taken item, else the oldest. */
+        size_t i, drop = 0;
+        for (i = 0; i < b->n; i++)
+            if (b->v[i].taken) {
+                drop = i;
+                break;
+            }
+        mc_msg_free(&b->v[drop].msg);
+        memmove(&b->v[drop], &b->v[drop + 1], (b->n - drop - 1) * sizeof(*b->v));
+        b->n--;
+    }
+    b->v[b->n].msg = *msg;
+    b->v[b->n].seq = seq;
+    b->v[b->n].taken = 0;
+    b->n++;
+    memset(msg, 0, sizeof(*msg));
+}
+
+static void inbox_free(inbox_t *b)
+{
+    size_t i;
+
+    for (i = 0; i < b->n; i++)
+        mc_msg_free(&b->v[i].msg);
+    free(b->v);
+    memset(b, 0, sizeof(*b));
+}
+
+static void schema_check(rctx_t *c, mc_wire_info_t *info)
+{
+    mc_errbuf_t eb;
+    int rc;
+
+    if (c->o->registry == NULL || c->version[0] == '\0' || info->msg.root == NULL)
+        return;
+    mc_schema_report_clear(c->rep);
+    mc_errbuf_clear(&eb);
+    rc = mc_registry_validate_message(c->o->registry, c->version, info->msg.root,
+                                      info->answered_method, c->rep, &eb);
+    if (rc == MC_OK) {
+        mc_wire_pass(&c->w, "wire/schema");
+    } else if (rc == MC_EINVALID) {
+        size_t i;
+        for (i = 0; i < c->rep->n_entries; i++) {
+            const mc_schema_error_t *e = &c->rep->entries[i];
+            if (e->severity != MC_SCHEMA_ERROR)
+                continue;
+            mc_wire_fail(&c->w, "wire/schema", "%s %s: %s (schema %s)",
+                         info->msg.method ? info->msg.method
+                                          : info->answered_method ? info->answered_method
+                                                                  : mc_msg_kind_name(info->msg.kind),
+                         mc_msg_kind_name(info->msg.kind), e->message, e->schema_path);
+            break;
+        }
+    }
+    /* A version without schemas (MC_ENOTFOUND) is not judged by schema. */
+}
+
+static void observe(void *ctx, int outbound, uint64_t seq, const char *line, size_t len, int kind,
+                    unsigned flags)
+{
+    rctx_t *c = ctx;
+    mc_wire_info_t info;
+
+    (void)seq;
+    c->seq_all++;
+    c->w.cur_seq = c->seq_all;
+    mc_sresult_tx(c->res, c->seq_all, mc_now_ms() - c->t0, outbound, line ? line : "", len);
+    if (outbound) {
+        mc_wire_outbound(&c->w, line, len);
+        c->mark_in = c->seq_in;
+        return;
+    }
+    c->seq_in++;
+    mc_wire_inbound(&c->w, kind, flags, line, len, &info);
+    if (!info.is_line)
+        return;
+    schema_check(c, &info);
+    if (info.msg.kind == MC_MSG_NOTIFICATION)
+        inbox_push(&c->notes, &info.msg, c->seq_in);
+    else if (info.msg.kind == MC_MSG_REQUEST)
+        inbox_push(&c->reqs, &info.msg, c->seq_in);
+    mc_wire_info_free(&info);
+}
+
+static void respond(void *ctx, mc_session_t *s, const mc_msg_t *request, mc_reply_t *reply)
+{
+    rctx_t *c = ctx;
+    json_object *a = get(c->answers, request->method);
+
+    if (a != NULL) {
+        json_object *with = get(a, "with"), *err = get(a, "error");
+        if (err != NULL) {
+            reply->error_code = get_int(err, "code", MC_RPC_INTERNAL_ERROR);
+            snprintf(reply->error_message, sizeof(reply->error_message), "%s",
+                     get_str(err, "message") ? get_str(err, "message") : "error");
+        } else if (with != NULL) {
+            json_object_deep_copy(with, &reply->result, NULL);
+        }
+        return;
+    }
+    mc_session_default_responder(NULL, s, request, reply);
+}
+
+/* Moves notifications the session queued into nothing: the observer already
+ * copied them to the inbox. Keeps the session's queue from filling. */
+static void drain_session(rctx_t *c)
+{
+    mc_msg_t m;
+
+    while (c->s.notes_count > 0 && mc_session_next_notification(&c->s, 0, &m) == MC_OK)
+        mc_msg_free(&m);
+}
+
+static int time_left(rctx_t *c, int want)
+{
+    int64_t left = c->deadline - mc_now_ms();
+
+    if (left <= 0)
+        return 0;
+    return want < left ? want : (int)left;
+}
+
+/* Marks the target dead after EOF / a send failure; the scenario is ERROR. */
+static void target_gone(rctx_t *c, int rc, const char *doing)
+{
+    char how[200];
+
+    if (c->dead)
+        return;
+    c->dead = 1;
+    mc_proc_wait(&c->t.proc, 1000);
+    mc_proc_describe(&c->t.proc, how, sizeof(how));
+    mc_sresult_set(c->res, MC_ERROR, "the server %s while %s (%s after %llu messages)",
+                   rc == MC_EEOF ? "closed its output" : "stopped reading", doing, how,
+                   (unsigned long long)c->seq_in);
+}
+
+/* --- expectations --------------------------------------------------------- */
+
+/* Evaluates "expect" and "assert" of a step against a response; captures. */
+static void judge(rctx_t *c, json_object *st, const mc_msg_t *resp, const char *what, int line)
+{
+    json_object *expect = get(st, "expect"), *asserts = get(st, "assert");
+    const char *cid = step_check(c, st);
+    char exp[256], act[512];
+    int ok = 1;
+
+    if (expect == NULL || (json_object_is_type(expect, json_type_string) &&
+                           strcmp(json_object_get_string(expect), "result") == 0)) {
+        if (resp->kind != MC_MSG_RESULT) {
+            ok = 0;
+            snprintf(exp, sizeof(exp), "a result");
+            snprintf(act, sizeof(act), "error %lld: %.300s", (long long)resp->error_code,
+                     resp->error_message ? resp->error_message : "");
+        }
+    } else if (json_object_is_type(expect, json_type_string) &&
+               strcmp(json_object_get_string(expect), "error") == 0) {
+        if (resp->kind != MC_MSG_ERROR) {
+            ok = 0;
+            snprintf(exp, sizeof(exp), "an error response");
+            snprintf(act, sizeof(act), "a result");
+        }
+    } else if (json_object_is_type(expect, json_type_object)) {
+        json_object *codes = get(expect, "error");
+        char want[128];
+        compact(codes, want, sizeof(want));
+        snprintf(exp, sizeof(exp), "error %s", want);
+        if (resp->kind != MC_MSG_ERROR) {
+            ok = 0;
+            snprintf(act, sizeof(act), "a result");
+        } else {
+            int hit = 0;
+            if (json_object_is_type(codes, json_type_int)) {
+                hit = json_object_get_int64(codes) == resp->error_code;
+            } else {
+                size_t i, n = json_object_array_length(codes);
+                for (i = 0; i < n; i++)
+                    if (json_object_get_int64(json_object_array_get_idx(codes, i)) ==
+                        resp->error_code)
+                        hit = 1;
+            }
+            if (!hit) {
+                ok = 0;
+                snprintf(act, sizeof(act), "error %lld: %.300s", (long long)resp->error_code,
+                         resp->error_message ? resp->error_message : "");
+            }
+        }
+    }
+    if (ok) {
+        check(c, cid, 1, NULL, NULL, NULL, NULL, 0, line);
+    } else {
+        char msg[1024];
+        snprintf(msg, sizeof(msg), "%.150s: expected %.250s, got %.500s", what, exp, act);
+        check(c, cid, 0, msg, exp, act, "", c->seq_all, line);
+    }
+    if (asserts != NULL) {
+        size_t i, n = json_object_array_length(asserts);
+        for (i = 0; i < n; i++) {
+            json_object *a = json_object_array_get_idx(asserts, i), *ea = NULL;
+            const char *aid = get_str(a, "check") ? get_str(a, "check") : cid;
+            mc_errbuf_t eb;
+            mc_match_t m;
+            mc_errbuf_clear(&eb);
+            if (mc_vars_expand(&c->vars, a, &ea, &eb) != MC_OK) {
+                check(c, "harness/step", 0, eb.msg, NULL, NULL, NULL, 0, line);
+                continue;
+            }
+            if (mc_assert_eval(ea, resp->root, &m) != 0) {
+                check(c, "harness/step", 0, m.expected, NULL, NULL, NULL, 0, line);
+            } else if (m.pass) {
+                check(c, aid, 1, NULL, NULL, NULL, NULL, 0, line);
+            } else {
+                char msg[1024];
+                const char *custom = get_str(a, "message");
+                snprintf(msg, sizeof(msg), "%.100s: %.150s: expected %.300s, got %.400s", what,
+                         custom ? custom : m.where, m.expected, m.actual);
+                check(c, aid, 0, msg, m.expected, m.actual, m.where, c->seq_all, line);
+            }
+            json_object_put(ea);
+        }
+    }
+    {
+        json_object *cap = get(st, "capture");
+        if (cap != NULL && json_object_is_type(cap, json_type_object)) {
+            json_object_object_foreach(cap, name, path)
+            {
+                int found = 0;
+                json_object *v = mc_path_get(resp->root, json_object_get_string(path), &found);
+                if (!found) {
+                    char msg[300];
+                    snprintf(msg, sizeof(msg), "%s: capture \"%s\": %s selects nothing", what,
+                             name, json_object_get_string(path));
+                    check(c, cid, 0, msg, "a value to capture", "(missing)",
+                          json_object_get_string(path), c->seq_all, line);
+                    continue;
+                }
+                mc_vars_set(&c->vars, name, v);
+            }
+        }
+    }
+}
+
+/* Runs the "where" filter of an expect step on a message. */
+static int where_ok(rctx_t *c, json_object *st, json_object *msg)
+{
+    json_object *where = get(st, "where");
+    size_t i, n;
+
+    if (where == NULL)
+        return 1;
+    n = json_object_array_length(where);
+    for (i = 0; i < n; i++) {
+        json_object *ea = NULL;
+        mc_match_t m;
+        mc_errbuf_t eb;
+        mc_errbuf_clear(&eb);
+        if (mc_vars_expand(&c->vars, json_object_array_get_idx(where, i), &ea, &eb) != MC_OK)
+            return 0;
+        if (mc_assert_eval(ea, msg, &m) != 0 || !m.pass) {
+            json_object_put(ea);
+            return 0;
+        }
+        json_object_put(ea);
+    }
+    return 1;
+}
+
+/* Finds the first untaken inbox message with this method (and filter). */
+static inbox_item_t *inbox_find(rctx_t *c, inbox_t *b, json_object *st, const char *method,
+                                uint64_t after)
+{
+    size_t i;
+
+    for (i = 0; i < b->n; i++) {
+        inbox_item_t *it = &b->v[i];
+        if (it->taken || it->seq <= after)
+            continue;
+        if (strcmp(method, "*") != 0 && strcmp(it->msg.method, method) != 0)
+            continue;
+        if (!where_ok(c, st, it->msg.root))
+            continue;
+        return it;
+    }
+    return NULL;
+}
+
+/* --- steps ---------------------------------------------------------------- */
+
+static int run_steps(rctx_t *c, json_object *steps, const char *ptr, int depth);
+
+static json_object *expand_or_fail(rctx_t *c, json_object *tmpl, int line)
+{
+    json_object *out = NULL;
+    mc_errbuf_t eb;
+
+    mc_errbuf_clear(&eb);
+    if (mc_vars_expand(&c->vars, tmpl, &out, &eb) != MC_OK) {
+        check(c, "harness/step", 0, eb.msg, NULL, NULL, NULL, 0, line);
+        return NULL;
+    }
+    return out;
+}
+
+static int step_request(rctx_t *c, json_object *st, int line)
+{
+    const char *method = get_str(st, "request");
+    json_object *params = NULL;
+    mc_msg_t resp;
+    int timeout = get_int(st, "timeout", c->step_timeout);
+    int rc;
+    char what[160];
+
+    if (get(st, "params") != NULL) {
+        params = expand_or_fail(c, get(st, "params"), line);
+        if (params == NULL)
+            return 0;
+    }
+    if (get(st, "progress") != NULL && json_object_get_boolean(get(st, "progress"))) {
+        json_object *meta = json_object_new_object();
+        char tok[48];
+        if (params == NULL)
+            params = json_object_new_object();
+        snprintf(tok, sizeof(tok), "mcpcheck-progress-%d", ++c->tokens);
+        json_object_object_add(meta, "progressToken", json_object_new_string(tok));
+        json_object_object_add(params, "_meta", meta);
+        mc_vars_set(&c->vars, "progress_token", json_object_object_get(meta, "progressToken"));
+    }
+    snprintf(what, sizeof(what), "%s", method);
+    if (get_str(st, "async") != NULL) {
+        int64_t id;
+        json_object *idv;
+        rc = mc_session_send_request(&c->s, method, params, &id, time_left(c, timeout));
+        if (rc != MC_OK) {
+            target_gone(c, rc, "sending a request");
+            return -1;
+        }
+        idv = json_object_new_int64(id);
+        mc_vars_set(&c->vars, get_str(st, "async"), idv);
+        json_object_put(idv);
+        return 0;
+    }
+    rc = mc_session_request(&c->s, method, params, time_left(c, timeout), &resp);
+    drain_session(c);
+    if (rc == MC_ETIMEOUT) {
+        char msg[200];
+        snprintf(msg, sizeof(msg), "%s: no response within %d ms", method, timeout);
+        check(c, step_check(c, st), 0, msg, "a response", "(none)", "", c->seq_all, line);
+        return 0;
+    }
+    if (rc != MC_OK) {
+        target_gone(c, rc, what);
+        return -1;
+    }
+    judge(c, st, &resp, what, line);
+    mc_msg_free(&resp);
+    return 0;
+}
+
+static int step_await(rctx_t *c, json_object *st, int line)
+{
+    const char *var = get_str(st, "await");
+    json_object *idv = mc_vars_get(&c->vars, var, NULL);
+    json_object *expect = get(st, "expect");
+    int timeout = get_int(st, "timeout", c->step_timeout);
+    int none = expect != NULL && json_object_is_type(expect, json_type_string) &&
+               strcmp(json_object_get_string(expect), "none") == 0;
+    mc_msg_t resp;
+    int rc;
+
+    if (idv == NULL) {
+        check(c, "harness/step", 0, "await: the async request was never sent", NULL, NULL, NULL,
+              0, line);
+        return 0;
+    }
+    if (none && timeout == c->step_timeout)
+        timeout = MC_RUNNER_QUIET_WINDOW_MS;
+    rc = mc_session_await(&c->s, json_object_get_int64(idv), time_left(c, timeout), &resp);
+    drain_session(c);
+    if (none) {
+        if (rc == MC_OK) {
+            char act[300];
+            snprintf(act, sizeof(act), "a %s", resp.kind == MC_MSG_RESULT ? "result" : "error");
+            check(c, step_check(c, st), 0, "a response arrived for a cancelled request",
+                  "no response", act, "", c->seq_all, line);
+            mc_msg_free(&resp);
+        } else if (rc == MC_ETIMEOUT) {
+            check(c, step_check(c, st), 1, NULL, NULL, NULL, NULL, 0, line);
+        } else {
+            target_gone(c, rc, "awaiting a response");
+            return -1;
+        }
+        return 0;
+    }
+    if (rc == MC_ETIMEOUT) {
+        char msg[200];
+        snprintf(msg, sizeof(msg), "no response to the %s request within %d ms", var, timeout);
+        check(c, step_check(c, st), 0, msg, "a response", "(none)", "", c->seq_all, line);
+        return 0;
+    }
+    if (rc != MC_OK) {
+        target_gone(c, rc, "awaiting a response");
+        return -1;
+    }
+    judge(c, st, &resp, var, line);
+    mc_msg_free(&resp);
+    return 0;
+}
+
+static int step_notify(rctx_t *c, json_object *st, int line)
+{
+    json_object *params = NULL;
+    int rc;
+
+    if (get(st, "params") != NULL) {
+        params = expand_or_fail(c, get(st, "params"), line);
+        if (params == NULL)
+            return 0;
+    }
+    rc = mc_session_notify(&c->s, get_str(st, "notify"), params, time_left(c, c->step_timeout));
+    if (rc != MC_OK) {
+        target_gone(c, rc, "sending a notification");
+        return -1;
+    }
+    return 0;
+}
+
+/* Waits for a notification or server request matching the step. */
+static int step_expect(rctx_t *c, json_object *st, int line, int is_request)
+{
+    const char *method = get_str(st, is_request ? "expect_request" : "expect_notification");
+    inbox_t *box = is_request ? &c->reqs : &c->notes;
+    int within = get_int(st, "within", MC_RUNNER_NOTIFY_WITHIN_MS);
+    int64_t until = mc_now_ms() + within;
+    inbox_item_t *it;
+    char what[160];
+
+    snprintf(what, sizeof(what), "%s", method);
+    for (;;) {
+        int left;
+        it = inbox_find(c, box, st, method, 0);
+        if (it != NULL)
+            break;
+        left = time_left(c, (int)(until - mc_now_ms()));
+        if (left <= 0 || c->s.eof)
+            break;
+        if (mc_session_poll_once(&c->s, left) == MC_EEOF)
+            break;
+        drain_session(c);
+    }
+    if (it == NULL) {
+        char msg[240];
+        snprintf(msg, sizeof(msg), "no %s %s arrived within %d ms", method,
+                 is_request ? "request" : "notification", within);
+        check(c, step_check(c, st), 0, msg, method, "(nothing)", "", c->seq_all, line);
+        return 0;
+    }
+    it->taken = 1;
+    judge(c, st, &it->msg, what, line);
+    return 0;
+}
+
+static int step_expect_none(rctx_t *c, json_object *st, int line)
+{
+    const char *method = get_str(st, "expect_no_notification");
+    int window = get_int(st, "for", MC_RUNNER_QUIET_WINDOW_MS);
+    int64_t until = mc_now_ms() + window;
+    uint64_t after = c->mark_in;
+    inbox_item_t *it = NULL;
+
+    for (;;) {
+        int left;
+        it = inbox_find(c, &c->notes, st, method, after);
+        if (it != NULL)
+            break;
+        left = time_left(c, (int)(until - mc_now_ms()));
+        if (left <= 0 || c->s.eof)
+            break;
+        if (mc_session_poll_once(&c->s, left) == MC_EEOF)
+            break;
+        drain_session(c);
+    }
+    if (it != NULL) {
+        char msg[300], act[512];
+        compact(it->msg.root, act, sizeof(act));
+        snprintf(msg, sizeof(msg), "unexpected %s within %d ms", it->msg.method, window);
+        check(c, step_check(c, st), 0, msg, "no such notification", act, "", it->seq, line);
+        it->taken = 1;
+    } else {
+        check(c, step_check(c, st), 1, NULL, NULL, NULL, NULL, 0, line);
+    }
+    return 0;
+}
+
+static int step_answer(rctx_t *c, json_object *st, int line)
+{
+    json_object *a = json_object_new_object();
+    json_object *with = get(st, "with"), *err = get(st, "error");
+
+    if (with != NULL) {
+        json_object *w = expand_or_fail(c, with, line);
+        if (w == NULL) {
+            json_object_put(a);
+            return 0;
+        }
+        json_object_object_add(a, "with", w);
+    } else {
+        json_object_object_add(a, "error", json_object_get(err));
+    }
+    json_object_object_add(c->answers, get_str(st, "answer"), a);
+    return 0;
+}
+
+/* Identity of a list item, for duplicate detection. */
+static void item_key(json_object *item, const char *key, char *out, size_t n)
+{
+    json_object *k = get(item, key);
+
+    if (k != NULL && json_object_is_type(k, json_type_string))
+        snprintf(out, n, "%s", json_object_get_string(k));
+    else
+        compact(item, out, n);
+}
+
+/* One walk of a paginated list. Returns the pages' item keys joined per page
+ * (for the stability comparison) in *sig and all items in *all. */
+static int walk_list(rctx_t *c, json_object *st, const char *method, const char *items,
+                     const char *key, int max_pages, int line, json_object **all, char **sig,
+                     int *dups, char *dup_key, size_t dup_n)
+{
+    json_object *cursor = NULL, *acc = json_object_new_array();
+    size_t sig_len = 0, sig_cap = 256;
+    char *s = malloc(sig_cap);
+    int pages = 0, rc = 0;
+
+    *dups = 0;
+    if (acc == NULL || s == NULL) {
+        json_object_put(acc);
+        free(s);
+        return -1;
+    }
+    s[0] = '\0';
+    for (;;) {
+        json_object *params = NULL, *result, *list, *next;
+        mc_msg_t resp;
+        char what[200];
+
+        if (get(st, "params") != NULL) {
+            params = expand_or_fail(c, get(st, "params"), line);
+            if (params == NULL) {
+                rc = 1;
+                break;
+            }
+        } else {
+            params = json_object_new_object();
+        }
+        if (cursor != NULL)
+            json_object_object_add(params, "cursor", json_object_get(cursor));
+        snprintf(what, sizeof(what), "%s page %d", method, pages + 1);
+        rc = mc_session_request(&c->s, method, params, time_left(c, c->step_timeout), &resp);
+        drain_session(c);
+        if (rc == MC_ETIMEOUT) {
+            char msg[240];
+            snprintf(msg, sizeof(msg), "%s: no response within %d ms", what, c->step_timeout);
+            check(c, "pagination/terminates", 0, msg, "a page", "(none)", "", c->seq_all, line);
+            rc = 1;
+            break;
+        }
+        if (rc != MC_OK) {
+            target_gone(c, rc, what);
+            rc = -1;
+            break;
+        }
+        pages++;
+        if (resp.kind != MC_MSG_RESULT) {
+            char msg[512];
+            snprintf(msg, sizeof(msg), "%.190s failed with error %lld: %.190s", what,
+                     (long long)resp.error_code, resp.error_message);
+            check(c, "pagination/terminates", 0, msg, "a page", "an error", "", c->seq_all, line);
+            mc_msg_free(&resp);
+            rc = 1;
+            break;
+        }
+        result = resp.result;
+        list = get(result, items);
+        if (list != NULL && json_object_is_type(list, json_type_array)) {
+            size_t i, n = json_object_array_length(list);
+            for (i = 0; i < n; i++) {
+                json_object *it = json_object_array_get_idx(list, i);
+                char k[512];
+                size_t j, m = json_object_array_length(acc), kl;
+                item_key(it, key, k, sizeof(k));
+                for (j = 0; j < m; j++) {
+                    char k2[512];
+                    item_key(json_object_array_get_idx(acc, j), key, k2, sizeof(k2));
+                    if (strcmp(k, k2) == 0) {
+                        if (*dups == 0)
+                            snprintf(dup_key, dup_n, "%s (page %d)", k, pages);
+                        (*dups)++;
+                        break;
+                    }
+                }
+                json_object_array_add(acc, json_object_get(it));
+                kl = strlen(k);
+                if (sig_len + kl + 3 > sig_cap) {
+                    char *ns;
+                    while (sig_len + kl + 3 > sig_cap)
+                        sig_cap *= 2;
+                    ns = realloc(s, sig_cap);
+                    if (ns == NULL) {
+                        rc = -1;
+                        break;
+                    }
+                    s = ns;
+                }
+                memcpy(s + sig_len, k, kl);
+                sig_len += kl;
+                s[sig_len++] = '\x1f';
+                s[sig_len] = '\0';
+            }
+        }
+        if (sig_len + 2 <= sig_cap) {
+            s[sig_len++] = '\x1e'; /* page boundary */
+            s[sig_len] = '\0';
+        }
+        next = get(result, "nextCursor");
+        json_object_put(cursor);
+        cursor = NULL;
+        if (next == NULL || json_object_is_type(next, json_type_null)) {
+            mc_msg_free(&resp);
+            rc = 0;
+            break;
+        }
+        /* An empty-string cursor is still a cursor (the spec does not make
+         * "" special): follow it. The page cap guards against loops. */
+        cursor = json_object_get(next);
+        mc_msg_free(&resp);
+        if (pages >= max_pages) {
+            char msg[200], act[64];
+            snprintf(msg, sizeof(msg), "%s: still returns nextCursor after %d pages", method,
+                     pages);
+            snprintf(act, sizeof(act), "more than %d pages", max_pages);
+            check(c, "pagination/terminates", 0, msg, "a last page without nextCursor", act, "",
+                  c->seq_all, line);
+            rc = 1;
+            break;
+        }
+    }
+    json_object_put(cursor);
+    *all = acc;
+    *sig = s;
+    return rc;
+}
+
+static int step_paginate(rctx_t *c, json_object *st, int line)
+{
+    const char *method = get_str(st, "paginate");
+    const char *items = get_str(st, "items");
+    const char *key = get_str(st, "key");
+    int max_pages = get_int(st, "max_pages", MC_RUNNER_MAX_PAGES);
+    json_object *all1 = NULL, *all2 = NULL;
+    char *sig1 = NULL, *sig2 = NULL, dupk[600] = "", dupk2[600];
+    int rc, dups = 0, dups2 = 0;
+
+    if (key == NULL)
+        key = strcmp(items, "resources") == 0           ? "uri"
+              : strcmp(items, "resourceTemplates") == 0 ? "uriTemplate"
+                                                        : "name";
+    rc = walk_list(c, st, method, items, key, max_pages, line, &all1, &sig1, &dups, dupk,
+                   sizeof(dupk));
+    if (rc == 0) {
+        check(c, "pagination/terminates", 1, NULL, NULL, NULL, NULL, 0, line);
+        if (dups > 0) {
+            char msg[800];
+            snprintf(msg, sizeof(msg), "%s: %d item%s repeated across pages, first %s", method,
+                     dups, dups == 1 ? "" : "s", dupk);
+            check(c, "pagination/no-duplicates", 0, msg, "each item once", dupk, items,
+                  c->seq_all, line);
+        } else {
+            check(c, "pagination/no-duplicates", 1, NULL, NULL, NULL, NULL, 0, line);
+        }
+        rc = walk_list(c, st, method, items, key, max_pages, line, &all2, &sig2, &dups2, dupk2,
+                       sizeof(dupk2));
+        if (rc == 0) {
+            if (strcmp(sig1, sig2) != 0)
+                check(c, "pagination/stable", 0,
+                      "a second walk of the unchanged list gave different pages",
+                      "the same pages", "different pages", items, c->seq_all, line);
+            else
+                check(c, "pagination/stable", 1, NULL, NULL, NULL, NULL, 0, line);
+        }
+    }
+    if (get_str(st, "capture") != NULL && all1 != NULL)
+        mc_vars_set(&c->vars, get_str(st, "capture"), all1);
+    json_object_put(all1);
+    json_object_put(all2);
+    free(sig1);
+    free(sig2);
+    return rc < 0 ? -1 : 0;
+}
+
+static int step_for_each(rctx_t *c, json_object *st, const char *ptr, int line, int depth)
+{
+    json_object *list = expand_or_fail(c, get(st, "for_each"), line);
+    int max = get_int(st, "max", MC_RUNNER_MAX_FOR_EACH);
+    size_t i, n;
+    char sub[512];
+    int rc = 0;
+
+    if (list == NULL)
+        return 0;
+    if (!json_object_is_type(list, json_type_array)) {
+        check(c, "harness/step", 0, "for_each: the value is not an array", "an array", NULL,
+              NULL, 0, line);
+        json_object_put(list);
+        return 0;
+    }
+    n = json_object_array_length(list);
+    if (n > (size_t)max)
+        n = (size_t)max;
+    join_ptr(sub, sizeof(sub), ptr, "/steps");
+    for (i = 0; i < n && rc == 0; i++) {
+        mc_vars_set(&c->vars, get_str(st, "as"), json_object_array_get_idx(list, i));
+        rc = run_steps(c, get(st, "steps"), sub, depth + 1);
+    }
+    json_object_put(list);
+    return rc;
+}
+
+static int step_raw(rctx_t *c, json_object *st, int line)
+{
+    json_object *rawv = expand_or_fail(c, get(st, "raw"), line);
+    json_object *expect = get(st, "expect");
+    json_object *expect_id = get(st, "expect_id");
+    json_object *parsed = NULL, *idv = NULL;
+    int none = expect != NULL && json_object_is_type(expect, json_type_string) &&
+               strcmp(json_object_get_string(expect), "none") == 0;
+    int within = get_int(st, "within", none ? MC_RUNNER_QUIET_WINDOW_MS : c->step_timeout);
+    const char *raw;
+    mc_msg_t resp;
+    int rc;
+
+    if (rawv == NULL)
+        return 0;
+    raw = json_object_get_string(rawv);
+    /* By default, wait for the id the raw line carries (if readable). */
+    if (expect_id == NULL && mc_json_parse(raw, strlen(raw), 0, &parsed, NULL) == MC_OK &&
+        json_object_is_type(parsed, json_type_object) &&
+        json_object_object_get_ex(parsed, "id", &idv) && mc_jsonrpc_id_valid(idv))
+        expect_id = idv;
+    if (expect_id != NULL && json_object_is_type(expect_id, json_type_null))
+        expect_id = NULL;
+    rc = mc_session_raw_request(&c->s, raw, strlen(raw), expect_id, time_left(c, within), &resp);
+    drain_session(c);
+    json_object_put(parsed);
+    json_object_put(rawv);
+    if (none) {
+        if (rc == MC_OK) {
+            char act[512];
+            compact(resp.root, act, sizeof(act));
+            check(c, step_check(c, st), 0, "the server answered a message that takes no answer",
+                  "no response", act, "", c->seq_all, line);
+            mc_msg_free(&resp);
+        } else if (rc == MC_ETIMEOUT) {
+            check(c, step_check(c, st), 1, NULL, NULL, NULL, NULL, 0, line);
+        } else {
+            target_gone(c, rc, "sending raw input");
+            return -1;
+        }
+        return 0;
+    }
+    if (rc == MC_ETIMEOUT) {
+        char msg[200];
+        snprintf(msg, sizeof(msg), "raw input: no response within %d ms", within);
+        check(c, step_check(c, st), 0, msg, "a response", "(none)", "", c->seq_all, line);
+        return 0;
+    }
+    if (rc != MC_OK) {
+        target_gone(c, rc, "sending raw input");
+        return -1;
+    }
+    judge(c, st, &resp, "raw input", line);
+    mc_msg_free(&resp);
+    return 0;
+}
+
+static int run_step(rctx_t *c, json_object *st, const char *ptr, int depth)
+{
+    int line = mc_scenario_line(c->sc, ptr);
+
+    if (c->o->stop != NULL && *c->o->stop) {
+        mc_sresult_set(c->res, MC_ERROR, "the run was interrupted");
+        return -1;
+    }
+    if (mc_now_ms() >= c->deadline) {
+        mc_sresult_set(c->res, MC_ERROR, "the scenario ran past its %d ms time limit",
+                       c->o->scenario_timeout_ms ? c->o->scenario_timeout_ms
+                                                 : MC_RUNNER_SCENARIO_TIMEOUT_MS);
+        return -1;
+    }
+    if (get(st, "request") != NULL)
+        return step_request(c, st, line);
+    if (get(st, "notify") != NULL)
+        return step_notify(c, st, line);
+    if (get(st, "expect_notification") != NULL)
+        return step_expect(c, st, line, 0);
+    if (get(st, "expect_request") != NULL)
+        return step_expect(c, st, line, 1);
+    if (get(st, "expect_no_notification") != NULL)
+        return step_expect_none(c, st, line);
+    if (get(st, "answer") != NULL)
+        return step_answer(c, st, line);
+    if (get(st, "paginate") != NULL)
+        return step_paginate(c, st, line);
+    if (get(st, "for_each") != NULL)
+        return step_for_each(c, st, ptr, line, depth);
+    if (get(st, "raw") != NULL)
+        return step_raw(c, st, line);
+    if (get(st, "await") != NULL)
+        return step_await(c, st, line);
+    if (get(st, "sleep") != NULL) {
+        int ms = time_left(c, get_int(st, "sleep", 0));
+        mc_session_poll(&c->s, ms);
+        drain_session(c);
+        return 0;
+    }
+    return 0;
+}
+
+static int run_steps(rctx_t *c, json_object *steps, const char *ptr, int depth)
+{
+    size_t i, n = json_object_array_length(steps);
+    char sub[512];
+
+    for (i = 0; i < n; i++) {
+        snprintf(sub, sizeof(sub), "%s/%zu", ptr, i);
+        if (run_step(c, json_object_array_get_idx(steps, i), sub, depth) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* --- the scenario --------------------------------------------------------- */
+
+/* True when the server's capabilities hold the dotted path (e.g.
+ * "resources.subscribe": an object member, or a true boolean). */
+static int server_has(json_object *caps, const char *path)
+{
+    char buf[128];
+    char *seg, *dot;
+    json_object *cur = caps;
+
+    snprintf(buf, sizeof(buf), "%s", path);
+    for (seg = buf; seg != NULL; seg = dot) {
+        dot = strchr(seg, '.');
+        if (dot != NULL)
+            *dot++ = '\0';
+        cur = get(cur, seg);
+        if (cur == NULL)
+            return 0;
+    }
+    if (json_object_is_type(cur, json_type_boolean))
+        return json_object_get_boolean(cur);
+    return !json_object_is_type(cur, json_type_null);
+}
+
+static void wire_to_checks(rctx_t *c)
+{
+    size_t i;
+
+    for (i = 0; i < c->w.n_checks; i++) {
+        size_t k;
+        int failed = 0;
+        for (k = 0; k < c->w.n_findings; k++) {
+            const mc_wire_finding_t *f = &c->w.findings[k];
+            if (strcmp(f->check, c->w.check_ids[i]) != 0)
+                continue;
+            failed = 1;
+            check(c, f->check, 0, f->detail, NULL, NULL, NULL, f->seq, 0);
+        }
+        if (!failed)
+            check(c, c->w.check_ids[i], 1, NULL, NULL, NULL, NULL, 0, 0);
+    }
+}
+
+static void set_role_vars(rctx_t *c)
+{
+    json_object *v;
+
+    if (c->o->roles == NULL)
+        return;
+    json_object_object_foreach(c->o->roles, role, val)
+    {
+        char name[160];
+        snprintf(name, sizeof(name), "role:%s", role);
+        mc_vars_set(&c->vars, name, val);
+    }
+    v = json_object_new_string(c->version);
+    mc_vars_set(&c->vars, "version", v);
+    json_object_put(v);
+}
+
+static void finish_target(rctx_t *c)
+{
+    char tail[4096], how[200];
+    int sig;
+
+    if (!c->started)
+        return;
+    sig = mc_stdio_stop(&c->t, MC_SHUTDOWN_STDIN_GRACE_MS, MC_SHUTDOWN_TERM_GRACE_MS);
+    mc_proc_describe(&c->t.proc, how, sizeof(how));
+    c->res->exit_desc = strdup(how);
+    if (mc_ring_copy(&c->t.proc.err, tail, sizeof(tail)) > 0)
+        c->res->stderr_tail = strdup(tail);
+    /* A crash is never a pass, whatever the steps saw. */
+    if (sig == 0 && c->t.proc.reaped && WIFSIGNALED(c->t.proc.status))
+        mc_sresult_set(c->res, MC_ERROR, "the server crashed: %s", how);
+    mc_stdio_free(&c->t);
+    c->started = 0;
+}
+
+int mc_runner_run(const mc_scenario_t *sc, const mc_runner_opts_t *o, mc_scenario_result_t *out)
+{
+    rctx_t *c;
+    mc_spawn_opts_t so;
+    mc_session_opts_t sopts;
+    mc_errbuf_t eb;
+    size_t i;
+    int rc;
+    const char *want_version = sc->client_version ? sc->client_version : o->version;
+
+    rc = mc_sresult_init(out, sc, want_version);
+    if (rc != MC_OK)
+        return rc;
+    c = calloc(1, sizeof(*c));
+    if (c == NULL)
+        return MC_ENOMEM;
+    c->sc = sc;
+    c->o = o;
+    c->res = out;
+    c->t0 = mc_now_ms();
+    c->deadline = c->t0 + (o->scenario_timeout_ms ? o->scenario_timeout_ms
+                                                  : MC_RUNNER_SCENARIO_TIMEOUT_MS);
+    c->step_timeout = o->step_timeout_ms ? o->step_timeout_ms : MC_RUNNER_STEP_TIMEOUT_MS;
+    snprintf(c->version, sizeof(c->version), "%s", want_version);
+    mc_vars_init(&c->vars);
+
+    /* Roles first: a missing fixture means nothing can be verified. */
+    for (i = 0; i < sc->n_roles; i++) {
+        if (get(o->roles, sc->roles[i]) == NULL) {
+            mc_sresult_set(out, MC_NOT_VERIFIED, "the profile maps no fixture to role \"%s\"",
+                           sc->roles[i]);
+            goto done;
+        }
+    }
+    c->rep = malloc(sizeof(*c->rep));
+    c->answers = json_object_new_object();
+    if (c->rep == NULL || c->answers == NULL || mc_wire_init(&c->w) != MC_OK) {
+        rc = MC_ENOMEM;
+        goto done;
+    }
+    if (sc->answers != NULL) {
+        json_object_object_foreach(sc->answers, m, a)
+        {
+            json_object *ea = NULL;
+            mc_errbuf_clear(&eb);
+            set_role_vars(c);
+            if (mc_vars_expand(&c->vars, a, &ea, &eb) == MC_OK)
+                json_object_object_add(c->answers, m, ea);
+        }
+    }
+
+    memset(&so, 0, sizeof(so));
+    so.argv = o->argv;
+    so.cwd = o->cwd;
+    so.limits = o->limits;
+    mc_errbuf_clear(&eb);
+    if (mc_stdio_start(&c->t, &so, &eb) != MC_OK) {
+        mc_sresult_set(out, MC_ERROR, "%s", eb.msg);
+        goto done;
+    }
+    c->started = 1;
+    memset(&sopts, 0, sizeof(sopts));
+    sopts.responder = respond;
+    sopts.responder_ctx = c;
+    sopts.observer = observe;
+    sopts.observer_ctx = c;
+    if (mc_session_init(&c->s, mc_stdio_link(&c->t), &sopts) != MC_OK) {
+        rc = MC_ENOMEM;
+        goto done;
+    }
+    c->session_ok = 1;
+
+    if (!sc->manual_init) {
+        mc_errbuf_clear(&eb);
+        rc = mc_session_initialize(&c->s, want_version, sc->client_caps, time_left(c, c->step_timeout),
+                                   &eb);
+        drain_session(c);
+        if (rc != MC_OK) {
+            if (rc == MC_EEOF || rc == MC_EEXITED)
+                target_gone(c, rc, "answering initialize");
+            else
+                mc_sresult_set(out, MC_ERROR, "initialize failed: %s", eb.msg);
+            rc = MC_OK;
+            goto stop;
+        }
+        snprintf(c->version, sizeof(c->version), "%s", c->s.negotiated_version);
+        free(out->version);
+        out->version = strdup(c->version);
+        if (!mc_scenario_applies(sc, c->version)) {
+            mc_sresult_set(out, MC_SKIP, "the server negotiated %s, outside the scenario's "
+                                         "versions",
+                           c->version);
+            goto stop;
+        }
+        if (sc->requires_caps != NULL) {
+            size_t n = json_object_array_length(sc->requires_caps);
+            for (i = 0; i < n; i++) {
+                const char *cap = json_object_get_string(json_object_array_get_idx(sc->requires_caps, i));
+                if (!server_has(c->s.server_caps, cap)) {
+                    mc_sresult_set(out, MC_SKIP, "the server does not declare the \"%s\" "
+                                                 "capability",
+                                   cap);
+                    goto stop;
+                }
+            }
+        }
+    }
+    set_role_vars(c);
+    run_steps(c, sc->steps, "/steps", 0);
+    if (!c->dead && c->session_ok) {
+        /* Let late messages arrive so the wire checks see them. */
+        mc_session_poll(&c->s, 0);
+        drain_session(c);
+    }
+
+stop:
+    if (c->session_ok) {
+        finish_target(c);
+        wire_to_checks(c);
+    }
+done:
+    finish_target(c);
+    if (c->session_ok)
+        mc_session_free(&c->s);
+    if (c->w.reqs != NULL)
+        mc_wire_free(&c->w);
+    out->duration_ms = mc_now_ms() - c->t0;
+    mc_sresult_finish(out);
+    mc_vars_free(&c->vars);
+    inbox_free(&c->notes);
+    inbox_free(&c->reqs);
+    json_object_put(c->answers);
+    free(c->rep);
+    free(c);
+    return rc == MC_ENOMEM ? rc : MC_OK;
+}

@@ -1,0 +1,1001 @@
+#include "scenario/scenario.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "scenario/builtin.h"
+#include "scenario/match.h"
+#include "scenario/vars.h"
+
+/* Writes a + b into out (truncating); avoids format-truncation noise. */
+static void join_ptr(char *out, size_t n, const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+
+    if (la >= n)
+        la = n - 1;
+    memcpy(out, a, la);
+    if (la + lb >= n)
+        lb = n - 1 - la;
+    memcpy(out + la, b, lb);
+    out[la + lb] = '\0';
+}
+
+const char *mc_level_name(mc_level_t level)
+{
+    switch (level) {
+    case MC_LEVEL_MUST:
+        return "MUST";
+    case MC_LEVEL_SHOULD:
+        return "SHOULD";
+    default:
+        return "MAY";
+    }
+}
+
+int mc_level_parse(const char *s, mc_level_t *out)
+{
+    if (strcmp(s, "MUST") == 0)
+        *out = MC_LEVEL_MUST;
+    else if (strcmp(s, "SHOULD") == 0)
+        *out = MC_LEVEL_SHOULD;
+    else if (strcmp(s, "MAY") == 0)
+        *out = MC_LEVEL_MAY;
+    else
+        return -1;
+    return 0;
+}
+
+/* --- problem collection ------------------------------------------------ */
+
+typedef struct lint {
+    const mc_jsonc_doc_t *doc;
+    char *buf; /* accumulated problems */
+    size_t len, cap;
+    int count;
+    int nomem;
+    /* Variables defined so far, in step order (names only). */
+    char *vars[256];
+    int n_vars;
+    char *roles[64];
+    int n_roles;
+    const mc_requirement_t *reqs;
+    size_t n_reqs;
+    int steps_seen;
+} lint_t;
+
+static void problem(lint_t *l, const char *pointer, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+static void problem(lint_t *l, const char *pointer, const char *fmt, ...)
+{
+    char msg[512], line[768];
+    va_list ap;
+    int ln, col;
+    size_t n;
+
+    l->count++;
+    if (l->count > MC_SCENARIO_MAX_PROBLEMS || l->nomem)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    va_end(ap);
+    mc_jsonc_where(l->doc, pointer, &ln, &col);
+    n = (size_t)snprintf(line, sizeof(line), "%s:%d:%d: %s\n", l->doc->name, ln, col, msg);
+    if (n >= sizeof(line))
+        n = sizeof(line) - 1;
+    if (l->len + n + 1 > l->cap) {
+        size_t cap = l->cap ? l->cap * 2 : 1024;
+        char *nb;
+        while (cap < l->len + n + 1)
+            cap *= 2;
+        nb = realloc(l->buf, cap);
+        if (nb == NULL) {
+            l->nomem = 1;
+            return;
+        }
+        l->buf = nb;
+        l->cap = cap;
+    }
+    memcpy(l->buf + l->len, line, n);
+    l->len += n;
+    l->buf[l->len] = '\0';
+}
+
+static int has_var(const lint_t *l, const char *name, size_t n)
+{
+    int i;
+
+    for (i = 0; i < l->n_vars; i++)
+        if (strlen(l->vars[i]) == n && strncmp(l->vars[i], name, n) == 0)
+            return 1;
+    return 0;
+}
+
+static void define_var(lint_t *l, const char *name)
+{
+    if (l->n_vars < (int)(sizeof(l->vars) / sizeof(l->vars[0])) &&
+        !has_var(l, name, strlen(name)))
+        l->vars[l->n_vars++] = strdup(name);
+}
+
+static void use_role(lint_t *l, const char *name, size_t n)
+{
+    int i;
+
+    for (i = 0; i < l->n_roles; i++)
+        if (strlen(l->roles[i]) == n && strncmp(l->roles[i], name, n) == 0)
+            return;
+    if (l->n_roles < (int)(sizeof(l->roles) / sizeof(l->roles[0])))
+        l->roles[l->n_roles++] = strndup(name, n);
+}
+
+/* Checks every ${...} reference inside v. */
+static void check_refs(lint_t *l, json_object *v, const char *pointer)
+{
+    if (v == NULL)
+        return;
+    switch (json_object_get_type(v)) {
+    case json_type_string: {
+        const char *s = json_object_get_string(v);
+        const char *p = s;
+        while ((p = strstr(p, "${")) != NULL) {
+            const char *end = strchr(p, '}');
+            const char *name = p + 2;
+            size_t n;
+            if (end == NULL) {
+                problem(l, pointer, "unterminated variable reference in \"%.60s\"", s);
+                return;
+            }
+            n = mc_var_name_len(name, (size_t)(end - name));
+            if (strncmp(name, "role:", 5) == 0) {
+                if (end - name == 5)
+                    problem(l, pointer, "empty role name in \"%.60s\"", s);
+                else
+                    use_role(l, name + 5, (size_t)(end - name - 5));
+            } else if (!mc_var_builtin(name, n) && !has_var(l, name, n)) {
+                problem(l, pointer, "variable \"%.*s\" is used before it is captured", (int)n,
+                        name);
+            }
+            p = end + 1;
+        }
+        return;
+    }
+    case json_type_array: {
+        size_t i, n = json_object_array_length(v);
+        char sub[512];
+        for (i = 0; i < n; i++) {
+            snprintf(sub, sizeof(sub), "%s/%zu", pointer, i);
+            check_refs(l, json_object_array_get_idx(v, i), sub);
+        }
+        return;
+    }
+    case json_type_object: {
+        char sub[512];
+        json_object_object_foreach(v, key, val)
+        {
+            snprintf(sub, sizeof(sub), "%s/%s", pointer, key);
+            check_refs(l, val, sub);
+        }
+        return;
+    }
+    default:
+        return;
+    }
+}
+
+/* Checks that obj has only the allowed keys (NULL-terminated list). */
+static void only_keys(lint_t *l, json_object *obj, const char *pointer, const char *what,
+                      const char *const *allowed)
+{
+    json_object_object_foreach(obj, key, val)
+    {
+        size_t i;
+        int ok = 0;
+        char sub[512];
+        (void)val;
+        for (i = 0; allowed[i] != NULL; i++)
+            if (strcmp(key, allowed[i]) == 0)
+                ok = 1;
+        if (!ok) {
+            snprintf(sub, sizeof(sub), "%s/%s", pointer, key);
+            problem(l, sub, "unknown field \"%s\" in %s", key, what);
+        }
+    }
+}
+
+static json_object *get(json_object *obj, const char *key)
+{
+    json_object *v = NULL;
+
+    if (obj == NULL || !json_object_is_type(obj, json_type_object))
+        return NULL;
+    return json_object_object_get_ex(obj, key, &v) ? v : NULL;
+}
+
+static int is_str(json_object *v)
+{
+    return v != NULL && json_object_is_type(v, json_type_string);
+}
+
+static void want_type(lint_t *l, json_object *obj, const char *key, json_type t,
+                      const char *pointer, const char *what)
+{
+    json_object *v = get(obj, key);
+    char sub[512];
+
+    if (v == NULL)
+        return;
+    if (t == json_type_double ? !(json_object_is_type(v, json_type_int) ||
+                                  json_object_is_type(v, json_type_double))
+                              : !json_object_is_type(v, t)) {
+        snprintf(sub, sizeof(sub), "%s/%s", pointer, key);
+        problem(l, sub, "\"%s\" in %s must be %s %s", key, what,
+                t == json_type_object ? "an" : "a",
+                t == json_type_double ? "number" : json_type_to_name(t));
+    }
+}
+
+static int check_declared(const lint_t *l, const char *check)
+{
+    size_t i;
+
+    if (mc_builtin_check(check) != NULL)
+        return 1;
+    for (i = 0; i < l->n_reqs; i++)
+        if (strcmp(l->reqs[i].check, check) == 0)
+            return 1;
+    return 0;
+}
+
+static void lint_check_field(lint_t *l, json_object *obj, const char *pointer)
+{
+    json_object *c = get(obj, "check");
+    char sub[512];
+
+    if (c == NULL)
+        return;
+    join_ptr(sub, sizeof(sub), pointer, "/check");
+    if (!is_str(c))
+        problem(l, sub, "\"check\" must be a string (a check id declared in \"spec\")");
+    else if (!check_declared(l, json_object_get_string(c)))
+        problem(l, sub, "check \"%s\" is not declared in \"spec\" and is not a built-in check",
+                json_object_get_string(c));
+}
+
+static void lint_assertions(lint_t *l, json_object *list, const char *pointer)
+{
+    static const char *const keys[] = {"path",   "equals", "type",   "matches", "present",
+                                       "absent", "length", "range",  "contains", "base64",
+                                       "uri",    "one_of", "check",  "message",
+                                       "not_equals", NULL};
+    size_t i, n;
+    char sub[512];
+
+    if (!json_object_is_type(list, json_type_array)) {
+        problem(l, pointer, "\"assert\" must be an array of assertions");
+        return;
+    }
+    n = json_object_array_length(list);
+    for (i = 0; i < n; i++) {
+        json_object *a = json_object_array_get_idx(list, i);
+        int matchers = 0;
+        snprintf(sub, sizeof(sub), "%s/%zu", pointer, i);
+        if (!json_object_is_type(a, json_type_object)) {
+            problem(l, sub, "an assertion must be an object with \"path\" and a matcher");
+            continue;
+        }
+        only_keys(l, a, sub, "an assertion", keys);
+        if (!is_str(get(a, "path")))
+            problem(l, sub, "assertion needs a \"path\" string (e.g. \"result.resources\")");
+        else if (mc_path_check(json_object_get_string(get(a, "path"))) != 0)
+            problem(l, sub, "malformed path \"%s\"", json_object_get_string(get(a, "path")));
+        for (const char *const *k = mc_matcher_names; *k != NULL; k++)
+            matchers += get(a, *k) != NULL;
+        if (matchers != 1)
+            problem(l, sub, "assertion needs exactly one matcher (equals, not_equals, type, "
+                            "matches, present, absent, length, range, contains, base64, uri, "
+                            "one_of), found %d",
+                    matchers);
+        if (get(a, "type") != NULL && !mc_matcher_type_known(get(a, "type")))
+            problem(l, sub, "unknown type in \"type\" matcher (use string, number, integer, "
+                            "boolean, object, array, null)");
+        if (get(a, "matches") != NULL && mc_matcher_regex_ok(get(a, "matches")) != 0)
+            problem(l, sub, "\"matches\" is not a valid regular expression");
+        lint_check_field(l, a, sub);
+        check_refs(l, a, sub);
+    }
+}
+
+static void lint_capture(lint_t *l, json_object *cap, const char *pointer)
+{
+    char sub[512];
+
+    if (!json_object_is_type(cap, json_type_object)) {
+        problem(l, pointer, "\"capture\" must map variable names to paths");
+        return;
+    }
+    json_object_object_foreach(cap, name, path)
+    {
+        snprintf(sub, sizeof(sub), "%s/%s", pointer, name);
+        if (!is_str(path) || mc_path_check(json_object_get_string(path)) != 0)
+            problem(l, sub, "capture \"%s\" needs a path string", name);
+        if (!mc_var_name_ok(name))
+            problem(l, sub, "\"%s\" is not a valid variable name (letters, digits, _)", name);
+        define_var(l, name);
+    }
+}
+
+static void lint_expect(lint_t *l, json_object *e, const char *pointer)
+{
+    if (e == NULL)
+        return;
+    if (is_str(e)) {
+        const char *s = json_object_get_string(e);
+        if (strcmp(s, "result") != 0 && strcmp(s, "error") != 0 && strcmp(s, "any") != 0 &&
+            strcmp(s, "none") != 0)
+            problem(l, pointer, "\"expect\" must be \"result\", \"error\", \"any\", \"none\" or "
+                                "{\"error\": CODE or [CODES]}");
+        return;
+    }
+    if (json_object_is_type(e, json_type_object)) {
+        static const char *const keys[] = {"error", NULL};
+        json_object *c = get(e, "error");
+        only_keys(l, e, pointer, "\"expect\"", keys);
+        if (c == NULL || !(json_object_is_type(c, json_type_int) ||
+                           json_object_is_type(c, json_type_array)))
+            problem(l, pointer, "\"expect\": {\"error\": ...} needs an integer code or an "
+                                "array of codes");
+        return;
+    }
+    problem(l, pointer, "\"expect\" must be a string or {\"error\": CODE}");
+}
+
+static void lint_steps(lint_t *l, json_object *steps, const char *pointer, int depth);
+
+static void lint_step(lint_t *l, json_object *st, const char *ptr, int depth)
+{
+    static const char *const kinds[] = {"request", "notify", "expect_notification",
+                                        "expect_no_notification", "expect_request", "answer",
+                                        "paginate", "for_each", "raw", "sleep", "await", NULL};
+    static const char *const k_request[] = {"request", "params", "expect", "assert", "capture",
+                                            "check", "timeout", "progress", "async", "note",
+                                            NULL};
+    static const char *const k_notify[] = {"notify", "params", "note", NULL};
+    static const char *const k_expect_n[] = {"expect_notification", "within", "assert",
+                                             "capture", "check", "where", "note", NULL};
+    static const char *const k_expect_no[] = {"expect_no_notification", "for", "check", "where",
+                                              "note", NULL};
+    static const char *const k_expect_r[] = {"expect_request", "within", "assert", "capture",
+                                             "check", "note", NULL};
+    static const char *const k_answer[] = {"answer", "with", "error", "note", NULL};
+    static const char *const k_paginate[] = {"paginate", "params", "items", "key", "max_pages",
+                                             "capture", "timeout", "note", NULL};
+    static const char *const k_for_each[] = {"for_each", "as", "steps", "max", "note", NULL};
+    static const char *const k_raw[] = {"raw", "expect", "expect_id", "assert", "check",
+                                        "within", "note", NULL};
+    static const char *const k_sleep[] = {"sleep", "note", NULL};
+    static const char *const k_await[] = {"await", "expect", "assert", "capture", "check",
+                                          "timeout", "note", NULL};
+    const char *kind = NULL;
+    int n_kinds = 0;
+    size_t i;
+    char sub[512];
+
+    l->steps_seen++;
+    if (!json_object_is_type(st, json_type_object)) {
+        problem(l, ptr, "a step must be an object with one step kind");
+        return;
+    }
+    for (i = 0; kinds[i] != NULL; i++)
+        if (get(st, kinds[i]) != NULL) {
+            kind = kinds[i];
+            n_kinds++;
+        }
+    if (n_kinds != 1) {
+        problem(l, ptr,
+                n_kinds == 0 ? "unknown step kind: expected one of request, notify, "
+                               "expect_notification, expect_no_notification, expect_request, "
+                               "answer, paginate, for_each, raw, sleep, await"
+                             : "a step must have exactly one step kind");
+        return;
+    }
+    if (strcmp(kind, "request") == 0) {
+        only_keys(l, st, ptr, "a request step", k_request);
+        if (!is_str(get(st, "request")))
+            problem(l, ptr, "\"request\" must be a method name");
+        want_type(l, st, "params", json_type_object, ptr, "a request step");
+        want_type(l, st, "timeout", json_type_int, ptr, "a request step");
+        want_type(l, st, "progress", json_type_boolean, ptr, "a request step");
+        check_refs(l, get(st, "params"), ptr);
+        join_ptr(sub, sizeof(sub), ptr, "/expect");
+        lint_expect(l, get(st, "expect"), sub);
+        if (get(st, "assert") != NULL) {
+            join_ptr(sub, sizeof(sub), ptr, "/assert");
+            lint_assertions(l, get(st, "assert"), sub);
+        }
+        lint_check_field(l, st, ptr);
+        if (get(st, "async") != NULL) {
+            if (!is_str(get(st, "async")) || !mc_var_name_ok(json_object_get_string(get(st, "async"))))
+                problem(l, ptr, "\"async\" must name a variable for the request id");
+            else
+                define_var(l, json_object_get_string(get(st, "async")));
+            if (get(st, "expect") != NULL || get(st, "assert") != NULL ||
+                get(st, "capture") != NULL)
+                problem(l, ptr, "an \"async\" request takes its expectations in the \"await\" "
+                                "step");
+        }
+        if (get(st, "capture") != NULL) {
+            join_ptr(sub, sizeof(sub), ptr, "/capture");
+            lint_capture(l, get(st, "capture"), sub);
+        }
+    } else if (strcmp(kind, "notify") == 0) {
+        only_keys(l, st, ptr, "a notify step", k_notify);
+        if (!is_str(get(st, "notify")))
+            problem(l, ptr, "\"notify\" must be a method name");
+        want_type(l, st, "params", json_type_object, ptr, "a notify step");
+        check_refs(l, get(st, "params"), ptr);
+    } else if (strcmp(kind, "expect_notification") == 0 || strcmp(kind, "expect_request") == 0) {
+        int is_n = kind[7] == 'n';
+        only_keys(l, st, ptr, is_n ? "an expect_notification step" : "an expect_request step",
+                  is_n ? k_expect_n : k_expect_r);
+        if (!is_str(get(st, kind)))
+            problem(l, ptr, "\"%s\" must be a method name", kind);
+        want_type(l, st, "within", json_type_int, ptr, "this step");
+        if (get(st, "where") != NULL) {
+            join_ptr(sub, sizeof(sub), ptr, "/where");
+            lint_assertions(l, get(st, "where"), sub);
+        }
+        if (get(st, "assert") != NULL) {
+            join_ptr(sub, sizeof(sub), ptr, "/assert");
+            lint_assertions(l, get(st, "assert"), sub);
+        }
+        lint_check_field(l, st, ptr);
+        if (get(st, "capture") != NULL) {
+            join_ptr(sub, sizeof(sub), ptr, "/capture");
+            lint_capture(l, get(st, "capture"), sub);
+        }
+    } else if (strcmp(kind, "expect_no_notification") == 0) {
+        only_keys(l, st, ptr, "an expect_no_notification step", k_expect_no);
+        if (!is_str(get(st, kind)))
+            problem(l, ptr, "\"expect_no_notification\" must be a method name or \"*\"");
+        want_type(l, st, "for", json_type_int, ptr, "an expect_no_notification step");
+        if (get(st, "where") != NULL) {
+            join_ptr(sub, sizeof(sub), ptr, "/where");
+            lint_assertions(l, get(st, "where"), sub);
+        }
+        lint_check_field(l, st, ptr);
+    } else if (strcmp(kind, "answer") == 0) {
+        only_keys(l, st, ptr, "an answer step", k_answer);
+        if (!is_str(get(st, "answer")))
+            problem(l, ptr, "\"answer\" must be the server request method to answer");
+        if ((get(st, "with") == NULL) == (get(st, "error") == NULL))
+            problem(l, ptr, "an answer step needs exactly one of \"with\" (a result object) or "
+                            "\"error\" ({\"code\", \"message\"})");
+        want_type(l, st, "with", json_type_object, ptr, "an answer step");
+        want_type(l, st, "error", json_type_object, ptr, "an answer step");
+        check_refs(l, get(st, "with"), ptr);
+    } else if (strcmp(kind, "paginate") == 0) {
+        only_keys(l, st, ptr, "a paginate step", k_paginate);
+        if (!is_str(get(st, "paginate")))
+            problem(l, ptr, "\"paginate\" must be a list method");
+        if (!is_str(get(st, "items")))
+            problem(l, ptr, "a paginate step needs \"items\": the result field holding the list");
+        want_type(l, st, "key", json_type_string, ptr, "a paginate step");
+        want_type(l, st, "max_pages", json_type_int, ptr, "a paginate step");
+        want_type(l, st, "params", json_type_object, ptr, "a paginate step");
+        check_refs(l, get(st, "params"), ptr);
+        if (get(st, "capture") != NULL) {
+            if (!is_str(get(st, "capture")) ||
+                !mc_var_name_ok(json_object_get_string(get(st, "capture"))))
+                problem(l, ptr, "\"capture\" of a paginate step names one variable");
+            else
+                define_var(l, json_object_get_string(get(st, "capture")));
+        }
+    } else if (strcmp(kind, "for_each") == 0) {
+        only_keys(l, st, ptr, "a for_each step", k_for_each);
+        if (!is_str(get(st, "for_each")))
+            problem(l, ptr, "\"for_each\" must be a \"${variable}\" holding an array");
+        check_refs(l, get(st, "for_each"), ptr);
+        if (!is_str(get(st, "as")) || !mc_var_name_ok(json_object_get_string(get(st, "as"))))
+            problem(l, ptr, "a for_each step needs \"as\": the loop variable's name");
+        else
+            define_var(l, json_object_get_string(get(st, "as")));
+        want_type(l, st, "max", json_type_int, ptr, "a for_each step");
+        if (depth >= 4) {
+            problem(l, ptr, "for_each nested more than 4 deep");
+        } else if (get(st, "steps") == NULL ||
+                   !json_object_is_type(get(st, "steps"), json_type_array)) {
+            problem(l, ptr, "a for_each step needs \"steps\"");
+        } else {
+            join_ptr(sub, sizeof(sub), ptr, "/steps");
+            lint_steps(l, get(st, "steps"), sub, depth + 1);
+        }
+    } else if (strcmp(kind, "raw") == 0) {
+        only_keys(l, st, ptr, "a raw step", k_raw);
+        if (!is_str(get(st, "raw")))
+            problem(l, ptr, "\"raw\" must be the exact line to send (a string)");
+        join_ptr(sub, sizeof(sub), ptr, "/expect");
+        lint_expect(l, get(st, "expect"), sub);
+        want_type(l, st, "within", json_type_int, ptr, "a raw step");
+        if (get(st, "assert") != NULL) {
+            join_ptr(sub, sizeof(sub), ptr, "/assert");
+            lint_assertions(l, get(st, "assert"), sub);
+        }
+        lint_check_field(l, st, ptr);
+    } else if (strcmp(kind, "sleep") == 0) {
+        only_keys(l, st, ptr, "a sleep step", k_sleep);
+        if (!json_object_is_type(get(st, "sleep"), json_type_int) ||
+            json_object_get_int(get(st, "sleep")) < 0 ||
+            json_object_get_int(get(st, "sleep")) > 10000)
+            problem(l, ptr, "\"sleep\" must be milliseconds between 0 and 10000");
+    } else if (strcmp(kind, "await") == 0) {
+        only_keys(l, st, ptr, "an await step", k_await);
+        if (!is_str(get(st, "await")))
+            problem(l, ptr, "\"await\" must name the variable of an async request");
+        else if (!has_var(l, json_object_get_string(get(st, "await")),
+                          strlen(json_object_get_string(get(st, "await")))))
+            problem(l, ptr, "\"await\" names \"%s\", which no earlier async request defines",
+                    json_object_get_string(get(st, "await")));
+        join_ptr(sub, sizeof(sub), ptr, "/expect");
+        lint_expect(l, get(st, "expect"), sub);
+        want_type(l, st, "timeout", json_type_int, ptr, "an await step");
+        if (get(st, "assert") != NULL) {
+            join_ptr(sub, sizeof(sub), ptr, "/assert");
+            lint_assertions(l, get(st, "assert"), sub);
+        }
+        lint_check_field(l, st, ptr);
+        if (get(st, "capture") != NULL) {
+            join_ptr(sub, sizeof(sub), ptr, "/capture");
+            lint_capture(l, get(st, "capture"), sub);
+        }
+    }
+}
+
+static void lint_steps(lint_t *l, json_object *steps, const char *pointer, int depth)
+{
+    size_t i, n = json_object_array_length(steps);
+    char sub[512];
+
+    for (i = 0; i < n; i++) {
+        if (l->steps_seen >= MC_SCENARIO_MAX_STEPS) {
+            problem(l, pointer, "more than %d steps", MC_SCENARIO_MAX_STEPS);
+            return;
+        }
+        snprintf(sub, sizeof(sub), "%s/%zu", pointer, i);
+        lint_step(l, json_object_array_get_idx(steps, i), sub, depth);
+    }
+}
+
+/* "2025-06-18", "2025-06-18..", "..2025-06-18", "A..B". Returns 0 if valid. */
+static int parse_versions(const char *s, const char **min, const char **max, char *minb,
+                          char *maxb, size_t bn)
+{
+    const char *dots = strstr(s, "..");
+
+    if (dots == NULL) {
+        snprintf(minb, bn, "%s", s);
+        snprintf(maxb, bn, "%s", s);
+    } else {
+        snprintf(minb, bn, "%.*s", (int)(dots - s), s);
+        snprintf(maxb, bn, "%s", dots + 2);
+    }
+    if ((minb[0] != '\0' && !mc_version_name_ok(minb)) ||
+        (maxb[0] != '\0' && !mc_version_name_ok(maxb)))
+        return -1;
+    *min = minb[0] ? minb : NULL;
+    *max = maxb[0] ? maxb : NULL;
+    return 0;
+}
+
+static char *derive_id(const char *path, const char *root)
+{
+    const char *rel = path;
+    size_t rl, n;
+    char *id;
+
+    if (root != NULL) {
+        rl = strlen(root);
+        while (rl > 0 && root[rl - 1] == '/')
+            rl--;
+        if (strncmp(path, root, rl) == 0 && path[rl] == '/')
+            rel = path + rl + 1;
+    }
+    while (rel[0] == '.' && rel[1] == '/')
+        rel += 2;
+    n = strlen(rel);
+    if (n > 6 && strcmp(rel + n - 6, ".jsonc") == 0)
+        n -= 6;
+    else if (n > 5 && strcmp(rel + n - 5, ".json") == 0)
+        n -= 5;
+    id = strndup(rel, n);
+    return id;
+}
+
+int mc_scenario_load(const char *path, const char *root, mc_scenario_t *sc, char **problems,
+                     mc_errbuf_t *eb)
+{
+    static const char *const top_keys[] = {"title", "description", "spec", "versions",
+                                           "requires", "client", "steps", "tags", NULL};
+    static const char *const req_keys[] = {"check", "level", "ref", "text", NULL};
+    static const char *const requires_keys[] = {"capabilities", "roles", NULL};
+    static const char *const client_keys[] = {"capabilities", "answers", "version",
+                                              "initialize", NULL};
+    mc_scenario_t s;
+    lint_t l;
+    json_object *root_obj, *v;
+    char minb[32], maxb[32];
+    int rc, i;
+
+    memset(&s, 0, sizeof(s));
+    memset(&l, 0, sizeof(l));
+    rc = mc_jsonc_load(path, &s.doc, eb);
+    if (rc != MC_OK) {
+        if (problems != NULL && eb != NULL) {
+            size_t n = strlen(eb->msg);
+            *problems = malloc(n + 2);
+            if (*problems != NULL) {
+                memcpy(*problems, eb->msg, n);
+                (*problems)[n] = '\n';
+                (*problems)[n + 1] = '\0';
+            }
+        }
+        return rc == MC_EPARSE ? MC_EINVAL : rc;
+    }
+    l.doc = &s.doc;
+    root_obj = s.doc.root;
+    if (!json_object_is_type(root_obj, json_type_object)) {
+        problem(&l, "", "a scenario file holds one JSON object");
+        goto done;
+    }
+    only_keys(&l, root_obj, "", "the scenario", top_keys);
+    v = get(root_obj, "title");
+    if (!is_str(v) || json_object_get_string_len(v) == 0)
+        problem(&l, "", "the scenario needs a \"title\"");
+    else
+        s.title = json_object_get_string(v);
+
+    /* spec: the requirements (and check ids) the scenario holds. */
+    v = get(root_obj, "spec");
+    if (v == NULL || !json_object_is_type(v, json_type_array) ||
+        json_object_array_length(v) == 0) {
+        problem(&l, "", "the scenario needs \"spec\": a non-empty array of requirements "
+                        "{check, level, ref, text}");
+    } else {
+        size_t n = json_object_array_length(v), k;
+        s.reqs = calloc(n, sizeof(*s.reqs));
+        if (s.reqs == NULL) {
+            rc = mc_errbuf_set(eb, MC_ENOMEM, "out of memory");
+            goto fail;
+        }
+        for (k = 0; k < n; k++) {
+            json_object *r = json_object_array_get_idx(v, k);
+            char ptr[64];
+            mc_requirement_t *q = &s.reqs[s.n_reqs];
+            snprintf(ptr, sizeof(ptr), "/spec/%zu", k);
+            if (!json_object_is_type(r, json_type_object)) {
+                problem(&l, ptr, "a requirement is an object {check, level, ref, text}");
+                continue;
+            }
+            only_keys(&l, r, ptr, "a requirement", req_keys);
+            if (!is_str(get(r, "check")) || !mc_check_id_ok(json_object_get_string(get(r, "check"))))
+                problem(&l, ptr, "requirement needs \"check\": an id like \"area/thing/rule\" "
+                                 "(lowercase letters, digits, '-', '/', '.')");
+            if (!is_str(get(r, "level")) ||
+                mc_level_parse(json_object_get_string(get(r, "level")), &q->level) != 0)
+                problem(&l, ptr, "requirement needs \"level\": MUST, SHOULD or MAY");
+            if (!is_str(get(r, "ref")) || !mc_spec_ref_ok(json_object_get_string(get(r, "ref"))))
+                problem(&l, ptr, "requirement needs \"ref\": \"VERSION/page#anchor\", e.g. "
+                                 "\"2025-06-18/server/resources#reading-resources\"");
+            if (!is_str(get(r, "text")) || json_object_get_string_len(get(r, "text")) < 8)
+                problem(&l, ptr, "requirement needs \"text\": the requirement sentence");
+            if (is_str(get(r, "check")))
+                q->check = json_object_get_string(get(r, "check"));
+            q->ref = is_str(get(r, "ref")) ? json_object_get_string(get(r, "ref")) : "";
+            q->text = is_str(get(r, "text")) ? json_object_get_string(get(r, "text")) : "";
+            if (q->check != NULL)
+                s.n_reqs++;
+        }
+    }
+    l.reqs = s.reqs;
+    l.n_reqs = s.n_reqs;
+
+    v = get(root_obj, "versions");
+    if (v != NULL) {
+        if (!is_str(v) || parse_versions(json_object_get_string(v), &s.min_version,
+                                         &s.max_version, minb, maxb, sizeof(minb)) != 0)
+            problem(&l, "/versions", "\"versions\" must be \"V\", \"V..\", \"..V\" or \"V1..V2\" "
+                                     "with versions like 2025-06-18");
+    }
+    v = get(root_obj, "requires");
+    if (v != NULL) {
+        if (!json_object_is_type(v, json_type_object)) {
+            problem(&l, "/requires", "\"requires\" must be an object");
+        } else {
+            json_object *caps = get(v, "capabilities"), *roles = get(v, "roles");
+            only_keys(&l, v, "/requires", "\"requires\"", requires_keys);
+            if (caps != NULL && !json_object_is_type(caps, json_type_array))
+                problem(&l, "/requires/capabilities", "must be an array of capability paths "
+                                                      "like \"resources.subscribe\"");
+            else
+                s.requires_caps = caps;
+            if (roles != NULL) {
+                if (!json_object_is_type(roles, json_type_array)) {
+                    problem(&l, "/requires/roles", "must be an array of role names");
+                } else {
+                    for (size_t k = 0; k < json_object_array_length(roles); k++) {
+                        json_object *r = json_object_array_get_idx(roles, k);
+                        if (is_str(r))
+                            use_role(&l, json_object_get_string(r),
+                                     (size_t)json_object_get_string_len(r));
+                    }
+                }
+            }
+        }
+    }
+    v = get(root_obj, "client");
+    if (v != NULL) {
+        if (!json_object_is_type(v, json_type_object)) {
+            problem(&l, "/client", "\"client\" must be an object");
+        } else {
+            only_keys(&l, v, "/client", "\"client\"", client_keys);
+            want_type(&l, v, "capabilities", json_type_object, "/client", "\"client\"");
+            want_type(&l, v, "answers", json_type_object, "/client", "\"client\"");
+            want_type(&l, v, "initialize", json_type_boolean, "/client", "\"client\"");
+            s.client_caps = get(v, "capabilities");
+            s.answers = get(v, "answers");
+            if (get(v, "version") != NULL) {
+                if (!is_str(get(v, "version")))
+                    problem(&l, "/client/version", "\"version\" must be a string");
+                else
+                    s.client_version = json_object_get_string(get(v, "version"));
+            }
+            if (get(v, "initialize") != NULL &&
+                json_object_is_type(get(v, "initialize"), json_type_boolean))
+                s.manual_init = !json_object_get_boolean(get(v, "initialize"));
+            if (s.answers != NULL)
+                check_refs(&l, s.answers, "/client/answers");
+        }
+    }
+    v = get(root_obj, "steps");
+    if (v == NULL || !json_object_is_type(v, json_type_array) ||
+        json_object_array_length(v) == 0) {
+        problem(&l, "", "the scenario needs \"steps\": a non-empty array");
+    } else {
+        s.steps = v;
+        lint_steps(&l, v, "/steps", 0);
+    }
+
+done:
+    if (l.nomem) {
+        rc = mc_errbuf_set(eb, MC_ENOMEM, "out of memory");
+        goto fail;
+    }
+    if (l.count > 0) {
+        if (l.count > MC_SCENARIO_MAX_PROBLEMS) {
+            char more[96];
+            snprintf(more, sizeof(more), "%s: ... and %d more problems\n", s.doc.name,
+                     l.count - MC_SCENARIO_MAX_PROBLEMS);
+            l.count = 0; /* let problem() append the tail line */
+            problem(&l, "", "... and more problems");
+            (void)more;
+        }
+        if (problems != NULL) {
+            *problems = l.buf;
+            l.buf = NULL;
+        }
+        rc = MC_EINVAL;
+        goto fail;
+    }
+    s.id = derive_id(path, root);
+    {
+        const char *slash = s.id ? strchr(s.id, '/') : NULL;
+        s.area = s.id ? strndup(s.id, slash ? (size_t)(slash - s.id) : strlen(s.id)) : NULL;
+    }
+    if (s.id == NULL || s.area == NULL) {
+        rc = mc_errbuf_set(eb, MC_ENOMEM, "out of memory");
+        goto fail;
+    }
+    /* Keep the version bounds past this frame: copy into the document. */
+    if (s.min_version != NULL) {
+        json_object_object_add(root_obj, "$min_version", json_object_new_string(s.min_version));
+        s.min_version = json_object_get_string(get(root_obj, "$min_version"));
+    }
+    if (s.max_version != NULL) {
+        json_object_object_add(root_obj, "$max_version", json_object_new_string(s.max_version));
+        s.max_version = json_object_get_string(get(root_obj, "$max_version"));
+    }
+    s.roles = calloc((size_t)l.n_roles + 1, sizeof(char *));
+    if (s.roles == NULL) {
+        rc = mc_errbuf_set(eb, MC_ENOMEM, "out of memory");
+        goto fail;
+    }
+    for (i = 0; i < l.n_roles; i++) {
+        s.roles[i] = l.roles[i];
+        l.roles[i] = NULL;
+    }
+    s.n_roles = (size_t)l.n_roles;
+    for (i = 0; i < l.n_vars; i++)
+        free(l.vars[i]);
+    free(l.buf);
+    *sc = s;
+    return MC_OK;
+
+fail:
+    for (i = 0; i < l.n_vars; i++)
+        free(l.vars[i]);
+    for (i = 0; i < l.n_roles; i++)
+        free(l.roles[i]);
+    free(l.buf);
+    free(s.reqs);
+    free(s.id);
+    free(s.area);
+    mc_jsonc_free(&s.doc);
+    return rc;
+}
+
+void mc_scenario_free(mc_scenario_t *sc)
+{
+    size_t i;
+
+    for (i = 0; sc->roles != NULL && i < sc->n_roles; i++)
+        free(sc->roles[i]);
+    free(sc->roles);
+    free(sc->reqs);
+    free(sc->id);
+    free(sc->area);
+    mc_jsonc_free(&sc->doc);
+    memset(sc, 0, sizeof(*sc));
+}
+
+const mc_requirement_t *mc_scenario_requirement(const mc_scenario_t *sc, const char *check)
+{
+    size_t i;
+
+    for (i = 0; i < sc->n_reqs; i++)
+        if (strcmp(sc->reqs[i].check, check) == 0)
+            return &sc->reqs[i];
+    return NULL;
+}
+
+int mc_scenario_applies(const mc_scenario_t *sc, const char *version)
+{
+    /* Version names are dates, so string order is time order. */
+    if (sc->min_version != NULL && strcmp(version, sc->min_version) < 0)
+        return 0;
+    if (sc->max_version != NULL && strcmp(version, sc->max_version) > 0)
+        return 0;
+    return 1;
+}
+
+int mc_scenario_line(const mc_scenario_t *sc, const char *pointer)
+{
+    int line, col;
+
+    mc_jsonc_where(&sc->doc, pointer, &line, &col);
+    return line;
+}
+
+/* --- finding files ------------------------------------------------------ */
+
+typedef struct pathlist {
+    char **v;
+    size_t n, cap;
+} pathlist_t;
+
+static int pl_add(pathlist_t *pl, const char *p)
+{
+    if (pl->n >= MC_SCENARIO_MAX_FILES)
+        return MC_EFULL;
+    if (pl->n + 2 > pl->cap) {
+        size_t cap = pl->cap ? pl->cap * 2 : 64;
+        char **nv = realloc(pl->v, cap * sizeof(char *));
+        if (nv == NULL)
+            return MC_ENOMEM;
+        pl->v = nv;
+        pl->cap = cap;
+    }
+    pl->v[pl->n] = strdup(p);
+    if (pl->v[pl->n] == NULL)
+        return MC_ENOMEM;
+    pl->n++;
+    pl->v[pl->n] = NULL;
+    return MC_OK;
+}
+
+static int walk(pathlist_t *pl, const char *dir, int depth, mc_errbuf_t *eb)
+{
+    DIR *d;
+    struct dirent *e;
+    int rc = MC_OK;
+
+    if (depth > 8)
+        return MC_OK;
+    d = opendir(dir);
+    if (d == NULL)
+        return mc_errbuf_set(eb, MC_EIO, "%s: %s", dir, strerror(errno));
+    while (rc == MC_OK && (e = readdir(d)) != NULL) {
+        char full[4096];
+        struct stat st;
+        size_t n = strlen(e->d_name);
+        if (e->d_name[0] == '.')
+            continue;
+        snprintf(full, sizeof(full), "%s/%s", dir, e->d_name);
+        if (stat(full, &st) != 0)
+            continue;
+        if (S_ISDIR(st.st_mode)) {
+            if (strcmp(e->d_name, "profiles") == 0)
+                continue;
+            rc = walk(pl, full, depth + 1, eb);
+        } else if (S_ISREG(st.st_mode) && n > 6 && strcmp(e->d_name + n - 6, ".jsonc") == 0) {
+            rc = pl_add(pl, full);
+        }
+    }
+    closedir(d);
+    if (rc == MC_EFULL)
+        mc_errbuf_set(eb, rc, "more than %d scenario files", MC_SCENARIO_MAX_FILES);
+    return rc;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int mc_scenario_find(char *const *paths, size_t n_paths, char ***out, size_t *n_out,
+                     mc_errbuf_t *eb)
+{
+    pathlist_t pl;
+    size_t i;
+    int rc = MC_OK;
+
+    memset(&pl, 0, sizeof(pl));
+    for (i = 0; i < n_paths && rc == MC_OK; i++) {
+        struct stat st;
+        char p[4096];
+        size_t n;
+        snprintf(p, sizeof(p), "%s", paths[i]);
+        n = strlen(p);
+        while (n > 1 && p[n - 1] == '/')
+            p[--n] = '\0';
+        if (stat(p, &st) != 0) {
+            rc = mc_errbuf_set(eb, MC_EIO, "%s: %s", p, strerror(errno));
+        } else if (S_ISDIR(st.st_mode)) {
+            rc = walk(&pl, p, 0, eb);
+        } else {
+            rc = pl_add(&pl, p);
+        }
+    }
+    if (rc != MC_OK) {
+        mc_scenario_paths_free(pl.v);
+        return rc;
+    }
+    if (pl.v == NULL) {
+        pl.v = calloc(1, sizeof(char *));
+        if (pl.v == NULL)
+            return MC_ENOMEM;
+    }
+    qsort(pl.v, pl.n, sizeof(char *), cmp_str);
+    *out = pl.v;
+    *n_out = pl.n;
+    return MC_OK;
+}
+
+void mc_scenario_paths_free(char **paths)
+{
+    size_t i;
+
+    if (paths == NULL)
+        return;
+    for (i = 0; paths[i] != NULL; i++)
+        free(paths[i]);
+    free(paths);
+}

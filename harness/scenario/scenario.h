@@ -1,0 +1,96 @@
+/*
+ * scenario.h - a scenario file, loaded and checked.
+ *
+ * A scenario is one JSONC file, scenarios/<area>/<name>.jsonc; its id is the
+ * path below scenarios/ without the extension. The file says which spec
+ * requirements it holds the server to, what it needs of the server
+ * (capabilities, protocol versions, profile roles), how the client
+ * initializes and answers server requests, and the steps to run. The format
+ * is documented in scenarios/README.md; mc_scenario_load() checks all of it
+ * (unknown fields, step kinds and matchers, undefined variables, undeclared
+ * checks) and reports problems as "file:line:column: message".
+ */
+#ifndef MC_SCENARIO_SCENARIO_H
+#define MC_SCENARIO_SCENARIO_H
+
+#include <stddef.h>
+
+#include <json-c/json.h>
+
+#include "core/error.h"
+#include "scenario/jsonc.h"
+
+/* Problems reported per file by the linter before it stops listing them. */
+#define MC_SCENARIO_MAX_PROBLEMS 50
+/* Steps a scenario may have, nested steps included. */
+#define MC_SCENARIO_MAX_STEPS 512
+
+typedef enum mc_level { MC_LEVEL_MUST = 0, MC_LEVEL_SHOULD, MC_LEVEL_MAY } mc_level_t;
+
+/* "MUST", "SHOULD", "MAY". */
+const char *mc_level_name(mc_level_t level);
+/* Parses a level name; returns 0 on success. */
+int mc_level_parse(const char *s, mc_level_t *out);
+
+/* One requirement of the spec that the scenario checks. */
+typedef struct mc_requirement {
+    const char *check; /* check id, e.g. "resources/read/not-found" (borrowed from doc) */
+    mc_level_t level;
+    const char *ref;   /* "2025-06-18/server/resources#error-handling" */
+    const char *text;  /* the requirement sentence */
+} mc_requirement_t;
+
+typedef struct mc_scenario {
+    char *id;               /* "resources/read-not-found" */
+    char *area;             /* "resources" */
+    mc_jsonc_doc_t doc;     /* the file, with positions */
+    const char *title;      /* borrowed from doc */
+    mc_requirement_t *reqs; /* owned array */
+    size_t n_reqs;
+    const char *min_version; /* inclusive bound or NULL (borrowed) */
+    const char *max_version;
+    json_object *requires_caps;   /* borrowed: array of dotted capability paths, or NULL */
+    char **roles;                 /* owned: roles the scenario needs (declared + used) */
+    size_t n_roles;
+    json_object *client_caps;     /* borrowed: client capabilities, or NULL ({}) */
+    json_object *answers;         /* borrowed: method -> answer, or NULL */
+    const char *client_version;   /* borrowed: version to request instead of the run's */
+    int manual_init;              /* the steps run the lifecycle themselves */
+    json_object *steps;           /* borrowed: the steps array */
+} mc_scenario_t;
+
+/*
+ * Reads and checks a scenario. id is derived from path relative to root
+ * (the scenarios folder; NULL = the file name without extension).
+ * On success *sc is filled and MC_OK returned. Problems are appended to
+ * problems (one "file:line:col: message" per line, at most
+ * MC_SCENARIO_MAX_PROBLEMS) and MC_EINVAL returned; sc is then untouched.
+ */
+int mc_scenario_load(const char *path, const char *root, mc_scenario_t *sc, char **problems,
+                     mc_errbuf_t *eb);
+
+/* Frees what mc_scenario_load() filled. */
+void mc_scenario_free(mc_scenario_t *sc);
+
+/* The requirement backing a check id, or NULL. */
+const mc_requirement_t *mc_scenario_requirement(const mc_scenario_t *sc, const char *check);
+
+/* True when version lies in the scenario's version range. */
+int mc_scenario_applies(const mc_scenario_t *sc, const char *version);
+
+/* Line of the JSON Pointer inside the scenario file (nearest ancestor). */
+int mc_scenario_line(const mc_scenario_t *sc, const char *pointer);
+
+/*
+ * Finds scenario files under each path (a file or a folder, searched
+ * recursively for *.jsonc, skipping profiles/), sorted by path. *out is a
+ * NULL-terminated array of owned strings (free with mc_scenario_paths_free).
+ */
+int mc_scenario_find(char *const *paths, size_t n_paths, char ***out, size_t *n_out,
+                     mc_errbuf_t *eb);
+void mc_scenario_paths_free(char **paths);
+
+/* Maximum scenario files mc_scenario_find() returns. */
+#define MC_SCENARIO_MAX_FILES 4096
+
+#endif /* MC_SCENARIO_SCENARIO_H */

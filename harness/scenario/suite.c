@@ -1,0 +1,150 @@
+#include "scenario/suite.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct job {
+    const mc_scenario_t *sc;
+    const char *version;
+} job_t;
+
+typedef struct suite {
+    job_t *jobs;
+    size_t n_jobs;
+    size_t next;          /* next job to start */
+    size_t printed;       /* results handed to the callback so far */
+    size_t done_count;
+    unsigned char *done;
+    mc_scenario_result_t *results;
+    const mc_suite_opts_t *opts;
+    pthread_mutex_t mu;
+    int nomem;
+} suite_t;
+
+static int build_jobs(const mc_scenario_t *scs, size_t n, const char *const *versions,
+                      job_t *out)
+{
+    size_t i, k = 0;
+
+    for (i = 0; i < n; i++) {
+        const mc_scenario_t *sc = &scs[i];
+        if (sc->client_version != NULL) {
+            if (out)
+                out[k] = (job_t){sc, sc->client_version};
+            k++;
+            continue;
+        }
+        for (const char *const *v = versions; *v != NULL; v++) {
+            if (!mc_scenario_applies(sc, *v))
+                continue;
+            if (out)
+                out[k] = (job_t){sc, *v};
+            k++;
+        }
+    }
+    return (int)k;
+}
+
+size_t mc_suite_count(const mc_scenario_t *scenarios, size_t n, const char *const *versions)
+{
+    return (size_t)build_jobs(scenarios, n, versions, NULL);
+}
+
+/* Hands finished results to the callback in job order (mutex held). */
+static void flush(suite_t *s)
+{
+    while (s->printed < s->n_jobs && s->done[s->printed]) {
+        if (s->opts->on_result != NULL)
+            s->opts->on_result(s->opts->cb_ctx, &s->results[s->printed], s->printed + 1,
+                               s->n_jobs);
+        s->printed++;
+    }
+}
+
+static void *worker(void *arg)
+{
+    suite_t *s = arg;
+
+    for (;;) {
+        size_t i;
+        mc_runner_opts_t ro;
+        pthread_mutex_lock(&s->mu);
+        if (s->next >= s->n_jobs ||
+            (s->opts->runner.stop != NULL && *s->opts->runner.stop)) {
+            pthread_mutex_unlock(&s->mu);
+            return NULL;
+        }
+        i = s->next++;
+        pthread_mutex_unlock(&s->mu);
+
+        ro = s->opts->runner;
+        ro.version = s->jobs[i].version;
+        if (mc_runner_run(s->jobs[i].sc, &ro, &s->results[i]) != MC_OK)
+            s->nomem = 1;
+
+        pthread_mutex_lock(&s->mu);
+        s->done[i] = 1;
+        s->done_count++;
+        flush(s);
+        pthread_mutex_unlock(&s->mu);
+    }
+}
+
+int mc_suite_run(const mc_scenario_t *scenarios, size_t n, const mc_suite_opts_t *opts,
+                 mc_run_result_t *run)
+{
+    suite_t s;
+    pthread_t th[MC_SUITE_MAX_JOBS];
+    int jobs = opts->jobs < 1 ? 1 : opts->jobs > MC_SUITE_MAX_JOBS ? MC_SUITE_MAX_JOBS : opts->jobs;
+    int started = 0, t;
+    size_t i, k;
+
+    memset(&s, 0, sizeof(s));
+    s.opts = opts;
+    s.n_jobs = mc_suite_count(scenarios, n, opts->versions);
+    s.jobs = calloc(s.n_jobs + 1, sizeof(*s.jobs));
+    s.done = calloc(s.n_jobs + 1, 1);
+    s.results = calloc(s.n_jobs + 1, sizeof(*s.results));
+    if (s.jobs == NULL || s.done == NULL || s.results == NULL) {
+        free(s.jobs);
+        free(s.done);
+        free(s.results);
+        return MC_ENOMEM;
+    }
+    build_jobs(scenarios, n, opts->versions, s.jobs);
+    pthread_mutex_init(&s.mu, NULL);
+    if ((size_t)jobs > s.n_jobs)
+        jobs = s.n_jobs > 0 ? (int)s.n_jobs : 1;
+    for (t = 0; t < jobs; t++)
+        if (pthread_create(&th[t], NULL, worker, &s) == 0)
+            started++;
+    if (started == 0)
+        worker(&s);
+    for (t = 0; t < started; t++)
+        pthread_join(th[t], NULL);
+    pthread_mutex_destroy(&s.mu);
+
+    /* Keep the finished results, in job order. */
+    run->scenarios = calloc(s.n_jobs + 1, sizeof(*run->scenarios));
+    if (run->scenarios == NULL) {
+        for (i = 0; i < s.n_jobs; i++)
+            if (s.done[i])
+                mc_sresult_free(&s.results[i]);
+        free(s.jobs);
+        free(s.done);
+        free(s.results);
+        return MC_ENOMEM;
+    }
+    for (i = 0, k = 0; i < s.n_jobs; i++)
+        if (s.done[i])
+            run->scenarios[k++] = s.results[i];
+    run->n = k;
+    if (k < s.n_jobs)
+        run->partial = 1;
+    free(s.jobs);
+    free(s.done);
+    free(s.results);
+    mc_run_summarize(run);
+    return s.nomem ? MC_ENOMEM : MC_OK;
+}
