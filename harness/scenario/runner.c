@@ -754,11 +754,31 @@ static int walk_list(rctx_t *c, json_object *st, const char *method, const char 
                 s[sig_len] = '\0';
             }
         }
-        if (sig_len + 2 <= sig_cap) {
-            s[sig_len++] = '\x1e'; /* page boundary */
-            s[sig_len] = '\0';
-        }
         next = get(result, "nextCursor");
+        {
+            /* The page boundary, then the cursor: "stable cursors" means the
+             * same position gets the same cursor on every walk
+             * (2025-06-18/server/utilities/pagination#implementation-guidelines). */
+            const char *cur = next != NULL && json_object_is_type(next, json_type_string)
+                                  ? json_object_get_string(next)
+                                  : "";
+            size_t cl = strlen(cur);
+            if (sig_len + cl + 3 > sig_cap) {
+                char *ns;
+                while (sig_len + cl + 3 > sig_cap)
+                    sig_cap *= 2;
+                ns = realloc(s, sig_cap);
+                if (ns != NULL)
+                    s = ns;
+            }
+            if (sig_len + cl + 3 <= sig_cap) {
+                s[sig_len++] = '\x1e';
+                memcpy(s + sig_len, cur, cl);
+                sig_len += cl;
+                s[sig_len++] = '\x1e';
+                s[sig_len] = '\0';
+            }
+        }
         json_object_put(cursor);
         cursor = NULL;
         if (next == NULL || json_object_is_type(next, json_type_null)) {
