@@ -1,6 +1,8 @@
 #include "scenario/match.h"
 
+#include <locale.h>
 #include <math.h>
+#include <pthread.h>
 #include <regex.h>
 #include <stdio.h>
 #include <string.h>
@@ -13,6 +15,48 @@ const char *const mc_matcher_names[] = {"equals", "not_equals", "type",   "match
 
 static const char *const type_names[] = {"string", "number", "integer", "boolean",
                                          "object", "array",  "null",    NULL};
+
+/*
+ * Regular expressions run in a C.UTF-8 locale (set per thread with
+ * uselocale), so "." and bracket expressions match whole code points.
+ */
+static locale_t utf8;
+static pthread_once_t utf8_once = PTHREAD_ONCE_INIT;
+
+static void utf8_init(void)
+{
+    utf8 = newlocale(LC_CTYPE_MASK, "C.UTF-8", (locale_t)0);
+}
+
+static locale_t use_utf8(void)
+{
+    pthread_once(&utf8_once, utf8_init);
+    return utf8 != (locale_t)0 ? uselocale(utf8) : (locale_t)0;
+}
+
+static void restore_locale(locale_t old)
+{
+    if (old != (locale_t)0)
+        uselocale(old);
+}
+
+static int rx_compile(regex_t *rx, const char *re)
+{
+    locale_t old = use_utf8();
+    int rc = regcomp(rx, re, REG_EXTENDED | REG_NOSUB);
+
+    restore_locale(old);
+    return rc;
+}
+
+static int rx_match(const regex_t *rx, const char *s)
+{
+    locale_t old = use_utf8();
+    int rc = regexec(rx, s, 0, NULL, 0);
+
+    restore_locale(old);
+    return rc == 0;
+}
 
 int mc_matcher_type_known(json_object *t)
 {
@@ -32,7 +76,7 @@ int mc_matcher_regex_ok(json_object *re)
 
     if (re == NULL || !json_object_is_type(re, json_type_string))
         return -1;
-    if (regcomp(&rx, json_object_get_string(re), REG_EXTENDED | REG_NOSUB) != 0)
+    if (rx_compile(&rx, json_object_get_string(re)) != 0)
         return -1;
     regfree(&rx);
     return 0;
@@ -263,7 +307,7 @@ static int apply(eval_t *e, json_object *v, int found, char *expected, size_t en
     if (strcmp(m, "matches") == 0) {
         snprintf(expected, en, "a string matching /%s/", json_object_get_string(arg));
         return v != NULL && json_object_is_type(v, json_type_string) && e->have_rx &&
-               regexec(&e->rx, json_object_get_string(v), 0, NULL, 0) == 0;
+               rx_match(&e->rx, json_object_get_string(v));
     }
     if (strcmp(m, "length") == 0) {
         double lo = 0, hi = 1e300, len;
@@ -389,7 +433,7 @@ int mc_assert_eval(json_object *assertion, json_object *msg, mc_match_t *m)
     }
     if (strcmp(e.matcher, "matches") == 0) {
         if (!json_object_is_type(e.arg, json_type_string) ||
-            regcomp(&e.rx, json_object_get_string(e.arg), REG_EXTENDED | REG_NOSUB) != 0) {
+            rx_compile(&e.rx, json_object_get_string(e.arg)) != 0) {
             snprintf(m->expected, sizeof(m->expected), "a valid regular expression");
             return -1;
         }

@@ -1,0 +1,217 @@
+/* Unit tests for the wire checks (client/wire.h): each rule seen holding and
+ * seen failing on a scripted transcript. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "client/wire.h"
+#include "core/frame.h"
+
+static void out(mc_wire_t *w, const char *line)
+{
+    mc_wire_outbound(w, line, strlen(line));
+}
+
+static void in(mc_wire_t *w, const char *line)
+{
+    mc_wire_inbound(w, line[0] ? MC_FRAME_LINE : MC_FRAME_EMPTY, 0, line, strlen(line), NULL);
+}
+
+static int findings(const mc_wire_t *w, const char *check)
+{
+    int n = 0;
+    for (size_t i = 0; i < w->n_findings; i++)
+        n += strcmp(w->findings[i].check, check) == 0;
+    return n;
+}
+
+static int evals(const mc_wire_t *w, const char *check)
+{
+    for (size_t i = 0; i < w->n_checks; i++)
+        if (strcmp(w->check_ids[i], check) == 0)
+            return (int)w->check_evals[i];
+    return 0;
+}
+
+/* initialize with the given server capabilities and client capabilities. */
+static void handshake(mc_wire_t *w, const char *server_caps, const char *client_caps)
+{
+    char line[512];
+
+    assert_int_equal(mc_wire_init(w), MC_OK);
+    snprintf(line, sizeof(line),
+             "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":"
+             "\"2025-06-18\",\"capabilities\":%s,\"clientInfo\":{\"name\":\"c\",\"version\":\"1\"}}}",
+             client_caps);
+    out(w, line);
+    snprintf(line, sizeof(line),
+             "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"protocolVersion\":\"2025-06-18\","
+             "\"capabilities\":%s,\"serverInfo\":{\"name\":\"s\",\"version\":\"1\"}}}",
+             server_caps);
+    in(w, line);
+    out(w, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
+}
+
+static void test_ids_and_envelope(void **state)
+{
+    mc_wire_t w;
+
+    (void)state;
+    handshake(&w, "{}", "{}");
+    assert_int_equal(w.n_findings, 0);
+    out(&w, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}");
+    in(&w, "{\"jsonrpc\":\"2.0\",\"id\":\"2\",\"result\":{}}");
+    assert_int_equal(findings(&w, "wire/response-id"), 1); /* type differs */
+    in(&w, "{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{}}");
+    in(&w, "{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{}}");
+    assert_int_equal(findings(&w, "wire/single-response"), 1);
+    in(&w, "{\"jsonrpc\":\"2.0\",\"id\":77,\"result\":{}}");
+    assert_int_equal(findings(&w, "wire/response-id"), 2);
+    in(&w, "[{\"jsonrpc\":\"2.0\",\"id\":3,\"result\":{}}]");
+    assert_int_equal(findings(&w, "wire/no-batch"), 1);
+    in(&w, "{\"jsonrpc\":\"1.0\",\"id\":3,\"result\":{}}");
+    assert_int_equal(findings(&w, "wire/jsonrpc-envelope"), 1);
+    in(&w, "banner text");
+    assert_int_equal(findings(&w, "wire/stdout-only-messages"), 1);
+    in(&w, "{\"a\":\"\xff\"}");
+    assert_int_equal(findings(&w, "wire/utf8"), 1);
+    in(&w, "");
+    assert_int_equal(findings(&w, "wire/newline-delimited"), 1);
+    assert_true(evals(&w, "wire/response-id") >= 3);
+    mc_wire_free(&w);
+}
+
+static void test_null_ids_and_notifications(void **state)
+{
+    mc_wire_t w;
+
+    (void)state;
+    handshake(&w, "{}", "{}");
+    out(&w, "{not json");
+    in(&w, "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32700,\"message\":\"Parse error\"}}");
+    assert_int_equal(w.n_findings, 0); /* allowed: the id could not be read */
+    in(&w, "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32700,\"message\":\"again\"}}");
+    assert_int_equal(findings(&w, "wire/null-id-only-for-unreadable-requests"), 1);
+    out(&w, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{}}");
+    in(&w, "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32601,\"message\":\"no\"}}");
+    assert_int_equal(findings(&w, "wire/no-response-to-notification"), 1);
+    mc_wire_free(&w);
+}
+
+static void test_capabilities(void **state)
+{
+    mc_wire_t w;
+
+    (void)state;
+    handshake(&w, "{\"resources\":{\"subscribe\":true},\"prompts\":{}}", "{\"roots\":{}}");
+    in(&w, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/prompts/list_changed\"}");
+    assert_int_equal(findings(&w, "wire/negotiated-capabilities"), 1);
+    in(&w, "{\"jsonrpc\":\"2.0\",\"id\":\"s1\",\"method\":\"roots/list\"}");
+    assert_int_equal(findings(&w, "wire/negotiated-capabilities"), 1);
+    in(&w, "{\"jsonrpc\":\"2.0\",\"id\":\"s2\",\"method\":\"elicitation/create\",\"params\":{}}");
+    assert_int_equal(findings(&w, "wire/negotiated-capabilities"), 2);
+    /* Subscriptions. */
+    in(&w, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/resources/updated\",\"params\":{\"uri\":\"a://x\"}}");
+    assert_int_equal(findings(&w, "wire/resource-updated-subscribed"), 1);
+    out(&w, "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"resources/subscribe\",\"params\":{\"uri\":\"a://x\"}}");
+    in(&w, "{\"jsonrpc\":\"2.0\",\"id\":5,\"result\":{}}");
+    in(&w, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/resources/updated\",\"params\":{\"uri\":\"a://x\"}}");
+    assert_int_equal(findings(&w, "wire/resource-updated-subscribed"), 1);
+    out(&w, "{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"resources/unsubscribe\",\"params\":{\"uri\":\"a://x\"}}");
+    in(&w, "{\"jsonrpc\":\"2.0\",\"id\":6,\"result\":{}}");
+    in(&w, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/resources/updated\",\"params\":{\"uri\":\"a://x\"}}");
+    assert_int_equal(findings(&w, "wire/resource-updated-subscribed"), 2);
+    mc_wire_free(&w);
+}
+
+static void test_requests_before_initialized(void **state)
+{
+    mc_wire_t w;
+
+    (void)state;
+    assert_int_equal(mc_wire_init(&w), MC_OK);
+    out(&w, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"capabilities\":{\"roots\":{}}}}");
+    in(&w, "{\"jsonrpc\":\"2.0\",\"id\":\"p\",\"method\":\"ping\"}");
+    assert_int_equal(w.n_findings, 0);
+    in(&w, "{\"jsonrpc\":\"2.0\",\"id\":\"r\",\"method\":\"roots/list\"}");
+    assert_int_equal(findings(&w, "wire/requests-before-initialized"), 1);
+    mc_wire_free(&w);
+}
+
+static void test_logging(void **state)
+{
+    mc_wire_t w;
+    const char *debug = "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{\"level\":\"debug\",\"data\":1}}";
+    const char *err = "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{\"level\":\"error\",\"data\":1}}";
+
+    (void)state;
+    handshake(&w, "{}", "{}");
+    in(&w, err);
+    assert_int_equal(findings(&w, "wire/logging-capability"), 1);
+    mc_wire_free(&w);
+
+    handshake(&w, "{\"logging\":{}}", "{}");
+    in(&w, debug); /* no level set yet: anything goes */
+    out(&w, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"logging/setLevel\",\"params\":{\"level\":\"warning\"}}");
+    in(&w, "{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{}}");
+    in(&w, err);
+    assert_int_equal(w.n_findings, 0);
+    in(&w, debug);
+    assert_int_equal(findings(&w, "wire/log-level"), 1);
+    assert_int_equal(mc_log_level_rank("emergency"), 7);
+    assert_int_equal(mc_log_level_rank("verbose"), -1);
+    mc_wire_free(&w);
+}
+
+static void test_progress(void **state)
+{
+    mc_wire_t w;
+
+    (void)state;
+    handshake(&w, "{\"tools\":{}}", "{}");
+    out(&w, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"t\",\"_meta\":{\"progressToken\":\"tok\"}}}");
+    in(&w, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{\"progressToken\":\"tok\",\"progress\":1}}");
+    in(&w, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{\"progressToken\":\"tok\",\"progress\":2}}");
+    assert_int_equal(w.n_findings, 0);
+    in(&w, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{\"progressToken\":\"tok\",\"progress\":2}}");
+    assert_int_equal(findings(&w, "wire/progress-increases"), 1);
+    in(&w, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{\"progressToken\":\"other\",\"progress\":1}}");
+    assert_int_equal(findings(&w, "wire/progress-active-token"), 1);
+    in(&w, "{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{\"content\":[]}}");
+    in(&w, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{\"progressToken\":\"tok\",\"progress\":3}}");
+    assert_int_equal(findings(&w, "wire/progress-active-token"), 2); /* after the response */
+    mc_wire_free(&w);
+}
+
+static void test_bounded_findings(void **state)
+{
+    mc_wire_t w;
+    int i;
+
+    (void)state;
+    assert_int_equal(mc_wire_init(&w), MC_OK);
+    for (i = 0; i < MC_WIRE_MAX_FINDINGS + 10; i++)
+        in(&w, "garbage");
+    assert_int_equal(w.n_findings, MC_WIRE_MAX_FINDINGS);
+    assert_int_equal(w.findings_dropped, 10);
+    mc_wire_free(&w);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_ids_and_envelope),
+        cmocka_unit_test(test_null_ids_and_notifications),
+        cmocka_unit_test(test_capabilities),
+        cmocka_unit_test(test_requests_before_initialized),
+        cmocka_unit_test(test_logging),
+        cmocka_unit_test(test_progress),
+        cmocka_unit_test(test_bounded_findings),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,307 @@
+/* Unit tests for the scenario layer: JSONC positions, the linter, paths,
+ * variables and matchers. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "scenario/jsonc.h"
+#include "scenario/match.h"
+#include "scenario/scenario.h"
+#include "scenario/vars.h"
+
+static json_object *J(const char *s)
+{
+    json_object *v = json_tokener_parse(s);
+    assert_non_null(v);
+    return v;
+}
+
+/* Writes text to a temporary scenario file under dir/area/name.jsonc. */
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+static void test_jsonc_positions_and_errors(void **state)
+{
+    const char *text = "// comment\n{\n  \"a\": [1, {\"b\": true},],\n  /* c */ \"s\": \"x\",\n}\n";
+    mc_jsonc_doc_t doc;
+    mc_errbuf_t eb;
+    int line, col;
+
+    (void)state;
+    mc_errbuf_clear(&eb);
+    assert_int_equal(mc_jsonc_parse(text, strlen(text), "t.jsonc", &doc, &eb), MC_OK);
+    mc_jsonc_where(&doc, "/a/1/b", &line, &col);
+    assert_int_equal(line, 3);
+    assert_int_equal(col, 18);
+    mc_jsonc_where(&doc, "/s", &line, &col);
+    assert_int_equal(line, 4);
+    mc_jsonc_where(&doc, "/a/7/zz", &line, &col); /* nearest ancestor: /a */
+    assert_int_equal(line, 3);
+    assert_int_equal(col, 8);
+    mc_jsonc_free(&doc);
+
+    mc_errbuf_clear(&eb);
+    assert_int_equal(mc_jsonc_parse("{\n \"a\": 1\n \"b\": 2}", 18, "bad.jsonc", &doc, &eb),
+                     MC_EPARSE);
+    assert_non_null(strstr(eb.msg, "bad.jsonc:3:"));
+    mc_errbuf_clear(&eb);
+    assert_int_equal(mc_jsonc_parse("{} x", 4, "tail.jsonc", &doc, &eb), MC_EPARSE);
+    assert_non_null(strstr(eb.msg, "tail.jsonc:1:4: unexpected text"));
+}
+
+static char dir[] = "/tmp/mc-scenario-test-XXXXXX";
+
+static int lint(const char *text, char **problems, mc_scenario_t *sc)
+{
+    char path[256];
+    mc_errbuf_t eb;
+
+    snprintf(path, sizeof(path), "%s/area/s.jsonc", dir);
+    write_file(path, text);
+    mc_errbuf_clear(&eb);
+    *problems = NULL;
+    return mc_scenario_load(path, dir, sc, problems, &eb);
+}
+
+#define GOOD_HEAD                                                                                  \
+    "{\"title\": \"t\", \"spec\": [{\"check\": \"area/x/y\", \"level\": \"MUST\", "              \
+    "\"ref\": \"2025-06-18/server/resources#reading-resources\", \"text\": \"Something holds.\"}],"
+
+static void test_load_valid(void **state)
+{
+    mc_scenario_t sc;
+    char *problems;
+
+    (void)state;
+    assert_int_equal(lint(GOOD_HEAD "\"versions\": \"2025-11-25..\", \"steps\": ["
+                                    "{\"request\": \"tools/call\", \"params\": {\"name\": "
+                                    "\"${role:tool.x}\"}, \"capture\": {\"c\": \"result.content\"}},"
+                                    "{\"for_each\": \"${c}\", \"as\": \"i\", \"steps\": ["
+                                    "{\"notify\": \"x\", \"params\": {\"v\": \"${i.text}\"}}]}]}",
+                          &problems, &sc),
+                     MC_OK);
+    assert_null(problems);
+    assert_string_equal(sc.id, "area/s");
+    assert_string_equal(sc.area, "area");
+    assert_int_equal(sc.n_roles, 1);
+    assert_string_equal(sc.roles[0], "tool.x");
+    assert_true(mc_scenario_applies(&sc, "2025-11-25"));
+    assert_false(mc_scenario_applies(&sc, "2025-06-18"));
+    assert_int_equal(mc_scenario_line(&sc, "/steps/1/steps/0"), 1);
+    mc_scenario_free(&sc);
+}
+
+static void expect_problem(const char *text, const char *needle)
+{
+    mc_scenario_t sc;
+    char *problems = NULL;
+
+    assert_int_equal(lint(text, &problems, &sc), MC_EINVAL);
+    assert_non_null(problems);
+    if (strstr(problems, needle) == NULL)
+        fail_msg("problems lack \"%s\":\n%s", needle, problems);
+    free(problems);
+}
+
+static void test_lint_problems(void **state)
+{
+    (void)state;
+    expect_problem("{\"title\": \"t\",\n \"bogus\": 1}", "s.jsonc:2:11: unknown field \"bogus\"");
+    expect_problem(GOOD_HEAD "\"steps\": [{\"fly\": 1}]}", "unknown step kind");
+    expect_problem(GOOD_HEAD "\"steps\": [{\"request\": \"ping\", \"assert\": [{\"path\": \"r\", "
+                             "\"frobs\": 1}]}]}",
+                   "unknown field \"frobs\" in an assertion");
+    expect_problem(GOOD_HEAD "\"steps\": [{\"request\": \"ping\", \"assert\": [{\"path\": \"r\"}]}]}",
+                   "exactly one matcher");
+    expect_problem(GOOD_HEAD "\"steps\": [{\"request\": \"x\", \"params\": {\"u\": \"${nope}\"}}]}",
+                   "variable \"nope\" is used before it is captured");
+    expect_problem(GOOD_HEAD "\"steps\": [{\"request\": \"x\", \"check\": \"area/undeclared\"}]}",
+                   "check \"area/undeclared\" is not declared");
+    expect_problem(GOOD_HEAD "\"steps\": [{\"request\": \"x\", \"assert\": [{\"path\": \"a..b\", "
+                             "\"present\": true}]}]}",
+                   "malformed path");
+    expect_problem(GOOD_HEAD "\"steps\": [{\"request\": \"x\", \"assert\": [{\"path\": \"a\", "
+                             "\"matches\": \"(\"}]}]}",
+                   "not a valid regular expression");
+    expect_problem("{\"title\": \"t\", \"spec\": [{\"check\": \"Bad Id\", \"level\": \"SHALL\", "
+                   "\"ref\": \"server/resources\", \"text\": \"x\"}], \"steps\": [{\"sleep\": 1}]}",
+                   "\"level\": MUST, SHOULD or MAY");
+    expect_problem(GOOD_HEAD "\"versions\": \"latest\", \"steps\": [{\"sleep\": 1}]}",
+                   "\"versions\" must be");
+    expect_problem(GOOD_HEAD "\"steps\": [{\"await\": \"nothing\"}]}",
+                   "which no earlier async request defines");
+    expect_problem("{\"title\": ", "s.jsonc:1:");
+}
+
+static void test_paths(void **state)
+{
+    json_object *m = J("{\"result\": {\"items\": [{\"uri\": \"a\"}, {\"uri\": \"b\"}, {}],"
+                       "\"odd.key\": 7}}");
+    int found;
+
+    (void)state;
+    assert_string_equal(json_object_get_string(mc_path_get(m, "result.items[1].uri", &found)),
+                        "b");
+    assert_true(found);
+    assert_null(mc_path_get(m, "result.items[5].uri", &found));
+    assert_false(found);
+    assert_int_equal(json_object_get_int(mc_path_get(m, "result[\"odd.key\"]", &found)), 7);
+    assert_int_equal(mc_path_check("result.items[*].uri"), 0);
+    assert_int_equal(mc_path_check("result..x"), -1);
+    assert_int_equal(mc_path_check("result[x]"), -1);
+    assert_int_equal(mc_path_check(""), 0);
+    json_object_put(m);
+}
+
+static void test_vars_expand(void **state)
+{
+    mc_vars_t v;
+    json_object *r = J("{\"uri\": \"test://x\", \"n\": 3}"), *out = NULL;
+    json_object *tmpl = J("{\"a\": \"${r}\", \"b\": \"uri=${r.uri} n=${r.n}\", \"c\": [\"${r.n}\"],"
+                          "\"d\": \"${role:tool.y}\", \"e\": 5}");
+    json_object *role = json_object_new_string("tool_y");
+    mc_errbuf_t eb;
+
+    (void)state;
+    mc_vars_init(&v);
+    assert_int_equal(mc_vars_set(&v, "r", r), MC_OK);
+    assert_int_equal(mc_vars_set(&v, "role:tool.y", role), MC_OK);
+    mc_errbuf_clear(&eb);
+    assert_int_equal(mc_vars_expand(&v, tmpl, &out, &eb), MC_OK);
+    assert_true(json_object_equal(json_object_object_get(out, "a"), r));
+    assert_string_equal(json_object_get_string(json_object_object_get(out, "b")),
+                        "uri=test://x n=3");
+    assert_int_equal(json_object_get_int(json_object_array_get_idx(json_object_object_get(out, "c"), 0)), 3);
+    assert_string_equal(json_object_get_string(json_object_object_get(out, "d")), "tool_y");
+    json_object_put(out);
+    json_object_put(tmpl);
+
+    tmpl = json_object_new_string("${missing}");
+    mc_errbuf_clear(&eb);
+    assert_int_equal(mc_vars_expand(&v, tmpl, &out, &eb), MC_ENOTFOUND);
+    assert_non_null(strstr(eb.msg, "missing"));
+    json_object_put(tmpl);
+    tmpl = json_object_new_string("${role:absent}");
+    mc_errbuf_clear(&eb);
+    assert_int_equal(mc_vars_expand(&v, tmpl, &out, &eb), MC_ENOTFOUND);
+    assert_non_null(strstr(eb.msg, "no role \"absent\""));
+    json_object_put(tmpl);
+    json_object_put(r);
+    json_object_put(role);
+    mc_vars_free(&v);
+}
+
+static int holds(const char *assertion, const char *msg)
+{
+    json_object *a = J(assertion), *m = J(msg);
+    mc_match_t r;
+    int rc = mc_assert_eval(a, m, &r);
+
+    assert_int_equal(rc, 0);
+    json_object_put(a);
+    json_object_put(m);
+    return r.pass;
+}
+
+static void test_matchers(void **state)
+{
+    const char *msg = "{\"result\": {\"s\": \"héllo\", \"n\": 2, \"d\": 2.5, \"list\": [{\"t\": \"a\", "
+                      "\"k\": 1}, {\"t\": \"b\"}], \"b64\": \"aGk=\", \"bad64\": \"aGk\", "
+                      "\"uri\": \"test://x/y\", \"empty\": []}}";
+
+    (void)state;
+    assert_true(holds("{\"path\": \"result.n\", \"equals\": 2.0}", msg));
+    assert_false(holds("{\"path\": \"result.n\", \"equals\": 3}", msg));
+    assert_true(holds("{\"path\": \"result.n\", \"not_equals\": 3}", msg));
+    assert_true(holds("{\"path\": \"result.n\", \"type\": \"integer\"}", msg));
+    assert_false(holds("{\"path\": \"result.d\", \"type\": \"integer\"}", msg));
+    assert_true(holds("{\"path\": \"result.d\", \"type\": \"number\"}", msg));
+    assert_true(holds("{\"path\": \"result.s\", \"matches\": \"^h.llo$\"}", msg));
+    assert_true(holds("{\"path\": \"result.s\", \"length\": 5}", msg)); /* code points */
+    assert_true(holds("{\"path\": \"result.list\", \"length\": {\"min\": 1, \"max\": 2}}", msg));
+    assert_false(holds("{\"path\": \"result.list\", \"length\": {\"min\": 3}}", msg));
+    assert_true(holds("{\"path\": \"result.d\", \"range\": {\"min\": 0, \"max\": 3}}", msg));
+    assert_false(holds("{\"path\": \"result.d\", \"range\": {\"max\": 1}}", msg));
+    assert_true(holds("{\"path\": \"result.list\", \"contains\": {\"t\": \"b\"}}", msg));
+    assert_false(holds("{\"path\": \"result.list\", \"contains\": {\"t\": \"c\"}}", msg));
+    assert_true(holds("{\"path\": \"result.s\", \"contains\": \"ll\"}", msg));
+    assert_true(holds("{\"path\": \"result\", \"contains\": {\"n\": 2}}", msg));
+    assert_true(holds("{\"path\": \"result.b64\", \"base64\": true}", msg));
+    assert_false(holds("{\"path\": \"result.bad64\", \"base64\": true}", msg));
+    assert_true(holds("{\"path\": \"result.uri\", \"uri\": true}", msg));
+    assert_false(holds("{\"path\": \"result.s\", \"uri\": true}", msg));
+    assert_true(holds("{\"path\": \"result.n\", \"one_of\": [1, 2]}", msg));
+    assert_true(holds("{\"path\": \"result.list[*].t\", \"present\": true}", msg));
+    assert_false(holds("{\"path\": \"result.list[*].k\", \"present\": true}", msg));
+    assert_true(holds("{\"path\": \"result.nope\", \"absent\": true}", msg));
+    assert_true(holds("{\"path\": \"result.empty[*].x\", \"equals\": 1}", msg)); /* vacuous */
+    assert_false(holds("{\"path\": \"result.nope\", \"equals\": 1}", msg));
+    assert_true(mc_is_base64("", 0));
+    assert_false(mc_is_base64("a=bc", 4));
+    assert_false(mc_is_base64("ab==c===", 8));
+}
+
+static void test_match_evidence(void **state)
+{
+    json_object *a = J("{\"path\": \"result.list[*].t\", \"equals\": \"a\"}");
+    json_object *m = J("{\"result\": {\"list\": [{\"t\": \"a\"}, {\"t\": \"zz\"}]}}");
+    mc_match_t r;
+
+    (void)state;
+    assert_int_equal(mc_assert_eval(a, m, &r), 0);
+    assert_false(r.pass);
+    assert_string_equal(r.where, "result.list[1].t");
+    assert_string_equal(r.expected, "\"a\"");
+    assert_string_equal(r.actual, "\"zz\"");
+    json_object_put(a);
+    json_object_put(m);
+}
+
+static int setup(void **state)
+{
+    char p[300];
+    (void)state;
+    if (mkdtemp(dir) == NULL)
+        return -1;
+    snprintf(p, sizeof(p), "%s/area", dir);
+    return mkdir(p, 0700);
+}
+
+static int teardown(void **state)
+{
+    char p[300];
+    (void)state;
+    snprintf(p, sizeof(p), "%s/area/s.jsonc", dir);
+    unlink(p);
+    snprintf(p, sizeof(p), "%s/area", dir);
+    rmdir(p);
+    rmdir(dir);
+    return 0;
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_jsonc_positions_and_errors),
+        cmocka_unit_test(test_load_valid),
+        cmocka_unit_test(test_lint_problems),
+        cmocka_unit_test(test_paths),
+        cmocka_unit_test(test_vars_expand),
+        cmocka_unit_test(test_matchers),
+        cmocka_unit_test(test_match_evidence),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
