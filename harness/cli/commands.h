@@ -19,5 +19,7 @@ int mc_cmd_validate(int argc, char **argv);
 int mc_cmd_run(int argc, char **argv);
 int mc_cmd_list(int argc, char **argv);
 int mc_cmd_lint(int argc, char **argv);
+int mc_cmd_coverage(int argc, char **argv);
+int mc_cmd_record(int argc, char **argv);
 
 #endif /* MC_CLI_COMMANDS_H */

@@ -17,6 +17,8 @@ static const command_t commands[] = {
     {"run", mc_cmd_run, "run the scenario library against a server (the conformance run)"},
     {"list", mc_cmd_list, "list scenarios with their ids, levels and requirement sentences"},
     {"lint", mc_cmd_lint, "check scenario files without running them"},
+    {"coverage", mc_cmd_coverage, "which scenarios exercise each message path, per version"},
+    {"record", mc_cmd_record, "write a scenario skeleton from a live session"},
     {"ping", mc_cmd_ping, "initialize a server, ping it, and report the round trip"},
     {"validate", mc_cmd_validate, "validate MCP messages or JSONL traces against the schemas"},
 };

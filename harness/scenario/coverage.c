@@ -1,0 +1,317 @@
+#include "scenario/coverage.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "client/session.h"
+#include "core/jsonrpc.h"
+
+/* Every row: the message, the path, and the first version it exists in. */
+static const mc_coverage_row_t rows[] = {
+    /* lifecycle */
+    {"initialize", "result", NULL},
+    {"initialize", "result counter-offer", NULL},
+    {"initialize", "error (request before initialize)", NULL},
+    {"notifications/initialized", "sent", NULL},
+    {"ping", "result", NULL},
+    {"notifications/cancelled", "sent", NULL},
+    {"notifications/progress", "notification", NULL},
+    /* JSON-RPC errors */
+    {"(malformed)", "error -32700", NULL},
+    {"(invalid request)", "error -32600", NULL},
+    {"(unknown method)", "error -32601", NULL},
+    /* resources */
+    {"resources/list", "result", NULL},
+    {"resources/list", "error -32602", NULL},
+    {"resources/templates/list", "result", NULL},
+    {"resources/templates/list", "error -32602", NULL},
+    {"resources/read", "result", NULL},
+    {"resources/read", "error -32002", NULL},
+    {"resources/read", "error -32602", NULL},
+    {"resources/subscribe", "result", NULL},
+    {"resources/unsubscribe", "result", NULL},
+    {"notifications/resources/updated", "notification", NULL},
+    {"notifications/resources/updated", "absent", NULL},
+    {"notifications/resources/list_changed", "notification", NULL},
+    /* prompts */
+    {"prompts/list", "result", NULL},
+    {"prompts/list", "error -32602", NULL},
+    {"prompts/get", "result", NULL},
+    {"prompts/get", "error -32602", NULL},
+    {"notifications/prompts/list_changed", "notification", NULL},
+    /* tools, the way to elicitation, sampling and logging */
+    {"tools/list", "result", NULL},
+    {"tools/list", "error -32602", NULL},
+    {"tools/call", "result", NULL},
+    {"tools/call", "error -32602", NULL},
+    {"notifications/tools/list_changed", "notification", NULL},
+    /* elicitation */
+    {"elicitation/create", "request", NULL},
+    {"elicitation/create", "answer accept", NULL},
+    {"elicitation/create", "answer decline", NULL},
+    {"elicitation/create", "answer cancel", NULL},
+    {"elicitation/create", "never without capability", NULL},
+    {"elicitation/create", "url mode", "2025-11-25"},
+    {"notifications/elicitation/complete", "notification", "2025-11-25"},
+    {"tools/call", "error -32042", "2025-11-25"},
+    /* sampling and roots, requested from tools */
+    {"sampling/createMessage", "request", NULL},
+    {"roots/list", "request", NULL},
+    /* logging */
+    {"logging/setLevel", "result", NULL},
+    {"logging/setLevel", "error -32602", NULL},
+    {"notifications/message", "notification", NULL},
+    {"notifications/message", "absent", NULL},
+    /* completion */
+    {"completion/complete", "result", NULL},
+    {"completion/complete", "error -32602", NULL},
+};
+
+const mc_coverage_row_t *mc_coverage_row(size_t i)
+{
+    return i < sizeof(rows) / sizeof(rows[0]) ? &rows[i] : NULL;
+}
+
+static json_object *get(json_object *o, const char *k)
+{
+    json_object *v = NULL;
+
+    if (o == NULL || !json_object_is_type(o, json_type_object))
+        return NULL;
+    return json_object_object_get_ex(o, k, &v) ? v : NULL;
+}
+
+static const char *get_str(json_object *o, const char *k)
+{
+    json_object *v = get(o, k);
+
+    return v != NULL && json_object_is_type(v, json_type_string) ? json_object_get_string(v)
+                                                                 : NULL;
+}
+
+/* The set of (message, path) pairs a scenario exercises, as "message|path" strings. */
+typedef struct hits {
+    char *v[512];
+    size_t n;
+} hits_t;
+
+static void hit(hits_t *h, const char *message, const char *path)
+{
+    char buf[256];
+    size_t i;
+
+    snprintf(buf, sizeof(buf), "%s|%s", message, path);
+    for (i = 0; i < h->n; i++)
+        if (strcmp(h->v[i], buf) == 0)
+            return;
+    if (h->n < sizeof(h->v) / sizeof(h->v[0]))
+        h->v[h->n++] = strdup(buf);
+}
+
+static int has(const hits_t *h, const char *message, const char *path)
+{
+    char buf[256];
+    size_t i;
+
+    snprintf(buf, sizeof(buf), "%s|%s", message, path);
+    for (i = 0; i < h->n; i++)
+        if (h->v[i] != NULL && strcmp(h->v[i], buf) == 0)
+            return 1;
+    return 0;
+}
+
+/* Records the outcome an expectation names for a method. */
+static void expect_hits(hits_t *h, const char *method, json_object *expect)
+{
+    char path[64];
+
+    if (expect == NULL) {
+        hit(h, method, "result");
+        return;
+    }
+    if (json_object_is_type(expect, json_type_string)) {
+        const char *e = json_object_get_string(expect);
+        if (strcmp(e, "result") == 0 || strcmp(e, "any") == 0)
+            hit(h, method, "result");
+        return;
+    }
+    {
+        json_object *codes = get(expect, "error");
+        if (codes != NULL && json_object_is_type(codes, json_type_int)) {
+            snprintf(path, sizeof(path), "error %lld", (long long)json_object_get_int64(codes));
+            hit(h, method, path);
+        } else if (codes != NULL && json_object_is_type(codes, json_type_array)) {
+            for (size_t i = 0; i < json_object_array_length(codes); i++) {
+                snprintf(path, sizeof(path), "error %lld",
+                         (long long)json_object_get_int64(json_object_array_get_idx(codes, i)));
+                hit(h, method, path);
+            }
+        }
+    }
+}
+
+static void answer_hits(hits_t *h, const char *method, json_object *with)
+{
+    const char *action = get_str(with, "action");
+    char path[64];
+
+    if (strcmp(method, "elicitation/create") == 0 && action != NULL) {
+        snprintf(path, sizeof(path), "answer %s", action);
+        hit(h, method, path);
+    }
+}
+
+static void scan_steps(hits_t *h, const mc_scenario_t *sc, json_object *steps, int *saw_request)
+{
+    size_t i, n = json_object_array_length(steps);
+
+    for (i = 0; i < n; i++) {
+        json_object *st = json_object_array_get_idx(steps, i);
+        const char *m;
+        if ((m = get_str(st, "request")) != NULL) {
+            json_object *exp = get(st, "expect");
+            if (get_str(st, "async") != NULL)
+                exp = json_object_new_string("any"); /* judged by its await */
+            expect_hits(h, m, exp);
+            if (get_str(st, "async") != NULL)
+                json_object_put(exp);
+            if (strcmp(m, "initialize") == 0 && !*saw_request && sc->manual_init)
+                hit(h, "initialize", "result");
+            if (strcmp(m, "initialize") != 0 && sc->manual_init && !*saw_request &&
+                get(st, "expect") != NULL && get(get(st, "expect"), "error") != NULL)
+                hit(h, "initialize", "error (request before initialize)");
+            *saw_request = 1;
+        } else if ((m = get_str(st, "paginate")) != NULL) {
+            hit(h, m, "result");
+        } else if ((m = get_str(st, "notify")) != NULL) {
+            hit(h, m, "sent");
+        } else if ((m = get_str(st, "expect_notification")) != NULL) {
+            hit(h, m, "notification");
+        } else if ((m = get_str(st, "expect_no_notification")) != NULL) {
+            hit(h, m, "absent");
+        } else if ((m = get_str(st, "expect_request")) != NULL) {
+            hit(h, m, "request");
+            if (strcmp(m, "elicitation/create") == 0) {
+                json_object *as = get(st, "assert");
+                for (size_t k = 0; as != NULL && k < json_object_array_length(as); k++) {
+                    json_object *a = json_object_array_get_idx(as, k);
+                    const char *p = get_str(a, "path");
+                    const char *eq = get_str(a, "equals");
+                    if (p != NULL && strstr(p, "mode") != NULL && eq != NULL &&
+                        strcmp(eq, "url") == 0)
+                        hit(h, m, "url mode");
+                }
+            }
+        } else if ((m = get_str(st, "answer")) != NULL) {
+            answer_hits(h, m, get(st, "with"));
+        } else if (get(st, "raw") != NULL) {
+            const char *raw = get_str(st, "raw");
+            json_object *parsed = NULL, *exp = get(st, "expect");
+            json_object *codes = get(exp, "error");
+            long long code = codes != NULL && json_object_is_type(codes, json_type_int)
+                                 ? (long long)json_object_get_int64(codes)
+                                 : 0;
+            if (code == -32700)
+                hit(h, "(malformed)", "error -32700");
+            if (code == -32600)
+                hit(h, "(invalid request)", "error -32600");
+            if (code == -32601)
+                hit(h, "(unknown method)", "error -32601");
+            if (raw != NULL && mc_json_parse(raw, strlen(raw), 0, &parsed, NULL) == MC_OK) {
+                const char *rm = get_str(parsed, "method");
+                if (rm != NULL && get(parsed, "id") == NULL)
+                    hit(h, rm, "sent");
+                json_object_put(parsed);
+            }
+        } else if (get(st, "await") != NULL) {
+            /* The awaited request's path was recorded at its request step. */
+        } else if (get(st, "for_each") != NULL) {
+            scan_steps(h, sc, get(st, "steps"), saw_request);
+        }
+    }
+}
+
+static void scenario_hits(const mc_scenario_t *sc, hits_t *h)
+{
+    int saw_request = 0;
+    json_object *answers = sc->answers;
+
+    memset(h, 0, sizeof(*h));
+    if (!sc->manual_init) {
+        hit(h, "initialize", "result");
+        hit(h, "notifications/initialized", "sent");
+    }
+    if (sc->client_version != NULL && !mc_protocol_version_known(sc->client_version))
+        hit(h, "initialize", "result counter-offer");
+    if (answers != NULL) {
+        json_object_object_foreach(answers, m, a)
+        {
+            answer_hits(h, m, get(a, "with"));
+        }
+    }
+    scan_steps(h, sc, sc->steps, &saw_request);
+    /* A scenario that calls a tool without declaring elicitation and checks
+     * no elicitation/create arrives covers the capability gate. */
+    if ((sc->client_caps == NULL || get(sc->client_caps, "elicitation") == NULL) &&
+        sc->n_roles > 0) {
+        for (size_t i = 0; i < sc->n_roles; i++)
+            if (strstr(sc->roles[i], "elicitation") != NULL)
+                hit(h, "elicitation/create", "never without capability");
+    }
+}
+
+static void hits_free(hits_t *h)
+{
+    for (size_t i = 0; i < h->n; i++)
+        free(h->v[i]);
+}
+
+json_object *mc_coverage_build(const mc_scenario_t *scs, size_t n, const char *const *versions,
+                               size_t *empty)
+{
+    json_object *doc = json_object_new_object(), *list = json_object_new_array();
+    hits_t *all = calloc(n + 1, sizeof(hits_t));
+    size_t i, k;
+
+    *empty = 0;
+    if (doc == NULL || list == NULL || all == NULL) {
+        json_object_put(doc);
+        json_object_put(list);
+        free(all);
+        return NULL;
+    }
+    for (k = 0; k < n; k++)
+        scenario_hits(&scs[k], &all[k]);
+    for (const char *const *v = versions; *v != NULL; v++) {
+        for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+            const mc_coverage_row_t *r = &rows[i];
+            json_object *row, *who;
+            if (r->min_version != NULL && strcmp(*v, r->min_version) < 0)
+                continue;
+            row = json_object_new_object();
+            who = json_object_new_array();
+            json_object_object_add(row, "message", json_object_new_string(r->message));
+            json_object_object_add(row, "version", json_object_new_string(*v));
+            json_object_object_add(row, "path", json_object_new_string(r->path));
+            for (k = 0; k < n; k++) {
+                const mc_scenario_t *sc = &scs[k];
+                int applies = sc->client_version != NULL
+                                  ? strcmp(sc->client_version, *v) == 0 ||
+                                        !mc_protocol_version_known(sc->client_version)
+                                  : mc_scenario_applies(sc, *v);
+                if (applies && has(&all[k], r->message, r->path))
+                    json_object_array_add(who, json_object_new_string(sc->id));
+            }
+            if (json_object_array_length(who) == 0)
+                (*empty)++;
+            json_object_object_add(row, "scenarios", who);
+            json_object_array_add(list, row);
+        }
+    }
+    for (k = 0; k < n; k++)
+        hits_free(&all[k]);
+    free(all);
+    json_object_object_add(doc, "rows", list);
+    return doc;
+}
