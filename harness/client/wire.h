@@ -30,7 +30,7 @@
 /* Progress tokens tracked. */
 #define MC_WIRE_MAX_TOKENS 256
 /* Distinct check ids counted. */
-#define MC_WIRE_MAX_CHECKS 32
+#define MC_WIRE_MAX_CHECKS 64
 
 typedef struct mc_wire_finding {
     const char *check; /* static check id */

@@ -34,9 +34,39 @@ static const mc_builtin_check_t builtins[] = {
      "2025-06-18/basic/index#responses",
      "Responses MUST include the same ID as the request they correspond to; an error "
      "response may omit the id (null) only when the request's id could not be read."},
-    {"wire/schema", MC_LEVEL_MUST, "2025-06-18/basic/index#schema",
-     "Every message conforms to the protocol's schema for its method and the negotiated "
-     "version."},
+    {"schema/messages", MC_LEVEL_MUST, "2025-06-18/basic/index#messages",
+     "Every message conforms to the protocol's schema (JSON-RPC envelope, error objects) for "
+     "the negotiated version."},
+    {"schema/lifecycle", MC_LEVEL_MUST, "2025-06-18/basic/lifecycle#initialization",
+     "The initialize exchange conforms to the schema's InitializeResult and capability types."},
+    {"schema/ping", MC_LEVEL_MUST, "2025-06-18/basic/utilities/ping#message-format",
+     "Ping messages conform to the schema."},
+    {"schema/progress", MC_LEVEL_MUST, "2025-06-18/basic/utilities/progress#progress-flow",
+     "Progress notifications conform to the schema's ProgressNotification."},
+    {"schema/cancellation", MC_LEVEL_MUST,
+     "2025-06-18/basic/utilities/cancellation#cancellation-flow",
+     "Cancellation notifications conform to the schema's CancelledNotification."},
+    {"schema/resources", MC_LEVEL_MUST, "2025-06-18/server/resources#data-types",
+     "Resource messages conform to the schema's data types (Resource, ResourceTemplate, "
+     "TextResourceContents, BlobResourceContents, Annotations)."},
+    {"schema/prompts", MC_LEVEL_MUST, "2025-06-18/server/prompts#data-types",
+     "Prompt messages conform to the schema's data types (Prompt, PromptArgument, "
+     "PromptMessage, content blocks)."},
+    {"schema/tools", MC_LEVEL_MUST, "2025-06-18/server/tools#data-types",
+     "Tool messages conform to the schema's data types (Tool, CallToolResult, content "
+     "blocks)."},
+    {"schema/logging", MC_LEVEL_MUST, "2025-06-18/server/utilities/logging#log-levels",
+     "Logging messages conform to the schema (LoggingLevel, LoggingMessageNotification)."},
+    {"schema/completion", MC_LEVEL_MUST, "2025-06-18/server/utilities/completion#data-types",
+     "Completion messages conform to the schema (CompleteResult: at most 100 values)."},
+    {"schema/pagination", MC_LEVEL_MUST, "2025-06-18/server/utilities/pagination#response-format",
+     "Paginated results conform to the schema: nextCursor, when present, is a string."},
+    {"schema/elicitation", MC_LEVEL_MUST, "2025-06-18/client/elicitation#request-schema",
+     "Elicitation requests conform to the schema: a flat object of primitive properties."},
+    {"schema/sampling", MC_LEVEL_MUST, "2025-06-18/client/sampling#data-types",
+     "Sampling requests conform to the schema's CreateMessageRequest."},
+    {"schema/roots", MC_LEVEL_MUST, "2025-06-18/client/roots#data-types",
+     "Roots requests conform to the schema's ListRootsRequest."},
     {"wire/negotiated-capabilities", MC_LEVEL_MUST, "2025-06-18/basic/lifecycle#operation",
      "Both parties MUST only use capabilities that were successfully negotiated."},
     {"wire/requests-before-initialized", MC_LEVEL_SHOULD, "2025-06-18/basic/lifecycle#initialization",
@@ -75,6 +105,42 @@ static const mc_builtin_check_t builtins[] = {
      "A scenario step could be carried out (its request was answered in time and its "
      "variables resolved)."},
 };
+
+const char *mc_schema_check_for(const char *method, const char *instance_path)
+{
+    static const struct {
+        const char *prefix, *check;
+    } by_method[] = {
+        {"initialize", "schema/lifecycle"},
+        {"notifications/initialized", "schema/lifecycle"},
+        {"ping", "schema/ping"},
+        {"notifications/progress", "schema/progress"},
+        {"notifications/cancelled", "schema/cancellation"},
+        {"resources/", "schema/resources"},
+        {"notifications/resources/", "schema/resources"},
+        {"prompts/", "schema/prompts"},
+        {"notifications/prompts/", "schema/prompts"},
+        {"tools/", "schema/tools"},
+        {"notifications/tools/", "schema/tools"},
+        {"logging/", "schema/logging"},
+        {"notifications/message", "schema/logging"},
+        {"completion/", "schema/completion"},
+        {"elicitation/", "schema/elicitation"},
+        {"notifications/elicitation/", "schema/elicitation"},
+        {"sampling/", "schema/sampling"},
+        {"roots/", "schema/roots"},
+    };
+    size_t i;
+
+    if (instance_path != NULL && strstr(instance_path, "/nextCursor") != NULL)
+        return "schema/pagination";
+    if (instance_path != NULL && strncmp(instance_path, "/error", 6) == 0)
+        return "schema/messages";
+    for (i = 0; method != NULL && i < sizeof(by_method) / sizeof(by_method[0]); i++)
+        if (strncmp(method, by_method[i].prefix, strlen(by_method[i].prefix)) == 0)
+            return by_method[i].check;
+    return "schema/messages";
+}
 
 const mc_builtin_check_t *mc_builtin_check(const char *id)
 {

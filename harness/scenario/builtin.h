@@ -23,6 +23,13 @@ const mc_builtin_check_t *mc_builtin_check(const char *id);
 /* The i-th built-in check (0-based), or NULL past the end. */
 const mc_builtin_check_t *mc_builtin_check_at(size_t i);
 
+/*
+ * The schema check for a message: "schema/<area>" by the method (or the
+ * method a response answers), "schema/pagination" for nextCursor, and
+ * "schema/messages" for the envelope and error objects. Static string.
+ */
+const char *mc_schema_check_for(const char *method, const char *instance_path);
+
 /* Ids: lowercase letters, digits, '-', '_', '.', '/' ; at least one '/'. */
 int mc_check_id_ok(const char *id);
 

@@ -164,31 +164,30 @@ static void inbox_free(inbox_t *b)
 static void schema_check(rctx_t *c, mc_wire_info_t *info)
 {
     mc_errbuf_t eb;
+    const char *method = info->msg.method ? info->msg.method : info->answered_method;
     int rc;
 
-    if (c->o->registry == NULL || c->version[0] == '\0' || info->msg.root == NULL)
-        return;
+    if (c->o->registry == NULL || c->version[0] == '\0' || info->msg.root == NULL ||
+        mc_registry_schema(c->o->registry, c->version) == NULL)
+        return; /* no schemas for this version: not judged by schema */
     mc_schema_report_clear(c->rep);
     mc_errbuf_clear(&eb);
     rc = mc_registry_validate_message(c->o->registry, c->version, info->msg.root,
                                       info->answered_method, c->rep, &eb);
     if (rc == MC_OK) {
-        mc_wire_pass(&c->w, "wire/schema");
+        mc_wire_pass(&c->w, mc_schema_check_for(method, NULL));
     } else if (rc == MC_EINVALID) {
         size_t i;
         for (i = 0; i < c->rep->n_entries; i++) {
             const mc_schema_error_t *e = &c->rep->entries[i];
             if (e->severity != MC_SCHEMA_ERROR)
                 continue;
-            mc_wire_fail(&c->w, "wire/schema", "%s %s: %s (schema %s)",
-                         info->msg.method ? info->msg.method
-                                          : info->answered_method ? info->answered_method
-                                                                  : mc_msg_kind_name(info->msg.kind),
+            mc_wire_fail(&c->w, mc_schema_check_for(method, e->instance_path),
+                         "%.60s %s: %.300s (schema %.120s)", method ? method : "response",
                          mc_msg_kind_name(info->msg.kind), e->message, e->schema_path);
             break;
         }
     }
-    /* A version without schemas (MC_ENOTFOUND) is not judged by schema. */
 }
 
 static void observe(void *ctx, int outbound, uint64_t seq, const char *line, size_t len, int kind,
@@ -273,15 +272,22 @@ static void target_gone(rctx_t *c, int rc, const char *doing)
 
 /* --- expectations --------------------------------------------------------- */
 
-/* Evaluates "expect" and "assert" of a step against a response; captures. */
+/*
+ * Evaluates "expect" (responses only) and "assert" of a step against a
+ * message, then captures.
+ */
 static void judge(rctx_t *c, json_object *st, const mc_msg_t *resp, const char *what, int line)
 {
     json_object *expect = get(st, "expect"), *asserts = get(st, "assert");
     const char *cid = step_check(c, st);
     char exp[256], act[512];
     int ok = 1;
+    int is_response = resp->kind == MC_MSG_RESULT || resp->kind == MC_MSG_ERROR;
 
-    if (expect == NULL || (json_object_is_type(expect, json_type_string) &&
+    if (!is_response) {
+        /* A notification or server request: its arrival was the expectation. */
+        check(c, cid, 1, NULL, NULL, NULL, NULL, 0, line);
+    } else if (expect == NULL || (json_object_is_type(expect, json_type_string) &&
                            strcmp(json_object_get_string(expect), "result") == 0)) {
         if (resp->kind != MC_MSG_RESULT) {
             ok = 0;
@@ -322,7 +328,9 @@ static void judge(rctx_t *c, json_object *st, const mc_msg_t *resp, const char *
             }
         }
     }
-    if (ok) {
+    if (!is_response) {
+        /* recorded above */
+    } else if (ok) {
         check(c, cid, 1, NULL, NULL, NULL, NULL, 0, line);
     } else {
         char msg[1024];

@@ -1,0 +1,76 @@
+#!/usr/bin/env python3
+"""inject_caught.py MCPCHECK REFSERVER [JOBS]
+
+Proves that every check can fail: for each violation switch the reference
+server lists (--list-bugs), a strict run of the scenario library against the
+server with that switch on must exit 1, and at least one FAIL or WARN must be
+tied to the broken rule: its spec reference names the same spec page as the
+switch's (the version and the anchor aside; "basic" is "basic/index").
+Prints one line per switch with the checks that caught it.
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+
+def page(ref):
+    ref = ref.split("#", 1)[0]
+    parts = ref.split("/", 1)
+    page = parts[1] if len(parts) == 2 else ref
+    if page.endswith("/index"):
+        page = page[: -len("/index")]
+    return page
+
+
+def main():
+    mcpcheck, refserver = sys.argv[1], sys.argv[2]
+    jobs = sys.argv[3] if len(sys.argv) > 3 else "2"
+    bugs = subprocess.run([refserver, "--list-bugs"], capture_output=True, text=True,
+                          check=True).stdout.splitlines()
+    if len(bugs) < 40:
+        print(f"inject_caught: only {len(bugs)} switches; at least 40 are required")
+        return 1
+    failures = 0
+    started = time.time()
+    with tempfile.TemporaryDirectory() as tmp:
+        for line in bugs:
+            name, level, rule, ref = line.split("\t")
+            out = os.path.join(tmp, name)
+            run = subprocess.run([mcpcheck, "run", "--strict", "--jobs", jobs, "--timeout", "1500",
+                                  "--report-dir", out, "--", refserver, "--inject", name],
+                                 capture_output=True, text=True, timeout=600)
+            caught, tied = [], []
+            try:
+                report = json.load(open(os.path.join(out, "report.json")))
+            except (OSError, ValueError) as e:
+                print(f"FAIL {name}: no report ({e}); exit {run.returncode}")
+                failures += 1
+                continue
+            for sc in report["scenarios"]:
+                for c in sc["checks"]:
+                    if c["verdict"] in ("FAIL", "WARN"):
+                        caught.append(c["id"])
+                        if page(c["spec"]) == page(ref):
+                            tied.append(c["id"])
+                if sc["verdict"] == "ERROR" and page(ref) in ("basic", "basic/transports",
+                                                               "basic/lifecycle",
+                                                               "basic/utilities/ping"):
+                    tied.append("ERROR:" + sc["id"])
+            ok = run.returncode == 1 and tied
+            status = "ok  " if ok else "FAIL"
+            names = sorted(set(tied or caught))
+            print(f"{status} {name:38} exit {run.returncode}  {level:6} {page(ref):34} "
+                  f"{', '.join(names[:4])}{' ...' if len(names) > 4 else ''}")
+            if not ok:
+                failures += 1
+                print(f"     rule: {rule}")
+    print(f"{len(bugs) - failures} of {len(bugs)} switches caught by a check tied to their rule "
+          f"({time.time() - started:.0f} s)")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
