@@ -194,10 +194,22 @@ void mc_wire_outbound(mc_wire_t *w, const char *line, size_t len)
     mc_wire_req_t *r;
 
     if (mc_msg_decode(line, len, 0, &m) != MC_OK || m.kind == MC_MSG_INVALID) {
-        /* A deliberately malformed line: the server may answer it with a
-         * null id, once. */
-        w->unreadable_outstanding++;
+        /* A deliberately malformed line. If its id can be read, the answer
+         * carries that id; otherwise the server may answer once with a null
+         * id (JSON-RPC 2.0, section 5). */
+        json_object *id = NULL;
         w->last_out_notification = 0;
+        if (m.root != NULL && json_object_is_type(m.root, json_type_object) &&
+            json_object_object_get_ex(m.root, "id", &id) && mc_jsonrpc_id_valid(id)) {
+            const char *meth = get_str(m.root, "method");
+            r = &w->reqs[w->req_next];
+            free_req(r);
+            w->req_next = (w->req_next + 1) % MC_WIRE_MAX_REQUESTS;
+            r->id = compact_dup(id);
+            r->method = strdup(meth != NULL ? meth : "(invalid request)");
+        } else {
+            w->unreadable_outstanding++;
+        }
         mc_msg_free(&m);
         return;
     }

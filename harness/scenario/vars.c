@@ -20,23 +20,51 @@ void mc_vars_free(mc_vars_t *v)
     memset(v, 0, sizeof(*v));
 }
 
+/*
+ * Values are deep-copied: a variable never shares a json_object with the
+ * scenario, the profile or another thread (json-c reference counts and
+ * serialization buffers are not thread-safe, and scenarios run in
+ * parallel).
+ */
+static json_object *copy(json_object *value, int *ok)
+{
+    json_object *c = NULL;
+
+    *ok = 1;
+    if (value == NULL)
+        return NULL;
+    if (json_object_deep_copy(value, &c, NULL) != 0) {
+        *ok = 0;
+        return NULL;
+    }
+    return c;
+}
+
 int mc_vars_set(mc_vars_t *v, const char *name, json_object *value)
 {
     size_t i;
+    int ok;
+    json_object *c = copy(value, &ok);
 
+    if (!ok)
+        return MC_ENOMEM;
     for (i = 0; i < v->n; i++) {
         if (strcmp(v->names[i], name) == 0) {
             json_object_put(v->values[i]);
-            v->values[i] = json_object_get(value);
+            v->values[i] = c;
             return MC_OK;
         }
     }
-    if (v->n == MC_VARS_MAX)
+    if (v->n == MC_VARS_MAX) {
+        json_object_put(c);
         return MC_EFULL;
+    }
     v->names[v->n] = strdup(name);
-    if (v->names[v->n] == NULL)
+    if (v->names[v->n] == NULL) {
+        json_object_put(c);
         return MC_ENOMEM;
-    v->values[v->n] = json_object_get(value);
+    }
+    v->values[v->n] = c;
     v->n++;
     return MC_OK;
 }
@@ -342,8 +370,8 @@ static int expand_string(const mc_vars_t *v, json_object *s, json_object **out, 
     int rc;
 
     if (strstr(str, "${") == NULL) {
-        *out = json_object_get(s);
-        return MC_OK;
+        *out = json_object_new_string_len(str, (int)len);
+        return *out != NULL ? MC_OK : MC_ENOMEM;
     }
     /* The whole string is one reference: keep the value's type. */
     if (str[0] == '$' && str[1] == '{' && str[len - 1] == '}' &&
@@ -472,7 +500,7 @@ int mc_vars_expand(const mc_vars_t *v, json_object *tmpl, json_object **out, mc_
         return MC_OK;
     }
     default:
-        *out = json_object_get(tmpl);
-        return MC_OK;
+        /* A fresh copy, never a shared reference (see mc_vars_set). */
+        return json_object_deep_copy(tmpl, out, NULL) == 0 ? MC_OK : MC_ENOMEM;
     }
 }

@@ -32,8 +32,8 @@ typedef struct mc_vars {
 void mc_vars_init(mc_vars_t *v);
 void mc_vars_free(mc_vars_t *v);
 
-/* Sets name to value (a new reference is taken). Returns MC_OK, MC_EFULL or
- * MC_ENOMEM. */
+/* Sets name to a deep copy of value (value stays the caller's). Returns
+ * MC_OK, MC_EFULL or MC_ENOMEM. */
 int mc_vars_set(mc_vars_t *v, const char *name, json_object *value);
 
 /* The value of name (borrowed), or NULL; *found says whether it is set
@@ -41,7 +41,9 @@ int mc_vars_set(mc_vars_t *v, const char *name, json_object *value);
 json_object *mc_vars_get(const mc_vars_t *v, const char *name, int *found);
 
 /*
- * Expands every ${...} inside tmpl into a new value (caller puts it). On an
+ * Expands every ${...} inside tmpl into a new value (caller puts it), which
+ * shares nothing with tmpl, so templates may be expanded from several threads
+ * at once. On an
  * undefined variable or a path that finds nothing, returns MC_ENOTFOUND
  * and eb names it.
  */
