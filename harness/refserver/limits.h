@@ -32,7 +32,7 @@
 #define RS_MAX_URI_LEN 2048
 
 /* Default delay between the steps of multi-step tools (logging, progress). */
-#define RS_DEFAULT_STEP_MS 50
+#define RS_DEFAULT_STEP_MS 10
 
 /* Log rate limit: at most this many notifications/message per window. */
 #define RS_LOG_RATE_MAX 100
