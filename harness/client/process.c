@@ -299,6 +299,7 @@ size_t mc_proc_drain_stderr(mc_proc_t *p)
 int mc_proc_wait(mc_proc_t *p, int timeout_ms)
 {
     int64_t deadline = mc_now_ms() + timeout_ms;
+    long nap_us = 200; /* a backoff: exits are usually immediate */
 
     for (;;) {
         int64_t left;
@@ -317,8 +318,10 @@ int mc_proc_wait(mc_proc_t *p, int timeout_ms)
             if (poll(&pfd, 1, left < 10 ? (int)left : 10) > 0)
                 mc_proc_drain_stderr(p);
         } else {
-            struct timespec ts = {0, 5 * 1000000L};
+            struct timespec ts = {0, nap_us * 1000L};
             nanosleep(&ts, NULL);
+            if (nap_us < 10000)
+                nap_us *= 2;
         }
     }
 }

@@ -25,7 +25,7 @@
 #define MC_RUNNER_STEP_TIMEOUT_MS 5000
 #define MC_RUNNER_SCENARIO_TIMEOUT_MS 60000
 #define MC_RUNNER_NOTIFY_WITHIN_MS 2000
-#define MC_RUNNER_QUIET_WINDOW_MS 200
+#define MC_RUNNER_QUIET_WINDOW_MS 100
 #define MC_RUNNER_MAX_PAGES 100
 #define MC_RUNNER_MAX_FOR_EACH 200
 /* Notifications and server requests kept for expect_* steps. */
