@@ -452,6 +452,28 @@ static void on_server_request(mc_wire_t *w, mc_msg_t *m)
                 mc_wire_pass(w, "wire/negotiated-capabilities");
         }
     }
+    if (strcmp(m->method, "elicitation/create") == 0 &&
+        cap_declared(w->client_caps, "elicitation", NULL)) {
+        /*
+         * Modes (2025-11-25/client/elicitation#capabilities): "Servers MUST
+         * NOT send elicitation requests with modes that are not supported by
+         * the client"; an empty elicitation object means form mode only.
+         */
+        json_object *el = get(w->client_caps, "elicitation");
+        const char *mode = get_str(m->params, "mode");
+        int has_form = get(el, "form") != NULL, has_url = get(el, "url") != NULL;
+        int form_ok = has_form || (!has_form && !has_url);
+        if (mode != NULL && strcmp(mode, "url") == 0 && !has_url)
+            mc_wire_fail(w, "wire/elicitation-mode",
+                         "URL-mode elicitation sent, but the client did not declare "
+                         "elicitation.url");
+        else if ((mode == NULL || strcmp(mode, "form") == 0) && !form_ok)
+            mc_wire_fail(w, "wire/elicitation-mode",
+                         "form-mode elicitation sent, but the client declared only "
+                         "elicitation.url");
+        else
+            mc_wire_pass(w, "wire/elicitation-mode");
+    }
 }
 
 void mc_wire_inbound(mc_wire_t *w, int kind, unsigned flags, const char *data, size_t len,

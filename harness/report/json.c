@@ -7,9 +7,60 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/*
+ * Returns a copy of s that is valid UTF-8: every byte that does not start a
+ * well-formed sequence becomes U+FFFD. Servers are hostile, and transcripts,
+ * stderr tails and messages quote their bytes; the report must stay valid
+ * JSON (RFC 8259 requires UTF-8). Caller frees.
+ */
+char *mc_report_utf8_clean(const char *s)
+{
+    size_t n = strlen(s), i = 0, o = 0;
+    char *out = malloc(n * 3 + 1);
+
+    if (out == NULL)
+        return NULL;
+    while (i < n) {
+        unsigned char c = (unsigned char)s[i];
+        size_t len = c < 0x80 ? 1 : (c >= 0xC2 && c <= 0xDF) ? 2 : (c >= 0xE0 && c <= 0xEF) ? 3
+                                  : (c >= 0xF0 && c <= 0xF4) ? 4 : 0;
+        size_t k;
+        int ok = len > 0 && i + len <= n;
+        for (k = 1; ok && k < len; k++)
+            ok = ((unsigned char)s[i + k] & 0xC0) == 0x80;
+        if (ok && len == 3) {
+            unsigned cp = ((c & 0x0Fu) << 12) | (((unsigned char)s[i + 1] & 0x3Fu) << 6);
+            ok = cp >= 0x800 && !(cp >= 0xD800 && cp <= 0xDFFF);
+        } else if (ok && len == 4) {
+            unsigned cp = ((c & 0x07u) << 18) | (((unsigned char)s[i + 1] & 0x3Fu) << 12);
+            ok = cp >= 0x10000 && cp <= 0x10FFFF;
+        }
+        if (!ok) {
+            out[o++] = (char)0xEF;
+            out[o++] = (char)0xBF;
+            out[o++] = (char)0xBD;
+            i++;
+            continue;
+        }
+        memcpy(out + o, s + i, len);
+        o += len;
+        i += len;
+    }
+    out[o] = '\0';
+    return out;
+}
+
 static void add_str(json_object *o, const char *k, const char *v)
 {
-    json_object_object_add(o, k, v != NULL ? json_object_new_string(v) : NULL);
+    char *clean;
+
+    if (v == NULL) {
+        json_object_object_add(o, k, NULL);
+        return;
+    }
+    clean = mc_report_utf8_clean(v);
+    json_object_object_add(o, k, json_object_new_string(clean != NULL ? clean : ""));
+    free(clean);
 }
 
 static json_object *check_json(const mc_check_result_t *c)

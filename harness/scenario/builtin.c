@@ -69,6 +69,9 @@ static const mc_builtin_check_t builtins[] = {
      "Roots requests conform to the schema's ListRootsRequest."},
     {"wire/negotiated-capabilities", MC_LEVEL_MUST, "2025-06-18/basic/lifecycle#operation",
      "Both parties MUST only use capabilities that were successfully negotiated."},
+    {"wire/elicitation-mode", MC_LEVEL_MUST, "2025-11-25/client/elicitation#capabilities",
+     "Servers MUST NOT send elicitation requests with modes that are not supported by the "
+     "client (an empty elicitation capability means form mode only)."},
     {"wire/requests-before-initialized", MC_LEVEL_SHOULD, "2025-06-18/basic/lifecycle#initialization",
      "The server SHOULD NOT send requests other than pings and logging before receiving the "
      "initialized notification."},

@@ -226,6 +226,7 @@ typedef struct eval {
     mc_match_t *m;
     int failed;
     int visits;
+    int optional; /* a missing value holds */
 } eval_t;
 
 static int type_ok(const char *t, json_object *v)
@@ -276,6 +277,16 @@ static int apply(eval_t *e, json_object *v, int found, char *expected, size_t en
         int want = json_object_get_boolean(arg);
         snprintf(expected, en, want ? "absent" : "present");
         return found != want;
+    }
+    if (!found && e->optional && strcmp(m, "present") != 0 && strcmp(m, "absent") != 0) {
+        snprintf(expected, en, "(optional, missing)");
+        return 1; /* "optional": true — a missing value holds */
+    }
+    if (!found && strcmp(m, "not_equals") == 0) {
+        char t[200];
+        compact(arg, t, sizeof(t));
+        snprintf(expected, en, "anything but %s", t);
+        return 1; /* a missing value equals nothing */
     }
     if (!found) {
         char t[200];
@@ -430,6 +441,11 @@ int mc_assert_eval(json_object *assertion, json_object *msg, mc_match_t *m)
     if (e.matcher == NULL) {
         snprintf(m->expected, sizeof(m->expected), "an assertion with a matcher");
         return -1;
+    }
+    {
+        json_object *opt;
+        e.optional = json_object_object_get_ex(assertion, "optional", &opt) &&
+                     json_object_get_boolean(opt);
     }
     if (strcmp(e.matcher, "matches") == 0) {
         if (!json_object_is_type(e.arg, json_type_string) ||

@@ -5,7 +5,9 @@
  * the path selects is strict base64. Matchers: equals, not_equals, type,
  * matches (POSIX extended regex), present, absent, length, range, contains
  * (subset for objects and arrays, substring for strings), base64, uri,
- * one_of. A failed match says what was expected, what was found, and where.
+ * one_of. With "optional": true a missing value holds (the matcher judges
+ * the value only when it is there). A failed match says what was expected,
+ * what was found, and where.
  */
 #ifndef MC_SCENARIO_MATCH_H
 #define MC_SCENARIO_MATCH_H

@@ -284,6 +284,40 @@ static void target_gone(rctx_t *c, int rc, const char *doing)
 
 /* --- expectations --------------------------------------------------------- */
 
+/* Evaluates a list of assertions against target (paths start at target). */
+static void run_asserts(rctx_t *c, json_object *asserts, json_object *target, const char *cid,
+                        const char *what, int line)
+{
+    size_t i, n;
+
+    if (asserts == NULL)
+        return;
+    n = json_object_array_length(asserts);
+    for (i = 0; i < n; i++) {
+        json_object *a = json_object_array_get_idx(asserts, i), *ea = NULL;
+        const char *aid = get_str(a, "check") ? get_str(a, "check") : cid;
+        mc_errbuf_t eb;
+        mc_match_t m;
+        mc_errbuf_clear(&eb);
+        if (mc_vars_expand(&c->vars, a, &ea, &eb) != MC_OK) {
+            check(c, "harness/step", 0, eb.msg, NULL, NULL, NULL, 0, line);
+            continue;
+        }
+        if (mc_assert_eval(ea, target, &m) != 0) {
+            check(c, "harness/step", 0, m.expected, NULL, NULL, NULL, 0, line);
+        } else if (m.pass) {
+            check(c, aid, 1, NULL, NULL, NULL, NULL, 0, line);
+        } else {
+            char msg[1024];
+            const char *custom = get_str(a, "message");
+            snprintf(msg, sizeof(msg), "%.100s: %.150s: expected %.300s, got %.400s", what,
+                     custom ? custom : m.where, m.expected, m.actual);
+            check(c, aid, 0, msg, m.expected, m.actual, m.where, c->seq_all, line);
+        }
+        json_object_put(ea);
+    }
+}
+
 /*
  * Evaluates "expect" (responses only) and "assert" of a step against a
  * message, then captures.
@@ -353,32 +387,7 @@ static void judge(rctx_t *c, json_object *st, const mc_msg_t *resp, const char *
         snprintf(msg, sizeof(msg), "%.150s: expected %.250s, got %.500s", what, exp, act);
         check(c, cid, 0, msg, exp, act, "", c->seq_all, line);
     }
-    if (asserts != NULL) {
-        size_t i, n = json_object_array_length(asserts);
-        for (i = 0; i < n; i++) {
-            json_object *a = json_object_array_get_idx(asserts, i), *ea = NULL;
-            const char *aid = get_str(a, "check") ? get_str(a, "check") : cid;
-            mc_errbuf_t eb;
-            mc_match_t m;
-            mc_errbuf_clear(&eb);
-            if (mc_vars_expand(&c->vars, a, &ea, &eb) != MC_OK) {
-                check(c, "harness/step", 0, eb.msg, NULL, NULL, NULL, 0, line);
-                continue;
-            }
-            if (mc_assert_eval(ea, resp->root, &m) != 0) {
-                check(c, "harness/step", 0, m.expected, NULL, NULL, NULL, 0, line);
-            } else if (m.pass) {
-                check(c, aid, 1, NULL, NULL, NULL, NULL, 0, line);
-            } else {
-                char msg[1024];
-                const char *custom = get_str(a, "message");
-                snprintf(msg, sizeof(msg), "%.100s: %.150s: expected %.300s, got %.400s", what,
-                         custom ? custom : m.where, m.expected, m.actual);
-                check(c, aid, 0, msg, m.expected, m.actual, m.where, c->seq_all, line);
-            }
-            json_object_put(ea);
-        }
-    }
+    run_asserts(c, asserts, resp->root, cid, what, line);
     {
         json_object *cap = get(st, "capture");
         if (cap != NULL && json_object_is_type(cap, json_type_object)) {
@@ -652,6 +661,50 @@ static int step_expect_none(rctx_t *c, json_object *st, int line)
     return 0;
 }
 
+/* Asserts on a value (usually a captured variable); paths start at it. */
+static int step_value(rctx_t *c, json_object *st, int line)
+{
+    json_object *v = expand_or_fail(c, get(st, "value"), line);
+
+    if (v == NULL && get(st, "value") != NULL && !json_object_is_type(get(st, "value"), json_type_null))
+        return 0; /* expand_or_fail recorded why */
+    run_asserts(c, get(st, "assert"), v, step_check(c, st), "value", line);
+    json_object_put(v);
+    return 0;
+}
+
+static int step_expect_no_request(rctx_t *c, json_object *st, int line)
+{
+    const char *method = get_str(st, "expect_no_request");
+    int window = get_int(st, "for", MC_RUNNER_QUIET_WINDOW_MS);
+    int64_t until = mc_now_ms() + window;
+    uint64_t after = c->mark_in;
+    inbox_item_t *it = NULL;
+
+    for (;;) {
+        int left;
+        it = inbox_find(c, &c->reqs, st, method, after);
+        if (it != NULL)
+            break;
+        left = time_left(c, (int)(until - mc_now_ms()));
+        if (left <= 0 || c->s.eof)
+            break;
+        if (mc_session_poll_once(&c->s, left) == MC_EEOF)
+            break;
+        drain_session(c);
+    }
+    if (it != NULL) {
+        char msg[300], act[512];
+        compact(it->msg.root, act, sizeof(act));
+        snprintf(msg, sizeof(msg), "unexpected %s request within %d ms", it->msg.method, window);
+        check(c, step_check(c, st), 0, msg, "no such request", act, "", it->seq, line);
+        it->taken = 1;
+    } else {
+        check(c, step_check(c, st), 1, NULL, NULL, NULL, NULL, 0, line);
+    }
+    return 0;
+}
+
 static int step_answer(rctx_t *c, json_object *st, int line)
 {
     json_object *a = json_object_new_object();
@@ -688,7 +741,7 @@ static void item_key(json_object *item, const char *key, char *out, size_t n)
  * (for the stability comparison) in *sig and all items in *all. */
 static int walk_list(rctx_t *c, json_object *st, const char *method, const char *items,
                      const char *key, int max_pages, int line, json_object **all, char **sig,
-                     int *dups, char *dup_key, size_t dup_n)
+                     int *dups, char *dup_key, size_t dup_n, int do_asserts)
 {
     json_object *cursor = NULL, *acc = json_object_new_array();
     size_t sig_len = 0, sig_cap = 256;
@@ -744,6 +797,8 @@ static int walk_list(rctx_t *c, json_object *st, const char *method, const char 
             break;
         }
         result = resp.result;
+        if (do_asserts)
+            run_asserts(c, get(st, "assert"), resp.root, step_check(c, st), what, line);
         list = get(result, items);
         if (list != NULL && json_object_is_type(list, json_type_array)) {
             size_t i, n = json_object_array_length(list);
@@ -849,7 +904,7 @@ static int step_paginate(rctx_t *c, json_object *st, int line)
               : strcmp(items, "resourceTemplates") == 0 ? "uriTemplate"
                                                         : "name";
     rc = walk_list(c, st, method, items, key, max_pages, line, &all1, &sig1, &dups, dupk,
-                   sizeof(dupk));
+                   sizeof(dupk), 1);
     if (rc == 0) {
         check(c, "pagination/terminates", 1, NULL, NULL, NULL, NULL, 0, line);
         if (dups > 0) {
@@ -862,7 +917,7 @@ static int step_paginate(rctx_t *c, json_object *st, int line)
             check(c, "pagination/no-duplicates", 1, NULL, NULL, NULL, NULL, 0, line);
         }
         rc = walk_list(c, st, method, items, key, max_pages, line, &all2, &sig2, &dups2, dupk2,
-                       sizeof(dupk2));
+                       sizeof(dupk2), 0);
         if (rc == 0) {
             if (strcmp(sig1, sig2) != 0)
                 check(c, "pagination/stable", 0,
@@ -902,7 +957,12 @@ static int step_for_each(rctx_t *c, json_object *st, const char *ptr, int line, 
         n = (size_t)max;
     join_ptr(sub, sizeof(sub), ptr, "/steps");
     for (i = 0; i < n && rc == 0; i++) {
-        mc_vars_set(&c->vars, get_str(st, "as"), json_object_array_get_idx(list, i));
+        json_object *item = json_object_array_get_idx(list, i);
+        /* "where" keeps the elements its assertions hold for (paths start
+         * at the element). */
+        if (get(st, "where") != NULL && !where_ok(c, st, item))
+            continue;
+        mc_vars_set(&c->vars, get_str(st, "as"), item);
         rc = run_steps(c, get(st, "steps"), sub, depth + 1);
     }
     json_object_put(list);
@@ -992,6 +1052,10 @@ static int run_step(rctx_t *c, json_object *st, const char *ptr, int depth)
         return step_expect_none(c, st, line);
     if (get(st, "answer") != NULL)
         return step_answer(c, st, line);
+    if (get(st, "expect_no_request") != NULL)
+        return step_expect_no_request(c, st, line);
+    if (get(st, "value") != NULL)
+        return step_value(c, st, line);
     if (get(st, "paginate") != NULL)
         return step_paginate(c, st, line);
     if (get(st, "for_each") != NULL)

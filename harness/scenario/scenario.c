@@ -275,7 +275,7 @@ static void lint_assertions(lint_t *l, json_object *list, const char *pointer)
 {
     static const char *const keys[] = {"path",   "equals", "type",   "matches", "present",
                                        "absent", "length", "range",  "contains", "base64",
-                                       "uri",    "one_of", "check",  "message",
+                                       "uri",    "one_of", "check",  "message", "optional",
                                        "not_equals", NULL};
     size_t i, n;
     char sub[512];
@@ -364,8 +364,9 @@ static void lint_steps(lint_t *l, json_object *steps, const char *pointer, int d
 static void lint_step(lint_t *l, json_object *st, const char *ptr, int depth)
 {
     static const char *const kinds[] = {"request", "notify", "expect_notification",
-                                        "expect_no_notification", "expect_request", "answer",
-                                        "paginate", "for_each", "raw", "sleep", "await", NULL};
+                                        "expect_no_notification", "expect_request",
+                                        "expect_no_request", "answer", "paginate", "for_each",
+                                        "raw", "sleep", "await", "value", NULL};
     static const char *const k_request[] = {"request", "params", "expect", "assert", "capture",
                                             "check", "timeout", "progress", "async", "note",
                                             NULL};
@@ -375,11 +376,16 @@ static void lint_step(lint_t *l, json_object *st, const char *ptr, int depth)
     static const char *const k_expect_no[] = {"expect_no_notification", "for", "check", "where",
                                               "note", NULL};
     static const char *const k_expect_r[] = {"expect_request", "within", "assert", "capture",
-                                             "check", "note", NULL};
+                                             "check", "where", "note", NULL};
+    static const char *const k_expect_no_r[] = {"expect_no_request", "for", "check", "where",
+                                                "note", NULL};
+    static const char *const k_value[] = {"value", "assert", "check", "note", NULL};
     static const char *const k_answer[] = {"answer", "with", "error", "note", NULL};
     static const char *const k_paginate[] = {"paginate", "params", "items", "key", "max_pages",
-                                             "capture", "timeout", "note", NULL};
-    static const char *const k_for_each[] = {"for_each", "as", "steps", "max", "note", NULL};
+                                             "capture", "timeout", "assert", "check", "note",
+                                             NULL};
+    static const char *const k_for_each[] = {"for_each", "as", "steps", "max", "where", "note",
+                                             NULL};
     static const char *const k_raw[] = {"raw", "expect", "expect_id", "assert", "check",
                                         "within", "note", NULL};
     static const char *const k_sleep[] = {"sleep", "note", NULL};
@@ -404,7 +410,8 @@ static void lint_step(lint_t *l, json_object *st, const char *ptr, int depth)
         problem(l, ptr,
                 n_kinds == 0 ? "unknown step kind: expected one of request, notify, "
                                "expect_notification, expect_no_notification, expect_request, "
-                               "answer, paginate, for_each, raw, sleep, await"
+                               "expect_no_request, answer, paginate, for_each, raw, sleep, "
+                               "await, value"
                              : "a step must have exactly one step kind");
         return;
     }
@@ -463,14 +470,28 @@ static void lint_step(lint_t *l, json_object *st, const char *ptr, int depth)
             join_ptr(sub, sizeof(sub), ptr, "/capture");
             lint_capture(l, get(st, "capture"), sub);
         }
-    } else if (strcmp(kind, "expect_no_notification") == 0) {
-        only_keys(l, st, ptr, "an expect_no_notification step", k_expect_no);
+    } else if (strcmp(kind, "expect_no_notification") == 0 ||
+               strcmp(kind, "expect_no_request") == 0) {
+        int is_n = kind[10] == 'n';
+        only_keys(l, st, ptr,
+                  is_n ? "an expect_no_notification step" : "an expect_no_request step",
+                  is_n ? k_expect_no : k_expect_no_r);
         if (!is_str(get(st, kind)))
-            problem(l, ptr, "\"expect_no_notification\" must be a method name or \"*\"");
-        want_type(l, st, "for", json_type_int, ptr, "an expect_no_notification step");
+            problem(l, ptr, "\"%s\" must be a method name or \"*\"", kind);
+        want_type(l, st, "for", json_type_int, ptr, "this step");
         if (get(st, "where") != NULL) {
             join_ptr(sub, sizeof(sub), ptr, "/where");
             lint_assertions(l, get(st, "where"), sub);
+        }
+        lint_check_field(l, st, ptr);
+    } else if (strcmp(kind, "value") == 0) {
+        only_keys(l, st, ptr, "a value step", k_value);
+        check_refs(l, get(st, "value"), ptr);
+        if (get(st, "assert") == NULL) {
+            problem(l, ptr, "a value step needs \"assert\" (paths start at the value)");
+        } else {
+            join_ptr(sub, sizeof(sub), ptr, "/assert");
+            lint_assertions(l, get(st, "assert"), sub);
         }
         lint_check_field(l, st, ptr);
     } else if (strcmp(kind, "answer") == 0) {
@@ -493,6 +514,11 @@ static void lint_step(lint_t *l, json_object *st, const char *ptr, int depth)
         want_type(l, st, "max_pages", json_type_int, ptr, "a paginate step");
         want_type(l, st, "params", json_type_object, ptr, "a paginate step");
         check_refs(l, get(st, "params"), ptr);
+        if (get(st, "assert") != NULL) {
+            join_ptr(sub, sizeof(sub), ptr, "/assert");
+            lint_assertions(l, get(st, "assert"), sub);
+        }
+        lint_check_field(l, st, ptr);
         if (get(st, "capture") != NULL) {
             if (!is_str(get(st, "capture")) ||
                 !mc_var_name_ok(json_object_get_string(get(st, "capture"))))
@@ -510,6 +536,10 @@ static void lint_step(lint_t *l, json_object *st, const char *ptr, int depth)
         else
             define_var(l, json_object_get_string(get(st, "as")));
         want_type(l, st, "max", json_type_int, ptr, "a for_each step");
+        if (get(st, "where") != NULL) {
+            join_ptr(sub, sizeof(sub), ptr, "/where");
+            lint_assertions(l, get(st, "where"), sub);
+        }
         if (depth >= 4) {
             problem(l, ptr, "for_each nested more than 4 deep");
         } else if (get(st, "steps") == NULL ||

@@ -178,7 +178,7 @@ static int split(const char *path, seg_t *segs)
                 len++;
             if (len == 0 || len >= sizeof(segs[n].key))
                 return -1;
-            segs[n].kind = SEG_KEY;
+            segs[n].kind = len == 1 && p[0] == '*' ? SEG_ALL : SEG_KEY;
             memcpy(segs[n].key, p, len);
             segs[n].key[len] = '\0';
             p += len;
@@ -257,7 +257,18 @@ static int walk(json_object *cur, const seg_t *segs, int i, int n, char *where, 
             visits = 1;
         }
     } else {
-        if (cur == NULL || !json_object_is_type(cur, json_type_array)) {
+        if (cur != NULL && json_object_is_type(cur, json_type_object)) {
+            /* [*] over an object visits every member, in document order. */
+            json_object_object_foreach(cur, key, val)
+            {
+                seg_t member;
+                where[mark] = '\0';
+                member.kind = SEG_KEY;
+                snprintf(member.key, sizeof(member.key), "%s", key);
+                append_where(where, cap, &member, 0);
+                visits += walk(val, segs, i + 1, n, where, cap, cb, ctx);
+            }
+        } else if (cur == NULL || !json_object_is_type(cur, json_type_array)) {
             append_where(where, cap, &segs[i], 0);
             cb(ctx, NULL, 0, where);
             visits = 1;

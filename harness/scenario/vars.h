@@ -2,8 +2,9 @@
  * vars.h - scenario variables, ${...} substitution and JSON paths.
  *
  * Paths address values inside a message: "result.resources[0].uri",
- * "result.contents[*].text" (every element), "params[\"odd.key\"]". An empty
- * path is the whole message.
+ * "result.contents[*].text" (every element of an array, or every member of
+ * an object; "a.*.b" is the same as "a[*].b"), "params[\"odd.key\"]". An
+ * empty path is the whole message.
  *
  * Variables hold JSON values captured from earlier messages. In a template,
  * a string that is exactly "${name}" or "${name.path}" becomes the value

@@ -249,6 +249,15 @@ static void test_matchers(void **state)
     assert_true(holds("{\"path\": \"result.nope\", \"absent\": true}", msg));
     assert_true(holds("{\"path\": \"result.empty[*].x\", \"equals\": 1}", msg)); /* vacuous */
     assert_false(holds("{\"path\": \"result.nope\", \"equals\": 1}", msg));
+    /* Object members: [*] and .* visit every member. */
+    assert_true(holds("{\"path\": \"result.list[0].*\", \"type\": \"string\"}",
+                      "{\"result\": {\"list\": [{\"a\": \"x\", \"b\": \"y\"}]}}"));
+    assert_false(holds("{\"path\": \"result[*].type\", \"one_of\": [\"string\", \"number\"]}",
+                       "{\"result\": {\"p\": {\"type\": \"string\"}, \"q\": {\"type\": \"object\"}}}"));
+    /* optional: a missing value holds, a present one is judged. */
+    assert_true(holds("{\"path\": \"result.nope\", \"type\": \"string\", \"optional\": true}", msg));
+    assert_false(holds("{\"path\": \"result.n\", \"type\": \"string\", \"optional\": true}", msg));
+    assert_true(holds("{\"path\": \"result.nope\", \"not_equals\": \"form\"}", msg));
     assert_true(mc_is_base64("", 0));
     assert_false(mc_is_base64("a=bc", 4));
     assert_false(mc_is_base64("ab==c===", 8));
