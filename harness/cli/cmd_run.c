@@ -39,7 +39,10 @@ static void run_usage(FILE *out)
             "  --profile FILE       role -> fixture map (default: scenarios/profiles/default.json,\n"
             "                       the official conformance suite's fixture names)\n"
             "  --strict             WARN (a broken SHOULD) fails the run\n"
-            "  --report-dir DIR     where report.json goes (default: %s)\n"
+            "  --report-dir DIR     where the reports go (default: %s): report.json,\n"
+            "                       junit.xml, report.sarif, report.html, traces/*.jsonl\n"
+            "  --baseline FILE      known failures (see 'mcpcheck baseline'): a listed failure\n"
+            "                       does not fail the run; a listed one that passes does\n"
             "  --jobs N             scenarios run in parallel (default: 2)\n"
             "  --timeout MS         how long each step waits for an answer (default: %d)\n"
             "  --seed N             seed recorded in the report (runs are deterministic)\n"
@@ -50,11 +53,15 @@ static void run_usage(FILE *out)
             "Verdicts: PASS, FAIL (a MUST broken), WARN (a SHOULD broken), INFO (a MAY),\n"
             "SKIP (capability not declared or version out of range), NOT-VERIFIED (the profile\n"
             "lacks a fixture), ERROR (the server crashed, hung or could not start).\n"
-            "Exit codes: 0 pass, 1 fail (or WARN with --strict), 2 usage, 3 nothing could run.\n"
+            "Exit codes: 0 pass, 1 fail (or WARN with --strict, or a stale baseline entry),\n"
+            "2 usage, 3 nothing could run or the run was interrupted (SIGINT/SIGTERM: the\n"
+            "scenarios that finished are reported, the rest listed as not run).\n"
+            "Colours: on a terminal unless NO_COLOR is set.\n"
             "\n"
             "Examples:\n"
             "  mcpcheck run -- build/bin/mcpcheck-refserver\n"
             "  mcpcheck run --filter 'pagination/*' --spec-version 2025-11-25 -- ./my-server\n"
+            "  mcpcheck run --baseline known-failures.jsonc -- ./my-server\n"
             "  mcpcheck run --profile scenarios/profiles/everything.json -- \\\n"
             "      npx -y @modelcontextprotocol/server-everything\n",
             MC_RUN_DEFAULT_REPORT_DIR, MC_RUNNER_STEP_TIMEOUT_MS);
@@ -64,18 +71,27 @@ static volatile int stop_flag;
 
 static void on_signal(int sig)
 {
-    (void)sig;
+    static const char msg[] = "\nmcpcheck run: interrupted; finishing the scenarios that are "
+                              "running, then writing a partial report (again to quit at once)\n";
+
     if (stop_flag) {
         /* Second signal: give up at once. */
         signal(sig, SIG_DFL);
         raise(sig);
     }
     stop_flag = 1;
+    if (write(STDERR_FILENO, msg, sizeof(msg) - 1) < 0)
+        stop_flag = 1;
 }
 
 typedef struct printer {
     int color;
     int verbose;
+    int tty;                    /* redraw a progress line */
+    int strict;
+    const mc_baseline_t *baseline;
+    size_t failed;              /* failures the baseline does not list, so far */
+    int64_t t0;
 } printer_t;
 
 static void on_result(void *ctx, const mc_scenario_result_t *r, size_t done, size_t total)
@@ -83,11 +99,94 @@ static void on_result(void *ctx, const mc_scenario_result_t *r, size_t done, siz
     printer_t *p = ctx;
     char buf[16384];
 
-    (void)done;
-    (void)total;
-    mc_report_console_scenario(r, p->color, p->verbose, buf, sizeof(buf));
+    if (p->tty)
+        fputs("\r\033[K", stdout);
+    mc_report_console_result(r, p->baseline, p->strict, p->color, p->verbose, buf, sizeof(buf));
     fputs(buf, stdout);
+    if (r->verdict == MC_FAIL || r->verdict == MC_ERROR || (p->strict && r->verdict == MC_WARN))
+        if (mc_baseline_result_reason(p->baseline, r, p->strict) == NULL)
+            p->failed++;
+    if (p->tty && done < total) {
+        mc_report_console_progress(done, total, p->failed, mc_now_ms() - p->t0, p->color, buf,
+                                   sizeof(buf));
+        fputs(buf, stdout);
+    }
     fflush(stdout);
+}
+
+/*
+ * The scenario runs the suite plans, in its order (mc_suite_run runs them
+ * in this order and keeps the finished ones, a prefix, in order).
+ */
+typedef struct planned {
+    const mc_scenario_t *sc;
+    const char *version;
+} planned_t;
+
+static size_t plan(const mc_scenario_t *scs, size_t n, const char *const *versions,
+                   planned_t *out)
+{
+    size_t i, k = 0;
+
+    for (i = 0; i < n; i++) {
+        if (scs[i].client_version != NULL) {
+            if (out != NULL)
+                out[k] = (planned_t){&scs[i], scs[i].client_version};
+            k++;
+            continue;
+        }
+        for (const char *const *v = versions; *v != NULL; v++) {
+            if (!mc_scenario_applies(&scs[i], *v))
+                continue;
+            if (out != NULL)
+                out[k] = (planned_t){&scs[i], *v};
+            k++;
+        }
+    }
+    return k;
+}
+
+/*
+ * After an interruption: the scenarios stopped half-way (ERROR "the run was
+ * interrupted") and those never started are listed as not run, so that the
+ * report keeps only what finished.
+ */
+static int list_not_run(mc_report_t *rep, const mc_scenario_t *scs, size_t n,
+                        const char *const *versions)
+{
+    size_t total = plan(scs, n, versions, NULL), finished = rep->run.n, i, k;
+    planned_t *jobs = calloc(total + 1, sizeof(*jobs));
+    mc_run_result_t *run = &rep->run;
+    int rc = MC_OK;
+
+    if (jobs == NULL)
+        return MC_ENOMEM;
+    plan(scs, n, versions, jobs);
+    for (i = 0, k = 0; i < run->n; i++) {
+        mc_scenario_result_t *r = &run->scenarios[i];
+        if (r->verdict == MC_ERROR && r->reason != NULL &&
+            strncmp(r->reason, "the run was interrupted", 23) == 0) {
+            char why[160];
+            snprintf(why, sizeof(why), "interrupted while running (after %lld ms)",
+                     (long long)r->duration_ms);
+            if (rc == MC_OK)
+                rc = mc_report_add_not_run(rep, r->id, r->version, r->area, r->title, r->file,
+                                           why);
+            mc_sresult_free(r);
+            continue;
+        }
+        run->scenarios[k++] = *r;
+    }
+    run->n = k;
+    /* The suite starts jobs in order and finishes every job it starts: the
+     * results are the first `finished` jobs, the rest never started. */
+    for (i = finished; i < total && rc == MC_OK; i++)
+        rc = mc_report_add_not_run(rep, jobs[i].sc->id, jobs[i].version, jobs[i].sc->area,
+                                   jobs[i].sc->title ? jobs[i].sc->title : jobs[i].sc->id,
+                                   jobs[i].sc->doc.name, "not started: the run was interrupted");
+    free(jobs);
+    mc_report_summarize(rep);
+    return rc;
 }
 
 static char *join_argv(char **argv)
@@ -114,7 +213,7 @@ int mc_cmd_run(int argc, char **argv)
     char *paths[MC_RUN_MAX_PATHS];
     size_t n_paths = 0;
     const char *filter = NULL, *version = NULL, *profile_path = NULL;
-    const char *report_dir = MC_RUN_DEFAULT_REPORT_DIR;
+    const char *report_dir = MC_RUN_DEFAULT_REPORT_DIR, *baseline_path = NULL;
     long jobs = 2, timeout = MC_RUNNER_STEP_TIMEOUT_MS, seed = 0;
     int strict = 0, dry = 0, verbose = 0, i, code;
     char **cmd = NULL;
@@ -124,9 +223,11 @@ int mc_cmd_run(int argc, char **argv)
     mc_errbuf_t eb;
     mc_suite_opts_t so;
     mc_run_result_t run;
+    mc_report_t rep;
+    mc_baseline_t baseline;
     printer_t pr;
     const char *versions[8];
-    char def_profile[4200], buf[512];
+    char def_profile[4200], buf[16384];
     int64_t t0;
     struct sigaction sa;
 
@@ -161,6 +262,8 @@ int mc_cmd_run(int argc, char **argv)
             strict = 1;
         } else if (strcmp(a, "--report-dir") == 0 && has) {
             report_dir = argv[++i];
+        } else if (strcmp(a, "--baseline") == 0 && has) {
+            baseline_path = argv[++i];
         } else if (strcmp(a, "--jobs") == 0 && has) {
             if (mc_cli_parse_long(argv[++i], 1, MC_SUITE_MAX_JOBS, &jobs) != 0) {
                 fprintf(stderr, "mcpcheck run: --jobs needs 1..%d\n", MC_SUITE_MAX_JOBS);
@@ -230,6 +333,15 @@ int mc_cmd_run(int argc, char **argv)
     }
 
     memset(&prof, 0, sizeof(prof));
+    memset(&baseline, 0, sizeof(baseline));
+    if (baseline_path != NULL) {
+        mc_errbuf_clear(&eb);
+        if (mc_baseline_load(baseline_path, &baseline, &eb) != MC_OK) {
+            fprintf(stderr, "mcpcheck run: baseline: %s\n", eb.msg);
+            mc_cli_scenarios_free(&scs);
+            return MC_EXIT_USAGE;
+        }
+    }
     if (profile_path == NULL) {
         snprintf(def_profile, sizeof(def_profile), "%s/profiles/default.json",
                  mc_cli_default_scenarios());
@@ -267,8 +379,12 @@ int mc_cmd_run(int argc, char **argv)
     so.runner.registry = reg;
     so.runner.step_timeout_ms = (int)timeout;
     so.runner.stop = &stop_flag;
-    pr.color = isatty(1) && getenv("NO_COLOR") == NULL;
+    memset(&pr, 0, sizeof(pr));
+    pr.tty = isatty(STDOUT_FILENO);
+    pr.color = pr.tty && (getenv("NO_COLOR") == NULL || getenv("NO_COLOR")[0] == '\0');
     pr.verbose = verbose;
+    pr.strict = strict;
+    pr.baseline = baseline_path != NULL ? &baseline : NULL;
     so.on_result = on_result;
     so.cb_ctx = &pr;
 
@@ -285,28 +401,42 @@ int mc_cmd_run(int argc, char **argv)
     }
     run.versions = strdup(version ? version : "2025-06-18,2025-11-25");
     t0 = mc_now_ms();
+    pr.t0 = t0;
     if (mc_suite_run(scs.v, scs.n, &so, &run) != MC_OK)
         fprintf(stderr, "mcpcheck run: out of memory during the run; the report is partial\n");
     run.duration_ms = mc_now_ms() - t0;
+    if (pr.tty)
+        fputs("\r\033[K", stdout);
     if (stop_flag)
         run.partial = 1;
     mc_run_summarize(&run);
 
+    mc_report_init(&rep, &run, NULL);
+    if (rep.run.partial && list_not_run(&rep, scs.v, scs.n, versions) != MC_OK)
+        fprintf(stderr, "mcpcheck run: out of memory listing the scenarios that did not run\n");
+    if (baseline_path != NULL && mc_report_apply_baseline(&rep, &baseline) != MC_OK)
+        fprintf(stderr, "mcpcheck run: out of memory applying the baseline\n");
+
     mc_errbuf_clear(&eb);
-    if (mc_report_write_json(&run, report_dir, &eb) != MC_OK)
+    if (mc_report_write_all(&rep, report_dir, &eb) != MC_OK)
         fprintf(stderr, "mcpcheck run: %s\n", eb.msg);
     else
-        printf("report: %s/report.json\n", report_dir);
-    mc_report_console_summary(&run, pr.color, buf, sizeof(buf));
-    printf("%s", buf);
-    code = mc_run_exit_code(&run);
-    mc_run_free(&run);
+        printf("reports: %s/{%s,%s,%s,%s,%s/}\n", report_dir, MC_REPORT_JSON, MC_REPORT_JUNIT,
+           MC_REPORT_SARIF, MC_REPORT_HTML, MC_REPORT_TRACES);
+    mc_report_console_baseline(&rep, pr.color, buf, sizeof(buf));
+    fputs(buf, stdout);
+    mc_report_console_summary(&rep, pr.color, buf, sizeof(buf));
+    fputs(buf, stdout);
+    code = mc_report_exit_code(&rep);
+    mc_report_free(&rep);
+    mc_baseline_free(&baseline);
     mc_registry_free(reg);
     mc_profile_free(&prof);
     mc_cli_scenarios_free(&scs);
     return code;
 
 fail:
+    mc_baseline_free(&baseline);
     mc_registry_free(reg);
     mc_profile_free(&prof);
     mc_cli_scenarios_free(&scs);

@@ -1,4 +1,4 @@
-#include "report/report.h"
+#include "report/internal.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -54,17 +54,29 @@ static void verdict(out_t *o, mc_verdict_t v, int color, int width)
         put(o, "%-*s", width, mc_verdict_name(v));
 }
 
-size_t mc_report_console_scenario(const mc_scenario_result_t *r, int color, int verbose,
-                                  char *buf, size_t n)
+size_t mc_report_console_result(const mc_scenario_result_t *r, const mc_baseline_t *b, int strict,
+                                int color, int verbose, char *buf, size_t n)
 {
     out_t o = {buf, n, 0};
+    const char *known = mc_baseline_result_reason(b, r, strict);
     size_t i;
 
     if (n == 0)
         return 0;
     buf[0] = '\0';
-    verdict(&o, r->verdict, color, 12);
+    if (known != NULL) {
+        /* Listed in the baseline: shown, but it does not fail the run. */
+        if (color)
+            put(&o, "\033[36m%-12s\033[0m", "KNOWN");
+        else
+            put(&o, "%-12s", "KNOWN");
+    } else {
+        verdict(&o, r->verdict, color, 12);
+    }
     put(&o, " %s [%s] (%lld ms)\n", r->id, r->version, (long long)r->duration_ms);
+    if (known != NULL)
+        put(&o, "             %s, listed in the baseline: %s\n", mc_verdict_name(r->verdict),
+            known);
     if (r->reason != NULL)
         put(&o, "             %s\n", r->reason);
     for (i = 0; i < r->n_checks; i++) {
@@ -78,6 +90,8 @@ size_t mc_report_console_scenario(const mc_scenario_result_t *r, int color, int 
             put(&o, ": %s", c->message);
         if (c->seq > 0)
             put(&o, " (message %llu)", (unsigned long long)c->seq);
+        if (c->verdict != MC_PASS && mc_baseline_check_reason(b, r, c->id) != NULL)
+            put(&o, " [known]");
         put(&o, "\n");
         if (c->verdict != MC_PASS && c->ref[0] != '\0')
             put(&o, "                   %s %s\n", mc_level_name(c->level), c->ref);
@@ -98,24 +112,81 @@ size_t mc_report_console_scenario(const mc_scenario_result_t *r, int color, int 
     return o.len;
 }
 
-size_t mc_report_console_summary(const mc_run_result_t *run, int color, char *buf, size_t n)
+size_t mc_report_console_progress(size_t done, size_t total, size_t failed, int64_t elapsed_ms,
+                                  int color, char *buf, size_t n)
 {
     out_t o = {buf, n, 0};
+    size_t width = 24, fill = total > 0 ? done * width / total : width, i;
+    int64_t s = elapsed_ms / 1000;
 
     if (n == 0)
         return 0;
     buf[0] = '\0';
-    (void)color;
-    put(&o, "%zu passed, %zu failed", run->count[MC_PASS] + run->count[MC_INFO],
-        run->count[MC_FAIL] + (run->strict ? run->count[MC_WARN] : 0));
+    put(&o, "[%*zu/%zu] ", total >= 1000 ? 4 : total >= 100 ? 3 : 2, done, total);
+    for (i = 0; i < width; i++)
+        put(&o, "%s", i < fill ? "#" : ".");
+    if (failed > 0) {
+        if (color)
+            put(&o, "  \033[1;31m%zu failed\033[0m", failed);
+        else
+            put(&o, "  %zu failed", failed);
+    }
+    put(&o, "  %lld:%02lld", (long long)(s / 60), (long long)(s % 60));
+    return o.len;
+}
+
+size_t mc_report_console_baseline(const mc_report_t *rep, int color, char *buf, size_t n)
+{
+    out_t o = {buf, n, 0};
+    size_t i;
+
+    if (n == 0)
+        return 0;
+    buf[0] = '\0';
+    for (i = 0; i < rep->n_notes; i++) {
+        const mc_report_bnote_t *e = &rep->notes[i];
+        if (e->stale) {
+            if (color)
+                put(&o, "\033[1;31mSTALE\033[0m       ");
+            else
+                put(&o, "STALE       ");
+            put(&o, " baseline entry \"%s\": %s; remove it from %s\n", e->key, e->why,
+                rep->baseline_path);
+        } else {
+            put(&o, "note         baseline entry \"%s\" was not exercised: %s\n", e->key, e->why);
+        }
+    }
+    return o.len;
+}
+
+size_t mc_report_console_summary(const mc_report_t *rep, int color, char *buf, size_t n)
+{
+    const mc_run_result_t *run = &rep->run;
+    out_t o = {buf, n, 0};
+    size_t failed = rep->n_failed - rep->n_errors;
+
+    if (n == 0)
+        return 0;
+    buf[0] = '\0';
+    put(&o, "%zu passed, ", run->count[MC_PASS] + run->count[MC_INFO]);
+    if (color && failed > 0)
+        put(&o, "\033[1;31m%zu failed\033[0m", failed);
+    else
+        put(&o, "%zu failed", failed);
     if (run->count[MC_WARN] > 0)
         put(&o, ", %zu warnings", run->count[MC_WARN]);
     if (run->count[MC_SKIP] > 0)
         put(&o, ", %zu skipped", run->count[MC_SKIP]);
     if (run->count[MC_NOT_VERIFIED] > 0)
         put(&o, ", %zu not verified", run->count[MC_NOT_VERIFIED]);
-    if (run->count[MC_ERROR] > 0)
-        put(&o, ", %zu errors", run->count[MC_ERROR]);
+    if (rep->n_errors > 0)
+        put(&o, ", %zu errors", rep->n_errors);
+    if (rep->n_known > 0)
+        put(&o, ", %zu known", rep->n_known);
+    if (rep->n_stale > 0)
+        put(&o, ", %zu stale baseline entr%s", rep->n_stale, rep->n_stale == 1 ? "y" : "ies");
+    if (rep->n_not_run > 0)
+        put(&o, ", %zu not run", rep->n_not_run);
     if (run->partial)
         put(&o, " (partial: the run was interrupted)");
     put(&o, "\n");

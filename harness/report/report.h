@@ -1,9 +1,20 @@
 /*
  * report.h - writers that read the result model (scenario/result.h).
  *
- * report.json is the model itself (documented in reports/README.md); the
- * console writer formats lines for the CLI to print. Files are written
- * atomically: to a temporary file in the same folder, then renamed.
+ * A report is a run (the model) plus what the CLI knows around it: the
+ * scenarios that did not run (an interrupted run), and what a baseline of
+ * known failures says about each failure. Every output is derived from it:
+ *
+ *   report.json   the model itself (documented in reports/README.md); it can
+ *                 be loaded back, so every other output can be rebuilt
+ *   junit.xml     one testsuite per area, one testcase per scenario
+ *   report.sarif  SARIF 2.1.0: one rule per check id, one result per broken check
+ *   report.html   one self-contained page (no network fetch)
+ *   traces/       each scenario's messages as JSONL
+ *   console       lines for the CLI to print
+ *
+ * Files are written atomically: to a temporary file in the same folder, then
+ * renamed. Nothing here prints or exits; errors go into an mc_errbuf_t.
  */
 #ifndef MC_REPORT_REPORT_H
 #define MC_REPORT_REPORT_H
@@ -15,33 +26,214 @@
 #include "core/error.h"
 #include "scenario/result.h"
 
+/* Largest output file a writer builds (report.html of a big run included). */
+#define MC_REPORT_MAX_OUTPUT (512u * 1024u * 1024u)
+/* Largest report.json or baseline file read back. */
+#define MC_REPORT_MAX_INPUT (512u * 1024u * 1024u)
+/* Entries a baseline may hold. */
+#define MC_BASELINE_MAX_ENTRIES 20000
+/* Transcript bytes of one message shown in report.html before "…". */
+#define MC_REPORT_HTML_MAX_LINE 2048
+/* Reports a merge reads. */
+#define MC_REPORT_MAX_MERGE 64
+
+/* ---- baselines ------------------------------------------------------------ */
+
+/*
+ * One known failure. The key is written "SCENARIO[@VERSION][:CHECK]" (also
+ * accepted: "SCENARIO:CHECK@VERSION"); without a version it holds at every
+ * version, without a check it covers the whole scenario (any check, and an
+ * ERROR).
+ */
+typedef struct mc_baseline_entry {
+    char *key;      /* as written */
+    char *scenario;
+    char *version;  /* NULL: any version */
+    char *check;    /* NULL: the whole scenario */
+    char *reason;
+    int line;       /* line in the baseline file */
+} mc_baseline_entry_t;
+
+typedef struct mc_baseline {
+    char *path;               /* owned */
+    mc_baseline_entry_t *v;   /* owned */
+    size_t n;
+} mc_baseline_t;
+
+/*
+ * Reads a baseline file (JSON or JSONC):
+ *   {"mcpcheck_baseline": 1, "known": [{"id": KEY, "reason": TEXT}, ...]}
+ * Problems are reported as "file:line:col: what is wrong". On error b is
+ * untouched.
+ */
+int mc_baseline_load(const char *path, mc_baseline_t *b, mc_errbuf_t *eb);
+
+/* Parses a key into its parts (owned strings in e). Returns MC_OK or MC_EINVAL. */
+int mc_baseline_parse_key(const char *key, mc_baseline_entry_t *e, mc_errbuf_t *eb);
+
+void mc_baseline_free(mc_baseline_t *b);
+
+/* ---- the report ------------------------------------------------------------ */
+
+/* A planned scenario run that did not happen (the run was interrupted). */
+typedef struct mc_report_notrun {
+    char *id, *version, *area, *title, *file;
+    char *reason;
+} mc_report_notrun_t;
+
+/* What a baseline entry came to in this run, when it is not simply confirmed. */
+typedef struct mc_report_bnote {
+    char *key;
+    char *reason;  /* the entry's reason */
+    char *why;     /* what happened: "now passes", "did not run" ... */
+    int stale;     /* 1: the listed failure is gone (fails the run); 0: not exercised */
+} mc_report_bnote_t;
+
+typedef struct mc_report {
+    mc_run_result_t run;            /* owned */
+    mc_report_notrun_t *not_run;    /* owned */
+    size_t n_not_run;
+    char *baseline_path;            /* owned, or NULL when no baseline was used */
+    char **known;                   /* owned, per scenario: the baseline's reason when its
+                                       failure is known, else NULL (NULL array: none) */
+    char ***check_known;            /* owned, per scenario, per check: reason or NULL */
+    mc_report_bnote_t *notes;       /* owned: stale and unexercised baseline entries */
+    size_t n_notes;
+    char base_dir[4096];            /* file paths in outputs are made relative to it */
+    /* read-only, computed by mc_report_summarize() */
+    size_t n_failed;                /* failing scenarios the baseline does not list */
+    size_t n_errors;                /* of which ERROR */
+    size_t n_known;                 /* failing scenarios the baseline lists */
+    size_t n_stale;                 /* stale baseline entries */
+} mc_report_t;
+
+/*
+ * Starts a report from a finished run, taking ownership of *run (which is
+ * zeroed). base_dir: the folder output paths are relative to (NULL: the
+ * current directory). Returns MC_OK or MC_ENOMEM.
+ */
+int mc_report_init(mc_report_t *rep, mc_run_result_t *run, const char *base_dir);
+
+/* Lists a planned run that did not happen. Returns MC_OK or MC_ENOMEM. */
+int mc_report_add_not_run(mc_report_t *rep, const char *id, const char *version,
+                          const char *area, const char *title, const char *file,
+                          const char *reason);
+
+/*
+ * Judges the run against a baseline: marks the failures it lists as known
+ * and records its stale entries (listed, ran, and now hold) and unexercised
+ * ones (listed, but nothing ran that could show it) as notes. Recounts.
+ */
+int mc_report_apply_baseline(mc_report_t *rep, const mc_baseline_t *b);
+
+/* Recounts run->count and the n_* fields. */
+void mc_report_summarize(mc_report_t *rep);
+
+/* True when this scenario fails the run: FAIL, ERROR, or WARN with --strict
+ * (known or not). */
+int mc_report_scenario_fails(const mc_report_t *rep, size_t i);
+
+/* The baseline reason of check k of scenario i, or NULL. */
+const char *mc_report_check_known(const mc_report_t *rep, size_t i, size_t k);
+
+/*
+ * What baseline b says of a result: the reason listed for its failure when
+ * every part of it that fails the run is listed (a whole-scenario entry for
+ * an ERROR), else NULL. mc_baseline_check_reason: the entry covering one
+ * check of r, or NULL.
+ */
+const char *mc_baseline_result_reason(const mc_baseline_t *b, const mc_scenario_result_t *r,
+                                      int strict);
+const char *mc_baseline_check_reason(const mc_baseline_t *b, const mc_scenario_result_t *r,
+                                     const char *check);
+
+/*
+ * Exit code: 0 pass, 1 an unlisted failure or a stale baseline entry, 3 when
+ * nothing could run (every scenario ERROR) or the run was interrupted
+ * without a failure.
+ */
+int mc_report_exit_code(const mc_report_t *rep);
+
+void mc_report_free(mc_report_t *rep);
+
+/* Reads a report.json back. On error rep is zeroed. */
+int mc_report_load(const char *path, mc_report_t *rep, mc_errbuf_t *eb);
+
+/* ---- outputs --------------------------------------------------------------- */
+
 /* Builds the report.json document (new reference; caller puts it). */
-json_object *mc_report_json(const mc_run_result_t *run);
+json_object *mc_report_json(const mc_report_t *rep);
+
+/* Each builds its output in memory into *out (malloc'd, NUL-terminated,
+ * caller frees) and *len. Return MC_OK, MC_ENOMEM or MC_ETOOBIG. */
+int mc_report_junit(const mc_report_t *rep, char **out, size_t *len);
+int mc_report_sarif(const mc_report_t *rep, char **out, size_t *len);
+int mc_report_html(const mc_report_t *rep, char **out, size_t *len);
+/* The JSONL trace of scenario i: {"seq","t_ms","dir","line"} per message. */
+int mc_report_trace(const mc_scenario_result_t *r, char **out, size_t *len);
+/* The file name of scenario i's trace: "<id, '/' as '__'>@<version>.jsonl". */
+void mc_report_trace_name(const mc_scenario_result_t *r, char *out, size_t n);
+
+/* Names of the files mc_report_write_all() writes into the report folder. */
+#define MC_REPORT_JSON "report.json"
+#define MC_REPORT_JUNIT "junit.xml"
+#define MC_REPORT_SARIF "report.sarif"
+#define MC_REPORT_HTML "report.html"
+#define MC_REPORT_TRACES "traces"
+
+/*
+ * Writes every output into dir (created if needed): report.json, junit.xml,
+ * report.sarif, report.html and traces/ (replaced as a whole). Each file is
+ * written atomically; a failure of one does not stop the others. Returns
+ * MC_OK or the first error (in eb).
+ */
+int mc_report_write_all(const mc_report_t *rep, const char *dir, mc_errbuf_t *eb);
 
 /* Writes DIR/report.json atomically, creating DIR if needed. */
-int mc_report_write_json(const mc_run_result_t *run, const char *dir, mc_errbuf_t *eb);
+int mc_report_write_json(const mc_report_t *rep, const char *dir, mc_errbuf_t *eb);
 
 /* Writes data to path atomically (temp file + rename). */
 int mc_report_write_file(const char *path, const char *data, size_t len, mc_errbuf_t *eb);
-
-/* A copy of s with every invalid UTF-8 byte replaced by U+FFFD (caller
- * frees; NULL when out of memory). Writers pass the target's bytes through
- * it so reports stay valid UTF-8. */
-char *mc_report_utf8_clean(const char *s);
 
 /* Creates dir and its parents (like mkdir -p). */
 int mc_report_mkdirs(const char *dir, mc_errbuf_t *eb);
 
 /*
+ * Builds a baseline listing every failure of the report (FAIL, WARN and
+ * ERROR scenarios): one "SCENARIO:CHECK" entry per broken check, without a
+ * version when it broke at every version the scenario ran at, else one per
+ * version; an ERROR scenario gets a whole-scenario entry. *out is JSONC text
+ * (caller frees).
+ */
+int mc_report_baseline(const mc_report_t *rep, char **out, size_t *len);
+
+/*
+ * The matrix of several runs: one row per scenario (id and version), one
+ * column per report, the verdict in each cell. labels[i] names reps[i].
+ */
+int mc_report_merge_html(const mc_report_t *const *reps, const char *const *labels, size_t n,
+                         char **out, size_t *len);
+
+/* ---- console ---------------------------------------------------------------- */
+
+/*
  * Formats the console lines of one scenario into out (NUL-terminated,
  * truncated to n): a verdict line, then one indented line per check that
- * did not pass (all of them when verbose). color adds ANSI colours.
- * Returns the length written.
+ * did not pass (all of them when verbose). A failure the baseline b lists
+ * (b may be NULL) is shown as known. color adds ANSI colours. Returns the
+ * length written.
  */
-size_t mc_report_console_scenario(const mc_scenario_result_t *r, int color, int verbose,
-                                  char *out, size_t n);
+size_t mc_report_console_result(const mc_scenario_result_t *r, const mc_baseline_t *b, int strict,
+                                int color, int verbose, char *out, size_t n);
 
-/* Formats the closing line: "N passed, N failed" and the other counts. */
-size_t mc_report_console_summary(const mc_run_result_t *run, int color, char *out, size_t n);
+/* A progress line (no newline): "[ 12/292] ████···· 2 failed  0:04". */
+size_t mc_report_console_progress(size_t done, size_t total, size_t failed, int64_t elapsed_ms,
+                                  int color, char *out, size_t n);
+
+/* The baseline's stale and unexercised entries, one line each ("" when none). */
+size_t mc_report_console_baseline(const mc_report_t *rep, int color, char *out, size_t n);
+
+/* The closing line: "N passed, N failed" and the other counts. */
+size_t mc_report_console_summary(const mc_report_t *rep, int color, char *out, size_t n);
 
 #endif /* MC_REPORT_REPORT_H */
