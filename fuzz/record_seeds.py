@@ -478,9 +478,69 @@ RESULT_DEFS = {"initialize": "InitializeResult", "ping": "EmptyResult",
                "elicitation/create": "ElicitResult", "logging/setLevel": "EmptyResult"}
 
 
+DEFAULT_INIT_VERSION = "2025-11-25"
+
+
+def session_slices(s):
+    """Short seeds from one session: each client request with the client lines
+    that followed it before the next request (answers to the server's
+    requests, notifications). The target prepends a 2025-11-25 initialize
+    declaring every capability when an input has none, so a slice of such a
+    session needs no handshake; slices of other sessions keep theirs. Short
+    inputs keep the session target fast; the whole sessions stay available
+    in jsonrpc_decode's corpus."""
+    client = [l for d, l in s.transcript if d == "c"]
+    handshake, body, plain = [], [], True
+    for line in client:
+        try:
+            m = json.loads(line)
+        except ValueError:
+            m = None
+        if isinstance(m, dict) and m.get("method") == "initialize" and not handshake:
+            handshake = [line]
+            p = m.get("params") or {}
+            plain = (p.get("protocolVersion") == DEFAULT_INIT_VERSION and
+                     p.get("capabilities") == CLIENT_CAPS)
+            continue
+        if (isinstance(m, dict) and m.get("method") == "notifications/initialized" and
+                len(handshake) == 1):
+            handshake.append(line)
+            continue
+        body.append((line, isinstance(m, dict) and "method" in m and "id" in m))
+    slices, cur = [], []
+    for line, is_request in body:
+        if is_request and cur:
+            slices.append(cur)
+            cur = []
+        cur.append(line)
+    if cur:
+        slices.append(cur)
+    prefix = [] if plain or not handshake else handshake
+    out = []
+    for sl in slices:
+        # A slice runs against a fresh server, whose own requests are
+        # numbered 1, 2, ...: renumber the recorded answers to match.
+        lines, n = [], 0
+        for l in sl:
+            try:
+                m = json.loads(l)
+            except ValueError:
+                m = None
+            if isinstance(m, dict) and "method" not in m and ("result" in m or "error" in m):
+                n += 1
+                m["id"] = n
+                l = compact(m).encode()
+            lines.append(l)
+        out.append(b"".join(l + b"\n" for l in prefix + lines))
+    return out
+
+
 def harvest(corpus, s, instances):
     """Turns one finished session into seeds."""
-    corpus.add("refserver_session", s.client_bytes())
+    for piece in session_slices(s):
+        corpus.add("refserver_session", piece)
+    if len(s.client_bytes()) < 2048:
+        corpus.add("refserver_session", s.client_bytes())
     corpus.add("jsonrpc_decode", s.server_bytes())
     corpus.add("jsonrpc_decode", s.client_bytes())
     sent = {}

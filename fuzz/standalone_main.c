@@ -1,10 +1,13 @@
 /*
  * standalone_main.c - runs a fuzz target on files without a fuzzing engine.
  *
- * Usage: <target>_replay [-q] PATH...
+ * Usage: <target>_replay [-q] [-x DISABLED] PATH...
  * Each PATH is a file (one input) or a directory (each regular file in it,
  * in name order, one level deep). README.md files and dotfiles are skipped,
- * so corpus folders can be passed as they are. Calls LLVMFuzzerInitialize
+ * so corpus folders can be passed as they are. -x names a DISABLED list
+ * (corpus/regressions/DISABLED): lines "<folder>/<file> <reason>"; an input
+ * whose parent folder and name match a line is skipped and the reason
+ * printed, like curl's DISABLED tests (open bugs whose owner has the input). Calls LLVMFuzzerInitialize
  * once when the target defines it, then LLVMFuzzerTestOneInput per input.
  * Exits 0 when every input ran (a crash or an oracle abort ends the process
  * with the sanitizer's or abort's status), 2 on a usage or I/O error.
@@ -25,15 +28,81 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerInitialize(int *argc, char ***argv) __attribute__((weak));
 
+#define MAX_DISABLED 256
+
 static int g_quiet;
-static unsigned long g_count;
+static unsigned long g_count, g_skipped;
+static char *g_disabled[MAX_DISABLED]; /* "<folder>/<file>" keys */
+static char *g_reasons[MAX_DISABLED];
+static size_t g_n_disabled;
+
+/* Reads a DISABLED list; comment lines start with '#'. Returns 0 or -1. */
+static int load_disabled(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    char line[1024];
+
+    if (f == NULL) {
+        /* No list: nothing is disabled. */
+        return errno == ENOENT ? 0 : -1;
+    }
+    while (g_n_disabled < MAX_DISABLED && fgets(line, sizeof(line), f) != NULL) {
+        char *key = line, *sp;
+        size_t n = strcspn(line, "\r\n");
+        line[n] = '\0';
+        while (*key == ' ' || *key == '\t')
+            key++;
+        if (*key == '\0' || *key == '#')
+            continue;
+        sp = key + strcspn(key, " \t");
+        if (*sp != '\0')
+            *sp++ = '\0';
+        while (*sp == ' ' || *sp == '\t')
+            sp++;
+        g_disabled[g_n_disabled] = strdup(key);
+        g_reasons[g_n_disabled] = strdup(sp);
+        if (g_disabled[g_n_disabled] == NULL || g_reasons[g_n_disabled] == NULL) {
+            fclose(f);
+            return -1;
+        }
+        g_n_disabled++;
+    }
+    fclose(f);
+    return 0;
+}
+
+/* The reason an input is disabled, or NULL. */
+static const char *disabled_reason(const char *path)
+{
+    const char *base = strrchr(path, '/'), *folder;
+    size_t i, flen;
+
+    if (base == NULL)
+        return NULL;
+    for (folder = base; folder > path && folder[-1] != '/'; folder--)
+        ;
+    flen = (size_t)(base - folder);
+    for (i = 0; i < g_n_disabled; i++) {
+        const char *k = g_disabled[i];
+        if (strncmp(k, folder, flen) == 0 && k[flen] == '/' && strcmp(k + flen + 1, base + 1) == 0)
+            return g_reasons[i];
+    }
+    return NULL;
+}
 
 static int run_file(const char *path)
 {
-    FILE *f = fopen(path, "rb");
+    FILE *f;
     uint8_t *buf;
     size_t n;
+    const char *why = disabled_reason(path);
 
+    if (why != NULL) {
+        fprintf(stderr, "replay: SKIP %s (DISABLED: %s)\n", path, why);
+        g_skipped++;
+        return 0;
+    }
+    f = fopen(path, "rb");
     if (f == NULL) {
         fprintf(stderr, "replay: cannot open %s: %s\n", path, strerror(errno));
         return -1;
@@ -133,12 +202,22 @@ int main(int argc, char **argv)
     struct stat st;
     int i, first = 1;
 
-    if (argc > 1 && strcmp(argv[1], "-q") == 0) {
-        g_quiet = 1;
-        first = 2;
+    while (first < argc && argv[first][0] == '-') {
+        if (strcmp(argv[first], "-q") == 0) {
+            g_quiet = 1;
+            first++;
+        } else if (strcmp(argv[first], "-x") == 0 && first + 1 < argc) {
+            if (load_disabled(argv[first + 1]) != 0) {
+                fprintf(stderr, "replay: cannot read %s\n", argv[first + 1]);
+                return 2;
+            }
+            first += 2;
+        } else {
+            break;
+        }
     }
     if (first >= argc) {
-        fprintf(stderr, "usage: %s [-q] FILE|DIR...\n", argv[0]);
+        fprintf(stderr, "usage: %s [-q] [-x DISABLED] FILE|DIR...\n", argv[0]);
         return 2;
     }
     if (LLVMFuzzerInitialize != NULL)
@@ -154,6 +233,10 @@ int main(int argc, char **argv)
         if ((S_ISDIR(st.st_mode) ? run_dir(argv[i]) : run_file(argv[i])) != 0)
             return 2;
     }
-    fprintf(stderr, "replay: %lu input(s) ran clean\n", g_count);
+    fprintf(stderr, "replay: %lu input(s) ran clean, %lu disabled\n", g_count, g_skipped);
+    for (i = 0; i < (int)g_n_disabled; i++) {
+        free(g_disabled[i]);
+        free(g_reasons[i]);
+    }
     return 0;
 }

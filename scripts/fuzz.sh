@@ -23,8 +23,8 @@
 # one-message-per-line trace for `mcpcheck run` to replay once scenarios can
 # hold traces. exec/s per target is printed at the end.
 #
-# Engines: libFuzzer (preset `fuzz`: clang, ASan+UBSan; -jobs/-workers for
-# --jobs) or AFL++ (presets `afl` and `cmplog`: one -M main instance and
+# Engines: libFuzzer (preset `fuzz`: clang, ASan+UBSan; fork mode, -fork=N
+# for --jobs N, going on past findings) or AFL++ (presets `afl` and `cmplog`: one -M main instance and
 # --jobs-1 -S secondaries, the first of them with the CMPLOG binary; the
 # structure-aware mutator as AFL_CUSTOM_MUTATOR_LIBRARY for JSON targets).
 # Exit status: 0 when the campaign ran (findings or not), 1 on a build or
@@ -118,7 +118,17 @@ uses_mutator() {
   grep -q "set(MC_FUZZ_MUTATOR_$1 ON)" fuzz/targets.cmake
 }
 
-# Copies seed files (not READMEs or traces) from the given folders into dest.
+# Inputs of open bugs (corpus/regressions/DISABLED) stay out of campaigns:
+# they would stop every run at the same place.
+declare -A DISABLED=()
+if [[ -f corpus/regressions/DISABLED ]]; then
+  while read -r key _; do
+    [[ -z $key || $key == \#* ]] || DISABLED[$key]=1
+  done <corpus/regressions/DISABLED
+fi
+
+# Copies seed files (not READMEs, traces or disabled inputs) from the given
+# folders into dest.
 seed_into() {
   local dest="$1"
   shift
@@ -128,7 +138,8 @@ seed_into() {
     [[ -d $d ]] || continue
     for f in "$d"/*; do
       [[ -f $f ]] || continue
-      case "$(basename "$f")" in README.md|*.jsonl|.*) continue ;; esac
+      case "$(basename "$f")" in README.md|DISABLED|*.jsonl|.*) continue ;; esac
+      [[ -n ${DISABLED["$(basename "$d")/$(basename "$f")"]:-} ]] && continue
       cp "$f" "$dest/"
     done
   done
@@ -205,22 +216,23 @@ run_libfuzzer() {
   mkdir -p "$art" "$logs" "$min"
   seed_into "$corpus" "corpus/$t" "corpus/regressions/$t"
   local n_in; n_in="$(count_files "$corpus")"
-  local -a opts par=()
+  local -a opts
+  local f
   mapfile -t opts < <(libfuzzer_opts "$t")
-  ((JOBS > 1)) && par=(-jobs="$JOBS" -workers="$JOBS")
   say "$t: fuzzing for ${SECS}s"
-  (cd "$logs" && ASAN_OPTIONS="$CAMPAIGN_ASAN" "$ROOT/$bin" -max_total_time="$SECS" \
-     -dict="$ROOT/$(dict_for "$t")" "${opts[@]}" -artifact_prefix="$art/" \
-     -print_final_stats=1 "${par[@]}" "$corpus" >run.log 2>&1) || true
-  local execs=0 eps=0 f
-  for f in "$logs"/run.log "$logs"/fuzz-*.log; do
-    [[ -f $f ]] || continue
-    local e s
-    e="$(awk -F': *' '/stat::number_of_executed_units/{print $2}' "$f" | tail -1)"
-    s="$(awk -F': *' '/stat::average_exec_per_sec/{print $2}' "$f" | tail -1)"
-    execs=$((execs + ${e:-0}))
-    eps=$((eps + ${s:-0}))
-  done
+  # Fork mode keeps the campaign going past a finding (-ignore_*); -fork=N
+  # runs N workers.
+  (cd "$logs" && ASAN_OPTIONS="$CAMPAIGN_ASAN" "$ROOT/$bin" -fork="$JOBS" -ignore_crashes=1 \
+     -ignore_timeouts=1 -ignore_ooms=1 -max_total_time="$SECS" \
+     -dict="$ROOT/$(dict_for "$t")" "${opts[@]}" -artifact_prefix="$art/" "$corpus" \
+     >run.log 2>&1) || true
+  # The last status line: "#EXECS: cov: .. exec/s N .. time: Ts ..".
+  local execs=0 eps=0 secs
+  execs="$(awk '/^#[0-9]+: cov:/{sub(/^#/,"",$1); sub(/:$/,"",$1); n=$1} END{print n+0}' \
+    "$logs/run.log")"
+  secs="$(awk '/^#[0-9]+: cov:/{for(i=1;i<=NF;i++) if($i=="time:") t=$(i+1)} END{sub(/s$/,"",t); print t+0}' \
+    "$logs/run.log")"
+  ((secs > 0)) && eps=$((execs / secs))
   ASAN_OPTIONS="$CAMPAIGN_ASAN" "$bin" -merge=1 "${opts[@]}" "$min" "$corpus" \
     >"$logs/merge.log" 2>&1 || say "$t: merge failed (see ${logs#"$ROOT"/}/merge.log)"
   local -a found=()
@@ -284,8 +296,8 @@ run_afl() {
   for st in "$out"/*/fuzzer_stats; do
     [[ -f $st ]] || continue
     local e s
-    e="$(awk -F': *' '/^execs_done/{print $2}' "$st")"
-    s="$(awk -F': *' '/^execs_per_sec/{printf "%d", $2}' "$st")"
+    e="$(awk '/^execs_done/{print $NF}' "$st")"
+    s="$(awk '/^execs_per_sec/{printf "%d", $NF}' "$st")"
     execs=$((execs + ${e:-0}))
     eps=$((eps + ${s:-0}))
   done

@@ -1,0 +1,65 @@
+#!/bin/sh
+# libfuzzer_smoke.sh - the CI fuzz smoke run: build the libFuzzer targets
+# (preset `fuzz`: clang, ASan+UBSan, into build-fuzz/) and run each one for a
+# few seconds on its seeds, then replay its regression inputs. Any crash,
+# leak or oracle abort fails the test. Exit 77 (skip) when clang cannot build
+# libFuzzer binaries here.
+# Usage: libfuzzer_smoke.sh REPO_ROOT [SECONDS]
+set -u
+root=${1:?usage: libfuzzer_smoke.sh REPO_ROOT [SECONDS]}
+secs=${2:-5}
+cd "$root" || exit 2
+jobs=$(nproc 2>/dev/null || echo 2)
+
+if [ ! -f build-fuzz/CMakeCache.txt ]; then
+  cmake --preset fuzz >build-fuzz-configure.log 2>&1 || {
+    cat build-fuzz-configure.log; rm -f build-fuzz-configure.log
+    echo "libfuzzer_smoke: SKIP: the fuzz preset does not configure here"; exit 77; }
+  rm -f build-fuzz-configure.log
+fi
+if ! cmake --build build-fuzz -j "$jobs" --target fuzzers >build-fuzz/smoke-build.log 2>&1; then
+  tail -40 build-fuzz/smoke-build.log
+  echo "libfuzzer_smoke: FAIL: the fuzz targets do not build (build-fuzz/smoke-build.log)"
+  exit 1
+fi
+
+# Open bugs (DISABLED) are kept out of the run; see corpus/regressions/DISABLED.
+disabled=$(grep -v '^#' corpus/regressions/DISABLED 2>/dev/null | awk 'NF {print $1}')
+work=$(mktemp -d "${TMPDIR:-/tmp}/mcpcheck-fuzz-smoke.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+status=0
+for src in fuzz/*_fuzzer.c; do
+  t=$(basename "$src" _fuzzer.c)
+  bin=build-fuzz/fuzz-bin/${t}_fuzzer
+  [ -x "$bin" ] || continue
+  mkdir -p "$work/$t/corpus" "$work/$t/art"
+  for d in corpus/$t corpus/regressions/$t; do
+    [ -d "$d" ] || continue
+    for f in "$d"/*; do
+      [ -f "$f" ] || continue
+      case "$f" in */README.md|*.jsonl) continue ;; esac
+      key="$(basename "$d")/$(basename "$f")"
+      if printf '%s\n' "$disabled" | grep -qxF "$key"; then continue; fi
+      cp "$f" "$work/$t/corpus/"
+    done
+  done
+  dict=corpus/mcp.dict
+  [ -f "fuzz/${t}_fuzzer.dict" ] && dict=fuzz/${t}_fuzzer.dict
+  if ASAN_OPTIONS=detect_leaks=1 "$bin" -max_total_time="$secs" -timeout=20 -max_len=8192 \
+       -dict="$dict" -artifact_prefix="$work/$t/art/" -print_final_stats=1 \
+       "$work/$t/corpus" >"$work/$t/log" 2>&1; then
+    eps=$(awk '/stat::average_exec_per_sec/{print $NF}' "$work/$t/log")
+    echo "libfuzzer_smoke: ok   $t (${eps:-?} exec/s)"
+  else
+    echo "libfuzzer_smoke: FAIL $t"
+    grep -E 'ERROR|oracle|SUMMARY|schema violation|^  /' "$work/$t/log" | head -20
+    for a in "$work/$t/art"/*; do
+      [ -f "$a" ] || continue
+      mkdir -p build-fuzz/smoke-artifacts
+      cp "$a" build-fuzz/smoke-artifacts/"$t"-"$(basename "$a")"
+      echo "  input kept: build-fuzz/smoke-artifacts/$t-$(basename "$a")"
+    done
+    status=1
+  fi
+done
+exit $status
