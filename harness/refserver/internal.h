@@ -81,6 +81,26 @@ typedef struct rs_pending {
     uint32_t serial; /* the job's serial when the request was sent */
 } rs_pending_t;
 
+/* What a cached result body was built for (respcache.c). Two bodies with
+ * equal keys are the same bytes. */
+typedef struct rs_body_key {
+    uint32_t what;    /* a list tag (rs_list_t), or RS_BODY_READ */
+    uint32_t pos;     /* the page's first item, or the fixture's index */
+    uint32_t rev;     /* the list's revision (0 for reads) */
+    uint32_t version; /* the negotiated version (rs_version_t) */
+} rs_body_key_t;
+
+/* Tags below this are lists (indexes of list_rev and page_cache). */
+#define RS_BODY_LISTS 5
+#define RS_BODY_READ 5
+
+/* One cached result body: the compact JSON of a result member. */
+typedef struct rs_body {
+    char *text; /* owned, NUL-terminated; NULL when the slot is empty */
+    size_t len;
+    rs_body_key_t key; /* meaningful only when text != NULL */
+} rs_body_t;
+
 struct rs_fileroot;
 
 struct mc_refserver {
@@ -112,6 +132,7 @@ struct mc_refserver {
 
     /* work in progress */
     rs_job_t jobs[RS_MAX_JOBS];
+    int njobs; /* jobs in use */
     uint32_t job_serial;
     rs_pending_t pending[MC_REFSERVER_MAX_PENDING];
     int64_t next_out_id;
@@ -126,6 +147,14 @@ struct mc_refserver {
     json_object *res_cache[8];     /* owned: listed fixture resources (fixed once negotiated) */
     int failed;       /* an allocation failed; handle() reports MC_ENOMEM */
     int pretty_next;  /* embedded-newline switch: pretty-print the next message */
+
+    /* input (decode.c) */
+    json_tokener *tok; /* owned: one tokener for the session, reset per message */
+
+    /* response cache (respcache.c) */
+    uint32_t list_rev[RS_BODY_LISTS];                         /* bumped when a list changes */
+    rs_body_t page_cache[RS_BODY_LISTS][RS_PAGE_CACHE_SLOTS]; /* list pages, by page number */
+    rs_body_t read_cache[RS_READ_CACHE_SLOTS];                /* fixed fixture reads */
 };
 
 /* ---- server.c: output ---- */
@@ -147,6 +176,57 @@ void mc__rs_error(mc_refserver_t *rs, json_object *id, int code, const char *mes
 
 /* Sends a notification. params is consumed and may be NULL. */
 void mc__rs_notify(mc_refserver_t *rs, const char *method, json_object *params);
+
+/* Makes room for n bytes in the line buffer rs->out. Returns 0, or -1 past
+ * MC_MAX_MESSAGE_SIZE or when memory runs out (the buffer is then unchanged). */
+int mc__rs_out_reserve(mc_refserver_t *rs, size_t n);
+
+/* ---- decode.c: inbound messages ---- */
+
+/* Creates the session's tokener. Returns MC_OK or MC_ENOMEM. */
+int mc__rs_decoder_init(mc_refserver_t *rs);
+
+/*
+ * Parses and classifies one line with the outcome of core's mc_msg_decode()
+ * (the RFC 8259 syntax check, then json-c's strict tokener), more cheaply:
+ * see decode.c. Always fills *msg; release it with mc_msg_free().
+ */
+void mc__rs_decode(mc_refserver_t *rs, const char *line, size_t len, mc_msg_t *msg);
+
+/* ---- respcache.c: cached result bodies, spliced responses ---- */
+
+/* True when responses may be written from cached text (see respcache.c). */
+int mc__rs_splice_ok(const mc_refserver_t *rs);
+
+/* Sends {"jsonrpc":"2.0","id":ID,"result":BODY}, body being body[0..len)
+ * compact JSON. id is borrowed. Only while mc__rs_splice_ok() holds. */
+void mc__rs_result_body(mc_refserver_t *rs, json_object *id, const char *body, size_t len);
+
+/* The key of the body for `what` (a list tag or RS_BODY_READ) at pos, in
+ * the session's current state. */
+rs_body_key_t mc__rs_body_key(const mc_refserver_t *rs, uint32_t what, size_t pos);
+
+/* Answers from slot when splicing is allowed and the slot holds key's body.
+ * Returns 1 when the response was sent, 0 when the caller must build it. */
+int mc__rs_send_cached(mc_refserver_t *rs, const rs_body_t *slot, const rs_body_key_t *key,
+                       json_object *id);
+
+/* Sends result like mc__rs_result() and, when splicing is allowed, keeps its
+ * encoding in slot under key. id is borrowed; result is consumed. */
+void mc__rs_result_cached(mc_refserver_t *rs, rs_body_t *slot, const rs_body_key_t *key,
+                          json_object *id, json_object *result);
+
+/* The page cache slot for the page of list starting at item start. */
+rs_body_t *mc__rs_page_slot(mc_refserver_t *rs, rs_list_t list, size_t start);
+
+/* Records that what list holds has changed: its cached pages are dropped. */
+void mc__rs_list_changed(mc_refserver_t *rs, rs_list_t list);
+
+/* Empties a slot. */
+void mc__rs_body_clear(rs_body_t *slot);
+
+/* Frees every cached body. */
+void mc__rs_cache_free(mc_refserver_t *rs);
 
 /* ---- lifecycle.c ---- */
 

@@ -46,6 +46,12 @@
 #define RS_MAX_ROOT_DEPTH 8
 #define RS_MAX_FILE_BYTES (4u * 1024u * 1024u)
 
+/* Response cache: pages kept per list (direct-mapped by page number), fixture
+ * reads kept, and the largest result body kept (larger ones are rebuilt). */
+#define RS_PAGE_CACHE_SLOTS 8
+#define RS_READ_CACHE_SLOTS 8
+#define RS_CACHE_MAX_BODY (64u * 1024u)
+
 /* Longest text a tool copies from its arguments or the client's answers. */
 #define RS_MAX_ECHO_TEXT 4096
 

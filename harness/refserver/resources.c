@@ -151,8 +151,14 @@ void mc__rs_resources_list(mc_refserver_t *rs, json_object *id, json_object *par
     size_t total = mc__rs_resources_count(rs), start, end, i;
     const char *cin;
     json_object *res, *arr;
+    rs_body_t *slot;
+    rs_body_key_t key;
 
     if (mc__rs_page(rs, RS_LIST_RESOURCES, id, params, total, &start, &end, &cin) != 0)
+        return;
+    slot = mc__rs_page_slot(rs, RS_LIST_RESOURCES, start);
+    key = mc__rs_body_key(rs, RS_LIST_RESOURCES, start);
+    if (mc__rs_send_cached(rs, slot, &key, id))
         return;
     res = json_object_new_object();
     arr = json_object_new_array_ext((int)(end - start));
@@ -161,7 +167,7 @@ void mc__rs_resources_list(mc_refserver_t *rs, json_object *id, json_object *par
             rs->failed = 1;
     mc__rs_put(rs, res, "resources", arr);
     mc__rs_page_finish(rs, RS_LIST_RESOURCES, res, end, total, cin);
-    mc__rs_result(rs, id, res);
+    mc__rs_result_cached(rs, slot, &key, id, res);
 }
 
 void mc__rs_templates_list(mc_refserver_t *rs, json_object *id, json_object *params)
@@ -169,8 +175,14 @@ void mc__rs_templates_list(mc_refserver_t *rs, json_object *id, json_object *par
     size_t start, end, i;
     const char *cin;
     json_object *res, *arr;
+    rs_body_t *slot;
+    rs_body_key_t key;
 
     if (mc__rs_page(rs, RS_LIST_TEMPLATES, id, params, RS_NTPL, &start, &end, &cin) != 0)
+        return;
+    slot = mc__rs_page_slot(rs, RS_LIST_TEMPLATES, start);
+    key = mc__rs_body_key(rs, RS_LIST_TEMPLATES, start);
+    if (mc__rs_send_cached(rs, slot, &key, id))
         return;
     res = json_object_new_object();
     arr = json_object_new_array();
@@ -189,7 +201,7 @@ void mc__rs_templates_list(mc_refserver_t *rs, json_object *id, json_object *par
     }
     mc__rs_put(rs, res, "resourceTemplates", arr);
     mc__rs_page_finish(rs, RS_LIST_TEMPLATES, res, end, RS_NTPL, cin);
-    mc__rs_result(rs, id, res);
+    mc__rs_result_cached(rs, slot, &key, id, res);
 }
 
 /* True when s[0..n) is 1..64 characters of [A-Za-z0-9_.-]. */
@@ -415,15 +427,38 @@ static const char *want_uri(mc_refserver_t *rs, json_object *id, json_object *pa
     return uri;
 }
 
+_Static_assert(RS_NRES <= RS_READ_CACHE_SLOTS, "one read cache slot per fixture");
+
+/* The fixture index of uri when its contents never change (every fixture
+ * but the watched resource), else -1. */
+static int fixed_fixture(const char *uri)
+{
+    size_t i;
+
+    for (i = 0; i < RS_NRES; i++)
+        if (strcmp(uri, rs_res_fixtures[i].uri) == 0)
+            return strcmp(uri, "test://watched-resource") == 0 ? -1 : (int)i;
+    return -1;
+}
+
 void mc__rs_resources_read(mc_refserver_t *rs, json_object *id, json_object *params)
 {
     const char *uri = want_uri(rs, id, params);
     json_object *c = NULL, *res, *arr;
+    rs_body_t *slot = NULL;
+    rs_body_key_t key;
     char why[256];
-    int rc;
+    int rc, fixed;
 
     if (uri == NULL)
         return;
+    fixed = fixed_fixture(uri);
+    if (fixed >= 0) {
+        slot = &rs->read_cache[fixed];
+        key = mc__rs_body_key(rs, RS_BODY_READ, (size_t)fixed);
+        if (mc__rs_send_cached(rs, slot, &key, id))
+            return;
+    }
     rc = read_uri(rs, uri, &c, why, sizeof(why));
     if (rc != 0) {
         read_error(rs, id, rc, uri, why);
@@ -436,7 +471,10 @@ void mc__rs_resources_read(mc_refserver_t *rs, json_object *id, json_object *par
         rs->failed = 1;
     }
     mc__rs_put(rs, res, "contents", arr);
-    mc__rs_result(rs, id, res);
+    if (slot != NULL)
+        mc__rs_result_cached(rs, slot, &key, id, res);
+    else
+        mc__rs_result(rs, id, res);
 }
 
 /* Index of uri in the subscription table, or -1. */

@@ -148,6 +148,8 @@ static json_object *tool_blocks(mc_refserver_t *rs, json_object *b1, json_object
 
 static void job_free(mc_refserver_t *rs, rs_job_t *job)
 {
+    if (job->used)
+        rs->njobs--;
     mc__rs_client_forget(rs, job);
     json_object_put(job->id);
     json_object_put(job->token);
@@ -209,6 +211,8 @@ void mc__rs_jobs_run(mc_refserver_t *rs)
 {
     int progressed = 1, i, rounds = 0;
 
+    if (rs->njobs == 0)
+        return; /* the common case: no tool call in progress */
     while (progressed && rounds++ < 1000) {
         progressed = 0;
         for (i = 0; i < RS_MAX_JOBS; i++) {
@@ -234,6 +238,8 @@ int64_t mc__rs_jobs_deadline(const mc_refserver_t *rs)
     int64_t best = -1;
     int i;
 
+    if (rs->njobs == 0)
+        return -1;
     for (i = 0; i < RS_MAX_JOBS; i++)
         if (rs->jobs[i].used && rs->jobs[i].due >= 0 && (best < 0 || rs->jobs[i].due < best))
             best = rs->jobs[i].due;
@@ -329,8 +335,14 @@ void mc__rs_tools_list(mc_refserver_t *rs, json_object *id, json_object *params)
     size_t total = tool_count(rs), start, end, i;
     const char *cin;
     json_object *res, *arr;
+    rs_body_t *slot;
+    rs_body_key_t key;
 
     if (mc__rs_page(rs, RS_LIST_TOOLS, id, params, total, &start, &end, &cin) != 0)
+        return;
+    slot = mc__rs_page_slot(rs, RS_LIST_TOOLS, start);
+    key = mc__rs_body_key(rs, RS_LIST_TOOLS, start);
+    if (mc__rs_send_cached(rs, slot, &key, id))
         return;
     res = json_object_new_object();
     arr = json_object_new_array();
@@ -341,7 +353,7 @@ void mc__rs_tools_list(mc_refserver_t *rs, json_object *id, json_object *params)
     mc__rs_page_finish(rs, RS_LIST_TOOLS, res, end, total, cin);
     if (rs_bug_on(rs, EMBEDDED_NEWLINE))
         rs->pretty_next = 1;
-    mc__rs_result(rs, id, res);
+    mc__rs_result_cached(rs, slot, &key, id, res);
 }
 
 /* ---- tools/call ---- */
@@ -408,6 +420,7 @@ void mc__rs_tools_call(mc_refserver_t *rs, json_object *id, json_object *params)
         return;
     }
     job->used = 1;
+    rs->njobs++;
     job->serial = ++rs->job_serial;
     job->id = json_object_get(id);
     job->token = json_object_get(token);
@@ -592,12 +605,13 @@ static int tool_trigger_update(mc_refserver_t *rs, rs_job_t *job, const rs_reply
 }
 
 /* Flips a list toggle, announces the change and answers the call. */
-static int trigger_list(mc_refserver_t *rs, rs_job_t *job, int *toggle, const char *method,
-                        const char *what)
+static int trigger_list(mc_refserver_t *rs, rs_job_t *job, rs_list_t list, int *toggle,
+                        const char *method, const char *what)
 {
     char text[128];
 
     *toggle = !*toggle;
+    mc__rs_list_changed(rs, list);
     mc__rs_notify(rs, method, NULL);
     snprintf(text, sizeof(text), "%s is now %s", what, *toggle ? "listed" : "gone");
     mc__rs_job_finish(rs, job, mc__rs_tool_text(rs, text));
@@ -607,21 +621,22 @@ static int trigger_list(mc_refserver_t *rs, rs_job_t *job, int *toggle, const ch
 static int tool_trigger_resources(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply)
 {
     (void)reply;
-    return trigger_list(rs, job, &rs->dyn_resource, "notifications/resources/list_changed",
-                        "test://dynamic-resource");
+    return trigger_list(rs, job, RS_LIST_RESOURCES, &rs->dyn_resource,
+                        "notifications/resources/list_changed", "test://dynamic-resource");
 }
 
 static int tool_trigger_prompts(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply)
 {
     (void)reply;
-    return trigger_list(rs, job, &rs->dyn_prompt, "notifications/prompts/list_changed",
-                        "test_dynamic_prompt");
+    return trigger_list(rs, job, RS_LIST_PROMPTS, &rs->dyn_prompt,
+                        "notifications/prompts/list_changed", "test_dynamic_prompt");
 }
 
 static int tool_trigger_tools(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply)
 {
     (void)reply;
-    return trigger_list(rs, job, &rs->dyn_tool, "notifications/tools/list_changed", DYN_TOOL);
+    return trigger_list(rs, job, RS_LIST_TOOLS, &rs->dyn_tool, "notifications/tools/list_changed",
+                        DYN_TOOL);
 }
 
 static int tool_generic(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply)
