@@ -17,6 +17,7 @@ PACKAGES=(
   afl++                  # AFL++ fuzzing
   json-schema-test-suite # the official JSON Schema test suite (draft7)
   python3                # small test drivers
+  time                   # /usr/bin/time: peak RSS in scripts/bench.sh server
 )
 
 say() { printf 'setup: %s\n' "$*"; }
