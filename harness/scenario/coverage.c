@@ -176,12 +176,23 @@ static void scan_steps(hits_t *h, const mc_scenario_t *sc, json_object *steps, i
             expect_hits(h, m, exp);
             if (get_str(st, "async") != NULL)
                 json_object_put(exp);
-            if (strcmp(m, "initialize") == 0 && !*saw_request && sc->manual_init)
-                hit(h, "initialize", "result");
-            if (strcmp(m, "initialize") != 0 && sc->manual_init && !*saw_request &&
-                get(st, "expect") != NULL && get(get(st, "expect"), "error") != NULL)
+            exp = get(st, "expect");
+            /* The JSON-RPC error rows, whichever method provoked them. */
+            if (has(h, m, "error -32601"))
+                hit(h, "(unknown method)", "error -32601");
+            if (has(h, m, "error -32600"))
+                hit(h, "(invalid request)", "error -32600");
+            if (strcmp(m, "initialize") == 0) {
+                const char *pv = get_str(get(st, "params"), "protocolVersion");
+                *saw_request = 1; /* the lifecycle has begun */
+                if (pv != NULL && strstr(pv, "${") == NULL && !mc_protocol_version_known(pv))
+                    hit(h, "initialize", "result counter-offer");
+            } else if (sc->manual_init && !*saw_request && exp != NULL &&
+                       (get(exp, "error") != NULL ||
+                        (json_object_is_type(exp, json_type_string) &&
+                         strcmp(json_object_get_string(exp), "error") == 0))) {
                 hit(h, "initialize", "error (request before initialize)");
-            *saw_request = 1;
+            }
         } else if ((m = get_str(st, "paginate")) != NULL) {
             hit(h, m, "result");
         } else if ((m = get_str(st, "notify")) != NULL) {
