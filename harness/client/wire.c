@@ -337,6 +337,9 @@ static void on_response(mc_wire_t *w, mc_msg_t *m, mc_wire_info_t *info)
         json_object_put(w->server_caps);
         w->server_caps = json_object_get(get(m->result, "capabilities"));
         w->init_answered = 1;
+        if (get_str(m->result, "protocolVersion") != NULL)
+            snprintf(w->version, sizeof(w->version), "%s",
+                     get_str(m->result, "protocolVersion"));
     }
     if (m->kind == MC_MSG_RESULT && r->uri != NULL && strcmp(r->method, "resources/unsubscribe") == 0)
         unsubscribe(w, r->uri);
@@ -519,7 +522,11 @@ void mc_wire_inbound(mc_wire_t *w, int kind, unsigned flags, const char *data, s
     mc_wire_pass(w, "wire/stdout-only-messages");
     mc_msg_classify(root, &m);
     if (m.kind == MC_MSG_INVALID) {
-        if (m.root != NULL && json_object_is_type(m.root, json_type_array))
+        if (m.root != NULL && json_object_is_type(m.root, json_type_array) && w->version[0] &&
+            strcmp(w->version, "2025-03-26") <= 0)
+            /* 2025-03-26 had JSON-RPC batches (removed in 2025-06-18). */
+            mc_wire_pass(w, "wire/no-batch");
+        else if (m.root != NULL && json_object_is_type(m.root, json_type_array))
             mc_wire_fail(w, "wire/no-batch", "%s", m.reason);
         else
             mc_wire_fail(w, "wire/jsonrpc-envelope", "%s", m.reason);

@@ -71,6 +71,7 @@ typedef struct mc_wire {
     int init_answered;
     int last_out_notification;
     int unreadable_outstanding; /* raw lines sent whose id could not be read */
+    char version[16];           /* negotiated protocol version ("" until known) */
     json_object *server_caps;   /* owned */
     json_object *client_caps;   /* owned */
     uint64_t seq_in;

@@ -422,6 +422,9 @@ static void lint_step(lint_t *l, json_object *st, const char *ptr, int depth)
         want_type(l, st, "params", json_type_object, ptr, "a request step");
         want_type(l, st, "timeout", json_type_int, ptr, "a request step");
         want_type(l, st, "progress", json_type_boolean, ptr, "a request step");
+        if (get(st, "progress") != NULL && json_object_is_type(get(st, "progress"), json_type_boolean) &&
+            json_object_get_boolean(get(st, "progress")))
+            define_var(l, "progress_token"); /* the runner sets it */
         check_refs(l, get(st, "params"), ptr);
         join_ptr(sub, sizeof(sub), ptr, "/expect");
         lint_expect(l, get(st, "expect"), sub);
