@@ -11,8 +11,12 @@
 #include <json-c/json.h>
 
 #include "cli/commands.h"
+#include "client/session.h"
+#include "client/wire.h"
+#include "core/frame.h"
 #include "core/jsonrpc.h"
 #include "core/limits.h"
+#include "scenario/builtin.h"
 #include "schema/registry.h"
 #include "schema/validator.h"
 
@@ -49,6 +53,11 @@ static void usage(FILE *out)
             "                     (draft-07 or 2020-12); with --def, against its\n"
             "                     definition NAME\n"
             "  --result-of METHOD responses whose request is not in the file answer METHOD\n"
+            "  --trace            each FILE is a trace saved by 'mcpcheck run'\n"
+            "                     (reports/latest/traces/*.jsonl): judge the session offline\n"
+            "                     with the run's wire checks and the schema of the version\n"
+            "                     it negotiated (or --spec-version); findings are printed\n"
+            "                     with their check ids\n"
             "  --quiet            print only the summary line\n"
             "  -h, --help         this text\n"
             "\n"
@@ -59,11 +68,14 @@ static void usage(FILE *out)
             "  mcpcheck validate --result-of resources/list responses.jsonl\n"
             "  mcpcheck validate --schema-dir ../spec/schema --spec-version 2025-06-18 msg.json\n"
             "  mcpcheck validate --schema my-schema.json data.json\n"
+            "  mcpcheck validate --trace reports/latest/traces/tools__call-text@2025-06-18.jsonl\n"
             "\n"
             "Output: one line per finding, FILE:LINE: error|warning: LOCATION: MESSAGE\n"
             "[schema location], then a summary.\n"
+            "With --trace: FILE:LINE: error|warning|note: CHECK-ID: MESSAGE [spec ref].\n"
             "Exit codes: 0 every message valid (warnings allowed), 1 some message invalid\n"
-            "or not JSON, 2 usage error, unreadable file or schema that does not load.\n");
+            "or not JSON (with --trace: a MUST broken), 2 usage error, unreadable file or\n"
+            "schema that does not load.\n");
 }
 
 typedef struct opts {
@@ -73,6 +85,8 @@ typedef struct opts {
     const char *schema_file;
     const char *result_of;
     int quiet;
+    int trace;
+    int version_given;
 } opts_t;
 
 typedef struct pending {
@@ -446,6 +460,307 @@ static int check_file(run_t *r, const char *file)
     return rc;
 }
 
+/* ---- traces ----------------------------------------------------------------- */
+
+/* Decodes standard base64 into out (n bytes at most); returns the length or
+ * -1 when s is not base64. */
+static long b64_decode(const char *s, size_t len, unsigned char *out, size_t n)
+{
+    uint32_t acc = 0;
+    size_t i, k = 0;
+    int bits = 0;
+
+    for (i = 0; i < len; i++) {
+        int v;
+        char c = s[i];
+        if (c >= 'A' && c <= 'Z')
+            v = c - 'A';
+        else if (c >= 'a' && c <= 'z')
+            v = c - 'a' + 26;
+        else if (c >= '0' && c <= '9')
+            v = c - '0' + 52;
+        else if (c == '+')
+            v = 62;
+        else if (c == '/')
+            v = 63;
+        else if (c == '=')
+            break;
+        else
+            return -1;
+        acc = (acc << 6) | (uint32_t)v;
+        bits += 6;
+        if (bits >= 8) {
+            bits -= 8;
+            if (k == n)
+                return -1;
+            out[k++] = (unsigned char)(acc >> bits);
+        }
+    }
+    return (long)k;
+}
+
+typedef struct trace_run {
+    const opts_t *o;
+    mc_registry_t *reg;
+    mc_wire_t w;
+    mc_schema_report_t report;
+    char version[32];        /* version messages are judged at ("" = none yet) */
+    uint64_t *seq_line;      /* pairs: seq, file line */
+    size_t n_seq, cap_seq;
+    size_t messages, skipped;
+} trace_run_t;
+
+static void trace_note_line(trace_run_t *t, uint64_t seq, size_t line)
+{
+    if (t->n_seq == t->cap_seq) {
+        size_t nc = t->cap_seq ? t->cap_seq * 2 : 256;
+        uint64_t *nv = realloc(t->seq_line, nc * 2 * sizeof(*nv));
+        if (nv == NULL)
+            return;
+        t->seq_line = nv;
+        t->cap_seq = nc;
+    }
+    t->seq_line[2 * t->n_seq] = seq;
+    t->seq_line[2 * t->n_seq + 1] = line;
+    t->n_seq++;
+}
+
+static size_t trace_line_of(const trace_run_t *t, uint64_t seq)
+{
+    size_t i;
+
+    for (i = 0; i < t->n_seq; i++)
+        if (t->seq_line[2 * i] == seq)
+            return (size_t)t->seq_line[2 * i + 1];
+    return 0;
+}
+
+/* The version a message is judged at: --spec-version, else the one the
+ * client asked for in initialize, then the one the server answered. */
+static void trace_set_version(trace_run_t *t, const char *v)
+{
+    mc_errbuf_t eb;
+
+    if (t->o->version_given || v == NULL || !mc_protocol_version_known(v))
+        return;
+    snprintf(t->version, sizeof(t->version), "%s", v);
+    mc_errbuf_clear(&eb);
+    mc_registry_load(t->reg, t->version, &eb); /* no schemas: not judged by schema */
+}
+
+static const char *str_at(json_object *o, const char *a, const char *b)
+{
+    json_object *v = NULL;
+
+    if (!json_object_object_get_ex(o, a, &v))
+        return NULL;
+    if (b != NULL && (!json_object_is_type(v, json_type_object) ||
+                      !json_object_object_get_ex(v, b, &v)))
+        return NULL;
+    return json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
+}
+
+/* The schema check of an inbound message, as the runner makes it. */
+static void trace_schema(trace_run_t *t, mc_wire_info_t *info)
+{
+    const char *method = info->msg.method ? info->msg.method : info->answered_method;
+    mc_errbuf_t eb;
+    int rc;
+
+    if (t->version[0] == '\0' || info->msg.root == NULL ||
+        mc_registry_schema(t->reg, t->version) == NULL)
+        return;
+    if (info->msg.kind == MC_MSG_ERROR && info->msg.id == NULL)
+        return; /* judged by the wire checks (see runner.c) */
+    mc_schema_report_clear(&t->report);
+    mc_errbuf_clear(&eb);
+    rc = mc_registry_validate_message(t->reg, t->version, info->msg.root, info->answered_method,
+                                      &t->report, &eb);
+    if (rc == MC_OK) {
+        mc_wire_pass(&t->w, mc_schema_check_for(method, NULL));
+    } else if (rc == MC_EINVALID) {
+        size_t i;
+        for (i = 0; i < t->report.n_entries; i++) {
+            const mc_schema_error_t *e = &t->report.entries[i];
+            if (e->severity != MC_SCHEMA_ERROR)
+                continue;
+            mc_wire_fail(&t->w, mc_schema_check_for(method, e->instance_path),
+                         "%.60s %s: %.300s (schema %.120s)", method ? method : "response",
+                         mc_msg_kind_name(info->msg.kind), e->message, e->schema_path);
+            break;
+        }
+    }
+}
+
+/* Feeds one trace record. Returns 0, or 1 when the record is not one. */
+static int trace_record(trace_run_t *t, json_object *rec, const char *file, size_t line)
+{
+    json_object *dir = NULL, *txt = NULL, *seqv = NULL, *b64 = NULL, *trunc = NULL;
+    const char *data;
+    unsigned char *raw = NULL;
+    size_t len;
+    uint64_t seq;
+    int out;
+
+    if (!json_object_is_type(rec, json_type_object) ||
+        !json_object_object_get_ex(rec, "dir", &dir) ||
+        !json_object_object_get_ex(rec, "line", &txt) ||
+        !json_object_is_type(txt, json_type_string) || !json_object_is_type(dir, json_type_string))
+        return 1;
+    out = strcmp(json_object_get_string(dir), "out") == 0;
+    if (!out && strcmp(json_object_get_string(dir), "in") != 0)
+        return 1;
+    seq = json_object_object_get_ex(rec, "seq", &seqv) ? (uint64_t)json_object_get_int64(seqv)
+                                                       : (uint64_t)line;
+    data = json_object_get_string(txt);
+    len = (size_t)json_object_get_string_len(txt);
+    if (json_object_object_get_ex(rec, "raw_b64", &b64) &&
+        json_object_is_type(b64, json_type_string)) {
+        long k;
+        raw = malloc((size_t)json_object_get_string_len(b64) + 1);
+        if (raw == NULL)
+            return 1;
+        k = b64_decode(json_object_get_string(b64), (size_t)json_object_get_string_len(b64), raw,
+                       (size_t)json_object_get_string_len(b64));
+        if (k < 0) {
+            free(raw);
+            return 1;
+        }
+        data = (const char *)raw;
+        len = (size_t)k;
+    }
+    trace_note_line(t, seq, line);
+    t->w.cur_seq = seq;
+    t->messages++;
+    if (json_object_object_get_ex(rec, "truncated_from", &trunc)) {
+        uint64_t full = (uint64_t)json_object_get_int64(trunc);
+        if (!out && full > MC_MAX_MESSAGE_SIZE) {
+            mc_wire_inbound(&t->w, MC_FRAME_OVERSIZE, 0, NULL, (size_t)full, NULL);
+        } else {
+            /* Only the first bytes were kept: the message cannot be judged. */
+            t->skipped++;
+            if (!t->o->quiet)
+                printf("%s:%zu: note: message %llu was kept truncated (%zu of %llu bytes); not "
+                       "judged\n",
+                       file, line, (unsigned long long)seq, len, (unsigned long long)full);
+        }
+        free(raw);
+        return 0;
+    }
+    if (out) {
+        json_object *m = NULL;
+        mc_wire_outbound(&t->w, data, len);
+        if (t->version[0] == '\0' && mc_json_parse(data, len, MC_MAX_JSON_DEPTH, &m, NULL) == MC_OK) {
+            const char *method = str_at(m, "method", NULL);
+            if (method != NULL && strcmp(method, "initialize") == 0) {
+                json_object *params = NULL;
+                if (json_object_object_get_ex(m, "params", &params))
+                    trace_set_version(t, str_at(params, "protocolVersion", NULL));
+            }
+        }
+        json_object_put(m);
+    } else {
+        mc_wire_info_t info;
+        unsigned flags = memchr(data, '\0', len) != NULL ? MC_FRAME_F_NUL : 0;
+        mc_wire_inbound(&t->w, len == 0 ? MC_FRAME_EMPTY : MC_FRAME_LINE, flags, data, len, &info);
+        if (info.is_line) {
+            if (info.answered_method != NULL && strcmp(info.answered_method, "initialize") == 0 &&
+                info.msg.kind == MC_MSG_RESULT)
+                trace_set_version(t, str_at(info.msg.root, "result", "protocolVersion"));
+            trace_schema(t, &info);
+        }
+        mc_wire_info_free(&info);
+    }
+    free(raw);
+    return 0;
+}
+
+/* Judges one trace file. Returns 0 or 2 (unreadable); counts MUST findings. */
+static int trace_file(const opts_t *o, mc_registry_t *reg, const char *file, size_t *must,
+                      size_t *all)
+{
+    trace_run_t *t;
+    char *buf = NULL;
+    size_t len = 0, off = 0, line = 0, i, n_must = 0, n_should = 0, n_may = 0;
+    json_tokener *tok;
+    int rc;
+
+    rc = read_all(file, &buf, &len);
+    if (rc != 0)
+        return rc;
+    t = calloc(1, sizeof(*t));
+    tok = json_tokener_new_ex(MC_MAX_JSON_DEPTH);
+    if (t == NULL || tok == NULL || mc_wire_init(&t->w) != MC_OK) {
+        fprintf(stderr, "mcpcheck validate: out of memory\n");
+        free(t);
+        free(buf);
+        json_tokener_free(tok);
+        return 2;
+    }
+    t->o = o;
+    t->reg = reg;
+    if (o->version_given)
+        snprintf(t->version, sizeof(t->version), "%s", o->version);
+    while (off < len) {
+        const char *p = buf + off;
+        const char *nl = memchr(p, '\n', len - off);
+        size_t n = nl != NULL ? (size_t)(nl - p) : len - off;
+        json_object *rec;
+
+        off += n + (nl != NULL ? 1 : 0);
+        line++;
+        if (blank(p, n))
+            continue;
+        json_tokener_reset(tok);
+        rec = json_tokener_parse_ex(tok, p, (int)n);
+        if (rec == NULL || json_tokener_get_error(tok) != json_tokener_success ||
+            trace_record(t, rec, file, line) != 0) {
+            if (!o->quiet)
+                printf("%s:%zu: error: not a trace record {\"seq\", \"t_ms\", \"dir\": "
+                       "\"in\"|\"out\", \"line\"}\n",
+                       file, line);
+            n_must++;
+        }
+        json_object_put(rec);
+    }
+    json_tokener_free(tok);
+    free(buf);
+    for (i = 0; i < t->w.n_findings; i++) {
+        const mc_wire_finding_t *f = &t->w.findings[i];
+        const mc_builtin_check_t *b = mc_builtin_check(f->check);
+        mc_level_t level = b != NULL ? b->level : MC_LEVEL_MUST;
+        const char *sev = level == MC_LEVEL_MUST ? "error" : level == MC_LEVEL_SHOULD ? "warning"
+                                                                                        : "note";
+        n_must += level == MC_LEVEL_MUST;
+        n_should += level == MC_LEVEL_SHOULD;
+        n_may += level == MC_LEVEL_MAY;
+        if (o->quiet)
+            continue;
+        printf("%s:%zu: %s: %s: %s (message %llu)", file, trace_line_of(t, f->seq), sev, f->check,
+               f->detail, (unsigned long long)f->seq);
+        if (b != NULL && b->ref[0] != '\0')
+            printf(" [%s %s]", mc_level_name(b->level), b->ref);
+        putchar('\n');
+    }
+    if (t->w.findings_dropped > 0 && !o->quiet)
+        printf("%s: note: %llu more findings not shown\n", file,
+               (unsigned long long)t->w.findings_dropped);
+    printf("%s: %zu message%s, %zu check%s evaluated, %zu finding%s (%zu MUST, %zu SHOULD, %zu "
+           "MAY)%s%s%s\n",
+           file, t->messages, t->messages == 1 ? "" : "s", t->w.n_checks,
+           t->w.n_checks == 1 ? "" : "s", t->w.n_findings + (size_t)t->w.findings_dropped,
+           t->w.n_findings == 1 ? "" : "s", n_must, n_should, n_may,
+           t->version[0] != '\0' ? "; schema " : "; no protocol version known: schema not checked",
+           t->version[0] != '\0' ? t->version : "",
+           t->skipped > 0 ? "; some messages not judged (truncated)" : "");
+    *must += n_must;
+    *all += t->w.n_findings;
+    mc_wire_free(&t->w);
+    free(t->seq_line);
+    free(t);
+    return 0;
+}
+
 /* ---- options ------------------------------------------------------------------ */
 
 /* Matches --name VALUE or --name=VALUE; advances *i. Returns 1 on a match,
@@ -503,7 +818,7 @@ static int load_schema_file(run_t *r, const char *path)
 
 int mc_cmd_validate(int argc, char **argv)
 {
-    opts_t o = {MC_REGISTRY_DEFAULT_VERSION, NULL, NULL, NULL, NULL, 0};
+    opts_t o = {MC_REGISTRY_DEFAULT_VERSION, NULL, NULL, NULL, NULL, 0, 0, 0};
     run_t *r;
     int i, first_file = argc, rc = 0, m;
 
@@ -519,6 +834,10 @@ int mc_cmd_validate(int argc, char **argv)
         }
         if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
             o.quiet = 1;
+            continue;
+        }
+        if (strcmp(a, "--trace") == 0) {
+            o.trace = 1;
             continue;
         }
         {
@@ -543,6 +862,8 @@ int mc_cmd_validate(int argc, char **argv)
             fprintf(stderr, "mcpcheck validate: option '%s' needs a value\n", a);
             return MC_EXIT_USAGE;
         }
+        if (strncmp(a, "--spec-version", 14) == 0)
+            o.version_given = 1;
     }
     if (first_file >= argc) {
         fprintf(stderr, "mcpcheck validate: no FILE given (see --help)\n");
@@ -551,6 +872,38 @@ int mc_cmd_validate(int argc, char **argv)
     if (o.schema_file != NULL && o.schema_dir != NULL) {
         fprintf(stderr, "mcpcheck validate: --schema and --schema-dir exclude each other\n");
         return MC_EXIT_USAGE;
+    }
+    if (o.trace && (o.schema_file != NULL || o.def != NULL || o.result_of != NULL)) {
+        fprintf(stderr, "mcpcheck validate: --trace judges MCP sessions; it takes no --schema, "
+                        "--def or --result-of\n");
+        return MC_EXIT_USAGE;
+    }
+    if (o.version_given && !mc_protocol_version_known(o.version)) {
+        fprintf(stderr, "mcpcheck validate: unknown protocol version '%s'\n", o.version);
+        return MC_EXIT_USAGE;
+    }
+    if (o.trace) {
+        mc_registry_t *reg = NULL;
+        mc_errbuf_t eb;
+        size_t must = 0, all = 0;
+        mc_errbuf_clear(&eb);
+        if (mc_registry_new(&reg, o.schema_dir,
+                            o.schema_dir != NULL ? MC_REGISTRY_UPSTREAM : MC_REGISTRY_BUNDLED,
+                            &eb) != MC_OK) {
+            fprintf(stderr, "mcpcheck validate: %s\n", eb.msg);
+            return MC_EXIT_USAGE;
+        }
+        if (o.version_given && mc_registry_load(reg, o.version, &eb) != MC_OK) {
+            fprintf(stderr, "mcpcheck validate: %s\n", eb.msg);
+            mc_registry_free(reg);
+            return MC_EXIT_USAGE;
+        }
+        for (i = first_file; i < argc && rc == 0; i++)
+            rc = trace_file(&o, reg, argv[i], &must, &all);
+        mc_registry_free(reg);
+        if (rc != 0)
+            return MC_EXIT_USAGE;
+        return must > 0 ? MC_EXIT_FAIL : MC_EXIT_OK;
     }
 
     r = calloc(1, sizeof(*r));

@@ -21,6 +21,8 @@ static const command_t commands[] = {
     {"record", mc_cmd_record, "write a scenario skeleton from a live session"},
     {"ping", mc_cmd_ping, "initialize a server, ping it, and report the round trip"},
     {"validate", mc_cmd_validate, "validate MCP messages or JSONL traces against the schemas"},
+    {"baseline", mc_cmd_baseline, "write a baseline of known failures from a report.json"},
+    {"report", mc_cmd_report, "merge saved reports into a matrix, or render one again"},
 };
 
 static void usage(FILE *out)

@@ -53,8 +53,14 @@ static json_object *tx_json(const mc_tx_line_t *t)
     json_object_object_add(o, "line", mc__json_strn(t->line, kept));
     if (t->len > kept)
         add_int(o, "truncated_from", (int64_t)t->len);
-    if (!mc__utf8_valid(t->line, kept))
-        json_object_object_add(o, "invalid_utf8", json_object_new_boolean(1));
+    if (!mc__utf8_valid(t->line, kept)) {
+        /* "line" has U+FFFD in place of the bad bytes; these are the bytes. */
+        mc__buf_t b;
+        mc__buf_init(&b);
+        mc__buf_base64(&b, (const unsigned char *)t->line, kept);
+        json_object_object_add(o, "raw_b64", json_object_new_string(b.p != NULL ? b.p : ""));
+        mc__buf_free(&b);
+    }
     return o;
 }
 

@@ -136,16 +136,35 @@ static int load_scenario(json_object *o, mc_scenario_result_t *r, char **known, 
     for (k = 0; k < n; k++) {
         json_object *t = json_object_array_get_idx(tx, k);
         mc_tx_line_t *tl = &r->tx[k];
-        json_object *dir = get(t, "dir");
+        json_object *dir = get(t, "dir"), *raw;
+        size_t kept;
         tl->line = str0(t, "line", &oom);
         if (tl->line == NULL)
             return MC_ENOMEM;
+        kept = strlen(tl->line);
+        raw = get(t, "raw_b64");
+        if (raw != NULL && json_object_is_type(raw, json_type_string)) {
+            /* The exact bytes of a line that is not UTF-8. */
+            size_t blen = (size_t)json_object_get_string_len(raw);
+            char *bytes = malloc(blen + 1);
+            long got = bytes != NULL ? mc__base64_decode(json_object_get_string(raw), blen,
+                                                         (unsigned char *)bytes, blen)
+                                     : -1;
+            if (got >= 0) {
+                bytes[got] = '\0';
+                free(tl->line);
+                tl->line = bytes;
+                kept = (size_t)got;
+            } else {
+                free(bytes);
+            }
+        }
         tl->seq = (uint64_t)num(t, "seq");
         tl->t_ms = num(t, "t_ms");
         tl->outbound = dir != NULL && strcmp(json_object_get_string(dir), "out") == 0;
         tl->len = get(t, "truncated_from") != NULL ? (size_t)num(t, "truncated_from")
-                                                    : strlen(tl->line);
-        r->tx_bytes += strlen(tl->line);
+                                                    : kept;
+        r->tx_bytes += kept;
         r->n_tx++;
     }
     return oom ? MC_ENOMEM : MC_OK;

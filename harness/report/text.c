@@ -395,3 +395,38 @@ int mc__read_file(const char *path, size_t max, char **out, size_t *len, mc_errb
     *len = n;
     return MC_OK;
 }
+
+long mc__base64_decode(const char *s, size_t len, unsigned char *out, size_t n)
+{
+    uint32_t acc = 0;
+    size_t i, k = 0;
+    int bits = 0;
+
+    for (i = 0; i < len; i++) {
+        int v;
+        char c = s[i];
+        if (c >= 'A' && c <= 'Z')
+            v = c - 'A';
+        else if (c >= 'a' && c <= 'z')
+            v = c - 'a' + 26;
+        else if (c >= '0' && c <= '9')
+            v = c - '0' + 52;
+        else if (c == '+')
+            v = 62;
+        else if (c == '/')
+            v = 63;
+        else if (c == '=')
+            break;
+        else
+            return -1;
+        acc = (acc << 6) | (uint32_t)v;
+        bits += 6;
+        if (bits >= 8) {
+            bits -= 8;
+            if (k == n)
+                return -1;
+            out[k++] = (unsigned char)(acc >> bits);
+        }
+    }
+    return (long)k;
+}

@@ -1,0 +1,187 @@
+#!/usr/bin/env python3
+"""check_outputs.py MCPCHECK REPORT_DIR SARIF_SUBSET_SCHEMA
+
+Checks the five outputs of one `mcpcheck run` against each other:
+
+- report.json parses, and its summary adds up;
+- junit.xml is read by a JUnit reader (junitparser when installed, else
+  ElementTree with the same structural checks): one testcase per scenario run
+  (and per run listed as not run), named "id [version]", with failure /
+  error / skipped as the verdicts say;
+- report.sarif validates against the SARIF 2.1.0 subset schema with
+  `mcpcheck validate --schema`, every rule id is unique, every result points
+  at its rule and at an existing scenario file, and every broken check of
+  report.json has its result;
+- traces/ has one JSONL file per scenario run, and `mcpcheck validate --trace`
+  judges each one as the run did (the wire and schema checks);
+- report.html is self-contained (no external reference) and holds the summary.
+"""
+import glob
+import json
+import os
+import re
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+
+failures = []
+
+
+def check(cond, what):
+    if not cond:
+        failures.append(what)
+        print("FAIL: " + what)
+
+
+def main():
+    mcpcheck, rdir, schema = sys.argv[1:4]
+    with open(os.path.join(rdir, "report.json"), encoding="utf-8") as f:
+        rep = json.load(f)
+    scen = rep["scenarios"]
+    not_run = rep.get("not_run", [])
+    s = rep["summary"]
+    check(s["scenarios"] == len(scen), "summary.scenarios counts the scenarios")
+    total = sum(s[k] for k in ("pass", "fail", "warn", "info", "skip", "not_verified", "error"))
+    check(total == len(scen), "summary verdict counts add up to the scenarios")
+    strict = rep["run"]["strict"]
+
+    # ---- junit.xml
+    path = os.path.join(rdir, "junit.xml")
+    root = ET.parse(path).getroot()
+    check(root.tag == "testsuites", "junit root is <testsuites>")
+    cases = root.findall("./testsuite/testcase")
+    suites = root.findall("./testsuite")
+    areas = sorted({x["area"] for x in scen} | {x["area"] for x in not_run})
+    names = {c.get("name") for c in cases}
+    want = {"%s [%s]" % (x["id"], x["version"]) for x in scen + not_run}
+    stale = len(rep["baseline"]["stale"]) if rep.get("baseline") else 0
+    check(len(cases) == len(scen) + len(not_run) + stale,
+          "one testcase per scenario run (%d cases, %d runs)" % (len(cases), len(scen) + len(not_run)))
+    check(want <= names, "every scenario run has its testcase named 'id [version]'")
+    check(sorted(s.get("name") for s in suites if s.get("name") != "baseline") == areas,
+          "one testsuite per area")
+    for suite in suites:
+        n = len(suite.findall("testcase"))
+        check(int(suite.get("tests")) == n, "testsuite %s: tests=%s counts its testcases"
+              % (suite.get("name"), suite.get("tests")))
+        for attr, tag in (("failures", "failure"), ("errors", "error"), ("skipped", "skipped")):
+            check(int(suite.get(attr)) == len(suite.findall("testcase/" + tag)),
+                  "testsuite %s: %s= counts <%s>" % (suite.get("name"), attr, tag))
+    by_name = {c.get("name"): c for c in cases}
+    for x in scen:
+        c = by_name.get("%s [%s]" % (x["id"], x["version"]))
+        if c is None:
+            continue
+        v = x["verdict"]
+        fails = v in ("FAIL", "ERROR") or (strict and v == "WARN")
+        if x.get("known") and fails:
+            check(c.find("skipped") is not None, "%s: a known failure is skipped" % x["id"])
+        elif v == "FAIL" or (strict and v == "WARN"):
+            fe = c.find("failure")
+            check(fe is not None, "%s: FAIL is a <failure>" % x["id"])
+            if fe is not None:
+                for ck in x["checks"]:
+                    if ck["verdict"] in ("FAIL", "WARN"):
+                        check(ck["id"] in (fe.text or ""),
+                              "%s: the failure body names check %s" % (x["id"], ck["id"]))
+        elif v == "ERROR":
+            check(c.find("error") is not None, "%s: ERROR is an <error>" % x["id"])
+        elif v in ("SKIP", "NOT-VERIFIED"):
+            sk = c.find("skipped")
+            check(sk is not None and sk.get("message"), "%s: %s is <skipped message=...>" % (x["id"], v))
+        else:
+            check(c.find("failure") is None and c.find("error") is None,
+                  "%s: %s has no failure" % (x["id"], v))
+    try:
+        import junitparser  # the reader several CI integrations use
+        xml = junitparser.JUnitXml.fromfile(path)
+        n = 0
+        for suite in xml:
+            for case in suite:
+                n += 1
+        check(n == len(cases), "junitparser reads every testcase (%d)" % n)
+        print("junit.xml: read by junitparser %s" % getattr(junitparser, "version", "?"))
+    except ImportError:
+        print("junit.xml: junitparser not installed; checked with ElementTree only")
+
+    # ---- report.sarif
+    sarif_path = os.path.join(rdir, "report.sarif")
+    p = subprocess.run([mcpcheck, "validate", "--schema", schema, sarif_path],
+                       capture_output=True, text=True)
+    check(p.returncode == 0, "report.sarif validates against the SARIF 2.1.0 subset: " + p.stdout)
+    with open(sarif_path, encoding="utf-8") as f:
+        sarif = json.load(f)
+    run = sarif["runs"][0]
+    rules = run["tool"]["driver"]["rules"]
+    ids = [r["id"] for r in rules]
+    check(len(ids) == len(set(ids)), "one rule per check id")
+    base = rep["run"].get("base_dir") or os.getcwd()
+    level_of = {"MUST": "error", "SHOULD": "warning", "MAY": "note"}
+    got = set()
+    for res in run["results"]:
+        check(rules[res["ruleIndex"]]["id"] == res["ruleId"], "ruleIndex points at ruleId")
+        loc = res["locations"][0]["physicalLocation"]
+        uri = loc["artifactLocation"]["uri"]
+        fpath = uri[7:] if uri.startswith("file://") else os.path.join(base, uri)
+        check(os.path.isfile(fpath.replace("%20", " ")), "result location %s exists" % uri)
+        check(loc["region"]["startLine"] >= 1, "result line >= 1")
+        got.add((res["properties"]["scenario"], res["properties"]["protocolVersion"], res["ruleId"],
+                 res["level"]))
+    for x in scen:
+        for ck in x["checks"]:
+            if ck["verdict"] != "PASS":
+                key = (x["id"], x["version"], ck["id"], level_of[ck["level"]])
+                check(key in got, "SARIF result for %s [%s] %s" % key[:3])
+    for r in rules:
+        if r["id"] != "mcpcheck/error":
+            check("helpUri" not in r or r["helpUri"].startswith(
+                "https://modelcontextprotocol.io/specification/"), "helpUri is a spec link")
+
+    # ---- traces
+    traces = sorted(glob.glob(os.path.join(rdir, "traces", "*.jsonl")))
+    check(len(traces) == len(scen), "one trace per scenario run (%d for %d)" % (len(traces), len(scen)))
+    bad_offline = 0
+    for x in scen:
+        name = "%s@%s.jsonl" % (re.sub(r"[^A-Za-z0-9._-]", "_", x["id"].replace("/", "__")),
+                                x["version"])
+        tpath = os.path.join(rdir, "traces", name)
+        if not os.path.isfile(tpath):
+            check(False, "trace %s exists" % name)
+            continue
+        with open(tpath, encoding="utf-8") as f:
+            lines = [json.loads(l) for l in f if l.strip()]
+        check(len(lines) == len(x["transcript"]), "%s: the trace has the transcript's messages" % name)
+        for rec in lines:
+            check(set(("seq", "t_ms", "dir", "line")) <= set(rec) and rec["dir"] in ("in", "out"),
+                  "%s: record has seq, t_ms, dir, line" % name)
+            break
+        # Offline, the wire and schema checks must come to the run's verdict.
+        broke = any((c["id"].startswith("wire/") or c["id"].startswith("schema/"))
+                    and c["verdict"] == "FAIL" for c in x["checks"])
+        truncated = any("truncated_from" in t for t in x["transcript"])
+        p = subprocess.run([mcpcheck, "validate", "--trace", "--quiet", tpath],
+                           capture_output=True, text=True)
+        if not truncated and p.returncode != (1 if broke else 0):
+            bad_offline += 1
+            print("offline judgement differs for %s: exit %d, run %s\n%s" % (name, p.returncode,
+                  "broke a MUST wire/schema check" if broke else "held", p.stdout))
+    check(bad_offline == 0, "validate --trace judges every trace as the run did")
+
+    # ---- report.html
+    with open(os.path.join(rdir, "report.html"), encoding="utf-8") as f:
+        html = f.read()
+    check(re.search(r"<(script|link|img|iframe)[^>]+(src|href)=", html, re.I) is None,
+          "report.html loads nothing from elsewhere")
+    check("default-src 'none'" in html, "report.html forbids fetching (CSP)")
+    summ = "%d passed, %d failed" % (s["pass"] + s["info"], s["failed"] - s["error"])
+    check(summ in html, "report.html shows '%s'" % summ)
+    check(html.count('class="sc ') == len(scen) + len(not_run), "report.html has every scenario")
+
+    print("check_outputs: %d scenario runs, %d testcases, %d SARIF results, %d traces: %s"
+          % (len(scen), len(cases), len(run["results"]), len(traces),
+             "ok" if not failures else "%d problems" % len(failures)))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
