@@ -18,6 +18,8 @@ PACKAGES=(
   json-schema-test-suite # the official JSON Schema test suite (draft7)
   python3                # small test drivers
   time                   # /usr/bin/time: peak RSS in scripts/bench.sh server
+  python3-junitparser    # a JUnit reader: the report tests read junit.xml with it
+  chromium               # headless rendering test of report.html (skipped without it)
 )
 
 say() { printf 'setup: %s\n' "$*"; }
