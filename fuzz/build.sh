@@ -53,7 +53,7 @@ EXTRA=($CFLAGS $JSONC_CFLAGS)
 
 # The project libraries, compiled once with the engine's flags.
 lib_objs=()
-for layer in core schema client refserver; do
+for layer in core schema client refserver scenario; do
   for src in "$MC_SRC/harness/$layer"/*.c; do
     # Programs (a main.c, benchmarks) are not part of the libraries.
     [[ $(basename "$src") == main.c || $(basename "$src") == bench*.c ]] && continue
@@ -88,7 +88,7 @@ for t in $targets; do
   "$CC" "${COMMON_FLAGS[@]}" "${EXTRA[@]}" "${defs[@]}" -c "$src" -o "$OBJ/${t}_fuzzer.o"
   # shellcheck disable=SC2086
   ${CXX:-$CC} ${CXXFLAGS:-$CFLAGS} "$OBJ/${t}_fuzzer.o" "${objs[@]}" "$OBJ/libmcpcheck.a" \
-    $LIB_FUZZING_ENGINE $JSONC_LIBS -lm -o "$OUT/${t}_fuzzer"
+    $LIB_FUZZING_ENGINE $JSONC_LIBS -lm -pthread -o "$OUT/${t}_fuzzer"
 
   if [[ -f $MC_SRC/fuzz/${t}_fuzzer.dict ]]; then
     cp "$MC_SRC/fuzz/${t}_fuzzer.dict" "$OUT/${t}_fuzzer.dict"

@@ -27,6 +27,7 @@ SEED KINDS
                       + recorded instances of it
   refserver_cursor    nextCursor values the server issued
   refserver_fileroot  file:// URIs listed with --root, the root replaced by @ROOT@
+  scenario_load       the files of the scenario library (scenarios/**/*.jsonc)
 """
 import argparse
 import hashlib
@@ -578,6 +579,7 @@ def main():
     ap.add_argument("--server", required=True)
     ap.add_argument("--out", default="corpus")
     ap.add_argument("--schemas", default="harness/schemas")
+    ap.add_argument("--scenarios", default="scenarios")
     args = ap.parse_args()
     corpus = Corpus(args.out)
     instances = {}
@@ -672,6 +674,13 @@ def main():
                 if len(body) + len(line) < MAX_SCHEMA_SEED:
                     body += line
             corpus.add("schema_compile", body)
+
+    # scenario_load: the scenario library as it is (every .jsonc file).
+    for dirpath, _, files in sorted(os.walk(args.scenarios)):
+        for name in sorted(files):
+            if name.endswith(".jsonc"):
+                with open(os.path.join(dirpath, name), "rb") as f:
+                    corpus.add("scenario_load", f.read())
 
     for target in sorted(corpus.added):
         print("record_seeds: %-20s +%d" % (target, corpus.added[target]))
