@@ -148,11 +148,37 @@ def trace_lines(target, data):
     return lines
 
 
+def known_signatures(a):
+    """Signatures of this target's open bugs (corpus/regressions/DISABLED),
+    so a campaign that finds them again does not file them again."""
+    known = {}
+    path = os.path.join(a.root, "corpus", "regressions", "DISABLED")
+    if not os.path.exists(path):
+        return known
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            line = line.strip()
+            if not line or line.startswith("#"):
+                continue
+            key, _, reason = line.partition(" ")
+            folder, _, name = key.partition("/")
+            if folder != a.target or name.endswith(".jsonl"):
+                continue
+            inp = os.path.join(a.root, "corpus", "regressions", key)
+            if not os.path.exists(inp):
+                continue
+            _, log = reproduce(a.repro, inp, stdin_cmd=a.repro_stdin)
+            kind, detail, frames, _ = signature(log)
+            known[sig_key(kind, detail, frames)] = "%s (DISABLED: %s)" % (key, reason.strip())
+    return known
+
+
 def cmd_findings(a):
     regdir = os.path.join(a.root, "corpus", "regressions", a.target)
     os.makedirs(regdir, exist_ok=True)
     work = os.path.join(a.run_dir, "triage", a.target)
     os.makedirs(work, exist_ok=True)
+    known = known_signatures(a)
     buckets = {}
     for path in a.files:
         rc, log = reproduce(a.repro, path, stdin_cmd=a.repro_stdin)
@@ -169,7 +195,10 @@ def cmd_findings(a):
     for key, b in sorted(buckets.items()):
         rec = {"target": a.target, "signature": key, "kind": b["kind"], "summary": b["summary"],
                "hits": b["count"], "original": b["path"]}
-        if b["kind"] != "not-reproducible":
+        if key in known:
+            rec["kind"] = "known"
+            rec["summary"] = "already filed: " + known[key]
+        elif b["kind"] != "not-reproducible":
             small = minimize(a.target, a.repro, a.afl_bin, b["path"], work, a.minimize_seconds)
             _, log2 = reproduce(a.repro, small, stdin_cmd=a.repro_stdin)
             k2, d2, f2, _ = signature(log2)
@@ -228,7 +257,7 @@ def cmd_report(a):
     for s in stats:
         lines.append("| " + " | ".join(s[:9]) + " |")
     lines += ["", "## Findings (deduplicated by signature)", ""]
-    real = [f for f in findings if f["kind"] != "not-reproducible"]
+    real = [f for f in findings if f["kind"] not in ("not-reproducible", "known")]
     if not findings:
         lines.append("None: every target ran clean.")
     for i, f in enumerate(findings, 1):
@@ -246,7 +275,8 @@ def cmd_report(a):
         if "reproduce" in f:
             lines.append("- reproduce: `%s`" % f["reproduce"])
         lines.append("")
-    lines += ["", "%d distinct finding(s), %d reproducible." % (len(findings), len(real)), ""]
+    lines += ["", "%d distinct finding(s), %d new and reproducible (known open bugs are "
+              "listed in corpus/regressions/DISABLED)." % (len(findings), len(real)), ""]
     with open(os.path.join(a.run_dir, "report.md"), "w", encoding="utf-8") as f:
         f.write("\n".join(lines))
     print("triage: report written to %s" % os.path.join(a.run_dir, "report.md"))

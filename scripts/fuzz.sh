@@ -266,7 +266,7 @@ run_afl() {
   fi
   if [[ ! -x $bin ]]; then say "$t: not built, skipped"; return; fi
   local in="$RUN/in/$t" out="$RUN/out/$t" min="$RUN/corpus-min/$t" logs="$RUN/logs/$t"
-  mkdir -p "$logs" "$min"
+  mkdir -p "$logs" "$min" "$RUN/out"
   seed_into "$in" "$seeds" "corpus/regressions/$t"
   # afl-fuzz refuses seeds over 1 MiB and wants at least one file.
   find "$in" -type f -size +1024k -delete
