@@ -200,7 +200,7 @@ else
   fi
   RUN="$ROOT/build-afl/campaigns/$STAMP"
   export AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_NO_UI=1 \
-    AFL_NO_AFFINITY=1 AFL_SKIP_BIN_CHECK=1 AFL_QUIET=1
+    AFL_NO_AFFINITY=1 AFL_QUIET=1
 fi
 mkdir -p "$RUN"
 printf 'target\tengine\tseconds\tjobs\texecs\texec/s\tcorpus in\tcorpus after merge\tfindings\n' \
