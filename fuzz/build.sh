@@ -102,7 +102,7 @@ for t in $targets; do
   for d in "$MC_SRC/corpus/$t" "$MC_SRC/corpus/regressions/$t"; do
     [[ -d $d ]] || continue
     for f in "$d"/*; do
-      case "$(basename "$f")" in README.md|*.jsonl) continue ;; esac
+      case "$(basename "$f")" in README.md|*.jsonl|*.jsonc) continue ;; esac
       if grep -q "^$(basename "$d")/$(basename "$f") " "$MC_SRC/corpus/regressions/DISABLED" \
            2>/dev/null; then
         continue

@@ -3,8 +3,9 @@
  *
  * Usage: <target>_replay [-q] [-x DISABLED] PATH...
  * Each PATH is a file (one input) or a directory (each regular file in it,
- * in name order, one level deep). README.md files and dotfiles are skipped,
- * so corpus folders can be passed as they are. -x names a DISABLED list
+ * in name order, one level deep). README.md, DISABLED, *.jsonc (generated
+ * scenarios) and dotfiles are skipped, so corpus folders can be passed as
+ * they are. -x names a DISABLED list
  * (corpus/regressions/DISABLED): lines "<folder>/<file> <reason>"; an input
  * whose parent folder and name match a line is skipped and the reason
  * printed, like curl's DISABLED tests (open bugs whose owner has the input). Calls LLVMFuzzerInitialize
@@ -139,9 +140,13 @@ static int run_file(const char *path)
     return 0;
 }
 
+/* READMEs, dotfiles and generated scenario files (*.jsonc) are not inputs. */
 static int skip_name(const char *name)
 {
-    return name[0] == '.' || strcmp(name, "README.md") == 0;
+    size_t n = strlen(name);
+
+    return name[0] == '.' || strcmp(name, "README.md") == 0 || strcmp(name, "DISABLED") == 0 ||
+           (n > 6 && strcmp(name + n - 6, ".jsonc") == 0);
 }
 
 static int cmp_names(const void *a, const void *b)

@@ -21,7 +21,9 @@
 # minimized with -minimize_crash / afl-tmin) is copied to
 # corpus/regressions/<t>/<sha256>; session targets also get <sha256>.jsonl, a
 # one-message-per-line trace for `mcpcheck run` to replay once scenarios can
-# hold traces. exec/s per target is printed at the end.
+# hold traces, and findings against the reference server <sha256>.jsonc, a
+# scenario replaying them (copy it under scenarios/ for `mcpcheck run`).
+# exec/s per target is printed at the end.
 #
 # Engines: libFuzzer (preset `fuzz`: clang, ASan+UBSan; fork mode, -fork=N
 # for --jobs N, going on past findings) or AFL++ (presets `afl` and `cmplog`: one -M main instance and
@@ -138,7 +140,7 @@ seed_into() {
     [[ -d $d ]] || continue
     for f in "$d"/*; do
       [[ -f $f ]] || continue
-      case "$(basename "$f")" in README.md|DISABLED|*.jsonl|.*) continue ;; esac
+      case "$(basename "$f")" in README.md|DISABLED|*.jsonl|*.jsonc|.*) continue ;; esac
       [[ -n ${DISABLED["$(basename "$d")/$(basename "$f")"]:-} ]] && continue
       cp "$f" "$dest/"
     done

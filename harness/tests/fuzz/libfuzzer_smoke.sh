@@ -37,7 +37,7 @@ for src in fuzz/*_fuzzer.c; do
     [ -d "$d" ] || continue
     for f in "$d"/*; do
       [ -f "$f" ] || continue
-      case "$f" in */README.md|*.jsonl) continue ;; esac
+      case "$f" in */README.md|*.jsonl|*.jsonc) continue ;; esac
       key="$(basename "$d")/$(basename "$f")"
       if printf '%s\n' "$disabled" | grep -qxF "$key"; then continue; fi
       cp "$f" "$work/$t/corpus/"
