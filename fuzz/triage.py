@@ -18,6 +18,10 @@ keep as regressions, and write the campaign report. Used by scripts/fuzz.sh.
       scenarios/ and `mcpcheck run` replays the finding against any server.
       Appends one JSON object per distinct finding to DIR/findings.jsonl.
 
+  triage.py classify --target T --repro BIN --root REPO FILE...
+      Exits 0 when every FILE is a known open bug (corpus/regressions/DISABLED)
+      or does not reproduce alone, 1 when one is new (the CI smoke's verdict).
+
   triage.py report --run-dir DIR
       Writes DIR/report.md from DIR/stats.tsv and DIR/findings.jsonl.
 """
@@ -296,6 +300,25 @@ def cmd_findings(a):
     return 0
 
 
+def cmd_classify(a):
+    """For the CI smoke: exit 0 when every FILE reproduces a known open bug
+    (corpus/regressions/DISABLED), 1 when one is new or the wrong way round."""
+    known = known_signatures(a)
+    status = 0
+    for path in a.files:
+        rc, log = reproduce(a.repro, path)
+        kind, detail, frames, summary = signature(log)
+        key = sig_key(kind, detail, frames)
+        if key in known:
+            print("known: %s: %s" % (os.path.basename(path), known[key]))
+        elif rc == 0 and kind == "unknown":
+            print("flaky: %s: does not reproduce alone" % os.path.basename(path))
+        else:
+            print("NEW: %s: %s\n  %s" % (os.path.basename(path), key, summary))
+            status = 1
+    return status
+
+
 def cmd_report(a):
     stats, findings = [], []
     spath = os.path.join(a.run_dir, "stats.tsv")
@@ -360,10 +383,20 @@ def main():
     f.add_argument("--root", required=True)
     f.add_argument("--minimize-seconds", type=int, default=15)
     f.add_argument("files", nargs="*")
+    c = sub.add_parser("classify")
+    c.add_argument("--target", required=True)
+    c.add_argument("--repro", required=True)
+    c.add_argument("--root", required=True)
+    c.add_argument("files", nargs="*")
+    c.set_defaults(repro_stdin=None)
     r = sub.add_parser("report")
     r.add_argument("--run-dir", required=True)
     a = ap.parse_args()
-    return cmd_findings(a) if a.cmd == "findings" else cmd_report(a)
+    if a.cmd == "findings":
+        return cmd_findings(a)
+    if a.cmd == "classify":
+        return cmd_classify(a)
+    return cmd_report(a)
 
 
 if __name__ == "__main__":
