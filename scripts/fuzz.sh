@@ -26,9 +26,10 @@
 # exec/s per target is printed at the end.
 #
 # Engines: libFuzzer (preset `fuzz`: clang, ASan+UBSan; fork mode, -fork=N
-# for --jobs N, going on past findings) or AFL++ (presets `afl` and `cmplog`: one -M main instance and
-# --jobs-1 -S secondaries, the first of them with the CMPLOG binary; the
-# structure-aware mutator as AFL_CUSTOM_MUTATOR_LIBRARY for JSON targets).
+# for --jobs N, going on past findings) or AFL++ (presets `afl` and `cmplog`:
+# one -M main instance and --jobs-1 -S secondaries, the first of them with
+# the CMPLOG binary; the structure-aware mutator as
+# AFL_CUSTOM_MUTATOR_LIBRARY for JSON targets).
 # Exit status: 0 when the campaign ran (findings or not), 1 on a build or
 # usage error, 2 when a requested target does not exist.
 set -euo pipefail
@@ -58,7 +59,7 @@ while (($#)); do
     --no-build) BUILD=0; shift ;;
     --record-seeds) RECORD=1; shift ;;
     --list) LIST=1; shift ;;
-    -h|--help) sed -n '2,34p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) die "unknown option $1 (see --help)" ;;
     *) TARGETS+=("$1"); shift ;;
   esac
