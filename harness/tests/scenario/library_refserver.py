@@ -1,0 +1,52 @@
+#!/usr/bin/env python3
+"""library_refserver.py MCPCHECK REFSERVER SCENARIOS_DIR
+
+The whole scenario library against the reference server: a strict run exits
+0 with no FAIL, WARN, NOT-VERIFIED or ERROR, and the library holds at least
+120 scenarios. Prints the run's closing line and its wall time.
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+MIN_SCENARIOS = 120
+
+
+def main():
+    mcpcheck, refserver, scenarios = sys.argv[1:4]
+    files = [os.path.join(d, f) for d, _, fs in os.walk(scenarios) for f in fs
+             if f.endswith(".jsonc") and "/profiles" not in d]
+    with tempfile.TemporaryDirectory() as tmp:
+        started = time.time()
+        run = subprocess.run([mcpcheck, "run", "--strict", "--jobs", "2", "--scenarios", scenarios,
+                              "--report-dir", tmp, "--", refserver],
+                             capture_output=True, text=True, timeout=600)
+        took = time.time() - started
+        print(run.stdout.strip().splitlines()[-1] if run.stdout.strip() else "(no output)")
+        print(f"{len(files)} scenario files, {took:.2f} s wall with --jobs 2")
+        report = json.load(open(os.path.join(tmp, "report.json")))
+    bad = [f"{s['verdict']} {s['id']} [{s['version']}]" for s in report["scenarios"]
+           if s["verdict"] not in ("PASS", "SKIP")]
+    skipped = [f"{s['id']} [{s['version']}]: {s['reason']}" for s in report["scenarios"]
+               if s["verdict"] == "SKIP"]
+    status = 0
+    if run.returncode != 0:
+        print(f"library_refserver: exit {run.returncode}, expected 0")
+        status = 1
+    for b in bad:
+        print("library_refserver: not a pass:", b)
+        status = 1
+    for s in skipped:
+        print("library_refserver: skipped:", s)
+        status = 1
+    if len(files) < MIN_SCENARIOS:
+        print(f"library_refserver: {len(files)} scenarios, at least {MIN_SCENARIOS} are required")
+        status = 1
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
