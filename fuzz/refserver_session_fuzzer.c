@@ -77,6 +77,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 static json_object *parse_line(sess_t *ss, const char *line, size_t len, int strict, int *ok)
 {
     json_object *v;
+    size_t end;
 
     *ok = 0;
     json_tokener_reset(ss->tok);
@@ -84,10 +85,16 @@ static json_object *parse_line(sess_t *ss, const char *line, size_t len, int str
     v = json_tokener_parse_ex(ss->tok, line, (int)len);
     if (v == NULL && json_tokener_get_error(ss->tok) == json_tokener_continue)
         v = json_tokener_parse_ex(ss->tok, " ", 1);
-    if (json_tokener_get_error(ss->tok) != json_tokener_success ||
-        json_tokener_get_parse_end(ss->tok) < len) {
+    if (json_tokener_get_error(ss->tok) != json_tokener_success) {
         json_object_put(v);
         return NULL;
+    }
+    /* JSON allows whitespace after the value; anything else is trailing data. */
+    for (end = json_tokener_get_parse_end(ss->tok); end < len; end++) {
+        if (line[end] != ' ' && line[end] != '\t' && line[end] != '\n' && line[end] != '\r') {
+            json_object_put(v);
+            return NULL;
+        }
     }
     *ok = 1;
     return v;
