@@ -8,6 +8,9 @@
 #                               on a ~90 MB JSONL trace vs an equivalent Ajv script.
 #   scripts/bench.sh server     the server benchmark (scripts/bench-server.sh
 #                               when present; otherwise not yet)
+#   scripts/bench.sh library    wall time of the whole scenario library against
+#                               the reference server with --jobs 2 (median of
+#                               BENCH_REPEAT runs, default 5)
 #
 # Environment: BUILD_DIR (default build), BENCH_SECONDS per measurement
 # (default 1), BENCH_MB size of the end-to-end trace (default 90),
@@ -188,6 +191,23 @@ bench_validate() {
     fi
 }
 
+bench_library() {
+    local repeat=${BENCH_REPEAT:-5} i t0 t1 times=() out
+    cmake --build "$BUILD_DIR" --target mcpcheck mcpcheck-refserver -j2 >/dev/null
+    echo "== the scenario library against mcpcheck-refserver, --jobs 2, $(nproc) cores"
+    for ((i = 0; i < repeat; i++)); do
+        t0=$(date +%s.%N)
+        out=$("$BUILD_DIR/bin/mcpcheck" run --jobs 2 --report-dir "$BUILD_DIR/bench-library" \
+            -- "$BUILD_DIR/bin/mcpcheck-refserver" | tail -1)
+        t1=$(date +%s.%N)
+        times+=("$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')")
+    done
+    echo "runs: ${times[*]} s"
+    echo "last: $out"
+    printf '%s\n' "${times[@]}" | sort -n |
+        awk '{ v[NR] = $1 } END { printf "median %.3f s for %d scenario files\n", v[int((NR + 1) / 2)], '"$(find "$ROOT/scenarios" -name '*.jsonc' | wc -l)"' }'
+}
+
 bench_server() {
     if [ -x "$ROOT/scripts/bench-server.sh" ]; then
         exec "$ROOT/scripts/bench-server.sh" "$@"
@@ -198,6 +218,7 @@ bench_server() {
 
 case ${1:-} in
 validate) bench_validate ;;
+library) bench_library ;;
 server)
     shift
     bench_server "$@"
