@@ -195,6 +195,11 @@ int mc_report_write_json(const mc_report_t *rep, const char *dir, mc_errbuf_t *e
 /* Writes data to path atomically (temp file + rename). */
 int mc_report_write_file(const char *path, const char *data, size_t len, mc_errbuf_t *eb);
 
+/* A copy of s with every invalid UTF-8 byte replaced by U+FFFD (caller
+ * frees; NULL when out of memory). Every writer repairs the target's bytes
+ * this way, so reports stay valid UTF-8. */
+char *mc_report_utf8_clean(const char *s);
+
 /* Creates dir and its parents (like mkdir -p). */
 int mc_report_mkdirs(const char *dir, mc_errbuf_t *eb);
 

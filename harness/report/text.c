@@ -430,3 +430,16 @@ long mc__base64_decode(const char *s, size_t len, unsigned char *out, size_t n)
     }
     return (long)k;
 }
+
+char *mc_report_utf8_clean(const char *s)
+{
+    mc__buf_t b;
+
+    mc__buf_init(&b);
+    mc__buf_utf8(&b, s, strlen(s));
+    if (b.err != MC_OK) {
+        mc__buf_free(&b);
+        return NULL;
+    }
+    return b.p != NULL ? b.p : calloc(1, 1);
+}

@@ -115,6 +115,11 @@ static void test_escapers(void **state)
     assert_false(mc__utf8_valid("\xf4\x90\x80\x80", 4));
     assert_true(mc__utf8_valid("\xe2\x82\xac \xf0\x9f\x98\x80", 8));
 
+    {
+        char *c = mc_report_utf8_clean("ok \xff\xc3\x28 \xe2\x82\xac");
+        assert_string_equal(c, "ok \xEF\xBF\xBD\xEF\xBF\xBD( \xe2\x82\xac");
+        free(c);
+    }
     o = mc__json_str(hostile);
     assert_true(mc__utf8_valid(json_object_get_string(o), (size_t)json_object_get_string_len(o)));
     json_object_put(o);
