@@ -211,7 +211,16 @@ static void observe(void *ctx, int outbound, uint64_t seq, const char *line, siz
     (void)seq;
     c->seq_all++;
     c->w.cur_seq = c->seq_all;
-    mc_sresult_tx(c->res, c->seq_all, mc_now_ms() - c->t0, outbound, line ? line : "", len);
+    if (line != NULL) {
+        mc_sresult_tx(c->res, c->seq_all, mc_now_ms() - c->t0, outbound, line, len);
+    } else {
+        /* An oversize frame: len counts the bytes skipped, there is no text. */
+        char note[96];
+        int n = snprintf(note, sizeof(note), "(%zu bytes skipped: a line over the size limit)",
+                         len);
+        mc_sresult_tx(c->res, c->seq_all, mc_now_ms() - c->t0, outbound, note,
+                      n > 0 ? (size_t)n : 0);
+    }
     if (outbound) {
         mc_wire_outbound(&c->w, line, len);
         c->mark_in = c->seq_in;

@@ -157,22 +157,36 @@ static void drop_recs(vctx_t *c, size_t from, size_t to)
     c->n_recs -= to - from;
 }
 
-/* Renders a JSON value for a message, cut to cap on a UTF-8 boundary. */
+/*
+ * Renders a JSON value for a message, cut to cap on a UTF-8 boundary.
+ * json-c serializes into a buffer it keeps inside the object, so serializing
+ * a schema's own value (an enum member, a const, a bound) would write to the
+ * compiled schema, which other threads read at the same time. A private copy
+ * is serialized instead; this runs only when a message is built.
+ */
 static void render(json_object *v, char *out, size_t cap)
 {
-    const char *js = json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN |
-                                                           JSON_C_TO_STRING_NOSLASHESCAPE);
-    size_t len = js != NULL ? strlen(js) : 0;
+    json_object *copy = NULL;
+    const char *js;
+    size_t len;
 
-    if (len < cap) {
-        memcpy(out, js != NULL ? js : "", len + 1);
+    if (v != NULL && json_object_deep_copy(v, &copy, NULL) != 0) {
+        snprintf(out, cap, "(value)");
         return;
     }
-    len = cap > 4 ? cap - 4 : 0;
-    while (len > 0 && ((unsigned char)js[len] & 0xC0) == 0x80)
-        len--;
-    memcpy(out, js, len);
-    memcpy(out + len, "...", 4);
+    js = json_object_to_json_string_ext(copy, JSON_C_TO_STRING_PLAIN |
+                                                  JSON_C_TO_STRING_NOSLASHESCAPE);
+    len = js != NULL ? strlen(js) : 0;
+    if (len < cap) {
+        memcpy(out, js != NULL ? js : "", len + 1);
+    } else {
+        len = cap > 4 ? cap - 4 : 0;
+        while (len > 0 && ((unsigned char)js[len] & 0xC0) == 0x80)
+            len--;
+        memcpy(out, js, len);
+        memcpy(out + len, "...", 4);
+    }
+    json_object_put(copy);
 }
 
 static const char *type_name_of(json_object *v)
