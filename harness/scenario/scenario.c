@@ -88,6 +88,11 @@ static void problem(lint_t *l, const char *pointer, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof(msg), fmt, ap);
     va_end(ap);
+    /* One problem, one line: user text (a key, a value) may hold newlines
+     * or other control characters; show them as spaces. */
+    for (char *q = msg; *q != '\0'; q++)
+        if ((unsigned char)*q < 0x20 || *q == 0x7f)
+            *q = ' ';
     mc_jsonc_where(l->doc, pointer, &ln, &col);
     n = (size_t)snprintf(line, sizeof(line), "%s:%d:%d: %s\n", l->doc->name, ln, col, msg);
     if (n >= sizeof(line))
