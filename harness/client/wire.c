@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/frame.h"
+#include "core/json.h"
 #include "core/limits.h"
 
 static const char *const levels[] = {"debug",    "info",  "notice", "warning",
@@ -107,23 +108,6 @@ static char *compact_dup(json_object *v)
     return strdup(s);
 }
 
-static json_object *get(json_object *o, const char *k)
-{
-    json_object *v = NULL;
-
-    if (o == NULL || !json_object_is_type(o, json_type_object))
-        return NULL;
-    return json_object_object_get_ex(o, k, &v) ? v : NULL;
-}
-
-static const char *get_str(json_object *o, const char *k)
-{
-    json_object *v = get(o, k);
-
-    return v != NULL && json_object_is_type(v, json_type_string) ? json_object_get_string(v)
-                                                                 : NULL;
-}
-
 static mc_wire_req_t *find_req(mc_wire_t *w, const char *id)
 {
     size_t i;
@@ -201,7 +185,7 @@ void mc_wire_outbound(mc_wire_t *w, const char *line, size_t len)
         w->last_out_notification = 0;
         if (m.root != NULL && json_object_is_type(m.root, json_type_object) &&
             json_object_object_get_ex(m.root, "id", &id) && mc_jsonrpc_id_valid(id)) {
-            const char *meth = get_str(m.root, "method");
+            const char *meth = mc_json_get_str(m.root, "method");
             r = &w->reqs[w->req_next];
             free_req(r);
             w->req_next = (w->req_next + 1) % MC_WIRE_MAX_REQUESTS;
@@ -234,11 +218,11 @@ void mc_wire_outbound(mc_wire_t *w, const char *line, size_t len)
     r->method = strdup(m.method);
     if (strcmp(m.method, "initialize") == 0) {
         json_object_put(w->client_caps);
-        w->client_caps = json_object_get(get(m.params, "capabilities"));
+        w->client_caps = json_object_get(mc_json_get(m.params, "capabilities"));
     }
     {
-        json_object *meta = get(m.params, "_meta");
-        json_object *tok = get(meta, "progressToken");
+        json_object *meta = mc_json_get(m.params, "_meta");
+        json_object *tok = mc_json_get(meta, "progressToken");
         if (tok != NULL) {
             r->token = compact_dup(tok);
             if (r->token != NULL)
@@ -246,7 +230,7 @@ void mc_wire_outbound(mc_wire_t *w, const char *line, size_t len)
         }
     }
     if (strcmp(m.method, "resources/subscribe") == 0 || strcmp(m.method, "resources/unsubscribe") == 0) {
-        const char *uri = get_str(m.params, "uri");
+        const char *uri = mc_json_get_str(m.params, "uri");
         if (uri != NULL) {
             r->uri = strdup(uri);
             if (m.method[10] == 's')
@@ -254,7 +238,7 @@ void mc_wire_outbound(mc_wire_t *w, const char *line, size_t len)
         }
     }
     if (strcmp(m.method, "logging/setLevel") == 0) {
-        const char *lv = get_str(m.params, "level");
+        const char *lv = mc_json_get_str(m.params, "level");
         if (lv != NULL)
             r->level = strdup(lv);
     }
@@ -263,13 +247,13 @@ void mc_wire_outbound(mc_wire_t *w, const char *line, size_t len)
 
 static int cap_declared(json_object *caps, const char *cap, const char *flag)
 {
-    json_object *c = get(caps, cap);
+    json_object *c = mc_json_get(caps, cap);
 
     if (c == NULL)
         return 0;
     if (flag == NULL)
         return 1;
-    c = get(c, flag);
+    c = mc_json_get(c, flag);
     return c != NULL && json_object_is_type(c, json_type_boolean) && json_object_get_boolean(c);
 }
 
@@ -335,11 +319,11 @@ static void on_response(mc_wire_t *w, mc_msg_t *m, mc_wire_info_t *info)
     }
     if (strcmp(r->method, "initialize") == 0 && m->kind == MC_MSG_RESULT) {
         json_object_put(w->server_caps);
-        w->server_caps = json_object_get(get(m->result, "capabilities"));
+        w->server_caps = json_object_get(mc_json_get(m->result, "capabilities"));
         w->init_answered = 1;
-        if (get_str(m->result, "protocolVersion") != NULL)
+        if (mc_json_get_str(m->result, "protocolVersion") != NULL)
             snprintf(w->version, sizeof(w->version), "%s",
-                     get_str(m->result, "protocolVersion"));
+                     mc_json_get_str(m->result, "protocolVersion"));
     }
     if (m->kind == MC_MSG_RESULT && r->uri != NULL && strcmp(r->method, "resources/unsubscribe") == 0)
         unsubscribe(w, r->uri);
@@ -371,7 +355,7 @@ static void on_notification(mc_wire_t *w, mc_msg_t *m)
         }
     }
     if (strcmp(meth, "notifications/resources/updated") == 0) {
-        const char *uri = get_str(m->params, "uri");
+        const char *uri = mc_json_get_str(m->params, "uri");
         if (!cap_declared(w->server_caps, "resources", "subscribe"))
             mc_wire_fail(w, "wire/negotiated-capabilities",
                          "resources/updated sent, but the server did not declare "
@@ -387,7 +371,7 @@ static void on_notification(mc_wire_t *w, mc_msg_t *m)
         return;
     }
     if (strcmp(meth, "notifications/message") == 0) {
-        const char *lv = get_str(m->params, "level");
+        const char *lv = mc_json_get_str(m->params, "level");
         int rank = mc_log_level_rank(lv);
         if (!cap_declared(w->server_caps, "logging", NULL))
             mc_wire_fail(w, "wire/logging-capability",
@@ -405,8 +389,8 @@ static void on_notification(mc_wire_t *w, mc_msg_t *m)
         return;
     }
     if (strcmp(meth, "notifications/progress") == 0) {
-        json_object *tok = get(m->params, "progressToken");
-        json_object *prog = get(m->params, "progress");
+        json_object *tok = mc_json_get(m->params, "progressToken");
+        json_object *prog = mc_json_get(m->params, "progress");
         char *t = tok != NULL ? compact_dup(tok) : NULL;
         mc_wire_token_t *rec = t != NULL ? find_token(w, t, 0) : NULL;
         if (rec == NULL || !rec->active) {
@@ -462,9 +446,9 @@ static void on_server_request(mc_wire_t *w, mc_msg_t *m)
          * NOT send elicitation requests with modes that are not supported by
          * the client"; an empty elicitation object means form mode only.
          */
-        json_object *el = get(w->client_caps, "elicitation");
-        const char *mode = get_str(m->params, "mode");
-        int has_form = get(el, "form") != NULL, has_url = get(el, "url") != NULL;
+        json_object *el = mc_json_get(w->client_caps, "elicitation");
+        const char *mode = mc_json_get_str(m->params, "mode");
+        int has_form = mc_json_get(el, "form") != NULL, has_url = mc_json_get(el, "url") != NULL;
         int form_ok = has_form || (!has_form && !has_url);
         if (mode != NULL && strcmp(mode, "url") == 0 && !has_url)
             mc_wire_fail(w, "wire/elicitation-mode",

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/json.h"
 #include "refserver/internal.h"
 
 typedef struct rs_prompt_arg {
@@ -150,26 +151,6 @@ int mc__rs_prompt_has_arg(mc_refserver_t *rs, const char *prompt, const char *ar
     return 0;
 }
 
-/* Appends {role, content} to msgs; content is consumed. */
-/* True for an absolute URI without spaces or control characters: a scheme
- * (a letter, then letters, digits, "+", "-", "."), ":", and the rest. */
-static int uri_acceptable(const char *u)
-{
-    const char *p = u;
-
-    if (u == NULL || !((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z')))
-        return 0;
-    while ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
-           *p == '+' || *p == '-' || *p == '.')
-        p++;
-    if (*p != ':')
-        return 0;
-    for (; *p != '\0'; p++)
-        if ((unsigned char)*p <= 0x20 || *p == 0x7f)
-            return 0;
-    return 1;
-}
-
 static void add_message(mc_refserver_t *rs, json_object *msgs, const char *role,
                         json_object *content)
 {
@@ -242,7 +223,7 @@ void mc__rs_prompts_get(mc_refserver_t *rs, json_object *id, json_object *params
         }
         mc__rs_put_str(rs, res, "description", rs_prompts[i].description);
     }
-    if (i == 2 && !uri_acceptable(mc__rs_get_str(args, "resourceUri"))) {
+    if (i == 2 && !mc_uri_is_absolute(mc__rs_get_str(args, "resourceUri"))) {
         /* The URI becomes the embedded resource's uri, which the schema
          * requires to be an absolute URI: refuse it as an invalid argument. */
         json_object_put(res);

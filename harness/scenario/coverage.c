@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "client/session.h"
+#include "core/json.h"
 #include "core/jsonrpc.h"
 
 /* Every row: the message, the path, and the first version it exists in. */
@@ -73,23 +74,6 @@ const mc_coverage_row_t *mc_coverage_row(size_t i)
     return i < sizeof(rows) / sizeof(rows[0]) ? &rows[i] : NULL;
 }
 
-static json_object *get(json_object *o, const char *k)
-{
-    json_object *v = NULL;
-
-    if (o == NULL || !json_object_is_type(o, json_type_object))
-        return NULL;
-    return json_object_object_get_ex(o, k, &v) ? v : NULL;
-}
-
-static const char *get_str(json_object *o, const char *k)
-{
-    json_object *v = get(o, k);
-
-    return v != NULL && json_object_is_type(v, json_type_string) ? json_object_get_string(v)
-                                                                 : NULL;
-}
-
 /* The set of (message, path) pairs a scenario exercises, as "message|path" strings. */
 typedef struct hits {
     char *v[512];
@@ -137,7 +121,7 @@ static void expect_hits(hits_t *h, const char *method, json_object *expect)
         return;
     }
     {
-        json_object *codes = get(expect, "error");
+        json_object *codes = mc_json_get(expect, "error");
         if (codes != NULL && json_object_is_type(codes, json_type_int)) {
             snprintf(path, sizeof(path), "error %lld", (long long)json_object_get_int64(codes));
             hit(h, method, path);
@@ -153,7 +137,7 @@ static void expect_hits(hits_t *h, const char *method, json_object *expect)
 
 static void answer_hits(hits_t *h, const char *method, json_object *with)
 {
-    const char *action = get_str(with, "action");
+    const char *action = mc_json_get_str(with, "action");
     char path[64];
 
     if (strcmp(method, "elicitation/create") == 0 && action != NULL) {
@@ -169,57 +153,57 @@ static void scan_steps(hits_t *h, const mc_scenario_t *sc, json_object *steps, i
     for (i = 0; i < n; i++) {
         json_object *st = json_object_array_get_idx(steps, i);
         const char *m;
-        if ((m = get_str(st, "request")) != NULL) {
-            json_object *exp = get(st, "expect");
-            if (get_str(st, "async") != NULL)
+        if ((m = mc_json_get_str(st, "request")) != NULL) {
+            json_object *exp = mc_json_get(st, "expect");
+            if (mc_json_get_str(st, "async") != NULL)
                 exp = json_object_new_string("any"); /* judged by its await */
             expect_hits(h, m, exp);
-            if (get_str(st, "async") != NULL)
+            if (mc_json_get_str(st, "async") != NULL)
                 json_object_put(exp);
-            exp = get(st, "expect");
+            exp = mc_json_get(st, "expect");
             /* The JSON-RPC error rows, whichever method provoked them. */
             if (has(h, m, "error -32601"))
                 hit(h, "(unknown method)", "error -32601");
             if (has(h, m, "error -32600"))
                 hit(h, "(invalid request)", "error -32600");
             if (strcmp(m, "initialize") == 0) {
-                const char *pv = get_str(get(st, "params"), "protocolVersion");
+                const char *pv = mc_json_get_str(mc_json_get(st, "params"), "protocolVersion");
                 *saw_request = 1; /* the lifecycle has begun */
                 if (pv != NULL && strstr(pv, "${") == NULL && !mc_protocol_version_known(pv))
                     hit(h, "initialize", "result counter-offer");
             } else if (sc->manual_init && !*saw_request && exp != NULL &&
-                       (get(exp, "error") != NULL ||
+                       (mc_json_get(exp, "error") != NULL ||
                         (json_object_is_type(exp, json_type_string) &&
                          strcmp(json_object_get_string(exp), "error") == 0))) {
                 hit(h, "initialize", "error (request before initialize)");
             }
-        } else if ((m = get_str(st, "paginate")) != NULL) {
+        } else if ((m = mc_json_get_str(st, "paginate")) != NULL) {
             hit(h, m, "result");
-        } else if ((m = get_str(st, "notify")) != NULL) {
+        } else if ((m = mc_json_get_str(st, "notify")) != NULL) {
             hit(h, m, "sent");
-        } else if ((m = get_str(st, "expect_notification")) != NULL) {
+        } else if ((m = mc_json_get_str(st, "expect_notification")) != NULL) {
             hit(h, m, "notification");
-        } else if ((m = get_str(st, "expect_no_notification")) != NULL) {
+        } else if ((m = mc_json_get_str(st, "expect_no_notification")) != NULL) {
             hit(h, m, "absent");
-        } else if ((m = get_str(st, "expect_request")) != NULL) {
+        } else if ((m = mc_json_get_str(st, "expect_request")) != NULL) {
             hit(h, m, "request");
             if (strcmp(m, "elicitation/create") == 0) {
-                json_object *as = get(st, "assert");
+                json_object *as = mc_json_get(st, "assert");
                 for (size_t k = 0; as != NULL && k < json_object_array_length(as); k++) {
                     json_object *a = json_object_array_get_idx(as, k);
-                    const char *p = get_str(a, "path");
-                    const char *eq = get_str(a, "equals");
+                    const char *p = mc_json_get_str(a, "path");
+                    const char *eq = mc_json_get_str(a, "equals");
                     if (p != NULL && strstr(p, "mode") != NULL && eq != NULL &&
                         strcmp(eq, "url") == 0)
                         hit(h, m, "url mode");
                 }
             }
-        } else if ((m = get_str(st, "answer")) != NULL) {
-            answer_hits(h, m, get(st, "with"));
-        } else if (get(st, "raw") != NULL) {
-            const char *raw = get_str(st, "raw");
-            json_object *parsed = NULL, *exp = get(st, "expect");
-            json_object *codes = get(exp, "error");
+        } else if ((m = mc_json_get_str(st, "answer")) != NULL) {
+            answer_hits(h, m, mc_json_get(st, "with"));
+        } else if (mc_json_get(st, "raw") != NULL) {
+            const char *raw = mc_json_get_str(st, "raw");
+            json_object *parsed = NULL, *exp = mc_json_get(st, "expect");
+            json_object *codes = mc_json_get(exp, "error");
             long long code = codes != NULL && json_object_is_type(codes, json_type_int)
                                  ? (long long)json_object_get_int64(codes)
                                  : 0;
@@ -230,15 +214,15 @@ static void scan_steps(hits_t *h, const mc_scenario_t *sc, json_object *steps, i
             if (code == -32601)
                 hit(h, "(unknown method)", "error -32601");
             if (raw != NULL && mc_json_parse(raw, strlen(raw), 0, &parsed, NULL) == MC_OK) {
-                const char *rm = get_str(parsed, "method");
-                if (rm != NULL && get(parsed, "id") == NULL)
+                const char *rm = mc_json_get_str(parsed, "method");
+                if (rm != NULL && mc_json_get(parsed, "id") == NULL)
                     hit(h, rm, "sent");
                 json_object_put(parsed);
             }
-        } else if (get(st, "await") != NULL) {
+        } else if (mc_json_get(st, "await") != NULL) {
             /* The awaited request's path was recorded at its request step. */
-        } else if (get(st, "for_each") != NULL) {
-            scan_steps(h, sc, get(st, "steps"), saw_request);
+        } else if (mc_json_get(st, "for_each") != NULL) {
+            scan_steps(h, sc, mc_json_get(st, "steps"), saw_request);
         }
     }
 }
@@ -258,13 +242,13 @@ static void scenario_hits(const mc_scenario_t *sc, hits_t *h)
     if (answers != NULL) {
         json_object_object_foreach(answers, m, a)
         {
-            answer_hits(h, m, get(a, "with"));
+            answer_hits(h, m, mc_json_get(a, "with"));
         }
     }
     scan_steps(h, sc, sc->steps, &saw_request);
     /* A scenario that calls a tool without declaring elicitation and checks
      * no elicitation/create arrives covers the capability gate. */
-    if ((sc->client_caps == NULL || get(sc->client_caps, "elicitation") == NULL) &&
+    if ((sc->client_caps == NULL || mc_json_get(sc->client_caps, "elicitation") == NULL) &&
         sc->n_roles > 0) {
         for (size_t i = 0; i < sc->n_roles; i++)
             if (strstr(sc->roles[i], "elicitation") != NULL)

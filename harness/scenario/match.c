@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/json.h"
 #include "scenario/vars.h"
 
 const char *const mc_matcher_names[] = {"equals", "not_equals", "type",   "matches", "present",
@@ -177,19 +178,7 @@ int mc_is_base64(const char *s, size_t len)
 
 int mc_is_uri(const char *s)
 {
-    const char *p = s;
-
-    if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z')))
-        return 0;
-    while ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
-           *p == '+' || *p == '-' || *p == '.')
-        p++;
-    if (*p != ':')
-        return 0;
-    for (; *p != '\0'; p++)
-        if ((unsigned char)*p <= 0x20 || *p == 0x7f)
-            return 0;
-    return 1;
+    return mc_uri_is_absolute(s);
 }
 
 /* Code points in a UTF-8 string. */

@@ -12,24 +12,11 @@
 #include "client/wire.h"
 #include "core/clock.h"
 #include "core/frame.h"
+#include "core/json.h"
 #include "core/limits.h"
 #include "scenario/builtin.h"
 #include "scenario/match.h"
 #include "scenario/vars.h"
-
-/* Writes a + b into out (truncating); avoids format-truncation noise. */
-static void join_ptr(char *out, size_t n, const char *a, const char *b)
-{
-    size_t la = strlen(a), lb = strlen(b);
-
-    if (la >= n)
-        la = n - 1;
-    memcpy(out, a, la);
-    if (la + lb >= n)
-        lb = n - 1 - la;
-    memcpy(out + la, b, lb);
-    out[la + lb] = '\0';
-}
 
 typedef struct inbox_item {
     mc_msg_t msg;
@@ -80,33 +67,9 @@ static void check(rctx_t *c, const char *id, int pass, const char *message, cons
                      line);
 }
 
-static json_object *get(json_object *o, const char *k)
-{
-    json_object *v = NULL;
-
-    if (o == NULL || !json_object_is_type(o, json_type_object))
-        return NULL;
-    return json_object_object_get_ex(o, k, &v) ? v : NULL;
-}
-
-static const char *get_str(json_object *o, const char *k)
-{
-    json_object *v = get(o, k);
-
-    return v != NULL && json_object_is_type(v, json_type_string) ? json_object_get_string(v)
-                                                                 : NULL;
-}
-
-static int get_int(json_object *o, const char *k, int dflt)
-{
-    json_object *v = get(o, k);
-
-    return v != NULL && json_object_is_type(v, json_type_int) ? json_object_get_int(v) : dflt;
-}
-
 static const char *step_check(rctx_t *c, json_object *st)
 {
-    const char *id = get_str(st, "check");
+    const char *id = mc_json_get_str(st, "check");
 
     return id != NULL ? id : c->sc->reqs[0].check;
 }
@@ -241,14 +204,14 @@ static void observe(void *ctx, int outbound, uint64_t seq, const char *line, siz
 static void respond(void *ctx, mc_session_t *s, const mc_msg_t *request, mc_reply_t *reply)
 {
     rctx_t *c = ctx;
-    json_object *a = get(c->answers, request->method);
+    json_object *a = mc_json_get(c->answers, request->method);
 
     if (a != NULL) {
-        json_object *with = get(a, "with"), *err = get(a, "error");
+        json_object *with = mc_json_get(a, "with"), *err = mc_json_get(a, "error");
         if (err != NULL) {
-            reply->error_code = get_int(err, "code", MC_RPC_INTERNAL_ERROR);
+            reply->error_code = mc_json_get_int(err, "code", MC_RPC_INTERNAL_ERROR);
             snprintf(reply->error_message, sizeof(reply->error_message), "%s",
-                     get_str(err, "message") ? get_str(err, "message") : "error");
+                     mc_json_get_str(err, "message") ? mc_json_get_str(err, "message") : "error");
         } else if (with != NULL) {
             json_object_deep_copy(with, &reply->result, NULL);
         }
@@ -304,7 +267,7 @@ static void run_asserts(rctx_t *c, json_object *asserts, json_object *target, co
     n = json_object_array_length(asserts);
     for (i = 0; i < n; i++) {
         json_object *a = json_object_array_get_idx(asserts, i), *ea = NULL;
-        const char *aid = get_str(a, "check") ? get_str(a, "check") : cid;
+        const char *aid = mc_json_get_str(a, "check") ? mc_json_get_str(a, "check") : cid;
         mc_errbuf_t eb;
         mc_match_t m;
         mc_errbuf_clear(&eb);
@@ -318,7 +281,7 @@ static void run_asserts(rctx_t *c, json_object *asserts, json_object *target, co
             check(c, aid, 1, NULL, NULL, NULL, NULL, 0, line);
         } else {
             char msg[1024];
-            const char *custom = get_str(a, "message");
+            const char *custom = mc_json_get_str(a, "message");
             snprintf(msg, sizeof(msg), "%.100s: %.150s: expected %.300s, got %.400s", what,
                      custom ? custom : m.where, m.expected, m.actual);
             check(c, aid, 0, msg, m.expected, m.actual, m.where, c->seq_all, line);
@@ -333,15 +296,15 @@ static void run_asserts(rctx_t *c, json_object *asserts, json_object *target, co
  */
 static void judge(rctx_t *c, json_object *st, const mc_msg_t *resp, const char *what, int line)
 {
-    json_object *expect = NULL, *asserts = get(st, "assert");
+    json_object *expect = NULL, *asserts = mc_json_get(st, "assert");
     const char *cid = step_check(c, st);
     char exp[256], act[512];
     int ok = 1;
     int is_response = resp->kind == MC_MSG_RESULT || resp->kind == MC_MSG_ERROR;
 
     /* A private copy: serializing the scenario's own object is not thread-safe. */
-    if (get(st, "expect") != NULL)
-        json_object_deep_copy(get(st, "expect"), &expect, NULL);
+    if (mc_json_get(st, "expect") != NULL)
+        json_object_deep_copy(mc_json_get(st, "expect"), &expect, NULL);
 
     if (!is_response) {
         /* A notification or server request: its arrival was the expectation. */
@@ -362,7 +325,7 @@ static void judge(rctx_t *c, json_object *st, const mc_msg_t *resp, const char *
             snprintf(act, sizeof(act), "a result");
         }
     } else if (json_object_is_type(expect, json_type_object)) {
-        json_object *codes = get(expect, "error");
+        json_object *codes = mc_json_get(expect, "error");
         char want[128];
         compact(codes, want, sizeof(want));
         snprintf(exp, sizeof(exp), "error %s", want);
@@ -398,7 +361,7 @@ static void judge(rctx_t *c, json_object *st, const mc_msg_t *resp, const char *
     }
     run_asserts(c, asserts, resp->root, cid, what, line);
     {
-        json_object *cap = get(st, "capture");
+        json_object *cap = mc_json_get(st, "capture");
         if (cap != NULL && json_object_is_type(cap, json_type_object)) {
             json_object_object_foreach(cap, name, path)
             {
@@ -422,7 +385,7 @@ static void judge(rctx_t *c, json_object *st, const mc_msg_t *resp, const char *
 /* Runs the "where" filter of an expect step on a message. */
 static int where_ok(rctx_t *c, json_object *st, json_object *msg)
 {
-    json_object *where = get(st, "where");
+    json_object *where = mc_json_get(st, "where");
     size_t i, n;
 
     if (where == NULL)
@@ -482,19 +445,19 @@ static json_object *expand_or_fail(rctx_t *c, json_object *tmpl, int line)
 
 static int step_request(rctx_t *c, json_object *st, int line)
 {
-    const char *method = get_str(st, "request");
+    const char *method = mc_json_get_str(st, "request");
     json_object *params = NULL;
     mc_msg_t resp;
-    int timeout = get_int(st, "timeout", c->step_timeout);
+    int timeout = mc_json_get_int(st, "timeout", c->step_timeout);
     int rc;
     char what[160];
 
-    if (get(st, "params") != NULL) {
-        params = expand_or_fail(c, get(st, "params"), line);
+    if (mc_json_get(st, "params") != NULL) {
+        params = expand_or_fail(c, mc_json_get(st, "params"), line);
         if (params == NULL)
             return 0;
     }
-    if (get(st, "progress") != NULL && json_object_get_boolean(get(st, "progress"))) {
+    if (mc_json_get(st, "progress") != NULL && json_object_get_boolean(mc_json_get(st, "progress"))) {
         json_object *meta = json_object_new_object();
         char tok[48];
         if (params == NULL)
@@ -505,7 +468,7 @@ static int step_request(rctx_t *c, json_object *st, int line)
         mc_vars_set(&c->vars, "progress_token", json_object_object_get(meta, "progressToken"));
     }
     snprintf(what, sizeof(what), "%s", method);
-    if (get_str(st, "async") != NULL) {
+    if (mc_json_get_str(st, "async") != NULL) {
         int64_t id;
         json_object *idv;
         rc = mc_session_send_request(&c->s, method, params, &id, time_left(c, timeout));
@@ -514,7 +477,7 @@ static int step_request(rctx_t *c, json_object *st, int line)
             return -1;
         }
         idv = json_object_new_int64(id);
-        mc_vars_set(&c->vars, get_str(st, "async"), idv);
+        mc_vars_set(&c->vars, mc_json_get_str(st, "async"), idv);
         json_object_put(idv);
         return 0;
     }
@@ -537,10 +500,10 @@ static int step_request(rctx_t *c, json_object *st, int line)
 
 static int step_await(rctx_t *c, json_object *st, int line)
 {
-    const char *var = get_str(st, "await");
+    const char *var = mc_json_get_str(st, "await");
     json_object *idv = mc_vars_get(&c->vars, var, NULL);
-    json_object *expect = get(st, "expect");
-    int timeout = get_int(st, "timeout", c->step_timeout);
+    json_object *expect = mc_json_get(st, "expect");
+    int timeout = mc_json_get_int(st, "timeout", c->step_timeout);
     int none = expect != NULL && json_object_is_type(expect, json_type_string) &&
                strcmp(json_object_get_string(expect), "none") == 0;
     mc_msg_t resp;
@@ -590,12 +553,12 @@ static int step_notify(rctx_t *c, json_object *st, int line)
     json_object *params = NULL;
     int rc;
 
-    if (get(st, "params") != NULL) {
-        params = expand_or_fail(c, get(st, "params"), line);
+    if (mc_json_get(st, "params") != NULL) {
+        params = expand_or_fail(c, mc_json_get(st, "params"), line);
         if (params == NULL)
             return 0;
     }
-    rc = mc_session_notify(&c->s, get_str(st, "notify"), params, time_left(c, c->step_timeout));
+    rc = mc_session_notify(&c->s, mc_json_get_str(st, "notify"), params, time_left(c, c->step_timeout));
     if (rc != MC_OK) {
         target_gone(c, rc, "sending a notification");
         return -1;
@@ -606,9 +569,9 @@ static int step_notify(rctx_t *c, json_object *st, int line)
 /* Waits for a notification or server request matching the step. */
 static int step_expect(rctx_t *c, json_object *st, int line, int is_request)
 {
-    const char *method = get_str(st, is_request ? "expect_request" : "expect_notification");
+    const char *method = mc_json_get_str(st, is_request ? "expect_request" : "expect_notification");
     inbox_t *box = is_request ? &c->reqs : &c->notes;
-    int within = get_int(st, "within", MC_RUNNER_NOTIFY_WITHIN_MS);
+    int within = mc_json_get_int(st, "within", MC_RUNNER_NOTIFY_WITHIN_MS);
     int64_t until = mc_now_ms() + within;
     inbox_item_t *it;
     char what[160];
@@ -638,17 +601,24 @@ static int step_expect(rctx_t *c, json_object *st, int line, int is_request)
     return 0;
 }
 
-static int step_expect_none(rctx_t *c, json_object *st, int line)
+/*
+ * Holds when no notification (is_request = 0) or server request with the
+ * step's method (and "where") arrives after the last message sent, for the
+ * step's "for" window.
+ */
+static int step_expect_none(rctx_t *c, json_object *st, int line, int is_request)
 {
-    const char *method = get_str(st, "expect_no_notification");
-    int window = get_int(st, "for", MC_RUNNER_QUIET_WINDOW_MS);
+    const char *method =
+        mc_json_get_str(st, is_request ? "expect_no_request" : "expect_no_notification");
+    inbox_t *box = is_request ? &c->reqs : &c->notes;
+    int window = mc_json_get_int(st, "for", MC_RUNNER_QUIET_WINDOW_MS);
     int64_t until = mc_now_ms() + window;
     uint64_t after = c->mark_in;
     inbox_item_t *it = NULL;
 
     for (;;) {
         int left;
-        it = inbox_find(c, &c->notes, st, method, after);
+        it = inbox_find(c, box, st, method, after);
         if (it != NULL)
             break;
         left = time_left(c, (int)(until - mc_now_ms()));
@@ -661,8 +631,10 @@ static int step_expect_none(rctx_t *c, json_object *st, int line)
     if (it != NULL) {
         char msg[300], act[512];
         compact(it->msg.root, act, sizeof(act));
-        snprintf(msg, sizeof(msg), "unexpected %s within %d ms", it->msg.method, window);
-        check(c, step_check(c, st), 0, msg, "no such notification", act, "", it->seq, line);
+        snprintf(msg, sizeof(msg), "unexpected %s %s within %d ms", it->msg.method,
+                 is_request ? "request" : "notification", window);
+        check(c, step_check(c, st), 0, msg, is_request ? "no such request" : "no such notification",
+              act, "", it->seq, line);
         it->taken = 1;
     } else {
         check(c, step_check(c, st), 1, NULL, NULL, NULL, NULL, 0, line);
@@ -673,51 +645,19 @@ static int step_expect_none(rctx_t *c, json_object *st, int line)
 /* Asserts on a value (usually a captured variable); paths start at it. */
 static int step_value(rctx_t *c, json_object *st, int line)
 {
-    json_object *v = expand_or_fail(c, get(st, "value"), line);
+    json_object *v = expand_or_fail(c, mc_json_get(st, "value"), line);
 
-    if (v == NULL && get(st, "value") != NULL && !json_object_is_type(get(st, "value"), json_type_null))
+    if (v == NULL && mc_json_get(st, "value") != NULL && !json_object_is_type(mc_json_get(st, "value"), json_type_null))
         return 0; /* expand_or_fail recorded why */
-    run_asserts(c, get(st, "assert"), v, step_check(c, st), "value", line);
+    run_asserts(c, mc_json_get(st, "assert"), v, step_check(c, st), "value", line);
     json_object_put(v);
-    return 0;
-}
-
-static int step_expect_no_request(rctx_t *c, json_object *st, int line)
-{
-    const char *method = get_str(st, "expect_no_request");
-    int window = get_int(st, "for", MC_RUNNER_QUIET_WINDOW_MS);
-    int64_t until = mc_now_ms() + window;
-    uint64_t after = c->mark_in;
-    inbox_item_t *it = NULL;
-
-    for (;;) {
-        int left;
-        it = inbox_find(c, &c->reqs, st, method, after);
-        if (it != NULL)
-            break;
-        left = time_left(c, (int)(until - mc_now_ms()));
-        if (left <= 0 || c->s.eof)
-            break;
-        if (mc_session_poll_once(&c->s, left) == MC_EEOF)
-            break;
-        drain_session(c);
-    }
-    if (it != NULL) {
-        char msg[300], act[512];
-        compact(it->msg.root, act, sizeof(act));
-        snprintf(msg, sizeof(msg), "unexpected %s request within %d ms", it->msg.method, window);
-        check(c, step_check(c, st), 0, msg, "no such request", act, "", it->seq, line);
-        it->taken = 1;
-    } else {
-        check(c, step_check(c, st), 1, NULL, NULL, NULL, NULL, 0, line);
-    }
     return 0;
 }
 
 static int step_answer(rctx_t *c, json_object *st, int line)
 {
     json_object *a = json_object_new_object();
-    json_object *with = get(st, "with"), *err = get(st, "error");
+    json_object *with = mc_json_get(st, "with"), *err = mc_json_get(st, "error");
 
     if (with != NULL) {
         json_object *w = expand_or_fail(c, with, line);
@@ -731,14 +671,14 @@ static int step_answer(rctx_t *c, json_object *st, int line)
         json_object_deep_copy(err, &e, NULL); /* never share scenario objects */
         json_object_object_add(a, "error", e);
     }
-    json_object_object_add(c->answers, get_str(st, "answer"), a);
+    json_object_object_add(c->answers, mc_json_get_str(st, "answer"), a);
     return 0;
 }
 
 /* Identity of a list item, for duplicate detection. */
 static void item_key(json_object *item, const char *key, char *out, size_t n)
 {
-    json_object *k = get(item, key);
+    json_object *k = mc_json_get(item, key);
 
     if (k != NULL && json_object_is_type(k, json_type_string))
         snprintf(out, n, "%s", json_object_get_string(k));
@@ -769,8 +709,8 @@ static int walk_list(rctx_t *c, json_object *st, const char *method, const char 
         mc_msg_t resp;
         char what[200];
 
-        if (get(st, "params") != NULL) {
-            params = expand_or_fail(c, get(st, "params"), line);
+        if (mc_json_get(st, "params") != NULL) {
+            params = expand_or_fail(c, mc_json_get(st, "params"), line);
             if (params == NULL) {
                 rc = 1;
                 break;
@@ -807,8 +747,8 @@ static int walk_list(rctx_t *c, json_object *st, const char *method, const char 
         }
         result = resp.result;
         if (do_asserts)
-            run_asserts(c, get(st, "assert"), resp.root, step_check(c, st), what, line);
-        list = get(result, items);
+            run_asserts(c, mc_json_get(st, "assert"), resp.root, step_check(c, st), what, line);
+        list = mc_json_get(result, items);
         if (list != NULL && json_object_is_type(list, json_type_array)) {
             size_t i, n = json_object_array_length(list);
             for (i = 0; i < n; i++) {
@@ -845,7 +785,7 @@ static int walk_list(rctx_t *c, json_object *st, const char *method, const char 
                 s[sig_len] = '\0';
             }
         }
-        next = get(result, "nextCursor");
+        next = mc_json_get(result, "nextCursor");
         {
             /* The page boundary, then the cursor: "stable cursors" means the
              * same position gets the same cursor on every walk
@@ -900,10 +840,10 @@ static int walk_list(rctx_t *c, json_object *st, const char *method, const char 
 
 static int step_paginate(rctx_t *c, json_object *st, int line)
 {
-    const char *method = get_str(st, "paginate");
-    const char *items = get_str(st, "items");
-    const char *key = get_str(st, "key");
-    int max_pages = get_int(st, "max_pages", MC_RUNNER_MAX_PAGES);
+    const char *method = mc_json_get_str(st, "paginate");
+    const char *items = mc_json_get_str(st, "items");
+    const char *key = mc_json_get_str(st, "key");
+    int max_pages = mc_json_get_int(st, "max_pages", MC_RUNNER_MAX_PAGES);
     json_object *all1 = NULL, *all2 = NULL;
     char *sig1 = NULL, *sig2 = NULL, dupk[600] = "", dupk2[600];
     int rc, dups = 0, dups2 = 0;
@@ -936,8 +876,8 @@ static int step_paginate(rctx_t *c, json_object *st, int line)
                 check(c, "pagination/stable", 1, NULL, NULL, NULL, NULL, 0, line);
         }
     }
-    if (get_str(st, "capture") != NULL && all1 != NULL)
-        mc_vars_set(&c->vars, get_str(st, "capture"), all1);
+    if (mc_json_get_str(st, "capture") != NULL && all1 != NULL)
+        mc_vars_set(&c->vars, mc_json_get_str(st, "capture"), all1);
     json_object_put(all1);
     json_object_put(all2);
     free(sig1);
@@ -947,8 +887,8 @@ static int step_paginate(rctx_t *c, json_object *st, int line)
 
 static int step_for_each(rctx_t *c, json_object *st, const char *ptr, int line, int depth)
 {
-    json_object *list = expand_or_fail(c, get(st, "for_each"), line);
-    int max = get_int(st, "max", MC_RUNNER_MAX_FOR_EACH);
+    json_object *list = expand_or_fail(c, mc_json_get(st, "for_each"), line);
+    int max = mc_json_get_int(st, "max", MC_RUNNER_MAX_FOR_EACH);
     size_t i, n;
     char sub[512];
     int rc = 0;
@@ -964,15 +904,15 @@ static int step_for_each(rctx_t *c, json_object *st, const char *ptr, int line, 
     n = json_object_array_length(list);
     if (n > (size_t)max)
         n = (size_t)max;
-    join_ptr(sub, sizeof(sub), ptr, "/steps");
+    mc_str_join(sub, sizeof(sub), ptr, "/steps");
     for (i = 0; i < n && rc == 0; i++) {
         json_object *item = json_object_array_get_idx(list, i);
         /* "where" keeps the elements its assertions hold for (paths start
          * at the element). */
-        if (get(st, "where") != NULL && !where_ok(c, st, item))
+        if (mc_json_get(st, "where") != NULL && !where_ok(c, st, item))
             continue;
-        mc_vars_set(&c->vars, get_str(st, "as"), item);
-        rc = run_steps(c, get(st, "steps"), sub, depth + 1);
+        mc_vars_set(&c->vars, mc_json_get_str(st, "as"), item);
+        rc = run_steps(c, mc_json_get(st, "steps"), sub, depth + 1);
     }
     json_object_put(list);
     return rc;
@@ -980,13 +920,13 @@ static int step_for_each(rctx_t *c, json_object *st, const char *ptr, int line, 
 
 static int step_raw(rctx_t *c, json_object *st, int line)
 {
-    json_object *rawv = expand_or_fail(c, get(st, "raw"), line);
-    json_object *expect = get(st, "expect");
-    json_object *expect_id = get(st, "expect_id");
+    json_object *rawv = expand_or_fail(c, mc_json_get(st, "raw"), line);
+    json_object *expect = mc_json_get(st, "expect");
+    json_object *expect_id = mc_json_get(st, "expect_id");
     json_object *parsed = NULL, *idv = NULL;
     int none = expect != NULL && json_object_is_type(expect, json_type_string) &&
                strcmp(json_object_get_string(expect), "none") == 0;
-    int within = get_int(st, "within", none ? MC_RUNNER_QUIET_WINDOW_MS : c->step_timeout);
+    int within = mc_json_get_int(st, "within", none ? MC_RUNNER_QUIET_WINDOW_MS : c->step_timeout);
     const char *raw;
     mc_msg_t resp;
     int rc;
@@ -1049,32 +989,32 @@ static int run_step(rctx_t *c, json_object *st, const char *ptr, int depth)
                                                  : MC_RUNNER_SCENARIO_TIMEOUT_MS);
         return -1;
     }
-    if (get(st, "request") != NULL)
+    if (mc_json_get(st, "request") != NULL)
         return step_request(c, st, line);
-    if (get(st, "notify") != NULL)
+    if (mc_json_get(st, "notify") != NULL)
         return step_notify(c, st, line);
-    if (get(st, "expect_notification") != NULL)
+    if (mc_json_get(st, "expect_notification") != NULL)
         return step_expect(c, st, line, 0);
-    if (get(st, "expect_request") != NULL)
+    if (mc_json_get(st, "expect_request") != NULL)
         return step_expect(c, st, line, 1);
-    if (get(st, "expect_no_notification") != NULL)
-        return step_expect_none(c, st, line);
-    if (get(st, "answer") != NULL)
+    if (mc_json_get(st, "expect_no_notification") != NULL)
+        return step_expect_none(c, st, line, 0);
+    if (mc_json_get(st, "answer") != NULL)
         return step_answer(c, st, line);
-    if (get(st, "expect_no_request") != NULL)
-        return step_expect_no_request(c, st, line);
-    if (get(st, "value") != NULL)
+    if (mc_json_get(st, "expect_no_request") != NULL)
+        return step_expect_none(c, st, line, 1);
+    if (mc_json_get(st, "value") != NULL)
         return step_value(c, st, line);
-    if (get(st, "paginate") != NULL)
+    if (mc_json_get(st, "paginate") != NULL)
         return step_paginate(c, st, line);
-    if (get(st, "for_each") != NULL)
+    if (mc_json_get(st, "for_each") != NULL)
         return step_for_each(c, st, ptr, line, depth);
-    if (get(st, "raw") != NULL)
+    if (mc_json_get(st, "raw") != NULL)
         return step_raw(c, st, line);
-    if (get(st, "await") != NULL)
+    if (mc_json_get(st, "await") != NULL)
         return step_await(c, st, line);
-    if (get(st, "sleep") != NULL) {
-        int ms = time_left(c, get_int(st, "sleep", 0));
+    if (mc_json_get(st, "sleep") != NULL) {
+        int ms = time_left(c, mc_json_get_int(st, "sleep", 0));
         mc_session_poll(&c->s, ms);
         drain_session(c);
         return 0;
@@ -1110,7 +1050,7 @@ static int server_has(json_object *caps, const char *path)
         dot = strchr(seg, '.');
         if (dot != NULL)
             *dot++ = '\0';
-        cur = get(cur, seg);
+        cur = mc_json_get(cur, seg);
         if (cur == NULL)
             return 0;
     }
@@ -1202,7 +1142,7 @@ int mc_runner_run(const mc_scenario_t *sc, const mc_runner_opts_t *o, mc_scenari
 
     /* Roles first: a missing fixture means nothing can be verified. */
     for (i = 0; i < sc->n_roles; i++) {
-        if (get(o->roles, sc->roles[i]) == NULL) {
+        if (mc_json_get(o->roles, sc->roles[i]) == NULL) {
             mc_sresult_set(out, MC_NOT_VERIFIED, "the profile maps no fixture to role \"%s\"",
                            sc->roles[i]);
             goto done;

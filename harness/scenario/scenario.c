@@ -8,23 +8,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/json.h"
 #include "scenario/builtin.h"
 #include "scenario/match.h"
 #include "scenario/vars.h"
-
-/* Writes a + b into out (truncating); avoids format-truncation noise. */
-static void join_ptr(char *out, size_t n, const char *a, const char *b)
-{
-    size_t la = strlen(a), lb = strlen(b);
-
-    if (la >= n)
-        la = n - 1;
-    memcpy(out, a, la);
-    if (la + lb >= n)
-        lb = n - 1 - la;
-    memcpy(out + la, b, lb);
-    out[la + lb] = '\0';
-}
 
 const char *mc_level_name(mc_level_t level)
 {
@@ -217,15 +204,6 @@ static void only_keys(lint_t *l, json_object *obj, const char *pointer, const ch
     }
 }
 
-static json_object *get(json_object *obj, const char *key)
-{
-    json_object *v = NULL;
-
-    if (obj == NULL || !json_object_is_type(obj, json_type_object))
-        return NULL;
-    return json_object_object_get_ex(obj, key, &v) ? v : NULL;
-}
-
 static int is_str(json_object *v)
 {
     return v != NULL && json_object_is_type(v, json_type_string);
@@ -234,7 +212,7 @@ static int is_str(json_object *v)
 static void want_type(lint_t *l, json_object *obj, const char *key, json_type t,
                       const char *pointer, const char *what)
 {
-    json_object *v = get(obj, key);
+    json_object *v = mc_json_get(obj, key);
     char sub[512];
 
     if (v == NULL)
@@ -263,12 +241,12 @@ static int check_declared(const lint_t *l, const char *check)
 
 static void lint_check_field(lint_t *l, json_object *obj, const char *pointer)
 {
-    json_object *c = get(obj, "check");
+    json_object *c = mc_json_get(obj, "check");
     char sub[512];
 
     if (c == NULL)
         return;
-    join_ptr(sub, sizeof(sub), pointer, "/check");
+    mc_str_join(sub, sizeof(sub), pointer, "/check");
     if (!is_str(c))
         problem(l, sub, "\"check\" must be a string (a check id declared in \"spec\")");
     else if (!check_declared(l, json_object_get_string(c)))
@@ -299,21 +277,21 @@ static void lint_assertions(lint_t *l, json_object *list, const char *pointer)
             continue;
         }
         only_keys(l, a, sub, "an assertion", keys);
-        if (!is_str(get(a, "path")))
+        if (!is_str(mc_json_get(a, "path")))
             problem(l, sub, "assertion needs a \"path\" string (e.g. \"result.resources\")");
-        else if (mc_path_check(json_object_get_string(get(a, "path"))) != 0)
-            problem(l, sub, "malformed path \"%s\"", json_object_get_string(get(a, "path")));
+        else if (mc_path_check(json_object_get_string(mc_json_get(a, "path"))) != 0)
+            problem(l, sub, "malformed path \"%s\"", json_object_get_string(mc_json_get(a, "path")));
         for (const char *const *k = mc_matcher_names; *k != NULL; k++)
-            matchers += get(a, *k) != NULL;
+            matchers += mc_json_get(a, *k) != NULL;
         if (matchers != 1)
             problem(l, sub, "assertion needs exactly one matcher (equals, not_equals, type, "
                             "matches, present, absent, length, range, contains, base64, uri, "
                             "one_of), found %d",
                     matchers);
-        if (get(a, "type") != NULL && !mc_matcher_type_known(get(a, "type")))
+        if (mc_json_get(a, "type") != NULL && !mc_matcher_type_known(mc_json_get(a, "type")))
             problem(l, sub, "unknown type in \"type\" matcher (use string, number, integer, "
                             "boolean, object, array, null)");
-        if (get(a, "matches") != NULL && mc_matcher_regex_ok(get(a, "matches")) != 0)
+        if (mc_json_get(a, "matches") != NULL && mc_matcher_regex_ok(mc_json_get(a, "matches")) != 0)
             problem(l, sub, "\"matches\" is not a valid regular expression");
         lint_check_field(l, a, sub);
         check_refs(l, a, sub);
@@ -353,7 +331,7 @@ static void lint_expect(lint_t *l, json_object *e, const char *pointer)
     }
     if (json_object_is_type(e, json_type_object)) {
         static const char *const keys[] = {"error", NULL};
-        json_object *c = get(e, "error");
+        json_object *c = mc_json_get(e, "error");
         only_keys(l, e, pointer, "\"expect\"", keys);
         if (c == NULL || !(json_object_is_type(c, json_type_int) ||
                            json_object_is_type(c, json_type_array)))
@@ -407,7 +385,7 @@ static void lint_step(lint_t *l, json_object *st, const char *ptr, int depth)
         return;
     }
     for (i = 0; kinds[i] != NULL; i++)
-        if (get(st, kinds[i]) != NULL) {
+        if (mc_json_get(st, kinds[i]) != NULL) {
             kind = kinds[i];
             n_kinds++;
         }
@@ -422,61 +400,61 @@ static void lint_step(lint_t *l, json_object *st, const char *ptr, int depth)
     }
     if (strcmp(kind, "request") == 0) {
         only_keys(l, st, ptr, "a request step", k_request);
-        if (!is_str(get(st, "request")))
+        if (!is_str(mc_json_get(st, "request")))
             problem(l, ptr, "\"request\" must be a method name");
         want_type(l, st, "params", json_type_object, ptr, "a request step");
         want_type(l, st, "timeout", json_type_int, ptr, "a request step");
         want_type(l, st, "progress", json_type_boolean, ptr, "a request step");
-        if (get(st, "progress") != NULL && json_object_is_type(get(st, "progress"), json_type_boolean) &&
-            json_object_get_boolean(get(st, "progress")))
+        if (mc_json_get(st, "progress") != NULL && json_object_is_type(mc_json_get(st, "progress"), json_type_boolean) &&
+            json_object_get_boolean(mc_json_get(st, "progress")))
             define_var(l, "progress_token"); /* the runner sets it */
-        check_refs(l, get(st, "params"), ptr);
-        join_ptr(sub, sizeof(sub), ptr, "/expect");
-        lint_expect(l, get(st, "expect"), sub);
-        if (get(st, "assert") != NULL) {
-            join_ptr(sub, sizeof(sub), ptr, "/assert");
-            lint_assertions(l, get(st, "assert"), sub);
+        check_refs(l, mc_json_get(st, "params"), ptr);
+        mc_str_join(sub, sizeof(sub), ptr, "/expect");
+        lint_expect(l, mc_json_get(st, "expect"), sub);
+        if (mc_json_get(st, "assert") != NULL) {
+            mc_str_join(sub, sizeof(sub), ptr, "/assert");
+            lint_assertions(l, mc_json_get(st, "assert"), sub);
         }
         lint_check_field(l, st, ptr);
-        if (get(st, "async") != NULL) {
-            if (!is_str(get(st, "async")) || !mc_var_name_ok(json_object_get_string(get(st, "async"))))
+        if (mc_json_get(st, "async") != NULL) {
+            if (!is_str(mc_json_get(st, "async")) || !mc_var_name_ok(json_object_get_string(mc_json_get(st, "async"))))
                 problem(l, ptr, "\"async\" must name a variable for the request id");
             else
-                define_var(l, json_object_get_string(get(st, "async")));
-            if (get(st, "expect") != NULL || get(st, "assert") != NULL ||
-                get(st, "capture") != NULL)
+                define_var(l, json_object_get_string(mc_json_get(st, "async")));
+            if (mc_json_get(st, "expect") != NULL || mc_json_get(st, "assert") != NULL ||
+                mc_json_get(st, "capture") != NULL)
                 problem(l, ptr, "an \"async\" request takes its expectations in the \"await\" "
                                 "step");
         }
-        if (get(st, "capture") != NULL) {
-            join_ptr(sub, sizeof(sub), ptr, "/capture");
-            lint_capture(l, get(st, "capture"), sub);
+        if (mc_json_get(st, "capture") != NULL) {
+            mc_str_join(sub, sizeof(sub), ptr, "/capture");
+            lint_capture(l, mc_json_get(st, "capture"), sub);
         }
     } else if (strcmp(kind, "notify") == 0) {
         only_keys(l, st, ptr, "a notify step", k_notify);
-        if (!is_str(get(st, "notify")))
+        if (!is_str(mc_json_get(st, "notify")))
             problem(l, ptr, "\"notify\" must be a method name");
         want_type(l, st, "params", json_type_object, ptr, "a notify step");
-        check_refs(l, get(st, "params"), ptr);
+        check_refs(l, mc_json_get(st, "params"), ptr);
     } else if (strcmp(kind, "expect_notification") == 0 || strcmp(kind, "expect_request") == 0) {
         int is_n = kind[7] == 'n';
         only_keys(l, st, ptr, is_n ? "an expect_notification step" : "an expect_request step",
                   is_n ? k_expect_n : k_expect_r);
-        if (!is_str(get(st, kind)))
+        if (!is_str(mc_json_get(st, kind)))
             problem(l, ptr, "\"%s\" must be a method name", kind);
         want_type(l, st, "within", json_type_int, ptr, "this step");
-        if (get(st, "where") != NULL) {
-            join_ptr(sub, sizeof(sub), ptr, "/where");
-            lint_assertions(l, get(st, "where"), sub);
+        if (mc_json_get(st, "where") != NULL) {
+            mc_str_join(sub, sizeof(sub), ptr, "/where");
+            lint_assertions(l, mc_json_get(st, "where"), sub);
         }
-        if (get(st, "assert") != NULL) {
-            join_ptr(sub, sizeof(sub), ptr, "/assert");
-            lint_assertions(l, get(st, "assert"), sub);
+        if (mc_json_get(st, "assert") != NULL) {
+            mc_str_join(sub, sizeof(sub), ptr, "/assert");
+            lint_assertions(l, mc_json_get(st, "assert"), sub);
         }
         lint_check_field(l, st, ptr);
-        if (get(st, "capture") != NULL) {
-            join_ptr(sub, sizeof(sub), ptr, "/capture");
-            lint_capture(l, get(st, "capture"), sub);
+        if (mc_json_get(st, "capture") != NULL) {
+            mc_str_join(sub, sizeof(sub), ptr, "/capture");
+            lint_capture(l, mc_json_get(st, "capture"), sub);
         }
     } else if (strcmp(kind, "expect_no_notification") == 0 ||
                strcmp(kind, "expect_no_request") == 0) {
@@ -484,116 +462,116 @@ static void lint_step(lint_t *l, json_object *st, const char *ptr, int depth)
         only_keys(l, st, ptr,
                   is_n ? "an expect_no_notification step" : "an expect_no_request step",
                   is_n ? k_expect_no : k_expect_no_r);
-        if (!is_str(get(st, kind)))
+        if (!is_str(mc_json_get(st, kind)))
             problem(l, ptr, "\"%s\" must be a method name or \"*\"", kind);
         want_type(l, st, "for", json_type_int, ptr, "this step");
-        if (get(st, "where") != NULL) {
-            join_ptr(sub, sizeof(sub), ptr, "/where");
-            lint_assertions(l, get(st, "where"), sub);
+        if (mc_json_get(st, "where") != NULL) {
+            mc_str_join(sub, sizeof(sub), ptr, "/where");
+            lint_assertions(l, mc_json_get(st, "where"), sub);
         }
         lint_check_field(l, st, ptr);
     } else if (strcmp(kind, "value") == 0) {
         only_keys(l, st, ptr, "a value step", k_value);
-        check_refs(l, get(st, "value"), ptr);
-        if (get(st, "assert") == NULL) {
+        check_refs(l, mc_json_get(st, "value"), ptr);
+        if (mc_json_get(st, "assert") == NULL) {
             problem(l, ptr, "a value step needs \"assert\" (paths start at the value)");
         } else {
-            join_ptr(sub, sizeof(sub), ptr, "/assert");
-            lint_assertions(l, get(st, "assert"), sub);
+            mc_str_join(sub, sizeof(sub), ptr, "/assert");
+            lint_assertions(l, mc_json_get(st, "assert"), sub);
         }
         lint_check_field(l, st, ptr);
     } else if (strcmp(kind, "answer") == 0) {
         only_keys(l, st, ptr, "an answer step", k_answer);
-        if (!is_str(get(st, "answer")))
+        if (!is_str(mc_json_get(st, "answer")))
             problem(l, ptr, "\"answer\" must be the server request method to answer");
-        if ((get(st, "with") == NULL) == (get(st, "error") == NULL))
+        if ((mc_json_get(st, "with") == NULL) == (mc_json_get(st, "error") == NULL))
             problem(l, ptr, "an answer step needs exactly one of \"with\" (a result object) or "
                             "\"error\" ({\"code\", \"message\"})");
         want_type(l, st, "with", json_type_object, ptr, "an answer step");
         want_type(l, st, "error", json_type_object, ptr, "an answer step");
-        check_refs(l, get(st, "with"), ptr);
+        check_refs(l, mc_json_get(st, "with"), ptr);
     } else if (strcmp(kind, "paginate") == 0) {
         only_keys(l, st, ptr, "a paginate step", k_paginate);
-        if (!is_str(get(st, "paginate")))
+        if (!is_str(mc_json_get(st, "paginate")))
             problem(l, ptr, "\"paginate\" must be a list method");
-        if (!is_str(get(st, "items")))
+        if (!is_str(mc_json_get(st, "items")))
             problem(l, ptr, "a paginate step needs \"items\": the result field holding the list");
         want_type(l, st, "key", json_type_string, ptr, "a paginate step");
         want_type(l, st, "max_pages", json_type_int, ptr, "a paginate step");
         want_type(l, st, "params", json_type_object, ptr, "a paginate step");
-        check_refs(l, get(st, "params"), ptr);
-        if (get(st, "assert") != NULL) {
-            join_ptr(sub, sizeof(sub), ptr, "/assert");
-            lint_assertions(l, get(st, "assert"), sub);
+        check_refs(l, mc_json_get(st, "params"), ptr);
+        if (mc_json_get(st, "assert") != NULL) {
+            mc_str_join(sub, sizeof(sub), ptr, "/assert");
+            lint_assertions(l, mc_json_get(st, "assert"), sub);
         }
         lint_check_field(l, st, ptr);
-        if (get(st, "capture") != NULL) {
-            if (!is_str(get(st, "capture")) ||
-                !mc_var_name_ok(json_object_get_string(get(st, "capture"))))
+        if (mc_json_get(st, "capture") != NULL) {
+            if (!is_str(mc_json_get(st, "capture")) ||
+                !mc_var_name_ok(json_object_get_string(mc_json_get(st, "capture"))))
                 problem(l, ptr, "\"capture\" of a paginate step names one variable");
             else
-                define_var(l, json_object_get_string(get(st, "capture")));
+                define_var(l, json_object_get_string(mc_json_get(st, "capture")));
         }
     } else if (strcmp(kind, "for_each") == 0) {
         only_keys(l, st, ptr, "a for_each step", k_for_each);
-        if (!is_str(get(st, "for_each")))
+        if (!is_str(mc_json_get(st, "for_each")))
             problem(l, ptr, "\"for_each\" must be a \"${variable}\" holding an array");
-        check_refs(l, get(st, "for_each"), ptr);
-        if (!is_str(get(st, "as")) || !mc_var_name_ok(json_object_get_string(get(st, "as"))))
+        check_refs(l, mc_json_get(st, "for_each"), ptr);
+        if (!is_str(mc_json_get(st, "as")) || !mc_var_name_ok(json_object_get_string(mc_json_get(st, "as"))))
             problem(l, ptr, "a for_each step needs \"as\": the loop variable's name");
         else
-            define_var(l, json_object_get_string(get(st, "as")));
+            define_var(l, json_object_get_string(mc_json_get(st, "as")));
         want_type(l, st, "max", json_type_int, ptr, "a for_each step");
-        if (get(st, "where") != NULL) {
-            join_ptr(sub, sizeof(sub), ptr, "/where");
-            lint_assertions(l, get(st, "where"), sub);
+        if (mc_json_get(st, "where") != NULL) {
+            mc_str_join(sub, sizeof(sub), ptr, "/where");
+            lint_assertions(l, mc_json_get(st, "where"), sub);
         }
         if (depth >= 4) {
             problem(l, ptr, "for_each nested more than 4 deep");
-        } else if (get(st, "steps") == NULL ||
-                   !json_object_is_type(get(st, "steps"), json_type_array)) {
+        } else if (mc_json_get(st, "steps") == NULL ||
+                   !json_object_is_type(mc_json_get(st, "steps"), json_type_array)) {
             problem(l, ptr, "a for_each step needs \"steps\"");
         } else {
-            join_ptr(sub, sizeof(sub), ptr, "/steps");
-            lint_steps(l, get(st, "steps"), sub, depth + 1);
+            mc_str_join(sub, sizeof(sub), ptr, "/steps");
+            lint_steps(l, mc_json_get(st, "steps"), sub, depth + 1);
         }
     } else if (strcmp(kind, "raw") == 0) {
         only_keys(l, st, ptr, "a raw step", k_raw);
-        if (!is_str(get(st, "raw")))
+        if (!is_str(mc_json_get(st, "raw")))
             problem(l, ptr, "\"raw\" must be the exact line to send (a string)");
-        join_ptr(sub, sizeof(sub), ptr, "/expect");
-        lint_expect(l, get(st, "expect"), sub);
+        mc_str_join(sub, sizeof(sub), ptr, "/expect");
+        lint_expect(l, mc_json_get(st, "expect"), sub);
         want_type(l, st, "within", json_type_int, ptr, "a raw step");
-        if (get(st, "assert") != NULL) {
-            join_ptr(sub, sizeof(sub), ptr, "/assert");
-            lint_assertions(l, get(st, "assert"), sub);
+        if (mc_json_get(st, "assert") != NULL) {
+            mc_str_join(sub, sizeof(sub), ptr, "/assert");
+            lint_assertions(l, mc_json_get(st, "assert"), sub);
         }
         lint_check_field(l, st, ptr);
     } else if (strcmp(kind, "sleep") == 0) {
         only_keys(l, st, ptr, "a sleep step", k_sleep);
-        if (!json_object_is_type(get(st, "sleep"), json_type_int) ||
-            json_object_get_int(get(st, "sleep")) < 0 ||
-            json_object_get_int(get(st, "sleep")) > 10000)
+        if (!json_object_is_type(mc_json_get(st, "sleep"), json_type_int) ||
+            json_object_get_int(mc_json_get(st, "sleep")) < 0 ||
+            json_object_get_int(mc_json_get(st, "sleep")) > 10000)
             problem(l, ptr, "\"sleep\" must be milliseconds between 0 and 10000");
     } else if (strcmp(kind, "await") == 0) {
         only_keys(l, st, ptr, "an await step", k_await);
-        if (!is_str(get(st, "await")))
+        if (!is_str(mc_json_get(st, "await")))
             problem(l, ptr, "\"await\" must name the variable of an async request");
-        else if (!has_var(l, json_object_get_string(get(st, "await")),
-                          strlen(json_object_get_string(get(st, "await")))))
+        else if (!has_var(l, json_object_get_string(mc_json_get(st, "await")),
+                          strlen(json_object_get_string(mc_json_get(st, "await")))))
             problem(l, ptr, "\"await\" names \"%s\", which no earlier async request defines",
-                    json_object_get_string(get(st, "await")));
-        join_ptr(sub, sizeof(sub), ptr, "/expect");
-        lint_expect(l, get(st, "expect"), sub);
+                    json_object_get_string(mc_json_get(st, "await")));
+        mc_str_join(sub, sizeof(sub), ptr, "/expect");
+        lint_expect(l, mc_json_get(st, "expect"), sub);
         want_type(l, st, "timeout", json_type_int, ptr, "an await step");
-        if (get(st, "assert") != NULL) {
-            join_ptr(sub, sizeof(sub), ptr, "/assert");
-            lint_assertions(l, get(st, "assert"), sub);
+        if (mc_json_get(st, "assert") != NULL) {
+            mc_str_join(sub, sizeof(sub), ptr, "/assert");
+            lint_assertions(l, mc_json_get(st, "assert"), sub);
         }
         lint_check_field(l, st, ptr);
-        if (get(st, "capture") != NULL) {
-            join_ptr(sub, sizeof(sub), ptr, "/capture");
-            lint_capture(l, get(st, "capture"), sub);
+        if (mc_json_get(st, "capture") != NULL) {
+            mc_str_join(sub, sizeof(sub), ptr, "/capture");
+            lint_capture(l, mc_json_get(st, "capture"), sub);
         }
     }
 }
@@ -695,14 +673,14 @@ int mc_scenario_load(const char *path, const char *root, mc_scenario_t *sc, char
         goto done;
     }
     only_keys(&l, root_obj, "", "the scenario", top_keys);
-    v = get(root_obj, "title");
+    v = mc_json_get(root_obj, "title");
     if (!is_str(v) || json_object_get_string_len(v) == 0)
         problem(&l, "", "the scenario needs a \"title\"");
     else
         s.title = json_object_get_string(v);
 
     /* spec: the requirements (and check ids) the scenario holds. */
-    v = get(root_obj, "spec");
+    v = mc_json_get(root_obj, "spec");
     if (v == NULL || !json_object_is_type(v, json_type_array) ||
         json_object_array_length(v) == 0) {
         problem(&l, "", "the scenario needs \"spec\": a non-empty array of requirements "
@@ -724,21 +702,21 @@ int mc_scenario_load(const char *path, const char *root, mc_scenario_t *sc, char
                 continue;
             }
             only_keys(&l, r, ptr, "a requirement", req_keys);
-            if (!is_str(get(r, "check")) || !mc_check_id_ok(json_object_get_string(get(r, "check"))))
+            if (!is_str(mc_json_get(r, "check")) || !mc_check_id_ok(json_object_get_string(mc_json_get(r, "check"))))
                 problem(&l, ptr, "requirement needs \"check\": an id like \"area/thing/rule\" "
                                  "(lowercase letters, digits, '-', '/', '.')");
-            if (!is_str(get(r, "level")) ||
-                mc_level_parse(json_object_get_string(get(r, "level")), &q->level) != 0)
+            if (!is_str(mc_json_get(r, "level")) ||
+                mc_level_parse(json_object_get_string(mc_json_get(r, "level")), &q->level) != 0)
                 problem(&l, ptr, "requirement needs \"level\": MUST, SHOULD or MAY");
-            if (!is_str(get(r, "ref")) || !mc_spec_ref_ok(json_object_get_string(get(r, "ref"))))
+            if (!is_str(mc_json_get(r, "ref")) || !mc_spec_ref_ok(json_object_get_string(mc_json_get(r, "ref"))))
                 problem(&l, ptr, "requirement needs \"ref\": \"VERSION/page#anchor\", e.g. "
                                  "\"2025-06-18/server/resources#reading-resources\"");
-            if (!is_str(get(r, "text")) || json_object_get_string_len(get(r, "text")) < 8)
+            if (!is_str(mc_json_get(r, "text")) || json_object_get_string_len(mc_json_get(r, "text")) < 8)
                 problem(&l, ptr, "requirement needs \"text\": the requirement sentence");
-            if (is_str(get(r, "check")))
-                q->check = json_object_get_string(get(r, "check"));
-            q->ref = is_str(get(r, "ref")) ? json_object_get_string(get(r, "ref")) : "";
-            q->text = is_str(get(r, "text")) ? json_object_get_string(get(r, "text")) : "";
+            if (is_str(mc_json_get(r, "check")))
+                q->check = json_object_get_string(mc_json_get(r, "check"));
+            q->ref = is_str(mc_json_get(r, "ref")) ? json_object_get_string(mc_json_get(r, "ref")) : "";
+            q->text = is_str(mc_json_get(r, "text")) ? json_object_get_string(mc_json_get(r, "text")) : "";
             if (q->check != NULL)
                 s.n_reqs++;
         }
@@ -746,19 +724,19 @@ int mc_scenario_load(const char *path, const char *root, mc_scenario_t *sc, char
     l.reqs = s.reqs;
     l.n_reqs = s.n_reqs;
 
-    v = get(root_obj, "versions");
+    v = mc_json_get(root_obj, "versions");
     if (v != NULL) {
         if (!is_str(v) || parse_versions(json_object_get_string(v), &s.min_version,
                                          &s.max_version, minb, maxb, sizeof(minb)) != 0)
             problem(&l, "/versions", "\"versions\" must be \"V\", \"V..\", \"..V\" or \"V1..V2\" "
                                      "with versions like 2025-06-18");
     }
-    v = get(root_obj, "requires");
+    v = mc_json_get(root_obj, "requires");
     if (v != NULL) {
         if (!json_object_is_type(v, json_type_object)) {
             problem(&l, "/requires", "\"requires\" must be an object");
         } else {
-            json_object *caps = get(v, "capabilities"), *roles = get(v, "roles");
+            json_object *caps = mc_json_get(v, "capabilities"), *roles = mc_json_get(v, "roles");
             only_keys(&l, v, "/requires", "\"requires\"", requires_keys);
             if (caps != NULL && !json_object_is_type(caps, json_type_array))
                 problem(&l, "/requires/capabilities", "must be an array of capability paths "
@@ -779,7 +757,7 @@ int mc_scenario_load(const char *path, const char *root, mc_scenario_t *sc, char
             }
         }
     }
-    v = get(root_obj, "client");
+    v = mc_json_get(root_obj, "client");
     if (v != NULL) {
         if (!json_object_is_type(v, json_type_object)) {
             problem(&l, "/client", "\"client\" must be an object");
@@ -788,22 +766,22 @@ int mc_scenario_load(const char *path, const char *root, mc_scenario_t *sc, char
             want_type(&l, v, "capabilities", json_type_object, "/client", "\"client\"");
             want_type(&l, v, "answers", json_type_object, "/client", "\"client\"");
             want_type(&l, v, "initialize", json_type_boolean, "/client", "\"client\"");
-            s.client_caps = get(v, "capabilities");
-            s.answers = get(v, "answers");
-            if (get(v, "version") != NULL) {
-                if (!is_str(get(v, "version")))
+            s.client_caps = mc_json_get(v, "capabilities");
+            s.answers = mc_json_get(v, "answers");
+            if (mc_json_get(v, "version") != NULL) {
+                if (!is_str(mc_json_get(v, "version")))
                     problem(&l, "/client/version", "\"version\" must be a string");
                 else
-                    s.client_version = json_object_get_string(get(v, "version"));
+                    s.client_version = json_object_get_string(mc_json_get(v, "version"));
             }
-            if (get(v, "initialize") != NULL &&
-                json_object_is_type(get(v, "initialize"), json_type_boolean))
-                s.manual_init = !json_object_get_boolean(get(v, "initialize"));
+            if (mc_json_get(v, "initialize") != NULL &&
+                json_object_is_type(mc_json_get(v, "initialize"), json_type_boolean))
+                s.manual_init = !json_object_get_boolean(mc_json_get(v, "initialize"));
             if (s.answers != NULL)
                 check_refs(&l, s.answers, "/client/answers");
         }
     }
-    v = get(root_obj, "steps");
+    v = mc_json_get(root_obj, "steps");
     if (v == NULL || !json_object_is_type(v, json_type_array) ||
         json_object_array_length(v) == 0) {
         problem(&l, "", "the scenario needs \"steps\": a non-empty array");
@@ -845,11 +823,11 @@ done:
     /* Keep the version bounds past this frame: copy into the document. */
     if (s.min_version != NULL) {
         json_object_object_add(root_obj, "$min_version", json_object_new_string(s.min_version));
-        s.min_version = json_object_get_string(get(root_obj, "$min_version"));
+        s.min_version = json_object_get_string(mc_json_get(root_obj, "$min_version"));
     }
     if (s.max_version != NULL) {
         json_object_object_add(root_obj, "$max_version", json_object_new_string(s.max_version));
-        s.max_version = json_object_get_string(get(root_obj, "$max_version"));
+        s.max_version = json_object_get_string(mc_json_get(root_obj, "$max_version"));
     }
     s.roles = calloc((size_t)l.n_roles + 1, sizeof(char *));
     if (s.roles == NULL) {

@@ -1,0 +1,64 @@
+#include "core/json.h"
+
+#include <limits.h>
+#include <string.h>
+
+json_object *mc_json_get(json_object *o, const char *key)
+{
+    json_object *v = NULL;
+
+    if (o == NULL || !json_object_is_type(o, json_type_object))
+        return NULL;
+    return json_object_object_get_ex(o, key, &v) ? v : NULL;
+}
+
+const char *mc_json_get_str(json_object *o, const char *key)
+{
+    json_object *v = mc_json_get(o, key);
+
+    return v != NULL && json_object_is_type(v, json_type_string) ? json_object_get_string(v)
+                                                                 : NULL;
+}
+
+int mc_json_get_int(json_object *o, const char *key, int dflt)
+{
+    json_object *v = mc_json_get(o, key);
+    int64_t x;
+
+    if (v == NULL || !json_object_is_type(v, json_type_int))
+        return dflt;
+    x = json_object_get_int64(v);
+    return x >= INT_MIN && x <= INT_MAX ? (int)x : dflt;
+}
+
+int mc_uri_is_absolute(const char *s)
+{
+    const char *p = s;
+
+    if (s == NULL || !((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z')))
+        return 0;
+    while ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+           *p == '+' || *p == '-' || *p == '.')
+        p++;
+    if (*p != ':')
+        return 0;
+    for (; *p != '\0'; p++)
+        if ((unsigned char)*p <= 0x20 || *p == 0x7f)
+            return 0;
+    return 1;
+}
+
+void mc_str_join(char *out, size_t n, const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+
+    if (n == 0)
+        return;
+    if (la >= n)
+        la = n - 1;
+    memcpy(out, a, la);
+    if (la + lb >= n)
+        lb = n - 1 - la;
+    memcpy(out + la, b, lb);
+    out[la + lb] = '\0';
+}

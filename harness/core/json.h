@@ -1,0 +1,34 @@
+/*
+ * json.h - small read-only helpers on json-c values shared by the layers.
+ *
+ * None of them modifies its argument (json-c's own getters may serialize
+ * into a value; these never call them on values of another type), so they
+ * are safe on values other threads read at the same time.
+ */
+#ifndef MC_CORE_JSON_H
+#define MC_CORE_JSON_H
+
+#include <stddef.h>
+
+#include <json-c/json.h>
+
+/* The member key of o (borrowed), or NULL when o is not an object or has no
+ * such member (or the member is JSON null). */
+json_object *mc_json_get(json_object *o, const char *key);
+
+/* The member key of o when it is a string (borrowed), else NULL. */
+const char *mc_json_get_str(json_object *o, const char *key);
+
+/* The member key of o when it is an integer that fits an int, else dflt. */
+int mc_json_get_int(json_object *o, const char *key, int dflt);
+
+/* True when s is an absolute URI in the RFC 3986 sense that MCP needs: a
+ * scheme (a letter, then letters, digits, "+", "-", "."), ":", and no space
+ * or control character anywhere. */
+int mc_uri_is_absolute(const char *s);
+
+/* Writes a followed by b into out (n bytes, always NUL-terminated,
+ * truncating). For building JSON Pointers and paths without snprintf. */
+void mc_str_join(char *out, size_t n, const char *a, const char *b);
+
+#endif /* MC_CORE_JSON_H */
