@@ -11,6 +11,7 @@
 #include <json-c/json.h>
 
 #include "cli/commands.h"
+#include "core/base64.h"
 #include "client/session.h"
 #include "client/wire.h"
 #include "core/frame.h"
@@ -462,43 +463,6 @@ static int check_file(run_t *r, const char *file)
 
 /* ---- traces ----------------------------------------------------------------- */
 
-/* Decodes standard base64 into out (n bytes at most); returns the length or
- * -1 when s is not base64. */
-static long b64_decode(const char *s, size_t len, unsigned char *out, size_t n)
-{
-    uint32_t acc = 0;
-    size_t i, k = 0;
-    int bits = 0;
-
-    for (i = 0; i < len; i++) {
-        int v;
-        char c = s[i];
-        if (c >= 'A' && c <= 'Z')
-            v = c - 'A';
-        else if (c >= 'a' && c <= 'z')
-            v = c - 'a' + 26;
-        else if (c >= '0' && c <= '9')
-            v = c - '0' + 52;
-        else if (c == '+')
-            v = 62;
-        else if (c == '/')
-            v = 63;
-        else if (c == '=')
-            break;
-        else
-            return -1;
-        acc = (acc << 6) | (uint32_t)v;
-        bits += 6;
-        if (bits >= 8) {
-            bits -= 8;
-            if (k == n)
-                return -1;
-            out[k++] = (unsigned char)(acc >> bits);
-        }
-    }
-    return (long)k;
-}
-
 typedef struct trace_run {
     const opts_t *o;
     mc_registry_t *reg;
@@ -620,7 +584,7 @@ static int trace_record(trace_run_t *t, json_object *rec, const char *file, size
         raw = malloc((size_t)json_object_get_string_len(b64) + 1);
         if (raw == NULL)
             return 1;
-        k = b64_decode(json_object_get_string(b64), (size_t)json_object_get_string_len(b64), raw,
+        k = mc_base64_decode(json_object_get_string(b64), (size_t)json_object_get_string_len(b64), raw,
                        (size_t)json_object_get_string_len(b64));
         if (k < 0) {
             free(raw);

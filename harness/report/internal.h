@@ -97,10 +97,6 @@ int mc__read_file(const char *path, size_t max, char **out, size_t *len, mc_errb
 /* Standard base64 of n bytes. */
 void mc__buf_base64(mc__buf_t *b, const unsigned char *s, size_t n);
 
-/* Decodes standard base64 into out (n bytes at most). Returns the length,
- * or -1 when s is not base64 or does not fit. */
-long mc__base64_decode(const char *s, size_t len, unsigned char *out, size_t n);
-
 /* The page frame shared by report.html and the merge matrix: the document
  * head with the inline style sheet, up to <body>; and the closing part with
  * the inline script. */

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/base64.h"
 #include "report/internal.h"
 
 static json_object *get(json_object *o, const char *k)
@@ -147,7 +148,7 @@ static int load_scenario(json_object *o, mc_scenario_result_t *r, char **known, 
             /* The exact bytes of a line that is not UTF-8. */
             size_t blen = (size_t)json_object_get_string_len(raw);
             char *bytes = malloc(blen + 1);
-            long got = bytes != NULL ? mc__base64_decode(json_object_get_string(raw), blen,
+            long got = bytes != NULL ? mc_base64_decode(json_object_get_string(raw), blen,
                                                          (unsigned char *)bytes, blen)
                                      : -1;
             if (got >= 0) {

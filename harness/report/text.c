@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/base64.h"
 #include "report/internal.h"
 
 void mc__buf_init(mc__buf_t *b)
@@ -334,21 +335,14 @@ int mc_report_write_file(const char *path, const char *data, size_t len, mc_errb
 
 void mc__buf_base64(mc__buf_t *b, const unsigned char *s, size_t n)
 {
-    static const char tab[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    char chunk[4 * 1024 + 1];
     size_t i;
 
-    for (i = 0; i + 2 < n; i += 3) {
-        char q[4] = {tab[s[i] >> 2], tab[((s[i] & 3) << 4) | (s[i + 1] >> 4)],
-                     tab[((s[i + 1] & 15) << 2) | (s[i + 2] >> 6)], tab[s[i + 2] & 63]};
-        mc__buf_add(b, q, 4);
-    }
-    if (n - i == 1) {
-        char q[4] = {tab[s[i] >> 2], tab[(s[i] & 3) << 4], '=', '='};
-        mc__buf_add(b, q, 4);
-    } else if (n - i == 2) {
-        char q[4] = {tab[s[i] >> 2], tab[((s[i] & 3) << 4) | (s[i + 1] >> 4)],
-                     tab[(s[i + 1] & 15) << 2], '='};
-        mc__buf_add(b, q, 4);
+    /* 3 KiB of input at a time: 4 KiB of text, no allocation. */
+    for (i = 0; i < n; i += 3 * 1024) {
+        size_t take = n - i < 3 * 1024 ? n - i : 3 * 1024;
+        mc_base64_encode(s + i, take, chunk);
+        mc__buf_add(b, chunk, mc_base64_encoded_len(take));
     }
 }
 
@@ -396,40 +390,6 @@ int mc__read_file(const char *path, size_t max, char **out, size_t *len, mc_errb
     return MC_OK;
 }
 
-long mc__base64_decode(const char *s, size_t len, unsigned char *out, size_t n)
-{
-    uint32_t acc = 0;
-    size_t i, k = 0;
-    int bits = 0;
-
-    for (i = 0; i < len; i++) {
-        int v;
-        char c = s[i];
-        if (c >= 'A' && c <= 'Z')
-            v = c - 'A';
-        else if (c >= 'a' && c <= 'z')
-            v = c - 'a' + 26;
-        else if (c >= '0' && c <= '9')
-            v = c - '0' + 52;
-        else if (c == '+')
-            v = 62;
-        else if (c == '/')
-            v = 63;
-        else if (c == '=')
-            break;
-        else
-            return -1;
-        acc = (acc << 6) | (uint32_t)v;
-        bits += 6;
-        if (bits >= 8) {
-            bits -= 8;
-            if (k == n)
-                return -1;
-            out[k++] = (unsigned char)(acc >> bits);
-        }
-    }
-    return (long)k;
-}
 
 char *mc_report_utf8_clean(const char *s)
 {

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/json.h"
+#include "schema/validator.h"
 #include "scenario/vars.h"
 
 const char *const mc_matcher_names[] = {"equals", "not_equals", "type",   "matches", "present",
@@ -157,23 +158,8 @@ int mc_json_subset(json_object *want, json_object *have)
 
 int mc_is_base64(const char *s, size_t len)
 {
-    size_t i, pad = 0;
-
-    if (len % 4 != 0)
-        return 0;
-    for (i = 0; i < len; i++) {
-        char c = s[i];
-        if (c == '=') {
-            pad++;
-            continue;
-        }
-        if (pad > 0)
-            return 0; /* data after padding */
-        if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
-              c == '+' || c == '/'))
-            return 0;
-    }
-    return pad <= 2;
+    /* The schema layer's "byte" format is the one strict base64 check. */
+    return mc_schema_format_check("byte", s, len);
 }
 
 int mc_is_uri(const char *s)
