@@ -9,7 +9,9 @@
 
 #include <cmocka.h>
 
+#include "core/base64.h"
 #include "core/error.h"
+#include "core/json.h"
 #include "core/jsonrpc.h"
 
 static int parse_rc(const char *s)
@@ -268,6 +270,51 @@ static void test_errors_and_errbuf(void **state)
     assert_int_equal(mc_errbuf_set(NULL, MC_EIO, "ignored"), MC_EIO);
 }
 
+static void test_base64_round_trip(void **state)
+{
+    const unsigned char in[] = {0x00, 0xff, 0x10, 'a', 'b'};
+    char out[16];
+    unsigned char back[8];
+    size_t n;
+
+    (void)state;
+    for (n = 0; n <= sizeof(in); n++) {
+        mc_base64_encode(in, n, out);
+        assert_int_equal(strlen(out), mc_base64_encoded_len(n));
+        assert_int_equal(mc_base64_decode(out, strlen(out), back, sizeof(back)), (long)n);
+        assert_memory_equal(back, in, n);
+    }
+    mc_base64_encode((const unsigned char *)"hi", 2, out);
+    assert_string_equal(out, "aGk=");
+    assert_int_equal(mc_base64_decode("a*b=", 4, back, sizeof(back)), -1);
+    assert_int_equal(mc_base64_decode("aGVsbG8=", 8, back, 2), -1); /* too small */
+}
+
+static void test_json_helpers(void **state)
+{
+    json_object *o = json_tokener_parse("{\"s\": \"x\", \"n\": 7, \"big\": 9999999999, \"z\": null}");
+    char buf[8];
+
+    (void)state;
+    assert_string_equal(mc_json_get_str(o, "s"), "x");
+    assert_null(mc_json_get_str(o, "n"));
+    assert_null(mc_json_get(o, "missing"));
+    assert_null(mc_json_get(o, "z"));
+    assert_null(mc_json_get(NULL, "s"));
+    assert_int_equal(mc_json_get_int(o, "n", -1), 7);
+    assert_int_equal(mc_json_get_int(o, "big", -1), -1);
+    assert_int_equal(mc_json_get_int(o, "s", -2), -2);
+    assert_true(mc_uri_is_absolute("test://static-text"));
+    assert_true(mc_uri_is_absolute("urn:x"));
+    assert_false(mc_uri_is_absolute(""));
+    assert_false(mc_uri_is_absolute("no scheme"));
+    assert_false(mc_uri_is_absolute("1http://x"));
+    assert_false(mc_uri_is_absolute("a://b c"));
+    mc_str_join(buf, sizeof(buf), "/steps", "/12");
+    assert_string_equal(buf, "/steps/");
+    json_object_put(o);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -275,7 +322,8 @@ int main(void)
         cmocka_unit_test(test_parse_depth_limit), cmocka_unit_test(test_classify_table),
         cmocka_unit_test(test_classify_fields),   cmocka_unit_test(test_encode_round_trip),
         cmocka_unit_test(test_builders),          cmocka_unit_test(test_id_equal),
-        cmocka_unit_test(test_errors_and_errbuf),
+        cmocka_unit_test(test_errors_and_errbuf), cmocka_unit_test(test_base64_round_trip),
+        cmocka_unit_test(test_json_helpers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
