@@ -342,6 +342,19 @@ static void lint_expect(lint_t *l, json_object *e, const char *pointer)
     problem(l, pointer, "\"expect\" must be a string or {\"error\": CODE}");
 }
 
+/* Runs fn on member key of step st, when present, with its pointer. */
+static void lint_member(lint_t *l, json_object *st, const char *ptr, const char *key,
+                        void (*fn)(lint_t *l, json_object *v, const char *pointer))
+{
+    char sub[512], suffix[64];
+
+    if (mc_json_get(st, key) == NULL)
+        return;
+    mc_str_join(suffix, sizeof(suffix), "/", key);
+    mc_str_join(sub, sizeof(sub), ptr, suffix);
+    fn(l, mc_json_get(st, key), sub);
+}
+
 static void lint_steps(lint_t *l, json_object *steps, const char *pointer, int depth);
 
 static void lint_step(lint_t *l, json_object *st, const char *ptr, int depth)
@@ -411,10 +424,7 @@ static void lint_step(lint_t *l, json_object *st, const char *ptr, int depth)
         check_refs(l, mc_json_get(st, "params"), ptr);
         mc_str_join(sub, sizeof(sub), ptr, "/expect");
         lint_expect(l, mc_json_get(st, "expect"), sub);
-        if (mc_json_get(st, "assert") != NULL) {
-            mc_str_join(sub, sizeof(sub), ptr, "/assert");
-            lint_assertions(l, mc_json_get(st, "assert"), sub);
-        }
+        lint_member(l, st, ptr, "assert", lint_assertions);
         lint_check_field(l, st, ptr);
         if (mc_json_get(st, "async") != NULL) {
             if (!is_str(mc_json_get(st, "async")) || !mc_var_name_ok(json_object_get_string(mc_json_get(st, "async"))))
@@ -426,10 +436,7 @@ static void lint_step(lint_t *l, json_object *st, const char *ptr, int depth)
                 problem(l, ptr, "an \"async\" request takes its expectations in the \"await\" "
                                 "step");
         }
-        if (mc_json_get(st, "capture") != NULL) {
-            mc_str_join(sub, sizeof(sub), ptr, "/capture");
-            lint_capture(l, mc_json_get(st, "capture"), sub);
-        }
+        lint_member(l, st, ptr, "capture", lint_capture);
     } else if (strcmp(kind, "notify") == 0) {
         only_keys(l, st, ptr, "a notify step", k_notify);
         if (!is_str(mc_json_get(st, "notify")))
@@ -443,19 +450,10 @@ static void lint_step(lint_t *l, json_object *st, const char *ptr, int depth)
         if (!is_str(mc_json_get(st, kind)))
             problem(l, ptr, "\"%s\" must be a method name", kind);
         want_type(l, st, "within", json_type_int, ptr, "this step");
-        if (mc_json_get(st, "where") != NULL) {
-            mc_str_join(sub, sizeof(sub), ptr, "/where");
-            lint_assertions(l, mc_json_get(st, "where"), sub);
-        }
-        if (mc_json_get(st, "assert") != NULL) {
-            mc_str_join(sub, sizeof(sub), ptr, "/assert");
-            lint_assertions(l, mc_json_get(st, "assert"), sub);
-        }
+        lint_member(l, st, ptr, "where", lint_assertions);
+        lint_member(l, st, ptr, "assert", lint_assertions);
         lint_check_field(l, st, ptr);
-        if (mc_json_get(st, "capture") != NULL) {
-            mc_str_join(sub, sizeof(sub), ptr, "/capture");
-            lint_capture(l, mc_json_get(st, "capture"), sub);
-        }
+        lint_member(l, st, ptr, "capture", lint_capture);
     } else if (strcmp(kind, "expect_no_notification") == 0 ||
                strcmp(kind, "expect_no_request") == 0) {
         int is_n = kind[10] == 'n';
@@ -465,10 +463,7 @@ static void lint_step(lint_t *l, json_object *st, const char *ptr, int depth)
         if (!is_str(mc_json_get(st, kind)))
             problem(l, ptr, "\"%s\" must be a method name or \"*\"", kind);
         want_type(l, st, "for", json_type_int, ptr, "this step");
-        if (mc_json_get(st, "where") != NULL) {
-            mc_str_join(sub, sizeof(sub), ptr, "/where");
-            lint_assertions(l, mc_json_get(st, "where"), sub);
-        }
+        lint_member(l, st, ptr, "where", lint_assertions);
         lint_check_field(l, st, ptr);
     } else if (strcmp(kind, "value") == 0) {
         only_keys(l, st, ptr, "a value step", k_value);
@@ -500,10 +495,7 @@ static void lint_step(lint_t *l, json_object *st, const char *ptr, int depth)
         want_type(l, st, "max_pages", json_type_int, ptr, "a paginate step");
         want_type(l, st, "params", json_type_object, ptr, "a paginate step");
         check_refs(l, mc_json_get(st, "params"), ptr);
-        if (mc_json_get(st, "assert") != NULL) {
-            mc_str_join(sub, sizeof(sub), ptr, "/assert");
-            lint_assertions(l, mc_json_get(st, "assert"), sub);
-        }
+        lint_member(l, st, ptr, "assert", lint_assertions);
         lint_check_field(l, st, ptr);
         if (mc_json_get(st, "capture") != NULL) {
             if (!is_str(mc_json_get(st, "capture")) ||
@@ -522,10 +514,7 @@ static void lint_step(lint_t *l, json_object *st, const char *ptr, int depth)
         else
             define_var(l, json_object_get_string(mc_json_get(st, "as")));
         want_type(l, st, "max", json_type_int, ptr, "a for_each step");
-        if (mc_json_get(st, "where") != NULL) {
-            mc_str_join(sub, sizeof(sub), ptr, "/where");
-            lint_assertions(l, mc_json_get(st, "where"), sub);
-        }
+        lint_member(l, st, ptr, "where", lint_assertions);
         if (depth >= 4) {
             problem(l, ptr, "for_each nested more than 4 deep");
         } else if (mc_json_get(st, "steps") == NULL ||
@@ -542,10 +531,7 @@ static void lint_step(lint_t *l, json_object *st, const char *ptr, int depth)
         mc_str_join(sub, sizeof(sub), ptr, "/expect");
         lint_expect(l, mc_json_get(st, "expect"), sub);
         want_type(l, st, "within", json_type_int, ptr, "a raw step");
-        if (mc_json_get(st, "assert") != NULL) {
-            mc_str_join(sub, sizeof(sub), ptr, "/assert");
-            lint_assertions(l, mc_json_get(st, "assert"), sub);
-        }
+        lint_member(l, st, ptr, "assert", lint_assertions);
         lint_check_field(l, st, ptr);
     } else if (strcmp(kind, "sleep") == 0) {
         only_keys(l, st, ptr, "a sleep step", k_sleep);
@@ -564,15 +550,9 @@ static void lint_step(lint_t *l, json_object *st, const char *ptr, int depth)
         mc_str_join(sub, sizeof(sub), ptr, "/expect");
         lint_expect(l, mc_json_get(st, "expect"), sub);
         want_type(l, st, "timeout", json_type_int, ptr, "an await step");
-        if (mc_json_get(st, "assert") != NULL) {
-            mc_str_join(sub, sizeof(sub), ptr, "/assert");
-            lint_assertions(l, mc_json_get(st, "assert"), sub);
-        }
+        lint_member(l, st, ptr, "assert", lint_assertions);
         lint_check_field(l, st, ptr);
-        if (mc_json_get(st, "capture") != NULL) {
-            mc_str_join(sub, sizeof(sub), ptr, "/capture");
-            lint_capture(l, mc_json_get(st, "capture"), sub);
-        }
+        lint_member(l, st, ptr, "capture", lint_capture);
     }
 }
 
