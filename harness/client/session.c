@@ -530,7 +530,16 @@ int mc_session_initialize(mc_session_t *s, const char *version, json_object *cli
 
     snprintf(s->requested_version, sizeof(s->requested_version), "%s", version);
     json_object_put(s->client_caps);
-    s->client_caps = client_caps != NULL ? json_object_get(client_caps) : json_object_new_object();
+    /*
+     * A private copy, never a second reference: the caller's object may be
+     * shared with other threads (scenarios run in parallel), and json-c's
+     * reference counts are not atomic.
+     */
+    s->client_caps = NULL;
+    if (client_caps != NULL)
+        json_object_deep_copy(client_caps, &s->client_caps, NULL);
+    else
+        s->client_caps = json_object_new_object();
     params = json_object_new_object();
     info = json_object_new_object();
     if (params == NULL || info == NULL || s->client_caps == NULL) {

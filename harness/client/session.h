@@ -138,7 +138,7 @@ void mc_session_free(mc_session_t *s);
 
 /*
  * Runs the handshake: sends initialize with the protocol version, client
- * capabilities (borrowed; NULL = {}) and clientInfo, waits for the result,
+ * capabilities (borrowed and copied; NULL = {}) and clientInfo, waits for the result,
  * negotiates, then sends notifications/initialized. A counter-offer the
  * harness knows is accepted (counter_offer = 1); one it does not know sets
  * unsupported_version and returns MC_EPROTO without sending initialized.
