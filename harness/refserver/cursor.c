@@ -64,6 +64,11 @@ static void cursor_encode(mc_refserver_t *rs, rs_list_t list, size_t offset, cha
     out[o] = '\0';
 }
 
+void mc__rs_cursor_text(mc_refserver_t *rs, rs_list_t list, size_t offset, char *out)
+{
+    cursor_encode(rs, list, offset, out);
+}
+
 static int b64url_value(char c)
 {
     const char *p;

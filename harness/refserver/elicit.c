@@ -16,7 +16,7 @@
 /* Finishes job with an isError result. */
 static int fail(mc_refserver_t *rs, rs_job_t *job, const char *text)
 {
-    mc__rs_job_finish(rs, job, mc__rs_tool_error(rs, text));
+    mc__rs_job_finish_text(rs, job, text, 1);
     return RS_STEP_DONE;
 }
 
@@ -129,7 +129,7 @@ static int elicit_answer(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *re
     } else {
         snprintf(text, sizeof(text), "%s: action=%s", prefix, action);
     }
-    mc__rs_job_finish(rs, job, mc__rs_tool_text(rs, text));
+    mc__rs_job_finish_text(rs, job, text, 0);
     return RS_STEP_DONE;
 }
 
@@ -355,7 +355,7 @@ int mc__rs_tool_sampling(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *re
         snprintf(text, sizeof(text), "LLM response: %.*s", RS_MAX_ECHO_TEXT,
                  t != NULL ? t : "(non-text content)");
     }
-    mc__rs_job_finish(rs, job, mc__rs_tool_text(rs, text));
+    mc__rs_job_finish_text(rs, job, text, 0);
     return RS_STEP_DONE;
 }
 
@@ -385,6 +385,6 @@ int mc__rs_tool_roots(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply
             break;
         off += (size_t)w;
     }
-    mc__rs_job_finish(rs, job, mc__rs_tool_text(rs, text));
+    mc__rs_job_finish_text(rs, job, text, 0);
     return RS_STEP_DONE;
 }

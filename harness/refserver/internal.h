@@ -93,13 +93,24 @@ typedef struct rs_body_key {
 /* Tags below this are lists (indexes of list_rev and page_cache). */
 #define RS_BODY_LISTS 5
 #define RS_BODY_READ 5
+#define RS_BODY_INIT 6 /* the initialize result (pos 0) */
 
 /* One cached result body: the compact JSON of a result member. */
 typedef struct rs_body {
-    char *text; /* owned, NUL-terminated; NULL when the slot is empty */
+    char *text; /* NUL-terminated; NULL when the slot is empty */
     size_t len;
     rs_body_key_t key; /* meaningful only when text != NULL */
 } rs_body_t;
+
+/* A shared, read-only set of bodies (refserver.h, mc_refserver_cache_new):
+ * open addressing by key, built for one set of options. */
+struct mc_refserver_cache {
+    int page_size;
+    int extra;
+    rs_bug_t bug;
+    rs_body_t *slots; /* cap slots; text == NULL marks a free one */
+    size_t cap, n;
+};
 
 struct rs_fileroot;
 
@@ -149,9 +160,12 @@ struct mc_refserver {
     int pretty_next;  /* embedded-newline switch: pretty-print the next message */
 
     /* input (decode.c) */
-    json_tokener *tok; /* owned: one tokener for the session, reset per message */
+    json_tokener *tok; /* owned: one tokener for the session, reset per message;
+                          NULL until a line needs it */
 
     /* response cache (respcache.c) */
+    const struct mc_refserver_cache *shared;                  /* opts.cache: read-only, or NULL */
+    rs_body_t init_body;                                      /* the initialize result */
     uint32_t list_rev[RS_BODY_LISTS];                         /* bumped when a list changes */
     rs_body_t page_cache[RS_BODY_LISTS][RS_PAGE_CACHE_SLOTS]; /* list pages, by page number */
     rs_body_t read_cache[RS_READ_CACHE_SLOTS];                /* fixed fixture reads */
@@ -183,7 +197,8 @@ int mc__rs_out_reserve(mc_refserver_t *rs, size_t n);
 
 /* ---- decode.c: inbound messages ---- */
 
-/* Creates the session's tokener. Returns MC_OK or MC_ENOMEM. */
+/* Creates the session's tokener unless it exists. Returns MC_OK or MC_ENOMEM.
+ * mc__rs_decode() calls it when a line needs the tokener. */
 int mc__rs_decoder_init(mc_refserver_t *rs);
 
 /*
@@ -193,26 +208,65 @@ int mc__rs_decoder_init(mc_refserver_t *rs);
  */
 void mc__rs_decode(mc_refserver_t *rs, const char *line, size_t len, mc_msg_t *msg);
 
-/* ---- respcache.c: cached result bodies, spliced responses ---- */
+/* ---- textout.c: messages written as text (see there) ---- */
+
+/* True when messages may be written as text: no violation switch, no batch
+ * being collected, nothing to pretty-print. */
+int mc__rs_text_ok(const mc_refserver_t *rs);
+
+/* Sends {"jsonrpc":"2.0","id":ID,"result":BODY}, body being body[0..len)
+ * compact JSON. id is borrowed. Only while mc__rs_text_ok() holds. */
+void mc__rs_result_body(mc_refserver_t *rs, json_object *id, const char *body, size_t len);
+
+/*
+ * The functions below write a message as text when mc__rs_text_ok() holds
+ * and its strings need no escape json-c writes differently (control
+ * characters), and return 1: the message went out, or memory ran out and
+ * rs->failed is set. They return 0, having done nothing, when the caller
+ * must build the message as json_objects. ids and json_object arguments are
+ * borrowed, except where noted.
+ */
+
+/* A success response; result is consumed when 1 is returned (NULL is {}). */
+int mc__rs_result_text(mc_refserver_t *rs, json_object *id, json_object *result);
+
+/* The tool result {"content":[{"type":"text","text":TEXT}]} (plus
+ * "isError":true when is_error) as a success response. */
+int mc__rs_tool_text_result(mc_refserver_t *rs, json_object *id, const char *text, int is_error);
+
+/* An error response; id may be NULL (null), data may be NULL (absent). */
+int mc__rs_error_text(mc_refserver_t *rs, json_object *id, int code, const char *message,
+                      json_object *data);
+
+/* A notification; params may be NULL (absent). */
+int mc__rs_notify_text(mc_refserver_t *rs, const char *method, json_object *params);
+
+/* A server->client request with an integer id; params may be NULL. */
+int mc__rs_request_text(mc_refserver_t *rs, int64_t id, const char *method, json_object *params);
+
+/* notifications/message with params {"level","logger" (when not NULL),
+ * "data"}: data when not NULL, else {"message":MESSAGE}. */
+int mc__rs_log_text(mc_refserver_t *rs, const char *level, const char *logger, json_object *data,
+                    const char *message);
+
+/* ---- respcache.c: cached result bodies ---- */
 
 /* True when responses may be written from cached text (see respcache.c). */
 int mc__rs_splice_ok(const mc_refserver_t *rs);
-
-/* Sends {"jsonrpc":"2.0","id":ID,"result":BODY}, body being body[0..len)
- * compact JSON. id is borrowed. Only while mc__rs_splice_ok() holds. */
-void mc__rs_result_body(mc_refserver_t *rs, json_object *id, const char *body, size_t len);
 
 /* The key of the body for `what` (a list tag or RS_BODY_READ) at pos, in
  * the session's current state. */
 rs_body_key_t mc__rs_body_key(const mc_refserver_t *rs, uint32_t what, size_t pos);
 
-/* Answers from slot when splicing is allowed and the slot holds key's body.
+/* Answers from slot, or from the shared cache, when splicing is allowed and
+ * one holds key's body (an RS_BODY_INIT key needs no negotiated version).
  * Returns 1 when the response was sent, 0 when the caller must build it. */
 int mc__rs_send_cached(mc_refserver_t *rs, const rs_body_t *slot, const rs_body_key_t *key,
                        json_object *id);
 
-/* Sends result like mc__rs_result() and, when splicing is allowed, keeps its
- * encoding in slot under key. id is borrowed; result is consumed. */
+/* Sends result like mc__rs_result() and, when splicing is allowed (as for
+ * mc__rs_send_cached), keeps its encoding in slot under key. id is borrowed;
+ * result is consumed. */
 void mc__rs_result_cached(mc_refserver_t *rs, rs_body_t *slot, const rs_body_key_t *key,
                           json_object *id, json_object *result);
 
@@ -279,6 +333,9 @@ const char *mc__rs_get_str(json_object *o, const char *key);
 int mc__rs_page(mc_refserver_t *rs, rs_list_t list, json_object *id, json_object *params,
                 size_t total, size_t *start, size_t *end, const char **cursor_in);
 
+/* Writes the cursor of list at offset into out (17 bytes with the NUL). */
+void mc__rs_cursor_text(mc_refserver_t *rs, rs_list_t list, size_t offset, char *out);
+
 /* Adds nextCursor to result when end < total. */
 void mc__rs_page_finish(mc_refserver_t *rs, rs_list_t list, json_object *result, size_t end,
                         size_t total, const char *cursor_in);
@@ -317,6 +374,9 @@ void mc__rs_jobs_free(mc_refserver_t *rs);
 int64_t mc__rs_jobs_deadline(const mc_refserver_t *rs);
 /* Sends the final result of a job and frees it. result is consumed. */
 void mc__rs_job_finish(mc_refserver_t *rs, rs_job_t *job, json_object *result);
+/* The same with the result mc__rs_tool_text(text) (mc__rs_tool_error(text)
+ * when is_error), written as text when it can be. */
+void mc__rs_job_finish_text(mc_refserver_t *rs, rs_job_t *job, const char *text, int is_error);
 /* Sends a progress notification for the job when it has a token. */
 void mc__rs_job_progress(mc_refserver_t *rs, rs_job_t *job, double progress, double total,
                          const char *message);
@@ -351,6 +411,8 @@ void mc__rs_logging_set_level(mc_refserver_t *rs, json_object *id, json_object *
 /* Sends notifications/message when level passes the filter and the rate limit.
  * data is consumed. level is an index 0 (debug) .. 7 (emergency). */
 void mc__rs_log(mc_refserver_t *rs, int level, const char *logger, json_object *data);
+/* The same with data {"message": text}, built only when the message passes. */
+void mc__rs_log_message(mc_refserver_t *rs, int level, const char *logger, const char *text);
 const char *mc__rs_log_level_name(int level);
 
 /* ---- completion.c ---- */

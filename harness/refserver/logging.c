@@ -60,17 +60,25 @@ static int rate_ok(mc_refserver_t *rs)
     return 1;
 }
 
-void mc__rs_log(mc_refserver_t *rs, int level, const char *logger, json_object *data)
+/* True when a message at level goes out now: the level filter, then the
+ * rate limit (which counts it). */
+static int log_passes(mc_refserver_t *rs, int level)
+{
+    return level >= 0 && level < RS_LOG_LEVELS &&
+           (level >= rs->log_level || rs_bug_on(rs, LOG_LEVEL_IGNORED)) && rate_ok(rs);
+}
+
+/* Sends notifications/message for a message that passed. data is consumed. */
+static void log_send(mc_refserver_t *rs, int level, const char *logger, json_object *data)
 {
     json_object *p;
 
-    if (level < 0 || level >= RS_LOG_LEVELS ||
-        (level < rs->log_level && !rs_bug_on(rs, LOG_LEVEL_IGNORED)) || !rate_ok(rs)) {
+    if (rs_bug_on(rs, LOG_SECRET) && json_object_is_type(data, json_type_object))
+        mc__rs_put_str(rs, data, "apiKey", "sk-live-4f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c");
+    if (data != NULL && mc__rs_log_text(rs, rs_levels[level], logger, data, NULL)) {
         json_object_put(data);
         return;
     }
-    if (rs_bug_on(rs, LOG_SECRET) && json_object_is_type(data, json_type_object))
-        mc__rs_put_str(rs, data, "apiKey", "sk-live-4f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c");
     p = json_object_new_object();
     mc__rs_put_str(rs, p, "level",
                    rs_bug_on(rs, LOG_LEVEL_NOT_IN_ENUM) ? "verbose" : rs_levels[level]);
@@ -78,4 +86,24 @@ void mc__rs_log(mc_refserver_t *rs, int level, const char *logger, json_object *
         mc__rs_put_str(rs, p, "logger", logger);
     mc__rs_put(rs, p, "data", data);
     mc__rs_notify(rs, "notifications/message", p);
+}
+
+void mc__rs_log(mc_refserver_t *rs, int level, const char *logger, json_object *data)
+{
+    if (!log_passes(rs, level)) {
+        json_object_put(data);
+        return;
+    }
+    log_send(rs, level, logger, data);
+}
+
+void mc__rs_log_message(mc_refserver_t *rs, int level, const char *logger, const char *text)
+{
+    json_object *d;
+
+    if (!log_passes(rs, level) || mc__rs_log_text(rs, rs_levels[level], logger, NULL, text))
+        return;
+    d = json_object_new_object();
+    mc__rs_put_str(rs, d, "message", text);
+    log_send(rs, level, logger, d);
 }

@@ -10,6 +10,7 @@
 
 #include "core/json.h"
 #include "refserver/internal.h"
+#include "schema/validator.h"
 
 typedef struct rs_prompt_arg {
     const char *name;
@@ -164,6 +165,18 @@ static void add_message(mc_refserver_t *rs, json_object *msgs, const char *role,
     }
 }
 
+/*
+ * True when uri may become an embedded resource's uri: an absolute URI as
+ * the MCP schemas check it (format "uri": RFC 3986, so no "{", "}", spaces
+ * or other bytes outside its grammar), with the same check the validator
+ * uses. A resourceUri that passes only core's scheme test, such as
+ * "test://st}tic-text", would make the answer break the schema.
+ */
+static int resource_uri_ok(const char *uri)
+{
+    return mc_uri_is_absolute(uri) && mc_schema_format_check("uri", uri, strlen(uri));
+}
+
 void mc__rs_prompts_get(mc_refserver_t *rs, json_object *id, json_object *params)
 {
     const char *name = mc__rs_get_str(params, "name");
@@ -223,7 +236,7 @@ void mc__rs_prompts_get(mc_refserver_t *rs, json_object *id, json_object *params
         }
         mc__rs_put_str(rs, res, "description", rs_prompts[i].description);
     }
-    if (i == 2 && !mc_uri_is_absolute(mc__rs_get_str(args, "resourceUri"))) {
+    if (i == 2 && !resource_uri_ok(mc__rs_get_str(args, "resourceUri"))) {
         /* The URI becomes the embedded resource's uri, which the schema
          * requires to be an absolute URI: refuse it as an invalid argument. */
         json_object_put(res);

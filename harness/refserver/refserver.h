@@ -17,6 +17,9 @@
 
 typedef struct mc_refserver mc_refserver_t;
 
+/* Encoded answers several servers share, read-only (mc_refserver_cache_new). */
+typedef struct mc_refserver_cache mc_refserver_cache_t;
+
 /* Receives one outbound line (including its "\n"); data is borrowed. */
 typedef void (*mc_refserver_emit_cb)(void *ctx, const char *line, size_t len);
 
@@ -28,6 +31,8 @@ typedef struct mc_refserver_opts {
     int step_delay_ms;     /* delay between the steps of multi-step tools (logging,
                               progress): 0 = the default (50 ms), negative = none,
                               every step runs at once (in-process tests, fuzzing) */
+    const mc_refserver_cache_t *cache; /* answers built once for these options, or NULL
+                                          (see mc_refserver_cache_new) */
 } mc_refserver_opts_t;
 
 /*
@@ -36,6 +41,47 @@ typedef struct mc_refserver_opts {
  */
 mc_refserver_t *mc_refserver_new(const mc_refserver_opts_t *opts, mc_refserver_emit_cb emit,
                                  void *emit_ctx, mc_errbuf_t *eb);
+
+/*
+ * Creates a server that starts in the session state tmpl is in: the same
+ * options (and cache), phase, negotiated version, client capabilities, log
+ * level, subscriptions and fixture switches, with its own emit callback. It
+ * answers every message as tmpl would, byte for byte: it is what
+ * mc_refserver_new() followed by the messages that brought tmpl to its
+ * state would give, at the cost of one allocation (plus one per
+ * subscription). A fuzz target builds one initialized template and clones it
+ * per input instead of replaying the handshake.
+ *
+ * tmpl is only read, so several clones may be made from it, also at the same
+ * time from several threads, and it may be freed before them. It must be
+ * idle: no tool call in progress, no server->client request unanswered.
+ * What tmpl has cached (encoded answers, parsed schemas) is not copied; the
+ * clone builds its own when needed, with the same bytes. Returns NULL and
+ * fills eb with MC_EINVAL when tmpl is busy or serves a --root directory
+ * (the file list is not shared), with MC_ENOMEM when memory runs out.
+ */
+mc_refserver_t *mc_refserver_clone(const mc_refserver_t *tmpl, mc_refserver_emit_cb emit,
+                                   void *emit_ctx, mc_errbuf_t *eb);
+
+/*
+ * Builds the answers that are the same bytes in every session of servers
+ * with these options: the initialize result of each protocol version, and,
+ * for each version in the state a session starts in, every list page (at
+ * every offset a cursor can name, up to 256 per list) and the read of every
+ * fixture resource. It runs a private session per version to get them.
+ * A server created with opts.cache set to the result answers those requests
+ * from it instead of building them (when no violation switch is on), with
+ * the same bytes. Once built the cache is only read, so any number of
+ * servers, also in several threads, may use it; it must outlive them, and
+ * their options must be the ones it was built with (mc_refserver_new()
+ * checks). Not supported with a --root (the directory may change between
+ * sessions): MC_EINVAL. With a violation switch the cache is empty. Returns
+ * NULL and fills eb on failure (MC_EINVAL for bad options, MC_ENOMEM).
+ */
+mc_refserver_cache_t *mc_refserver_cache_new(const mc_refserver_opts_t *opts, mc_errbuf_t *eb);
+
+/* Frees a cache; NULL is allowed. No server may still use it. */
+void mc_refserver_cache_free(mc_refserver_cache_t *cache);
 
 /* Frees the server and everything it holds. NULL is allowed. */
 void mc_refserver_free(mc_refserver_t *rs);

@@ -1,25 +1,32 @@
 /*
- * respcache.c - cached result bodies and responses spliced from text.
+ * respcache.c - cached result bodies.
  *
  * Most answers of a session are the same bytes every time: a list page for a
- * given position, the contents of a fixed resource, the empty ping result.
- * Building them as json_objects and encoding them costs far more than the
- * request itself, so the encoded "result" member is kept and each response is
- * written as {"jsonrpc":"2.0","id":ID,"result":BODY} around it. The bytes are
- * exactly what encoding the json_object envelope would give: json-c's compact
- * encoding of an object member does not depend on where the object sits.
+ * given position, the contents of a fixed resource. Building them as
+ * json_objects and encoding them costs far more than the request itself, so
+ * the encoded "result" member is kept and each response is written around it
+ * (mc__rs_result_body, textout.c).
  *
- * Splicing is only used while mc__rs_splice_ok() holds: no violation switch
- * is on (several reshape envelopes, items or cursors), no batch is being
- * collected (batch answers are json_objects in an array) and nothing asked
- * for a pretty-printed message. Otherwise every response takes the ordinary
- * json_object path, and the caches are neither read nor filled.
+ * The caches are only used while mc__rs_splice_ok() holds: messages may be
+ * written as text (mc__rs_text_ok: no violation switch, no batch, nothing to
+ * pretty-print) and a version has been negotiated. Otherwise every response
+ * takes the ordinary json_object path, and the caches are neither read nor
+ * filled.
  *
  * A cached body is valid for the key it was built for: what (a list or a
  * read), position, the list's revision and the negotiated version. Anything
  * that changes what a list holds must call mc__rs_list_changed().
+ *
+ * A body for a key is the same bytes in every session of servers with the
+ * same options: a list at revision 0 is the list a session starts with, and
+ * the other parts of a key name everything else the body depends on. So a
+ * cache built once (mc_refserver_cache_new, from private sessions of each
+ * version) is shared read-only by many servers (rs->shared): a server looks
+ * there when its own slot misses. Lists that changed are past revision 0
+ * and never found there.
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,89 +34,17 @@
 
 #define RS_JSON_FLAGS (JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE)
 
-static const char env_head[] = "{\"jsonrpc\":\"2.0\",\"id\":";
-static const char env_mid[] = ",\"result\":";
-
 int mc__rs_splice_ok(const mc_refserver_t *rs)
 {
-    return rs->bug == RS_BUG_NONE && rs->batch == NULL && !rs->pretty_next &&
-           rs->phase != RS_PHASE_NEW;
+    return mc__rs_text_ok(rs) && rs->phase != RS_PHASE_NEW;
 }
 
-/* Longest decimal integer id: "-" and 19 digits, or 20 digits. */
-#define ID_TEXT_MAX 21
-
-/* Writes the decimal digits of v, preceded by "-" when neg, at the end of
- * buf[0..ID_TEXT_MAX); returns where they start. */
-static char *decimal(uint64_t v, int neg, char *buf)
+/* Whether key's body may be read from or kept in a cache now: splicing is
+ * allowed, and the version is negotiated unless the key names it anyway
+ * (the initialize result is sent while the session is still new). */
+static int cache_ok(const mc_refserver_t *rs, const rs_body_key_t *key)
 {
-    char *p = buf + ID_TEXT_MAX;
-
-    do {
-        *--p = (char)('0' + v % 10);
-        v /= 10;
-    } while (v > 0);
-    if (neg)
-        *--p = '-';
-    return p;
-}
-
-/*
- * Encodes a request id as json-c does inside the envelope. Integers are
- * written into buf (the "%" PRId64 / "%" PRIu64 text json-c prints); strings
- * are escaped by json-c, and the pointer is then borrowed from id. Returns
- * NULL when out of memory.
- */
-static const char *id_text(json_object *id, char buf[ID_TEXT_MAX], size_t *len)
-{
-    const char *s;
-    int64_t v;
-
-    if (id == NULL) {
-        *len = 4;
-        return "null";
-    }
-    if (!json_object_is_type(id, json_type_int))
-        return json_object_to_json_string_length(id, RS_JSON_FLAGS, len);
-    /* json-c keeps an integer as int64 or, above INT64_MAX, uint64;
-     * get_int64 clamps the latter to INT64_MAX, get_uint64 does not. */
-    v = json_object_get_int64(id);
-    if (v >= 0)
-        s = decimal(json_object_get_uint64(id), 0, buf);
-    else
-        s = decimal(v == INT64_MIN ? (uint64_t)INT64_MAX + 1u : (uint64_t)-v, 1, buf);
-    *len = (size_t)(buf + ID_TEXT_MAX - s);
-    return s;
-}
-
-/* Appends n bytes at *at in rs->out (room was reserved by the caller). */
-static void put(mc_refserver_t *rs, size_t *at, const char *s, size_t n)
-{
-    memcpy(rs->out + *at, s, n);
-    *at += n;
-}
-
-void mc__rs_result_body(mc_refserver_t *rs, json_object *id, const char *body, size_t len)
-{
-    char idbuf[ID_TEXT_MAX];
-    size_t idlen = 0, n, at = 0;
-    const char *idt = id_text(id, idbuf, &idlen);
-
-    if (idt == NULL) {
-        rs->failed = 1;
-        return;
-    }
-    n = sizeof(env_head) - 1 + idlen + sizeof(env_mid) - 1 + len + 2;
-    if (mc__rs_out_reserve(rs, n) != 0) {
-        rs->failed = 1;
-        return;
-    }
-    put(rs, &at, env_head, sizeof(env_head) - 1);
-    put(rs, &at, idt, idlen);
-    put(rs, &at, env_mid, sizeof(env_mid) - 1);
-    put(rs, &at, body, len);
-    put(rs, &at, "}\n", 2);
-    rs->emit(rs->emit_ctx, rs->out, at);
+    return key->what == RS_BODY_INIT ? mc__rs_text_ok(rs) : mc__rs_splice_ok(rs);
 }
 
 rs_body_key_t mc__rs_body_key(const mc_refserver_t *rs, uint32_t what, size_t pos)
@@ -128,12 +63,41 @@ static int key_equal(const rs_body_key_t *a, const rs_body_key_t *b)
     return a->what == b->what && a->pos == b->pos && a->rev == b->rev && a->version == b->version;
 }
 
+static size_t key_hash(const rs_body_key_t *k)
+{
+    uint64_t h = ((uint64_t)k->what * 0x9E3779B97F4A7C15ull) ^ ((uint64_t)k->pos << 20) ^
+                 ((uint64_t)k->rev << 40) ^ ((uint64_t)k->version << 56);
+
+    h ^= h >> 29;
+    h *= 0xBF58476D1CE4E5B9ull;
+    h ^= h >> 32;
+    return (size_t)h;
+}
+
+/* The shared body for key, or NULL. */
+static const rs_body_t *shared_find(const struct mc_refserver_cache *c, const rs_body_key_t *key)
+{
+    size_t i;
+
+    if (c == NULL || c->cap == 0)
+        return NULL;
+    for (i = key_hash(key) % c->cap; c->slots[i].text != NULL; i = (i + 1) % c->cap)
+        if (key_equal(&c->slots[i].key, key))
+            return &c->slots[i];
+    return NULL;
+}
+
 int mc__rs_send_cached(mc_refserver_t *rs, const rs_body_t *slot, const rs_body_key_t *key,
                        json_object *id)
 {
-    if (!mc__rs_splice_ok(rs) || slot->text == NULL || !key_equal(&slot->key, key))
+    const rs_body_t *b;
+
+    if (!cache_ok(rs, key))
         return 0;
-    mc__rs_result_body(rs, id, slot->text, slot->len);
+    b = slot->text != NULL && key_equal(&slot->key, key) ? slot : shared_find(rs->shared, key);
+    if (b == NULL)
+        return 0;
+    mc__rs_result_body(rs, id, b->text, b->len);
     return 1;
 }
 
@@ -162,8 +126,7 @@ void mc__rs_result_cached(mc_refserver_t *rs, rs_body_t *slot, const rs_body_key
                           json_object *id, json_object *result)
 {
     /* rs->failed means some member may be missing: such a body is never kept. */
-    if (result == NULL || !mc__rs_splice_ok(rs) || rs->failed ||
-        body_store(slot, key, result) != 0) {
+    if (result == NULL || !cache_ok(rs, key) || rs->failed || body_store(slot, key, result) != 0) {
         mc__rs_result(rs, id, result);
         return;
     }
@@ -173,6 +136,8 @@ void mc__rs_result_cached(mc_refserver_t *rs, rs_body_t *slot, const rs_body_key
 
 void mc__rs_body_clear(rs_body_t *slot)
 {
+    if (slot->text == NULL)
+        return;
     free(slot->text);
     memset(slot, 0, sizeof(*slot));
 }
@@ -200,4 +165,196 @@ void mc__rs_cache_free(mc_refserver_t *rs)
             mc__rs_body_clear(&rs->page_cache[l][i]);
     for (i = 0; i < RS_READ_CACHE_SLOTS; i++)
         mc__rs_body_clear(&rs->read_cache[i]);
+    mc__rs_body_clear(&rs->init_body);
+}
+
+/* ---- the shared cache (mc_refserver_cache_new) ---- */
+
+/* Offsets harvested per list: cursors beyond are rare enough to build. */
+#define SHARED_MAX_OFFSETS 256
+
+/* Copies a body into the shared set (start-up of the cache only). */
+static int shared_add(struct mc_refserver_cache *c, const rs_body_t *b)
+{
+    size_t i;
+    char *copy;
+
+    if (b->text == NULL || shared_find(c, &b->key) != NULL)
+        return 0;
+    if ((c->n + 1) * 2 > c->cap) {
+        struct mc_refserver_cache bigger = *c;
+        size_t cap = c->cap ? c->cap * 2 : 256;
+        bigger.slots = calloc(cap, sizeof(rs_body_t));
+        if (bigger.slots == NULL)
+            return -1;
+        bigger.cap = cap;
+        bigger.n = 0;
+        for (i = 0; i < c->cap; i++) {
+            size_t j;
+            if (c->slots[i].text == NULL)
+                continue;
+            for (j = key_hash(&c->slots[i].key) % cap; bigger.slots[j].text != NULL;
+                 j = (j + 1) % cap)
+                ;
+            bigger.slots[j] = c->slots[i];
+            bigger.n++;
+        }
+        free(c->slots);
+        *c = bigger;
+    }
+    copy = malloc(b->len + 1);
+    if (copy == NULL)
+        return -1;
+    memcpy(copy, b->text, b->len + 1);
+    for (i = key_hash(&b->key) % c->cap; c->slots[i].text != NULL; i = (i + 1) % c->cap)
+        ;
+    c->slots[i] = *b;
+    c->slots[i].text = copy;
+    c->n++;
+    return 0;
+}
+
+/* The private sessions of mc_refserver_cache_new() write nowhere. */
+static void sink(void *ctx, const char *line, size_t len)
+{
+    (void)ctx;
+    (void)line;
+    (void)len;
+}
+
+/* Feeds one line to a private session. */
+static int feed_line(mc_refserver_t *rs, const char *line)
+{
+    return mc_refserver_handle(rs, line, strlen(line), 0);
+}
+
+/* Harvests every page of list (method) at each offset a cursor can name. */
+static int harvest_list(struct mc_refserver_cache *c, mc_refserver_t *rs, rs_list_t list,
+                        const char *method)
+{
+    char line[256], cur[32];
+    size_t off;
+
+    for (off = 0; off <= SHARED_MAX_OFFSETS; off++) {
+        rs_body_t *slot;
+        rs_body_key_t key;
+        if (off == 0) {
+            snprintf(line, sizeof(line), "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"%s\"}",
+                     method);
+        } else {
+            mc__rs_cursor_text(rs, list, off, cur);
+            snprintf(line, sizeof(line),
+                     "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"%s\",\"params\":{\"cursor\":"
+                     "\"%s\"}}",
+                     method, cur);
+        }
+        if (feed_line(rs, line) != MC_OK)
+            return -1;
+        /* Past the end the server serves the (empty) last page again. */
+        key = mc__rs_body_key(rs, (uint32_t)list, off);
+        slot = mc__rs_page_slot(rs, list, off);
+        if (slot->text == NULL || !key_equal(&slot->key, &key))
+            return 0;
+        if (shared_add(c, slot) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* Runs the private session of one version and harvests its bodies. */
+static int harvest_version(struct mc_refserver_cache *c, const mc_refserver_opts_t *opts,
+                           rs_version_t v, mc_errbuf_t *eb)
+{
+    static const struct {
+        rs_list_t list;
+        const char *method;
+    } lists[] = {{RS_LIST_RESOURCES, "resources/list"},
+                 {RS_LIST_TEMPLATES, "resources/templates/list"},
+                 {RS_LIST_PROMPTS, "prompts/list"},
+                 {RS_LIST_TOOLS, "tools/list"}};
+    mc_refserver_t *rs = mc_refserver_new(opts, sink, NULL, eb);
+    char line[512], uri[RS_MAX_URI_LEN];
+    size_t i;
+    int rc = 0;
+
+    if (rs == NULL)
+        return -1;
+    snprintf(line, sizeof(line),
+             "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{"
+             "\"protocolVersion\":\"%s\",\"capabilities\":{},\"clientInfo\":{\"name\":"
+             "\"cache\",\"version\":\"1\"}}}",
+             mc__rs_version_str(v));
+    if (feed_line(rs, line) != MC_OK ||
+        feed_line(rs, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}") != MC_OK ||
+        rs->version != v)
+        rc = -1;
+    if (rc == 0)
+        rc = shared_add(c, &rs->init_body);
+    for (i = 0; rc == 0 && i < sizeof(lists) / sizeof(lists[0]); i++)
+        rc = harvest_list(c, rs, lists[i].list, lists[i].method);
+    for (i = 0; rc == 0 && i < RS_READ_CACHE_SLOTS && i < mc__rs_resources_count(rs); i++) {
+        snprintf(line, sizeof(line),
+                 "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"resources/read\",\"params\":{"
+                 "\"uri\":\"%s\"}}",
+                 mc__rs_resource_uri(rs, i, uri, sizeof(uri)));
+        rc = feed_line(rs, line) == MC_OK ? 0 : -1;
+    }
+    for (i = 0; rc == 0 && i < RS_READ_CACHE_SLOTS; i++)
+        rc = shared_add(c, &rs->read_cache[i]);
+    mc_refserver_free(rs);
+    if (rc != 0)
+        mc_errbuf_set(eb, MC_ENOMEM, "out of memory");
+    return rc;
+}
+
+mc_refserver_cache_t *mc_refserver_cache_new(const mc_refserver_opts_t *opts, mc_errbuf_t *eb)
+{
+    mc_refserver_opts_t o;
+    struct mc_refserver_cache *c;
+    mc_refserver_t *probe;
+    int v;
+
+    memset(&o, 0, sizeof(o));
+    if (opts != NULL)
+        o = *opts;
+    if (o.root != NULL) {
+        mc_errbuf_set(eb, MC_EINVAL, "an answer cache cannot be built for a --root server");
+        return NULL;
+    }
+    o.cache = NULL;
+    o.step_delay_ms = -1;
+    /* The options are checked (and the switch found) by a server made with them. */
+    probe = mc_refserver_new(&o, sink, NULL, eb);
+    if (probe == NULL)
+        return NULL;
+    c = calloc(1, sizeof(*c));
+    if (c == NULL) {
+        mc_refserver_free(probe);
+        mc_errbuf_set(eb, MC_ENOMEM, "out of memory");
+        return NULL;
+    }
+    c->page_size = probe->page_size;
+    c->extra = probe->extra;
+    c->bug = probe->bug;
+    mc_refserver_free(probe);
+    /* Nothing is cached under a violation switch: the cache stays empty. */
+    for (v = 0; c->bug == RS_BUG_NONE && v < RS_V_COUNT; v++) {
+        if (harvest_version(c, &o, (rs_version_t)v, eb) != 0) {
+            mc_refserver_cache_free(c);
+            return NULL;
+        }
+    }
+    return c;
+}
+
+void mc_refserver_cache_free(mc_refserver_cache_t *cache)
+{
+    size_t i;
+
+    if (cache == NULL)
+        return;
+    for (i = 0; i < cache->cap; i++)
+        free(cache->slots[i].text);
+    free(cache->slots);
+    free(cache);
 }

@@ -112,14 +112,22 @@ static void send_response(mc_refserver_t *rs, json_object *msg)
 
 void mc__rs_result(mc_refserver_t *rs, json_object *id, json_object *result)
 {
+    if (mc__rs_result_text(rs, id, result))
+        return;
     send_response(rs, mc_jsonrpc_result(json_object_get(id), result));
 }
 
 void mc__rs_error(mc_refserver_t *rs, json_object *id, int code, const char *message,
                   json_object *data)
 {
-    json_object *o = json_object_new_object(), *e = json_object_new_object();
+    json_object *o, *e;
 
+    if (mc__rs_error_text(rs, id, code, message, data)) {
+        json_object_put(data);
+        return;
+    }
+    o = json_object_new_object();
+    e = json_object_new_object();
     if (o == NULL || e == NULL) {
         json_object_put(o);
         json_object_put(e);
@@ -148,6 +156,10 @@ void mc__rs_error(mc_refserver_t *rs, json_object *id, int code, const char *mes
 
 void mc__rs_notify(mc_refserver_t *rs, const char *method, json_object *params)
 {
+    if (mc__rs_notify_text(rs, method, params)) {
+        json_object_put(params);
+        return;
+    }
     mc__rs_emit(rs, mc_jsonrpc_notification(method, params));
 }
 
@@ -511,6 +523,13 @@ mc_refserver_t *mc_refserver_new(const mc_refserver_opts_t *opts, mc_refserver_e
             return NULL;
         }
     }
+    if (opts->cache != NULL &&
+        (opts->root != NULL || opts->cache->bug != bug || opts->cache->extra != opts->extra_items ||
+         opts->cache->page_size !=
+             (opts->page_size > 0 ? opts->page_size : RS_DEFAULT_PAGE_SIZE))) {
+        mc_errbuf_set(eb, MC_EINVAL, "the answer cache was built for other options");
+        return NULL;
+    }
     rs = calloc(1, sizeof(*rs));
     if (rs == NULL) {
         mc_errbuf_set(eb, MC_ENOMEM, "out of memory");
@@ -535,10 +554,62 @@ mc_refserver_t *mc_refserver_new(const mc_refserver_opts_t *opts, mc_refserver_e
     rs->version = RS_V_LATEST;
     rs->log_level = 0;
     rs->next_out_id = 1;
-    if (mc__rs_decoder_init(rs) != MC_OK) {
-        mc_errbuf_set(eb, MC_ENOMEM, "out of memory");
-        mc_refserver_free(rs);
+    rs->shared = opts->cache;
+    return rs;
+}
+
+mc_refserver_t *mc_refserver_clone(const mc_refserver_t *tmpl, mc_refserver_emit_cb emit,
+                                   void *emit_ctx, mc_errbuf_t *eb)
+{
+    mc_refserver_t *rs;
+    int i;
+
+    if (tmpl == NULL || emit == NULL) {
+        mc_errbuf_set(eb, MC_EINVAL, "a template and an emit callback are required");
         return NULL;
+    }
+    if (tmpl->root != NULL) {
+        mc_errbuf_set(eb, MC_EINVAL, "a server with a --root cannot be cloned");
+        return NULL;
+    }
+    if (tmpl->njobs != 0 || tmpl->batch != NULL) {
+        mc_errbuf_set(eb, MC_EINVAL, "the template has work in progress");
+        return NULL;
+    }
+    for (i = 0; i < MC_REFSERVER_MAX_PENDING; i++) {
+        if (tmpl->pending[i].used) {
+            mc_errbuf_set(eb, MC_EINVAL, "the template waits for an answer from the client");
+            return NULL;
+        }
+    }
+    rs = malloc(sizeof(*rs));
+    if (rs == NULL) {
+        mc_errbuf_set(eb, MC_ENOMEM, "out of memory");
+        return NULL;
+    }
+    /* The session state is plain data; what the template owns is either
+     * copied below or, for caches and buffers, left for the clone to build. */
+    memcpy(rs, tmpl, sizeof(*rs));
+    rs->emit = emit;
+    rs->emit_ctx = emit_ctx;
+    memset(rs->jobs, 0, sizeof(rs->jobs));
+    rs->out = NULL;
+    rs->out_cap = 0;
+    rs->failed = 0;
+    memset(rs->tool_schemas, 0, sizeof(rs->tool_schemas));
+    memset(rs->res_cache, 0, sizeof(rs->res_cache));
+    rs->tok = NULL;
+    memset(rs->page_cache, 0, sizeof(rs->page_cache));
+    memset(rs->read_cache, 0, sizeof(rs->read_cache));
+    memset(&rs->init_body, 0, sizeof(rs->init_body));
+    for (i = 0; i < tmpl->nsubs; i++) {
+        rs->subs[i] = strdup(tmpl->subs[i]);
+        if (rs->subs[i] == NULL) {
+            rs->nsubs = i;
+            mc_refserver_free(rs);
+            mc_errbuf_set(eb, MC_ENOMEM, "out of memory");
+            return NULL;
+        }
     }
     return rs;
 }

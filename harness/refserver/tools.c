@@ -185,6 +185,18 @@ void mc__rs_job_finish(mc_refserver_t *rs, rs_job_t *job, json_object *result)
     job_free(rs, job);
 }
 
+void mc__rs_job_finish_text(mc_refserver_t *rs, rs_job_t *job, const char *text, int is_error)
+{
+    if (!mc__rs_tool_text_result(rs, job->id, text, is_error)) {
+        mc__rs_job_finish(rs, job,
+                          is_error ? mc__rs_tool_error(rs, text) : mc__rs_tool_text(rs, text));
+        return;
+    }
+    if (rs_bug_on(rs, PROGRESS_AFTER_RESPONSE) && job->token != NULL)
+        mc__rs_job_progress(rs, job, 1000, 0, "after the response");
+    job_free(rs, job);
+}
+
 /* Runs one step of a job and schedules the next. */
 static void job_step(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply)
 {
@@ -263,7 +275,7 @@ void mc__rs_jobs_free(mc_refserver_t *rs)
 {
     int i;
 
-    for (i = 0; i < RS_MAX_JOBS; i++)
+    for (i = 0; i < RS_MAX_JOBS && rs->njobs > 0; i++)
         if (rs->jobs[i].used)
             job_free(rs, &rs->jobs[i]);
 }
@@ -493,10 +505,7 @@ static int tool_multiple(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *re
 /* One log message from a tool: {"message": text}. */
 static void tool_log(mc_refserver_t *rs, int level, const char *logger, const char *text)
 {
-    json_object *d = json_object_new_object();
-
-    mc__rs_put_str(rs, d, "message", text);
-    mc__rs_log(rs, level, logger, d);
+    mc__rs_log_message(rs, level, logger, text);
 }
 
 static int tool_logging(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply)
@@ -513,7 +522,7 @@ static int tool_logging(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *rep
     tool_log(rs, 1, "test_tool_with_logging", msgs[job->step]);
     if (job->step < 2)
         return RS_STEP_LATER;
-    mc__rs_job_finish(rs, job, mc__rs_tool_text(rs, "Tool with logging executed successfully"));
+    mc__rs_job_finish_text(rs, job, "Tool with logging executed successfully", 0);
     return RS_STEP_DONE;
 }
 
@@ -530,7 +539,7 @@ static int tool_progress(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *re
         mc__rs_job_progress(rs, job, value, 100, job->step == 2 ? "done" : "working");
         return RS_STEP_LATER;
     }
-    mc__rs_job_finish(rs, job, mc__rs_tool_text(rs, "Tool with progress executed successfully"));
+    mc__rs_job_finish_text(rs, job, "Tool with progress executed successfully", 0);
     return RS_STEP_DONE;
 }
 
@@ -543,7 +552,7 @@ static int tool_error(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply
         mc__rs_error(rs, job->id, MC_RPC_INTERNAL_ERROR, text, NULL);
         return RS_STEP_DONE;
     }
-    mc__rs_job_finish(rs, job, mc__rs_tool_error(rs, text));
+    mc__rs_job_finish_text(rs, job, text, 1);
     return RS_STEP_DONE;
 }
 
@@ -557,7 +566,7 @@ static int tool_log_levels(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *
         snprintf(text, sizeof(text), "a message at level %s", mc__rs_log_level_name(l));
         tool_log(rs, l, "test_logging_levels", text);
     }
-    mc__rs_job_finish(rs, job, mc__rs_tool_text(rs, "Sent one log message at each level"));
+    mc__rs_job_finish_text(rs, job, "Sent one log message at each level", 0);
     return RS_STEP_DONE;
 }
 
@@ -567,7 +576,7 @@ static int tool_resource_link(mc_refserver_t *rs, rs_job_t *job, const rs_reply_
 
     (void)reply;
     if (rs->version < RS_V_2025_06_18) {
-        mc__rs_job_finish(rs, job, mc__rs_tool_text(rs, "See resource test://static-text"));
+        mc__rs_job_finish_text(rs, job, "See resource test://static-text", 0);
         return RS_STEP_DONE;
     }
     link = json_object_new_object();
@@ -600,7 +609,7 @@ static int tool_trigger_update(mc_refserver_t *rs, rs_job_t *job, const rs_reply
     mc__rs_resources_touch(rs);
     snprintf(text, sizeof(text), "test://watched-resource is now at revision %u",
              (unsigned)rs->watched_rev);
-    mc__rs_job_finish(rs, job, mc__rs_tool_text(rs, text));
+    mc__rs_job_finish_text(rs, job, text, 0);
     return RS_STEP_DONE;
 }
 
@@ -614,7 +623,7 @@ static int trigger_list(mc_refserver_t *rs, rs_job_t *job, rs_list_t list, int *
     mc__rs_list_changed(rs, list);
     mc__rs_notify(rs, method, NULL);
     snprintf(text, sizeof(text), "%s is now %s", what, *toggle ? "listed" : "gone");
-    mc__rs_job_finish(rs, job, mc__rs_tool_text(rs, text));
+    mc__rs_job_finish_text(rs, job, text, 0);
     return RS_STEP_DONE;
 }
 
