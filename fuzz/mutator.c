@@ -1,15 +1,18 @@
 /*
  * mutator.c - structure-aware mutation of newline-delimited JSON (see mutator.h).
  *
- * Strategy per call: split the input into lines, parse each with json-c
- * (leniently: the mutator reads what the fuzzer wrote, it judges nothing),
- * then apply one to four operations chosen at random: a tree operation on a
- * node of a parsed line, a line operation on the sequence, or a byte-level
- * mutation. Only lines that changed are serialized again, so the exact bytes
- * of the others survive. Malformed tokens (numbers such as 01 or 1e999,
- * strings with raw control characters or lone surrogate escapes, objects
- * with a duplicated key) are spliced in as "raw" nodes: json-c objects whose
- * serializer writes given bytes verbatim.
+ * Strategy per call: split the input into lines, then apply one to four
+ * operations chosen at random: a tree operation on a node of a line that
+ * parses as JSON, a line operation on the sequence, or a byte-level
+ * mutation. Lines are parsed with json-c (leniently: the mutator reads what
+ * the fuzzer wrote, it judges nothing) only when an operation picks them,
+ * with one tokener per call: the mutator runs before every execution, and
+ * under ASan each allocation it makes costs as much as the target's. Only
+ * lines that changed are serialized again, so the exact bytes of the others
+ * survive. Malformed tokens (numbers such as 01 or 1e999, strings with raw
+ * control characters or lone surrogate escapes, objects with a duplicated
+ * key) are spliced in as "raw" nodes: json-c objects whose serializer writes
+ * given bytes verbatim; deep nesting is written as one raw node too.
  */
 #include "mutator.h"
 
@@ -114,6 +117,7 @@ typedef struct line {
     uint8_t *owned;       /* bytes of an inserted or byte-mutated line */
     json_object *v;       /* parsed value, or NULL */
     int parsed;           /* v holds a parse of the line (JSON null gives v NULL) */
+    int tried;            /* a parse was attempted (parsed tells the outcome) */
     int dirty;            /* v changed: serialize it */
 } line_t;
 
@@ -121,9 +125,10 @@ typedef struct doc {
     line_t lines[MAX_LINES];
     size_t n;
     int trailing_nl;
+    json_tokener *tok; /* made by the first parse, freed by doc_free() */
 } doc_t;
 
-static json_object *parse_lenient(const uint8_t *s, size_t len, int *ok)
+static json_object *parse_lenient(doc_t *d, const uint8_t *s, size_t len, int *ok)
 {
     json_tokener *tok;
     json_object *v = NULL;
@@ -131,9 +136,12 @@ static json_object *parse_lenient(const uint8_t *s, size_t len, int *ok)
     *ok = 0;
     if (len == 0 || len > (1u << 20))
         return NULL;
-    tok = json_tokener_new_ex(64);
+    if (d->tok == NULL)
+        d->tok = json_tokener_new_ex(64);
+    tok = d->tok;
     if (tok == NULL)
         return NULL;
+    json_tokener_reset(tok);
     v = json_tokener_parse_ex(tok, (const char *)s, (int)len);
     if (v == NULL && json_tokener_get_error(tok) == json_tokener_continue)
         v = json_tokener_parse_ex(tok, " ", 1);
@@ -144,7 +152,6 @@ static json_object *parse_lenient(const uint8_t *s, size_t len, int *ok)
         json_object_put(v);
         v = NULL;
     }
-    json_tokener_free(tok);
     return v;
 }
 
@@ -170,15 +177,17 @@ static void doc_split(doc_t *d, const uint8_t *data, size_t size)
     }
 }
 
-static void doc_parse(doc_t *d)
+/* True when line i holds a JSON value other than null (parsing it now if
+ * no parse was tried yet). */
+static int line_tree(doc_t *d, size_t i)
 {
-    size_t i;
+    line_t *l = &d->lines[i];
 
-    for (i = 0; i < d->n; i++) {
-        line_t *l = &d->lines[i];
-        if (!l->parsed && l->v == NULL)
-            l->v = parse_lenient(l->owned ? l->owned : l->bytes, l->len, &l->parsed);
+    if (!l->tried && !l->parsed && l->v == NULL) {
+        l->tried = 1;
+        l->v = parse_lenient(d, l->owned ? l->owned : l->bytes, l->len, &l->parsed);
     }
+    return l->parsed && l->v != NULL;
 }
 
 static void line_clear(line_t *l)
@@ -195,6 +204,9 @@ static void doc_free(doc_t *d)
     for (i = 0; i < d->n; i++)
         line_clear(&d->lines[i]);
     d->n = 0;
+    if (d->tok != NULL)
+        json_tokener_free(d->tok);
+    d->tok = NULL;
 }
 
 /* Writes the document to out. Returns its size, or 0 when it does not fit. */
@@ -480,7 +492,36 @@ static json_object *dup_key_raw(rng_t *r, json_object *obj)
 static json_object *nest(rng_t *r, json_object *v, int depth)
 {
     int i, as_obj = (int)below(r, 2);
+    const char *open = as_obj ? "{\"a\":" : "[", *close = as_obj ? "}" : "]";
+    size_t n = 0, no = strlen(open), at = 0;
+    const char *text = v == NULL
+                           ? "null"
+                           : json_object_to_json_string_length(
+                                 v, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE, &n);
+    char *buf;
+    json_object *raw;
 
+    /* Written as one raw node (the bytes a tree of `depth` containers would
+     * serialize to): a few allocations instead of three per level. */
+    if (v == NULL)
+        n = 4;
+    if (text != NULL && is_raw(v))
+        n = (size_t)((raw_t *)json_object_get_userdata(v))->len;
+    buf = text != NULL ? malloc((size_t)depth * (no + 1) + n + 1) : NULL;
+    if (buf != NULL) {
+        for (i = 0; i < depth; i++, at += no)
+            memcpy(buf + at, open, no);
+        memcpy(buf + at, text, n);
+        at += n;
+        for (i = 0; i < depth; i++)
+            buf[at++] = close[0];
+        raw = new_raw(buf, at);
+        free(buf);
+        if (raw != NULL) {
+            json_object_put(v);
+            return raw;
+        }
+    }
     for (i = 0; i < depth; i++) {
         json_object *c = as_obj ? json_object_new_object() : json_object_new_array();
         if (c == NULL) {
@@ -498,30 +539,32 @@ static json_object *nest(rng_t *r, json_object *v, int depth)
 
 /* ---- operations ---- */
 
-static int parsed_lines(doc_t *d, size_t *idx, size_t cap)
+/* Picks a line holding a JSON tree: a random one, else the next that does.
+ * Returns its index, or d->n when no line does. */
+static size_t pick_tree_line(doc_t *d, rng_t *r)
 {
-    size_t i, n = 0;
+    size_t start = below(r, d->n), k;
 
-    for (i = 0; i < d->n && n < cap; i++)
-        if (d->lines[i].parsed && d->lines[i].v != NULL)
-            idx[n++] = i;
-    return (int)n;
+    for (k = 0; k < d->n; k++)
+        if (line_tree(d, (start + k) % d->n))
+            return (start + k) % d->n;
+    return d->n;
 }
 
 /* One operation on a node of a parsed line. Returns 1 if something changed. */
 static int tree_op(doc_t *d, rng_t *r, size_t max_size)
 {
     static node_t nodes[MAX_NODES];
-    size_t cand[MAX_LINES], li, other;
+    size_t li, other;
     walk_t w = {nodes, 0};
-    int nc = parsed_lines(d, cand, MAX_LINES), ok;
+    int ok;
     line_t *l;
     node_t *nd;
     json_object *nv;
 
-    if (nc == 0)
+    li = pick_tree_line(d, r);
+    if (li == d->n)
         return 0;
-    li = cand[below(r, (size_t)nc)];
     l = &d->lines[li];
     collect(&w, l->v, NULL, NULL, 0, 0);
     if (w.n == 0)
@@ -612,8 +655,8 @@ static int tree_op(doc_t *d, rng_t *r, size_t max_size)
     case 9: { /* splice a subtree from another line */
         walk_t w2 = {NULL, 0};
         static node_t nodes2[MAX_NODES];
-        other = cand[below(r, (size_t)nc)];
-        if (other == li)
+        other = below(r, d->n);
+        if (other == li || !line_tree(d, other))
             return 0;
         w2.nodes = nodes2;
         collect(&w2, d->lines[other].v, NULL, NULL, 0, 0);
@@ -629,10 +672,10 @@ static int tree_op(doc_t *d, rng_t *r, size_t max_size)
         json_object *root = l->v, *oid;
         if (!json_object_is_type(root, json_type_object))
             return 0;
-        other = cand[below(r, (size_t)nc)];
+        other = below(r, d->n);
         switch (below(r, 4)) {
         case 0:
-            if (!json_object_is_type(d->lines[other].v, json_type_object) ||
+            if (!line_tree(d, other) || !json_object_is_type(d->lines[other].v, json_type_object) ||
                 !json_object_object_get_ex(d->lines[other].v, "id", &oid))
                 return 0;
             nv = copy_of(oid, &ok);
@@ -720,14 +763,20 @@ static int line_op(doc_t *d, rng_t *r)
         d->lines[d->n].owned = NULL;
         d->lines[d->n].v = NULL;
         d->lines[d->n].parsed = 0;
+        d->lines[d->n].tried = 0;
         if (d->lines[a].dirty) {
             /* Serialize later from the copy of the tree. */
             int ok;
             d->lines[d->n].v = copy_of(d->lines[a].v, &ok);
             d->lines[d->n].parsed = ok;
             d->lines[d->n].dirty = ok;
-            if (!ok)
-                d->lines[d->n].dirty = 0;
+            /* A tree json-c cannot copy (raw nodes): its bytes are not
+             * written yet, and a line from an earlier operation has none
+             * of its own to fall back on. */
+            if (!ok) {
+                memset(&d->lines[d->n], 0, sizeof(line_t));
+                return 0;
+            }
         } else if (d->lines[a].owned != NULL) {
             d->lines[d->n].len = 0;
             if (!set_line(&d->lines[d->n], (const char *)d->lines[a].owned, d->lines[a].len))
@@ -886,7 +935,6 @@ size_t mc_fuzz_mutate(uint8_t *data, size_t size, size_t max_size, unsigned int 
         return byte_mutate(data, size, max_size, &r);
     }
     doc_split(d, data, size);
-    doc_parse(d);
     ops = 1 + (int)below(&r, 4);
     for (i = 0; i < ops; i++) {
         if (below(&r, 4) == 0)

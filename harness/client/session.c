@@ -1,6 +1,7 @@
 #include "client/session.h"
 
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +45,50 @@ int mc_protocol_version_known(const char *version)
     return 0;
 }
 
+/*
+ * The session's tables (pending requests, queued notifications, events) are
+ * allocated when first needed and doubled as they fill, up to the same
+ * MC_MAX_* caps as before: most sessions use a handful of slots, and a
+ * table allocated in full costs 3.3 MB per session. The session keeps the
+ * address of slot 0; the capacity sits in a header just before it. At the
+ * caps every table behaves exactly as one allocated in full.
+ */
+typedef union table_head {
+    size_t cap;
+    max_align_t align; /* slot 0 keeps the alignment of malloc() */
+} table_head_t;
+
+/* Slots a table holds (0 for none yet). */
+static size_t table_cap(const void *slots)
+{
+    return slots == NULL ? 0 : ((const table_head_t *)slots - 1)->cap;
+}
+
+/* A zeroed table of cap slots of elem bytes; returns slot 0, or NULL. */
+static void *table_new(size_t elem, size_t cap)
+{
+    table_head_t *h = calloc(1, sizeof(*h) + elem * cap);
+
+    if (h == NULL)
+        return NULL;
+    h->cap = cap;
+    return h + 1;
+}
+
+static void table_free(void *slots)
+{
+    if (slots != NULL)
+        free((table_head_t *)slots - 1);
+}
+
+/* The capacity after cap when a table must grow toward max (0: at max). */
+static size_t table_next_cap(size_t cap, size_t max)
+{
+    if (cap >= max)
+        return 0;
+    return cap == 0 ? (max < 16 ? max : 16) : (2 * cap < max ? 2 * cap : max);
+}
+
 static void record(mc_session_t *s, mc_event_kind_t kind, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
@@ -58,6 +103,18 @@ static void record(mc_session_t *s, mc_event_kind_t kind, const char *fmt, ...)
     if (s->n_events >= MC_MAX_SESSION_EVENTS) {
         s->events_dropped++;
         return;
+    }
+    if (s->n_events == table_cap(s->events)) {
+        size_t cap = table_next_cap(s->n_events, MC_MAX_SESSION_EVENTS);
+        mc_event_t *nt = table_new(sizeof(*nt), cap);
+        if (nt == NULL) {
+            s->events_dropped++; /* out of memory: counted like the overflow */
+            return;
+        }
+        if (s->n_events > 0)
+            memcpy(nt, s->events, s->n_events * sizeof(*nt));
+        table_free(s->events);
+        s->events = nt;
     }
     ev = &s->events[s->n_events++];
     ev->kind = kind;
@@ -80,13 +137,7 @@ int mc_session_init(mc_session_t *s, mc_link_t link, const mc_session_opts_t *op
     if (s->opts.responder == NULL)
         s->opts.responder = mc_session_default_responder;
     s->next_id = 1;
-    s->pending = calloc(MC_MAX_PENDING_REQUESTS, sizeof(*s->pending));
-    s->notes = calloc(MC_MAX_QUEUED_NOTIFICATIONS, sizeof(*s->notes));
-    s->events = calloc(MC_MAX_SESSION_EVENTS, sizeof(*s->events));
-    if (s->pending == NULL || s->notes == NULL || s->events == NULL) {
-        mc_session_free(s);
-        return MC_ENOMEM;
-    }
+    /* pending, notes and events are made when first needed (table_new). */
     return MC_OK;
 }
 
@@ -101,18 +152,16 @@ void mc_session_free(mc_session_t *s)
 {
     size_t i;
 
-    if (s->pending != NULL)
-        for (i = 0; i < MC_MAX_PENDING_REQUESTS; i++)
-            clear_pending(&s->pending[i]);
-    if (s->notes != NULL)
-        while (s->notes_count > 0) {
-            mc_msg_free(&s->notes[s->notes_head]);
-            s->notes_head = (s->notes_head + 1) % MC_MAX_QUEUED_NOTIFICATIONS;
-            s->notes_count--;
-        }
-    free(s->pending);
-    free(s->notes);
-    free(s->events);
+    for (i = 0; i < table_cap(s->pending); i++)
+        clear_pending(&s->pending[i]);
+    while (s->notes_count > 0) {
+        mc_msg_free(&s->notes[s->notes_head]);
+        s->notes_head = (s->notes_head + 1) % table_cap(s->notes);
+        s->notes_count--;
+    }
+    table_free(s->pending);
+    table_free(s->notes);
+    table_free(s->events);
     json_object_put(s->client_caps);
     json_object_put(s->init_result);
     mc_msg_free(&s->raw_resp);
@@ -214,14 +263,43 @@ static void describe_id(json_object *id, char *buf, size_t n)
     snprintf(buf, n, "%.60s", txt);
 }
 
+/*
+ * The pending table is direct-mapped: id lives in slot id % cap. Its
+ * capacities are powers of two dividing MC_MAX_PENDING_REQUESTS, so a table
+ * that grows only when two ids share a slot but not their slot of a full
+ * table refuses exactly the requests a full table would.
+ */
+_Static_assert((MC_MAX_PENDING_REQUESTS & (MC_MAX_PENDING_REQUESTS - 1)) == 0,
+               "the pending table's capacities are powers of two");
+
 static mc_pending_t *find_pending(mc_session_t *s, int64_t id)
 {
     mc_pending_t *p;
 
-    if (id <= 0)
+    if (id <= 0 || s->pending == NULL)
         return NULL;
-    p = &s->pending[(uint64_t)id % MC_MAX_PENDING_REQUESTS];
+    p = &s->pending[(uint64_t)id % table_cap(s->pending)];
     return p->used && p->id == id ? p : NULL;
+}
+
+/* Doubles the pending table (or makes it), moving each request to its new
+ * slot. Returns MC_OK, MC_EFULL at the cap, or MC_ENOMEM. */
+static int grow_pending(mc_session_t *s)
+{
+    size_t cap = table_next_cap(table_cap(s->pending), MC_MAX_PENDING_REQUESTS), i;
+    mc_pending_t *nt;
+
+    if (cap == 0)
+        return MC_EFULL;
+    nt = table_new(sizeof(*nt), cap);
+    if (nt == NULL)
+        return MC_ENOMEM;
+    for (i = 0; i < table_cap(s->pending); i++)
+        if (s->pending[i].used)
+            nt[(uint64_t)s->pending[i].id % cap] = s->pending[i];
+    table_free(s->pending);
+    s->pending = nt;
+    return MC_OK;
 }
 
 /* Matches a response to its request, or records why it matches none. */
@@ -283,16 +361,39 @@ static void on_response(mc_session_t *s, mc_msg_t *msg)
     memset(msg, 0, sizeof(*msg));
 }
 
+/* Makes room for one more queued notification below the cap: the ring is
+ * doubled (or made), its messages moved in order to the front. Returns
+ * MC_OK, or MC_ENOMEM. */
+static int grow_notes(mc_session_t *s)
+{
+    size_t cap = table_next_cap(table_cap(s->notes), MC_MAX_QUEUED_NOTIFICATIONS), i;
+    mc_msg_t *nt = table_new(sizeof(*nt), cap);
+
+    if (nt == NULL)
+        return MC_ENOMEM;
+    for (i = 0; i < s->notes_count; i++)
+        nt[i] = s->notes[(s->notes_head + i) % table_cap(s->notes)];
+    table_free(s->notes);
+    s->notes = nt;
+    s->notes_head = 0;
+    return MC_OK;
+}
+
 static void on_notification(mc_session_t *s, mc_msg_t *msg)
 {
     if (s->notes_count == MC_MAX_QUEUED_NOTIFICATIONS) {
         record(s, MC_EV_NOTIFICATIONS_DROPPED, "queue of %u notifications full; dropped %s",
                MC_MAX_QUEUED_NOTIFICATIONS, s->notes[s->notes_head].method);
         mc_msg_free(&s->notes[s->notes_head]);
-        s->notes_head = (s->notes_head + 1) % MC_MAX_QUEUED_NOTIFICATIONS;
+        s->notes_head = (s->notes_head + 1) % table_cap(s->notes);
         s->notes_count--;
+    } else if (s->notes_count == table_cap(s->notes) && grow_notes(s) != MC_OK) {
+        record(s, MC_EV_NOTIFICATIONS_DROPPED, "out of memory queueing a notification; dropped %s",
+               msg->method != NULL ? msg->method : "(none)");
+        mc_msg_free(msg);
+        return;
     }
-    s->notes[(s->notes_head + s->notes_count) % MC_MAX_QUEUED_NOTIFICATIONS] = *msg;
+    s->notes[(s->notes_head + s->notes_count) % table_cap(s->notes)] = *msg;
     s->notes_count++;
     memset(msg, 0, sizeof(*msg));
 }
@@ -417,14 +518,29 @@ static int step(mc_session_t *s, int64_t deadline)
 int mc_session_send_request(mc_session_t *s, const char *method, json_object *params,
                             int64_t *id_out, int timeout_ms)
 {
-    mc_pending_t *p;
+    mc_pending_t *p = NULL;
     int64_t id = s->next_id;
     int rc;
 
-    p = &s->pending[(uint64_t)id % MC_MAX_PENDING_REQUESTS];
-    if (p->used) {
-        json_object_put(params);
-        return MC_EFULL;
+    /* A slot taken by an id of another slot of the full-size table means
+     * this table is too small, not full. */
+    while (p == NULL) {
+        if (s->pending != NULL) {
+            p = &s->pending[(uint64_t)id % table_cap(s->pending)];
+            if (!p->used)
+                break;
+            if ((uint64_t)p->id % MC_MAX_PENDING_REQUESTS ==
+                (uint64_t)id % MC_MAX_PENDING_REQUESTS) {
+                json_object_put(params);
+                return MC_EFULL;
+            }
+            p = NULL;
+        }
+        rc = grow_pending(s);
+        if (rc != MC_OK) {
+            json_object_put(params);
+            return rc;
+        }
     }
     p->method = strdup(method);
     if (p->method == NULL) {
@@ -456,9 +572,13 @@ int mc_session_await(mc_session_t *s, int64_t id, int timeout_ms, mc_msg_t *resp
         return MC_ENOTFOUND;
     while (!p->answered) {
         rc = step(s, deadline);
-        if (rc != MC_OK)
+        /* The table may have moved (only a request sent meanwhile grows it). */
+        p = find_pending(s, id);
+        if (rc != MC_OK || p == NULL)
             break;
     }
+    if (p == NULL)
+        return rc != MC_OK ? rc : MC_ENOTFOUND;
     if (p->answered) {
         *response = p->response;
         memset(&p->response, 0, sizeof(p->response));
@@ -499,7 +619,7 @@ int mc_session_next_notification(mc_session_t *s, int timeout_ms, mc_msg_t *out)
     }
     *out = s->notes[s->notes_head];
     memset(&s->notes[s->notes_head], 0, sizeof(s->notes[s->notes_head]));
-    s->notes_head = (s->notes_head + 1) % MC_MAX_QUEUED_NOTIFICATIONS;
+    s->notes_head = (s->notes_head + 1) % table_cap(s->notes);
     s->notes_count--;
     return MC_OK;
 }
