@@ -146,11 +146,16 @@ static json_object *parse_lenient(doc_t *d, const uint8_t *s, size_t len, int *o
     if (v == NULL && json_tokener_get_error(tok) == json_tokener_continue)
         v = json_tokener_parse_ex(tok, " ", 1);
     if (json_tokener_get_error(tok) == json_tokener_success &&
-        json_tokener_get_parse_end(tok) >= len - 1)
+        json_tokener_get_parse_end(tok) >= len - 1) {
         *ok = 1;
-    else {
+    } else {
         json_object_put(v);
         v = NULL;
+        /* json-c 0.16's json_tokener_reset() keeps a pending high surrogate
+         * of a parse that stopped inside a string: start the next line
+         * with a new tokener. */
+        json_tokener_free(d->tok);
+        d->tok = NULL;
     }
     return v;
 }

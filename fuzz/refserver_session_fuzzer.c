@@ -334,15 +334,24 @@ static const char *skip_ws(const char *p, const char *end)
 }
 
 /* Skips the string at p (its opening quote); returns the byte after it, or
- * NULL at the end of the line. */
+ * NULL at the end of the line. The quote and the escapes are found with
+ * memchr(), not a byte loop. */
 MC_FUZZ_NO_COVERAGE
 static const char *skip_string(const char *p, const char *end)
 {
-    for (p++; p < end; p++) {
-        if (*p == '\\')
-            p++;
-        else if (*p == '"')
-            return p + 1;
+    const char *quote, *bs;
+
+    for (p++; p < end;) {
+        quote = memchr(p, '"', (size_t)(end - p));
+        if (quote == NULL)
+            return NULL;
+        bs = memchr(p, '\\', (size_t)(quote - p));
+        if (bs == NULL)
+            return quote + 1;
+        /* An escape: its second byte (maybe the quote) is not an end. */
+        if (end - bs < 3)
+            return NULL;
+        p = bs + 2;
     }
     return NULL;
 }
@@ -483,6 +492,12 @@ static json_object *parse_line(sess_t *ss, const char *line, size_t len, int str
     if (v == NULL && json_tokener_get_error(ss->tok) == json_tokener_continue)
         v = json_tokener_parse_ex(ss->tok, " ", 1);
     if (json_tokener_get_error(ss->tok) != json_tokener_success) {
+        /* json-c 0.16's json_tokener_reset() keeps a pending high surrogate
+         * of a parse that stopped inside a string, which would turn the next
+         * line's first surrogate pair into U+FFFD plus the pair: a failed
+         * parse gets a new tokener next time. */
+        json_tokener_free(ss->tok);
+        ss->tok = NULL;
         json_object_put(v);
         return NULL;
     }

@@ -11,9 +11,10 @@
  *  - Most messages never reach the tokener. Once the syntax check has
  *    accepted a line, build() makes its tree with the same json-c calls, in
  *    the same order, that the tokener makes for objects, arrays, strings
- *    without escapes, integers of at most 18 digits, true, false and null.
- *    Anything else (an escape, a fraction or exponent, a longer integer)
- *    makes it give up, and the line goes to the tokener. (json-c 0.16's tokener creates, switches
+ *    (escapes decoded as the tokener decodes them), integers of at most 18
+ *    digits, true, false and null. Anything else (a fraction or exponent, a
+ *    longer integer, a string over 4 KiB with escapes) makes it give up, and
+ *    the line goes to the tokener. (json-c 0.16's tokener creates, switches
  * to and frees a C locale on every call, which alone costs more than the build.) The one difference
  * is storage: member names MCP uses are added as constants (JSON_C_OBJECT_KEY_IS_CONSTANT) instead
  * of copies, which gives the same tree with one allocation less per member.
@@ -105,9 +106,13 @@ static int tokenize(mc_refserver_t *rs, const char *line, size_t len, json_objec
 /* Longest member name built here (a longer one goes to the tokener). */
 #define QUICK_MAX_KEY 256
 
+/* Longest string with escapes decoded here (a longer one goes to the tokener). */
+#define QUICK_MAX_ESCAPED 4096
+
 typedef struct quick {
     const char *p;   /* next byte */
     const char *end; /* one past the last byte */
+    char scratch[QUICK_MAX_ESCAPED]; /* the last string decoded (read before the next) */
 } quick_t;
 
 /*
@@ -124,21 +129,138 @@ static void quick_ws(quick_t *q)
 
 static int quick_value(quick_t *q, json_object **out);
 
+/* The value of a hex digit (the syntax check has seen four of them). */
+static unsigned hex_value(char c)
+{
+    return c <= '9' ? (unsigned)(c - '0') : (unsigned)((c | 0x20) - 'a' + 10);
+}
+
+/* Appends code point u as UTF-8 (1 to 4 bytes) at out[*o], as json-c does. */
+static void put_utf8(char *out, size_t *o, unsigned u)
+{
+    if (u < 0x80) {
+        out[(*o)++] = (char)u;
+    } else if (u < 0x800) {
+        out[(*o)++] = (char)(0xc0 | (u >> 6));
+        out[(*o)++] = (char)(0x80 | (u & 0x3f));
+    } else if (u < 0x10000) {
+        out[(*o)++] = (char)(0xe0 | (u >> 12));
+        out[(*o)++] = (char)(0x80 | ((u >> 6) & 0x3f));
+        out[(*o)++] = (char)(0x80 | (u & 0x3f));
+    } else {
+        out[(*o)++] = (char)(0xf0 | ((u >> 18) & 0x07));
+        out[(*o)++] = (char)(0x80 | ((u >> 12) & 0x3f));
+        out[(*o)++] = (char)(0x80 | ((u >> 6) & 0x3f));
+        out[(*o)++] = (char)(0x80 | (u & 0x3f));
+    }
+}
+
+/*
+ * Decodes the escapes of s[0..n), a string body the syntax check accepted,
+ * into q->scratch the way json-c's tokener does: the short escapes give
+ * their byte, \uXXXX its UTF-8 (\u0000 a NUL byte), a surrogate pair one
+ * 4-byte sequence. Returns the decoded length, or -1 when it does not fit
+ * (the tokener takes the line). Every escape shrinks or keeps the size, so
+ * n bytes of room suffice. A surrogate outside a pair never gets here (the
+ * syntax check refuses it), but is left to the tokener all the same.
+ */
+static long quick_unescape(quick_t *q, const char *s, size_t n)
+{
+    const char *end = s + n, *bs;
+    size_t o = 0;
+    unsigned u, lo;
+
+    if (n > sizeof(q->scratch))
+        return -1;
+    while (s < end) {
+        bs = memchr(s, '\\', (size_t)(end - s));
+        if (bs == NULL)
+            bs = end;
+        memcpy(q->scratch + o, s, (size_t)(bs - s));
+        o += (size_t)(bs - s);
+        if (bs == end)
+            break;
+        switch (bs[1]) {
+        case 'b':
+            q->scratch[o++] = '\b';
+            s = bs + 2;
+            break;
+        case 'f':
+            q->scratch[o++] = '\f';
+            s = bs + 2;
+            break;
+        case 'n':
+            q->scratch[o++] = '\n';
+            s = bs + 2;
+            break;
+        case 'r':
+            q->scratch[o++] = '\r';
+            s = bs + 2;
+            break;
+        case 't':
+            q->scratch[o++] = '\t';
+            s = bs + 2;
+            break;
+        case 'u':
+            u = hex_value(bs[2]) << 12 | hex_value(bs[3]) << 8 | hex_value(bs[4]) << 4 |
+                hex_value(bs[5]);
+            s = bs + 6;
+            if (u >= 0xdc00 && u <= 0xdfff)
+                return -1;
+            if (u >= 0xd800 && u <= 0xdbff) {
+                if (end - s < 6 || s[0] != '\\' || s[1] != 'u')
+                    return -1;
+                lo = hex_value(s[2]) << 12 | hex_value(s[3]) << 8 | hex_value(s[4]) << 4 |
+                     hex_value(s[5]);
+                if (lo < 0xdc00 || lo > 0xdfff)
+                    return -1;
+                u = 0x10000 + ((u - 0xd800) << 10) + (lo - 0xdc00);
+                s += 6;
+            }
+            put_utf8(q->scratch, &o, u);
+            break;
+        default: /* '"', '\\', '/' */
+            q->scratch[o++] = bs[1];
+            s = bs + 2;
+            break;
+        }
+    }
+    return (long)o;
+}
+
 /* Scans the string starting at q->p (its opening quote). Sets *s and *n to
- * its bytes. Returns 0, or -1 when it holds an escape. */
+ * its bytes: in the line, or decoded in q->scratch when it holds escapes.
+ * Returns 0, or -1 when the tokener must take the line. */
 static int quick_string(quick_t *q, const char **s, size_t *n)
 {
-    const char *start = ++q->p, *quote;
+    const char *start = ++q->p, *p = start, *quote, *bs;
+    int escaped = 0;
+    long len;
 
     /* The syntax check has seen the closing quote and valid UTF-8. The first
-     * '"' ends the string unless an escape comes before it (an escaped quote
-     * has its backslash first). */
-    quote = memchr(start, '"', (size_t)(q->end - start));
-    if (quote == NULL || memchr(start, '\\', (size_t)(quote - start)) != NULL)
-        return -1;
-    *s = start;
-    *n = (size_t)(quote - start);
+     * '"' ends the string unless a backslash comes before it: then skip that
+     * escape (its second byte may be the quote) and look again. */
+    for (;;) {
+        quote = memchr(p, '"', (size_t)(q->end - p));
+        if (quote == NULL)
+            return -1;
+        bs = memchr(p, '\\', (size_t)(quote - p));
+        if (bs == NULL)
+            break;
+        escaped = 1;
+        p = bs + 2;
+    }
     q->p = quote + 1;
+    if (!escaped) {
+        *s = start;
+        *n = (size_t)(quote - start);
+        return 0;
+    }
+    len = quick_unescape(q, start, (size_t)(quote - start));
+    if (len < 0)
+        return -1;
+    *s = q->scratch;
+    *n = (size_t)len;
     return 0;
 }
 

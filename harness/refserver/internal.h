@@ -142,10 +142,11 @@ struct mc_refserver {
     uint32_t walk_counter; /* for the cursor-unstable switch */
 
     /* work in progress */
-    rs_job_t jobs[RS_MAX_JOBS];
+    rs_job_t *jobs; /* owned: RS_MAX_JOBS slots, NULL until the first tool call */
     int njobs; /* jobs in use */
     uint32_t job_serial;
-    rs_pending_t pending[MC_REFSERVER_MAX_PENDING];
+    rs_pending_t *pending; /* owned: MC_REFSERVER_MAX_PENDING slots, NULL until the
+                              first server->client request */
     int64_t next_out_id;
     uint32_t elicitation_seq;
     int64_t now;

@@ -576,7 +576,7 @@ mc_refserver_t *mc_refserver_clone(const mc_refserver_t *tmpl, mc_refserver_emit
         mc_errbuf_set(eb, MC_EINVAL, "the template has work in progress");
         return NULL;
     }
-    for (i = 0; i < MC_REFSERVER_MAX_PENDING; i++) {
+    for (i = 0; tmpl->pending != NULL && i < MC_REFSERVER_MAX_PENDING; i++) {
         if (tmpl->pending[i].used) {
             mc_errbuf_set(eb, MC_EINVAL, "the template waits for an answer from the client");
             return NULL;
@@ -592,7 +592,8 @@ mc_refserver_t *mc_refserver_clone(const mc_refserver_t *tmpl, mc_refserver_emit
     memcpy(rs, tmpl, sizeof(*rs));
     rs->emit = emit;
     rs->emit_ctx = emit_ctx;
-    memset(rs->jobs, 0, sizeof(rs->jobs));
+    rs->jobs = NULL;
+    rs->pending = NULL;
     rs->out = NULL;
     rs->out_cap = 0;
     rs->failed = 0;
@@ -621,6 +622,8 @@ void mc_refserver_free(mc_refserver_t *rs)
     if (rs == NULL)
         return;
     mc__rs_jobs_free(rs);
+    free(rs->jobs);
+    free(rs->pending);
     for (i = 0; i < rs->nsubs; i++)
         free(rs->subs[i]);
     for (i = 0; i < (int)(sizeof(rs->tool_schemas) / sizeof(rs->tool_schemas[0])); i++)

@@ -8,6 +8,7 @@
  * drops a job without a response.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "refserver/internal.h"
@@ -263,7 +264,7 @@ void mc__rs_jobs_cancel(mc_refserver_t *rs, json_object *params)
     json_object *rid;
     int i;
 
-    if (params == NULL || !json_object_object_get_ex(params, "requestId", &rid) ||
+    if (rs->njobs == 0 || params == NULL || !json_object_object_get_ex(params, "requestId", &rid) ||
         !mc_jsonrpc_id_valid(rid) || rs_bug_on(rs, CANCELLED_ANSWERED))
         return;
     for (i = 0; i < RS_MAX_JOBS; i++)
@@ -424,6 +425,13 @@ void mc__rs_tools_call(mc_refserver_t *rs, json_object *id, json_object *params)
         json_object_is_type(meta, json_type_object) &&
         json_object_object_get_ex(meta, "progressToken", &token) && !mc_jsonrpc_id_valid(token))
         token = NULL;
+    if (rs->jobs == NULL) {
+        rs->jobs = calloc(RS_MAX_JOBS, sizeof(*rs->jobs));
+        if (rs->jobs == NULL) {
+            rs->failed = 1;
+            return;
+        }
+    }
     for (i = 0; i < RS_MAX_JOBS && job == NULL; i++)
         if (!rs->jobs[i].used)
             job = &rs->jobs[i];
