@@ -835,7 +835,7 @@ static void on_emit(void *ctx, const char *line, size_t len)
         mc_fuzz_fail("an emitted line holds an embedded newline", line, len);
     if (ss->record)
         capture(ss, line, len);
-    else if (known_line(ss, line, len - 1))
+    if (known_line(ss, line, len - 1))
         return;
     /* The grammar only: depth is json-c's to judge, as before. */
     if (mc_json_syntax_check(line, len - 1, 0, &at, &what) != MC_OK) {
@@ -1228,8 +1228,9 @@ static void walk_list(sess_t *ss, int64_t *next_id, const char *method, const ch
 }
 
 /* Requests each list at every offset a cursor can name (seeds recorded with
- * another page size carry such cursors), up to one past the end. */
-static void every_offset(sess_t *ss, int64_t *next_id, int64_t *now)
+ * another page size carry such cursors): n[i] is how many items list i has
+ * now; a dynamic item can add one, and one past the end is an empty page. */
+static void every_offset(sess_t *ss, int64_t *next_id, int64_t *now, const size_t n[4])
 {
     static const struct {
         rs_list_t list;
@@ -1242,7 +1243,7 @@ static void every_offset(sess_t *ss, int64_t *next_id, int64_t *now)
     size_t i, off;
 
     for (i = 0; i < sizeof(lists) / sizeof(lists[0]); i++) {
-        for (off = 1; off <= 40; off++) {
+        for (off = 1; off <= n[i] + 2; off++) {
             json_object *p = json_object_new_object();
             mc__rs_cursor_text(ss->rs, lists[i].list, off, cur);
             json_object_object_add(p, "cursor", json_object_new_string(cur));
@@ -1372,7 +1373,8 @@ static void script_body(sess_t *ss, const char *vname, int64_t *now)
         {"test_trigger_tool_change", "tools/list", "tools"},
     };
     json_object *tools = json_object_new_array(), *res = json_object_new_array(),
-                *prompts = json_object_new_array();
+                *prompts = json_object_new_array(), *tpl = json_object_new_array();
+    size_t counts[4];
     int64_t next_id = 1;
     size_t i, j;
     int policy, variant;
@@ -1381,10 +1383,14 @@ static void script_body(sess_t *ss, const char *vname, int64_t *now)
     for (i = 0; i < sizeof(fixed_lines) / sizeof(fixed_lines[0]); i++)
         script_line(ss, fixed_lines[i], now);
     walk_list(ss, &next_id, "resources/list", "resources", now, res);
-    walk_list(ss, &next_id, "resources/templates/list", "resourceTemplates", now, NULL);
+    walk_list(ss, &next_id, "resources/templates/list", "resourceTemplates", now, tpl);
     walk_list(ss, &next_id, "prompts/list", "prompts", now, prompts);
     walk_list(ss, &next_id, "tools/list", "tools", now, tools);
-    every_offset(ss, &next_id, now);
+    counts[0] = json_object_array_length(res);
+    counts[1] = json_object_array_length(tpl);
+    counts[2] = json_object_array_length(prompts);
+    counts[3] = json_object_array_length(tools);
+    every_offset(ss, &next_id, now, counts);
     for (i = 0; i < json_object_array_length(res) + sizeof(extra_uris) / sizeof(extra_uris[0]);
          i++) {
         json_object *p = json_object_new_object();
@@ -1468,6 +1474,7 @@ static void script_body(sess_t *ss, const char *vname, int64_t *now)
     json_object_put(tools);
     json_object_put(res);
     json_object_put(prompts);
+    json_object_put(tpl);
 }
 
 /* Records one session: a fresh server initialized with version and caps
