@@ -99,11 +99,13 @@ struct mc_session {
     mc_link_t link;                 /* private */
     mc_session_opts_t opts;         /* private */
     int64_t next_id;                /* private: ids are 1, 2, 3, ... */
-    mc_pending_t *pending;          /* private: MC_MAX_PENDING_REQUESTS slots */
+    mc_pending_t *pending;          /* private: grows on demand, up to MC_MAX_PENDING_REQUESTS */
     size_t n_pending;               /* read-only */
-    mc_msg_t *notes;                /* private: ring of queued notifications */
+    mc_msg_t *notes;                /* private: ring of queued notifications, grows on
+                                       demand up to MC_MAX_QUEUED_NOTIFICATIONS */
     size_t notes_head, notes_count; /* private */
-    mc_event_t *events;             /* read-only: recorded anomalies */
+    mc_event_t *events;             /* read-only: recorded anomalies (grows on demand up to
+                                       MC_MAX_SESSION_EVENTS) */
     size_t n_events;                /* read-only */
     uint64_t events_dropped;        /* read-only: anomalies past MC_MAX_SESSION_EVENTS */
     uint64_t seq_in, seq_out;       /* read-only: frames received / lines sent */
