@@ -498,6 +498,44 @@ static int step_request(rctx_t *c, json_object *st, int line)
     return 0;
 }
 
+/*
+ * Judges what waiting for one response gave (await and raw steps). With
+ * none, a response breaks the step's check and silence keeps it; otherwise
+ * silence breaks it and a response is judged by the step's expectations.
+ * resp is released. Returns -1 when the target is gone (the scenario is
+ * ERROR), else 0.
+ */
+static int judge_outcome(rctx_t *c, json_object *st, int line, int rc, mc_msg_t *resp, int none,
+                         const char *label, const char *doing, const char *answered_msg,
+                         int window)
+{
+    if (rc != MC_OK && rc != MC_ETIMEOUT) {
+        target_gone(c, rc, doing);
+        return -1;
+    }
+    if (none) {
+        if (rc == MC_OK) {
+            char act[512];
+            compact(resp->root, act, sizeof(act));
+            check(c, step_check(c, st), 0, answered_msg, "no response", act, "", c->seq_all,
+                  line);
+            mc_msg_free(resp);
+        } else {
+            check(c, step_check(c, st), 1, NULL, NULL, NULL, NULL, 0, line);
+        }
+        return 0;
+    }
+    if (rc == MC_ETIMEOUT) {
+        char msg[200];
+        snprintf(msg, sizeof(msg), "%.100s: no response within %d ms", label, window);
+        check(c, step_check(c, st), 0, msg, "a response", "(none)", "", c->seq_all, line);
+        return 0;
+    }
+    judge(c, st, resp, label, line);
+    mc_msg_free(resp);
+    return 0;
+}
+
 static int step_await(rctx_t *c, json_object *st, int line)
 {
     const char *var = mc_json_get_str(st, "await");
@@ -518,34 +556,12 @@ static int step_await(rctx_t *c, json_object *st, int line)
         timeout = MC_RUNNER_QUIET_WINDOW_MS;
     rc = mc_session_await(&c->s, json_object_get_int64(idv), time_left(c, timeout), &resp);
     drain_session(c);
-    if (none) {
-        if (rc == MC_OK) {
-            char act[300];
-            snprintf(act, sizeof(act), "a %s", resp.kind == MC_MSG_RESULT ? "result" : "error");
-            check(c, step_check(c, st), 0, "a response arrived for a cancelled request",
-                  "no response", act, "", c->seq_all, line);
-            mc_msg_free(&resp);
-        } else if (rc == MC_ETIMEOUT) {
-            check(c, step_check(c, st), 1, NULL, NULL, NULL, NULL, 0, line);
-        } else {
-            target_gone(c, rc, "awaiting a response");
-            return -1;
-        }
-        return 0;
+    {
+        char label[96];
+        snprintf(label, sizeof(label), "the %.60s request", var);
+        return judge_outcome(c, st, line, rc, &resp, none, label, "awaiting a response",
+                             "a response arrived for a cancelled request", timeout);
     }
-    if (rc == MC_ETIMEOUT) {
-        char msg[200];
-        snprintf(msg, sizeof(msg), "no response to the %s request within %d ms", var, timeout);
-        check(c, step_check(c, st), 0, msg, "a response", "(none)", "", c->seq_all, line);
-        return 0;
-    }
-    if (rc != MC_OK) {
-        target_gone(c, rc, "awaiting a response");
-        return -1;
-    }
-    judge(c, st, &resp, var, line);
-    mc_msg_free(&resp);
-    return 0;
 }
 
 static int step_notify(rctx_t *c, json_object *st, int line)
@@ -945,34 +961,8 @@ static int step_raw(rctx_t *c, json_object *st, int line)
     drain_session(c);
     json_object_put(parsed);
     json_object_put(rawv);
-    if (none) {
-        if (rc == MC_OK) {
-            char act[512];
-            compact(resp.root, act, sizeof(act));
-            check(c, step_check(c, st), 0, "the server answered a message that takes no answer",
-                  "no response", act, "", c->seq_all, line);
-            mc_msg_free(&resp);
-        } else if (rc == MC_ETIMEOUT) {
-            check(c, step_check(c, st), 1, NULL, NULL, NULL, NULL, 0, line);
-        } else {
-            target_gone(c, rc, "sending raw input");
-            return -1;
-        }
-        return 0;
-    }
-    if (rc == MC_ETIMEOUT) {
-        char msg[200];
-        snprintf(msg, sizeof(msg), "raw input: no response within %d ms", within);
-        check(c, step_check(c, st), 0, msg, "a response", "(none)", "", c->seq_all, line);
-        return 0;
-    }
-    if (rc != MC_OK) {
-        target_gone(c, rc, "sending raw input");
-        return -1;
-    }
-    judge(c, st, &resp, "raw input", line);
-    mc_msg_free(&resp);
-    return 0;
+    return judge_outcome(c, st, line, rc, &resp, none, "raw input", "sending raw input",
+                         "the server answered a message that takes no answer", within);
 }
 
 static int run_step(rctx_t *c, json_object *st, const char *ptr, int depth)
