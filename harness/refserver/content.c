@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/base64.h"
 #include "refserver/internal.h"
 
 /* A 1x1 PNG and a 11-sample 8-bit WAV, made for this project. Both lengths
@@ -150,28 +151,9 @@ json_object *mc__rs_number(double v)
 
 char *mc__rs_base64(const unsigned char *data, size_t len)
 {
-    static const char tab[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    size_t i, o = 0, n = 4 * ((len + 2) / 3);
-    char *s = malloc(n + 1);
+    char *s = malloc(mc_base64_encoded_len(len) + 1);
 
-    if (s == NULL)
-        return NULL;
-    for (i = 0; i + 2 < len; i += 3) {
-        unsigned v = (unsigned)data[i] << 16 | (unsigned)data[i + 1] << 8 | data[i + 2];
-        s[o++] = tab[(v >> 18) & 63];
-        s[o++] = tab[(v >> 12) & 63];
-        s[o++] = tab[(v >> 6) & 63];
-        s[o++] = tab[v & 63];
-    }
-    if (i < len) {
-        unsigned v = (unsigned)data[i] << 16;
-        if (i + 1 < len)
-            v |= (unsigned)data[i + 1] << 8;
-        s[o++] = tab[(v >> 18) & 63];
-        s[o++] = tab[(v >> 12) & 63];
-        s[o++] = i + 1 < len ? tab[(v >> 6) & 63] : '=';
-        s[o++] = '=';
-    }
-    s[o] = '\0';
+    if (s != NULL)
+        mc_base64_encode(data, len, s);
     return s;
 }

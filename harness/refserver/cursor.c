@@ -168,3 +168,30 @@ void mc__rs_page_finish(mc_refserver_t *rs, rs_list_t list, json_object *result,
         mc__rs_put(rs, result, "nextCursor", NULL);
     }
 }
+
+void mc__rs_serve_list(mc_refserver_t *rs, rs_list_t list, json_object *id, json_object *params,
+                       size_t total, const char *field, rs_item_fn item, int pretty)
+{
+    size_t start, end, i;
+    const char *cin;
+    json_object *res, *arr;
+    rs_body_t *slot;
+    rs_body_key_t key;
+
+    if (mc__rs_page(rs, list, id, params, total, &start, &end, &cin) != 0)
+        return;
+    slot = mc__rs_page_slot(rs, list, start);
+    key = mc__rs_body_key(rs, list, start);
+    if (mc__rs_send_cached(rs, slot, &key, id))
+        return;
+    res = json_object_new_object();
+    arr = json_object_new_array_ext((int)(end - start));
+    for (i = start; i < end; i++)
+        if (json_object_array_add(arr, item(rs, i)) != 0)
+            rs->failed = 1;
+    mc__rs_put(rs, res, field, arr);
+    mc__rs_page_finish(rs, list, res, end, total, cin);
+    if (pretty)
+        rs->pretty_next = 1;
+    mc__rs_result_cached(rs, slot, &key, id, res);
+}

@@ -341,6 +341,18 @@ void mc__rs_cursor_text(mc_refserver_t *rs, rs_list_t list, size_t offset, char 
 void mc__rs_page_finish(mc_refserver_t *rs, rs_list_t list, json_object *result, size_t end,
                         size_t total, const char *cursor_in);
 
+/* Builds item i of a list (a new reference). */
+typedef json_object *(*rs_item_fn)(mc_refserver_t *rs, size_t i);
+
+/*
+ * Answers a list request: the page params ask for (or the bad-cursor
+ * error), items start..end built by item under field, nextCursor, through
+ * the response cache. pretty makes the answer span several lines (the
+ * embedded-newline violation switch).
+ */
+void mc__rs_serve_list(mc_refserver_t *rs, rs_list_t list, json_object *id, json_object *params,
+                       size_t total, const char *field, rs_item_fn item, int pretty);
+
 /* ---- resources.c ---- */
 void mc__rs_resources_list(mc_refserver_t *rs, json_object *id, json_object *params);
 void mc__rs_templates_list(mc_refserver_t *rs, json_object *id, json_object *params);

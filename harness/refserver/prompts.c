@@ -92,26 +92,8 @@ static json_object *prompt_item(mc_refserver_t *rs, size_t i)
 
 void mc__rs_prompts_list(mc_refserver_t *rs, json_object *id, json_object *params)
 {
-    size_t total = prompt_count(rs), start, end, i;
-    const char *cin;
-    json_object *res, *arr;
-    rs_body_t *slot;
-    rs_body_key_t key;
-
-    if (mc__rs_page(rs, RS_LIST_PROMPTS, id, params, total, &start, &end, &cin) != 0)
-        return;
-    slot = mc__rs_page_slot(rs, RS_LIST_PROMPTS, start);
-    key = mc__rs_body_key(rs, RS_LIST_PROMPTS, start);
-    if (mc__rs_send_cached(rs, slot, &key, id))
-        return;
-    res = json_object_new_object();
-    arr = json_object_new_array();
-    for (i = start; i < end; i++)
-        if (json_object_array_add(arr, prompt_item(rs, i)) != 0)
-            rs->failed = 1;
-    mc__rs_put(rs, res, "prompts", arr);
-    mc__rs_page_finish(rs, RS_LIST_PROMPTS, res, end, total, cin);
-    mc__rs_result_cached(rs, slot, &key, id, res);
+    mc__rs_serve_list(rs, RS_LIST_PROMPTS, id, params, prompt_count(rs), "prompts", prompt_item,
+                      0);
 }
 
 /* Returns the fixture index of name, -2 for the dynamic or a synthetic prompt,

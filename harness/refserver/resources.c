@@ -148,60 +148,29 @@ static json_object *build_item(mc_refserver_t *rs, size_t i)
 
 void mc__rs_resources_list(mc_refserver_t *rs, json_object *id, json_object *params)
 {
-    size_t total = mc__rs_resources_count(rs), start, end, i;
-    const char *cin;
-    json_object *res, *arr;
-    rs_body_t *slot;
-    rs_body_key_t key;
+    mc__rs_serve_list(rs, RS_LIST_RESOURCES, id, params, mc__rs_resources_count(rs), "resources",
+                      resource_item, 0);
+}
 
-    if (mc__rs_page(rs, RS_LIST_RESOURCES, id, params, total, &start, &end, &cin) != 0)
-        return;
-    slot = mc__rs_page_slot(rs, RS_LIST_RESOURCES, start);
-    key = mc__rs_body_key(rs, RS_LIST_RESOURCES, start);
-    if (mc__rs_send_cached(rs, slot, &key, id))
-        return;
-    res = json_object_new_object();
-    arr = json_object_new_array_ext((int)(end - start));
-    for (i = start; i < end; i++)
-        if (json_object_array_add(arr, resource_item(rs, i)) != 0)
-            rs->failed = 1;
-    mc__rs_put(rs, res, "resources", arr);
-    mc__rs_page_finish(rs, RS_LIST_RESOURCES, res, end, total, cin);
-    mc__rs_result_cached(rs, slot, &key, id, res);
+/* Template i of the fixture table (a new reference). */
+static json_object *template_item(mc_refserver_t *rs, size_t i)
+{
+    const rs_res_fixture_t *t = &rs_templates[i];
+    json_object *o = json_object_new_object();
+
+    mc__rs_put_str(rs, o, rs_bug_on(rs, TEMPLATE_NO_URITEMPLATE) ? "uri" : "uriTemplate", t->uri);
+    mc__rs_put_str(rs, o, "name", t->name);
+    mc__rs_add_title(rs, o, t->title);
+    mc__rs_put_str(rs, o, "description", t->description);
+    mc__rs_put_str(rs, o, "mimeType", t->mime);
+    mc__rs_add_icons(rs, o);
+    return o;
 }
 
 void mc__rs_templates_list(mc_refserver_t *rs, json_object *id, json_object *params)
 {
-    size_t start, end, i;
-    const char *cin;
-    json_object *res, *arr;
-    rs_body_t *slot;
-    rs_body_key_t key;
-
-    if (mc__rs_page(rs, RS_LIST_TEMPLATES, id, params, RS_NTPL, &start, &end, &cin) != 0)
-        return;
-    slot = mc__rs_page_slot(rs, RS_LIST_TEMPLATES, start);
-    key = mc__rs_body_key(rs, RS_LIST_TEMPLATES, start);
-    if (mc__rs_send_cached(rs, slot, &key, id))
-        return;
-    res = json_object_new_object();
-    arr = json_object_new_array();
-    for (i = start; i < end; i++) {
-        const rs_res_fixture_t *t = &rs_templates[i];
-        json_object *o = json_object_new_object();
-        mc__rs_put_str(rs, o, rs_bug_on(rs, TEMPLATE_NO_URITEMPLATE) ? "uri" : "uriTemplate",
-                       t->uri);
-        mc__rs_put_str(rs, o, "name", t->name);
-        mc__rs_add_title(rs, o, t->title);
-        mc__rs_put_str(rs, o, "description", t->description);
-        mc__rs_put_str(rs, o, "mimeType", t->mime);
-        mc__rs_add_icons(rs, o);
-        if (json_object_array_add(arr, o) != 0)
-            rs->failed = 1;
-    }
-    mc__rs_put(rs, res, "resourceTemplates", arr);
-    mc__rs_page_finish(rs, RS_LIST_TEMPLATES, res, end, RS_NTPL, cin);
-    mc__rs_result_cached(rs, slot, &key, id, res);
+    mc__rs_serve_list(rs, RS_LIST_TEMPLATES, id, params, RS_NTPL, "resourceTemplates",
+                      template_item, 0);
 }
 
 /* True when s[0..n) is 1..64 characters of [A-Za-z0-9_.-]. */

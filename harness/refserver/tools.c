@@ -345,28 +345,8 @@ static json_object *tool_item(mc_refserver_t *rs, size_t i)
 
 void mc__rs_tools_list(mc_refserver_t *rs, json_object *id, json_object *params)
 {
-    size_t total = tool_count(rs), start, end, i;
-    const char *cin;
-    json_object *res, *arr;
-    rs_body_t *slot;
-    rs_body_key_t key;
-
-    if (mc__rs_page(rs, RS_LIST_TOOLS, id, params, total, &start, &end, &cin) != 0)
-        return;
-    slot = mc__rs_page_slot(rs, RS_LIST_TOOLS, start);
-    key = mc__rs_body_key(rs, RS_LIST_TOOLS, start);
-    if (mc__rs_send_cached(rs, slot, &key, id))
-        return;
-    res = json_object_new_object();
-    arr = json_object_new_array();
-    for (i = start; i < end; i++)
-        if (json_object_array_add(arr, tool_item(rs, i)) != 0)
-            rs->failed = 1;
-    mc__rs_put(rs, res, "tools", arr);
-    mc__rs_page_finish(rs, RS_LIST_TOOLS, res, end, total, cin);
-    if (rs_bug_on(rs, EMBEDDED_NEWLINE))
-        rs->pretty_next = 1;
-    mc__rs_result_cached(rs, slot, &key, id, res);
+    mc__rs_serve_list(rs, RS_LIST_TOOLS, id, params, tool_count(rs), "tools", tool_item,
+                      rs_bug_on(rs, EMBEDDED_NEWLINE));
 }
 
 /* ---- tools/call ---- */
