@@ -15,6 +15,7 @@
 #include "core/json.h"
 #include "core/limits.h"
 #include "scenario/builtin.h"
+#include "scenario/fixtures.h"
 #include "scenario/match.h"
 #include "scenario/vars.h"
 
@@ -1085,6 +1086,62 @@ static void set_role_vars(rctx_t *c)
     json_object_put(v);
 }
 
+/*
+ * Resolves the scenario's roles against what the server lists (after the
+ * capability gate). Sets ${role:NAME} to each resolved value. Returns 0
+ * when every role is offered; otherwise sets the verdict (NOT-VERIFIED for
+ * a fixture the server does not offer, SKIP for a capability it does not
+ * declare) and returns -1.
+ */
+static int resolve_roles(rctx_t *c)
+{
+    mc_fixture_opts_t fo;
+    mc_offer_t offer;
+    size_t i;
+    int ret = 0;
+
+    if (c->sc->n_roles == 0)
+        return 0;
+    memset(&fo, 0, sizeof(fo));
+    fo.roles = c->o->roles;
+    fo.safe_tools = c->o->safe_tools;
+    fo.call_tools = c->o->call_tools;
+    fo.server_caps = c->s.server_caps;
+    fo.timeout_ms = c->step_timeout;
+    mc_offer_init(&offer);
+    for (i = 0; i < c->sc->n_roles && ret == 0; i++) {
+        json_object *val = NULL;
+        char why[512], name[160];
+        int srv_rc = MC_OK;
+        mc_role_status_t st = mc_fixture_resolve(&c->s, &offer, &fo, c->sc->roles[i], &val, why,
+                                                 sizeof(why), &srv_rc);
+        drain_session(c);
+        switch (st) {
+        case MC_ROLE_OFFERED:
+            snprintf(name, sizeof(name), "role:%s", c->sc->roles[i]);
+            mc_vars_set(&c->vars, name, val);
+            json_object_put(val);
+            break;
+        case MC_ROLE_NO_CAPABILITY:
+            mc_sresult_set(c->res, MC_SKIP, "%s", why);
+            ret = -1;
+            break;
+        case MC_ROLE_UNKNOWN:
+            if (srv_rc == MC_EEOF || srv_rc == MC_EEXITED) {
+                target_gone(c, srv_rc, "listing fixtures");
+                ret = -1;
+                break;
+            }
+            /* fall through */
+        default:
+            mc_sresult_set(c->res, MC_NOT_VERIFIED, "%s", why);
+            ret = -1;
+        }
+    }
+    mc_offer_free(&offer);
+    return ret;
+}
+
 static void finish_target(rctx_t *c)
 {
     char tail[4096], how[200];
@@ -1130,12 +1187,16 @@ int mc_runner_run(const mc_scenario_t *sc, const mc_runner_opts_t *o, mc_scenari
     snprintf(c->version, sizeof(c->version), "%s", want_version);
     mc_vars_init(&c->vars);
 
-    /* Roles first: a missing fixture means nothing can be verified. */
-    for (i = 0; i < sc->n_roles; i++) {
-        if (mc_json_get(o->roles, sc->roles[i]) == NULL) {
-            mc_sresult_set(out, MC_NOT_VERIFIED, "the profile maps no fixture to role \"%s\"",
-                           sc->roles[i]);
-            goto done;
+    /* A scenario that does the lifecycle itself cannot have its roles
+     * resolved against the live server before its steps: the profile
+     * alone decides. */
+    if (sc->manual_init) {
+        for (i = 0; i < sc->n_roles; i++) {
+            if (mc_json_get(o->roles, sc->roles[i]) == NULL) {
+                mc_sresult_set(out, MC_NOT_VERIFIED, "the profile maps no fixture to role %s",
+                               sc->roles[i]);
+                goto done;
+            }
         }
     }
     c->rep = malloc(sizeof(*c->rep));
@@ -1212,6 +1273,8 @@ int mc_runner_run(const mc_scenario_t *sc, const mc_runner_opts_t *o, mc_scenari
         }
     }
     set_role_vars(c);
+    if (!sc->manual_init && resolve_roles(c) != 0)
+        goto stop;
     run_steps(c, sc->steps, "/steps", 0);
     if (!c->dead && c->session_ok) {
         /* Let late messages arrive so the wire checks see them. */
