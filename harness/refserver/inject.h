@@ -136,6 +136,9 @@
     XX(TOOL_ERROR_AS_RPC, "tool-error-as-protocol-error", "SHOULD",                                \
        "a tool execution error is sent as a JSON-RPC error instead of isError",                   \
        "2025-06-18/server/tools#error-handling")                                                   \
+    XX(TOOL_STRUCTURED_NONCONFORMING, "tool-structured-nonconforming", "MUST",                     \
+       "test_structured_content returns structuredContent whose temperature is a string, "         \
+       "against its outputSchema", "2025-06-18/server/tools#output-schema")                        \
     XX(TOOL_NO_INPUT_SCHEMA, "tool-missing-input-schema", "MUST",                                  \
        "tools/list items lack the required inputSchema", "2025-06-18/server/tools#tool")           \
     XX(TOOL_CONTENT_NO_TYPE, "tool-content-missing-type", "MUST",                                  \

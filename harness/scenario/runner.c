@@ -16,6 +16,7 @@
 #include "core/limits.h"
 #include "scenario/builtin.h"
 #include "scenario/fixtures.h"
+#include "scenario/instance.h"
 #include "scenario/match.h"
 #include "scenario/vars.h"
 
@@ -215,6 +216,19 @@ static void respond(void *ctx, mc_session_t *s, const mc_msg_t *request, mc_repl
                      mc_json_get_str(err, "message") ? mc_json_get_str(err, "message") : "error");
         } else if (with != NULL) {
             json_object_deep_copy(with, &reply->result, NULL);
+            /* An accepted elicitation without content gets content made
+             * from the request's requestedSchema: a valid instance of what
+             * the server asked for. */
+            if (reply->result != NULL && strcmp(request->method, "elicitation/create") == 0 &&
+                mc_json_get_str(reply->result, "action") != NULL &&
+                strcmp(mc_json_get_str(reply->result, "action"), "accept") == 0 &&
+                mc_json_get(reply->result, "content") == NULL &&
+                mc_json_get(mc_json_get(request->params, "requestedSchema"), "type") != NULL) {
+                json_object *inst = NULL;
+                if (mc_instance_make(mc_json_get(request->params, "requestedSchema"), &inst) ==
+                    MC_OK)
+                    json_object_object_add(reply->result, "content", inst);
+            }
         }
         return;
     }
@@ -431,6 +445,74 @@ static inbox_item_t *inbox_find(rctx_t *c, inbox_t *b, json_object *st, const ch
 
 static int run_steps(rctx_t *c, json_object *steps, const char *ptr, int depth);
 
+/* {"NAME": "mcpcheck", ...} for each required argument of a prompt's
+ * declared arguments (a new object). */
+static json_object *prompt_arguments(json_object *decl)
+{
+    json_object *out = json_object_new_object();
+    size_t i, n = json_object_is_type(decl, json_type_array) ? json_object_array_length(decl) : 0;
+
+    for (i = 0; out != NULL && i < n && i < MC_INSTANCE_MAX_MEMBERS; i++) {
+        json_object *a = json_object_array_get_idx(decl, i);
+        const char *name = mc_json_get_str(a, "name");
+        if (name != NULL && json_object_get_boolean(mc_json_get(a, "required")))
+            json_object_object_add(out, name, json_object_new_string("mcpcheck"));
+    }
+    return out;
+}
+
+/*
+ * Replaces every {"$instance": SCHEMA} inside v (after expansion) with a
+ * valid instance of SCHEMA (scenario/instance.h): tool arguments made from
+ * an inputSchema; and every {"$arguments": ARGS} with the arguments object a
+ * prompt's declared ARGS need (each required one set to "mcpcheck").
+ * Returns the value to use in v's place (v itself, or its replacement,
+ * with v put).
+ */
+static json_object *make_instances(json_object *v, int depth)
+{
+    if (depth > MC_INSTANCE_MAX_DEPTH)
+        return v;
+    if (json_object_is_type(v, json_type_object)) {
+        json_object *schema;
+        if (json_object_object_length(v) == 1 &&
+            json_object_object_get_ex(v, "$arguments", &schema)) {
+            json_object *args = prompt_arguments(schema);
+            if (args == NULL)
+                return v;
+            json_object_put(v);
+            return args;
+        }
+        if (json_object_object_length(v) == 1 &&
+            json_object_object_get_ex(v, "$instance", &schema)) {
+            json_object *inst = NULL;
+            if (mc_instance_make(schema, &inst) != MC_OK)
+                return v;
+            json_object_put(v);
+            return inst;
+        }
+        json_object_object_foreach(v, k, m)
+        {
+            json_object *r = make_instances(json_object_get(m), depth + 1);
+            if (r != m)
+                json_object_object_add(v, k, r);
+            else
+                json_object_put(r);
+        }
+    } else if (json_object_is_type(v, json_type_array)) {
+        size_t i, n = json_object_array_length(v);
+        for (i = 0; i < n; i++) {
+            json_object *m = json_object_array_get_idx(v, i);
+            json_object *r = make_instances(json_object_get(m), depth + 1);
+            if (r != m)
+                json_object_array_put_idx(v, i, r);
+            else
+                json_object_put(r);
+        }
+    }
+    return v;
+}
+
 static json_object *expand_or_fail(rctx_t *c, json_object *tmpl, int line)
 {
     json_object *out = NULL;
@@ -441,7 +523,7 @@ static json_object *expand_or_fail(rctx_t *c, json_object *tmpl, int line)
         check(c, "harness/step", 0, eb.msg, NULL, NULL, NULL, 0, line);
         return NULL;
     }
-    return out;
+    return make_instances(out, 0);
 }
 
 static int step_request(rctx_t *c, json_object *st, int line)

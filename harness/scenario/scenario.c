@@ -259,7 +259,7 @@ static void lint_assertions(lint_t *l, json_object *list, const char *pointer)
     static const char *const keys[] = {"path",   "equals", "type",   "matches", "present",
                                        "absent", "length", "range",  "contains", "base64",
                                        "uri",    "one_of", "check",  "message", "optional",
-                                       "not_equals", NULL};
+                                       "not_equals", "json_schema", "valid_against", NULL};
     size_t i, n;
     char sub[512];
 
@@ -286,7 +286,7 @@ static void lint_assertions(lint_t *l, json_object *list, const char *pointer)
         if (matchers != 1)
             problem(l, sub, "assertion needs exactly one matcher (equals, not_equals, type, "
                             "matches, present, absent, length, range, contains, base64, uri, "
-                            "one_of), found %d",
+                            "one_of, json_schema, valid_against), found %d",
                     matchers);
         if (mc_json_get(a, "type") != NULL && !mc_matcher_type_known(mc_json_get(a, "type")))
             problem(l, sub, "unknown type in \"type\" matcher (use string, number, integer, "
