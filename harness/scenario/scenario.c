@@ -54,7 +54,9 @@ typedef struct lint {
     const mc_requirement_t *reqs;
     size_t n_reqs;
     int steps_seen;
+    json_object *client_caps; /* what the scenario's client declares (borrowed) */
 } lint_t;
+
 
 static void problem(lint_t *l, const char *pointer, const char *fmt, ...)
 #if defined(__GNUC__)
@@ -100,6 +102,22 @@ static void problem(lint_t *l, const char *pointer, const char *fmt, ...)
     memcpy(l->buf + l->len, line, n);
     l->len += n;
     l->buf[l->len] = '\0';
+}
+
+/*
+ * The harness obeys the rules it checks: a message the client sends that
+ * needs a client capability the scenario does not declare is a problem of
+ * the scenario (2025-06-18/basic/lifecycle#operation: "Both parties MUST
+ * only use capabilities that were successfully negotiated").
+ */
+static void lint_client_sends(lint_t *l, const char *method, const char *ptr)
+{
+    json_object *roots = mc_json_get(l->client_caps, "roots");
+
+    if (method != NULL && strcmp(method, "notifications/roots/list_changed") == 0 &&
+        !json_object_get_boolean(mc_json_get(roots, "listChanged")))
+        problem(l, ptr, "the client would send notifications/roots/list_changed without "
+                        "declaring client.capabilities.roots.listChanged");
 }
 
 static int has_var(const lint_t *l, const char *name, size_t n)
@@ -441,6 +459,8 @@ static void lint_step(lint_t *l, json_object *st, const char *ptr, int depth)
         only_keys(l, st, ptr, "a notify step", k_notify);
         if (!is_str(mc_json_get(st, "notify")))
             problem(l, ptr, "\"notify\" must be a method name");
+        else
+            lint_client_sends(l, mc_json_get_str(st, "notify"), ptr);
         want_type(l, st, "params", json_type_object, ptr, "a notify step");
         check_refs(l, mc_json_get(st, "params"), ptr);
     } else if (strcmp(kind, "expect_notification") == 0 || strcmp(kind, "expect_request") == 0) {
@@ -526,8 +546,14 @@ static void lint_step(lint_t *l, json_object *st, const char *ptr, int depth)
         }
     } else if (strcmp(kind, "raw") == 0) {
         only_keys(l, st, ptr, "a raw step", k_raw);
-        if (!is_str(mc_json_get(st, "raw")))
+        if (!is_str(mc_json_get(st, "raw"))) {
             problem(l, ptr, "\"raw\" must be the exact line to send (a string)");
+        } else {
+            json_object *line = json_tokener_parse(mc_json_get_str(st, "raw"));
+            if (json_object_is_type(line, json_type_object))
+                lint_client_sends(l, mc_json_get_str(line, "method"), ptr);
+            json_object_put(line);
+        }
         mc_str_join(sub, sizeof(sub), ptr, "/expect");
         lint_expect(l, mc_json_get(st, "expect"), sub);
         want_type(l, st, "within", json_type_int, ptr, "a raw step");
@@ -767,6 +793,7 @@ int mc_scenario_load(const char *path, const char *root, mc_scenario_t *sc, char
         problem(&l, "", "the scenario needs \"steps\": a non-empty array");
     } else {
         s.steps = v;
+        l.client_caps = s.client_caps;
         lint_steps(&l, v, "/steps", 0);
     }
 
