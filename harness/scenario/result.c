@@ -159,11 +159,15 @@ void mc_sresult_finish(mc_scenario_result_t *r)
     size_t i;
     mc_verdict_t v = MC_PASS;
 
-    if (r->reason != NULL && (r->verdict == MC_SKIP || r->verdict == MC_NOT_VERIFIED))
-        return;
     for (i = 0; i < r->n_checks; i++)
         if (r->checks[i].verdict > v)
             v = r->checks[i].verdict;
+    if (r->reason != NULL && (r->verdict == MC_SKIP || r->verdict == MC_NOT_VERIFIED)) {
+        /* Not judged as a whole; a finding made before it had to stop stands. */
+        if (v >= MC_WARN)
+            r->verdict = v;
+        return;
+    }
     if (r->reason != NULL && r->verdict == MC_ERROR)
         v = MC_ERROR;
     r->verdict = v;

@@ -123,8 +123,10 @@ void mc_sresult_set(mc_scenario_result_t *r, mc_verdict_t v, const char *fmt, ..
 #endif
     ;
 
-/* Computes the scenario's verdict from its checks (ERROR/SKIP/NOT-VERIFIED
- * set by mc_sresult_set win). */
+/* Computes the scenario's verdict from its checks. ERROR set by
+ * mc_sresult_set wins; SKIP and NOT-VERIFIED win too, unless a check
+ * already gave WARN or FAIL (a finding made before the scenario had to stop
+ * stands). */
 void mc_sresult_finish(mc_scenario_result_t *r);
 
 void mc_sresult_free(mc_scenario_result_t *r);

@@ -75,10 +75,11 @@ static void check(rctx_t *c, const char *id, int pass, const char *message, cons
 
     if (mc_check_is_harness(id)) {
         /* Set-up, not a rule of the spec: a step that cannot be carried out
-         * leaves the scenario unjudged (ERROR), it is no finding. */
+         * leaves the scenario unverified; it is no finding. */
         if (!pass)
-            mc_sresult_set(c->res, MC_ERROR, "the step at line %d could not be carried out: %s",
-                           line, message != NULL ? message : "it did not complete");
+            mc_sresult_set(c->res, MC_NOT_VERIFIED,
+                           "the step at line %d could not be carried out: %s", line,
+                           message != NULL ? message : "it did not complete");
         return;
     }
     if (def == NULL)

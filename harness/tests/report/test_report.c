@@ -478,6 +478,18 @@ static void test_levels_causes_folding(void **state)
     assert_string_equal(buf, "0 passed, 0 failed, 1 info\n");
     mc_report_console_causes(&rep, 0, 0, buf, sizeof(buf));
     assert_string_equal(buf, "");
+    {
+        /* A scenario that had to stop stays NOT-VERIFIED, unless a finding
+         * came first: that stands. */
+        mc_scenario_result_t *r = &rep.run.scenarios[0];
+        mc_sresult_set(r, MC_NOT_VERIFIED, "the step at line %d could not be carried out", 3);
+        mc_sresult_finish(r);
+        assert_int_equal(r->verdict, MC_NOT_VERIFIED);
+        add_check(r, "area/late", MC_LEVEL_MUST, 0, "broken before the stop");
+        mc_sresult_finish(r);
+        assert_int_equal(r->verdict, MC_FAIL);
+        assert_string_equal(r->reason, "the step at line 3 could not be carried out");
+    }
     mc_report_free(&rep);
 
     memset(&run, 0, sizeof(run));
