@@ -80,8 +80,8 @@ int mc__cause_same(const mc_report_cause_t *c, const char *check, const char *me
     if (check != NULL && strcmp(c->check, check) != 0)
         return 0;
     cause_key(message != NULL ? message
-                              : check != NULL ? "the check did not hold"
-                                              : "the scenario ended in ERROR",
+              : check != NULL ? "the check did not hold"
+                              : "the scenario ended in ERROR",
               key, sizeof(key));
     return strcmp(c->key, key) == 0;
 }

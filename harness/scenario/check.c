@@ -89,8 +89,8 @@ int mc_check_id_ok(const char *id)
     for (p = id; *p != '\0'; p++) {
         if (*p == '/')
             slash = 1;
-        else if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '-' ||
-                   *p == '_' || *p == '.'))
+        else if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '-' || *p == '_' ||
+                   *p == '.'))
             return 0;
     }
     return slash && p[-1] != '/';
@@ -131,8 +131,8 @@ int mc_spec_ref_ok(const char *ref)
 
 static int is_word_char(char c)
 {
-    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
-           c == '_' || c == '-';
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' ||
+           c == '-';
 }
 
 unsigned mc_check_keywords(const char *quote)
@@ -141,9 +141,9 @@ unsigned mc_check_keywords(const char *quote)
         const char *word;
         unsigned bit;
     } words[] = {
-        {"MUST", MC_KW_MUST},          {"REQUIRED", MC_KW_MUST}, {"SHALL", MC_KW_MUST},
-        {"SHOULD", MC_KW_SHOULD},      {"RECOMMENDED", MC_KW_SHOULD},
-        {"MAY", MC_KW_MAY},            {"OPTIONAL", MC_KW_MAY},
+        {"MUST", MC_KW_MUST},     {"REQUIRED", MC_KW_MUST},      {"SHALL", MC_KW_MUST},
+        {"SHOULD", MC_KW_SHOULD}, {"RECOMMENDED", MC_KW_SHOULD}, {"MAY", MC_KW_MAY},
+        {"OPTIONAL", MC_KW_MAY},
     };
     unsigned kw = 0;
     const char *p = quote;

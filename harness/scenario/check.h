@@ -17,7 +17,12 @@
  * RECOMMENDED), MAY (MAY, OPTIONAL), or INFO for a sentence without an
  * upper-case keyword (an example, a table row, descriptive prose).
  */
-typedef enum mc_level { MC_LEVEL_MUST = 0, MC_LEVEL_SHOULD, MC_LEVEL_MAY, MC_LEVEL_INFO } mc_level_t;
+typedef enum mc_level {
+    MC_LEVEL_MUST = 0,
+    MC_LEVEL_SHOULD,
+    MC_LEVEL_MAY,
+    MC_LEVEL_INFO
+} mc_level_t;
 
 /* "MUST", "SHOULD", "MAY", "INFO". */
 const char *mc_level_name(mc_level_t level);
@@ -46,12 +51,12 @@ typedef struct mc_check_ref {
  * built-in ones are static.
  */
 typedef struct mc_check_def {
-    const char *check;          /* check id, e.g. "resources/read/not-found" */
+    const char *check; /* check id, e.g. "resources/read/not-found" */
     mc_level_t level;
-    const char *quote;          /* the spec sentence, verbatim */
-    const char *interpretation; /* the harness's reading, or NULL */
+    const char *quote;                      /* the spec sentence, verbatim */
+    const char *interpretation;             /* the harness's reading, or NULL */
     mc_check_ref_t refs[MC_CHECK_MAX_REFS]; /* version order; ends at version == NULL */
-    int legacy;                 /* declared as {ref, text}: the text is not a checked quote */
+    int legacy; /* declared as {ref, text}: the text is not a checked quote */
 } mc_check_def_t;
 
 /*
