@@ -61,8 +61,6 @@
        "the initialize result lacks serverInfo", "2025-06-18/basic/lifecycle#initialization")      \
     XX(INIT_NO_CAPABILITIES, "init-no-capabilities", "MUST",                                       \
        "the initialize result lacks capabilities", "2025-06-18/basic/lifecycle#initialization")    \
-    XX(SERVE_BEFORE_INIT, "serve-before-initialize", "MUST",                                       \
-       "requests sent before initialize are served", "2025-06-18/basic/lifecycle#initialization")  \
     XX(REQUEST_BEFORE_INITIALIZED, "request-before-initialized", "SHOULD",                         \
        "roots/list is sent before the initialized notification arrives",                          \
        "2025-06-18/basic/lifecycle#initialization")                                                \

@@ -282,12 +282,12 @@ static void dispatch_request(mc_refserver_t *rs, const mc_msg_t *msg)
         return;
     }
     /*
-     * The lifecycle page says initialization MUST be the first interaction
-     * (2025-06-18/basic/lifecycle#initialization) and names no error code for
+     * The lifecycle page's ordering rules bind the client
+     * (2025-06-18/basic/lifecycle#initialization) and name no error code for
      * a request that comes too early; -32600 Invalid Request says "this
      * request is not acceptable now" without claiming the method is unknown.
      */
-    if (rs->phase == RS_PHASE_NEW && !rs_bug_on(rs, SERVE_BEFORE_INIT)) {
+    if (rs->phase == RS_PHASE_NEW) {
         mc__rs_error(rs, msg->id, MC_RPC_INVALID_REQUEST,
                      "the session is not initialized: send initialize first", NULL);
         return;
