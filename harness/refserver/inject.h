@@ -172,9 +172,6 @@
     XX(SERVER_ID_REUSE, "server-request-id-reuse", "MUST",                                         \
        "every server->client request uses the same id", "2025-06-18/basic#requests")               \
     /* logging */                                                                                  \
-    XX(LOG_LEVEL_IGNORED, "log-level-ignored", "MUST",                                             \
-       "notifications/message is sent below the level set with logging/setLevel",                 \
-       "2025-06-18/server/utilities/logging#setting-log-level")                                    \
     XX(LOG_SETLEVEL_INVALID_ACCEPTED, "log-setlevel-invalid-accepted", "SHOULD",                   \
        "logging/setLevel with an unknown level succeeds instead of -32602",                       \
        "2025-06-18/server/utilities/logging#error-handling")                                       \

@@ -65,7 +65,7 @@ static int rate_ok(mc_refserver_t *rs)
 static int log_passes(mc_refserver_t *rs, int level)
 {
     return level >= 0 && level < RS_LOG_LEVELS &&
-           (level >= rs->log_level || rs_bug_on(rs, LOG_LEVEL_IGNORED)) && rate_ok(rs);
+           level >= rs->log_level && rate_ok(rs);
 }
 
 /* Sends notifications/message for a message that passed. data is consumed. */
