@@ -1066,7 +1066,7 @@ static int step_raw(rctx_t *c, json_object *st, int line)
     json_object *rawv = expand_or_fail(c, mc_json_get(st, "raw"), line);
     json_object *expect = mc_json_get(st, "expect");
     json_object *expect_id = mc_json_get(st, "expect_id");
-    json_object *parsed = NULL, *idv = NULL;
+    json_object *parsed = NULL, *idv = NULL, *id_expanded = NULL;
     int none = expect != NULL && json_object_is_type(expect, json_type_string) &&
                strcmp(json_object_get_string(expect), "none") == 0;
     int within = mc_json_get_int(st, "within", none ? MC_RUNNER_QUIET_WINDOW_MS : c->step_timeout);
@@ -1076,6 +1076,15 @@ static int step_raw(rctx_t *c, json_object *st, int line)
 
     if (rawv == NULL)
         return 0;
+    /* expect_id may name a captured id ("${call}"), like any other value. */
+    if (expect_id != NULL && json_object_is_type(expect_id, json_type_string)) {
+        id_expanded = expand_or_fail(c, expect_id, line);
+        if (id_expanded == NULL) {
+            json_object_put(rawv);
+            return 0;
+        }
+        expect_id = id_expanded;
+    }
     raw = json_object_get_string(rawv);
     /* By default, wait for the id the raw line carries (if readable). */
     if (expect_id == NULL && mc_json_parse(raw, strlen(raw), 0, &parsed, NULL) == MC_OK &&
@@ -1087,6 +1096,7 @@ static int step_raw(rctx_t *c, json_object *st, int line)
     rc = mc_session_raw_request(&c->s, raw, strlen(raw), expect_id, time_left(c, within), &resp);
     drain_session(c);
     json_object_put(parsed);
+    json_object_put(id_expanded);
     json_object_put(rawv);
     return judge_outcome(c, st, line, rc, &resp, none, "raw input", "sending raw input",
                          "the server answered a message that takes no answer", within);
