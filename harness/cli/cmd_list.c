@@ -4,24 +4,129 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <json-c/json.h>
+
 #include "cli/commands.h"
 #include "cli/scenarios_load.h"
+#include "scenario/builtin.h"
 
 #define MC_LIST_MAX_PATHS 256
 
+/* The versions of d's refs, comma-separated, into buf. */
+static void ref_versions(const mc_check_def_t *d, char *buf, size_t n)
+{
+    size_t len = 0, i;
+
+    buf[0] = '\0';
+    for (i = 0; i < MC_CHECK_MAX_REFS && d->refs[i].version != NULL; i++) {
+        int w = snprintf(buf + len, n - len, "%s%s", i > 0 ? ", " : "", d->refs[i].version);
+        if (w < 0 || (size_t)w >= n - len)
+            return;
+        len += (size_t)w;
+    }
+}
+
+/* One check in words: level, id, page per version, the quote, the reading. */
+static void print_check(const mc_check_def_t *d)
+{
+    char vers[128];
+    size_t i;
+
+    ref_versions(d, vers, sizeof(vers));
+    printf("    %-6s %s\n", mc_level_name(d->level), d->check);
+    for (i = 0; i < MC_CHECK_MAX_REFS && d->refs[i].version != NULL; i++)
+        if (i == 0 || strcmp(d->refs[i].page, d->refs[i - 1].page) != 0)
+            printf("           %s (%s%s)\n", d->refs[i].page, d->refs[i].version,
+                   i == 0 && d->refs[1].version != NULL ? " on" : "");
+    printf("           \"%s\"%s\n", d->quote != NULL ? d->quote : "",
+           d->legacy ? "  [legacy {ref, text}: not a checked quote]" : "");
+    for (i = 0; i < MC_CHECK_MAX_REFS && d->refs[i].version != NULL; i++)
+        if (d->refs[i].quote != NULL)
+            printf("           at %s: \"%s\"\n", d->refs[i].version, d->refs[i].quote);
+    if (d->interpretation != NULL)
+        printf("           reading: %s\n", d->interpretation);
+    (void)vers;
+}
+
+/* A check definition as JSON (new reference). */
+static json_object *check_json(const mc_check_def_t *d, int line)
+{
+    json_object *o = json_object_new_object(), *refs = json_object_new_object();
+    json_object *quotes = NULL;
+    size_t i;
+
+    json_object_object_add(o, "check", json_object_new_string(d->check));
+    json_object_object_add(o, "level", json_object_new_string(mc_level_name(d->level)));
+    json_object_object_add(o, "quote", json_object_new_string(d->quote != NULL ? d->quote : ""));
+    for (i = 0; i < MC_CHECK_MAX_REFS && d->refs[i].version != NULL; i++) {
+        json_object_object_add(refs, d->refs[i].version, json_object_new_string(d->refs[i].page));
+        if (d->refs[i].quote != NULL) {
+            if (quotes == NULL)
+                quotes = json_object_new_object();
+            json_object_object_add(quotes, d->refs[i].version,
+                                   json_object_new_string(d->refs[i].quote));
+        }
+    }
+    json_object_object_add(o, "refs", refs);
+    if (quotes != NULL)
+        json_object_object_add(o, "quotes", quotes);
+    if (d->interpretation != NULL)
+        json_object_object_add(o, "interpretation", json_object_new_string(d->interpretation));
+    if (d->legacy)
+        json_object_object_add(o, "legacy", json_object_new_boolean(1));
+    if (line > 0)
+        json_object_object_add(o, "line", json_object_new_int(line));
+    return o;
+}
+
+/* `mcpcheck list --json`: every scenario with its checks, and the built-in checks. */
+static void print_json(const mc_cli_scenarios_t *scs)
+{
+    json_object *root = json_object_new_object(), *arr = json_object_new_array();
+    json_object *builtin = json_object_new_array();
+    const mc_check_def_t *d;
+    size_t k, r;
+
+    for (k = 0; k < scs->n; k++) {
+        const mc_scenario_t *sc = &scs->v[k];
+        json_object *o = json_object_new_object(), *checks = json_object_new_array();
+        json_object_object_add(o, "id", json_object_new_string(sc->id));
+        json_object_object_add(o, "file", json_object_new_string(sc->doc.name));
+        json_object_object_add(o, "title", json_object_new_string(sc->title ? sc->title : ""));
+        for (r = 0; r < sc->n_reqs; r++) {
+            char ptr[32];
+            snprintf(ptr, sizeof(ptr), "/spec/%zu", r);
+            json_object_array_add(checks, check_json(&sc->reqs[r], mc_scenario_line(sc, ptr)));
+        }
+        json_object_object_add(o, "checks", checks);
+        json_object_array_add(arr, o);
+    }
+    for (k = 0; (d = mc_builtin_check_at(k)) != NULL; k++)
+        json_object_array_add(builtin, check_json(d, 0));
+    json_object_object_add(root, "scenarios", arr);
+    json_object_object_add(root, "builtin", builtin);
+    printf("%s\n", json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
+                                                            JSON_C_TO_STRING_NOSLASHESCAPE));
+    json_object_put(root);
+}
+
 int mc_cmd_list(int argc, char **argv)
 {
-    char *paths[MC_LIST_MAX_PATHS];
+    char *paths[MC_LIST_MAX_PATHS] = {NULL};
     size_t n_paths = 0, k;
     const char *filter = NULL;
     mc_cli_scenarios_t scs;
-    int i;
+    int i, json = 0, builtin = 0;
 
     for (i = 1; i < argc; i++) {
         if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
-            printf("usage: mcpcheck list [--scenarios PATH...] [--filter GLOB]\n\n"
-                   "Lists the scenarios with their ids, titles, and for each requirement its\n"
-                   "level, check id, spec reference and sentence.\n\n"
+            printf("usage: mcpcheck list [--scenarios PATH...] [--filter GLOB] [--builtin] "
+                   "[--json]\n\n"
+                   "Lists the scenarios with their ids, titles, and for each check its level,\n"
+                   "id, spec page per protocol version, the quoted sentence and the harness's\n"
+                   "reading of it. --builtin lists the built-in checks (wire, schema,\n"
+                   "pagination) instead; --json prints both as one JSON document\n"
+                   "{\"scenarios\": [{id, file, title, checks}], \"builtin\": [checks]}.\n\n"
                    "Example: mcpcheck list --filter 'logging/*'\n");
             return MC_EXIT_OK;
         } else if (strcmp(argv[i], "--scenarios") == 0 && i + 1 < argc) {
@@ -29,24 +134,38 @@ int mc_cmd_list(int argc, char **argv)
                 paths[n_paths++] = argv[++i];
         } else if (strcmp(argv[i], "--filter") == 0 && i + 1 < argc) {
             filter = argv[++i];
+        } else if (strcmp(argv[i], "--json") == 0) {
+            json = 1;
+        } else if (strcmp(argv[i], "--builtin") == 0) {
+            builtin = 1;
         } else {
             fprintf(stderr, "mcpcheck list: unexpected argument '%s' (see --help)\n", argv[i]);
             return MC_EXIT_USAGE;
         }
     }
+    if (builtin && !json) {
+        const mc_check_def_t *d;
+        for (k = 0; (d = mc_builtin_check_at(k)) != NULL; k++)
+            print_check(d);
+        printf("%zu built-in checks\n", k);
+        return MC_EXIT_OK;
+    }
     if (mc_cli_scenarios_load(paths, n_paths, filter, &scs, "mcpcheck list") != 0)
         return MC_EXIT_USAGE;
-    for (k = 0; k < scs.n; k++) {
-        const mc_scenario_t *sc = &scs.v[k];
-        printf("%s  %s\n", sc->id, sc->title);
-        if (sc->min_version || sc->max_version)
-            printf("    versions %s..%s\n", sc->min_version ? sc->min_version : "",
-                   sc->max_version ? sc->max_version : "");
-        for (size_t r = 0; r < sc->n_reqs; r++)
-            printf("    %-6s %-44s %s\n           %s\n", mc_level_name(sc->reqs[r].level),
-                   sc->reqs[r].check, sc->reqs[r].ref, sc->reqs[r].text);
+    if (json) {
+        print_json(&scs);
+    } else {
+        for (k = 0; k < scs.n; k++) {
+            const mc_scenario_t *sc = &scs.v[k];
+            printf("%s  %s\n", sc->id, sc->title);
+            if (sc->min_version || sc->max_version)
+                printf("    versions %s..%s\n", sc->min_version ? sc->min_version : "",
+                       sc->max_version ? sc->max_version : "");
+            for (size_t r = 0; r < sc->n_reqs; r++)
+                print_check(&sc->reqs[r]);
+        }
+        printf("%zu scenarios\n", scs.n);
     }
-    printf("%zu scenarios\n", scs.n);
     i = scs.failed > 0 ? MC_EXIT_FAIL : MC_EXIT_OK;
     mc_cli_scenarios_free(&scs);
     return i;
@@ -55,7 +174,7 @@ int mc_cmd_list(int argc, char **argv)
 int mc_cmd_lint(int argc, char **argv)
 {
     char *paths[MC_LIST_MAX_PATHS];
-    size_t n_paths = 0;
+    size_t n_paths = 0, k, warned = 0;
     mc_cli_scenarios_t scs;
     int i, code;
 
@@ -65,9 +184,13 @@ int mc_cmd_lint(int argc, char **argv)
                    "Checks scenario files without running them: JSONC syntax, unknown fields,\n"
                    "unknown step kinds and matchers, malformed paths and regular expressions,\n"
                    "variables used before they are captured, checks not declared in \"spec\",\n"
-                   "and the form of spec references. Problems are printed as\n"
-                   "FILE:LINE:COLUMN: message. With no argument, the whole library is checked.\n\n"
-                   "Exit codes: 0 all files are clean, 1 problems found, 2 usage error.\n");
+                   "the form of each check (quote, refs per version, a level that is the\n"
+                   "quote's RFC 2119 keyword). Problems are printed as FILE:LINE:COLUMN:\n"
+                   "message; warnings (a legacy {ref, text} check, which still loads) as\n"
+                   "FILE:LINE:COLUMN: warning: message. With no argument, the whole library\n"
+                   "is checked.\n\n"
+                   "Exit codes: 0 every file loads (warnings allowed), 1 problems found,\n"
+                   "2 usage error.\n");
             return MC_EXIT_OK;
         }
         if (argv[i][0] == '-') {
@@ -79,8 +202,13 @@ int mc_cmd_lint(int argc, char **argv)
     }
     if (mc_cli_scenarios_load(paths, n_paths, NULL, &scs, "mcpcheck lint") != 0)
         return MC_EXIT_USAGE;
-    printf("%zu scenario file%s clean, %zu with problems\n", scs.n, scs.n == 1 ? "" : "s",
-           scs.failed);
+    for (k = 0; k < scs.n; k++)
+        if (scs.v[k].warnings != NULL) {
+            fputs(scs.v[k].warnings, stderr);
+            warned++;
+        }
+    printf("%zu scenario file%s loaded, %zu with problems, %zu with warnings\n", scs.n,
+           scs.n == 1 ? "" : "s", scs.failed, warned);
     code = scs.failed > 0 ? MC_EXIT_FAIL : MC_EXIT_OK;
     mc_cli_scenarios_free(&scs);
     return code;

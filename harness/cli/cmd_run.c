@@ -324,9 +324,15 @@ int mc_cmd_run(int argc, char **argv)
         for (k = 0; k < scs.n; k++) {
             const mc_scenario_t *sc = &scs.v[k];
             printf("%s  (%s)\n", sc->id, sc->title);
-            for (size_t r = 0; r < sc->n_reqs; r++)
-                printf("    %-6s %s  [%s]\n      %s\n", mc_level_name(sc->reqs[r].level),
-                       sc->reqs[r].check, sc->reqs[r].ref, sc->reqs[r].text);
+            for (size_t r = 0; r < sc->n_reqs; r++) {
+                char ref[MC_CHECK_MAX_PAGE + 16];
+                mc_check_ref_string(&sc->reqs[r], versions[1] == NULL ? versions[0] : NULL, ref,
+                                    sizeof(ref));
+                printf("    %-6s %s  [%s]\n      \"%s\"\n", mc_level_name(sc->reqs[r].level),
+                       sc->reqs[r].check, ref, sc->reqs[r].quote);
+                if (sc->reqs[r].interpretation != NULL)
+                    printf("      reading: %s\n", sc->reqs[r].interpretation);
+            }
         }
         printf("%zu scenarios, %zu runs\n", scs.n, mc_suite_count(scs.v, scs.n, versions));
         mc_cli_scenarios_free(&scs);

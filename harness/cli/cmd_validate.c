@@ -691,19 +691,22 @@ static int trace_file(const opts_t *o, mc_registry_t *reg, const char *file, siz
     free(buf);
     for (i = 0; i < t->w.n_findings; i++) {
         const mc_wire_finding_t *f = &t->w.findings[i];
-        const mc_builtin_check_t *b = mc_builtin_check(f->check);
+        const mc_check_def_t *b = mc_builtin_check(f->check);
         mc_level_t level = b != NULL ? b->level : MC_LEVEL_MUST;
         const char *sev = level == MC_LEVEL_MUST ? "error" : level == MC_LEVEL_SHOULD ? "warning"
                                                                                         : "note";
         n_must += level == MC_LEVEL_MUST;
         n_should += level == MC_LEVEL_SHOULD;
-        n_may += level == MC_LEVEL_MAY;
+        n_may += level == MC_LEVEL_MAY || level == MC_LEVEL_INFO;
         if (o->quiet)
             continue;
         printf("%s:%zu: %s: %s: %s (message %llu)", file, trace_line_of(t, f->seq), sev, f->check,
                f->detail, (unsigned long long)f->seq);
-        if (b != NULL && b->ref[0] != '\0')
-            printf(" [%s %s]", mc_level_name(b->level), b->ref);
+        if (b != NULL && b->refs[0].version != NULL) {
+            char ref[MC_CHECK_MAX_PAGE + 16];
+            mc_check_ref_string(b, t->version, ref, sizeof(ref));
+            printf(" [%s %s]", mc_level_name(b->level), ref);
+        }
         putchar('\n');
     }
     if (t->w.findings_dropped > 0 && !o->quiet)

@@ -307,9 +307,9 @@ static void check_row(mc__buf_t *b, const mc_report_t *rep, size_t i, size_t k)
     if (c->fails > 0)
         mc__buf_printf(b, ", %u failed", c->fails);
     mc__buf_puts(b, "</div>");
-    if (c->text[0] != '\0') {
+    if (c->quote[0] != '\0') {
         mc__buf_puts(b, "<div class=\"req\">");
-        h(b, c->text);
+        h(b, c->quote);
         mc__buf_puts(b, "</div>");
     }
     if (c->verdict != MC_PASS) {

@@ -22,12 +22,16 @@ static void add_int(json_object *o, const char *k, int64_t v)
 static json_object *check_json(const mc_check_result_t *c, const char *known)
 {
     json_object *o = json_object_new_object();
+    char url[512];
 
     add_str(o, "id", c->id);
     add_str(o, "verdict", mc_verdict_name(c->verdict));
     add_str(o, "level", mc_level_name(c->level));
     add_str(o, "spec", c->ref);
-    add_str(o, "requirement", c->text);
+    if (mc__spec_url(c->ref, url, sizeof(url)))
+        add_str(o, "url", url);
+    add_str(o, "quote", c->quote);
+    add_str(o, "interpretation", c->interpretation);
     add_str(o, "message", c->message);
     add_str(o, "expected", c->expected);
     add_str(o, "actual", c->actual);

@@ -58,9 +58,9 @@ static void check_text(mc__buf_t *b, const mc_report_t *rep, const mc_scenario_r
     mc__buf_puts(b, "\n");
     if (c->verdict == MC_PASS)
         return;
-    if (c->text != NULL && c->text[0] != '\0') {
+    if (c->quote != NULL && c->quote[0] != '\0') {
         mc__buf_puts(b, "  requirement: ");
-        text(b, c->text);
+        text(b, c->quote);
         mc__buf_puts(b, "\n");
     }
     if (c->message != NULL) {

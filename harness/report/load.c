@@ -103,7 +103,9 @@ static int load_scenario(json_object *o, mc_scenario_result_t *r, char **known, 
         char *kn;
         cr->id = str0(c, "id", &oom);
         cr->ref = str0(c, "spec", &oom);
-        cr->text = str0(c, "requirement", &oom);
+        /* "requirement" is what reports of earlier releases called the quote. */
+        cr->quote = str0(c, get(c, "quote") != NULL ? "quote" : "requirement", &oom);
+        cr->interpretation = str(c, "interpretation", &oom);
         cr->message = str(c, "message", &oom);
         cr->expected = str(c, "expected", &oom);
         cr->actual = str(c, "actual", &oom);

@@ -68,16 +68,16 @@ static int rule_index(rules_t *rs, const char *id, const mc_check_result_t *c)
         const char *slash = strchr(id, '/');
         json_object_object_add(rule, "name", mc__json_str(id));
         json_object_object_add(rule, "shortDescription",
-                               text_obj(c->text[0] != '\0' ? c->text : id));
+                               text_obj(c->quote[0] != '\0' ? c->quote : id));
         json_object_object_add(rule, "fullDescription",
-                               text_obj(c->text[0] != '\0' ? c->text : id));
+                               text_obj(c->quote[0] != '\0' ? c->quote : id));
         if (mc__spec_url(c->ref, url, sizeof(url)))
             json_object_object_add(rule, "helpUri", mc__json_str(url));
         {
             mc__buf_t h;
             mc__buf_init(&h);
             mc__buf_printf(&h, "%s: ", mc_level_name(c->level));
-            mc__buf_puts(&h, c->text);
+            mc__buf_puts(&h, c->quote);
             if (c->ref[0] != '\0') {
                 mc__buf_puts(&h, " (MCP specification ");
                 mc__buf_puts(&h, c->ref);
@@ -240,7 +240,7 @@ int mc_report_sarif(const mc_report_t *rep, char **out, size_t *len)
             if (c->verdict == MC_PASS)
                 continue;
             add_result(results, rep, r, c->id, idx, sarif_level(c->level),
-                       c->message != NULL ? c->message : c->text, c->line, c,
+                       c->message != NULL ? c->message : c->quote, c->line, c,
                        mc_report_check_known(rep, i, k));
         }
         if (r->verdict == MC_ERROR && rc == MC_OK) {

@@ -1,7 +1,9 @@
 /*
- * builtin.h - checks the harness makes on its own (wire checks and the
- * pagination walk), each with a stable id, a level and the spec requirement
- * it holds; plus the syntax rules for ids, spec references and versions.
+ * builtin.h - checks the harness makes on its own (wire checks, schema
+ * checks and the pagination walk), each with a stable id, the spec sentence
+ * it holds (quoted verbatim, with its page per version) and the level of
+ * that sentence's keyword; plus the syntax rules for ids, spec references,
+ * versions and keywords.
  */
 #ifndef MC_SCENARIO_BUILTIN_H
 #define MC_SCENARIO_BUILTIN_H
@@ -10,18 +12,37 @@
 
 #include "scenario/scenario.h"
 
-typedef struct mc_builtin_check {
-    const char *id;
-    mc_level_t level;
-    const char *ref;  /* "2025-06-18/basic/transports#stdio" */
-    const char *text; /* the requirement sentence */
-} mc_builtin_check_t;
+/*
+ * The check registry: every check the harness makes on its own, in one
+ * table, each with its quoted sentence, level and refs per version.
+ */
 
 /* The built-in check with this id, or NULL. */
-const mc_builtin_check_t *mc_builtin_check(const char *id);
+const mc_check_def_t *mc_builtin_check(const char *id);
 
 /* The i-th built-in check (0-based), or NULL past the end. */
-const mc_builtin_check_t *mc_builtin_check_at(size_t i);
+const mc_check_def_t *mc_builtin_check_at(size_t i);
+
+/* Bits of mc_check_keywords(). */
+#define MC_KW_MUST (1u << MC_LEVEL_MUST)
+#define MC_KW_SHOULD (1u << MC_LEVEL_SHOULD)
+#define MC_KW_MAY (1u << MC_LEVEL_MAY)
+
+/*
+ * The RFC 2119 keywords a quote carries, as MC_KW_* bits: upper-case whole
+ * words MUST, REQUIRED, SHALL (MUST); SHOULD, RECOMMENDED (SHOULD); MAY,
+ * OPTIONAL (MAY). "NOT" after them changes nothing. 0 for none.
+ */
+unsigned mc_check_keywords(const char *quote);
+
+/* "MUST and SHOULD", "no RFC 2119 keyword", ... into buf. */
+void mc_check_keywords_describe(unsigned kw, char *buf, size_t n);
+
+/* True when level is one of the quote's keywords, or INFO for a quote with none. */
+int mc_check_level_fits(mc_level_t level, const char *quote);
+
+/* "page#anchor" (anchor optional), no version prefix, no spaces, at most MC_CHECK_MAX_PAGE. */
+int mc_check_page_ok(const char *page);
 
 /*
  * The schema check for a message: "schema/<area>" by the method (or the

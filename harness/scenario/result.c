@@ -51,9 +51,9 @@ int mc_sresult_init(mc_scenario_result_t *r, const mc_scenario_t *sc, const char
     return MC_OK;
 }
 
-int mc_sresult_check(mc_scenario_result_t *r, const char *id, mc_level_t level, const char *ref,
-                     const char *text, int pass, const char *message, const char *expected,
-                     const char *actual, const char *path, uint64_t seq, int line)
+int mc_sresult_check(mc_scenario_result_t *r, const char *id, const mc_check_def_t *def,
+                     int pass, const char *message, const char *expected, const char *actual,
+                     const char *path, uint64_t seq, int line)
 {
     mc_check_result_t *c = NULL;
     size_t i;
@@ -68,16 +68,23 @@ int mc_sresult_check(mc_scenario_result_t *r, const char *id, mc_level_t level, 
             return MC_EFULL;
         c = &r->checks[r->n_checks];
         memset(c, 0, sizeof(*c));
+        char ref[MC_CHECK_MAX_PAGE + 16];
+        mc_check_ref_string(def, r->version, ref, sizeof(ref));
         c->id = strdup(id);
-        c->ref = strdup(ref ? ref : "");
-        c->text = strdup(text ? text : "");
-        if (c->id == NULL || c->ref == NULL || c->text == NULL) {
+        c->ref = strdup(ref);
+        c->quote = dup_cap(mc_check_quote_for(def, r->version), MC_CHECK_MAX_QUOTE);
+        c->interpretation = def != NULL && def->interpretation != NULL
+                                ? dup_cap(def->interpretation, MC_CHECK_MAX_INTERPRETATION)
+                                : NULL;
+        if (c->id == NULL || c->ref == NULL || c->quote == NULL ||
+            (def != NULL && def->interpretation != NULL && c->interpretation == NULL)) {
             free(c->id);
             free(c->ref);
-            free(c->text);
+            free(c->quote);
+            free(c->interpretation);
             return MC_ENOMEM;
         }
-        c->level = level;
+        c->level = def != NULL ? def->level : MC_LEVEL_MUST;
         c->verdict = MC_PASS;
         c->line = line;
         r->n_checks++;
@@ -170,7 +177,8 @@ void mc_sresult_free(mc_scenario_result_t *r)
         mc_check_result_t *c = &r->checks[i];
         free(c->id);
         free(c->ref);
-        free(c->text);
+        free(c->quote);
+        free(c->interpretation);
         free(c->message);
         free(c->expected);
         free(c->actual);

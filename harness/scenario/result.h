@@ -39,15 +39,17 @@ typedef enum mc_verdict {
 /* "PASS", "SKIP", "INFO", "NOT-VERIFIED", "WARN", "FAIL", "ERROR". */
 const char *mc_verdict_name(mc_verdict_t v);
 
-/* The verdict of a broken requirement of this level: FAIL, WARN or INFO. */
+/* The verdict of a broken check of this level: MUST -> FAIL, SHOULD -> WARN,
+ * MAY and INFO -> INFO (which never fails a run, even with --strict). */
 mc_verdict_t mc_verdict_for_level(mc_level_t level);
 
 typedef struct mc_check_result {
     char *id;
     mc_verdict_t verdict;
     mc_level_t level;
-    char *ref;       /* spec reference */
-    char *text;      /* requirement sentence */
+    char *ref;       /* "VERSION/page#anchor" of the version that ran ("" when none) */
+    char *quote;     /* the spec sentence, verbatim, at that version ("" when none) */
+    char *interpretation; /* the harness's reading, or NULL */
     char *message;   /* first failure, in words (NULL when it held) */
     char *expected;
     char *actual;
@@ -101,12 +103,14 @@ int mc_sresult_init(mc_scenario_result_t *r, const mc_scenario_t *sc, const char
 
 /*
  * Records one evaluation of check id. pass = 1 when it held. The metadata
- * (level, ref, text) is taken the first time the id is seen. Evidence
- * strings may be NULL. Returns MC_OK, MC_EFULL or MC_ENOMEM.
+ * (level, quote, interpretation, the ref of r->version) is taken from def
+ * the first time the id is seen; def NULL means an undeclared check (MUST,
+ * no quote). Evidence strings may be NULL. Returns MC_OK, MC_EFULL or
+ * MC_ENOMEM.
  */
-int mc_sresult_check(mc_scenario_result_t *r, const char *id, mc_level_t level, const char *ref,
-                     const char *text, int pass, const char *message, const char *expected,
-                     const char *actual, const char *path, uint64_t seq, int line);
+int mc_sresult_check(mc_scenario_result_t *r, const char *id, const mc_check_def_t *def,
+                     int pass, const char *message, const char *expected, const char *actual,
+                     const char *path, uint64_t seq, int line);
 
 /* Appends a transcript line (bounded). */
 void mc_sresult_tx(mc_scenario_result_t *r, uint64_t seq, int64_t t_ms, int outbound,

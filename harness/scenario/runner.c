@@ -57,14 +57,11 @@ typedef struct rctx {
 static void check(rctx_t *c, const char *id, int pass, const char *message, const char *expected,
                   const char *actual, const char *path, uint64_t seq, int line)
 {
-    const mc_requirement_t *rq = mc_scenario_requirement(c->sc, id);
-    const mc_builtin_check_t *b = rq == NULL ? mc_builtin_check(id) : NULL;
-    mc_level_t level = rq ? rq->level : b ? b->level : MC_LEVEL_MUST;
-    const char *ref = rq ? rq->ref : b ? b->ref : "";
-    const char *text = rq ? rq->text : b ? b->text : "";
+    const mc_check_def_t *def = mc_scenario_requirement(c->sc, id);
 
-    mc_sresult_check(c->res, id, level, ref, text, pass, message, expected, actual, path, seq,
-                     line);
+    if (def == NULL)
+        def = mc_builtin_check(id);
+    mc_sresult_check(c->res, id, def, pass, message, expected, actual, path, seq, line);
 }
 
 static const char *step_check(rctx_t *c, json_object *st)

@@ -20,8 +20,10 @@ const char *mc_level_name(mc_level_t level)
         return "MUST";
     case MC_LEVEL_SHOULD:
         return "SHOULD";
-    default:
+    case MC_LEVEL_MAY:
         return "MAY";
+    default:
+        return "INFO";
     }
 }
 
@@ -33,18 +35,73 @@ int mc_level_parse(const char *s, mc_level_t *out)
         *out = MC_LEVEL_SHOULD;
     else if (strcmp(s, "MAY") == 0)
         *out = MC_LEVEL_MAY;
+    else if (strcmp(s, "INFO") == 0)
+        *out = MC_LEVEL_INFO;
     else
         return -1;
     return 0;
 }
 
+const mc_check_ref_t *mc_check_ref_for(const mc_check_def_t *d, const char *version)
+{
+    const mc_check_ref_t *best = NULL;
+    size_t i;
+
+    if (d == NULL || d->refs[0].version == NULL)
+        return NULL;
+    for (i = 0; i < MC_CHECK_MAX_REFS && d->refs[i].version != NULL; i++) {
+        int c = version != NULL ? strcmp(d->refs[i].version, version) : 1;
+        if (c == 0)
+            return &d->refs[i];
+        if (c < 0)
+            best = &d->refs[i]; /* refs are in version order: the last earlier one wins */
+    }
+    return best != NULL ? best : &d->refs[0];
+}
+
+const char *mc_check_quote_for(const mc_check_def_t *d, const char *version)
+{
+    size_t i;
+
+    if (d == NULL)
+        return "";
+    for (i = 0; version != NULL && i < MC_CHECK_MAX_REFS && d->refs[i].version != NULL; i++)
+        if (strcmp(d->refs[i].version, version) == 0 && d->refs[i].quote != NULL)
+            return d->refs[i].quote;
+    return d->quote != NULL ? d->quote : "";
+}
+
+size_t mc_check_ref_string(const mc_check_def_t *d, const char *version, char *buf, size_t n)
+{
+    const mc_check_ref_t *r = mc_check_ref_for(d, version);
+    int w;
+
+    if (n == 0)
+        return 0;
+    buf[0] = '\0';
+    if (r == NULL)
+        return 0;
+    w = snprintf(buf, n, "%s/%s", r->version, r->page);
+    if (w < 0) {
+        buf[0] = '\0';
+        return 0;
+    }
+    return (size_t)w < n ? (size_t)w : n - 1;
+}
+
 /* --- problem collection ------------------------------------------------ */
+
+typedef struct linebuf {
+    char *buf;
+    size_t len, cap;
+} linebuf_t;
 
 typedef struct lint {
     const mc_jsonc_doc_t *doc;
-    char *buf; /* accumulated problems */
-    size_t len, cap;
+    linebuf_t problems;  /* accumulated problems */
+    linebuf_t warnings;  /* accumulated warnings (the file still loads) */
     int count;
+    int n_warnings;
     int nomem;
     /* Variables defined so far, in step order (names only). */
     char *vars[256];
@@ -56,6 +113,42 @@ typedef struct lint {
     int steps_seen;
 } lint_t;
 
+/* Appends "file:line:col: PREFIXmsg\n" for pointer to lb; sets l->nomem on failure. */
+static void add_line(lint_t *l, linebuf_t *lb, const char *pointer, const char *prefix,
+                     char *msg)
+{
+    char line[768];
+    int ln, col;
+    size_t n;
+
+    /* One problem, one line: user text (a key, a value) may hold newlines
+     * or other control characters; show them as spaces. */
+    for (char *q = msg; *q != '\0'; q++)
+        if ((unsigned char)*q < 0x20 || *q == 0x7f)
+            *q = ' ';
+    mc_jsonc_where(l->doc, pointer, &ln, &col);
+    n = (size_t)snprintf(line, sizeof(line), "%s:%d:%d: %s%s\n", l->doc->name, ln, col, prefix,
+                         msg);
+    if (n >= sizeof(line))
+        n = sizeof(line) - 1;
+    if (lb->len + n + 1 > lb->cap) {
+        size_t cap = lb->cap ? lb->cap * 2 : 1024;
+        char *nb;
+        while (cap < lb->len + n + 1)
+            cap *= 2;
+        nb = realloc(lb->buf, cap);
+        if (nb == NULL) {
+            l->nomem = 1;
+            return;
+        }
+        lb->buf = nb;
+        lb->cap = cap;
+    }
+    memcpy(lb->buf + lb->len, line, n);
+    lb->len += n;
+    lb->buf[lb->len] = '\0';
+}
+
 static void problem(lint_t *l, const char *pointer, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
@@ -64,10 +157,8 @@ static void problem(lint_t *l, const char *pointer, const char *fmt, ...)
 
 static void problem(lint_t *l, const char *pointer, const char *fmt, ...)
 {
-    char msg[512], line[768];
+    char msg[512];
     va_list ap;
-    int ln, col;
-    size_t n;
 
     l->count++;
     if (l->count > MC_SCENARIO_MAX_PROBLEMS || l->nomem)
@@ -75,31 +166,27 @@ static void problem(lint_t *l, const char *pointer, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof(msg), fmt, ap);
     va_end(ap);
-    /* One problem, one line: user text (a key, a value) may hold newlines
-     * or other control characters; show them as spaces. */
-    for (char *q = msg; *q != '\0'; q++)
-        if ((unsigned char)*q < 0x20 || *q == 0x7f)
-            *q = ' ';
-    mc_jsonc_where(l->doc, pointer, &ln, &col);
-    n = (size_t)snprintf(line, sizeof(line), "%s:%d:%d: %s\n", l->doc->name, ln, col, msg);
-    if (n >= sizeof(line))
-        n = sizeof(line) - 1;
-    if (l->len + n + 1 > l->cap) {
-        size_t cap = l->cap ? l->cap * 2 : 1024;
-        char *nb;
-        while (cap < l->len + n + 1)
-            cap *= 2;
-        nb = realloc(l->buf, cap);
-        if (nb == NULL) {
-            l->nomem = 1;
-            return;
-        }
-        l->buf = nb;
-        l->cap = cap;
-    }
-    memcpy(l->buf + l->len, line, n);
-    l->len += n;
-    l->buf[l->len] = '\0';
+    add_line(l, &l->problems, pointer, "", msg);
+}
+
+static void warning(lint_t *l, const char *pointer, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+static void warning(lint_t *l, const char *pointer, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+
+    l->n_warnings++;
+    if (l->n_warnings > MC_SCENARIO_MAX_PROBLEMS || l->nomem)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    va_end(ap);
+    add_line(l, &l->warnings, pointer, "warning: ", msg);
 }
 
 static int has_var(const lint_t *l, const char *name, size_t n)
@@ -592,6 +679,192 @@ static int parse_versions(const char *s, const char **min, const char **max, cha
     return 0;
 }
 
+/* The member key of obj when it is a string, else NULL. */
+static const char *str_member(json_object *obj, const char *key)
+{
+    json_object *v = mc_json_get(obj, key);
+
+    return is_str(v) ? json_object_get_string(v) : NULL;
+}
+
+/* Checks that quote carries the keyword of level; pointer names where it is. */
+static void lint_level_fits(lint_t *l, const char *pointer, mc_level_t level, const char *quote)
+{
+    char kw[64];
+
+    if (mc_check_level_fits(level, quote))
+        return;
+    mc_check_keywords_describe(mc_check_keywords(quote), kw, sizeof(kw));
+    problem(l, pointer,
+            "level %s does not match the quote, which says %s (the level is the quote's "
+            "RFC 2119 keyword; a quote without one is INFO)",
+            mc_level_name(level), kw);
+}
+
+/* The legacy form {check, level, ref: "VERSION/page#anchor", text}. */
+static void parse_legacy(lint_t *l, json_object *r, const char *ptr, mc_requirement_t *q)
+{
+    const char *ref = str_member(r, "ref"), *text = str_member(r, "text");
+
+    if (ref == NULL || !mc_spec_ref_ok(ref))
+        problem(l, ptr, "requirement needs \"ref\": \"VERSION/page#anchor\", e.g. "
+                        "\"2025-06-18/server/resources#reading-resources\"");
+    if (text == NULL || strlen(text) < 8)
+        problem(l, ptr, "requirement needs \"text\": the requirement sentence");
+    if (ref == NULL || text == NULL || !mc_spec_ref_ok(ref))
+        return;
+    /* Keep the version part NUL-terminated in the document. */
+    json_object_object_add(r, "$ref_version", json_object_new_string_len(ref, 10));
+    q->refs[0].version = str_member(r, "$ref_version");
+    q->refs[0].page = ref + 11;
+    q->quote = text;
+    q->legacy = 1;
+    warning(l, ptr,
+            "check \"%s\" uses the legacy {ref, text} form: write {\"quote\": the spec "
+            "sentence verbatim, \"refs\": {\"%.10s\": \"%s\"}, and \"interpretation\" for "
+            "anything the sentence does not say} (see scenarios/README.md)",
+            q->check != NULL ? q->check : "?", ref, ref + 11);
+}
+
+/* The form {check, level, quote, refs {version: page#anchor}, quotes?, interpretation?}. */
+static void parse_current(lint_t *l, json_object *r, const char *ptr, mc_requirement_t *q,
+                          int level_ok)
+{
+    json_object *refs = mc_json_get(r, "refs"), *quotes = mc_json_get(r, "quotes");
+    json_object *interp = mc_json_get(r, "interpretation");
+    const char *quote = str_member(r, "quote");
+    char sub[512];
+    size_t n = 0;
+
+    mc_str_join(sub, sizeof(sub), ptr, "/quote");
+    if (quote == NULL || strlen(quote) < 8)
+        problem(l, quote == NULL ? ptr : sub,
+                "requirement needs \"quote\": the spec sentence, verbatim");
+    else if (strlen(quote) > MC_CHECK_MAX_QUOTE)
+        problem(l, sub, "\"quote\" is longer than %d bytes: quote the sentence, not the page",
+                MC_CHECK_MAX_QUOTE);
+    else if (level_ok)
+        lint_level_fits(l, sub, q->level, quote);
+    q->quote = quote;
+
+    mc_str_join(sub, sizeof(sub), ptr, "/refs");
+    if (refs == NULL || !json_object_is_type(refs, json_type_object) ||
+        json_object_object_length(refs) == 0) {
+        problem(l, refs == NULL ? ptr : sub,
+                "requirement needs \"refs\": {\"VERSION\": \"page#anchor\", ...}, e.g. "
+                "{\"2025-06-18\": \"server/resources#reading-resources\"}");
+    } else {
+        json_object_object_foreach(refs, ver, page)
+        {
+            char vp[800];
+            size_t i;
+            snprintf(vp, sizeof(vp), "%s/%s", sub, ver);
+            if (!mc_version_name_ok(ver)) {
+                problem(l, vp, "\"%s\" in \"refs\" is not a protocol version (YYYY-MM-DD)", ver);
+                continue;
+            }
+            if (!is_str(page) || !mc_check_page_ok(json_object_get_string(page))) {
+                problem(l, vp,
+                        "refs[\"%s\"] must be \"page#anchor\" without the version, e.g. "
+                        "\"basic/utilities/progress#progress-flow\"",
+                        ver);
+                continue;
+            }
+            if (n == MC_CHECK_MAX_REFS) {
+                problem(l, vp, "more than %d versions in \"refs\"", MC_CHECK_MAX_REFS);
+                break;
+            }
+            /* Insert in version order (names are dates: string order is time order). */
+            for (i = n; i > 0 && strcmp(q->refs[i - 1].version, ver) > 0; i--)
+                q->refs[i] = q->refs[i - 1];
+            q->refs[i].version = ver;
+            q->refs[i].page = json_object_get_string(page);
+            q->refs[i].quote = NULL;
+            n++;
+        }
+    }
+
+    if (quotes != NULL) {
+        mc_str_join(sub, sizeof(sub), ptr, "/quotes");
+        if (!json_object_is_type(quotes, json_type_object)) {
+            problem(l, sub, "\"quotes\" must map versions to the wording at that version");
+        } else {
+            json_object_object_foreach(quotes, ver, text)
+            {
+                char vp[800];
+                size_t i;
+                snprintf(vp, sizeof(vp), "%s/%s", sub, ver);
+                for (i = 0; i < n && strcmp(q->refs[i].version, ver) != 0; i++)
+                    ;
+                if (i == n) {
+                    problem(l, vp, "quotes[\"%s\"]: that version is not in \"refs\"", ver);
+                } else if (!is_str(text) || json_object_get_string_len(text) < 8 ||
+                           json_object_get_string_len(text) > MC_CHECK_MAX_QUOTE) {
+                    problem(l, vp, "quotes[\"%s\"] must be the sentence as that version words it",
+                            ver);
+                } else {
+                    q->refs[i].quote = json_object_get_string(text);
+                    if (level_ok)
+                        lint_level_fits(l, vp, q->level, q->refs[i].quote);
+                }
+            }
+        }
+    }
+
+    if (interp != NULL) {
+        mc_str_join(sub, sizeof(sub), ptr, "/interpretation");
+        if (!is_str(interp) || json_object_get_string_len(interp) == 0 ||
+            json_object_get_string_len(interp) > MC_CHECK_MAX_INTERPRETATION)
+            problem(l, sub, "\"interpretation\" must be a non-empty string (at most %d bytes): "
+                            "the harness's reading, apart from the quote",
+                    MC_CHECK_MAX_INTERPRETATION);
+        else
+            q->interpretation = json_object_get_string(interp);
+    }
+}
+
+/*
+ * Reads one entry of "spec" into q (strings borrowed from the document).
+ * Returns 0 when q holds a check id (the entry counts), -1 otherwise.
+ * Problems and warnings go to l.
+ */
+static int parse_requirement(lint_t *l, json_object *r, const char *ptr, mc_requirement_t *q)
+{
+    static const char *const keys[] = {"check", "level", "quote", "refs", "quotes",
+                                       "interpretation", "ref", "text", NULL};
+    const char *check, *level;
+    int legacy, current, level_ok = 0;
+
+    memset(q, 0, sizeof(*q));
+    if (!json_object_is_type(r, json_type_object)) {
+        problem(l, ptr, "a requirement is an object {check, level, quote, refs}");
+        return -1;
+    }
+    only_keys(l, r, ptr, "a requirement", keys);
+    check = str_member(r, "check");
+    level = str_member(r, "level");
+    if (check == NULL || !mc_check_id_ok(check))
+        problem(l, ptr, "requirement needs \"check\": an id like \"area/thing/rule\" "
+                        "(lowercase letters, digits, '-', '_', '/', '.')");
+    q->check = check;
+    if (level == NULL || mc_level_parse(level, &q->level) != 0)
+        problem(l, ptr, "requirement needs \"level\": MUST, SHOULD, MAY or INFO (the RFC 2119 "
+                        "keyword of the quote; INFO when it has none)");
+    else
+        level_ok = 1;
+    legacy = mc_json_get(r, "ref") != NULL || mc_json_get(r, "text") != NULL;
+    current = mc_json_get(r, "quote") != NULL || mc_json_get(r, "refs") != NULL ||
+              mc_json_get(r, "quotes") != NULL || mc_json_get(r, "interpretation") != NULL;
+    if (legacy && current)
+        problem(l, ptr, "a requirement is {check, level, quote, refs, quotes?, interpretation?}; "
+                        "\"ref\" and \"text\" belong to the legacy form and do not mix with it");
+    else if (legacy)
+        parse_legacy(l, r, ptr, q);
+    else
+        parse_current(l, r, ptr, q, level_ok);
+    return q->check != NULL ? 0 : -1;
+}
+
 static char *derive_id(const char *path, const char *root)
 {
     const char *rel = path;
@@ -621,7 +894,6 @@ int mc_scenario_load(const char *path, const char *root, mc_scenario_t *sc, char
 {
     static const char *const top_keys[] = {"title", "description", "spec", "versions",
                                            "requires", "client", "steps", "tags", NULL};
-    static const char *const req_keys[] = {"check", "level", "ref", "text", NULL};
     static const char *const requires_keys[] = {"capabilities", "roles", NULL};
     static const char *const client_keys[] = {"capabilities", "answers", "version",
                                               "initialize", NULL};
@@ -663,8 +935,8 @@ int mc_scenario_load(const char *path, const char *root, mc_scenario_t *sc, char
     v = mc_json_get(root_obj, "spec");
     if (v == NULL || !json_object_is_type(v, json_type_array) ||
         json_object_array_length(v) == 0) {
-        problem(&l, "", "the scenario needs \"spec\": a non-empty array of requirements "
-                        "{check, level, ref, text}");
+        problem(&l, "", "the scenario needs \"spec\": a non-empty array of checks "
+                        "{check, level, quote, refs}");
     } else {
         size_t n = json_object_array_length(v), k;
         s.reqs = calloc(n, sizeof(*s.reqs));
@@ -673,32 +945,15 @@ int mc_scenario_load(const char *path, const char *root, mc_scenario_t *sc, char
             goto fail;
         }
         for (k = 0; k < n; k++) {
-            json_object *r = json_object_array_get_idx(v, k);
             char ptr[64];
-            mc_requirement_t *q = &s.reqs[s.n_reqs];
             snprintf(ptr, sizeof(ptr), "/spec/%zu", k);
-            if (!json_object_is_type(r, json_type_object)) {
-                problem(&l, ptr, "a requirement is an object {check, level, ref, text}");
-                continue;
-            }
-            only_keys(&l, r, ptr, "a requirement", req_keys);
-            if (!is_str(mc_json_get(r, "check")) || !mc_check_id_ok(json_object_get_string(mc_json_get(r, "check"))))
-                problem(&l, ptr, "requirement needs \"check\": an id like \"area/thing/rule\" "
-                                 "(lowercase letters, digits, '-', '/', '.')");
-            if (!is_str(mc_json_get(r, "level")) ||
-                mc_level_parse(json_object_get_string(mc_json_get(r, "level")), &q->level) != 0)
-                problem(&l, ptr, "requirement needs \"level\": MUST, SHOULD or MAY");
-            if (!is_str(mc_json_get(r, "ref")) || !mc_spec_ref_ok(json_object_get_string(mc_json_get(r, "ref"))))
-                problem(&l, ptr, "requirement needs \"ref\": \"VERSION/page#anchor\", e.g. "
-                                 "\"2025-06-18/server/resources#reading-resources\"");
-            if (!is_str(mc_json_get(r, "text")) || json_object_get_string_len(mc_json_get(r, "text")) < 8)
-                problem(&l, ptr, "requirement needs \"text\": the requirement sentence");
-            if (is_str(mc_json_get(r, "check")))
-                q->check = json_object_get_string(mc_json_get(r, "check"));
-            q->ref = is_str(mc_json_get(r, "ref")) ? json_object_get_string(mc_json_get(r, "ref")) : "";
-            q->text = is_str(mc_json_get(r, "text")) ? json_object_get_string(mc_json_get(r, "text")) : "";
-            if (q->check != NULL)
+            if (parse_requirement(&l, json_object_array_get_idx(v, k), ptr, &s.reqs[s.n_reqs]) ==
+                0) {
+                if (mc_scenario_requirement(&s, s.reqs[s.n_reqs].check) != NULL)
+                    problem(&l, ptr, "check \"%s\" is declared twice in \"spec\"",
+                            s.reqs[s.n_reqs].check);
                 s.n_reqs++;
+            }
         }
     }
     l.reqs = s.reqs;
@@ -785,8 +1040,8 @@ done:
             (void)more;
         }
         if (problems != NULL) {
-            *problems = l.buf;
-            l.buf = NULL;
+            *problems = l.problems.buf;
+            l.problems.buf = NULL;
         }
         rc = MC_EINVAL;
         goto fail;
@@ -821,7 +1076,8 @@ done:
     s.n_roles = (size_t)l.n_roles;
     for (i = 0; i < l.n_vars; i++)
         free(l.vars[i]);
-    free(l.buf);
+    free(l.problems.buf);
+    s.warnings = l.warnings.buf;
     *sc = s;
     return MC_OK;
 
@@ -830,7 +1086,8 @@ fail:
         free(l.vars[i]);
     for (i = 0; i < l.n_roles; i++)
         free(l.roles[i]);
-    free(l.buf);
+    free(l.problems.buf);
+    free(l.warnings.buf);
     free(s.reqs);
     free(s.id);
     free(s.area);
@@ -846,6 +1103,7 @@ void mc_scenario_free(mc_scenario_t *sc)
         free(sc->roles[i]);
     free(sc->roles);
     free(sc->reqs);
+    free(sc->warnings);
     free(sc->id);
     free(sc->area);
     mc_jsonc_free(&sc->doc);

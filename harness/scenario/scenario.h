@@ -25,20 +25,67 @@
 /* Steps a scenario may have, nested steps included. */
 #define MC_SCENARIO_MAX_STEPS 512
 
-typedef enum mc_level { MC_LEVEL_MUST = 0, MC_LEVEL_SHOULD, MC_LEVEL_MAY } mc_level_t;
+/*
+ * The level of a check is the RFC 2119 keyword of the sentence it quotes:
+ * MUST (MUST, MUST NOT, REQUIRED, SHALL), SHOULD (SHOULD, SHOULD NOT,
+ * RECOMMENDED), MAY (MAY, OPTIONAL), or INFO for a sentence without an
+ * upper-case keyword (an example, a table row, descriptive prose).
+ */
+typedef enum mc_level { MC_LEVEL_MUST = 0, MC_LEVEL_SHOULD, MC_LEVEL_MAY, MC_LEVEL_INFO } mc_level_t;
 
-/* "MUST", "SHOULD", "MAY". */
+/* "MUST", "SHOULD", "MAY", "INFO". */
 const char *mc_level_name(mc_level_t level);
-/* Parses a level name; returns 0 on success. */
+/* Parses a level name; returns 0 on success, -1 (and *out untouched) otherwise. */
 int mc_level_parse(const char *s, mc_level_t *out);
 
-/* One requirement of the spec that the scenario checks. */
-typedef struct mc_requirement {
-    const char *check; /* check id, e.g. "resources/read/not-found" (borrowed from doc) */
+/* Protocol versions a check may name in its refs. */
+#define MC_CHECK_MAX_REFS 8
+/* Bytes of a quote, an interpretation or a "page#anchor". */
+#define MC_CHECK_MAX_QUOTE 2048
+#define MC_CHECK_MAX_INTERPRETATION 4096
+#define MC_CHECK_MAX_PAGE 256
+
+/* Where a check's sentence stands at one protocol version. */
+typedef struct mc_check_ref {
+    const char *version; /* "2025-06-18" */
+    const char *page;    /* "basic/utilities/progress#progress-flow" (no version prefix) */
+    const char *quote;   /* the wording at this version, or NULL: the check's quote */
+} mc_check_ref_t;
+
+/*
+ * One check: a stable id, the level of its quoted sentence, the sentence
+ * itself (verbatim from the spec), where it stands per version, and the
+ * harness's own reading kept apart (NULL when the quote says it all).
+ * Scenario checks borrow their strings from the scenario document; the
+ * built-in ones are static.
+ */
+typedef struct mc_check_def {
+    const char *check;          /* check id, e.g. "resources/read/not-found" */
     mc_level_t level;
-    const char *ref;   /* "2025-06-18/server/resources#error-handling" */
-    const char *text;  /* the requirement sentence */
-} mc_requirement_t;
+    const char *quote;          /* the spec sentence, verbatim */
+    const char *interpretation; /* the harness's reading, or NULL */
+    mc_check_ref_t refs[MC_CHECK_MAX_REFS]; /* version order; ends at version == NULL */
+    int legacy;                 /* declared as {ref, text}: the text is not a checked quote */
+} mc_check_def_t;
+
+/* A requirement a scenario declares in "spec" is a check definition. */
+typedef mc_check_def_t mc_requirement_t;
+
+/*
+ * The ref of d for version: the exact one when d names it, else the one of
+ * the nearest earlier version it names, else its first. NULL when d has no
+ * refs at all.
+ */
+const mc_check_ref_t *mc_check_ref_for(const mc_check_def_t *d, const char *version);
+
+/* The quote of d at version (quotes[version] where given). Never NULL. */
+const char *mc_check_quote_for(const mc_check_def_t *d, const char *version);
+
+/*
+ * Writes "VERSION/page#anchor" of the ref mc_check_ref_for() picks into buf
+ * (empty when there is none). Returns the length written (truncated to n-1).
+ */
+size_t mc_check_ref_string(const mc_check_def_t *d, const char *version, char *buf, size_t n);
 
 typedef struct mc_scenario {
     char *id;               /* "resources/read-not-found" */
@@ -57,6 +104,7 @@ typedef struct mc_scenario {
     const char *client_version;   /* borrowed: version to request instead of the run's */
     int manual_init;              /* the steps run the lifecycle themselves */
     json_object *steps;           /* borrowed: the steps array */
+    char *warnings;               /* owned: "file:line:col: warning: ..." lines, or NULL */
 } mc_scenario_t;
 
 /*
@@ -65,6 +113,8 @@ typedef struct mc_scenario {
  * On success *sc is filled and MC_OK returned. Problems are appended to
  * problems (one "file:line:col: message" per line, at most
  * MC_SCENARIO_MAX_PROBLEMS) and MC_EINVAL returned; sc is then untouched.
+ * What loads but should be changed (a legacy {ref, text} requirement) goes
+ * to sc->warnings, which `mcpcheck lint` prints.
  */
 int mc_scenario_load(const char *path, const char *root, mc_scenario_t *sc, char **problems,
                      mc_errbuf_t *eb);

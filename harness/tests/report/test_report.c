@@ -23,8 +23,18 @@ static const char hostile[] = "<b>&\"quote'</b> ]]> \x01\x1b[31m \xff\xfe bad \x
 static void add_check(mc_scenario_result_t *r, const char *id, mc_level_t level, int pass,
                       const char *msg)
 {
-    assert_int_equal(mc_sresult_check(r, id, level, "2025-06-18/server/resources#reading",
-                                      "Servers MUST answer.", pass, msg, pass ? NULL : "x < y",
+    mc_check_def_t d;
+
+    memset(&d, 0, sizeof(d));
+    d.check = id;
+    d.level = level;
+    d.quote = "Servers MUST answer.";
+    d.interpretation = level == MC_LEVEL_SHOULD ? "our <reading> & more" : NULL;
+    d.refs[0].version = "2025-06-18";
+    d.refs[0].page = "server/resources#reading";
+    d.refs[1].version = "2025-11-25";
+    d.refs[1].page = "server/resources#reading-resources";
+    assert_int_equal(mc_sresult_check(r, id, &d, pass, msg, pass ? NULL : "x < y",
                                       pass ? NULL : hostile, "result.x", pass ? 0 : 2, 7),
                      MC_OK);
 }

@@ -78,7 +78,25 @@ static int lint(const char *text, char **problems, mc_scenario_t *sc)
 
 #define GOOD_HEAD                                                                                  \
     "{\"title\": \"t\", \"spec\": [{\"check\": \"area/x/y\", \"level\": \"MUST\", "              \
-    "\"ref\": \"2025-06-18/server/resources#reading-resources\", \"text\": \"Something holds.\"}],"
+    "\"quote\": \"Something MUST hold.\", \"refs\": {\"2025-11-25\": "                                \
+    "\"server/resources#reading-resources\", \"2025-06-18\": \"server/resources#reading\"}, "         \
+    "\"quotes\": {\"2025-11-25\": \"Something MUST still hold.\"}, "                                  \
+    "\"interpretation\": \"Our reading.\"}],"
+
+/* A scenario whose only check is the given spec entry (JSON text). */
+#define ONE_CHECK(entry) "{\"title\": \"t\", \"spec\": [" entry "], \"steps\": [{\"sleep\": 1}]}"
+
+static void expect_problem(const char *text, const char *needle)
+{
+    mc_scenario_t sc;
+    char *problems = NULL;
+
+    assert_int_equal(lint(text, &problems, &sc), MC_EINVAL);
+    assert_non_null(problems);
+    if (strstr(problems, needle) == NULL)
+        fail_msg("problems lack \"%s\":\n%s", needle, problems);
+    free(problems);
+}
 
 static void test_load_valid(void **state)
 {
@@ -101,19 +119,103 @@ static void test_load_valid(void **state)
     assert_true(mc_scenario_applies(&sc, "2025-11-25"));
     assert_false(mc_scenario_applies(&sc, "2025-06-18"));
     assert_int_equal(mc_scenario_line(&sc, "/steps/1/steps/0"), 1);
+    assert_null(sc.warnings);
+    /* The check: refs in version order, the wording per version, the reading apart. */
+    assert_int_equal(sc.n_reqs, 1);
+    {
+        const mc_check_def_t *d = &sc.reqs[0];
+        char ref[128];
+        assert_int_equal(d->level, MC_LEVEL_MUST);
+        assert_string_equal(d->refs[0].version, "2025-06-18");
+        assert_string_equal(d->refs[1].version, "2025-11-25");
+        assert_null(d->refs[2].version);
+        assert_string_equal(mc_check_quote_for(d, "2025-06-18"), "Something MUST hold.");
+        assert_string_equal(mc_check_quote_for(d, "2025-11-25"), "Something MUST still hold.");
+        assert_string_equal(d->interpretation, "Our reading.");
+        mc_check_ref_string(d, "2025-11-25", ref, sizeof(ref));
+        assert_string_equal(ref, "2025-11-25/server/resources#reading-resources");
+        mc_check_ref_string(d, "2025-06-18", ref, sizeof(ref));
+        assert_string_equal(ref, "2025-06-18/server/resources#reading");
+        /* A version it does not name: the nearest earlier one it does, else the first. */
+        mc_check_ref_string(d, "2026-07-28", ref, sizeof(ref));
+        assert_string_equal(ref, "2025-11-25/server/resources#reading-resources");
+        mc_check_ref_string(d, "2025-03-26", ref, sizeof(ref));
+        assert_string_equal(ref, "2025-06-18/server/resources#reading");
+    }
     mc_scenario_free(&sc);
 }
 
-static void expect_problem(const char *text, const char *needle)
+static void test_load_legacy_warns(void **state)
 {
     mc_scenario_t sc;
-    char *problems = NULL;
+    char *problems;
+    char ref[128];
 
-    assert_int_equal(lint(text, &problems, &sc), MC_EINVAL);
-    assert_non_null(problems);
-    if (strstr(problems, needle) == NULL)
-        fail_msg("problems lack \"%s\":\n%s", needle, problems);
-    free(problems);
+    (void)state;
+    assert_int_equal(lint(ONE_CHECK("{\"check\": \"area/x/y\", \"level\": \"SHOULD\", \"ref\": "
+                                    "\"2025-06-18/server/resources#error-handling\", \"text\": "
+                                    "\"Servers answer with an error.\"}"),
+                          &problems, &sc),
+                     MC_OK);
+    assert_null(problems);
+    assert_non_null(sc.warnings);
+    assert_non_null(strstr(sc.warnings, "s.jsonc:1:"));
+    assert_non_null(strstr(sc.warnings, "warning: check \"area/x/y\" uses the legacy {ref, text}"));
+    assert_true(sc.reqs[0].legacy);
+    assert_int_equal(sc.reqs[0].level, MC_LEVEL_SHOULD);
+    assert_string_equal(sc.reqs[0].quote, "Servers answer with an error.");
+    mc_check_ref_string(&sc.reqs[0], "2025-11-25", ref, sizeof(ref));
+    assert_string_equal(ref, "2025-06-18/server/resources#error-handling");
+    mc_scenario_free(&sc);
+}
+
+static void test_lint_check_entries(void **state)
+{
+    (void)state;
+    /* The level is the quote's keyword; INFO only without one. */
+    expect_problem(ONE_CHECK("{\"check\": \"a/b\", \"level\": \"MUST\", \"quote\": \"The receiver MAY "
+                             "send progress.\", \"refs\": {\"2025-06-18\": \"basic/x#y\"}}"),
+                   "level MUST does not match the quote, which says MAY");
+    expect_problem(ONE_CHECK("{\"check\": \"a/b\", \"level\": \"INFO\", \"quote\": \"Servers MUST NOT "
+                             "do it.\", \"refs\": {\"2025-06-18\": \"basic/x#y\"}}"),
+                   "level INFO does not match the quote, which says MUST");
+    expect_problem(ONE_CHECK("{\"check\": \"a/b\", \"level\": \"SHOULD\", \"quote\": \"servers should "
+                             "do it, for example.\", \"refs\": {\"2025-06-18\": \"basic/x#y\"}}"),
+                   "which says no RFC 2119 keyword");
+    expect_problem(ONE_CHECK("{\"check\": \"a/b\", \"level\": \"MUST\", \"quote\": \"It MUST hold "
+                             "here.\", \"refs\": {\"2025-06-18\": \"basic/x#y\"}, \"quotes\": "
+                             "{\"2025-06-18\": \"It SHOULD hold here.\"}}"),
+                   "level MUST does not match the quote, which says SHOULD");
+    /* Where the sentence is. */
+    expect_problem(ONE_CHECK("{\"check\": \"a/b\", \"level\": \"MUST\", \"quote\": \"It MUST "
+                             "hold.\"}"),
+                   "requirement needs \"refs\"");
+    expect_problem(ONE_CHECK("{\"check\": \"a/b\", \"level\": \"MUST\", \"quote\": \"It MUST "
+                             "hold.\", \"refs\": {\"2025-06-18\": \"2025-06-18/basic/x#y\"}}"),
+                   "must be \"page#anchor\" without the version");
+    expect_problem(ONE_CHECK("{\"check\": \"a/b\", \"level\": \"MUST\", \"quote\": \"It MUST "
+                             "hold.\", \"refs\": {\"latest\": \"basic/x#y\"}}"),
+                   "\"latest\" in \"refs\" is not a protocol version");
+    expect_problem(ONE_CHECK("{\"check\": \"a/b\", \"level\": \"MUST\", \"quote\": \"It MUST "
+                             "hold.\", \"refs\": {\"2025-06-18\": \"basic/x#y\"}, \"quotes\": "
+                             "{\"2025-11-25\": \"It MUST hold too.\"}}"),
+                   "quotes[\"2025-11-25\"]: that version is not in \"refs\"");
+    expect_problem(ONE_CHECK("{\"check\": \"a/b\", \"level\": \"MUST\", \"refs\": {\"2025-06-18\": "
+                             "\"basic/x#y\"}}"),
+                   "requirement needs \"quote\"");
+    expect_problem(ONE_CHECK("{\"check\": \"a/b\", \"level\": \"MUST\", \"quote\": \"It MUST "
+                             "hold.\", \"refs\": {\"2025-06-18\": \"basic/x#y\"}, \"interpretation\": 3}"),
+                   "\"interpretation\" must be a non-empty string");
+    /* The two forms do not mix, and an id is declared once. */
+    expect_problem(ONE_CHECK("{\"check\": \"a/b\", \"level\": \"MUST\", \"quote\": \"It MUST "
+                             "hold.\", \"refs\": {\"2025-06-18\": \"basic/x#y\"}, \"text\": \"It "
+                             "MUST hold.\"}"),
+                   "do not mix");
+    expect_problem(ONE_CHECK("{\"check\": \"a/b\", \"level\": \"MAY\", \"quote\": \"It MAY hold.\", "
+                             "\"refs\": {\"2025-06-18\": \"basic/x#y\"}}, {\"check\": \"a/b\", \"level\": "
+                             "\"INFO\", \"quote\": \"It holds, for example.\", \"refs\": {\"2025-06-18\": "
+                             "\"basic/x#y\"}}"),
+                   "check \"a/b\" is declared twice");
 }
 
 static void test_lint_problems(void **state)
@@ -138,7 +240,7 @@ static void test_lint_problems(void **state)
                    "not a valid regular expression");
     expect_problem("{\"title\": \"t\", \"spec\": [{\"check\": \"Bad Id\", \"level\": \"SHALL\", "
                    "\"ref\": \"server/resources\", \"text\": \"x\"}], \"steps\": [{\"sleep\": 1}]}",
-                   "\"level\": MUST, SHOULD or MAY");
+                   "\"level\": MUST, SHOULD, MAY or INFO");
     expect_problem(GOOD_HEAD "\"versions\": \"latest\", \"steps\": [{\"sleep\": 1}]}",
                    "\"versions\" must be");
     expect_problem(GOOD_HEAD "\"steps\": [{\"await\": \"nothing\"}]}",
@@ -307,6 +409,8 @@ int main(void)
         cmocka_unit_test(test_jsonc_positions_and_errors),
         cmocka_unit_test(test_load_valid),
         cmocka_unit_test(test_lint_problems),
+        cmocka_unit_test(test_load_legacy_warns),
+        cmocka_unit_test(test_lint_check_entries),
         cmocka_unit_test(test_paths),
         cmocka_unit_test(test_vars_expand),
         cmocka_unit_test(test_matchers),
