@@ -164,10 +164,10 @@
        "2025-11-25/client/elicitation#url-elicitation-required-error")                             \
     XX(SAMPLING_NO_CAP, "sampling-without-capability", "MUST",                                     \
        "sampling/createMessage is sent to a client that did not declare sampling",                \
-       "2025-06-18/client/sampling#capabilities")                                                  \
+       "2025-06-18/basic/lifecycle#operation")                                                     \
     XX(ROOTS_NO_CAP, "roots-without-capability", "MUST",                                           \
        "roots/list is sent to a client that did not declare roots",                               \
-       "2025-06-18/client/roots#capabilities")                                                     \
+       "2025-06-18/basic/lifecycle#operation")                                                     \
     XX(SERVER_ID_REUSE, "server-request-id-reuse", "MUST",                                         \
        "every server->client request uses the same id", "2025-06-18/basic#requests")               \
     /* logging */                                                                                  \
