@@ -130,12 +130,6 @@
        "the image of test_prompt_with_image is not base64",                                       \
        "2025-06-18/server/prompts#image-content")                                                  \
     /* tools */                                                                                    \
-    XX(TOOL_UNKNOWN_ISERROR, "tool-unknown-not-protocol-error", "SHOULD",                          \
-       "an unknown tool gets an isError result instead of -32602",                                \
-       "2025-06-18/server/tools#error-handling")                                                   \
-    XX(TOOL_ERROR_AS_RPC, "tool-error-as-protocol-error", "SHOULD",                                \
-       "a tool execution error is sent as a JSON-RPC error instead of isError",                   \
-       "2025-06-18/server/tools#error-handling")                                                   \
     XX(TOOL_NO_INPUT_SCHEMA, "tool-missing-input-schema", "MUST",                                  \
        "tools/list items lack the required inputSchema", "2025-06-18/server/tools#tool")           \
     XX(TOOL_CONTENT_NO_TYPE, "tool-content-missing-type", "MUST",                                  \
