@@ -88,9 +88,6 @@
     XX(RESOURCE_NOT_FOUND_EMPTY, "resource-not-found-empty", "SHOULD",                             \
        "an unknown resource URI is answered with an empty contents result",                       \
        "2025-06-18/server/resources#error-handling")                                               \
-    XX(RESOURCE_NOT_FOUND_NO_URI, "resource-not-found-no-data-uri", "SHOULD",                      \
-       "the -32002 error for an unknown URI lacks data.uri",                                      \
-       "2025-06-18/server/resources#error-handling")                                               \
     XX(BLOB_NOT_BASE64, "blob-not-base64", "MUST",                                                 \
        "the blob of test://static-binary is not base64",                                          \
        "2025-06-18/server/resources#security-considerations")                                      \

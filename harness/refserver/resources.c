@@ -372,10 +372,8 @@ static void read_error(mc_refserver_t *rs, json_object *id, int code, const char
         if (rs_bug_on(rs, RESOURCE_NOT_FOUND_CODE))
             code = MC_RPC_INTERNAL_ERROR;
     }
-    if (!(code == MC_RPC_RESOURCE_NOT_FOUND && rs_bug_on(rs, RESOURCE_NOT_FOUND_NO_URI))) {
-        data = json_object_new_object();
-        mc__rs_put_str(rs, data, "uri", uri);
-    }
+    data = json_object_new_object();
+    mc__rs_put_str(rs, data, "uri", uri);
     mc__rs_error(rs, id, code, code == MC_RPC_RESOURCE_NOT_FOUND ? "Resource not found" : why,
                  data);
 }
