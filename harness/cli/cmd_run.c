@@ -39,6 +39,9 @@ static void run_usage(FILE *out)
             "  --profile FILE       role -> fixture map (default: scenarios/profiles/default.json,\n"
             "                       the official conformance suite's fixture names)\n"
             "  --strict             WARN (a broken SHOULD) fails the run\n"
+            "  --call-tools         scenarios may call every listed tool with arguments made\n"
+            "                       from its inputSchema (tools can have side effects: by\n"
+            "                       default only the profile's \"safe_tools\" are called)\n"
             "  --report-dir DIR     where the reports go (default: %s): report.json,\n"
             "                       junit.xml, report.sarif, report.html, traces/*.jsonl\n"
             "  --baseline FILE      known failures (see 'mcpcheck baseline'): a listed failure\n"
@@ -51,8 +54,9 @@ static void run_usage(FILE *out)
             "  -h, --help           this help\n"
             "\n"
             "Verdicts: PASS, FAIL (a MUST broken), WARN (a SHOULD broken), INFO (a MAY),\n"
-            "SKIP (capability not declared or version out of range), NOT-VERIFIED (the profile\n"
-            "lacks a fixture), ERROR (the server crashed, hung or could not start).\n"
+            "SKIP (capability not declared or version out of range), NOT-VERIFIED (the server\n"
+            "does not offer the fixture a scenario needs: roles are looked up in what the\n"
+            "server lists), ERROR (the server crashed, hung or could not start).\n"
             "Exit codes: 0 pass, 1 fail (or WARN with --strict, or a stale baseline entry),\n"
             "2 usage, 3 nothing could run, or the run was interrupted before a failure was\n"
             "found (SIGINT/SIGTERM: the scenarios that finished are reported, the rest are\n"
@@ -216,7 +220,7 @@ int mc_cmd_run(int argc, char **argv)
     const char *filter = NULL, *version = NULL, *profile_path = NULL;
     const char *report_dir = MC_RUN_DEFAULT_REPORT_DIR, *baseline_path = NULL;
     long jobs = 2, timeout = MC_RUNNER_STEP_TIMEOUT_MS, seed = 0;
-    int strict = 0, dry = 0, verbose = 0, i, code;
+    int strict = 0, dry = 0, verbose = 0, call_tools = 0, i, code;
     char **cmd = NULL;
     mc_cli_scenarios_t scs;
     mc_profile_t prof;
@@ -261,6 +265,8 @@ int mc_cmd_run(int argc, char **argv)
             profile_path = argv[++i];
         } else if (strcmp(a, "--strict") == 0) {
             strict = 1;
+        } else if (strcmp(a, "--call-tools") == 0) {
+            call_tools = 1;
         } else if (strcmp(a, "--report-dir") == 0 && has) {
             report_dir = argv[++i];
         } else if (strcmp(a, "--baseline") == 0 && has) {
@@ -383,6 +389,8 @@ int mc_cmd_run(int argc, char **argv)
     so.jobs = (int)jobs;
     so.runner.argv = cmd;
     so.runner.roles = prof.roles;
+    so.runner.safe_tools = prof.safe_tools;
+    so.runner.call_tools = call_tools;
     so.runner.registry = reg;
     so.runner.step_timeout_ms = (int)timeout;
     so.runner.stop = &stop_flag;

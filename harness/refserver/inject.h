@@ -127,6 +127,9 @@
        "the image of test_prompt_with_image is not base64",                                       \
        "2025-06-18/server/prompts#image-content")                                                  \
     /* tools */                                                                                    \
+    XX(TOOL_STRUCTURED_NONCONFORMING, "tool-structured-nonconforming", "MUST",                     \
+       "test_structured_content returns structuredContent whose temperature is a string, "         \
+       "against its outputSchema", "2025-06-18/server/tools#output-schema")                        \
     XX(TOOL_NO_INPUT_SCHEMA, "tool-missing-input-schema", "MUST",                                  \
        "tools/list items lack the required inputSchema", "2025-06-18/server/tools#tool")           \
     XX(TOOL_CONTENT_NO_TYPE, "tool-content-missing-type", "MUST",                                  \

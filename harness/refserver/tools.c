@@ -572,7 +572,9 @@ static int tool_resource_link(mc_refserver_t *rs, rs_job_t *job, const rs_reply_
 
 static int tool_structured(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply)
 {
-    static const char doc[] = "{\"temperature\":22.5,\"conditions\":\"Partly cloudy\"}";
+    static const char good[] = "{\"temperature\":22.5,\"conditions\":\"Partly cloudy\"}";
+    static const char bad[] = "{\"temperature\":\"warm\",\"conditions\":\"Partly cloudy\"}";
+    const char *doc = rs_bug_on(rs, TOOL_STRUCTURED_NONCONFORMING) ? bad : good;
     json_object *res = mc__rs_tool_text(rs, doc);
 
     (void)reply;

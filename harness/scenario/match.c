@@ -5,6 +5,7 @@
 #include <pthread.h>
 #include <regex.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/json.h"
@@ -13,7 +14,8 @@
 
 const char *const mc_matcher_names[] = {"equals", "not_equals", "type",   "matches", "present",
                                         "absent", "length",     "range",  "contains", "base64",
-                                        "uri",    "one_of",     NULL};
+                                        "uri",    "one_of",     "json_schema", "valid_against",
+                                        NULL};
 
 static const char *const type_names[] = {"string", "number", "integer", "boolean",
                                          "object", "array",  "null",    NULL};
@@ -237,6 +239,59 @@ static int bound(json_object *arg, const char *key, double *out)
     return 1;
 }
 
+/* True when v is a JSON Schema the validator compiles (an object or a
+ * boolean schema). Otherwise why says what is wrong. */
+static int schema_compiles(json_object *v, char *why, size_t n)
+{
+    mc_schema_t *cs = NULL;
+    mc_errbuf_t eb;
+
+    if (v == NULL || !(json_object_is_type(v, json_type_object) ||
+                       json_object_is_type(v, json_type_boolean))) {
+        snprintf(why, n, "a JSON Schema is an object or a boolean");
+        return 0;
+    }
+    mc_errbuf_clear(&eb);
+    if (mc_schema_compile(v, NULL, &cs, &eb) != MC_OK) {
+        snprintf(why, n, "%.200s", eb.msg);
+        return 0;
+    }
+    mc_schema_free(cs);
+    return 1;
+}
+
+/* True when v is valid against schema (which must compile). Otherwise why
+ * says where and how it is not. */
+static int valid_against(json_object *schema, json_object *v, char *why, size_t n)
+{
+    mc_schema_t *cs = NULL;
+    mc_errbuf_t eb;
+    mc_schema_report_t *rep;
+    int ok;
+
+    mc_errbuf_clear(&eb);
+    if (mc_schema_compile(schema, NULL, &cs, &eb) != MC_OK) {
+        snprintf(why, n, "the schema itself does not compile: %.200s", eb.msg);
+        return 0;
+    }
+    rep = malloc(sizeof(*rep));
+    if (rep == NULL) {
+        mc_schema_free(cs);
+        snprintf(why, n, "out of memory");
+        return 0;
+    }
+    mc_schema_report_clear(rep);
+    ok = mc_schema_validate(cs, mc_schema_root(cs), v, NULL, rep) == MC_OK;
+    for (size_t i = 0; !ok && i < rep->n_entries; i++)
+        if (rep->entries[i].severity == MC_SCHEMA_ERROR) {
+            snprintf(why, n, "%.200s", rep->entries[i].message);
+            break;
+        }
+    free(rep);
+    mc_schema_free(cs);
+    return ok;
+}
+
 /* Applies the matcher to one selected value; returns 1 when it holds. */
 static int apply(eval_t *e, json_object *v, int found, char *expected, size_t en)
 {
@@ -365,6 +420,21 @@ static int apply(eval_t *e, json_object *v, int found, char *expected, size_t en
                  mc_is_uri(json_object_get_string(v));
         snprintf(expected, en, want ? "an absolute URI" : "not a URI");
         return ok == want;
+    }
+    if (strcmp(m, "json_schema") == 0) {
+        int want = json_object_get_boolean(arg);
+        char why[300] = "";
+        int ok = schema_compiles(v, why, sizeof(why));
+        snprintf(expected, en, "%s%s%s", want ? "a valid JSON Schema" : "not a valid JSON Schema",
+                 why[0] ? "; found: " : "", why);
+        return ok == want;
+    }
+    if (strcmp(m, "valid_against") == 0) {
+        char why[300] = "";
+        int ok = valid_against(arg, v, why, sizeof(why));
+        snprintf(expected, en, "a value valid against the given schema%s%s",
+                 why[0] ? "; found: " : "", why);
+        return ok;
     }
     snprintf(expected, en, "a known matcher");
     return 0;

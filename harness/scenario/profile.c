@@ -8,7 +8,7 @@
 int mc_profile_load(const char *path, mc_profile_t *p, mc_errbuf_t *eb)
 {
     mc_jsonc_doc_t doc;
-    json_object *roles, *name;
+    json_object *roles, *name, *safe;
     int rc = mc_jsonc_load(path, &doc, eb);
 
     if (rc != MC_OK)
@@ -20,8 +20,22 @@ int mc_profile_load(const char *path, mc_profile_t *p, mc_errbuf_t *eb)
         return mc_errbuf_set(eb, MC_EINVAL, "%s:1:1: a profile is {\"name\": ..., \"roles\": {...}}",
                              path);
     }
+    if (json_object_object_get_ex(doc.root, "safe_tools", &safe)) {
+        size_t i, n = json_object_is_type(safe, json_type_array) ? json_object_array_length(safe) : 0;
+        int ok = json_object_is_type(safe, json_type_array);
+        for (i = 0; i < n && ok; i++)
+            ok = json_object_is_type(json_object_array_get_idx(safe, i), json_type_string);
+        if (!ok) {
+            mc_jsonc_free(&doc);
+            return mc_errbuf_set(eb, MC_EINVAL, "%s: \"safe_tools\" is an array of tool names",
+                                 path);
+        }
+    } else {
+        safe = NULL;
+    }
     memset(p, 0, sizeof(*p));
     p->roles = json_object_get(roles);
+    p->safe_tools = json_object_get(safe);
     p->path = strdup(path);
     p->name = strdup(json_object_object_get_ex(doc.root, "name", &name) &&
                              json_object_is_type(name, json_type_string)
@@ -38,6 +52,7 @@ int mc_profile_load(const char *path, mc_profile_t *p, mc_errbuf_t *eb)
 void mc_profile_free(mc_profile_t *p)
 {
     json_object_put(p->roles);
+    json_object_put(p->safe_tools);
     free(p->name);
     free(p->path);
     memset(p, 0, sizeof(*p));

@@ -5,7 +5,8 @@
  * "test_simple_text", ...}}. Values may be any JSON (a name, a URI, an
  * object of prompt arguments). The default profile,
  * scenarios/profiles/default.json, holds the official conformance suite's
- * fixture names.
+ * fixture names. "safe_tools": ["name", ...] lists the tools that have no
+ * side effects and may be called with generated arguments (role tools.safe).
  */
 #ifndef MC_SCENARIO_PROFILE_H
 #define MC_SCENARIO_PROFILE_H
@@ -18,6 +19,7 @@ typedef struct mc_profile {
     char *name;         /* owned */
     char *path;         /* owned */
     json_object *roles; /* owned: role -> value */
+    json_object *safe_tools; /* owned: array of tool names that may be called, or NULL */
 } mc_profile_t;
 
 /* Loads a profile. Errors: MC_EIO, MC_EINVAL ("file:line:col: ..." in eb). */

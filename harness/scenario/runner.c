@@ -15,6 +15,8 @@
 #include "core/json.h"
 #include "core/limits.h"
 #include "scenario/builtin.h"
+#include "scenario/fixtures.h"
+#include "scenario/instance.h"
 #include "scenario/match.h"
 #include "scenario/vars.h"
 
@@ -211,6 +213,19 @@ static void respond(void *ctx, mc_session_t *s, const mc_msg_t *request, mc_repl
                      mc_json_get_str(err, "message") ? mc_json_get_str(err, "message") : "error");
         } else if (with != NULL) {
             json_object_deep_copy(with, &reply->result, NULL);
+            /* An accepted elicitation without content gets content made
+             * from the request's requestedSchema: a valid instance of what
+             * the server asked for. */
+            if (reply->result != NULL && strcmp(request->method, "elicitation/create") == 0 &&
+                mc_json_get_str(reply->result, "action") != NULL &&
+                strcmp(mc_json_get_str(reply->result, "action"), "accept") == 0 &&
+                mc_json_get(reply->result, "content") == NULL &&
+                mc_json_get(mc_json_get(request->params, "requestedSchema"), "type") != NULL) {
+                json_object *inst = NULL;
+                if (mc_instance_make(mc_json_get(request->params, "requestedSchema"), &inst) ==
+                    MC_OK)
+                    json_object_object_add(reply->result, "content", inst);
+            }
         }
         return;
     }
@@ -427,6 +442,74 @@ static inbox_item_t *inbox_find(rctx_t *c, inbox_t *b, json_object *st, const ch
 
 static int run_steps(rctx_t *c, json_object *steps, const char *ptr, int depth);
 
+/* {"NAME": "mcpcheck", ...} for each required argument of a prompt's
+ * declared arguments (a new object). */
+static json_object *prompt_arguments(json_object *decl)
+{
+    json_object *out = json_object_new_object();
+    size_t i, n = json_object_is_type(decl, json_type_array) ? json_object_array_length(decl) : 0;
+
+    for (i = 0; out != NULL && i < n && i < MC_INSTANCE_MAX_MEMBERS; i++) {
+        json_object *a = json_object_array_get_idx(decl, i);
+        const char *name = mc_json_get_str(a, "name");
+        if (name != NULL && json_object_get_boolean(mc_json_get(a, "required")))
+            json_object_object_add(out, name, json_object_new_string("mcpcheck"));
+    }
+    return out;
+}
+
+/*
+ * Replaces every {"$instance": SCHEMA} inside v (after expansion) with a
+ * valid instance of SCHEMA (scenario/instance.h): tool arguments made from
+ * an inputSchema; and every {"$arguments": ARGS} with the arguments object a
+ * prompt's declared ARGS need (each required one set to "mcpcheck").
+ * Returns the value to use in v's place (v itself, or its replacement,
+ * with v put).
+ */
+static json_object *make_instances(json_object *v, int depth)
+{
+    if (depth > MC_INSTANCE_MAX_DEPTH)
+        return v;
+    if (json_object_is_type(v, json_type_object)) {
+        json_object *schema;
+        if (json_object_object_length(v) == 1 &&
+            json_object_object_get_ex(v, "$arguments", &schema)) {
+            json_object *args = prompt_arguments(schema);
+            if (args == NULL)
+                return v;
+            json_object_put(v);
+            return args;
+        }
+        if (json_object_object_length(v) == 1 &&
+            json_object_object_get_ex(v, "$instance", &schema)) {
+            json_object *inst = NULL;
+            if (mc_instance_make(schema, &inst) != MC_OK)
+                return v;
+            json_object_put(v);
+            return inst;
+        }
+        json_object_object_foreach(v, k, m)
+        {
+            json_object *r = make_instances(json_object_get(m), depth + 1);
+            if (r != m)
+                json_object_object_add(v, k, r);
+            else
+                json_object_put(r);
+        }
+    } else if (json_object_is_type(v, json_type_array)) {
+        size_t i, n = json_object_array_length(v);
+        for (i = 0; i < n; i++) {
+            json_object *m = json_object_array_get_idx(v, i);
+            json_object *r = make_instances(json_object_get(m), depth + 1);
+            if (r != m)
+                json_object_array_put_idx(v, i, r);
+            else
+                json_object_put(r);
+        }
+    }
+    return v;
+}
+
 static json_object *expand_or_fail(rctx_t *c, json_object *tmpl, int line)
 {
     json_object *out = NULL;
@@ -437,7 +520,7 @@ static json_object *expand_or_fail(rctx_t *c, json_object *tmpl, int line)
         check(c, "harness/step", 0, eb.msg, NULL, NULL, NULL, 0, line);
         return NULL;
     }
-    return out;
+    return make_instances(out, 0);
 }
 
 static int step_request(rctx_t *c, json_object *st, int line)
@@ -1082,6 +1165,62 @@ static void set_role_vars(rctx_t *c)
     json_object_put(v);
 }
 
+/*
+ * Resolves the scenario's roles against what the server lists (after the
+ * capability gate). Sets ${role:NAME} to each resolved value. Returns 0
+ * when every role is offered; otherwise sets the verdict (NOT-VERIFIED for
+ * a fixture the server does not offer, SKIP for a capability it does not
+ * declare) and returns -1.
+ */
+static int resolve_roles(rctx_t *c)
+{
+    mc_fixture_opts_t fo;
+    mc_offer_t offer;
+    size_t i;
+    int ret = 0;
+
+    if (c->sc->n_roles == 0)
+        return 0;
+    memset(&fo, 0, sizeof(fo));
+    fo.roles = c->o->roles;
+    fo.safe_tools = c->o->safe_tools;
+    fo.call_tools = c->o->call_tools;
+    fo.server_caps = c->s.server_caps;
+    fo.timeout_ms = c->step_timeout;
+    mc_offer_init(&offer);
+    for (i = 0; i < c->sc->n_roles && ret == 0; i++) {
+        json_object *val = NULL;
+        char why[512], name[160];
+        int srv_rc = MC_OK;
+        mc_role_status_t st = mc_fixture_resolve(&c->s, &offer, &fo, c->sc->roles[i], &val, why,
+                                                 sizeof(why), &srv_rc);
+        drain_session(c);
+        switch (st) {
+        case MC_ROLE_OFFERED:
+            snprintf(name, sizeof(name), "role:%s", c->sc->roles[i]);
+            mc_vars_set(&c->vars, name, val);
+            json_object_put(val);
+            break;
+        case MC_ROLE_NO_CAPABILITY:
+            mc_sresult_set(c->res, MC_SKIP, "%s", why);
+            ret = -1;
+            break;
+        case MC_ROLE_UNKNOWN:
+            if (srv_rc == MC_EEOF || srv_rc == MC_EEXITED) {
+                target_gone(c, srv_rc, "listing fixtures");
+                ret = -1;
+                break;
+            }
+            /* fall through */
+        default:
+            mc_sresult_set(c->res, MC_NOT_VERIFIED, "%s", why);
+            ret = -1;
+        }
+    }
+    mc_offer_free(&offer);
+    return ret;
+}
+
 static void finish_target(rctx_t *c)
 {
     char tail[4096], how[200];
@@ -1127,12 +1266,16 @@ int mc_runner_run(const mc_scenario_t *sc, const mc_runner_opts_t *o, mc_scenari
     snprintf(c->version, sizeof(c->version), "%s", want_version);
     mc_vars_init(&c->vars);
 
-    /* Roles first: a missing fixture means nothing can be verified. */
-    for (i = 0; i < sc->n_roles; i++) {
-        if (mc_json_get(o->roles, sc->roles[i]) == NULL) {
-            mc_sresult_set(out, MC_NOT_VERIFIED, "the profile maps no fixture to role \"%s\"",
-                           sc->roles[i]);
-            goto done;
+    /* A scenario that does the lifecycle itself cannot have its roles
+     * resolved against the live server before its steps: the profile
+     * alone decides. */
+    if (sc->manual_init) {
+        for (i = 0; i < sc->n_roles; i++) {
+            if (mc_json_get(o->roles, sc->roles[i]) == NULL) {
+                mc_sresult_set(out, MC_NOT_VERIFIED, "the profile maps no fixture to role %s",
+                               sc->roles[i]);
+                goto done;
+            }
         }
     }
     c->rep = malloc(sizeof(*c->rep));
@@ -1209,6 +1352,8 @@ int mc_runner_run(const mc_scenario_t *sc, const mc_runner_opts_t *o, mc_scenari
         }
     }
     set_role_vars(c);
+    if (!sc->manual_init && resolve_roles(c) != 0)
+        goto stop;
     run_steps(c, sc->steps, "/steps", 0);
     if (!c->dead && c->session_ok) {
         /* Let late messages arrive so the wire checks see them. */

@@ -37,6 +37,8 @@ typedef struct mc_runner_opts {
     mc_rlimits_t limits;
     const char *version;     /* protocol version to request */
     json_object *roles;      /* borrowed: the profile's role -> value map (may be NULL) */
+    json_object *safe_tools; /* borrowed: tool names the profile allows calling (may be NULL) */
+    int call_tools;          /* non-zero: every listed tool may be called (--call-tools) */
     mc_registry_t *registry; /* loaded registry for schema checks, or NULL for none */
     int step_timeout_ms;     /* 0 = MC_RUNNER_STEP_TIMEOUT_MS */
     int scenario_timeout_ms; /* 0 = MC_RUNNER_SCENARIO_TIMEOUT_MS */

@@ -111,6 +111,7 @@ typedef struct lint {
     const mc_requirement_t *reqs;
     size_t n_reqs;
     int steps_seen;
+    json_object *client_caps; /* what the scenario's client declares (borrowed) */
 } lint_t;
 
 /* Appends "file:line:col: PREFIXmsg\n" for pointer to lb; sets l->nomem on failure. */
@@ -187,6 +188,22 @@ static void warning(lint_t *l, const char *pointer, const char *fmt, ...)
     vsnprintf(msg, sizeof(msg), fmt, ap);
     va_end(ap);
     add_line(l, &l->warnings, pointer, "warning: ", msg);
+}
+
+/*
+ * The harness obeys the rules it checks: a message the client sends that
+ * needs a client capability the scenario does not declare is a problem of
+ * the scenario (2025-06-18/basic/lifecycle#operation: "Both parties MUST
+ * only use capabilities that were successfully negotiated").
+ */
+static void lint_client_sends(lint_t *l, const char *method, const char *ptr)
+{
+    json_object *roots = mc_json_get(l->client_caps, "roots");
+
+    if (method != NULL && strcmp(method, "notifications/roots/list_changed") == 0 &&
+        !json_object_get_boolean(mc_json_get(roots, "listChanged")))
+        problem(l, ptr, "the client would send notifications/roots/list_changed without "
+                        "declaring client.capabilities.roots.listChanged");
 }
 
 static int has_var(const lint_t *l, const char *name, size_t n)
@@ -346,7 +363,7 @@ static void lint_assertions(lint_t *l, json_object *list, const char *pointer)
     static const char *const keys[] = {"path",   "equals", "type",   "matches", "present",
                                        "absent", "length", "range",  "contains", "base64",
                                        "uri",    "one_of", "check",  "message", "optional",
-                                       "not_equals", NULL};
+                                       "not_equals", "json_schema", "valid_against", NULL};
     size_t i, n;
     char sub[512];
 
@@ -373,7 +390,7 @@ static void lint_assertions(lint_t *l, json_object *list, const char *pointer)
         if (matchers != 1)
             problem(l, sub, "assertion needs exactly one matcher (equals, not_equals, type, "
                             "matches, present, absent, length, range, contains, base64, uri, "
-                            "one_of), found %d",
+                            "one_of, json_schema, valid_against), found %d",
                     matchers);
         if (mc_json_get(a, "type") != NULL && !mc_matcher_type_known(mc_json_get(a, "type")))
             problem(l, sub, "unknown type in \"type\" matcher (use string, number, integer, "
@@ -528,6 +545,8 @@ static void lint_step(lint_t *l, json_object *st, const char *ptr, int depth)
         only_keys(l, st, ptr, "a notify step", k_notify);
         if (!is_str(mc_json_get(st, "notify")))
             problem(l, ptr, "\"notify\" must be a method name");
+        else
+            lint_client_sends(l, mc_json_get_str(st, "notify"), ptr);
         want_type(l, st, "params", json_type_object, ptr, "a notify step");
         check_refs(l, mc_json_get(st, "params"), ptr);
     } else if (strcmp(kind, "expect_notification") == 0 || strcmp(kind, "expect_request") == 0) {
@@ -613,8 +632,14 @@ static void lint_step(lint_t *l, json_object *st, const char *ptr, int depth)
         }
     } else if (strcmp(kind, "raw") == 0) {
         only_keys(l, st, ptr, "a raw step", k_raw);
-        if (!is_str(mc_json_get(st, "raw")))
+        if (!is_str(mc_json_get(st, "raw"))) {
             problem(l, ptr, "\"raw\" must be the exact line to send (a string)");
+        } else {
+            json_object *line = json_tokener_parse(mc_json_get_str(st, "raw"));
+            if (json_object_is_type(line, json_type_object))
+                lint_client_sends(l, mc_json_get_str(line, "method"), ptr);
+            json_object_put(line);
+        }
         mc_str_join(sub, sizeof(sub), ptr, "/expect");
         lint_expect(l, mc_json_get(st, "expect"), sub);
         want_type(l, st, "within", json_type_int, ptr, "a raw step");
@@ -1022,6 +1047,7 @@ int mc_scenario_load(const char *path, const char *root, mc_scenario_t *sc, char
         problem(&l, "", "the scenario needs \"steps\": a non-empty array");
     } else {
         s.steps = v;
+        l.client_caps = s.client_caps;
         lint_steps(&l, v, "/steps", 0);
     }
 

@@ -1,0 +1,322 @@
+#include "scenario/fixtures.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "core/json.h"
+
+enum { L_TOOLS, L_PROMPTS, L_RESOURCES, L_TEMPLATES };
+
+static const struct {
+    const char *method, *items, *key, *capability;
+} lists[4] = {
+    {"tools/list", "tools", "name", "tools"},
+    {"prompts/list", "prompts", "name", "prompts"},
+    {"resources/list", "resources", "uri", "resources"},
+    {"resources/templates/list", "resourceTemplates", "uriTemplate", "resources"},
+};
+
+mc_role_kind_t mc_role_kind(const char *role, char *base, size_t n)
+{
+    const char *dot = strchr(role, '.');
+    const char *dot2 = dot != NULL ? strchr(dot + 1, '.') : NULL;
+    size_t blen = dot2 != NULL ? (size_t)(dot2 - role) : strlen(role);
+
+    snprintf(base, n, "%.*s", (int)blen, role);
+    if (strcmp(role, "pagination.resources_multi_page") == 0)
+        return MC_ROLE_MULTI_PAGE;
+    if (strcmp(role, "tools.safe") == 0)
+        return MC_ROLE_SAFE_TOOLS;
+    if (dot2 != NULL)
+        return MC_ROLE_DATA;
+    if (strncmp(role, "tool.", 5) == 0)
+        return MC_ROLE_TOOL;
+    if (strncmp(role, "prompt.", 7) == 0)
+        return MC_ROLE_PROMPT;
+    if (strcmp(role, "resource.template") == 0)
+        return MC_ROLE_TEMPLATE;
+    if (strncmp(role, "resource.", 9) == 0)
+        return MC_ROLE_RESOURCE;
+    return MC_ROLE_DATA;
+}
+
+void mc_offer_init(mc_offer_t *o)
+{
+    memset(o, 0, sizeof(*o));
+}
+
+void mc_offer_free(mc_offer_t *o)
+{
+    int i;
+
+    for (i = 0; i < 4; i++)
+        json_object_put(o->items[i]);
+    memset(o, 0, sizeof(*o));
+}
+
+int mc_uri_template_matches(const char *t, const char *u)
+{
+    while (*t != '\0') {
+        if (*t == '{') {
+            const char *close = strchr(t, '}');
+            if (close == NULL)
+                return 0;
+            t = close + 1;
+            /* One or more characters other than '/', ending where the rest
+             * of the template can match (shortest first). */
+            if (*u == '\0' || *u == '/')
+                return 0;
+            for (u++;; u++) {
+                if (mc_uri_template_matches(t, u))
+                    return 1;
+                if (*u == '\0' || *u == '/')
+                    return 0;
+            }
+        }
+        if (*t != *u)
+            return 0;
+        t++;
+        u++;
+    }
+    return *u == '\0';
+}
+
+/* Walks list k to its end once. Returns 0, or -1 with o->why[k] set. */
+static int walk(mc_session_t *s, mc_offer_t *o, int k, const mc_fixture_opts_t *opts, int *srv_rc)
+{
+    json_object *acc, *cursor = NULL;
+
+    if (o->state[k] != 0)
+        return o->state[k] > 0 ? 0 : -1;
+    acc = json_object_new_array();
+    if (acc == NULL)
+        return -1;
+    o->state[k] = -1;
+    for (;;) {
+        json_object *params = json_object_new_object(), *list, *next;
+        mc_msg_t resp;
+        int rc;
+
+        if (cursor != NULL)
+            json_object_object_add(params, "cursor", json_object_get(cursor));
+        rc = mc_session_request(s, lists[k].method, params, opts->timeout_ms, &resp);
+        if (rc != MC_OK) {
+            if (rc == MC_ETIMEOUT)
+                snprintf(o->why[k], sizeof(o->why[k]), "%s gave no response within %d ms",
+                         lists[k].method, opts->timeout_ms);
+            else
+                snprintf(o->why[k], sizeof(o->why[k]), "%s could not be sent or answered (%s)",
+                         lists[k].method, mc_strerror(rc));
+            if (rc != MC_ETIMEOUT)
+                *srv_rc = rc;
+            break;
+        }
+        o->pages[k]++;
+        if (resp.kind != MC_MSG_RESULT) {
+            snprintf(o->why[k], sizeof(o->why[k]), "%s failed with error %lld", lists[k].method,
+                     (long long)resp.error_code);
+            mc_msg_free(&resp);
+            break;
+        }
+        list = mc_json_get(resp.result, lists[k].items);
+        if (list != NULL && json_object_is_type(list, json_type_array)) {
+            size_t i, n = json_object_array_length(list);
+            for (i = 0; i < n && json_object_array_length(acc) < MC_FIXTURES_MAX_ITEMS; i++)
+                json_object_array_add(acc, json_object_get(json_object_array_get_idx(list, i)));
+        }
+        next = mc_json_get(resp.result, "nextCursor");
+        if (next == NULL || !json_object_is_type(next, json_type_string)) {
+            mc_msg_free(&resp);
+            o->state[k] = 1;
+            break;
+        }
+        if (cursor != NULL && strcmp(json_object_get_string(cursor), json_object_get_string(next)) == 0) {
+            snprintf(o->why[k], sizeof(o->why[k]), "%s returned the cursor it was given as nextCursor",
+                     lists[k].method);
+            mc_msg_free(&resp);
+            break;
+        }
+        json_object_put(cursor);
+        cursor = json_object_get(next);
+        mc_msg_free(&resp);
+        if (o->pages[k] >= MC_FIXTURES_MAX_PAGES) {
+            snprintf(o->why[k], sizeof(o->why[k]), "%s still returned nextCursor after %d pages",
+                     lists[k].method, o->pages[k]);
+            break;
+        }
+    }
+    json_object_put(cursor);
+    o->items[k] = acc;
+    return o->state[k] > 0 ? 0 : -1;
+}
+
+/* The listed item of list k whose key equals want, or NULL (borrowed). */
+static json_object *find_item(const mc_offer_t *o, int k, const char *want)
+{
+    size_t i, n = o->items[k] != NULL ? json_object_array_length(o->items[k]) : 0;
+
+    for (i = 0; i < n; i++) {
+        json_object *it = json_object_array_get_idx(o->items[k], i);
+        const char *v = mc_json_get_str(it, lists[k].key);
+        if (v != NULL && strcmp(v, want) == 0)
+            return it;
+    }
+    return NULL;
+}
+
+static int has_capability(json_object *caps, const char *name)
+{
+    json_object *v = mc_json_get(caps, name);
+    return v != NULL && !json_object_is_type(v, json_type_null) &&
+           !(json_object_is_type(v, json_type_boolean) && !json_object_get_boolean(v));
+}
+
+/* Makes sure list k is walked. Returns MC_ROLE_OFFERED when it is. */
+static mc_role_status_t need(mc_session_t *s, mc_offer_t *o, int k, const mc_fixture_opts_t *opts,
+                             const char *role, char *why, size_t n, int *srv_rc)
+{
+    if (!has_capability(opts->server_caps, lists[k].capability)) {
+        snprintf(why, n, "role %s needs %s, but the server does not declare the \"%s\" capability",
+                 role, lists[k].method, lists[k].capability);
+        return MC_ROLE_NO_CAPABILITY;
+    }
+    if (walk(s, o, k, opts, srv_rc) != 0) {
+        snprintf(why, n, "role %s cannot be resolved: %s", role, o->why[k]);
+        return MC_ROLE_UNKNOWN;
+    }
+    return MC_ROLE_OFFERED;
+}
+
+static int name_listed(json_object *arr, const char *name)
+{
+    size_t i, n = arr != NULL && json_object_is_type(arr, json_type_array)
+                      ? json_object_array_length(arr)
+                      : 0;
+
+    for (i = 0; i < n; i++) {
+        const char *v = json_object_get_string(json_object_array_get_idx(arr, i));
+        if (v != NULL && strcmp(v, name) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+static mc_role_status_t safe_tools(mc_session_t *s, mc_offer_t *o, const mc_fixture_opts_t *opts,
+                                   const char *role, json_object **value, char *why, size_t n,
+                                   int *srv_rc)
+{
+    mc_role_status_t st = need(s, o, L_TOOLS, opts, role, why, n, srv_rc);
+    json_object *out;
+    size_t i, m;
+
+    if (st != MC_ROLE_OFFERED)
+        return st;
+    out = json_object_new_array();
+    m = json_object_array_length(o->items[L_TOOLS]);
+    for (i = 0; i < m; i++) {
+        json_object *t = json_object_array_get_idx(o->items[L_TOOLS], i);
+        const char *name = mc_json_get_str(t, "name");
+        if (name != NULL && (opts->call_tools || name_listed(opts->safe_tools, name)))
+            json_object_array_add(out, json_object_get(t));
+    }
+    if (json_object_array_length(out) == 0) {
+        json_object_put(out);
+        snprintf(why, n,
+                 "no listed tool may be called: name safe tools in the profile's \"safe_tools\", "
+                 "or allow every tool with --call-tools");
+        return MC_ROLE_NOT_OFFERED;
+    }
+    *value = out;
+    return MC_ROLE_OFFERED;
+}
+
+/* Resolves a fixture role whose value is a name or URI (kinds TOOL..TEMPLATE). */
+static mc_role_status_t resolve_named(mc_session_t *s, mc_offer_t *o, const mc_fixture_opts_t *opts,
+                                      const char *role, mc_role_kind_t kind, json_object *val,
+                                      char *why, size_t n, int *srv_rc)
+{
+    int k = kind == MC_ROLE_TOOL       ? L_TOOLS
+            : kind == MC_ROLE_PROMPT   ? L_PROMPTS
+            : kind == MC_ROLE_TEMPLATE ? L_TEMPLATES
+                                       : L_RESOURCES;
+    const char *name = json_object_is_type(val, json_type_string) ? json_object_get_string(val)
+                                                                   : NULL;
+    mc_role_status_t st;
+
+    if (name == NULL) {
+        snprintf(why, n, "role %s: the profile's value is not a string", role);
+        return MC_ROLE_UNMAPPED;
+    }
+    st = need(s, o, k, opts, role, why, n, srv_rc);
+    if (st != MC_ROLE_OFFERED)
+        return st;
+    if (find_item(o, k, name) != NULL)
+        return MC_ROLE_OFFERED;
+    if (kind == MC_ROLE_RESOURCE) {
+        /* A resource may also be an instance of a listed template. */
+        size_t i, m;
+        if (walk(s, o, L_TEMPLATES, opts, srv_rc) == 0) {
+            m = json_object_array_length(o->items[L_TEMPLATES]);
+            for (i = 0; i < m; i++) {
+                const char *t = mc_json_get_str(json_object_array_get_idx(o->items[L_TEMPLATES], i),
+                                                "uriTemplate");
+                if (t != NULL && mc_uri_template_matches(t, name))
+                    return MC_ROLE_OFFERED;
+            }
+        }
+    }
+    snprintf(why, n, "fixture `%.120s` (role %s) is not offered by the server (%s lists %zu)", name,
+             role, lists[k].method, json_object_array_length(o->items[k]));
+    return MC_ROLE_NOT_OFFERED;
+}
+
+mc_role_status_t mc_fixture_resolve(mc_session_t *s, mc_offer_t *o, const mc_fixture_opts_t *opts,
+                                    const char *role, json_object **value, char *why, size_t n,
+                                    int *srv_rc)
+{
+    char base[128];
+    mc_role_kind_t kind = mc_role_kind(role, base, sizeof(base));
+    json_object *val = mc_json_get(opts->roles, role);
+    mc_role_status_t st;
+
+    *srv_rc = MC_OK;
+    if (kind == MC_ROLE_SAFE_TOOLS)
+        return safe_tools(s, o, opts, role, value, why, n, srv_rc);
+    if (kind == MC_ROLE_MULTI_PAGE) {
+        st = need(s, o, L_RESOURCES, opts, role, why, n, srv_rc);
+        if (st != MC_ROLE_OFFERED)
+            return st;
+        if (o->pages[L_RESOURCES] < 2) {
+            snprintf(why, n, "resources/list fits on one page (%zu resources), so no real cursor "
+                             "can be taken from it",
+                     json_object_array_length(o->items[L_RESOURCES]));
+            return MC_ROLE_NOT_OFFERED;
+        }
+        *value = json_object_new_boolean(1);
+        return MC_ROLE_OFFERED;
+    }
+    if (val == NULL) {
+        snprintf(why, n, "the profile maps no fixture to role %s", role);
+        return MC_ROLE_UNMAPPED;
+    }
+    if (kind == MC_ROLE_DATA) {
+        char bb[128];
+        mc_role_kind_t bk = mc_role_kind(base, bb, sizeof(bb));
+        json_object *bv = mc_json_get(opts->roles, base);
+        if (strcmp(base, role) != 0 && bk != MC_ROLE_DATA) {
+            if (bv == NULL) {
+                snprintf(why, n, "the profile maps no fixture to role %s", base);
+                return MC_ROLE_UNMAPPED;
+            }
+            st = resolve_named(s, o, opts, base, bk, bv, why, n, srv_rc);
+            if (st != MC_ROLE_OFFERED)
+                return st;
+        }
+        *value = json_object_get(val);
+        return MC_ROLE_OFFERED;
+    }
+    st = resolve_named(s, o, opts, role, kind, val, why, n, srv_rc);
+    if (st == MC_ROLE_OFFERED)
+        *value = json_object_get(val);
+    return st;
+}
