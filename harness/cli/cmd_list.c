@@ -93,6 +93,10 @@ static void print_json(const mc_cli_scenarios_t *scs)
         json_object_object_add(o, "id", json_object_new_string(sc->id));
         json_object_object_add(o, "file", json_object_new_string(sc->doc.name));
         json_object_object_add(o, "title", json_object_new_string(sc->title ? sc->title : ""));
+        if (sc->min_version != NULL)
+            json_object_object_add(o, "min_version", json_object_new_string(sc->min_version));
+        if (sc->max_version != NULL)
+            json_object_object_add(o, "max_version", json_object_new_string(sc->max_version));
         for (r = 0; r < sc->n_reqs; r++) {
             char ptr[32];
             snprintf(ptr, sizeof(ptr), "/spec/%zu", r);

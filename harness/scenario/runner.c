@@ -59,6 +59,14 @@ static void check(rctx_t *c, const char *id, int pass, const char *message, cons
 {
     const mc_check_def_t *def = mc_scenario_requirement(c->sc, id);
 
+    if (mc_check_is_harness(id)) {
+        /* Set-up, not a rule of the spec: a step that cannot be carried out
+         * leaves the scenario unjudged (ERROR), it is no finding. */
+        if (!pass)
+            mc_sresult_set(c->res, MC_ERROR, "the step at line %d could not be carried out: %s",
+                           line, message != NULL ? message : "it did not complete");
+        return;
+    }
     if (def == NULL)
         def = mc_builtin_check(id);
     mc_sresult_check(c->res, id, def, pass, message, expected, actual, path, seq, line);
