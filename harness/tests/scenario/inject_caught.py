@@ -34,7 +34,7 @@ def page(ref):
     return page
 
 
-def tied(check_id, check_ref, switch_ref):
+def is_tied(check_id, check_ref, switch_ref):
     if page(check_ref) == page(switch_ref):
         return True
     if check_id.startswith("schema/"):
@@ -71,7 +71,7 @@ def main():
                 for c in sc["checks"]:
                     if c["verdict"] in ("FAIL", "WARN"):
                         caught.append(c["id"])
-                        if tied(c["id"], c["spec"], ref):
+                        if is_tied(c["id"], c["spec"], ref):
                             tied.append(c["id"])
             ok = run.returncode == 1 and bool(tied)
             names = sorted(set(tied or caught))
