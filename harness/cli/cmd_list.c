@@ -12,32 +12,23 @@
 
 #define MC_LIST_MAX_PATHS 256
 
-/* The versions of d's refs, comma-separated, into buf. */
-static void ref_versions(const mc_check_def_t *d, char *buf, size_t n)
-{
-    size_t len = 0, i;
-
-    buf[0] = '\0';
-    for (i = 0; i < MC_CHECK_MAX_REFS && d->refs[i].version != NULL; i++) {
-        int w = snprintf(buf + len, n - len, "%s%s", i > 0 ? ", " : "", d->refs[i].version);
-        if (w < 0 || (size_t)w >= n - len)
-            return;
-        len += (size_t)w;
-    }
-}
-
 /* One check in words: level, id, page per version, the quote, the reading. */
 static void print_check(const mc_check_def_t *d)
 {
-    char vers[128];
     size_t i;
 
-    ref_versions(d, vers, sizeof(vers));
     printf("    %-6s %s\n", mc_level_name(d->level), d->check);
-    for (i = 0; i < MC_CHECK_MAX_REFS && d->refs[i].version != NULL; i++)
-        if (i == 0 || strcmp(d->refs[i].page, d->refs[i - 1].page) != 0)
-            printf("           %s (%s%s)\n", d->refs[i].page, d->refs[i].version,
-                   i == 0 && d->refs[1].version != NULL ? " on" : "");
+    /* Each page once, with the versions (consecutive in the refs) it holds for. */
+    for (i = 0; i < MC_CHECK_MAX_REFS && d->refs[i].version != NULL; i++) {
+        int first = i == 0 || strcmp(d->refs[i].page, d->refs[i - 1].page) != 0;
+        int last = i + 1 == MC_CHECK_MAX_REFS || d->refs[i + 1].version == NULL ||
+                   strcmp(d->refs[i].page, d->refs[i + 1].page) != 0;
+        if (first)
+            printf("           %s (", d->refs[i].page);
+        printf("%s%s", first ? "" : ", ", d->refs[i].version);
+        if (last)
+            printf(")\n");
+    }
     printf("           \"%s\"%s\n", d->quote != NULL ? d->quote : "",
            d->legacy ? "  [legacy {ref, text}: not a checked quote]" : "");
     for (i = 0; i < MC_CHECK_MAX_REFS && d->refs[i].version != NULL; i++)
@@ -45,7 +36,6 @@ static void print_check(const mc_check_def_t *d)
             printf("           at %s: \"%s\"\n", d->refs[i].version, d->refs[i].quote);
     if (d->interpretation != NULL)
         printf("           reading: %s\n", d->interpretation);
-    (void)vers;
 }
 
 /* A check definition as JSON (new reference). */
@@ -93,6 +83,10 @@ static void print_json(const mc_cli_scenarios_t *scs)
         json_object_object_add(o, "id", json_object_new_string(sc->id));
         json_object_object_add(o, "file", json_object_new_string(sc->doc.name));
         json_object_object_add(o, "title", json_object_new_string(sc->title ? sc->title : ""));
+        if (sc->min_version != NULL)
+            json_object_object_add(o, "min_version", json_object_new_string(sc->min_version));
+        if (sc->max_version != NULL)
+            json_object_object_add(o, "max_version", json_object_new_string(sc->max_version));
         for (r = 0; r < sc->n_reqs; r++) {
             char ptr[32];
             snprintf(ptr, sizeof(ptr), "/spec/%zu", r);

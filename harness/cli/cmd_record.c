@@ -150,10 +150,21 @@ int mc_cmd_record(int argc, char **argv)
     req = json_object_new_object();
     json_object_object_add(doc, "title", json_object_new_string("TODO: what this scenario shows"));
     json_object_object_add(req, "check", json_object_new_string("recorded/todo"));
+    /* A placeholder that lints: a real sentence of the spec, to be replaced
+     * by the one the scenario holds (quoted verbatim, with its keyword). */
     json_object_object_add(req, "level", json_object_new_string("MUST"));
-    json_object_object_add(req, "ref", json_object_new_string("2025-06-18/basic/index#messages"));
-    json_object_object_add(req, "text", json_object_new_string(
-                                            "TODO: the requirement sentence this scenario checks."));
+    json_object_object_add(req, "quote",
+                           json_object_new_string("All messages between MCP clients and servers "
+                                                  "MUST follow the JSON-RPC 2.0 specification."));
+    {
+        json_object *refs = json_object_new_object();
+        json_object_object_add(refs, s.negotiated_version, json_object_new_string("basic#messages"));
+        json_object_object_add(req, "refs", refs);
+    }
+    json_object_object_add(req, "interpretation",
+                           json_object_new_string("TODO: quote the sentence this scenario "
+                                                  "checks, with its page per version, and say "
+                                                  "here what the steps read into it."));
     json_object_array_add(spec, req);
     json_object_object_add(doc, "spec", spec);
     json_object_object_add(doc, "versions", json_object_new_string(s.negotiated_version));

@@ -50,7 +50,9 @@ static void run_usage(FILE *out)
             "  --timeout MS         how long each step waits for an answer (default: %d)\n"
             "  --seed N             seed recorded in the report (runs are deterministic)\n"
             "  --dry-run            list what would run, with requirement sentences; run nothing\n"
-            "  -v, --verbose        show passing checks too\n"
+            "  -v, --verbose        show passing checks, the checks of SKIP and NOT-VERIFIED\n"
+            "                       scenarios, the harness's reading of each failed check\n"
+            "                       and every cause of failure\n"
             "  -h, --help           this help\n"
             "\n"
             "Verdicts: PASS, FAIL (a MUST broken), WARN (a SHOULD broken), INFO (a MAY),\n"
@@ -441,6 +443,8 @@ int mc_cmd_run(int argc, char **argv)
     mc_report_console_baseline(&rep, pr.color, buf, sizeof(buf));
     fputs(buf, stdout);
     mc_report_console_summary(&rep, pr.color, buf, sizeof(buf));
+    fputs(buf, stdout);
+    mc_report_console_causes(&rep, pr.color, pr.verbose, buf, sizeof(buf));
     fputs(buf, stdout);
     code = mc_report_exit_code(&rep);
     mc_report_free(&rep);

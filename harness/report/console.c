@@ -2,6 +2,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *color_of(mc_verdict_t v)
@@ -54,6 +55,20 @@ static void verdict(out_t *o, mc_verdict_t v, int color, int width)
         put(o, "%-*s", width, mc_verdict_name(v));
 }
 
+/* Appends at most max bytes of s (on a character boundary), "..." when cut. */
+static void put_cut(out_t *o, const char *s, size_t max)
+{
+    size_t n = strlen(s);
+
+    if (n <= max) {
+        put(o, "%s", s);
+        return;
+    }
+    while (max > 0 && ((unsigned char)s[max] & 0xC0) == 0x80)
+        max--;
+    put(o, "%.*s...", (int)max, s);
+}
+
 size_t mc_report_console_result(const mc_scenario_result_t *r, const mc_baseline_t *b, int strict,
                                 int color, int verbose, char *buf, size_t n)
 {
@@ -73,7 +88,17 @@ size_t mc_report_console_result(const mc_scenario_result_t *r, const mc_baseline
     } else {
         verdict(&o, r->verdict, color, 12);
     }
-    put(&o, " %s [%s] (%lld ms)\n", r->id, r->version, (long long)r->duration_ms);
+    put(&o, " %s [%s] (%lld ms)", r->id, r->version, (long long)r->duration_ms);
+    if (!verbose && (r->verdict == MC_SKIP || r->verdict == MC_NOT_VERIFIED)) {
+        /* Folded: one line, the reason on it; -v shows the checks. */
+        if (r->reason != NULL) {
+            put(&o, ": ");
+            put_cut(&o, r->reason, MC_REPORT_CONSOLE_REASON);
+        }
+        put(&o, "\n");
+        return o.len;
+    }
+    put(&o, "\n");
     if (known != NULL)
         put(&o, "             %s, listed in the baseline: %s\n", mc_verdict_name(r->verdict),
             known);
@@ -81,6 +106,7 @@ size_t mc_report_console_result(const mc_scenario_result_t *r, const mc_baseline
         put(&o, "             %s\n", r->reason);
     for (i = 0; i < r->n_checks; i++) {
         const mc_check_result_t *c = &r->checks[i];
+        char url[1200];
         if (c->verdict == MC_PASS && !verbose)
             continue;
         put(&o, "             ");
@@ -93,8 +119,20 @@ size_t mc_report_console_result(const mc_scenario_result_t *r, const mc_baseline
         if (c->verdict != MC_PASS && mc_baseline_check_reason(b, r, c->id) != NULL)
             put(&o, " [known]");
         put(&o, "\n");
-        if (c->verdict != MC_PASS && c->ref[0] != '\0')
-            put(&o, "                   %s %s\n", mc_level_name(c->level), c->ref);
+        if (c->verdict == MC_PASS)
+            continue;
+        /* The spec's words, then (with -v) the harness's reading, apart. */
+        put(&o, "                   %s", mc_level_name(c->level));
+        if (mc__spec_url(c->ref, url, sizeof(url)))
+            put(&o, " %s", url);
+        put(&o, "\n");
+        if (c->quote != NULL && c->quote[0] != '\0') {
+            put(&o, "                   \"");
+            put_cut(&o, c->quote, verbose ? MC_CHECK_MAX_QUOTE : MC_REPORT_CONSOLE_QUOTE);
+            put(&o, "\"\n");
+        }
+        if (verbose && c->interpretation != NULL)
+            put(&o, "                   reading: %s\n", c->interpretation);
     }
     if (r->verdict == MC_ERROR && r->stderr_tail != NULL && r->stderr_tail[0] != '\0') {
         const char *tail = r->stderr_tail;
@@ -168,11 +206,13 @@ size_t mc_report_console_summary(const mc_report_t *rep, int color, char *buf, s
     if (n == 0)
         return 0;
     buf[0] = '\0';
-    put(&o, "%zu passed, ", run->count[MC_PASS] + run->count[MC_INFO]);
+    put(&o, "%zu passed, ", run->count[MC_PASS]);
     if (color && failed > 0)
         put(&o, "\033[1;31m%zu failed\033[0m", failed);
     else
         put(&o, "%zu failed", failed);
+    if (run->count[MC_INFO] > 0)
+        put(&o, ", %zu info", run->count[MC_INFO]);
     if (run->count[MC_WARN] > 0)
         put(&o, ", %zu warnings", run->count[MC_WARN]);
     if (run->count[MC_SKIP] > 0)
@@ -190,5 +230,43 @@ size_t mc_report_console_summary(const mc_report_t *rep, int color, char *buf, s
     if (run->partial)
         put(&o, " (partial: the run was interrupted)");
     put(&o, "\n");
+    return o.len;
+}
+
+size_t mc_report_console_causes(const mc_report_t *rep, int color, int verbose, char *buf,
+                                size_t n)
+{
+    out_t o = {buf, n, 0};
+    mc_report_cause_t *cs = NULL;
+    size_t n_cs = 0, findings = 0, i, shown;
+
+    if (n == 0)
+        return 0;
+    buf[0] = '\0';
+    if (mc_report_causes(rep, &cs, &n_cs, &findings) != MC_OK) {
+        put(&o, "failures by cause: out of memory grouping them\n");
+        return o.len;
+    }
+    if (n_cs == 0) {
+        free(cs);
+        return 0;
+    }
+    put(&o, "failures by cause (%zu finding%s, %zu cause%s):\n", findings,
+        findings == 1 ? "" : "s", n_cs, n_cs == 1 ? "" : "s");
+    shown = verbose || n_cs <= MC_REPORT_CONSOLE_CAUSES ? n_cs : MC_REPORT_CONSOLE_CAUSES;
+    for (i = 0; i < shown; i++) {
+        const mc_report_cause_t *c = &cs[i];
+        const mc_scenario_result_t *r = &rep->run.scenarios[c->scenario];
+        put(&o, "  ");
+        verdict(&o, c->verdict, color, 5);
+        put(&o, " %-6s %s  x%zu  ", c->check != NULL ? mc_level_name(c->level) : "-",
+            c->check != NULL ? c->check : "(scenario error)", c->count);
+        put_cut(&o, c->message != NULL ? c->message : "", MC_REPORT_CONSOLE_REASON);
+        put(&o, "  (first: %s [%s])\n", r->id, r->version);
+    }
+    if (shown < n_cs)
+        put(&o, "  ... and %zu more causes (-v lists them all; report.html groups them too)\n",
+            n_cs - shown);
+    free(cs);
     return o.len;
 }

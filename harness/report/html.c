@@ -102,6 +102,8 @@ static const char css[] =
     "table.checks td.v{width:1%;white-space:nowrap}\n"
     "table.checks .cid{font-weight:600;overflow-wrap:anywhere}\n"
     "table.checks .req{color:var(--muted);font-size:13px;margin-top:2px}\n"
+    "table.checks .req q{font-style:italic}\n"
+    "table.checks .reading{color:var(--muted);font-size:13px;margin-top:2px}\n"
     "table.checks .msg{margin-top:4px}\n"
     ".ea{display:grid;grid-template-columns:1fr 1fr;gap:6px;margin-top:6px}\n"
     ".ea div{background:var(--code);border:1px solid var(--line);border-radius:5px;"
@@ -308,8 +310,14 @@ static void check_row(mc__buf_t *b, const mc_report_t *rep, size_t i, size_t k)
         mc__buf_printf(b, ", %u failed", c->fails);
     mc__buf_puts(b, "</div>");
     if (c->quote[0] != '\0') {
-        mc__buf_puts(b, "<div class=\"req\">");
+        /* The spec's words, quoted; the harness's reading apart from them. */
+        mc__buf_puts(b, "<div class=\"req\">Spec: <q>");
         h(b, c->quote);
+        mc__buf_puts(b, "</q></div>");
+    }
+    if (c->interpretation != NULL && c->interpretation[0] != '\0') {
+        mc__buf_puts(b, "<div class=\"reading\">Our reading: ");
+        h(b, c->interpretation);
         mc__buf_puts(b, "</div>");
     }
     if (c->verdict != MC_PASS) {
@@ -563,47 +571,75 @@ static void meta(mc__buf_t *b, const char *k, const char *v)
     mc__buf_puts(b, "</dd>");
 }
 
-/* Links to what fails the run (and warnings), at most a screenful. */
+/* What fails the run (and warnings), grouped by cause: one item per check id
+ * failing for the same reason, with the message, how often, and links to the
+ * scenario runs that show it (at most a screenful of each). */
 static void attention(mc__buf_t *b, const mc_report_t *rep)
 {
-    size_t i, shown = 0, total = 0;
+    mc_report_cause_t *cs = NULL;
+    size_t n_cs = 0, findings = 0, i;
 
-    for (i = 0; i < rep->run.n; i++) {
-        const mc_scenario_result_t *r = &rep->run.scenarios[i];
-        const char *cls, *label;
-        if (r->verdict != MC_FAIL && r->verdict != MC_ERROR && r->verdict != MC_WARN)
-            continue;
-        total++;
-        if (shown == 40)
-            continue;
-        if (shown++ == 0)
-            mc__buf_puts(b, "<h2>Needs attention</h2>\n<ul class=\"plain att\">\n");
-        scenario_label(rep, i, &cls, &label);
-        mc__buf_puts(b, "<li>");
-        badge(b, cls, label);
-        mc__buf_printf(b, " <a href=\"#s%zu\" class=\"mono\">", i);
-        h(b, r->id);
-        mc__buf_puts(b, "</a> <span class=\"small\">");
-        h(b, r->version);
-        mc__buf_puts(b, " &middot; ");
-        if (r->reason != NULL) {
-            h(b, r->reason);
-        } else {
-            size_t k;
-            for (k = 0; k < r->n_checks; k++)
-                if (r->checks[k].verdict != MC_PASS) {
-                    h(b, r->checks[k].id);
-                    break;
-                }
-        }
-        mc__buf_puts(b, "</span></li>\n");
+    if (mc_report_causes(rep, &cs, &n_cs, &findings) != MC_OK) {
+        mc__buf_puts(b, "<h2>Needs attention</h2>\n<p class=\"small\">Out of memory grouping "
+                        "the failures; see the scenarios below.</p>\n");
+        return;
     }
-    if (shown > 0 && total > shown)
-        mc__buf_printf(b, "<li class=\"small\">&hellip; and %zu more (use the Failing filter "
-                          "below)</li>\n",
-                       total - shown);
-    if (shown > 0)
-        mc__buf_puts(b, "</ul>\n");
+    if (n_cs == 0) {
+        free(cs);
+        return;
+    }
+    mc__buf_printf(b, "<h2>Needs attention</h2>\n<p class=\"small\">%zu finding%s, %zu "
+                      "cause%s</p>\n<ul class=\"plain att\">\n",
+                   findings, findings == 1 ? "" : "s", n_cs, n_cs == 1 ? "" : "s");
+    for (i = 0; i < n_cs && i < MC_REPORT_HTML_MAX_CAUSES; i++) {
+        const mc_report_cause_t *c = &cs[i];
+        size_t j, links = 0;
+        mc__buf_puts(b, "<li>");
+        badge(b, mc__verdict_class(c->verdict), mc_verdict_name(c->verdict));
+        if (c->check != NULL) {
+            mc__buf_puts(b, " <span class=\"mono\">");
+            h(b, c->check);
+            mc__buf_printf(b, "</span> <span class=\"small\">%s</span>", mc_level_name(c->level));
+        } else {
+            mc__buf_puts(b, " <span class=\"small\">scenario error</span>");
+        }
+        mc__buf_printf(b, " <span class=\"small\">&times;%zu</span><div>", c->count);
+        h(b, c->message);
+        mc__buf_puts(b, "</div><div class=\"small\">");
+        /* The runs that show this cause, in report order. */
+        for (j = c->scenario; j < rep->run.n && links < MC_REPORT_HTML_CAUSE_LINKS; j++) {
+            const mc_scenario_result_t *r = &rep->run.scenarios[j];
+            size_t k;
+            int hit = 0;
+            if (c->check == NULL) {
+                hit = r->verdict == MC_ERROR && mc__known(rep, j) == NULL &&
+                      mc__cause_same(c, NULL, r->reason);
+            } else {
+                for (k = 0; k < r->n_checks && !hit; k++)
+                    hit = r->checks[k].verdict == c->verdict &&
+                          strcmp(r->checks[k].id, c->check) == 0 &&
+                          mc_report_check_known(rep, j, k) == NULL &&
+                          mc__cause_same(c, c->check, r->checks[k].message);
+            }
+            if (!hit)
+                continue;
+            mc__buf_printf(b, "%s<a href=\"#s%zu\" class=\"mono\">", links > 0 ? " &middot; " : "",
+                           j);
+            h(b, r->id);
+            mc__buf_puts(b, "</a> ");
+            h(b, r->version);
+            links++;
+        }
+        if (c->count > links)
+            mc__buf_printf(b, " &middot; &hellip; %zu in all", c->count);
+        mc__buf_puts(b, "</div></li>\n");
+    }
+    if (n_cs > MC_REPORT_HTML_MAX_CAUSES)
+        mc__buf_printf(b, "<li class=\"small\">&hellip; and %zu more causes (use the Failing "
+                          "filter below)</li>\n",
+                       n_cs - MC_REPORT_HTML_MAX_CAUSES);
+    mc__buf_puts(b, "</ul>\n");
+    free(cs);
 }
 
 static void summary(mc__buf_t *b, const mc_report_t *rep, const char *line)
@@ -625,8 +661,9 @@ static void summary(mc__buf_t *b, const mc_report_t *rep, const char *line)
                           "longer happen%s; see <a href=\"#baseline\">Baseline</a>.</p>\n",
                        rep->n_stale, rep->n_stale == 1 ? "" : "s", rep->n_stale == 1 ? "s" : "");
     mc__buf_puts(b, "<div class=\"cards\">");
-    card(b, "v-pass", run->count[MC_PASS] + run->count[MC_INFO], "passed");
+    card(b, "v-pass", run->count[MC_PASS], "passed");
     card(b, "v-fail", rep->n_failed - rep->n_errors, "failed");
+    card(b, "v-info", run->count[MC_INFO], "info");
     card(b, "v-warn", run->count[MC_WARN], "warnings");
     card(b, "v-skip", run->count[MC_SKIP], "skipped");
     card(b, "v-nv", run->count[MC_NOT_VERIFIED], "not verified");

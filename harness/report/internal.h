@@ -106,6 +106,10 @@ void mc__html_foot(mc__buf_t *b);
 /* A verdict's CSS class: "v-pass", "v-fail", ... */
 const char *mc__verdict_class(mc_verdict_t v);
 
+/* True when a finding of check (NULL: a scenario ERROR) with this message
+ * has cause c. */
+int mc__cause_same(const mc_report_cause_t *c, const char *check, const char *message);
+
 /* Writes the buffer to path atomically; frees nothing. */
 int mc__buf_write(mc__buf_t *b, const char *path, mc_errbuf_t *eb);
 

@@ -44,10 +44,12 @@ static void text(mc__buf_t *b, const char *s)
 static void check_text(mc__buf_t *b, const mc_report_t *rep, const mc_scenario_result_t *r,
                        const mc_check_result_t *c, const char *known)
 {
+    char url[1200];
+
     mc__buf_printf(b, "%s %s (%s", mc_verdict_name(c->verdict), c->id, mc_level_name(c->level));
-    if (c->ref != NULL && c->ref[0] != '\0') {
+    if (c->ref != NULL && mc__spec_url(c->ref, url, sizeof(url))) {
         mc__buf_puts(b, ", ");
-        text(b, c->ref);
+        text(b, url);
     }
     mc__buf_puts(b, ")");
     if (known != NULL) {
@@ -59,8 +61,13 @@ static void check_text(mc__buf_t *b, const mc_report_t *rep, const mc_scenario_r
     if (c->verdict == MC_PASS)
         return;
     if (c->quote != NULL && c->quote[0] != '\0') {
-        mc__buf_puts(b, "  requirement: ");
+        mc__buf_puts(b, "  spec: \"");
         text(b, c->quote);
+        mc__buf_puts(b, "\"\n");
+    }
+    if (c->interpretation != NULL && c->interpretation[0] != '\0') {
+        mc__buf_puts(b, "  reading: ");
+        text(b, c->interpretation);
         mc__buf_puts(b, "\n");
     }
     if (c->message != NULL) {

@@ -34,6 +34,9 @@
 #define MC_BASELINE_MAX_ENTRIES 20000
 /* Transcript bytes of one message shown in report.html before "…". */
 #define MC_REPORT_HTML_MAX_LINE 2048
+/* Causes "Needs attention" lists, and the scenario runs it links per cause. */
+#define MC_REPORT_HTML_MAX_CAUSES 100
+#define MC_REPORT_HTML_CAUSE_LINKS 12
 /* Reports a merge reads. */
 #define MC_REPORT_MAX_MERGE 64
 
@@ -156,6 +159,39 @@ int mc_report_exit_code(const mc_report_t *rep);
 
 void mc_report_free(mc_report_t *rep);
 
+/* ---- findings by cause ------------------------------------------------------ */
+
+/* Distinct causes kept (further ones still count in the number of findings). */
+#define MC_REPORT_MAX_CAUSES 1024
+/* Bytes of a cause's key (its message with what varies blanked out). */
+#define MC_REPORT_CAUSE_KEY 256
+
+/*
+ * One cause: a check id failing for the same reason (the message with
+ * numbers, quoted values and URIs blanked out) across scenarios and
+ * versions, or a scenario ERROR for the same reason (check NULL). Strings
+ * are borrowed from the report.
+ */
+typedef struct mc_report_cause {
+    const char *check;      /* check id, or NULL for a scenario ERROR */
+    mc_verdict_t verdict;   /* ERROR, FAIL or WARN */
+    mc_level_t level;
+    const char *message;    /* the first finding's message (or the ERROR reason) */
+    char key[MC_REPORT_CAUSE_KEY];
+    size_t count;           /* findings with this cause */
+    size_t scenario;        /* index of the first scenario run that shows it */
+    size_t check_index;     /* its check there ((size_t)-1 for an ERROR) */
+} mc_report_cause_t;
+
+/*
+ * Groups the findings that fail or warn (FAIL and WARN checks, ERROR
+ * scenarios; not those a baseline lists) by cause, worst first, then by how
+ * often they occur. *out is an owned array (free()), *findings the number of
+ * findings grouped. Returns MC_OK or MC_ENOMEM (then *out is NULL).
+ */
+int mc_report_causes(const mc_report_t *rep, mc_report_cause_t **out, size_t *n,
+                     size_t *findings);
+
 /* Reads a report.json back. On error rep is zeroed. */
 int mc_report_load(const char *path, mc_report_t *rep, mc_errbuf_t *eb);
 
@@ -223,10 +259,13 @@ int mc_report_merge_html(const mc_report_t *const *reps, const char *const *labe
 
 /*
  * Formats the console lines of one scenario into out (NUL-terminated,
- * truncated to n): a verdict line, then one indented line per check that
- * did not pass (all of them when verbose). A failure the baseline b lists
- * (b may be NULL) is shown as known. color adds ANSI colours. Returns the
- * length written.
+ * truncated to n): a verdict line, then per check that did not pass (all of
+ * them when verbose) its line with the message, its level with the spec
+ * link of the version that ran, and the quoted sentence (the harness's
+ * reading too when verbose). A SKIP or NOT-VERIFIED scenario is one line
+ * with its reason unless verbose. A failure the baseline b lists (b may be
+ * NULL) is shown as known. color adds ANSI colours. Returns the length
+ * written.
  */
 size_t mc_report_console_result(const mc_scenario_result_t *r, const mc_baseline_t *b, int strict,
                                 int color, int verbose, char *out, size_t n);
@@ -240,5 +279,19 @@ size_t mc_report_console_baseline(const mc_report_t *rep, int color, char *out, 
 
 /* The closing line: "N passed, N failed" and the other counts. */
 size_t mc_report_console_summary(const mc_report_t *rep, int color, char *out, size_t n);
+
+/* Causes the console lists before "... and N more" (all with verbose). */
+#define MC_REPORT_CONSOLE_CAUSES 20
+/* Bytes of a reason, and of a quote, on one console line. */
+#define MC_REPORT_CONSOLE_REASON 160
+#define MC_REPORT_CONSOLE_QUOTE 240
+
+/*
+ * The run's last lines: "failures by cause (N findings, N causes):" and one
+ * line per cause (verdict, level, check id, count, reason, first scenario),
+ * as mc_report_causes() groups them. Nothing when nothing fails or warns.
+ */
+size_t mc_report_console_causes(const mc_report_t *rep, int color, int verbose, char *out,
+                                size_t n);
 
 #endif /* MC_REPORT_REPORT_H */

@@ -2,9 +2,11 @@
  * sarif.c - report.sarif, SARIF 2.1.0 (OASIS), as GitHub code scanning
  * reads it.
  *
- * One rule per check id: its requirement sentence as shortDescription, the
- * spec page as helpUri, the level of the requirement as default level
- * (MUST: error, SHOULD: warning, MAY: note). One result per broken check of
+ * One rule per check id: its quoted spec sentence as shortDescription, the
+ * spec page as helpUri, the quote and the harness's reading apart in help,
+ * the level of the sentence as default level (MUST: error, SHOULD: warning,
+ * MAY and INFO: note). Each result carries the spec link of the version that
+ * ran (properties.specUrl). One result per broken check of
  * each scenario run, located at the scenario file and the line of the step
  * that failed (the scenario's first line for wire and schema checks, which
  * no step owns). A scenario that ended in ERROR gets a result of the rule
@@ -74,14 +76,20 @@ static int rule_index(rules_t *rs, const char *id, const mc_check_result_t *c)
         if (mc__spec_url(c->ref, url, sizeof(url)))
             json_object_object_add(rule, "helpUri", mc__json_str(url));
         {
+            /* The spec's sentence, then the harness's reading, apart. */
             mc__buf_t h;
             mc__buf_init(&h);
-            mc__buf_printf(&h, "%s: ", mc_level_name(c->level));
+            mc__buf_printf(&h, "%s: \"", mc_level_name(c->level));
             mc__buf_puts(&h, c->quote);
+            mc__buf_puts(&h, "\"");
             if (c->ref[0] != '\0') {
                 mc__buf_puts(&h, " (MCP specification ");
                 mc__buf_puts(&h, c->ref);
                 mc__buf_puts(&h, ")");
+            }
+            if (c->interpretation != NULL) {
+                mc__buf_puts(&h, " Our reading: ");
+                mc__buf_puts(&h, c->interpretation);
             }
             json_object_object_add(rule, "help", text_obj(h.p));
             mc__buf_free(&h);
@@ -90,6 +98,9 @@ static int rule_index(rules_t *rs, const char *id, const mc_check_result_t *c)
         json_object_object_add(props, "requirementLevel",
                                json_object_new_string(mc_level_name(c->level)));
         json_object_object_add(props, "spec", mc__json_str(c->ref));
+        json_object_object_add(props, "quote", mc__json_str(c->quote));
+        if (c->interpretation != NULL)
+            json_object_object_add(props, "interpretation", mc__json_str(c->interpretation));
         json_object_array_add(tags, json_object_new_string("mcp"));
         json_object_array_add(tags, json_object_new_string(mc_level_name(c->level)));
         if (slash != NULL)
@@ -145,6 +156,7 @@ static void add_result(json_object *results, const mc_report_t *rep,
 {
     json_object *res = json_object_new_object(), *locs = json_object_new_array(),
                 *props = json_object_new_object(), *fp = json_object_new_object();
+    char url[1200];
     mc__buf_t m;
 
     mc__buf_init(&m);
@@ -181,6 +193,8 @@ static void add_result(json_object *results, const mc_report_t *rep,
             json_object_object_add(props, "path", mc__json_str(c->path));
         if (c->seq > 0)
             json_object_object_add(props, "messageSeq", json_object_new_int64((int64_t)c->seq));
+        if (mc__spec_url(c->ref, url, sizeof(url)))
+            json_object_object_add(props, "specUrl", mc__json_str(url));
         if (c->expected != NULL)
             json_object_object_add(props, "expected", mc__json_str(c->expected));
         if (c->actual != NULL)

@@ -4,179 +4,311 @@
 #include <string.h>
 
 /*
- * The built-in checks. Spec references use the 2025-06-18 pages (the
- * project's baseline); the requirement sentences are quoted from them.
+ * The check registry: every check the harness makes on its own. Each quotes
+ * its sentence verbatim from the spec pages (../shared/spec/docs), names its
+ * page and anchor at every version the sentence stands at, and takes its
+ * level from the sentence's RFC 2119 keyword; what the harness reads into it
+ * is kept apart, in the interpretation. A built-in check applies from the
+ * first version it names. The quote test (ctest -R scenario/quotes) holds
+ * every entry to its pages.
  */
 #define REF(version, page) {version, page, NULL}
+#define REFQ(version, page, quote) {version, page, quote}
+
+/* Sentences several checks rest on. */
+#define Q_STDOUT "The server MUST NOT write anything to its stdout that is not a valid MCP message."
+#define Q_JSONRPC                                                                                  \
+    "All messages between MCP clients and servers MUST follow the JSON-RPC 2.0 specification."
+#define Q_DELIMITED "Messages are delimited by newlines"
+#define Q_RESPONSE_ID "Responses MUST include the same ID as the request they correspond to."
+#define Q_RESPONSE_ID_2511                                                                         \
+    "Result responses MUST include the same ID as the request they correspond to. … Error "   \
+    "responses MUST include the same ID as the request they correspond to (except in error "      \
+    "cases where the ID could not be read due a malformed request)."
+#define Q_STABLE_CURSORS "Servers SHOULD: … Provide stable cursors"
+
+#define REFS_STDIO                                                                                 \
+    {REF("2025-03-26", "basic/transports#stdio"), REF("2025-06-18", "basic/transports#stdio"),     \
+     REF("2025-11-25", "basic/transports#stdio"), REF("2026-07-28", "basic/transports/stdio")}
+#define REFS_MESSAGES                                                                              \
+    {REF("2025-03-26", "basic#messages"), REF("2025-06-18", "basic#messages"),                     \
+     REF("2025-11-25", "basic#messages"), REF("2026-07-28", "basic#messages")}
+#define REFS_PAGINATION                                                                            \
+    {REF("2025-03-26", "server/utilities/pagination#implementation-guidelines"),                   \
+     REF("2025-06-18", "server/utilities/pagination#implementation-guidelines"),                   \
+     REF("2025-11-25", "server/utilities/pagination#implementation-guidelines"),                   \
+     REF("2026-07-28", "server/utilities/pagination#implementation-guidelines")}
+
+/* What the schema checks read into Q_STDOUT; the data types follow. */
+#define SCHEMA_READING                                                                             \
+    "A valid MCP message is one the schema of the negotiated version accepts (the schema \"is "    \
+    "the source of truth for all protocol messages and structures\", basic#schema). "
 
 static const mc_check_def_t builtins[] = {
+    /* --- framing (basic/transports) --- */
     {.check = "wire/stdout-only-messages",
      .level = MC_LEVEL_MUST,
-     .quote = "The server MUST NOT write anything to its stdout that is not a valid MCP message.",
-     .refs = {REF("2025-06-18", "basic/transports#stdio")}},
+     .quote = Q_STDOUT,
+     .refs = REFS_STDIO,
+     .interpretation = "Every line the server writes to stdout is one JSON text; a line that "
+                       "does not parse, or bytes left without a final newline when the output "
+                       "ends, are not a message."},
     {.check = "wire/utf8",
      .level = MC_LEVEL_MUST,
      .quote = "JSON-RPC messages MUST be UTF-8 encoded.",
-     .refs = {REF("2025-06-18", "basic/transports")}},
+     .refs = {REF("2025-03-26", "basic/transports"), REF("2025-06-18", "basic/transports"),
+              REF("2025-11-25", "basic/transports"), REF("2026-07-28", "basic/transports")}},
     {.check = "wire/newline-delimited",
-     .level = MC_LEVEL_SHOULD,
-     .quote = "Messages are delimited by newlines (a bare \\n; empty lines and \\r\\n are tolerated "
-     "but are not messages).",
-     .refs = {REF("2025-06-18", "basic/transports#stdio")}},
+     .level = MC_LEVEL_INFO,
+     .quote = Q_DELIMITED,
+     .refs = REFS_STDIO,
+     .interpretation = "One line, one message: an empty line or a line ending in \\r\\n is "
+                       "noted. No sentence forbids them with a keyword (a trailing \\r is JSON "
+                       "whitespace), so this is a hint, never a failure."},
     {.check = "wire/message-size",
-     .level = MC_LEVEL_MUST,
-     .quote = "The server MUST NOT write anything to its stdout that is not a valid MCP message (a "
-     "line over the harness's size limit cannot be judged).",
-     .refs = {REF("2025-06-18", "basic/transports#stdio")}},
-    {.check = "wire/jsonrpc-envelope",
-     .level = MC_LEVEL_MUST,
-     .quote = "All messages between MCP clients and servers MUST follow the JSON-RPC 2.0 "
-     "specification.",
-     .refs = {REF("2025-06-18", "basic/index#messages")}},
+     .level = MC_LEVEL_INFO,
+     .quote = Q_DELIMITED,
+     .refs = REFS_STDIO,
+     .interpretation = "The harness reads lines of at most 16 MiB (MC_MAX_MESSAGE_SIZE); a "
+                       "longer line is skipped unjudged. The spec sets no size limit, so this "
+                       "is a note, not a failure."},
     {.check = "wire/no-batch",
      .level = MC_LEVEL_MUST,
-     .quote = "Messages are individual JSON-RPC requests, notifications, or responses (JSON-RPC "
-     "batching was removed in 2025-06-18).",
-     .refs = {REF("2025-06-18", "basic/transports#stdio")}},
+     .quote = Q_STDOUT,
+     .refs = {REF("2025-06-18", "basic/transports#stdio"),
+              REF("2025-11-25", "basic/transports#stdio"),
+              REF("2026-07-28", "basic/transports/stdio")},
+     .interpretation = "From 2025-06-18 a JSON array (a JSON-RPC batch) is not an MCP message: "
+                       "the 2025-06-18 changelog removes batching and the stdio section says "
+                       "\"Messages are individual JSON-RPC requests, notifications, or "
+                       "responses.\" At 2025-03-26 a batch is a valid message."},
+
+    /* --- JSON-RPC (basic) --- */
+    {.check = "wire/jsonrpc-envelope",
+     .level = MC_LEVEL_MUST,
+     .quote = Q_JSONRPC,
+     .refs = REFS_MESSAGES,
+     .interpretation = "Per JSON-RPC 2.0 and basic#responses: \"jsonrpc\": \"2.0\"; a string "
+                       "or integer id; exactly one of result and error; an error with an "
+                       "integer code and a string message."},
     {.check = "wire/response-id",
      .level = MC_LEVEL_MUST,
-     .quote = "Responses MUST include the same ID as the request they correspond to.",
-     .refs = {REF("2025-06-18", "basic/index#responses")}},
+     .quote = Q_RESPONSE_ID,
+     .refs = {REF("2025-03-26", "basic#responses"), REF("2025-06-18", "basic#responses"),
+              REFQ("2025-11-25", "basic#responses", Q_RESPONSE_ID_2511),
+              REFQ("2026-07-28", "basic#responses", Q_RESPONSE_ID_2511)},
+     .interpretation = "The id of a response is the id of a request the client sent and has "
+                       "not had answered, with the same JSON type (1 is not \"1\")."},
     {.check = "wire/single-response",
      .level = MC_LEVEL_MUST,
-     .quote = "A request gets exactly one response: a second response, or a response to an "
-     "abandoned request id, answers nothing.",
-     .refs = {REF("2025-06-18", "basic/index#responses")}},
+     .quote = Q_JSONRPC,
+     .refs = REFS_MESSAGES,
+     .interpretation = "JSON-RPC 2.0 answers a request with one response: a second response "
+                       "to an id already answered corresponds to no request."},
     {.check = "wire/no-response-to-notification",
      .level = MC_LEVEL_MUST,
-     .quote = "Notifications are sent as a one-way message. The receiver MUST NOT send a response.",
-     .refs = {REF("2025-06-18", "basic/index#notifications")}},
+     .quote = "The receiver MUST NOT send a response.",
+     .refs = {REF("2025-03-26", "basic#notifications"), REF("2025-06-18", "basic#notifications"),
+              REF("2025-11-25", "basic#notifications"), REF("2026-07-28", "basic#notifications")},
+     .interpretation = "A response whose id matches no request, arriving right after the "
+                       "client sent a notification, answers that notification."},
     {.check = "wire/null-id-only-for-unreadable-requests",
      .level = MC_LEVEL_MUST,
-     .quote = "Responses MUST include the same ID as the request they correspond to; an error "
-     "response may omit the id (null) only when the request's id could not be read.",
-     .refs = {REF("2025-06-18", "basic/index#responses")}},
+     .quote = Q_RESPONSE_ID,
+     .refs = {REF("2025-03-26", "basic#responses"), REF("2025-06-18", "basic#responses"),
+              REFQ("2025-11-25", "basic#responses", Q_RESPONSE_ID_2511),
+              REFQ("2026-07-28", "basic#responses", Q_RESPONSE_ID_2511)},
+     .interpretation = "An error response may lack an id (null) only for a line whose id "
+                       "could not be read (JSON-RPC 2.0: parse error, invalid request)."},
+
+    /* --- schema: every message against the negotiated version's schema --- */
     {.check = "schema/messages",
      .level = MC_LEVEL_MUST,
-     .quote = "Every message conforms to the protocol's schema (JSON-RPC envelope, error objects) for "
-     "the negotiated version.",
-     .refs = {REF("2025-06-18", "basic/index#messages")}},
+     .quote = Q_JSONRPC,
+     .refs = REFS_MESSAGES,
+     .interpretation = "The envelope and error objects validate against the schema's "
+                       "JSON-RPC definitions of the negotiated version."},
     {.check = "schema/lifecycle",
      .level = MC_LEVEL_MUST,
-     .quote = "The initialize exchange conforms to the schema's InitializeResult and capability types.",
-     .refs = {REF("2025-06-18", "basic/lifecycle#initialization")}},
+     .quote = Q_STDOUT,
+     .refs = REFS_STDIO,
+     .interpretation = SCHEMA_READING "Here: the initialize result and the capability "
+                                      "types (basic/lifecycle#initialization)."},
     {.check = "schema/ping",
      .level = MC_LEVEL_MUST,
-     .quote = "Ping messages conform to the schema.",
-     .refs = {REF("2025-06-18", "basic/utilities/ping#message-format")}},
+     .quote = Q_STDOUT,
+     .refs = REFS_STDIO,
+     .interpretation = SCHEMA_READING "Here: ping requests and their results "
+                                      "(basic/utilities/ping)."},
     {.check = "schema/progress",
      .level = MC_LEVEL_MUST,
-     .quote = "Progress notifications conform to the schema's ProgressNotification.",
-     .refs = {REF("2025-06-18", "basic/utilities/progress#progress-flow")}},
+     .quote = Q_STDOUT,
+     .refs = REFS_STDIO,
+     .interpretation = SCHEMA_READING "Here: ProgressNotification "
+                                      "(basic/utilities/progress)."},
     {.check = "schema/cancellation",
      .level = MC_LEVEL_MUST,
-     .quote = "Cancellation notifications conform to the schema's CancelledNotification.",
-     .refs = {REF("2025-06-18", "basic/utilities/cancellation#cancellation-flow")}},
+     .quote = Q_STDOUT,
+     .refs = REFS_STDIO,
+     .interpretation = SCHEMA_READING "Here: CancelledNotification "
+                                      "(basic/utilities/cancellation)."},
     {.check = "schema/resources",
      .level = MC_LEVEL_MUST,
-     .quote = "Resource messages conform to the schema's data types (Resource, ResourceTemplate, "
-     "TextResourceContents, BlobResourceContents, Annotations).",
-     .refs = {REF("2025-06-18", "server/resources#data-types")}},
+     .quote = Q_STDOUT,
+     .refs = REFS_STDIO,
+     .interpretation = SCHEMA_READING "Here: the resource messages and data types "
+                                      "(Resource, ResourceTemplate, TextResourceContents, "
+                                      "BlobResourceContents, Annotations; "
+                                      "server/resources#data-types)."},
     {.check = "schema/prompts",
      .level = MC_LEVEL_MUST,
-     .quote = "Prompt messages conform to the schema's data types (Prompt, PromptArgument, "
-     "PromptMessage, content blocks).",
-     .refs = {REF("2025-06-18", "server/prompts#data-types")}},
+     .quote = Q_STDOUT,
+     .refs = REFS_STDIO,
+     .interpretation = SCHEMA_READING "Here: the prompt messages and data types (Prompt, "
+                                      "PromptArgument, PromptMessage, content blocks; "
+                                      "server/prompts#data-types)."},
     {.check = "schema/tools",
      .level = MC_LEVEL_MUST,
-     .quote = "Tool messages conform to the schema's data types (Tool, CallToolResult, content "
-     "blocks).",
-     .refs = {REF("2025-06-18", "server/tools#data-types")}},
+     .quote = Q_STDOUT,
+     .refs = REFS_STDIO,
+     .interpretation = SCHEMA_READING "Here: the tool messages and data types (Tool, "
+                                      "CallToolResult, content blocks; server/tools#data-types)."},
     {.check = "schema/logging",
      .level = MC_LEVEL_MUST,
-     .quote = "Logging messages conform to the schema (LoggingLevel, LoggingMessageNotification).",
-     .refs = {REF("2025-06-18", "server/utilities/logging#log-levels")}},
+     .quote = Q_STDOUT,
+     .refs = REFS_STDIO,
+     .interpretation = SCHEMA_READING "Here: LoggingLevel and LoggingMessageNotification "
+                                      "(server/utilities/logging#log-levels)."},
     {.check = "schema/completion",
      .level = MC_LEVEL_MUST,
-     .quote = "Completion messages conform to the schema (CompleteResult: at most 100 values).",
-     .refs = {REF("2025-06-18", "server/utilities/completion#data-types")}},
+     .quote = Q_STDOUT,
+     .refs = REFS_STDIO,
+     .interpretation = SCHEMA_READING "Here: CompleteResult, at most 100 values "
+                                      "(server/utilities/completion)."},
     {.check = "schema/pagination",
      .level = MC_LEVEL_MUST,
-     .quote = "Paginated results conform to the schema: nextCursor, when present, is a string.",
-     .refs = {REF("2025-06-18", "server/utilities/pagination#response-format")}},
+     .quote = Q_STDOUT,
+     .refs = REFS_STDIO,
+     .interpretation = SCHEMA_READING "Here: nextCursor, when present, is a string "
+                                      "(server/utilities/pagination#response-format)."},
     {.check = "schema/elicitation",
      .level = MC_LEVEL_MUST,
-     .quote = "Elicitation requests conform to the schema: a flat object of primitive properties.",
-     .refs = {REF("2025-06-18", "client/elicitation#request-schema")}},
+     .quote = Q_STDOUT,
+     .refs = REFS_STDIO,
+     .interpretation = SCHEMA_READING "Here: ElicitRequest, its requested schema a flat "
+                                      "object of primitive properties "
+                                      "(client/elicitation#requested-schema)."},
     {.check = "schema/sampling",
      .level = MC_LEVEL_MUST,
-     .quote = "Sampling requests conform to the schema's CreateMessageRequest.",
-     .refs = {REF("2025-06-18", "client/sampling#data-types")}},
+     .quote = Q_STDOUT,
+     .refs = REFS_STDIO,
+     .interpretation = SCHEMA_READING "Here: CreateMessageRequest (client/sampling)."},
     {.check = "schema/roots",
      .level = MC_LEVEL_MUST,
-     .quote = "Roots requests conform to the schema's ListRootsRequest.",
-     .refs = {REF("2025-06-18", "client/roots#data-types")}},
+     .quote = Q_STDOUT,
+     .refs = REFS_STDIO,
+     .interpretation = SCHEMA_READING "Here: ListRootsRequest (client/roots)."},
+
+    /* --- capabilities and lifecycle --- */
     {.check = "wire/negotiated-capabilities",
      .level = MC_LEVEL_MUST,
-     .quote = "Both parties MUST only use capabilities that were successfully negotiated.",
-     .refs = {REF("2025-06-18", "basic/lifecycle#operation")}},
+     .quote = "Both parties MUST: … Only use capabilities that were successfully negotiated",
+     .refs = {REF("2025-06-18", "basic/lifecycle#operation"),
+              REF("2025-11-25", "basic/lifecycle#operation")},
+     .interpretation = "The server sends list_changed only with <feature>.listChanged, "
+                       "resources/updated only with resources.subscribe, and elicitation, "
+                       "sampling and roots requests only to a client that declared them. "
+                       "(At 2025-03-26 the same sentence says SHOULD.)"},
     {.check = "wire/elicitation-mode",
      .level = MC_LEVEL_MUST,
-     .quote = "Servers MUST NOT send elicitation requests with modes that are not supported by the "
-     "client (an empty elicitation capability means form mode only).",
-     .refs = {REF("2025-11-25", "client/elicitation#capabilities")}},
+     .quote = "For backwards compatibility, an empty capabilities object is equivalent to "
+              "declaring support for form mode only: … Servers MUST NOT send elicitation "
+              "requests with modes that are not supported by the client.",
+     .refs = {REF("2025-11-25", "client/elicitation#capabilities"),
+              REF("2026-07-28", "client/elicitation#capabilities")}},
     {.check = "wire/requests-before-initialized",
      .level = MC_LEVEL_SHOULD,
-     .quote = "The server SHOULD NOT send requests other than pings and logging before receiving the "
-     "initialized notification.",
-     .refs = {REF("2025-06-18", "basic/lifecycle#initialization")}},
+     .quote = "The server SHOULD NOT send requests other than pings and logging before "
+              "receiving the initialized notification.",
+     .refs = {REF("2025-03-26", "basic/lifecycle#initialization"),
+              REF("2025-06-18", "basic/lifecycle#initialization"),
+              REF("2025-11-25", "basic/lifecycle#initialization")}},
     {.check = "wire/resource-updated-subscribed",
-     .level = MC_LEVEL_SHOULD,
-     .quote = "The server sends notifications/resources/updated only for resources the client has "
-     "subscribed to and not unsubscribed from.",
-     .refs = {REF("2025-06-18", "server/resources#subscriptions")}},
+     .level = MC_LEVEL_INFO,
+     .quote = "The protocol supports optional subscriptions to resource changes. Clients can "
+              "subscribe to specific resources and receive notifications when they change:",
+     .refs = {REF("2025-03-26", "server/resources#subscriptions"),
+              REF("2025-06-18", "server/resources#subscriptions"),
+              REF("2025-11-25", "server/resources#subscriptions")},
+     .interpretation = "notifications/resources/updated comes only for URIs the client "
+                       "subscribed to and has not unsubscribed from. The page describes the "
+                       "flow without a keyword, so this is a note, never a failure."},
     {.check = "wire/log-level",
-     .level = MC_LEVEL_SHOULD,
-     .quote = "After logging/setLevel, the level is the minimum: the server sends no "
-     "notifications/message below it.",
-     .refs = {REF("2025-06-18", "server/utilities/logging#setting-log-level")}},
+     .level = MC_LEVEL_MAY,
+     .quote = "To configure the minimum log level, clients MAY send a logging/setLevel request:",
+     .refs = {REF("2025-03-26", "server/utilities/logging#setting-log-level"),
+              REF("2025-06-18", "server/utilities/logging#setting-log-level"),
+              REF("2025-11-25", "server/utilities/logging#setting-log-level")},
+     .interpretation = "After logging/setLevel the level is a minimum: no notifications/message "
+                       "below it. The keyword binds the client (MAY); no sentence gives the "
+                       "server's side a keyword, so a message below the level is INFO."},
     {.check = "wire/logging-capability",
      .level = MC_LEVEL_MUST,
-     .quote = "Servers that emit log message notifications MUST declare the logging capability.",
-     .refs = {REF("2025-06-18", "server/utilities/logging#capabilities")}},
+     .quote = "Servers that emit log message notifications MUST declare the logging capability:",
+     .refs = {REF("2025-03-26", "server/utilities/logging#capabilities"),
+              REF("2025-06-18", "server/utilities/logging#capabilities"),
+              REF("2025-11-25", "server/utilities/logging#capabilities"),
+              REF("2026-07-28", "server/utilities/logging#capabilities")}},
     {.check = "wire/progress-increases",
      .level = MC_LEVEL_MUST,
      .quote = "The progress value MUST increase with each notification, even if the total is "
-     "unknown.",
-     .refs = {REF("2025-06-18", "basic/utilities/progress#progress-flow")}},
+              "unknown.",
+     .refs = {REF("2025-03-26", "basic/utilities/progress#progress-flow"),
+              REF("2025-06-18", "basic/utilities/progress#progress-flow"),
+              REF("2025-11-25", "basic/utilities/progress#progress-flow"),
+              REF("2026-07-28", "basic/patterns/progress#progress-flow")}},
     {.check = "wire/progress-active-token",
      .level = MC_LEVEL_MUST,
-     .quote = "Progress notifications MUST only reference tokens that were provided in an active "
-     "request and are associated with an in-progress operation.",
-     .refs = {REF("2025-06-18", "basic/utilities/progress#behavior-requirements")}},
+     .quote = "Progress notifications MUST only reference tokens that: … Were provided in an "
+              "active request … Are associated with an in-progress operation",
+     .refs = {REF("2025-03-26", "basic/utilities/progress#behavior-requirements"),
+              REF("2025-06-18", "basic/utilities/progress#behavior-requirements"),
+              REF("2025-11-25", "basic/utilities/progress#behavior-requirements"),
+              REF("2026-07-28", "basic/patterns/progress#behavior-requirements")},
+     .interpretation = "A token is active from the request that carries it until that "
+                       "request's response."},
     {.check = "wire/server-alive",
-     .level = MC_LEVEL_MUST,
-     .quote = "The server keeps serving the session: it does not exit or stop answering while the "
-     "client still talks to it.",
-     .refs = {REF("2025-06-18", "basic/lifecycle#operation")}},
+     .level = MC_LEVEL_MAY,
+     .quote = "The server MAY initiate shutdown by closing its output stream to the client and "
+              "exiting.",
+     .refs = {REF("2025-03-26", "basic/lifecycle#stdio"), REF("2025-06-18", "basic/lifecycle#stdio"),
+              REF("2025-11-25", "basic/lifecycle#stdio"),
+              REF("2026-07-28", "basic/transports/stdio#shutdown")},
+     .interpretation = "A server that exits while the client still talks to it used this "
+                       "MAY: noted as INFO; the requests left unanswered report their own "
+                       "checks."},
+
+    /* --- the pagination walk (paginate steps) --- */
     {.check = "pagination/terminates",
-     .level = MC_LEVEL_MUST,
-     .quote = "A paginated list ends: walking nextCursor reaches a page without one.",
-     .refs = {REF("2025-06-18", "server/utilities/pagination#pagination-flow")}},
+     .level = MC_LEVEL_SHOULD,
+     .quote = Q_STABLE_CURSORS,
+     .refs = REFS_PAGINATION,
+     .interpretation = "A cursor the server issued leads on: following nextCursor reaches a "
+                       "page without one within max_pages (default 100), and no page of the "
+                       "walk is an error. A cursor that never advances, or that the server "
+                       "itself rejects, is not a stable cursor."},
     {.check = "pagination/no-duplicates",
      .level = MC_LEVEL_SHOULD,
-     .quote = "Servers SHOULD provide stable cursors: a walk of a list yields each item once.",
-     .refs = {REF("2025-06-18", "server/utilities/pagination#implementation-guidelines")}},
+     .quote = Q_STABLE_CURSORS,
+     .refs = REFS_PAGINATION,
+     .interpretation = "A stable cursor marks a position: one walk of an unchanged list "
+                       "yields each item once."},
     {.check = "pagination/stable",
      .level = MC_LEVEL_SHOULD,
-     .quote = "Servers SHOULD provide stable cursors: walking the same unchanged list twice gives the "
-     "same pages.",
-     .refs = {REF("2025-06-18", "server/utilities/pagination#implementation-guidelines")}},
-    {.check = "harness/step",
-     .level = MC_LEVEL_MUST,
-     .quote = "A scenario step could be carried out (its request was answered in time and its "
-     "variables resolved).",
-     .refs = {REF("2025-06-18", "basic/index#messages")}},
+     .quote = Q_STABLE_CURSORS,
+     .refs = REFS_PAGINATION,
+     .interpretation = "Walking the same unchanged list twice gives the same pages and "
+                       "cursors."},
 };
 
 const char *mc_schema_check_for(const char *method, const char *instance_path)
@@ -223,6 +355,11 @@ const mc_check_def_t *mc_builtin_check(const char *id)
         if (strcmp(builtins[i].check, id) == 0)
             return &builtins[i];
     return NULL;
+}
+
+int mc_check_is_harness(const char *id)
+{
+    return id != NULL && strcmp(id, MC_CHECK_HARNESS_STEP) == 0;
 }
 
 const mc_check_def_t *mc_builtin_check_at(size_t i)

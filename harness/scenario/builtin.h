@@ -23,6 +23,16 @@ const mc_check_def_t *mc_builtin_check(const char *id);
 /* The i-th built-in check (0-based), or NULL past the end. */
 const mc_check_def_t *mc_builtin_check_at(size_t i);
 
+/*
+ * The id a step names when what it does is set-up, not a rule of the spec:
+ * a step reporting to it that cannot be carried out (no answer in time, a
+ * variable that does not resolve) makes the scenario ERROR, never FAIL.
+ */
+#define MC_CHECK_HARNESS_STEP "harness/step"
+
+/* True for MC_CHECK_HARNESS_STEP: an id steps may name that is no spec check. */
+int mc_check_is_harness(const char *id);
+
 /* Bits of mc_check_keywords(). */
 #define MC_KW_MUST (1u << MC_LEVEL_MUST)
 #define MC_KW_SHOULD (1u << MC_LEVEL_SHOULD)

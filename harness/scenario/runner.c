@@ -22,9 +22,19 @@
 
 typedef struct inbox_item {
     mc_msg_t msg;
-    uint64_t seq;  /* inbound line number */
+    uint64_t seq;    /* inbound line number */
+    uint64_t tx_seq; /* transcript line number (both directions), as reports cite it */
     int taken;
 } inbox_item_t;
+
+/* Responses remembered with their transcript line, so that a finding about
+ * one cites the line it came on. */
+#define MC_RUNNER_RESP_SEQS 64
+
+typedef struct resp_seq {
+    char id[64];     /* the id, as compact JSON */
+    uint64_t tx_seq;
+} resp_seq_t;
 
 typedef struct inbox {
     inbox_item_t *v;
@@ -50,6 +60,8 @@ typedef struct rctx {
     mc_schema_report_t *rep;
     int dead;               /* the target stopped answering or exited */
     int tokens;
+    resp_seq_t resp_seqs[MC_RUNNER_RESP_SEQS]; /* ring of the latest responses */
+    size_t resp_next;
     char version[32];
     int step_timeout;
 } rctx_t;
@@ -61,6 +73,14 @@ static void check(rctx_t *c, const char *id, int pass, const char *message, cons
 {
     const mc_check_def_t *def = mc_scenario_requirement(c->sc, id);
 
+    if (mc_check_is_harness(id)) {
+        /* Set-up, not a rule of the spec: a step that cannot be carried out
+         * leaves the scenario unjudged (ERROR), it is no finding. */
+        if (!pass)
+            mc_sresult_set(c->res, MC_ERROR, "the step at line %d could not be carried out: %s",
+                           line, message != NULL ? message : "it did not complete");
+        return;
+    }
     if (def == NULL)
         def = mc_builtin_check(id);
     mc_sresult_check(c->res, id, def, pass, message, expected, actual, path, seq, line);
@@ -83,9 +103,26 @@ static void compact(json_object *v, char *out, size_t n)
         memcpy(out + n - 4, "...", 4);
 }
 
+/* The transcript line a response came on (0 when it is not remembered). */
+static uint64_t resp_tx_seq(rctx_t *c, const mc_msg_t *m)
+{
+    char id[64];
+    size_t k;
+
+    if (m == NULL || m->id == NULL)
+        return 0;
+    compact(m->id, id, sizeof(id));
+    for (k = 1; k <= MC_RUNNER_RESP_SEQS && k <= c->resp_next; k++) {
+        const resp_seq_t *r = &c->resp_seqs[(c->resp_next - k) % MC_RUNNER_RESP_SEQS];
+        if (strcmp(r->id, id) == 0)
+            return r->tx_seq;
+    }
+    return 0;
+}
+
 /* --- traffic ------------------------------------------------------------ */
 
-static void inbox_push(inbox_t *b, mc_msg_t *msg, uint64_t seq)
+static void inbox_push(inbox_t *b, mc_msg_t *msg, uint64_t seq, uint64_t tx_seq)
 {
     if (b->v == NULL) {
         b->v = calloc(MC_RUNNER_MAX_INBOX, sizeof(*b->v));
@@ -108,6 +145,7 @@ static void inbox_push(inbox_t *b, mc_msg_t *msg, uint64_t seq)
     }
     b->v[b->n].msg = *msg;
     b->v[b->n].seq = seq;
+    b->v[b->n].tx_seq = tx_seq;
     b->v[b->n].taken = 0;
     b->n++;
     memset(msg, 0, sizeof(*msg));
@@ -193,10 +231,15 @@ static void observe(void *ctx, int outbound, uint64_t seq, const char *line, siz
     if (!info.is_line)
         return;
     schema_check(c, &info);
-    if (info.msg.kind == MC_MSG_NOTIFICATION)
-        inbox_push(&c->notes, &info.msg, c->seq_in);
-    else if (info.msg.kind == MC_MSG_REQUEST)
-        inbox_push(&c->reqs, &info.msg, c->seq_in);
+    if (info.msg.kind == MC_MSG_NOTIFICATION) {
+        inbox_push(&c->notes, &info.msg, c->seq_in, c->seq_all);
+    } else if (info.msg.kind == MC_MSG_REQUEST) {
+        inbox_push(&c->reqs, &info.msg, c->seq_in, c->seq_all);
+    } else if (info.msg.id != NULL) {
+        resp_seq_t *r = &c->resp_seqs[c->resp_next++ % MC_RUNNER_RESP_SEQS];
+        compact(info.msg.id, r->id, sizeof(r->id));
+        r->tx_seq = c->seq_all;
+    }
     mc_wire_info_free(&info);
 }
 
@@ -270,7 +313,7 @@ static void target_gone(rctx_t *c, int rc, const char *doing)
 
 /* Evaluates a list of assertions against target (paths start at target). */
 static void run_asserts(rctx_t *c, json_object *asserts, json_object *target, const char *cid,
-                        const char *what, int line)
+                        const char *what, int line, uint64_t seq)
 {
     size_t i, n;
 
@@ -296,7 +339,7 @@ static void run_asserts(rctx_t *c, json_object *asserts, json_object *target, co
             const char *custom = mc_json_get_str(a, "message");
             snprintf(msg, sizeof(msg), "%.100s: %.150s: expected %.300s, got %.400s", what,
                      custom ? custom : m.where, m.expected, m.actual);
-            check(c, aid, 0, msg, m.expected, m.actual, m.where, c->seq_all, line);
+            check(c, aid, 0, msg, m.expected, m.actual, m.where, seq, line);
         }
         json_object_put(ea);
     }
@@ -306,7 +349,8 @@ static void run_asserts(rctx_t *c, json_object *asserts, json_object *target, co
  * Evaluates "expect" (responses only) and "assert" of a step against a
  * message, then captures.
  */
-static void judge(rctx_t *c, json_object *st, const mc_msg_t *resp, const char *what, int line)
+static void judge(rctx_t *c, json_object *st, const mc_msg_t *resp, const char *what, int line,
+                  uint64_t seq)
 {
     json_object *expect = NULL, *asserts = mc_json_get(st, "assert");
     const char *cid = step_check(c, st);
@@ -369,9 +413,9 @@ static void judge(rctx_t *c, json_object *st, const mc_msg_t *resp, const char *
     } else {
         char msg[1024];
         snprintf(msg, sizeof(msg), "%.150s: expected %.250s, got %.500s", what, exp, act);
-        check(c, cid, 0, msg, exp, act, "", c->seq_all, line);
+        check(c, cid, 0, msg, exp, act, "", seq, line);
     }
-    run_asserts(c, asserts, resp->root, cid, what, line);
+    run_asserts(c, asserts, resp->root, cid, what, line, seq);
     {
         json_object *cap = mc_json_get(st, "capture");
         if (cap != NULL && json_object_is_type(cap, json_type_object)) {
@@ -384,7 +428,7 @@ static void judge(rctx_t *c, json_object *st, const mc_msg_t *resp, const char *
                     snprintf(msg, sizeof(msg), "%s: capture \"%s\": %s selects nothing", what,
                              name, json_object_get_string(path));
                     check(c, cid, 0, msg, "a value to capture", "(missing)",
-                          json_object_get_string(path), c->seq_all, line);
+                          json_object_get_string(path), seq, line);
                     continue;
                 }
                 mc_vars_set(&c->vars, name, v);
@@ -566,14 +610,14 @@ static int step_request(rctx_t *c, json_object *st, int line)
     if (rc == MC_ETIMEOUT) {
         char msg[200];
         snprintf(msg, sizeof(msg), "%s: no response within %d ms", method, timeout);
-        check(c, step_check(c, st), 0, msg, "a response", "(none)", "", c->seq_all, line);
+        check(c, step_check(c, st), 0, msg, "a response", "(none)", "", 0, line);
         return 0;
     }
     if (rc != MC_OK) {
         target_gone(c, rc, what);
         return -1;
     }
-    judge(c, st, &resp, what, line);
+    judge(c, st, &resp, what, line, resp_tx_seq(c, &resp));
     mc_msg_free(&resp);
     return 0;
 }
@@ -597,8 +641,8 @@ static int judge_outcome(rctx_t *c, json_object *st, int line, int rc, mc_msg_t 
         if (rc == MC_OK) {
             char act[512];
             compact(resp->root, act, sizeof(act));
-            check(c, step_check(c, st), 0, answered_msg, "no response", act, "", c->seq_all,
-                  line);
+            check(c, step_check(c, st), 0, answered_msg, "no response", act, "",
+                  resp_tx_seq(c, resp), line);
             mc_msg_free(resp);
         } else {
             check(c, step_check(c, st), 1, NULL, NULL, NULL, NULL, 0, line);
@@ -608,10 +652,10 @@ static int judge_outcome(rctx_t *c, json_object *st, int line, int rc, mc_msg_t 
     if (rc == MC_ETIMEOUT) {
         char msg[200];
         snprintf(msg, sizeof(msg), "%.100s: no response within %d ms", label, window);
-        check(c, step_check(c, st), 0, msg, "a response", "(none)", "", c->seq_all, line);
+        check(c, step_check(c, st), 0, msg, "a response", "(none)", "", 0, line);
         return 0;
     }
-    judge(c, st, resp, label, line);
+    judge(c, st, resp, label, line, resp_tx_seq(c, resp));
     mc_msg_free(resp);
     return 0;
 }
@@ -689,11 +733,11 @@ static int step_expect(rctx_t *c, json_object *st, int line, int is_request)
         char msg[240];
         snprintf(msg, sizeof(msg), "no %s %s arrived within %d ms", method,
                  is_request ? "request" : "notification", within);
-        check(c, step_check(c, st), 0, msg, method, "(nothing)", "", c->seq_all, line);
+        check(c, step_check(c, st), 0, msg, method, "(nothing)", "", 0, line);
         return 0;
     }
     it->taken = 1;
-    judge(c, st, &it->msg, what, line);
+    judge(c, st, &it->msg, what, line, it->tx_seq);
     return 0;
 }
 
@@ -730,7 +774,7 @@ static int step_expect_none(rctx_t *c, json_object *st, int line, int is_request
         snprintf(msg, sizeof(msg), "unexpected %s %s within %d ms", it->msg.method,
                  is_request ? "request" : "notification", window);
         check(c, step_check(c, st), 0, msg, is_request ? "no such request" : "no such notification",
-              act, "", it->seq, line);
+              act, "", it->tx_seq, line);
         it->taken = 1;
     } else {
         check(c, step_check(c, st), 1, NULL, NULL, NULL, NULL, 0, line);
@@ -745,7 +789,7 @@ static int step_value(rctx_t *c, json_object *st, int line)
 
     if (v == NULL && mc_json_get(st, "value") != NULL && !json_object_is_type(mc_json_get(st, "value"), json_type_null))
         return 0; /* expand_or_fail recorded why */
-    run_asserts(c, mc_json_get(st, "assert"), v, step_check(c, st), "value", line);
+    run_asserts(c, mc_json_get(st, "assert"), v, step_check(c, st), "value", line, 0);
     json_object_put(v);
     return 0;
 }
@@ -822,7 +866,7 @@ static int walk_list(rctx_t *c, json_object *st, const char *method, const char 
         if (rc == MC_ETIMEOUT) {
             char msg[240];
             snprintf(msg, sizeof(msg), "%s: no response within %d ms", what, c->step_timeout);
-            check(c, "pagination/terminates", 0, msg, "a page", "(none)", "", c->seq_all, line);
+            check(c, "pagination/terminates", 0, msg, "a page", "(none)", "", 0, line);
             rc = 1;
             break;
         }
@@ -836,14 +880,16 @@ static int walk_list(rctx_t *c, json_object *st, const char *method, const char 
             char msg[512];
             snprintf(msg, sizeof(msg), "%.190s failed with error %lld: %.190s", what,
                      (long long)resp.error_code, resp.error_message);
-            check(c, "pagination/terminates", 0, msg, "a page", "an error", "", c->seq_all, line);
+            check(c, "pagination/terminates", 0, msg, "a page", "an error", "",
+                  resp_tx_seq(c, &resp), line);
             mc_msg_free(&resp);
             rc = 1;
             break;
         }
         result = resp.result;
         if (do_asserts)
-            run_asserts(c, mc_json_get(st, "assert"), resp.root, step_check(c, st), what, line);
+            run_asserts(c, mc_json_get(st, "assert"), resp.root, step_check(c, st), what, line,
+                        resp_tx_seq(c, &resp));
         list = mc_json_get(result, items);
         if (list != NULL && json_object_is_type(list, json_type_array)) {
             size_t i, n = json_object_array_length(list);

@@ -335,7 +335,7 @@ static int check_declared(const lint_t *l, const char *check)
 {
     size_t i;
 
-    if (mc_builtin_check(check) != NULL)
+    if (mc_builtin_check(check) != NULL || mc_check_is_harness(check))
         return 1;
     for (i = 0; i < l->n_reqs; i++)
         if (strcmp(l->reqs[i].check, check) == 0)

@@ -14,7 +14,13 @@ Checks the five outputs of one `mcpcheck run` against each other:
   report.json has its result;
 - traces/ has one JSONL file per scenario run, and `mcpcheck validate --trace`
   judges each one as the run did (the wire and schema checks);
-- report.html is self-contained (no external reference) and holds the summary.
+- report.html is self-contained (no external reference) and holds the summary;
+- every check of report.json carries its level, its quote and, apart, its
+  interpretation (never joined to the quote), and a spec link of the version
+  that ran; every "message N" of a broken check names a transcript line that
+  the server sent;
+- report.html groups "Needs attention" by cause: one item per check id and
+  reason, with the message, and no cause listed twice.
 """
 import glob
 import json
@@ -116,7 +122,7 @@ def main():
     ids = [r["id"] for r in rules]
     check(len(ids) == len(set(ids)), "one rule per check id")
     base = rep["run"].get("base_dir") or os.getcwd()
-    level_of = {"MUST": "error", "SHOULD": "warning", "MAY": "note"}
+    level_of = {"MUST": "error", "SHOULD": "warning", "MAY": "note", "INFO": "note"}
     got = set()
     for res in run["results"]:
         check(rules[res["ruleIndex"]]["id"] == res["ruleId"], "ruleIndex points at ruleId")
@@ -173,8 +179,54 @@ def main():
     check(re.search(r"<(script|link|img|iframe)[^>]+(src|href)=", html, re.I) is None,
           "report.html loads nothing from elsewhere")
     check("default-src 'none'" in html, "report.html forbids fetching (CSP)")
-    summ = "%d passed, %d failed" % (s["pass"] + s["info"], s["failed"] - s["error"])
-    check(summ in html, "report.html shows '%s'" % summ)
+    summ = "%d passed, %d failed" % (s["pass"], s["failed"] - s["error"])
+    check(summ in html, "report.html shows '%s' (INFO is not counted as passed)" % summ)
+    if s["info"]:
+        check("%d passed, %d failed, %d info" % (s["pass"], s["failed"] - s["error"], s["info"])
+              in html, "report.html counts INFO apart")
+
+    # ---- quotes, interpretations, links, messages
+    spec = "https://modelcontextprotocol.io/specification/"
+    listing = json.loads(subprocess.run([mcpcheck, "list", "--json"], capture_output=True,
+                                        text=True).stdout)
+    defs = {(None, d["check"]): d for d in listing["builtin"]}
+    for sc in listing["scenarios"]:
+        for d in sc["checks"]:
+            defs[(sc["id"], d["check"])] = d
+    for x in scen:
+        seqs = {t["seq"]: t for t in x["transcript"]}
+        for ck in x["checks"]:
+            where = "%s [%s] %s" % (x["id"], x["version"], ck["id"])
+            check(ck["level"] in ("MUST", "SHOULD", "MAY", "INFO"), where + ": has a level")
+            check(isinstance(ck.get("quote"), str), where + ": has a quote")
+            interp = ck.get("interpretation")
+            check(interp is None or (interp and interp not in ck["quote"]),
+                  where + ": the interpretation stands apart from the quote")
+            d = defs.get((x["id"], ck["id"])) or defs.get((None, ck["id"]))
+            if d is not None:
+                check(ck["level"] == d["level"] and ck["quote"] in
+                      (d["quote"], d.get("quotes", {}).get(x["version"])),
+                      where + ": level and quote are the check's")
+                if x["version"] in d["refs"]:
+                    check(ck.get("spec") == "%s/%s" % (x["version"], d["refs"][x["version"]]),
+                          where + ": the ref is the page of the version that ran")
+            if ck.get("spec"):
+                check(ck.get("url") == spec + ck["spec"], where + ": url is the spec link of spec")
+            if ck["verdict"] != "PASS" and ck.get("seq"):
+                t = seqs.get(ck["seq"])
+                check(t is not None and t["dir"] == "in",
+                      where + ": message %d is one the server sent" % ck["seq"])
+    att = re.search(r"<h2>Needs attention</h2>(.*?)</ul>", html, re.S)
+    broken = {(c["id"]) for x in scen for c in x["checks"]
+              if c["verdict"] in ("FAIL", "WARN") and not x.get("known")}
+    if broken:
+        check(att is not None, "report.html has 'Needs attention'")
+    if att is not None:
+        items = re.findall(r"<li>(.*?)</li>", att.group(1), re.S)
+        keys = [re.sub(r'<a href="#s\d+"[^<]*</a>[^<&]*', "", i) for i in items]
+        check(len(keys) == len(set(keys)), "'Needs attention' names each cause once")
+        for cid in broken:
+            check(any(cid in i for i in items), "'Needs attention' lists cause %s" % cid)
     check(html.count('class="sc ') == len(scen) + len(not_run), "report.html has every scenario")
 
     print("check_outputs: %d scenario runs, %d testcases, %d SARIF results, %d traces: %s"

@@ -438,6 +438,146 @@ static void test_console(void **state)
     mc_report_free(&rep);
 }
 
+/* Counts the lines of s. */
+static size_t lines_of(const char *s)
+{
+    size_t n = 0;
+
+    for (; *s != '\0'; s++)
+        n += *s == '\n';
+    return n;
+}
+
+/* INFO is INFO everywhere, SKIP and NOT-VERIFIED fold to a line, one cause is
+ * named once, and links point at the page of the version that ran. */
+static void test_levels_causes_folding(void **state)
+{
+    mc_run_result_t run;
+    mc_report_t rep;
+    mc_report_cause_t *cs = NULL;
+    size_t n = 0, findings = 0, k;
+    char buf[8192], *t;
+
+    (void)state;
+    /* MAY and INFO give INFO; neither fails a run, even with --strict. */
+    assert_int_equal(mc_verdict_for_level(MC_LEVEL_MUST), MC_FAIL);
+    assert_int_equal(mc_verdict_for_level(MC_LEVEL_SHOULD), MC_WARN);
+    assert_int_equal(mc_verdict_for_level(MC_LEVEL_MAY), MC_INFO);
+    assert_int_equal(mc_verdict_for_level(MC_LEVEL_INFO), MC_INFO);
+    memset(&run, 0, sizeof(run));
+    run.scenarios = calloc(8, sizeof(*run.scenarios));
+    scenario(&run, "res/info", "res", "2025-06-18", MC_PASS, 0);
+    add_check(&run.scenarios[0], "area/may", MC_LEVEL_MAY, 0, "the server used its MAY");
+    add_check(&run.scenarios[0], "area/info", MC_LEVEL_INFO, 0, "a hint");
+    mc_sresult_finish(&run.scenarios[0]);
+    assert_int_equal(run.scenarios[0].verdict, MC_INFO);
+    run.strict = 1;
+    assert_int_equal(mc_report_init(&rep, &run, "/src"), MC_OK);
+    assert_int_equal(mc_report_exit_code(&rep), 0);
+    mc_report_console_summary(&rep, 0, buf, sizeof(buf));
+    assert_string_equal(buf, "0 passed, 0 failed, 1 info\n");
+    mc_report_console_causes(&rep, 0, 0, buf, sizeof(buf));
+    assert_string_equal(buf, "");
+    mc_report_free(&rep);
+
+    memset(&run, 0, sizeof(run));
+    run.scenarios = calloc(8, sizeof(*run.scenarios));
+    scenario(&run, "res/broken", "res", "2025-06-18", MC_PASS, 1);
+    scenario(&run, "res/broken", "res", "2025-11-25", MC_PASS, 1);
+    scenario(&run, "other/broken", "other", "2025-06-18", MC_PASS, 1);
+    scenario(&run, "res/ids", "res", "2025-06-18", MC_PASS, 0);
+    add_check(&run.scenarios[3], "wire/response-id", MC_LEVEL_MUST, 0,
+              "response id 5 matches no request sent");
+    mc_sresult_finish(&run.scenarios[3]);
+    scenario(&run, "res/ids", "res", "2025-11-25", MC_PASS, 0);
+    add_check(&run.scenarios[4], "wire/response-id", MC_LEVEL_MUST, 0,
+              "response id 12 matches no request sent");
+    mc_sresult_finish(&run.scenarios[4]);
+    scenario(&run, "res/skip", "res", "2025-06-18", MC_SKIP, 0);
+    scenario(&run, "res/nv", "res", "2025-06-18", MC_NOT_VERIFIED, 0);
+    assert_int_equal(mc_report_init(&rep, &run, "/src"), MC_OK);
+
+    /* One check id failing for the same reason is one cause, whatever the
+     * scenario, the version or the numbers in the message. */
+    assert_int_equal(mc_report_causes(&rep, &cs, &n, &findings), MC_OK);
+    assert_int_equal(n, 2);
+    assert_int_equal(findings, 5);
+    assert_string_equal(cs[0].check, "area/rule");
+    assert_int_equal(cs[0].count, 3);
+    assert_int_equal(cs[0].scenario, 0);
+    assert_string_equal(cs[1].check, "wire/response-id");
+    assert_int_equal(cs[1].count, 2);
+    free(cs);
+
+    mc_report_console_summary(&rep, 0, buf, sizeof(buf));
+    assert_string_equal(buf, "0 passed, 5 failed, 1 skipped, 1 not verified\n");
+    mc_report_console_causes(&rep, 0, 0, buf, sizeof(buf));
+    assert_non_null(strstr(buf, "failures by cause (5 findings, 2 causes):\n"));
+    assert_non_null(strstr(buf, "area/rule  x3  it broke: <here>  (first: res/broken [2025-06-18])"));
+    assert_non_null(strstr(buf, "wire/response-id  x2  response id 5 matches no request sent"));
+    assert_int_equal(lines_of(buf), 3);
+
+    /* Folded: SKIP and NOT-VERIFIED are one line each; -v expands them. */
+    mc_report_console_result(&rep.run.scenarios[5], NULL, 0, 0, 0, buf, sizeof(buf));
+    assert_string_equal(buf, "SKIP         res/skip [2025-06-18] (12 ms): the reason <why>\n");
+    mc_report_console_result(&rep.run.scenarios[6], NULL, 0, 0, 0, buf, sizeof(buf));
+    assert_int_equal(lines_of(buf), 1);
+    mc_report_console_result(&rep.run.scenarios[6], NULL, 0, 0, 1, buf, sizeof(buf));
+    assert_true(lines_of(buf) > 2);
+
+    /* A failed check: its level, the link of the version that ran, the quote;
+     * with -v the reading, apart from the quote. */
+    mc_report_console_result(&rep.run.scenarios[1], NULL, 0, 0, 0, buf, sizeof(buf));
+    assert_non_null(strstr(buf, "FAIL  area/rule: it broke: <here> (message 2)\n"
+                                "                   MUST https://modelcontextprotocol.io/"
+                                "specification/2025-11-25/server/resources#reading-resources\n"
+                                "                   \"Servers MUST answer.\"\n"));
+    mc_report_console_result(&rep.run.scenarios[0], NULL, 0, 0, 0, buf, sizeof(buf));
+    assert_non_null(strstr(buf, "specification/2025-06-18/server/resources#reading\n"));
+
+    /* HTML: "Needs attention" has one item per cause, with its message. */
+    assert_int_equal(mc_report_html(&rep, &t, &n), MC_OK);
+    {
+        const char *att = strstr(t, "<h2>Needs attention</h2>");
+        const char *end = att != NULL ? strstr(att, "</ul>") : NULL;
+        const char *p;
+        size_t items = 0;
+        assert_non_null(end);
+        for (p = att; (p = strstr(p, "<li>")) != NULL && p < end; p++)
+            items++;
+        assert_int_equal(items, 2);
+        assert_non_null(strstr(att, "5 findings, 2 causes"));
+        assert_non_null(strstr(att, "&times;3"));
+        assert_non_null(strstr(att, "it broke: &lt;here&gt;"));
+    }
+    assert_non_null(strstr(t, "id=\"sumline\">0 passed, 5 failed, 1 skipped, 1 not verified</p>"));
+    free(t);
+
+    /* report.json: level, quote, the reading apart, ref and url of the version. */
+    {
+        json_object *j = mc_report_json(&rep), *sc, *ck = NULL;
+        sc = json_object_array_get_idx(json_object_object_get(j, "scenarios"), 1);
+        for (k = 0; k < 3; k++) {
+            json_object *c = json_object_array_get_idx(json_object_object_get(sc, "checks"), k);
+            if (strcmp(json_object_get_string(json_object_object_get(c, "id")), "area/should") == 0)
+                ck = c;
+        }
+        assert_non_null(ck);
+        assert_string_equal(json_object_get_string(json_object_object_get(ck, "level")), "SHOULD");
+        assert_string_equal(json_object_get_string(json_object_object_get(ck, "quote")),
+                            "Servers MUST answer.");
+        assert_string_equal(json_object_get_string(json_object_object_get(ck, "interpretation")),
+                            "our <reading> & more");
+        assert_string_equal(json_object_get_string(json_object_object_get(ck, "spec")),
+                            "2025-11-25/server/resources#reading-resources");
+        assert_string_equal(json_object_get_string(json_object_object_get(ck, "url")),
+                            "https://modelcontextprotocol.io/specification/2025-11-25/server/"
+                            "resources#reading-resources");
+        json_object_put(j);
+    }
+    mc_report_free(&rep);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -451,6 +591,7 @@ int main(void)
         cmocka_unit_test(test_trace_and_html),
         cmocka_unit_test(test_json_round_trip),
         cmocka_unit_test(test_console),
+        cmocka_unit_test(test_levels_causes_folding),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
