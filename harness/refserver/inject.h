@@ -97,12 +97,6 @@
     XX(READ_URI_MISMATCH, "read-uri-mismatch", "SHOULD",                                           \
        "a template read answers with the template instead of the requested URI",                  \
        "2025-06-18/server/resources#reading-resources")                                            \
-    XX(UPDATED_UNSUBSCRIBED, "updated-without-subscription", "MUST",                               \
-       "notifications/resources/updated is sent for a URI nobody subscribed to",                  \
-       "2025-06-18/server/resources#subscriptions")                                                \
-    XX(UNSUBSCRIBE_IGNORED, "unsubscribe-ignored", "MUST",                                         \
-       "updates keep coming after resources/unsubscribe",                                         \
-       "2025-06-18/server/resources#subscriptions")                                                \
     XX(RESOURCE_NO_NAME, "resource-missing-name", "MUST",                                          \
        "resources/list items lack the required name", "2025-06-18/server/resources#resource")      \
     XX(TEMPLATE_NO_URITEMPLATE, "template-missing-uritemplate", "MUST",                            \
