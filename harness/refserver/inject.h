@@ -86,9 +86,6 @@
     XX(RESOURCE_NOT_FOUND_EMPTY, "resource-not-found-empty", "SHOULD",                             \
        "an unknown resource URI is answered with an empty contents result",                       \
        "2025-06-18/server/resources#error-handling")                                               \
-    XX(RESOURCE_NOT_FOUND_NO_URI, "resource-not-found-no-data-uri", "SHOULD",                      \
-       "the -32002 error for an unknown URI lacks data.uri",                                      \
-       "2025-06-18/server/resources#error-handling")                                               \
     XX(BLOB_NOT_BASE64, "blob-not-base64", "MUST",                                                 \
        "the blob of test://static-binary is not base64",                                          \
        "2025-06-18/server/resources#security-considerations")                                      \
@@ -98,12 +95,6 @@
     XX(READ_URI_MISMATCH, "read-uri-mismatch", "SHOULD",                                           \
        "a template read answers with the template instead of the requested URI",                  \
        "2025-06-18/server/resources#reading-resources")                                            \
-    XX(UPDATED_UNSUBSCRIBED, "updated-without-subscription", "MUST",                               \
-       "notifications/resources/updated is sent for a URI nobody subscribed to",                  \
-       "2025-06-18/server/resources#subscriptions")                                                \
-    XX(UNSUBSCRIBE_IGNORED, "unsubscribe-ignored", "MUST",                                         \
-       "updates keep coming after resources/unsubscribe",                                         \
-       "2025-06-18/server/resources#subscriptions")                                                \
     XX(RESOURCE_NO_NAME, "resource-missing-name", "MUST",                                          \
        "resources/list items lack the required name", "2025-06-18/server/resources#resource")      \
     XX(TEMPLATE_NO_URITEMPLATE, "template-missing-uritemplate", "MUST",                            \
@@ -128,12 +119,6 @@
        "the image of test_prompt_with_image is not base64",                                       \
        "2025-06-18/server/prompts#image-content")                                                  \
     /* tools */                                                                                    \
-    XX(TOOL_UNKNOWN_ISERROR, "tool-unknown-not-protocol-error", "SHOULD",                          \
-       "an unknown tool gets an isError result instead of -32602",                                \
-       "2025-06-18/server/tools#error-handling")                                                   \
-    XX(TOOL_ERROR_AS_RPC, "tool-error-as-protocol-error", "SHOULD",                                \
-       "a tool execution error is sent as a JSON-RPC error instead of isError",                   \
-       "2025-06-18/server/tools#error-handling")                                                   \
     XX(TOOL_STRUCTURED_NONCONFORMING, "tool-structured-nonconforming", "MUST",                     \
        "test_structured_content returns structuredContent whose temperature is a string, "         \
        "against its outputSchema", "2025-06-18/server/tools#output-schema")                        \
@@ -165,10 +150,10 @@
        "2025-11-25/client/elicitation#url-elicitation-required-error")                             \
     XX(SAMPLING_NO_CAP, "sampling-without-capability", "MUST",                                     \
        "sampling/createMessage is sent to a client that did not declare sampling",                \
-       "2025-06-18/client/sampling#capabilities")                                                  \
+       "2025-06-18/basic/lifecycle#operation")                                                     \
     XX(ROOTS_NO_CAP, "roots-without-capability", "MUST",                                           \
        "roots/list is sent to a client that did not declare roots",                               \
-       "2025-06-18/client/roots#capabilities")                                                     \
+       "2025-06-18/basic/lifecycle#operation")                                                     \
     XX(SERVER_ID_REUSE, "server-request-id-reuse", "MUST",                                         \
        "every server->client request uses the same id", "2025-06-18/basic#requests")               \
     /* logging */                                                                                  \

@@ -372,10 +372,8 @@ static void read_error(mc_refserver_t *rs, json_object *id, int code, const char
         if (rs_bug_on(rs, RESOURCE_NOT_FOUND_CODE))
             code = MC_RPC_INTERNAL_ERROR;
     }
-    if (!(code == MC_RPC_RESOURCE_NOT_FOUND && rs_bug_on(rs, RESOURCE_NOT_FOUND_NO_URI))) {
-        data = json_object_new_object();
-        mc__rs_put_str(rs, data, "uri", uri);
-    }
+    data = json_object_new_object();
+    mc__rs_put_str(rs, data, "uri", uri);
     mc__rs_error(rs, id, code, code == MC_RPC_RESOURCE_NOT_FOUND ? "Resource not found" : why,
                  data);
 }
@@ -484,7 +482,7 @@ void mc__rs_resources_subscribe(mc_refserver_t *rs, json_object *id, json_object
             }
             rs->subs[rs->nsubs++] = copy;
         }
-    } else if (at >= 0 && !rs_bug_on(rs, UNSUBSCRIBE_IGNORED)) {
+    } else if (at >= 0) {
         free(rs->subs[at]);
         rs->subs[at] = rs->subs[--rs->nsubs];
     }
@@ -497,7 +495,7 @@ void mc__rs_resources_touch(mc_refserver_t *rs)
     json_object *p;
 
     rs->watched_rev++;
-    if (find_sub(rs, watched) < 0 && !rs_bug_on(rs, UPDATED_UNSUBSCRIBED))
+    if (find_sub(rs, watched) < 0)
         return;
     p = json_object_new_object();
     mc__rs_put_str(rs, p, "uri", watched);

@@ -395,10 +395,7 @@ void mc__rs_tools_call(mc_refserver_t *rs, json_object *id, json_object *params)
     if (t < 0) {
         char msg[160];
         snprintf(msg, sizeof(msg), "Unknown tool: %.100s", name);
-        if (rs_bug_on(rs, TOOL_UNKNOWN_ISERROR))
-            mc__rs_result(rs, id, mc__rs_tool_error(rs, msg));
-        else
-            mc__rs_error(rs, id, MC_RPC_INVALID_PARAMS, msg, NULL);
+        mc__rs_error(rs, id, MC_RPC_INVALID_PARAMS, msg, NULL);
         return;
     }
     if (json_object_object_get_ex(params, "_meta", &meta) &&
@@ -536,10 +533,6 @@ static int tool_error(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply
     static const char text[] = "This tool intentionally returns an error for testing";
 
     (void)reply;
-    if (rs_bug_on(rs, TOOL_ERROR_AS_RPC)) {
-        mc__rs_error(rs, job->id, MC_RPC_INTERNAL_ERROR, text, NULL);
-        return RS_STEP_DONE;
-    }
     mc__rs_job_finish_text(rs, job, text, 1);
     return RS_STEP_DONE;
 }
