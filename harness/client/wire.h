@@ -29,6 +29,8 @@
 #define MC_WIRE_MAX_SUBSCRIPTIONS 256
 /* Progress tokens tracked. */
 #define MC_WIRE_MAX_TOKENS 256
+/* Server request ids remembered for the uniqueness check (a ring). */
+#define MC_WIRE_MAX_SERVER_IDS 1024
 /* Distinct check ids counted. */
 #define MC_WIRE_MAX_CHECKS 64
 
@@ -66,6 +68,10 @@ typedef struct mc_wire {
     size_t req_next;
     mc_wire_token_t tokens[MC_WIRE_MAX_TOKENS];
     char *subs[MC_WIRE_MAX_SUBSCRIPTIONS];
+    char *server_ids[MC_WIRE_MAX_SERVER_IDS]; /* compact JSON of server request ids (owned) */
+    size_t server_id_next;
+    const char *raw_id;  /* the current inbound line's id as sent (borrowed), or NULL */
+    size_t raw_id_len;
     int log_level; /* -1: not set */
     int initialized_sent;
     int init_answered;

@@ -30,6 +30,12 @@ static const mc_builtin_check_t builtins[] = {
      "abandoned request id, answers nothing."},
     {"wire/no-response-to-notification", MC_LEVEL_MUST, "2025-06-18/basic/index#notifications",
      "Notifications are sent as a one-way message. The receiver MUST NOT send a response."},
+    {"wire/server-request-id-unique", MC_LEVEL_MUST, "2025-06-18/basic/index#requests",
+     "The request ID MUST NOT have been previously used by the requestor within the same "
+     "session."},
+    {"lifecycle/shutdown/stdio", MC_LEVEL_MAY, "2025-06-18/basic/lifecycle#stdio",
+     "For the stdio transport, the client SHOULD initiate shutdown by: First, closing the input "
+     "stream to the child process (the server)"},
     {"wire/null-id-only-for-unreadable-requests", MC_LEVEL_MUST,
      "2025-06-18/basic/index#responses",
      "Responses MUST include the same ID as the request they correspond to; an error "
