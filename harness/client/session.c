@@ -572,6 +572,20 @@ static int over_budget(mc_session_t *s)
     return 1;
 }
 
+/* A wait reached its deadline: a timeout, or a flood when the step was
+ * busy with MC_FLOOD_MIN_MESSAGES messages or more. */
+static int timed_out(mc_session_t *s)
+{
+    if (s->step_frames < MC_FLOOD_MIN_MESSAGES)
+        return MC_ETIMEOUT;
+    snprintf(s->flood_desc, sizeof(s->flood_desc),
+             "%llu messages (%llu bytes) within one step and still no answer when it timed out",
+             (unsigned long long)s->step_frames, (unsigned long long)s->step_bytes);
+    s->flooded = 1;
+    record(s, MC_EV_FLOOD, "%s", s->flood_desc);
+    return MC_EFLOOD;
+}
+
 void mc_session_begin_step(mc_session_t *s)
 {
     s->step_frames = 0;
@@ -602,7 +616,7 @@ static int step(mc_session_t *s, int64_t deadline)
         if (now >= deadline) {
             /* Only what has already arrived, and not forever. */
             if (s->overdue >= MC_MAX_OVERDUE_FRAMES)
-                return MC_ETIMEOUT;
+                return timed_out(s);
             until = deadline;
         } else {
             until = deadline - now > MC_POLL_SLICE_MS ? now + MC_POLL_SLICE_MS : deadline;
@@ -611,6 +625,8 @@ static int step(mc_session_t *s, int64_t deadline)
         rc = s->link.recv(s->link.ctx, &fr, until);
         if (rc == MC_ETIMEOUT && until < deadline)
             continue;
+        if (rc == MC_ETIMEOUT)
+            return timed_out(s);
         if (rc == MC_EEOF)
             s->eof = 1;
         if (rc != MC_OK)

@@ -61,8 +61,13 @@
  * in one call (one step of a scenario). Past either, the wait ends with
  * MC_EFLOOD and the scenario is an ERROR that names the flood.
  */
-#define MC_MAX_STEP_MESSAGES 20000u
+#define MC_MAX_STEP_MESSAGES 10000u
 #define MC_MAX_STEP_BYTES (64u * 1024u * 1024u)
+/* A step that times out after this many messages arrived in it, none of
+ * them the answer, is also ended as a flood: the target is busy talking, not
+ * slow (a flood faster than the harness can judge it hits the deadline
+ * before the budget). */
+#define MC_FLOOD_MIN_MESSAGES 1000u
 /* Messages a whole session may receive before it is ended as a flood. */
 #define MC_MAX_SESSION_MESSAGES 100000u
 
