@@ -1,3 +1,4 @@
+#define _GNU_SOURCE /* pipe2 */
 #include "client/process.h"
 
 #include <errno.h>
@@ -230,7 +231,14 @@ int mc_proc_spawn(mc_proc_t *p, const mc_spawn_opts_t *opts, mc_errbuf_t *eb)
     np.in_fd = np.out_fd = np.err_fd = -1;
     if (mc_ring_init(&np.err, MC_STDERR_RING_SIZE) != MC_OK)
         return mc_errbuf_set(eb, MC_ENOMEM, "out of memory for the stderr buffer");
-    if (pipe(in) != 0 || pipe(out) != 0 || pipe(err) != 0 || pipe(rep) != 0) {
+    /*
+     * Every end is close-on-exec from the start: another thread may fork its
+     * own target at any moment, and a pipe end inherited by that target
+     * would keep this target's stdout open after this target closed it.
+     * The child's dup2() onto 0, 1 and 2 clears the flag on the ends it uses.
+     */
+    if (pipe2(in, O_CLOEXEC) != 0 || pipe2(out, O_CLOEXEC) != 0 || pipe2(err, O_CLOEXEC) != 0 ||
+        pipe2(rep, O_CLOEXEC) != 0) {
         int e = errno;
         close_all(fds, 8);
         mc_ring_free(&np.err);

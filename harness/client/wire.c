@@ -290,6 +290,7 @@ void mc_wire_outbound(mc_wire_t *w, const char *line, size_t len)
     }
     w->last_out_notification = m.kind == MC_MSG_NOTIFICATION;
     if (m.kind == MC_MSG_NOTIFICATION) {
+        w->notes_out++;
         if (strcmp(m.method, "notifications/initialized") == 0)
             w->initialized_sent = 1;
         if (strcmp(m.method, "notifications/cancelled") == 0) {
@@ -643,10 +644,14 @@ void mc_wire_inbound(mc_wire_t *w, int kind, unsigned flags, const char *data, s
             mc_wire_pass(w, "wire/no-batch");
         else if (m.root != NULL && json_object_is_type(m.root, json_type_array))
             mc_wire_fail(w, "wire/no-batch", "%s", m.reason);
-        else if (w->last_out_notification && is_null_id_result(m.root))
-            /* The rule broken is answering a notification; the null id follows from it. */
+        else if (is_null_id_result(m.root) && w->null_answers < w->notes_out) {
+            /* The rule broken is answering a notification (one was sent that
+             * no earlier such result could answer); the null id follows. */
+            w->null_answers++;
             mc_wire_fail(w, "wire/no-response-to-notification",
-                         "a result with a null id arrived right after a notification");
+                         "a result with a null id, the answer to a notification%s",
+                         w->last_out_notification ? " (it came right after one)" : "");
+        }
         else
             mc_wire_fail(w, "wire/jsonrpc-envelope", "%s", m.reason);
         mc_msg_free(&m);

@@ -76,6 +76,8 @@ typedef struct mc_wire {
     int initialized_sent;
     int init_answered;
     int last_out_notification;
+    uint64_t notes_out;         /* notifications sent */
+    uint64_t null_answers;      /* results with a null id received (answers to notifications) */
     int unreadable_outstanding; /* raw lines sent whose id could not be read */
     char version[16];           /* negotiated protocol version ("" until known) */
     json_object *server_caps;   /* owned */

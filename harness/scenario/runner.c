@@ -310,8 +310,9 @@ static void target_gone(rctx_t *c, int rc, const char *doing)
     mc_proc_wait(&c->t.proc, 1000);
     mc_proc_describe(&c->t.proc, how, sizeof(how));
     if (c->t.proc.reaped)
-        mc_sresult_set(c->res, MC_ERROR, "the server %s while %s, after %llu message%s%s", how,
-                       doing, n, n == 1 ? "" : "s",
+        mc_sresult_set(c->res, MC_ERROR, "the server %s%s while %s, after %llu message%s%s",
+                       strncmp(how, "killed", 6) == 0 ? "was " : "", how, doing, n,
+                       n == 1 ? "" : "s",
                        c->t.target_exited ? " (a process it left behind still held its stdout)"
                                           : "");
     else
@@ -636,7 +637,9 @@ static int step_request(rctx_t *c, json_object *st, int line)
         return 0;
     }
     if (rc != MC_OK) {
-        target_gone(c, rc, what);
+        char doing[200];
+        snprintf(doing, sizeof(doing), "the client waited for the answer to %.120s", method);
+        target_gone(c, rc, doing);
         return -1;
     }
     judge(c, st, &resp, what, line);
