@@ -19,6 +19,40 @@
 #include "core/clock.h"
 #include "core/limits.h"
 
+/*
+ * The targets of this process not yet reaped, so that the sweep of orphans
+ * never reaps (and so hides the exit status of) another thread's target.
+ * Lock-free: a slot holds a pid or 0.
+ */
+#define MC__MAX_LIVE_TARGETS 256
+static atomic_int live_targets[MC__MAX_LIVE_TARGETS];
+
+static void live_add(pid_t pid)
+{
+    for (size_t i = 0; i < MC__MAX_LIVE_TARGETS; i++) {
+        int expected = 0;
+        if (atomic_compare_exchange_strong(&live_targets[i], &expected, (int)pid))
+            return;
+    }
+}
+
+static void live_remove(pid_t pid)
+{
+    for (size_t i = 0; i < MC__MAX_LIVE_TARGETS; i++) {
+        int expected = (int)pid;
+        if (atomic_compare_exchange_strong(&live_targets[i], &expected, 0))
+            return;
+    }
+}
+
+static int live_has(pid_t pid)
+{
+    for (size_t i = 0; i < MC__MAX_LIVE_TARGETS; i++)
+        if (atomic_load(&live_targets[i]) == (int)pid)
+            return 1;
+    return 0;
+}
+
 int mc_ring_init(mc_ring_t *r, size_t cap)
 {
     memset(r, 0, sizeof(*r));
@@ -274,6 +308,7 @@ int mc_proc_spawn(mc_proc_t *p, const mc_spawn_opts_t *opts, mc_errbuf_t *eb)
     }
     /* Also set the group from the parent to avoid a race with early kill(). */
     setpgid(pid, pid);
+    live_add(pid);
     free(envp);
     close_fd(&in[0]);
     close_fd(&out[1]);
@@ -313,12 +348,14 @@ int mc_proc_try_reap(mc_proc_t *p)
     if (r == p->pid) {
         p->reaped = 1;
         p->status = st;
+        live_remove(p->pid);
         return 1;
     }
     if (r < 0 && errno == ECHILD) {
         /* Someone else reaped it; treat as gone with an unknown status. */
         p->reaped = 1;
         p->status = 0;
+        live_remove(p->pid);
         return 1;
     }
     return 0;
@@ -599,7 +636,9 @@ static int seed_tagged(void *ctx, const proc_ent_t *e, pid_t self)
     if (e->ppid != self && e->ppid != 1)
         return 0;
     if (e->state == 'Z')
-        return e->ppid == self && carries_tag(e->pid, p->tag);
+        /* A zombie's environment cannot be read; one left to us that is no
+         * target is an orphan that exited: reap it (kill_closure does). */
+        return e->ppid == self && !live_has(e->pid);
     return carries_tag(e->pid, p->tag);
 }
 
@@ -626,7 +665,7 @@ static int seed_orphan(void *ctx, const proc_ent_t *e, pid_t self)
 {
     const keep_list_t *k = ctx;
 
-    return e->ppid == self && !in_set(k->v, k->n, e->pid);
+    return e->ppid == self && !in_set(k->v, k->n, e->pid) && !live_has(e->pid);
 }
 
 unsigned mc_proc_kill_orphans(const pid_t *keep, size_t n_keep)

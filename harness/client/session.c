@@ -705,11 +705,11 @@ int mc_session_await(mc_session_t *s, int64_t id, int timeout_ms, mc_msg_t *resp
         p = find_pending(s, id);
         if (rc != MC_OK || p == NULL)
             break;
-        if (!p->answered && s->oversize_seen != oversize0) {
-            rc = MC_ETOOBIG; /* the answer may have been that line: it is lost */
-            break;
-        }
     }
+    /* No answer, and a line over the limit came meanwhile: that is the cause
+     * to name (the answer may have been that line), not mere silence. */
+    if (rc == MC_ETIMEOUT && s->oversize_seen != oversize0)
+        rc = MC_ETOOBIG;
     if (p == NULL)
         return rc != MC_OK ? rc : MC_ENOTFOUND;
     if (p->answered) {
@@ -817,9 +817,9 @@ int mc_session_initialize(mc_session_t *s, const char *version, json_object *cli
         return mc_errbuf_set(eb, rc, "the server's output ended before it answered initialize");
     if (rc == MC_ETOOBIG)
         return mc_errbuf_set(eb, rc,
-                             "the server wrote a line over the %u-byte message limit instead of "
-                             "answering initialize",
-                             MC_MAX_MESSAGE_SIZE);
+                             "the server wrote a line over the %u-byte message limit and no "
+                             "answer to initialize came within %d ms",
+                             MC_MAX_MESSAGE_SIZE, timeout_ms);
     if (rc == MC_EFLOOD)
         return mc_errbuf_set(eb, rc, "the server flooded the client before it answered "
                                      "initialize: %s",

@@ -174,9 +174,9 @@ int mc_session_send_request(mc_session_t *s, const char *method, json_object *pa
  * arrives meanwhile. On MC_OK *response is a result or error message
  * (caller mc_msg_free()s it). On MC_ETIMEOUT the request is abandoned: a
  * later answer is recorded as DUPLICATE_RESPONSE. MC_EEOF: the server's
- * output ended. MC_ENOTFOUND: no such outstanding id. MC_ETOOBIG: a line
- * over the size limit arrived meanwhile (the answer, if it was that line, is
- * lost). Every wait of the session may also end with MC_EFLOOD (the rate
+ * output ended. MC_ENOTFOUND: no such outstanding id. MC_ETOOBIG: the wait
+ * timed out after a line over the size limit arrived (the answer, if it was
+ * that line, is lost; the line is reported as soon as it passes the limit). Every wait of the session may also end with MC_EFLOOD (the rate
  * guard tripped; see flood_desc) or MC_EINTR (opts.stop was set). The
  * deadline is honoured whatever arrives: past it, at most
  * MC_MAX_OVERDUE_FRAMES frames already received are still handled.

@@ -521,7 +521,8 @@ static void on_server_request(mc_wire_t *w, mc_msg_t *m)
     size_t i;
 
     {
-        char *id = compact_dup(m->id);
+        /* Keyed by the id as written: the parser clamps integers past 64 bits. */
+        char *id = w->raw_id != NULL ? strndup(w->raw_id, w->raw_id_len) : compact_dup(m->id);
         size_t k;
         int seen = 0;
         for (k = 0; id != NULL && k < MC_WIRE_MAX_SERVER_IDS; k++)

@@ -248,6 +248,12 @@ static void drain_session(rctx_t *c)
         mc_msg_free(&m);
 }
 
+/* The time the target gets to start and answer initialize. */
+static int startup_budget(const rctx_t *c)
+{
+    return c->o->startup_timeout_ms ? c->o->startup_timeout_ms : MC_DEFAULT_STARTUP_TIMEOUT_MS;
+}
+
 static int time_left(rctx_t *c, int want)
 {
     int64_t left = c->deadline - mc_now_ms();
@@ -302,8 +308,8 @@ static void target_gone(rctx_t *c, int rc, const char *doing)
     }
     if (rc == MC_ETOOBIG) {
         mc_sresult_set(c->res, MC_ERROR,
-                       "the server wrote a line over the %u-byte message limit while %s, after "
-                       "%llu message%s",
+                       "the server wrote a line over the %u-byte message limit and no answer "
+                       "came while %s, after %llu message%s",
                        MC_MAX_MESSAGE_SIZE, doing, n, n == 1 ? "" : "s");
         return;
     }
@@ -595,7 +601,10 @@ static int step_request(rctx_t *c, json_object *st, int line)
     const char *method = mc_json_get_str(st, "request");
     json_object *params = NULL;
     mc_msg_t resp;
-    int timeout = mc_json_get_int(st, "timeout", c->step_timeout);
+    /* A scenario's own initialize gets the start-up budget, like the runner's. */
+    int timeout = mc_json_get_int(st, "timeout",
+                                  strcmp(method, "initialize") == 0 ? startup_budget(c)
+                                                                    : c->step_timeout);
     int rc;
     char what[160];
 
@@ -1449,8 +1458,7 @@ int mc_runner_run(const mc_scenario_t *sc, const mc_runner_opts_t *o, mc_scenari
 
     if (!sc->manual_init) {
         mc_errbuf_clear(&eb);
-        int startup = o->startup_timeout_ms ? o->startup_timeout_ms
-                                            : MC_DEFAULT_STARTUP_TIMEOUT_MS;
+        int startup = startup_budget(c);
         rc = mc_session_initialize(&c->s, want_version, sc->client_caps, time_left(c, startup),
                                    &eb);
         drain_session(c);
