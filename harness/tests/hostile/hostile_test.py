@@ -60,9 +60,10 @@ CASES = [
           r"ERROR .*line over the \d+-byte message limit and no answer to initialize came"],
          absent=[r"no answer to initialize within"], args=["--startup-timeout", "5000"],
          bound=30, stderr=[STOPPED_EARLY]),
-    # A flood: each run ends on the rate guard, the run stops early.
-    case("flood", "flood", {1, 3}, [r"ERROR .*flooded the client"], bound=60,
-         stderr=[STOPPED_EARLY]),
+    # A flood: runs end on the rate guard (the run stops early when the first
+    # ones do; whether a step with a short wait sees enough messages to call
+    # it a flood depends on the machine's speed, so that is not held here).
+    case("flood", "flood", {1, 3}, [r"ERROR .*flooded the client"], bound=60),
     case("flood-ping", "flood", {3}, [], ping=True, bound=30,
          stderr=[r"flooded the client"], max_notes=8),
     case("bad-ids", "bad-ids", {1},
@@ -201,7 +202,7 @@ def run_case(c, mcpcheck, hostile, sanitized):
                 delay = at - (time.monotonic() - t0)
                 if delay > 0:
                     time.sleep(delay)
-                p.send_signal(sig)
+                os.kill(p.pid, sig)  # not send_signal: it may reap the child
                 t_sig = time.monotonic()
             # A budget for a hang: twice the case's bound, then kill.
             deadline = t0 + 2 * bound
