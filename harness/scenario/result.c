@@ -7,7 +7,7 @@
 #include <string.h>
 
 /* Transcript bytes held by every live result (MC_RESULT_MAX_RUN_TX_BYTES). */
-static atomic_size_t tx_held;
+static atomic_size_t tx_held, tx_lines_held;
 
 const char *mc_verdict_name(mc_verdict_t v)
 {
@@ -118,10 +118,17 @@ void mc_sresult_tx(mc_scenario_result_t *r, uint64_t seq, int64_t t_ms, int outb
         r->tx_truncated = 1;
         return;
     }
+    if (atomic_fetch_add(&tx_lines_held, 1) + 1 > MC_RESULT_MAX_RUN_TX_LINES) {
+        atomic_fetch_sub(&tx_lines_held, 1);
+        atomic_fetch_sub(&tx_held, keep);
+        r->tx_truncated = 1;
+        return;
+    }
     if (r->tx == NULL) {
         r->tx = calloc(MC_RESULT_MAX_TX_LINES, sizeof(*r->tx));
         if (r->tx == NULL) {
             atomic_fetch_sub(&tx_held, keep);
+            atomic_fetch_sub(&tx_lines_held, 1);
             r->tx_truncated = 1;
             return;
         }
@@ -130,6 +137,7 @@ void mc_sresult_tx(mc_scenario_result_t *r, uint64_t seq, int64_t t_ms, int outb
     t->line = malloc(keep + 1);
     if (t->line == NULL) {
         atomic_fetch_sub(&tx_held, keep);
+        atomic_fetch_sub(&tx_lines_held, 1);
         r->tx_truncated = 1;
         return;
     }
@@ -191,6 +199,7 @@ void mc_sresult_free(mc_scenario_result_t *r)
     for (i = 0; i < r->n_tx; i++)
         free(r->tx[i].line);
     atomic_fetch_sub(&tx_held, r->tx_bytes);
+    atomic_fetch_sub(&tx_lines_held, r->n_tx);
     free(r->tx);
     free(r->id);
     free(r->area);
