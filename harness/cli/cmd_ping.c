@@ -16,7 +16,8 @@
 static void ping_usage(FILE *out)
 {
     fprintf(out,
-            "usage: mcpcheck ping [--timeout MS] [--spec-version V] -- SERVER_CMD [ARGS...]\n"
+            "usage: mcpcheck ping [--timeout MS] [--startup-timeout MS] [--spec-version V]\n"
+            "                     -- SERVER_CMD [ARGS...]\n"
             "\n"
             "Starts SERVER_CMD (no shell is involved), runs the MCP handshake over stdio\n"
             "(initialize, then notifications/initialized), sends one ping, prints the\n"
@@ -24,7 +25,9 @@ static void ping_usage(FILE *out)
             "round-trip time, then shuts the server down (close stdin, SIGTERM, SIGKILL).\n"
             "\n"
             "Options:\n"
-            "  --timeout MS        how long to wait for each answer (default %d)\n"
+            "  --timeout MS        how long to wait for the answer to ping (default %d)\n"
+            "  --startup-timeout MS  how long the server may take to start and answer\n"
+            "                      initialize (default %d)\n"
             "  --spec-version V    protocol version to request (default %s);\n"
             "                      known: 2024-11-05 2025-03-26 2025-06-18 2025-11-25\n"
             "  -h, --help          show this help\n"
@@ -35,7 +38,7 @@ static void ping_usage(FILE *out)
             "Example:\n"
             "  mcpcheck ping -- build/bin/mcpcheck-refserver\n"
             "  mcpcheck ping --spec-version 2025-11-25 -- npx -y @modelcontextprotocol/server-everything\n",
-            MC_DEFAULT_REQUEST_TIMEOUT_MS, MC_CLI_DEFAULT_VERSION);
+            MC_DEFAULT_REQUEST_TIMEOUT_MS, MC_DEFAULT_STARTUP_TIMEOUT_MS, MC_CLI_DEFAULT_VERSION);
 }
 
 static int64_t now_us(void)
@@ -46,15 +49,34 @@ static int64_t now_us(void)
     return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
 }
 
-/* Prints the anomalies the session recorded, as notes. */
+/* Prints the anomalies the session recorded, as notes: one line per kind,
+ * with the first occurrence and how many there were. */
 static void print_events(const mc_session_t *s)
 {
-    size_t i;
+    size_t i, k;
 
-    for (i = 0; i < s->n_events; i++)
-        fprintf(stderr, "mcpcheck ping: note: %s (stdout line %llu): %s\n",
+    for (i = 0; i < s->n_events; i++) {
+        size_t count = 0;
+        int first = 1;
+        for (k = 0; k < s->n_events; k++) {
+            if (s->events[k].kind != s->events[i].kind)
+                continue;
+            if (k < i)
+                first = 0;
+            count++;
+        }
+        if (!first)
+            continue;
+        fprintf(stderr, "mcpcheck ping: note: %s (stdout line %llu): %s",
                 mc_event_kind_name(s->events[i].kind), (unsigned long long)s->events[i].seq,
                 s->events[i].detail);
+        if (count > 1)
+            fprintf(stderr, " (%zu times)", count);
+        fputc('\n', stderr);
+    }
+    if (s->notes_dropped > 1)
+        fprintf(stderr, "mcpcheck ping: note: %llu notifications dropped in all\n",
+                (unsigned long long)s->notes_dropped);
     if (s->events_dropped > 0)
         fprintf(stderr, "mcpcheck ping: note: %llu more anomalies not shown\n",
                 (unsigned long long)s->events_dropped);
@@ -69,9 +91,16 @@ static void explain_failure(mc_stdio_t *t, int rc, const char *what, const mc_er
     if (rc == MC_EEOF || t->stdin_broken || rc == MC_EEXITED) {
         mc_proc_wait(&t->proc, 2000);
         mc_proc_describe(&t->proc, how, sizeof(how));
-        fprintf(stderr, "mcpcheck ping: the server ended: %s after %llu message%s, before it "
-                        "answered %s\n",
-                how, (unsigned long long)frames, frames == 1 ? "" : "s", what);
+        if (t->proc.reaped)
+            fprintf(stderr, "mcpcheck ping: the server %s after %llu message%s, before it "
+                            "answered %s%s\n",
+                    how, (unsigned long long)frames, frames == 1 ? "" : "s", what,
+                    t->target_exited ? " (a process it left behind still held its stdout)" : "");
+        else
+            fprintf(stderr, "mcpcheck ping: the server %s after %llu message%s, before it "
+                            "answered %s, though its process is still running\n",
+                    rc == MC_EEOF ? "closed its output" : "stopped reading its input",
+                    (unsigned long long)frames, frames == 1 ? "" : "s", what);
     } else {
         fprintf(stderr, "mcpcheck ping: %s\n", eb->msg[0] ? eb->msg : mc_strerror(rc));
     }
@@ -88,7 +117,7 @@ int mc_cmd_ping(int argc, char **argv)
     int64_t t0, t1;
     int rc, i, how, exit_code = MC_EXIT_INCOMPLETE;
     const char *version = MC_CLI_DEFAULT_VERSION;
-    long timeout = MC_DEFAULT_REQUEST_TIMEOUT_MS;
+    long timeout = MC_DEFAULT_REQUEST_TIMEOUT_MS, startup = MC_DEFAULT_STARTUP_TIMEOUT_MS;
     char **cmd = NULL;
 
     for (i = 1; i < argc; i++) {
@@ -101,6 +130,12 @@ int mc_cmd_ping(int argc, char **argv)
         } else if (strcmp(argv[i], "--timeout") == 0 && i + 1 < argc) {
             if (mc_cli_parse_long(argv[++i], 1, 3600000, &timeout) != 0) {
                 fprintf(stderr, "mcpcheck ping: --timeout needs milliseconds (1..3600000)\n");
+                return MC_EXIT_USAGE;
+            }
+        } else if (strcmp(argv[i], "--startup-timeout") == 0 && i + 1 < argc) {
+            if (mc_cli_parse_long(argv[++i], 1, 3600000, &startup) != 0) {
+                fprintf(stderr,
+                        "mcpcheck ping: --startup-timeout needs milliseconds (1..3600000)\n");
                 return MC_EXIT_USAGE;
             }
         } else if (strcmp(argv[i], "--spec-version") == 0 && i + 1 < argc) {
@@ -137,7 +172,7 @@ int mc_cmd_ping(int argc, char **argv)
         return MC_EXIT_INCOMPLETE;
     }
 
-    rc = mc_session_initialize(&s, version, NULL, (int)timeout, &eb);
+    rc = mc_session_initialize(&s, version, NULL, (int)startup, &eb);
     if (rc != MC_OK) {
         explain_failure(&t, rc, "initialize", &eb, t.frames);
         goto done;
@@ -149,6 +184,11 @@ int mc_cmd_ping(int argc, char **argv)
         mc_errbuf_clear(&eb);
         if (rc == MC_ETIMEOUT)
             mc_errbuf_set(&eb, rc, "no answer to ping within %ld ms", timeout);
+        else if (rc == MC_EFLOOD)
+            mc_errbuf_set(&eb, rc, "the server flooded the client: %s", s.flood_desc);
+        else if (rc == MC_ETOOBIG)
+            mc_errbuf_set(&eb, rc, "the server wrote a line over the %u-byte message limit "
+                                   "instead of answering ping", MC_MAX_MESSAGE_SIZE);
         explain_failure(&t, rc, "ping", &eb, t.frames);
         goto done;
     }

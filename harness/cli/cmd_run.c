@@ -11,6 +11,7 @@
 #include "cli/commands.h"
 #include "cli/scenarios_load.h"
 #include "cli/util.h"
+#include "client/process.h"
 #include "client/session.h"
 #include "core/clock.h"
 #include "report/report.h"
@@ -48,6 +49,9 @@ static void run_usage(FILE *out)
             "                       does not fail the run; a listed one that passes does\n"
             "  --jobs N             scenarios run in parallel (default: 2)\n"
             "  --timeout MS         how long each step waits for an answer (default: %d)\n"
+            "  --startup-timeout MS how long the server may take to start and answer\n"
+            "                       initialize (default: %d); a server that never completes\n"
+            "                       the handshake stops the run early (exit 3)\n"
             "  --seed N             seed recorded in the report (runs are deterministic)\n"
             "  --dry-run            list what would run, with requirement sentences; run nothing\n"
             "  -v, --verbose        show passing checks, the checks of SKIP and NOT-VERIFIED\n"
@@ -61,8 +65,9 @@ static void run_usage(FILE *out)
             "server lists), ERROR (the server crashed, hung or could not start).\n"
             "Exit codes: 0 pass, 1 fail (or WARN with --strict, or a stale baseline entry),\n"
             "2 usage, 3 nothing could run, or the run was interrupted before a failure was\n"
-            "found (SIGINT/SIGTERM: the scenarios that finished are reported, the rest are\n"
-            "listed as not run, and the report is marked partial).\n"
+            "found (SIGINT/SIGTERM: the scenarios under way end within a second, the ones that\n"
+            "finished are reported, the rest are listed as not run, and the report is marked\n"
+            "partial; a second signal stops the servers at once, still writing the report).\n"
             "Colours: on a terminal unless NO_COLOR is set.\n"
             "\n"
             "Examples:\n"
@@ -71,20 +76,29 @@ static void run_usage(FILE *out)
             "  mcpcheck run --baseline known-failures.jsonc -- ./my-server\n"
             "  mcpcheck run --profile scenarios/profiles/everything.json -- \\\n"
             "      npx -y @modelcontextprotocol/server-everything\n",
-            MC_RUN_DEFAULT_REPORT_DIR, MC_RUNNER_STEP_TIMEOUT_MS);
+            MC_RUN_DEFAULT_REPORT_DIR, MC_RUNNER_STEP_TIMEOUT_MS, MC_DEFAULT_STARTUP_TIMEOUT_MS);
 }
 
 static volatile int stop_flag;
 
 static void on_signal(int sig)
 {
-    static const char msg[] = "\nmcpcheck run: interrupted; finishing the scenarios that are "
-                              "running, then writing a partial report (again to quit at once)\n";
+    static const char msg[] = "\nmcpcheck run: interrupted; stopping the scenarios under way, "
+                              "then writing a partial report (again to stop at once)\n";
+    static const char msg2[] = "\nmcpcheck run: interrupted again; killing the servers and "
+                               "writing the report\n";
 
-    if (stop_flag) {
-        /* Second signal: give up at once. */
+    if (stop_flag > 1) {
+        /* Third signal: give up without a report. */
         signal(sig, SIG_DFL);
         raise(sig);
+    }
+    if (stop_flag == 1) {
+        /* Second signal: no more shutdown graces (see runner.c). */
+        stop_flag = 2;
+        if (write(STDERR_FILENO, msg2, sizeof(msg2) - 1) < 0)
+            stop_flag = 2;
+        return;
     }
     stop_flag = 1;
     if (write(STDERR_FILENO, msg, sizeof(msg) - 1) < 0)
@@ -159,7 +173,7 @@ static size_t plan(const mc_scenario_t *scs, size_t n, const char *const *versio
  * report keeps only what finished.
  */
 static int list_not_run(mc_report_t *rep, const mc_scenario_t *scs, size_t n,
-                        const char *const *versions)
+                        const char *const *versions, const char *why_not)
 {
     size_t total = plan(scs, n, versions, NULL), finished = rep->run.n, i, k;
     planned_t *jobs = calloc(total + 1, sizeof(*jobs));
@@ -190,7 +204,7 @@ static int list_not_run(mc_report_t *rep, const mc_scenario_t *scs, size_t n,
     for (i = finished; i < total && rc == MC_OK; i++)
         rc = mc_report_add_not_run(rep, jobs[i].sc->id, jobs[i].version, jobs[i].sc->area,
                                    jobs[i].sc->title ? jobs[i].sc->title : jobs[i].sc->id,
-                                   jobs[i].sc->doc.name, "not started: the run was interrupted");
+                                   jobs[i].sc->doc.name, why_not);
     free(jobs);
     mc_report_summarize(rep);
     return rc;
@@ -222,6 +236,8 @@ int mc_cmd_run(int argc, char **argv)
     const char *filter = NULL, *version = NULL, *profile_path = NULL;
     const char *report_dir = MC_RUN_DEFAULT_REPORT_DIR, *baseline_path = NULL;
     long jobs = 2, timeout = MC_RUNNER_STEP_TIMEOUT_MS, seed = 0;
+    long startup = MC_DEFAULT_STARTUP_TIMEOUT_MS;
+    static mc_runner_shared_t shared;
     int strict = 0, dry = 0, verbose = 0, call_tools = 0, i, code;
     char **cmd = NULL;
     mc_cli_scenarios_t scs;
@@ -281,6 +297,12 @@ int mc_cmd_run(int argc, char **argv)
         } else if (strcmp(a, "--timeout") == 0 && has) {
             if (mc_cli_parse_long(argv[++i], 1, 600000, &timeout) != 0) {
                 fprintf(stderr, "mcpcheck run: --timeout needs milliseconds (1..600000)\n");
+                return MC_EXIT_USAGE;
+            }
+        } else if (strcmp(a, "--startup-timeout") == 0 && has) {
+            if (mc_cli_parse_long(argv[++i], 1, 600000, &startup) != 0) {
+                fprintf(stderr,
+                        "mcpcheck run: --startup-timeout needs milliseconds (1..600000)\n");
                 return MC_EXIT_USAGE;
             }
         } else if (strcmp(a, "--seed") == 0 && has) {
@@ -380,6 +402,9 @@ int mc_cmd_run(int argc, char **argv)
         mc_registry_load(reg, *v, &e2);
     }
 
+    /* Orphans of a target (a daemonizing server, a setsid grandchild) come
+     * back to us, so that they can be found and killed. */
+    mc_proc_supervise_init();
     memset(&sa, 0, sizeof(sa));
     sa.sa_handler = on_signal;
     sigemptyset(&sa.sa_mask);
@@ -395,7 +420,11 @@ int mc_cmd_run(int argc, char **argv)
     so.runner.call_tools = call_tools;
     so.runner.registry = reg;
     so.runner.step_timeout_ms = (int)timeout;
+    so.runner.startup_timeout_ms = (int)startup;
+    /* A scenario must be able to wait out the start-up budget and then run. */
+    so.runner.scenario_timeout_ms = (int)startup + MC_RUNNER_SCENARIO_TIMEOUT_MS;
     so.runner.stop = &stop_flag;
+    so.runner.shared = &shared;
     memset(&pr, 0, sizeof(pr));
     pr.tty = isatty(STDOUT_FILENO);
     pr.color = pr.tty && (getenv("NO_COLOR") == NULL || getenv("NO_COLOR")[0] == '\0');
@@ -424,12 +453,22 @@ int mc_cmd_run(int argc, char **argv)
     run.duration_ms = mc_now_ms() - t0;
     if (pr.tty)
         fputs("\r\033[K", stdout);
+    /* Processes the targets left behind that no scenario could attribute. */
+    mc_proc_kill_orphans(NULL, 0);
     if (stop_flag)
         run.partial = 1;
+    if (shared.abort)
+        fprintf(stderr,
+                "mcpcheck run: stopped early: the server cannot be tested (%d run%s failed before "
+                "any completed): %s\n",
+                (int)shared.unusable, shared.unusable == 1 ? "" : "s", shared.reason);
     mc_run_summarize(&run);
 
     mc_report_init(&rep, &run, NULL);
-    if (rep.run.partial && list_not_run(&rep, scs.v, scs.n, versions) != MC_OK)
+    if (rep.run.partial && list_not_run(&rep, scs.v, scs.n, versions,
+                                          shared.abort ? "not started: the run stopped early"
+                                                       : "not started: the run was interrupted") !=
+                                 MC_OK)
         fprintf(stderr, "mcpcheck run: out of memory listing the scenarios that did not run\n");
     if (baseline_path != NULL && mc_report_apply_baseline(&rep, &baseline) != MC_OK)
         fprintf(stderr, "mcpcheck run: out of memory applying the baseline\n");

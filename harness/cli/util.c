@@ -57,6 +57,7 @@ int mc_cli_target_start(mc_stdio_t *t, const mc_cli_target_opts_t *o, mc_errbuf_
     so.cwd = o->cwd;
     so.limits = o->limits;
     install_handlers();
+    mc_proc_supervise_init(); /* orphans of the target come back to us, to be killed */
     rc = mc_stdio_start(t, &so, eb);
     if (rc == MC_OK)
         target_pgid = t->proc.pid;

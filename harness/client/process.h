@@ -48,7 +48,16 @@ typedef struct mc_proc {
     int status;      /* read-only: waitpid status, when reaped */
     int signalled_by_us; /* read-only: the signal we last sent during shutdown, or 0 */
     mc_ring_t err;   /* read-only: stderr tail */
+    char tag[48];    /* read-only: MC_PROC_TREE_ENV value every process of the tree inherits */
+    unsigned tree_killed; /* read-only: processes of the tree other than the target that
+                             mc_proc_kill_tree() had to kill */
+    int tree_swept;  /* private: mc_proc_kill_tree() has run */
 } mc_proc_t;
+
+/* The environment variable that marks every process of a target's tree, so
+ * that a descendant that left the tree (a setsid or double-forked daemon) is
+ * still recognised as the target's. */
+#define MC_PROC_TREE_ENV "MCPCHECK_TREE"
 
 /*
  * Starts the target. On success *p describes the running child. If the
@@ -83,6 +92,33 @@ void mc_proc_close_stdin(mc_proc_t *p);
  * Returns the step that ended it: 0 exited by itself, SIGTERM or SIGKILL.
  */
 int mc_proc_shutdown(mc_proc_t *p, int stdin_grace_ms, int term_grace_ms);
+
+/*
+ * Makes this process the reaper of its orphaned descendants
+ * (PR_SET_CHILD_SUBREAPER), so that a target's grandchild whose parent
+ * exited stays within reach of mc_proc_kill_tree(). Call once, early, from a
+ * program that spawns targets. Returns MC_OK, or MC_EUNSUPPORTED where the
+ * system has no subreapers (the tree is then followed only while it hangs
+ * together).
+ */
+int mc_proc_supervise_init(void);
+
+/*
+ * Kills every process of the target's tree that is still running: the
+ * target's descendants and any process that carries the tree's tag and was
+ * left to us (a subreaper) by a parent that exited. Each round stops what it
+ * finds (SIGSTOP) before looking again, so a tree that keeps forking cannot
+ * outrun it; then everything is SIGKILLed and our orphans are reaped.
+ * Returns the number of processes killed (the target itself not counted).
+ */
+unsigned mc_proc_kill_tree(mc_proc_t *p);
+
+/*
+ * Kills and reaps every child of this process except the pids listed in
+ * keep (n_keep entries), with their descendants: the orphans a subreaper
+ * inherits whose tag could not be read. Returns how many were killed.
+ */
+unsigned mc_proc_kill_orphans(const pid_t *keep, size_t n_keep);
 
 /* Releases pipes and the ring; kills and reaps the target if still running. */
 void mc_proc_free(mc_proc_t *p);

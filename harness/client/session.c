@@ -124,6 +124,12 @@ static void record(mc_session_t *s, mc_event_kind_t kind, const char *fmt, ...)
     va_end(ap);
 }
 
+/* Starts a wait: the overdue allowance is per wait. */
+static void begin_wait(mc_session_t *s)
+{
+    s->overdue = 0;
+}
+
 int mc_session_init(mc_session_t *s, mc_link_t link, const mc_session_opts_t *opts)
 {
     memset(s, 0, sizeof(*s));
@@ -231,6 +237,7 @@ int mc_session_raw_request(mc_session_t *s, const char *bytes, size_t len, json_
     s->raw_wait = 1;
     s->raw_id = expect_id;
     s->raw_got = 0;
+    begin_wait(s);
     while (!s->raw_got) {
         rc = step(s, deadline);
         if (rc != MC_OK)
@@ -382,8 +389,11 @@ static int grow_notes(mc_session_t *s)
 static void on_notification(mc_session_t *s, mc_msg_t *msg)
 {
     if (s->notes_count == MC_MAX_QUEUED_NOTIFICATIONS) {
-        record(s, MC_EV_NOTIFICATIONS_DROPPED, "queue of %u notifications full; dropped %s",
-               MC_MAX_QUEUED_NOTIFICATIONS, s->notes[s->notes_head].method);
+        /* Recorded once; the rest are only counted. */
+        if (s->notes_dropped++ == 0)
+            record(s, MC_EV_NOTIFICATIONS_DROPPED,
+                   "queue of %u unread notifications full; the oldest are dropped (first %.80s)",
+                   MC_MAX_QUEUED_NOTIFICATIONS, s->notes[s->notes_head].method);
         mc_msg_free(&s->notes[s->notes_head]);
         s->notes_head = (s->notes_head + 1) % table_cap(s->notes);
         s->notes_count--;
@@ -439,6 +449,38 @@ static void on_server_request(mc_session_t *s, mc_msg_t *msg)
     mc_msg_free(msg);
 }
 
+/*
+ * A result with "id": null is no valid response, but it is an answer: to a
+ * notification (or a raw line) the client just sent. When a raw wait is for
+ * an answer without an id, it is handed over as a result, so the step that
+ * says nothing may answer sees that something did. Returns 1 when msg was
+ * taken (or recorded), 0 when it is some other invalid message.
+ */
+static int null_id_result(mc_session_t *s, mc_msg_t *msg)
+{
+    json_object *id = NULL, *result = NULL;
+
+    if (msg->root == NULL || !json_object_is_type(msg->root, json_type_object) ||
+        !json_object_object_get_ex(msg->root, "id", &id) || id != NULL ||
+        !json_object_object_get_ex(msg->root, "result", &result) ||
+        json_object_object_get_ex(msg->root, "method", NULL) ||
+        json_object_object_get_ex(msg->root, "error", NULL))
+        return 0;
+    record(s, MC_EV_NULL_ID_RESULT, "result with a null id%s",
+           s->last_out_was_notification ? " right after a notification" : "");
+    if (s->raw_wait && !s->raw_got && s->raw_id == NULL) {
+        msg->kind = MC_MSG_RESULT;
+        msg->result = result;
+        msg->id = NULL;
+        s->raw_got = 1;
+        s->raw_resp = *msg;
+        memset(msg, 0, sizeof(*msg));
+        return 1;
+    }
+    mc_msg_free(msg);
+    return 1;
+}
+
 /* Handles one inbound frame. */
 static void on_frame(mc_session_t *s, mc_inframe_t *fr)
 {
@@ -453,8 +495,14 @@ static void on_frame(mc_session_t *s, mc_inframe_t *fr)
         record(s, MC_EV_EMPTY_LINE, "empty line on stdout");
         return;
     case MC_FRAME_OVERSIZE:
-        record(s, MC_EV_OVERSIZE, "line of %zu bytes exceeds the %u-byte limit; skipped", fr->len,
-               MC_MAX_MESSAGE_SIZE);
+        s->oversize_seen++;
+        if (fr->flags & MC_FRAME_F_OPEN)
+            record(s, MC_EV_OVERSIZE,
+                   "a line passed the %u-byte limit (%zu bytes and no newline yet); skipped",
+                   MC_MAX_MESSAGE_SIZE, fr->len);
+        else
+            record(s, MC_EV_OVERSIZE, "line of %zu bytes exceeds the %u-byte limit; skipped",
+                   fr->len, MC_MAX_MESSAGE_SIZE);
         return;
     case MC_FRAME_TRUNCATED:
         record(s, MC_EV_TRUNCATED, "%zu bytes without a final newline at end of output: %.60s",
@@ -476,6 +524,8 @@ static void on_frame(mc_session_t *s, mc_inframe_t *fr)
     }
     switch (msg.kind) {
     case MC_MSG_INVALID:
+        if (null_id_result(s, &msg))
+            return;
         record(s,
                msg.root != NULL && json_object_is_type(msg.root, json_type_array)
                    ? MC_EV_BATCH
@@ -496,23 +546,99 @@ static void on_frame(mc_session_t *s, mc_inframe_t *fr)
     }
 }
 
-/* Receives and handles one frame, waiting until deadline. */
+/* Trips the rate guard when the step's or the session's budget is spent. */
+static int over_budget(mc_session_t *s)
+{
+    if (s->flooded)
+        return 1;
+    if (s->step_frames >= MC_MAX_STEP_MESSAGES)
+        snprintf(s->flood_desc, sizeof(s->flood_desc),
+                 "%llu messages (%llu bytes) within one step, the limit is %u",
+                 (unsigned long long)s->step_frames, (unsigned long long)s->step_bytes,
+                 MC_MAX_STEP_MESSAGES);
+    else if (s->step_bytes >= MC_MAX_STEP_BYTES)
+        snprintf(s->flood_desc, sizeof(s->flood_desc),
+                 "%llu bytes (%llu messages) within one step, the limit is %u bytes",
+                 (unsigned long long)s->step_bytes, (unsigned long long)s->step_frames,
+                 MC_MAX_STEP_BYTES);
+    else if (s->seq_in >= MC_MAX_SESSION_MESSAGES)
+        snprintf(s->flood_desc, sizeof(s->flood_desc),
+                 "%llu messages in one session, the limit is %u",
+                 (unsigned long long)s->seq_in, MC_MAX_SESSION_MESSAGES);
+    else
+        return 0;
+    s->flooded = 1;
+    record(s, MC_EV_FLOOD, "%s", s->flood_desc);
+    return 1;
+}
+
+/* A wait reached its deadline: a timeout, or a flood when the step was
+ * busy with MC_FLOOD_MIN_MESSAGES messages or more. */
+static int timed_out(mc_session_t *s)
+{
+    if (s->step_frames < MC_FLOOD_MIN_MESSAGES)
+        return MC_ETIMEOUT;
+    snprintf(s->flood_desc, sizeof(s->flood_desc),
+             "%llu messages (%llu bytes) within one step and still no answer when it timed out",
+             (unsigned long long)s->step_frames, (unsigned long long)s->step_bytes);
+    s->flooded = 1;
+    record(s, MC_EV_FLOOD, "%s", s->flood_desc);
+    return MC_EFLOOD;
+}
+
+void mc_session_begin_step(mc_session_t *s)
+{
+    s->step_frames = 0;
+    s->step_bytes = 0;
+}
+
+/*
+ * Receives and handles one frame, waiting until deadline. The deadline, the
+ * stop flag and the rate guard are checked before every frame, whether or
+ * not frames are already waiting; the link is asked in slices of
+ * MC_POLL_SLICE_MS so that an interrupt is seen promptly.
+ */
 static int step(mc_session_t *s, int64_t deadline)
 {
     mc_inframe_t fr;
     int rc;
 
-    if (s->eof)
-        return MC_EEOF;
-    memset(&fr, 0, sizeof(fr));
-    rc = s->link.recv(s->link.ctx, &fr, deadline);
-    if (rc == MC_EEOF)
-        s->eof = 1;
-    if (rc != MC_OK)
-        return rc;
-    on_frame(s, &fr);
-    mc_inframe_free(&fr);
-    return MC_OK;
+    for (;;) {
+        int64_t now, until;
+
+        if (s->eof)
+            return MC_EEOF;
+        if (s->opts.stop != NULL && *s->opts.stop)
+            return MC_EINTR;
+        if (over_budget(s))
+            return MC_EFLOOD;
+        now = mc_now_ms();
+        if (now >= deadline) {
+            /* Only what has already arrived, and not forever. */
+            if (s->overdue >= MC_MAX_OVERDUE_FRAMES)
+                return timed_out(s);
+            until = deadline;
+        } else {
+            until = deadline - now > MC_POLL_SLICE_MS ? now + MC_POLL_SLICE_MS : deadline;
+        }
+        memset(&fr, 0, sizeof(fr));
+        rc = s->link.recv(s->link.ctx, &fr, until);
+        if (rc == MC_ETIMEOUT && until < deadline)
+            continue;
+        if (rc == MC_ETIMEOUT)
+            return timed_out(s);
+        if (rc == MC_EEOF)
+            s->eof = 1;
+        if (rc != MC_OK)
+            return rc;
+        if (now >= deadline)
+            s->overdue++;
+        s->step_frames++;
+        s->step_bytes += fr.len;
+        on_frame(s, &fr);
+        mc_inframe_free(&fr);
+        return MC_OK;
+    }
 }
 
 int mc_session_send_request(mc_session_t *s, const char *method, json_object *params,
@@ -568,8 +694,11 @@ int mc_session_await(mc_session_t *s, int64_t id, int timeout_ms, mc_msg_t *resp
     mc_pending_t *p = find_pending(s, id);
     int rc = MC_OK;
 
+    uint64_t oversize0 = s->oversize_seen;
+
     if (p == NULL)
         return MC_ENOTFOUND;
+    begin_wait(s);
     while (!p->answered) {
         rc = step(s, deadline);
         /* The table may have moved (only a request sent meanwhile grows it). */
@@ -577,6 +706,10 @@ int mc_session_await(mc_session_t *s, int64_t id, int timeout_ms, mc_msg_t *resp
         if (rc != MC_OK || p == NULL)
             break;
     }
+    /* No answer, and a line over the limit came meanwhile: that is the cause
+     * to name (the answer may have been that line), not mere silence. */
+    if (rc == MC_ETIMEOUT && s->oversize_seen != oversize0)
+        rc = MC_ETOOBIG;
     if (p == NULL)
         return rc != MC_OK ? rc : MC_ENOTFOUND;
     if (p->answered) {
@@ -612,6 +745,7 @@ int mc_session_next_notification(mc_session_t *s, int timeout_ms, mc_msg_t *out)
 {
     int64_t deadline = deadline_after(timeout_ms);
 
+    begin_wait(s);
     while (s->notes_count == 0) {
         int rc = step(s, deadline);
         if (rc != MC_OK)
@@ -626,6 +760,7 @@ int mc_session_next_notification(mc_session_t *s, int timeout_ms, mc_msg_t *out)
 
 int mc_session_poll_once(mc_session_t *s, int timeout_ms)
 {
+    begin_wait(s);
     return step(s, deadline_after(timeout_ms));
 }
 
@@ -634,6 +769,7 @@ int mc_session_poll(mc_session_t *s, int timeout_ms)
     int64_t deadline = deadline_after(timeout_ms);
     int rc;
 
+    begin_wait(s);
     do {
         rc = step(s, deadline);
     } while (rc == MC_OK);
@@ -673,11 +809,23 @@ int mc_session_initialize(mc_session_t *s, const char *version, json_object *cli
     json_object_object_add(params, "capabilities", json_object_get(s->client_caps));
     json_object_object_add(params, "clientInfo", info);
 
+    mc_session_begin_step(s);
     rc = mc_session_request(s, "initialize", params, timeout_ms, &resp);
     if (rc == MC_ETIMEOUT)
         return mc_errbuf_set(eb, rc, "no answer to initialize within %d ms", timeout_ms);
     if (rc == MC_EEOF)
         return mc_errbuf_set(eb, rc, "the server's output ended before it answered initialize");
+    if (rc == MC_ETOOBIG)
+        return mc_errbuf_set(eb, rc,
+                             "the server wrote a line over the %u-byte message limit and no "
+                             "answer to initialize came within %d ms",
+                             MC_MAX_MESSAGE_SIZE, timeout_ms);
+    if (rc == MC_EFLOOD)
+        return mc_errbuf_set(eb, rc, "the server flooded the client before it answered "
+                                     "initialize: %s",
+                             s->flood_desc);
+    if (rc == MC_EINTR)
+        return mc_errbuf_set(eb, rc, "interrupted while waiting for the answer to initialize");
     if (rc != MC_OK)
         return mc_errbuf_set(eb, rc, "initialize could not be sent: %s", mc_strerror(rc));
     if (resp.kind == MC_MSG_ERROR) {

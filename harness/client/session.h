@@ -36,7 +36,9 @@
     XX(NULL_ID_ERROR, "null-id-error", "an error response without an id")                                          \
     XX(UNDECLARED_SERVER_REQUEST, "undeclared-server-request", "a server request needing a capability the client lacks")       \
     XX(UNKNOWN_SERVER_REQUEST, "unknown-server-request", "a server request for a method the client does not know")          \
-    XX(NOTIFICATIONS_DROPPED, "notifications-dropped", "notifications dropped because the queue was full")
+    XX(NOTIFICATIONS_DROPPED, "notifications-dropped", "notifications dropped because the queue was full") \
+    XX(NULL_ID_RESULT, "null-id-result", "a result response with a null id")                                    \
+    XX(FLOOD, "flood", "more messages or bytes during one wait than the rate guard allows")
 
 typedef enum mc_event_kind {
 #define MC__XX(name, id, desc) MC_EV_##name,
@@ -85,6 +87,8 @@ typedef struct mc_session_opts {
     void *responder_ctx;
     mc_observer_fn observer;    /* NULL = none */
     void *observer_ctx;
+    volatile int *stop;         /* when set and non-zero, every wait ends with MC_EINTR
+                                   within MC_POLL_SLICE_MS (an interrupted run) */
 } mc_session_opts_t;
 
 typedef struct mc_pending {
@@ -124,6 +128,13 @@ struct mc_session {
     json_object *raw_id;            /* private: borrowed id it waits for (NULL: null/absent) */
     int raw_got;                    /* private */
     mc_msg_t raw_resp;              /* private */
+    uint64_t step_frames, step_bytes; /* read-only: received since mc_session_begin_step() */
+    uint64_t overdue;               /* private: frames handed out past a wait's deadline */
+    uint64_t oversize_seen;         /* read-only: oversize lines received */
+    uint64_t notes_dropped;         /* read-only: notifications dropped (queue full) */
+    int flooded;                    /* read-only: the rate guard tripped; waits end with
+                                       MC_EFLOOD from then on */
+    char flood_desc[160];           /* read-only: what tripped it, in words */
 };
 
 /* Versions the harness understands, newest last; NULL-terminated. */
@@ -163,13 +174,25 @@ int mc_session_send_request(mc_session_t *s, const char *method, json_object *pa
  * arrives meanwhile. On MC_OK *response is a result or error message
  * (caller mc_msg_free()s it). On MC_ETIMEOUT the request is abandoned: a
  * later answer is recorded as DUPLICATE_RESPONSE. MC_EEOF: the server's
- * output ended. MC_ENOTFOUND: no such outstanding id.
+ * output ended. MC_ENOTFOUND: no such outstanding id. MC_ETOOBIG: the wait
+ * timed out after a line over the size limit arrived (the answer, if it was
+ * that line, is lost; the line is reported as soon as it passes the limit). Every wait of the session may also end with MC_EFLOOD (the rate
+ * guard tripped; see flood_desc) or MC_EINTR (opts.stop was set). The
+ * deadline is honoured whatever arrives: past it, at most
+ * MC_MAX_OVERDUE_FRAMES frames already received are still handled.
  */
 int mc_session_await(mc_session_t *s, int64_t id, int timeout_ms, mc_msg_t *response);
 
 /* send_request + await. */
 int mc_session_request(mc_session_t *s, const char *method, json_object *params, int timeout_ms,
                        mc_msg_t *response);
+
+/*
+ * Starts a new step for the rate guard: the per-step message and byte counts
+ * (MC_MAX_STEP_MESSAGES, MC_MAX_STEP_BYTES) start again from zero. The
+ * session also starts one in mc_session_initialize().
+ */
+void mc_session_begin_step(mc_session_t *s);
 
 /* Sends a notification; params is owned (may be NULL). */
 int mc_session_notify(mc_session_t *s, const char *method, json_object *params, int timeout_ms);

@@ -58,6 +58,11 @@ static int on_frame(void *ctx, const mc_frame_t *fr)
 
     if (t->q_count == MC_MAX_QUEUED_FRAMES)
         return 1; /* unreachable by construction; never overwrite */
+    if (fr->kind == MC_FRAME_OVERSIZE && t->oversize_open) {
+        /* Already reported when it passed the limit. */
+        t->oversize_open = 0;
+        return queue_full(t);
+    }
     slot = &t->queue[(t->q_head + t->q_count) % MC_MAX_QUEUED_FRAMES];
     memset(slot, 0, sizeof(*slot));
     slot->kind = fr->kind;
@@ -80,6 +85,21 @@ static int on_frame(void *ctx, const mc_frame_t *fr)
     return queue_full(t);
 }
 
+/* Queues the early notice of a line that has just passed the size limit. */
+static void note_open_oversize(mc_stdio_t *t)
+{
+    mc_frame_t fr;
+
+    if (t->oversize_open || !mc_framer_skipping(&t->framer) || queue_full(t))
+        return;
+    fr.kind = MC_FRAME_OVERSIZE;
+    fr.data = NULL;
+    fr.len = mc_framer_pending(&t->framer);
+    fr.flags = MC_FRAME_F_OPEN;
+    on_frame(t, &fr);
+    t->oversize_open = 1;
+}
+
 /* Frames as much of the pending chunk as the queue can take. */
 static void feed_pending(mc_stdio_t *t)
 {
@@ -88,6 +108,7 @@ static void feed_pending(mc_stdio_t *t)
         mc_framer_feed(&t->framer, t->chunk + t->chunk_off, t->chunk_len - t->chunk_off,
                        on_frame, t, &used);
         t->chunk_off += used;
+        note_open_oversize(t);
     }
     if (t->chunk_off == t->chunk_len)
         t->chunk_off = t->chunk_len = 0;
@@ -241,6 +262,32 @@ int mc_stdio_send(mc_stdio_t *t, const char *line, size_t len, int64_t deadline_
     return t->stdin_broken ? MC_EEXITED : MC_OK;
 }
 
+/*
+ * Called with nothing queued: when the target has exited, reads what its
+ * stdout still holds and then ends the output, even if a descendant keeps
+ * the pipe open (the server's exit is what counts, not the pipe's).
+ */
+static void check_exited(mc_stdio_t *t)
+{
+    int rounds = 0;
+
+    if (t->eof_seen || t->proc.out_fd < 0 || !mc_proc_try_reap(&t->proc))
+        return;
+    for (;;) {
+        uint64_t before = t->bytes_in;
+        read_stdout(t);
+        if (t->q_count > 0 || t->chunk_len > 0)
+            return; /* deliver these first; come back when they are consumed */
+        if (t->bytes_in == before || ++rounds >= 64)
+            break;
+    }
+    close(t->proc.out_fd);
+    t->proc.out_fd = -1;
+    t->eof_seen = 1;
+    t->target_exited = 1;
+    read_stdout(t);
+}
+
 int mc_stdio_recv(mc_stdio_t *t, mc_inframe_t *frame, int64_t deadline_ms)
 {
     for (;;) {
@@ -248,6 +295,8 @@ int mc_stdio_recv(mc_stdio_t *t, mc_inframe_t *frame, int64_t deadline_ms)
 
         if (t->q_count == 0)
             read_stdout(t);
+        if (t->q_count == 0)
+            check_exited(t);
         if (t->q_count > 0) {
             *frame = t->queue[t->q_head];
             memset(&t->queue[t->q_head], 0, sizeof(t->queue[t->q_head]));
@@ -262,7 +311,7 @@ int mc_stdio_recv(mc_stdio_t *t, mc_inframe_t *frame, int64_t deadline_ms)
         left = deadline_ms - mc_now_ms();
         if (left <= 0)
             return MC_ETIMEOUT;
-        if (mc_stdio_pump(t, left > 1000 ? 1000 : (int)left) != MC_OK)
+        if (mc_stdio_pump(t, left > MC_POLL_SLICE_MS ? MC_POLL_SLICE_MS : (int)left) != MC_OK)
             return MC_EIO;
     }
 }

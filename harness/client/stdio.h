@@ -30,6 +30,9 @@ typedef struct mc_stdio {
     char *out;               /* private: bytes not yet written to stdin */
     size_t out_len, out_off, out_cap; /* private */
     int stdout_eof;          /* read-only: the target closed its stdout */
+    int target_exited;       /* read-only: the output was ended because the target exited
+                                while its stdout stayed open (held by a descendant) */
+    int oversize_open;       /* private: an oversize line was reported before its newline */
     int stdin_broken;        /* read-only: writing to the target failed (EPIPE) */
     int stopped;             /* read-only: mc_stdio_stop() has run */
     uint64_t frames;         /* read-only: frames received so far */
@@ -43,7 +46,13 @@ int mc_stdio_start(mc_stdio_t *t, const mc_spawn_opts_t *opts, mc_errbuf_t *eb);
  * deadline_ms. See mc_link_t.send for the return values. */
 int mc_stdio_send(mc_stdio_t *t, const char *line, size_t len, int64_t deadline_ms);
 
-/* Waits for the next frame. See mc_link_t.recv. */
+/*
+ * Waits for the next frame. See mc_link_t.recv. The target's exit counts as
+ * the end of its output once the pipe is drained, even when a descendant
+ * still holds the pipe open. A line longer than MC_MAX_MESSAGE_SIZE is
+ * reported as an MC_FRAME_OVERSIZE frame with MC_FRAME_F_OPEN as soon as it
+ * passes the limit, not when (if ever) its newline arrives.
+ */
 int mc_stdio_recv(mc_stdio_t *t, mc_inframe_t *frame, int64_t deadline_ms);
 
 /* Runs one round of the poll loop, waiting at most timeout_ms. */

@@ -56,6 +56,8 @@ void mc_wire_free(mc_wire_t *w)
         free(w->tokens[i].token);
     for (i = 0; i < MC_WIRE_MAX_SUBSCRIPTIONS; i++)
         free(w->subs[i]);
+    for (i = 0; i < MC_WIRE_MAX_SERVER_IDS; i++)
+        free(w->server_ids[i]);
     json_object_put(w->server_caps);
     json_object_put(w->client_caps);
     memset(w, 0, sizeof(*w));
@@ -106,6 +108,95 @@ static char *compact_dup(json_object *v)
     const char *s = v != NULL ? json_object_to_json_string_length(v, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE, &n)
                               : "null";
     return strdup(s);
+}
+
+/* Skips JSON whitespace. */
+static size_t skip_ws(const char *p, size_t n, size_t i)
+{
+    while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r' || p[i] == '\n'))
+        i++;
+    return i;
+}
+
+/* Skips a string starting at p[i] == '"'; returns the index after it, or n. */
+static size_t skip_string(const char *p, size_t n, size_t i)
+{
+    for (i++; i < n; i++) {
+        if (p[i] == '\\')
+            i++;
+        else if (p[i] == '"')
+            return i + 1;
+    }
+    return n;
+}
+
+/*
+ * Finds the text of the top-level member "id" of the JSON object in p[0..n)
+ * as it was sent (json-c clamps integers beyond 64 bits when it parses
+ * them, and a report must show what the server wrote). Iterative: nesting
+ * is only counted. Returns 1 and the span, or 0.
+ */
+static int raw_member_id(const char *p, size_t n, const char **out, size_t *out_len)
+{
+    size_t i = skip_ws(p, n, 0);
+
+    if (p == NULL || i >= n || p[i] != '{')
+        return 0;
+    i++;
+    for (;;) {
+        size_t k0, k1, v0;
+        long depth = 0;
+        i = skip_ws(p, n, i);
+        if (i >= n || p[i] != '"')
+            return 0;
+        k0 = i + 1;
+        i = skip_string(p, n, i);
+        k1 = i - 1;
+        i = skip_ws(p, n, i);
+        if (i >= n || p[i] != ':')
+            return 0;
+        i = skip_ws(p, n, i + 1);
+        v0 = i;
+        while (i < n) {
+            char ch = p[i];
+            if (ch == '"') {
+                i = skip_string(p, n, i);
+                continue;
+            }
+            if (ch == '{' || ch == '[')
+                depth++;
+            else if (ch == '}' || ch == ']') {
+                if (depth == 0)
+                    break;
+                depth--;
+            } else if (ch == ',' && depth == 0)
+                break;
+            i++;
+        }
+        if (i >= n)
+            return 0;
+        if (k1 - k0 == 2 && memcmp(p + k0, "id", 2) == 0) {
+            size_t e = i;
+            while (e > v0 && (p[e - 1] == ' ' || p[e - 1] == '\t' || p[e - 1] == '\r' ||
+                              p[e - 1] == '\n'))
+                e--;
+            *out = p + v0;
+            *out_len = e - v0;
+            return 1;
+        }
+        if (p[i] == '}')
+            return 0;
+        i++;
+    }
+}
+
+/* The id of the current inbound message for reports: as sent when known. */
+static void id_text(const mc_wire_t *w, const char *compact, char *buf, size_t n)
+{
+    if (w->raw_id != NULL)
+        snprintf(buf, n, "%.*s", (int)(w->raw_id_len > 60 ? 60 : w->raw_id_len), w->raw_id);
+    else
+        snprintf(buf, n, "%.60s", compact != NULL ? compact : "null");
 }
 
 static mc_wire_req_t *find_req(mc_wire_t *w, const char *id)
@@ -199,6 +290,7 @@ void mc_wire_outbound(mc_wire_t *w, const char *line, size_t len)
     }
     w->last_out_notification = m.kind == MC_MSG_NOTIFICATION;
     if (m.kind == MC_MSG_NOTIFICATION) {
+        w->notes_out++;
         if (strcmp(m.method, "notifications/initialized") == 0)
             w->initialized_sent = 1;
         if (strcmp(m.method, "notifications/cancelled") == 0) {
@@ -289,16 +381,18 @@ static void on_response(mc_wire_t *w, mc_msg_t *m, mc_wire_info_t *info)
             snprintf(alt, sizeof(alt), "\"%s\"", id);
             type_mismatch = find_req(w, alt) != NULL;
         }
+        char shown[64];
+        id_text(w, id, shown, sizeof(shown));
         if (type_mismatch)
             mc_wire_fail(w, "wire/response-id",
-                         "response id %.60s has another type than the request's id", id);
+                         "response id %s has another type than the request's id", shown);
         else if (w->last_out_notification)
             mc_wire_fail(w, "wire/no-response-to-notification",
-                         "response with id %.60s matches no request; the last message sent was "
+                         "response with id %s matches no request; the last message sent was "
                          "a notification",
-                         id);
+                         shown);
         else
-            mc_wire_fail(w, "wire/response-id", "response id %.60s matches no request sent", id);
+            mc_wire_fail(w, "wire/response-id", "response id %s matches no request sent", shown);
         free(id);
         return;
     }
@@ -426,6 +520,28 @@ static void on_server_request(mc_wire_t *w, mc_msg_t *m)
                 {"roots/list", "roots"}};
     size_t i;
 
+    {
+        /* Keyed by the id as written: the parser clamps integers past 64 bits. */
+        char *id = w->raw_id != NULL ? strndup(w->raw_id, w->raw_id_len) : compact_dup(m->id);
+        size_t k;
+        int seen = 0;
+        for (k = 0; id != NULL && k < MC_WIRE_MAX_SERVER_IDS; k++)
+            if (w->server_ids[k] != NULL && strcmp(w->server_ids[k], id) == 0)
+                seen = 1;
+        if (seen) {
+            char shown[64];
+            id_text(w, id, shown, sizeof(shown));
+            mc_wire_fail(w, "wire/server-request-id-unique",
+                         "server request %.60s reuses id %s of an earlier server request",
+                         m->method, shown);
+            free(id);
+        } else if (id != NULL) {
+            mc_wire_pass(w, "wire/server-request-id-unique");
+            free(w->server_ids[w->server_id_next]);
+            w->server_ids[w->server_id_next] = id;
+            w->server_id_next = (w->server_id_next + 1) % MC_WIRE_MAX_SERVER_IDS;
+        }
+    }
     if (!w->initialized_sent && strcmp(m->method, "ping") != 0)
         mc_wire_fail(w, "wire/requests-before-initialized",
                      "server sent %s before the client sent notifications/initialized", m->method);
@@ -463,6 +579,18 @@ static void on_server_request(mc_wire_t *w, mc_msg_t *m)
     }
 }
 
+/* A result response whose id is null: the shape of an answer to a notification. */
+static int is_null_id_result(json_object *root)
+{
+    json_object *id = NULL;
+
+    return root != NULL && json_object_is_type(root, json_type_object) &&
+           json_object_object_get_ex(root, "id", &id) && id == NULL &&
+           json_object_object_get_ex(root, "result", NULL) &&
+           !json_object_object_get_ex(root, "method", NULL) &&
+           !json_object_object_get_ex(root, "error", NULL);
+}
+
 void mc_wire_inbound(mc_wire_t *w, int kind, unsigned flags, const char *data, size_t len,
                      mc_wire_info_t *info)
 {
@@ -479,8 +607,13 @@ void mc_wire_inbound(mc_wire_t *w, int kind, unsigned flags, const char *data, s
         mc_wire_fail(w, "wire/newline-delimited", "empty line on stdout");
         return;
     case MC_FRAME_OVERSIZE:
-        mc_wire_fail(w, "wire/message-size", "line of %zu bytes exceeds the %u-byte limit", len,
-                     MC_MAX_MESSAGE_SIZE);
+        if (flags & MC_FRAME_F_OPEN)
+            mc_wire_fail(w, "wire/message-size",
+                         "a line passed the %u-byte limit (%zu bytes, no newline yet)",
+                         MC_MAX_MESSAGE_SIZE, len);
+        else
+            mc_wire_fail(w, "wire/message-size", "line of %zu bytes exceeds the %u-byte limit",
+                         len, MC_MAX_MESSAGE_SIZE);
         return;
     case MC_FRAME_TRUNCATED:
         mc_wire_fail(w, "wire/stdout-only-messages",
@@ -512,12 +645,23 @@ void mc_wire_inbound(mc_wire_t *w, int kind, unsigned flags, const char *data, s
             mc_wire_pass(w, "wire/no-batch");
         else if (m.root != NULL && json_object_is_type(m.root, json_type_array))
             mc_wire_fail(w, "wire/no-batch", "%s", m.reason);
+        else if (is_null_id_result(m.root) && w->null_answers < w->notes_out) {
+            /* The rule broken is answering a notification (one was sent that
+             * no earlier such result could answer); the null id follows. */
+            w->null_answers++;
+            mc_wire_fail(w, "wire/no-response-to-notification",
+                         "a result with a null id, the answer to a notification%s",
+                         w->last_out_notification ? " (it came right after one)" : "");
+        }
         else
             mc_wire_fail(w, "wire/jsonrpc-envelope", "%s", m.reason);
         mc_msg_free(&m);
         return;
     }
     mc_wire_pass(w, "wire/jsonrpc-envelope");
+    w->raw_id = NULL;
+    if (m.id != NULL && !raw_member_id(data, len, &w->raw_id, &w->raw_id_len))
+        w->raw_id = NULL;
     switch (m.kind) {
     case MC_MSG_RESULT:
     case MC_MSG_ERROR:
@@ -532,6 +676,7 @@ void mc_wire_inbound(mc_wire_t *w, int kind, unsigned flags, const char *data, s
     default:
         break;
     }
+    w->raw_id = NULL;
     if (info != NULL) {
         info->msg = m;
         info->is_line = 1;

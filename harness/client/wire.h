@@ -29,6 +29,8 @@
 #define MC_WIRE_MAX_SUBSCRIPTIONS 256
 /* Progress tokens tracked. */
 #define MC_WIRE_MAX_TOKENS 256
+/* Server request ids remembered for the uniqueness check (a ring). */
+#define MC_WIRE_MAX_SERVER_IDS 1024
 /* Distinct check ids counted. */
 #define MC_WIRE_MAX_CHECKS 64
 
@@ -66,10 +68,16 @@ typedef struct mc_wire {
     size_t req_next;
     mc_wire_token_t tokens[MC_WIRE_MAX_TOKENS];
     char *subs[MC_WIRE_MAX_SUBSCRIPTIONS];
+    char *server_ids[MC_WIRE_MAX_SERVER_IDS]; /* compact JSON of server request ids (owned) */
+    size_t server_id_next;
+    const char *raw_id;  /* the current inbound line's id as sent (borrowed), or NULL */
+    size_t raw_id_len;
     int log_level; /* -1: not set */
     int initialized_sent;
     int init_answered;
     int last_out_notification;
+    uint64_t notes_out;         /* notifications sent */
+    uint64_t null_answers;      /* results with a null id received (answers to notifications) */
     int unreadable_outstanding; /* raw lines sent whose id could not be read */
     char version[16];           /* negotiated protocol version ("" until known) */
     json_object *server_caps;   /* owned */

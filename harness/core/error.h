@@ -30,7 +30,9 @@
     XX(NOTFOUND, "not found")                                                  \
     XX(UNSUPPORTED, "not supported")                                           \
     XX(SCHEMA, "invalid schema")                                               \
-    XX(INVALID, "instance is invalid")
+    XX(INVALID, "instance is invalid")                                         \
+    XX(FLOOD, "the peer sent more than the rate guard allows")                 \
+    XX(INTR, "interrupted")
 
 typedef enum mc_err {
     MC_OK = 0,

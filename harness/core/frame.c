@@ -19,6 +19,11 @@ void mc_framer_free(mc_framer_t *f)
     f->len = f->cap = 0;
 }
 
+int mc_framer_skipping(const mc_framer_t *f)
+{
+    return f->skipping;
+}
+
 size_t mc_framer_pending(const mc_framer_t *f)
 {
     return f->skipping ? f->skipped : f->len;

@@ -23,6 +23,9 @@ typedef enum mc_frame_kind {
 /* Flags on a frame. */
 #define MC_FRAME_F_CRLF 0x1u /* the line ended in "\r\n" (the "\r" was removed) */
 #define MC_FRAME_F_NUL 0x2u  /* the line contains at least one NUL byte */
+/* On MC_FRAME_OVERSIZE from a transport: reported as soon as the line passed
+ * the limit, before its newline; len counts the bytes seen so far. */
+#define MC_FRAME_F_OPEN 0x4u
 
 typedef struct mc_frame {
     mc_frame_kind_t kind;
@@ -68,6 +71,9 @@ int mc_framer_feed(mc_framer_t *f, const char *data, size_t len, mc_frame_cb cb,
  * (or MC_FRAME_OVERSIZE if it was being skipped). Idempotent.
  */
 void mc_framer_finish(mc_framer_t *f, mc_frame_cb cb, void *ctx);
+
+/* True while the framer is skipping an oversize line (its newline not seen). */
+int mc_framer_skipping(const mc_framer_t *f);
 
 /* Bytes currently held for an unfinished line. */
 size_t mc_framer_pending(const mc_framer_t *f);

@@ -52,6 +52,49 @@
 /* ...then send SIGTERM to its process group and wait this long before SIGKILL. */
 #define MC_SHUTDOWN_TERM_GRACE_MS 1000
 
+/* Default time the target gets to start and answer initialize; separate from
+ * the per-step timeout, generous enough for npx and Python servers. */
+#define MC_DEFAULT_STARTUP_TIMEOUT_MS 30000
+
+/*
+ * Rate guard: messages (or bytes) the target may send while the client waits
+ * in one call (one step of a scenario). Past either, the wait ends with
+ * MC_EFLOOD and the scenario is an ERROR that names the flood.
+ */
+#define MC_MAX_STEP_MESSAGES 10000u
+#define MC_MAX_STEP_BYTES (64u * 1024u * 1024u)
+/* A step that times out after this many messages arrived in it, none of
+ * them the answer, is also ended as a flood: the target is busy talking, not
+ * slow (a flood faster than the harness can judge it hits the deadline
+ * before the budget). */
+#define MC_FLOOD_MIN_MESSAGES 1000u
+/* Messages a whole session may receive before it is ended as a flood. */
+#define MC_MAX_SESSION_MESSAGES 100000u
+
+/* A wait checks its deadline and the interrupt flag at least this often. */
+#define MC_POLL_SLICE_MS 100
+/* Frames already received that a wait may still hand out once its deadline
+ * has passed (so late messages reach the wire checks); then it times out. */
+#define MC_MAX_OVERDUE_FRAMES 256u
+
+/* Early stop: the run ends (exit 3) when this many scenarios failed the
+ * handshake before any completed one; a single one suffices when the target
+ * stayed silent for its whole start-up budget. */
+#define MC_EARLY_STOP_HANDSHAKE_FAILURES 2
+
+/* Processes of one target's tree that are tracked and killed at shutdown. */
+#define MC_MAX_TREE_PROCS 4096
+/* Rounds of stop-and-walk used to catch a tree that keeps forking. */
+#define MC_TREE_KILL_ROUNDS 8
+
+/* Peak resident memory of mcpcheck itself that the hostile-server tests hold
+ * it under, whatever the target does (documented in README, Reliability). */
+#define MC_MEMORY_BOUND_BYTES (256u * 1024u * 1024u)
+
+/* Once a target was seen to ignore stdin EOF (or SIGTERM), later runs give
+ * it only this long before the next step of the shutdown sequence. */
+#define MC_SHUTDOWN_LEARNED_GRACE_MS 50
+
 /* Arguments accepted on a spawned target's command line. */
 #define MC_MAX_TARGET_ARGS 256
 

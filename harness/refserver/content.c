@@ -51,7 +51,40 @@ const char *mc__rs_get_str(json_object *o, const char *key)
         return NULL;
     if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_string))
         return NULL;
+    /* json-c keeps the length: a string with "\u0000" inside would be cut at
+     * the NUL by every C string function (secret.txt\u0000.png reads
+     * secret.txt). Such a string is no usable name, URI or value. */
+    if (strlen(json_object_get_string(v)) != (size_t)json_object_get_string_len(v))
+        return NULL;
     return json_object_get_string(v);
+}
+
+int mc__rs_has_nul_string(json_object *v, int depth)
+{
+    if (v == NULL || depth > MC_MAX_JSON_DEPTH)
+        return 0;
+    switch (json_object_get_type(v)) {
+    case json_type_string:
+        return strlen(json_object_get_string(v)) != (size_t)json_object_get_string_len(v);
+    case json_type_array: {
+        size_t i, n = json_object_array_length(v);
+        for (i = 0; i < n; i++)
+            if (mc__rs_has_nul_string(json_object_array_get_idx(v, i), depth + 1))
+                return 1;
+        return 0;
+    }
+    case json_type_object: {
+        json_object_object_foreach(v, key, val)
+        {
+            (void)key;
+            if (mc__rs_has_nul_string(val, depth + 1))
+                return 1;
+        }
+        return 0;
+    }
+    default:
+        return 0;
+    }
 }
 
 json_object *mc__rs_text_block(mc_refserver_t *rs, const char *text)

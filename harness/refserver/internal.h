@@ -322,7 +322,12 @@ extern const char mc__rs_png_b64[];
 extern const char mc__rs_wav_b64[];
 
 /* Returns a string member of o, or NULL when absent or not a string. o may be NULL. */
+/* o[key] when it is a string without an embedded NUL, else NULL (borrowed). */
 const char *mc__rs_get_str(json_object *o, const char *key);
+
+/* True when any string inside v (at most MC_MAX_JSON_DEPTH levels down)
+ * holds a NUL character: such params are refused with -32602. */
+int mc__rs_has_nul_string(json_object *v, int depth);
 
 /* ---- cursor.c: pagination ---- */
 

@@ -259,6 +259,8 @@ static const rs_method_t rs_methods[] = {
     {"completion/complete", mc__rs_complete},
 };
 
+#define RS_NUL_MESSAGE "params hold a string with a NUL character (\\u0000)"
+
 static void dispatch_request(mc_refserver_t *rs, const mc_msg_t *msg)
 {
     size_t i;
@@ -276,6 +278,10 @@ static void dispatch_request(mc_refserver_t *rs, const mc_msg_t *msg)
         }
         if (msg->params != NULL && !json_object_is_type(msg->params, json_type_object)) {
             mc__rs_error(rs, msg->id, MC_RPC_INVALID_PARAMS, "params must be an object", NULL);
+            return;
+        }
+        if (mc__rs_has_nul_string(msg->params, 0)) {
+            mc__rs_error(rs, msg->id, MC_RPC_INVALID_PARAMS, RS_NUL_MESSAGE, NULL);
             return;
         }
         mc__rs_initialize(rs, msg->id, msg->params);
@@ -299,6 +305,12 @@ static void dispatch_request(mc_refserver_t *rs, const mc_msg_t *msg)
                              NULL);
                 return;
             }
+            /* A name, URI or value with a NUL inside is an injection shape:
+             * C code would act on the part before the NUL. */
+            if (mc__rs_has_nul_string(msg->params, 0)) {
+                mc__rs_error(rs, msg->id, MC_RPC_INVALID_PARAMS, RS_NUL_MESSAGE, NULL);
+                return;
+            }
             rs_methods[i].fn(rs, msg->id, msg->params);
             return;
         }
@@ -318,7 +330,8 @@ static void dispatch_notification(mc_refserver_t *rs, const mc_msg_t *msg)
     if (strcmp(m, "notifications/initialized") == 0) {
         if (rs->phase == RS_PHASE_INITIALIZED)
             rs->phase = RS_PHASE_READY;
-    } else if (strcmp(m, "notifications/cancelled") == 0) {
+    } else if (strcmp(m, "notifications/cancelled") == 0 &&
+               !mc__rs_has_nul_string(msg->params, 0)) {
         mc__rs_jobs_cancel(rs, msg->params);
     }
     /* Other notifications (progress, roots/list_changed, unknown ones) need

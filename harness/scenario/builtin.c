@@ -112,6 +112,24 @@ static const mc_check_def_t builtins[] = {
               REF("2025-11-25", "basic#notifications"), REF("2026-07-28", "basic#notifications")},
      .interpretation = "A response whose id matches no request, arriving right after the "
                        "client sent a notification, answers that notification."},
+    {.check = "wire/server-request-id-unique",
+     .level = MC_LEVEL_MUST,
+     .quote = "The request ID MUST NOT have been previously used by the requestor within the same "
+              "session.",
+     .refs = {REF("2025-03-26", "basic#requests"), REF("2025-06-18", "basic#requests"),
+              REF("2025-11-25", "basic#requests")},
+     .interpretation = "Every request the server sends to the client carries an id it has not "
+                       "used for an earlier request of the same session."},
+    {.check = "lifecycle/shutdown/stdio",
+     .level = MC_LEVEL_INFO,
+     .quote = "Waiting for the server to exit, or sending SIGTERM if the server does not exit "
+              "within a reasonable time",
+     .refs = {REF("2025-03-26", "basic/lifecycle#stdio"), REF("2025-06-18", "basic/lifecycle#stdio"),
+              REF("2025-11-25", "basic/lifecycle#stdio")},
+     .interpretation = "The shutdown sequence is the client's SHOULD: the harness closes stdin, "
+                       "waits, sends SIGTERM, waits, then SIGKILL. A server that outlives stdin "
+                       "EOF (or SIGTERM) breaks no rule of its own; it is reported once, as an "
+                       "observation, and later scenarios skip the grace periods."},
     {.check = "wire/null-id-only-for-unreadable-requests",
      .level = MC_LEVEL_MUST,
      .quote = Q_RESPONSE_ID,

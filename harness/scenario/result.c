@@ -1,9 +1,13 @@
 #include "scenario/result.h"
 
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Transcript bytes held by every live result (MC_RESULT_MAX_RUN_TX_BYTES). */
+static atomic_size_t tx_held, tx_lines_held;
 
 const char *mc_verdict_name(mc_verdict_t v)
 {
@@ -116,9 +120,22 @@ void mc_sresult_tx(mc_scenario_result_t *r, uint64_t seq, int64_t t_ms, int outb
         r->tx_truncated = 1;
         return;
     }
+    if (atomic_fetch_add(&tx_held, keep) + keep > MC_RESULT_MAX_RUN_TX_BYTES) {
+        atomic_fetch_sub(&tx_held, keep);
+        r->tx_truncated = 1;
+        return;
+    }
+    if (atomic_fetch_add(&tx_lines_held, 1) + 1 > MC_RESULT_MAX_RUN_TX_LINES) {
+        atomic_fetch_sub(&tx_lines_held, 1);
+        atomic_fetch_sub(&tx_held, keep);
+        r->tx_truncated = 1;
+        return;
+    }
     if (r->tx == NULL) {
         r->tx = calloc(MC_RESULT_MAX_TX_LINES, sizeof(*r->tx));
         if (r->tx == NULL) {
+            atomic_fetch_sub(&tx_held, keep);
+            atomic_fetch_sub(&tx_lines_held, 1);
             r->tx_truncated = 1;
             return;
         }
@@ -126,6 +143,8 @@ void mc_sresult_tx(mc_scenario_result_t *r, uint64_t seq, int64_t t_ms, int outb
     t = &r->tx[r->n_tx];
     t->line = malloc(keep + 1);
     if (t->line == NULL) {
+        atomic_fetch_sub(&tx_held, keep);
+        atomic_fetch_sub(&tx_lines_held, 1);
         r->tx_truncated = 1;
         return;
     }
@@ -191,6 +210,8 @@ void mc_sresult_free(mc_scenario_result_t *r)
     free(r->checks);
     for (i = 0; i < r->n_tx; i++)
         free(r->tx[i].line);
+    atomic_fetch_sub(&tx_held, r->tx_bytes);
+    atomic_fetch_sub(&tx_lines_held, r->n_tx);
     free(r->tx);
     free(r->id);
     free(r->area);

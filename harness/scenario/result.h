@@ -18,6 +18,12 @@
 #define MC_RESULT_MAX_TX_LINES 2000
 #define MC_RESULT_MAX_TX_BYTES (1u << 20)
 #define MC_RESULT_MAX_TX_LINE 4096
+/* Transcript lines and bytes kept by all the results alive in the process at
+ * once: a run of hundreds of scenarios against a chatty target stays within
+ * the memory bound, the report writers' trees included (the transcripts
+ * past it are truncated and say so). */
+#define MC_RESULT_MAX_RUN_TX_LINES 32768u
+#define MC_RESULT_MAX_RUN_TX_BYTES (24u << 20)
 /* Checks per scenario. */
 #define MC_RESULT_MAX_CHECKS 256
 /* Bytes of a message, expected or actual value kept per check. */

@@ -1,8 +1,10 @@
 #include "scenario/runner.h"
 
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -64,6 +66,7 @@ typedef struct rctx {
     size_t resp_next;
     char version[32];
     int step_timeout;
+    int unusable;           /* the target failed in a way no scenario can get past */
 } rctx_t;
 
 /* --- checks ------------------------------------------------------------- */
@@ -286,6 +289,12 @@ static void drain_session(rctx_t *c)
         mc_msg_free(&m);
 }
 
+/* The time the target gets to start and answer initialize. */
+static int startup_budget(const rctx_t *c)
+{
+    return c->o->startup_timeout_ms ? c->o->startup_timeout_ms : MC_DEFAULT_STARTUP_TIMEOUT_MS;
+}
+
 static int time_left(rctx_t *c, int want)
 {
     int64_t left = c->deadline - mc_now_ms();
@@ -295,19 +304,80 @@ static int time_left(rctx_t *c, int want)
     return want < left ? want : (int)left;
 }
 
-/* Marks the target dead after EOF / a send failure; the scenario is ERROR. */
+/* Counts the target as unusable for this run; gives up on it (see
+ * mc_runner_shared_t) when no run has completed and enough have failed so,
+ * or at once when final is set. */
+static void note_unusable(rctx_t *c, int final)
+{
+    mc_runner_shared_t *sh = c->o->shared;
+    int n, expected = 0;
+
+    if (c->unusable)
+        return;
+    c->unusable = 1;
+    if (sh == NULL || c->o->stop == NULL)
+        return;
+    n = ++sh->unusable;
+    if (sh->usable > 0 || (n < MC_EARLY_STOP_HANDSHAKE_FAILURES && !final))
+        return;
+    if (atomic_compare_exchange_strong(&sh->reason_set, &expected, 1)) {
+        snprintf(sh->reason, sizeof(sh->reason), "%s", c->res->reason ? c->res->reason : "");
+        sh->abort = 1;
+    }
+    *c->o->stop = 1;
+}
+
+/* Marks the target dead after EOF / a send failure / a flood; the scenario
+ * is ERROR, its reason names the cause. */
 static void target_gone(rctx_t *c, int rc, const char *doing)
 {
     char how[200];
+    unsigned long long n = (unsigned long long)c->seq_in;
 
     if (c->dead)
         return;
     c->dead = 1;
+    if (rc == MC_EINTR) {
+        mc_sresult_set(c->res, MC_ERROR, "the run was interrupted");
+        return;
+    }
+    if (rc == MC_EFLOOD) {
+        mc_sresult_set(c->res, MC_ERROR, "the server flooded the client while %s: %s", doing,
+                       c->s.flood_desc);
+        note_unusable(c, 0);
+        return;
+    }
+    if (rc == MC_ETOOBIG) {
+        mc_sresult_set(c->res, MC_ERROR,
+                       "the server wrote a line over the %u-byte message limit and no answer "
+                       "came while %s, after %llu message%s",
+                       MC_MAX_MESSAGE_SIZE, doing, n, n == 1 ? "" : "s");
+        return;
+    }
     mc_proc_wait(&c->t.proc, 1000);
     mc_proc_describe(&c->t.proc, how, sizeof(how));
-    mc_sresult_set(c->res, MC_ERROR, "the server %s while %s (%s after %llu messages)",
-                   rc == MC_EEOF ? "closed its output" : "stopped reading", doing, how,
-                   (unsigned long long)c->seq_in);
+    if (c->t.proc.reaped)
+        mc_sresult_set(c->res, MC_ERROR, "the server %s%s while %s, after %llu message%s%s",
+                       strncmp(how, "killed", 6) == 0 ? "was " : "", how, doing, n,
+                       n == 1 ? "" : "s",
+                       c->t.target_exited ? " (a process it left behind still held its stdout)"
+                                          : "");
+    else
+        mc_sresult_set(c->res, MC_ERROR,
+                       "the server %s while %s, after %llu message%s, though its process is "
+                       "still running",
+                       rc == MC_EEOF ? "closed its output" : "stopped reading", doing, n,
+                       n == 1 ? "" : "s");
+}
+
+/* After a wait of the session: 0 to go on (OK, timeout), else the target is
+ * gone (the scenario ends, -1). */
+static int wait_ok(rctx_t *c, int rc, const char *doing)
+{
+    if (rc == MC_OK || rc == MC_ETIMEOUT)
+        return 0;
+    target_gone(c, rc, doing);
+    return -1;
 }
 
 /* --- expectations --------------------------------------------------------- */
@@ -573,7 +643,10 @@ static int step_request(rctx_t *c, json_object *st, int line)
     const char *method = mc_json_get_str(st, "request");
     json_object *params = NULL;
     mc_msg_t resp;
-    int timeout = mc_json_get_int(st, "timeout", c->step_timeout);
+    /* A scenario's own initialize gets the start-up budget, like the runner's. */
+    int timeout = mc_json_get_int(st, "timeout",
+                                  strcmp(method, "initialize") == 0 ? startup_budget(c)
+                                                                    : c->step_timeout);
     int rc;
     char what[160];
 
@@ -615,7 +688,9 @@ static int step_request(rctx_t *c, json_object *st, int line)
         return 0;
     }
     if (rc != MC_OK) {
-        target_gone(c, rc, what);
+        char doing[200];
+        snprintf(doing, sizeof(doing), "the client waited for the answer to %.120s", method);
+        target_gone(c, rc, doing);
         return -1;
     }
     judge(c, st, &resp, what, line, resp_tx_seq(c, &resp));
@@ -716,6 +791,7 @@ static int step_expect(rctx_t *c, json_object *st, int line, int is_request)
     int64_t until = mc_now_ms() + within;
     inbox_item_t *it;
     char what[160];
+    int rc;
 
     snprintf(what, sizeof(what), "%s", method);
     for (;;) {
@@ -726,9 +802,12 @@ static int step_expect(rctx_t *c, json_object *st, int line, int is_request)
         left = time_left(c, (int)(until - mc_now_ms()));
         if (left <= 0 || c->s.eof)
             break;
-        if (mc_session_poll_once(&c->s, left) == MC_EEOF)
-            break;
+        rc = mc_session_poll_once(&c->s, left);
         drain_session(c);
+        if (rc == MC_EEOF)
+            break;
+        if (wait_ok(c, rc, "waiting for a message") != 0)
+            return -1;
     }
     if (it == NULL) {
         char msg[240];
@@ -756,6 +835,7 @@ static int step_expect_none(rctx_t *c, json_object *st, int line, int is_request
     int64_t until = mc_now_ms() + window;
     uint64_t after = c->mark_in;
     inbox_item_t *it = NULL;
+    int rc;
 
     for (;;) {
         int left;
@@ -765,9 +845,12 @@ static int step_expect_none(rctx_t *c, json_object *st, int line, int is_request
         left = time_left(c, (int)(until - mc_now_ms()));
         if (left <= 0 || c->s.eof)
             break;
-        if (mc_session_poll_once(&c->s, left) == MC_EEOF)
-            break;
+        rc = mc_session_poll_once(&c->s, left);
         drain_session(c);
+        if (rc == MC_EEOF)
+            break;
+        if (wait_ok(c, rc, "watching for a message") != 0)
+            return -1;
     }
     if (it != NULL) {
         char msg[300], act[512];
@@ -1116,6 +1199,7 @@ static int run_step(rctx_t *c, json_object *st, const char *ptr, int depth)
                                                  : MC_RUNNER_SCENARIO_TIMEOUT_MS);
         return -1;
     }
+    mc_session_begin_step(&c->s);
     if (mc_json_get(st, "request") != NULL)
         return step_request(c, st, line);
     if (mc_json_get(st, "notify") != NULL)
@@ -1142,9 +1226,9 @@ static int run_step(rctx_t *c, json_object *st, const char *ptr, int depth)
         return step_await(c, st, line);
     if (mc_json_get(st, "sleep") != NULL) {
         int ms = time_left(c, mc_json_get_int(st, "sleep", 0));
-        mc_session_poll(&c->s, ms);
+        int rc = mc_session_poll(&c->s, ms);
         drain_session(c);
-        return 0;
+        return rc == MC_EEOF ? 0 : wait_ok(c, rc, "waiting");
     }
     return 0;
 }
@@ -1263,7 +1347,8 @@ static int resolve_roles(rctx_t *c)
             ret = -1;
             break;
         case MC_ROLE_UNKNOWN:
-            if (srv_rc == MC_EEOF || srv_rc == MC_EEXITED) {
+            if (srv_rc == MC_EEOF || srv_rc == MC_EEXITED || srv_rc == MC_EFLOOD ||
+                srv_rc == MC_EINTR || srv_rc == MC_ETOOBIG) {
                 target_gone(c, srv_rc, "listing fixtures");
                 ret = -1;
                 break;
@@ -1278,14 +1363,64 @@ static int resolve_roles(rctx_t *c)
     return ret;
 }
 
+/*
+ * Reports, once per suite, a target that had to be signalled to stop (the
+ * shutdown sequence is the client's SHOULD: an INFO observation, not a
+ * failure), and remembers it so that later runs do not wait out the same
+ * grace again.
+ */
+static void note_shutdown(rctx_t *c, int sig, int stdin_grace, int term_grace)
+{
+    mc_runner_shared_t *sh = c->o->shared;
+    char msg[300];
+    int expected = 0;
+
+    if (sig == 0)
+        return;
+    if (sh != NULL) {
+        sh->ignores_eof = 1;
+        if (sig == SIGKILL)
+            sh->ignores_term = 1;
+    }
+    if (sig == SIGKILL)
+        snprintf(msg, sizeof(msg),
+                 "the server did not exit within %d ms of its stdin closing, nor within %d ms "
+                 "of SIGTERM; it was killed with SIGKILL",
+                 stdin_grace, term_grace);
+    else
+        snprintf(msg, sizeof(msg),
+                 "the server did not exit within %d ms of its stdin closing; it was stopped "
+                 "with SIGTERM",
+                 stdin_grace);
+    if (sh == NULL || atomic_compare_exchange_strong(&sh->shutdown_noted, &expected, 1))
+        check(c, "lifecycle/shutdown/stdio", 0, msg, "exit after stdin closes",
+              sig == SIGKILL ? "ignored stdin EOF and SIGTERM" : "ignored stdin EOF", "", 0, 0);
+}
+
 static void finish_target(rctx_t *c)
 {
     char tail[4096], how[200];
-    int sig;
+    int sig, stdin_grace = MC_SHUTDOWN_STDIN_GRACE_MS, term_grace = MC_SHUTDOWN_TERM_GRACE_MS;
+    mc_runner_shared_t *sh = c->o->shared;
+    int learned = 0;
 
     if (!c->started)
         return;
-    sig = mc_stdio_stop(&c->t, MC_SHUTDOWN_STDIN_GRACE_MS, MC_SHUTDOWN_TERM_GRACE_MS);
+    /* A grace the target is known to ignore is not waited out again. */
+    if (sh != NULL && sh->ignores_eof) {
+        stdin_grace = MC_SHUTDOWN_LEARNED_GRACE_MS;
+        learned = 1;
+    }
+    if (sh != NULL && sh->ignores_term)
+        term_grace = MC_SHUTDOWN_LEARNED_GRACE_MS;
+    /* An interrupted run ends within a second; a second interrupt at once. */
+    if (c->o->stop != NULL && *c->o->stop) {
+        stdin_grace = term_grace = *c->o->stop > 1 ? 0 : MC_SHUTDOWN_LEARNED_GRACE_MS;
+        learned = 1;
+    }
+    sig = mc_stdio_stop(&c->t, stdin_grace, term_grace);
+    if (!learned && c->session_ok)
+        note_shutdown(c, sig, stdin_grace, term_grace);
     mc_proc_describe(&c->t.proc, how, sizeof(how));
     c->res->exit_desc = strdup(how);
     if (mc_ring_copy(&c->t.proc.err, tail, sizeof(tail)) > 0)
@@ -1359,10 +1494,12 @@ int mc_runner_run(const mc_scenario_t *sc, const mc_runner_opts_t *o, mc_scenari
     mc_errbuf_clear(&eb);
     if (mc_stdio_start(&c->t, &so, &eb) != MC_OK) {
         mc_sresult_set(out, MC_ERROR, "%s", eb.msg);
+        note_unusable(c, 1); /* the command cannot run: no later run can do better */
         goto done;
     }
     c->started = 1;
     memset(&sopts, 0, sizeof(sopts));
+    sopts.stop = o->stop;
     sopts.responder = respond;
     sopts.responder_ctx = c;
     sopts.observer = observe;
@@ -1375,14 +1512,21 @@ int mc_runner_run(const mc_scenario_t *sc, const mc_runner_opts_t *o, mc_scenari
 
     if (!sc->manual_init) {
         mc_errbuf_clear(&eb);
-        rc = mc_session_initialize(&c->s, want_version, sc->client_caps, time_left(c, c->step_timeout),
+        int startup = startup_budget(c);
+        rc = mc_session_initialize(&c->s, want_version, sc->client_caps, time_left(c, startup),
                                    &eb);
         drain_session(c);
         if (rc != MC_OK) {
             if (rc == MC_EEOF || rc == MC_EEXITED)
                 target_gone(c, rc, "answering initialize");
+            else if (rc == MC_EINTR)
+                mc_sresult_set(out, MC_ERROR, "the run was interrupted");
             else
                 mc_sresult_set(out, MC_ERROR, "initialize failed: %s", eb.msg);
+            /* A target silent for its whole start-up budget will not answer
+             * the next time either: give up on it at once. */
+            if (rc != MC_EINTR)
+                note_unusable(c, rc == MC_ETIMEOUT && mc_now_ms() - c->t0 >= startup);
             rc = MC_OK;
             goto stop;
         }
@@ -1414,9 +1558,15 @@ int mc_runner_run(const mc_scenario_t *sc, const mc_runner_opts_t *o, mc_scenari
     run_steps(c, sc->steps, "/steps", 0);
     if (!c->dead && c->session_ok) {
         /* Let late messages arrive so the wire checks see them. */
-        mc_session_poll(&c->s, 0);
+        mc_session_begin_step(&c->s);
+        rc = mc_session_poll(&c->s, 0);
         drain_session(c);
+        if (rc != MC_EEOF)
+            wait_ok(c, rc, "reading the last messages");
+        rc = MC_OK;
     }
+    if (o->shared != NULL && !c->unusable)
+        o->shared->usable++;
 
 stop:
     if (c->session_ok) {

@@ -31,6 +31,29 @@
 /* Notifications and server requests kept for expect_* steps. */
 #define MC_RUNNER_MAX_INBOX 1024
 
+/*
+ * What the runs of one target learn about it, shared by the scenarios of a
+ * suite (all fields atomic; zero-initialise, then pass the same object to
+ * every run):
+ * - a target that ignores stdin EOF (or SIGTERM) is reported once, as the
+ *   INFO observation lifecycle/shutdown/stdio, and later runs do not wait out
+ *   the grace it ignores again;
+ * - a target that cannot be used at all (the handshake fails, or it floods
+ *   the client) before any run completed makes the runner give up: it sets
+ *   abort, keeps the first reason, and sets *opts->stop so that the suite
+ *   starts nothing more.
+ */
+typedef struct mc_runner_shared {
+    _Atomic int usable;         /* runs that completed without a target-level failure */
+    _Atomic int unusable;       /* runs ended by a failed handshake or a flood */
+    _Atomic int abort;          /* the runner gave up on the target */
+    _Atomic int ignores_eof;    /* the target did not exit when its stdin closed */
+    _Atomic int ignores_term;   /* nor on SIGTERM */
+    _Atomic int shutdown_noted; /* lifecycle/shutdown/stdio has been reported */
+    _Atomic int reason_set;     /* private */
+    char reason[512];           /* read-only once abort is set: why, in one line */
+} mc_runner_shared_t;
+
 typedef struct mc_runner_opts {
     char *const *argv;       /* the target command */
     const char *cwd;         /* its working directory, or NULL */
@@ -42,7 +65,10 @@ typedef struct mc_runner_opts {
     mc_registry_t *registry; /* loaded registry for schema checks, or NULL for none */
     int step_timeout_ms;     /* 0 = MC_RUNNER_STEP_TIMEOUT_MS */
     int scenario_timeout_ms; /* 0 = MC_RUNNER_SCENARIO_TIMEOUT_MS */
-    volatile int *stop;      /* when non-zero, stop at the next step (interrupted run) */
+    int startup_timeout_ms;  /* for the answer to initialize; 0 = MC_DEFAULT_STARTUP_TIMEOUT_MS */
+    volatile int *stop;      /* when non-zero, stop at once (interrupted run): waits end within
+                                MC_POLL_SLICE_MS */
+    mc_runner_shared_t *shared; /* what the suite's runs learn about the target, or NULL */
 } mc_runner_opts_t;
 
 /*

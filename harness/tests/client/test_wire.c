@@ -30,6 +30,16 @@ static int findings(const mc_wire_t *w, const char *check)
     return n;
 }
 
+/* The detail of the last finding of check, or "". */
+static const char *detail(const mc_wire_t *w, const char *check)
+{
+    const char *d = "";
+    for (size_t i = 0; i < w->n_findings; i++)
+        if (strcmp(w->findings[i].check, check) == 0)
+            d = w->findings[i].detail;
+    return d;
+}
+
 static int evals(const mc_wire_t *w, const char *check)
 {
     for (size_t i = 0; i < w->n_checks; i++)
@@ -55,6 +65,68 @@ static void handshake(mc_wire_t *w, const char *server_caps, const char *client_
              server_caps);
     in(w, line);
     out(w, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
+}
+
+/* A notification answered with {"id": null, "result": {}} breaks the
+ * no-response rule, not (only) the envelope; the answer may come after the
+ * client already sent a request. */
+static void test_null_id_answer_to_notification(void **state)
+{
+    mc_wire_t w;
+
+    (void)state;
+    handshake(&w, "{}", "{}");
+    /* Answers to notifications/initialized, one message late. */
+    out(&w, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}");
+    in(&w, "{\"jsonrpc\":\"2.0\",\"id\":null,\"result\":{}}");
+    assert_int_equal(findings(&w, "wire/no-response-to-notification"), 1);
+    assert_int_equal(findings(&w, "wire/jsonrpc-envelope"), 0);
+    /* One notification sent, one answer already blamed on it: a second such
+     * result is an envelope fault. */
+    in(&w, "{\"jsonrpc\":\"2.0\",\"id\":null,\"result\":{}}");
+    assert_int_equal(findings(&w, "wire/no-response-to-notification"), 1);
+    assert_int_equal(findings(&w, "wire/jsonrpc-envelope"), 1);
+    mc_wire_free(&w);
+}
+
+/* A server request id used twice is caught by the wire checks, whatever
+ * the method; ids beyond 64 bits are kept and printed as the server wrote
+ * them. */
+static void test_server_request_ids(void **state)
+{
+    mc_wire_t w;
+
+    (void)state;
+    handshake(&w, "{}", "{}");
+    in(&w, "{\"jsonrpc\":\"2.0\",\"id\":\"srv-1\",\"method\":\"ping\"}");
+    in(&w, "{\"jsonrpc\":\"2.0\",\"id\":\"srv-2\",\"method\":\"ping\"}");
+    assert_int_equal(findings(&w, "wire/server-request-id-unique"), 0);
+    assert_int_equal(evals(&w, "wire/server-request-id-unique"), 2);
+    in(&w, "{\"jsonrpc\":\"2.0\",\"id\":\"srv-1\",\"method\":\"roots/list\"}");
+    assert_int_equal(findings(&w, "wire/server-request-id-unique"), 1);
+    assert_non_null(strstr(detail(&w, "wire/server-request-id-unique"), "\"srv-1\""));
+    /* 2^64+2 and 2^64+3 are different ids, though both parse to one value. */
+    in(&w, "{\"jsonrpc\":\"2.0\",\"id\":18446744073709551618,\"method\":\"ping\"}");
+    in(&w, "{\"jsonrpc\":\"2.0\",\"id\":18446744073709551619,\"method\":\"ping\"}");
+    assert_int_equal(findings(&w, "wire/server-request-id-unique"), 1);
+    out(&w, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}");
+    in(&w, "{\"jsonrpc\":\"2.0\", \"result\":{\"id\":1}, \"id\" : 18446744073709551618 }");
+    assert_int_equal(findings(&w, "wire/response-id"), 1);
+    assert_non_null(strstr(detail(&w, "wire/response-id"), "18446744073709551618"));
+    mc_wire_free(&w);
+}
+
+/* An oversize line is reported while it is still open. */
+static void test_oversize_open(void **state)
+{
+    mc_wire_t w;
+
+    (void)state;
+    handshake(&w, "{}", "{}");
+    mc_wire_inbound(&w, MC_FRAME_OVERSIZE, MC_FRAME_F_OPEN, NULL, 17000000, NULL);
+    assert_int_equal(findings(&w, "wire/message-size"), 1);
+    assert_non_null(strstr(w.findings[0].detail, "no newline yet"));
+    mc_wire_free(&w);
 }
 
 static void test_ids_and_envelope(void **state)
@@ -212,6 +284,9 @@ int main(void)
         cmocka_unit_test(test_logging),
         cmocka_unit_test(test_progress),
         cmocka_unit_test(test_bounded_findings),
+        cmocka_unit_test(test_null_id_answer_to_notification),
+        cmocka_unit_test(test_server_request_ids),
+        cmocka_unit_test(test_oversize_open),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -971,6 +971,61 @@ static long read_code(rt_t *t, long id, const char *uri, char *text, size_t cap)
     return code;
 }
 
+/*
+ * Every string the server takes as a name, URI, cursor or value is refused
+ * with -32602 when it holds a NUL ("\u0000"): json-c keeps the length, but
+ * C string functions stop at the NUL, so "test://static-text\u0000x" would
+ * otherwise read test://static-text and answer with another uri.
+ */
+static void test_nul_in_strings(void **state)
+{
+    static const struct {
+        const char *method, *params;
+    } cases[] = {
+        {"resources/read", "{\"uri\":\"test://static-text\\u0000x\"}"},
+        {"resources/read", "{\"uri\":\"test://template/1\\u0000/data\"}"},
+        {"resources/subscribe", "{\"uri\":\"test://watched-resource\\u0000\"}"},
+        {"resources/unsubscribe", "{\"uri\":\"test://watched-resource\\u0000\"}"},
+        {"resources/list", "{\"cursor\":\"\\u0000\"}"},
+        {"resources/templates/list", "{\"cursor\":\"a\\u0000\"}"},
+        {"prompts/list", "{\"cursor\":\"\\u0000b\"}"},
+        {"tools/list", "{\"cursor\":\"\\u0000\"}"},
+        {"prompts/get", "{\"name\":\"test_simple_prompt\\u0000\"}"},
+        {"prompts/get", "{\"name\":\"test_prompt_with_arguments\",\"arguments\":"
+                        "{\"arg1\":\"a\\u0000b\",\"arg2\":\"c\"}}"},
+        {"tools/call", "{\"name\":\"test_simple_text\\u0000\",\"arguments\":{}}"},
+        {"tools/call", "{\"name\":\"test_simple_text\",\"arguments\":{\"x\":\"\\u0000\"}}"},
+        {"logging/setLevel", "{\"level\":\"info\\u0000\"}"},
+        {"completion/complete", "{\"ref\":{\"type\":\"ref/prompt\",\"name\":"
+                                "\"test_prompt_with_arguments\\u0000\"},\"argument\":"
+                                "{\"name\":\"arg1\",\"value\":\"\"}}"},
+        {"completion/complete", "{\"ref\":{\"type\":\"ref/prompt\",\"name\":"
+                                "\"test_prompt_with_arguments\"},\"argument\":"
+                                "{\"name\":\"arg1\",\"value\":\"x\\u0000\"}}"},
+    };
+    rt_t t;
+    size_t i;
+
+    (void)state;
+    rt_open(&t, NULL);
+    rt_init(&t, "2025-06-18", NULL);
+    for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        json_object *r = rt_call(&t, (long)i + 10, cases[i].method, cases[i].params);
+        if (rt_error_code(r) != -32602)
+            fail_msg("%s %s: expected -32602, got %s", cases[i].method, cases[i].params,
+                     json_object_to_json_string(r));
+        json_object_put(r);
+    }
+    /* The same requests without the NUL still work. */
+    {
+        json_object *r = rt_call(&t, 100, "resources/read", "{\"uri\":\"test://static-text\"}");
+        assert_int_equal(rt_error_code(r), 0);
+        assert_string_equal(rt_str(r, "result.contents.0.uri"), "test://static-text");
+        json_object_put(r);
+    }
+    rt_close(&t);
+}
+
 static void test_root_confinement(void **state)
 {
     char base[] = "/tmp/mc-refserver-rootXXXXXX";
@@ -1038,6 +1093,11 @@ static void test_root_confinement(void **state)
     snprintf(uri, sizeof(uri), "file://%s/out-link", root);
     assert_int_equal(read_code(&t, ++id, uri, NULL, 0), -32602);
     snprintf(uri, sizeof(uri), "file://%s/hello.txt%%00.png", root);
+    assert_int_equal(read_code(&t, ++id, uri, NULL, 0), -32602);
+    /* A JSON "\u0000" inside the URI: C would see only secret.txt / hello.txt. */
+    snprintf(uri, sizeof(uri), "file://%s/hello.txt\\u0000.png", root);
+    assert_int_equal(read_code(&t, ++id, uri, NULL, 0), -32602);
+    snprintf(uri, sizeof(uri), "file://%s/../secret.txt\\u0000.png", root);
     assert_int_equal(read_code(&t, ++id, uri, NULL, 0), -32602);
     snprintf(uri, sizeof(uri), "file://%s/fifo", root);
     assert_int_equal(read_code(&t, ++id, uri, NULL, 0), -32602);
@@ -1154,6 +1214,7 @@ int main(void)
         cmocka_unit_test(test_logging),
         cmocka_unit_test(test_completion),
         cmocka_unit_test(test_progress_and_cancel),
+        cmocka_unit_test(test_nul_in_strings),
         cmocka_unit_test(test_root_confinement),
         cmocka_unit_test(test_random_input),
         cmocka_unit_test(test_options),
