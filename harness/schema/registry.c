@@ -9,14 +9,13 @@
 #include <string.h>
 
 #include "core/jsonrpc.h"
+#include "core/version.h"
 #include "schema/registry.h"
 
 #ifndef MC_SCHEMAS_DIR
 #define MC_SCHEMAS_DIR "harness/schemas"
 #endif
 
-static const char *const known_versions[] = {"2024-11-05", "2025-03-26", "2025-06-18",
-                                             "2025-11-25", NULL};
 
 /*
  * The result definition of each request method. The schemas do not say
@@ -112,7 +111,7 @@ struct mc_registry {
 
 const char *const *mc_registry_versions(void)
 {
-    return known_versions;
+    return mc_version_names();
 }
 
 const char *mc_registry_bundled_dir(void)
@@ -177,12 +176,7 @@ static version_t *find_version(const mc_registry_t *reg, const char *name)
 
 static int known_version(const char *name)
 {
-    size_t i;
-
-    for (i = 0; known_versions[i] != NULL; i++)
-        if (strcmp(known_versions[i], name) == 0)
-            return 1;
-    return 0;
+    return mc_version_find(name) != NULL;
 }
 
 /* Reads a whole file (at most MC_REGISTRY_MAX_FILE bytes) into a new buffer. */
@@ -345,11 +339,17 @@ int mc_registry_load(mc_registry_t *reg, const char *version, mc_errbuf_t *eb)
 
     if (find_version(reg, version) != NULL)
         return MC_OK;
-    if (!known_version(version))
-        return mc_errbuf_set(eb, MC_ENOTFOUND,
-                             "unknown protocol version \"%.40s\" (known: 2024-11-05, 2025-03-26, "
-                             "2025-06-18, 2025-11-25)",
-                             version);
+    if (!known_version(version)) {
+        char names[160];
+        size_t o = 0;
+        int i;
+        names[0] = '\0';
+        for (i = 0; i < MC_V_COUNT && o < sizeof(names); i++)
+            o += (size_t)snprintf(names + o, sizeof(names) - o, "%s%s", i ? ", " : "",
+                                  mc_version_name(i));
+        return mc_errbuf_set(eb, MC_ENOTFOUND, "unknown protocol version \"%.40s\" (known: %s)",
+                             version, names);
+    }
     if (reg->n_versions == MC_REGISTRY_MAX_VERSIONS)
         return mc_errbuf_set(eb, MC_EFULL, "too many schema versions loaded");
     if (reg->layout == MC_REGISTRY_UPSTREAM)
