@@ -370,7 +370,12 @@ int mc_registry_load(mc_registry_t *reg, const char *version, mc_errbuf_t *eb)
     memset(v, 0, sizeof(*v));
     snprintf(v->name, sizeof(v->name), "%s", version);
     mc_errbuf_clear(&inner);
-    rc = mc_schema_compile(doc, NULL, &v->schema, &inner);
+    {
+        /* The MCP schemas rely on their formats (uri, byte, date-time), in
+         * either dialect; see harness/schemas/README.md. */
+        mc_schema_options_t opts = {NULL, NULL, MC_SCHEMA_DIALECT_DRAFT7, MC_SCHEMA_FORMATS_ASSERT};
+        rc = mc_schema_compile(doc, &opts, &v->schema, &inner);
+    }
     json_object_put(doc);
     if (rc != MC_OK)
         return mc_errbuf_set(eb, rc, "%s: %s", path, inner.msg);

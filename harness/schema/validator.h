@@ -68,6 +68,13 @@
 /* Nested schema evaluations (keywords, $ref hops, instance levels) per
  * validation; deeper evaluation fails with keyword "$depth". */
 #define MC_SCHEMA_MAX_DEPTH 256
+/* Schema evaluations per validation (the composition-keyword bound: nested
+ * anyOf/oneOf/allOf/if and $ref can make a small schema cost exponential
+ * time). Past it the instance is invalid, with keyword "$budget". */
+#define MC_SCHEMA_MAX_STEPS (1ul << 24)
+/* Members of one object or items of one array that unevaluatedProperties /
+ * unevaluatedItems track on the stack; larger ones take heap memory. */
+#define MC_SCHEMA_UNEVAL_STACK 512
 /* Errors and warnings kept in one report; later ones are only counted. */
 #define MC_SCHEMA_MAX_ERRORS 32
 /* Error records held while collecting (combinator branches included). */
@@ -123,9 +130,26 @@ typedef struct mc_schema_report {
  */
 typedef json_object *(*mc_schema_resolver_fn)(void *ctx, const char *uri);
 
+/* The dialect of a document that does not name one with "$schema". */
+typedef enum mc_schema_dialect {
+    MC_SCHEMA_DIALECT_DRAFT7 = 0,  /* the default */
+    MC_SCHEMA_DIALECT_2020_12 = 1
+} mc_schema_dialect_t;
+
+/* Whether "format" asserts. */
+typedef enum mc_schema_formats {
+    /* draft-07 documents assert the known formats; 2019-09/2020-12 ones
+     * only when their meta-schema names the format-assertion vocabulary */
+    MC_SCHEMA_FORMATS_DEFAULT = 0,
+    MC_SCHEMA_FORMATS_ASSERT = 1,  /* the known formats are asserted everywhere */
+    MC_SCHEMA_FORMATS_ANNOTATE = 2 /* formats are never asserted */
+} mc_schema_formats_t;
+
 typedef struct mc_schema_options {
     mc_schema_resolver_fn resolver; /* may be NULL */
     void *resolver_ctx;
+    int dialect; /* mc_schema_dialect_t: for documents without "$schema" */
+    int formats; /* mc_schema_formats_t */
 } mc_schema_options_t;
 
 /* ---- API --------------------------------------------------------------- */
