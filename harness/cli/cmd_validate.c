@@ -17,6 +17,7 @@
 #include "core/frame.h"
 #include "core/jsonrpc.h"
 #include "core/limits.h"
+#include "core/version.h"
 #include "scenario/builtin.h"
 #include "schema/registry.h"
 #include "schema/validator.h"
@@ -47,7 +48,8 @@ static void usage(FILE *out)
             "\n"
             "Options:\n"
             "  --spec-version V   protocol version: 2024-11-05, 2025-03-26, 2025-06-18\n"
-            "                     (default, the project baseline) or 2025-11-25\n"
+            "                     (default, the project baseline), 2025-11-25 or\n"
+            "                     2026-07-28\n"
             "  --def NAME         check every message against definition NAME instead\n"
             "                     (e.g. Tool, CallToolResult); a *Result definition given\n"
             "                     a JSON-RPC response checks its \"result\" member\n"
@@ -941,7 +943,7 @@ int mc_cmd_validate(int argc, char **argv)
                         "--def or --result-of\n");
         return MC_EXIT_USAGE;
     }
-    if (o.version_given && !mc_protocol_version_known(o.version)) {
+    if (o.version_given && mc_version_find(o.version) == NULL) {
         fprintf(stderr, "mcpcheck validate: unknown protocol version '%s'\n", o.version);
         return MC_EXIT_USAGE;
     }

@@ -1336,6 +1336,18 @@ int mc_schema_validate(const mc_schema_t *s, const mc_schema_node_t *node, json_
     c.over_budget = 0;
     c.n_scope = 0;
     (void)vnode(&c, node, inst);
+    if (c.over_budget) {
+        /* The findings of a cut-short evaluation mean nothing: one line. */
+        char msg[MC_SCHEMA_MSG_SIZE];
+        drop_recs(&c, 0, c.n_recs);
+        free(c.recs);
+        snprintf(msg, sizeof(msg),
+                 "schema evaluation takes more than %lu steps (nested composition keywords?); "
+                 "the value is not accepted",
+                 (unsigned long)MC_SCHEMA_MAX_STEPS);
+        mc_schema_report_add(report, MC_SCHEMA_ERROR, prefix, "#", "$budget", msg);
+        return MC_EINVALID;
+    }
     for (i = 0; i < c.n_recs; i++) {
         char where[MC_SCHEMA_PATH_SIZE];
         mc__schema_path(s, c.recs[i].node, c.recs[i].keyword, where, sizeof(where));

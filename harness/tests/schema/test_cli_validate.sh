@@ -47,6 +47,14 @@ printf '{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}\n' >"$T/toolsresult.json"
 printf '{"type":"object","required":["a"]}\n' >"$T/schema.json"
 printf '{"b":1}\n{"a":1}\n' >"$T/data.jsonl"
 printf '{"jsonrpc":"2.0",\n' >"$T/broken.json"
+cat >"$T/good-2026.jsonl" <<'EOF'
+{"jsonrpc":"2.0","id":"a","method":"tools/call","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}},"name":"t","arguments":{}}}
+{"jsonrpc":"2.0","id":"a","result":{"resultType":"input_required","inputRequests":{"x":{"method":"elicitation/create","params":{"mode":"form","message":"m","requestedSchema":{"type":"object","properties":{}}}}}}}
+EOF
+cat >"$T/trace-audio.jsonl" <<'EOF'
+{"jsonrpc":"2.0","id":"a","method":"tools/call","params":{"name":"t","arguments":{}}}
+{"jsonrpc":"2.0","id":"a","result":{"content":[{"type":"audio","data":"UklGRg==","mimeType":"audio/wav"}]}}
+EOF
 printf '{"type":"integer"}\n' >"$T/int.json"
 printf '1\n' >"$T/one.json"
 printf '42' >"$T/bare.json"
@@ -78,6 +86,11 @@ expect def-bad 1 "badtool.json:1: error: /name: expected string, got integer" --
 expect def-result-member 0 "1 valid" -- --def ListToolsResult "$T/toolsresult.json"
 expect def-unknown 2 "no definition" -- --def NoSuchThing "$T/tool.json"
 expect v2025-11-25 0 "2 valid" -- --spec-version 2025-11-25 "$T/good.jsonl"
+expect v2026-07-28-stateless 1 "/params/_meta: required property missing" -- --spec-version 2026-07-28 "$T/good.jsonl"
+expect v2026-07-28 0 "2 valid" -- --spec-version 2026-07-28 "$T/good-2026.jsonl"
+expect v2024-11-05 0 "2 valid" -- --spec-version 2024-11-05 "$T/good.jsonl"
+expect v2024-11-05-audio 1 "trace-audio.jsonl:2: error" -- --spec-version 2024-11-05 "$T/trace-audio.jsonl"
+expect v2025-03-26-audio 0 "2 valid" -- --spec-version 2025-03-26 "$T/trace-audio.jsonl"
 expect schema-file 1 "data.jsonl:1: error: /a: required property missing" -- --schema "$T/schema.json" "$T/data.jsonl"
 expect stdin 0 "1 valid" -- - <"$T/pretty.json"
 expect quiet 1 "^2 messages" -- --quiet --schema "$T/schema.json" "$T/data.jsonl"
