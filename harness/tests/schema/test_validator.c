@@ -279,6 +279,12 @@ static void test_regex(void **state)
     assert_int_equal(mc__regex_translate("\\d", out, sizeof(out), NULL), MC_OK);
     assert_string_equal(out, "[0-9]");
     assert_int_equal(mc__regex_translate("(?<n>a)", out, sizeof(out), NULL), MC_EUNSUPPORTED);
+    /* The letter properties, by the locale's classes. */
+    assert_true(re_match("^\\p{Letter}+$", "\xc3\xa9" "clair"));
+    assert_false(re_match("^\\p{L}+$", "a1"));
+    assert_true(re_match("^\\P{Lu}$", "a"));
+    assert_int_equal(mc__regex_translate("\\p{Script=Greek}", out, sizeof(out), NULL),
+                     MC_EUNSUPPORTED);
 }
 
 static void test_uri_resolve(void **state)
