@@ -1,6 +1,5 @@
 /*
- * validator.h - a JSON Schema validator on json-c (draft-07, plus the
- * 2019-09/2020-12 keywords the MCP schemas use).
+ * validator.h - a JSON Schema validator on json-c (draft-07 and 2020-12).
  *
  * A schema document is compiled once (mc_schema_compile) into an internal
  * form: keyword presence flags, property names interned in per-schema hash
@@ -18,23 +17,33 @@
  * exclusiveMinimum, exclusiveMaximum (draft-06+ numeric form), multipleOf,
  * minProperties, maxProperties, dependencies, dependentRequired,
  * dependentSchemas, allOf, anyOf, oneOf, not, if/then/else, boolean schemas,
- * $ref, $id, $anchor, definitions and $defs. Not implemented:
- * $dynamicRef/$recursiveRef, unevaluatedProperties/unevaluatedItems,
- * contentEncoding/contentMediaType (annotations only, as draft-07 allows).
+ * $ref, $id, $anchor, definitions and $defs; in 2019-09/2020-12 documents
+ * also unevaluatedProperties/unevaluatedItems (over the annotations of the
+ * in-place applicators that hold) and $dynamicRef/$dynamicAnchor (the
+ * outermost schema resource of the dynamic scope with the anchor). Not
+ * implemented: $recursiveRef (2019-09), contentEncoding/contentMediaType/
+ * contentSchema (annotations only, as both dialects allow).
  *
  * Dialect: a document whose root "$schema" names 2019-09 or 2020-12 gets
- * the modern `$ref` rule (siblings of `$ref` apply); any other document gets
- * the draft-07 rule (a `$ref` makes its siblings, `$id` included, ignored).
+ * the modern rules (siblings of `$ref` apply, formats are annotations unless
+ * the meta-schema names format-assertion); draft-04/06/07 the draft-07 rules
+ * (a `$ref` makes its siblings, `$id` included, ignored). A document without
+ * "$schema" takes the dialect of the compile options (draft-07 by default).
+ * Another "$schema" is looked up as a meta-schema (built-in or resolver) for
+ * its dialect and "$vocabulary"; when none is found, compiling fails with
+ * MC_EUNSUPPORTED.
  *
  * References: `#` (root), `#/json/pointer` (with ~0 ~1 escapes and percent
  * encoding), plain-name fragments from `$id: "#name"` or `$anchor`, and
  * URIs relative to the base set by enclosing `$id`s, resolved per RFC 3986
- * within the document. The draft-07 meta-schema is built in. Other absolute
- * URIs go to the optional resolver callback; without one, compiling fails
- * (MC_ENOTFOUND) naming the reference.
+ * within the document. The draft-07 and 2020-12 meta-schemas are built in.
+ * Other absolute URIs go to the optional resolver callback (nothing is ever
+ * fetched from the network); without one, compiling fails (MC_ENOTFOUND)
+ * naming the reference.
  *
- * Formats asserted: uri, uri-reference, uri-template, byte (strict base64),
- * date-time, date, email. Every other format passes.
+ * Formats asserted (where formats assert, see above and
+ * mc_schema_formats_t): uri, uri-reference, uri-template, byte (strict
+ * base64), date-time, date, email. Every other format passes.
  *
  * Regular expressions (pattern, patternProperties): ECMA-262 syntax is
  * translated to POSIX extended syntax and run by the C library's regcomp /
@@ -44,8 +53,10 @@
  * \xHH, \uXXXX (incl. surrogate pairs), \/ and other escaped punctuation,
  * (?:...) becomes a group, lazy quantifiers become greedy (same match/no
  * match answer), `.` excludes \n and \r, a `{` that starts no quantifier is
- * literal. Deviations from ECMA-262: no lookahead/lookbehind, named groups or
- * flags (a pattern using them fails to compile with MC_EUNSUPPORTED); \s and
+ * literal, \p{L} \p{Lu} \p{Ll} (and \P) are the locale's letter classes.
+ * Deviations from ECMA-262: no lookahead/lookbehind, named groups, flags or
+ * other properties (a pattern using them fails to compile with
+ * MC_EUNSUPPORTED); \s and
  * \w are ASCII-only; code points count one each, where ECMA counts UTF-16
  * code units; backreferences follow glibc.
  *
