@@ -81,8 +81,10 @@
 #define MC_SCHEMA_MAX_DEPTH 256
 /* Schema evaluations per validation (the composition-keyword bound: nested
  * anyOf/oneOf/allOf/if and $ref can make a small schema cost exponential
- * time). Past it the instance is invalid, with keyword "$budget". */
-#define MC_SCHEMA_MAX_STEPS (1ul << 24)
+ * time). Past it the instance is invalid, with keyword "$budget". Large
+ * enough for the largest message (MC_MAX_MESSAGE_SIZE holds at most 8M
+ * values) at several evaluations per value. */
+#define MC_SCHEMA_MAX_STEPS (1ul << 26)
 /* Members of one object or items of one array that unevaluatedProperties /
  * unevaluatedItems track on the stack; larger ones take heap memory. */
 #define MC_SCHEMA_UNEVAL_STACK 512
