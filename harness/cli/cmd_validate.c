@@ -840,7 +840,7 @@ static int load_schema_file(run_t *r, const char *path)
     mc_errbuf_clear(&eb);
     {
         mc_schema_options_t so = {resolve_remote, (void *)r->o, MC_SCHEMA_DIALECT_DRAFT7,
-                                  MC_SCHEMA_FORMATS_DEFAULT};
+                                  MC_SCHEMA_FORMATS_DEFAULT, 0};
         if (r->o->dialect != NULL && strcmp(r->o->dialect, "2020-12") == 0)
             so.dialect = MC_SCHEMA_DIALECT_2020_12;
         rc = mc_schema_compile(doc, &so, &r->schema, &eb);

@@ -1584,7 +1584,10 @@ int mc_schema_compile(json_object *doc, const mc_schema_options_t *opts, mc_sche
         s->resolver_ctx = opts->resolver_ctx;
         s->dialect = opts->dialect;
         s->formats = opts->formats;
+        s->max_steps = opts->max_steps;
     }
+    if (s->max_steps == 0)
+        s->max_steps = MC_SCHEMA_MAX_STEPS;
     memset(&c, 0, sizeof(c));
     c.s = s;
     c.eb = eb;

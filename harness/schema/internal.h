@@ -240,6 +240,7 @@ struct mc_schema {
     void *resolver_ctx;
     int dialect; /* mc_schema_dialect_t for documents without $schema */
     int formats; /* mc_schema_formats_t */
+    unsigned long max_steps; /* evaluation budget per validation */
     /* schema resources (base URIs) and the $dynamicAnchors in them */
     char **res;
     size_t n_res, res_cap;

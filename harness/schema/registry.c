@@ -429,7 +429,8 @@ int mc_registry_load(mc_registry_t *reg, const char *version, mc_errbuf_t *eb)
     {
         /* The MCP schemas rely on their formats (uri, byte, date-time), in
          * either dialect; see harness/schemas/README.md. */
-        mc_schema_options_t opts = {NULL, NULL, MC_SCHEMA_DIALECT_DRAFT7, MC_SCHEMA_FORMATS_ASSERT};
+        mc_schema_options_t opts = {NULL, NULL, MC_SCHEMA_DIALECT_DRAFT7, MC_SCHEMA_FORMATS_ASSERT,
+                                    0};
         rc = mc_schema_compile(doc, &opts, &v->schema, &inner);
     }
     json_object_put(doc);

@@ -153,6 +153,8 @@ static void drop_recs(vctx_t *c, size_t from, size_t to)
 {
     size_t i;
 
+    if (from == to)
+        return;
     for (i = from; i < to; i++) {
         free(c->recs[i].inst);
         free(c->recs[i].msg);
@@ -1217,11 +1219,7 @@ static int vnode(vctx_t *c, const mc__snode_t *n, json_object *v)
              "schema evaluation deeper than %d levels (recursive $ref?)", MC_SCHEMA_MAX_DEPTH);
         return 0;
     }
-    if (++c->steps > MC_SCHEMA_MAX_STEPS) {
-        if (!c->over_budget)
-            note(c, MC_SCHEMA_ERROR, n, "$budget", NULL,
-                 "schema evaluation takes more than %lu steps (nested composition keywords?)",
-                 (unsigned long)MC_SCHEMA_MAX_STEPS);
+    if (++c->steps > c->s->max_steps) {
         c->over_budget = 1;
         return 0;
     }
@@ -1326,28 +1324,26 @@ int mc_schema_validate(const mc_schema_t *s, const mc_schema_node_t *node, json_
     c.steps = 0;
     c.over_budget = 0;
     c.n_scope = 0;
-    ok = vnode(&c, node, inst) && !c.over_budget;
+    ok = vnode(&c, node, inst);
+    if (c.over_budget) {
+        /* A cut-short evaluation has no findings worth collecting (and a
+         * second pass would cost as much again): one line says why. */
+        char msg[MC_SCHEMA_MSG_SIZE];
+        snprintf(msg, sizeof(msg),
+                 "schema evaluation takes more than %lu steps (nested composition keywords?); "
+                 "the value is not accepted",
+                 s->max_steps);
+        mc_schema_report_add(report, MC_SCHEMA_ERROR, prefix, "#", "$budget", msg);
+        return MC_EINVALID;
+    }
     if (ok && !c.lenient_seen)
         return MC_OK;
 
     c.collect = 1;
     c.depth = 0;
     c.steps = 0;
-    c.over_budget = 0;
     c.n_scope = 0;
     (void)vnode(&c, node, inst);
-    if (c.over_budget) {
-        /* The findings of a cut-short evaluation mean nothing: one line. */
-        char msg[MC_SCHEMA_MSG_SIZE];
-        drop_recs(&c, 0, c.n_recs);
-        free(c.recs);
-        snprintf(msg, sizeof(msg),
-                 "schema evaluation takes more than %lu steps (nested composition keywords?); "
-                 "the value is not accepted",
-                 (unsigned long)MC_SCHEMA_MAX_STEPS);
-        mc_schema_report_add(report, MC_SCHEMA_ERROR, prefix, "#", "$budget", msg);
-        return MC_EINVALID;
-    }
     for (i = 0; i < c.n_recs; i++) {
         char where[MC_SCHEMA_PATH_SIZE];
         mc__schema_path(s, c.recs[i].node, c.recs[i].keyword, where, sizeof(where));

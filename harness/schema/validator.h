@@ -163,6 +163,7 @@ typedef struct mc_schema_options {
     void *resolver_ctx;
     int dialect; /* mc_schema_dialect_t: for documents without "$schema" */
     int formats; /* mc_schema_formats_t */
+    unsigned long max_steps; /* evaluations per validation; 0: MC_SCHEMA_MAX_STEPS */
 } mc_schema_options_t;
 
 /* ---- API --------------------------------------------------------------- */

@@ -98,7 +98,7 @@ static size_t list_json(const char *dir, char ***out)
 static void run_file(const char *path, const char *label, int must_pass, counts_t *total)
 {
     json_object *groups = json_object_from_file(path);
-    mc_schema_options_t opts = {resolve_remote, NULL, 0, 0};
+    mc_schema_options_t opts = {resolve_remote, NULL, 0, 0, 0};
     counts_t c = {0, 0, 0};
     size_t g, t;
     static mc_schema_report_t report;

@@ -412,7 +412,7 @@ static void test_modern_keywords(void **state)
 static mc_schema_t *compile_opts(const char *text, int dialect, int formats)
 {
     json_object *doc = json_tokener_parse(text);
-    mc_schema_options_t opts = {NULL, NULL, dialect, formats};
+    mc_schema_options_t opts = {NULL, NULL, dialect, formats, 0};
     mc_schema_t *s = NULL;
     mc_errbuf_t eb;
 
@@ -538,9 +538,12 @@ static void test_dialects_and_formats(void **state)
 
 /* A chain of n levels, each a oneOf of the next level and its negation:
  * exactly one branch holds at every level, and both are evaluated, so the
- * cost is 2^n evaluations. */
-static mc_schema_t *exponential(int n, char *text, size_t cap)
+ * cost is 2^n evaluations. Compiled with a budget of max_steps. */
+static mc_schema_t *exponential(int n, unsigned long max_steps, char *text, size_t cap)
 {
+    mc_schema_options_t opts = {NULL, NULL, 0, 0, max_steps};
+    mc_schema_t *s = NULL;
+    json_object *doc;
     size_t o = 0;
     int i;
 
@@ -551,7 +554,11 @@ static mc_schema_t *exponential(int n, char *text, size_t cap)
                               "{\"$ref\":\"#/$defs/a%d\"}}]},",
                               i, i + 1, i + 1);
     snprintf(text + o, cap - o, "\"a%d\":{\"type\":\"integer\"}}}", n);
-    return compile(text);
+    doc = json_tokener_parse(text);
+    assert_non_null(doc);
+    assert_int_equal(mc_schema_compile(doc, &opts, &s, NULL), MC_OK);
+    json_object_put(doc);
+    return s;
 }
 
 static void test_budget(void **state)
@@ -560,15 +567,17 @@ static void test_budget(void **state)
     mc_schema_t *s;
 
     (void)state;
-    s = exponential(8, text, sizeof(text));
+    s = exponential(8, 0, text, sizeof(text));
     assert_int_equal(check(s, "1"), MC_OK);
     mc_schema_free(s);
     /* 2^40 evaluations would never end: the budget stops it, and the
      * instance is refused rather than accepted. */
-    s = exponential(40, text, sizeof(text));
+    s = exponential(40, 100000, text, sizeof(text));
     assert_int_equal(check(s, "1"), MC_EINVALID);
+    assert_int_equal(report.n_entries, 1);
     assert_string_equal(report.entries[0].keyword, "$budget");
     mc_schema_free(s);
+
 }
 
 static void test_id_refs(void **state)
