@@ -53,6 +53,7 @@
 #include "common.h"
 #include "core/jsonrpc.h"
 #include "core/jsonsyntax.h"
+#include "core/version.h"
 #include "refserver/internal.h"
 #include "refserver/refserver.h"
 
@@ -740,8 +741,9 @@ static void check_message(sess_t *ss, const char *version, int has_schema, json_
         if (json_object_deep_copy(msg, &copy, NULL) != 0)
             return;
         json_object_object_del(copy, "id");
-        /* 2025-06-18 requires an id: stand in a valid one for the envelope. */
-        if (strcmp(version, "2025-06-18") == 0)
+        /* Up to 2025-06-18 an error requires an id: stand in a valid one for
+         * the envelope. */
+        if (!mc_version_has(version, MC_VF_ERROR_NO_ID))
             json_object_object_add(copy, "id", json_object_new_int(0));
         target = copy;
     }

@@ -7,6 +7,7 @@
 
 #include "cli/commands.h"
 #include "cli/scenarios_load.h"
+#include "core/version.h"
 #include "scenario/coverage.h"
 
 int mc_cmd_coverage(int argc, char **argv)
@@ -14,7 +15,7 @@ int mc_cmd_coverage(int argc, char **argv)
     char *paths[64];
     size_t n_paths = 0, empty = 0, i;
     int as_json = 0, a;
-    const char *versions[] = {"2025-06-18", "2025-11-25", NULL};
+    const char *versions[MC_V_COUNT + 1];
     mc_cli_scenarios_t scs;
     json_object *doc, *rows;
 
@@ -40,6 +41,7 @@ int mc_cmd_coverage(int argc, char **argv)
     }
     if (mc_cli_scenarios_load(paths, n_paths, NULL, &scs, "mcpcheck coverage") != 0)
         return MC_EXIT_USAGE;
+    (void)mc_version_list(MC_VF_RUN_DEFAULT, versions, sizeof(versions) / sizeof(versions[0]));
     doc = mc_coverage_build(scs.v, scs.n, versions, &empty);
     if (doc == NULL) {
         fprintf(stderr, "mcpcheck coverage: out of memory\n");

@@ -14,6 +14,7 @@
 #include "client/process.h"
 #include "client/session.h"
 #include "core/clock.h"
+#include "core/version.h"
 #include "report/report.h"
 #include "scenario/profile.h"
 #include "scenario/suite.h"
@@ -329,9 +330,7 @@ int mc_cmd_run(int argc, char **argv)
         versions[0] = version;
         versions[1] = NULL;
     } else {
-        versions[0] = "2025-06-18";
-        versions[1] = "2025-11-25";
-        versions[2] = NULL;
+        (void)mc_version_list(MC_VF_RUN_DEFAULT, versions, sizeof(versions) / sizeof(versions[0]));
     }
 
     if (mc_cli_scenarios_load(paths, n_paths, filter, &scs, "mcpcheck run") != 0)

@@ -17,6 +17,7 @@
 #include "core/frame.h"
 #include "core/jsonrpc.h"
 #include "core/limits.h"
+#include "core/version.h"
 #include "scenario/builtin.h"
 #include "schema/registry.h"
 #include "schema/validator.h"
@@ -25,6 +26,10 @@
 #define MC_VALIDATE_MAX_INPUT (1024ull * 1024ull * 1024ull)
 /* Requests remembered per file to pair responses with their method. */
 #define MC_VALIDATE_MAX_PENDING 65536
+/* --remote mappings. */
+#define MC_VALIDATE_MAX_REMOTES 8
+/* Largest schema document a --remote mapping reads. */
+#define MC_VALIDATE_MAX_REMOTE_FILE (16u * 1024u * 1024u)
 
 static void usage(FILE *out)
 {
@@ -43,16 +48,23 @@ static void usage(FILE *out)
             "\n"
             "Options:\n"
             "  --spec-version V   protocol version: 2024-11-05, 2025-03-26, 2025-06-18\n"
-            "                     (default, the project baseline) or 2025-11-25\n"
+            "                     (default, the project baseline), 2025-11-25 or\n"
+            "                     2026-07-28\n"
             "  --def NAME         check every message against definition NAME instead\n"
             "                     (e.g. Tool, CallToolResult); a *Result definition given\n"
             "                     a JSON-RPC response checks its \"result\" member\n"
             "  --schema-dir DIR   use the official schemas DIR/<version>/schema.json\n"
             "                     (the upstream spec repository layout) instead of the\n"
             "                     bundled harness/schemas/<version>.json\n"
-            "  --schema FILE      check against the root of any JSON Schema document\n"
-            "                     (draft-07 or 2020-12); with --def, against its\n"
-            "                     definition NAME\n"
+            "  --schema FILE      check any JSON values against the root of any JSON\n"
+            "                     Schema document (draft-07 or 2020-12); with --def,\n"
+            "                     against its definition NAME\n"
+            "  --dialect D        with --schema: the dialect of a schema without\n"
+            "                     \"$schema\": draft7 (default) or 2020-12 (formats are\n"
+            "                     then annotations, as 2020-12 says)\n"
+            "  --remote PREFIX=DIR  with --schema: a $ref to an absolute URI starting\n"
+            "                     with PREFIX reads DIR/<rest of the URI> (nothing is\n"
+            "                     ever fetched from the network; repeatable, at most %d)\n"
             "  --result-of METHOD responses whose request is not in the file answer METHOD\n"
             "  --trace            each FILE is a trace saved by 'mcpcheck run'\n"
             "                     (reports/latest/traces/*.jsonl): judge the session offline\n"
@@ -76,7 +88,8 @@ static void usage(FILE *out)
             "With --trace: FILE:LINE: error|warning|note: CHECK-ID: MESSAGE [spec ref].\n"
             "Exit codes: 0 every message valid (warnings allowed), 1 some message invalid\n"
             "or not JSON (with --trace: a MUST broken), 2 usage error, unreadable file or\n"
-            "schema that does not load.\n");
+            "schema that does not load.\n",
+            MC_VALIDATE_MAX_REMOTES);
 }
 
 typedef struct opts {
@@ -88,6 +101,9 @@ typedef struct opts {
     int quiet;
     int trace;
     int version_given;
+    const char *dialect;
+    const char *remotes[MC_VALIDATE_MAX_REMOTES]; /* "PREFIX=DIR" */
+    size_t n_remotes;
 } opts_t;
 
 typedef struct pending {
@@ -432,6 +448,25 @@ static int check_file(run_t *r, const char *file)
         v = json_tokener_parse_ex(tok, p, (int)n);
         jerr = json_tokener_get_error(tok);
         if (v == NULL && jerr == json_tokener_continue) {
+            /* A bare number (or literal) ends only where something follows
+             * it: the end of the line is that something. */
+            size_t used = json_tokener_get_parse_end(tok);
+            v = json_tokener_parse_ex(tok, " ", 1);
+            jerr = json_tokener_get_error(tok);
+            if (jerr == json_tokener_success && blank(p + used, n - used)) {
+                rc = check_value(r, v, file, line);
+                json_object_put(v);
+                continue;
+            }
+            json_object_put(v);
+            v = NULL;
+            if (jerr != json_tokener_continue) {
+                char why[160];
+                snprintf(why, sizeof(why), "%s at column %zu", json_tokener_error_desc(jerr),
+                         used + 1);
+                bad_json(r, file, line, why);
+                continue;
+            }
             bad_json(r, file, line, "truncated JSON: the line ends inside a value");
             continue;
         }
@@ -750,6 +785,44 @@ static int opt_value(int argc, char **argv, int *i, const char *name, const char
     return 1;
 }
 
+/* Resolver for --remote: an absolute URI under a mapped prefix reads the
+ * file at DIR/<rest>; anything else is unknown (never fetched). */
+static json_object *resolve_remote(void *ctx, const char *uri)
+{
+    const opts_t *o = ctx;
+    size_t k;
+
+    for (k = 0; k < o->n_remotes; k++) {
+        const char *eq = strchr(o->remotes[k], '=');
+        size_t plen = (size_t)(eq - o->remotes[k]);
+        char path[4096];
+        char *buf = NULL;
+        size_t len = 0;
+        json_object *doc = NULL;
+        int n;
+        if (strncmp(uri, o->remotes[k], plen) != 0 || strstr(uri + plen, "..") != NULL)
+            continue;
+        n = snprintf(path, sizeof(path), "%s/%s", eq + 1, uri + plen);
+        if (n < 0 || (size_t)n >= sizeof(path))
+            return NULL;
+        {
+            FILE *f = fopen(path, "rb");
+            if (f == NULL)
+                return NULL;
+            buf = malloc(MC_VALIDATE_MAX_REMOTE_FILE + 1);
+            if (buf != NULL)
+                len = fread(buf, 1, MC_VALIDATE_MAX_REMOTE_FILE + 1, f);
+            fclose(f);
+        }
+        if (buf == NULL || len > MC_VALIDATE_MAX_REMOTE_FILE ||
+            mc_json_parse(buf, len, 512, &doc, NULL) != MC_OK)
+            doc = NULL;
+        free(buf);
+        return doc;
+    }
+    return NULL;
+}
+
 static int load_schema_file(run_t *r, const char *path)
 {
     char *buf = NULL;
@@ -768,7 +841,13 @@ static int load_schema_file(run_t *r, const char *path)
         return 2;
     }
     mc_errbuf_clear(&eb);
-    rc = mc_schema_compile(doc, NULL, &r->schema, &eb);
+    {
+        mc_schema_options_t so = {resolve_remote, (void *)r->o, MC_SCHEMA_DIALECT_DRAFT7,
+                                  MC_SCHEMA_FORMATS_DEFAULT, 0};
+        if (r->o->dialect != NULL && strcmp(r->o->dialect, "2020-12") == 0)
+            so.dialect = MC_SCHEMA_DIALECT_2020_12;
+        rc = mc_schema_compile(doc, &so, &r->schema, &eb);
+    }
     json_object_put(doc);
     if (rc != MC_OK) {
         fprintf(stderr, "mcpcheck validate: %s: %s\n", path, eb.msg);
@@ -785,12 +864,15 @@ static int load_schema_file(run_t *r, const char *path)
 
 int mc_cmd_validate(int argc, char **argv)
 {
-    opts_t o = {MC_REGISTRY_DEFAULT_VERSION, NULL, NULL, NULL, NULL, 0, 0, 0};
+    opts_t o;
     run_t *r;
     int i, first_file = argc, rc = 0, m;
 
+    memset(&o, 0, sizeof(o));
+    o.version = MC_REGISTRY_DEFAULT_VERSION;
     for (i = 1; i < argc; i++) {
         const char *a = argv[i];
+        const char *remote = NULL;
         if (strcmp(a, "--") == 0) {
             first_file = i + 1;
             break;
@@ -808,10 +890,11 @@ int mc_cmd_validate(int argc, char **argv)
             continue;
         }
         {
-            static const char *const names[] = {"--spec-version", "--def", "--schema-dir",
-                                                "--schema", "--result-of"};
-            const char **slots[] = {&o.version, &o.def, &o.schema_dir, &o.schema_file,
-                                    &o.result_of};
+            static const char *const names[] = {"--spec-version", "--def",    "--schema-dir",
+                                                "--schema",       "--result-of", "--dialect",
+                                                "--remote"};
+            const char **slots[] = {&o.version,   &o.def,     &o.schema_dir, &o.schema_file,
+                                    &o.result_of, &o.dialect, &remote};
             size_t k;
             m = 0;
             for (k = 0; k < sizeof(names) / sizeof(names[0]) && m == 0; k++)
@@ -831,6 +914,24 @@ int mc_cmd_validate(int argc, char **argv)
         }
         if (strncmp(a, "--spec-version", 14) == 0)
             o.version_given = 1;
+        if (remote != NULL) {
+            if (strchr(remote, '=') == NULL || o.n_remotes == MC_VALIDATE_MAX_REMOTES) {
+                fprintf(stderr, "mcpcheck validate: --remote takes PREFIX=DIR (at most %d)\n",
+                        MC_VALIDATE_MAX_REMOTES);
+                return MC_EXIT_USAGE;
+            }
+            o.remotes[o.n_remotes++] = remote;
+        }
+    }
+    if (o.dialect != NULL && strcmp(o.dialect, "draft7") != 0 &&
+        strcmp(o.dialect, "2020-12") != 0) {
+        fprintf(stderr, "mcpcheck validate: --dialect is draft7 or 2020-12, not '%s'\n",
+                o.dialect);
+        return MC_EXIT_USAGE;
+    }
+    if ((o.dialect != NULL || o.n_remotes > 0) && o.schema_file == NULL) {
+        fprintf(stderr, "mcpcheck validate: --dialect and --remote go with --schema\n");
+        return MC_EXIT_USAGE;
     }
     if (first_file >= argc) {
         fprintf(stderr, "mcpcheck validate: no FILE given (see --help)\n");
@@ -845,7 +946,7 @@ int mc_cmd_validate(int argc, char **argv)
                         "--def or --result-of\n");
         return MC_EXIT_USAGE;
     }
-    if (o.version_given && !mc_protocol_version_known(o.version)) {
+    if (o.version_given && mc_version_find(o.version) == NULL) {
         fprintf(stderr, "mcpcheck validate: unknown protocol version '%s'\n", o.version);
         return MC_EXIT_USAGE;
     }

@@ -7,9 +7,10 @@
 
 #include "client/process.h"
 #include "client/stdio.h"
+#include "core/version.h"
 
 /* The protocol version the harness requests unless told otherwise. */
-#define MC_CLI_DEFAULT_VERSION "2025-06-18"
+#define MC_CLI_DEFAULT_VERSION MC_VERSION_BASELINE
 
 /* Parses a decimal integer in [min, max]. Returns 0 on success, -1 otherwise. */
 int mc_cli_parse_long(const char *s, long min, long max, long *out);

@@ -7,9 +7,7 @@
 #include <string.h>
 
 #include "core/clock.h"
-
-const char *const mc_protocol_versions[] = {"2024-11-05", "2025-03-26", "2025-06-18",
-                                            "2025-11-25", NULL};
+#include "core/version.h"
 
 static const char *const event_names[] = {
 #define MC__XX(name, id, desc) id,
@@ -35,14 +33,7 @@ const char *mc_event_kind_desc(mc_event_kind_t kind)
 
 int mc_protocol_version_known(const char *version)
 {
-    size_t i;
-
-    if (version == NULL)
-        return 0;
-    for (i = 0; mc_protocol_versions[i] != NULL; i++)
-        if (strcmp(version, mc_protocol_versions[i]) == 0)
-            return 1;
-    return 0;
+    return mc_version_has(version, MC_VF_INITIALIZE);
 }
 
 /*

@@ -137,10 +137,8 @@ struct mc_session {
     char flood_desc[160];           /* read-only: what tripped it, in words */
 };
 
-/* Versions the harness understands, newest last; NULL-terminated. */
-extern const char *const mc_protocol_versions[];
-
-/* True when version is one of mc_protocol_versions. */
+/* True when version is a published version with an initialize handshake
+ * (core/version.h), the ones a session can negotiate. */
 int mc_protocol_version_known(const char *version);
 
 /* Prepares a session on a link. Returns MC_OK or MC_ENOMEM. */

@@ -8,10 +8,11 @@
  */
 #include <string.h>
 
+#include "core/version.h"
 #include "refserver/internal.h"
 
-static const char *const rs_versions[RS_V_COUNT] = {"2024-11-05", "2025-03-26", "2025-06-18",
-                                                    "2025-11-25"};
+/* The server's versions are the first RS_V_COUNT rows of core's table. */
+#define rs_versions (mc_version_names())
 
 const char *mc__rs_version_str(rs_version_t v)
 {

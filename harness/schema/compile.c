@@ -160,8 +160,9 @@ static int map_put(mc_schema_t *s, json_object *key, mc__snode_t *val)
 typedef struct cctx {
     mc_schema_t *s;
     mc_errbuf_t *eb;
-    mc__snode_t **pending; /* nodes whose $ref is unresolved */
+    mc__snode_t **pending; /* nodes whose $ref or $dynamicRef is unresolved */
     size_t n_pending, cap_pending;
+    size_t next_pending; /* pending[0..next_pending) are resolved */
     size_t n_nodes;
 } cctx_t;
 
@@ -227,6 +228,56 @@ static const mc__idx_t *index_find(const mc_schema_t *s, const char *uri)
     return NULL;
 }
 
+/* The index of the schema resource named base (added when new), or -1
+ * when out of memory. */
+static int res_index(mc_schema_t *s, const char *base)
+{
+    size_t i;
+
+    for (i = s->n_res; i > 0; i--)
+        if (strcmp(s->res[i - 1], base) == 0)
+            return (int)(i - 1);
+    if (s->n_res == s->res_cap) {
+        size_t ncap = s->res_cap == 0 ? 8 : s->res_cap * 2;
+        char **nr = realloc(s->res, ncap * sizeof(*nr));
+        if (nr == NULL)
+            return -1;
+        s->res = nr;
+        s->res_cap = ncap;
+    }
+    s->res[s->n_res] = arena_strdup(s, base);
+    if (s->res[s->n_res] == NULL)
+        return -1;
+    return (int)s->n_res++;
+}
+
+/* Records a $dynamicAnchor of resource base. */
+static int dyn_add(mc_schema_t *s, const char *base, const char *name, json_object *obj, int doc)
+{
+    int r = res_index(s, base);
+
+    if (r < 0)
+        return MC_ENOMEM;
+    if (s->n_dyn == s->dyn_cap) {
+        size_t ncap = s->dyn_cap == 0 ? 8 : s->dyn_cap * 2;
+        mc__dyn_t *nd = realloc(s->dyn, ncap * sizeof(*nd));
+        if (nd == NULL)
+            return MC_ENOMEM;
+        s->dyn = nd;
+        s->dyn_cap = ncap;
+    }
+    s->dyn[s->n_dyn].res = r;
+    s->dyn[s->n_dyn].doc = doc;
+    s->dyn[s->n_dyn].name = name;
+    s->dyn[s->n_dyn].obj = obj;
+    s->dyn[s->n_dyn].base = arena_strdup(s, base);
+    s->dyn[s->n_dyn].node = NULL;
+    if (s->dyn[s->n_dyn].base == NULL)
+        return MC_ENOMEM;
+    s->n_dyn++;
+    return MC_OK;
+}
+
 /*
  * Computes the base URI in force inside schema object obj, given the base
  * of its parent, honouring obj's $id. Writes into out (MC_SCHEMA_MAX_URI).
@@ -276,7 +327,8 @@ static int is_schema_kw(const char *k)
     return strcmp(k, "items") == 0 || strcmp(k, "additionalItems") == 0 ||
            strcmp(k, "additionalProperties") == 0 || strcmp(k, "contains") == 0 ||
            strcmp(k, "propertyNames") == 0 || strcmp(k, "not") == 0 || strcmp(k, "if") == 0 ||
-           strcmp(k, "then") == 0 || strcmp(k, "else") == 0;
+           strcmp(k, "then") == 0 || strcmp(k, "else") == 0 ||
+           strcmp(k, "unevaluatedProperties") == 0 || strcmp(k, "unevaluatedItems") == 0;
 }
 
 /* Indexes $id and $anchor under obj (a schema position). Depth-bounded by
@@ -318,6 +370,18 @@ static int prewalk(mc_schema_t *s, json_object *obj, int doc, const char *parent
             if (rc != MC_OK)
                 return rc;
         }
+        if (modern && json_object_object_get_ex(obj, "$dynamicAnchor", &v) &&
+            json_object_is_type(v, json_type_string)) {
+            /* A dynamic anchor is also a plain-name anchor for $ref. */
+            int len = snprintf(uri, sizeof(uri), "%s#%s", base, json_object_get_string(v));
+            if (len < 0 || (size_t)len >= sizeof(uri))
+                return MC_ETOOBIG;
+            rc = index_add(s, uri, obj, doc, base);
+            if (rc == MC_OK)
+                rc = dyn_add(s, base, json_object_get_string(v), obj, doc);
+            if (rc != MC_OK)
+                return rc;
+        }
     }
     for (e = json_object_get_object(obj)->head; e != NULL; e = e->next) {
         const char *k = (const char *)lh_entry_k(e);
@@ -346,11 +410,102 @@ static int prewalk(mc_schema_t *s, json_object *obj, int doc, const char *parent
     return MC_OK;
 }
 
+/* Recognizes the meta-schema URIs of the dialects the validator knows:
+ * 1 with *modern set, or 0 for any other URI. */
+static int known_dialect(const char *uri, int *modern)
+{
+    if (strstr(uri, "json-schema.org/draft/2020-12/") != NULL ||
+        strstr(uri, "json-schema.org/draft/2019-09/") != NULL) {
+        *modern = 1;
+        return 1;
+    }
+    if (strstr(uri, "json-schema.org/draft-07/schema") != NULL ||
+        strstr(uri, "json-schema.org/draft-06/schema") != NULL ||
+        strstr(uri, "json-schema.org/draft-04/schema") != NULL) {
+        *modern = 0;
+        return 1;
+    }
+    return 0;
+}
+
+/* True when a $vocabulary object names the vocabulary ending in suffix. */
+static int has_vocab(json_object *vocab, const char *suffix)
+{
+    struct lh_entry *e;
+    size_t sl = strlen(suffix);
+
+    for (e = json_object_get_object(vocab)->head; e != NULL; e = e->next) {
+        const char *k = (const char *)lh_entry_k(e);
+        size_t kl = strlen(k);
+        if (kl >= sl && strcmp(k + kl - sl, suffix) == 0 && strstr(k, "json-schema.org") != NULL)
+            return 1;
+    }
+    return 0;
+}
+
+/*
+ * Sets the dialect, the format behaviour and the vocabularies of document d
+ * from its "$schema": a known dialect, or a meta-schema the built-ins or the
+ * resolver provide (whose own "$schema" gives the dialect and whose
+ * "$vocabulary" the vocabularies). A "$schema" that names none of these is
+ * an unsupported dialect: MC_EUNSUPPORTED.
+ */
+static int doc_dialect(cctx_t *c, int d)
+{
+    mc_schema_t *s = c->s;
+    json_object *sv, *meta = NULL, *vocab;
+    const char *uri;
+    int fmt_vocab = 0;
+
+    s->docs[d].modern = s->dialect == MC_SCHEMA_DIALECT_2020_12;
+    s->docs[d].no_validation = 0;
+    if (json_object_object_get_ex(s->docs[d].root, "$schema", &sv) &&
+        json_object_is_type(sv, json_type_string)) {
+        uri = json_object_get_string(sv);
+        if (!known_dialect(uri, &s->docs[d].modern)) {
+            char docuri[MC_SCHEMA_MAX_URI];
+            char *hash;
+            const char *text;
+            snprintf(docuri, sizeof(docuri), "%s", uri);
+            hash = strchr(docuri, '#');
+            if (hash != NULL)
+                *hash = '\0';
+            text = mc__builtin_schema(docuri);
+            if (text != NULL)
+                meta = json_tokener_parse(text);
+            else if (s->resolver != NULL)
+                meta = s->resolver(s->resolver_ctx, docuri);
+            if (meta == NULL || !json_object_is_type(meta, json_type_object) ||
+                !json_object_object_get_ex(meta, "$schema", &sv) ||
+                !json_object_is_type(sv, json_type_string) ||
+                !known_dialect(json_object_get_string(sv), &s->docs[d].modern)) {
+                json_object_put(meta);
+                return mc_errbuf_set(c->eb, MC_EUNSUPPORTED,
+                                     "\"$schema\": \"%.300s\" names a dialect that is not "
+                                     "supported (draft-04, -06, -07, 2019-09 and 2020-12 are)",
+                                     uri);
+            }
+            if (json_object_object_get_ex(meta, "$vocabulary", &vocab) &&
+                json_object_is_type(vocab, json_type_object)) {
+                s->docs[d].no_validation = !has_vocab(vocab, "/vocab/validation");
+                fmt_vocab = has_vocab(vocab, "/vocab/format-assertion");
+            }
+            json_object_put(meta);
+        }
+    }
+    if (s->formats == MC_SCHEMA_FORMATS_ASSERT)
+        s->docs[d].formats = 1;
+    else if (s->formats == MC_SCHEMA_FORMATS_ANNOTATE)
+        s->docs[d].formats = 0;
+    else
+        s->docs[d].formats = !s->docs[d].modern || fmt_vocab;
+    return MC_OK;
+}
+
 /* Adds a document (taking ownership of root) and indexes it under base. */
 static int add_doc(cctx_t *c, json_object *root, const char *base, int *out_doc)
 {
     mc_schema_t *s = c->s;
-    json_object *sv;
     int d;
     int rc;
 
@@ -361,12 +516,10 @@ static int add_doc(cctx_t *c, json_object *root, const char *base, int *out_doc)
     }
     d = s->n_docs++;
     s->docs[d].root = root;
-    s->docs[d].modern = 0;
-    if (json_object_object_get_ex(root, "$schema", &sv) &&
-        json_object_is_type(sv, json_type_string)) {
-        const char *uri = json_object_get_string(sv);
-        s->docs[d].modern = strstr(uri, "2020-12") != NULL || strstr(uri, "2019-09") != NULL;
-    }
+    s->docs[d].base = NULL;
+    rc = doc_dialect(c, d);
+    if (rc != MC_OK)
+        return rc;
     s->docs[d].base = arena_strdup(s, base);
     if (s->docs[d].base == NULL)
         return MC_ENOMEM;
@@ -773,7 +926,7 @@ static int compile_scalar_kws(cctx_t *c, mc__snode_t *n, json_object *obj)
             return cerr(c, MC_ESCHEMA, n, "format", "must be a string");
         n->format_name = json_object_get_string(v);
         n->format = mc__format_id(n->format_name);
-        if (n->format != MC__FMT_NONE)
+        if (n->format != MC__FMT_NONE && c->s->docs[n->doc].formats)
             n->kw |= MC__KW_FORMAT;
     }
     {
@@ -933,6 +1086,29 @@ static int compile_defs(cctx_t *c, mc__snode_t *n, json_object *obj, const char 
     return MC_OK;
 }
 
+/* Under a meta-schema without the validation vocabulary, the keywords of
+ * that vocabulary are not assertions: they are switched off. */
+static void drop_validation_vocab(mc__snode_t *n)
+{
+    size_t i;
+
+    n->kw &= ~(uint32_t)(MC__KW_TYPE | MC__KW_ENUM | MC__KW_CONST | MC__KW_MINPROPS |
+                         MC__KW_MAXPROPS | MC__KW_MINITEMS | MC__KW_MAXITEMS | MC__KW_UNIQUE |
+                         MC__KW_MINLEN | MC__KW_MAXLEN | MC__KW_PATTERN | MC__KW_MIN | MC__KW_MAX |
+                         MC__KW_XMIN | MC__KW_XMAX | MC__KW_MULT);
+    n->n_required = 0;
+    n->req_mask = 0;
+    n->n_req_unique = 0;
+    for (i = 0; i < n->props_cap; i++)
+        n->props[i].req_bit = -1;
+    for (i = 0; i < n->n_deps; i++)
+        n->deps[i].n_required = 0;
+    if (n->contains != NULL) {
+        n->min_contains = 1;
+        n->max_contains = SIZE_MAX;
+    }
+}
+
 static int compile_node(cctx_t *c, json_object *obj, int doc, const char *parent_base,
                         const mc__snode_t *parent, const char *loc_kw, const char *loc_key,
                         long loc_index, mc__snode_t **out)
@@ -961,6 +1137,9 @@ static int compile_node(cctx_t *c, json_object *obj, int doc, const char *parent
     n->doc = doc;
     n->src = obj;
     n->boolean = -1;
+    n->res = res_index(s, parent_base);
+    if (n->res < 0)
+        return MC_ENOMEM;
     if (obj == NULL)
         return cerr(c, MC_ESCHEMA, n, NULL, "a schema must be an object or a boolean, not null");
     rc = map_put(s, obj, n);
@@ -976,6 +1155,9 @@ static int compile_node(cctx_t *c, json_object *obj, int doc, const char *parent
     rc = base_of(s, obj, modern, parent_base, base);
     if (rc != MC_OK)
         return cerr(c, rc, n, "$id", "URI too long");
+    n->res = res_index(s, base);
+    if (n->res < 0)
+        return MC_ENOMEM;
 
     rc = compile_defs(c, n, obj, base);
     if (rc != MC_OK)
@@ -996,6 +1178,32 @@ static int compile_node(cctx_t *c, json_object *obj, int doc, const char *parent
         if (!modern)
             return MC_OK; /* draft-07: siblings of $ref are ignored */
     }
+    if (modern && json_object_object_get_ex(obj, "$dynamicRef", &v)) {
+        char uri[MC_SCHEMA_MAX_URI];
+        if (!json_object_is_type(v, json_type_string))
+            return cerr(c, MC_ESCHEMA, n, "$dynamicRef", "must be a string");
+        if (mc__uri_resolve(base, json_object_get_string(v), uri, sizeof(uri)) != MC_OK)
+            return cerr(c, MC_ESCHEMA, n, "$dynamicRef", "malformed or too long reference");
+        n->dyn_uri = arena_strdup(s, uri);
+        if (n->dyn_uri == NULL)
+            return MC_ENOMEM;
+        n->kw |= MC__KW_DYNREF;
+        rc = push_pending(c, n);
+        if (rc != MC_OK)
+            return rc;
+    }
+    if (modern && json_object_object_get_ex(obj, "unevaluatedProperties", &v)) {
+        rc = compile_sub(c, n, v, "unevaluatedProperties", NULL, base, &n->uneval_props);
+        if (rc != MC_OK)
+            return rc;
+        n->kw |= MC__KW_UNEVAL;
+    }
+    if (modern && json_object_object_get_ex(obj, "unevaluatedItems", &v)) {
+        rc = compile_sub(c, n, v, "unevaluatedItems", NULL, base, &n->uneval_items);
+        if (rc != MC_OK)
+            return rc;
+        n->kw |= MC__KW_UNEVAL;
+    }
     rc = compile_generic_kws(c, n, obj, base);
     if (rc == MC_OK)
         rc = compile_object_kws(c, n, obj, base);
@@ -1010,6 +1218,8 @@ static int compile_node(cctx_t *c, json_object *obj, int doc, const char *parent
     if (n->props_cap == 0 && n->n_pprops == 0 &&
         (n->additional == NULL || n->additional->boolean == 1))
         n->kw &= ~(uint32_t)MC__KW_PROPS;
+    if (s->docs[doc].no_validation)
+        drop_validation_vocab(n);
     /* A schema without assertions ({} or only annotations) accepts all. */
     if (n->kw == 0)
         n->boolean = 1;
@@ -1131,23 +1341,28 @@ static int load_external(cctx_t *c, const char *docuri, const mc__idx_t **out)
     return *out != NULL ? MC_OK : MC_ENOTFOUND;
 }
 
-static int resolve_ref(cctx_t *c, mc__snode_t *n)
+/*
+ * Resolves the absolute reference uri of node n (keyword kw) to a node,
+ * compiling the target when no keyword walk reached it. *anchor_obj gets
+ * the target JSON and *frag_out (cap MC_SCHEMA_MAX_URI) the decoded fragment.
+ */
+static int resolve_uri(cctx_t *c, mc__snode_t *n, const char *kw, const char *ref_uri,
+                       mc__snode_t **out, json_object **target_out, char *frag)
 {
     mc_schema_t *s = c->s;
     char docuri[MC_SCHEMA_MAX_URI];
-    char frag[MC_SCHEMA_MAX_URI];
     char base[MC_SCHEMA_MAX_URI];
     const mc__idx_t *ix;
     char *hash;
     json_object *target;
     int rc;
 
-    snprintf(docuri, sizeof(docuri), "%s", n->ref_uri);
+    snprintf(docuri, sizeof(docuri), "%s", ref_uri);
     hash = strchr(docuri, '#');
     frag[0] = '\0';
     if (hash != NULL) {
-        if (!percent_decode(hash + 1, frag, sizeof(frag)))
-            return cerr(c, MC_ESCHEMA, n, "$ref", "malformed percent-encoding");
+        if (!percent_decode(hash + 1, frag, MC_SCHEMA_MAX_URI))
+            return cerr(c, MC_ESCHEMA, n, kw, "malformed percent-encoding");
         *hash = '\0';
     }
     ix = index_find(s, docuri);
@@ -1156,8 +1371,8 @@ static int resolve_ref(cctx_t *c, mc__snode_t *n)
         if (rc == MC_ENOTFOUND) {
             char what[MC_ERRBUF_SIZE];
             snprintf(what, sizeof(what), "cannot resolve \"%.300s\" (no such document)",
-                     n->ref_uri);
-            return cerr(c, MC_ENOTFOUND, n, "$ref", what);
+                     ref_uri);
+            return cerr(c, MC_ENOTFOUND, n, kw, what);
         }
         if (rc != MC_OK)
             return rc;
@@ -1178,34 +1393,83 @@ static int resolve_ref(cctx_t *c, mc__snode_t *n)
     }
     if (target == NULL) {
         char what[MC_ERRBUF_SIZE];
-        snprintf(what, sizeof(what), "cannot resolve \"%.300s\" (no such location)", n->ref_uri);
-        return cerr(c, MC_ENOTFOUND, n, "$ref", what);
+        snprintf(what, sizeof(what), "cannot resolve \"%.300s\" (no such location)", ref_uri);
+        return cerr(c, MC_ENOTFOUND, n, kw, what);
     }
-    n->ref = map_get(s, target);
-    if (n->ref == NULL) {
+    *target_out = target;
+    *out = map_get(s, target);
+    if (*out == NULL) {
         /* Not reached by the keyword walk: compile it under its pointer. */
         char *loc = arena_strdup(s, frag);
         if (loc == NULL)
             return MC_ENOMEM;
-        rc = compile_node(c, target, ix->doc, base, NULL, loc, NULL, -1, &n->ref);
+        rc = compile_node(c, target, ix->doc, base, NULL, loc, NULL, -1, out);
         if (rc != MC_OK)
             return rc;
     }
     return MC_OK;
 }
 
-static int resolve_all(cctx_t *c)
+/* Resolves the $ref and the $dynamicRef of a node. A $dynamicRef whose
+ * target carries a $dynamicAnchor of the fragment's name looks the name up
+ * in the dynamic scope when validating; any other behaves as $ref. */
+static int resolve_ref(cctx_t *c, mc__snode_t *n)
 {
-    size_t i;
+    char frag[MC_SCHEMA_MAX_URI];
+    json_object *target, *anchor;
     int rc;
 
-    /* The list grows while it is processed. */
-    for (i = 0; i < c->n_pending; i++) {
-        rc = resolve_ref(c, c->pending[i]);
+    if (n->ref_uri != NULL && n->ref == NULL) {
+        rc = resolve_uri(c, n, "$ref", n->ref_uri, &n->ref, &target, frag);
         if (rc != MC_OK)
             return rc;
     }
+    if (n->dyn_uri != NULL && n->dyn_ref == NULL) {
+        rc = resolve_uri(c, n, "$dynamicRef", n->dyn_uri, &n->dyn_ref, &target, frag);
+        if (rc != MC_OK)
+            return rc;
+        if (frag[0] != '\0' && frag[0] != '/' &&
+            json_object_is_type(target, json_type_object) &&
+            json_object_object_get_ex(target, "$dynamicAnchor", &anchor) &&
+            json_object_is_type(anchor, json_type_string) &&
+            strcmp(json_object_get_string(anchor), frag) == 0) {
+            n->dyn_name = arena_strdup(c->s, frag);
+            if (n->dyn_name == NULL)
+                return MC_ENOMEM;
+        }
+    }
     return MC_OK;
+}
+
+/* Resolves every pending reference, then compiles the $dynamicAnchor
+ * targets no keyword reached (their references join the list). */
+static int resolve_all(cctx_t *c)
+{
+    mc_schema_t *s = c->s;
+    size_t i;
+    int rc;
+
+    for (;;) {
+        /* The list grows while it is processed. */
+        for (; c->next_pending < c->n_pending; c->next_pending++) {
+            rc = resolve_ref(c, c->pending[c->next_pending]);
+            if (rc != MC_OK)
+                return rc;
+        }
+        for (i = 0; i < s->n_dyn; i++) {
+            if (s->dyn[i].node != NULL)
+                continue;
+            s->dyn[i].node = map_get(s, s->dyn[i].obj);
+            if (s->dyn[i].node == NULL) {
+                rc = compile_node(c, s->dyn[i].obj, s->dyn[i].doc, s->dyn[i].base, NULL, "",
+                                  NULL, -1, &s->dyn[i].node);
+                if (rc != MC_OK)
+                    return rc;
+            }
+        }
+        if (c->next_pending == c->n_pending)
+            return MC_OK;
+    }
 }
 
 /* ---- anyOf discriminators -------------------------------------------------- */
@@ -1318,7 +1582,12 @@ int mc_schema_compile(json_object *doc, const mc_schema_options_t *opts, mc_sche
     if (opts != NULL) {
         s->resolver = opts->resolver;
         s->resolver_ctx = opts->resolver_ctx;
+        s->dialect = opts->dialect;
+        s->formats = opts->formats;
+        s->max_steps = opts->max_steps;
     }
+    if (s->max_steps == 0)
+        s->max_steps = MC_SCHEMA_MAX_STEPS;
     memset(&c, 0, sizeof(c));
     c.s = s;
     c.eb = eb;
@@ -1366,6 +1635,8 @@ void mc_schema_free(mc_schema_t *s)
     free(s->map_keys);
     free(s->map_vals);
     free(s->ids);
+    free(s->res);
+    free(s->dyn);
     if (s->utf8 != (locale_t)0)
         freelocale(s->utf8);
     for (b = s->arena; b != NULL; b = next) {

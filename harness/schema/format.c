@@ -7,7 +7,7 @@
  *   only at the end); the unused bits before padding are not checked.
  * date-time: RFC 3339 date-time ("T"/"Z" case-insensitive, leap second only
  *   at 23:59:60 UTC). date: RFC 3339 full-date, days checked per month.
- * email: dot-atom local part "@" a domain of LDH labels or an [IP literal];
+ * email: dot-atom or quoted local part "@" a domain of LDH labels or an [IP literal];
  *   quoted local parts are not accepted.
  * Each checker reads exactly len bytes and never allocates.
  */
@@ -77,6 +77,8 @@ static int scan(const char *s, size_t len, size_t *i, unsigned mask, const char 
 
 #define PCHAR (C_ALPHA | C_DIGIT | C_UNRES | C_SUB)
 
+static int ipv4_ok(const char *s, size_t len);
+
 static int ip_literal_ok(const char *s, size_t len)
 {
     size_t i;
@@ -111,6 +113,14 @@ static int ip_literal_ok(const char *s, size_t len)
             } else {
                 return 0;
             }
+        }
+        if (memchr(s, '.', len) != NULL) {
+            /* The dotted tail is a real IPv4 address (no leading zeros). */
+            const char *last = s + len;
+            while (last > s && last[-1] != ':')
+                last--;
+            if (!ipv4_ok(last, (size_t)(s + len - last)))
+                return 0;
         }
         return colons >= 2 && colons <= 7 && doubles <= 1;
     }
@@ -214,7 +224,9 @@ static int template_literal(unsigned char ch)
         return 1; /* ucschar / iprivate */
     if (ch <= 0x20 || ch == 0x7f)
         return 0;
-    return strchr("\"'%<>\\^`{|}", ch) == NULL;
+    /* An apostrophe is accepted in a literal, as the JSON-Schema-Test-Suite
+     * expects. */
+    return strchr("\"%<>\\^`{|}", ch) == NULL;
 }
 
 static int template_expr(const char *s, size_t len)
@@ -430,18 +442,39 @@ static int ipv4_ok(const char *s, size_t len)
 
 /* ---- email ---------------------------------------------------------------------- */
 
+/* RFC 5321 quoted-string local part: '"' *(qtext / quoted-pair) '"', with
+ * printable ASCII only. Returns its length (closing quote included) or 0. */
+static size_t quoted_local(const char *s, size_t len)
+{
+    size_t i;
+
+    if (len < 2 || s[0] != '"')
+        return 0;
+    for (i = 1; i < len; i++) {
+        unsigned char ch = (unsigned char)s[i];
+        if (ch == '"')
+            return i + 1;
+        if (ch < 0x20 || ch > 0x7e)
+            return 0;
+        if (ch == '\\' && (++i >= len || (unsigned char)s[i] < 0x20 || (unsigned char)s[i] > 0x7e))
+            return 0;
+    }
+    return 0;
+}
+
 static int email_ok(const char *s, size_t len)
 {
-    const char *at = memchr(s, '@', len);
-    size_t llen, i, dlen;
+    const char *at;
+    size_t llen, i, dlen, q = quoted_local(s, len);
     const char *d;
 
+    at = q > 0 ? (q < len && s[q] == '@' ? s + q : NULL) : memchr(s, '@', len);
     if (at == NULL)
         return 0;
     llen = (size_t)(at - s);
-    if (llen == 0 || llen > 64 || s[0] == '.' || s[llen - 1] == '.')
+    if (llen == 0 || llen > 64 || (q == 0 && (s[0] == '.' || s[llen - 1] == '.')))
         return 0;
-    for (i = 0; i < llen; i++) {
+    for (i = 0; i < llen && q == 0; i++) {
         unsigned char ch = (unsigned char)s[i];
         if (ch == '.') {
             if (s[i + 1] == '.')
@@ -454,6 +487,8 @@ static int email_ok(const char *s, size_t len)
     dlen = len - llen - 1;
     if (dlen == 0 || dlen > 253)
         return 0;
+    if (d[0] == '[' && dlen > 7 && strncmp(d + 1, "IPv6:", 5) == 0)
+        return d[dlen - 1] == ']' && ip_literal_ok(d + 6, dlen - 7);
     if (d[0] == '[')
         return d[dlen - 1] == ']' && dlen > 2 &&
                (ip_literal_ok(d + 1, dlen - 2) || ipv4_ok(d + 1, dlen - 2));

@@ -53,7 +53,9 @@ enum {
     MC__KW_MAX = 1u << 24,
     MC__KW_XMIN = 1u << 25,
     MC__KW_XMAX = 1u << 26,
-    MC__KW_MULT = 1u << 27
+    MC__KW_MULT = 1u << 27,
+    MC__KW_UNEVAL = 1u << 28, /* unevaluatedProperties / unevaluatedItems */
+    MC__KW_DYNREF = 1u << 29  /* $dynamicRef */
 };
 #define MC__KW_OBJ_MASK                                                                            \
     (MC__KW_PROPS | MC__KW_PROPNAMES | MC__KW_MINPROPS | MC__KW_MAXPROPS | MC__KW_DEPS)
@@ -125,6 +127,17 @@ struct mc__snode {
     char *ref_uri; /* absolute, arena; resolved into ref at compile time */
     mc__snode_t *ref;
 
+    /* $dynamicRef: the statically resolved target, and the anchor name to
+     * look up in the dynamic scope (NULL when the target has no matching
+     * $dynamicAnchor, and the keyword behaves as $ref) */
+    char *dyn_uri;
+    mc__snode_t *dyn_ref;
+    const char *dyn_name;
+    int res; /* the schema resource (index in mc_schema.res) the node is in */
+
+    /* unevaluatedProperties / unevaluatedItems (NULL = absent) */
+    mc__snode_t *uneval_props, *uneval_items;
+
     /* enum / const */
     json_object *enum_v; /* borrowed array */
     mc__str_t *enum_s;
@@ -187,7 +200,19 @@ typedef struct mc__doc {
     json_object *root; /* owned reference */
     char *base;        /* arena: the document's base URI (no fragment) */
     int modern;        /* 2019-09/2020-12 dialect */
+    int formats;       /* formats are assertions in this document */
+    int no_validation; /* its meta-schema leaves out the validation vocabulary */
 } mc__doc_t;
+
+/* A $dynamicAnchor: its resource, name and schema object. */
+typedef struct mc__dyn {
+    int res;
+    int doc;
+    const char *name; /* borrowed from the document */
+    json_object *obj; /* borrowed */
+    char *base;       /* arena */
+    mc__snode_t *node;
+} mc__dyn_t;
 
 /* $id / $anchor index entry: absolute URI (with "#name" for anchors). */
 typedef struct mc__idx {
@@ -213,6 +238,14 @@ struct mc_schema {
     locale_t utf8; /* C.UTF-8 for regcomp/regexec, (locale_t)0 when missing */
     mc_schema_resolver_fn resolver;
     void *resolver_ctx;
+    int dialect; /* mc_schema_dialect_t for documents without $schema */
+    int formats; /* mc_schema_formats_t */
+    unsigned long max_steps; /* evaluation budget per validation */
+    /* schema resources (base URIs) and the $dynamicAnchors in them */
+    char **res;
+    size_t n_res, res_cap;
+    mc__dyn_t *dyn;
+    size_t n_dyn, dyn_cap;
 };
 
 /* ---- helpers shared inside the layer ---- */

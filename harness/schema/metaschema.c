@@ -5,6 +5,14 @@
  * validation specification's keyword list: it accepts exactly the schemas
  * draft-07 allows (annotations such as "default" and "examples" included),
  * so `{"$ref": "http://json-schema.org/draft-07/schema#"}` validates schemas.
+ *
+ * The 2020-12 meta-schema, written for this project from the keyword lists
+ * of the 2020-12 core and validation specifications, as one document (the
+ * vocabularies are not split into documents of their own): every keyword
+ * of the core, applicator, unevaluated, validation, meta-data,
+ * format-annotation and content vocabularies with the value it allows.
+ * Subschema positions use "$dynamicRef": "#meta", so a meta-schema that
+ * extends it (and sets its own "$dynamicAnchor": "meta") applies to them too.
  */
 #include <string.h>
 
@@ -83,9 +91,95 @@ static const char draft07[] =
     "\"default\":true"
     "}";
 
+static const char draft2020[] =
+    "{"
+    "\"$schema\":\"https://json-schema.org/draft/2020-12/schema\","
+    "\"$id\":\"https://json-schema.org/draft/2020-12/schema\","
+    "\"$dynamicAnchor\":\"meta\","
+    "\"title\":\"2020-12 schema (mcpcheck built-in)\","
+    "\"$defs\":{"
+    "  \"list\":{\"type\":\"array\",\"minItems\":1,\"items\":{\"$dynamicRef\":\"#meta\"}},"
+    "  \"map\":{\"type\":\"object\",\"additionalProperties\":{\"$dynamicRef\":\"#meta\"}},"
+    "  \"count\":{\"type\":\"integer\",\"minimum\":0},"
+    "  \"typeName\":{\"enum\":[\"null\",\"boolean\",\"object\",\"array\",\"number\","
+    "                          \"integer\",\"string\"]},"
+    "  \"names\":{\"type\":\"array\",\"items\":{\"type\":\"string\"},\"uniqueItems\":true},"
+    "  \"uriRef\":{\"type\":\"string\",\"format\":\"uri-reference\"},"
+    "  \"anchor\":{\"type\":\"string\",\"pattern\":\"^[A-Za-z_][-A-Za-z0-9._]*$\"}"
+    "},"
+    "\"type\":[\"object\",\"boolean\"],"
+    "\"properties\":{"
+    "  \"$id\":{\"$ref\":\"#/$defs/uriRef\",\"pattern\":\"^[^#]*#?$\"},"
+    "  \"$schema\":{\"type\":\"string\",\"format\":\"uri\"},"
+    "  \"$ref\":{\"$ref\":\"#/$defs/uriRef\"},"
+    "  \"$anchor\":{\"$ref\":\"#/$defs/anchor\"},"
+    "  \"$dynamicRef\":{\"$ref\":\"#/$defs/uriRef\"},"
+    "  \"$dynamicAnchor\":{\"$ref\":\"#/$defs/anchor\"},"
+    "  \"$vocabulary\":{\"type\":\"object\",\"propertyNames\":{\"type\":\"string\"},"
+    "                   \"additionalProperties\":{\"type\":\"boolean\"}},"
+    "  \"$comment\":{\"type\":\"string\"},"
+    "  \"$defs\":{\"$ref\":\"#/$defs/map\"},"
+    "  \"definitions\":{\"$ref\":\"#/$defs/map\"},"
+    "  \"prefixItems\":{\"$ref\":\"#/$defs/list\"},"
+    "  \"items\":{\"$dynamicRef\":\"#meta\"},"
+    "  \"contains\":{\"$dynamicRef\":\"#meta\"},"
+    "  \"additionalProperties\":{\"$dynamicRef\":\"#meta\"},"
+    "  \"properties\":{\"$ref\":\"#/$defs/map\"},"
+    "  \"patternProperties\":{\"$ref\":\"#/$defs/map\","
+    "                        \"propertyNames\":{\"format\":\"regex\"}},"
+    "  \"dependentSchemas\":{\"$ref\":\"#/$defs/map\"},"
+    "  \"propertyNames\":{\"$dynamicRef\":\"#meta\"},"
+    "  \"if\":{\"$dynamicRef\":\"#meta\"},"
+    "  \"then\":{\"$dynamicRef\":\"#meta\"},"
+    "  \"else\":{\"$dynamicRef\":\"#meta\"},"
+    "  \"allOf\":{\"$ref\":\"#/$defs/list\"},"
+    "  \"anyOf\":{\"$ref\":\"#/$defs/list\"},"
+    "  \"oneOf\":{\"$ref\":\"#/$defs/list\"},"
+    "  \"not\":{\"$dynamicRef\":\"#meta\"},"
+    "  \"unevaluatedItems\":{\"$dynamicRef\":\"#meta\"},"
+    "  \"unevaluatedProperties\":{\"$dynamicRef\":\"#meta\"},"
+    "  \"type\":{\"anyOf\":[{\"$ref\":\"#/$defs/typeName\"},{\"type\":\"array\","
+    "           \"items\":{\"$ref\":\"#/$defs/typeName\"},\"minItems\":1,\"uniqueItems\":true}]},"
+    "  \"const\":true,"
+    "  \"enum\":{\"type\":\"array\"},"
+    "  \"multipleOf\":{\"type\":\"number\",\"exclusiveMinimum\":0},"
+    "  \"maximum\":{\"type\":\"number\"},"
+    "  \"exclusiveMaximum\":{\"type\":\"number\"},"
+    "  \"minimum\":{\"type\":\"number\"},"
+    "  \"exclusiveMinimum\":{\"type\":\"number\"},"
+    "  \"maxLength\":{\"$ref\":\"#/$defs/count\"},"
+    "  \"minLength\":{\"$ref\":\"#/$defs/count\"},"
+    "  \"pattern\":{\"type\":\"string\",\"format\":\"regex\"},"
+    "  \"maxItems\":{\"$ref\":\"#/$defs/count\"},"
+    "  \"minItems\":{\"$ref\":\"#/$defs/count\"},"
+    "  \"uniqueItems\":{\"type\":\"boolean\"},"
+    "  \"maxContains\":{\"$ref\":\"#/$defs/count\"},"
+    "  \"minContains\":{\"$ref\":\"#/$defs/count\"},"
+    "  \"maxProperties\":{\"$ref\":\"#/$defs/count\"},"
+    "  \"minProperties\":{\"$ref\":\"#/$defs/count\"},"
+    "  \"required\":{\"$ref\":\"#/$defs/names\"},"
+    "  \"dependentRequired\":{\"type\":\"object\",\"additionalProperties\":"
+    "                        {\"$ref\":\"#/$defs/names\"}},"
+    "  \"dependencies\":{\"type\":\"object\",\"additionalProperties\":{\"anyOf\":["
+    "                   {\"$dynamicRef\":\"#meta\"},{\"$ref\":\"#/$defs/names\"}]}},"
+    "  \"title\":{\"type\":\"string\"},"
+    "  \"description\":{\"type\":\"string\"},"
+    "  \"deprecated\":{\"type\":\"boolean\"},"
+    "  \"readOnly\":{\"type\":\"boolean\"},"
+    "  \"writeOnly\":{\"type\":\"boolean\"},"
+    "  \"examples\":{\"type\":\"array\"},"
+    "  \"format\":{\"type\":\"string\"},"
+    "  \"contentEncoding\":{\"type\":\"string\"},"
+    "  \"contentMediaType\":{\"type\":\"string\"},"
+    "  \"contentSchema\":{\"$dynamicRef\":\"#meta\"}"
+    "}"
+    "}";
+
 const char *mc__builtin_schema(const char *uri)
 {
     if (strcmp(uri, "http://json-schema.org/draft-07/schema") == 0)
         return draft07;
+    if (strcmp(uri, "https://json-schema.org/draft/2020-12/schema") == 0)
+        return draft2020;
     return NULL;
 }

@@ -371,6 +371,38 @@ static size_t quantifier_len(const char *p)
     return p[i] == '}' ? i + 1 : 0;
 }
 
+/*
+ * \p{NAME} / \P{NAME} outside a character class, for the letter classes
+ * the locale's classification answers (the compiled schema matches in
+ * C.UTF-8): L / Letter, Lu / Uppercase_Letter, Ll / Lowercase_Letter.
+ * Emits the bracket expression and returns the length consumed, or -1 for
+ * any other property.
+ */
+static int property_class(const char *p, out_t *o)
+{
+    static const struct {
+        const char *name;
+        const char *cls;
+    } props[] = {{"L", "alpha"},         {"Letter", "alpha"},
+                 {"Lu", "upper"},        {"Uppercase_Letter", "upper"},
+                 {"Ll", "lower"},        {"Lowercase_Letter", "lower"}};
+    const char *end = strchr(p + 3, '}');
+    size_t len, i;
+
+    if (end == NULL)
+        return -1;
+    len = (size_t)(end - (p + 3));
+    for (i = 0; i < sizeof(props) / sizeof(props[0]); i++) {
+        if (strlen(props[i].name) != len || strncmp(props[i].name, p + 3, len) != 0)
+            continue;
+        emits(o, p[1] == 'P' ? "[^[:" : "[[:");
+        emits(o, props[i].cls);
+        emits(o, ":]]");
+        return (int)(end - p) + 1;
+    }
+    return -1;
+}
+
 int mc__regex_translate(const char *ecma, char *buf, size_t cap, mc_errbuf_t *eb)
 {
     out_t o;
@@ -389,7 +421,16 @@ int mc__regex_translate(const char *ecma, char *buf, size_t cap, mc_errbuf_t *eb
         switch (ch) {
         case '\\': {
             uint32_t cp;
-            int k = escape_char(p + 1, &cp);
+            int k;
+            if ((p[1] == 'p' || p[1] == 'P') && p[2] == '{') {
+                int n = property_class(p, &o);
+                if (n < 0)
+                    return mc_errbuf_set(eb, MC_EUNSUPPORTED,
+                                         "Unicode property \"%.40s\" is not supported", p);
+                p += n;
+                break;
+            }
+            k = escape_char(p + 1, &cp);
             if (k < 0)
                 return mc_errbuf_set(eb, MC_EUNSUPPORTED, "escape \"\\%c\" is not supported",
                                      p[1] != '\0' ? p[1] : '?');

@@ -9,14 +9,13 @@
 #include <string.h>
 
 #include "core/jsonrpc.h"
+#include "core/version.h"
 #include "schema/registry.h"
 
 #ifndef MC_SCHEMAS_DIR
 #define MC_SCHEMAS_DIR "harness/schemas"
 #endif
 
-static const char *const known_versions[] = {"2024-11-05", "2025-03-26", "2025-06-18",
-                                             "2025-11-25", NULL};
 
 /*
  * The result definition of each request method. The schemas do not say
@@ -48,6 +47,23 @@ static const struct {
     {"tasks/result", "GetTaskPayloadResult"},
     {"tasks/list", "ListTasksResult"},
     {"tasks/cancel", "CancelTaskResult"},
+    {"server/discover", "DiscoverResult"},
+    {"subscriptions/listen", "SubscriptionsListenResult"},
+};
+
+/*
+ * Error responses with a shape of their own, checked when the version's
+ * schema defines them: the error code and the definition of the whole
+ * response.
+ */
+static const struct {
+    long code;
+    const char *def;
+} error_defs[] = {
+    {MC_RPC_URL_ELICITATION_REQUIRED, "URLElicitationRequiredError"},
+    {-32020, "HeaderMismatchError"},
+    {-32021, "MissingRequiredClientCapabilityError"},
+    {-32022, "UnsupportedProtocolVersionError"},
 };
 
 /*
@@ -82,6 +98,7 @@ static const struct {
     {"TitledMultiSelectEnumSchema", "maxItems", "maxItems is a TypeScript number"},
     {"UntitledMultiSelectEnumSchema", "minItems", "minItems is a TypeScript number"},
     {"UntitledMultiSelectEnumSchema", "maxItems", "maxItems is a TypeScript number"},
+    {"JSONValue", "", "a JSONValue number is a TypeScript number"},
 };
 
 typedef struct method_def {
@@ -92,6 +109,7 @@ typedef struct method_def {
     const mc_schema_node_t *node;        /* the request or notification definition */
     const char *result_def;              /* requests: the result definition's name */
     const mc_schema_node_t *result_node; /* requests: the result definition */
+    int input_required; /* requests: may be answered by an InputRequiredResult */
 } method_def_t;
 
 typedef struct version {
@@ -100,7 +118,8 @@ typedef struct version {
     method_def_t methods[MC_REGISTRY_MAX_METHODS];
     size_t n_methods;
     const mc_schema_node_t *env_request, *env_notification, *env_result, *env_error;
-    const mc_schema_node_t *url_elicitation_error, *create_task_result;
+    const mc_schema_node_t *create_task_result, *input_required_result;
+    const mc_schema_node_t *error_nodes[sizeof(error_defs) / sizeof(error_defs[0])];
 } version_t;
 
 struct mc_registry {
@@ -112,7 +131,7 @@ struct mc_registry {
 
 const char *const *mc_registry_versions(void)
 {
-    return known_versions;
+    return mc_version_names();
 }
 
 const char *mc_registry_bundled_dir(void)
@@ -177,12 +196,7 @@ static version_t *find_version(const mc_registry_t *reg, const char *name)
 
 static int known_version(const char *name)
 {
-    size_t i;
-
-    for (i = 0; known_versions[i] != NULL; i++)
-        if (strcmp(known_versions[i], name) == 0)
-            return 1;
-    return 0;
+    return mc_version_find(name) != NULL;
 }
 
 /* Reads a whole file (at most MC_REGISTRY_MAX_FILE bytes) into a new buffer. */
@@ -276,19 +290,52 @@ static const char *result_name(const mc_schema_t *s, const char *method)
     return mc_schema_definition(s, "Result") != NULL ? "Result" : NULL;
 }
 
+/*
+ * True when the version defines "<result>Response" (2026-07-28 and later)
+ * and its result may be an InputRequiredResult: the multi round-trip
+ * requests, answered either by their result or by a request for input.
+ */
+static int response_allows_input_required(const mc_schema_t *s, const char *result)
+{
+    char name[128];
+    json_object *resp, *props, *res, *alts;
+    size_t i;
+    int n = snprintf(name, sizeof(name), "%sResponse", result);
+
+    if (n < 0 || (size_t)n >= sizeof(name))
+        return 0;
+    resp = mc_schema_definition_json(s, name);
+    if (resp == NULL || !json_object_object_get_ex(resp, "properties", &props) ||
+        !json_object_object_get_ex(props, "result", &res) ||
+        !json_object_object_get_ex(res, "anyOf", &alts) ||
+        !json_object_is_type(alts, json_type_array))
+        return 0;
+    for (i = 0; i < json_object_array_length(alts); i++) {
+        json_object *ref;
+        if (json_object_object_get_ex(json_object_array_get_idx(alts, i), "$ref", &ref) &&
+            json_object_is_type(ref, json_type_string) &&
+            ends_with(json_object_get_string(ref), "/InputRequiredResult"))
+            return 1;
+    }
+    return 0;
+}
+
 /* Fills the method table and the envelope nodes of a compiled version. */
 static int index_version(version_t *v, mc_errbuf_t *eb)
 {
     json_object *doc = mc_schema_document(v->schema);
     json_object *defs;
     struct lh_entry *e;
+    size_t i;
 
     v->env_request = mc_schema_definition(v->schema, "JSONRPCRequest");
     v->env_notification = mc_schema_definition(v->schema, "JSONRPCNotification");
     v->env_result = first_def(v->schema, "JSONRPCResultResponse", "JSONRPCResponse");
     v->env_error = first_def(v->schema, "JSONRPCErrorResponse", "JSONRPCError");
-    v->url_elicitation_error = mc_schema_definition(v->schema, "URLElicitationRequiredError");
+    for (i = 0; i < sizeof(error_defs) / sizeof(error_defs[0]); i++)
+        v->error_nodes[i] = mc_schema_definition(v->schema, error_defs[i].def);
     v->create_task_result = mc_schema_definition(v->schema, "CreateTaskResult");
+    v->input_required_result = mc_schema_definition(v->schema, "InputRequiredResult");
     if (v->env_request == NULL || v->env_notification == NULL || v->env_result == NULL ||
         v->env_error == NULL)
         return mc_errbuf_set(eb, MC_ESCHEMA,
@@ -318,6 +365,9 @@ static int index_version(version_t *v, mc_errbuf_t *eb)
             v->methods[v->n_methods].result_def = rd;
             v->methods[v->n_methods].result_node =
                 rd != NULL ? mc_schema_definition(v->schema, rd) : NULL;
+            v->methods[v->n_methods].input_required =
+                rd != NULL && v->input_required_result != NULL &&
+                response_allows_input_required(v->schema, rd);
         }
         v->n_methods++;
     }
@@ -345,11 +395,17 @@ int mc_registry_load(mc_registry_t *reg, const char *version, mc_errbuf_t *eb)
 
     if (find_version(reg, version) != NULL)
         return MC_OK;
-    if (!known_version(version))
-        return mc_errbuf_set(eb, MC_ENOTFOUND,
-                             "unknown protocol version \"%.40s\" (known: 2024-11-05, 2025-03-26, "
-                             "2025-06-18, 2025-11-25)",
-                             version);
+    if (!known_version(version)) {
+        char names[160];
+        size_t o = 0;
+        int i;
+        names[0] = '\0';
+        for (i = 0; i < MC_V_COUNT && o < sizeof(names); i++)
+            o += (size_t)snprintf(names + o, sizeof(names) - o, "%s%s", i ? ", " : "",
+                                  mc_version_name(i));
+        return mc_errbuf_set(eb, MC_ENOTFOUND, "unknown protocol version \"%.40s\" (known: %s)",
+                             version, names);
+    }
     if (reg->n_versions == MC_REGISTRY_MAX_VERSIONS)
         return mc_errbuf_set(eb, MC_EFULL, "too many schema versions loaded");
     if (reg->layout == MC_REGISTRY_UPSTREAM)
@@ -370,7 +426,13 @@ int mc_registry_load(mc_registry_t *reg, const char *version, mc_errbuf_t *eb)
     memset(v, 0, sizeof(*v));
     snprintf(v->name, sizeof(v->name), "%s", version);
     mc_errbuf_clear(&inner);
-    rc = mc_schema_compile(doc, NULL, &v->schema, &inner);
+    {
+        /* The MCP schemas rely on their formats (uri, byte, date-time), in
+         * either dialect; see harness/schemas/README.md. */
+        mc_schema_options_t opts = {NULL, NULL, MC_SCHEMA_DIALECT_DRAFT7, MC_SCHEMA_FORMATS_ASSERT,
+                                    0};
+        rc = mc_schema_compile(doc, &opts, &v->schema, &inner);
+    }
     json_object_put(doc);
     if (rc != MC_OK)
         return mc_errbuf_set(eb, rc, "%s: %s", path, inner.msg);
@@ -483,6 +545,13 @@ static int validate_response(const version_t *v, json_object *msg, json_object *
          strcmp(answered, "elicitation/create") == 0) &&
         mc_schema_is_valid(v->schema, v->create_task_result, result))
         return MC_OK;
+    /* A multi round-trip request (2026-07-28) may be answered by a request
+     * for input, marked by its resultType. */
+    if (m->input_required && json_object_is_type(result, json_type_object) &&
+        json_object_object_get_ex(result, "resultType", &task) &&
+        json_object_is_type(task, json_type_string) &&
+        strcmp(json_object_get_string(task), "input_required") == 0)
+        return check(v, v->input_required_result, result, "/result", report);
     return check(v, m->result_node, result, "/result", report);
 }
 
@@ -537,11 +606,13 @@ int mc_registry_validate_message(mc_registry_t *reg, const char *version, json_o
         json_object *code;
         if (check(v, v->env_error, msg, NULL, report) != MC_OK)
             return MC_EINVALID;
-        if (v->url_elicitation_error != NULL &&
-            json_object_object_get_ex(error, "code", &code) &&
-            json_object_is_type(code, json_type_int) &&
-            json_object_get_int64(code) == MC_RPC_URL_ELICITATION_REQUIRED)
-            return check(v, v->url_elicitation_error, msg, NULL, report);
+        size_t i;
+        if (!json_object_object_get_ex(error, "code", &code) ||
+            !json_object_is_type(code, json_type_int))
+            return MC_OK;
+        for (i = 0; i < sizeof(error_defs) / sizeof(error_defs[0]); i++)
+            if (v->error_nodes[i] != NULL && json_object_get_int64(code) == error_defs[i].code)
+                return check(v, v->error_nodes[i], msg, NULL, report);
         return MC_OK;
     }
     return fail(report, "", "jsonrpc",

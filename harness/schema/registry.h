@@ -30,10 +30,11 @@
 #include <json-c/json.h>
 
 #include "core/error.h"
+#include "core/version.h"
 #include "schema/validator.h"
 
 /* The protocol version the project tests by default (its baseline). */
-#define MC_REGISTRY_DEFAULT_VERSION "2025-06-18"
+#define MC_REGISTRY_DEFAULT_VERSION MC_VERSION_BASELINE
 /* Versions a registry can hold. */
 #define MC_REGISTRY_MAX_VERSIONS 8
 /* Methods per version. */

@@ -42,6 +42,10 @@ typedef struct vctx {
     rec_t *recs;
     size_t n_recs, cap_recs;
     size_t dropped;
+    unsigned long steps; /* evaluations so far (MC_SCHEMA_MAX_STEPS) */
+    int over_budget;
+    size_t n_scope; /* dynamic scope: the schema resources entered */
+    int scope[MC_SCHEMA_MAX_DEPTH + 4];
     seg_t path[MC_SCHEMA_MAX_DEPTH + 4];
 } vctx_t;
 
@@ -149,6 +153,8 @@ static void drop_recs(vctx_t *c, size_t from, size_t to)
 {
     size_t i;
 
+    if (from == to)
+        return;
     for (i = from; i < to; i++) {
         free(c->recs[i].inst);
         free(c->recs[i].msg);
@@ -942,6 +948,190 @@ static int v_oneof(vctx_t *c, const mc__snode_t *n, json_object *v)
     return 0;
 }
 
+/* ---- $dynamicRef ------------------------------------------------------------- */
+
+/* The schema a $dynamicRef stands for here: the outermost resource of the
+ * dynamic scope that has a $dynamicAnchor of the name, else the static
+ * target. */
+static const mc__snode_t *dyn_target(const vctx_t *c, const mc__snode_t *n)
+{
+    size_t i, j;
+
+    if (n->dyn_name == NULL)
+        return n->dyn_ref;
+    for (i = 0; i < c->n_scope; i++)
+        for (j = 0; j < c->s->n_dyn; j++)
+            if (c->s->dyn[j].res == c->scope[i] && c->s->dyn[j].node != NULL &&
+                strcmp(c->s->dyn[j].name, n->dyn_name) == 0)
+                return c->s->dyn[j].node;
+    return n->dyn_ref;
+}
+
+/* ---- unevaluatedProperties / unevaluatedItems ----------------------------------- */
+
+/* One bit per object member or array item, in instance order. */
+typedef struct bits {
+    uint64_t *w;
+    size_t n;
+} bits_t;
+
+static void bit_set(bits_t *b, size_t i)
+{
+    if (i < b->n)
+        b->w[i / 64] |= (uint64_t)1 << (i % 64);
+}
+
+static void bit_all(bits_t *b, size_t from)
+{
+    size_t i;
+
+    for (i = from; i < b->n; i++)
+        bit_set(b, i);
+}
+
+static int bit_get(const bits_t *b, size_t i)
+{
+    return (b->w[i / 64] >> (i % 64)) & 1u;
+}
+
+static int is_bool_schema(const mc__snode_t *n)
+{
+    return n->src == NULL || json_object_is_type(n->src, json_type_boolean);
+}
+
+/*
+ * Marks the members (object) or items (array) of v that node n, which v
+ * satisfies, evaluates: through its own keywords and every in-place
+ * applicator that v also satisfies (annotations of failed subschemas are
+ * dropped). self: n is the node whose own unevaluated* keyword asks, so
+ * that keyword does not count.
+ */
+static void annotate(vctx_t *c, const mc__snode_t *n, json_object *v, bits_t *b, int is_obj,
+                     int self, int depth)
+{
+    size_t i, k;
+
+    if (n == NULL || is_bool_schema(n) || depth > MC_SCHEMA_MAX_DEPTH || c->over_budget)
+        return;
+    if (is_obj) {
+        struct lh_entry *e;
+        for (e = json_object_get_object(v)->head, i = 0; e != NULL; e = e->next, i++) {
+            const char *key = (const char *)lh_entry_k(e);
+            int matched = 0;
+            if (n->props_cap != 0) {
+                size_t len;
+                uint32_t h = mc__hash_key(key, &len);
+                const mc__prop_t *p = prop_find(n, key, len, h);
+                matched = p != NULL && p->schema != NULL;
+            }
+            for (k = 0; k < n->n_pprops && !matched; k++)
+                matched = mc__regex_search(c->s, &n->pprops[k], key, strlen(key));
+            if (matched || n->additional != NULL || (!self && n->uneval_props != NULL))
+                bit_set(b, i);
+        }
+        for (k = 0; k < n->n_deps; k++)
+            if (n->deps[k].schema != NULL && json_object_object_get_ex(v, n->deps[k].name, NULL))
+                annotate(c, n->deps[k].schema, v, b, is_obj, 0, depth + 1);
+    } else {
+        size_t len = json_object_array_length(v);
+        if (n->items != NULL || n->additional_items != NULL || (!self && n->uneval_items != NULL))
+            bit_all(b, 0);
+        for (i = 0; i < n->n_tuple && i < len; i++)
+            bit_set(b, i);
+        if (n->contains != NULL)
+            for (i = 0; i < len; i++)
+                if (probe(c, n->contains, json_object_array_get_idx(v, i)))
+                    bit_set(b, i);
+    }
+    if (n->ref != NULL)
+        annotate(c, n->ref, v, b, is_obj, 0, depth + 1);
+    if (n->dyn_ref != NULL)
+        annotate(c, dyn_target(c, n), v, b, is_obj, 0, depth + 1);
+    for (k = 0; k < n->n_all_of; k++)
+        annotate(c, n->all_of[k], v, b, is_obj, 0, depth + 1);
+    for (k = 0; k < n->n_any_of; k++)
+        if (probe(c, n->any_of[k], v))
+            annotate(c, n->any_of[k], v, b, is_obj, 0, depth + 1);
+    for (k = 0; k < n->n_one_of; k++)
+        if (probe(c, n->one_of[k], v))
+            annotate(c, n->one_of[k], v, b, is_obj, 0, depth + 1);
+    if (n->if_ != NULL) {
+        if (probe(c, n->if_, v)) {
+            annotate(c, n->if_, v, b, is_obj, 0, depth + 1);
+            annotate(c, n->then_, v, b, is_obj, 0, depth + 1);
+        } else {
+            annotate(c, n->else_, v, b, is_obj, 0, depth + 1);
+        }
+    }
+}
+
+static int v_uneval(vctx_t *c, const mc__snode_t *n, json_object *v, enum json_type t)
+{
+    uint64_t stack[MC_SCHEMA_UNEVAL_STACK / 64];
+    const mc__snode_t *sub;
+    bits_t b;
+    size_t count, words, i;
+    int is_obj = t == json_type_object, ok = 1;
+
+    if (is_obj && n->uneval_props != NULL)
+        sub = n->uneval_props;
+    else if (t == json_type_array && n->uneval_items != NULL)
+        sub = n->uneval_items;
+    else
+        return 1;
+    count = is_obj ? (size_t)json_object_object_length(v) : json_object_array_length(v);
+    if (count == 0)
+        return 1;
+    words = (count + 63) / 64;
+    b.w = count <= MC_SCHEMA_UNEVAL_STACK ? stack : calloc(words, sizeof(uint64_t));
+    if (b.w == NULL) {
+        c->nomem = 1;
+        return 0;
+    }
+    if (b.w == stack)
+        memset(stack, 0, words * sizeof(uint64_t));
+    b.n = count;
+    annotate(c, n, v, &b, is_obj, 1, 0);
+    if (is_obj) {
+        struct lh_entry *e;
+        for (e = json_object_get_object(v)->head, i = 0; e != NULL; e = e->next, i++) {
+            const char *key = (const char *)lh_entry_k(e);
+            if (bit_get(&b, i))
+                continue;
+            if (sub->boolean == 0) {
+                ok = 0;
+                if (!c->collect)
+                    break;
+                note(c, MC_SCHEMA_ERROR, n, "unevaluatedProperties", key,
+                     "property not allowed (unevaluatedProperties is false)");
+            } else if (!child_key(c, sub, (json_object *)lh_entry_v(e), key)) {
+                ok = 0;
+                if (!c->collect)
+                    break;
+            }
+        }
+    } else {
+        for (i = 0; i < count; i++) {
+            if (bit_get(&b, i))
+                continue;
+            if (sub->boolean == 0) {
+                ok = 0;
+                note(c, MC_SCHEMA_ERROR, n, "unevaluatedItems", NULL,
+                     "item %zu not allowed (unevaluatedItems is false)", i);
+                break;
+            }
+            if (!child_idx(c, sub, json_object_array_get_idx(v, i), i)) {
+                ok = 0;
+                if (!c->collect)
+                    break;
+            }
+        }
+    }
+    if (b.w != stack)
+        free(b.w);
+    return ok;
+}
+
 /* ---- one node ------------------------------------------------------------------ */
 
 static int vbody(vctx_t *c, const mc__snode_t *n, json_object *v)
@@ -952,6 +1142,8 @@ static int vbody(vctx_t *c, const mc__snode_t *n, json_object *v)
     size_t i;
 
     if ((kw & MC__KW_REF) && !vnode(c, n->ref, v))
+        FAIL_FAST();
+    if ((kw & MC__KW_DYNREF) && !vnode(c, dyn_target(c, n), v))
         FAIL_FAST();
     if ((kw & MC__KW_TYPE) && !v_type(c, n, v, t)) {
         /* Type-specific keywords would only repeat the point. */
@@ -1007,12 +1199,14 @@ static int vbody(vctx_t *c, const mc__snode_t *n, json_object *v)
         if (branch != NULL && !vnode(c, branch, v))
             FAIL_FAST();
     }
+    if ((kw & MC__KW_UNEVAL) && !v_uneval(c, n, v, t))
+        FAIL_FAST();
     return ok;
 }
 
 static int vnode(vctx_t *c, const mc__snode_t *n, json_object *v)
 {
-    int ok;
+    int ok, pushed = 0;
 
     if (n->boolean >= 0) {
         if (n->boolean)
@@ -1025,9 +1219,19 @@ static int vnode(vctx_t *c, const mc__snode_t *n, json_object *v)
              "schema evaluation deeper than %d levels (recursive $ref?)", MC_SCHEMA_MAX_DEPTH);
         return 0;
     }
+    if (++c->steps > c->s->max_steps) {
+        c->over_budget = 1;
+        return 0;
+    }
+    if (c->s->n_dyn > 0 && (c->n_scope == 0 || c->scope[c->n_scope - 1] != n->res)) {
+        c->scope[c->n_scope++] = n->res; /* entering another schema resource */
+        pushed = 1;
+    }
     c->depth++;
     ok = vbody(c, n, v);
     c->depth--;
+    if (pushed)
+        c->n_scope--;
     return ok;
 }
 
@@ -1095,7 +1299,10 @@ int mc_schema_is_valid(const mc_schema_t *s, const mc_schema_node_t *node, json_
     c.plen = 0;
     c.recs = NULL;
     c.n_recs = c.cap_recs = c.dropped = 0;
-    return vnode(&c, node, inst);
+    c.steps = 0;
+    c.over_budget = 0;
+    c.n_scope = 0;
+    return vnode(&c, node, inst) && !c.over_budget;
 }
 
 int mc_schema_validate(const mc_schema_t *s, const mc_schema_node_t *node, json_object *inst,
@@ -1114,12 +1321,28 @@ int mc_schema_validate(const mc_schema_t *s, const mc_schema_node_t *node, json_
     c.plen = 0;
     c.recs = NULL;
     c.n_recs = c.cap_recs = c.dropped = 0;
+    c.steps = 0;
+    c.over_budget = 0;
+    c.n_scope = 0;
     ok = vnode(&c, node, inst);
+    if (c.over_budget) {
+        /* A cut-short evaluation has no findings worth collecting (and a
+         * second pass would cost as much again): one line says why. */
+        char msg[MC_SCHEMA_MSG_SIZE];
+        snprintf(msg, sizeof(msg),
+                 "schema evaluation takes more than %lu steps (nested composition keywords?); "
+                 "the value is not accepted",
+                 s->max_steps);
+        mc_schema_report_add(report, MC_SCHEMA_ERROR, prefix, "#", "$budget", msg);
+        return MC_EINVALID;
+    }
     if (ok && !c.lenient_seen)
         return MC_OK;
 
     c.collect = 1;
     c.depth = 0;
+    c.steps = 0;
+    c.n_scope = 0;
     (void)vnode(&c, node, inst);
     for (i = 0; i < c.n_recs; i++) {
         char where[MC_SCHEMA_PATH_SIZE];

@@ -1,6 +1,5 @@
 /*
- * validator.h - a JSON Schema validator on json-c (draft-07, plus the
- * 2019-09/2020-12 keywords the MCP schemas use).
+ * validator.h - a JSON Schema validator on json-c (draft-07 and 2020-12).
  *
  * A schema document is compiled once (mc_schema_compile) into an internal
  * form: keyword presence flags, property names interned in per-schema hash
@@ -18,23 +17,33 @@
  * exclusiveMinimum, exclusiveMaximum (draft-06+ numeric form), multipleOf,
  * minProperties, maxProperties, dependencies, dependentRequired,
  * dependentSchemas, allOf, anyOf, oneOf, not, if/then/else, boolean schemas,
- * $ref, $id, $anchor, definitions and $defs. Not implemented:
- * $dynamicRef/$recursiveRef, unevaluatedProperties/unevaluatedItems,
- * contentEncoding/contentMediaType (annotations only, as draft-07 allows).
+ * $ref, $id, $anchor, definitions and $defs; in 2019-09/2020-12 documents
+ * also unevaluatedProperties/unevaluatedItems (over the annotations of the
+ * in-place applicators that hold) and $dynamicRef/$dynamicAnchor (the
+ * outermost schema resource of the dynamic scope with the anchor). Not
+ * implemented: $recursiveRef (2019-09), contentEncoding/contentMediaType/
+ * contentSchema (annotations only, as both dialects allow).
  *
  * Dialect: a document whose root "$schema" names 2019-09 or 2020-12 gets
- * the modern `$ref` rule (siblings of `$ref` apply); any other document gets
- * the draft-07 rule (a `$ref` makes its siblings, `$id` included, ignored).
+ * the modern rules (siblings of `$ref` apply, formats are annotations unless
+ * the meta-schema names format-assertion); draft-04/06/07 the draft-07 rules
+ * (a `$ref` makes its siblings, `$id` included, ignored). A document without
+ * "$schema" takes the dialect of the compile options (draft-07 by default).
+ * Another "$schema" is looked up as a meta-schema (built-in or resolver) for
+ * its dialect and "$vocabulary"; when none is found, compiling fails with
+ * MC_EUNSUPPORTED.
  *
  * References: `#` (root), `#/json/pointer` (with ~0 ~1 escapes and percent
  * encoding), plain-name fragments from `$id: "#name"` or `$anchor`, and
  * URIs relative to the base set by enclosing `$id`s, resolved per RFC 3986
- * within the document. The draft-07 meta-schema is built in. Other absolute
- * URIs go to the optional resolver callback; without one, compiling fails
- * (MC_ENOTFOUND) naming the reference.
+ * within the document. The draft-07 and 2020-12 meta-schemas are built in.
+ * Other absolute URIs go to the optional resolver callback (nothing is ever
+ * fetched from the network); without one, compiling fails (MC_ENOTFOUND)
+ * naming the reference.
  *
- * Formats asserted: uri, uri-reference, uri-template, byte (strict base64),
- * date-time, date, email. Every other format passes.
+ * Formats asserted (where formats assert, see above and
+ * mc_schema_formats_t): uri, uri-reference, uri-template, byte (strict
+ * base64), date-time, date, email. Every other format passes.
  *
  * Regular expressions (pattern, patternProperties): ECMA-262 syntax is
  * translated to POSIX extended syntax and run by the C library's regcomp /
@@ -44,8 +53,10 @@
  * \xHH, \uXXXX (incl. surrogate pairs), \/ and other escaped punctuation,
  * (?:...) becomes a group, lazy quantifiers become greedy (same match/no
  * match answer), `.` excludes \n and \r, a `{` that starts no quantifier is
- * literal. Deviations from ECMA-262: no lookahead/lookbehind, named groups or
- * flags (a pattern using them fails to compile with MC_EUNSUPPORTED); \s and
+ * literal, \p{L} \p{Lu} \p{Ll} (and \P) are the locale's letter classes.
+ * Deviations from ECMA-262: no lookahead/lookbehind, named groups, flags or
+ * other properties (a pattern using them fails to compile with
+ * MC_EUNSUPPORTED); \s and
  * \w are ASCII-only; code points count one each, where ECMA counts UTF-16
  * code units; backreferences follow glibc.
  *
@@ -68,6 +79,15 @@
 /* Nested schema evaluations (keywords, $ref hops, instance levels) per
  * validation; deeper evaluation fails with keyword "$depth". */
 #define MC_SCHEMA_MAX_DEPTH 256
+/* Schema evaluations per validation (the composition-keyword bound: nested
+ * anyOf/oneOf/allOf/if and $ref can make a small schema cost exponential
+ * time). Past it the instance is invalid, with keyword "$budget". Large
+ * enough for the largest message (MC_MAX_MESSAGE_SIZE holds at most 8M
+ * values) at several evaluations per value. */
+#define MC_SCHEMA_MAX_STEPS (1ul << 26)
+/* Members of one object or items of one array that unevaluatedProperties /
+ * unevaluatedItems track on the stack; larger ones take heap memory. */
+#define MC_SCHEMA_UNEVAL_STACK 512
 /* Errors and warnings kept in one report; later ones are only counted. */
 #define MC_SCHEMA_MAX_ERRORS 32
 /* Error records held while collecting (combinator branches included). */
@@ -123,9 +143,27 @@ typedef struct mc_schema_report {
  */
 typedef json_object *(*mc_schema_resolver_fn)(void *ctx, const char *uri);
 
+/* The dialect of a document that does not name one with "$schema". */
+typedef enum mc_schema_dialect {
+    MC_SCHEMA_DIALECT_DRAFT7 = 0,  /* the default */
+    MC_SCHEMA_DIALECT_2020_12 = 1
+} mc_schema_dialect_t;
+
+/* Whether "format" asserts. */
+typedef enum mc_schema_formats {
+    /* draft-07 documents assert the known formats; 2019-09/2020-12 ones
+     * only when their meta-schema names the format-assertion vocabulary */
+    MC_SCHEMA_FORMATS_DEFAULT = 0,
+    MC_SCHEMA_FORMATS_ASSERT = 1,  /* the known formats are asserted everywhere */
+    MC_SCHEMA_FORMATS_ANNOTATE = 2 /* formats are never asserted */
+} mc_schema_formats_t;
+
 typedef struct mc_schema_options {
     mc_schema_resolver_fn resolver; /* may be NULL */
     void *resolver_ctx;
+    int dialect; /* mc_schema_dialect_t: for documents without "$schema" */
+    int formats; /* mc_schema_formats_t */
+    unsigned long max_steps; /* evaluations per validation; 0: MC_SCHEMA_MAX_STEPS */
 } mc_schema_options_t;
 
 /* ---- API --------------------------------------------------------------- */

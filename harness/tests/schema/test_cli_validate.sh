@@ -47,6 +47,26 @@ printf '{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}\n' >"$T/toolsresult.json"
 printf '{"type":"object","required":["a"]}\n' >"$T/schema.json"
 printf '{"b":1}\n{"a":1}\n' >"$T/data.jsonl"
 printf '{"jsonrpc":"2.0",\n' >"$T/broken.json"
+cat >"$T/good-2026.jsonl" <<'EOF'
+{"jsonrpc":"2.0","id":"a","method":"tools/call","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}},"name":"t","arguments":{}}}
+{"jsonrpc":"2.0","id":"a","result":{"resultType":"input_required","inputRequests":{"x":{"method":"elicitation/create","params":{"mode":"form","message":"m","requestedSchema":{"type":"object","properties":{}}}}}}}
+EOF
+cat >"$T/trace-audio.jsonl" <<'EOF'
+{"jsonrpc":"2.0","id":"a","method":"tools/call","params":{"name":"t","arguments":{}}}
+{"jsonrpc":"2.0","id":"a","result":{"content":[{"type":"audio","data":"UklGRg==","mimeType":"audio/wav"}]}}
+EOF
+printf '{"type":"integer"}\n' >"$T/int.json"
+printf '1\n' >"$T/one.json"
+printf '42' >"$T/bare.json"
+printf 'null\n' >"$T/null.json"
+printf '1\nnull\n"x"\n2.5\n[1]\n7\n' >"$T/values.jsonl"
+printf '{"properties":{"a":true},"unevaluatedProperties":false}\n' >"$T/uneval.json"
+printf '{"a":1}\n{"a":1,"b":2}\n' >"$T/uneval-data.jsonl"
+printf '{"type":"string","format":"uri"}\n' >"$T/fmt.json"
+printf '"not a uri"\n' >"$T/notauri.json"
+printf '{"$ref":"http://example.test/s.json"}\n' >"$T/remote.json"
+mkdir -p "$T/remotes"
+printf '{"type":"boolean"}\n' >"$T/remotes/s.json"
 
 expect help 0 "Examples:" -- --help
 expect no-file 2 "no FILE" --
@@ -66,9 +86,25 @@ expect def-bad 1 "badtool.json:1: error: /name: expected string, got integer" --
 expect def-result-member 0 "1 valid" -- --def ListToolsResult "$T/toolsresult.json"
 expect def-unknown 2 "no definition" -- --def NoSuchThing "$T/tool.json"
 expect v2025-11-25 0 "2 valid" -- --spec-version 2025-11-25 "$T/good.jsonl"
+expect v2026-07-28-stateless 1 "/params/_meta: required property missing" -- --spec-version 2026-07-28 "$T/good.jsonl"
+expect v2026-07-28 0 "2 valid" -- --spec-version 2026-07-28 "$T/good-2026.jsonl"
+expect v2024-11-05 0 "2 valid" -- --spec-version 2024-11-05 "$T/good.jsonl"
+expect v2024-11-05-audio 1 "trace-audio.jsonl:2: error" -- --spec-version 2024-11-05 "$T/trace-audio.jsonl"
+expect v2025-03-26-audio 0 "2 valid" -- --spec-version 2025-03-26 "$T/trace-audio.jsonl"
 expect schema-file 1 "data.jsonl:1: error: /a: required property missing" -- --schema "$T/schema.json" "$T/data.jsonl"
 expect stdin 0 "1 valid" -- - <"$T/pretty.json"
 expect quiet 1 "^2 messages" -- --quiet --schema "$T/schema.json" "$T/data.jsonl"
+expect value-number 0 "1 message: 1 valid" -- --schema "$T/int.json" "$T/one.json"
+expect value-bare 0 "1 message: 1 valid" -- --schema "$T/int.json" "$T/bare.json"
+expect value-null 1 "null.json:1: error: \(root\): expected integer, got null" -- --schema "$T/int.json" "$T/null.json"
+expect value-lines 1 "6 messages: 2 valid, 4 invalid" -- --schema "$T/int.json" "$T/values.jsonl"
+expect uneval-draft7 0 "2 valid" -- --schema "$T/uneval.json" "$T/uneval-data.jsonl"
+expect uneval-2020 1 "uneval-data.jsonl:2: error: /b: property not allowed \(unevaluatedProperties" -- --schema "$T/uneval.json" --dialect 2020-12 "$T/uneval-data.jsonl"
+expect format-draft7 1 "is not an absolute URI" -- --schema "$T/fmt.json" "$T/notauri.json"
+expect format-2020 0 "1 valid" -- --schema "$T/fmt.json" --dialect 2020-12 "$T/notauri.json"
+expect bad-dialect 2 "draft7 or 2020-12" -- --schema "$T/fmt.json" --dialect draft4 "$T/notauri.json"
+expect remote-unmapped 2 "cannot resolve" -- --schema "$T/remote.json" "$T/one.json"
+expect remote-mapped 1 "expected boolean" -- --schema "$T/remote.json" --remote "http://example.test/=$T/remotes" "$T/one.json"
 if [ -n "$SPEC" ] && [ -d "$SPEC" ]; then
     expect schema-dir 1 "from $SPEC" -- --schema-dir "$SPEC" "$T/trace.jsonl"
     expect schema-dir-2024 0 "2 valid" -- --schema-dir "$SPEC" --spec-version 2024-11-05 "$T/good.jsonl"

@@ -14,6 +14,7 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
+#include "core/version.h"
 #include "schema/registry.h"
 
 static mc_schema_report_t report;
@@ -79,7 +80,10 @@ static void test_load_and_methods(void **state)
     assert_int_equal(mc_registry_load(reg, "1999-01-01", &eb), MC_ENOTFOUND);
     assert_non_null(strstr(eb.msg, "unknown protocol version"));
     mc_errbuf_clear(&eb);
-    /* A known version with no bundled file. */
+    mc_registry_free(reg);
+    /* A known version with no file in the folder. */
+    assert_int_equal(mc_registry_new(&reg, "/nonexistent-mcpcheck", MC_REGISTRY_BUNDLED, &eb),
+                     MC_OK);
     assert_int_equal(mc_registry_load(reg, "2024-11-05", &eb), MC_ENOTFOUND);
     mc_registry_free(reg);
 }
@@ -241,12 +245,166 @@ static void test_validate_def(void **state)
     mc_registry_free(reg);
 }
 
+/* Every published version has a bundled schema, and the registry's
+ * version list is core's table. */
+static void test_every_version(void **state)
+{
+    mc_registry_t *reg = open_bundled();
+    const char *const *names = mc_registry_versions();
+    mc_errbuf_t eb;
+    size_t i, n = 0;
+
+    (void)state;
+    for (i = 0; names[i] != NULL; i++, n++) {
+        mc_errbuf_clear(&eb);
+        assert_ptr_equal(mc_version_find(names[i])->name, names[i]);
+        if (mc_registry_load(reg, names[i], &eb) != MC_OK)
+            fail_msg("%s: %s", names[i], eb.msg);
+        assert_non_null(mc_registry_result_def(reg, names[i], "tools/call"));
+    }
+    assert_int_equal(n, MC_V_COUNT);
+    assert_int_equal(mc_version_cmp("2024-11-05", "2026-07-28") < 0, 1);
+    assert_true(mc_version_has("2025-03-26", MC_VF_BATCH));
+    assert_false(mc_version_has("2025-06-18", MC_VF_BATCH));
+    assert_false(mc_version_has("2026-07-28", MC_VF_INITIALIZE));
+    assert_true(mc_version_has("2026-07-28", MC_VF_DISCOVER | MC_VF_RESULT_TYPE));
+    assert_int_equal(mc_version_at(MC_V_2025_11_25)->dialect, MC_DIALECT_2020_12);
+    assert_int_equal(mc_version_at(MC_V_2025_06_18)->dialect, MC_DIALECT_DRAFT7);
+    /* The older versions lack what came later. */
+    assert_null(mc_registry_request_def(reg, "2025-03-26", "elicitation/create"));
+    assert_null(mc_registry_request_def(reg, "2024-11-05", "elicitation/create"));
+    assert_int_equal(validate(reg, "2024-11-05",
+                              "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"content\":[{\"type\":"
+                              "\"audio\",\"data\":\"UklGRg==\",\"mimeType\":\"audio/wav\"}]}}",
+                              "tools/call"),
+                     MC_EINVALID);
+    assert_int_equal(validate(reg, "2025-03-26",
+                              "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"content\":[{\"type\":"
+                              "\"audio\",\"data\":\"UklGRg==\",\"mimeType\":\"audio/wav\"}]}}",
+                              "tools/call"),
+                     MC_OK);
+    assert_int_equal(validate(reg, "2025-03-26",
+                              "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"content\":[{\"type\":"
+                              "\"resource_link\",\"uri\":\"test://a\",\"name\":\"a\"}]}}",
+                              "tools/call"),
+                     MC_EINVALID);
+    mc_registry_free(reg);
+}
+
+#define META                                                                                       \
+    "\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","                       \
+    "\"io.modelcontextprotocol/clientCapabilities\":{}}"
+
+/* 2026-07-28: stateless requests, resultType, discover, listen, multi
+ * round-trip results, its error shapes. */
+static void test_stateless_version(void **state)
+{
+    mc_registry_t *reg = open_bundled();
+    const char *v = "2026-07-28";
+    mc_errbuf_t eb;
+
+    (void)state;
+    mc_errbuf_clear(&eb);
+    assert_int_equal(mc_registry_load(reg, v, &eb), MC_OK);
+    assert_string_equal(mc_registry_request_def(reg, v, "server/discover"), "DiscoverRequest");
+    assert_string_equal(mc_registry_result_def(reg, v, "server/discover"), "DiscoverResult");
+    assert_string_equal(mc_registry_request_def(reg, v, "subscriptions/listen"),
+                        "SubscriptionsListenRequest");
+    assert_string_equal(mc_registry_result_def(reg, v, "subscriptions/listen"),
+                        "SubscriptionsListenResult");
+    assert_string_equal(
+        mc_registry_notification_def(reg, v, "notifications/subscriptions/acknowledged"),
+        "SubscriptionsAcknowledgedNotification");
+    assert_null(mc_registry_request_def(reg, v, "initialize"));
+    assert_null(mc_registry_request_def(reg, v, "ping"));
+    assert_null(mc_registry_request_def(reg, v, "logging/setLevel"));
+    assert_null(mc_registry_request_def(reg, v, "resources/subscribe"));
+    /* Every request carries its version and capabilities. */
+    assert_int_equal(validate(reg, v, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}",
+                              NULL),
+                     MC_EINVALID);
+    assert_int_equal(validate(reg, v,
+                              "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\",\"params\":{"
+                              "\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"x\"}}}",
+                              NULL),
+                     MC_EINVALID);
+    assert_int_equal(validate(reg, v,
+                              "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\",\"params\":{"
+                              META "}}",
+                              NULL),
+                     MC_OK);
+    /* resultType on every result; ttlMs and cacheScope on the cacheable ones. */
+    assert_int_equal(validate(reg, v, "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"tools\":[]}}",
+                              "tools/list"),
+                     MC_EINVALID);
+    assert_int_equal(validate(reg, v,
+                              "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"tools\":[],"
+                              "\"resultType\":\"complete\"}}",
+                              "tools/list"),
+                     MC_EINVALID);
+    assert_int_equal(validate(reg, v,
+                              "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"tools\":[],"
+                              "\"resultType\":\"complete\",\"ttlMs\":0,\"cacheScope\":\"public\"}}",
+                              "tools/list"),
+                     MC_OK);
+    /* A multi round-trip request may be answered by a request for input;
+     * a list may not. */
+    assert_int_equal(validate(reg, v,
+                              "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"resultType\":"
+                              "\"input_required\",\"inputRequests\":{\"r\":{\"method\":"
+                              "\"roots/list\"}}}}",
+                              "tools/call"),
+                     MC_OK);
+    assert_int_equal(validate(reg, v,
+                              "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"resultType\":"
+                              "\"input_required\",\"inputRequests\":{\"r\":{\"method\":"
+                              "\"nope\"}}}}",
+                              "tools/call"),
+                     MC_EINVALID);
+    assert_int_equal(validate(reg, v,
+                              "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"resultType\":"
+                              "\"input_required\",\"inputRequests\":{}}}",
+                              "tools/list"),
+                     MC_EINVALID);
+    /* structuredContent may be any JSON value. */
+    assert_int_equal(validate(reg, v,
+                              "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"resultType\":"
+                              "\"complete\",\"content\":[],\"structuredContent\":[1,2]}}",
+                              "tools/call"),
+                     MC_OK);
+    /* -32022 carries what is supported and what was asked. */
+    assert_int_equal(validate(reg, v,
+                              "{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":-32022,"
+                              "\"message\":\"m\"}}",
+                              NULL),
+                     MC_EINVALID);
+    assert_int_equal(validate(reg, v,
+                              "{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":-32022,"
+                              "\"message\":\"m\",\"data\":{\"supported\":[\"2026-07-28\"],"
+                              "\"requested\":\"2020-01-01\"}}}",
+                              NULL),
+                     MC_OK);
+    assert_int_equal(validate(reg, v,
+                              "{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":-32021,"
+                              "\"message\":\"m\",\"data\":{}}}",
+                              NULL),
+                     MC_EINVALID);
+    /* Before 2026-07-28, -32022 is an ordinary error. */
+    assert_int_equal(validate(reg, "2025-11-25",
+                              "{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":-32022,"
+                              "\"message\":\"m\"}}",
+                              NULL),
+                     MC_OK);
+    mc_registry_free(reg);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_load_and_methods), cmocka_unit_test(test_requests_and_envelope),
         cmocka_unit_test(test_responses),        cmocka_unit_test(test_leniency_official),
-        cmocka_unit_test(test_validate_def),
+        cmocka_unit_test(test_validate_def),     cmocka_unit_test(test_every_version),
+        cmocka_unit_test(test_stateless_version),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

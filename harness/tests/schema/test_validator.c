@@ -279,6 +279,12 @@ static void test_regex(void **state)
     assert_int_equal(mc__regex_translate("\\d", out, sizeof(out), NULL), MC_OK);
     assert_string_equal(out, "[0-9]");
     assert_int_equal(mc__regex_translate("(?<n>a)", out, sizeof(out), NULL), MC_EUNSUPPORTED);
+    /* The letter properties, by the locale's classes. */
+    assert_true(re_match("^\\p{Letter}+$", "\xc3\xa9" "clair"));
+    assert_false(re_match("^\\p{L}+$", "a1"));
+    assert_true(re_match("^\\P{Lu}$", "a"));
+    assert_int_equal(mc__regex_translate("\\p{Script=Greek}", out, sizeof(out), NULL),
+                     MC_EUNSUPPORTED);
 }
 
 static void test_uri_resolve(void **state)
@@ -402,6 +408,178 @@ static void test_modern_keywords(void **state)
     mc_schema_free(s);
 }
 
+/* Compiles with options; fails the test when it does not compile. */
+static mc_schema_t *compile_opts(const char *text, int dialect, int formats)
+{
+    json_object *doc = json_tokener_parse(text);
+    mc_schema_options_t opts = {NULL, NULL, dialect, formats, 0};
+    mc_schema_t *s = NULL;
+    mc_errbuf_t eb;
+
+    assert_non_null(doc);
+    mc_errbuf_clear(&eb);
+    if (mc_schema_compile(doc, &opts, &s, &eb) != MC_OK)
+        fail_msg("compile failed: %s", eb.msg);
+    json_object_put(doc);
+    return s;
+}
+
+static void test_unevaluated(void **state)
+{
+    mc_schema_t *s = compile(
+        "{\"$schema\":\"https://json-schema.org/draft/2020-12/schema\","
+        "\"properties\":{\"a\":true},\"allOf\":[{\"properties\":{\"b\":true}}],"
+        "\"anyOf\":[{\"properties\":{\"c\":{\"type\":\"integer\"}},\"required\":[\"c\"]},"
+        "{\"properties\":{\"d\":true}}],"
+        "\"if\":{\"properties\":{\"k\":{\"const\":1}},\"required\":[\"k\"]},"
+        "\"then\":{\"properties\":{\"e\":true}},"
+        "\"unevaluatedProperties\":false}");
+    mc_schema_t *items = compile(
+        "{\"$schema\":\"https://json-schema.org/draft/2020-12/schema\","
+        "\"prefixItems\":[{\"type\":\"string\"}],\"contains\":{\"type\":\"boolean\"},"
+        "\"unevaluatedItems\":{\"type\":\"integer\"}}");
+
+    (void)state;
+    assert_int_equal(check(s, "{\"a\":1,\"b\":2}"), MC_OK);
+    assert_int_equal(check(s, "{\"a\":1,\"z\":2}"), MC_EINVALID);
+    assert_string_equal(report.entries[0].keyword, "unevaluatedProperties");
+    assert_string_equal(report.entries[0].instance_path, "/z");
+    /* Annotations come only from the branches that hold. */
+    assert_int_equal(check(s, "{\"c\":1}"), MC_OK);
+    assert_int_equal(check(s, "{\"c\":\"x\",\"d\":1}"), MC_EINVALID);
+    assert_int_equal(check(s, "{\"d\":1}"), MC_OK);
+    assert_int_equal(check(s, "{\"k\":1,\"e\":1}"), MC_OK);
+    assert_int_equal(check(s, "{\"k\":2,\"e\":1}"), MC_EINVALID);
+    assert_int_equal(check(items, "[\"s\",true,3]"), MC_OK);
+    assert_int_equal(check(items, "[\"s\",true,\"x\"]"), MC_EINVALID);
+    assert_string_equal(report.entries[0].instance_path, "/2");
+    mc_schema_free(s);
+    mc_schema_free(items);
+    /* Not a keyword of draft-07: ignored there. */
+    s = compile("{\"properties\":{\"a\":true},\"unevaluatedProperties\":false}");
+    assert_int_equal(check(s, "{\"z\":1}"), MC_OK);
+    mc_schema_free(s);
+    s = compile_opts("{\"properties\":{\"a\":true},\"unevaluatedProperties\":false}",
+                     MC_SCHEMA_DIALECT_2020_12, MC_SCHEMA_FORMATS_DEFAULT);
+    assert_int_equal(check(s, "{\"z\":1}"), MC_EINVALID);
+    mc_schema_free(s);
+}
+
+static void test_dynamic_ref(void **state)
+{
+    /* A generic list whose item type an extending schema fills in. */
+    mc_schema_t *s = compile(
+        "{\"$schema\":\"https://json-schema.org/draft/2020-12/schema\","
+        "\"$id\":\"https://example.test/strings\",\"$dynamicAnchor\":\"item\","
+        "\"$ref\":\"list\",\"$defs\":{"
+        "\"list\":{\"$id\":\"list\",\"type\":\"array\",\"items\":{\"$dynamicRef\":\"#item\"},"
+        "\"$defs\":{\"any\":{\"$dynamicAnchor\":\"item\"}}},"
+        "\"item\":{\"$dynamicAnchor\":\"item\",\"type\":\"string\"}}}");
+
+    (void)state;
+    /* The outermost resource with the anchor is the root, which is the
+     * list itself: items must be lists too. */
+    assert_int_equal(check(s, "[[],[[]]]"), MC_OK);
+    assert_int_equal(check(s, "[\"x\"]"), MC_EINVALID);
+    mc_schema_free(s);
+    /* Without a matching anchor at the target, $dynamicRef is a $ref. */
+    s = compile("{\"$schema\":\"https://json-schema.org/draft/2020-12/schema\","
+                "\"$defs\":{\"s\":{\"type\":\"string\"}},\"$dynamicRef\":\"#/$defs/s\"}");
+    assert_int_equal(check(s, "\"x\""), MC_OK);
+    assert_int_equal(check(s, "1"), MC_EINVALID);
+    mc_schema_free(s);
+}
+
+static void test_dialects_and_formats(void **state)
+{
+    static const char fmt[] = "{\"type\":\"string\",\"format\":\"uri\"}";
+    static const char fmt2020[] =
+        "{\"$schema\":\"https://json-schema.org/draft/2020-12/schema\",\"format\":\"uri\"}";
+    mc_schema_t *s;
+    char msg[512];
+
+    (void)state;
+    s = compile(fmt); /* draft-07: asserted */
+    assert_int_equal(check(s, "\"not a uri\""), MC_EINVALID);
+    mc_schema_free(s);
+    s = compile(fmt2020); /* 2020-12: an annotation */
+    assert_int_equal(check(s, "\"not a uri\""), MC_OK);
+    mc_schema_free(s);
+    s = compile_opts(fmt, MC_SCHEMA_DIALECT_2020_12, MC_SCHEMA_FORMATS_DEFAULT);
+    assert_int_equal(check(s, "\"not a uri\""), MC_OK);
+    mc_schema_free(s);
+    s = compile_opts(fmt2020, MC_SCHEMA_DIALECT_DRAFT7, MC_SCHEMA_FORMATS_ASSERT);
+    assert_int_equal(check(s, "\"not a uri\""), MC_EINVALID);
+    assert_int_equal(check(s, "\"https://example.com/\""), MC_OK);
+    mc_schema_free(s);
+    s = compile_opts(fmt, MC_SCHEMA_DIALECT_DRAFT7, MC_SCHEMA_FORMATS_ANNOTATE);
+    assert_int_equal(check(s, "\"not a uri\""), MC_OK);
+    mc_schema_free(s);
+    /* $ref beside siblings: ignored in draft-07, applied in 2020-12. */
+    s = compile("{\"definitions\":{\"i\":{\"type\":\"integer\"}},\"$ref\":\"#/definitions/i\","
+                "\"minimum\":5}");
+    assert_int_equal(check(s, "1"), MC_OK);
+    mc_schema_free(s);
+    s = compile_opts("{\"$defs\":{\"i\":{\"type\":\"integer\"}},\"$ref\":\"#/$defs/i\","
+                     "\"minimum\":5}",
+                     MC_SCHEMA_DIALECT_2020_12, MC_SCHEMA_FORMATS_DEFAULT);
+    assert_int_equal(check(s, "1"), MC_EINVALID);
+    assert_int_equal(check(s, "7"), MC_OK);
+    mc_schema_free(s);
+    /* A dialect nobody can resolve is refused, not guessed. */
+    assert_int_equal(compile_error("{\"$schema\":\"https://example.test/my-dialect\"}", msg,
+                                   sizeof(msg)),
+                     MC_EUNSUPPORTED);
+    assert_non_null(strstr(msg, "not supported"));
+    /* A $ref to a network URI is never fetched: it fails to compile. */
+    assert_int_equal(compile_error("{\"$ref\":\"https://example.test/s.json\"}", msg, sizeof(msg)),
+                     MC_ENOTFOUND);
+}
+
+/* A chain of n levels, each a oneOf of the next level and its negation:
+ * exactly one branch holds at every level, and both are evaluated, so the
+ * cost is 2^n evaluations. Compiled with a budget of max_steps. */
+static mc_schema_t *exponential(int n, unsigned long max_steps, char *text, size_t cap)
+{
+    mc_schema_options_t opts = {NULL, NULL, 0, 0, max_steps};
+    mc_schema_t *s = NULL;
+    json_object *doc;
+    size_t o = 0;
+    int i;
+
+    o += (size_t)snprintf(text + o, cap - o, "{\"$ref\":\"#/$defs/a0\",\"$defs\":{");
+    for (i = 0; i < n; i++)
+        o += (size_t)snprintf(text + o, cap - o,
+                              "\"a%d\":{\"oneOf\":[{\"$ref\":\"#/$defs/a%d\"},{\"not\":"
+                              "{\"$ref\":\"#/$defs/a%d\"}}]},",
+                              i, i + 1, i + 1);
+    snprintf(text + o, cap - o, "\"a%d\":{\"type\":\"integer\"}}}", n);
+    doc = json_tokener_parse(text);
+    assert_non_null(doc);
+    assert_int_equal(mc_schema_compile(doc, &opts, &s, NULL), MC_OK);
+    json_object_put(doc);
+    return s;
+}
+
+static void test_budget(void **state)
+{
+    char text[16384];
+    mc_schema_t *s;
+
+    (void)state;
+    s = exponential(8, 0, text, sizeof(text));
+    assert_int_equal(check(s, "1"), MC_OK);
+    mc_schema_free(s);
+    /* 2^40 evaluations would never end: the budget stops it, and the
+     * instance is refused rather than accepted. */
+    s = exponential(40, 100000, text, sizeof(text));
+    assert_int_equal(check(s, "1"), MC_EINVALID);
+    assert_int_equal(report.n_entries, 1);
+    assert_string_equal(report.entries[0].keyword, "$budget");
+    mc_schema_free(s);
+
+}
+
 static void test_id_refs(void **state)
 {
     mc_schema_t *s = compile(
@@ -456,7 +634,9 @@ int main(void)
         cmocka_unit_test(test_uri_resolve),       cmocka_unit_test(test_formats),
         cmocka_unit_test(test_lenient),           cmocka_unit_test(test_modern_keywords),
         cmocka_unit_test(test_id_refs),           cmocka_unit_test(test_metaschema),
-        cmocka_unit_test(test_equality),
+        cmocka_unit_test(test_equality),          cmocka_unit_test(test_unevaluated),
+        cmocka_unit_test(test_dynamic_ref),       cmocka_unit_test(test_dialects_and_formats),
+        cmocka_unit_test(test_budget),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

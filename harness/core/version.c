@@ -1,0 +1,104 @@
+/*
+ * version.c - the table of published protocol versions (see version.h).
+ */
+#include <string.h>
+
+#include "core/version.h"
+
+#define COMMON_2025 (MC_VF_INITIALIZE | MC_VF_AUDIO | MC_VF_TOOL_ANNOTATIONS | \
+                     MC_VF_PROGRESS_MESSAGE | MC_VF_COMPLETIONS_CAP | MC_VF_PING | \
+                     MC_VF_LOG_SET_LEVEL | MC_VF_RES_SUBSCRIBE | MC_VF_SERVER_REQUESTS)
+
+/*
+ * One row per published version, in order. The features come from each
+ * version's changelog (docs/<version>/changelog.mdx) and schema:
+ * 2025-03-26 added batching, audio, tool annotations, progress messages and
+ * the completions capability; 2025-06-18 removed batching and added
+ * elicitation, titles, structured tool output and resource links;
+ * 2025-11-25 moved to JSON Schema 2020-12 and added URL elicitation, tasks,
+ * icons and tools in sampling; 2026-07-28 is stateless (no initialize, ping,
+ * logging/setLevel or resources/subscribe; server/discover,
+ * subscriptions/listen, resultType and multi round-trip requests instead
+ * of server-to-client requests).
+ */
+static const mc_version_info_t versions[MC_V_COUNT] = {
+    {MC_V_2024_11_05, "2024-11-05", MC_DIALECT_DRAFT7,
+     MC_VF_INITIALIZE | MC_VF_PING | MC_VF_LOG_SET_LEVEL | MC_VF_RES_SUBSCRIBE |
+         MC_VF_SERVER_REQUESTS},
+    {MC_V_2025_03_26, "2025-03-26", MC_DIALECT_DRAFT7, COMMON_2025 | MC_VF_BATCH},
+    {MC_V_2025_06_18, "2025-06-18", MC_DIALECT_DRAFT7,
+     COMMON_2025 | MC_VF_ELICIT_FORM | MC_VF_TITLE | MC_VF_STRUCTURED | MC_VF_RESOURCE_LINK |
+         MC_VF_RUN_DEFAULT},
+    {MC_V_2025_11_25, "2025-11-25", MC_DIALECT_2020_12,
+     COMMON_2025 | MC_VF_ELICIT_FORM | MC_VF_ELICIT_URL | MC_VF_TITLE | MC_VF_STRUCTURED |
+         MC_VF_RESOURCE_LINK | MC_VF_ENVELOPE_IN_DEFS | MC_VF_TASKS | MC_VF_ICONS |
+         MC_VF_SAMPLING_TOOLS | MC_VF_RUN_DEFAULT | MC_VF_ERROR_NO_ID},
+    {MC_V_2026_07_28, "2026-07-28", MC_DIALECT_2020_12,
+     MC_VF_STATELESS | MC_VF_AUDIO | MC_VF_TOOL_ANNOTATIONS | MC_VF_PROGRESS_MESSAGE |
+         MC_VF_COMPLETIONS_CAP | MC_VF_ELICIT_FORM | MC_VF_ELICIT_URL | MC_VF_TITLE |
+         MC_VF_STRUCTURED | MC_VF_RESOURCE_LINK | MC_VF_ENVELOPE_IN_DEFS | MC_VF_ICONS |
+         MC_VF_SAMPLING_TOOLS | MC_VF_DISCOVER | MC_VF_RESULT_TYPE | MC_VF_LISTEN |
+         MC_VF_CACHEABLE | MC_VF_NOT_FOUND_PARAMS | MC_VF_ANY_TOOL_SCHEMA | MC_VF_ERROR_NO_ID},
+};
+
+static const char *const names[MC_V_COUNT + 1] = {"2024-11-05", "2025-03-26", "2025-06-18",
+                                                  "2025-11-25", "2026-07-28", NULL};
+
+const char *const *mc_version_names(void)
+{
+    return names;
+}
+
+const mc_version_info_t *mc_version_at(int id)
+{
+    return id >= 0 && id < MC_V_COUNT ? &versions[id] : NULL;
+}
+
+const mc_version_info_t *mc_version_find(const char *name)
+{
+    int i;
+
+    if (name == NULL)
+        return NULL;
+    for (i = 0; i < MC_V_COUNT; i++)
+        if (strcmp(versions[i].name, name) == 0)
+            return &versions[i];
+    return NULL;
+}
+
+const char *mc_version_name(int id)
+{
+    const mc_version_info_t *v = mc_version_at(id);
+
+    return v != NULL ? v->name : "";
+}
+
+int mc_version_has(const char *name, unsigned features)
+{
+    const mc_version_info_t *v = mc_version_find(name);
+
+    return v != NULL && (v->features & features) == features;
+}
+
+size_t mc_version_list(unsigned features, const char **out, size_t cap)
+{
+    size_t n = 0;
+    int i;
+
+    if (out == NULL || cap == 0)
+        return 0;
+    for (i = 0; i < MC_V_COUNT && n + 1 < cap; i++)
+        if ((versions[i].features & features) == features)
+            out[n++] = versions[i].name;
+    out[n] = NULL;
+    return n;
+}
+
+int mc_version_cmp(const char *a, const char *b)
+{
+    const mc_version_info_t *va = mc_version_find(a), *vb = mc_version_find(b);
+
+    if (va != NULL && vb != NULL)
+        return (int)va->id - (int)vb->id;
+    return strcmp(a != NULL ? a : "", b != NULL ? b : "");
+}
