@@ -151,14 +151,14 @@ class Server:
             # A batch (array) or a bare value: 2025-06-18 removed batching.
             self.send_error(None, INVALID_REQUEST, "Invalid Request: expected one JSON object")
             return
+        if "method" not in message and ("result" in message or "error" in message):
+            return  # a response; this server never sends requests, so there is nothing to match
         has_id = "id" in message
         request_id = message.get("id")
         readable_id = request_id if has_id and valid_id(request_id) else None
         if has_id and not valid_id(request_id):
             self.send_error(None, INVALID_REQUEST, "Invalid Request: id must be a string or an integer")
             return
-        if "method" not in message and ("result" in message or "error" in message):
-            return  # a response; this server never sends requests, so there is nothing to match
         # An object that is not a valid request gets -32600, with its id when the id
         # could be read and null otherwise (JSON-RPC 2.0 section 5).
         if message.get("jsonrpc") != "2.0":
@@ -169,6 +169,11 @@ class Server:
             self.send_error(readable_id, INVALID_REQUEST, "Invalid Request: method must be a string")
             return
         params = message.get("params", {})
+        if not isinstance(params, (dict, list)):
+            # JSON-RPC 2.0 section 4: params, when present, is a structured value.
+            if has_id:
+                self.send_error(request_id, INVALID_REQUEST, "Invalid Request: params must be structured")
+            return
         if not has_id:
             if isinstance(params, dict):
                 self.handle_notification(method, params)
