@@ -136,7 +136,7 @@ class Server:
     def __init__(self):
         self.version = None  # negotiated protocol version, set by initialize
         self.cursors = {}  # opaque cursor -> offset in RESOURCES, this session only
-        self.jobs = {}  # request id -> pending pause: (deadline, token, next progress time, start)
+        self.jobs = {}  # request id -> pending pause: deadline, start, progress token, reports sent
 
     # ----- transport -----
 
@@ -171,8 +171,7 @@ class Server:
         params = message.get("params", {})
         if not isinstance(params, (dict, list)):
             # JSON-RPC 2.0 section 4: params, when present, is a structured value.
-            if has_id:
-                self.send_error(request_id, INVALID_REQUEST, "Invalid Request: params must be structured")
+            self.send_error(readable_id, INVALID_REQUEST, "Invalid Request: params must be structured")
             return
         if not has_id:
             if isinstance(params, dict):
