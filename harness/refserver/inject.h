@@ -184,7 +184,7 @@
        "each page repeats the last item of the previous page",                                    \
        "2025-06-18/server/utilities/pagination#implementation-guidelines")                         \
     XX(CURSOR_UNSTABLE, "cursor-unstable", "SHOULD",                                               \
-       "the same position gets a different cursor on every walk",                                 \
+       "cursors differ on every walk, and every other one names a position one item further on", \
        "2025-06-18/server/utilities/pagination#implementation-guidelines")                         \
     XX(CURSOR_NULL, "next-cursor-null", "MUST",                                                    \
        "the last page carries \"nextCursor\": null instead of omitting it",                       \

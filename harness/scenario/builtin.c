@@ -325,8 +325,10 @@ static const mc_check_def_t builtins[] = {
      .level = MC_LEVEL_SHOULD,
      .quote = Q_STABLE_CURSORS,
      .refs = REFS_PAGINATION,
-     .interpretation = "Walking the same unchanged list twice gives the same pages and "
-                       "cursors."},
+     .interpretation = "A stable cursor keeps naming the position it was issued for, so "
+                       "walking the same unchanged list twice gives the same items on the same "
+                       "pages. The cursor strings themselves may differ between walks (an opaque "
+                       "cursor may carry a nonce): only what they designate is compared."},
 };
 
 const char *mc_schema_check_for(const char *method, const char *instance_path)
