@@ -239,6 +239,15 @@ static int bound(json_object *arg, const char *key, double *out)
     return 1;
 }
 
+/*
+ * The compile options of the json_schema and valid_against matchers: a
+ * schema without "$schema" is read as JSON Schema 2020-12, the default the
+ * 2025-11-25 tools page names for inputSchema and outputSchema (2025-06-18
+ * names no dialect; the keywords tools use read the same in draft-07 and
+ * 2020-12, except the array form of "items").
+ */
+static const mc_schema_options_t tool_schema_opts = {.dialect = MC_SCHEMA_DIALECT_2020_12};
+
 /* True when v is a JSON Schema the validator compiles (an object or a
  * boolean schema). Otherwise why says what is wrong. */
 static int schema_compiles(json_object *v, char *why, size_t n)
@@ -252,7 +261,7 @@ static int schema_compiles(json_object *v, char *why, size_t n)
         return 0;
     }
     mc_errbuf_clear(&eb);
-    if (mc_schema_compile(v, NULL, &cs, &eb) != MC_OK) {
+    if (mc_schema_compile(v, &tool_schema_opts, &cs, &eb) != MC_OK) {
         snprintf(why, n, "%.200s", eb.msg);
         return 0;
     }
@@ -270,7 +279,7 @@ static int valid_against(json_object *schema, json_object *v, char *why, size_t 
     int ok;
 
     mc_errbuf_clear(&eb);
-    if (mc_schema_compile(schema, NULL, &cs, &eb) != MC_OK) {
+    if (mc_schema_compile(schema, &tool_schema_opts, &cs, &eb) != MC_OK) {
         snprintf(why, n, "the schema itself does not compile: %.200s", eb.msg);
         return 0;
     }

@@ -21,6 +21,10 @@ cleanup_hooks="kill_left"
 
 "$mcpcheck" run --jobs 2 --report-dir "$tmp/out" -- "$tmp/target.sh" >"$tmp/run.log" 2>&1 &
 pid=$!
+# Interrupt once targets are running (the signal handlers are in place by
+# then); a busy or sanitized build may take a while to get there.
+i=0
+while [ ! -s "$tmp/pids" ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
 sleep 1
 kill -INT "$pid"
 # The run ends the steps under way, stops the targets and writes the report.
