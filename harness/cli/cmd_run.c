@@ -444,7 +444,16 @@ int mc_cmd_run(int argc, char **argv)
         gmtime_r(&now, &tmv);
         strftime(run.started, sizeof(run.started), "%Y-%m-%dT%H:%M:%SZ", &tmv);
     }
-    run.versions = strdup(version ? version : "2025-06-18,2025-11-25");
+    {
+        char joined[256] = "";
+        size_t used = 0;
+        for (size_t k = 0; versions[k] != NULL && used < sizeof(joined); k++) {
+            int w = snprintf(joined + used, sizeof(joined) - used, "%s%s", k > 0 ? "," : "",
+                             versions[k]);
+            used += w > 0 ? (size_t)w : 0;
+        }
+        run.versions = strdup(joined);
+    }
     t0 = mc_now_ms();
     pr.t0 = t0;
     if (mc_suite_run(scs.v, scs.n, &so, &run) != MC_OK)
@@ -456,6 +465,8 @@ int mc_cmd_run(int argc, char **argv)
     mc_proc_kill_orphans(NULL, 0);
     if (stop_flag)
         run.partial = 1;
+    if (shared.abort && run.partial_why == NULL)
+        run.partial_why = strdup("the run stopped early: the server cannot be tested");
     if (shared.abort)
         fprintf(stderr,
                 "mcpcheck run: stopped early: the server cannot be tested (%d run%s failed before "

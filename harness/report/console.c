@@ -228,7 +228,7 @@ size_t mc_report_console_summary(const mc_report_t *rep, int color, char *buf, s
     if (rep->n_not_run > 0)
         put(&o, ", %zu not run", rep->n_not_run);
     if (run->partial)
-        put(&o, " (partial: the run was interrupted)");
+        put(&o, " (partial: %s)", run->partial_why ? run->partial_why : "the run was interrupted");
     put(&o, "\n");
     return o.len;
 }

@@ -653,8 +653,9 @@ static void summary(mc__buf_t *b, const mc_report_t *rep, const char *line)
     h(b, line);
     mc__buf_puts(b, "</p>\n");
     if (run->partial)
-        mc__buf_printf(b, "<p class=\"banner\"><b>Partial report:</b> the run was interrupted; "
+        mc__buf_printf(b, "<p class=\"banner\"><b>Partial report:</b> %s; "
                           "%zu scenario run%s did not happen (listed below).</p>\n",
+                       run->partial_why ? run->partial_why : "the run was interrupted",
                        rep->n_not_run, rep->n_not_run == 1 ? "" : "s");
     if (rep->n_stale > 0)
         mc__buf_printf(b, "<p class=\"banner\"><b>Stale baseline:</b> %zu listed failure%s no "

@@ -150,6 +150,10 @@ json_object *mc_report_json(const mc_report_t *rep)
     add_int(r, "seed", (int64_t)run->seed);
     add_str(r, "started", run->started);
     json_object_object_add(r, "partial", json_object_new_boolean(run->partial));
+    if (run->partial)
+        json_object_object_add(r, "partial_reason",
+                               json_object_new_string(run->partial_why ? run->partial_why
+                                                                       : "the run was interrupted"));
     json_object_object_add(r, "strict", json_object_new_boolean(run->strict));
     add_str(r, "tool", "mcpcheck " MC_VERSION);
     add_str(r, "base_dir", rep->base_dir);

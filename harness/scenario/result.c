@@ -255,6 +255,7 @@ void mc_run_free(mc_run_result_t *run)
     free(run->scenarios);
     free(run->target);
     free(run->versions);
+    free(run->partial_why);
     free(run->profile);
     memset(run, 0, sizeof(*run));
 }

@@ -100,6 +100,8 @@ typedef struct mc_run_result {
     char started[40];         /* ISO 8601 UTC */
     int64_t duration_ms;
     int partial;              /* interrupted: not every scenario ran */
+    char *partial_why;        /* why the run is partial, e.g. "the run was interrupted" (owned;
+                                 NULL: interrupted) */
     int strict;               /* WARN fails the run */
     size_t count[MC_VERDICT_COUNT];
 } mc_run_result_t;
