@@ -71,7 +71,7 @@ static const mc_check_def_t builtins[] = {
      .refs = REFS_STDIO,
      .interpretation = "The harness reads lines of at most 16 MiB (MC_MAX_MESSAGE_SIZE); a "
                        "longer line is skipped unjudged. The spec sets no size limit, so this "
-                       "is a note, not a failure."},
+                       "is a note, not a failure; the scenario it came in is ERROR (unjudged)."},
     {.check = "wire/no-batch",
      .level = MC_LEVEL_MUST,
      .quote = Q_STDOUT,
