@@ -1,0 +1,49 @@
+/*
+ * http_limits.h - every size and time the Streamable HTTP client caps.
+ *
+ * A server under test is hostile: nothing it sends grows a buffer past one
+ * of these, and no wait lasts longer than the caller's deadline or these.
+ */
+#ifndef MC_CLIENT_HTTP_LIMITS_H
+#define MC_CLIENT_HTTP_LIMITS_H
+
+#include "core/limits.h"
+
+/* One SSE line (a field and its value) may hold a whole message plus the
+ * field name. Longer lines are skipped and the event is reported oversize. */
+#define MC_SSE_MAX_LINE (MC_MAX_MESSAGE_SIZE + 64u)
+/* The data of one SSE event (all its data lines joined). */
+#define MC_SSE_MAX_DATA MC_MAX_MESSAGE_SIZE
+/* An SSE event name and an SSE event id. */
+#define MC_SSE_MAX_EVENT_NAME 256u
+#define MC_SSE_MAX_ID 256u
+/* Comment lines are counted, never stored. */
+
+/* A plain (application/json) response body. */
+#define MC_HTTP_MAX_BODY MC_MAX_MESSAGE_SIZE
+/* Bytes of a response body that is neither JSON nor SSE kept for the report. */
+#define MC_HTTP_MAX_OTHER_BODY 4096u
+/* All response header bytes of one response. */
+#define MC_HTTP_MAX_HEADER_BYTES (64u * 1024u)
+/* A Mcp-Session-Id value (the spec allows visible ASCII; longer is refused). */
+#define MC_HTTP_MAX_SESSION_ID 256u
+/* A Content-Type value kept for the transcript. */
+#define MC_HTTP_MAX_CTYPE 128u
+/* HTTP streams (POSTs, the GET stream, the DELETE) open at once. */
+#define MC_HTTP_MAX_STREAMS 64
+/* Bytes of one recorded "HTTP facts" note beside a frame. */
+#define MC_HTTP_MAX_META 320u
+/* Time allowed to connect to the server. */
+#define MC_HTTP_CONNECT_TIMEOUT_MS 5000
+/* Time the DELETE at session end may take. */
+#define MC_HTTP_DELETE_TIMEOUT_MS 2000
+/* A response that sends fewer than MC_HTTP_LOW_SPEED_BYTES bytes per second
+ * for MC_HTTP_LOW_SPEED_SECONDS is dropped (a slow drip). Streams that are
+ * idle by design (the GET stream, an SSE response awaiting its answer) are
+ * exempt; their wait is bounded by the caller's deadline. */
+#define MC_HTTP_LOW_SPEED_BYTES 1
+#define MC_HTTP_LOW_SPEED_SECONDS 30
+/* Time between the port being asked for and a started server listening. */
+#define MC_HTTP_STARTUP_BUDGET_MS 10000
+
+#endif /* MC_CLIENT_HTTP_LIMITS_H */
