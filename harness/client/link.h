@@ -21,6 +21,9 @@ typedef struct mc_inframe {
     char *data;      /* owned: NUL-terminated copy of the line (NULL for OVERSIZE) */
     size_t len;      /* bytes in data; for OVERSIZE, bytes skipped */
     int64_t at_ms;   /* monotonic time of arrival */
+    const char *meta; /* borrowed: transport facts about the frame (HTTP: method, status,
+                         content type, session id, SSE event id), valid until the next
+                         recv on the link; NULL when the transport has none (stdio) */
 } mc_inframe_t;
 
 /* Frees a frame's bytes. */

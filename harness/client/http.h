@@ -1,0 +1,124 @@
+/*
+ * http.h - the MCP Streamable HTTP transport, client side, on libcurl.
+ *
+ * Every message the session sends is one HTTP POST to the endpoint, with
+ * "Accept: application/json, text/event-stream"; the answer is a JSON body,
+ * an SSE stream, or 202 with no body. The Mcp-Session-Id the server assigns
+ * at initialize is kept and sent on every later request, and after the
+ * initialize result names a version of 2025-06-18 or later the
+ * MCP-Protocol-Version header goes with every request too. After
+ * notifications/initialized is accepted an optional GET stream is opened for
+ * messages the server starts itself. mc_http_close() ends the session with
+ * a DELETE.
+ *
+ * All transfers run on one curl multi handle, so any number of POST streams
+ * (up to MC_HTTP_MAX_STREAMS) and the GET stream are open at once. Every
+ * JSON-RPC message that arrives, from a JSON body or an SSE event, becomes
+ * one frame of the link with its HTTP facts (method, status, content type,
+ * session id, SSE event id) in mc_inframe_t.meta. What the transport sees of
+ * the HTTP rules themselves is kept as findings (check id + detail) for the
+ * runner, and each exchange leaves a note for the transcript.
+ *
+ * Memory is bounded: received frames wait in a queue capped like stdio's
+ * (the transfers pause while it is full), bodies and SSE events are capped
+ * (client/http_limits.h), and findings and notes are rings of fixed size.
+ */
+#ifndef MC_CLIENT_HTTP_H
+#define MC_CLIENT_HTTP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "client/link.h"
+#include "core/error.h"
+
+typedef struct mc_http mc_http_t;
+
+typedef struct mc_http_opts {
+    const char *url;    /* the MCP endpoint, http://HOST:PORT/PATH */
+    const char *origin; /* an Origin header to send, or NULL for none */
+    int get_stream;     /* open the GET stream once the session is initialized */
+    int allow_remote;   /* allow a host that is not a loopback address */
+} mc_http_opts_t;
+
+/* One observation about the HTTP rules. */
+typedef struct mc_http_finding {
+    char check[64];    /* check id, e.g. "http/notification-202" */
+    int pass;          /* 1: the rule was seen holding, 0: broken */
+    char detail[240];
+} mc_http_finding_t;
+
+/*
+ * Checks that url is an http:// URL of a loopback host (unless
+ * allow_remote) and fills host/port. Returns MC_OK or MC_EINVAL with a
+ * reason in eb.
+ */
+int mc_http_url_check(const char *url, int allow_remote, char *host, size_t host_cap, int *port,
+                      mc_errbuf_t *eb);
+
+/* Creates a transport; connects nothing yet. NULL and eb on failure. */
+mc_http_t *mc_http_new(const mc_http_opts_t *opts, mc_errbuf_t *eb);
+
+/* A link that sends and receives through h. */
+mc_link_t mc_http_link(mc_http_t *h);
+
+/* Opens the GET stream (when the options ask for it); the caller does this
+ * once notifications/initialized has been sent. */
+void mc_http_after_handshake(mc_http_t *h);
+
+/* The session id the server assigned, or NULL. */
+const char *mc_http_session_id(const mc_http_t *h);
+
+/* The protocol version the transport sends in MCP-Protocol-Version, or "". */
+const char *mc_http_protocol_version(const mc_http_t *h);
+
+/* The first transport-level failure (connection refused, not HTTP, ...),
+ * or NULL when there was none. */
+const char *mc_http_failure(const mc_http_t *h);
+
+/* Takes the oldest transcript note ("POST#3 -> 202 (no body)") into buf.
+ * Returns 1 when one was taken, 0 when none is left. */
+int mc_http_take_note(mc_http_t *h, char *buf, size_t cap);
+
+/* Takes the oldest finding. Returns 1 when one was taken, 0 when none. */
+int mc_http_take_finding(mc_http_t *h, mc_http_finding_t *out);
+
+/*
+ * Ends the session: closes the GET stream and every open transfer and, when
+ * the server assigned a session id, sends DELETE with it (waiting at most
+ * timeout_ms). *status gets the DELETE's HTTP status (0: none was sent or
+ * it failed). Returns MC_OK or MC_ETIMEOUT.
+ */
+int mc_http_close(mc_http_t *h, int timeout_ms, long *status);
+
+/* Frees everything. NULL is allowed. */
+void mc_http_free(mc_http_t *h);
+
+/* One HTTP exchange outside the session, for the transport scenarios. */
+typedef struct mc_http_exchange {
+    long status;                  /* 0 when no HTTP answer came */
+    char ctype[128];              /* Content-Type of the answer */
+    char session_id[260];         /* Mcp-Session-Id of the answer */
+    char allow[128];              /* Allow header of the answer */
+    char *body;                   /* owned: up to MC_HTTP_MAX_BODY bytes, NUL-terminated */
+    size_t body_len;
+    int body_truncated;
+    char error[240];              /* transport failure, "" when none */
+} mc_http_exchange_t;
+
+/*
+ * Sends one request (method "POST", "GET" or "DELETE") to url with the given
+ * extra header lines ("Name: value", NULL-terminated list, may be NULL) and
+ * body (may be NULL), and collects the answer. A GET or an SSE answer is
+ * read until it ends, timeout_ms passes or sse_events events arrived
+ * (0 = until it ends). Returns MC_OK when an HTTP answer came (whatever its
+ * status), MC_ETIMEOUT or MC_EIO (x->error says why).
+ */
+int mc_http_exchange(const char *url, const char *method, const char *const *headers,
+                     const char *body, size_t body_len, int timeout_ms, int sse_events,
+                     mc_http_exchange_t *x);
+
+/* Frees an exchange's body. */
+void mc_http_exchange_free(mc_http_exchange_t *x);
+
+#endif /* MC_CLIENT_HTTP_H */
