@@ -20,6 +20,8 @@ PACKAGES=(
   time                   # /usr/bin/time: peak RSS in scripts/bench.sh server
   python3-junitparser    # a JUnit reader: the report tests read junit.xml with it
   chromium               # headless rendering test of report.html (skipped without it)
+  libcurl4-openssl-dev   # the Streamable HTTP client transport
+  libmicrohttpd-dev      # the reference server over Streamable HTTP
 )
 
 say() { printf 'setup: %s\n' "$*"; }

@@ -626,7 +626,9 @@ static int step(mc_session_t *s, int64_t deadline)
             s->overdue++;
         s->step_frames++;
         s->step_bytes += fr.len;
+        s->in_meta = fr.meta;
         on_frame(s, &fr);
+        s->in_meta = NULL;
         mc_inframe_free(&fr);
         return MC_OK;
     }

@@ -135,6 +135,9 @@ struct mc_session {
     int flooded;                    /* read-only: the rate guard tripped; waits end with
                                        MC_EFLOOD from then on */
     char flood_desc[160];           /* read-only: what tripped it, in words */
+    const char *in_meta;            /* read-only: the transport's facts about the inbound
+                                       frame being handled (mc_inframe_t.meta), valid in
+                                       the observer; NULL otherwise */
 };
 
 /* True when version is a published version with an initialize handshake

@@ -18,6 +18,7 @@
 
 #include "core/clock.h"
 #include "core/frame.h"
+#include "refserver/httpserve.h"
 #include "refserver/limits.h"
 #include "refserver/refserver.h"
 
@@ -131,7 +132,7 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: mcpcheck-refserver [--page-size N] [--resources N] [--root DIR]\n"
-            "                          [--inject NAME] [--step-delay MS]\n"
+            "                          [--inject NAME] [--step-delay MS] [--http HOST:PORT]\n"
             "       mcpcheck-refserver --list-bugs | --help | --version\n"
             "\n"
             "The reference MCP server of mcpcheck. It speaks MCP over stdio: one JSON-RPC\n"
@@ -154,6 +155,11 @@ static void usage(FILE *f)
             "                  prove that a harness check can fail\n"
             "  --step-delay MS delay between the steps of the logging and progress tools\n"
             "                  (default %d; 0 runs every step at once)\n"
+            "  --http HOST:PORT serve Streamable HTTP at http://HOST:PORT/mcp instead of stdio\n"
+            "                  (HOST an IPv4 address, 127.0.0.1 normally; PORT 0 picks a free\n"
+            "                  port). Once listening it prints one line on stdout:\n"
+            "                  \"mcpcheck-refserver: listening on http://HOST:PORT/mcp\"\n"
+            "                  and it runs until SIGTERM or SIGINT\n"
             "  --list-bugs     print the violation switches: NAME, level, rule, spec reference\n"
             "  --help          this text\n"
             "  --version       print the version\n"
@@ -269,6 +275,8 @@ int main(int argc, char **argv)
     app_t app;
     struct sigaction sa;
     const char *banner;
+    const char *http_addr = NULL;
+    rs_http_bug_t http_bug = RS_HTTP_BUG_NONE;
     int i, rc;
 
     memset(&opts, 0, sizeof(opts));
@@ -288,6 +296,7 @@ int main(int argc, char **argv)
         }
         if (strcmp(a, "--list-bugs") == 0) {
             mc_refserver_list_bugs(print_bug, NULL);
+            mc_refserver_http_list_bugs(print_bug, NULL);
             return 0;
         }
         v = opt_value(argc, argv, &i, "--page-size", &missing);
@@ -324,6 +333,11 @@ int main(int argc, char **argv)
             opts.root = v;
             continue;
         }
+        v = opt_value(argc, argv, &i, "--http", &missing);
+        if (v != NULL) {
+            http_addr = v;
+            continue;
+        }
         v = opt_value(argc, argv, &i, "--inject", &missing);
         if (v != NULL) {
             opts.inject = v;
@@ -335,6 +349,34 @@ int main(int argc, char **argv)
             fprintf(stderr, "mcpcheck-refserver: unknown option \"%s\"\n", a);
         usage(stderr);
         return 2;
+    }
+
+    http_bug = mc_refserver_http_bug(opts.inject);
+    if (http_bug != RS_HTTP_BUG_NONE) {
+        if (http_addr == NULL) {
+            fprintf(stderr, "mcpcheck-refserver: --inject %s needs --http\n", opts.inject);
+            return 2;
+        }
+        opts.inject = NULL;
+    }
+    if (http_addr != NULL) {
+        mc_refserver_t *probe;
+        mc_errbuf_clear(&eb);
+        /* Check the options once, as every session will use them. */
+        probe = mc_refserver_new(&opts, on_emit, &app, &eb);
+        if (probe == NULL) {
+            fprintf(stderr, "mcpcheck-refserver: %s\n", eb.msg);
+            return 2;
+        }
+        mc_refserver_free(probe);
+        memset(&sa, 0, sizeof(sa));
+        sa.sa_handler = on_signal;
+        sigemptyset(&sa.sa_mask);
+        sigaction(SIGTERM, &sa, NULL);
+        sigaction(SIGINT, &sa, NULL);
+        sa.sa_handler = SIG_IGN;
+        sigaction(SIGPIPE, &sa, NULL);
+        return mc_refserver_http_serve(&opts, http_bug, http_addr, (volatile int *)&g_stop);
     }
 
     mc_errbuf_clear(&eb);

@@ -1,0 +1,906 @@
+#include "refserver/httpserve.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+#include <microhttpd.h>
+
+#include "core/clock.h"
+#include "core/limits.h"
+
+/* Sessions served at once; an initialize past this is refused with 503. */
+#define HS_MAX_SESSIONS 256
+/* Bytes waiting to be sent on one stream; past it the stream is ended. */
+#define HS_MAX_STREAM_BYTES (4u * MC_MAX_MESSAGE_SIZE)
+/* Messages kept for a GET stream that is not open yet. */
+#define HS_MAX_BACKLOG 256
+/* A session nobody used for this long is dropped. */
+#define HS_IDLE_SESSION_MS (10 * 60 * 1000)
+/* Seconds an idle keep-alive connection is kept. */
+#define HS_CONNECTION_TIMEOUT_S 120
+/* Longest wait of a stream's writer before it checks for shutdown. */
+#define HS_READER_WAIT_MS 200
+/* Longest sleep of the timer loop. */
+#define HS_TICK_MAX_MS 10
+/* Connections served at once. */
+#define HS_MAX_CONNECTIONS 512
+
+#define ENDPOINT "/mcp"
+
+typedef struct hs_sess hs_sess_t;
+
+typedef struct hs_stream {
+    hs_sess_t *sess;
+    int is_get;
+    char req_id[64];      /* POST: the request's id as compact JSON */
+    int answered;         /* the response went out (or elsewhere) */
+    int finished;         /* no more bytes will be added */
+    char *buf;
+    size_t len, cap, off;
+    unsigned events;
+    char *first;          /* the first message, kept for a JSON answer */
+    size_t first_len;
+    struct hs_stream *next;
+} hs_stream_t;
+
+struct hs_sess {
+    int used, deleted;
+    char id[48];
+    mc_refserver_t *rs;
+    hs_stream_t *streams;
+    hs_stream_t *current;  /* the POST being handled */
+    int64_t last_ms;
+    char *backlog[HS_MAX_BACKLOG];
+    size_t bl_n;
+};
+
+typedef struct hs {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;      /* new bytes on some stream, or shutdown */
+    hs_sess_t *sess;        /* HS_MAX_SESSIONS */
+    const mc_refserver_opts_t *opts;
+    rs_http_bug_t bug;
+    int stopping;
+    unsigned event_seq;
+} hs_t;
+
+typedef struct hs_req {
+    char *body;
+    size_t len, cap;
+    int too_big;
+} hs_req_t;
+
+static const struct {
+    const char *id, *level, *desc;
+} g_bugs[] = {
+#define RS__XX(name, id, level, desc) {id, level, desc},
+    RS_HTTP_BUG_MAP(RS__XX)
+#undef RS__XX
+};
+
+rs_http_bug_t mc_refserver_http_bug(const char *name)
+{
+    size_t i;
+
+    for (i = 0; name != NULL && i < sizeof(g_bugs) / sizeof(g_bugs[0]); i++)
+        if (strcmp(name, g_bugs[i].id) == 0)
+            return (rs_http_bug_t)(i + 1);
+    return RS_HTTP_BUG_NONE;
+}
+
+void mc_refserver_http_list_bugs(void (*fn)(void *ctx, const char *line), void *ctx)
+{
+    size_t i;
+    char line[300];
+
+    for (i = 0; i < sizeof(g_bugs) / sizeof(g_bugs[0]); i++) {
+        snprintf(line, sizeof(line), "%s\t%s\t%s\tbasic/transports#streamable-http",
+                 g_bugs[i].id, g_bugs[i].level, g_bugs[i].desc);
+        fn(ctx, line);
+    }
+}
+
+/* --- streams ------------------------------------------------------------- */
+
+static int append(hs_stream_t *s, const char *a, size_t n)
+{
+    if (s->finished)
+        return -1;
+    if (s->len + n > HS_MAX_STREAM_BYTES) {
+        s->finished = 1; /* the client does not read: give up on it */
+        return -1;
+    }
+    if (s->len + n > s->cap) {
+        size_t cap = s->cap ? s->cap : 1024;
+        char *nb;
+        while (cap < s->len + n)
+            cap *= 2;
+        nb = realloc(s->buf, cap);
+        if (nb == NULL)
+            return -1;
+        s->buf = nb;
+        s->cap = cap;
+    }
+    memcpy(s->buf + s->len, a, n);
+    s->len += n;
+    return 0;
+}
+
+/* Adds one message (a line without its newline) as an SSE event. */
+static void push_event(hs_t *hs, hs_stream_t *s, const char *line, size_t len)
+{
+    char head[64];
+    int n;
+
+    if (s->events == 0 && !s->is_get && s->first == NULL) {
+        s->first = malloc(len + 1);
+        if (s->first != NULL) {
+            memcpy(s->first, line, len);
+            s->first[len] = '\0';
+            s->first_len = len;
+        }
+    }
+    n = snprintf(head, sizeof(head), "id: %u\nevent: message\ndata: ", ++hs->event_seq);
+    if (append(s, head, (size_t)n) == 0 && append(s, line, len) == 0)
+        append(s, "\n\n", 2);
+    s->events++;
+    pthread_cond_broadcast(&hs->cv);
+}
+
+static void stream_link(hs_sess_t *se, hs_stream_t *s)
+{
+    s->sess = se;
+    s->next = se->streams;
+    se->streams = s;
+}
+
+static void stream_unlink(hs_stream_t *s)
+{
+    hs_stream_t **pp;
+
+    if (s->sess == NULL)
+        return;
+    for (pp = &s->sess->streams; *pp != NULL; pp = &(*pp)->next)
+        if (*pp == s) {
+            *pp = s->next;
+            break;
+        }
+    if (s->sess->current == s)
+        s->sess->current = NULL;
+    s->sess = NULL;
+}
+
+static void stream_free(hs_stream_t *s)
+{
+    free(s->buf);
+    free(s->first);
+    free(s);
+}
+
+/* --- routing what a session's handler emits ------------------------------ */
+
+static hs_t *g_hs; /* the emit callback's way back; one server per process */
+
+static void on_emit(void *ctx, const char *line, size_t len)
+{
+    hs_sess_t *se = ctx;
+    hs_t *hs = g_hs;
+    json_object *o, *id = NULL;
+    hs_stream_t *s, *target = NULL, *get = NULL;
+    int is_response = 0;
+    char ids[64] = "";
+
+    while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+        len--;
+    o = json_tokener_parse(line);
+    if (o != NULL && json_object_is_type(o, json_type_object) &&
+        json_object_object_get_ex(o, "id", &id) &&
+        !json_object_object_get_ex(o, "method", NULL)) {
+        is_response = 1;
+        snprintf(ids, sizeof(ids), "%s", json_object_to_json_string_ext(id, JSON_C_TO_STRING_PLAIN));
+    }
+    json_object_put(o);
+    for (s = se->streams; s != NULL; s = s->next)
+        if (s->is_get && !s->finished && get == NULL)
+            get = s;
+    if (is_response) {
+        for (s = se->streams; s != NULL; s = s->next)
+            if (!s->is_get && !s->answered && strcmp(s->req_id, ids) == 0) {
+                target = s;
+                break;
+            }
+        if (target == NULL && se->current != NULL && !se->current->answered &&
+            se->current->req_id[0] == '\0')
+            target = se->current; /* the answer to an unreadable body */
+        if (target != NULL && hs->bug == RS_HTTP_BUG_RESPONSE_WRONG_STREAM && get != NULL) {
+            push_event(hs, get, line, len);
+            target->answered = target->finished = 1;
+            pthread_cond_broadcast(&hs->cv);
+            return;
+        }
+        if (target != NULL) {
+            push_event(hs, target, line, len);
+            target->answered = target->finished = 1;
+        }
+        return;
+    }
+    /* A notification or a server request: the POST being handled, else the
+     * newest open POST stream, else the GET stream, else the backlog. */
+    if (se->current != NULL && !se->current->finished)
+        target = se->current;
+    for (s = se->streams; target == NULL && s != NULL; s = s->next)
+        if (!s->is_get && !s->finished)
+            target = s;
+    if (target == NULL)
+        target = get;
+    if (target != NULL) {
+        push_event(hs, target, line, len);
+        return;
+    }
+    if (se->bl_n < HS_MAX_BACKLOG) {
+        char *c = malloc(len + 1);
+        if (c != NULL) {
+            memcpy(c, line, len);
+            c[len] = '\0';
+            se->backlog[se->bl_n++] = c;
+        }
+    }
+}
+
+/* --- sessions ------------------------------------------------------------ */
+
+static void sess_drop(hs_t *hs, hs_sess_t *se)
+{
+    hs_stream_t *s;
+    size_t i;
+
+    mc_refserver_free(se->rs);
+    se->rs = NULL;
+    for (s = se->streams; s != NULL; s = s->next)
+        s->finished = 1;
+    for (i = 0; i < se->bl_n; i++)
+        free(se->backlog[i]);
+    se->bl_n = 0;
+    se->deleted = 1;
+    pthread_cond_broadcast(&hs->cv);
+}
+
+static void make_id(hs_t *hs, char *out, size_t cap)
+{
+    unsigned char r[16];
+    size_t i, got = 0;
+
+    while (got < sizeof(r)) {
+        ssize_t n = getrandom(r + got, sizeof(r) - got, 0);
+        if (n <= 0) {
+            /* Never expected; fall back on time and address bits. */
+            int64_t t = mc_now_ms() ^ (int64_t)(uintptr_t)out;
+            for (; got < sizeof(r); got++)
+                r[got] = (unsigned char)(t >> (got % 8 * 8));
+            break;
+        }
+        got += (size_t)n;
+    }
+    for (i = 0; i < sizeof(r) && 2 * i + 2 < cap; i++)
+        snprintf(out + 2 * i, 3, "%02x", r[i]);
+    if (hs->bug == RS_HTTP_BUG_SESSION_ID_INVISIBLE && cap > 8)
+        out[4] = ' ';
+}
+
+static hs_sess_t *sess_new(hs_t *hs)
+{
+    size_t i;
+    hs_sess_t *best = NULL;
+    int64_t now = mc_now_ms();
+
+    for (i = 0; i < HS_MAX_SESSIONS; i++) {
+        hs_sess_t *se = &hs->sess[i];
+        if (se->used && !se->deleted && se->streams == NULL &&
+            now - se->last_ms > HS_IDLE_SESSION_MS)
+            sess_drop(hs, se);
+        if ((!se->used || se->deleted) && se->streams == NULL) {
+            best = se;
+            break;
+        }
+    }
+    if (best == NULL)
+        return NULL;
+    memset(best, 0, sizeof(*best));
+    {
+        mc_errbuf_t eb;
+        mc_errbuf_clear(&eb);
+        best->rs = mc_refserver_new(hs->opts, on_emit, best, &eb);
+    }
+    if (best->rs == NULL)
+        return NULL;
+    best->used = 1;
+    best->last_ms = now;
+    make_id(hs, best->id, sizeof(best->id));
+    return best;
+}
+
+static hs_sess_t *sess_find(hs_t *hs, const char *id, int *was_deleted)
+{
+    size_t i;
+
+    *was_deleted = 0;
+    for (i = 0; i < HS_MAX_SESSIONS; i++) {
+        hs_sess_t *se = &hs->sess[i];
+        if (se->used && strcmp(se->id, id) == 0) {
+            if (se->deleted && hs->bug != RS_HTTP_BUG_SESSION_AFTER_DELETE) {
+                *was_deleted = 1;
+                return NULL;
+            }
+            return se;
+        }
+    }
+    return NULL;
+}
+
+static hs_sess_t *sess_latest(hs_t *hs)
+{
+    size_t i;
+    hs_sess_t *best = NULL;
+
+    for (i = 0; i < HS_MAX_SESSIONS; i++) {
+        hs_sess_t *se = &hs->sess[i];
+        if (se->used && !se->deleted && (best == NULL || se->last_ms >= best->last_ms))
+            best = se;
+    }
+    return best;
+}
+
+/* --- HTTP answers --------------------------------------------------------- */
+
+static enum MHD_Result answer(struct MHD_Connection *c, unsigned status, const char *ctype,
+                              const char *body, const char *sid, const char *allow)
+{
+    struct MHD_Response *r;
+    enum MHD_Result rc;
+
+    r = MHD_create_response_from_buffer(body ? strlen(body) : 0, (void *)(body ? body : ""),
+                                        MHD_RESPMEM_MUST_COPY);
+    if (r == NULL)
+        return MHD_NO;
+    if (ctype != NULL)
+        MHD_add_response_header(r, "Content-Type", ctype);
+    if (sid != NULL)
+        MHD_add_response_header(r, "Mcp-Session-Id", sid);
+    if (allow != NULL)
+        MHD_add_response_header(r, "Allow", allow);
+    rc = MHD_queue_response(c, status, r);
+    MHD_destroy_response(r);
+    return rc;
+}
+
+static enum MHD_Result answer_error(struct MHD_Connection *c, unsigned status, int code,
+                                    const char *msg)
+{
+    char body[512];
+
+    snprintf(body, sizeof(body),
+             "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":%d,\"message\":\"%s\"}}", code,
+             msg);
+    return answer(c, status, "application/json", body, NULL, NULL);
+}
+
+static ssize_t read_stream(void *cls, uint64_t pos, char *buf, size_t max)
+{
+    hs_stream_t *s = cls;
+    hs_t *hs = g_hs;
+    ssize_t n = 0;
+
+    (void)pos;
+    pthread_mutex_lock(&hs->mu);
+    while (s->off == s->len && !s->finished && !hs->stopping) {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        ts.tv_nsec += HS_READER_WAIT_MS * 1000000L;
+        if (ts.tv_nsec >= 1000000000L) {
+            ts.tv_sec++;
+            ts.tv_nsec -= 1000000000L;
+        }
+        pthread_cond_timedwait(&hs->cv, &hs->mu, &ts);
+    }
+    if (s->off < s->len) {
+        size_t k = s->len - s->off;
+        if (k > max)
+            k = max;
+        memcpy(buf, s->buf + s->off, k);
+        s->off += k;
+        if (s->off == s->len)
+            s->off = s->len = 0;
+        n = (ssize_t)k;
+    } else {
+        n = hs->stopping ? MHD_CONTENT_READER_END_WITH_ERROR : MHD_CONTENT_READER_END_OF_STREAM;
+    }
+    pthread_mutex_unlock(&hs->mu);
+    return n;
+}
+
+static void free_stream(void *cls)
+{
+    hs_stream_t *s = cls;
+
+    pthread_mutex_lock(&g_hs->mu);
+    stream_unlink(s);
+    pthread_mutex_unlock(&g_hs->mu);
+    stream_free(s);
+}
+
+/* Hands a linked stream to MHD as an SSE answer. Called without the lock. */
+static enum MHD_Result answer_sse(struct MHD_Connection *c, hs_stream_t *s, const char *sid)
+{
+    struct MHD_Response *r;
+    enum MHD_Result rc;
+
+    r = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 16 * 1024, read_stream, s,
+                                          free_stream);
+    if (r == NULL) {
+        free_stream(s);
+        return MHD_NO;
+    }
+    MHD_add_response_header(r, "Content-Type", "text/event-stream");
+    MHD_add_response_header(r, "Cache-Control", "no-cache");
+    if (sid != NULL)
+        MHD_add_response_header(r, "Mcp-Session-Id", sid);
+    rc = MHD_queue_response(c, MHD_HTTP_OK, r);
+    MHD_destroy_response(r);
+    return rc;
+}
+
+/* --- request checks -------------------------------------------------------- */
+
+/* True when the host part of a Host header or of an Origin URL is a loopback name. */
+static int loopback_host(const char *v, int is_origin)
+{
+    char h[256];
+    const char *p = v;
+    size_t n;
+    struct in_addr a4;
+
+    if (is_origin) {
+        if (strncasecmp(p, "http://", 7) == 0)
+            p += 7;
+        else if (strncasecmp(p, "https://", 8) == 0)
+            p += 8;
+        else
+            return 0;
+    }
+    if (*p == '[') {
+        const char *e = strchr(p, ']');
+        if (e == NULL)
+            return 0;
+        return (size_t)(e - p) == 4 && strncmp(p, "[::1", 4) == 0;
+    }
+    n = strcspn(p, ":/");
+    if (n == 0 || n >= sizeof(h))
+        return 0;
+    memcpy(h, p, n);
+    h[n] = '\0';
+    if (strcasecmp(h, "localhost") == 0)
+        return 1;
+    return inet_pton(AF_INET, h, &a4) == 1 && (ntohl(a4.s_addr) >> 24) == 127;
+}
+
+static int known_version(const char *v)
+{
+    static const char *const vs[] = {"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"};
+    size_t i;
+
+    for (i = 0; i < sizeof(vs) / sizeof(vs[0]); i++)
+        if (strcmp(v, vs[i]) == 0)
+            return 1;
+    return 0;
+}
+
+static int accepts(const char *accept, const char *type)
+{
+    return accept != NULL && (strstr(accept, type) != NULL || strstr(accept, "*/*") != NULL);
+}
+
+typedef enum body_kind { B_INVALID, B_REQUEST, B_NOTIFICATION, B_RESPONSE } body_kind_t;
+
+static body_kind_t classify(const char *body, size_t len, char *id, size_t id_cap, int *is_init)
+{
+    json_tokener *tok = json_tokener_new_ex(MC_MAX_JSON_DEPTH);
+    json_object *o, *v;
+    body_kind_t k = B_INVALID;
+
+    *is_init = 0;
+    if (tok == NULL)
+        return B_INVALID;
+    o = json_tokener_parse_ex(tok, body, (int)len);
+    if (o != NULL && json_tokener_get_parse_end(tok) < len) {
+        size_t e = json_tokener_get_parse_end(tok);
+        while (e < len && (body[e] == ' ' || body[e] == '\n' || body[e] == '\r' || body[e] == '\t'))
+            e++;
+        if (e < len) {
+            json_object_put(o);
+            o = NULL;
+        }
+    }
+    json_tokener_free(tok);
+    if (o == NULL || !json_object_is_type(o, json_type_object)) {
+        json_object_put(o);
+        return B_INVALID;
+    }
+    if (json_object_object_get_ex(o, "method", &v) && json_object_is_type(v, json_type_string)) {
+        if (json_object_object_get_ex(o, "id", &v)) {
+            k = B_REQUEST;
+            snprintf(id, id_cap, "%s", json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN));
+            *is_init = strcmp(json_object_get_string(json_object_object_get(o, "method")),
+                              "initialize") == 0;
+        } else {
+            k = B_NOTIFICATION;
+        }
+    } else if (json_object_object_get_ex(o, "id", NULL) &&
+               (json_object_object_get_ex(o, "result", NULL) ||
+                json_object_object_get_ex(o, "error", NULL))) {
+        k = B_RESPONSE;
+    }
+    json_object_put(o);
+    return k;
+}
+
+/* --- the handler ----------------------------------------------------------- */
+
+static enum MHD_Result do_post(hs_t *hs, struct MHD_Connection *c, hs_req_t *rq)
+{
+    const char *ct = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Type");
+    const char *acc = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Accept");
+    const char *sid = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Mcp-Session-Id");
+    char id[64] = "";
+    int is_init, deleted;
+    body_kind_t k;
+    hs_sess_t *se;
+    hs_stream_t *s;
+    char sidcopy[48];
+
+    if (rq->too_big)
+        return answer_error(c, 413, -32600, "the body is larger than the message size limit");
+    if (ct == NULL || strncasecmp(ct, "application/json", 16) != 0)
+        return answer_error(c, 415, -32600, "Content-Type must be application/json");
+    if (!accepts(acc, "application/json") || !accepts(acc, "text/event-stream"))
+        return answer_error(c, 406,  -32600,
+                            "Accept must list application/json and text/event-stream");
+    k = classify(rq->body ? rq->body : "", rq->len, id, sizeof(id), &is_init);
+
+    pthread_mutex_lock(&hs->mu);
+    if (is_init) {
+        se = sess_new(hs);
+        if (se == NULL) {
+            pthread_mutex_unlock(&hs->mu);
+            return answer_error(c, 503, -32000, "too many sessions");
+        }
+    } else if (sid == NULL) {
+        se = hs->bug == RS_HTTP_BUG_SESSION_OPTIONAL ? sess_latest(hs) : NULL;
+        if (se == NULL) {
+            pthread_mutex_unlock(&hs->mu);
+            return answer_error(c, 400, -32000, "Bad Request: Mcp-Session-Id header is required");
+        }
+    } else {
+        se = sess_find(hs, sid, &deleted);
+        if (se == NULL) {
+            pthread_mutex_unlock(&hs->mu);
+            return answer_error(c, 404, -32001, "Session not found");
+        }
+    }
+    se->last_ms = mc_now_ms();
+    snprintf(sidcopy, sizeof(sidcopy), "%s", se->id);
+    if (se->rs == NULL) {
+        /* A deleted session kept alive by the after-delete switch. */
+        se->rs = mc_refserver_new(hs->opts, on_emit, se, &(mc_errbuf_t){0});
+        se->deleted = 0;
+        if (se->rs == NULL) {
+            pthread_mutex_unlock(&hs->mu);
+            return answer_error(c, 500, -32603, "out of memory");
+        }
+    }
+    if (k == B_NOTIFICATION || k == B_RESPONSE) {
+        se->current = NULL;
+        mc_refserver_handle(se->rs, rq->body, rq->len, mc_now_ms());
+        pthread_mutex_unlock(&hs->mu);
+        if (hs->bug == RS_HTTP_BUG_NOTIFICATION_200)
+            return answer(c, MHD_HTTP_OK, NULL, NULL, NULL, NULL);
+        return answer(c, MHD_HTTP_ACCEPTED, NULL, NULL, NULL, NULL);
+    }
+    s = calloc(1, sizeof(*s));
+    if (s == NULL) {
+        pthread_mutex_unlock(&hs->mu);
+        return answer_error(c, 500, -32603, "out of memory");
+    }
+    snprintf(s->req_id, sizeof(s->req_id), "%s", id);
+    stream_link(se, s);
+    if (hs->bug == RS_HTTP_BUG_SSE_NO_DATA && k == B_REQUEST)
+        append(s, "event: ping\n\n", 13);
+    se->current = s;
+    mc_refserver_handle(se->rs, rq->body ? rq->body : "", rq->len, mc_now_ms());
+    se->current = NULL;
+    if (k == B_INVALID) {
+        /* Not a single JSON-RPC message: the handler's error, with 400. */
+        char *first = s->first;
+        enum MHD_Result rc;
+        s->first = NULL;
+        stream_unlink(s);
+        pthread_mutex_unlock(&hs->mu);
+        stream_free(s);
+        rc = answer(c, 400, "application/json", first ? first : "", NULL, NULL);
+        free(first);
+        return rc;
+    }
+    if (s->answered && s->events == 1 && s->first != NULL && hs->bug != RS_HTTP_BUG_SSE_NO_DATA) {
+        char *first = s->first;
+        enum MHD_Result rc;
+        s->first = NULL;
+        stream_unlink(s);
+        pthread_mutex_unlock(&hs->mu);
+        stream_free(s);
+        rc = answer(c, MHD_HTTP_OK, "application/json", first, is_init ? sidcopy : NULL, NULL);
+        free(first);
+        return rc;
+    }
+    pthread_mutex_unlock(&hs->mu);
+    return answer_sse(c, s, is_init ? sidcopy : NULL);
+}
+
+static enum MHD_Result do_get(hs_t *hs, struct MHD_Connection *c)
+{
+    const char *acc = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Accept");
+    const char *sid = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Mcp-Session-Id");
+    hs_sess_t *se;
+    hs_stream_t *s;
+    int deleted;
+    size_t i;
+
+    if (!accepts(acc, "text/event-stream"))
+        return answer_error(c, 406, -32600, "Accept must list text/event-stream");
+    pthread_mutex_lock(&hs->mu);
+    if (sid == NULL) {
+        pthread_mutex_unlock(&hs->mu);
+        return answer_error(c, 400, -32000, "Bad Request: Mcp-Session-Id header is required");
+    }
+    se = sess_find(hs, sid, &deleted);
+    if (se == NULL || se->rs == NULL) {
+        pthread_mutex_unlock(&hs->mu);
+        return answer_error(c, 404, -32001, "Session not found");
+    }
+    s = calloc(1, sizeof(*s));
+    if (s == NULL) {
+        pthread_mutex_unlock(&hs->mu);
+        return answer_error(c, 500, -32603, "out of memory");
+    }
+    s->is_get = 1;
+    stream_link(se, s);
+    if (hs->bug == RS_HTTP_BUG_SSE_NO_DATA)
+        append(s, "event: ping\n\n", 13);
+    for (i = 0; i < se->bl_n; i++) {
+        push_event(hs, s, se->backlog[i], strlen(se->backlog[i]));
+        free(se->backlog[i]);
+    }
+    se->bl_n = 0;
+    pthread_mutex_unlock(&hs->mu);
+    return answer_sse(c, s, NULL);
+}
+
+static enum MHD_Result do_delete(hs_t *hs, struct MHD_Connection *c)
+{
+    const char *sid = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Mcp-Session-Id");
+    hs_sess_t *se;
+    int deleted;
+
+    pthread_mutex_lock(&hs->mu);
+    if (sid == NULL) {
+        pthread_mutex_unlock(&hs->mu);
+        return answer_error(c, 400, -32000, "Bad Request: Mcp-Session-Id header is required");
+    }
+    se = sess_find(hs, sid, &deleted);
+    if (se == NULL) {
+        pthread_mutex_unlock(&hs->mu);
+        return answer_error(c, 404, -32001, "Session not found");
+    }
+    if (hs->bug != RS_HTTP_BUG_SESSION_AFTER_DELETE)
+        sess_drop(hs, se);
+    pthread_mutex_unlock(&hs->mu);
+    return answer(c, MHD_HTTP_OK, NULL, NULL, NULL, NULL);
+}
+
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url,
+                                  const char *method, const char *version,
+                                  const char *upload_data, size_t *upload_size, void **con_cls)
+{
+    hs_t *hs = cls;
+    hs_req_t *rq = *con_cls;
+    const char *host, *origin, *pv;
+
+    (void)version;
+    if (rq == NULL) {
+        rq = calloc(1, sizeof(*rq));
+        if (rq == NULL)
+            return MHD_NO;
+        *con_cls = rq;
+        return MHD_YES;
+    }
+    if (*upload_size > 0) {
+        size_t n = *upload_size;
+        *upload_size = 0;
+        if (rq->too_big || rq->len + n > MC_MAX_MESSAGE_SIZE) {
+            rq->too_big = 1;
+            return MHD_YES;
+        }
+        if (rq->len + n + 1 > rq->cap) {
+            size_t cap = rq->cap ? rq->cap : 4096;
+            char *nb;
+            while (cap < rq->len + n + 1)
+                cap *= 2;
+            nb = realloc(rq->body, cap);
+            if (nb == NULL) {
+                rq->too_big = 1;
+                return MHD_YES;
+            }
+            rq->body = nb;
+            rq->cap = cap;
+        }
+        memcpy(rq->body + rq->len, upload_data, n);
+        rq->len += n;
+        rq->body[rq->len] = '\0';
+        return MHD_YES;
+    }
+    if (strcmp(url, ENDPOINT) != 0)
+        return answer_error(c, 404, -32000, "Not Found: the MCP endpoint is " ENDPOINT);
+    host = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Host");
+    if (host == NULL || !loopback_host(host, 0))
+        return answer_error(c, 403, -32000, "Forbidden: Host is not a loopback name");
+    origin = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Origin");
+    if (origin != NULL && !loopback_host(origin, 1) && hs->bug != RS_HTTP_BUG_FOREIGN_ORIGIN)
+        return answer_error(c, 403, -32000, "Forbidden: Origin not allowed");
+    pv = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "MCP-Protocol-Version");
+    if (pv != NULL && !known_version(pv))
+        return answer_error(c, 400, -32000, "Bad Request: unsupported MCP-Protocol-Version");
+    if (strcmp(method, "POST") == 0)
+        return do_post(hs, c, rq);
+    if (strcmp(method, "GET") == 0)
+        return do_get(hs, c);
+    if (strcmp(method, "DELETE") == 0)
+        return do_delete(hs, c);
+    return answer(c, MHD_HTTP_METHOD_NOT_ALLOWED, "application/json",
+                  "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32000,"
+                  "\"message\":\"Method not allowed\"}}",
+                  NULL, "GET, POST, DELETE");
+}
+
+static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
+                         enum MHD_RequestTerminationCode toe)
+{
+    hs_req_t *rq = *con_cls;
+
+    (void)cls;
+    (void)c;
+    (void)toe;
+    if (rq != NULL) {
+        free(rq->body);
+        free(rq);
+        *con_cls = NULL;
+    }
+}
+
+/* --- serving ---------------------------------------------------------------- */
+
+static int parse_addr(const char *addr, struct sockaddr_in *sa)
+{
+    char host[64];
+    const char *colon = strrchr(addr, ':');
+    char *end;
+    long port;
+    size_t n;
+
+    if (colon == NULL)
+        return -1;
+    n = (size_t)(colon - addr);
+    if (n == 0 || n >= sizeof(host))
+        return -1;
+    memcpy(host, addr, n);
+    host[n] = '\0';
+    if (strcmp(host, "localhost") == 0)
+        snprintf(host, sizeof(host), "127.0.0.1");
+    port = strtol(colon + 1, &end, 10);
+    if (*end != '\0' || end == colon + 1 || port < 0 || port > 65535)
+        return -1;
+    memset(sa, 0, sizeof(*sa));
+    sa->sin_family = AF_INET;
+    sa->sin_port = htons((unsigned short)port);
+    if (inet_pton(AF_INET, host, &sa->sin_addr) != 1)
+        return -1;
+    return 0;
+}
+
+int mc_refserver_http_serve(const mc_refserver_opts_t *opts, rs_http_bug_t bug, const char *addr,
+                            volatile int *stop)
+{
+    struct sockaddr_in sa;
+    struct MHD_Daemon *d;
+    const union MHD_DaemonInfo *info;
+    hs_t hs;
+    char ip[INET_ADDRSTRLEN];
+    size_t i;
+
+    if (parse_addr(addr, &sa) != 0) {
+        fprintf(stderr, "mcpcheck-refserver: --http wants IPV4:PORT, not \"%s\"\n", addr);
+        return 2;
+    }
+    memset(&hs, 0, sizeof(hs));
+    hs.opts = opts;
+    hs.bug = bug;
+    hs.sess = calloc(HS_MAX_SESSIONS, sizeof(*hs.sess));
+    if (hs.sess == NULL) {
+        fprintf(stderr, "mcpcheck-refserver: out of memory\n");
+        return 1;
+    }
+    pthread_mutex_init(&hs.mu, NULL);
+    pthread_cond_init(&hs.cv, NULL);
+    g_hs = &hs;
+    d = MHD_start_daemon(MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD, 0, NULL,
+                         NULL, on_request, &hs, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa,
+                         MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)HS_CONNECTION_TIMEOUT_S,
+                         MHD_OPTION_CONNECTION_LIMIT, (unsigned)HS_MAX_CONNECTIONS,
+                         MHD_OPTION_NOTIFY_COMPLETED, on_completed, &hs, MHD_OPTION_END);
+    if (d == NULL) {
+        fprintf(stderr, "mcpcheck-refserver: cannot listen on %s\n", addr);
+        free(hs.sess);
+        return 1;
+    }
+    info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
+    inet_ntop(AF_INET, &sa.sin_addr, ip, sizeof(ip));
+    printf("mcpcheck-refserver: listening on http://%s:%u" ENDPOINT "\n", ip,
+           info != NULL ? (unsigned)info->port : (unsigned)ntohs(sa.sin_port));
+    fflush(stdout);
+
+    while (!*stop) {
+        int64_t now = mc_now_ms(), next = now + HS_TICK_MAX_MS, wait;
+        pthread_mutex_lock(&hs.mu);
+        for (i = 0; i < HS_MAX_SESSIONS; i++) {
+            hs_sess_t *se = &hs.sess[i];
+            int64_t due;
+            if (!se->used || se->rs == NULL)
+                continue;
+            due = mc_refserver_next_deadline(se->rs);
+            if (due >= 0 && due <= now) {
+                mc_refserver_tick(se->rs, now);
+                due = mc_refserver_next_deadline(se->rs);
+            }
+            if (due >= 0 && due < next)
+                next = due;
+        }
+        pthread_mutex_unlock(&hs.mu);
+        wait = next - mc_now_ms();
+        if (wait > 0) {
+            struct timespec ts;
+            ts.tv_sec = (time_t)(wait / 1000);
+            ts.tv_nsec = (long)(wait % 1000) * 1000000L;
+            nanosleep(&ts, NULL);
+        }
+    }
+    pthread_mutex_lock(&hs.mu);
+    hs.stopping = 1;
+    pthread_cond_broadcast(&hs.cv);
+    pthread_mutex_unlock(&hs.mu);
+    MHD_stop_daemon(d);
+    for (i = 0; i < HS_MAX_SESSIONS; i++)
+        if (hs.sess[i].used && !hs.sess[i].deleted)
+            sess_drop(&hs, &hs.sess[i]);
+    g_hs = NULL;
+    pthread_cond_destroy(&hs.cv);
+    pthread_mutex_destroy(&hs.mu);
+    free(hs.sess);
+    return 0;
+}

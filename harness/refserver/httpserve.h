@@ -1,0 +1,64 @@
+/*
+ * httpserve.h - mcpcheck-refserver over Streamable HTTP (libmicrohttpd).
+ *
+ * One endpoint path, /mcp. Each MCP session (created by an initialize POST)
+ * gets its own handler-library server (refserver.h), so HTTP and stdio answer
+ * with the same code. A POSTed request is answered with application/json
+ * when its answer is the only message the request produced at once, and with
+ * an SSE stream otherwise (the stream stays open until the answer, carrying
+ * the request's notifications and server requests); a POSTed notification or
+ * response gets 202. GET opens a stream for the messages the server starts
+ * itself; DELETE ends the session. Origin and Host must be loopback names
+ * (403 otherwise), an unknown MCP-Protocol-Version is 400, a request without
+ * the session id is 400 and one with an unknown or ended session is 404.
+ *
+ * Connections run one thread each; every session's handler runs under one
+ * lock, and a timer thread (the caller's) runs the handlers' timers.
+ */
+#ifndef MC_REFSERVER_HTTPSERVE_H
+#define MC_REFSERVER_HTTPSERVE_H
+
+#include "refserver/refserver.h"
+
+/* The HTTP violation switches: each breaks one transport rule. */
+#define RS_HTTP_BUG_MAP(XX)                                                                      \
+    XX(NOTIFICATION_200, "http-notification-200", "MUST",                                        \
+       "a POSTed notification gets 200 instead of 202 Accepted")                                  \
+    XX(SESSION_OPTIONAL, "http-session-optional", "SHOULD",                                      \
+       "a request without Mcp-Session-Id is served instead of refused with 400")                 \
+    XX(SESSION_AFTER_DELETE, "http-session-after-delete", "MUST",                                \
+       "a session ended by DELETE still answers instead of 404")                                 \
+    XX(FOREIGN_ORIGIN, "http-foreign-origin", "MUST",                                            \
+       "a foreign Origin header is accepted (no DNS-rebinding protection)")                      \
+    XX(SSE_NO_DATA, "http-sse-no-data", "INFO",                                                  \
+       "every SSE stream starts with an event that has no data field")                           \
+    XX(RESPONSE_WRONG_STREAM, "http-response-wrong-stream", "MUST",                              \
+       "responses go out on the GET stream when one is open, not on their POST's stream")       \
+    XX(SESSION_ID_INVISIBLE, "http-session-id-space", "MUST",                                    \
+       "session ids contain a space (outside visible ASCII)")
+
+typedef enum rs_http_bug {
+    RS_HTTP_BUG_NONE = 0,
+#define RS__XX(name, id, level, desc) RS_HTTP_BUG_##name,
+    RS_HTTP_BUG_MAP(RS__XX)
+#undef RS__XX
+} rs_http_bug_t;
+
+/* The switch named name, or RS_HTTP_BUG_NONE when it is not an HTTP switch. */
+rs_http_bug_t mc_refserver_http_bug(const char *name);
+
+/* Writes the HTTP switches in --list-bugs form, one line per call of fn. */
+void mc_refserver_http_list_bugs(void (*fn)(void *ctx, const char *line), void *ctx);
+
+/*
+ * Serves MCP over HTTP on addr ("HOST:PORT", port 0 picks one) until *stop
+ * becomes non-zero. Once listening it prints "mcpcheck-refserver: listening
+ * on http://HOST:PORT/mcp" on stdout (and flushes). opts are the handler
+ * options of every session (opts->inject must not name an HTTP switch; pass
+ * that as bug). Returns the process exit code: 0, or 1 with a message on
+ * stderr when the address cannot be used.
+ */
+int mc_refserver_http_serve(const mc_refserver_opts_t *opts, rs_http_bug_t bug, const char *addr,
+                            volatile int *stop);
+
+#endif /* MC_REFSERVER_HTTPSERVE_H */
