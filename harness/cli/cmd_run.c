@@ -12,6 +12,9 @@
 #include "cli/scenarios_load.h"
 #include "cli/util.h"
 #include "client/process.h"
+#include "client/http.h"
+#include "client/http_limits.h"
+#include "client/httptarget.h"
 #include "client/session.h"
 #include "core/clock.h"
 #include "core/version.h"
@@ -27,6 +30,7 @@ static void run_usage(FILE *out)
 {
     fprintf(out,
             "usage: mcpcheck run [options] -- SERVER_CMD [ARGS...]\n"
+            "       mcpcheck run [options] --url http://HOST:PORT/PATH [-- SERVER_CMD [ARGS...]]\n"
             "\n"
             "Runs the scenario library against an MCP server over stdio. Every scenario gets a\n"
             "fresh server process, started from SERVER_CMD without a shell. Every message is\n"
@@ -55,6 +59,14 @@ static void run_usage(FILE *out)
             "                       the handshake stops the run early (exit 3)\n"
             "  --seed N             seed recorded in the report (runs are deterministic)\n"
             "  --dry-run            list what would run, with requirement sentences; run nothing\n"
+            "  --url URL            test over Streamable HTTP at URL. Without SERVER_CMD the server\n"
+            "                       is already running; with it, SERVER_CMD is started once and\n"
+            "                       the run waits (up to %d ms) until it listens: for a URL with\n"
+            "                       port 0, until it prints an http://HOST:PORT address on stdout\n"
+            "                       or stderr, whose port is then used. Every scenario gets a\n"
+            "                       fresh HTTP session, ended with DELETE\n"
+            "  --fresh-process      with --url and SERVER_CMD: start the server for every scenario\n"
+            "  --allow-remote       allow a --url host that is not a loopback address\n"
             "  -v, --verbose        show passing checks, the checks of SKIP and NOT-VERIFIED\n"
             "                       scenarios, the harness's reading of each failed check\n"
             "                       and every cause of failure\n"
@@ -76,8 +88,11 @@ static void run_usage(FILE *out)
             "  mcpcheck run --filter 'pagination/*' --spec-version 2025-11-25 -- ./my-server\n"
             "  mcpcheck run --baseline known-failures.jsonc -- ./my-server\n"
             "  mcpcheck run --profile scenarios/profiles/everything.json -- \\\n"
-            "      npx -y @modelcontextprotocol/server-everything\n",
-            MC_RUN_DEFAULT_REPORT_DIR, MC_RUNNER_STEP_TIMEOUT_MS, MC_DEFAULT_STARTUP_TIMEOUT_MS);
+            "      npx -y @modelcontextprotocol/server-everything\n"
+            "  mcpcheck run --url http://127.0.0.1:0/mcp -- \\\n"
+            "      build/bin/mcpcheck-refserver --http 127.0.0.1:0\n",
+            MC_RUN_DEFAULT_REPORT_DIR, MC_RUNNER_STEP_TIMEOUT_MS, MC_DEFAULT_STARTUP_TIMEOUT_MS,
+            MC_HTTP_STARTUP_BUDGET_MS);
 }
 
 static volatile int stop_flag;
@@ -240,6 +255,9 @@ int mc_cmd_run(int argc, char **argv)
     long startup = MC_DEFAULT_STARTUP_TIMEOUT_MS;
     static mc_runner_shared_t shared;
     int strict = 0, dry = 0, verbose = 0, call_tools = 0, i, code;
+    const char *url = NULL;
+    int fresh = 0, allow_remote = 0;
+    mc_http_target_t tgt;
     char **cmd = NULL;
     mc_cli_scenarios_t scs;
     mc_profile_t prof;
@@ -311,6 +329,12 @@ int mc_cmd_run(int argc, char **argv)
                 fprintf(stderr, "mcpcheck run: --seed needs a non-negative integer\n");
                 return MC_EXIT_USAGE;
             }
+        } else if (strcmp(a, "--url") == 0 && has) {
+            url = argv[++i];
+        } else if (strcmp(a, "--fresh-process") == 0) {
+            fresh = 1;
+        } else if (strcmp(a, "--allow-remote") == 0) {
+            allow_remote = 1;
         } else if (strcmp(a, "--dry-run") == 0) {
             dry = 1;
         } else if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) {
@@ -321,7 +345,24 @@ int mc_cmd_run(int argc, char **argv)
             return MC_EXIT_USAGE;
         }
     }
-    if (!dry && (cmd == NULL || cmd[0] == NULL)) {
+    memset(&tgt, 0, sizeof(tgt));
+    if (url != NULL) {
+        mc_errbuf_clear(&eb);
+        if (mc_http_url_check(url, allow_remote, NULL, 0, NULL, &eb) != MC_OK) {
+            fprintf(stderr, "mcpcheck run: --url: %s\n", eb.msg);
+            return MC_EXIT_USAGE;
+        }
+        if (cmd != NULL && cmd[0] == NULL)
+            cmd = NULL;
+        if (fresh && cmd == NULL) {
+            fprintf(stderr, "mcpcheck run: --fresh-process needs a server command after '--'\n");
+            return MC_EXIT_USAGE;
+        }
+    } else if (fresh || allow_remote) {
+        fprintf(stderr, "mcpcheck run: --fresh-process and --allow-remote go with --url\n");
+        return MC_EXIT_USAGE;
+    }
+    if (!dry && url == NULL && (cmd == NULL || cmd[0] == NULL)) {
         fprintf(stderr, "mcpcheck run: no server command; put it after '--'\n\n");
         run_usage(stderr);
         return MC_EXIT_USAGE;
@@ -424,6 +465,22 @@ int mc_cmd_run(int argc, char **argv)
     so.runner.scenario_timeout_ms = (int)startup + MC_RUNNER_SCENARIO_TIMEOUT_MS;
     so.runner.stop = &stop_flag;
     so.runner.shared = &shared;
+    if (url != NULL) {
+        so.runner.url = url;
+        so.runner.allow_remote = allow_remote;
+        so.runner.fresh_process = fresh;
+        if (cmd != NULL && !fresh) {
+            mc_spawn_opts_t sp;
+            memset(&sp, 0, sizeof(sp));
+            sp.argv = cmd;
+            mc_errbuf_clear(&eb);
+            if (mc_http_target_start(&tgt, &sp, url, MC_HTTP_STARTUP_BUDGET_MS, &eb) != MC_OK) {
+                fprintf(stderr, "mcpcheck run: the server did not start: %s\n", eb.msg);
+                goto fail;
+            }
+            so.runner.url = tgt.url;
+        }
+    }
     memset(&pr, 0, sizeof(pr));
     pr.tty = isatty(STDOUT_FILENO);
     pr.color = pr.tty && (getenv("NO_COLOR") == NULL || getenv("NO_COLOR")[0] == '\0');
@@ -434,7 +491,18 @@ int mc_cmd_run(int argc, char **argv)
     so.cb_ctx = &pr;
 
     memset(&run, 0, sizeof(run));
-    run.target = join_argv(cmd);
+    if (url != NULL && cmd == NULL) {
+        run.target = strdup(url);
+    } else if (url != NULL) {
+        char *j = join_argv(cmd);
+        size_t n = (j ? strlen(j) : 0) + strlen(so.runner.url) + 8;
+        run.target = malloc(n);
+        if (run.target != NULL)
+            snprintf(run.target, n, "%s (%s)", so.runner.url, j ? j : "");
+        free(j);
+    } else {
+        run.target = join_argv(cmd);
+    }
     run.profile = strdup(prof.path);
     run.seed = (uint64_t)seed;
     run.strict = strict;
@@ -459,6 +527,10 @@ int mc_cmd_run(int argc, char **argv)
     if (mc_suite_run(scs.v, scs.n, &so, &run) != MC_OK)
         fprintf(stderr, "mcpcheck run: out of memory during the run; the report is partial\n");
     run.duration_ms = mc_now_ms() - t0;
+    if (tgt.started) {
+        char how[200];
+        mc_http_target_stop(&tgt, MC_SHUTDOWN_TERM_GRACE_MS, how, sizeof(how));
+    }
     if (pr.tty)
         fputs("\r\033[K", stdout);
     /* Processes the targets left behind that no scenario could attribute. */

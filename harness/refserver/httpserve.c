@@ -219,9 +219,8 @@ static void on_emit(void *ctx, const char *line, size_t len)
                 target = s;
                 break;
             }
-        if (target == NULL && se->current != NULL && !se->current->answered &&
-            se->current->req_id[0] == '\0')
-            target = se->current; /* the answer to an unreadable body */
+        if (target == NULL && se->current != NULL && !se->current->answered)
+            target = se->current; /* the answer to an unreadable body or id */
         if (target != NULL && hs->bug == RS_HTTP_BUG_RESPONSE_WRONG_STREAM && get != NULL) {
             push_event(hs, get, line, len);
             target->answered = target->finished = 1;
@@ -383,15 +382,22 @@ static enum MHD_Result answer(struct MHD_Connection *c, unsigned status, const c
     return rc;
 }
 
-static enum MHD_Result answer_error(struct MHD_Connection *c, unsigned status, int code,
-                                    const char *msg)
+static enum MHD_Result answer_error_id(struct MHD_Connection *c, unsigned status, int code,
+                                       const char *msg, const char *id)
 {
     char body[512];
 
     snprintf(body, sizeof(body),
-             "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":%d,\"message\":\"%s\"}}", code,
-             msg);
+             "{\"jsonrpc\":\"2.0\",\"id\":%s,\"error\":{\"code\":%d,\"message\":\"%s\"}}",
+             id != NULL && id[0] != '\0' ? id : "null", code, msg);
     return answer(c, status, "application/json", body, NULL, NULL);
+}
+
+/* An HTTP error with a JSON-RPC error body that has no id. */
+static enum MHD_Result answer_error(struct MHD_Connection *c, unsigned status, int code,
+                                    const char *msg)
+{
+    return answer_error_id(c, status, code, msg, NULL);
 }
 
 static ssize_t read_stream(void *cls, uint64_t pos, char *buf, size_t max)
@@ -587,13 +593,14 @@ static enum MHD_Result do_post(hs_t *hs, struct MHD_Connection *c, hs_req_t *rq)
         se = hs->bug == RS_HTTP_BUG_SESSION_OPTIONAL ? sess_latest(hs) : NULL;
         if (se == NULL) {
             pthread_mutex_unlock(&hs->mu);
-            return answer_error(c, 400, -32000, "Bad Request: Mcp-Session-Id header is required");
+            return answer_error_id(c, 400, -32000, "Bad Request: Mcp-Session-Id header is required",
+                                   id);
         }
     } else {
         se = sess_find(hs, sid, &deleted);
         if (se == NULL) {
             pthread_mutex_unlock(&hs->mu);
-            return answer_error(c, 404, -32001, "Session not found");
+            return answer_error_id(c, 404, -32001, "Session not found", id);
         }
     }
     se->last_ms = mc_now_ms();

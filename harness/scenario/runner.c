@@ -19,6 +19,7 @@
 #include "scenario/builtin.h"
 #include "scenario/fixtures.h"
 #include "scenario/instance.h"
+#include "scenario/httprun.h"
 #include "scenario/match.h"
 #include "scenario/vars.h"
 
@@ -49,6 +50,8 @@ typedef struct rctx {
     mc_scenario_result_t *res;
     mc_stdio_t t;
     int started;
+    mc_httprun_t http;      /* the HTTP transport when o->url is set */
+    int http_on;
     mc_session_t s;
     int session_ok;
     mc_wire_t w;
@@ -87,6 +90,8 @@ static void check(rctx_t *c, const char *id, int pass, const char *message, cons
     }
     if (def == NULL)
         def = mc_builtin_check(id);
+    if (def == NULL)
+        def = mc_httprun_check(id);
     mc_sresult_check(c->res, id, def, pass, message, expected, actual, path, seq, line);
 }
 
@@ -213,8 +218,15 @@ static void observe(void *ctx, int outbound, uint64_t seq, const char *line, siz
     mc_wire_info_t info;
 
     (void)seq;
+    if (c->http_on)
+        mc_httprun_notes(&c->http, c->res, c->seq_all, mc_now_ms() - c->t0);
     c->seq_all++;
     c->w.cur_seq = c->seq_all;
+    if (!outbound && c->s.in_meta != NULL) {
+        char note[400];
+        int n = snprintf(note, sizeof(note), "(http: %s)", c->s.in_meta);
+        mc_sresult_tx(c->res, c->seq_all, mc_now_ms() - c->t0, 0, note, n > 0 ? (size_t)n : 0);
+    }
     if (line != NULL) {
         mc_sresult_tx(c->res, c->seq_all, mc_now_ms() - c->t0, outbound, line, len);
     } else {
@@ -337,6 +349,13 @@ static void target_gone(rctx_t *c, int rc, const char *doing)
     if (c->dead)
         return;
     c->dead = 1;
+    if (c->http_on) {
+        char why[300];
+        mc_http_describe(c->http.http, why, sizeof(why));
+        mc_sresult_set(c->res, MC_ERROR, "the server stopped answering over HTTP while %s (%s)",
+                       doing, why[0] ? why : "no HTTP answer");
+        return;
+    }
     if (rc == MC_EINTR) {
         mc_sresult_set(c->res, MC_ERROR, "the run was interrupted");
         return;
@@ -1404,6 +1423,11 @@ static void finish_target(rctx_t *c)
     mc_runner_shared_t *sh = c->o->shared;
     int learned = 0;
 
+    if (c->http_on) {
+        mc_httprun_finish(&c->http, c->res, c->seq_all, mc_now_ms() - c->t0);
+        c->http_on = 0;
+        return;
+    }
     if (!c->started)
         return;
     /* A grace the target is known to ignore is not waited out again. */
@@ -1437,6 +1461,7 @@ int mc_runner_run(const mc_scenario_t *sc, const mc_runner_opts_t *o, mc_scenari
     rctx_t *c;
     mc_spawn_opts_t so;
     mc_session_opts_t sopts;
+    mc_link_t link;
     mc_errbuf_t eb;
     size_t i;
     int rc;
@@ -1492,19 +1517,30 @@ int mc_runner_run(const mc_scenario_t *sc, const mc_runner_opts_t *o, mc_scenari
     so.cwd = o->cwd;
     so.limits = o->limits;
     mc_errbuf_clear(&eb);
-    if (mc_stdio_start(&c->t, &so, &eb) != MC_OK) {
-        mc_sresult_set(out, MC_ERROR, "%s", eb.msg);
-        note_unusable(c, 1); /* the command cannot run: no later run can do better */
-        goto done;
+    if (o->url != NULL) {
+        mc_link_t hl;
+        if (mc_httprun_start(&c->http, o, &hl, &eb) != MC_OK) {
+            mc_sresult_set(out, MC_ERROR, "%s", eb.msg);
+            goto done;
+        }
+        c->http_on = 1;
+        link = hl;
+    } else {
+        if (mc_stdio_start(&c->t, &so, &eb) != MC_OK) {
+            mc_sresult_set(out, MC_ERROR, "%s", eb.msg);
+            note_unusable(c, 1); /* the command cannot run: no later run can do better */
+            goto done;
+        }
+        c->started = 1;
+        link = mc_stdio_link(&c->t);
     }
-    c->started = 1;
     memset(&sopts, 0, sizeof(sopts));
     sopts.stop = o->stop;
     sopts.responder = respond;
     sopts.responder_ctx = c;
     sopts.observer = observe;
     sopts.observer_ctx = c;
-    if (mc_session_init(&c->s, mc_stdio_link(&c->t), &sopts) != MC_OK) {
+    if (mc_session_init(&c->s, link, &sopts) != MC_OK) {
         rc = MC_ENOMEM;
         goto done;
     }
@@ -1530,6 +1566,8 @@ int mc_runner_run(const mc_scenario_t *sc, const mc_runner_opts_t *o, mc_scenari
             rc = MC_OK;
             goto stop;
         }
+        if (c->http_on)
+            mc_http_after_handshake(c->http.http);
         snprintf(c->version, sizeof(c->version), "%s", c->s.negotiated_version);
         free(out->version);
         out->version = strdup(c->version);

@@ -69,6 +69,11 @@ typedef struct mc_runner_opts {
     volatile int *stop;      /* when non-zero, stop at once (interrupted run): waits end within
                                 MC_POLL_SLICE_MS */
     mc_runner_shared_t *shared; /* what the suite's runs learn about the target, or NULL */
+    const char *url;         /* Streamable HTTP endpoint of the target, or NULL for stdio.
+                                The target is already running unless fresh_process is set,
+                                when argv is started for the scenario (client/httptarget.h) */
+    int fresh_process;       /* HTTP: start argv for every scenario */
+    int allow_remote;        /* HTTP: allow a host that is not a loopback address */
 } mc_runner_opts_t;
 
 /*

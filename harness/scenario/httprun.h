@@ -1,0 +1,45 @@
+/*
+ * httprun.h - what a scenario run needs when the target speaks Streamable
+ * HTTP: the target process (when each scenario starts its own), the HTTP
+ * transport, the transcript notes about HTTP exchanges, and the HTTP checks
+ * the transport judged (status of a POSTed notification, content type of a
+ * request's answer, visible-ASCII session id, responses only on their own
+ * POST stream, SSE events with data).
+ */
+#ifndef MC_SCENARIO_HTTPRUN_H
+#define MC_SCENARIO_HTTPRUN_H
+
+#include "client/http.h"
+#include "client/httptarget.h"
+#include "scenario/check.h"
+#include "scenario/result.h"
+#include "scenario/runner.h"
+
+typedef struct mc_httprun {
+    mc_http_t *http;        /* read-only: the transport */
+    mc_http_target_t tgt;   /* private: the target when this run started it */
+    char url[512];          /* read-only: the endpoint in use */
+} mc_httprun_t;
+
+/* The built-in HTTP check with this id, or NULL (a static definition). */
+const mc_check_def_t *mc_httprun_check(const char *id);
+
+/*
+ * Starts what the scenario talks to: the target (o->argv, when
+ * o->fresh_process is set) and the transport for o->url. Returns MC_OK and a
+ * link, or an error with eb filled (nothing left running).
+ */
+int mc_httprun_start(mc_httprun_t *hr, const mc_runner_opts_t *o, mc_link_t *link,
+                     mc_errbuf_t *eb);
+
+/* Moves the transport's pending notes into the transcript at seq. */
+void mc_httprun_notes(mc_httprun_t *hr, mc_scenario_result_t *res, uint64_t seq, int64_t t_ms);
+
+/*
+ * Ends the session (DELETE), records the HTTP checks (each id seen is
+ * passed or failed with its evidence), stops a target this run started and
+ * frees the transport. Safe to call once the start failed.
+ */
+void mc_httprun_finish(mc_httprun_t *hr, mc_scenario_result_t *res, uint64_t seq, int64_t t_ms);
+
+#endif /* MC_SCENARIO_HTTPRUN_H */
