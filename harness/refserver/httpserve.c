@@ -104,7 +104,7 @@ void mc_refserver_http_list_bugs(void (*fn)(void *ctx, const char *line), void *
     char line[300];
 
     for (i = 0; i < sizeof(g_bugs) / sizeof(g_bugs[0]); i++) {
-        snprintf(line, sizeof(line), "%s\t%s\t%s\tbasic/transports#streamable-http",
+        snprintf(line, sizeof(line), "%s\t%s\t%s\t2025-06-18/basic/transports#streamable-http",
                  g_bugs[i].id, g_bugs[i].level, g_bugs[i].desc);
         fn(ctx, line);
     }
@@ -832,7 +832,8 @@ static int parse_addr(const char *addr, struct sockaddr_in *sa)
 }
 
 int mc_refserver_http_serve(const mc_refserver_opts_t *opts, rs_http_bug_t bug, const char *addr,
-                            volatile int *stop)
+                            volatile int *stop, void (*on_listen)(void *ctx, const char *url),
+                            void *ctx, mc_errbuf_t *eb)
 {
     struct sockaddr_in sa;
     struct MHD_Daemon *d;
@@ -842,16 +843,16 @@ int mc_refserver_http_serve(const mc_refserver_opts_t *opts, rs_http_bug_t bug, 
     size_t i;
 
     if (parse_addr(addr, &sa) != 0) {
-        fprintf(stderr, "mcpcheck-refserver: --http wants IPV4:PORT, not \"%s\"\n", addr);
-        return 2;
+        mc_errbuf_set(eb, MC_EINVAL, "--http wants IPV4:PORT, not \"%s\"", addr);
+        return MC_EINVAL;
     }
     memset(&hs, 0, sizeof(hs));
     hs.opts = opts;
     hs.bug = bug;
     hs.sess = calloc(HS_MAX_SESSIONS, sizeof(*hs.sess));
     if (hs.sess == NULL) {
-        fprintf(stderr, "mcpcheck-refserver: out of memory\n");
-        return 1;
+        mc_errbuf_set(eb, MC_ENOMEM, "out of memory");
+        return MC_ENOMEM;
     }
     pthread_mutex_init(&hs.mu, NULL);
     pthread_cond_init(&hs.cv, NULL);
@@ -862,15 +863,18 @@ int mc_refserver_http_serve(const mc_refserver_opts_t *opts, rs_http_bug_t bug, 
                          MHD_OPTION_CONNECTION_LIMIT, (unsigned)HS_MAX_CONNECTIONS,
                          MHD_OPTION_NOTIFY_COMPLETED, on_completed, &hs, MHD_OPTION_END);
     if (d == NULL) {
-        fprintf(stderr, "mcpcheck-refserver: cannot listen on %s\n", addr);
+        mc_errbuf_set(eb, MC_EIO, "cannot listen on %s", addr);
         free(hs.sess);
-        return 1;
+        return MC_EIO;
     }
     info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
     inet_ntop(AF_INET, &sa.sin_addr, ip, sizeof(ip));
-    printf("mcpcheck-refserver: listening on http://%s:%u" ENDPOINT "\n", ip,
-           info != NULL ? (unsigned)info->port : (unsigned)ntohs(sa.sin_port));
-    fflush(stdout);
+    {
+        char url[128];
+        snprintf(url, sizeof(url), "http://%s:%u" ENDPOINT, ip,
+                 info != NULL ? (unsigned)info->port : (unsigned)ntohs(sa.sin_port));
+        on_listen(ctx, url);
+    }
 
     while (!*stop) {
         int64_t now = mc_now_ms(), next = now + HS_TICK_MAX_MS, wait;
@@ -909,5 +913,5 @@ int mc_refserver_http_serve(const mc_refserver_opts_t *opts, rs_http_bug_t bug, 
     pthread_cond_destroy(&hs.cv);
     pthread_mutex_destroy(&hs.mu);
     free(hs.sess);
-    return 0;
+    return MC_OK;
 }

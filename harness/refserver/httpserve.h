@@ -47,18 +47,20 @@ typedef enum rs_http_bug {
 /* The switch named name, or RS_HTTP_BUG_NONE when it is not an HTTP switch. */
 rs_http_bug_t mc_refserver_http_bug(const char *name);
 
-/* Writes the HTTP switches in --list-bugs form, one line per call of fn. */
+/* Writes the HTTP switches in --list-bugs form (NAME, level, rule, spec
+ * reference), one line per call of fn. */
 void mc_refserver_http_list_bugs(void (*fn)(void *ctx, const char *line), void *ctx);
 
 /*
- * Serves MCP over HTTP on addr ("HOST:PORT", port 0 picks one) until *stop
- * becomes non-zero. Once listening it prints "mcpcheck-refserver: listening
- * on http://HOST:PORT/mcp" on stdout (and flushes). opts are the handler
- * options of every session (opts->inject must not name an HTTP switch; pass
- * that as bug). Returns the process exit code: 0, or 1 with a message on
- * stderr when the address cannot be used.
+ * Serves MCP over HTTP on addr ("IPV4:PORT", port 0 picks one) until *stop
+ * becomes non-zero. Once listening it calls on_listen with the endpoint URL
+ * ("http://HOST:PORT/mcp", the port the system picked filled in). opts are
+ * the handler options of every session (opts->inject must not name an HTTP
+ * switch; pass that as bug). Returns MC_OK after a clean stop, or MC_EINVAL
+ * (bad address), MC_EIO (cannot listen), MC_ENOMEM with eb filled.
  */
 int mc_refserver_http_serve(const mc_refserver_opts_t *opts, rs_http_bug_t bug, const char *addr,
-                            volatile int *stop);
+                            volatile int *stop, void (*on_listen)(void *ctx, const char *url),
+                            void *ctx, mc_errbuf_t *eb);
 
 #endif /* MC_REFSERVER_HTTPSERVE_H */

@@ -128,6 +128,14 @@ static void print_bug(void *ctx, const char *line)
     printf("%s\n", line);
 }
 
+/* Announces the bound address: the one line the harness reads for the port. */
+static void print_listen(void *ctx, const char *url)
+{
+    (void)ctx;
+    printf("mcpcheck-refserver: listening on %s\n", url);
+    fflush(stdout);
+}
+
 static void usage(FILE *f)
 {
     fprintf(f,
@@ -161,6 +169,7 @@ static void usage(FILE *f)
             "                  \"mcpcheck-refserver: listening on http://HOST:PORT/mcp\"\n"
             "                  and it runs until SIGTERM or SIGINT\n"
             "  --list-bugs     print the violation switches: NAME, level, rule, spec reference\n"
+            "  --list-http-bugs print the Streamable HTTP violation switches (need --http)\n"
             "  --help          this text\n"
             "  --version       print the version\n"
             "\n"
@@ -296,6 +305,9 @@ int main(int argc, char **argv)
         }
         if (strcmp(a, "--list-bugs") == 0) {
             mc_refserver_list_bugs(print_bug, NULL);
+            return 0;
+        }
+        if (strcmp(a, "--list-http-bugs") == 0) {
             mc_refserver_http_list_bugs(print_bug, NULL);
             return 0;
         }
@@ -376,7 +388,14 @@ int main(int argc, char **argv)
         sigaction(SIGINT, &sa, NULL);
         sa.sa_handler = SIG_IGN;
         sigaction(SIGPIPE, &sa, NULL);
-        return mc_refserver_http_serve(&opts, http_bug, http_addr, (volatile int *)&g_stop);
+        mc_errbuf_clear(&eb);
+        rc = mc_refserver_http_serve(&opts, http_bug, http_addr, (volatile int *)&g_stop,
+                                     print_listen, NULL, &eb);
+        if (rc != MC_OK) {
+            fprintf(stderr, "mcpcheck-refserver: %s\n", eb.msg);
+            return rc == MC_EINVAL ? 2 : 1;
+        }
+        return 0;
     }
 
     mc_errbuf_clear(&eb);
