@@ -12,12 +12,14 @@
 #include "cli/util.h"
 #include "client/session.h"
 #include "client/stdio.h"
+#include "cli/ping_http.h"
 
 static void ping_usage(FILE *out)
 {
     fprintf(out,
             "usage: mcpcheck ping [--timeout MS] [--startup-timeout MS] [--spec-version V]\n"
             "                     -- SERVER_CMD [ARGS...]\n"
+            "       mcpcheck ping [options] --url URL [--allow-remote] [-- SERVER_CMD [ARGS...]]\n"
             "\n"
             "Starts SERVER_CMD (no shell is involved), runs the MCP handshake over stdio\n"
             "(initialize, then notifications/initialized), sends one ping, prints the\n"
@@ -30,6 +32,10 @@ static void ping_usage(FILE *out)
             "                      initialize (default %d)\n"
             "  --spec-version V    protocol version to request (default %s);\n"
             "                      known: 2024-11-05 2025-03-26 2025-06-18 2025-11-25\n"
+            "  --url URL           over Streamable HTTP at URL (http://HOST:PORT/PATH), a running\n"
+            "                      server, or SERVER_CMD started for it (port 0: the port it\n"
+            "                      prints); the session ends with DELETE\n"
+            "  --allow-remote      allow a --url host that is not a loopback address\n"
             "  -h, --help          show this help\n"
             "\n"
             "Exit codes: 0 the server answered both; 2 usage error; 3 the server could not\n"
@@ -119,6 +125,8 @@ int mc_cmd_ping(int argc, char **argv)
     const char *version = MC_CLI_DEFAULT_VERSION;
     long timeout = MC_DEFAULT_REQUEST_TIMEOUT_MS, startup = MC_DEFAULT_STARTUP_TIMEOUT_MS;
     char **cmd = NULL;
+    const char *url = NULL;
+    int allow_remote = 0;
 
     for (i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--") == 0) {
@@ -138,6 +146,10 @@ int mc_cmd_ping(int argc, char **argv)
                         "mcpcheck ping: --startup-timeout needs milliseconds (1..3600000)\n");
                 return MC_EXIT_USAGE;
             }
+        } else if (strcmp(argv[i], "--url") == 0 && i + 1 < argc) {
+            url = argv[++i];
+        } else if (strcmp(argv[i], "--allow-remote") == 0) {
+            allow_remote = 1;
         } else if (strcmp(argv[i], "--spec-version") == 0 && i + 1 < argc) {
             version = argv[++i];
             if (!mc_protocol_version_known(version)) {
@@ -150,6 +162,8 @@ int mc_cmd_ping(int argc, char **argv)
             return MC_EXIT_USAGE;
         }
     }
+    if (url != NULL)
+        return mc_cli_ping_http(url, cmd, allow_remote, version, timeout);
     if (cmd == NULL || cmd[0] == NULL) {
         fprintf(stderr, "mcpcheck ping: no server command; put it after '--'\n\n");
         ping_usage(stderr);
