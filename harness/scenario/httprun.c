@@ -1,10 +1,15 @@
 #include "scenario/httprun.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+
+#include <json-c/json.h>
 
 #include "client/http_limits.h"
+#include "core/json.h"
 
 #define R2(page)                                                                              \
     {{"2025-06-18", page, NULL}, {"2025-11-25", page, NULL}, {NULL, NULL, NULL}}
@@ -134,4 +139,236 @@ void mc_httprun_finish(mc_httprun_t *hr, mc_scenario_result_t *res, uint64_t seq
         if (res->exit_desc == NULL)
             res->exit_desc = strdup(how);
     }
+}
+
+/* --- "http" steps ------------------------------------------------------------ */
+
+#define STEP_MAX_HEADERS 24
+
+static int get_bool(json_object *o, const char *key, int dflt)
+{
+    json_object *v = mc_json_get(o, key);
+
+    return v != NULL && json_object_is_type(v, json_type_boolean) ? json_object_get_boolean(v)
+                                                                  : dflt;
+}
+
+/* True when status matches want (an int or an array of ints); no want holds. */
+static int status_ok(json_object *want, long status, char *exp, size_t cap)
+{
+    size_t i, n;
+    int ok = 0;
+
+    if (want == NULL)
+        return 1;
+    snprintf(exp, cap, "status %s",
+             json_object_to_json_string_ext(want, JSON_C_TO_STRING_PLAIN));
+    if (json_object_is_type(want, json_type_int))
+        return json_object_get_int64(want) == status;
+    if (!json_object_is_type(want, json_type_array))
+        return 0;
+    n = json_object_array_length(want);
+    for (i = 0; i < n; i++)
+        if (json_object_get_int64(json_object_array_get_idx(want, i)) == status)
+            ok = 1;
+    return ok;
+}
+
+static int ctype_ok(json_object *want, const char *ctype)
+{
+    size_t i, n;
+
+    if (want == NULL)
+        return 1;
+    if (json_object_is_type(want, json_type_string))
+        return strncasecmp(ctype, json_object_get_string(want),
+                           strlen(json_object_get_string(want))) == 0;
+    n = json_object_is_type(want, json_type_array) ? json_object_array_length(want) : 0;
+    for (i = 0; i < n; i++) {
+        const char *w = json_object_get_string(json_object_array_get_idx(want, i));
+        if (w != NULL && strncasecmp(ctype, w, strlen(w)) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 5, 6)))
+#endif
+static void tx_note(mc_scenario_result_t *res, uint64_t seq, int64_t t_ms, int outbound,
+                    const char *fmt, ...);
+static void tx_note(mc_scenario_result_t *res, uint64_t seq, int64_t t_ms, int outbound,
+                    const char *fmt, ...)
+{
+    va_list ap;
+    char line[700];
+    int n;
+
+    va_start(ap, fmt);
+    n = vsnprintf(line, sizeof(line), fmt, ap);
+    va_end(ap);
+
+    if (n > 0)
+        mc_sresult_tx(res, seq, t_ms, outbound, line, (size_t)n < sizeof(line) ? (size_t)n
+                                                                              : sizeof(line) - 1);
+}
+
+int mc_httprun_step(mc_httprun_t *hr, json_object *st, const char *version, int timeout_ms,
+                    mc_scenario_result_t *res, uint64_t seq, int64_t t_ms,
+                    mc_httprun_outcome_t *out)
+{
+    const char *method = mc_json_get_str(st, "http");
+    const char *session = mc_json_get_str(st, "session");
+    const char *sid = hr->http != NULL ? mc_http_session_id(hr->http) : NULL;
+    json_object *msg = mc_json_get(st, "message"), *hdrs = mc_json_get(st, "headers");
+    const char *raw = mc_json_get_str(st, "body");
+    char hbuf[STEP_MAX_HEADERS][400];
+    const char *hl[STEP_MAX_HEADERS + 1];
+    size_t nh = 0;
+    const char *body = NULL;
+    size_t body_len = 0;
+    mc_http_exchange_t x;
+    int within = mc_json_get_int(st, "within", timeout_ms);
+    int rc;
+    char line[120];
+
+    memset(out, 0, sizeof(*out));
+    if (hr->http == NULL || method == NULL) {
+        snprintf(out->message, sizeof(out->message),
+                 "an http step needs the Streamable HTTP transport and a method");
+        return MC_EINVAL;
+    }
+    if (within <= 0 || within > timeout_ms)
+        within = timeout_ms;
+    if (get_bool(st, "delete_first", 0)) {
+        char h0[400];
+        const char *dh[2] = {h0, NULL};
+        snprintf(h0, sizeof(h0), "Mcp-Session-Id: %s", sid ? sid : "");
+        rc = mc_http_exchange(hr->url, "DELETE", sid ? dh : NULL, NULL, 0, within, 0, &x);
+        snprintf(line, sizeof(line), "%ld", x.status);
+        tx_note(res, seq, t_ms, 1, "(http step: DELETE with the session id -> %s%s)", line,
+                x.error);
+        mc_http_exchange_free(&x);
+        if (rc == MC_OK && x.status == 405) {
+            out->pass = 1;
+            out->not_applicable = 1;
+            snprintf(out->message, sizeof(out->message),
+                     "the server does not let clients end sessions (DELETE -> 405)");
+            return MC_OK;
+        }
+    }
+    /* Default headers first; the step's own replace or remove them. */
+    {
+        const char *defaults[4][2] = {{NULL, NULL}, {NULL, NULL}, {NULL, NULL}, {NULL, NULL}};
+        char sid_v[300] = "";
+        size_t d = 0, k;
+        if (strcmp(method, "POST") == 0) {
+            defaults[d][0] = "Content-Type";
+            defaults[d++][1] = "application/json";
+            defaults[d][0] = "Accept";
+            defaults[d++][1] = "application/json, text/event-stream";
+        } else if (strcmp(method, "GET") == 0) {
+            defaults[d][0] = "Accept";
+            defaults[d++][1] = "text/event-stream";
+        }
+        if (session == NULL || strcmp(session, "current") == 0)
+            snprintf(sid_v, sizeof(sid_v), "%s", sid ? sid : "");
+        else if (strcmp(session, "unknown") == 0)
+            snprintf(sid_v, sizeof(sid_v), "mcpcheck-unknown-session-0000");
+        if (sid_v[0]) {
+            defaults[d][0] = "Mcp-Session-Id";
+            defaults[d++][1] = sid_v;
+        }
+        if (version != NULL && strcmp(version, "2025-06-18") >= 0) {
+            defaults[d][0] = "MCP-Protocol-Version";
+            defaults[d++][1] = version;
+        }
+        for (k = 0; k < d; k++) {
+            json_object *o = NULL;
+            if (hdrs != NULL && json_object_object_get_ex(hdrs, defaults[k][0], &o))
+                continue; /* the step decides */
+            snprintf(hbuf[nh], sizeof(hbuf[nh]), "%s: %s", defaults[k][0], defaults[k][1]);
+            hl[nh] = hbuf[nh];
+            nh++;
+        }
+        if (hdrs != NULL) {
+            json_object_object_foreach(hdrs, name, val)
+            {
+                if (nh >= STEP_MAX_HEADERS)
+                    break;
+                if (val == NULL) {
+                    /* Removed: curl would add its own for some; "Name:" drops it. */
+                    snprintf(hbuf[nh], sizeof(hbuf[nh]), "%s:", name);
+                } else {
+                    snprintf(hbuf[nh], sizeof(hbuf[nh]), "%s: %s", name,
+                             json_object_get_string(val));
+                }
+                hl[nh] = hbuf[nh];
+                nh++;
+            }
+        }
+        hl[nh] = NULL;
+    }
+    if (msg != NULL) {
+        body = json_object_to_json_string_ext(msg, JSON_C_TO_STRING_PLAIN |
+                                                       JSON_C_TO_STRING_NOSLASHESCAPE);
+        body_len = strlen(body);
+    } else if (raw != NULL) {
+        body = raw;
+        body_len = strlen(raw);
+    }
+    {
+        char hdesc[600] = "";
+        size_t k, used = 0;
+        for (k = 0; k < nh && used + 4 < sizeof(hdesc); k++) {
+            int n = snprintf(hdesc + used, sizeof(hdesc) - used, "%s%s", k ? "; " : "", hl[k]);
+            if (n < 0)
+                break;
+            used += (size_t)n;
+            if (used >= sizeof(hdesc))
+                used = sizeof(hdesc) - 1;
+        }
+        snprintf(line, sizeof(line), "%s", method);
+        tx_note(res, seq, t_ms, 1, "(http step: %s [%s])", line, hdesc);
+        if (body != NULL)
+            mc_sresult_tx(res, seq, t_ms, 1, body, body_len);
+    }
+    rc = mc_http_exchange(hr->url, method, hl, body, body_len, within,
+                          mc_json_get_int(st, "events", 0), &x);
+    {
+        char st_s[200];
+        snprintf(st_s, sizeof(st_s), "%ld %s", x.status, x.ctype[0] ? x.ctype : "(no type)");
+        tx_note(res, seq, t_ms, 0, "(http step answer: %s%s)", st_s, x.error);
+        if (x.body_len > 0)
+            mc_sresult_tx(res, seq, t_ms, 0, x.body, x.body_len);
+    }
+    if (rc != MC_OK && x.status == 0) {
+        snprintf(out->message, sizeof(out->message), "%s got no HTTP answer: %s", method,
+                 x.error);
+        snprintf(out->actual, sizeof(out->actual), "no answer");
+        mc_http_exchange_free(&x);
+        return MC_OK;
+    }
+    out->pass = 1;
+    snprintf(out->actual, sizeof(out->actual), "status %ld, Content-Type \"%s\", %zu body bytes",
+             x.status, x.ctype, x.body_len);
+    if (!status_ok(mc_json_get(st, "status"), x.status, out->expected, sizeof(out->expected))) {
+        out->pass = 0;
+        snprintf(out->message, sizeof(out->message), "%s answered with status %ld", method,
+                 x.status);
+    } else if (!ctype_ok(mc_json_get(st, "content_type"), x.ctype)) {
+        out->pass = 0;
+        snprintf(out->expected, sizeof(out->expected), "Content-Type %s",
+                 json_object_to_json_string_ext(mc_json_get(st, "content_type"),
+                                                JSON_C_TO_STRING_PLAIN));
+        snprintf(out->message, sizeof(out->message), "%s answered with Content-Type \"%s\"",
+                 method, x.ctype);
+    } else if (get_bool(st, "empty_body", 0) && x.body_len > 0) {
+        out->pass = 0;
+        snprintf(out->expected, sizeof(out->expected), "no body");
+        snprintf(out->message, sizeof(out->message), "%s answered with a %zu-byte body", method,
+                 x.body_len);
+    }
+    mc_http_exchange_free(&x);
+    return MC_OK;
 }

@@ -42,4 +42,29 @@ void mc_httprun_notes(mc_httprun_t *hr, mc_scenario_result_t *res, uint64_t seq,
  */
 void mc_httprun_finish(mc_httprun_t *hr, mc_scenario_result_t *res, uint64_t seq, int64_t t_ms);
 
+
+
+#ifndef MC_SCENARIO_HTTPRUN_STEP
+#define MC_SCENARIO_HTTPRUN_STEP
+/* What an "http" step found. */
+typedef struct mc_httprun_outcome {
+    int pass;             /* every expectation held */
+    int not_applicable;   /* the server opted out (DELETE answered 405): nothing to judge */
+    char message[300];    /* why it failed, or a note */
+    char expected[160];
+    char actual[200];
+} mc_httprun_outcome_t;
+
+/*
+ * Carries out one "http" step of a transport scenario (scenarios/README.md):
+ * one HTTP request built from the step (method, JSON message or raw body,
+ * headers, which session id) and the expectations on its answer (status,
+ * content type, empty body). Each exchange is noted in the transcript at
+ * seq. Returns MC_OK with *out filled, or MC_EINVAL when the step is not
+ * usable (out->message says why).
+ */
+int mc_httprun_step(mc_httprun_t *hr, json_object *st, const char *version, int timeout_ms,
+                    mc_scenario_result_t *res, uint64_t seq, int64_t t_ms,
+                    mc_httprun_outcome_t *out);
+#endif
 #endif /* MC_SCENARIO_HTTPRUN_H */

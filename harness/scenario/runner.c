@@ -1197,6 +1197,28 @@ static int step_raw(rctx_t *c, json_object *st, int line)
                          "the server answered a message that takes no answer", within);
 }
 
+/* An HTTP-level step of a transport scenario (scenario/httprun.h). */
+static int step_http(rctx_t *c, json_object *st, int line)
+{
+    mc_httprun_outcome_t oc;
+    const char *cid = step_check(c, st);
+
+    if (!c->http_on) {
+        check(c, "harness/step", 0, "an http step needs --url", NULL, NULL, NULL, 0, line);
+        return -1;
+    }
+    c->seq_all++;
+    if (mc_httprun_step(&c->http, st, c->version, time_left(c, c->step_timeout), c->res,
+                        c->seq_all, mc_now_ms() - c->t0, &oc) != MC_OK) {
+        check(c, "harness/step", 0, oc.message, NULL, NULL, NULL, c->seq_all, line);
+        return -1;
+    }
+    check(c, cid, oc.pass, oc.pass ? (oc.not_applicable ? oc.message : NULL) : oc.message,
+          oc.expected[0] ? oc.expected : NULL, oc.actual[0] ? oc.actual : NULL, NULL,
+          c->seq_all, line);
+    return 0;
+}
+
 static int run_step(rctx_t *c, json_object *st, const char *ptr, int depth)
 {
     int line = mc_scenario_line(c->sc, ptr);
@@ -1236,6 +1258,8 @@ static int run_step(rctx_t *c, json_object *st, const char *ptr, int depth)
         return step_raw(c, st, line);
     if (mc_json_get(st, "await") != NULL)
         return step_await(c, st, line);
+    if (mc_json_get(st, "http") != NULL)
+        return step_http(c, st, line);
     if (mc_json_get(st, "sleep") != NULL) {
         int ms = time_left(c, mc_json_get_int(st, "sleep", 0));
         int rc = mc_session_poll(&c->s, ms);
@@ -1546,6 +1570,13 @@ int mc_runner_run(const mc_scenario_t *sc, const mc_runner_opts_t *o, mc_scenari
     }
     c->session_ok = 1;
 
+    {
+        const char *tr = mc_json_get_str(mc_json_get(sc->doc.root, "requires"), "transport");
+        if (tr != NULL && strcmp(tr, c->http_on ? "http" : "stdio") != 0) {
+            mc_sresult_set(out, MC_SKIP, "the scenario is for the %s transport", tr);
+            goto stop;
+        }
+    }
     if (!sc->manual_init) {
         mc_errbuf_clear(&eb);
         int startup = startup_budget(c);

@@ -390,7 +390,7 @@ static void lint_step(lint_t *l, json_object *st, const char *ptr, int depth)
     static const char *const kinds[] = {"request", "notify", "expect_notification",
                                         "expect_no_notification", "expect_request",
                                         "expect_no_request", "answer", "paginate", "for_each",
-                                        "raw", "sleep", "await", "value", NULL};
+                                        "raw", "sleep", "await", "value", "http", NULL};
     static const char *const k_request[] = {"request", "params", "expect", "assert", "capture",
                                             "check", "timeout", "progress", "async", "note",
                                             NULL};
@@ -413,6 +413,9 @@ static void lint_step(lint_t *l, json_object *st, const char *ptr, int depth)
     static const char *const k_raw[] = {"raw", "expect", "expect_id", "assert", "check",
                                         "within", "note", NULL};
     static const char *const k_sleep[] = {"sleep", "note", NULL};
+    static const char *const k_http[] = {"http", "message", "body", "headers", "session",
+                                         "delete_first", "status", "content_type", "empty_body",
+                                         "within", "events", "check", "note", NULL};
     static const char *const k_await[] = {"await", "expect", "assert", "capture", "check",
                                           "timeout", "note", NULL};
     const char *kind = NULL;
@@ -435,7 +438,7 @@ static void lint_step(lint_t *l, json_object *st, const char *ptr, int depth)
                 n_kinds == 0 ? "unknown step kind: expected one of request, notify, "
                                "expect_notification, expect_no_notification, expect_request, "
                                "expect_no_request, answer, paginate, for_each, raw, sleep, "
-                               "await, value"
+                               "await, value, http"
                              : "a step must have exactly one step kind");
         return;
     }
@@ -568,6 +571,15 @@ static void lint_step(lint_t *l, json_object *st, const char *ptr, int depth)
         lint_expect(l, mc_json_get(st, "expect"), sub);
         want_type(l, st, "within", json_type_int, ptr, "a raw step");
         lint_member(l, st, ptr, "assert", lint_assertions);
+        lint_check_field(l, st, ptr);
+    } else if (strcmp(kind, "http") == 0) {
+        const char *m = mc_json_get_str(st, "http");
+        only_keys(l, st, ptr, "an http step", k_http);
+        if (m == NULL || (strcmp(m, "POST") != 0 && strcmp(m, "GET") != 0 &&
+                          strcmp(m, "DELETE") != 0 && strcmp(m, "PUT") != 0))
+            problem(l, ptr, "\"http\" must be POST, GET, DELETE or PUT");
+        want_type(l, st, "within", json_type_int, ptr, "an http step");
+        want_type(l, st, "headers", json_type_object, ptr, "an http step");
         lint_check_field(l, st, ptr);
     } else if (strcmp(kind, "sleep") == 0) {
         only_keys(l, st, ptr, "a sleep step", k_sleep);
@@ -843,7 +855,7 @@ int mc_scenario_load(const char *path, const char *root, mc_scenario_t *sc, char
 {
     static const char *const top_keys[] = {"title", "description", "spec", "versions",
                                            "requires", "client", "steps", "tags", NULL};
-    static const char *const requires_keys[] = {"capabilities", "roles", NULL};
+    static const char *const requires_keys[] = {"capabilities", "roles", "transport", NULL};
     static const char *const client_keys[] = {"capabilities", "answers", "version",
                                               "initialize", NULL};
     mc_scenario_t s;
