@@ -240,6 +240,14 @@ int mc_httprun_step(mc_httprun_t *hr, json_object *st, const char *version, int 
     }
     if (within <= 0 || within > timeout_ms)
         within = timeout_ms;
+    if (sid == NULL && (get_bool(st, "delete_first", 0) ||
+                        (session != NULL && strcmp(session, "current") != 0))) {
+        /* Rules about session ids bind only servers that assign one. */
+        out->pass = 1;
+        out->not_applicable = 1;
+        snprintf(out->message, sizeof(out->message), "the server assigned no session id");
+        return MC_OK;
+    }
     if (get_bool(st, "delete_first", 0)) {
         char h0[400];
         const char *dh[2] = {h0, NULL};
