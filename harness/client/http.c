@@ -649,6 +649,13 @@ static void stream_finished(mc_http_t *h, stream_t *s)
         note(h, "%s#%u -> %ld %s, %llu events, %llu bytes%s", kind_name(s), s->num, s->status,
              s->ctype, (unsigned long long)s->sse.events, (unsigned long long)s->bytes,
              s->result == CURLE_OK ? "" : " (transfer cut)");
+    } else if (s->is_json && (s->kind != ST_POST || !s->carries_request) &&
+               (s->status < 200 || s->status >= 300)) {
+        /* An error status on a GET, or on a POSTed notification or response:
+         * the body (an error without an id, which the spec allows) explains
+         * the status and is no message of the session. */
+        note(h, "%s#%u -> %ld %s: %.120s", kind_name(s), s->num, s->status, s->ctype,
+             s->body ? s->body : "");
     } else if (s->is_json) {
         if (s->body_over) {
             push_frame(h, s, MC_FRAME_OVERSIZE, NULL, s->bytes, NULL);

@@ -30,6 +30,9 @@
 #define HS_CONNECTION_TIMEOUT_S 120
 /* Longest wait of a stream's writer before it checks for shutdown. */
 #define HS_READER_WAIT_MS 200
+/* An idle stream sends an SSE comment this often, so a client that went
+ * away is noticed (the write fails) and its stream freed. */
+#define HS_KEEPALIVE_MS 1000
 /* Longest sleep of the timer loop. */
 #define HS_TICK_MAX_MS 10
 /* Connections served at once. */
@@ -314,6 +317,13 @@ static hs_sess_t *sess_new(hs_t *hs)
     }
     if (best == NULL)
         return NULL;
+    if (best->rs != NULL) {
+        /* A slot kept alive past its DELETE by the after-delete switch. */
+        size_t k;
+        mc_refserver_free(best->rs);
+        for (k = 0; k < best->bl_n; k++)
+            free(best->backlog[k]);
+    }
     memset(best, 0, sizeof(*best));
     {
         mc_errbuf_t eb;
@@ -407,8 +417,15 @@ static ssize_t read_stream(void *cls, uint64_t pos, char *buf, size_t max)
     ssize_t n = 0;
 
     (void)pos;
+    int64_t idle_since = mc_now_ms();
+
     pthread_mutex_lock(&hs->mu);
     while (s->off == s->len && !s->finished && !hs->stopping) {
+        if (mc_now_ms() - idle_since >= HS_KEEPALIVE_MS && max >= 3) {
+            pthread_mutex_unlock(&hs->mu);
+            memcpy(buf, ":\n\n", 3);
+            return 3;
+        }
         struct timespec ts;
         clock_gettime(CLOCK_REALTIME, &ts);
         ts.tv_nsec += HS_READER_WAIT_MS * 1000000L;
@@ -718,6 +735,13 @@ static enum MHD_Result do_delete(hs_t *hs, struct MHD_Connection *c)
     }
     if (hs->bug != RS_HTTP_BUG_SESSION_AFTER_DELETE)
         sess_drop(hs, se);
+    else {
+        hs_stream_t *s;
+        se->deleted = 1; /* still answers, but its slot may be reused */
+        for (s = se->streams; s != NULL; s = s->next)
+            s->finished = 1;
+        pthread_cond_broadcast(&hs->cv);
+    }
     pthread_mutex_unlock(&hs->mu);
     return answer(c, MHD_HTTP_OK, NULL, NULL, NULL, NULL);
 }

@@ -1,0 +1,99 @@
+#!/usr/bin/env python3
+"""http_library.py MCPCHECK REFSERVER SCENARIOS
+
+The scenario library over Streamable HTTP against the reference server:
+  1. `mcpcheck run --url http://127.0.0.1:0/mcp -- REFSERVER --http 127.0.0.1:0`
+     passes every scenario, the transport ones included (they run, not skip);
+  2. every HTTP violation switch (REFSERVER --list-http-bugs) is caught: a
+     strict run exits 1 with a FAIL or WARN from the transports page, or, for
+     a switch of level INFO, an INFO check from that page is reported;
+  3. `mcpcheck ping --url` against a started server works, and against a
+     non-loopback host without --allow-remote is a usage error;
+  4. no server process is left behind (each run starts its own and must stop
+     it: the run's process group is checked for children afterwards).
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+
+def run(cmd, timeout=600):
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+
+
+def leftovers(marker):
+    out = run(["ps", "-eo", "pid,args"]).stdout.splitlines()
+    return [l for l in out if marker in l and "ps -eo" not in l]
+
+
+def main():
+    mcpcheck, refserver, scenarios = sys.argv[1:4]
+    failures = 0
+    # A marker argument value makes this test's servers recognisable in ps.
+    marker = "--page-size=3"
+    server = [refserver, "--http", "127.0.0.1:0", marker]
+    with tempfile.TemporaryDirectory() as tmp:
+        rep = os.path.join(tmp, "clean")
+        r = run([mcpcheck, "run", "--scenarios", scenarios, "--report-dir", rep,
+                 "--url", "http://127.0.0.1:0/mcp", "--"] + server)
+        last = r.stdout.strip().splitlines()[-1] if r.stdout.strip() else ""
+        report = json.load(open(os.path.join(rep, "report.json")))
+        bad = [f"{s['id']}@{s['version']}: {s['verdict']} {s.get('reason') or ''}"
+               for s in report["scenarios"] if s["verdict"] not in ("PASS", "SKIP", "NOT-VERIFIED")]
+        transport = [s for s in report["scenarios"] if s["id"].startswith("transport/")]
+        ran = [s for s in transport if s["verdict"] == "PASS"]
+        print(f"http_library: clean run: {last} (exit {r.returncode}); "
+              f"{len(ran)} of {len(transport)} transport runs passed")
+        if r.returncode != 0 or bad or " 0 failed" not in last:
+            print("http_library: FAIL the clean run did not pass:\n  " + "\n  ".join(bad[:20]))
+            print(r.stderr[-2000:])
+            failures += 1
+        if len(transport) < 8 or len(ran) != len(transport):
+            print("http_library: FAIL transport scenarios did not all run and pass")
+            failures += 1
+        # Every message went through HTTP: the traces note the HTTP facts.
+        traces = os.listdir(os.path.join(rep, "traces"))
+        sample = open(os.path.join(rep, "traces", sorted(traces)[0])).read()
+        if "(http: POST#" not in sample:
+            print("http_library: FAIL the trace carries no HTTP facts")
+            failures += 1
+
+        bugs = run([refserver, "--list-http-bugs"]).stdout.splitlines()
+        if len(bugs) < 6:
+            print(f"http_library: FAIL only {len(bugs)} HTTP switches")
+            failures += 1
+        for line in bugs:
+            name, level, rule, ref = line.split("\t")
+            out = os.path.join(tmp, name)
+            r = run([mcpcheck, "run", "--strict", "--timeout", "1000", "--scenarios", scenarios,
+                     "--report-dir", out, "--url", "http://127.0.0.1:0/mcp", "--"] + server +
+                    ["--inject", name])
+            rpt = json.load(open(os.path.join(out, "report.json")))
+            want = ("INFO",) if level == "INFO" else ("FAIL", "WARN")
+            tied = sorted({c["id"] for s in rpt["scenarios"] for c in s["checks"]
+                           if c["verdict"] in want and "basic/transports" in c["spec"]})
+            ok = bool(tied) and (r.returncode == 1 or level == "INFO")
+            print(f"http_library: {'ok  ' if ok else 'FAIL'} {name:28} exit {r.returncode} "
+                  f"{level:6} {', '.join(tied[:4])}")
+            failures += 0 if ok else 1
+
+        r = run([mcpcheck, "ping", "--url", "http://127.0.0.1:0/mcp", "--"] + server)
+        if r.returncode != 0 or "protocol version:" not in r.stdout or "DELETE accepted" not in r.stdout:
+            print(f"http_library: FAIL ping --url: exit {r.returncode}\n{r.stdout}{r.stderr}")
+            failures += 1
+        r = run([mcpcheck, "ping", "--url", "http://192.0.2.1:9/mcp"])
+        if r.returncode != 2 or "allow-remote" not in r.stderr:
+            print(f"http_library: FAIL remote URL without --allow-remote: exit {r.returncode}")
+            failures += 1
+    left = leftovers(marker)
+    if left:
+        print("http_library: FAIL servers left running:\n  " + "\n  ".join(left))
+        failures += 1
+    print(f"http_library: {'FAIL' if failures else 'ok'} ({failures} problems)")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
