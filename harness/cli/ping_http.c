@@ -55,9 +55,10 @@ int mc_cli_ping_http(const char *url, char **cmd, int allow_remote, const char *
     }
     rc = mc_session_initialize(&s, version, NULL, (int)timeout, &eb);
     if (rc != MC_OK) {
+        char why[300];
+        mc_http_describe(h, why, sizeof(why));
         fprintf(stderr, "mcpcheck ping: initialize failed: %s%s%s\n",
-                eb.msg[0] ? eb.msg : mc_strerror(rc), mc_http_failure(h) ? "; " : "",
-                mc_http_failure(h) ? mc_http_failure(h) : "");
+                eb.msg[0] ? eb.msg : mc_strerror(rc), why[0] ? "; " : "", why);
         goto done;
     }
     clock_gettime(CLOCK_MONOTONIC, &a);

@@ -77,6 +77,8 @@ struct mc_http {
     size_t f_head, f_count;
     char failure[240];
     int gone;               /* the server cannot be reached any more */
+    int64_t late_deadline;  /* the deadline frames were last delivered past */
+    unsigned late_frames;   /* frames delivered past late_deadline */
 };
 
 static int g_curl_ready;
@@ -611,7 +613,7 @@ static const char *kind_name(const stream_t *s)
 /* Judges and records a finished transfer; queues a JSON body's message. */
 static void stream_finished(mc_http_t *h, stream_t *s)
 {
-    if (s->result != CURLE_OK && s->status == 0) {
+    if (s->header_overflow || (s->result != CURLE_OK && (s->status == 0 || !s->headers_done))) {
         const char *why = s->header_overflow ? "the response headers exceeded 64 KiB"
                                              : curl_easy_strerror(s->result);
         note(h, "%s#%u: no HTTP answer: %s", kind_name(s), s->num, why);
@@ -659,6 +661,11 @@ static void stream_finished(mc_http_t *h, stream_t *s)
     } else if (s->is_json) {
         if (s->body_over) {
             push_frame(h, s, MC_FRAME_OVERSIZE, NULL, s->bytes, NULL);
+            if (h->failure[0] == '\0')
+                snprintf(h->failure, sizeof(h->failure),
+                         "%s#%u: the JSON body passed the %u-byte message limit; the transfer "
+                         "was cut",
+                         kind_name(s), s->num, (unsigned)MC_HTTP_MAX_BODY);
         } else if (s->body_len > 0) {
             inspect_message(h, s, s->body, s->body_len);
             push_frame(h, s, MC_FRAME_LINE, s->body, s->body_len, NULL);
@@ -844,6 +851,18 @@ static int link_recv(void *ctx, mc_inframe_t *frame, int64_t deadline_ms)
     mc_http_t *h = ctx;
 
     for (;;) {
+        if (h->q_count > 0 && mc_now_ms() >= deadline_ms) {
+            /* Past the deadline, queued frames are still handed out (a
+             * zero-timeout drain), but no more than a queue's worth: a
+             * server that streams without end cannot hold the caller. */
+            if (h->late_deadline != deadline_ms) {
+                h->late_deadline = deadline_ms;
+                h->late_frames = 0;
+            }
+            if (h->late_frames >= MC_MAX_QUEUED_FRAMES)
+                return MC_ETIMEOUT;
+            h->late_frames++;
+        }
         if (h->q_count > 0) {
             qframe_t *q = &h->queue[h->q_head];
             *frame = q->f;
@@ -918,6 +937,37 @@ const char *mc_http_protocol_version(const mc_http_t *h)
 const char *mc_http_failure(const mc_http_t *h)
 {
     return h->failure[0] ? h->failure : NULL;
+}
+
+void mc_http_describe(mc_http_t *h, char *buf, size_t cap)
+{
+    int i;
+    stream_t *old = NULL;
+
+    if (cap == 0)
+        return;
+    buf[0] = '\0';
+    if (h == NULL)
+        return;
+    if (h->failure[0]) {
+        snprintf(buf, cap, "%s", h->failure);
+        return;
+    }
+    for (i = 0; i < MC_HTTP_MAX_STREAMS; i++) {
+        stream_t *s = h->streams[i];
+        if (s != NULL && s->kind == ST_POST && (old == NULL || s->num < old->num))
+            old = s;
+    }
+    if (old == NULL)
+        return;
+    if (!old->headers_done)
+        snprintf(buf, cap, "POST#%u: %s after %llu header bytes", old->num,
+                 old->header_bytes == 0 ? "no HTTP answer yet" : "the status and headers never "
+                                                                 "finished",
+                 (unsigned long long)old->header_bytes);
+    else
+        snprintf(buf, cap, "POST#%u: %ld %s, %llu body bytes so far, %u messages, no answer yet",
+                 old->num, old->status, old->ctype, (unsigned long long)old->bytes, old->frames);
 }
 
 void mc_http_after_handshake(mc_http_t *h)

@@ -76,6 +76,11 @@ const char *mc_http_protocol_version(const mc_http_t *h);
  * or NULL when there was none. */
 const char *mc_http_failure(const mc_http_t *h);
 
+/* Describes in words what went wrong or what is still pending (the first
+ * failure, else the state of the oldest open POST) into buf; "" when
+ * nothing is amiss. */
+void mc_http_describe(mc_http_t *h, char *buf, size_t cap);
+
 /* Takes the oldest transcript note ("POST#3 -> 202 (no body)") into buf.
  * Returns 1 when one was taken, 0 when none is left. */
 int mc_http_take_note(mc_http_t *h, char *buf, size_t cap);

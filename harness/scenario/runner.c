@@ -1588,7 +1588,12 @@ int mc_runner_run(const mc_scenario_t *sc, const mc_runner_opts_t *o, mc_scenari
                 target_gone(c, rc, "answering initialize");
             else if (rc == MC_EINTR)
                 mc_sresult_set(out, MC_ERROR, "the run was interrupted");
-            else
+            else if (c->http_on) {
+                char why[300];
+                mc_http_describe(c->http.http, why, sizeof(why));
+                mc_sresult_set(out, MC_ERROR, "initialize failed: %s%s%s", eb.msg,
+                               why[0] ? "; " : "", why);
+            } else
                 mc_sresult_set(out, MC_ERROR, "initialize failed: %s", eb.msg);
             /* A target silent for its whole start-up budget will not answer
              * the next time either: give up on it at once. */
