@@ -8,6 +8,8 @@
 #                               on a ~90 MB JSONL trace vs an equivalent Ajv script.
 #   scripts/bench.sh server     the server benchmark (scripts/bench-server.sh
 #                               when present; otherwise not yet)
+#   scripts/bench.sh server --http, scripts/bench.sh library --http
+#                               the same over Streamable HTTP (scripts/bench-http.sh)
 #   scripts/bench.sh library    wall time of the whole scenario library against
 #                               the reference server with --jobs 2 (median of
 #                               BENCH_REPEAT runs, default 5)
@@ -209,6 +211,9 @@ bench_library() {
 }
 
 bench_server() {
+    if [ "${1:-}" = --http ]; then
+        exec "$ROOT/scripts/bench-http.sh" server
+    fi
     if [ -x "$ROOT/scripts/bench-server.sh" ]; then
         exec "$ROOT/scripts/bench-server.sh" "$@"
     fi
@@ -218,7 +223,10 @@ bench_server() {
 
 case ${1:-} in
 validate) bench_validate ;;
-library) bench_library ;;
+library)
+    if [ "${2:-}" = --http ]; then exec "$ROOT/scripts/bench-http.sh" library; fi
+    bench_library
+    ;;
 server)
     shift
     bench_server "$@"
