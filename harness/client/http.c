@@ -81,16 +81,11 @@ struct mc_http {
     unsigned late_frames;   /* frames delivered past late_deadline */
 };
 
-static int g_curl_ready;
-
+/* libcurl's global set-up: reference-counted and thread-safe in the
+ * libcurl this builds on (7.85+), so every transport may call it. */
 static void curl_once(void)
 {
-    /* Called from the single-threaded start of every program that uses the
-     * transport, before any thread exists (mc_http_new, mc_http_exchange). */
-    if (!g_curl_ready) {
-        curl_global_init(CURL_GLOBAL_NOTHING);
-        g_curl_ready = 1;
-    }
+    curl_global_init(CURL_GLOBAL_NOTHING);
 }
 
 /* --- URL ----------------------------------------------------------------- */
