@@ -293,6 +293,23 @@ static void push_frame(mc_http_t *h, stream_t *s, mc_frame_kind_t kind, const ch
 
 /* --- one message arriving ------------------------------------------------- */
 
+/* Parses len bytes (not necessarily NUL-terminated). New reference or NULL. */
+static json_object *parse_n(const char *data, size_t len)
+{
+    json_tokener *tok;
+    json_object *o;
+
+    if (len > MC_MAX_MESSAGE_SIZE)
+        return NULL;
+    tok = json_tokener_new_ex(MC_MAX_JSON_DEPTH);
+    if (tok == NULL)
+        return NULL;
+    o = json_tokener_parse_ex(tok, data, (int)len);
+    json_tokener_free(tok);
+    return o;
+}
+
+
 /* Looks at a message a stream delivered for the rules about where it may
  * come: a response on the GET stream, a response to another request on a
  * POST stream, the initialize result naming the version. */
@@ -302,8 +319,7 @@ static void inspect_message(mc_http_t *h, stream_t *s, const char *data, size_t 
     json_object *id, *res;
     int is_response;
 
-    o = json_tokener_parse_verbose(data, &(enum json_tokener_error){0});
-    (void)len;
+    o = parse_n(data, len);
     if (o == NULL || !json_object_is_type(o, json_type_object)) {
         json_object_put(o);
         return;
@@ -794,7 +810,7 @@ static int link_send(void *ctx, const char *line, size_t len, int64_t deadline_m
      * else (a request, or malformed input a test sends on purpose) expects
      * an answer. */
     s->carries_request = 1;
-    o = json_tokener_parse(line);
+    o = parse_n(line, n);
     if (o != NULL && json_object_is_type(o, json_type_object)) {
         json_object *id = NULL;
         const char *m = mc_json_get_str(o, "method");

@@ -205,7 +205,15 @@ static void on_emit(void *ctx, const char *line, size_t len)
 
     while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
         len--;
-    o = json_tokener_parse(line);
+    {
+        /* The emitted line is borrowed and need not end in NUL. */
+        json_tokener *tok = json_tokener_new_ex(MC_MAX_JSON_DEPTH);
+        o = NULL;
+        if (tok != NULL) {
+            o = json_tokener_parse_ex(tok, line, (int)len);
+            json_tokener_free(tok);
+        }
+    }
     if (o != NULL && json_object_is_type(o, json_type_object) &&
         json_object_object_get_ex(o, "id", &id) &&
         !json_object_object_get_ex(o, "method", NULL)) {

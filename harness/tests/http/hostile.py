@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""hostile.py MCPCHECK SCENARIOS
+"""hostile.py MCPCHECK SCENARIOS [MAX_RSS_MIB]
 
 Hostile Streamable HTTP targets, each a scripted loopback server in this
 process: one that never answers, one that answers with a 1 GB body, an
@@ -20,8 +20,9 @@ import threading
 import time
 
 # Peak RSS allowed for one mcpcheck process against a hostile server: the
-# frame queue (64 MiB) and a capped body (16 MiB) plus the program.
-MAX_RSS_KB = 400 * 1024
+# frame queue (64 MiB) and a capped body (16 MiB) plus the program. The
+# sanitizer build passes a larger bound (shadow memory and quarantine).
+MAX_RSS_KB = (int(sys.argv[3]) if len(sys.argv) > 3 else 400) * 1024
 
 
 def read_request(conn):
