@@ -23,7 +23,7 @@ static const mc_check_def_t g_checks[] = {
      .refs = R2("basic/transports#sending-messages-to-the-server")},
     {.check = "http/request-content-type",
      .level = MC_LEVEL_MUST,
-     .quote = "If the input is a JSON-RPC request, the server MUST either return Content-Type: "
+     .quote = "If the input is a JSON-RPC _request_, the server MUST either return Content-Type: "
               "text/event-stream, to initiate an SSE stream, or Content-Type: application/json, "
               "to return one JSON object.",
      .refs = R2("basic/transports#sending-messages-to-the-server")},
@@ -34,13 +34,13 @@ static const mc_check_def_t g_checks[] = {
      .refs = R2("basic/transports#session-management")},
     {.check = "http/get-stream-no-response",
      .level = MC_LEVEL_MUST,
-     .quote = "The server MUST NOT send a JSON-RPC response on the stream unless resuming a "
+     .quote = "The server MUST NOT send a JSON-RPC _response_ on the stream unless resuming a "
               "stream associated with a previous client request.",
      .refs = R2("basic/transports#listening-for-messages-from-the-server")},
     {.check = "http/response-on-own-stream",
      .level = MC_LEVEL_SHOULD,
-     .quote = "The SSE stream SHOULD eventually include JSON-RPC response for the JSON-RPC "
-              "request sent in the POST body.",
+     .quote = "The SSE stream SHOULD eventually include JSON-RPC _response_ for the JSON-RPC "
+              "_request_ sent in the POST body.",
      .refs = {{"2025-06-18", "basic/transports#sending-messages-to-the-server", NULL},
               {NULL, NULL, NULL}}},
     {.check = "http/sse-event-has-data",
