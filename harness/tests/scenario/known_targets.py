@@ -59,7 +59,9 @@ def known_rows(known_md, name):
     rows, inside = set(), False
     for line in open(known_md, encoding="utf-8"):
         if line.startswith("## "):
-            inside = package(name) in line
+            # The stdio runs' sections; a server's section over Streamable
+            # HTTP lists what that transport shows.
+            inside = package(name) in line and "Streamable HTTP" not in line
             continue
         m = re.match(r"^\|\s*`([^`]+)`\s*\|\s*`([^`]+)`\s*\|", line)
         if inside and m:
