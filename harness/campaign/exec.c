@@ -233,6 +233,25 @@ static uint32_t state_of(const mc_wire_info_t *info)
     }
 }
 
+/* Whatever its envelope, a message carrying an id and no method answers
+ * that id (a bad envelope is the wire checks' business, not a hang). */
+static void mark_answered(mc_exec_t *x, json_object *root)
+{
+    char id[64];
+    size_t i;
+
+    if (!json_object_is_type(root, json_type_object) || mc_json_get(root, "method") != NULL ||
+        mc_json_get(root, "id") == NULL)
+        return;
+    compact(mc_json_get(root, "id"), id, sizeof(id));
+    for (i = 0; i < x->n_exp; i++)
+        if (strcmp(x->exp[i].id, id) == 0) {
+            x->exp[i].answered = 1;
+            if (x->cur != NULL && x->exp[i].elem < sizeof(x->cur->answered))
+                x->cur->answered[x->exp[i].elem] = 1;
+        }
+}
+
 static void observe(void *ctx, int outbound, uint64_t seq, const char *line, size_t len, int kind,
                     unsigned flags)
 {
@@ -255,6 +274,9 @@ static void observe(void *ctx, int outbound, uint64_t seq, const char *line, siz
     x->last_heard = mc_now_ms();
     mc_wire_inbound(&x->w, kind, flags, line, len, &info);
     if (!info.is_line) {
+        json_object *root = line != NULL ? json_tokener_parse(line) : NULL;
+        mark_answered(x, root);
+        json_object_put(root);
         add_state(x, hash_str(0, "odd-frame"));
         mc_wire_info_free(&info);
         return;
@@ -277,17 +299,7 @@ static void observe(void *ctx, int outbound, uint64_t seq, const char *line, siz
     if ((info.msg.kind == MC_MSG_RESULT || info.msg.kind == MC_MSG_ERROR) && x->cur != NULL &&
         x->cur_elem >= 0 && (size_t)x->cur_elem < sizeof(x->cur->replied))
         x->cur->replied[x->cur_elem] = 1;
-    if ((info.msg.kind == MC_MSG_RESULT || info.msg.kind == MC_MSG_ERROR) && info.msg.id != NULL) {
-        char id[64];
-        size_t i;
-        compact(info.msg.id, id, sizeof(id));
-        for (i = 0; i < x->n_exp; i++)
-            if (strcmp(x->exp[i].id, id) == 0) {
-                x->exp[i].answered = 1;
-                if (x->cur != NULL && x->exp[i].elem < sizeof(x->cur->answered))
-                    x->cur->answered[x->exp[i].elem] = 1;
-            }
-    }
+    mark_answered(x, info.msg.root);
     mc_wire_info_free(&info);
 }
 
