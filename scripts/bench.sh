@@ -8,6 +8,9 @@
 #                               on a ~90 MB JSONL trace vs an equivalent Ajv script.
 #   scripts/bench.sh server     the server benchmark (scripts/bench-server.sh
 #                               when present; otherwise not yet)
+#   scripts/bench.sh fuzz [S]   `mcpcheck fuzz` sequences/s and messages/s for S
+#                               seconds (default 10) against the reference server
+#                               and a trivial echo server (the harness's ceiling)
 #   scripts/bench.sh library    wall time of the whole scenario library against
 #                               the reference server with --jobs 2 (median of
 #                               BENCH_REPEAT runs, default 5)
@@ -216,8 +219,45 @@ bench_server() {
     return 2
 }
 
+# fuzz [SECONDS]: `mcpcheck fuzz` throughput (sequences/s, messages/s) against
+# the reference server and against a trivial echo server (the harness's ceiling).
+bench_fuzz() {
+    local secs=${1:-10} tmp
+    tmp=$(mktemp -d)
+    cat >"$tmp/echo.py" <<'PYEOF'
+import json, sys
+for line in sys.stdin:
+    try:
+        m = json.loads(line)
+    except ValueError:
+        continue
+    if not isinstance(m, dict) or "id" not in m or "method" not in m:
+        continue
+    r = {}
+    if m["method"] == "initialize":
+        r = {"protocolVersion": "2025-06-18", "capabilities": {},
+             "serverInfo": {"name": "echo", "version": "0"}}
+    sys.stdout.write(json.dumps({"jsonrpc": "2.0", "id": m["id"], "result": r}) + "\n")
+    sys.stdout.flush()
+PYEOF
+    printf '%-12s %10s %12s %12s\n' target seqs/s msgs_out/s msgs_in/s
+    for t in refserver echo; do
+        local cmd=("$BUILD_DIR/bin/mcpcheck-refserver")
+        [[ $t == echo ]] && cmd=(python3 "$tmp/echo.py")
+        "$BUILD_DIR/bin/mcpcheck" fuzz --seconds "$secs" --seed 1 --no-minimize \
+            --out "$tmp/$t" -- "${cmd[@]}" >/dev/null 2>&1
+        tail -1 "$tmp/$t/stats.tsv" | awk -v t="$t" \
+            '{ printf "%-12s %10.0f %12.0f %12.0f\n", t, $2 / $1, $3 / $1, $4 / $1 }'
+    done
+    rm -rf "$tmp"
+}
+
 case ${1:-} in
 validate) bench_validate ;;
+fuzz)
+    shift
+    bench_fuzz "$@"
+    ;;
 library) bench_library ;;
 server)
     shift
