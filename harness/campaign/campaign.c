@@ -396,6 +396,8 @@ static int done(const camp_t *c)
         return 1;
     if (c->o->seconds > 0 && elapsed(c) >= (int64_t)c->o->seconds * 1000)
         return 1;
+    if (c->o->max_findings > 0 && c->st->findings >= c->o->max_findings)
+        return 1;
     return c->o->max_execs > 0 && c->st->execs >= c->o->max_execs;
 }
 

@@ -82,6 +82,7 @@ typedef struct mc_campaign_opts {
     int coverage;            /* use the AFL++ shared-memory map */
     int worker;              /* this worker's number (0 = main) */
     int no_minimize;         /* write findings as found */
+    uint64_t max_findings;   /* stop once this many findings are written (0 = no limit) */
     volatile int *stop;      /* set (by a signal handler) to end the campaign */
     /* Called about once a second and at the end; may print. */
     void (*progress)(void *ctx, const mc_campaign_stats_t *st);

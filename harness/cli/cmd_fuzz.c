@@ -48,6 +48,7 @@ static void usage(FILE *f)
             "options:\n"
             "  --seconds N        stop after N seconds (default 60; 0 = until SIGINT)\n"
             "  --max-execs N      stop after N sequences\n"
+            "  --max-findings N   stop once N distinct findings are written\n"
             "  --seed N           random seed (default: from the clock; printed)\n"
             "  --jobs N           N workers sharing the campaign directory (default 1)\n"
             "  --out DIR          campaign directory (default reports/fuzz-YYYYMMDD-HHMMSS)\n"
@@ -184,6 +185,10 @@ int mc_cmd_fuzz(int argc, char **argv)
             if (mc_cli_parse_long(argv[++i], 1, 2000000000L, &v) != 0)
                 goto bad;
             co.max_execs = (uint64_t)v;
+        } else if (strcmp(a, "--max-findings") == 0 && has) {
+            if (mc_cli_parse_long(argv[++i], 1, 1000000, &v) != 0)
+                goto bad;
+            co.max_findings = (uint64_t)v;
         } else if (strcmp(a, "--seed") == 0 && has) {
             if (mc_cli_parse_long(argv[++i], 0, 0x7fffffffL, &v) != 0)
                 goto bad;
