@@ -130,8 +130,14 @@ static int state_add(camp_t *c, uint32_t key)
 
 /* --- corpus --------------------------------------------------------------- */
 
-static void corpus_keep(camp_t *c, json_object *seq)
+/* Keeps seq in memory. Returns 0 when it is too long to keep. */
+static int corpus_keep(camp_t *c, json_object *seq)
 {
+    size_t len = 0;
+
+    json_object_to_json_string_length(seq, JSON_C_TO_STRING_PLAIN, &len);
+    if (len > MC_CAMPAIGN_MAX_SEQ_BYTES)
+        return 0;
     if (c->n_corpus < MC_CAMPAIGN_MAX_CORPUS) {
         c->corpus[c->n_corpus++] = json_object_get(seq);
     } else {
@@ -141,6 +147,7 @@ static void corpus_keep(camp_t *c, json_object *seq)
         c->corpus[k] = json_object_get(seq);
     }
     c->st->corpus = c->n_corpus;
+    return 1;
 }
 
 static int seen_file(camp_t *c, const char *name)
@@ -230,7 +237,7 @@ static void corpus_sync(camp_t *c)
             continue;
         seq = read_seq(path);
         if (seq != NULL && json_object_array_length(seq) > 0)
-            corpus_keep(c, seq);
+            (void)corpus_keep(c, seq);
         json_object_put(seq);
     }
     closedir(d);
@@ -416,10 +423,8 @@ static int one(camp_t *c, json_object *seq, mc_errbuf_t *eb)
     c->st->msgs_in += out.lines_in;
     for (i = 0; i < out.ns; i++)
         fresh_states += (size_t)state_add(c, out.states[i]);
-    if (fresh_states > 0 || out.new_cov > 0) {
-        corpus_keep(c, seq);
+    if ((fresh_states > 0 || out.new_cov > 0) && corpus_keep(c, seq))
         corpus_save(c, seq);
-    }
     for (i = 0; i < out.nf; i++)
         if (!sig_known(c, out.f[i].sig) && c->n_sigs < MC_CAMPAIGN_MAX_FINDINGS)
             handle_finding(c, seq, &out.f[i]);
@@ -486,7 +491,7 @@ int mc_campaign_run(const mc_campaign_opts_t *o, mc_campaign_stats_t *st, mc_err
     seq = discovery();
     rc = one(&c, seq, eb);
     if (rc == MC_OK && c.n_corpus == 0)
-        corpus_keep(&c, seq);
+        (void)corpus_keep(&c, seq);
     json_object_put(seq);
     if (rc != MC_OK)
         goto out;

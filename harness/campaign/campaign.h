@@ -35,7 +35,9 @@
 
 /* Sequences kept in memory at most (the corpus directory keeps them all
  * only up to MC_CAMPAIGN_MAX_CORPUS_FILES). */
-#define MC_CAMPAIGN_MAX_CORPUS 2048
+#define MC_CAMPAIGN_MAX_CORPUS 1024
+/* A sequence whose JSON text is longer is run but not kept. */
+#define MC_CAMPAIGN_MAX_SEQ_BYTES (32u * 1024u)
 #define MC_CAMPAIGN_MAX_CORPUS_FILES 8192
 /* Distinct state-model keys remembered (a power of two). */
 #define MC_CAMPAIGN_MAX_STATES 65536
