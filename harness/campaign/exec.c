@@ -551,7 +551,9 @@ static int start(mc_exec_t *x, mc_errbuf_t *eb)
         return mc_errbuf_set(eb, MC_ENOMEM, "out of memory");
     x->sess_ok = 1;
     x->seqs_in_proc = 0;
-    rc = mc_session_initialize(&x->s, x->o.version, x->client_caps, x->o.hang_ms, eb);
+    rc = mc_session_initialize(&x->s, x->o.version, x->client_caps,
+                               x->o.hang_ms > MC_EXEC_START_MS ? x->o.hang_ms : MC_EXEC_START_MS,
+                               eb);
     drain_notes(x);
     if (rc == MC_OK)
         snprintf(x->version, sizeof(x->version), "%s", x->s.negotiated_version);
@@ -797,7 +799,7 @@ int mc_exec_run(mc_exec_t *x, json_object *seq, int fresh, int record, mc_exec_o
         }
         if (rc == MC_ETIMEOUT) {
             add_finding(out, MC_FIND_HANG, "process/hang", "initialize", "",
-                        "initialize was not answered within the hang budget");
+                        "initialize was not answered within the start-up budget");
             stop_after = 1;
             goto judge;
         }

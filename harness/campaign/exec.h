@@ -44,6 +44,9 @@
 /* Default hang budget and settle window, in milliseconds. */
 #define MC_EXEC_HANG_MS 3000
 #define MC_EXEC_SETTLE_MS 5
+/* Budget for the answer to initialize: servers started through npx, uv or
+ * a JVM take seconds to come up, which is no hang. */
+#define MC_EXEC_START_MS 30000
 /* Default sequences per process before a restart. */
 #define MC_EXEC_RESTART_EVERY 200
 /* Default AFL++ map size (bytes). */

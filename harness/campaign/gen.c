@@ -279,7 +279,8 @@ static json_object *odd_value(mc_gen_t *g)
         return json_object_new_boolean((int)mc_gen_below(g, 2));
     case 2: {
         double d = nums[mc_gen_below(g, N_ELEMS(nums))];
-        if (d == (double)(int64_t)d && d < 9e18 && d > -9e18)
+        /* Range first: converting an out-of-range double is undefined. */
+        if (d < 9e18 && d > -9e18 && d == (double)(int64_t)d)
             return json_object_new_int64((int64_t)d);
         return json_object_new_double(d);
     }

@@ -80,9 +80,9 @@ static json_object *ddmin(budget_t *b, json_object *cur)
 }
 
 /*
- * Removes the k-th removable node (object member or array item, in
- * depth-first order) of a copy of msg. Returns the copy (new reference), or
- * NULL when msg has fewer than k + 1 nodes.
+ * Removes, in place, the k-th removable node of v (an object member or an
+ * array item, counted depth-first). Returns 1 when one was removed, 0 when v
+ * has no more than k nodes (*k is then decreased by their count).
  */
 static int drop_nth(json_object *v, size_t *k)
 {
