@@ -74,7 +74,8 @@ struct mc_exec {
     int cur_elem; /* the sequence element sent last, -1 before the first */
     uint32_t *ids; /* hashes of the request ids sent in this process */
     size_t n_ids;
-    int reused;    /* this sequence sent an id used before in the process */
+    int reused;    /* this sequence sent an id used before in the process, or a
+                      line that is not UTF-8: responses are not judged */
     /* coverage */
     int shm_id;
     uint8_t *map;
@@ -85,6 +86,7 @@ struct mc_exec {
 };
 
 static int id_reused(mc_exec_t *x, const char *id);
+static int utf8_ok(const char *s);
 
 /* --- helpers ------------------------------------------------------------ */
 
@@ -897,6 +899,10 @@ int mc_exec_run(mc_exec_t *x, json_object *seq, int fresh, int record, mc_exec_o
         } else {
             continue;
         }
+        /* A line that is not UTF-8 may be read one way by the checker and
+         * another by a lenient server: responses are not judged after it. */
+        if (!utf8_ok(line))
+            x->reused = 1;
         if (i < sizeof(out->sent))
             out->sent[i] = 1;
         x->cur_elem = (int)i;

@@ -43,7 +43,7 @@
 #define MC_EXEC_MAX_INLINES 1024
 /* Default hang budget and settle window, in milliseconds. */
 #define MC_EXEC_HANG_MS 3000
-#define MC_EXEC_SETTLE_MS 5
+#define MC_EXEC_SETTLE_MS 1
 /* Budget for the answer to initialize: servers started through npx, uv or
  * a JVM take seconds to come up, which is no hang. */
 #define MC_EXEC_START_MS 30000
