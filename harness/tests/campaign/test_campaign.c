@@ -175,6 +175,34 @@ static void test_exec_hang(void **state)
     json_object_put(seq);
 }
 
+/* A resident size over the limit is a finding, and the process restarts. */
+static void test_exec_memory(void **state)
+{
+    char *argv[] = {(char *)g_refserver, NULL};
+    mc_exec_opts_t o;
+    mc_exec_t *x = NULL;
+    mc_exec_outcome_t out;
+    mc_errbuf_t eb;
+    json_object *seq = parse("[{\"jsonrpc\": \"2.0\", \"id\": 100, \"method\": \"ping\"}]");
+
+    (void)state;
+    memset(&o, 0, sizeof(o));
+    o.argv = argv;
+    o.version = "2025-06-18";
+    o.mem_limit_mb = 1; /* any process is bigger */
+    mc_errbuf_clear(&eb);
+    assert_int_equal(mc_exec_new(&x, &o, &eb), MC_OK);
+    assert_int_equal(mc_exec_run(x, seq, 1, 0, &out, &eb), MC_OK);
+    assert_int_equal(out.nf, 1);
+    assert_int_equal(out.f[0].kind, MC_FIND_MEMORY);
+    mc_exec_outcome_free(&out);
+    assert_int_equal(mc_exec_run(x, seq, 0, 0, &out, &eb), MC_OK);
+    assert_int_equal(out.started, 1);
+    mc_exec_outcome_free(&out);
+    mc_exec_free(x);
+    json_object_put(seq);
+}
+
 int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
@@ -182,6 +210,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_gen_tools_and_bounds),
         cmocka_unit_test(test_exec_refserver),
         cmocka_unit_test(test_exec_hang),
+        cmocka_unit_test(test_exec_memory),
     };
 
     if (argc < 2) {
