@@ -254,12 +254,12 @@ static void stats_line(camp_t *c)
     st->coverage = mc_exec_coverage(c->x);
     st->instrumented = mc_exec_instrumented(c->x);
     if (c->stats != NULL) {
-        fprintf(c->stats, "%.3f\t%llu\t%llu\t%llu\t%llu\t%llu\t%llu\t%llu\t%llu\n",
+        fprintf(c->stats, "%.3f\t%llu\t%llu\t%llu\t%llu\t%llu\t%llu\t%llu\t%llu\t%llu\n",
                 (double)st->elapsed_ms / 1000.0, (unsigned long long)st->execs,
                 (unsigned long long)st->msgs_out, (unsigned long long)st->msgs_in,
                 (unsigned long long)st->starts, (unsigned long long)st->corpus,
                 (unsigned long long)st->states, (unsigned long long)st->coverage,
-                (unsigned long long)st->findings);
+                (unsigned long long)st->findings, (unsigned long long)st->unconfirmed);
         fflush(c->stats);
     }
     if (c->o->progress != NULL)
@@ -360,11 +360,18 @@ static void handle_finding(camp_t *c, json_object *seq, const mc_exec_finding_t 
     mc_errbuf_clear(&eb);
     if (mc_exec_run(c->x, min, 1, 1, &rec, &eb) == MC_OK) {
         c->st->execs++;
-        mc__camp_write_finding(c->o, mc_exec_version(c->x), min, &fd, &rec);
+        /* What a fresh process does not show again depends on state the
+         * campaign cannot replay: kept apart, so that findings/ holds only
+         * reproducers that fail. */
+        mc__camp_write_finding(c->o, reproduced ? "findings" : "unconfirmed",
+                               mc_exec_version(c->x), min, &fd, &rec);
         mc_exec_outcome_free(&rec);
     }
     json_object_put(min);
-    c->st->findings++;
+    if (reproduced)
+        c->st->findings++;
+    else
+        c->st->unconfirmed++;
 }
 
 /* --- the loop --------------------------------------------------------------- */
@@ -449,6 +456,7 @@ int mc_campaign_run(const mc_campaign_opts_t *o, mc_campaign_stats_t *st, mc_err
     c.t0 = mc_now_ms();
     if (mkdir_p(o->out_dir) != 0 || path_in(path, o->out_dir, "corpus", NULL) != 0 ||
         mkdir_p(path) != 0 || path_in(path, o->out_dir, "findings", NULL) != 0 ||
+        mkdir_p(path) != 0 || path_in(path, o->out_dir, "unconfirmed", NULL) != 0 ||
         mkdir_p(path) != 0)
         return mc_errbuf_set(eb, MC_EIO, "cannot create the campaign directory %s: %s",
                              o->out_dir, strerror(errno));
@@ -484,7 +492,7 @@ int mc_campaign_run(const mc_campaign_opts_t *o, mc_campaign_stats_t *st, mc_err
         snprintf(sname, sizeof(sname), "stats-w%d.tsv", o->worker);
     if (path_in(path, o->out_dir, sname, NULL) == 0 && (c.stats = fopen(path, "w")) != NULL)
         fprintf(c.stats, "seconds\texecs\tmsgs_out\tmsgs_in\tstarts\tcorpus\tstates\tcoverage\t"
-                         "findings\n");
+                         "findings\tunconfirmed\n");
 
     /* The walk of every list comes first; it fails the campaign only when
      * the target cannot be started or refuses the session prefix. */

@@ -15,6 +15,8 @@
  *   findings/          NAME.jsonc (a scenario: raw steps), NAME.jsonl (the
  *                      trace of the minimized run), NAME.stderr.txt (the
  *                      stderr tail of a death), index.tsv (one line each)
+ *   unconfirmed/       the same for findings a fresh process did not show
+ *                      again (they depend on state the campaign cannot replay)
  *   stats.tsv          time, executions, corpus, states, coverage, findings
  *   report.md, report.html
  * Several workers (processes) may share one directory: each writes corpus
@@ -60,7 +62,8 @@ typedef struct mc_campaign_stats {
     uint64_t corpus;     /* sequences in the corpus */
     uint64_t states;     /* distinct state-model keys */
     uint64_t coverage;   /* coverage map entries hit (0 without coverage) */
-    uint64_t findings;   /* distinct findings written */
+    uint64_t findings;   /* distinct findings written (reproduced on a fresh process) */
+    uint64_t unconfirmed; /* distinct findings a fresh process did not show again */
     int64_t elapsed_ms;
     int instrumented;    /* the target writes the AFL++ map */
     int64_t first_finding_ms; /* -1 until the first finding */

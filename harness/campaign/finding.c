@@ -144,8 +144,9 @@ static json_object *build_scenario(const mc_campaign_opts_t *o, const char *vers
     return sc;
 }
 
-int mc__camp_write_finding(const mc_campaign_opts_t *o, const char *version, json_object *seq,
-                           const mc__camp_found_t *fd, const mc_exec_outcome_t *rec)
+int mc__camp_write_finding(const mc_campaign_opts_t *o, const char *sub, const char *version,
+                           json_object *seq, const mc__camp_found_t *fd,
+                           const mc_exec_outcome_t *rec)
 {
     char base[200], check_id[420], path[PATH_LEN], s[420];
     uint64_t h = mc__camp_hash(fd->f.sig, strlen(fd->f.sig));
@@ -170,7 +171,7 @@ int mc__camp_write_finding(const mc_campaign_opts_t *o, const char *version, jso
     sc = build_scenario(o, version, seq, fd, rec, check_id);
     if (sc == NULL)
         return -1;
-    if (snprintf(path, sizeof(path), "%s/findings/%s.jsonc", o->out_dir, base) < (int)sizeof(path) &&
+    if (snprintf(path, sizeof(path), "%s/%s/%s.jsonc", o->out_dir, sub, base) < (int)sizeof(path) &&
         (f = fopen(path, "w")) != NULL) {
         comment(f, "mcpcheck fuzz finding. Signature: ", fd->f.sig);
         comment(f, "Seen: ", fd->f.detail);
@@ -188,13 +189,13 @@ int mc__camp_write_finding(const mc_campaign_opts_t *o, const char *version, jso
     }
     json_object_put(sc);
     if (rec->trace != NULL &&
-        snprintf(path, sizeof(path), "%s/findings/%s.jsonl", o->out_dir, base) < (int)sizeof(path))
+        snprintf(path, sizeof(path), "%s/%s/%s.jsonl", o->out_dir, sub, base) < (int)sizeof(path))
         mc__camp_write_file(path, rec->trace, rec->trace_len);
     if (rec->tail[0] != '\0' &&
-        snprintf(path, sizeof(path), "%s/findings/%s.stderr.txt", o->out_dir, base) < (int)sizeof(path))
+        snprintf(path, sizeof(path), "%s/%s/%s.stderr.txt", o->out_dir, sub, base) < (int)sizeof(path))
         mc__camp_write_file(path, rec->tail, strlen(rec->tail));
     /* One line per finding; O_APPEND keeps the workers' lines whole. */
-    if (snprintf(path, sizeof(path), "%s/findings/index.tsv", o->out_dir) < (int)sizeof(path) &&
+    if (snprintf(path, sizeof(path), "%s/%s/index.tsv", o->out_dir, sub) < (int)sizeof(path) &&
         (fdi = open(path, O_WRONLY | O_CREAT | O_APPEND, 0644)) >= 0) {
         char line[1400], detail[400];
         size_t i;

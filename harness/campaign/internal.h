@@ -43,11 +43,13 @@ int mc__camp_reproduces(void *ctx, json_object *seq, const char *sig);
 json_object *mc__camp_minimize(void *ctx, json_object *seq, const char *sig, unsigned *runs);
 
 /*
- * Writes findings/NAME.jsonc (the scenario), NAME.jsonl (the trace of rec),
- * NAME.stderr.txt (when rec has a stderr tail) and a line of
- * findings/index.tsv. Returns 0 or -1.
+ * Writes SUB/NAME.jsonc (the scenario), NAME.jsonl (the trace of rec),
+ * NAME.stderr.txt (when rec has a stderr tail) and a line of SUB/index.tsv,
+ * SUB being "findings" or "unconfirmed" under the campaign directory.
+ * Returns 0 or -1.
  */
-int mc__camp_write_finding(const mc_campaign_opts_t *o, const char *version, json_object *seq,
-                           const mc__camp_found_t *fd, const mc_exec_outcome_t *rec);
+int mc__camp_write_finding(const mc_campaign_opts_t *o, const char *sub, const char *version,
+                           json_object *seq, const mc__camp_found_t *fd,
+                           const mc_exec_outcome_t *rec);
 
 #endif /* MC_CAMPAIGN_INTERNAL_H */

@@ -58,13 +58,13 @@ static size_t load_stats(const char *dir, point_t *pts)
     return n;
 }
 
-static size_t load_rows(const char *dir, row_t *rows)
+static size_t load_rows(const char *dir, const char *sub, row_t *rows)
 {
     char path[PATH_LEN], line[2048];
     FILE *f;
     size_t n = 0;
 
-    if (snprintf(path, sizeof(path), "%s/findings/index.tsv", dir) >= (int)sizeof(path) ||
+    if (snprintf(path, sizeof(path), "%s/%s/index.tsv", dir, sub) >= (int)sizeof(path) ||
         (f = fopen(path, "r")) == NULL)
         return 0;
     while (n < MAX_ROWS && fgets(line, sizeof(line), f) != NULL) {
@@ -158,7 +158,7 @@ int mc_campaign_write_report(const char *dir, const char *target, mc_errbuf_t *e
         return mc_errbuf_set(eb, MC_ENOMEM, "out of memory");
     }
     np = load_stats(dir, pts);
-    nr = load_rows(dir, rows);
+    nr = load_rows(dir, "findings", rows);
     last = np > 0 ? &pts[np - 1] : NULL;
 
     if (snprintf(path, sizeof(path), "%s/report.md", dir) >= (int)sizeof(path) ||
@@ -184,6 +184,22 @@ int mc_campaign_write_report(const char *dir, const char *target, mc_errbuf_t *e
     }
     if (nr == 0)
         fputs("\nNo finding.\n", f);
+    {
+        row_t *un = calloc(MAX_ROWS, sizeof(*un));
+        size_t nu = un != NULL ? load_rows(dir, "unconfirmed", un) : 0;
+        if (nu > 0) {
+            fprintf(f, "\n%zu more seen once but not again on a fresh process (they depend on "
+                       "the state before them): unconfirmed/.\n\n| first seen (s) | check | "
+                       "method | detail |\n|---|---|---|---|\n",
+                    nu);
+            for (i = 0; i < nu; i++) {
+                fprintf(f, "| %s | `%s` | `%s` | ", un[i].f[0], un[i].f[1], un[i].f[2]);
+                md_cell(f, un[i].f[9]);
+                fputs(" |\n", f);
+            }
+        }
+        free(un);
+    }
     fputs("\nReplay every finding: `mcpcheck run --scenarios DIR/findings -- SERVER_CMD`.\n"
           "The time series is in stats.tsv.\n", f);
     fclose(f);
