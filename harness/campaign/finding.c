@@ -16,26 +16,75 @@
 /* Quiet window for a step that expects no answer, in milliseconds. */
 #define NONE_WINDOW_MS 50
 
-/* What a process-level check holds, with the spec page it comes from. */
-static void process_rule(const char *check, const char **level, const char **ref,
-                         const char **text)
+#define PING_QUOTE "The receiver MUST respond promptly with an empty response"
+#define PING_PAGE "basic/utilities/ping#behavior-requirements"
+
+/* A requirement entry in the scenario form (new reference). */
+static json_object *requirement(const char *check, const char *level, const char *quote,
+                                const char *version, const char *page, const char *interp)
 {
-    *level = "MUST";
-    if (strcmp(check, "process/hang") == 0) {
-        *ref = "2025-06-18/basic#responses";
-        *text = "Responses are sent in reply to requests: every request the server reads gets "
-                "its response (mcpcheck: within the campaign's hang budget).";
-    } else if (strcmp(check, "process/memory") == 0) {
-        *level = "SHOULD";
-        *ref = "2025-06-18/basic/transports#stdio";
-        *text = "The server keeps serving the session on stdio without growing past the "
-                "campaign's memory limit.";
-    } else {
-        *ref = "2025-06-18/basic/transports#stdio";
-        *text = "The server reads JSON-RPC messages from its standard input and writes "
-                "messages to its standard output until the client closes stdin; it does not "
-                "crash or exit on the messages it reads.";
+    json_object *r = json_object_new_object(), *refs = json_object_new_object();
+
+    json_object_object_add(r, "check", json_object_new_string(check));
+    json_object_object_add(r, "level", json_object_new_string(level));
+    json_object_object_add(r, "quote", json_object_new_string(quote));
+    json_object_object_add(refs, version, json_object_new_string(page));
+    json_object_object_add(r, "refs", refs);
+    if (interp != NULL)
+        json_object_object_add(r, "interpretation", json_object_new_string(interp));
+    return r;
+}
+
+/* The requirement a process-level finding reports to: the spec sentence
+ * nearest to what was seen (new reference). */
+static json_object *process_requirement(const mc_exec_finding_t *f, const char *check_id)
+{
+    if (strcmp(f->check, "process/hang") == 0 && strcmp(f->method, "ping") == 0)
+        return requirement(check_id, "MUST", PING_QUOTE, "2025-06-18", PING_PAGE,
+                           "A ping left without an answer for the campaign's hang budget was "
+                           "not answered promptly.");
+    if (strcmp(f->check, "process/hang") == 0)
+        return requirement(check_id, "INFO",
+                           "Responses are sent in reply to requests, containing the result or "
+                           "error of the operation.",
+                           "2025-06-18", "basic#responses",
+                           "A request left without an answer for the campaign's hang budget; "
+                           "whether the server still serves is the ping at the end.");
+    return requirement(check_id, "INFO",
+                       "The server reads JSON-RPC messages from its standard input (stdin) and "
+                       "sends messages to its standard output (stdout).",
+                       "2025-06-18", "basic/transports#stdio",
+                       strcmp(f->check, "process/memory") == 0
+                           ? "The server grew past the campaign's memory limit while serving "
+                             "these messages (the replay does not measure memory)."
+                           : "The server died (signal, sanitizer report or exit) while reading "
+                             "these messages; a replay that sees it die is an ERROR.");
+}
+
+/* The requirement of a built-in check, in the scenario form (new reference). */
+static json_object *builtin_requirement(const mc_check_def_t *d, const char *check_id)
+{
+    json_object *r = json_object_new_object(), *refs = json_object_new_object();
+    json_object *quotes = json_object_new_object();
+    size_t i;
+
+    json_object_object_add(r, "check", json_object_new_string(check_id));
+    json_object_object_add(r, "level", json_object_new_string(mc_level_name(d->level)));
+    json_object_object_add(r, "quote", json_object_new_string(d->quote));
+    for (i = 0; i < MC_CHECK_MAX_REFS && d->refs[i].version != NULL; i++) {
+        json_object_object_add(refs, d->refs[i].version, json_object_new_string(d->refs[i].page));
+        if (d->refs[i].quote != NULL)
+            json_object_object_add(quotes, d->refs[i].version,
+                                   json_object_new_string(d->refs[i].quote));
     }
+    json_object_object_add(r, "refs", refs);
+    if (json_object_object_length(quotes) > 0)
+        json_object_object_add(r, "quotes", quotes);
+    else
+        json_object_put(quotes);
+    if (d->interpretation != NULL)
+        json_object_object_add(r, "interpretation", json_object_new_string(d->interpretation));
+    return r;
 }
 
 /* Lowercase id-safe slug of s. */
@@ -71,30 +120,23 @@ static json_object *build_scenario(const mc_campaign_opts_t *o, const char *vers
                                    json_object *seq, const mc__camp_found_t *fd,
                                    const mc_exec_outcome_t *rec, const char *check_id)
 {
-    const mc_builtin_check_t *b = mc_builtin_check(fd->f.check);
-    const char *level = "MUST", *ref = "2025-06-18/basic#messages", *text = "";
+    const mc_check_def_t *b = mc_builtin_check(fd->f.check);
     json_object *sc = json_object_new_object(), *spec = json_object_new_array();
-    json_object *req = json_object_new_object(), *steps = json_object_new_array();
+    json_object *steps = json_object_new_array();
     json_object *client = json_object_new_object(), *tags = json_object_new_array();
     size_t i, n = json_object_array_length(seq);
     char title[300];
 
-    if (b != NULL) {
-        level = b->level == MC_LEVEL_MUST ? "MUST" : b->level == MC_LEVEL_SHOULD ? "SHOULD" : "MAY";
-        ref = b->ref;
-        text = b->text;
-    } else {
-        process_rule(fd->f.check, &level, &ref, &text);
-    }
     snprintf(title, sizeof(title), "fuzz finding: %s%s%s", fd->f.check,
              fd->f.method[0] ? " on " : "", fd->f.method);
     json_object_object_add(sc, "title", json_object_new_string(title));
     json_object_object_add(sc, "description", json_object_new_string(fd->f.detail));
-    json_object_object_add(req, "check", json_object_new_string(check_id));
-    json_object_object_add(req, "level", json_object_new_string(level));
-    json_object_object_add(req, "ref", json_object_new_string(ref));
-    json_object_object_add(req, "text", json_object_new_string(text));
-    json_object_array_add(spec, req);
+    json_object_array_add(spec, b != NULL && b->quote != NULL ? builtin_requirement(b, check_id)
+                                                              : process_requirement(&fd->f, check_id));
+    json_object_array_add(spec, requirement("fuzz/keeps-serving", "MUST", PING_QUOTE, "2025-06-18",
+                                            PING_PAGE,
+                                            "After the messages of the finding, the server "
+                                            "still answers a ping."));
     json_object_object_add(sc, "spec", spec);
     json_object_object_add(client, "capabilities",
                            json_tokener_parse("{\"roots\": {\"listChanged\": true}, "
@@ -138,6 +180,7 @@ static json_object *build_scenario(const mc_campaign_opts_t *o, const char *vers
         json_object_object_add(st, "expect", json_object_new_string("any"));
         json_object_object_add(st, "within",
                                json_object_new_int(o->hang_ms > 0 ? o->hang_ms : MC_EXEC_HANG_MS));
+        json_object_object_add(st, "check", json_object_new_string("fuzz/keeps-serving"));
         json_object_array_add(steps, st);
     }
     json_object_object_add(sc, "steps", steps);
