@@ -10,6 +10,12 @@
 #                               when present; otherwise not yet)
 #   scripts/bench.sh server --http, scripts/bench.sh library --http
 #                               the same over Streamable HTTP (scripts/bench-http.sh)
+#   scripts/bench.sh fuzz [S]   `mcpcheck fuzz` sequences/s and messages/s for S
+#                               seconds (default 10) against the reference server
+#                               and a trivial echo server (the harness's ceiling)
+#   scripts/bench.sh fuzz-coverage [SWITCH...]  time to first finding per
+#                               refserver switch, AFL++ coverage on vs off
+#                               (median of 3 seeds; needs build-afl)
 #   scripts/bench.sh library    wall time of the whole scenario library against
 #                               the reference server with --jobs 2 (median of
 #                               BENCH_REPEAT runs, default 5)
@@ -221,11 +227,93 @@ bench_server() {
     return 2
 }
 
+# fuzz [SECONDS]: `mcpcheck fuzz` throughput (sequences/s, messages/s) against
+# the reference server and against a trivial echo server (the harness's ceiling).
+bench_fuzz() {
+    local secs=${1:-10} tmp
+    tmp=$(mktemp -d)
+    cat >"$tmp/echo.py" <<'PYEOF'
+import json, sys
+# Answers initialize and ping, and every other request with -32601: valid for
+# every method, so the campaign has nothing to minimize.
+while True:
+    line = sys.stdin.readline()
+    if not line:
+        break
+    try:
+        m = json.loads(line)
+    except ValueError:
+        continue
+    if not isinstance(m, dict) or "id" not in m or "method" not in m:
+        continue
+    out = {"jsonrpc": "2.0", "id": m["id"]}
+    if m["method"] == "initialize":
+        out["result"] = {"protocolVersion": "2025-06-18", "capabilities": {},
+                         "serverInfo": {"name": "echo", "version": "0"}}
+    elif m["method"] == "ping":
+        out["result"] = {}
+    else:
+        out["error"] = {"code": -32601, "message": "no such method"}
+    sys.stdout.write(json.dumps(out) + "\n")
+    sys.stdout.flush()
+PYEOF
+    printf '%-12s %10s %12s %12s\n' target seqs/s msgs_out/s msgs_in/s
+    for t in refserver echo; do
+        local cmd=("$BUILD_DIR/bin/mcpcheck-refserver")
+        [[ $t == echo ]] && cmd=(python3 "$tmp/echo.py")
+        "$BUILD_DIR/bin/mcpcheck" fuzz --seconds "$secs" --seed 1 --no-minimize \
+            --out "$tmp/$t" -- "${cmd[@]}" >/dev/null 2>&1 || true
+        tail -1 "$tmp/$t/stats.tsv" | awk -v t="$t" \
+            '{ printf "%-12s %10.0f %12.0f %12.0f\n", t, $2 / $1, $3 / $1, $4 / $1 }'
+    done
+    rm -rf "$tmp"
+}
+
+# fuzz-coverage [SWITCH...]: time to first finding per refserver violation
+# switch, AFL++ coverage feedback on vs off (state model only), median of
+# seeds 1..3, against the afl-clang-fast build (AFL_BUILD_DIR, default
+# build-afl; `cmake --preset afl && cmake --build build-afl --target
+# mcpcheck-refserver`). A run that finds nothing in 60 s counts as 60 s.
+bench_fuzz_coverage() {
+    local afl=${AFL_BUILD_DIR:-$ROOT/build-afl} tmp sw mode seed
+    local switches=("$@")
+    ((${#switches[@]})) || switches=(completion-too-many prompt-image-not-base64 prompt-role-invalid blob-not-base64)
+    [[ -x $afl/bin/mcpcheck-refserver ]] || { echo "bench.sh fuzz-coverage: no $afl/bin/mcpcheck-refserver" >&2; return 2; }
+    tmp=$(mktemp -d)
+    printf '%-28s %14s %14s\n' switch "coverage on" "coverage off"
+    for sw in "${switches[@]}"; do
+        local -a med=()
+        for mode in on off; do
+            local -a t=()
+            for seed in 1 2 3; do
+                local flag=() d="$tmp/$sw-$mode-$seed"
+                [[ $mode == off ]] && flag=(--no-coverage)
+                "$BUILD_DIR/bin/mcpcheck" fuzz "${flag[@]}" --seconds 60 --max-findings 1 --no-minimize \
+                    --seed "$seed" --out "$d" -- "$afl/bin/mcpcheck-refserver" --inject "$sw" \
+                    >/dev/null 2>&1 || true
+                t+=("$(head -1 "$d/findings/index.tsv" 2>/dev/null | cut -f1)")
+                [[ -n ${t[-1]} ]] || t[-1]=60
+            done
+            med+=("$(printf '%s\n' "${t[@]}" | sort -g | sed -n 2p)")
+        done
+        printf '%-28s %13ss %13ss\n' "$sw" "${med[0]}" "${med[1]}"
+    done
+    rm -rf "$tmp"
+}
+
 case ${1:-} in
 validate) bench_validate ;;
 library)
     if [ "${2:-}" = --http ]; then exec "$ROOT/scripts/bench-http.sh" library; fi
     bench_library
+    ;;
+fuzz-coverage)
+    shift
+    bench_fuzz_coverage "$@"
+    ;;
+fuzz)
+    shift
+    bench_fuzz "$@"
     ;;
 server)
     shift

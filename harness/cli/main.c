@@ -19,6 +19,7 @@ static const command_t commands[] = {
     {"lint", mc_cmd_lint, "check scenario files without running them"},
     {"coverage", mc_cmd_coverage, "which scenarios exercise each message path, per version"},
     {"record", mc_cmd_record, "write a scenario skeleton from a live session"},
+    {"fuzz", mc_cmd_fuzz, "stateful fuzzing of a server; findings become replayable scenarios"},
     {"ping", mc_cmd_ping, "initialize a server, ping it, and report the round trip"},
     {"validate", mc_cmd_validate, "validate MCP messages or JSONL traces against the schemas"},
     {"baseline", mc_cmd_baseline, "write a baseline of known failures from a report.json"},

@@ -1,0 +1,558 @@
+#include "campaign/campaign.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "campaign/exec.h"
+#include "campaign/gen.h"
+#include "campaign/internal.h"
+#include "core/clock.h"
+#include "core/json.h"
+#include "scenario/builtin.h"
+
+/* Largest corpus file read back, in bytes. */
+#define MAX_CORPUS_FILE (256u * 1024u)
+/* Paths built inside the campaign directory. */
+#define PATH_LEN 4096
+
+typedef struct camp {
+    const mc_campaign_opts_t *o;
+    mc_campaign_stats_t *st;
+    mc_exec_t *x;
+    mc_gen_t g;
+    uint32_t *states;              /* open-addressing set; 0 = empty */
+    json_object **corpus;
+    size_t n_corpus;
+    char **seen_files;             /* corpus file names already loaded */
+    size_t n_seen;
+    char *sigs[MC_CAMPAIGN_MAX_FINDINGS];
+    size_t n_sigs;
+    int64_t t0, last_stats, last_sync;
+    uint64_t corpus_written;
+    FILE *stats;
+} camp_t;
+
+/* --- small utilities ------------------------------------------------------ */
+
+static int64_t elapsed(const camp_t *c)
+{
+    return mc_now_ms() - c->t0;
+}
+
+static int path_in(char *out, const char *dir, const char *sub, const char *name)
+{
+    int n = snprintf(out, PATH_LEN, "%s%s%s%s%s", dir, sub ? "/" : "", sub ? sub : "",
+                     name ? "/" : "", name ? name : "");
+    return n > 0 && n < PATH_LEN ? 0 : -1;
+}
+
+static int mkdir_p(const char *path)
+{
+    char buf[PATH_LEN];
+    size_t i, n = strlen(path);
+
+    if (n >= sizeof(buf))
+        return -1;
+    memcpy(buf, path, n + 1);
+    for (i = 1; i <= n; i++) {
+        if (buf[i] == '/' || buf[i] == '\0') {
+            char keep = buf[i];
+            buf[i] = '\0';
+            if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+                return -1;
+            buf[i] = keep;
+        }
+    }
+    return 0;
+}
+
+uint64_t mc__camp_hash(const char *s, size_t n)
+{
+    uint64_t h = 1469598103934665603ULL;
+    size_t i;
+
+    for (i = 0; i < n; i++) {
+        h ^= (unsigned char)s[i];
+        h *= 1099511628211ULL;
+    }
+    return h;
+}
+
+int mc__camp_write_file(const char *path, const char *data, size_t len)
+{
+    char tmp[PATH_LEN + 32];
+    FILE *f;
+    int ok;
+
+    if (snprintf(tmp, sizeof(tmp), "%s.tmp%ld", path, (long)getpid()) >= (int)sizeof(tmp))
+        return -1;
+    f = fopen(tmp, "wb");
+    if (f == NULL)
+        return -1;
+    ok = fwrite(data, 1, len, f) == len;
+    ok = (fclose(f) == 0) && ok;
+    if (!ok || rename(tmp, path) != 0) {
+        unlink(tmp);
+        return -1;
+    }
+    return 0;
+}
+
+/* --- state model ----------------------------------------------------------- */
+
+/* Adds key to the set. Returns 1 when it was new. */
+static int state_add(camp_t *c, uint32_t key)
+{
+    size_t mask = MC_CAMPAIGN_MAX_STATES - 1, i = key & mask, probes;
+
+    if (key == 0)
+        key = 1;
+    if (c->st->states >= MC_CAMPAIGN_MAX_STATES * 3 / 4)
+        return 0; /* full enough: nothing counts as new any more */
+    for (probes = 0; probes < MC_CAMPAIGN_MAX_STATES; probes++) {
+        if (c->states[i] == key)
+            return 0;
+        if (c->states[i] == 0) {
+            c->states[i] = key;
+            c->st->states++;
+            return 1;
+        }
+        i = (i + 1) & mask;
+    }
+    return 0;
+}
+
+/* --- corpus --------------------------------------------------------------- */
+
+/* Keeps seq in memory. Returns 0 when it is too long to keep. */
+static int corpus_keep(camp_t *c, json_object *seq)
+{
+    size_t len = 0;
+
+    json_object_to_json_string_length(seq, JSON_C_TO_STRING_PLAIN, &len);
+    if (len > MC_CAMPAIGN_MAX_SEQ_BYTES)
+        return 0;
+    if (c->n_corpus < MC_CAMPAIGN_MAX_CORPUS) {
+        c->corpus[c->n_corpus++] = json_object_get(seq);
+    } else {
+        /* Full: replace one at random, keeping the first (the discovery walk). */
+        size_t k = 1 + mc_gen_below(&c->g, MC_CAMPAIGN_MAX_CORPUS - 1);
+        json_object_put(c->corpus[k]);
+        c->corpus[k] = json_object_get(seq);
+    }
+    c->st->corpus = c->n_corpus;
+    return 1;
+}
+
+static int seen_file(camp_t *c, const char *name)
+{
+    size_t i;
+
+    for (i = 0; i < c->n_seen; i++)
+        if (strcmp(c->seen_files[i], name) == 0)
+            return 1;
+    return 0;
+}
+
+static void remember_file(camp_t *c, const char *name)
+{
+    char *d;
+
+    if (c->n_seen >= MC_CAMPAIGN_MAX_CORPUS_FILES)
+        return;
+    d = strdup(name);
+    if (d != NULL)
+        c->seen_files[c->n_seen++] = d;
+}
+
+static void corpus_save(camp_t *c, json_object *seq)
+{
+    char name[96], path[PATH_LEN];
+    const char *js;
+
+    if (c->corpus_written >= MC_CAMPAIGN_MAX_CORPUS_FILES)
+        return;
+    js = json_object_to_json_string_ext(seq, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
+    snprintf(name, sizeof(name), "w%d-%06llu-%016llx.json", c->o->worker,
+             (unsigned long long)c->corpus_written, (unsigned long long)mc__camp_hash(js, strlen(js)));
+    if (path_in(path, c->o->out_dir, "corpus", name) != 0)
+        return;
+    if (mc__camp_write_file(path, js, strlen(js)) == 0) {
+        c->corpus_written++;
+        remember_file(c, name);
+    }
+}
+
+static json_object *read_seq(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf;
+    size_t n;
+    json_object *v = NULL;
+
+    if (f == NULL)
+        return NULL;
+    buf = malloc(MAX_CORPUS_FILE + 1);
+    if (buf != NULL) {
+        n = fread(buf, 1, MAX_CORPUS_FILE + 1, f);
+        if (n > 0 && n <= MAX_CORPUS_FILE) {
+            buf[n] = '\0';
+            v = json_tokener_parse(buf);
+        }
+        free(buf);
+    }
+    fclose(f);
+    if (v != NULL && !json_object_is_type(v, json_type_array)) {
+        json_object_put(v);
+        return NULL;
+    }
+    while (v != NULL && json_object_array_length(v) > MC_GEN_MAX_SEQ)
+        json_object_array_del_idx(v, json_object_array_length(v) - 1, 1);
+    return v;
+}
+
+/* Loads corpus files this worker has not seen (its own at start, the other
+ * workers' later). */
+static void corpus_sync(camp_t *c)
+{
+    char dir[PATH_LEN], path[PATH_LEN];
+    DIR *d;
+    struct dirent *e;
+
+    if (path_in(dir, c->o->out_dir, "corpus", NULL) != 0 || (d = opendir(dir)) == NULL)
+        return;
+    while ((e = readdir(d)) != NULL && c->n_seen < MC_CAMPAIGN_MAX_CORPUS_FILES) {
+        json_object *seq;
+        size_t len = strlen(e->d_name);
+        if (len < 6 || strcmp(e->d_name + len - 5, ".json") != 0 || seen_file(c, e->d_name))
+            continue;
+        remember_file(c, e->d_name);
+        if (path_in(path, dir, NULL, e->d_name) != 0)
+            continue;
+        seq = read_seq(path);
+        if (seq != NULL && json_object_array_length(seq) > 0)
+            (void)corpus_keep(c, seq);
+        json_object_put(seq);
+    }
+    closedir(d);
+}
+
+/* --- stats ---------------------------------------------------------------- */
+
+static void stats_line(camp_t *c)
+{
+    mc_campaign_stats_t *st = c->st;
+
+    st->elapsed_ms = elapsed(c);
+    st->starts = mc_exec_starts(c->x);
+    st->coverage = mc_exec_coverage(c->x);
+    st->instrumented = mc_exec_instrumented(c->x);
+    if (c->stats != NULL) {
+        fprintf(c->stats, "%.3f\t%llu\t%llu\t%llu\t%llu\t%llu\t%llu\t%llu\t%llu\t%llu\n",
+                (double)st->elapsed_ms / 1000.0, (unsigned long long)st->execs,
+                (unsigned long long)st->msgs_out, (unsigned long long)st->msgs_in,
+                (unsigned long long)st->starts, (unsigned long long)st->corpus,
+                (unsigned long long)st->states, (unsigned long long)st->coverage,
+                (unsigned long long)st->findings, (unsigned long long)st->unconfirmed);
+        fflush(c->stats);
+    }
+    if (c->o->progress != NULL)
+        c->o->progress(c->o->progress_ctx, st);
+    c->last_stats = mc_now_ms();
+}
+
+/* --- findings ------------------------------------------------------------- */
+
+static int sig_known(camp_t *c, const char *sig)
+{
+    size_t i;
+
+    for (i = 0; i < c->n_sigs; i++)
+        if (strcmp(c->sigs[i], sig) == 0)
+            return 1;
+    return 0;
+}
+
+static int has_sig(const mc_exec_outcome_t *out, const char *sig)
+{
+    size_t i;
+
+    for (i = 0; i < out->nf; i++)
+        if (strcmp(out->f[i].sig, sig) == 0)
+            return 1;
+    return 0;
+}
+
+int64_t mc__camp_deadline(void *ctx)
+{
+    const camp_t *c = ctx;
+
+    return c->o->seconds > 0 ? c->t0 + (int64_t)c->o->seconds * 1000 : INT64_MAX;
+}
+
+/* Runs seq on a fresh process; 1 when it shows sig. */
+int mc__camp_reproduces(void *ctx, json_object *seq, const char *sig)
+{
+    camp_t *c = ctx;
+    mc_exec_outcome_t out;
+    mc_errbuf_t eb;
+    int hit;
+
+    if (c->o->stop != NULL && *c->o->stop)
+        return 0;
+    mc_errbuf_clear(&eb);
+    if (mc_exec_run(c->x, seq, 1, 0, &out, &eb) != MC_OK)
+        return 0;
+    c->st->execs++;
+    c->st->msgs_out += out.lines_out;
+    c->st->msgs_in += out.lines_in;
+    hit = has_sig(&out, sig);
+    mc_exec_outcome_free(&out);
+    return hit;
+}
+
+static void handle_finding(camp_t *c, json_object *seq, const mc_exec_finding_t *f)
+{
+    char lock[PATH_LEN], name[64];
+    uint64_t h = mc__camp_hash(f->sig, strlen(f->sig));
+    json_object *min = NULL;
+    mc__camp_found_t fd;
+    mc_exec_outcome_t rec;
+    mc_errbuf_t eb;
+    int fdl, reproduced = 0, tries;
+    int64_t found_ms = elapsed(c);
+
+    if (c->n_sigs < MC_CAMPAIGN_MAX_FINDINGS) {
+        char *d = strdup(f->sig);
+        if (d != NULL)
+            c->sigs[c->n_sigs++] = d;
+    }
+    snprintf(name, sizeof(name), "%016llx.lock", (unsigned long long)h);
+    if (path_in(lock, c->o->out_dir, "findings", name) != 0)
+        return;
+    fdl = open(lock, O_CREAT | O_EXCL | O_WRONLY, 0644);
+    if (fdl < 0)
+        return; /* another worker (or an earlier run) has it */
+    close(fdl);
+    if (c->st->first_finding_ms < 0)
+        c->st->first_finding_ms = found_ms;
+
+    memset(&fd, 0, sizeof(fd));
+    fd.f = *f;
+    fd.found_ms = found_ms;
+    fd.orig_len = json_object_array_length(seq);
+    for (tries = 0; tries < 3 && !reproduced; tries++)
+        reproduced = mc__camp_reproduces(c, seq, f->sig);
+    fd.reproduced = reproduced;
+    if (reproduced && !c->o->no_minimize)
+        min = mc__camp_minimize(c, seq, f->sig, &fd.min_runs);
+    if (min == NULL)
+        min = json_object_get(seq);
+    fd.min_len = json_object_array_length(min);
+    /* The minimized run, recorded on a fresh process: its trace, its answers
+     * and (for a death) its stderr tail go with the finding. */
+    mc_errbuf_clear(&eb);
+    if (mc_exec_run(c->x, min, 1, 1, &rec, &eb) == MC_OK) {
+        c->st->execs++;
+        /* What a fresh process does not show again depends on state the
+         * campaign cannot replay: kept apart, so that findings/ holds only
+         * reproducers that fail. */
+        mc__camp_write_finding(c->o, reproduced ? "findings" : "unconfirmed",
+                               mc_exec_version(c->x), min, &fd, &rec);
+        mc_exec_outcome_free(&rec);
+    }
+    json_object_put(min);
+    if (reproduced)
+        c->st->findings++;
+    else
+        c->st->unconfirmed++;
+}
+
+/* --- the loop --------------------------------------------------------------- */
+
+static void learn(void *ctx, const char *method, json_object *result)
+{
+    mc_gen_learn(ctx, method, result);
+}
+
+static int allowed(void *ctx, const char *tool)
+{
+    return mc_gen_allowed(ctx, tool);
+}
+
+/* The first sequence: every list, so the generator learns the names. */
+static json_object *discovery(void)
+{
+    static const char *const lists[] = {"tools/list", "prompts/list", "resources/list",
+                                        "resources/templates/list", "ping"};
+    json_object *seq = json_object_new_array();
+    size_t i;
+
+    for (i = 0; i < sizeof(lists) / sizeof(lists[0]); i++) {
+        json_object *m = json_object_new_object();
+        json_object_object_add(m, "jsonrpc", json_object_new_string("2.0"));
+        json_object_object_add(m, "id", json_object_new_int64((int64_t)i + 10));
+        json_object_object_add(m, "method", json_object_new_string(lists[i]));
+        json_object_array_add(seq, m);
+    }
+    return seq;
+}
+
+static int done(const camp_t *c)
+{
+    if (c->o->stop != NULL && *c->o->stop)
+        return 1;
+    if (c->o->seconds > 0 && elapsed(c) >= (int64_t)c->o->seconds * 1000)
+        return 1;
+    if (c->o->max_findings > 0 && c->st->findings >= c->o->max_findings)
+        return 1;
+    return c->o->max_execs > 0 && c->st->execs >= c->o->max_execs;
+}
+
+/* Runs one sequence and acts on what it gave. Returns MC_OK or a harness
+ * error from the executor. */
+static int one(camp_t *c, json_object *seq, mc_errbuf_t *eb)
+{
+    mc_exec_outcome_t out;
+    size_t i, fresh_states = 0;
+    int rc = mc_exec_run(c->x, seq, 0, 0, &out, eb);
+
+    if (rc != MC_OK)
+        return rc;
+    c->st->execs++;
+    c->st->msgs_out += out.lines_out;
+    c->st->msgs_in += out.lines_in;
+    for (i = 0; i < out.ns; i++)
+        fresh_states += (size_t)state_add(c, out.states[i]);
+    if ((fresh_states > 0 || out.new_cov > 0) && corpus_keep(c, seq))
+        corpus_save(c, seq);
+    for (i = 0; i < out.nf; i++)
+        if (!sig_known(c, out.f[i].sig) && c->n_sigs < MC_CAMPAIGN_MAX_FINDINGS)
+            handle_finding(c, seq, &out.f[i]);
+    mc_exec_outcome_free(&out);
+    return MC_OK;
+}
+
+int mc_campaign_run(const mc_campaign_opts_t *o, mc_campaign_stats_t *st, mc_errbuf_t *eb)
+{
+    camp_t c;
+    mc_exec_opts_t xo;
+    char path[PATH_LEN], sname[64];
+    int rc = MC_OK, failures = 0;
+    size_t i;
+    json_object *seq;
+
+    memset(&c, 0, sizeof(c));
+    memset(st, 0, sizeof(*st));
+    st->first_finding_ms = -1;
+    c.o = o;
+    c.st = st;
+    c.t0 = mc_now_ms();
+    if (mkdir_p(o->out_dir) != 0 || path_in(path, o->out_dir, "corpus", NULL) != 0 ||
+        mkdir_p(path) != 0 || path_in(path, o->out_dir, "findings", NULL) != 0 ||
+        mkdir_p(path) != 0 || path_in(path, o->out_dir, "unconfirmed", NULL) != 0 ||
+        mkdir_p(path) != 0)
+        return mc_errbuf_set(eb, MC_EIO, "cannot create the campaign directory %s: %s",
+                             o->out_dir, strerror(errno));
+    if (mc_gen_init(&c.g, o->seed + (uint64_t)o->worker * 7919u, o->safe_tools, o->call_tools) != 0)
+        return mc_errbuf_set(eb, MC_ENOMEM, "out of memory");
+    c.states = calloc(MC_CAMPAIGN_MAX_STATES, sizeof(*c.states));
+    c.corpus = calloc(MC_CAMPAIGN_MAX_CORPUS, sizeof(*c.corpus));
+    c.seen_files = calloc(MC_CAMPAIGN_MAX_CORPUS_FILES, sizeof(*c.seen_files));
+    if (c.states == NULL || c.corpus == NULL || c.seen_files == NULL) {
+        rc = mc_errbuf_set(eb, MC_ENOMEM, "out of memory");
+        goto out;
+    }
+    memset(&xo, 0, sizeof(xo));
+    xo.argv = o->argv;
+    xo.cwd = o->cwd;
+    xo.limits = o->limits;
+    xo.version = o->version;
+    xo.registry = o->registry;
+    xo.hang_ms = o->hang_ms;
+    xo.restart_every = o->restart_every;
+    xo.mem_limit_mb = o->mem_limit_mb;
+    xo.coverage = o->coverage;
+    xo.learn = learn;
+    xo.learn_ctx = &c.g;
+    xo.allowed = allowed;
+    xo.allowed_ctx = &c.g;
+    rc = mc_exec_new(&c.x, &xo, eb);
+    if (rc != MC_OK)
+        goto out;
+    if (o->worker == 0)
+        snprintf(sname, sizeof(sname), "stats.tsv");
+    else
+        snprintf(sname, sizeof(sname), "stats-w%d.tsv", o->worker);
+    if (path_in(path, o->out_dir, sname, NULL) == 0 && (c.stats = fopen(path, "w")) != NULL)
+        fprintf(c.stats, "seconds\texecs\tmsgs_out\tmsgs_in\tstarts\tcorpus\tstates\tcoverage\t"
+                         "findings\tunconfirmed\n");
+
+    /* The walk of every list comes first; it fails the campaign only when
+     * the target cannot be started or refuses the session prefix. */
+    seq = discovery();
+    rc = one(&c, seq, eb);
+    if (rc == MC_OK && c.n_corpus == 0)
+        (void)corpus_keep(&c, seq);
+    json_object_put(seq);
+    if (rc != MC_OK)
+        goto out;
+    corpus_sync(&c);
+    c.last_sync = mc_now_ms();
+    stats_line(&c);
+    while (!done(&c)) {
+        json_object *parent, *other;
+        if (c.n_corpus == 0 || mc_gen_below(&c.g, 8) == 0) {
+            seq = mc_gen_sequence(&c.g);
+        } else {
+            parent = c.corpus[mc_gen_below(&c.g, c.n_corpus)];
+            other = c.corpus[mc_gen_below(&c.g, c.n_corpus)];
+            seq = mc_gen_mutate(&c.g, parent, other);
+        }
+        if (seq == NULL) {
+            rc = mc_errbuf_set(eb, MC_ENOMEM, "out of memory");
+            break;
+        }
+        rc = one(&c, seq, eb);
+        json_object_put(seq);
+        if (rc != MC_OK) {
+            if (++failures >= MC_CAMPAIGN_MAX_START_FAILURES)
+                break;
+            mc_errbuf_clear(eb);
+            rc = MC_OK;
+        } else {
+            failures = 0;
+        }
+        if (mc_now_ms() - c.last_stats >= MC_CAMPAIGN_STATS_MS)
+            stats_line(&c);
+        if (mc_now_ms() - c.last_sync >= MC_CAMPAIGN_SYNC_MS) {
+            corpus_sync(&c);
+            c.last_sync = mc_now_ms();
+        }
+    }
+out:
+    if (c.x != NULL) {
+        mc_exec_stop(c.x);
+        stats_line(&c);
+        mc_exec_free(c.x);
+    }
+    if (c.stats != NULL)
+        fclose(c.stats);
+    for (i = 0; i < c.n_corpus; i++)
+        json_object_put(c.corpus[i]);
+    for (i = 0; i < c.n_seen; i++)
+        free(c.seen_files[i]);
+    for (i = 0; i < c.n_sigs; i++)
+        free(c.sigs[i]);
+    free(c.corpus);
+    free(c.seen_files);
+    free(c.states);
+    mc_gen_free(&c.g);
+    return rc;
+}

@@ -1,0 +1,113 @@
+/*
+ * campaign.h - `mcpcheck fuzz`: a stateful fuzzing campaign against a
+ * server started by a command.
+ *
+ * A campaign first walks what the server offers (the four lists), then
+ * loops: pick a sequence from the corpus and mutate it (or generate a new
+ * one), run it (exec.h), keep it in the corpus when it reached a state of
+ * the response model or coverage never seen, and handle every finding whose
+ * signature is new: confirm it on a fresh process, minimize it (delta
+ * debugging on the message sequence, then on each message's JSON tree), and
+ * write it as a scenario file plus its JSONL trace.
+ *
+ * The campaign directory holds:
+ *   corpus/            one JSON array of messages per interesting sequence
+ *   findings/          NAME.jsonc (a scenario: raw steps), NAME.jsonl (the
+ *                      trace of the minimized run), NAME.stderr.txt (the
+ *                      stderr tail of a death), index.tsv (one line each)
+ *   unconfirmed/       the same for findings a fresh process did not show
+ *                      again (they depend on state the campaign cannot replay)
+ *   stats.tsv          time, executions, corpus, states, coverage, findings
+ *   report.md, report.html
+ * Several workers (processes) may share one directory: each writes corpus
+ * files under its own prefix and reads the others' (AFL++'s main/secondary
+ * model); a finding is claimed with an exclusive lock file, so each
+ * signature is written once.
+ */
+#ifndef MC_CAMPAIGN_CAMPAIGN_H
+#define MC_CAMPAIGN_CAMPAIGN_H
+
+#include <stdint.h>
+
+#include <json-c/json.h>
+
+#include "client/process.h"
+#include "core/error.h"
+#include "schema/registry.h"
+
+/* Sequences kept in memory at most (the corpus directory keeps them all
+ * only up to MC_CAMPAIGN_MAX_CORPUS_FILES). */
+#define MC_CAMPAIGN_MAX_CORPUS 1024
+/* A sequence whose JSON text is longer is run but not kept. */
+#define MC_CAMPAIGN_MAX_SEQ_BYTES (32u * 1024u)
+#define MC_CAMPAIGN_MAX_CORPUS_FILES 8192
+/* Distinct state-model keys remembered (a power of two). */
+#define MC_CAMPAIGN_MAX_STATES 65536
+/* Distinct finding signatures handled per worker. */
+#define MC_CAMPAIGN_MAX_FINDINGS 256
+/* Minimization budget per finding: runs and wall time. */
+#define MC_CAMPAIGN_MIN_RUNS 400
+#define MC_CAMPAIGN_MIN_MS 30000
+/* How often stats.tsv gets a line, and how often workers share corpora. */
+#define MC_CAMPAIGN_STATS_MS 1000
+#define MC_CAMPAIGN_SYNC_MS 5000
+/* Consecutive harness-level failures (cannot start the target) tolerated. */
+#define MC_CAMPAIGN_MAX_START_FAILURES 5
+
+typedef struct mc_campaign_stats {
+    uint64_t execs;      /* sequences run (minimization runs included) */
+    uint64_t msgs_out;   /* lines sent */
+    uint64_t msgs_in;    /* lines received */
+    uint64_t starts;     /* target processes started */
+    uint64_t corpus;     /* sequences in the corpus */
+    uint64_t states;     /* distinct state-model keys */
+    uint64_t coverage;   /* coverage map entries hit (0 without coverage) */
+    uint64_t findings;   /* distinct findings written (reproduced on a fresh process) */
+    uint64_t unconfirmed; /* distinct findings a fresh process did not show again */
+    int64_t elapsed_ms;
+    int instrumented;    /* the target writes the AFL++ map */
+    int64_t first_finding_ms; /* -1 until the first finding */
+} mc_campaign_stats_t;
+
+typedef struct mc_campaign_opts {
+    char *const *argv;       /* the target command */
+    const char *cwd;
+    mc_rlimits_t limits;
+    const char *version;     /* protocol version requested */
+    mc_registry_t *registry; /* loaded schemas (borrowed), or NULL */
+    json_object *safe_tools; /* borrowed: tools that may be called, or NULL */
+    int call_tools;          /* every tool may be called */
+    const char *out_dir;     /* the campaign directory */
+    uint64_t seed;
+    int seconds;             /* 0 = until stopped or max_execs */
+    uint64_t max_execs;      /* 0 = no limit */
+    int hang_ms;             /* 0 = default */
+    uint64_t mem_limit_mb;   /* 0 = no memory oracle */
+    int restart_every;       /* 0 = default */
+    int coverage;            /* use the AFL++ shared-memory map */
+    int worker;              /* this worker's number (0 = main) */
+    int no_minimize;         /* write findings as found */
+    uint64_t max_findings;   /* stop once this many findings are written (0 = no limit) */
+    volatile int *stop;      /* set (by a signal handler) to end the campaign */
+    /* Called about once a second and at the end; may print. */
+    void (*progress)(void *ctx, const mc_campaign_stats_t *st);
+    void *progress_ctx;
+} mc_campaign_opts_t;
+
+/*
+ * Runs a campaign until the time or execution budget is spent or *stop is
+ * set, writing the campaign directory as it goes (the report is written by
+ * mc_campaign_write_report). Fills *st. Returns MC_OK, or an error when the
+ * campaign could not run at all (directory, target never started or refused
+ * the session prefix; eb says why).
+ */
+int mc_campaign_run(const mc_campaign_opts_t *o, mc_campaign_stats_t *st, mc_errbuf_t *eb);
+
+/*
+ * Writes report.md and report.html in dir from findings/index.tsv and the
+ * stats files (stats.tsv and the workers' stats-wN.tsv). Returns MC_OK or
+ * MC_EIO.
+ */
+int mc_campaign_write_report(const char *dir, const char *target, mc_errbuf_t *eb);
+
+#endif /* MC_CAMPAIGN_CAMPAIGN_H */

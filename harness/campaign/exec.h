@@ -1,0 +1,152 @@
+/*
+ * exec.h - runs message sequences against the target and judges what it
+ * writes.
+ *
+ * The executor keeps one target process running across sequences (the
+ * session prefix, initialize + notifications/initialized, is sent once per
+ * process) and restarts it only when state must be reset: it died, it hung,
+ * it grew past the memory limit, a fresh run was asked for, or it has run
+ * restart_every sequences. Every line the target writes goes through the
+ * wire checks (client/wire.h) and the schema of the negotiated version
+ * (schema/registry.h), and through the response state model; the process is
+ * watched for death by signal or exit (with the stderr tail, where a
+ * sanitizer report lands), for requests left unanswered within the hang
+ * budget (measured from the last thing heard, so a quick answer ends the
+ * wait at once), and for its resident size.
+ *
+ * When coverage is on, the executor creates an AFL++ shared-memory map,
+ * passes its id in __AFL_SHM_ID (and its size in AFL_MAP_SIZE), clears it
+ * before each sequence and reads it after: edges seen for the first time,
+ * by AFL++'s hit-count buckets, are new coverage.
+ */
+#ifndef MC_CAMPAIGN_EXEC_H
+#define MC_CAMPAIGN_EXEC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <json-c/json.h>
+
+#include "client/process.h"
+#include "core/error.h"
+#include "schema/registry.h"
+
+/* Findings kept from one sequence. */
+#define MC_EXEC_MAX_FINDINGS 16
+/* States recorded from one sequence. */
+#define MC_EXEC_MAX_STATES 512
+/* Bytes of trace kept from one recorded sequence. */
+#define MC_EXEC_MAX_TRACE (1u << 20)
+/* Bytes of the stderr tail kept with a death. */
+#define MC_EXEC_TAIL 8192
+/* Inbound lines remembered for naming the method of a wire finding. */
+#define MC_EXEC_MAX_INLINES 1024
+/* Default hang budget and settle window, in milliseconds. */
+#define MC_EXEC_HANG_MS 3000
+#define MC_EXEC_SETTLE_MS 1
+/* Budget for the answer to initialize: servers started through npx, uv or
+ * a JVM take seconds to come up, which is no hang. */
+#define MC_EXEC_START_MS 30000
+/* Default sequences per process before a restart. */
+#define MC_EXEC_RESTART_EVERY 200
+/* Default AFL++ map size (bytes). */
+#define MC_EXEC_MAP_SIZE (1u << 18)
+/* Integer ids are moved by this much per sequence within one process. */
+#define MC_EXEC_ID_STRIDE 100000
+
+typedef enum mc_find_kind {
+    MC_FIND_CHECK = 0, /* a wire or schema check failed */
+    MC_FIND_CRASH,     /* the target was killed by a signal */
+    MC_FIND_EXIT,      /* the target exited or closed its output */
+    MC_FIND_HANG,      /* a request was not answered within the hang budget */
+    MC_FIND_MEMORY     /* the target grew past the memory limit */
+} mc_find_kind_t;
+
+typedef struct mc_exec_finding {
+    mc_find_kind_t kind;
+    char sig[256];     /* the deduplication signature */
+    char check[96];    /* the check id ("wire/response-id"; "process/crash" etc.) */
+    char method[96];   /* the method involved, or "" */
+    char detail[400];  /* what was seen */
+} mc_exec_finding_t;
+
+typedef struct mc_exec_outcome {
+    mc_exec_finding_t f[MC_EXEC_MAX_FINDINGS];
+    size_t nf;
+    uint32_t states[MC_EXEC_MAX_STATES]; /* state-model keys hit, in order */
+    size_t ns;
+    size_t new_cov;      /* coverage map entries with new bits */
+    uint64_t lines_out;  /* lines sent (prefix included when it ran) */
+    uint64_t lines_in;   /* lines received */
+    int started;         /* the target was (re)started for this sequence */
+    char tail[MC_EXEC_TAIL]; /* stderr tail when the target died, else "" */
+    /* With record: the trace (one JSON object per line: dir, line) and, per
+     * sequence element, whether a response with its id arrived. */
+    char *trace;
+    size_t trace_len;
+    unsigned char answered[64];
+    unsigned char sent[64];
+    unsigned char replied[64]; /* some response arrived while it was the last sent */
+} mc_exec_outcome_t;
+
+typedef struct mc_exec_opts {
+    char *const *argv;       /* the target command */
+    const char *cwd;
+    mc_rlimits_t limits;
+    const char *version;     /* protocol version requested */
+    mc_registry_t *registry; /* schemas (borrowed), or NULL for none */
+    int hang_ms;             /* 0 = MC_EXEC_HANG_MS */
+    int settle_ms;           /* 0 = MC_EXEC_SETTLE_MS */
+    int restart_every;       /* 0 = MC_EXEC_RESTART_EVERY */
+    uint64_t mem_limit_mb;   /* 0 = no memory oracle */
+    int coverage;            /* create the AFL++ map */
+    size_t map_size;         /* 0 = MC_EXEC_MAP_SIZE */
+    /* Called with each result (and notification params) the target sends,
+     * for what the generator learns. */
+    void (*learn)(void *ctx, const char *method, json_object *result);
+    void *learn_ctx;
+    /* Tools that may be called; a tools/call naming another is not sent. */
+    int (*allowed)(void *ctx, const char *tool);
+    void *allowed_ctx;
+} mc_exec_opts_t;
+
+typedef struct mc_exec mc_exec_t;
+
+/* Prepares an executor (nothing is started yet). opts is copied; the
+ * strings and objects it points to must outlive the executor. */
+int mc_exec_new(mc_exec_t **out, const mc_exec_opts_t *opts, mc_errbuf_t *eb);
+
+/*
+ * Runs seq (borrowed JSON array) and fills *out (caller frees with
+ * mc_exec_outcome_free). fresh: start a new target process first. record:
+ * keep the trace and per-message answers. Returns MC_OK whatever the target
+ * did; MC_ESPAWN when it cannot be started and MC_EPROTO when it refuses
+ * the session prefix (eb says why): a harness-level failure.
+ */
+int mc_exec_run(mc_exec_t *x, json_object *seq, int fresh, int record, mc_exec_outcome_t *out,
+                mc_errbuf_t *eb);
+
+/* Stops the target (as the spec advises) if it runs. */
+void mc_exec_stop(mc_exec_t *x);
+
+/* Stops the target and frees everything, the shared memory included. */
+void mc_exec_free(mc_exec_t *x);
+
+void mc_exec_outcome_free(mc_exec_outcome_t *out);
+
+/* Coverage map entries ever hit (0 without coverage). */
+size_t mc_exec_coverage(const mc_exec_t *x);
+/* True when coverage is on and the target has written to the map. */
+int mc_exec_instrumented(const mc_exec_t *x);
+/* Target processes started so far. */
+uint64_t mc_exec_starts(const mc_exec_t *x);
+/* The negotiated protocol version ("" before the first start). */
+const char *mc_exec_version(const mc_exec_t *x);
+/* The integer id offset the next sequence gets (0 right after a start). */
+int64_t mc_exec_id_offset(const mc_exec_t *x);
+
+/* The signature text for a sanitizer report or stderr tail: the signal or
+ * error kind and the top frames of the first stack ("SEGV|f1|f2|f3"), or "". */
+void mc_exec_tail_signature(const char *tail, char *out, size_t n);
+
+#endif /* MC_CAMPAIGN_EXEC_H */

@@ -1,0 +1,765 @@
+#include "campaign/gen.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/json.h"
+#include "scenario/instance.h"
+
+/* Method names, field names and values the generator and mutator use. */
+static const char *const k_words[] = {
+    "initialize", "ping", "tools/list", "tools/call", "prompts/list", "prompts/get",
+    "resources/list", "resources/read", "resources/templates/list", "resources/subscribe",
+    "resources/unsubscribe", "logging/setLevel", "completion/complete",
+    "notifications/initialized", "notifications/cancelled", "notifications/progress",
+    "notifications/roots/list_changed", "name", "arguments", "uri", "cursor", "_meta",
+    "progressToken", "requestId", "reason", "level", "ref", "argument", "value", "context",
+    "protocolVersion", "capabilities", "clientInfo", "ref/prompt", "ref/resource", "debug",
+    "info", "notice", "warning", "error", "critical", "alert", "emergency", "2025-06-18",
+    "2025-11-25", "2024-11-05", "file:///etc/passwd", "test://", "../../../../etc/passwd",
+};
+
+static const char *const k_odd_strings[] = {
+    "", " ", "\xff\xfe", "\xed\xa0\x80", "a\nb", "%s%n%x", "\\u0000", "null", "0",
+    "-1", "{", "}\"]", "\xe2\x80\xae", "😀", "${x}", "'; --", "\x01\x02\x7f",
+};
+
+typedef enum { P_NONE, P_CURSOR, P_TOOL, P_PROMPT, P_URI, P_LEVEL, P_COMPLETE, P_INIT,
+               P_CANCEL, P_PROGRESS, P_ODD } pkind_t;
+
+typedef struct mdef {
+    const char *method;
+    int notification;
+    pkind_t params;
+    unsigned weight;
+} mdef_t;
+
+static const mdef_t k_methods[] = {
+    {"ping", 0, P_NONE, 4},
+    {"tools/list", 0, P_CURSOR, 4},
+    {"tools/call", 0, P_TOOL, 6},
+    {"prompts/list", 0, P_CURSOR, 4},
+    {"prompts/get", 0, P_PROMPT, 6},
+    {"resources/list", 0, P_CURSOR, 4},
+    {"resources/templates/list", 0, P_CURSOR, 3},
+    {"resources/read", 0, P_URI, 6},
+    {"resources/subscribe", 0, P_URI, 3},
+    {"resources/unsubscribe", 0, P_URI, 2},
+    {"logging/setLevel", 0, P_LEVEL, 3},
+    {"completion/complete", 0, P_COMPLETE, 3},
+    {"initialize", 0, P_INIT, 1},
+    {"mcpcheck/no-such-method", 0, P_ODD, 1},
+    {"notifications/initialized", 1, P_NONE, 1},
+    {"notifications/cancelled", 1, P_CANCEL, 2},
+    {"notifications/progress", 1, P_PROGRESS, 1},
+    {"notifications/roots/list_changed", 1, P_NONE, 1},
+    {"notifications/mcpcheck-unknown", 1, P_ODD, 1},
+};
+
+#define N_ELEMS(a) (sizeof(a) / sizeof((a)[0]))
+
+uint64_t mc_gen_rand(mc_gen_t *g)
+{
+    uint64_t x = g->rng;
+
+    x ^= x >> 12;
+    x ^= x << 25;
+    x ^= x >> 27;
+    g->rng = x;
+    return x * 2685821657736338717ULL;
+}
+
+size_t mc_gen_below(mc_gen_t *g, size_t n)
+{
+    return n == 0 ? 0 : (size_t)(mc_gen_rand(g) % n);
+}
+
+/* True with probability 1/n. */
+static int one_in(mc_gen_t *g, size_t n)
+{
+    return mc_gen_below(g, n) == 0;
+}
+
+int mc_gen_init(mc_gen_t *g, uint64_t seed, json_object *safe_tools, int call_tools)
+{
+    memset(g, 0, sizeof(*g));
+    g->rng = seed * 0x9E3779B97F4A7C15ULL + 0x2545F4914F6CDD1DULL;
+    if (g->rng == 0)
+        g->rng = 1;
+    g->tool_schemas = json_object_new_object();
+    g->prompt_args = json_object_new_object();
+    if (safe_tools != NULL && json_object_deep_copy(safe_tools, &g->safe_tools, NULL) != 0)
+        g->safe_tools = NULL;
+    g->call_tools = call_tools;
+    g->next_id = 100; /* the session prefix uses small ids */
+    if (g->tool_schemas == NULL || g->prompt_args == NULL) {
+        mc_gen_free(g);
+        return -1;
+    }
+    return 0;
+}
+
+static void list_free(mc_gen_list_t *l)
+{
+    size_t i;
+
+    for (i = 0; i < l->n; i++)
+        free(l->v[i]);
+    memset(l, 0, sizeof(*l));
+}
+
+void mc_gen_free(mc_gen_t *g)
+{
+    list_free(&g->tools);
+    list_free(&g->prompts);
+    list_free(&g->resources);
+    list_free(&g->templates);
+    list_free(&g->cursors);
+    json_object_put(g->tool_schemas);
+    json_object_put(g->prompt_args);
+    json_object_put(g->safe_tools);
+    memset(g, 0, sizeof(*g));
+}
+
+/* Adds s once; when full, replaces entries in turn. */
+static void list_add(mc_gen_list_t *l, const char *s)
+{
+    size_t i;
+    char *c;
+
+    if (s == NULL || strlen(s) > MC_GEN_MAX_NAME_LEN)
+        return;
+    for (i = 0; i < l->n; i++)
+        if (strcmp(l->v[i], s) == 0)
+            return;
+    c = strdup(s);
+    if (c == NULL)
+        return;
+    if (l->n < MC_GEN_MAX_NAMES) {
+        l->v[l->n++] = c;
+        return;
+    }
+    free(l->v[l->next]);
+    l->v[l->next] = c;
+    l->next = (l->next + 1) % MC_GEN_MAX_NAMES;
+}
+
+static const char *list_pick(mc_gen_t *g, const mc_gen_list_t *l)
+{
+    return l->n == 0 ? NULL : l->v[mc_gen_below(g, l->n)];
+}
+
+/* Makes a URI from a template: every {var} becomes a short value. */
+static void template_uri(const char *tpl, char *out, size_t n)
+{
+    size_t o = 0;
+
+    while (*tpl != '\0' && o + 2 < n) {
+        if (*tpl == '{') {
+            const char *end = strchr(tpl, '}');
+            if (end == NULL)
+                break;
+            out[o++] = '1';
+            tpl = end + 1;
+            continue;
+        }
+        out[o++] = *tpl++;
+    }
+    out[o] = '\0';
+}
+
+void mc_gen_learn(mc_gen_t *g, const char *method, json_object *result)
+{
+    json_object *arr, *v;
+    size_t i, n;
+
+    if (method == NULL || result == NULL || !json_object_is_type(result, json_type_object))
+        return;
+    if (strcmp(method, "notifications/resources/updated") == 0) {
+        list_add(&g->resources, mc_json_get_str(result, "uri"));
+        return;
+    }
+    v = mc_json_get(result, "nextCursor");
+    if (v != NULL && json_object_is_type(v, json_type_string))
+        list_add(&g->cursors, json_object_get_string(v));
+    if (strcmp(method, "tools/list") == 0 && (arr = mc_json_get(result, "tools")) != NULL &&
+        json_object_is_type(arr, json_type_array)) {
+        n = json_object_array_length(arr);
+        for (i = 0; i < n; i++) {
+            json_object *t = json_object_array_get_idx(arr, i), *sch;
+            const char *name = mc_json_get_str(t, "name");
+            if (name == NULL || strlen(name) > MC_GEN_MAX_NAME_LEN)
+                continue;
+            list_add(&g->tools, name);
+            sch = mc_json_get(t, "inputSchema");
+            if (sch != NULL && mc_json_get(g->tool_schemas, name) == NULL &&
+                json_object_object_length(g->tool_schemas) < MC_GEN_MAX_NAMES)
+                json_object_object_add(g->tool_schemas, name, json_object_get(sch));
+        }
+    } else if (strcmp(method, "prompts/list") == 0 &&
+               (arr = mc_json_get(result, "prompts")) != NULL &&
+               json_object_is_type(arr, json_type_array)) {
+        n = json_object_array_length(arr);
+        for (i = 0; i < n; i++) {
+            json_object *p = json_object_array_get_idx(arr, i), *args, *names;
+            const char *name = mc_json_get_str(p, "name");
+            size_t k, na;
+            if (name == NULL || strlen(name) > MC_GEN_MAX_NAME_LEN)
+                continue;
+            list_add(&g->prompts, name);
+            args = mc_json_get(p, "arguments");
+            if (args == NULL || !json_object_is_type(args, json_type_array) ||
+                mc_json_get(g->prompt_args, name) != NULL ||
+                json_object_object_length(g->prompt_args) >= MC_GEN_MAX_NAMES)
+                continue;
+            names = json_object_new_array();
+            if (names == NULL)
+                continue;
+            na = json_object_array_length(args);
+            for (k = 0; k < na && k < 16; k++) {
+                const char *an = mc_json_get_str(json_object_array_get_idx(args, k), "name");
+                if (an != NULL && strlen(an) <= MC_GEN_MAX_NAME_LEN)
+                    json_object_array_add(names, json_object_new_string(an));
+            }
+            json_object_object_add(g->prompt_args, name, names);
+        }
+    } else if (strcmp(method, "resources/list") == 0 &&
+               (arr = mc_json_get(result, "resources")) != NULL &&
+               json_object_is_type(arr, json_type_array)) {
+        n = json_object_array_length(arr);
+        for (i = 0; i < n; i++)
+            list_add(&g->resources, mc_json_get_str(json_object_array_get_idx(arr, i), "uri"));
+    } else if (strcmp(method, "resources/templates/list") == 0 &&
+               (arr = mc_json_get(result, "resourceTemplates")) != NULL &&
+               json_object_is_type(arr, json_type_array)) {
+        n = json_object_array_length(arr);
+        for (i = 0; i < n; i++) {
+            const char *t = mc_json_get_str(json_object_array_get_idx(arr, i), "uriTemplate");
+            char uri[MC_GEN_MAX_NAME_LEN + 1];
+            if (t == NULL || strlen(t) > MC_GEN_MAX_NAME_LEN)
+                continue;
+            template_uri(t, uri, sizeof(uri));
+            list_add(&g->templates, uri);
+        }
+    }
+}
+
+int mc_gen_allowed(const mc_gen_t *g, const char *tool)
+{
+    size_t i, n;
+
+    if (g->call_tools)
+        return 1;
+    if (tool == NULL || g->safe_tools == NULL ||
+        !json_object_is_type(g->safe_tools, json_type_array))
+        return 0;
+    n = json_object_array_length(g->safe_tools);
+    for (i = 0; i < n; i++) {
+        const char *s = json_object_get_string(json_object_array_get_idx(g->safe_tools, i));
+        if (s != NULL && strcmp(s, tool) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* An odd value of any type (new reference; NULL stands for JSON null). */
+static json_object *odd_value(mc_gen_t *g)
+{
+    static const double nums[] = {0,           -1,          1,           2147483647.0,
+                                  2147483648.0, -2147483649.0, 9007199254740993.0,
+                                  1e308,       -1e-9,       1.5,         18446744073709551615.0};
+    char *big;
+    json_object *o;
+
+    switch (mc_gen_below(g, 9)) {
+    case 0:
+        return NULL;
+    case 1:
+        return json_object_new_boolean((int)mc_gen_below(g, 2));
+    case 2: {
+        double d = nums[mc_gen_below(g, N_ELEMS(nums))];
+        /* Range first: converting an out-of-range double is undefined. */
+        if (d < 9e18 && d > -9e18 && d == (double)(int64_t)d)
+            return json_object_new_int64((int64_t)d);
+        return json_object_new_double(d);
+    }
+    case 3:
+        return json_object_new_string(k_odd_strings[mc_gen_below(g, N_ELEMS(k_odd_strings))]);
+    case 4:
+        return json_object_new_string(k_words[mc_gen_below(g, N_ELEMS(k_words))]);
+    case 5:
+        big = malloc(MC_GEN_LONG_STRING + 1);
+        if (big == NULL)
+            return NULL;
+        memset(big, 'A' + (int)mc_gen_below(g, 26), MC_GEN_LONG_STRING);
+        big[MC_GEN_LONG_STRING] = '\0';
+        o = json_object_new_string(big);
+        free(big);
+        return o;
+    case 6:
+        return json_object_new_array();
+    case 7:
+        o = json_object_new_object();
+        json_object_object_add(o, k_words[mc_gen_below(g, N_ELEMS(k_words))],
+                               json_object_new_int64(-1));
+        return o;
+    default:
+        return json_object_new_int64((int64_t)(mc_gen_rand(g) & 0xffff) - 0x8000);
+    }
+}
+
+/* A known name of a list, or now and then a word or odd string. */
+static const char *pick_name(mc_gen_t *g, const mc_gen_list_t *l)
+{
+    const char *s = list_pick(g, l);
+
+    if (s == NULL || one_in(g, 8))
+        return one_in(g, 2) ? k_words[mc_gen_below(g, N_ELEMS(k_words))]
+                            : k_odd_strings[mc_gen_below(g, N_ELEMS(k_odd_strings))];
+    return s;
+}
+
+static json_object *gen_params(mc_gen_t *g, const mdef_t *m)
+{
+    static const char *const levels[] = {"debug", "info", "notice", "warning", "error",
+                                         "critical", "alert", "emergency"};
+    json_object *p = json_object_new_object(), *v;
+    const char *s;
+
+    if (p == NULL)
+        return NULL;
+    switch (m->params) {
+    case P_NONE:
+        if (one_in(g, 2)) {
+            json_object_put(p);
+            return NULL;
+        }
+        break;
+    case P_CURSOR:
+        if (!one_in(g, 3))
+            break;
+        s = list_pick(g, &g->cursors);
+        json_object_object_add(p, "cursor", json_object_new_string(s ? s : "bogus-cursor"));
+        break;
+    case P_TOOL: {
+        const char *name = NULL;
+        size_t tries;
+        /* Only tools the user allowed are ever named. */
+        for (tries = 0; tries < 8 && g->tools.n > 0; tries++) {
+            const char *c = list_pick(g, &g->tools);
+            if (mc_gen_allowed(g, c)) {
+                name = c;
+                break;
+            }
+        }
+        if (name == NULL) {
+            json_object_put(p);
+            return NULL;
+        }
+        json_object_object_add(p, "name", json_object_new_string(name));
+        v = NULL;
+        if (mc_instance_make(mc_json_get(g->tool_schemas, name), &v) != 0 || v == NULL)
+            v = json_object_new_object();
+        json_object_object_add(p, "arguments", v);
+        break;
+    }
+    case P_PROMPT: {
+        json_object *args, *names;
+        size_t i, n;
+        s = pick_name(g, &g->prompts);
+        json_object_object_add(p, "name", json_object_new_string(s));
+        names = mc_json_get(g->prompt_args, s);
+        if (names == NULL && !one_in(g, 4))
+            break;
+        args = json_object_new_object();
+        n = names ? json_object_array_length(names) : 0;
+        for (i = 0; i < n; i++)
+            if (!one_in(g, 5))
+                json_object_object_add(
+                    args, json_object_get_string(json_object_array_get_idx(names, i)),
+                    json_object_new_string(one_in(g, 4) ? pick_name(g, &g->resources) : "x"));
+        json_object_object_add(p, "arguments", args);
+        break;
+    }
+    case P_URI:
+        s = one_in(g, 3) ? pick_name(g, &g->templates) : pick_name(g, &g->resources);
+        json_object_object_add(p, "uri", json_object_new_string(s));
+        break;
+    case P_LEVEL:
+        json_object_object_add(
+            p, "level",
+            json_object_new_string(one_in(g, 8) ? "verbose" : levels[mc_gen_below(g, 8)]));
+        break;
+    case P_COMPLETE: {
+        json_object *ref = json_object_new_object(), *arg = json_object_new_object();
+        if (one_in(g, 2)) {
+            json_object_object_add(ref, "type", json_object_new_string("ref/prompt"));
+            json_object_object_add(ref, "name", json_object_new_string(pick_name(g, &g->prompts)));
+        } else {
+            json_object_object_add(ref, "type", json_object_new_string("ref/resource"));
+            json_object_object_add(ref, "uri", json_object_new_string(pick_name(g, &g->templates)));
+        }
+        json_object_object_add(arg, "name", json_object_new_string(one_in(g, 2) ? "arg1" : "id"));
+        json_object_object_add(arg, "value", json_object_new_string(one_in(g, 2) ? "" : "a"));
+        json_object_object_add(p, "ref", ref);
+        json_object_object_add(p, "argument", arg);
+        break;
+    }
+    case P_INIT: {
+        json_object *ci = json_object_new_object();
+        json_object_object_add(p, "protocolVersion",
+                               json_object_new_string(one_in(g, 2) ? "2025-06-18" : "1999-01-01"));
+        json_object_object_add(p, "capabilities", json_object_new_object());
+        json_object_object_add(ci, "name", json_object_new_string("mcpcheck-fuzz"));
+        json_object_object_add(ci, "version", json_object_new_string("0"));
+        json_object_object_add(p, "clientInfo", ci);
+        break;
+    }
+    case P_CANCEL:
+        json_object_object_add(p, "requestId", json_object_new_int64(g->next_id - 1));
+        if (one_in(g, 2))
+            json_object_object_add(p, "reason", json_object_new_string("fuzz"));
+        break;
+    case P_PROGRESS:
+        json_object_object_add(p, "progressToken", json_object_new_string("t1"));
+        json_object_object_add(p, "progress", json_object_new_int64((int64_t)mc_gen_below(g, 10)));
+        break;
+    case P_ODD:
+        json_object_object_add(p, k_words[mc_gen_below(g, N_ELEMS(k_words))], odd_value(g));
+        break;
+    }
+    return p;
+}
+
+static const mdef_t *pick_method(mc_gen_t *g)
+{
+    unsigned total = 0, r;
+    size_t i;
+
+    for (i = 0; i < N_ELEMS(k_methods); i++)
+        total += k_methods[i].weight;
+    r = (unsigned)mc_gen_below(g, total);
+    for (i = 0; i < N_ELEMS(k_methods); i++) {
+        if (r < k_methods[i].weight)
+            return &k_methods[i];
+        r -= k_methods[i].weight;
+    }
+    return &k_methods[0];
+}
+
+json_object *mc_gen_message(mc_gen_t *g)
+{
+    const mdef_t *m = pick_method(g);
+    json_object *msg, *params;
+
+    if (m->params == P_TOOL && !g->call_tools && g->safe_tools == NULL)
+        m = &k_methods[0]; /* no tool may be called: ping instead */
+    params = gen_params(g, m);
+    if (m->params == P_TOOL && params == NULL)
+        m = &k_methods[0];
+    msg = json_object_new_object();
+    if (msg == NULL) {
+        json_object_put(params);
+        return NULL;
+    }
+    json_object_object_add(msg, "jsonrpc", json_object_new_string("2.0"));
+    if (!m->notification) {
+        if (one_in(g, 6)) {
+            char sid[32];
+            snprintf(sid, sizeof(sid), "s%lld", (long long)g->next_id++);
+            json_object_object_add(msg, "id", json_object_new_string(sid));
+        } else {
+            json_object_object_add(msg, "id", json_object_new_int64(g->next_id++));
+        }
+    }
+    json_object_object_add(msg, "method", json_object_new_string(m->method));
+    if (params != NULL && !m->notification && one_in(g, 6)) {
+        json_object *meta = json_object_new_object();
+        char tok[32];
+        snprintf(tok, sizeof(tok), "p%llu", (unsigned long long)(mc_gen_rand(g) & 0xffff));
+        json_object_object_add(meta, "progressToken", json_object_new_string(tok));
+        json_object_object_add(params, "_meta", meta);
+    }
+    if (params != NULL)
+        json_object_object_add(msg, "params", params);
+    return msg;
+}
+
+json_object *mc_gen_sequence(mc_gen_t *g)
+{
+    json_object *seq = json_object_new_array();
+    size_t i, n = 1 + mc_gen_below(g, 6);
+
+    for (i = 0; i < n && seq != NULL; i++) {
+        json_object *m = mc_gen_message(g);
+        if (m != NULL)
+            json_object_array_add(seq, m);
+    }
+    return seq;
+}
+
+/* --- tree mutation ------------------------------------------------------- */
+
+typedef struct node {
+    json_object *parent; /* object or array holding the value */
+    const char *key;     /* member name in an object parent (borrowed), or NULL */
+    size_t idx;          /* index in an array parent */
+    json_object *value;
+} node_t;
+
+static void collect(json_object *parent, node_t *v, size_t *n, int depth)
+{
+    if (depth > 16 || parent == NULL)
+        return;
+    if (json_object_is_type(parent, json_type_object)) {
+        json_object_object_foreach(parent, k, val)
+        {
+            if (*n >= MC_GEN_MAX_NODES)
+                return;
+            v[*n].parent = parent;
+            v[*n].key = k;
+            v[*n].idx = 0;
+            v[*n].value = val;
+            (*n)++;
+            collect(val, v, n, depth + 1);
+        }
+    } else if (json_object_is_type(parent, json_type_array)) {
+        size_t i, len = json_object_array_length(parent);
+        for (i = 0; i < len && *n < MC_GEN_MAX_NODES; i++) {
+            v[*n].parent = parent;
+            v[*n].key = NULL;
+            v[*n].idx = i;
+            v[*n].value = json_object_array_get_idx(parent, i);
+            (*n)++;
+            collect(v[*n - 1].value, v, n, depth + 1);
+        }
+    }
+}
+
+/* Puts val (owned) where node nd is. */
+static void node_set(node_t *nd, json_object *val)
+{
+    if (nd->key != NULL)
+        json_object_object_add(nd->parent, nd->key, val);
+    else
+        json_object_array_put_idx(nd->parent, nd->idx, val);
+}
+
+static void mutate_tree(mc_gen_t *g, json_object *msg)
+{
+    node_t *nodes = malloc(sizeof(node_t) * MC_GEN_MAX_NODES);
+    size_t n = 0;
+    node_t *nd;
+
+    if (nodes == NULL)
+        return;
+    collect(msg, nodes, &n, 0);
+    if (n == 0) {
+        free(nodes);
+        return;
+    }
+    nd = &nodes[mc_gen_below(g, n)];
+    switch (mc_gen_below(g, 6)) {
+    case 0: /* drop */
+        if (nd->key != NULL) {
+            char key[128];
+            snprintf(key, sizeof(key), "%s", nd->key);
+            json_object_object_del(nd->parent, key);
+        } else {
+            json_object_array_del_idx(nd->parent, nd->idx, 1);
+        }
+        break;
+    case 1: /* retype */
+    case 2:
+        node_set(nd, odd_value(g));
+        break;
+    case 3: /* a revealed name or word where a string was */
+        if (json_object_is_type(nd->value, json_type_string)) {
+            const mc_gen_list_t *ls[] = {&g->tools, &g->prompts, &g->resources, &g->templates,
+                                          &g->cursors};
+            node_set(nd, json_object_new_string(pick_name(g, ls[mc_gen_below(g, 5)])));
+        } else {
+            node_set(nd, odd_value(g));
+        }
+        break;
+    case 4: /* add a member */
+        if (json_object_is_type(nd->value, json_type_object))
+            json_object_object_add(nd->value, k_words[mc_gen_below(g, N_ELEMS(k_words))],
+                                   odd_value(g));
+        else if (json_object_is_type(nd->value, json_type_array))
+            json_object_array_add(nd->value, odd_value(g));
+        else
+            json_object_object_add(msg, k_words[mc_gen_below(g, N_ELEMS(k_words))],
+                                   odd_value(g));
+        break;
+    default: /* boundary number */
+        if (json_object_is_type(nd->value, json_type_int)) {
+            static const int64_t b[] = {0, -1, 1, INT32_MAX, INT32_MIN, INT64_MAX, INT64_MIN};
+            node_set(nd, json_object_new_int64(b[mc_gen_below(g, N_ELEMS(b))]));
+        } else {
+            node_set(nd, odd_value(g));
+        }
+        break;
+    }
+    free(nodes);
+}
+
+/* A copy of msg as a malformed line: truncated, or with bytes around it. */
+static json_object *mangle_line(mc_gen_t *g, json_object *msg)
+{
+    const char *s = json_object_is_type(msg, json_type_string)
+                        ? json_object_get_string(msg)
+                        : json_object_to_json_string_ext(msg, JSON_C_TO_STRING_PLAIN);
+    size_t len = strlen(s);
+    char buf[1024];
+
+    switch (mc_gen_below(g, 4)) {
+    case 0:
+        snprintf(buf, sizeof(buf), "%.*s", (int)(len > 1 ? mc_gen_below(g, len) : 0), s);
+        break;
+    case 1:
+        snprintf(buf, sizeof(buf), "[%.1000s]", s);
+        break;
+    case 2:
+        snprintf(buf, sizeof(buf), "%.1000s}", s);
+        break;
+    default:
+        snprintf(buf, sizeof(buf), "%.1000s", s);
+        if (len > 0 && len < sizeof(buf))
+            buf[mc_gen_below(g, len)] = "\x01{\":,]\\"[mc_gen_below(g, 7)];
+        break;
+    }
+    return json_object_new_string(buf);
+}
+
+static json_object *pick_id(mc_gen_t *g, json_object *seq)
+{
+    size_t i, n = json_object_array_length(seq), start = mc_gen_below(g, n ? n : 1);
+
+    for (i = 0; i < n; i++) {
+        json_object *id = mc_json_get(json_object_array_get_idx(seq, (start + i) % n), "id");
+        if (id != NULL)
+            return id;
+    }
+    return NULL;
+}
+
+static void insert_at(json_object *seq, size_t pos, json_object *m)
+{
+    size_t n = json_object_array_length(seq), i;
+
+    if (m == NULL)
+        return;
+    if (n >= MC_GEN_MAX_SEQ) {
+        json_object_put(m);
+        return;
+    }
+    json_object_array_add(seq, NULL);
+    for (i = n; i > pos; i--)
+        json_object_array_put_idx(seq, i, json_object_get(json_object_array_get_idx(seq, i - 1)));
+    json_object_array_put_idx(seq, pos, m);
+}
+
+static void one_mutation(mc_gen_t *g, json_object *seq, json_object *other)
+{
+    size_t n = json_object_array_length(seq);
+    json_object *m, *id;
+
+    switch (mc_gen_below(g, 11)) {
+    case 0:
+    case 1: /* insert a new message */
+        insert_at(seq, mc_gen_below(g, n + 1), mc_gen_message(g));
+        break;
+    case 2: /* drop one */
+        if (n > 1)
+            json_object_array_del_idx(seq, mc_gen_below(g, n), 1);
+        break;
+    case 3: /* repeat one (same id: a collision) */
+        if (n > 0)
+            insert_at(seq, mc_gen_below(g, n + 1),
+                      json_object_get(json_object_array_get_idx(seq, mc_gen_below(g, n))));
+        break;
+    case 4: /* move one */
+        if (n > 1) {
+            size_t a = mc_gen_below(g, n), b = mc_gen_below(g, n);
+            json_object *x = json_object_get(json_object_array_get_idx(seq, a));
+            json_object *y = json_object_get(json_object_array_get_idx(seq, b));
+            json_object_array_put_idx(seq, a, y);
+            json_object_array_put_idx(seq, b, x);
+        }
+        break;
+    case 5:
+    case 6: /* change a message's tree */
+        if (n > 0) {
+            size_t k = mc_gen_below(g, n);
+            json_object *c = NULL;
+            m = json_object_array_get_idx(seq, k);
+            if (json_object_is_type(m, json_type_object) && json_object_deep_copy(m, &c, NULL) == 0) {
+                mutate_tree(g, c);
+                json_object_array_put_idx(seq, k, c);
+            }
+        }
+        break;
+    case 7: /* an id made to collide, or given an odd type */
+        if (n > 0) {
+            size_t k = mc_gen_below(g, n);
+            json_object *c = NULL;
+            m = json_object_array_get_idx(seq, k);
+            id = pick_id(g, seq);
+            if (!json_object_is_type(m, json_type_object) || mc_json_get(m, "method") == NULL ||
+                json_object_deep_copy(m, &c, NULL) != 0)
+                break;
+            if (id != NULL && !one_in(g, 3))
+                json_object_object_add(c, "id", json_object_get(id));
+            else
+                json_object_object_add(c, "id", odd_value(g));
+            json_object_array_put_idx(seq, k, c);
+        }
+        break;
+    case 8: /* a cancellation of a request in the sequence */
+        id = pick_id(g, seq);
+        if (id != NULL) {
+            json_object *c = json_object_new_object(), *p = json_object_new_object();
+            json_object_object_add(c, "jsonrpc", json_object_new_string("2.0"));
+            json_object_object_add(c, "method", json_object_new_string("notifications/cancelled"));
+            json_object_object_add(p, "requestId", json_object_get(id));
+            json_object_object_add(c, "params", p);
+            insert_at(seq, mc_gen_below(g, n + 1), c);
+        }
+        break;
+    case 9: /* a malformed line */
+        if (n > 0 && one_in(g, 2)) {
+            size_t k = mc_gen_below(g, n);
+            json_object_array_put_idx(seq, k, mangle_line(g, json_object_array_get_idx(seq, k)));
+        }
+        break;
+    default: /* splice messages of another sequence */
+        if (other != NULL && json_object_array_length(other) > 0) {
+            size_t on = json_object_array_length(other), k = mc_gen_below(g, on), c;
+            size_t cnt = 1 + mc_gen_below(g, on - k);
+            for (c = 0; c < cnt; c++) {
+                json_object *cp = NULL;
+                if (json_object_deep_copy(json_object_array_get_idx(other, k + c), &cp, NULL) == 0)
+                    insert_at(seq, mc_gen_below(g, json_object_array_length(seq) + 1), cp);
+            }
+        } else {
+            insert_at(seq, mc_gen_below(g, n + 1), mc_gen_message(g));
+        }
+        break;
+    }
+}
+
+json_object *mc_gen_mutate(mc_gen_t *g, json_object *seq, json_object *other)
+{
+    json_object *out = NULL;
+    size_t i, rounds = 1 + mc_gen_below(g, 4);
+
+    if (seq == NULL || json_object_deep_copy(seq, &out, NULL) != 0 || out == NULL)
+        return mc_gen_sequence(g);
+    for (i = 0; i < rounds; i++)
+        one_mutation(g, out, other);
+    if (json_object_array_length(out) == 0)
+        json_object_array_add(out, mc_gen_message(g));
+    return out;
+}

@@ -1,0 +1,87 @@
+/*
+ * gen.h - what a campaign knows of the target, and the sequences it makes
+ * from that knowledge.
+ *
+ * A sequence is a JSON array of client messages sent after the session
+ * prefix (initialize + notifications/initialized, made by the executor).
+ * Each element is a message object (sent compactly serialized) or a string
+ * (sent as the line it holds: malformed input). Requests are generated from
+ * the MCP methods a client may send and from what the server revealed: its
+ * tool, prompt, resource and template names, prompt argument names, tool
+ * inputSchemas, cursors and URIs of updates. The mutator changes sequences
+ * structurally: messages inserted, dropped, repeated and moved; JSON trees
+ * with dropped members, retyped values, boundary numbers and odd strings;
+ * ids made to collide; cancellations and progress tokens added; lines
+ * truncated; material spliced from another sequence.
+ *
+ * Tools are named in tools/call only when allowed (safe list or call_tools);
+ * mc_gen_allowed() is the check the executor makes again before sending.
+ */
+#ifndef MC_CAMPAIGN_GEN_H
+#define MC_CAMPAIGN_GEN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <json-c/json.h>
+
+/* Names of each kind kept from what the server revealed. */
+#define MC_GEN_MAX_NAMES 64
+/* Longest name or URI kept, in bytes. */
+#define MC_GEN_MAX_NAME_LEN 512
+/* Messages in a sequence at most. */
+#define MC_GEN_MAX_SEQ 24
+/* Nodes looked at when picking where to mutate a message. */
+#define MC_GEN_MAX_NODES 256
+/* Length of the long strings the mutator writes. */
+#define MC_GEN_LONG_STRING 4096
+
+typedef struct mc_gen_list {
+    char *v[MC_GEN_MAX_NAMES]; /* owned strings */
+    size_t n;
+    size_t next; /* replacement position once full */
+} mc_gen_list_t;
+
+typedef struct mc_gen {
+    uint64_t rng;                   /* private */
+    mc_gen_list_t tools;            /* read-only: tool names listed */
+    mc_gen_list_t prompts;          /* read-only: prompt names listed */
+    mc_gen_list_t resources;        /* read-only: resource URIs listed or updated */
+    mc_gen_list_t templates;        /* read-only: URIs made from templates */
+    mc_gen_list_t cursors;          /* read-only: nextCursor values seen */
+    json_object *tool_schemas;      /* owned: tool name -> inputSchema */
+    json_object *prompt_args;       /* owned: prompt name -> array of argument names */
+    json_object *safe_tools;        /* owned copy: tool names that may be called, or NULL */
+    int call_tools;                 /* every tool may be called */
+    int64_t next_id;                /* private: ids of generated requests */
+} mc_gen_t;
+
+/* Prepares a generator seeded with seed; safe_tools is borrowed and copied
+ * (NULL = none). Returns 0, or -1 when out of memory. */
+int mc_gen_init(mc_gen_t *g, uint64_t seed, json_object *safe_tools, int call_tools);
+void mc_gen_free(mc_gen_t *g);
+
+/* A pseudo-random number (xorshift64*), and one below n (n > 0). */
+uint64_t mc_gen_rand(mc_gen_t *g);
+size_t mc_gen_below(mc_gen_t *g, size_t n);
+
+/* Learns names, schemas and cursors from a response to method (borrowed
+ * result object) or from a notification (method, params). */
+void mc_gen_learn(mc_gen_t *g, const char *method, json_object *result);
+
+/* True when tools/call may name this tool. */
+int mc_gen_allowed(const mc_gen_t *g, const char *tool);
+
+/* A new message (new reference). */
+json_object *mc_gen_message(mc_gen_t *g);
+
+/* A new sequence of 1..n messages (new reference). */
+json_object *mc_gen_sequence(mc_gen_t *g);
+
+/*
+ * A mutant of seq (borrowed; other, borrowed or NULL, gives material to
+ * splice). Returns a new reference, never longer than MC_GEN_MAX_SEQ.
+ */
+json_object *mc_gen_mutate(mc_gen_t *g, json_object *seq, json_object *other);
+
+#endif /* MC_CAMPAIGN_GEN_H */

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# smoke.sh MCPCHECK REFSERVER TEST_TARGET - a few short fuzzing campaigns.
+set -u
+MC=$1 RS=$2 TT=$3
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+# A marker in the server's arguments lets us look for leftover processes.
+mkdir -p "$TMP/root"
+left_behind() { pgrep -f -- "--root $TMP/root" >/dev/null; }
+
+# 1. The clean reference server: no finding, a corpus, stats and a report.
+"$MC" fuzz --seconds 3 --seed 1 --out "$TMP/clean" -- "$RS" --root "$TMP/root" 2>"$TMP/clean.err"
+rc=$?
+[[ $rc -eq 0 ]] || { cat "$TMP/clean.err"; cat "$TMP/clean/report.md"; fail "clean refserver: exit $rc"; }
+[[ ! -s $TMP/clean/findings/index.tsv ]] || fail "clean refserver has findings"
+[[ $(wc -l <"$TMP/clean/stats.tsv") -ge 3 ]] || fail "stats.tsv has too few lines"
+ls "$TMP/clean/corpus/"*.json >/dev/null 2>&1 || fail "no corpus written"
+grep -q "No finding" "$TMP/clean/report.md" || fail "report.md does not say no finding"
+grep -q "<svg" "$TMP/clean/report.html" || fail "report.html has no plot"
+left_behind && fail "a server process was left behind"
+
+# 2. An injected violation: found, minimized, lint-clean, replayed as failing
+#    against the faulty server and passing against the clean one.
+"$MC" fuzz --seconds 4 --seed 1 --out "$TMP/dup" -- "$RS" --inject duplicate-response \
+  --root "$TMP/root" 2>"$TMP/dup.err"
+rc=$?
+[[ $rc -eq 1 ]] || { cat "$TMP/dup.err"; fail "duplicate-response: exit $rc, want 1"; }
+grep -q "wire/single-response" "$TMP/dup/findings/index.tsv" || fail "duplicate-response not found"
+f=$(ls "$TMP/dup/findings/"wire-single-response-*.jsonc | head -1)
+[[ -f ${f%.jsonc}.jsonl ]] || fail "no trace next to $f"
+# The minimized reproducer holds one message (the ping) plus the final ping.
+[[ $(grep -c '"raw"' "$f") -le 2 ]] || { cat "$f"; fail "not minimized"; }
+"$MC" lint "$f" >/dev/null || fail "finding is not lint-clean"
+"$MC" run --report-dir "$TMP/r1" --scenarios "$f" -- "$RS" --inject duplicate-response >/dev/null 2>&1
+[[ $? -eq 1 ]] || fail "the reproducer does not fail against the faulty server"
+"$MC" run --report-dir "$TMP/r2" --scenarios "$f" -- "$RS" >/dev/null 2>&1
+[[ $? -eq 0 ]] || fail "the reproducer fails against the clean server"
+left_behind && fail "a server process was left behind"
+
+# 3. A server that dies on its first message: a crash finding.
+"$MC" fuzz --seconds 2 --seed 1 --out "$TMP/segv" -- "$TT" segv 2>"$TMP/segv.err"
+rc=$?
+[[ $rc -eq 1 ]] || { cat "$TMP/segv.err"; fail "segv: exit $rc, want 1"; }
+grep -q "process/crash" "$TMP/segv/findings/index.tsv" || fail "crash not found"
+
+# 4. SIGINT ends an unbounded campaign with its report; nothing is left behind.
+"$MC" fuzz --seconds 0 --seed 3 --out "$TMP/int" -- "$RS" --root "$TMP/root" 2>"$TMP/int.err" &
+pid=$!
+for _ in $(seq 1 100); do [[ -s $TMP/int/stats.tsv ]] && break; sleep 0.1; done
+sleep 1
+kill -INT $pid
+for _ in $(seq 1 100); do kill -0 $pid 2>/dev/null || break; sleep 0.1; done
+kill -0 $pid 2>/dev/null && { kill -KILL $pid; fail "SIGINT did not end the campaign"; }
+wait $pid
+[[ -s $TMP/int/report.md ]] || fail "no report after SIGINT"
+left_behind && fail "a server process was left behind after SIGINT"
+echo "campaign smoke: ok"

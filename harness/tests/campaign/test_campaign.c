@@ -1,0 +1,222 @@
+/*
+ * test_campaign.c - the campaign's generator, mutator, executor and
+ * sanitizer signatures. argv[1] is the reference server.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "campaign/exec.h"
+#include "campaign/gen.h"
+#include "core/json.h"
+
+static const char *g_refserver;
+
+static json_object *parse(const char *s)
+{
+    json_object *v = json_tokener_parse(s);
+    assert_non_null(v);
+    return v;
+}
+
+static void test_tail_signature(void **state)
+{
+    const char *asan =
+        "some log line\n"
+        "==123==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x6020 at pc 0x4f\n"
+        "READ of size 1 at 0x6020 thread T0\n"
+        "    #0 0x4f2a1b in parse_cursor cursor.c:12:3\n"
+        "    #1 0x4f2b00 in handle_list lists.c:40:9\n"
+        "    #2 0x4f2c00 in serve main.c:99:1\n"
+        "    #3 0x4f2d00 in main main.c:120:1\n";
+    char sig[200];
+
+    (void)state;
+    mc_exec_tail_signature(asan, sig, sizeof(sig));
+    assert_string_equal(sig, "heap-buffer-overflow|parse_cursor|handle_list|serve");
+    mc_exec_tail_signature("plain stderr, nothing to see\n", sig, sizeof(sig));
+    assert_string_equal(sig, "");
+    /* A line with " in " that is not a stack frame does not count. */
+    mc_exec_tail_signature("error in config file\n", sig, sizeof(sig));
+    assert_string_equal(sig, "");
+}
+
+/* Generated tools/call requests name only allowed tools, and mutants stay
+ * within the sequence cap. */
+static void test_gen_tools_and_bounds(void **state)
+{
+    mc_gen_t g;
+    json_object *safe = parse("[\"safe_one\"]");
+    json_object *tools = parse("{\"tools\": [{\"name\": \"safe_one\", \"inputSchema\": "
+                               "{\"type\": \"object\", \"properties\": {\"n\": {\"type\": "
+                               "\"integer\"}}, \"required\": [\"n\"]}}, {\"name\": "
+                               "\"rm_rf\", \"inputSchema\": {\"type\": \"object\"}}]}");
+    json_object *seq;
+    size_t i, calls = 0;
+
+    (void)state;
+    assert_int_equal(mc_gen_init(&g, 42, safe, 0), 0);
+    mc_gen_learn(&g, "tools/list", tools);
+    assert_int_equal(g.tools.n, 2);
+    assert_true(mc_gen_allowed(&g, "safe_one"));
+    assert_false(mc_gen_allowed(&g, "rm_rf"));
+    assert_false(mc_gen_allowed(&g, NULL));
+    for (i = 0; i < 3000; i++) {
+        json_object *m = mc_gen_message(&g);
+        const char *method = mc_json_get_str(m, "method");
+        if (method != NULL && strcmp(method, "tools/call") == 0) {
+            json_object *params = mc_json_get(m, "params");
+            calls++;
+            assert_string_equal(mc_json_get_str(params, "name"), "safe_one");
+            /* Arguments are made from the inputSchema. */
+            assert_non_null(mc_json_get(mc_json_get(params, "arguments"), "n"));
+        }
+        json_object_put(m);
+    }
+    assert_true(calls > 0);
+    seq = mc_gen_sequence(&g);
+    for (i = 0; i < 3000; i++) {
+        json_object *next = mc_gen_mutate(&g, seq, seq);
+        assert_non_null(next);
+        assert_true(json_object_array_length(next) >= 1);
+        assert_true(json_object_array_length(next) <= MC_GEN_MAX_SEQ);
+        json_object_put(seq);
+        seq = next;
+    }
+    json_object_put(seq);
+    mc_gen_free(&g);
+    json_object_put(safe);
+    json_object_put(tools);
+}
+
+static int deny(void *ctx, const char *tool)
+{
+    (void)ctx;
+    (void)tool;
+    return 0;
+}
+
+/* The executor never sends a tools/call the user did not allow; a clean
+ * server gives no finding and answers what is due. */
+static void test_exec_refserver(void **state)
+{
+    char *argv[] = {(char *)g_refserver, NULL};
+    mc_exec_opts_t o;
+    mc_exec_t *x = NULL;
+    mc_exec_outcome_t out;
+    mc_errbuf_t eb;
+    json_object *seq = parse(
+        "[{\"jsonrpc\": \"2.0\", \"id\": 100, \"method\": \"tools/call\", \"params\": "
+        "{\"name\": \"test_simple_text\", \"arguments\": {}}},"
+        " {\"jsonrpc\": \"2.0\", \"id\": 101, \"method\": \"ping\"},"
+        " {\"jsonrpc\": \"2.0\", \"method\": \"notifications/roots/list_changed\"}]");
+
+    (void)state;
+    memset(&o, 0, sizeof(o));
+    o.argv = argv;
+    o.version = "2025-06-18";
+    o.allowed = deny;
+    mc_errbuf_clear(&eb);
+    assert_int_equal(mc_exec_new(&x, &o, &eb), MC_OK);
+    assert_int_equal(mc_exec_run(x, seq, 1, 1, &out, &eb), MC_OK);
+    assert_int_equal(out.started, 1);
+    assert_int_equal(out.sent[0], 0); /* the tool call was not sent */
+    assert_int_equal(out.sent[1], 1);
+    assert_int_equal(out.answered[1], 1);
+    assert_int_equal(out.sent[2], 1);
+    assert_int_equal(out.nf, 0);
+    /* initialize, initialized, ping, the notification */
+    assert_int_equal(out.lines_out, 4);
+    assert_non_null(out.trace);
+    assert_null(strstr(out.trace, "tools/call"));
+    assert_true(out.ns > 0);
+    mc_exec_outcome_free(&out);
+    /* The same process runs the next sequence: ids are shifted. */
+    assert_int_equal(mc_exec_id_offset(x), MC_EXEC_ID_STRIDE);
+    assert_int_equal(mc_exec_run(x, seq, 0, 0, &out, &eb), MC_OK);
+    assert_int_equal(out.started, 0);
+    assert_int_equal(out.nf, 0);
+    mc_exec_outcome_free(&out);
+    assert_int_equal(mc_exec_starts(x), 1);
+    mc_exec_free(x);
+    json_object_put(seq);
+}
+
+/* A request left unanswered is a hang, found within the budget. */
+static void test_exec_hang(void **state)
+{
+    char *argv[] = {(char *)g_refserver, "--inject", "ping-ignored", NULL};
+    mc_exec_opts_t o;
+    mc_exec_t *x = NULL;
+    mc_exec_outcome_t out;
+    mc_errbuf_t eb;
+    json_object *seq = parse("[{\"jsonrpc\": \"2.0\", \"id\": 100, \"method\": \"ping\"}]");
+
+    (void)state;
+    memset(&o, 0, sizeof(o));
+    o.argv = argv;
+    o.version = "2025-06-18";
+    o.hang_ms = 300;
+    mc_errbuf_clear(&eb);
+    assert_int_equal(mc_exec_new(&x, &o, &eb), MC_OK);
+    assert_int_equal(mc_exec_run(x, seq, 1, 0, &out, &eb), MC_OK);
+    assert_int_equal(out.nf, 1);
+    assert_int_equal(out.f[0].kind, MC_FIND_HANG);
+    assert_string_equal(out.f[0].check, "process/hang");
+    assert_string_equal(out.f[0].method, "ping");
+    mc_exec_outcome_free(&out);
+    mc_exec_free(x);
+    json_object_put(seq);
+}
+
+/* A resident size over the limit is a finding, and the process restarts. */
+static void test_exec_memory(void **state)
+{
+    char *argv[] = {(char *)g_refserver, NULL};
+    mc_exec_opts_t o;
+    mc_exec_t *x = NULL;
+    mc_exec_outcome_t out;
+    mc_errbuf_t eb;
+    json_object *seq = parse("[{\"jsonrpc\": \"2.0\", \"id\": 100, \"method\": \"ping\"}]");
+
+    (void)state;
+    memset(&o, 0, sizeof(o));
+    o.argv = argv;
+    o.version = "2025-06-18";
+    o.mem_limit_mb = 1; /* any process is bigger */
+    mc_errbuf_clear(&eb);
+    assert_int_equal(mc_exec_new(&x, &o, &eb), MC_OK);
+    assert_int_equal(mc_exec_run(x, seq, 1, 0, &out, &eb), MC_OK);
+    assert_int_equal(out.nf, 1);
+    assert_int_equal(out.f[0].kind, MC_FIND_MEMORY);
+    mc_exec_outcome_free(&out);
+    assert_int_equal(mc_exec_run(x, seq, 0, 0, &out, &eb), MC_OK);
+    assert_int_equal(out.started, 1);
+    mc_exec_outcome_free(&out);
+    mc_exec_free(x);
+    json_object_put(seq);
+}
+
+int main(int argc, char **argv)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_tail_signature),
+        cmocka_unit_test(test_gen_tools_and_bounds),
+        cmocka_unit_test(test_exec_refserver),
+        cmocka_unit_test(test_exec_hang),
+        cmocka_unit_test(test_exec_memory),
+    };
+
+    if (argc < 2) {
+        fprintf(stderr, "usage: test_campaign REFSERVER\n");
+        return 2;
+    }
+    g_refserver = argv[1];
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
