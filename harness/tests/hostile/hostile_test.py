@@ -202,8 +202,16 @@ def run_case(c, mcpcheck, hostile, sanitized):
                 open(os.path.join(tmp, "stderr"), "wb") as err:
             p = subprocess.Popen(cmd, stdout=out, stderr=err, env=env)
             t_sig = None
+            # Signal times count from the first target's start: mcpcheck
+            # handles signals by then (a loaded machine may take a while to
+            # get there, and a signal before it would simply kill it).
+            t_run = t0
+            if c["signals"]:
+                while not os.path.exists(pids) and time.monotonic() - t0 < bound:
+                    time.sleep(0.01)
+                t_run = time.monotonic()
             for at, sig in c["signals"]:
-                delay = at - (time.monotonic() - t0)
+                delay = at - (time.monotonic() - t_run)
                 if delay > 0:
                     time.sleep(delay)
                 os.kill(p.pid, sig)  # not send_signal: it may reap the child

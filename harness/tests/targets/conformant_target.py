@@ -33,8 +33,8 @@ def main():
                               "--scenarios", scenarios, "--report-dir", tmp,
                               "--", sys.executable, server],
                              capture_output=True, text=True, timeout=RUN_BUDGET_S)
-        lines = run.stdout.strip().splitlines()
-        print(lines[-1] if lines else "(no output)")
+        closing = [line for line in run.stdout.splitlines() if " passed" in line]
+        print(closing[-1] if closing else "(no closing line)")
         try:
             with open(os.path.join(tmp, "report.json"), encoding="utf-8") as f:
                 report = json.load(f)
