@@ -270,6 +270,18 @@ static mc_role_status_t resolve_named(mc_session_t *s, mc_offer_t *o, const mc_f
     return MC_ROLE_NOT_OFFERED;
 }
 
+/* A private deep copy of a profile value: the profile is shared by the
+ * suite's threads and json-c's reference counts are not atomic, so a value
+ * handed out must not be a reference to the shared object. */
+static json_object *private_copy(json_object *v)
+{
+    json_object *out = NULL;
+
+    if (v != NULL && json_object_deep_copy(v, &out, NULL) != 0)
+        return NULL;
+    return out;
+}
+
 mc_role_status_t mc_fixture_resolve(mc_session_t *s, mc_offer_t *o, const mc_fixture_opts_t *opts,
                                     const char *role, json_object **value, char *why, size_t n,
                                     int *srv_rc)
@@ -312,11 +324,11 @@ mc_role_status_t mc_fixture_resolve(mc_session_t *s, mc_offer_t *o, const mc_fix
             if (st != MC_ROLE_OFFERED)
                 return st;
         }
-        *value = json_object_get(val);
+        *value = private_copy(val);
         return MC_ROLE_OFFERED;
     }
     st = resolve_named(s, o, opts, role, kind, val, why, n, srv_rc);
     if (st == MC_ROLE_OFFERED)
-        *value = json_object_get(val);
+        *value = private_copy(val);
     return st;
 }

@@ -83,8 +83,8 @@ void mc_offer_free(mc_offer_t *o);
 
 /*
  * Resolves role over session s (walking the list it needs once per offer).
- * On MC_ROLE_OFFERED, *value is a new reference to what the role stands for
- * (caller puts it). Otherwise why[0..n) says, in one sentence, why the
+ * On MC_ROLE_OFFERED, *value is a new value the caller owns (a deep copy of
+ * the profile's value: opts->roles may be shared between threads) and puts. Otherwise why[0..n) says, in one sentence, why the
  * scenario cannot be verified or does not apply. Returns the status; a
  * failed send or an exited server gives MC_ROLE_UNKNOWN with
  * *session_rc set to the session's error (MC_OK otherwise).
