@@ -379,7 +379,7 @@ static int on_sse_event(void *ctx, const mc_sse_event_t *ev)
 
 /* --- curl callbacks -------------------------------------------------------- */
 
-static void header_value(const char *line, size_t n, char *out, size_t cap)
+void mc__http_header_value(const char *line, size_t n, char *out, size_t cap)
 {
     const char *v = memchr(line, ':', n);
     size_t l;
@@ -398,7 +398,7 @@ static void header_value(const char *line, size_t n, char *out, size_t cap)
     out[l] = '\0';
 }
 
-static int header_is(const char *line, size_t n, const char *name)
+int mc__http_header_is(const char *line, size_t n, const char *name)
 {
     size_t k = strlen(name);
 
@@ -438,12 +438,12 @@ static size_t on_header(char *buf, size_t size, size_t nitems, void *ctx)
         s->headers_done = 0;
         return n;
     }
-    if (header_is(buf, n, "content-type"))
-        header_value(buf, n, s->ctype, sizeof(s->ctype));
-    else if (header_is(buf, n, "mcp-session-id"))
-        header_value(buf, n, s->session_id, sizeof(s->session_id));
-    else if (header_is(buf, n, "location"))
-        header_value(buf, n, s->location, sizeof(s->location));
+    if (mc__http_header_is(buf, n, "content-type"))
+        mc__http_header_value(buf, n, s->ctype, sizeof(s->ctype));
+    else if (mc__http_header_is(buf, n, "mcp-session-id"))
+        mc__http_header_value(buf, n, s->session_id, sizeof(s->session_id));
+    else if (mc__http_header_is(buf, n, "location"))
+        mc__http_header_value(buf, n, s->location, sizeof(s->location));
     else if (n <= 2) {
         long st = 0;
         curl_easy_getinfo(s->easy, CURLINFO_RESPONSE_CODE, &st);

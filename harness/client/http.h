@@ -126,4 +126,12 @@ int mc_http_exchange(const char *url, const char *method, const char *const *hea
 /* Frees an exchange's body. */
 void mc_http_exchange_free(mc_http_exchange_t *x);
 
+/* Internal, shared by the transport and the one-shot exchanges: copies the
+ * value of the header line line[0..n) ("Name: value\r\n", value trimmed)
+ * into out (cap bytes, always terminated); leaves out alone when the line
+ * has no ':'. */
+void mc__http_header_value(const char *line, size_t n, char *out, size_t cap);
+/* True when the header line line[0..n) is the header name (any case). */
+int mc__http_header_is(const char *line, size_t n, const char *name);
+
 #endif /* MC_CLIENT_HTTP_H */

@@ -21,31 +21,6 @@ typedef struct xctx {
     int want_events, events;
 } xctx_t;
 
-static void copy_value(const char *b, size_t n, char *out, size_t cap)
-{
-    const char *v = memchr(b, ':', n);
-    size_t l;
-
-    if (v == NULL)
-        return;
-    v++;
-    while (v < b + n && (*v == ' ' || *v == '\t'))
-        v++;
-    l = (size_t)(b + n - v);
-    while (l > 0 && (v[l - 1] == '\r' || v[l - 1] == '\n' || v[l - 1] == ' '))
-        l--;
-    if (l >= cap)
-        l = cap - 1;
-    memcpy(out, v, l);
-    out[l] = '\0';
-}
-
-static int named(const char *b, size_t n, const char *name)
-{
-    size_t k = strlen(name);
-    return n > k && b[k] == ':' && strncasecmp(b, name, k) == 0;
-}
-
 static size_t x_header(char *b, size_t size, size_t nitems, void *ctx)
 {
     xctx_t *c = ctx;
@@ -54,13 +29,13 @@ static size_t x_header(char *b, size_t size, size_t nitems, void *ctx)
     c->header_bytes += n;
     if (c->header_bytes > MC_HTTP_MAX_HEADER_BYTES)
         return 0;
-    if (named(b, n, "content-type")) {
-        copy_value(b, n, c->x->ctype, sizeof(c->x->ctype));
+    if (mc__http_header_is(b, n, "content-type")) {
+        mc__http_header_value(b, n, c->x->ctype, sizeof(c->x->ctype));
         c->is_sse = strncasecmp(c->x->ctype, "text/event-stream", 17) == 0;
-    } else if (named(b, n, "mcp-session-id")) {
-        copy_value(b, n, c->x->session_id, sizeof(c->x->session_id));
-    } else if (named(b, n, "allow")) {
-        copy_value(b, n, c->x->allow, sizeof(c->x->allow));
+    } else if (mc__http_header_is(b, n, "mcp-session-id")) {
+        mc__http_header_value(b, n, c->x->session_id, sizeof(c->x->session_id));
+    } else if (mc__http_header_is(b, n, "allow")) {
+        mc__http_header_value(b, n, c->x->allow, sizeof(c->x->allow));
     }
     return n;
 }
