@@ -18,6 +18,24 @@
 #define SCAN_BYTES 8192
 
 /* Finds "http://HOST:PORT" in text; returns the port or -1. */
+/* Fills pf with the target's open stdout and stderr; returns how many. */
+static int target_pollfds(const mc_http_target_t *t, struct pollfd pf[2])
+{
+    int n = 0;
+
+    if (t->proc.out_fd >= 0) {
+        pf[n].fd = t->proc.out_fd;
+        pf[n].events = POLLIN;
+        n++;
+    }
+    if (t->proc.err_fd >= 0) {
+        pf[n].fd = t->proc.err_fd;
+        pf[n].events = POLLIN;
+        n++;
+    }
+    return n;
+}
+
 static int find_port(const char *text)
 {
     const char *p = text;
@@ -111,16 +129,7 @@ static void *drain_main(void *arg)
     while (!t->drain_stop) {
         struct pollfd pf[2];
         int n = 0;
-        if (t->proc.out_fd >= 0) {
-            pf[n].fd = t->proc.out_fd;
-            pf[n].events = POLLIN;
-            n++;
-        }
-        if (t->proc.err_fd >= 0) {
-            pf[n].fd = t->proc.err_fd;
-            pf[n].events = POLLIN;
-            n++;
-        }
+        n = target_pollfds(t, pf);
         if (n == 0)
             break;
         if (poll(pf, (nfds_t)n, 100) <= 0)
@@ -197,16 +206,7 @@ int mc_http_target_start(mc_http_target_t *t, const mc_spawn_opts_t *so, const c
             mc_proc_free(&t->proc);
             return MC_ETIMEOUT;
         }
-        if (t->proc.out_fd >= 0) {
-            pf[n].fd = t->proc.out_fd;
-            pf[n].events = POLLIN;
-            n++;
-        }
-        if (t->proc.err_fd >= 0) {
-            pf[n].fd = t->proc.err_fd;
-            pf[n].events = POLLIN;
-            n++;
-        }
+        n = target_pollfds(t, pf);
         poll(pf, (nfds_t)n, 20);
     }
     t->started = 1;
