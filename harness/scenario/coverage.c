@@ -135,6 +135,25 @@ static void expect_hits(hits_t *h, const char *method, json_object *expect)
     }
 }
 
+/* Records the error code a step's assertion pins ("path": "error.code",
+ * "equals": N), for a step that expects any error and judges the code as
+ * an observation of its own. */
+static void assert_code_hits(hits_t *h, const char *method, json_object *asserts)
+{
+    char path[64];
+
+    for (size_t k = 0; asserts != NULL && k < json_object_array_length(asserts); k++) {
+        json_object *a = json_object_array_get_idx(asserts, k);
+        const char *p = mc_json_get_str(a, "path");
+        json_object *eq = mc_json_get(a, "equals");
+        if (p != NULL && strcmp(p, "error.code") == 0 && eq != NULL &&
+            json_object_is_type(eq, json_type_int)) {
+            snprintf(path, sizeof(path), "error %lld", (long long)json_object_get_int64(eq));
+            hit(h, method, path);
+        }
+    }
+}
+
 static void answer_hits(hits_t *h, const char *method, json_object *with)
 {
     const char *action = mc_json_get_str(with, "action");
@@ -158,6 +177,7 @@ static void scan_steps(hits_t *h, const mc_scenario_t *sc, json_object *steps, i
             if (mc_json_get_str(st, "async") != NULL)
                 exp = json_object_new_string("any"); /* judged by its await */
             expect_hits(h, m, exp);
+            assert_code_hits(h, m, mc_json_get(st, "assert"));
             if (mc_json_get_str(st, "async") != NULL)
                 json_object_put(exp);
             exp = mc_json_get(st, "expect");
