@@ -11,7 +11,8 @@
  * printed, like curl's DISABLED tests (open bugs whose owner has the input). Calls LLVMFuzzerInitialize
  * once when the target defines it, then LLVMFuzzerTestOneInput per input.
  * Exits 0 when every input ran (a crash or an oracle abort ends the process
- * with the sanitizer's or abort's status), 2 on a usage or I/O error.
+ * with the sanitizer's or abort's status), 1 when no input ran at all, 2 on a usage
+ * or I/O error.
  * This is how the default and ASan builds replay seeds and regressions
  * (harness/tests/fuzz) with any C compiler.
  */
@@ -242,6 +243,11 @@ int main(int argc, char **argv)
     for (i = 0; i < (int)g_n_disabled; i++) {
         free(g_disabled[i]);
         free(g_reasons[i]);
+    }
+    /* Every target has a seed corpus: a replay that ran nothing proves nothing. */
+    if (g_count == 0) {
+        fprintf(stderr, "replay: no input ran (is the seed corpus missing?)\n");
+        return 1;
     }
     return 0;
 }

@@ -30,6 +30,8 @@ extern char **environ;
 #define MAX_EXPECTED 64
 /* Request ids remembered per process (a power of two; half of it is used). */
 #define MAX_IDS 16384
+/* Bytes of one line kept in a recorded trace. */
+#define MAX_TRACE_LINE 65536
 
 typedef struct expected {
     char id[64];  /* compact JSON of the id as sent */
@@ -137,7 +139,7 @@ static void trace_add(mc_exec_t *x, int outbound, const char *line, size_t len)
 
     if (o == NULL || !x->record || line == NULL)
         return;
-    s = json_object_new_string_len(line, (int)(len > 65536 ? 65536 : len));
+    s = json_object_new_string_len(line, (int)(len > MAX_TRACE_LINE ? MAX_TRACE_LINE : len));
     if (s == NULL)
         return;
     js = json_object_to_json_string_ext(s, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
@@ -933,7 +935,7 @@ int mc_exec_run(mc_exec_t *x, json_object *seq, int fresh, int record, mc_exec_o
         int64_t now = mc_now_ms(), left = x->last_heard + x->o.hang_ms - now;
         if (left <= 0 || now - began > 4 * (int64_t)x->o.hang_ms)
             break;
-        rc = mc_session_poll_once(&x->s, left > 100 ? 100 : (int)left);
+        rc = mc_session_poll_once(&x->s, left > MC_POLL_SLICE_MS ? MC_POLL_SLICE_MS : (int)left);
         drain_notes(x);
         if (rc == MC_EEOF)
             dead = 1;

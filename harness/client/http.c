@@ -19,6 +19,8 @@
 #define NOTE_RING 256
 #define FINDING_RING 256
 #define NOTE_LEN 200
+/* Longest single wait in the transfer loop; the caller's deadline bounds the sum. */
+#define WAIT_SLICE_MS 1000
 
 typedef enum stream_kind { ST_POST, ST_GET, ST_DELETE } stream_kind_t;
 
@@ -778,7 +780,7 @@ static int wait_ms(int64_t deadline_ms)
 
     if (left <= 0)
         return 0;
-    return left > 1000 ? 1000 : (int)left;
+    return left > WAIT_SLICE_MS ? WAIT_SLICE_MS : (int)left;
 }
 
 static void open_get_stream(mc_http_t *h)

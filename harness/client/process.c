@@ -25,6 +25,8 @@
  * Lock-free: a slot holds a pid or 0.
  */
 #define MC__MAX_LIVE_TARGETS 256
+/* Longest pause between two looks at a child that has no stderr to poll. */
+#define MAX_NAP_US 10000
 static atomic_int live_targets[MC__MAX_LIVE_TARGETS];
 
 static void live_add(pid_t pid)
@@ -410,7 +412,7 @@ int mc_proc_wait(mc_proc_t *p, int timeout_ms)
         } else {
             struct timespec ts = {0, nap_us * 1000L};
             nanosleep(&ts, NULL);
-            if (nap_us < 10000)
+            if (nap_us < MAX_NAP_US)
                 nap_us *= 2;
         }
     }

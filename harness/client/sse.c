@@ -3,6 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Largest "retry" value kept (about 28 hours); longer digits make the field ignored. */
+#define MAX_RETRY_MS 100000000L
+
 void mc_sse_init(mc_sse_t *p, size_t max_line, size_t max_data)
 {
     memset(p, 0, sizeof(*p));
@@ -142,7 +145,7 @@ static int on_line(mc_sse_t *p, mc_sse_cb cb, void *ctx)
         size_t i;
         long ms = 0;
         for (i = 0; i < vlen; i++) {
-            if (v[i] < '0' || v[i] > '9' || ms > 100000000L)
+            if (v[i] < '0' || v[i] > '9' || ms > MAX_RETRY_MS)
                 break;
             ms = ms * 10 + (v[i] - '0');
         }

@@ -226,7 +226,7 @@ int mc_stdio_send(mc_stdio_t *t, const char *line, size_t len, int64_t deadline_
         int64_t left = deadline_ms - mc_now_ms();
         if (left <= 0)
             return MC_ETIMEOUT;
-        mc_stdio_pump(t, left > 100 ? 100 : (int)left);
+        mc_stdio_pump(t, left > MC_POLL_SLICE_MS ? MC_POLL_SLICE_MS : (int)left);
         if (t->stdin_broken)
             return MC_EEXITED;
     }
@@ -257,7 +257,7 @@ int mc_stdio_send(mc_stdio_t *t, const char *line, size_t len, int64_t deadline_
         int64_t left = deadline_ms - mc_now_ms();
         if (left <= 0)
             return MC_ETIMEOUT;
-        mc_stdio_pump(t, left > 100 ? 100 : (int)left);
+        mc_stdio_pump(t, left > MC_POLL_SLICE_MS ? MC_POLL_SLICE_MS : (int)left);
     }
     return t->stdin_broken ? MC_EEXITED : MC_OK;
 }

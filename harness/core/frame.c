@@ -6,6 +6,9 @@
 #include "core/error.h"
 #include "core/limits.h"
 
+/* A line buffer larger than this is released when an oversize line starts. */
+#define FRAME_KEEP_CAP 65536
+
 void mc_framer_init(mc_framer_t *f, size_t max)
 {
     memset(f, 0, sizeof(*f));
@@ -60,7 +63,7 @@ static void start_skipping(mc_framer_t *f, size_t already)
     f->skipped = already;
     f->len = 0;
     /* Release a large buffer: an oversize line must not pin max bytes. */
-    if (f->cap > 65536) {
+    if (f->cap > FRAME_KEEP_CAP) {
         free(f->buf);
         f->buf = NULL;
         f->cap = 0;

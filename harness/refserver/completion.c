@@ -12,6 +12,11 @@
 
 #include "refserver/internal.h"
 
+/* Resources scanned to complete a resourceUri argument. */
+#define RS_COMPLETE_SCAN_MAX 10000
+/* Values the completion-too-many switch returns: more than the spec's 100. */
+#define RS_TOO_MANY_VALUES (RS_MAX_COMPLETION_VALUES + 20)
+
 typedef struct rs_candidates {
     const char *ref;  /* prompt name or template URI */
     const char *arg;  /* argument or variable name */
@@ -129,7 +134,7 @@ void mc__rs_complete(mc_refserver_t *rs, json_object *id, json_object *params)
         if (strcmp(aname, "resourceUri") == 0) {
             size_t n = mc__rs_resources_count(rs);
             char buf[RS_MAX_URI_LEN];
-            for (i = 0; i < n && i < 10000; i++)
+            for (i = 0; i < n && i < RS_COMPLETE_SCAN_MAX; i++)
                 offer(rs, values, mc__rs_resource_uri(rs, i, buf, sizeof(buf)), avalue, &total);
         } else {
             c = find_values(rs_prompt_values, sizeof(rs_prompt_values) / sizeof(rs_prompt_values[0]),
@@ -151,7 +156,7 @@ void mc__rs_complete(mc_refserver_t *rs, json_object *id, json_object *params)
         offer(rs, values, c->values[i], avalue, &total);
     if (rs_bug_on(rs, COMPLETION_TOO_MANY)) {
         char buf[32];
-        for (i = 0; i < 120; i++) {
+        for (i = 0; i < RS_TOO_MANY_VALUES; i++) {
             snprintf(buf, sizeof(buf), "value-%zu", i);
             json_object_array_add(values, json_object_new_string(buf));
         }

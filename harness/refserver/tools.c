@@ -109,6 +109,10 @@ static const rs_tool_t rs_tools[] = {
 #define RS_TOOL_SYNTHETIC (RS_NTOOLS + 1)
 #define DYN_TOOL "test_dynamic_tool"
 #define SYN_TOOL "synthetic_tool_"
+/* Passes over the job table in one run, so jobs that start jobs end. */
+#define RS_MAX_JOB_ROUNDS 1000
+/* Log lines the log-flood switch sends at once. */
+#define RS_LOG_FLOOD_LINES 500
 
 /* ---- results ---- */
 
@@ -226,7 +230,7 @@ void mc__rs_jobs_run(mc_refserver_t *rs)
 
     if (rs->njobs == 0)
         return; /* the common case: no tool call in progress */
-    while (progressed && rounds++ < 1000) {
+    while (progressed && rounds++ < RS_MAX_JOB_ROUNDS) {
         progressed = 0;
         for (i = 0; i < RS_MAX_JOBS; i++) {
             rs_job_t *job = &rs->jobs[i];
@@ -501,7 +505,7 @@ static int tool_logging(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *rep
 
     (void)reply;
     if (rs_bug_on(rs, LOG_FLOOD) && job->step == 0) {
-        for (i = 0; i < 500; i++)
+        for (i = 0; i < RS_LOG_FLOOD_LINES; i++)
             tool_log(rs, 1, "test_tool_with_logging", "flood");
     }
     tool_log(rs, 1, "test_tool_with_logging", msgs[job->step]);

@@ -5,6 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Bytes of a target's stderr shown under an ERROR on the console. */
+#define STDERR_TAIL_SHOWN 600
+/* The progress counter is padded to the digits of the total, 2 to 4. */
+#define COUNT_WIDTH_MIN 2
+#define COUNT_WIDTH_MAX 4
+
 static const char *color_of(mc_verdict_t v)
 {
     switch (v) {
@@ -45,6 +51,18 @@ static void put(out_t *o, const char *fmt, ...)
     va_end(ap);
     if (k > 0)
         o->len += (size_t)k < o->n - o->len ? (size_t)k : o->n - o->len - 1;
+}
+
+/* The digits of total, held between COUNT_WIDTH_MIN and COUNT_WIDTH_MAX. */
+static int count_width(size_t total)
+{
+    int w = 1;
+
+    while (total >= 10 && w < COUNT_WIDTH_MAX) {
+        total /= 10;
+        w++;
+    }
+    return w < COUNT_WIDTH_MIN ? COUNT_WIDTH_MIN : w;
 }
 
 static void verdict(out_t *o, mc_verdict_t v, int color, int width)
@@ -137,8 +155,8 @@ size_t mc_report_console_result(const mc_scenario_result_t *r, const mc_baseline
     if (r->verdict == MC_ERROR && r->stderr_tail != NULL && r->stderr_tail[0] != '\0') {
         const char *tail = r->stderr_tail;
         size_t len = strlen(tail);
-        if (len > 600)
-            tail += len - 600;
+        if (len > STDERR_TAIL_SHOWN)
+            tail += len - STDERR_TAIL_SHOWN;
         put(&o, "             stderr tail:\n");
         while (*tail != '\0') {
             const char *nl = strchr(tail, '\n');
@@ -160,7 +178,7 @@ size_t mc_report_console_progress(size_t done, size_t total, size_t failed, int6
     if (n == 0)
         return 0;
     buf[0] = '\0';
-    put(&o, "[%*zu/%zu] ", total >= 1000 ? 4 : total >= 100 ? 3 : 2, done, total);
+    put(&o, "[%*zu/%zu] ", count_width(total), done, total);
     for (i = 0; i < width; i++)
         put(&o, "%s", i < fill ? "#" : ".");
     if (failed > 0) {

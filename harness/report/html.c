@@ -15,6 +15,9 @@
 
 #include "report/internal.h"
 
+#define MS_PER_S 1000
+#define MS_PER_MIN 60000
+
 const char *mc__verdict_class(mc_verdict_t v)
 {
     static const char *const cls[] = {"v-pass", "v-skip", "v-info", "v-nv",
@@ -226,13 +229,13 @@ static void badge(mc__buf_t *b, const char *cls, const char *label)
 
 static void duration(mc__buf_t *b, int64_t ms)
 {
-    if (ms < 1000)
+    if (ms < MS_PER_S)
         mc__buf_printf(b, "%lld ms", (long long)ms);
-    else if (ms < 60000)
-        mc__buf_printf(b, "%.1f s", (double)ms / 1000.0);
+    else if (ms < MS_PER_MIN)
+        mc__buf_printf(b, "%.1f s", (double)ms / MS_PER_S);
     else
-        mc__buf_printf(b, "%lld min %lld s", (long long)(ms / 60000),
-                       (long long)((ms / 1000) % 60));
+        mc__buf_printf(b, "%lld min %lld s", (long long)(ms / MS_PER_MIN),
+                       (long long)((ms / MS_PER_S) % 60));
 }
 
 static void spec_link(mc__buf_t *b, const char *ref)

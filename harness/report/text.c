@@ -346,6 +346,9 @@ void mc__buf_base64(mc__buf_t *b, const unsigned char *s, size_t n)
     }
 }
 
+/* The least free room kept in the buffer before each read. */
+#define READ_STEP 65536u
+
 int mc__read_file(const char *path, size_t max, char **out, size_t *len, mc_errbuf_t *eb)
 {
     FILE *f = fopen(path, "rb");
@@ -356,8 +359,8 @@ int mc__read_file(const char *path, size_t max, char **out, size_t *len, mc_errb
         return mc_errbuf_set(eb, MC_EIO, "cannot open %s: %s", path, strerror(errno));
     for (;;) {
         size_t got;
-        if (cap - n < 65536) {
-            size_t ncap = cap == 0 ? 1u << 16 : cap * 2;
+        if (cap - n < READ_STEP) {
+            size_t ncap = cap == 0 ? READ_STEP : cap * 2;
             char *nb;
             if (cap > max) {
                 free(buf);

@@ -20,6 +20,9 @@
 #include "core/limits.h"
 #include "report/internal.h"
 
+/* Suffixes tried to make a trace file name unique (-2, -3, ...). */
+#define MAX_NAME_TRIES 1000
+
 void mc_report_trace_name(const mc_scenario_result_t *r, char *out, size_t n)
 {
     size_t k = 0;
@@ -143,7 +146,7 @@ int mc__write_traces(const mc_report_t *rep, const char *dir, mc_errbuf_t *eb)
         int k;
 
         mc_report_trace_name(r, names[i], sizeof(names[i]) - 8);
-        for (k = 2; name_taken(names, i, names[i]) && k < 1000; k++) {
+        for (k = 2; name_taken(names, i, names[i]) && k < MAX_NAME_TRIES; k++) {
             /* The same scenario ran twice at one version (a counter-offer). */
             char base[300];
             size_t bl;

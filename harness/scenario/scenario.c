@@ -11,6 +11,9 @@
 #include "core/json.h"
 #include "scenario/builtin.h"
 #include "scenario/match.h"
+
+/* Longest pause a sleep step may ask for. */
+#define MAX_SLEEP_MS 10000
 #include "scenario/vars.h"
 
 /* --- problem collection ------------------------------------------------ */
@@ -585,8 +588,8 @@ static void lint_step(lint_t *l, json_object *st, const char *ptr, int depth)
         only_keys(l, st, ptr, "a sleep step", k_sleep);
         if (!json_object_is_type(mc_json_get(st, "sleep"), json_type_int) ||
             json_object_get_int(mc_json_get(st, "sleep")) < 0 ||
-            json_object_get_int(mc_json_get(st, "sleep")) > 10000)
-            problem(l, ptr, "\"sleep\" must be milliseconds between 0 and 10000");
+            json_object_get_int(mc_json_get(st, "sleep")) > MAX_SLEEP_MS)
+            problem(l, ptr, "\"sleep\" must be milliseconds between 0 and %d", MAX_SLEEP_MS);
     } else if (strcmp(kind, "await") == 0) {
         only_keys(l, st, ptr, "an await step", k_await);
         if (!is_str(mc_json_get(st, "await")))

@@ -2,19 +2,32 @@
 # check_sources.sh - house rules that a compiler does not check.
 #
 #  1. Library code (every layer but cli/ and the programs' main files) never
-#     prints and never exits: it returns an error and fills a buffer.
+#     prints (to stdout or stderr) and never exits: it returns an error and
+#     fills a buffer. Writing a file it opened itself is not printing.
 #  2. No sprintf, strcpy, strcat, atoi or strtok anywhere.
-#  3. Limits are named constants: core/limits.h exists and defines the
-#     message size limit.
+#  3. Limits are named constants. core/limits.h defines the shared bounds
+#     DESIGN.md names (message size, nesting depth, pending requests, stderr
+#     capture, default timeouts). Library code compares nothing against a
+#     bare number of three digits or more, and clamps nothing to one
+#     (`x > 100 ? 100 : x`): a bound on input, on work or on a wait is a
+#     named constant (a #define, in limits.h or beside its one user). Numbers
+#     that are facts rather than limits pass by value: HTTP status classes
+#     (200, 300, 400), the largest port (65535), an octet (255), ASCII (127),
+#     a DNS name (253) and nanoseconds per second (1000000000).
+#
+# Usage: check_sources.sh REPO_ROOT   (exit 0 clean, 1 with the offending lines)
 set -u
 root=${1:?usage: check_sources.sh REPO_ROOT}
 cd "$root/harness" || exit 2
 status=0
 
-lib_files=$(find core schema client scenario report refserver -name '*.c' 2>/dev/null |
+lib_files=$(find core schema client judge scenario campaign report refserver -name '*.c' 2>/dev/null |
             grep -v -e '/main\.c$' -e '/bench[^/]*\.c$' | sort)
-hits=$(grep -HnE '(^|[^_[:alnum:]])(printf|fprintf|vfprintf|puts|fputs|perror|exit|_exit|abort)[[:space:]]*\(' \
-       $lib_files 2>/dev/null | grep -v -e 'snprintf' -e 'vsnprintf' -e '^[^:]*:[0-9]*:[[:space:]]*/\?\*' \
+# Writing to a file the code opened is fine; stdout and stderr are not.
+hits=$( (grep -HnE '(^|[^_[:alnum:]])(printf|vprintf|puts|putchar|perror|exit|_exit|abort)[[:space:]]*\(' \
+          $lib_files 2>/dev/null
+        grep -HnE '(fprintf|vfprintf|fputs|fputc|fwrite|putc)[[:space:]]*\(.*(stdout|stderr)' \
+          $lib_files 2>/dev/null) | grep -v -e '^[^:]*:[0-9]*:[[:space:]]*/\?\*' \
        | grep -v 'client/process.c:.*_exit(127)')
 if [ -n "$hits" ]; then
   echo "library code prints or exits:"; echo "$hits"; status=1
@@ -26,8 +39,41 @@ if [ -n "$banned" ]; then
   echo "banned functions used:"; echo "$banned"; status=1
 fi
 
-if ! grep -q 'define MC_MAX_MESSAGE_SIZE' core/limits.h; then
-  echo "core/limits.h does not define MC_MAX_MESSAGE_SIZE"; status=1
+for name in MC_MAX_MESSAGE_SIZE MC_MAX_JSON_DEPTH MC_MAX_PENDING_REQUESTS MC_STDERR_RING_SIZE \
+            MC_DEFAULT_REQUEST_TIMEOUT_MS MC_DEFAULT_STARTUP_TIMEOUT_MS; do
+  if ! grep -q "define $name " core/limits.h 2>/dev/null; then
+    echo "core/limits.h does not define $name"; status=1
+  fi
+done
+
+# Comments, string and character literals and preprocessor lines are left
+# out; what remains is searched for a comparison or a clamp with a number.
+bare=$(for f in $lib_files; do
+  sed -e 's://.*$::' -e 's:"\([^"\\]\|\\.\)*":"":g' -e "s:'\\\\\\?.'::g" "$f" | awk -v f="$f" '
+    { line = $0
+      if (incomment) { if (line !~ /\*\//) next; sub(/^.*\*\//, "", line); incomment = 0 }
+      gsub(/\/\*([^*]|\*+[^*\/])*\*+\//, "", line)
+      if (line ~ /\/\*/) { sub(/\/\*.*$/, "", line); incomment = 1 }
+      if (line ~ /^[ \t]*#/) next
+      rest = line
+      while (match(rest, /[<>]=?[ \t]*\(?[0-9][0-9][0-9]+[uUlL]*/)) {
+        tok = substr(rest, RSTART, RLENGTH); gsub(/[^0-9]/, "", tok)
+        if (!ok[tok + 0] && substr(rest, RSTART - 1, 1) != "-") { print f ":" NR ": " line; next }
+        rest = substr(rest, RSTART + RLENGTH)
+      }
+      rest = line
+      while (match(rest, /(^|[(,=!&|?:])[ \t]*[0-9][0-9][0-9]+[uUlL]*[ \t]*[<>]/)) {
+        tok = substr(rest, RSTART, RLENGTH); gsub(/[^0-9]/, "", tok)
+        if (!ok[tok + 0]) { print f ":" NR ": " line; next }
+        rest = substr(rest, RSTART + RLENGTH)
+      }
+      if (line ~ /[<>]=?[ \t]*[0-9][0-9][0-9]+[uUlL]*[ \t]*\?[ \t]*[0-9][0-9][0-9]+/) print f ":" NR ": " line
+    }
+    BEGIN { ok[127] = ok[200] = ok[253] = ok[255] = ok[300] = ok[400] = ok[65535] = 1
+            ok[1000000000] = 1 }'
+done)
+if [ -n "$bare" ]; then
+  echo "a bound that is a bare number (name it in a #define):"; echo "$bare"; status=1
 fi
 
 [ $status -eq 0 ] && echo "check_sources: $(echo "$lib_files" | wc -l) library files clean"

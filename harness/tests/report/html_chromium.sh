@@ -4,7 +4,8 @@
 # script ran holds the summary, the matrix and the failing scenario, opened.
 # The screenshots (desktop and phone width) are kept in
 # $MC_REPORT_ARTIFACTS (ctest sets it to the build folder) for a person to
-# look at. Skips (exit 77) when Chromium is not installed.
+# look at. Fails when Chromium is not installed: scripts/setup.sh installs it,
+# so CI always has it.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 mcpcheck=$1 refserver=$2
@@ -14,8 +15,8 @@ for c in chromium chromium-browser google-chrome; do
   if command -v "$c" >/dev/null 2>&1; then chromium=$c; break; fi
 done
 if [ -z "$chromium" ]; then
-  echo "SKIP: chromium is not installed (Debian package 'chromium'; scripts/setup.sh installs it)"
-  exit 77
+  echo "FAIL: chromium is not installed (Debian package 'chromium'; scripts/setup.sh installs it)"
+  exit 1
 fi
 
 "$mcpcheck" run --strict --report-dir "$tmp/out" -- "$refserver" --inject blob-not-base64 \

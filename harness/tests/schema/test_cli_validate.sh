@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # test_cli_validate.sh - `mcpcheck validate` end to end: exit codes, the
 # FILE:LINE output, pairing, --def, --schema, --schema-dir, --result-of.
-# usage: test_cli_validate.sh MCPCHECK [OFFICIAL_SCHEMA_DIR]
+# usage: test_cli_validate.sh MCPCHECK OFFICIAL_SCHEMA_DIR   (its absence fails the test)
 set -u
 MC=$1
 SPEC=${2:-}
@@ -105,11 +105,14 @@ expect format-2020 0 "1 valid" -- --schema "$T/fmt.json" --dialect 2020-12 "$T/n
 expect bad-dialect 2 "draft7 or 2020-12" -- --schema "$T/fmt.json" --dialect draft4 "$T/notauri.json"
 expect remote-unmapped 2 "cannot resolve" -- --schema "$T/remote.json" "$T/one.json"
 expect remote-mapped 1 "expected boolean" -- --schema "$T/remote.json" --remote "http://example.test/=$T/remotes" "$T/one.json"
+# The official schemas are an input of this test (CI always has them): their
+# absence fails it.
 if [ -n "$SPEC" ] && [ -d "$SPEC" ]; then
     expect schema-dir 1 "from $SPEC" -- --schema-dir "$SPEC" "$T/trace.jsonl"
     expect schema-dir-2024 0 "2 valid" -- --schema-dir "$SPEC" --spec-version 2024-11-05 "$T/good.jsonl"
 else
-    echo "skip schema-dir cases: no official schemas at '${SPEC}'"
+    echo "FAIL schema-dir cases: no official schemas at '${SPEC}'"
+    fail=$((fail + 1))
 fi
 
 echo "$pass passed, $fail failed"

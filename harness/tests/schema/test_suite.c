@@ -16,8 +16,10 @@
  * lack "$schema").
  *
  * Exit 0 when at least MIN_PERCENT of the required cases (and of the
- * asserted-format cases) pass; 1 below that,
- * when the suite folder is missing, or when it yields no case at all. The
+ * asserted-format cases) pass; 1 below that, when the suite folder is
+ * missing, when it yields no required case or no asserted-format case, and
+ * (counted as a failed case) when a file, a group or a case cannot be read or
+ * holds nothing to run. The
  * last lines print the figure: "DRAFT: P of N required cases pass (X.XX%)".
  */
 #include <dirent.h>
@@ -116,9 +118,17 @@ static void run_file(const char *path, const char *label, int must_pass, counts_
         mc_errbuf_t eb;
         int rc;
 
+        schema = tests = desc = NULL;
         json_object_object_get_ex(grp, "schema", &schema);
         json_object_object_get_ex(grp, "tests", &tests);
         json_object_object_get_ex(grp, "description", &desc);
+        /* A group the runner cannot read is a failure, never zero cases. */
+        if (!json_object_object_get_ex(grp, "schema", NULL) ||
+            !json_object_is_type(tests, json_type_array) || json_object_array_length(tests) == 0) {
+            printf("  FAIL %s: group %zu has no schema or no test case\n", label, g);
+            c.failed++;
+            continue;
+        }
         opts.dialect = dialect;
         opts.formats = formats;
         mc_errbuf_clear(&eb);
@@ -135,9 +145,16 @@ static void run_file(const char *path, const char *label, int must_pass, counts_
             json_object *data, *valid, *tdesc;
             int expect, fast, slow;
 
-            json_object_object_get_ex(tc, "data", &data);
+            data = valid = tdesc = NULL;
             json_object_object_get_ex(tc, "valid", &valid);
             json_object_object_get_ex(tc, "description", &tdesc);
+            if (!json_object_object_get_ex(tc, "data", &data) ||
+                !json_object_is_type(valid, json_type_boolean)) {
+                printf("  FAIL %s: group \"%s\" case %zu has no data or no boolean \"valid\"\n",
+                       label, json_object_get_string(desc), t);
+                c.failed++;
+                continue;
+            }
             expect = json_object_get_boolean(valid);
             fast = mc_schema_is_valid(s, mc_schema_root(s), data);
             mc_schema_report_clear(&report);
@@ -158,6 +175,10 @@ static void run_file(const char *path, const char *label, int must_pass, counts_
         mc_schema_free(s);
     }
     json_object_put(groups);
+    if (c.passed + c.failed == 0) {
+        printf("  FAIL %s: the file holds no test case\n", label);
+        c.failed = 1;
+    }
     printf("%-44s %3d/%-3d passed%s\n", label, c.passed, c.passed + c.failed,
            must_pass ? "" : (c.failed ? "  (optional: reported, not counted)" : "  (optional)"));
     if (must_pass) {
@@ -236,10 +257,14 @@ int main(int argc, char **argv)
         printf("FAIL: %s yielded no test case\n", dir);
         return 1;
     }
+    /* The suite has format files for formats the validator asserts; none
+     * run means the folder or the format list is wrong, not a pass. */
+    if (fmts.passed + fmts.failed == 0) {
+        printf("FAIL: %s/optional/format yielded no case of an asserted format\n", dir);
+        return 1;
+    }
     pct = (long)total.passed * 10000L / (long)(total.passed + total.failed);
-    fpct = fmts.passed + fmts.failed == 0
-               ? 10000L
-               : (long)fmts.passed * 10000L / (long)(fmts.passed + fmts.failed);
+    fpct = (long)fmts.passed * 10000L / (long)(fmts.passed + fmts.failed);
     printf("\n%s suite: %d passed, %d failed, %d optional cases reported\n", draft, total.passed,
            total.failed, total.skipped);
     printf("%s: %d of %d required cases pass (%ld.%02ld%%; at least %d.%02d%% needed)\n", draft,

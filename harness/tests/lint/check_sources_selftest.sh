@@ -1,0 +1,54 @@
+#!/bin/sh
+# check_sources_selftest.sh - check_sources.sh catches what it promises: a
+# tree made of the real core/limits.h and one library file that breaks each
+# rule once must fail with every rule's message, and the same tree with the
+# file made clean must pass.
+# Usage: check_sources_selftest.sh REPO_ROOT
+set -u
+root=${1:?usage: check_sources_selftest.sh REPO_ROOT}
+here=$(cd "$(dirname "$0")" && pwd)
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/mcpcheck-lint-selftest.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+status=0
+
+mkdir -p "$tmp/harness/core" "$tmp/harness/scenario"
+cp "$root/harness/core/limits.h" "$tmp/harness/core/limits.h"
+cat >"$tmp/harness/scenario/bad.c" <<'C'
+#include <stdio.h>
+#define NAMED_CAP 4096
+/* A comment that says printf("x") and 5000 > n is not code. */
+static int f(char *d, const char *s, long n, long left)
+{
+    fprintf(stderr, "oops");
+    strcpy(d, s);
+    if (n > 4096)
+        return 1;
+    if (n < NAMED_CAP && n != 255)
+        return 2;
+    return left > 100 ? 100 : (int)left;
+}
+C
+out=$(sh "$here/check_sources.sh" "$tmp" 2>&1); rc=$?
+for want in "library code prints or exits:" "bad.c:6:" "banned functions used:" "bad.c:7:" \
+            "a bound that is a bare number" "bad.c:8:" "bad.c:12:"; do
+  case $out in
+    *"$want"*) ;;
+    *) echo "FAIL: the broken tree's output lacks '$want'"; status=1 ;;
+  esac
+done
+case $out in *"bad.c:10:"*|*"bad.c:3:"*) echo "FAIL: a named bound or a comment was flagged"; status=1 ;; esac
+[ $rc -eq 1 ] || { echo "FAIL: exit $rc on the broken tree, expected 1"; status=1; }
+
+# The same file, clean: every rule passes.
+sed -i -e '/fprintf/d' -e '/strcpy/d' -e 's/n > 4096/n > NAMED_CAP/' \
+       -e 's/left > 100 ? 100/left > NAMED_CAP ? NAMED_CAP/' "$tmp/harness/scenario/bad.c"
+out=$(sh "$here/check_sources.sh" "$tmp" 2>&1); rc=$?
+[ $rc -eq 0 ] || { echo "FAIL: exit $rc on the clean tree:"; echo "$out"; status=1; }
+
+# A core/limits.h without a shared bound fails.
+sed -i '/define MC_MAX_JSON_DEPTH /d' "$tmp/harness/core/limits.h"
+out=$(sh "$here/check_sources.sh" "$tmp" 2>&1); rc=$?
+case $out in *"does not define MC_MAX_JSON_DEPTH"*) ;; *) echo "FAIL: a missing limit passed"; status=1 ;; esac
+
+[ $status -eq 0 ] && echo "check_sources_selftest: every rule fires on its violation and only there"
+exit $status
