@@ -1,0 +1,412 @@
+/*
+ * test_runner.c - the scenario runner and the suite, through their public
+ * functions, against real target processes.
+ *
+ * usage: test_runner REFSERVER TEST_TARGET SCHEMAS_DIR
+ *
+ * The targets are the reference server (a conformant server, and with
+ * --inject one that breaks one rule) and mc-test-target (a minimal server
+ * that declares no capability and echoes any version, or one that crashes
+ * or never reads). Every scenario is written to a temporary folder and
+ * loaded like a library file.
+ */
+#include "sc_files.h"
+
+#include <json-c/json.h>
+
+#include "scenario/runner.h"
+#include "scenario/suite.h"
+#include "schema/registry.h"
+
+static const char *refserver, *test_target, *schemas_dir;
+static mc_registry_t *registry;
+
+/* A scenario that pings and holds the answer to its own check. */
+#define PING_SCENARIO(versions)                                                                   \
+    SC_HEAD("area/ping/held")                                                                      \
+    versions "\"steps\": [{\"request\": \"ping\", \"expect\": \"result\", "                       \
+             "\"assert\": [{\"path\": \"result\", \"type\": \"object\", "                          \
+             "\"check\": \"area/ping/held\"}]}]}"
+
+static int setup(void **state)
+{
+    mc_errbuf_t eb;
+
+    (void)state;
+    sc_dir_make();
+    mc_errbuf_clear(&eb);
+    if (mc_registry_new(&registry, schemas_dir, MC_REGISTRY_BUNDLED, &eb) != MC_OK)
+        fail_msg("registry: %s", eb.msg);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    mc_registry_free(registry);
+    sc_dir_remove();
+    return 0;
+}
+
+/* Runner options for argv at version (argv stays owned by the caller). */
+static mc_runner_opts_t opts_for(char *const *argv, const char *version)
+{
+    mc_runner_opts_t o;
+
+    memset(&o, 0, sizeof(o));
+    o.argv = argv;
+    o.version = version;
+    o.registry = registry;
+    return o;
+}
+
+/* The check with this id, or NULL. */
+static const mc_check_result_t *find_check(const mc_scenario_result_t *r, const char *id)
+{
+    size_t i;
+
+    for (i = 0; i < r->n_checks; i++)
+        if (strcmp(r->checks[i].id, id) == 0)
+            return &r->checks[i];
+    return NULL;
+}
+
+/* Fails with the result's reason and failing checks when the verdict differs. */
+static void expect_verdict(const mc_scenario_result_t *r, mc_verdict_t want)
+{
+    size_t i;
+
+    if (r->verdict == want)
+        return;
+    for (i = 0; i < r->n_checks; i++)
+        if (r->checks[i].verdict != MC_PASS)
+            print_message("  %s %s: %s\n", mc_verdict_name(r->checks[i].verdict), r->checks[i].id,
+                          r->checks[i].message ? r->checks[i].message : "");
+    fail_msg("%s [%s]: %s (%s), expected %s", r->id, r->version, mc_verdict_name(r->verdict),
+             r->reason ? r->reason : "no reason", mc_verdict_name(want));
+}
+
+/* A conformant server: PASS, the scenario's check evaluated and held, the
+ * built-in wire and schema checks run on the same traffic, and the
+ * transcript starts with the client's initialize. */
+static void test_run_pass(void **state)
+{
+    char *argv[] = {(char *)refserver, NULL};
+    mc_runner_opts_t o = opts_for(argv, "2025-06-18");
+    mc_scenario_result_t r;
+    mc_scenario_t sc;
+    const mc_check_result_t *c;
+
+    (void)state;
+    sc_load("ping", PING_SCENARIO(""), &sc);
+    memset(&r, 0, sizeof(r));
+    assert_int_equal(mc_runner_run(&sc, &o, &r), MC_OK);
+    expect_verdict(&r, MC_PASS);
+    assert_string_equal(r.id, "area/ping");
+    assert_string_equal(r.version, "2025-06-18");
+    c = find_check(&r, "area/ping/held");
+    assert_non_null(c);
+    assert_int_equal(c->verdict, MC_PASS);
+    assert_true(c->evals >= 1);
+    assert_int_equal(c->fails, 0);
+    assert_null(c->message);
+    c = find_check(&r, "wire/jsonrpc-envelope");
+    assert_non_null(c);
+    assert_int_equal(c->verdict, MC_PASS);
+    assert_true(c->evals >= 1);
+    assert_int_equal(c->fails, 0);
+    assert_non_null(find_check(&r, "wire/response-id"));
+    assert_non_null(find_check(&r, "wire/stdout-only-messages"));
+    assert_true(r.n_tx >= 4);
+    assert_int_equal(r.tx[0].outbound, 1);
+    assert_non_null(strstr(r.tx[0].line, "\"initialize\""));
+    assert_int_equal(r.tx[1].outbound, 0);
+    assert_int_equal(r.tx[0].seq, 1);
+    assert_int_equal(r.tx[1].seq, 2);
+    mc_sresult_free(&r);
+    mc_scenario_free(&sc);
+}
+
+/* The same scenario against a server that breaks the envelope of its ping
+ * response: FAIL, pinned on the wire check, with evidence that points at
+ * the transcript line of the broken message. */
+static void test_run_fail_wire(void **state)
+{
+    char *argv[] = {(char *)refserver, "--inject", "envelope-jsonrpc-version", NULL};
+    mc_runner_opts_t o = opts_for(argv, "2025-06-18");
+    mc_scenario_result_t r;
+    mc_scenario_t sc;
+    const mc_check_result_t *c;
+
+    (void)state;
+    sc_load("ping", PING_SCENARIO(""), &sc);
+    memset(&r, 0, sizeof(r));
+    assert_int_equal(mc_runner_run(&sc, &o, &r), MC_OK);
+    expect_verdict(&r, MC_FAIL);
+    c = find_check(&r, "wire/jsonrpc-envelope");
+    assert_non_null(c);
+    assert_int_equal(c->verdict, MC_FAIL);
+    assert_true(c->fails >= 1);
+    assert_non_null(c->message);
+    assert_true(c->seq >= 1 && c->seq <= r.n_tx);
+    assert_int_equal(r.tx[c->seq - 1].outbound, 0);
+    assert_non_null(strstr(r.tx[c->seq - 1].line, "\"1.0\""));
+    mc_sresult_free(&r);
+    mc_scenario_free(&sc);
+}
+
+/* The scenario's own assertion fails: FAIL on its check, with expected and
+ * actual. */
+static void test_run_fail_assertion(void **state)
+{
+    char *argv[] = {(char *)refserver, NULL};
+    mc_runner_opts_t o = opts_for(argv, "2025-11-25");
+    mc_scenario_result_t r;
+    mc_scenario_t sc;
+    const mc_check_result_t *c;
+
+    (void)state;
+    sc_load("tools", SC_HEAD("area/tools/named") "\"steps\": [{\"request\": \"tools/list\", "
+            "\"expect\": \"result\", \"assert\": [{\"path\": \"result.tools[0].name\", "
+            "\"equals\": \"no-such-tool\", \"check\": \"area/tools/named\"}]}]}",
+            &sc);
+    memset(&r, 0, sizeof(r));
+    assert_int_equal(mc_runner_run(&sc, &o, &r), MC_OK);
+    expect_verdict(&r, MC_FAIL);
+    c = find_check(&r, "area/tools/named");
+    assert_non_null(c);
+    assert_int_equal(c->verdict, MC_FAIL);
+    assert_non_null(c->expected);
+    assert_non_null(strstr(c->expected, "no-such-tool"));
+    assert_non_null(c->actual);
+    assert_null(strstr(c->actual, "no-such-tool"));
+    /* Nothing else broke: every other check held. */
+    for (size_t i = 0; i < r.n_checks; i++)
+        if (strcmp(r.checks[i].id, "area/tools/named") != 0)
+            assert_int_equal(r.checks[i].verdict, MC_PASS);
+    mc_sresult_free(&r);
+    mc_scenario_free(&sc);
+}
+
+/* What the server does not declare or does not negotiate is SKIP, with the
+ * reason; an unmapped role is NOT-VERIFIED. None of them is a PASS. */
+static void test_run_skip_and_not_verified(void **state)
+{
+    char *serve[] = {(char *)test_target, "serve", NULL};
+    char *ref[] = {(char *)refserver, NULL};
+    mc_runner_opts_t o = opts_for(serve, "2025-06-18");
+    mc_scenario_result_t r;
+    mc_scenario_t sc;
+
+    (void)state;
+    sc_load("needs-resources", PING_SCENARIO("\"requires\": {\"capabilities\": [\"resources\"]}, "),
+            &sc);
+    memset(&r, 0, sizeof(r));
+    assert_int_equal(mc_runner_run(&sc, &o, &r), MC_OK);
+    expect_verdict(&r, MC_SKIP);
+    assert_non_null(strstr(r.reason, "\"resources\""));
+    assert_null(find_check(&r, "area/ping/held"));
+    mc_sresult_free(&r);
+    mc_scenario_free(&sc);
+
+    /* mc-test-target accepts 2025-06-18; the scenario is for 2025-11-25 only. */
+    sc_load("later", PING_SCENARIO("\"versions\": \"2025-11-25\", "), &sc);
+    memset(&r, 0, sizeof(r));
+    assert_int_equal(mc_runner_run(&sc, &o, &r), MC_OK);
+    expect_verdict(&r, MC_SKIP);
+    assert_non_null(strstr(r.reason, "2025-06-18"));
+    mc_sresult_free(&r);
+    mc_scenario_free(&sc);
+
+    o = opts_for(ref, "2025-06-18");
+    sc_load("role", SC_HEAD("area/role/held") "\"steps\": [{\"request\": \"tools/call\", "
+            "\"params\": {\"name\": \"${role:tool.nowhere}\"}, \"expect\": \"result\"}]}",
+            &sc);
+    memset(&r, 0, sizeof(r));
+    assert_int_equal(mc_runner_run(&sc, &o, &r), MC_OK);
+    expect_verdict(&r, MC_NOT_VERIFIED);
+    assert_non_null(strstr(r.reason, "tool.nowhere"));
+    mc_sresult_free(&r);
+    mc_scenario_free(&sc);
+}
+
+/* A target that dies is an ERROR that says how it ended; one that never
+ * answers is an ERROR within the start-up budget. A crash is never a skip. */
+static void test_run_error(void **state)
+{
+    char *segv[] = {(char *)test_target, "segv", NULL};
+    char *silent[] = {(char *)test_target, "noread", NULL};
+    mc_runner_opts_t o = opts_for(segv, "2025-06-18");
+    mc_scenario_result_t r;
+    mc_scenario_t sc;
+
+    (void)state;
+    sc_load("ping", PING_SCENARIO(""), &sc);
+    memset(&r, 0, sizeof(r));
+    assert_int_equal(mc_runner_run(&sc, &o, &r), MC_OK);
+    expect_verdict(&r, MC_ERROR);
+    assert_non_null(r.reason);
+    assert_non_null(r.exit_desc);
+    assert_non_null(strstr(r.exit_desc, "SIGSEGV"));
+    mc_sresult_free(&r);
+
+    o = opts_for(silent, "2025-06-18");
+    o.startup_timeout_ms = 300;
+    memset(&r, 0, sizeof(r));
+    assert_int_equal(mc_runner_run(&sc, &o, &r), MC_OK);
+    expect_verdict(&r, MC_ERROR);
+    assert_non_null(strstr(r.reason, "initialize"));
+    mc_sresult_free(&r);
+    mc_scenario_free(&sc);
+}
+
+/* ---- suite ---- */
+
+typedef struct seen {
+    char ids[8][64];
+    size_t done[8];
+    size_t n, total;
+    volatile int *stop_after_first;
+} seen_t;
+
+static void on_result(void *ctx, const mc_scenario_result_t *r, size_t done, size_t total)
+{
+    seen_t *s = ctx;
+
+    assert_true(s->n < 8);
+    snprintf(s->ids[s->n], sizeof(s->ids[0]), "%s@%s", r->id, r->version);
+    s->done[s->n++] = done;
+    s->total = total;
+    if (s->stop_after_first != NULL)
+        *s->stop_after_first = 1;
+}
+
+/* Three scenarios: one for every version, one from 2025-11-25, one pinned
+ * to 2025-06-18 by its client version. */
+static void load_three(mc_scenario_t scs[3])
+{
+    sc_load("a-all", PING_SCENARIO(""), &scs[0]);
+    sc_load("b-late", PING_SCENARIO("\"versions\": \"2025-11-25..\", "), &scs[1]);
+    sc_load("c-pinned", PING_SCENARIO("\"client\": {\"version\": \"2025-06-18\"}, "), &scs[2]);
+}
+
+static void test_suite_count(void **state)
+{
+    static const char *const both[] = {"2025-06-18", "2025-11-25", NULL};
+    static const char *const early[] = {"2025-06-18", NULL};
+    static const char *const none[] = {NULL};
+    mc_scenario_t scs[3];
+    int i;
+
+    (void)state;
+    load_three(scs);
+    assert_int_equal(mc_suite_count(scs, 3, both), 4);
+    assert_int_equal(mc_suite_count(scs, 3, early), 2);
+    /* A pinned scenario runs at its version whatever was asked. */
+    assert_int_equal(mc_suite_count(scs, 3, none), 1);
+    assert_int_equal(mc_suite_count(scs, 0, both), 0);
+    for (i = 0; i < 3; i++)
+        mc_scenario_free(&scs[i]);
+}
+
+/* Two workers: the results and the callback come in job order (scenario,
+ * then version), each job once, whatever finished first. */
+static void test_suite_order(void **state)
+{
+    static const char *const both[] = {"2025-06-18", "2025-11-25", NULL};
+    static const char *const want[] = {"area/a-all@2025-06-18", "area/a-all@2025-11-25",
+                                       "area/b-late@2025-11-25", "area/c-pinned@2025-06-18"};
+    char *argv[] = {(char *)refserver, NULL};
+    mc_scenario_t scs[3];
+    mc_suite_opts_t so;
+    mc_run_result_t run;
+    seen_t seen;
+    size_t i;
+
+    (void)state;
+    load_three(scs);
+    memset(&so, 0, sizeof(so));
+    memset(&run, 0, sizeof(run));
+    memset(&seen, 0, sizeof(seen));
+    so.versions = both;
+    so.jobs = 2;
+    so.runner = opts_for(argv, NULL);
+    so.on_result = on_result;
+    so.cb_ctx = &seen;
+    assert_int_equal(mc_suite_run(scs, 3, &so, &run), MC_OK);
+    assert_int_equal(run.n, 4);
+    assert_int_equal(run.partial, 0);
+    assert_int_equal(seen.n, 4);
+    assert_int_equal(seen.total, 4);
+    for (i = 0; i < 4; i++) {
+        char id[64];
+        snprintf(id, sizeof(id), "%s@%s", run.scenarios[i].id, run.scenarios[i].version);
+        assert_string_equal(id, want[i]);
+        assert_string_equal(seen.ids[i], want[i]);
+        assert_int_equal(seen.done[i], i + 1);
+        expect_verdict(&run.scenarios[i], MC_PASS);
+    }
+    assert_int_equal(run.count[MC_PASS], 4);
+    assert_int_equal(mc_run_exit_code(&run), 0);
+    mc_run_free(&run);
+    for (i = 0; i < 3; i++)
+        mc_scenario_free(&scs[i]);
+}
+
+/* A stop raised while the first job ends: nothing more starts, the run is
+ * partial and keeps the one result. */
+static void test_suite_stop(void **state)
+{
+    static const char *const both[] = {"2025-06-18", "2025-11-25", NULL};
+    char *argv[] = {(char *)refserver, NULL};
+    volatile int stop = 0;
+    mc_scenario_t scs[3];
+    mc_suite_opts_t so;
+    mc_run_result_t run;
+    seen_t seen;
+    int i;
+
+    (void)state;
+    load_three(scs);
+    memset(&so, 0, sizeof(so));
+    memset(&run, 0, sizeof(run));
+    memset(&seen, 0, sizeof(seen));
+    seen.stop_after_first = &stop;
+    so.versions = both;
+    so.jobs = 1;
+    so.runner = opts_for(argv, NULL);
+    so.runner.stop = &stop;
+    so.on_result = on_result;
+    so.cb_ctx = &seen;
+    assert_int_equal(mc_suite_run(scs, 3, &so, &run), MC_OK);
+    assert_int_equal(run.n, 1);
+    assert_int_equal(run.partial, 1);
+    assert_int_equal(seen.n, 1);
+    assert_string_equal(seen.ids[0], "area/a-all@2025-06-18");
+    mc_run_free(&run);
+    for (i = 0; i < 3; i++)
+        mc_scenario_free(&scs[i]);
+}
+
+int main(int argc, char **argv)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_run_pass),
+        cmocka_unit_test(test_run_fail_wire),
+        cmocka_unit_test(test_run_fail_assertion),
+        cmocka_unit_test(test_run_skip_and_not_verified),
+        cmocka_unit_test(test_run_error),
+        cmocka_unit_test(test_suite_count),
+        cmocka_unit_test(test_suite_order),
+        cmocka_unit_test(test_suite_stop),
+    };
+
+    if (argc != 4) {
+        fprintf(stderr, "usage: %s REFSERVER TEST_TARGET SCHEMAS_DIR\n", argv[0]);
+        return 2;
+    }
+    refserver = argv[1];
+    test_target = argv[2];
+    schemas_dir = argv[3];
+    return cmocka_run_group_tests_name("runner", tests, setup, teardown);
+}
