@@ -24,6 +24,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/file.h"
+
 /* Largest input file replayed (targets reject far smaller inputs anyway). */
 #define MAX_FILE (16u * 1024u * 1024u)
 
@@ -94,9 +96,10 @@ static const char *disabled_reason(const char *path)
 
 static int run_file(const char *path)
 {
-    FILE *f;
+    mc_errbuf_t eb;
+    char *text = NULL;
     uint8_t *buf;
-    size_t n;
+    size_t n = 0;
     const char *why = disabled_reason(path);
 
     if (why != NULL) {
@@ -104,25 +107,12 @@ static int run_file(const char *path)
         g_skipped++;
         return 0;
     }
-    f = fopen(path, "rb");
-    if (f == NULL) {
-        fprintf(stderr, "replay: cannot open %s: %s\n", path, strerror(errno));
+    mc_errbuf_clear(&eb);
+    if (mc_file_read(path, MAX_FILE, &text, &n, &eb) != MC_OK) {
+        fprintf(stderr, "replay: %s\n", eb.msg);
         return -1;
     }
-    buf = malloc(MAX_FILE + 1);
-    if (buf == NULL) {
-        fclose(f);
-        fprintf(stderr, "replay: out of memory\n");
-        return -1;
-    }
-    n = fread(buf, 1, MAX_FILE + 1, f);
-    if (ferror(f) || n > MAX_FILE) {
-        fprintf(stderr, "replay: cannot read %s (or larger than %u bytes)\n", path, MAX_FILE);
-        fclose(f);
-        free(buf);
-        return -1;
-    }
-    fclose(f);
+    buf = (uint8_t *)text;
     if (!g_quiet)
         fprintf(stderr, "replay: %s (%zu bytes)\n", path, n);
     /* An exact-size copy, so ASan sees reads past the end of the input. */

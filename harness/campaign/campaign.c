@@ -13,6 +13,7 @@
 #include "campaign/gen.h"
 #include "campaign/internal.h"
 #include "core/clock.h"
+#include "core/file.h"
 #include "core/json.h"
 #include "scenario/builtin.h"
 
@@ -191,23 +192,15 @@ static void corpus_save(camp_t *c, json_object *seq)
 
 static json_object *read_seq(const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    char *buf;
-    size_t n;
+    char *buf = NULL;
+    size_t n = 0;
     json_object *v = NULL;
 
-    if (f == NULL)
+    if (mc_file_read(path, MAX_CORPUS_FILE, &buf, &n, NULL) != MC_OK)
         return NULL;
-    buf = malloc(MAX_CORPUS_FILE + 1);
-    if (buf != NULL) {
-        n = fread(buf, 1, MAX_CORPUS_FILE + 1, f);
-        if (n > 0 && n <= MAX_CORPUS_FILE) {
-            buf[n] = '\0';
-            v = json_tokener_parse(buf);
-        }
-        free(buf);
-    }
-    fclose(f);
+    if (n > 0)
+        v = json_tokener_parse(buf);
+    free(buf);
     if (v != NULL && !json_object_is_type(v, json_type_array)) {
         json_object_put(v);
         return NULL;

@@ -12,6 +12,7 @@
 
 #include "cli/commands.h"
 #include "core/base64.h"
+#include "core/file.h"
 #include "client/session.h"
 #include "client/wire.h"
 #include "core/frame.h"
@@ -318,59 +319,21 @@ static int check_value(run_t *r, json_object *v, const char *file, size_t line)
 
 /* ---- files ------------------------------------------------------------------ */
 
+/* Reads path ("-": stdin) whole; prints why and returns 2 when it cannot. */
 static int read_all(const char *path, char **out, size_t *len)
 {
-    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
-    char *buf = NULL;
-    size_t n = 0, cap = 0;
+    mc_errbuf_t eb;
+    int rc;
 
-    if (f == NULL) {
-        fprintf(stderr, "mcpcheck validate: cannot open %s: %s\n", path, strerror(errno));
+    mc_errbuf_clear(&eb);
+    if (strcmp(path, "-") == 0)
+        rc = mc_file_read_stream(stdin, "standard input", MC_VALIDATE_MAX_INPUT, out, len, &eb);
+    else
+        rc = mc_file_read(path, MC_VALIDATE_MAX_INPUT, out, len, &eb);
+    if (rc != MC_OK) {
+        fprintf(stderr, "mcpcheck validate: %s\n", eb.msg);
         return 2;
     }
-    for (;;) {
-        size_t got;
-        if (cap - n < 65536) {
-            size_t ncap = cap == 0 ? 1u << 20 : cap * 2;
-            char *nb;
-            if (ncap > MC_VALIDATE_MAX_INPUT + 65536)
-                ncap = MC_VALIDATE_MAX_INPUT + 65536;
-            if (ncap <= cap) {
-                fprintf(stderr, "mcpcheck validate: %s is larger than %llu bytes\n", path,
-                        (unsigned long long)MC_VALIDATE_MAX_INPUT);
-                free(buf);
-                if (f != stdin)
-                    fclose(f);
-                return 2;
-            }
-            nb = realloc(buf, ncap + 1);
-            if (nb == NULL) {
-                fprintf(stderr, "mcpcheck validate: out of memory reading %s\n", path);
-                free(buf);
-                if (f != stdin)
-                    fclose(f);
-                return 2;
-            }
-            buf = nb;
-            cap = ncap;
-        }
-        got = fread(buf + n, 1, cap - n, f);
-        n += got;
-        if (got == 0)
-            break;
-    }
-    if (ferror(f)) {
-        fprintf(stderr, "mcpcheck validate: cannot read %s\n", path);
-        free(buf);
-        if (f != stdin)
-            fclose(f);
-        return 2;
-    }
-    if (f != stdin)
-        fclose(f);
-    buf[n] = '\0';
-    *out = buf;
-    *len = n;
     return 0;
 }
 
@@ -805,17 +768,9 @@ static json_object *resolve_remote(void *ctx, const char *uri)
         n = snprintf(path, sizeof(path), "%s/%s", eq + 1, uri + plen);
         if (n < 0 || (size_t)n >= sizeof(path))
             return NULL;
-        {
-            FILE *f = fopen(path, "rb");
-            if (f == NULL)
-                return NULL;
-            buf = malloc(MC_VALIDATE_MAX_REMOTE_FILE + 1);
-            if (buf != NULL)
-                len = fread(buf, 1, MC_VALIDATE_MAX_REMOTE_FILE + 1, f);
-            fclose(f);
-        }
-        if (buf == NULL || len > MC_VALIDATE_MAX_REMOTE_FILE ||
-            mc_json_parse(buf, len, 512, &doc, NULL) != MC_OK)
+        if (mc_file_read(path, MC_VALIDATE_MAX_REMOTE_FILE, &buf, &len, NULL) != MC_OK)
+            return NULL;
+        if (mc_json_parse(buf, len, 512, &doc, NULL) != MC_OK)
             doc = NULL;
         free(buf);
         return doc;

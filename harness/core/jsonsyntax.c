@@ -3,6 +3,7 @@
 #include <stdint.h>
 
 #include "core/error.h"
+#include "core/hex.h"
 
 /* Container stack: one bit per level (1 = object), enough for any sane limit. */
 #define MC__SYNTAX_MAX_DEPTH 4096
@@ -36,16 +37,10 @@ static int hex4(scan_t *s, unsigned *out)
     if (s->end - s->p < 4)
         return fail(s, MC_EPARSE, "truncated \\u escape");
     for (i = 0; i < 4; i++) {
-        unsigned c = s->p[i], d;
-        if (c >= '0' && c <= '9')
-            d = c - '0';
-        else if (c >= 'a' && c <= 'f')
-            d = c - 'a' + 10;
-        else if (c >= 'A' && c <= 'F')
-            d = c - 'A' + 10;
-        else
+        int d = mc_hex_digit(s->p[i]);
+        if (d < 0)
             return fail(s, MC_EPARSE, "bad hex digit in \\u escape");
-        v = (v << 4) | d;
+        v = (v << 4) | (unsigned)d;
     }
     s->p += 4;
     *out = v;

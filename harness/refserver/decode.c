@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/hex.h"
 #include "core/jsonsyntax.h"
 #include "refserver/internal.h"
 
@@ -129,10 +130,11 @@ static void quick_ws(quick_t *q)
 
 static int quick_value(quick_t *q, json_object **out);
 
-/* The value of a hex digit (the syntax check has seen four of them). */
-static unsigned hex_value(char c)
+/* The value of four hex digits the syntax check has seen. */
+static unsigned hex4(const char *p)
 {
-    return c <= '9' ? (unsigned)(c - '0') : (unsigned)((c | 0x20) - 'a' + 10);
+    return (unsigned)(mc_hex_digit(p[0]) << 12 | mc_hex_digit(p[1]) << 8 |
+                      mc_hex_digit(p[2]) << 4 | mc_hex_digit(p[3]));
 }
 
 /* Appends code point u as UTF-8 (1 to 4 bytes) at out[*o], as json-c does. */
@@ -202,16 +204,15 @@ static long quick_unescape(quick_t *q, const char *s, size_t n)
             s = bs + 2;
             break;
         case 'u':
-            u = hex_value(bs[2]) << 12 | hex_value(bs[3]) << 8 | hex_value(bs[4]) << 4 |
-                hex_value(bs[5]);
+            /* The syntax check has seen four hex digits after each \u. */
+            u = hex4(bs + 2);
             s = bs + 6;
             if (u >= 0xdc00 && u <= 0xdfff)
                 return -1;
             if (u >= 0xd800 && u <= 0xdbff) {
                 if (end - s < 6 || s[0] != '\\' || s[1] != 'u')
                     return -1;
-                lo = hex_value(s[2]) << 12 | hex_value(s[3]) << 8 | hex_value(s[4]) << 4 |
-                     hex_value(s[5]);
+                lo = hex4(s + 2);
                 if (lo < 0xdc00 || lo > 0xdfff)
                     return -1;
                 u = 0x10000 + ((u - 0xd800) << 10) + (lo - 0xdc00);

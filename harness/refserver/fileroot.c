@@ -23,6 +23,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/hex.h"
 #include "refserver/internal.h"
 
 struct rs_fileroot {
@@ -190,17 +191,6 @@ int mc__rs_fileroot_claims(const char *uri)
     return strncmp(uri, "file://", 7) == 0;
 }
 
-static int hexval(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
 /* True when any "/"-separated segment of p is "." or "..". */
 static int has_dot_segment(const char *p)
 {
@@ -357,7 +347,7 @@ int mc__rs_fileroot_read(const struct rs_fileroot *fr, const char *uri, json_obj
             return MC_RPC_INVALID_PARAMS;
         }
         if (c == '%') {
-            int h = hexval(path[i + 1]), l = h >= 0 ? hexval(path[i + 2]) : -1;
+            int h = mc_hex_digit(path[i + 1]), l = h >= 0 ? mc_hex_digit(path[i + 2]) : -1;
             if (h < 0 || l < 0) {
                 snprintf(why, why_cap, "invalid percent-encoding");
                 return MC_RPC_INVALID_PARAMS;

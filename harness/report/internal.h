@@ -91,9 +91,6 @@ const char *mc__known(const mc_report_t *rep, size_t i);
 /* Writes DIR/traces/ (replacing the folder as a whole). */
 int mc__write_traces(const mc_report_t *rep, const char *dir, mc_errbuf_t *eb);
 
-/* Reads a whole file of at most max bytes (NUL-terminated copy in *out). */
-int mc__read_file(const char *path, size_t max, char **out, size_t *len, mc_errbuf_t *eb);
-
 /* Standard base64 of n bytes. */
 void mc__buf_base64(mc__buf_t *b, const unsigned char *s, size_t n);
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/base64.h"
+#include "core/file.h"
 #include "report/internal.h"
 
 static json_object *get(json_object *o, const char *k)
@@ -262,7 +263,7 @@ int mc_report_load(const char *path, mc_report_t *rep, mc_errbuf_t *eb)
     int rc;
 
     memset(rep, 0, sizeof(*rep));
-    rc = mc__read_file(path, MC_REPORT_MAX_INPUT, &text, &len, eb);
+    rc = mc_file_read(path, MC_REPORT_MAX_INPUT, &text, &len, eb);
     if (rc != MC_OK)
         return rc;
     tok = json_tokener_new_ex(64);

@@ -346,54 +346,6 @@ void mc__buf_base64(mc__buf_t *b, const unsigned char *s, size_t n)
     }
 }
 
-/* The least free room kept in the buffer before each read. */
-#define READ_STEP 65536u
-
-int mc__read_file(const char *path, size_t max, char **out, size_t *len, mc_errbuf_t *eb)
-{
-    FILE *f = fopen(path, "rb");
-    char *buf = NULL;
-    size_t n = 0, cap = 0;
-
-    if (f == NULL)
-        return mc_errbuf_set(eb, MC_EIO, "cannot open %s: %s", path, strerror(errno));
-    for (;;) {
-        size_t got;
-        if (cap - n < READ_STEP) {
-            size_t ncap = cap == 0 ? READ_STEP : cap * 2;
-            char *nb;
-            if (cap > max) {
-                free(buf);
-                fclose(f);
-                return mc_errbuf_set(eb, MC_ETOOBIG, "%s is larger than %zu bytes", path, max);
-            }
-            nb = realloc(buf, ncap + 1);
-            if (nb == NULL) {
-                free(buf);
-                fclose(f);
-                return mc_errbuf_set(eb, MC_ENOMEM, "out of memory reading %s", path);
-            }
-            buf = nb;
-            cap = ncap;
-        }
-        got = fread(buf + n, 1, cap - n, f);
-        n += got;
-        if (got == 0)
-            break;
-    }
-    if (ferror(f) || n > max) {
-        free(buf);
-        fclose(f);
-        return mc_errbuf_set(eb, n > max ? MC_ETOOBIG : MC_EIO, "cannot read %s", path);
-    }
-    fclose(f);
-    buf[n] = '\0';
-    *out = buf;
-    *len = n;
-    return MC_OK;
-}
-
-
 char *mc_report_utf8_clean(const char *s)
 {
     mc__buf_t b;

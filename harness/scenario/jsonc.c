@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/file.h"
+
 /* Line and column of byte offset off in text. */
 static void line_col(const char *text, size_t off, int *line, int *col)
 {
@@ -337,30 +339,12 @@ int mc_jsonc_parse(const char *text, size_t len, const char *name, mc_jsonc_doc_
 
 int mc_jsonc_load(const char *path, mc_jsonc_doc_t *doc, mc_errbuf_t *eb)
 {
-    FILE *f = fopen(path, "rb");
-    char *buf;
-    size_t n;
-    int rc;
+    char *buf = NULL;
+    size_t n = 0;
+    int rc = mc_file_read(path, MC_JSONC_MAX_FILE, &buf, &n, eb);
 
-    if (f == NULL)
-        return mc_errbuf_set(eb, MC_EIO, "%s: %s", path, strerror(errno));
-    buf = malloc(MC_JSONC_MAX_FILE + 1);
-    if (buf == NULL) {
-        fclose(f);
-        return mc_errbuf_set(eb, MC_ENOMEM, "out of memory");
-    }
-    n = fread(buf, 1, MC_JSONC_MAX_FILE + 1, f);
-    if (ferror(f)) {
-        fclose(f);
-        free(buf);
-        return mc_errbuf_set(eb, MC_EIO, "%s: read error", path);
-    }
-    fclose(f);
-    if (n > MC_JSONC_MAX_FILE) {
-        free(buf);
-        return mc_errbuf_set(eb, MC_ETOOBIG, "%s: file larger than %u bytes", path,
-                             MC_JSONC_MAX_FILE);
-    }
+    if (rc != MC_OK)
+        return rc;
     rc = mc_jsonc_parse(buf, n, path, doc, eb);
     free(buf);
     return rc;

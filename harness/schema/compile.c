@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/hex.h"
 #include "schema/internal.h"
 
 /* ---- arena ------------------------------------------------------------- */
@@ -1228,17 +1229,6 @@ static int compile_node(cctx_t *c, json_object *obj, int doc, const char *parent
 
 /* ---- reference resolution ------------------------------------------------ */
 
-static int hexval(char ch)
-{
-    if (ch >= '0' && ch <= '9')
-        return ch - '0';
-    if (ch >= 'a' && ch <= 'f')
-        return ch - 'a' + 10;
-    if (ch >= 'A' && ch <= 'F')
-        return ch - 'A' + 10;
-    return -1;
-}
-
 /* Percent-decodes src into dst (cap incl. NUL). Returns 0 on bad input. */
 static int percent_decode(const char *src, char *dst, size_t cap)
 {
@@ -1247,7 +1237,7 @@ static int percent_decode(const char *src, char *dst, size_t cap)
     while (*src != '\0') {
         char ch = *src;
         if (ch == '%') {
-            int h = hexval(src[1]), l = h < 0 ? -1 : hexval(src[2]);
+            int h = mc_hex_digit(src[1]), l = h < 0 ? -1 : mc_hex_digit(src[2]);
             if (h < 0 || l < 0)
                 return 0;
             ch = (char)(h * 16 + l);

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "core/hex.h"
 #include "schema/internal.h"
 
 typedef struct out {
@@ -59,24 +60,13 @@ static size_t utf8(uint32_t cp, char *u)
     return 4;
 }
 
-static int hex(char ch)
-{
-    if (ch >= '0' && ch <= '9')
-        return ch - '0';
-    if (ch >= 'a' && ch <= 'f')
-        return ch - 'a' + 10;
-    if (ch >= 'A' && ch <= 'F')
-        return ch - 'A' + 10;
-    return -1;
-}
-
 static int read_hex(const char *s, size_t n, uint32_t *out)
 {
     size_t i;
     uint32_t v = 0;
 
     for (i = 0; i < n; i++) {
-        int h = hex(s[i]);
+        int h = mc_hex_digit(s[i]);
         if (h < 0)
             return 0;
         v = v * 16 + (uint32_t)h;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/file.h"
 #include "core/jsonrpc.h"
 #include "core/version.h"
 #include "schema/registry.h"
@@ -199,38 +200,6 @@ static int known_version(const char *name)
     return mc_version_find(name) != NULL;
 }
 
-/* Reads a whole file (at most MC_REGISTRY_MAX_FILE bytes) into a new buffer. */
-static int read_file(const char *path, char **out, size_t *len, mc_errbuf_t *eb)
-{
-    FILE *f = fopen(path, "rb");
-    char *buf;
-    size_t n;
-
-    if (f == NULL)
-        return mc_errbuf_set(eb, errno == ENOENT ? MC_ENOTFOUND : MC_EIO, "cannot open %s: %s",
-                             path, strerror(errno));
-    buf = malloc(MC_REGISTRY_MAX_FILE + 1);
-    if (buf == NULL) {
-        fclose(f);
-        return mc_errbuf_set(eb, MC_ENOMEM, "out of memory reading %s", path);
-    }
-    n = fread(buf, 1, MC_REGISTRY_MAX_FILE + 1, f);
-    if (ferror(f)) {
-        fclose(f);
-        free(buf);
-        return mc_errbuf_set(eb, MC_EIO, "cannot read %s", path);
-    }
-    fclose(f);
-    if (n > MC_REGISTRY_MAX_FILE) {
-        free(buf);
-        return mc_errbuf_set(eb, MC_ETOOBIG, "%s is larger than %u bytes", path,
-                             MC_REGISTRY_MAX_FILE);
-    }
-    *out = buf;
-    *len = n;
-    return MC_OK;
-}
-
 /* The method a definition stands for: properties.method.const (or a
  * one-value enum). Borrowed, or NULL. */
 static const char *def_method(json_object *def)
@@ -414,7 +383,7 @@ int mc_registry_load(mc_registry_t *reg, const char *version, mc_errbuf_t *eb)
         n = snprintf(path, sizeof(path), "%s/%s.json", reg->dir, version);
     if (n < 0 || (size_t)n >= sizeof(path))
         return mc_errbuf_set(eb, MC_EINVAL, "schema path too long");
-    rc = read_file(path, &buf, &len, eb);
+    rc = mc_file_read(path, MC_REGISTRY_MAX_FILE, &buf, &len, eb);
     if (rc != MC_OK)
         return rc;
     mc_errbuf_clear(&inner);
