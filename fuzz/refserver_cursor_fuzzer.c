@@ -1,6 +1,7 @@
 /*
  * refserver_cursor_fuzzer.c - the reference server's pagination cursors
- * (refserver/cursor.c: mc__rs_page, mc__rs_page_finish).
+ * (refserver/cursor.c, through refserver/units.h: mc_refserver_page,
+ * mc_refserver_page_finish).
  *
  * Input: a cursor. When the input parses as JSON, that value is the
  * "cursor" member of the list request's params (so non-strings are tried
@@ -10,7 +11,7 @@
  * Oracle (abort(), besides the sanitizers), per list kind:
  *  - a refused cursor gets exactly one -32602 error response and nothing else;
  *  - an accepted one gives start <= end <= total and at most one page;
- *  - round trip: the cursor mc__rs_page_finish writes for an offset is
+ *  - round trip: the cursor mc_refserver_page_finish writes for an offset is
  *    accepted for its own list and gives that offset back, and is refused for
  *    every other list (cursors are per list, 2025-06-18 pagination).
  */
@@ -20,7 +21,7 @@
 
 #include "common.h"
 #include "core/jsonrpc.h"
-#include "refserver/internal.h"
+#include "refserver/units.h"
 
 #define MAX_CURSOR_INPUT 4096
 
@@ -47,13 +48,13 @@ static void on_emit(void *ctx, const char *line, size_t len)
     mc_msg_free(&m);
 }
 
-static const rs_list_t lists[] = {RS_LIST_RESOURCES, RS_LIST_TEMPLATES, RS_LIST_PROMPTS,
-                                  RS_LIST_TOOLS};
+static const mc_refserver_list_t lists[] = {MC_REFSERVER_LIST_RESOURCES, MC_REFSERVER_LIST_TEMPLATES, MC_REFSERVER_LIST_PROMPTS,
+                                  MC_REFSERVER_LIST_TOOLS};
 
-/* Runs mc__rs_page for params and checks its contract. Returns 0 when the
+/* Runs mc_refserver_page for params and checks its contract. Returns 0 when the
  * cursor was accepted and sets *start. */
-static int page(mc_refserver_t *rs, sink_t *sk, rs_list_t list, json_object *params,
-                size_t total, size_t *start_out)
+static int page(mc_refserver_t *rs, int page_size, sink_t *sk, mc_refserver_list_t list,
+                json_object *params, size_t total, size_t *start_out)
 {
     json_object *id = json_object_new_int(7);
     size_t start = 0, end = 0;
@@ -61,14 +62,14 @@ static int page(mc_refserver_t *rs, sink_t *sk, rs_list_t list, json_object *par
     int rc;
 
     sk->lines = 0;
-    rc = mc__rs_page(rs, list, id, params, total, &start, &end, &cursor_in);
+    rc = mc_refserver_page(rs, list, id, params, total, &start, &end, &cursor_in);
     json_object_put(id);
     if (rc == 0) {
         if (sk->lines != 0)
             mc_fuzz_fail("an accepted cursor also produced an error response", NULL, 0);
         if (start > end || end > total)
             mc_fuzz_fail("a page outside its list", NULL, 0);
-        if (end - start > (size_t)rs->page_size)
+        if (end - start > (size_t)page_size)
             mc_fuzz_fail("a page longer than the page size", NULL, 0);
         *start_out = start;
         return 0;
@@ -109,25 +110,25 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     json_object_object_add(params, "cursor", val);
     total = (size_t)(h >> 8) % 5000;
     for (i = 0; i < sizeof(lists) / sizeof(lists[0]); i++)
-        (void)page(rs, &sk, lists[i], params, total, &start);
+        (void)page(rs, opts.page_size, &sk, lists[i], params, total, &start);
     json_object_put(params);
 
     /* Round trip of a cursor the server writes itself. */
     total = 1 + (size_t)(h >> 4) % 100000;
     {
         size_t offset = (size_t)(h >> 12) % total;
-        rs_list_t mine = lists[(h >> 20) % 4];
+        mc_refserver_list_t mine = lists[(h >> 20) % 4];
         json_object *result = json_object_new_object(), *next = NULL;
 
         sk.lines = 0;
-        mc__rs_page_finish(rs, mine, result, offset, total, NULL);
+        mc_refserver_page_finish(rs, mine, result, offset, total, NULL);
         if (!json_object_object_get_ex(result, "nextCursor", &next) ||
             !json_object_is_type(next, json_type_string))
             mc_fuzz_fail("no nextCursor before the end of a list", NULL, 0);
         params = json_object_new_object();
         json_object_object_add(params, "cursor", json_object_get(next));
         for (j = 0; j < sizeof(lists) / sizeof(lists[0]); j++) {
-            int rc = page(rs, &sk, lists[j], params, total, &start);
+            int rc = page(rs, opts.page_size, &sk, lists[j], params, total, &start);
             if (lists[j] == mine && (rc != 0 || start != offset)) {
                 fprintf(stderr, "offset %zu, total %zu, cursor %s\n", offset, total,
                         json_object_get_string(next));

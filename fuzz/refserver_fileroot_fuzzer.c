@@ -1,6 +1,6 @@
 /*
  * refserver_fileroot_fuzzer.c - --root confinement of file:// resource reads
- * (refserver/fileroot.c: mc__rs_fileroot_read).
+ * (refserver/fileroot.c, through refserver/units.h: mc_refserver_root_read).
  *
  * Confinement is about a real file system, so this target (alone) touches
  * files: LLVMFuzzerInitialize builds a fixed tree in a fresh temporary
@@ -19,7 +19,7 @@
  *    listing holds (never the sibling's, /etc/passwd, or anything else), as
  *    text or as base64;
  *  - a refusal is -32602, -32002 or -32603 with a reason;
- *  - every listed file's own URI (mc__rs_fileroot_uri) reads back its bytes.
+ *  - every listed file's own URI (mc_refserver_root_uri) reads back its bytes.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -31,13 +31,17 @@
 
 #include "common.h"
 #include "core/jsonrpc.h"
-#include "refserver/internal.h"
+#include "core/base64.h"
+#include "refserver/units.h"
 
 #define MAX_URI_INPUT 8192
 #define MAX_FILES 32
 
 /* Read-only after LLVMFuzzerInitialize. */
-static struct rs_fileroot *g_root;
+/* Room for a listed file's URI (the server caps stored URIs at 2048 bytes). */
+#define URI_BUF 4096
+
+static mc_refserver_root_t *g_root;
 static char g_base[256];     /* the temporary directory holding root/ and root-outside/ */
 static char g_rootdir[512];  /* its root/ (real path) */
 static char *g_contents[MAX_FILES]; /* contents of listed file i */
@@ -94,7 +98,7 @@ static void cleanup(void)
     size_t i;
     char path[1024];
 
-    mc__rs_fileroot_free(g_root);
+    mc_refserver_root_free(g_root);
     g_root = NULL;
     for (i = 0; i < g_nfiles; i++)
         free(g_contents[i]);
@@ -172,17 +176,17 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
         free(real);
     }
     mc_errbuf_clear(&eb);
-    g_root = mc__rs_fileroot_open(g_rootdir, &eb);
+    g_root = mc_refserver_root_open(g_rootdir, &eb);
     if (g_root == NULL) {
         fprintf(stderr, "fileroot fuzzer: %s\n", eb.msg);
         abort();
     }
-    g_nfiles = mc__rs_fileroot_count(g_root);
+    g_nfiles = mc_refserver_root_count(g_root);
     if (g_nfiles == 0 || g_nfiles > MAX_FILES)
         abort();
     for (i = 0; i < g_nfiles; i++) {
         char path[1024];
-        snprintf(path, sizeof(path), "%s/%s", g_rootdir, mc__rs_fileroot_name(g_root, i));
+        snprintf(path, sizeof(path), "%s/%s", g_rootdir, mc_refserver_root_name(g_root, i));
         g_contents[i] = slurp(path, &g_lens[i]);
         if (g_contents[i] == NULL)
             abort();
@@ -199,8 +203,12 @@ static int holds(json_object *c, size_t i)
         return (size_t)json_object_get_string_len(t) == g_lens[i] &&
                memcmp(json_object_get_string(t), g_contents[i], g_lens[i]) == 0;
     if (json_object_object_get_ex(c, "blob", &t)) {
-        char *b64 = mc__rs_base64((const unsigned char *)g_contents[i], g_lens[i]);
-        int same = b64 != NULL && strcmp(b64, json_object_get_string(t)) == 0;
+        char *b64 = malloc(mc_base64_encoded_len(g_lens[i]) + 1);
+        int same;
+        if (b64 == NULL)
+            return 0;
+        mc_base64_encode((const unsigned char *)g_contents[i], g_lens[i], b64);
+        same = strcmp(b64, json_object_get_string(t)) == 0;
         free(b64);
         return same;
     }
@@ -215,7 +223,7 @@ static void read_and_check(const char *uri, size_t uri_len, long must_be)
     int rc;
 
     why[0] = '\0';
-    rc = mc__rs_fileroot_read(g_root, uri, &contents, why, sizeof(why));
+    rc = mc_refserver_root_read(g_root, uri, &contents, why, sizeof(why));
     if (rc != 0) {
         if ((rc != MC_RPC_INVALID_PARAMS && rc != MC_RPC_RESOURCE_NOT_FOUND &&
              rc != MC_RPC_INTERNAL_ERROR) ||
@@ -279,9 +287,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     /* A listed file's own URI always reads back its bytes. */
     {
-        char own[RS_MAX_URI_LEN];
+        char own[URI_BUF];
         size_t k = h % g_nfiles;
-        mc__rs_fileroot_uri(g_root, k, own, sizeof(own));
+        mc_refserver_root_uri(g_root, k, own, sizeof(own));
         read_and_check(own, strlen(own), (long)k);
     }
     return 0;

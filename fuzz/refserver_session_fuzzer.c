@@ -54,7 +54,7 @@
 #include "core/jsonrpc.h"
 #include "core/jsonsyntax.h"
 #include "core/version.h"
-#include "refserver/internal.h"
+#include "refserver/units.h"
 #include "refserver/refserver.h"
 
 #define MAX_IDS (MC_FUZZ_MAX_LINES + 2)
@@ -132,6 +132,28 @@ static uint64_t fnv(const char *s, size_t n, uint64_t h)
 }
 
 #define FNV_INIT 14695981039346656037ull
+
+/* A key for the version the server speaks, for the known-message table. */
+static int version_key(const mc_refserver_t *rs)
+{
+    const char *v = mc_refserver_version(rs);
+
+    return (int)(fnv(v, strlen(v), FNV_INIT) & 0x7fffffff);
+}
+
+/* o[key] when it is a string without an embedded NUL, else NULL (borrowed):
+ * what the server itself accepts as a name, URI or value. */
+static const char *get_str(json_object *o, const char *key)
+{
+    json_object *v;
+
+    if (o == NULL || !json_object_is_type(o, json_type_object) ||
+        !json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_string))
+        return NULL;
+    return strlen(json_object_get_string(v)) == (size_t)json_object_get_string_len(v)
+               ? json_object_get_string(v)
+               : NULL;
+}
 
 /*
  * memcmp(a, b, n) == 0 without the C library: memcmp() and strcmp() report
@@ -678,14 +700,14 @@ out:
 static void record(sess_t *ss, json_object *msg, const char *method, const char *line, size_t len)
 {
     shape_t sh;
-    const char *version = mc__rs_version_str(ss->rs->version);
+    const char *version = mc_refserver_version(ss->rs);
 
     if (!line_shape(line, len - 1, &sh))
         return;
     if (sh.idclass == ID_VALUE && mc_fuzz_registry_has(g_reg, version) &&
         !valid_with_other_ids(version, msg, method))
         return;
-    known_add((int)ss->rs->version, sh.idclass, method != NULL ? method : "", sh.tail, sh.tail_len);
+    known_add(version_key(ss->rs), sh.idclass, method != NULL ? method : "", sh.tail, sh.tail_len);
 }
 
 /* Checks one message object (not a batch) against the negotiated version.
@@ -780,7 +802,7 @@ MC_FUZZ_NO_COVERAGE
 static int known_line(sess_t *ss, const char *line, size_t len)
 {
     shape_t sh;
-    int version = (int)ss->rs->version;
+    int version = version_key(ss->rs);
     size_t i, n_cand = 0;
     uint64_t key, th;
 
@@ -847,7 +869,7 @@ static void on_emit(void *ctx, const char *line, size_t len)
     v = parse_line(ss, line, len - 1, 1, &ok);
     if (!ok)
         mc_fuzz_fail("an emitted line is not strict JSON", line, len);
-    version = mc__rs_version_str(ss->rs->version);
+    version = mc_refserver_version(ss->rs);
     has_schema = mc_fuzz_registry_has(g_reg, version);
     if (json_object_is_type(v, json_type_array)) {
         /* A batch answer (2025-03-26 only): check each element. */
@@ -1042,13 +1064,13 @@ static json_object *form_content(json_object *req)
     json_object_object_foreach(props, key, prop)
     {
         json_object *en, *one, *items, *v = NULL, *dflt;
-        const char *t = mc__rs_get_str(prop, "type"), *fmt = mc__rs_get_str(prop, "format");
+        const char *t = get_str(prop, "type"), *fmt = get_str(prop, "format");
         if (json_object_object_get_ex(prop, "enum", &en) &&
             json_object_is_type(en, json_type_array) && json_object_array_length(en) > 0) {
             v = json_object_get(json_object_array_get_idx(en, 0));
         } else if (json_object_object_get_ex(prop, "oneOf", &one) &&
                    json_object_is_type(one, json_type_array) && json_object_array_length(one) > 0) {
-            const char *c = mc__rs_get_str(json_object_array_get_idx(one, 0), "const");
+            const char *c = get_str(json_object_array_get_idx(one, 0), "const");
             v = json_object_new_string(c != NULL ? c : "x");
         } else if (t != NULL && strcmp(t, "array") == 0) {
             json_object *first = NULL, *any;
@@ -1099,7 +1121,7 @@ static json_object *answer_for(json_object *req, json_object *id, const char *me
     } else if (strcmp(method, "elicitation/create") == 0) {
         json_object *params = NULL;
         json_object_object_get_ex(req, "params", &params);
-        mode = mc__rs_get_str(params, "mode");
+        mode = get_str(params, "mode");
         res = json_object_new_object();
         if (policy == ANSWER_DECLINE || policy == ANSWER_CANCEL) {
             json_object_object_add(
@@ -1173,7 +1195,7 @@ static json_object *tool_args(json_object *schema)
     json_object_object_foreach(props, k, p)
     {
         json_object *en = NULL, *v;
-        const char *type = mc__rs_get_str(p, "type");
+        const char *type = get_str(p, "type");
         if (json_object_object_get_ex(p, "enum", &en) && json_object_is_type(en, json_type_array) &&
             json_object_array_length(en) > 0) {
             json_object_object_add(args, k, json_object_get(json_object_array_get_idx(en, 0)));
@@ -1235,19 +1257,19 @@ static void walk_list(sess_t *ss, int64_t *next_id, const char *method, const ch
 static void every_offset(sess_t *ss, int64_t *next_id, int64_t *now, const size_t n[4])
 {
     static const struct {
-        rs_list_t list;
+        mc_refserver_list_t list;
         const char *method;
-    } lists[] = {{RS_LIST_RESOURCES, "resources/list"},
-                 {RS_LIST_TEMPLATES, "resources/templates/list"},
-                 {RS_LIST_PROMPTS, "prompts/list"},
-                 {RS_LIST_TOOLS, "tools/list"}};
+    } lists[] = {{MC_REFSERVER_LIST_RESOURCES, "resources/list"},
+                 {MC_REFSERVER_LIST_TEMPLATES, "resources/templates/list"},
+                 {MC_REFSERVER_LIST_PROMPTS, "prompts/list"},
+                 {MC_REFSERVER_LIST_TOOLS, "tools/list"}};
     char cur[32];
     size_t i, off;
 
     for (i = 0; i < sizeof(lists) / sizeof(lists[0]); i++) {
         for (off = 1; off <= n[i] + 2; off++) {
             json_object *p = json_object_new_object();
-            mc__rs_cursor_text(ss->rs, lists[i].list, off, cur);
+            mc_refserver_cursor_text(ss->rs, lists[i].list, off, cur);
             json_object_object_add(p, "cursor", json_object_new_string(cur));
             script_call(ss, next_id, lists[i].method, p, now);
         }
@@ -1397,7 +1419,7 @@ static void script_body(sess_t *ss, const char *vname, int64_t *now)
          i++) {
         json_object *p = json_object_new_object();
         const char *uri = i < json_object_array_length(res)
-                              ? mc__rs_get_str(json_object_array_get_idx(res, i), "uri")
+                              ? get_str(json_object_array_get_idx(res, i), "uri")
                               : extra_uris[i - json_object_array_length(res)];
         json_object_object_add(p, "uri", json_object_new_string(uri != NULL ? uri : ""));
         script_call(ss, &next_id, "resources/read", p, now);
@@ -1408,7 +1430,7 @@ static void script_body(sess_t *ss, const char *vname, int64_t *now)
     script_req(ss, &next_id, "resources/unsubscribe", "{\"uri\":\"test://watched-resource\"}", now);
     for (i = 0; i < json_object_array_length(prompts); i++) {
         json_object *it = json_object_array_get_idx(prompts, i), *argl, *p, *args;
-        const char *name = mc__rs_get_str(it, "name");
+        const char *name = get_str(it, "name");
         if (name == NULL)
             continue;
         for (variant = 0; variant < 3; variant++) {
@@ -1419,7 +1441,7 @@ static void script_body(sess_t *ss, const char *vname, int64_t *now)
                 if (variant == 2 && json_object_object_get_ex(it, "arguments", &argl) &&
                     json_object_is_type(argl, json_type_array)) {
                     for (j = 0; j < json_object_array_length(argl); j++) {
-                        const char *an = mc__rs_get_str(json_object_array_get_idx(argl, j), "name");
+                        const char *an = get_str(json_object_array_get_idx(argl, j), "name");
                         if (an != NULL)
                             json_object_object_add(args, an, json_object_new_string("hello"));
                     }
@@ -1435,7 +1457,7 @@ static void script_body(sess_t *ss, const char *vname, int64_t *now)
     snprintf(tok, sizeof(tok), "tok-%s", vname);
     for (i = 0; i < json_object_array_length(tools); i++) {
         json_object *it = json_object_array_get_idx(tools, i), *schema = NULL;
-        const char *name = mc__rs_get_str(it, "name");
+        const char *name = get_str(it, "name");
         if (name == NULL || strncmp(name, "test_trigger_", 13) == 0)
             continue;
         json_object_object_get_ex(it, "inputSchema", &schema);

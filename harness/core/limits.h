@@ -1,5 +1,6 @@
 /*
- * limits.h - every bound the harness and the reference server enforce.
+ * limits.h - the bounds the harness enforces (the reference server's own
+ * are in refserver/limits.h; the HTTP client's in client/http_limits.h).
  *
  * Input from a server under test (or a client, for the reference server) is
  * hostile: every buffer, table and queue is capped by one of these constants,
@@ -97,8 +98,5 @@
 
 /* Arguments accepted on a spawned target's command line. */
 #define MC_MAX_TARGET_ARGS 256
-
-/* Reference server: concurrent in-flight server->client requests. */
-#define MC_REFSERVER_MAX_PENDING 64
 
 #endif /* MC_CORE_LIMITS_H */

@@ -3,7 +3,7 @@
  *
  * Tools that need the client (elicitation, sampling, roots) send a request
  * through mc__rs_client_request() and wait. The pending table maps the ids
- * the server sent to the waiting job; it holds MC_REFSERVER_MAX_PENDING
+ * the server sent to the waiting job; it holds RS_MAX_PENDING
  * entries and refuses more. Answers to unknown ids, and answers that arrive
  * after their job was cancelled, are ignored.
  */
@@ -22,14 +22,14 @@ int mc__rs_client_request(mc_refserver_t *rs, rs_job_t *job, const char *method,
     int i;
 
     if (rs->pending == NULL) {
-        rs->pending = calloc(MC_REFSERVER_MAX_PENDING, sizeof(*rs->pending));
+        rs->pending = calloc(RS_MAX_PENDING, sizeof(*rs->pending));
         if (rs->pending == NULL) {
             rs->failed = 1;
             json_object_put(params);
             return MC_ENOMEM;
         }
     }
-    for (i = 0; i < MC_REFSERVER_MAX_PENDING && p == NULL; i++)
+    for (i = 0; i < RS_MAX_PENDING && p == NULL; i++)
         if (!rs->pending[i].used)
             p = &rs->pending[i];
     if (p == NULL) {
@@ -57,7 +57,7 @@ void mc__rs_client_response(mc_refserver_t *rs, const mc_msg_t *msg)
     if (rs->pending == NULL || msg->id == NULL || !json_object_is_type(msg->id, json_type_int))
         return;
     id = json_object_get_int64(msg->id);
-    for (i = 0; i < MC_REFSERVER_MAX_PENDING; i++) {
+    for (i = 0; i < RS_MAX_PENDING; i++) {
         rs_pending_t *p = &rs->pending[i];
         if (!p->used || p->id != id)
             continue;
@@ -77,7 +77,7 @@ void mc__rs_client_forget(mc_refserver_t *rs, const rs_job_t *job)
 {
     int i, idx = (int)(job - rs->jobs);
 
-    for (i = 0; rs->pending != NULL && i < MC_REFSERVER_MAX_PENDING; i++)
+    for (i = 0; rs->pending != NULL && i < RS_MAX_PENDING; i++)
         if (rs->pending[i].used && rs->pending[i].job == idx &&
             rs->pending[i].serial == job->serial)
             memset(&rs->pending[i], 0, sizeof(rs->pending[i]));

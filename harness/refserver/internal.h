@@ -145,7 +145,7 @@ struct mc_refserver {
     rs_job_t *jobs; /* owned: RS_MAX_JOBS slots, NULL until the first tool call */
     int njobs; /* jobs in use */
     uint32_t job_serial;
-    rs_pending_t *pending; /* owned: MC_REFSERVER_MAX_PENDING slots, NULL until the
+    rs_pending_t *pending; /* owned: RS_MAX_PENDING slots, NULL until the
                               first server->client request */
     int64_t next_out_id;
     uint32_t elicitation_seq;

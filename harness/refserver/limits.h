@@ -1,9 +1,8 @@
 /*
  * refserver/limits.h - the reference server's own bounds.
  *
- * The shared limits (message size, JSON depth, pending server->client
- * requests) live in core/limits.h; these are the ones only the reference
- * server has. Every table below is fixed-size: when it is full the server
+ * The shared limits (message size, JSON depth) live in core/limits.h;
+ * these are the ones only the reference server has. Every table below is fixed-size: when it is full the server
  * answers with an error instead of growing.
  */
 #ifndef MC_REFSERVER_LIMITS_H
@@ -20,6 +19,9 @@
 
 /* Largest accepted --resources N (synthetic resources, prompts and tools each). */
 #define RS_MAX_EXTRA_ITEMS 1000000
+
+/* Server->client requests in flight at once (sampling, elicitation, roots). */
+#define RS_MAX_PENDING 64
 
 /* Tool calls that may be in progress at once (waiting for a timer or for the
  * client's answer to a server->client request). */

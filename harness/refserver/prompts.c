@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "core/json.h"
+#include "core/uri.h"
 #include "refserver/internal.h"
-#include "schema/validator.h"
 
 typedef struct rs_prompt_arg {
     const char *name;
@@ -150,13 +150,14 @@ static void add_message(mc_refserver_t *rs, json_object *msgs, const char *role,
 /*
  * True when uri may become an embedded resource's uri: an absolute URI as
  * the MCP schemas check it (format "uri": RFC 3986, so no "{", "}", spaces
- * or other bytes outside its grammar), with the same check the validator
- * uses. A resourceUri that passes only core's scheme test, such as
- * "test://st}tic-text", would make the answer break the schema.
+ * or other bytes outside its grammar), with the RFC 3986 check the
+ * validator's "uri" format uses (core/uri.h). A resourceUri that passes only
+ * core's scheme test, such as "test://st}tic-text", would make the answer
+ * break the schema.
  */
 static int resource_uri_ok(const char *uri)
 {
-    return mc_uri_is_absolute(uri) && mc_schema_format_check("uri", uri, strlen(uri));
+    return mc_uri_is_absolute(uri) && mc_uri_valid(uri, strlen(uri));
 }
 
 void mc__rs_prompts_get(mc_refserver_t *rs, json_object *id, json_object *params)

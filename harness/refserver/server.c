@@ -589,7 +589,7 @@ mc_refserver_t *mc_refserver_clone(const mc_refserver_t *tmpl, mc_refserver_emit
         mc_errbuf_set(eb, MC_EINVAL, "the template has work in progress");
         return NULL;
     }
-    for (i = 0; tmpl->pending != NULL && i < MC_REFSERVER_MAX_PENDING; i++) {
+    for (i = 0; tmpl->pending != NULL && i < RS_MAX_PENDING; i++) {
         if (tmpl->pending[i].used) {
             mc_errbuf_set(eb, MC_EINVAL, "the template waits for an answer from the client");
             return NULL;

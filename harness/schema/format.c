@@ -1,7 +1,8 @@
 /*
  * format.c - the string formats the validator asserts.
  *
- * uri / uri-reference: RFC 3986 syntax (ASCII only: an IRI is not a URI).
+ * uri / uri-reference: RFC 3986 syntax (ASCII only: an IRI is not a URI),
+ *   checked by core/uri.h, which the reference server shares.
  * uri-template: RFC 6570 level 4 syntax.
  * byte: strict base64 (RFC 4648 alphabet, length a multiple of 4, padding
  *   only at the end); the unused bits before padding are not checked.
@@ -14,6 +15,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "core/uri.h"
 #include "schema/internal.h"
 
 /* Character classes. */
@@ -48,172 +50,6 @@ static const unsigned char cls[256] = {
 static int is(unsigned char ch, unsigned mask)
 {
     return (cls[ch] & mask) != 0;
-}
-
-/* ---- URI (RFC 3986) ---------------------------------------------------------- */
-
-/* Scans *( allowed / pct-encoded ) from s[*i] up to a stop character; returns 0
- * on a malformed percent-encoding or a character that is neither. */
-static int scan(const char *s, size_t len, size_t *i, unsigned mask, const char *extra,
-                const char *stops)
-{
-    while (*i < len) {
-        unsigned char ch = (unsigned char)s[*i];
-        if (strchr(stops, ch) != NULL && ch != '\0')
-            return 1;
-        if (ch == '%') {
-            if (*i + 2 >= len || !is((unsigned char)s[*i + 1], C_HEX) ||
-                !is((unsigned char)s[*i + 2], C_HEX))
-                return 0;
-            *i += 3;
-            continue;
-        }
-        if (!is(ch, mask) && (ch == '\0' || strchr(extra, ch) == NULL))
-            return 0;
-        (*i)++;
-    }
-    return 1;
-}
-
-#define PCHAR (C_ALPHA | C_DIGIT | C_UNRES | C_SUB)
-
-static int ipv4_ok(const char *s, size_t len);
-
-static int ip_literal_ok(const char *s, size_t len)
-{
-    size_t i;
-
-    if (len == 0)
-        return 0;
-    if (s[0] == 'v' || s[0] == 'V') {
-        /* IPvFuture: "v" 1*HEXDIG "." 1*( unreserved / sub-delims / ":" ) */
-        for (i = 1; i < len && is((unsigned char)s[i], C_HEX); i++)
-            ;
-        if (i == 1 || i >= len || s[i] != '.' || i + 1 >= len)
-            return 0;
-        for (i++; i < len; i++)
-            if (!is((unsigned char)s[i], PCHAR) && s[i] != ':')
-                return 0;
-        return 1;
-    }
-    /* IPv6 (loosely): hex groups, colons, an optional dotted IPv4 tail,
-     * at least two colons, at most one "::". */
-    {
-        size_t colons = 0, doubles = 0, group = 0;
-        for (i = 0; i < len; i++) {
-            char ch = s[i];
-            if (ch == ':') {
-                colons++;
-                if (i + 1 < len && s[i + 1] == ':')
-                    doubles++;
-                group = 0;
-            } else if (is((unsigned char)ch, C_HEX) || ch == '.') {
-                if (++group > 15)
-                    return 0;
-            } else {
-                return 0;
-            }
-        }
-        if (memchr(s, '.', len) != NULL) {
-            /* The dotted tail is a real IPv4 address (no leading zeros). */
-            const char *last = s + len;
-            while (last > s && last[-1] != ':')
-                last--;
-            if (!ipv4_ok(last, (size_t)(s + len - last)))
-                return 0;
-        }
-        return colons >= 2 && colons <= 7 && doubles <= 1;
-    }
-}
-
-/* authority = [ userinfo "@" ] host [ ":" port ] */
-static int authority_ok(const char *s, size_t len)
-{
-    const char *at = memchr(s, '@', len);
-    size_t i = 0, hlen;
-    const char *h;
-
-    if (at != NULL) {
-        size_t ulen = (size_t)(at - s);
-        if (!scan(s, ulen, &i, PCHAR, ":", "") || i != ulen)
-            return 0;
-        s = at + 1;
-        len -= ulen + 1;
-    }
-    h = s;
-    if (len > 0 && s[0] == '[') {
-        const char *close = memchr(s, ']', len);
-        if (close == NULL || !ip_literal_ok(s + 1, (size_t)(close - s - 1)))
-            return 0;
-        i = (size_t)(close - s) + 1;
-    } else {
-        i = 0;
-        if (!scan(s, len, &i, C_ALPHA | C_DIGIT | C_UNRES | C_SUB, "", ":"))
-            return 0;
-    }
-    hlen = i;
-    (void)h;
-    (void)hlen;
-    if (i < len) {
-        if (s[i] != ':')
-            return 0;
-        for (i++; i < len; i++)
-            if (!is((unsigned char)s[i], C_DIGIT))
-                return 0;
-    }
-    return 1;
-}
-
-/*
- * Checks a URI (absolute) or, with relative_ok, a URI reference.
- */
-static int uri_ok(const char *s, size_t len, int relative_ok)
-{
-    size_t i = 0, start;
-    int has_scheme = 0;
-
-    if (len > 0 && is((unsigned char)s[0], C_ALPHA)) {
-        for (i = 1; i < len && (is((unsigned char)s[i], C_ALPHA | C_DIGIT) || s[i] == '+' ||
-                                s[i] == '-' || s[i] == '.');
-             i++)
-            ;
-        if (i < len && s[i] == ':') {
-            has_scheme = 1;
-            i++;
-        } else {
-            i = 0;
-        }
-    }
-    if (!has_scheme && !relative_ok)
-        return 0;
-    if (i + 1 < len && s[i] == '/' && s[i + 1] == '/') {
-        i += 2;
-        start = i;
-        while (i < len && s[i] != '/' && s[i] != '?' && s[i] != '#')
-            i++;
-        if (!authority_ok(s + start, i - start))
-            return 0;
-    } else if (!has_scheme) {
-        /* path-noscheme: no ":" in the first segment */
-        size_t j;
-        for (j = i; j < len && s[j] != '/' && s[j] != '?' && s[j] != '#'; j++)
-            if (s[j] == ':')
-                return 0;
-    }
-    /* path */
-    if (!scan(s, len, &i, PCHAR, ":@/", "?#"))
-        return 0;
-    if (i < len && s[i] == '?') {
-        i++;
-        if (!scan(s, len, &i, PCHAR, ":@/?", "#"))
-            return 0;
-    }
-    if (i < len && s[i] == '#') {
-        i++;
-        if (!scan(s, len, &i, PCHAR, ":@/?", ""))
-            return 0;
-    }
-    return i == len;
 }
 
 /* ---- URI template (RFC 6570) ---------------------------------------------------- */
@@ -418,28 +254,6 @@ static int date_time_ok(const char *s, size_t len)
     return 1;
 }
 
-/* Dotted-quad IPv4 address, each part 0-255 without leading zeros. */
-static int ipv4_ok(const char *s, size_t len)
-{
-    size_t i = 0;
-    int part;
-
-    for (part = 0; part < 4; part++) {
-        size_t start = i;
-        int v = 0;
-        while (i < len && s[i] >= '0' && s[i] <= '9' && i - start < 3)
-            v = v * 10 + (s[i++] - '0');
-        if (i == start || v > 255 || (i - start > 1 && s[start] == '0'))
-            return 0;
-        if (part < 3) {
-            if (i >= len || s[i] != '.')
-                return 0;
-            i++;
-        }
-    }
-    return i == len;
-}
-
 /* ---- email ---------------------------------------------------------------------- */
 
 /* RFC 5321 quoted-string local part: '"' *(qtext / quoted-pair) '"', with
@@ -488,10 +302,10 @@ static int email_ok(const char *s, size_t len)
     if (dlen == 0 || dlen > 253)
         return 0;
     if (d[0] == '[' && dlen > 7 && strncmp(d + 1, "IPv6:", 5) == 0)
-        return d[dlen - 1] == ']' && ip_literal_ok(d + 6, dlen - 7);
+        return d[dlen - 1] == ']' && mc_uri_ip_literal_valid(d + 6, dlen - 7);
     if (d[0] == '[')
         return d[dlen - 1] == ']' && dlen > 2 &&
-               (ip_literal_ok(d + 1, dlen - 2) || ipv4_ok(d + 1, dlen - 2));
+               (mc_uri_ip_literal_valid(d + 1, dlen - 2) || mc_uri_ipv4_valid(d + 1, dlen - 2));
     {
         size_t label = 0;
         for (i = 0; i < dlen; i++) {
@@ -534,9 +348,9 @@ int mc__format_ok(mc__fmt_t f, const char *s, size_t len)
 {
     switch (f) {
     case MC__FMT_URI:
-        return uri_ok(s, len, 0);
+        return mc_uri_valid(s, len);
     case MC__FMT_URIREF:
-        return uri_ok(s, len, 1);
+        return mc_uri_reference_valid(s, len);
     case MC__FMT_URITEMPLATE:
         return uri_template_ok(s, len);
     case MC__FMT_BYTE:

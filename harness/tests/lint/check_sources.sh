@@ -14,6 +14,10 @@
 #     that are facts rather than limits pass by value: HTTP status classes
 #     (200, 300, 400), the largest port (65535), an octet (255), ASCII (127),
 #     a DNS name (253) and nanoseconds per second (1000000000).
+#  4. Arrows (DESIGN.md): core includes only core; the reference server
+#     includes only core and itself; nothing outside harness/refserver/
+#     includes refserver/internal.h (fuzz targets and tests use
+#     refserver.h and units.h); core/limits.h holds no refserver limit.
 #
 # Usage: check_sources.sh REPO_ROOT   (exit 0 clean, 1 with the offending lines)
 set -u
@@ -74,6 +78,18 @@ bare=$(for f in $lib_files; do
 done)
 if [ -n "$bare" ]; then
   echo "a bound that is a bare number (name it in a #define):"; echo "$bare"; status=1
+fi
+
+arrows=$( (grep -Hn '#include "' core/*.c core/*.h 2>/dev/null | grep -v '#include "core/'
+           grep -Hn '#include "' refserver/*.c refserver/*.h 2>/dev/null |
+             grep -v -e '#include "core/' -e '#include "refserver/'
+           grep -rHn '#include "refserver/internal.h"' --include='*.c' --include='*.h' . ../fuzz \
+             2>/dev/null | grep -v -e '^\./refserver/' -e '^refserver/') )
+if [ -n "$arrows" ]; then
+  echo "an include against the layer rule:"; echo "$arrows"; status=1
+fi
+if grep -nE 'define[[:space:]]+(RS_|MC_REFSERVER_|MC_RS_)' core/limits.h 2>/dev/null; then
+  echo "core/limits.h holds a reference-server limit (it belongs in refserver/limits.h)"; status=1
 fi
 
 [ $status -eq 0 ] && echo "check_sources: $(echo "$lib_files" | wc -l) library files clean"

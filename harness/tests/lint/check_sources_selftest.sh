@@ -45,6 +45,21 @@ sed -i -e '/fprintf/d' -e '/strcpy/d' -e 's/n > 4096/n > NAMED_CAP/' \
 out=$(sh "$here/check_sources.sh" "$tmp" 2>&1); rc=$?
 [ $rc -eq 0 ] || { echo "FAIL: exit $rc on the clean tree:"; echo "$out"; status=1; }
 
+# An arrow the wrong way and a refserver limit in core fail.
+mkdir -p "$tmp/harness/refserver"
+printf '#include "schema/validator.h"\n' >"$tmp/harness/refserver/up.c"
+printf '#include "refserver/internal.h"\n' >"$tmp/harness/scenario/peek.c"
+printf '#define RS_MAX_THINGS 4\n' >>"$tmp/harness/core/limits.h"
+out=$(sh "$here/check_sources.sh" "$tmp" 2>&1); rc=$?
+for want in "refserver/up.c:1:" "scenario/peek.c:1:" "holds a reference-server limit"; do
+  case $out in
+    *"$want"*) ;;
+    *) echo "FAIL: the arrow checks miss '$want'"; status=1 ;;
+  esac
+done
+rm -f "$tmp/harness/refserver/up.c" "$tmp/harness/scenario/peek.c"
+sed -i '/RS_MAX_THINGS/d' "$tmp/harness/core/limits.h"
+
 # A core/limits.h without a shared bound fails.
 sed -i '/define MC_MAX_JSON_DEPTH /d' "$tmp/harness/core/limits.h"
 out=$(sh "$here/check_sources.sh" "$tmp" 2>&1); rc=$?
