@@ -1,0 +1,88 @@
+/*
+ * lint.h - the scenario linter, shared by the loader (internal).
+ *
+ * mc_scenario_load() (scenario.c) reads a file and builds the scenario; the
+ * checks of what it reads are here: problem and warning collection with
+ * positions ("file:line:col: message"), unknown fields and wrong types,
+ * variable and role references, and every step kind with its members,
+ * matchers and assertions.
+ */
+#ifndef MC_SCENARIO_LINT_H
+#define MC_SCENARIO_LINT_H
+
+#include <stddef.h>
+
+#include <json-c/json.h>
+
+#include "scenario/scenario.h"
+
+/* A growing buffer of report lines (private to the linter). */
+typedef struct mc__linebuf {
+    char *buf;
+    size_t len, cap;
+} mc__linebuf_t;
+
+/*
+ * What the linter has collected about one file: its problems and warnings
+ * (bounded by MC_SCENARIO_MAX_PROBLEMS each), the variables the steps define
+ * so far and the roles they use. Zero-initialise, set doc (and reqs and
+ * client_caps once known), then call the mc__lint_* functions; the loader
+ * takes the buffers and the role names, and frees the rest.
+ */
+typedef struct mc__lint {
+    const mc_jsonc_doc_t *doc;
+    mc__linebuf_t problems; /* accumulated problems */
+    mc__linebuf_t warnings; /* accumulated warnings (the file still loads) */
+    int count;
+    int n_warnings;
+    int nomem;
+    /* Variables defined so far, in step order (names only). */
+    char *vars[256];
+    int n_vars;
+    char *roles[64];
+    int n_roles;
+    const mc_requirement_t *reqs;
+    size_t n_reqs;
+    int steps_seen;
+    json_object *client_caps; /* what the scenario's client declares (borrowed) */
+} mc__lint_t;
+
+/* True when v is a JSON string. */
+static inline int mc__lint_is_str(json_object *v)
+{
+    return v != NULL && json_object_is_type(v, json_type_string);
+}
+
+/* Records a problem at the JSON Pointer (the file does not load); past
+ * MC_SCENARIO_MAX_PROBLEMS they are only counted. */
+void mc__lint_problem(mc__lint_t *l, const char *pointer, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* Records a warning at the JSON Pointer (the file still loads). */
+void mc__lint_warning(mc__lint_t *l, const char *pointer, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* Records that the scenario uses role name[0..n) (once; bounded). */
+void mc__lint_use_role(mc__lint_t *l, const char *name, size_t n);
+
+/* Checks every ${...} reference inside v: known variables and roles. */
+void mc__lint_check_refs(mc__lint_t *l, json_object *v, const char *pointer);
+
+/* Checks that obj has only the allowed keys (NULL-terminated list). */
+void mc__lint_only_keys(mc__lint_t *l, json_object *obj, const char *pointer, const char *what,
+                        const char *const *allowed);
+
+/* Checks that obj[key], when present, has type t (json_type_double: any number). */
+void mc__lint_want_type(mc__lint_t *l, json_object *obj, const char *key, json_type t,
+                        const char *pointer, const char *what);
+
+/* Checks a steps array at pointer (nesting depth depth), step by step. */
+void mc__lint_steps(mc__lint_t *l, json_object *steps, const char *pointer, int depth);
+
+#endif /* MC_SCENARIO_LINT_H */
