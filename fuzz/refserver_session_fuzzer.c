@@ -133,12 +133,13 @@ static uint64_t fnv(const char *s, size_t n, uint64_t h)
 
 #define FNV_INIT 14695981039346656037ull
 
-/* A key for the version the server speaks, for the known-message table. */
+/* A key for the version the server speaks, for the known-message table
+ * (24 bits, so that known_hash can scale it without overflow). */
 static int version_key(const mc_refserver_t *rs)
 {
     const char *v = mc_refserver_version(rs);
 
-    return (int)(fnv(v, strlen(v), FNV_INIT) & 0x7fffffff);
+    return (int)(fnv(v, strlen(v), FNV_INIT) & 0xffffffu);
 }
 
 /* o[key] when it is a string without an embedded NUL, else NULL (borrowed):
