@@ -17,6 +17,8 @@
 
 /* Longest pause a sleep step may ask for. */
 #define MAX_SLEEP_MS 10000
+/* Deepest nesting of for_each steps. */
+#define MAX_FOR_EACH_DEPTH 4
 
 /* --- problem collection ------------------------------------------------ */
 
@@ -355,63 +357,305 @@ static void lint_member(mc__lint_t *l, json_object *st, const char *ptr, const c
     fn(l, mc_json_get(st, key), sub);
 }
 
+/* ---- step kinds: one function each, behind one table ---- */
+
+static void lint_request(mc__lint_t *l, json_object *st, const char *ptr, int depth)
+{
+    char sub[512];
+
+    (void)depth;
+    if (!mc__lint_is_str(mc_json_get(st, "request")))
+        mc__lint_problem(l, ptr, "\"request\" must be a method name");
+    mc__lint_want_type(l, st, "params", json_type_object, ptr, "a request step");
+    mc__lint_want_type(l, st, "timeout", json_type_int, ptr, "a request step");
+    mc__lint_want_type(l, st, "progress", json_type_boolean, ptr, "a request step");
+    if (mc_json_get(st, "progress") != NULL &&
+        json_object_is_type(mc_json_get(st, "progress"), json_type_boolean) &&
+        json_object_get_boolean(mc_json_get(st, "progress")))
+        define_var(l, "progress_token"); /* the runner sets it */
+    mc__lint_check_refs(l, mc_json_get(st, "params"), ptr);
+    mc_str_join(sub, sizeof(sub), ptr, "/expect");
+    lint_expect(l, mc_json_get(st, "expect"), sub);
+    lint_member(l, st, ptr, "assert", lint_assertions);
+    lint_check_field(l, st, ptr);
+    if (mc_json_get(st, "async") != NULL) {
+        if (!mc__lint_is_str(mc_json_get(st, "async")) ||
+            !mc_var_name_ok(json_object_get_string(mc_json_get(st, "async"))))
+            mc__lint_problem(l, ptr, "\"async\" must name a variable for the request id");
+        else
+            define_var(l, json_object_get_string(mc_json_get(st, "async")));
+        if (mc_json_get(st, "expect") != NULL || mc_json_get(st, "assert") != NULL ||
+            mc_json_get(st, "capture") != NULL)
+            mc__lint_problem(l, ptr,
+                             "an \"async\" request takes its expectations in the \"await\" "
+                             "step");
+    }
+    lint_member(l, st, ptr, "capture", lint_capture);
+}
+
+static void lint_notify(mc__lint_t *l, json_object *st, const char *ptr, int depth)
+{
+    (void)depth;
+    if (!mc__lint_is_str(mc_json_get(st, "notify")))
+        mc__lint_problem(l, ptr, "\"notify\" must be a method name");
+    else
+        lint_client_sends(l, mc_json_get_str(st, "notify"), ptr);
+    mc__lint_want_type(l, st, "params", json_type_object, ptr, "a notify step");
+    mc__lint_check_refs(l, mc_json_get(st, "params"), ptr);
+}
+
+/* expect_notification and expect_request; kind is the step's kind. */
+static void lint_expect_message(mc__lint_t *l, json_object *st, const char *ptr, const char *kind)
+{
+    if (!mc__lint_is_str(mc_json_get(st, kind)))
+        mc__lint_problem(l, ptr, "\"%s\" must be a method name", kind);
+    mc__lint_want_type(l, st, "within", json_type_int, ptr, "this step");
+    lint_member(l, st, ptr, "where", lint_assertions);
+    lint_member(l, st, ptr, "assert", lint_assertions);
+    lint_check_field(l, st, ptr);
+    lint_member(l, st, ptr, "capture", lint_capture);
+}
+
+static void lint_expect_notification(mc__lint_t *l, json_object *st, const char *ptr, int depth)
+{
+    (void)depth;
+    lint_expect_message(l, st, ptr, "expect_notification");
+}
+
+static void lint_expect_request(mc__lint_t *l, json_object *st, const char *ptr, int depth)
+{
+    (void)depth;
+    lint_expect_message(l, st, ptr, "expect_request");
+}
+
+/* expect_no_notification and expect_no_request. */
+static void lint_expect_none(mc__lint_t *l, json_object *st, const char *ptr, const char *kind)
+{
+    if (!mc__lint_is_str(mc_json_get(st, kind)))
+        mc__lint_problem(l, ptr, "\"%s\" must be a method name or \"*\"", kind);
+    mc__lint_want_type(l, st, "for", json_type_int, ptr, "this step");
+    lint_member(l, st, ptr, "where", lint_assertions);
+    lint_check_field(l, st, ptr);
+}
+
+static void lint_expect_no_notification(mc__lint_t *l, json_object *st, const char *ptr, int depth)
+{
+    (void)depth;
+    lint_expect_none(l, st, ptr, "expect_no_notification");
+}
+
+static void lint_expect_no_request(mc__lint_t *l, json_object *st, const char *ptr, int depth)
+{
+    (void)depth;
+    lint_expect_none(l, st, ptr, "expect_no_request");
+}
+
+static void lint_value(mc__lint_t *l, json_object *st, const char *ptr, int depth)
+{
+    char sub[512];
+
+    (void)depth;
+    mc__lint_check_refs(l, mc_json_get(st, "value"), ptr);
+    if (mc_json_get(st, "assert") == NULL) {
+        mc__lint_problem(l, ptr, "a value step needs \"assert\" (paths start at the value)");
+    } else {
+        mc_str_join(sub, sizeof(sub), ptr, "/assert");
+        lint_assertions(l, mc_json_get(st, "assert"), sub);
+    }
+    lint_check_field(l, st, ptr);
+}
+
+static void lint_answer(mc__lint_t *l, json_object *st, const char *ptr, int depth)
+{
+    (void)depth;
+    if (!mc__lint_is_str(mc_json_get(st, "answer")))
+        mc__lint_problem(l, ptr, "\"answer\" must be the server request method to answer");
+    if ((mc_json_get(st, "with") == NULL) == (mc_json_get(st, "error") == NULL))
+        mc__lint_problem(l, ptr,
+                         "an answer step needs exactly one of \"with\" (a result object) or "
+                         "\"error\" ({\"code\", \"message\"})");
+    mc__lint_want_type(l, st, "with", json_type_object, ptr, "an answer step");
+    mc__lint_want_type(l, st, "error", json_type_object, ptr, "an answer step");
+    mc__lint_check_refs(l, mc_json_get(st, "with"), ptr);
+}
+
+static void lint_paginate(mc__lint_t *l, json_object *st, const char *ptr, int depth)
+{
+    (void)depth;
+    if (!mc__lint_is_str(mc_json_get(st, "paginate")))
+        mc__lint_problem(l, ptr, "\"paginate\" must be a list method");
+    if (!mc__lint_is_str(mc_json_get(st, "items")))
+        mc__lint_problem(l, ptr,
+                         "a paginate step needs \"items\": the result field holding the list");
+    mc__lint_want_type(l, st, "key", json_type_string, ptr, "a paginate step");
+    mc__lint_want_type(l, st, "max_pages", json_type_int, ptr, "a paginate step");
+    mc__lint_want_type(l, st, "params", json_type_object, ptr, "a paginate step");
+    mc__lint_check_refs(l, mc_json_get(st, "params"), ptr);
+    lint_member(l, st, ptr, "assert", lint_assertions);
+    lint_check_field(l, st, ptr);
+    if (mc_json_get(st, "capture") != NULL) {
+        if (!mc__lint_is_str(mc_json_get(st, "capture")) ||
+            !mc_var_name_ok(json_object_get_string(mc_json_get(st, "capture"))))
+            mc__lint_problem(l, ptr, "\"capture\" of a paginate step names one variable");
+        else
+            define_var(l, json_object_get_string(mc_json_get(st, "capture")));
+    }
+}
+
+static void lint_for_each(mc__lint_t *l, json_object *st, const char *ptr, int depth)
+{
+    char sub[512];
+
+    if (!mc__lint_is_str(mc_json_get(st, "for_each")))
+        mc__lint_problem(l, ptr, "\"for_each\" must be a \"${variable}\" holding an array");
+    mc__lint_check_refs(l, mc_json_get(st, "for_each"), ptr);
+    if (!mc__lint_is_str(mc_json_get(st, "as")) ||
+        !mc_var_name_ok(json_object_get_string(mc_json_get(st, "as"))))
+        mc__lint_problem(l, ptr, "a for_each step needs \"as\": the loop variable's name");
+    else
+        define_var(l, json_object_get_string(mc_json_get(st, "as")));
+    mc__lint_want_type(l, st, "max", json_type_int, ptr, "a for_each step");
+    lint_member(l, st, ptr, "where", lint_assertions);
+    if (depth >= MAX_FOR_EACH_DEPTH) {
+        mc__lint_problem(l, ptr, "for_each nested more than %d deep", MAX_FOR_EACH_DEPTH);
+    } else if (mc_json_get(st, "steps") == NULL ||
+               !json_object_is_type(mc_json_get(st, "steps"), json_type_array)) {
+        mc__lint_problem(l, ptr, "a for_each step needs \"steps\"");
+    } else {
+        mc_str_join(sub, sizeof(sub), ptr, "/steps");
+        mc__lint_steps(l, mc_json_get(st, "steps"), sub, depth + 1);
+    }
+}
+
+static void lint_raw(mc__lint_t *l, json_object *st, const char *ptr, int depth)
+{
+    char sub[512];
+
+    (void)depth;
+    if (!mc__lint_is_str(mc_json_get(st, "raw"))) {
+        mc__lint_problem(l, ptr, "\"raw\" must be the exact line to send (a string)");
+    } else {
+        json_object *line = json_tokener_parse(mc_json_get_str(st, "raw"));
+        if (json_object_is_type(line, json_type_object))
+            lint_client_sends(l, mc_json_get_str(line, "method"), ptr);
+        json_object_put(line);
+    }
+    mc_str_join(sub, sizeof(sub), ptr, "/expect");
+    lint_expect(l, mc_json_get(st, "expect"), sub);
+    mc__lint_want_type(l, st, "within", json_type_int, ptr, "a raw step");
+    lint_member(l, st, ptr, "assert", lint_assertions);
+    lint_check_field(l, st, ptr);
+}
+
+static void lint_http(mc__lint_t *l, json_object *st, const char *ptr, int depth)
+{
+    const char *m = mc_json_get_str(st, "http");
+
+    (void)depth;
+    if (m == NULL || (strcmp(m, "POST") != 0 && strcmp(m, "GET") != 0 && strcmp(m, "DELETE") != 0 &&
+                      strcmp(m, "PUT") != 0))
+        mc__lint_problem(l, ptr, "\"http\" must be POST, GET, DELETE or PUT");
+    mc__lint_want_type(l, st, "within", json_type_int, ptr, "an http step");
+    mc__lint_want_type(l, st, "headers", json_type_object, ptr, "an http step");
+    lint_check_field(l, st, ptr);
+}
+
+static void lint_sleep(mc__lint_t *l, json_object *st, const char *ptr, int depth)
+{
+    (void)depth;
+    if (!json_object_is_type(mc_json_get(st, "sleep"), json_type_int) ||
+        json_object_get_int(mc_json_get(st, "sleep")) < 0 ||
+        json_object_get_int(mc_json_get(st, "sleep")) > MAX_SLEEP_MS)
+        mc__lint_problem(l, ptr, "\"sleep\" must be milliseconds between 0 and %d", MAX_SLEEP_MS);
+}
+
+static void lint_await(mc__lint_t *l, json_object *st, const char *ptr, int depth)
+{
+    char sub[512];
+
+    (void)depth;
+    if (!mc__lint_is_str(mc_json_get(st, "await")))
+        mc__lint_problem(l, ptr, "\"await\" must name the variable of an async request");
+    else if (!has_var(l, json_object_get_string(mc_json_get(st, "await")),
+                      strlen(json_object_get_string(mc_json_get(st, "await")))))
+        mc__lint_problem(l, ptr, "\"await\" names \"%s\", which no earlier async request defines",
+                         json_object_get_string(mc_json_get(st, "await")));
+    mc_str_join(sub, sizeof(sub), ptr, "/expect");
+    lint_expect(l, mc_json_get(st, "expect"), sub);
+    mc__lint_want_type(l, st, "timeout", json_type_int, ptr, "an await step");
+    lint_member(l, st, ptr, "assert", lint_assertions);
+    lint_check_field(l, st, ptr);
+    lint_member(l, st, ptr, "capture", lint_capture);
+}
+
+static const char *const k_request[] = {"request", "params", "expect",  "assert",
+                                        "capture", "check",  "timeout", "progress",
+                                        "async",   "note",   NULL};
+static const char *const k_notify[] = {"notify", "params", "note", NULL};
+static const char *const k_expect_n[] = {
+    "expect_notification", "within", "assert", "capture", "check", "where", "note", NULL};
+static const char *const k_expect_no[] = {
+    "expect_no_notification", "for", "check", "where", "note", NULL};
+static const char *const k_expect_r[] = {"expect_request", "within", "assert", "capture",
+                                         "check",          "where",  "note",   NULL};
+static const char *const k_expect_no_r[] = {
+    "expect_no_request", "for", "check", "where", "note", NULL};
+static const char *const k_value[] = {"value", "assert", "check", "note", NULL};
+static const char *const k_answer[] = {"answer", "with", "error", "note", NULL};
+static const char *const k_paginate[] = {"paginate",  "params",  "items",   "key",
+                                         "max_pages", "capture", "timeout", "assert",
+                                         "check",     "note",    NULL};
+static const char *const k_for_each[] = {"for_each", "as", "steps", "max", "where", "note", NULL};
+static const char *const k_raw[] = {"raw",   "expect", "expect_id", "assert",
+                                    "check", "within", "note",      NULL};
+static const char *const k_sleep[] = {"sleep", "note", NULL};
+static const char *const k_http[] = {
+    "http",         "message",    "body",   "headers", "session", "delete_first", "status",
+    "content_type", "empty_body", "within", "events",  "check",   "note",         NULL};
+static const char *const k_await[] = {"await", "expect",  "assert", "capture",
+                                      "check", "timeout", "note",   NULL};
+
+/* Every step kind: its key, how problems name the step, the members it
+ * takes, and its own checks (run after the members are checked). */
+static const struct step_kind {
+    const char *name;
+    const char *what;
+    const char *const *keys;
+    void (*lint)(mc__lint_t *l, json_object *st, const char *ptr, int depth);
+} step_kinds[] = {
+    {"request", "a request step", k_request, lint_request},
+    {"notify", "a notify step", k_notify, lint_notify},
+    {"expect_notification", "an expect_notification step", k_expect_n, lint_expect_notification},
+    {"expect_no_notification", "an expect_no_notification step", k_expect_no,
+     lint_expect_no_notification},
+    {"expect_request", "an expect_request step", k_expect_r, lint_expect_request},
+    {"expect_no_request", "an expect_no_request step", k_expect_no_r, lint_expect_no_request},
+    {"answer", "an answer step", k_answer, lint_answer},
+    {"paginate", "a paginate step", k_paginate, lint_paginate},
+    {"for_each", "a for_each step", k_for_each, lint_for_each},
+    {"raw", "a raw step", k_raw, lint_raw},
+    {"sleep", "a sleep step", k_sleep, lint_sleep},
+    {"await", "an await step", k_await, lint_await},
+    {"value", "a value step", k_value, lint_value},
+    {"http", "an http step", k_http, lint_http},
+};
+
+#define N_STEP_KINDS (sizeof(step_kinds) / sizeof(step_kinds[0]))
+
 static void lint_step(mc__lint_t *l, json_object *st, const char *ptr, int depth)
 {
-    static const char *const kinds[] = {"request",
-                                        "notify",
-                                        "expect_notification",
-                                        "expect_no_notification",
-                                        "expect_request",
-                                        "expect_no_request",
-                                        "answer",
-                                        "paginate",
-                                        "for_each",
-                                        "raw",
-                                        "sleep",
-                                        "await",
-                                        "value",
-                                        "http",
-                                        NULL};
-    static const char *const k_request[] = {"request", "params", "expect",  "assert",
-                                            "capture", "check",  "timeout", "progress",
-                                            "async",   "note",   NULL};
-    static const char *const k_notify[] = {"notify", "params", "note", NULL};
-    static const char *const k_expect_n[] = {
-        "expect_notification", "within", "assert", "capture", "check", "where", "note", NULL};
-    static const char *const k_expect_no[] = {
-        "expect_no_notification", "for", "check", "where", "note", NULL};
-    static const char *const k_expect_r[] = {"expect_request", "within", "assert", "capture",
-                                             "check",          "where",  "note",   NULL};
-    static const char *const k_expect_no_r[] = {
-        "expect_no_request", "for", "check", "where", "note", NULL};
-    static const char *const k_value[] = {"value", "assert", "check", "note", NULL};
-    static const char *const k_answer[] = {"answer", "with", "error", "note", NULL};
-    static const char *const k_paginate[] = {"paginate",  "params",  "items",   "key",
-                                             "max_pages", "capture", "timeout", "assert",
-                                             "check",     "note",    NULL};
-    static const char *const k_for_each[] = {"for_each", "as",   "steps", "max",
-                                             "where",    "note", NULL};
-    static const char *const k_raw[] = {"raw",   "expect", "expect_id", "assert",
-                                        "check", "within", "note",      NULL};
-    static const char *const k_sleep[] = {"sleep", "note", NULL};
-    static const char *const k_http[] = {
-        "http",         "message",    "body",   "headers", "session", "delete_first", "status",
-        "content_type", "empty_body", "within", "events",  "check",   "note",         NULL};
-    static const char *const k_await[] = {"await", "expect",  "assert", "capture",
-                                          "check", "timeout", "note",   NULL};
-    const char *kind = NULL;
+    const struct step_kind *kind = NULL;
     int n_kinds = 0;
     size_t i;
-    char sub[512];
 
     l->steps_seen++;
     if (!json_object_is_type(st, json_type_object)) {
         mc__lint_problem(l, ptr, "a step must be an object with one step kind");
         return;
     }
-    for (i = 0; kinds[i] != NULL; i++)
-        if (mc_json_get(st, kinds[i]) != NULL) {
-            kind = kinds[i];
+    for (i = 0; i < N_STEP_KINDS; i++)
+        if (mc_json_get(st, step_kinds[i].name) != NULL) {
+            kind = &step_kinds[i];
             n_kinds++;
         }
     if (n_kinds != 1) {
@@ -424,175 +668,8 @@ static void lint_step(mc__lint_t *l, json_object *st, const char *ptr, int depth
                              : "a step must have exactly one step kind");
         return;
     }
-    if (strcmp(kind, "request") == 0) {
-        mc__lint_only_keys(l, st, ptr, "a request step", k_request);
-        if (!mc__lint_is_str(mc_json_get(st, "request")))
-            mc__lint_problem(l, ptr, "\"request\" must be a method name");
-        mc__lint_want_type(l, st, "params", json_type_object, ptr, "a request step");
-        mc__lint_want_type(l, st, "timeout", json_type_int, ptr, "a request step");
-        mc__lint_want_type(l, st, "progress", json_type_boolean, ptr, "a request step");
-        if (mc_json_get(st, "progress") != NULL &&
-            json_object_is_type(mc_json_get(st, "progress"), json_type_boolean) &&
-            json_object_get_boolean(mc_json_get(st, "progress")))
-            define_var(l, "progress_token"); /* the runner sets it */
-        mc__lint_check_refs(l, mc_json_get(st, "params"), ptr);
-        mc_str_join(sub, sizeof(sub), ptr, "/expect");
-        lint_expect(l, mc_json_get(st, "expect"), sub);
-        lint_member(l, st, ptr, "assert", lint_assertions);
-        lint_check_field(l, st, ptr);
-        if (mc_json_get(st, "async") != NULL) {
-            if (!mc__lint_is_str(mc_json_get(st, "async")) ||
-                !mc_var_name_ok(json_object_get_string(mc_json_get(st, "async"))))
-                mc__lint_problem(l, ptr, "\"async\" must name a variable for the request id");
-            else
-                define_var(l, json_object_get_string(mc_json_get(st, "async")));
-            if (mc_json_get(st, "expect") != NULL || mc_json_get(st, "assert") != NULL ||
-                mc_json_get(st, "capture") != NULL)
-                mc__lint_problem(l, ptr,
-                                 "an \"async\" request takes its expectations in the \"await\" "
-                                 "step");
-        }
-        lint_member(l, st, ptr, "capture", lint_capture);
-    } else if (strcmp(kind, "notify") == 0) {
-        mc__lint_only_keys(l, st, ptr, "a notify step", k_notify);
-        if (!mc__lint_is_str(mc_json_get(st, "notify")))
-            mc__lint_problem(l, ptr, "\"notify\" must be a method name");
-        else
-            lint_client_sends(l, mc_json_get_str(st, "notify"), ptr);
-        mc__lint_want_type(l, st, "params", json_type_object, ptr, "a notify step");
-        mc__lint_check_refs(l, mc_json_get(st, "params"), ptr);
-    } else if (strcmp(kind, "expect_notification") == 0 || strcmp(kind, "expect_request") == 0) {
-        int is_n = kind[7] == 'n';
-        mc__lint_only_keys(l, st, ptr,
-                           is_n ? "an expect_notification step" : "an expect_request step",
-                           is_n ? k_expect_n : k_expect_r);
-        if (!mc__lint_is_str(mc_json_get(st, kind)))
-            mc__lint_problem(l, ptr, "\"%s\" must be a method name", kind);
-        mc__lint_want_type(l, st, "within", json_type_int, ptr, "this step");
-        lint_member(l, st, ptr, "where", lint_assertions);
-        lint_member(l, st, ptr, "assert", lint_assertions);
-        lint_check_field(l, st, ptr);
-        lint_member(l, st, ptr, "capture", lint_capture);
-    } else if (strcmp(kind, "expect_no_notification") == 0 ||
-               strcmp(kind, "expect_no_request") == 0) {
-        int is_n = kind[10] == 'n';
-        mc__lint_only_keys(l, st, ptr,
-                           is_n ? "an expect_no_notification step" : "an expect_no_request step",
-                           is_n ? k_expect_no : k_expect_no_r);
-        if (!mc__lint_is_str(mc_json_get(st, kind)))
-            mc__lint_problem(l, ptr, "\"%s\" must be a method name or \"*\"", kind);
-        mc__lint_want_type(l, st, "for", json_type_int, ptr, "this step");
-        lint_member(l, st, ptr, "where", lint_assertions);
-        lint_check_field(l, st, ptr);
-    } else if (strcmp(kind, "value") == 0) {
-        mc__lint_only_keys(l, st, ptr, "a value step", k_value);
-        mc__lint_check_refs(l, mc_json_get(st, "value"), ptr);
-        if (mc_json_get(st, "assert") == NULL) {
-            mc__lint_problem(l, ptr, "a value step needs \"assert\" (paths start at the value)");
-        } else {
-            mc_str_join(sub, sizeof(sub), ptr, "/assert");
-            lint_assertions(l, mc_json_get(st, "assert"), sub);
-        }
-        lint_check_field(l, st, ptr);
-    } else if (strcmp(kind, "answer") == 0) {
-        mc__lint_only_keys(l, st, ptr, "an answer step", k_answer);
-        if (!mc__lint_is_str(mc_json_get(st, "answer")))
-            mc__lint_problem(l, ptr, "\"answer\" must be the server request method to answer");
-        if ((mc_json_get(st, "with") == NULL) == (mc_json_get(st, "error") == NULL))
-            mc__lint_problem(l, ptr,
-                             "an answer step needs exactly one of \"with\" (a result object) or "
-                             "\"error\" ({\"code\", \"message\"})");
-        mc__lint_want_type(l, st, "with", json_type_object, ptr, "an answer step");
-        mc__lint_want_type(l, st, "error", json_type_object, ptr, "an answer step");
-        mc__lint_check_refs(l, mc_json_get(st, "with"), ptr);
-    } else if (strcmp(kind, "paginate") == 0) {
-        mc__lint_only_keys(l, st, ptr, "a paginate step", k_paginate);
-        if (!mc__lint_is_str(mc_json_get(st, "paginate")))
-            mc__lint_problem(l, ptr, "\"paginate\" must be a list method");
-        if (!mc__lint_is_str(mc_json_get(st, "items")))
-            mc__lint_problem(l, ptr,
-                             "a paginate step needs \"items\": the result field holding the list");
-        mc__lint_want_type(l, st, "key", json_type_string, ptr, "a paginate step");
-        mc__lint_want_type(l, st, "max_pages", json_type_int, ptr, "a paginate step");
-        mc__lint_want_type(l, st, "params", json_type_object, ptr, "a paginate step");
-        mc__lint_check_refs(l, mc_json_get(st, "params"), ptr);
-        lint_member(l, st, ptr, "assert", lint_assertions);
-        lint_check_field(l, st, ptr);
-        if (mc_json_get(st, "capture") != NULL) {
-            if (!mc__lint_is_str(mc_json_get(st, "capture")) ||
-                !mc_var_name_ok(json_object_get_string(mc_json_get(st, "capture"))))
-                mc__lint_problem(l, ptr, "\"capture\" of a paginate step names one variable");
-            else
-                define_var(l, json_object_get_string(mc_json_get(st, "capture")));
-        }
-    } else if (strcmp(kind, "for_each") == 0) {
-        mc__lint_only_keys(l, st, ptr, "a for_each step", k_for_each);
-        if (!mc__lint_is_str(mc_json_get(st, "for_each")))
-            mc__lint_problem(l, ptr, "\"for_each\" must be a \"${variable}\" holding an array");
-        mc__lint_check_refs(l, mc_json_get(st, "for_each"), ptr);
-        if (!mc__lint_is_str(mc_json_get(st, "as")) ||
-            !mc_var_name_ok(json_object_get_string(mc_json_get(st, "as"))))
-            mc__lint_problem(l, ptr, "a for_each step needs \"as\": the loop variable's name");
-        else
-            define_var(l, json_object_get_string(mc_json_get(st, "as")));
-        mc__lint_want_type(l, st, "max", json_type_int, ptr, "a for_each step");
-        lint_member(l, st, ptr, "where", lint_assertions);
-        if (depth >= 4) {
-            mc__lint_problem(l, ptr, "for_each nested more than 4 deep");
-        } else if (mc_json_get(st, "steps") == NULL ||
-                   !json_object_is_type(mc_json_get(st, "steps"), json_type_array)) {
-            mc__lint_problem(l, ptr, "a for_each step needs \"steps\"");
-        } else {
-            mc_str_join(sub, sizeof(sub), ptr, "/steps");
-            mc__lint_steps(l, mc_json_get(st, "steps"), sub, depth + 1);
-        }
-    } else if (strcmp(kind, "raw") == 0) {
-        mc__lint_only_keys(l, st, ptr, "a raw step", k_raw);
-        if (!mc__lint_is_str(mc_json_get(st, "raw"))) {
-            mc__lint_problem(l, ptr, "\"raw\" must be the exact line to send (a string)");
-        } else {
-            json_object *line = json_tokener_parse(mc_json_get_str(st, "raw"));
-            if (json_object_is_type(line, json_type_object))
-                lint_client_sends(l, mc_json_get_str(line, "method"), ptr);
-            json_object_put(line);
-        }
-        mc_str_join(sub, sizeof(sub), ptr, "/expect");
-        lint_expect(l, mc_json_get(st, "expect"), sub);
-        mc__lint_want_type(l, st, "within", json_type_int, ptr, "a raw step");
-        lint_member(l, st, ptr, "assert", lint_assertions);
-        lint_check_field(l, st, ptr);
-    } else if (strcmp(kind, "http") == 0) {
-        const char *m = mc_json_get_str(st, "http");
-        mc__lint_only_keys(l, st, ptr, "an http step", k_http);
-        if (m == NULL || (strcmp(m, "POST") != 0 && strcmp(m, "GET") != 0 &&
-                          strcmp(m, "DELETE") != 0 && strcmp(m, "PUT") != 0))
-            mc__lint_problem(l, ptr, "\"http\" must be POST, GET, DELETE or PUT");
-        mc__lint_want_type(l, st, "within", json_type_int, ptr, "an http step");
-        mc__lint_want_type(l, st, "headers", json_type_object, ptr, "an http step");
-        lint_check_field(l, st, ptr);
-    } else if (strcmp(kind, "sleep") == 0) {
-        mc__lint_only_keys(l, st, ptr, "a sleep step", k_sleep);
-        if (!json_object_is_type(mc_json_get(st, "sleep"), json_type_int) ||
-            json_object_get_int(mc_json_get(st, "sleep")) < 0 ||
-            json_object_get_int(mc_json_get(st, "sleep")) > MAX_SLEEP_MS)
-            mc__lint_problem(l, ptr, "\"sleep\" must be milliseconds between 0 and %d",
-                             MAX_SLEEP_MS);
-    } else if (strcmp(kind, "await") == 0) {
-        mc__lint_only_keys(l, st, ptr, "an await step", k_await);
-        if (!mc__lint_is_str(mc_json_get(st, "await")))
-            mc__lint_problem(l, ptr, "\"await\" must name the variable of an async request");
-        else if (!has_var(l, json_object_get_string(mc_json_get(st, "await")),
-                          strlen(json_object_get_string(mc_json_get(st, "await")))))
-            mc__lint_problem(l, ptr,
-                             "\"await\" names \"%s\", which no earlier async request defines",
-                             json_object_get_string(mc_json_get(st, "await")));
-        mc_str_join(sub, sizeof(sub), ptr, "/expect");
-        lint_expect(l, mc_json_get(st, "expect"), sub);
-        mc__lint_want_type(l, st, "timeout", json_type_int, ptr, "an await step");
-        lint_member(l, st, ptr, "assert", lint_assertions);
-        lint_check_field(l, st, ptr);
-        lint_member(l, st, ptr, "capture", lint_capture);
-    }
+    mc__lint_only_keys(l, st, ptr, kind->what, kind->keys);
+    kind->lint(l, st, ptr, depth);
 }
 
 void mc__lint_steps(mc__lint_t *l, json_object *steps, const char *pointer, int depth)

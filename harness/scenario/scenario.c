@@ -254,208 +254,261 @@ static char *derive_id(const char *path, const char *root)
     return id;
 }
 
-int mc_scenario_load(const char *path, const char *root, mc_scenario_t *sc, char **problems,
-                     mc_errbuf_t *eb)
+/* The title. */
+static void load_title(mc__lint_t *l, json_object *root_obj, mc_scenario_t *s)
+{
+    json_object *v = mc_json_get(root_obj, "title");
+
+    if (!mc__lint_is_str(v) || json_object_get_string_len(v) == 0)
+        mc__lint_problem(l, "", "the scenario needs a \"title\"");
+    else
+        s->title = json_object_get_string(v);
+}
+
+/* spec: the requirements (and check ids) the scenario holds. Returns MC_OK,
+ * or MC_ENOMEM when the table cannot be allocated. */
+static int load_spec(mc__lint_t *l, json_object *root_obj, mc_scenario_t *s)
+{
+    json_object *v = mc_json_get(root_obj, "spec");
+    size_t n, k;
+
+    if (v == NULL || !json_object_is_type(v, json_type_array) || json_object_array_length(v) == 0) {
+        mc__lint_problem(l, "",
+                         "the scenario needs \"spec\": a non-empty array of checks "
+                         "{check, level, quote, refs}");
+        return MC_OK;
+    }
+    n = json_object_array_length(v);
+    s->reqs = calloc(n, sizeof(*s->reqs));
+    if (s->reqs == NULL)
+        return MC_ENOMEM;
+    for (k = 0; k < n; k++) {
+        char ptr[64];
+        snprintf(ptr, sizeof(ptr), "/spec/%zu", k);
+        if (parse_requirement(l, json_object_array_get_idx(v, k), ptr, &s->reqs[s->n_reqs]) == 0) {
+            if (mc_scenario_requirement(s, s->reqs[s->n_reqs].check) != NULL)
+                mc__lint_problem(l, ptr, "check \"%s\" is declared twice in \"spec\"",
+                                 s->reqs[s->n_reqs].check);
+            s->n_reqs++;
+        }
+    }
+    return MC_OK;
+}
+
+/* versions: the bounds land in minb and maxb (bn bytes each). */
+static void load_versions(mc__lint_t *l, json_object *root_obj, mc_scenario_t *s, char *minb,
+                          char *maxb, size_t bn)
+{
+    json_object *v = mc_json_get(root_obj, "versions");
+
+    if (v != NULL &&
+        (!mc__lint_is_str(v) || parse_versions(json_object_get_string(v), &s->min_version,
+                                               &s->max_version, minb, maxb, bn) != 0))
+        mc__lint_problem(l, "/versions",
+                         "\"versions\" must be \"V\", \"V..\", \"..V\" or \"V1..V2\" "
+                         "with versions like 2025-06-18");
+}
+
+/* requires: capabilities, roles, transport. */
+static void load_requires(mc__lint_t *l, json_object *root_obj, mc_scenario_t *s)
+{
+    static const char *const requires_keys[] = {"capabilities", "roles", "transport", NULL};
+    json_object *v = mc_json_get(root_obj, "requires"), *caps, *roles;
+
+    if (v == NULL)
+        return;
+    if (!json_object_is_type(v, json_type_object)) {
+        mc__lint_problem(l, "/requires", "\"requires\" must be an object");
+        return;
+    }
+    caps = mc_json_get(v, "capabilities");
+    roles = mc_json_get(v, "roles");
+    mc__lint_only_keys(l, v, "/requires", "\"requires\"", requires_keys);
+    if (caps != NULL && !json_object_is_type(caps, json_type_array))
+        mc__lint_problem(l, "/requires/capabilities",
+                         "must be an array of capability paths "
+                         "like \"resources.subscribe\"");
+    else
+        s->requires_caps = caps;
+    if (roles == NULL)
+        return;
+    if (!json_object_is_type(roles, json_type_array)) {
+        mc__lint_problem(l, "/requires/roles", "must be an array of role names");
+        return;
+    }
+    for (size_t k = 0; k < json_object_array_length(roles); k++) {
+        json_object *r = json_object_array_get_idx(roles, k);
+        if (mc__lint_is_str(r))
+            mc__lint_use_role(l, json_object_get_string(r), (size_t)json_object_get_string_len(r));
+    }
+}
+
+/* client: capabilities, answers, version, initialize. */
+static void load_client(mc__lint_t *l, json_object *root_obj, mc_scenario_t *s)
+{
+    static const char *const client_keys[] = {"capabilities", "answers", "version", "initialize",
+                                              NULL};
+    json_object *v = mc_json_get(root_obj, "client");
+
+    if (v == NULL)
+        return;
+    if (!json_object_is_type(v, json_type_object)) {
+        mc__lint_problem(l, "/client", "\"client\" must be an object");
+        return;
+    }
+    mc__lint_only_keys(l, v, "/client", "\"client\"", client_keys);
+    mc__lint_want_type(l, v, "capabilities", json_type_object, "/client", "\"client\"");
+    mc__lint_want_type(l, v, "answers", json_type_object, "/client", "\"client\"");
+    mc__lint_want_type(l, v, "initialize", json_type_boolean, "/client", "\"client\"");
+    s->client_caps = mc_json_get(v, "capabilities");
+    s->answers = mc_json_get(v, "answers");
+    if (mc_json_get(v, "version") != NULL) {
+        if (!mc__lint_is_str(mc_json_get(v, "version")))
+            mc__lint_problem(l, "/client/version", "\"version\" must be a string");
+        else
+            s->client_version = json_object_get_string(mc_json_get(v, "version"));
+    }
+    if (mc_json_get(v, "initialize") != NULL &&
+        json_object_is_type(mc_json_get(v, "initialize"), json_type_boolean))
+        s->manual_init = !json_object_get_boolean(mc_json_get(v, "initialize"));
+    if (s->answers != NULL)
+        mc__lint_check_refs(l, s->answers, "/client/answers");
+}
+
+/* Reads every top-level field of root_obj into s, checking as it goes.
+ * Returns MC_OK (the problems are in l) or MC_ENOMEM. */
+static int load_fields(mc__lint_t *l, json_object *root_obj, mc_scenario_t *s, char *minb,
+                       char *maxb, size_t bn)
 {
     static const char *const top_keys[] = {"title",  "description", "spec", "versions", "requires",
                                            "client", "steps",       "tags", NULL};
-    static const char *const requires_keys[] = {"capabilities", "roles", "transport", NULL};
-    static const char *const client_keys[] = {"capabilities", "answers", "version", "initialize",
-                                              NULL};
+    json_object *v;
+
+    if (!json_object_is_type(root_obj, json_type_object)) {
+        mc__lint_problem(l, "", "a scenario file holds one JSON object");
+        return MC_OK;
+    }
+    mc__lint_only_keys(l, root_obj, "", "the scenario", top_keys);
+    load_title(l, root_obj, s);
+    if (load_spec(l, root_obj, s) != MC_OK)
+        return MC_ENOMEM;
+    l->reqs = s->reqs;
+    l->n_reqs = s->n_reqs;
+    load_versions(l, root_obj, s, minb, maxb, bn);
+    load_requires(l, root_obj, s);
+    load_client(l, root_obj, s);
+    v = mc_json_get(root_obj, "steps");
+    if (v == NULL || !json_object_is_type(v, json_type_array) || json_object_array_length(v) == 0) {
+        mc__lint_problem(l, "", "the scenario needs \"steps\": a non-empty array");
+    } else {
+        s->steps = v;
+        l->client_caps = s->client_caps;
+        mc__lint_steps(l, v, "/steps", 0);
+    }
+    return MC_OK;
+}
+
+/* A file that does not read or parse: its one problem is the error. */
+static int load_failed(int rc, char **problems, const mc_errbuf_t *eb)
+{
+    if (problems != NULL && eb != NULL) {
+        size_t n = strlen(eb->msg);
+        *problems = malloc(n + 2);
+        if (*problems != NULL) {
+            memcpy(*problems, eb->msg, n);
+            (*problems)[n] = '\n';
+            (*problems)[n + 1] = '\0';
+        }
+    }
+    return rc == MC_EPARSE ? MC_EINVAL : rc;
+}
+
+/* Hands the problems to the caller (with a tail line past the cap).
+ * Returns MC_EINVAL, or MC_OK when there are none. */
+static int take_problems(mc__lint_t *l, char **problems)
+{
+    if (l->count == 0)
+        return MC_OK;
+    if (l->count > MC_SCENARIO_MAX_PROBLEMS) {
+        l->count = 0; /* let mc__lint_problem() append the tail line */
+        mc__lint_problem(l, "", "... and more problems");
+    }
+    if (problems != NULL) {
+        *problems = l->problems.buf;
+        l->problems.buf = NULL;
+    }
+    return MC_EINVAL;
+}
+
+/* What a loaded scenario keeps past this frame: id, area, the version
+ * bounds (copied into the document) and the roles (taken from l). Returns
+ * MC_OK or MC_ENOMEM. */
+static int load_keep(mc__lint_t *l, mc_scenario_t *s, const char *path, const char *root)
+{
+    json_object *root_obj = s->doc.root;
+    const char *slash;
+    int i;
+
+    s->id = derive_id(path, root);
+    slash = s->id ? strchr(s->id, '/') : NULL;
+    s->area = s->id ? strndup(s->id, slash ? (size_t)(slash - s->id) : strlen(s->id)) : NULL;
+    if (s->id == NULL || s->area == NULL)
+        return MC_ENOMEM;
+    if (s->min_version != NULL) {
+        json_object_object_add(root_obj, "$min_version", json_object_new_string(s->min_version));
+        s->min_version = json_object_get_string(mc_json_get(root_obj, "$min_version"));
+    }
+    if (s->max_version != NULL) {
+        json_object_object_add(root_obj, "$max_version", json_object_new_string(s->max_version));
+        s->max_version = json_object_get_string(mc_json_get(root_obj, "$max_version"));
+    }
+    s->roles = calloc((size_t)l->n_roles + 1, sizeof(char *));
+    if (s->roles == NULL)
+        return MC_ENOMEM;
+    for (i = 0; i < l->n_roles; i++) {
+        s->roles[i] = l->roles[i];
+        l->roles[i] = NULL;
+    }
+    s->n_roles = (size_t)l->n_roles;
+    return MC_OK;
+}
+
+int mc_scenario_load(const char *path, const char *root, mc_scenario_t *sc, char **problems,
+                     mc_errbuf_t *eb)
+{
     mc_scenario_t s;
     mc__lint_t l;
-    json_object *root_obj, *v;
     char minb[32], maxb[32];
     int rc, i;
 
     memset(&s, 0, sizeof(s));
     memset(&l, 0, sizeof(l));
     rc = mc_jsonc_load(path, &s.doc, eb);
-    if (rc != MC_OK) {
-        if (problems != NULL && eb != NULL) {
-            size_t n = strlen(eb->msg);
-            *problems = malloc(n + 2);
-            if (*problems != NULL) {
-                memcpy(*problems, eb->msg, n);
-                (*problems)[n] = '\n';
-                (*problems)[n + 1] = '\0';
-            }
-        }
-        return rc == MC_EPARSE ? MC_EINVAL : rc;
-    }
+    if (rc != MC_OK)
+        return load_failed(rc, problems, eb);
     l.doc = &s.doc;
-    root_obj = s.doc.root;
-    if (!json_object_is_type(root_obj, json_type_object)) {
-        mc__lint_problem(&l, "", "a scenario file holds one JSON object");
-        goto done;
-    }
-    mc__lint_only_keys(&l, root_obj, "", "the scenario", top_keys);
-    v = mc_json_get(root_obj, "title");
-    if (!mc__lint_is_str(v) || json_object_get_string_len(v) == 0)
-        mc__lint_problem(&l, "", "the scenario needs a \"title\"");
-    else
-        s.title = json_object_get_string(v);
-
-    /* spec: the requirements (and check ids) the scenario holds. */
-    v = mc_json_get(root_obj, "spec");
-    if (v == NULL || !json_object_is_type(v, json_type_array) || json_object_array_length(v) == 0) {
-        mc__lint_problem(&l, "",
-                         "the scenario needs \"spec\": a non-empty array of checks "
-                         "{check, level, quote, refs}");
-    } else {
-        size_t n = json_object_array_length(v), k;
-        s.reqs = calloc(n, sizeof(*s.reqs));
-        if (s.reqs == NULL) {
-            rc = mc_errbuf_set(eb, MC_ENOMEM, "out of memory");
-            goto fail;
-        }
-        for (k = 0; k < n; k++) {
-            char ptr[64];
-            snprintf(ptr, sizeof(ptr), "/spec/%zu", k);
-            if (parse_requirement(&l, json_object_array_get_idx(v, k), ptr, &s.reqs[s.n_reqs]) ==
-                0) {
-                if (mc_scenario_requirement(&s, s.reqs[s.n_reqs].check) != NULL)
-                    mc__lint_problem(&l, ptr, "check \"%s\" is declared twice in \"spec\"",
-                                     s.reqs[s.n_reqs].check);
-                s.n_reqs++;
-            }
-        }
-    }
-    l.reqs = s.reqs;
-    l.n_reqs = s.n_reqs;
-
-    v = mc_json_get(root_obj, "versions");
-    if (v != NULL) {
-        if (!mc__lint_is_str(v) || parse_versions(json_object_get_string(v), &s.min_version,
-                                                  &s.max_version, minb, maxb, sizeof(minb)) != 0)
-            mc__lint_problem(&l, "/versions",
-                             "\"versions\" must be \"V\", \"V..\", \"..V\" or \"V1..V2\" "
-                             "with versions like 2025-06-18");
-    }
-    v = mc_json_get(root_obj, "requires");
-    if (v != NULL) {
-        if (!json_object_is_type(v, json_type_object)) {
-            mc__lint_problem(&l, "/requires", "\"requires\" must be an object");
-        } else {
-            json_object *caps = mc_json_get(v, "capabilities"), *roles = mc_json_get(v, "roles");
-            mc__lint_only_keys(&l, v, "/requires", "\"requires\"", requires_keys);
-            if (caps != NULL && !json_object_is_type(caps, json_type_array))
-                mc__lint_problem(&l, "/requires/capabilities",
-                                 "must be an array of capability paths "
-                                 "like \"resources.subscribe\"");
-            else
-                s.requires_caps = caps;
-            if (roles != NULL) {
-                if (!json_object_is_type(roles, json_type_array)) {
-                    mc__lint_problem(&l, "/requires/roles", "must be an array of role names");
-                } else {
-                    for (size_t k = 0; k < json_object_array_length(roles); k++) {
-                        json_object *r = json_object_array_get_idx(roles, k);
-                        if (mc__lint_is_str(r))
-                            mc__lint_use_role(&l, json_object_get_string(r),
-                                              (size_t)json_object_get_string_len(r));
-                    }
-                }
-            }
-        }
-    }
-    v = mc_json_get(root_obj, "client");
-    if (v != NULL) {
-        if (!json_object_is_type(v, json_type_object)) {
-            mc__lint_problem(&l, "/client", "\"client\" must be an object");
-        } else {
-            mc__lint_only_keys(&l, v, "/client", "\"client\"", client_keys);
-            mc__lint_want_type(&l, v, "capabilities", json_type_object, "/client", "\"client\"");
-            mc__lint_want_type(&l, v, "answers", json_type_object, "/client", "\"client\"");
-            mc__lint_want_type(&l, v, "initialize", json_type_boolean, "/client", "\"client\"");
-            s.client_caps = mc_json_get(v, "capabilities");
-            s.answers = mc_json_get(v, "answers");
-            if (mc_json_get(v, "version") != NULL) {
-                if (!mc__lint_is_str(mc_json_get(v, "version")))
-                    mc__lint_problem(&l, "/client/version", "\"version\" must be a string");
-                else
-                    s.client_version = json_object_get_string(mc_json_get(v, "version"));
-            }
-            if (mc_json_get(v, "initialize") != NULL &&
-                json_object_is_type(mc_json_get(v, "initialize"), json_type_boolean))
-                s.manual_init = !json_object_get_boolean(mc_json_get(v, "initialize"));
-            if (s.answers != NULL)
-                mc__lint_check_refs(&l, s.answers, "/client/answers");
-        }
-    }
-    v = mc_json_get(root_obj, "steps");
-    if (v == NULL || !json_object_is_type(v, json_type_array) || json_object_array_length(v) == 0) {
-        mc__lint_problem(&l, "", "the scenario needs \"steps\": a non-empty array");
-    } else {
-        s.steps = v;
-        l.client_caps = s.client_caps;
-        mc__lint_steps(&l, v, "/steps", 0);
-    }
-
-done:
-    if (l.nomem) {
-        rc = mc_errbuf_set(eb, MC_ENOMEM, "out of memory");
-        goto fail;
-    }
-    if (l.count > 0) {
-        if (l.count > MC_SCENARIO_MAX_PROBLEMS) {
-            char more[96];
-            snprintf(more, sizeof(more), "%s: ... and %d more problems\n", s.doc.name,
-                     l.count - MC_SCENARIO_MAX_PROBLEMS);
-            l.count = 0; /* let mc__lint_problem() append the tail line */
-            mc__lint_problem(&l, "", "... and more problems");
-            (void)more;
-        }
-        if (problems != NULL) {
-            *problems = l.problems.buf;
-            l.problems.buf = NULL;
-        }
-        rc = MC_EINVAL;
-        goto fail;
-    }
-    s.id = derive_id(path, root);
-    {
-        const char *slash = s.id ? strchr(s.id, '/') : NULL;
-        s.area = s.id ? strndup(s.id, slash ? (size_t)(slash - s.id) : strlen(s.id)) : NULL;
-    }
-    if (s.id == NULL || s.area == NULL) {
-        rc = mc_errbuf_set(eb, MC_ENOMEM, "out of memory");
-        goto fail;
-    }
-    /* Keep the version bounds past this frame: copy into the document. */
-    if (s.min_version != NULL) {
-        json_object_object_add(root_obj, "$min_version", json_object_new_string(s.min_version));
-        s.min_version = json_object_get_string(mc_json_get(root_obj, "$min_version"));
-    }
-    if (s.max_version != NULL) {
-        json_object_object_add(root_obj, "$max_version", json_object_new_string(s.max_version));
-        s.max_version = json_object_get_string(mc_json_get(root_obj, "$max_version"));
-    }
-    s.roles = calloc((size_t)l.n_roles + 1, sizeof(char *));
-    if (s.roles == NULL) {
-        rc = mc_errbuf_set(eb, MC_ENOMEM, "out of memory");
-        goto fail;
-    }
-    for (i = 0; i < l.n_roles; i++) {
-        s.roles[i] = l.roles[i];
-        l.roles[i] = NULL;
-    }
-    s.n_roles = (size_t)l.n_roles;
+    rc = load_fields(&l, s.doc.root, &s, minb, maxb, sizeof(minb));
+    if (rc == MC_OK && l.nomem)
+        rc = MC_ENOMEM;
+    if (rc == MC_OK)
+        rc = take_problems(&l, problems);
+    if (rc == MC_OK)
+        rc = load_keep(&l, &s, path, root);
+    if (rc == MC_ENOMEM)
+        mc_errbuf_set(eb, MC_ENOMEM, "out of memory");
     for (i = 0; i < l.n_vars; i++)
         free(l.vars[i]);
     free(l.problems.buf);
-    s.warnings = l.warnings.buf;
-    *sc = s;
-    return MC_OK;
-
-fail:
-    for (i = 0; i < l.n_vars; i++)
-        free(l.vars[i]);
+    if (rc == MC_OK) {
+        s.warnings = l.warnings.buf;
+        *sc = s;
+        return MC_OK;
+    }
     for (i = 0; i < l.n_roles; i++)
         free(l.roles[i]);
-    free(l.problems.buf);
     free(l.warnings.buf);
     free(s.reqs);
+    free(s.roles);
     free(s.id);
     free(s.area);
     mc_jsonc_free(&s.doc);
