@@ -32,12 +32,16 @@
 #include "common.h"
 #include "core/jsonrpc.h"
 #include "core/base64.h"
+#include "core/file.h"
 #include "refserver/units.h"
 
 #define MAX_URI_INPUT 8192
 #define MAX_FILES 32
 
 /* Read-only after LLVMFuzzerInitialize. */
+/* Largest fixture file read back for comparison. */
+#define MAX_FIXTURE_BYTES 65536
+
 /* Room for a listed file's URI (the server caps stored URIs at 2048 bytes). */
 #define URI_BUF 4096
 
@@ -111,18 +115,12 @@ static void cleanup(void)
     }
 }
 
+/* The bytes of one of the fixture files (all far below the bound), or NULL. */
 static char *slurp(const char *path, size_t *len)
 {
-    FILE *f = fopen(path, "rb");
-    char *buf;
+    char *buf = NULL;
 
-    if (f == NULL)
-        return NULL;
-    buf = malloc(65536);
-    if (buf != NULL)
-        *len = fread(buf, 1, 65536, f);
-    fclose(f);
-    return buf;
+    return mc_file_read(path, MAX_FIXTURE_BYTES, &buf, len, NULL) == MC_OK ? buf : NULL;
 }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
