@@ -23,9 +23,11 @@ def run(cmd, timeout=600):
     return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
 
 
-def leftovers(marker):
+def leftovers(marker, program):
+    # Only this build's processes: other checkouts on the machine may be
+    # running the same test at the same time.
     out = run(["ps", "-eo", "pid,args"]).stdout.splitlines()
-    return [l for l in out if marker in l and "ps -eo" not in l]
+    return [l for l in out if marker in l and program in l and "ps -eo" not in l]
 
 
 def main():
@@ -87,7 +89,7 @@ def main():
         if r.returncode != 2 or "allow-remote" not in r.stderr:
             print(f"http_library: FAIL remote URL without --allow-remote: exit {r.returncode}")
             failures += 1
-    left = leftovers(marker)
+    left = leftovers(marker, refserver)
     if left:
         print("http_library: FAIL servers left running:\n  " + "\n  ".join(left))
         failures += 1
