@@ -271,32 +271,41 @@ PYEOF
 
 # fuzz-coverage [SWITCH...]: time to first finding per refserver violation
 # switch, AFL++ coverage feedback on vs off (state model only), median of
-# seeds 1..3, against the afl-clang-fast build (AFL_BUILD_DIR, default
-# build-afl; `cmake --preset afl && cmake --build build-afl --target
-# mcpcheck-refserver`). A run that finds nothing in 60 s counts as 60 s.
+# seeds 1..BENCH_SEEDS (default 3), against the afl-clang-fast build
+# (AFL_BUILD_DIR, default build-afl; `cmake --preset afl && cmake --build
+# build-afl --target mcpcheck-refserver`). A run that finds nothing within
+# BENCH_CAP seconds (default 60) counts as BENCH_CAP. BENCH_RS_ARGS adds
+# arguments to the server (e.g. "--resources 40" for longer lists). The
+# switches by default: see docs/fuzzing.md for why these.
 bench_fuzz_coverage() {
     local afl=${AFL_BUILD_DIR:-$ROOT/build-afl} tmp sw mode seed
+    local nseeds=${BENCH_SEEDS:-3} cap=${BENCH_CAP:-60}
+    local -a rsargs=()
+    read -r -a rsargs <<<"${BENCH_RS_ARGS:-}"
     local switches=("$@")
-    ((${#switches[@]})) || switches=(completion-too-many prompt-image-not-base64 prompt-role-invalid blob-not-base64)
+    ((${#switches[@]})) || switches=(tool-missing-input-schema resource-missing-name
+        prompt-role-invalid blob-not-base64 read-uri-mismatch completion-too-many
+        prompt-image-not-base64)
     [[ -x $afl/bin/mcpcheck-refserver ]] || { echo "bench.sh fuzz-coverage: no $afl/bin/mcpcheck-refserver" >&2; return 2; }
     tmp=$(mktemp -d)
-    printf '%-28s %14s %14s\n' switch "coverage on" "coverage off"
+    printf '%-28s %14s %14s   %s\n' switch "coverage on" "coverage off" "(each seed: on | off)"
     for sw in "${switches[@]}"; do
-        local -a med=()
+        local -a med=() all=()
         for mode in on off; do
             local -a t=()
-            for seed in 1 2 3; do
+            for seed in $(seq 1 "$nseeds"); do
                 local flag=() d="$tmp/$sw-$mode-$seed"
                 [[ $mode == off ]] && flag=(--no-coverage)
-                "$BUILD_DIR/bin/mcpcheck" fuzz "${flag[@]}" --seconds 60 --max-findings 1 --no-minimize \
-                    --seed "$seed" --out "$d" -- "$afl/bin/mcpcheck-refserver" --inject "$sw" \
+                "$BUILD_DIR/bin/mcpcheck" fuzz "${flag[@]}" --seconds "$cap" --max-findings 1 --no-minimize \
+                    --seed "$seed" --out "$d" -- "$afl/bin/mcpcheck-refserver" --inject "$sw" "${rsargs[@]}" \
                     >/dev/null 2>&1 || true
                 t+=("$(head -1 "$d/findings/index.tsv" 2>/dev/null | cut -f1)")
-                [[ -n ${t[-1]} ]] || t[-1]=60
+                [[ -n ${t[-1]} ]] || t[-1]=$cap
             done
-            med+=("$(printf '%s\n' "${t[@]}" | sort -g | sed -n 2p)")
+            med+=("$(printf '%s\n' "${t[@]}" | sort -g | sed -n "$(((nseeds + 1) / 2))p")")
+            all+=("${t[*]}")
         done
-        printf '%-28s %13ss %13ss\n' "$sw" "${med[0]}" "${med[1]}"
+        printf '%-28s %13ss %13ss   %s | %s\n' "$sw" "${med[0]}" "${med[1]}" "${all[0]}" "${all[1]}"
     done
     rm -rf "$tmp"
 }

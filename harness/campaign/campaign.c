@@ -22,14 +22,24 @@
 /* Paths built inside the campaign directory. */
 #define PATH_LEN 4096
 
+/* A corpus entry and what it earned: a sequence that lit new coverage or
+ * reached new states gets energy, the number of times it is picked as a
+ * parent before the others again. */
+typedef struct entry {
+    json_object *seq;
+    unsigned energy;
+} entry_t;
+
 typedef struct camp {
     const mc_campaign_opts_t *o;
     mc_campaign_stats_t *st;
     mc_exec_t *x;
     mc_gen_t g;
     uint32_t *states;              /* open-addressing set; 0 = empty */
-    json_object **corpus;
+    entry_t *corpus;
     size_t n_corpus;
+    size_t hot[MC_CAMPAIGN_MAX_HOT]; /* corpus indices with energy left */
+    size_t n_hot;
     char **seen_files;             /* corpus file names already loaded */
     size_t n_seen;
     char *sigs[MC_CAMPAIGN_MAX_FINDINGS];
@@ -131,24 +141,80 @@ static int state_add(camp_t *c, uint32_t key)
 
 /* --- corpus --------------------------------------------------------------- */
 
-/* Keeps seq in memory. Returns 0 when it is too long to keep. */
-static int corpus_keep(camp_t *c, json_object *seq)
+static void hot_remove(camp_t *c, size_t k)
 {
-    size_t len = 0;
+    size_t i;
+
+    for (i = 0; i < c->n_hot; i++)
+        if (c->hot[i] == k) {
+            c->hot[i] = c->hot[--c->n_hot];
+            return;
+        }
+}
+
+/* Keeps seq in memory with energy (the picks it is favoured for). Returns 0
+ * when it is too long to keep. */
+static int corpus_keep(camp_t *c, json_object *seq, unsigned energy)
+{
+    size_t len = 0, k;
 
     json_object_to_json_string_length(seq, JSON_C_TO_STRING_PLAIN, &len);
     if (len > MC_CAMPAIGN_MAX_SEQ_BYTES)
         return 0;
     if (c->n_corpus < MC_CAMPAIGN_MAX_CORPUS) {
-        c->corpus[c->n_corpus++] = json_object_get(seq);
+        k = c->n_corpus++;
     } else {
         /* Full: replace one at random, keeping the first (the discovery walk). */
-        size_t k = 1 + mc_gen_below(&c->g, MC_CAMPAIGN_MAX_CORPUS - 1);
-        json_object_put(c->corpus[k]);
-        c->corpus[k] = json_object_get(seq);
+        k = 1 + mc_gen_below(&c->g, MC_CAMPAIGN_MAX_CORPUS - 1);
+        if (c->corpus[k].energy > 0)
+            hot_remove(c, k);
+        json_object_put(c->corpus[k].seq);
+    }
+    c->corpus[k].seq = json_object_get(seq);
+    c->corpus[k].energy = 0;
+    if (energy > 0) {
+        if (c->n_hot >= MC_CAMPAIGN_MAX_HOT) {
+            /* A favoured entry gives way to the newest. */
+            c->corpus[c->hot[0]].energy = 0;
+            c->hot[0] = c->hot[--c->n_hot];
+        }
+        c->corpus[k].energy = energy;
+        c->hot[c->n_hot++] = k;
     }
     c->st->corpus = c->n_corpus;
     return 1;
+}
+
+/*
+ * Picks a parent to mutate: most of the time one of the favoured entries
+ * (those that lit new coverage or reached new states and still have energy,
+ * which the pick spends), otherwise any entry. Returns a borrowed sequence.
+ */
+static json_object *corpus_pick(camp_t *c)
+{
+    size_t h, k;
+
+    if (c->n_hot > 0 && mc_gen_below(&c->g, MC_CAMPAIGN_HOT_ODDS) != 0) {
+        h = mc_gen_below(&c->g, c->n_hot);
+        k = c->hot[h];
+        if (--c->corpus[k].energy == 0)
+            c->hot[h] = c->hot[--c->n_hot];
+        return c->corpus[k].seq;
+    }
+    return c->corpus[mc_gen_below(&c->g, c->n_corpus)].seq;
+}
+
+/* The energy a sequence earns: new coverage counts most (new edges or hit
+ * counts of the target's own code), then new states of the response model. */
+static unsigned energy_of(size_t new_cov, size_t fresh_states)
+{
+    unsigned e = 0;
+
+    if (new_cov > 0)
+        e += MC_CAMPAIGN_COV_ENERGY + (unsigned)(new_cov > 32 ? 32 : new_cov);
+    if (fresh_states > 0)
+        e += MC_CAMPAIGN_STATE_ENERGY + 2u * (unsigned)(fresh_states > 8 ? 8 : fresh_states);
+    return e;
 }
 
 static int seen_file(camp_t *c, const char *name)
@@ -230,7 +296,7 @@ static void corpus_sync(camp_t *c)
             continue;
         seq = read_seq(path);
         if (seq != NULL && json_object_array_length(seq) > 0)
-            (void)corpus_keep(c, seq);
+            (void)corpus_keep(c, seq, 0);
         json_object_put(seq);
     }
     closedir(d);
@@ -423,7 +489,8 @@ static int one(camp_t *c, json_object *seq, mc_errbuf_t *eb)
     c->st->msgs_in += out.lines_in;
     for (i = 0; i < out.ns; i++)
         fresh_states += (size_t)state_add(c, out.states[i]);
-    if ((fresh_states > 0 || out.new_cov > 0) && corpus_keep(c, seq))
+    if ((fresh_states > 0 || out.new_cov > 0) &&
+        corpus_keep(c, seq, energy_of(out.new_cov, fresh_states)))
         corpus_save(c, seq);
     for (i = 0; i < out.nf; i++)
         if (!sig_known(c, out.f[i].sig) && c->n_sigs < MC_CAMPAIGN_MAX_FINDINGS)
@@ -492,7 +559,7 @@ int mc_campaign_run(const mc_campaign_opts_t *o, mc_campaign_stats_t *st, mc_err
     seq = discovery();
     rc = one(&c, seq, eb);
     if (rc == MC_OK && c.n_corpus == 0)
-        (void)corpus_keep(&c, seq);
+        (void)corpus_keep(&c, seq, 0);
     json_object_put(seq);
     if (rc != MC_OK)
         goto out;
@@ -504,8 +571,8 @@ int mc_campaign_run(const mc_campaign_opts_t *o, mc_campaign_stats_t *st, mc_err
         if (c.n_corpus == 0 || mc_gen_below(&c.g, 8) == 0) {
             seq = mc_gen_sequence(&c.g);
         } else {
-            parent = c.corpus[mc_gen_below(&c.g, c.n_corpus)];
-            other = c.corpus[mc_gen_below(&c.g, c.n_corpus)];
+            parent = corpus_pick(&c);
+            other = c.corpus[mc_gen_below(&c.g, c.n_corpus)].seq;
             seq = mc_gen_mutate(&c.g, parent, other);
         }
         if (seq == NULL) {
@@ -538,7 +605,7 @@ out:
     if (c.stats != NULL)
         fclose(c.stats);
     for (i = 0; i < c.n_corpus; i++)
-        json_object_put(c.corpus[i]);
+        json_object_put(c.corpus[i].seq);
     for (i = 0; i < c.n_seen; i++)
         free(c.seen_files[i]);
     for (i = 0; i < c.n_sigs; i++)

@@ -41,6 +41,14 @@
 /* A sequence whose JSON text is longer is run but not kept. */
 #define MC_CAMPAIGN_MAX_SEQ_BYTES (32u * 1024u)
 #define MC_CAMPAIGN_MAX_CORPUS_FILES 8192
+/* Favoured corpus entries at a time (those with energy left), one pick in
+ * MC_CAMPAIGN_HOT_ODDS goes to any entry instead, and the energy a sequence
+ * earns for new coverage and for new states (plus a little per new bit or
+ * state). */
+#define MC_CAMPAIGN_MAX_HOT 64
+#define MC_CAMPAIGN_HOT_ODDS 4
+#define MC_CAMPAIGN_COV_ENERGY 16
+#define MC_CAMPAIGN_STATE_ENERGY 8
 /* Distinct state-model keys remembered (a power of two). */
 #define MC_CAMPAIGN_MAX_STATES 65536
 /* Distinct finding signatures handled per worker. */

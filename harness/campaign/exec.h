@@ -18,6 +18,10 @@
  * passes its id in __AFL_SHM_ID (and its size in AFL_MAP_SIZE), clears it
  * before each sequence and reads it after: edges seen for the first time,
  * by AFL++'s hit-count buckets, are new coverage.
+ *
+ * The server's own requests (elicitation/create, sampling/createMessage,
+ * roots/list, ping) are answered as the sequence's answer elements say
+ * (mc_exec_is_answer), by default as a scenario's client answers them.
  */
 #ifndef MC_CAMPAIGN_EXEC_H
 #define MC_CAMPAIGN_EXEC_H
@@ -144,6 +148,17 @@ uint64_t mc_exec_starts(const mc_exec_t *x);
 const char *mc_exec_version(const mc_exec_t *x);
 /* The integer id offset the next sequence gets (0 right after a start). */
 int64_t mc_exec_id_offset(const mc_exec_t *x);
+
+/*
+ * True when el (borrowed) is an answer element of a sequence:
+ * {"answer": METHOD, "with": {result}} or {"answer": METHOD, "error":
+ * {"code", "message"}}, no "method" member, exactly one of "with" and
+ * "error", an object, no "${" in it (a scenario step would expand it). It
+ * is not sent: from there to the end of the sequence
+ * the client answers the server's METHOD requests so (as a scenario's
+ * `answer` step does; other server requests get the default answers).
+ */
+int mc_exec_is_answer(json_object *el);
 
 /* The signature text for a sanitizer report or stderr tail: the signal or
  * error kind and the top frames of the first stack ("SEGV|f1|f2|f3"), or "". */

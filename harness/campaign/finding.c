@@ -151,6 +151,21 @@ static json_object *build_scenario(const mc_campaign_opts_t *o, const char *vers
         const char *line;
         if (!rec->sent[i])
             continue; /* a tool call the campaign did not make */
+        if (mc_exec_is_answer(el)) {
+            /* How the client answered the server's requests: the scenario's
+             * own answer step, same form. */
+            json_object *body = mc_json_get(el, "with"), *cp = NULL;
+            st = json_object_new_object();
+            json_object_object_add(st, "answer",
+                                   json_object_new_string(mc_json_get_str(el, "answer")));
+            if (body == NULL)
+                body = mc_json_get(el, "error");
+            if (json_object_deep_copy(body, &cp, NULL) != 0)
+                cp = json_object_new_object();
+            json_object_object_add(st, mc_json_get(el, "with") != NULL ? "with" : "error", cp);
+            json_object_array_add(steps, st);
+            continue;
+        }
         line = json_object_is_type(el, json_type_string)
                    ? json_object_get_string(el)
                    : json_object_to_json_string_ext(el, JSON_C_TO_STRING_PLAIN |

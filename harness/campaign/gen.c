@@ -393,14 +393,23 @@ static json_object *gen_params(mc_gen_t *g, const mdef_t *m)
         break;
     case P_COMPLETE: {
         json_object *ref = json_object_new_object(), *arg = json_object_new_object();
+        const char *aname = one_in(g, 2) ? "arg1" : "id";
         if (one_in(g, 2)) {
+            const char *pn = pick_name(g, &g->prompts);
+            json_object *names = mc_json_get(g->prompt_args, pn);
+            size_t na = json_object_is_type(names, json_type_array)
+                            ? json_object_array_length(names)
+                            : 0;
             json_object_object_add(ref, "type", json_object_new_string("ref/prompt"));
-            json_object_object_add(ref, "name", json_object_new_string(pick_name(g, &g->prompts)));
+            json_object_object_add(ref, "name", json_object_new_string(pn));
+            if (na > 0 && !one_in(g, 4))
+                aname = json_object_get_string(
+                    json_object_array_get_idx(names, mc_gen_below(g, na)));
         } else {
             json_object_object_add(ref, "type", json_object_new_string("ref/resource"));
             json_object_object_add(ref, "uri", json_object_new_string(pick_name(g, &g->templates)));
         }
-        json_object_object_add(arg, "name", json_object_new_string(one_in(g, 2) ? "arg1" : "id"));
+        json_object_object_add(arg, "name", json_object_new_string(aname));
         json_object_object_add(arg, "value", json_object_new_string(one_in(g, 2) ? "" : "a"));
         json_object_object_add(p, "ref", ref);
         json_object_object_add(p, "argument", arg);
@@ -486,10 +495,81 @@ json_object *mc_gen_message(mc_gen_t *g)
     return msg;
 }
 
+/* {"code": c, "message": m} (new reference). */
+static json_object *rpc_error(int64_t code, const char *message)
+{
+    json_object *e = json_object_new_object();
+
+    json_object_object_add(e, "code", json_object_new_int64(code));
+    json_object_object_add(e, "message", json_object_new_string(message));
+    return e;
+}
+
+json_object *mc_gen_answer(mc_gen_t *g)
+{
+    static const char *const methods[] = {"elicitation/create", "sampling/createMessage",
+                                          "roots/list", "ping"};
+    static const char *const actions[] = {"accept", "decline", "cancel"};
+    static const int64_t codes[] = {-32603, -32601, -32602, -32600, -1, 0, 1, -32000};
+    const char *m = methods[mc_gen_below(g, N_ELEMS(methods))];
+    json_object *a = json_object_new_object(), *w, *c;
+
+    if (a == NULL)
+        return NULL;
+    json_object_object_add(a, "answer", json_object_new_string(m));
+    if (one_in(g, 4)) {
+        json_object_object_add(a, "error",
+                               rpc_error(codes[mc_gen_below(g, N_ELEMS(codes))],
+                                         one_in(g, 4) ? "" : "declined by mcpcheck fuzz"));
+        return a;
+    }
+    w = json_object_new_object();
+    if (strcmp(m, "elicitation/create") == 0) {
+        json_object_object_add(w, "action",
+                               json_object_new_string(actions[mc_gen_below(g, N_ELEMS(actions))]));
+        /* Without content, an acceptance gets a valid instance of the
+         * requested schema; with it, what the mutator makes of it. */
+        if (one_in(g, 3)) {
+            c = json_object_new_object();
+            json_object_object_add(c, one_in(g, 2) ? "username" : "name",
+                                   json_object_new_string("mcpcheck"));
+            json_object_object_add(w, "content", c);
+        }
+    } else if (strcmp(m, "sampling/createMessage") == 0) {
+        c = json_object_new_object();
+        json_object_object_add(c, "type", json_object_new_string("text"));
+        json_object_object_add(c, "text", json_object_new_string(one_in(g, 4) ? "" : "fuzz"));
+        json_object_object_add(w, "role", json_object_new_string("assistant"));
+        json_object_object_add(w, "content", c);
+        json_object_object_add(w, "model", json_object_new_string("mcpcheck-fuzz"));
+        if (!one_in(g, 3))
+            json_object_object_add(w, "stopReason",
+                                   json_object_new_string(one_in(g, 2) ? "endTurn" : "maxTokens"));
+    } else if (strcmp(m, "roots/list") == 0) {
+        json_object *roots = json_object_new_array();
+        size_t i, n = mc_gen_below(g, 3);
+        for (i = 0; i < n; i++) {
+            json_object *r = json_object_new_object();
+            json_object_object_add(r, "uri",
+                                   json_object_new_string(i ? "file:///tmp" : "file:///"));
+            if (one_in(g, 2))
+                json_object_object_add(r, "name", json_object_new_string("root"));
+            json_object_array_add(roots, r);
+        }
+        json_object_object_add(w, "roots", roots);
+    }
+    json_object_object_add(a, "with", w);
+    return a;
+}
+
 json_object *mc_gen_sequence(mc_gen_t *g)
 {
     json_object *seq = json_object_new_array();
     size_t i, n = 1 + mc_gen_below(g, 6);
+
+    /* How the client answers the server's own requests in this sequence. */
+    if (seq != NULL && one_in(g, 4))
+        json_object_array_add(seq, mc_gen_answer(g));
 
     for (i = 0; i < n && seq != NULL; i++) {
         json_object *m = mc_gen_message(g);
@@ -537,6 +617,42 @@ static void collect(json_object *parent, node_t *v, size_t *n, int depth)
     }
 }
 
+/* The name of an argument of a listed prompt, or of a property of a
+ * listed tool's inputSchema; NULL when none was revealed. */
+static const char *pick_arg_name(mc_gen_t *g)
+{
+    json_object *set = one_in(g, 2) ? g->prompt_args : g->tool_schemas, *v = NULL;
+    size_t n = (size_t)json_object_object_length(set), k, i = 0;
+
+    if (n == 0)
+        return NULL;
+    k = mc_gen_below(g, n);
+    json_object_object_foreach(set, key, val)
+    {
+        (void)key;
+        if (i++ == k) {
+            v = val;
+            break;
+        }
+    }
+    if (json_object_is_type(v, json_type_array)) {
+        n = json_object_array_length(v);
+        return n ? json_object_get_string(json_object_array_get_idx(v, mc_gen_below(g, n))) : NULL;
+    }
+    v = mc_json_get(v, "properties");
+    if (!json_object_is_type(v, json_type_object) || json_object_object_length(v) == 0)
+        return NULL;
+    k = mc_gen_below(g, (size_t)json_object_object_length(v));
+    i = 0;
+    json_object_object_foreach(v, pk, pv)
+    {
+        (void)pv;
+        if (i++ == k)
+            return pk;
+    }
+    return NULL;
+}
+
 /* Puts val (owned) where node nd is. */
 static void node_set(node_t *nd, json_object *val)
 {
@@ -578,16 +694,18 @@ static void mutate_tree(mc_gen_t *g, json_object *msg)
         if (json_object_is_type(nd->value, json_type_string)) {
             const mc_gen_list_t *ls[] = {&g->tools, &g->prompts, &g->resources, &g->templates,
                                           &g->cursors};
-            node_set(nd, json_object_new_string(pick_name(g, ls[mc_gen_below(g, 5)])));
+            const char *an = one_in(g, 6) ? pick_arg_name(g) : NULL;
+            node_set(nd, json_object_new_string(an ? an : pick_name(g, ls[mc_gen_below(g, 5)])));
         } else {
             node_set(nd, odd_value(g));
         }
         break;
-    case 4: /* add a member */
-        if (json_object_is_type(nd->value, json_type_object))
-            json_object_object_add(nd->value, k_words[mc_gen_below(g, N_ELEMS(k_words))],
-                                   odd_value(g));
-        else if (json_object_is_type(nd->value, json_type_array))
+    case 4: /* add a member (an argument name the server revealed, or a word) */
+        if (json_object_is_type(nd->value, json_type_object)) {
+            const char *an = one_in(g, 2) ? pick_arg_name(g) : NULL;
+            json_object_object_add(nd->value, an ? an : k_words[mc_gen_below(g, N_ELEMS(k_words))],
+                                   one_in(g, 2) ? json_object_new_string("x") : odd_value(g));
+        } else if (json_object_is_type(nd->value, json_type_array))
             json_object_array_add(nd->value, odd_value(g));
         else
             json_object_object_add(msg, k_words[mc_gen_below(g, N_ELEMS(k_words))],
@@ -666,7 +784,10 @@ static void one_mutation(mc_gen_t *g, json_object *seq, json_object *other)
     size_t n = json_object_array_length(seq);
     json_object *m, *id;
 
-    switch (mc_gen_below(g, 11)) {
+    switch (mc_gen_below(g, 12)) {
+    case 11: /* how the client answers the server's requests from here on */
+        insert_at(seq, mc_gen_below(g, n + 1), mc_gen_answer(g));
+        break;
     case 0:
     case 1: /* insert a new message */
         insert_at(seq, mc_gen_below(g, n + 1), mc_gen_message(g));
@@ -690,13 +811,19 @@ static void one_mutation(mc_gen_t *g, json_object *seq, json_object *other)
         }
         break;
     case 5:
-    case 6: /* change a message's tree */
+    case 6: /* change a message's tree (or an answer's result or error) */
         if (n > 0) {
             size_t k = mc_gen_below(g, n);
             json_object *c = NULL;
             m = json_object_array_get_idx(seq, k);
             if (json_object_is_type(m, json_type_object) && json_object_deep_copy(m, &c, NULL) == 0) {
-                mutate_tree(g, c);
+                json_object *body = mc_json_get(c, "with");
+                if (mc_json_get_str(c, "answer") != NULL && mc_json_get(c, "method") == NULL &&
+                    (body != NULL || (body = mc_json_get(c, "error")) != NULL) &&
+                    json_object_is_type(body, json_type_object) && !one_in(g, 8))
+                    mutate_tree(g, body);
+                else
+                    mutate_tree(g, c);
                 json_object_array_put_idx(seq, k, c);
             }
         }

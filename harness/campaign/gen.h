@@ -12,7 +12,8 @@
  * structurally: messages inserted, dropped, repeated and moved; JSON trees
  * with dropped members, retyped values, boundary numbers and odd strings;
  * ids made to collide; cancellations and progress tokens added; lines
- * truncated; material spliced from another sequence.
+ * truncated; material spliced from another sequence; answers to the
+ * server's own requests (elicitation, sampling, roots) valid or mutated.
  *
  * Tools are named in tools/call only when allowed (safe list or call_tools);
  * mc_gen_allowed() is the check the executor makes again before sending.
@@ -75,7 +76,17 @@ int mc_gen_allowed(const mc_gen_t *g, const char *tool);
 /* A new message (new reference). */
 json_object *mc_gen_message(mc_gen_t *g);
 
-/* A new sequence of 1..n messages (new reference). */
+/*
+ * An answer element (new reference): how the client answers one kind of
+ * server request (elicitation/create, sampling/createMessage, roots/list,
+ * ping) for the rest of the sequence, {"answer": METHOD, "with": {...}} with
+ * a valid result, or "error": {"code", "message"}; the mutator then changes
+ * the result or error like any message (see exec.h, mc_exec_is_answer).
+ */
+json_object *mc_gen_answer(mc_gen_t *g);
+
+/* A new sequence of 1..n messages (new reference), now and then led by an
+ * answer element. */
 json_object *mc_gen_sequence(mc_gen_t *g);
 
 /*

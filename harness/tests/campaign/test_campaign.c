@@ -148,6 +148,88 @@ static void test_exec_refserver(void **state)
     json_object_put(seq);
 }
 
+static int allow_all(void *ctx, const char *tool)
+{
+    (void)ctx;
+    (void)tool;
+    return 1;
+}
+
+/* Runs seq on a fresh refserver with every tool allowed; returns the trace
+ * (caller frees) after checking that nothing was found. */
+static char *run_traced(const char *seqtext)
+{
+    char *argv[] = {(char *)g_refserver, NULL};
+    mc_exec_opts_t o;
+    mc_exec_t *x = NULL;
+    mc_exec_outcome_t out;
+    mc_errbuf_t eb;
+    json_object *seq = parse(seqtext);
+    char *trace;
+
+    memset(&o, 0, sizeof(o));
+    o.argv = argv;
+    o.version = "2025-06-18";
+    o.allowed = allow_all;
+    mc_errbuf_clear(&eb);
+    assert_int_equal(mc_exec_new(&x, &o, &eb), MC_OK);
+    assert_int_equal(mc_exec_run(x, seq, 1, 1, &out, &eb), MC_OK);
+    assert_int_equal(out.nf, 0);
+    assert_int_equal(out.sent[0], 1); /* the answer element counts as taken */
+    assert_int_equal(out.answered[1], 1);
+    trace = out.trace;
+    out.trace = NULL;
+    mc_exec_outcome_free(&out);
+    mc_exec_free(x);
+    json_object_put(seq);
+    return trace;
+}
+
+/* Answer elements set how the client answers the server's own requests
+ * for the rest of the sequence; they are not sent; the result reaches the
+ * tool that asked. */
+static void test_exec_answers(void **state)
+{
+    char *t;
+    json_object *el;
+
+    (void)state;
+    el = parse("{\"answer\": \"roots/list\", \"with\": {\"roots\": []}}");
+    assert_true(mc_exec_is_answer(el));
+    json_object_put(el);
+    el = parse("{\"answer\": \"roots/list\", \"with\": [], \"error\": {}}");
+    assert_false(mc_exec_is_answer(el));
+    json_object_put(el);
+    el = parse("{\"answer\": \"roots/list\", \"with\": 5}");
+    assert_false(mc_exec_is_answer(el));
+    json_object_put(el);
+    el = parse("{\"answer\": \"roots/list\", \"with\": {\"x\": \"${a}\"}}");
+    assert_false(mc_exec_is_answer(el));
+    json_object_put(el);
+
+    t = run_traced("[{\"answer\": \"elicitation/create\", \"with\": {\"action\": \"accept\", "
+                   "\"content\": {\"username\": \"zed-the-fuzzer\"}}},"
+                   " {\"jsonrpc\": \"2.0\", \"id\": 100, \"method\": \"tools/call\", "
+                   "\"params\": {\"name\": \"test_elicitation\", \"arguments\": "
+                   "{\"message\": \"who?\"}}}]");
+    assert_non_null(strstr(t, "zed-the-fuzzer"));
+    assert_null(strstr(t, "\\\"answer\\\""));
+    free(t);
+    t = run_traced("[{\"answer\": \"sampling/createMessage\", \"error\": {\"code\": -1, "
+                   "\"message\": \"no model here\"}},"
+                   " {\"jsonrpc\": \"2.0\", \"id\": 100, \"method\": \"tools/call\", "
+                   "\"params\": {\"name\": \"test_sampling\", \"arguments\": "
+                   "{\"prompt\": \"hi\"}}}]");
+    assert_non_null(strstr(t, "no model here"));
+    free(t);
+    t = run_traced("[{\"answer\": \"roots/list\", \"with\": {\"roots\": [{\"uri\": "
+                   "\"file:///fuzz-root\"}]}},"
+                   " {\"jsonrpc\": \"2.0\", \"id\": 100, \"method\": \"tools/call\", "
+                   "\"params\": {\"name\": \"test_list_roots\", \"arguments\": {}}}]");
+    assert_non_null(strstr(t, "file:///fuzz-root"));
+    free(t);
+}
+
 /* A request left unanswered is a hang, found within the budget. */
 static void test_exec_hang(void **state)
 {
@@ -209,6 +291,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_tail_signature),
         cmocka_unit_test(test_gen_tools_and_bounds),
         cmocka_unit_test(test_exec_refserver),
+        cmocka_unit_test(test_exec_answers),
         cmocka_unit_test(test_exec_hang),
         cmocka_unit_test(test_exec_memory),
     };
