@@ -275,13 +275,15 @@ PYEOF
 # (AFL_BUILD_DIR, default build-afl; `cmake --preset afl && cmake --build
 # build-afl --target mcpcheck-refserver`). A run that finds nothing within
 # BENCH_CAP seconds (default 60) counts as BENCH_CAP. BENCH_RS_ARGS adds
-# arguments to the server (e.g. "--resources 40" for longer lists). The
+# arguments to the server (e.g. "--resources 40" for longer lists),
+# BENCH_FUZZ_ARGS options to mcpcheck fuzz (e.g. "--call-tools"). The
 # switches by default: see docs/fuzzing.md for why these.
 bench_fuzz_coverage() {
     local afl=${AFL_BUILD_DIR:-$ROOT/build-afl} tmp sw mode seed
     local nseeds=${BENCH_SEEDS:-3} cap=${BENCH_CAP:-60}
-    local -a rsargs=()
+    local -a rsargs=() fzargs=()
     read -r -a rsargs <<<"${BENCH_RS_ARGS:-}"
+    read -r -a fzargs <<<"${BENCH_FUZZ_ARGS:-}"
     local switches=("$@")
     ((${#switches[@]})) || switches=(tool-missing-input-schema resource-missing-name
         prompt-role-invalid blob-not-base64 read-uri-mismatch completion-too-many
@@ -296,8 +298,8 @@ bench_fuzz_coverage() {
             for seed in $(seq 1 "$nseeds"); do
                 local flag=() d="$tmp/$sw-$mode-$seed"
                 [[ $mode == off ]] && flag=(--no-coverage)
-                "$BUILD_DIR/bin/mcpcheck" fuzz "${flag[@]}" --seconds "$cap" --max-findings 1 --no-minimize \
-                    --seed "$seed" --out "$d" -- "$afl/bin/mcpcheck-refserver" --inject "$sw" "${rsargs[@]}" \
+                "$BUILD_DIR/bin/mcpcheck" fuzz "${flag[@]}" "${fzargs[@]}" --seconds "$cap" \
+                    --max-findings 1 --no-minimize --seed "$seed" --out "$d" -- "$afl/bin/mcpcheck-refserver" --inject "$sw" "${rsargs[@]}" \
                     >/dev/null 2>&1 || true
                 t+=("$(head -1 "$d/findings/index.tsv" 2>/dev/null | cut -f1)")
                 [[ -n ${t[-1]} ]] || t[-1]=$cap

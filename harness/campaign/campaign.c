@@ -539,6 +539,8 @@ int mc_campaign_run(const mc_campaign_opts_t *o, mc_campaign_stats_t *st, mc_err
     xo.restart_every = o->restart_every;
     xo.mem_limit_mb = o->mem_limit_mb;
     xo.coverage = o->coverage;
+    xo.url = o->url;
+    xo.allow_remote = o->allow_remote;
     xo.learn = learn;
     xo.learn_ctx = &c.g;
     xo.allowed = allowed;

@@ -78,7 +78,9 @@ typedef struct mc_campaign_stats {
 } mc_campaign_stats_t;
 
 typedef struct mc_campaign_opts {
-    char *const *argv;       /* the target command */
+    char *const *argv;       /* the target command (NULL with a url of a running server) */
+    const char *url;         /* Streamable HTTP endpoint instead of stdio, or NULL */
+    int allow_remote;        /* url may name a host that is not a loopback address */
     const char *cwd;
     mc_rlimits_t limits;
     const char *version;     /* protocol version requested */

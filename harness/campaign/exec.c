@@ -9,6 +9,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "client/http.h"
+#include "client/http_limits.h"
+#include "client/httptarget.h"
 #include "client/session.h"
 #include "client/stdio.h"
 #include "client/wire.h"
@@ -29,6 +32,9 @@ extern char **environ;
 #define MAX_READY_FRAMES 256
 /* Expected answers tracked per sequence. */
 #define MAX_EXPECTED 64
+/* Bytes of a request id the HTTP transport keeps to match responses to
+ * their POST stream (client/http.c). */
+#define HTTP_REQ_ID_KEPT 63
 /* Request ids remembered per process (a power of two; half of it is used). */
 #define MAX_IDS 16384
 /* Bytes of one line kept in a recorded trace. */
@@ -52,6 +58,10 @@ struct mc_exec {
     json_object *client_caps;
     char **envp;
     mc_stdio_t t;
+    mc_http_t *http;       /* over Streamable HTTP: the session's transport */
+    mc_http_target_t ht;   /* over HTTP: the server this executor started */
+    int ht_on;
+    char url[512];         /* over HTTP: the endpoint in use */
     int running;
     int t_inited;
     mc_session_t s;
@@ -80,6 +90,7 @@ struct mc_exec {
     int reused;    /* this sequence sent an id used before in the process, or a
                       line that is not UTF-8: responses are not judged */
     json_object *answers; /* this sequence's answers: method -> answer element */
+    int long_id;   /* this sequence sent an id longer than HTTP_REQ_ID_KEPT */
     int reinit;    /* initialize was sent again in this process: what was negotiated
                       is anyone's guess, capability checks are not judged */
     /* coverage */
@@ -519,6 +530,18 @@ int mc_exec_new(mc_exec_t **out, const mc_exec_opts_t *opts, mc_errbuf_t *eb)
 
 void mc_exec_stop(mc_exec_t *x)
 {
+    if (x->http != NULL) {
+        long status = 0;
+        /* The session ends with DELETE; a server we started stops too. */
+        (void)mc_http_close(x->http, MC_HTTP_DELETE_TIMEOUT_MS, &status);
+        mc_http_free(x->http);
+        x->http = NULL;
+        x->running = 0;
+    }
+    if (x->ht_on) {
+        mc_http_target_stop(&x->ht, STOP_TERM_GRACE_MS, NULL, 0);
+        x->ht_on = 0;
+    }
     if (x->running) {
         mc_stdio_stop(&x->t, STOP_STDIN_GRACE_MS, STOP_TERM_GRACE_MS);
         x->running = 0;
@@ -577,10 +600,36 @@ static void drain_notes(mc_exec_t *x)
         mc_msg_free(&m);
 }
 
+/* Over HTTP: starts the server when there is a command (and waits until it
+ * listens), then a transport for the endpoint. Every failure here is the
+ * harness's (MC_ESPAWN): the target could not be reached at all. */
+static int start_http(mc_exec_t *x, const mc_spawn_opts_t *so, mc_link_t *link, mc_errbuf_t *eb)
+{
+    mc_http_opts_t ho;
+
+    snprintf(x->url, sizeof(x->url), "%s", x->o.url);
+    if (x->o.argv != NULL && x->o.argv[0] != NULL) {
+        if (mc_http_target_start(&x->ht, so, x->o.url, MC_HTTP_STARTUP_BUDGET_MS, eb) != MC_OK)
+            return MC_ESPAWN;
+        x->ht_on = 1;
+        snprintf(x->url, sizeof(x->url), "%s", x->ht.url);
+    }
+    memset(&ho, 0, sizeof(ho));
+    ho.url = x->url;
+    ho.get_stream = 1;
+    ho.allow_remote = x->o.allow_remote;
+    x->http = mc_http_new(&ho, eb);
+    if (x->http == NULL)
+        return MC_ESPAWN;
+    *link = mc_http_link(x->http);
+    return MC_OK;
+}
+
 static int start(mc_exec_t *x, mc_errbuf_t *eb)
 {
     mc_spawn_opts_t so;
     mc_session_opts_t sopts;
+    mc_link_t link;
     int rc;
 
     memset(&so, 0, sizeof(so));
@@ -601,18 +650,25 @@ static int start(mc_exec_t *x, mc_errbuf_t *eb)
     id_reused(x, "1"); /* the session's initialize */
     if (x->map != NULL)
         memset(x->map, 0, x->map_size);
-    rc = mc_stdio_start(&x->t, &so, eb);
-    if (rc != MC_OK)
-        return rc;
+    if (x->o.url != NULL) {
+        rc = start_http(x, &so, &link, eb);
+        if (rc != MC_OK)
+            return rc;
+    } else {
+        rc = mc_stdio_start(&x->t, &so, eb);
+        if (rc != MC_OK)
+            return rc;
+        x->t_inited = 1;
+        link = mc_stdio_link(&x->t);
+    }
     x->running = 1;
-    x->t_inited = 1;
     x->starts++;
     memset(&sopts, 0, sizeof(sopts));
     sopts.observer = observe;
     sopts.observer_ctx = x;
     sopts.responder = respond;
     sopts.responder_ctx = x;
-    if (mc_session_init(&x->s, mc_stdio_link(&x->t), &sopts) != MC_OK)
+    if (mc_session_init(&x->s, link, &sopts) != MC_OK)
         return mc_errbuf_set(eb, MC_ENOMEM, "out of memory");
     x->sess_ok = 1;
     x->seqs_in_proc = 0;
@@ -620,8 +676,11 @@ static int start(mc_exec_t *x, mc_errbuf_t *eb)
                                x->o.hang_ms > MC_EXEC_START_MS ? x->o.hang_ms : MC_EXEC_START_MS,
                                eb);
     drain_notes(x);
-    if (rc == MC_OK)
+    if (rc == MC_OK) {
         snprintf(x->version, sizeof(x->version), "%s", x->s.negotiated_version);
+        if (x->http != NULL)
+            mc_http_after_handshake(x->http); /* the GET stream, as a run opens it */
+    }
     return rc;
 }
 
@@ -748,6 +807,28 @@ static int follows_requests(const char *check)
     return 0;
 }
 
+/*
+ * Whether an HTTP finding of the transport says something about the server.
+ * A POSTed notification or unreadable body refused with a 4xx status is no
+ * fault: the transport page lets a server that cannot accept the input
+ * answer with an HTTP error status. The transport keeps a request id of up
+ * to HTTP_REQ_ID_KEPT bytes for matching responses to their stream, so after
+ * a longer id that match says nothing. A body without a readable request id
+ * is not held to the rules of a request's answer.
+ */
+static int http_judged(const mc_exec_t *x, const mc_http_finding_t *hf)
+{
+    if (strcmp(hf->check, "http/notification-202") == 0 && strstr(hf->detail, " got 4") != NULL)
+        return 0;
+    if (strcmp(hf->check, "http/response-on-own-stream") == 0 && x->long_id)
+        return 0;
+    /* A body that is no well-formed request (the transport read no id) is
+     * malformed input: what status it gets is the JSON-RPC checks' business. */
+    if (strcmp(hf->check, "http/request-content-type") == 0 && strstr(hf->detail, "(request )"))
+        return 0;
+    return 1;
+}
+
 /* Pings the target with an id of the harness's own; 1 when it answers
  * within the hang budget. */
 static int alive(mc_exec_t *x)
@@ -782,11 +863,44 @@ static size_t outstanding(const mc_exec_t *x)
     return n;
 }
 
+/* note_death for an HTTP target: the server we started died, or the
+ * endpoint stopped serving. */
+static void note_death_http(mc_exec_t *x, mc_exec_outcome_t *out, const char *doing)
+{
+    char how[200], sig[200], detail[400];
+    const char *failure = x->http != NULL ? mc_http_failure(x->http) : NULL;
+
+    if (x->ht_on && !mc_http_target_alive(&x->ht)) {
+        const mc_proc_t *p = &x->ht.proc;
+        mc_proc_describe(p, how, sizeof(how));
+        mc_http_target_stderr(&x->ht, out->tail, sizeof(out->tail));
+        mc_exec_tail_signature(out->tail, sig, sizeof(sig));
+        snprintf(detail, sizeof(detail), "the server %s while %s", how, doing);
+        if (p->reaped && WIFSIGNALED(p->status) && p->signalled_by_us == 0) {
+            char sname[32];
+            snprintf(sname, sizeof(sname), "signal %d", WTERMSIG(p->status));
+            add_finding(out, MC_FIND_CRASH, "process/crash", "", sig[0] ? sig : sname, detail);
+        } else if (sig[0] != '\0') {
+            add_finding(out, MC_FIND_CRASH, "process/crash", "", sig, detail);
+        } else {
+            add_finding(out, MC_FIND_EXIT, "process/exit", "", "", detail);
+        }
+        return;
+    }
+    snprintf(detail, sizeof(detail), "the endpoint stopped serving (%.200s) while %s",
+             failure != NULL ? failure : "the session ended", doing);
+    add_finding(out, MC_FIND_EXIT, "process/exit", "", "", detail);
+}
+
 static void note_death(mc_exec_t *x, mc_exec_outcome_t *out, const char *doing)
 {
     char how[200], sig[200], detail[400];
     const mc_proc_t *p = &x->t.proc;
 
+    if (x->o.url != NULL) {
+        note_death_http(x, out, doing);
+        return;
+    }
     if (!mc_proc_wait(&x->t.proc, 500)) {
         /* Output closed but the process lives on: stop it. */
         mc_stdio_stop(&x->t, STOP_STDIN_GRACE_MS, STOP_TERM_GRACE_MS);
@@ -872,7 +986,7 @@ int mc_exec_run(mc_exec_t *x, json_object *seq, int fresh, int record, mc_exec_o
     size_t i, n0 = 0, nel = json_object_array_length(seq);
     int64_t off, began;
     int dead = 0, rc, stop_after = 0;
-    char cancels[MAX_EXPECTED][64];
+    char cancels[MAX_EXPECTED][64], idbuf[260];
     size_t n_cancel = 0;
     const char *doing = "handling the sequence";
 
@@ -886,6 +1000,7 @@ int mc_exec_run(mc_exec_t *x, json_object *seq, int fresh, int record, mc_exec_o
     x->n_exp = 0;
     x->cur_elem = -1;
     x->reused = 0;
+    x->long_id = 0;
     json_object_put(x->answers);
     x->answers = NULL;
     if (x->running && (fresh || x->seqs_in_proc >= (uint64_t)x->o.restart_every ||
@@ -936,6 +1051,8 @@ int mc_exec_run(mc_exec_t *x, json_object *seq, int fresh, int record, mc_exec_o
                 compact(mc_json_get(parsed, "id"), idc, sizeof(idc));
                 if (id_reused(x, idc))
                     x->reused = 1;
+                if (strlen(idc) >= HTTP_REQ_ID_KEPT)
+                    x->long_id = 1;
             } else if (parsed != NULL) {
                 x->reused = 1; /* a batch or other value: ids not followed */
             }
@@ -964,6 +1081,8 @@ int mc_exec_run(mc_exec_t *x, json_object *seq, int fresh, int record, mc_exec_o
                 compact(mc_json_get(sendv, "id"), idc, sizeof(idc));
                 if (id_reused(x, idc))
                     x->reused = 1;
+                if (strlen(idc) >= HTTP_REQ_ID_KEPT)
+                    x->long_id = 1;
             }
             if (method != NULL && strcmp(method, "initialize") == 0)
                 x->reinit = 1;
@@ -1055,7 +1174,11 @@ int mc_exec_run(mc_exec_t *x, json_object *seq, int fresh, int record, mc_exec_o
         }
         drain_notes(x);
     }
-    if (!dead && (x->t.stdout_eof || x->s.eof || mc_proc_try_reap(&x->t.proc)))
+    if (!dead && x->o.url == NULL && (x->t.stdout_eof || x->s.eof || mc_proc_try_reap(&x->t.proc)))
+        dead = 1;
+    if (!dead && x->o.url != NULL &&
+        (x->s.eof || (x->ht_on && !mc_http_target_alive(&x->ht)) ||
+         (x->http != NULL && mc_http_failure(x->http) != NULL)))
         dead = 1;
     if (!dead && outstanding(x) > 0) {
         size_t k;
@@ -1093,14 +1216,23 @@ judge:
             add_finding(out, MC_FIND_CHECK, f->check, r != NULL ? r->method : "", "", f->detail);
         }
     }
+    if (x->http != NULL) {
+        /* What the transport saw of the HTTP rules in this sequence. */
+        mc_http_finding_t hf;
+        while (mc_http_take_finding(x->http, &hf))
+            if (!hf.pass && http_judged(x, &hf))
+                add_finding(out, MC_FIND_CHECK, hf.check, "", "", hf.detail);
+        while (mc_http_take_note(x->http, idbuf, sizeof(idbuf)))
+            ; /* the transcript notes are the runner's; nothing grows here */
+    }
     if (dead && x->running) {
         note_death(x, out, doing);
         mc_exec_stop(x);
     }
     if (stop_after)
         mc_exec_stop(x);
-    if (x->running && x->o.mem_limit_mb > 0) {
-        uint64_t rss = rss_bytes(x->t.proc.pid);
+    if (x->running && x->o.mem_limit_mb > 0 && (x->o.url == NULL || x->ht_on)) {
+        uint64_t rss = rss_bytes(x->o.url == NULL ? x->t.proc.pid : x->ht.proc.pid);
         if (rss > x->o.mem_limit_mb * 1024u * 1024u) {
             char detail[160];
             snprintf(detail, sizeof(detail), "resident size %llu MiB, over the %llu MiB limit",

@@ -14,6 +14,11 @@
  * budget (measured from the last thing heard, so a quick answer ends the
  * wait at once), and for its resident size.
  *
+ * Over Streamable HTTP (url) a "process" is an HTTP session with the
+ * server (started by the executor when there is a command, and restarted
+ * with the session): the HTTP rules the transport judges (client/http.h)
+ * are findings too.
+ *
  * When coverage is on, the executor creates an AFL++ shared-memory map,
  * passes its id in __AFL_SHM_ID (and its size in AFL_MAP_SIZE), clears it
  * before each sequence and reads it after: edges seen for the first time,
@@ -105,6 +110,12 @@ typedef struct mc_exec_opts {
     uint64_t mem_limit_mb;   /* 0 = no memory oracle */
     int coverage;            /* create the AFL++ map */
     size_t map_size;         /* 0 = MC_EXEC_MAP_SIZE */
+    /* Streamable HTTP at this endpoint instead of stdio, or NULL. With argv
+     * the executor starts the server (port 0: it prints the address it
+     * bound, see client/httptarget.h); without, the server runs already and
+     * a restart is a new HTTP session. */
+    const char *url;
+    int allow_remote;        /* a url host that is not a loopback address is fine */
     /* Called with each result (and notification params) the target sends,
      * for what the generator learns. */
     void (*learn)(void *ctx, const char *method, json_object *result);

@@ -11,6 +11,7 @@
 #include "campaign/internal.h"
 #include "core/json.h"
 #include "scenario/builtin.h"
+#include "scenario/httprun.h"
 
 #define PATH_LEN 4096
 /* Quiet window for a step that expects no answer, in milliseconds. */
@@ -121,6 +122,7 @@ static json_object *build_scenario(const mc_campaign_opts_t *o, const char *vers
                                    const mc_exec_outcome_t *rec, const char *check_id)
 {
     const mc_check_def_t *b = mc_builtin_check(fd->f.check);
+    int http_check = strncmp(fd->f.check, "http/", 5) == 0;
     json_object *sc = json_object_new_object(), *spec = json_object_new_array();
     json_object *steps = json_object_new_array();
     json_object *client = json_object_new_object(), *tags = json_object_new_array();
@@ -131,6 +133,14 @@ static json_object *build_scenario(const mc_campaign_opts_t *o, const char *vers
              fd->f.method[0] ? " on " : "", fd->f.method);
     json_object_object_add(sc, "title", json_object_new_string(title));
     json_object_object_add(sc, "description", json_object_new_string(fd->f.detail));
+    if (b == NULL && http_check)
+        b = mc_httprun_check(fd->f.check);
+    if (http_check) {
+        /* A rule of the HTTP transport: a stdio run has nothing to judge. */
+        json_object *req = json_object_new_object();
+        json_object_object_add(req, "transport", json_object_new_string("http"));
+        json_object_object_add(sc, "requires", req);
+    }
     json_object_array_add(spec, b != NULL && b->quote != NULL ? builtin_requirement(b, check_id)
                                                               : process_requirement(&fd->f, check_id));
     json_object_array_add(spec, requirement("fuzz/keeps-serving", "MUST", PING_QUOTE, "2025-06-18",

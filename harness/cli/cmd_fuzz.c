@@ -12,6 +12,7 @@
 
 #include "campaign/campaign.h"
 #include "campaign/exec.h"
+#include "client/http.h"
 #include "client/session.h"
 #include "cli/commands.h"
 #include "cli/util.h"
@@ -35,8 +36,9 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: mcpcheck fuzz [options] -- SERVER_CMD [ARGS...]\n"
+            "       mcpcheck fuzz [options] --url http://HOST:PORT/PATH [-- SERVER_CMD [ARGS...]]\n"
             "\n"
-            "Stateful fuzzing of an MCP server over stdio. Each input is a message sequence\n"
+            "Stateful fuzzing of an MCP server over stdio or Streamable HTTP. Each input is a message sequence\n"
             "after a valid session prefix (initialize + notifications/initialized), made from\n"
             "the MCP methods and from what the server lists (names, argument names, input\n"
             "schemas, cursors), then mutated structurally. Every message the server writes\n"
@@ -62,6 +64,12 @@ static void usage(FILE *f)
             "  --restart-every N  sequences per server process (default %d)\n"
             "  --no-coverage      do not offer the AFL++ shared-memory map (__AFL_SHM_ID)\n"
             "  --no-minimize      write findings as found\n"
+            "  --url URL          fuzz over Streamable HTTP at URL. With SERVER_CMD the server\n"
+            "                     is started (and restarted) by the campaign; with port 0 in\n"
+            "                     URL it must print the http://HOST:PORT address it bound.\n"
+            "                     Without SERVER_CMD the server runs already; a restart is\n"
+            "                     a new HTTP session\n"
+            "  --allow-remote     allow a --url host that is not a loopback address\n"
             "\n"
             "Tools are called only when named by --safe-tools / the profile, or with\n"
             "--call-tools: a fuzzer must not delete your files.\n"
@@ -70,7 +78,9 @@ static void usage(FILE *f)
             "not run. SIGINT ends the campaign and writes the report.\n"
             "\n"
             "example:\n"
-            "  mcpcheck fuzz --seconds 60 -- build/bin/mcpcheck-refserver\n",
+            "  mcpcheck fuzz --seconds 60 -- build/bin/mcpcheck-refserver\n"
+            "  mcpcheck fuzz --seconds 60 --url http://127.0.0.1:0/mcp -- \\\n"
+            "      build/bin/mcpcheck-refserver --http 127.0.0.1:0\n",
             MC_CLI_DEFAULT_VERSION, MC_EXEC_HANG_MS, MC_EXEC_RESTART_EVERY);
 }
 
@@ -144,6 +154,19 @@ static char *target_text(char **argv)
         if (o >= sizeof(buf))
             o = sizeof(buf) - 1;
     }
+    return buf;
+}
+
+/* What the report names as the target: the command, the URL, or both. */
+static const char *report_target(const char *url, char **argv)
+{
+    static char buf[1200];
+
+    if (url == NULL)
+        return target_text(argv);
+    if (argv == NULL)
+        return url;
+    snprintf(buf, sizeof(buf), "%s (%s)", url, target_text(argv));
     return buf;
 }
 
@@ -223,17 +246,33 @@ int mc_cmd_fuzz(int argc, char **argv)
             co.coverage = 0;
         } else if (strcmp(a, "--no-minimize") == 0) {
             co.no_minimize = 1;
+        } else if (strcmp(a, "--url") == 0 && has) {
+            co.url = argv[++i];
+        } else if (strcmp(a, "--allow-remote") == 0) {
+            co.allow_remote = 1;
         } else {
             fprintf(stderr, "mcpcheck fuzz: unknown option or missing value: %s\n", a);
             usage(stderr);
             return MC_EXIT_USAGE;
         }
     }
-    if (target == NULL || target[0] == NULL) {
+    if (co.url != NULL) {
+        mc_errbuf_clear(&eb);
+        if (mc_http_url_check(co.url, co.allow_remote, NULL, 0, NULL, &eb) != MC_OK) {
+            fprintf(stderr, "mcpcheck fuzz: --url: %s\n", eb.msg);
+            return MC_EXIT_USAGE;
+        }
+    } else if (co.allow_remote) {
+        fprintf(stderr, "mcpcheck fuzz: --allow-remote goes with --url\n");
+        return MC_EXIT_USAGE;
+    }
+    if (co.url == NULL && (target == NULL || target[0] == NULL)) {
         fprintf(stderr, "mcpcheck fuzz: no server command (put it after --)\n");
         usage(stderr);
         return MC_EXIT_USAGE;
     }
+    if (target != NULL && target[0] == NULL)
+        target = NULL;
     if (!mc_protocol_version_known(co.version)) {
         fprintf(stderr, "mcpcheck fuzz: unknown protocol version %s\n", co.version);
         return MC_EXIT_USAGE;
@@ -333,7 +372,7 @@ int mc_cmd_fuzz(int argc, char **argv)
             rc = MC_EIO;
     }
     mc_errbuf_clear(&eb);
-    if (mc_campaign_write_report(co.out_dir, target_text(target), &eb) != MC_OK)
+    if (mc_campaign_write_report(co.out_dir, report_target(co.url, target), &eb) != MC_OK)
         fprintf(stderr, "mcpcheck fuzz: report: %s\n", eb.msg);
     {
         int nf = count_findings(co.out_dir);

@@ -38,6 +38,23 @@ f=$(ls "$TMP/dup/findings/"wire-single-response-*.jsonc | head -1)
 [[ $? -eq 0 ]] || fail "the reproducer fails against the clean server"
 left_behind && fail "a server process was left behind"
 
+# 2b. Over Streamable HTTP: an HTTP violation switch found, its reproducer
+#     lint-clean and failing against the faulty server only.
+U=http://127.0.0.1:0/mcp
+"$MC" fuzz --seconds 3 --seed 1 --out "$TMP/http" --url $U -- "$RS" --http 127.0.0.1:0 \
+  --inject http-notification-200 --root "$TMP/root" 2>"$TMP/http.err"
+rc=$?
+[[ $rc -eq 1 ]] || { cat "$TMP/http.err"; fail "http-notification-200: exit $rc, want 1"; }
+grep -q "http/notification-202" "$TMP/http/findings/index.tsv" || fail "http-notification-200 not found"
+f=$(ls "$TMP/http/findings/"http-notification-202-*.jsonc | head -1)
+"$MC" lint "$f" >/dev/null || fail "HTTP finding is not lint-clean"
+"$MC" run --report-dir "$TMP/r3" --scenarios "$f" --url $U -- "$RS" --http 127.0.0.1:0 \
+  --inject http-notification-200 >/dev/null 2>&1
+[[ $? -eq 1 ]] || fail "the HTTP reproducer does not fail against the faulty server"
+"$MC" run --report-dir "$TMP/r4" --scenarios "$f" --url $U -- "$RS" --http 127.0.0.1:0 >/dev/null 2>&1
+[[ $? -eq 0 ]] || fail "the HTTP reproducer fails against the clean server"
+left_behind && fail "a server process was left behind (HTTP)"
+
 # 3. A server that dies on its first message: a crash finding.
 "$MC" fuzz --seconds 2 --seed 1 --out "$TMP/segv" -- "$TT" segv 2>"$TMP/segv.err"
 rc=$?
