@@ -12,7 +12,9 @@
 #                               the same over Streamable HTTP (scripts/bench-http.sh)
 #   scripts/bench.sh fuzz [S]   `mcpcheck fuzz` sequences/s and messages/s for S
 #                               seconds (default 10) against the reference server
-#                               and a trivial echo server (the harness's ceiling)
+#                               (stdio and HTTP), a trivial echo server (the
+#                               harness's ceiling) and, with BENCH_EVERYTHING set
+#                               to its command, server-everything over stdio
 #   scripts/bench.sh fuzz-coverage [SWITCH...]  time to first finding per
 #                               refserver switch, AFL++ coverage on vs off
 #                               (median of 3 seeds; needs build-afl)
@@ -257,14 +259,31 @@ while True:
     sys.stdout.write(json.dumps(out) + "\n")
     sys.stdout.flush()
 PYEOF
-    printf '%-12s %10s %12s %12s\n' target seqs/s msgs_out/s msgs_in/s
-    for t in refserver echo; do
-        local cmd=("$BUILD_DIR/bin/mcpcheck-refserver")
-        [[ $t == echo ]] && cmd=(python3 "$tmp/echo.py")
-        "$BUILD_DIR/bin/mcpcheck" fuzz --seconds "$secs" --seed 1 --no-minimize \
+    printf '%-16s %10s %12s %12s\n' target seqs/s msgs_out/s msgs_in/s
+    local -a targets=(refserver refserver-http echo)
+    [[ -n ${BENCH_EVERYTHING:-} ]] && targets+=(everything)
+    for t in "${targets[@]}"; do
+        local cmd=("$BUILD_DIR/bin/mcpcheck-refserver") opts=()
+        case $t in
+        echo)
+            # The C test target answers every request at once (json-c, no
+            # logic): the harness's ceiling. The Python one stands in without it.
+            cmd=(python3 "$tmp/echo.py")
+            [[ -x $BUILD_DIR/tests/bin/mc-test-target ]] && cmd=("$BUILD_DIR/tests/bin/mc-test-target" serve)
+            ;;
+        refserver-http)
+            cmd+=(--http 127.0.0.1:0)
+            opts=(--url http://127.0.0.1:0/mcp)
+            ;;
+        everything)
+            read -r -a cmd <<<"$BENCH_EVERYTHING"
+            opts=(--hang-ms 1000 --profile "$ROOT/scenarios/profiles/everything.json")
+            ;;
+        esac
+        "$BUILD_DIR/bin/mcpcheck" fuzz --seconds "$secs" --seed 1 --no-minimize "${opts[@]}" \
             --out "$tmp/$t" -- "${cmd[@]}" >/dev/null 2>&1 || true
         tail -1 "$tmp/$t/stats.tsv" | awk -v t="$t" \
-            '{ printf "%-12s %10.0f %12.0f %12.0f\n", t, $2 / $1, $3 / $1, $4 / $1 }'
+            '{ printf "%-16s %10.0f %12.0f %12.0f\n", t, $2 / $1, $3 / $1, $4 / $1 }'
     done
     rm -rf "$tmp"
 }
@@ -292,22 +311,24 @@ bench_fuzz_coverage() {
     tmp=$(mktemp -d)
     printf '%-28s %14s %14s   %s\n' switch "coverage on" "coverage off" "(each seed: on | off)"
     for sw in "${switches[@]}"; do
-        local -a med=() all=()
-        for mode in on off; do
-            local -a t=()
-            for seed in $(seq 1 "$nseeds"); do
-                local flag=() d="$tmp/$sw-$mode-$seed"
+        local -a ton=() toff=()
+        # On and off alternate seed by seed, so that a busy machine slows both.
+        for seed in $(seq 1 "$nseeds"); do
+            for mode in on off; do
+                local flag=() d="$tmp/$sw-$mode-$seed" t
                 [[ $mode == off ]] && flag=(--no-coverage)
                 "$BUILD_DIR/bin/mcpcheck" fuzz "${flag[@]}" "${fzargs[@]}" --seconds "$cap" \
-                    --max-findings 1 --no-minimize --seed "$seed" --out "$d" -- "$afl/bin/mcpcheck-refserver" --inject "$sw" "${rsargs[@]}" \
-                    >/dev/null 2>&1 || true
-                t+=("$(head -1 "$d/findings/index.tsv" 2>/dev/null | cut -f1)")
-                [[ -n ${t[-1]} ]] || t[-1]=$cap
+                    --max-findings 1 --no-minimize --seed "$seed" --out "$d" -- \
+                    "$afl/bin/mcpcheck-refserver" --inject "$sw" "${rsargs[@]}" >/dev/null 2>&1 || true
+                t=$(head -1 "$d/findings/index.tsv" 2>/dev/null | cut -f1) || t=
+                [[ -n $t ]] || t=$cap
+                if [[ $mode == on ]]; then ton+=("$t"); else toff+=("$t"); fi
             done
-            med+=("$(printf '%s\n' "${t[@]}" | sort -g | sed -n "$(((nseeds + 1) / 2))p")")
-            all+=("${t[*]}")
         done
-        printf '%-28s %13ss %13ss   %s | %s\n' "$sw" "${med[0]}" "${med[1]}" "${all[0]}" "${all[1]}"
+        printf '%-28s %13ss %13ss   %s | %s\n' "$sw" \
+            "$(printf '%s\n' "${ton[@]}" | sort -g | sed -n "$(((nseeds + 1) / 2))p")" \
+            "$(printf '%s\n' "${toff[@]}" | sort -g | sed -n "$(((nseeds + 1) / 2))p")" \
+            "${ton[*]}" "${toff[*]}"
     done
     rm -rf "$tmp"
 }

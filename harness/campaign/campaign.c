@@ -204,14 +204,18 @@ static json_object *corpus_pick(camp_t *c)
     return c->corpus[mc_gen_below(&c->g, c->n_corpus)].seq;
 }
 
-/* The energy a sequence earns: new coverage counts most (new edges or hit
- * counts of the target's own code), then new states of the response model. */
-static unsigned energy_of(size_t new_cov, size_t fresh_states)
+/* The energy a sequence earns: edges of the target's own code never hit
+ * before count most, then new states of the response model; new hit counts
+ * of known edges (a longer string, one more loop) only a little: they are
+ * kept, as AFL++ keeps them, but are too common to lead. */
+static unsigned energy_of(size_t new_cov, size_t new_edges, size_t fresh_states)
 {
     unsigned e = 0;
 
-    if (new_cov > 0)
-        e += MC_CAMPAIGN_COV_ENERGY + (unsigned)(new_cov > 32 ? 32 : new_cov);
+    if (new_edges > 0)
+        e += MC_CAMPAIGN_COV_ENERGY + (unsigned)(new_edges > 32 ? 32 : new_edges);
+    else if (new_cov > 0)
+        e += MC_CAMPAIGN_BUCKET_ENERGY;
     if (fresh_states > 0)
         e += MC_CAMPAIGN_STATE_ENERGY + 2u * (unsigned)(fresh_states > 8 ? 8 : fresh_states);
     return e;
@@ -490,7 +494,7 @@ static int one(camp_t *c, json_object *seq, mc_errbuf_t *eb)
     for (i = 0; i < out.ns; i++)
         fresh_states += (size_t)state_add(c, out.states[i]);
     if ((fresh_states > 0 || out.new_cov > 0) &&
-        corpus_keep(c, seq, energy_of(out.new_cov, fresh_states)))
+        corpus_keep(c, seq, energy_of(out.new_cov, out.new_edges, fresh_states)))
         corpus_save(c, seq);
     for (i = 0; i < out.nf; i++)
         if (!sig_known(c, out.f[i].sig) && c->n_sigs < MC_CAMPAIGN_MAX_FINDINGS)

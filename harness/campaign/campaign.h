@@ -43,11 +43,12 @@
 #define MC_CAMPAIGN_MAX_CORPUS_FILES 8192
 /* Favoured corpus entries at a time (those with energy left), one pick in
  * MC_CAMPAIGN_HOT_ODDS goes to any entry instead, and the energy a sequence
- * earns for new coverage and for new states (plus a little per new bit or
- * state). */
+ * earns for new edges, for new hit counts of known edges only, and for new
+ * states (plus a little per new edge or state). */
 #define MC_CAMPAIGN_MAX_HOT 64
 #define MC_CAMPAIGN_HOT_ODDS 4
 #define MC_CAMPAIGN_COV_ENERGY 16
+#define MC_CAMPAIGN_BUCKET_ENERGY 2
 #define MC_CAMPAIGN_STATE_ENERGY 8
 /* Distinct state-model keys remembered (a power of two). */
 #define MC_CAMPAIGN_MAX_STATES 65536

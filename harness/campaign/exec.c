@@ -957,7 +957,9 @@ static uint8_t bucket(uint8_t v)
     return 128;
 }
 
-static size_t read_coverage(mc_exec_t *x)
+/* Reads the map after a sequence: returns the entries with new bits and
+ * puts in *edges those hit for the first time. */
+static size_t read_coverage(mc_exec_t *x, size_t *edges)
 {
     size_t i, fresh = 0;
     const uint64_t *w = (const uint64_t *)x->map;
@@ -970,8 +972,10 @@ static size_t read_coverage(mc_exec_t *x)
         for (k = i * 8; k < i * 8 + 8; k++) {
             uint8_t b = bucket(x->map[k]);
             if (b != 0 && (x->virgin[k] & b) != b) {
-                if (x->virgin[k] == 0)
+                if (x->virgin[k] == 0) {
                     x->cov_total++;
+                    (*edges)++;
+                }
                 x->virgin[k] |= b;
                 fresh++;
             }
@@ -1242,7 +1246,7 @@ judge:
         }
     }
     if (x->map != NULL)
-        out->new_cov = read_coverage(x);
+        out->new_cov = read_coverage(x, &out->new_edges);
     x->seqs_in_proc++;
     x->cur = NULL;
     return MC_OK;

@@ -84,7 +84,8 @@ typedef struct mc_exec_outcome {
     size_t nf;
     uint32_t states[MC_EXEC_MAX_STATES]; /* state-model keys hit, in order */
     size_t ns;
-    size_t new_cov;      /* coverage map entries with new bits */
+    size_t new_cov;      /* coverage map entries with new bits (hit-count buckets included) */
+    size_t new_edges;    /* of those, entries hit for the first time */
     uint64_t lines_out;  /* lines sent (prefix included when it ran) */
     uint64_t lines_in;   /* lines received */
     int started;         /* the target was (re)started for this sequence */

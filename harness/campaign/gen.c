@@ -784,9 +784,33 @@ static void one_mutation(mc_gen_t *g, json_object *seq, json_object *other)
     size_t n = json_object_array_length(seq);
     json_object *m, *id;
 
-    switch (mc_gen_below(g, 12)) {
+    switch (mc_gen_below(g, 13)) {
     case 11: /* how the client answers the server's requests from here on */
         insert_at(seq, mc_gen_below(g, n + 1), mc_gen_answer(g));
+        break;
+    case 12: /* a progress token on a request (progress notifications follow) */
+        if (n > 0) {
+            size_t k = mc_gen_below(g, n);
+            json_object *c = NULL, *p, *meta;
+            char tok[32];
+            m = json_object_array_get_idx(seq, k);
+            if (!json_object_is_type(m, json_type_object) || mc_json_get(m, "method") == NULL ||
+                mc_json_get(m, "id") == NULL || json_object_deep_copy(m, &c, NULL) != 0)
+                break;
+            p = mc_json_get(c, "params");
+            if (!json_object_is_type(p, json_type_object)) {
+                p = json_object_new_object();
+                json_object_object_add(c, "params", p);
+            }
+            meta = mc_json_get(p, "_meta");
+            if (!json_object_is_type(meta, json_type_object)) {
+                meta = json_object_new_object();
+                json_object_object_add(p, "_meta", meta);
+            }
+            snprintf(tok, sizeof(tok), "p%llu", (unsigned long long)(mc_gen_rand(g) & 0xffff));
+            json_object_object_add(meta, "progressToken", json_object_new_string(tok));
+            json_object_array_put_idx(seq, k, c);
+        }
         break;
     case 0:
     case 1: /* insert a new message */
