@@ -18,6 +18,9 @@
 #   scripts/bench.sh fuzz-coverage [SWITCH...]  time to first finding per
 #                               refserver switch, AFL++ coverage on vs off
 #                               (median of 3 seeds; needs build-afl)
+#   scripts/bench.sh fuzz-coverage-deep  the same on a server whose bug sits
+#                               behind a chain of requests (tests/campaign/
+#                               deep_target.c, built with afl-clang-fast)
 #   scripts/bench.sh library    wall time of the whole scenario library against
 #                               the reference server with --jobs 2 (median of
 #                               BENCH_REPEAT runs, default 5)
@@ -333,6 +336,38 @@ bench_fuzz_coverage() {
     rm -rf "$tmp"
 }
 
+# fuzz-coverage-deep: the same comparison on harness/tests/campaign/
+# deep_target.c, built here with afl-clang-fast: its one bug (a completion
+# result whose values are no array) needs a chain of four requests in a row
+# first, and every step of the chain gets the answer it gets off the chain,
+# so only the server's own code shows the progress.
+bench_fuzz_coverage_deep() {
+    local tmp nseeds=${BENCH_SEEDS:-3} cap=${BENCH_CAP:-60} seed mode
+    tmp=$(mktemp -d)
+    # shellcheck disable=SC2046
+    afl-clang-fast -O1 -o "$tmp/deep" "$ROOT/harness/tests/campaign/deep_target.c" \
+        $(pkg-config --cflags --libs json-c) 2>/dev/null ||
+        { echo "bench.sh fuzz-coverage-deep: cannot build with afl-clang-fast" >&2; rm -rf "$tmp"; return 2; }
+    local -a ton=() toff=()
+    for seed in $(seq 1 "$nseeds"); do
+        for mode in on off; do
+            local flag=() d="$tmp/$mode-$seed" t
+            [[ $mode == off ]] && flag=(--no-coverage)
+            "$BUILD_DIR/bin/mcpcheck" fuzz "${flag[@]}" --seconds "$cap" --max-findings 1 --no-minimize \
+                --seed "$seed" --out "$d" -- "$tmp/deep" --inject >/dev/null 2>&1 || true
+            t=$(grep -m1 schema/completion "$d/findings/index.tsv" 2>/dev/null | cut -f1) || t=
+            [[ -n $t ]] || t=$cap
+            if [[ $mode == on ]]; then ton+=("$t"); else toff+=("$t"); fi
+        done
+    done
+    printf '%-28s %14s %14s   %s\n' target "coverage on" "coverage off" "(each seed: on | off)"
+    printf '%-28s %13ss %13ss   %s | %s\n' deep-target \
+        "$(printf '%s\n' "${ton[@]}" | sort -g | sed -n "$(((nseeds + 1) / 2))p")" \
+        "$(printf '%s\n' "${toff[@]}" | sort -g | sed -n "$(((nseeds + 1) / 2))p")" \
+        "${ton[*]}" "${toff[*]}"
+    rm -rf "$tmp"
+}
+
 case ${1:-} in
 validate) bench_validate ;;
 library)
@@ -343,6 +378,7 @@ fuzz-coverage)
     shift
     bench_fuzz_coverage "$@"
     ;;
+fuzz-coverage-deep) bench_fuzz_coverage_deep ;;
 fuzz)
     shift
     bench_fuzz "$@"

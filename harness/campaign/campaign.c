@@ -174,9 +174,18 @@ static int corpus_keep(camp_t *c, json_object *seq, unsigned energy)
     c->corpus[k].energy = 0;
     if (energy > 0) {
         if (c->n_hot >= MC_CAMPAIGN_MAX_HOT) {
-            /* A favoured entry gives way to the newest. */
-            c->corpus[c->hot[0]].energy = 0;
-            c->hot[0] = c->hot[--c->n_hot];
+            /* Full: the favoured entry with the least energy left gives way,
+             * unless the newcomer earned less still. */
+            size_t i, low = 0;
+            for (i = 1; i < c->n_hot; i++)
+                if (c->corpus[c->hot[i]].energy < c->corpus[c->hot[low]].energy)
+                    low = i;
+            if (c->corpus[c->hot[low]].energy >= energy) {
+                c->st->corpus = c->n_corpus;
+                return 1;
+            }
+            c->corpus[c->hot[low]].energy = 0;
+            c->hot[low] = c->hot[--c->n_hot];
         }
         c->corpus[k].energy = energy;
         c->hot[c->n_hot++] = k;

@@ -784,7 +784,15 @@ static void one_mutation(mc_gen_t *g, json_object *seq, json_object *other)
     size_t n = json_object_array_length(seq);
     json_object *m, *id;
 
-    switch (mc_gen_below(g, 13)) {
+    switch (mc_gen_below(g, 14)) {
+    case 13: /* extend: keep the sequence up to a message, then one new one */
+        if (n > 1) {
+            size_t keep = 1 + mc_gen_below(g, n);
+            if (keep < n)
+                json_object_array_del_idx(seq, keep, n - keep);
+        }
+        insert_at(seq, json_object_array_length(seq), mc_gen_message(g));
+        break;
     case 11: /* how the client answers the server's requests from here on */
         insert_at(seq, mc_gen_below(g, n + 1), mc_gen_answer(g));
         break;
