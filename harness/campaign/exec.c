@@ -272,6 +272,18 @@ static void mark_answered(mc_exec_t *x, json_object *root)
         }
 }
 
+/* True when line is a JSON object with an id and no method: an answer,
+ * whatever else is wrong with it. */
+static int response_shaped(const char *line)
+{
+    json_object *root = line != NULL ? json_tokener_parse(line) : NULL;
+    int r = json_object_is_type(root, json_type_object) && mc_json_get(root, "method") == NULL &&
+            json_object_object_get_ex(root, "id", NULL);
+
+    json_object_put(root);
+    return r;
+}
+
 static void observe(void *ctx, int outbound, uint64_t seq, const char *line, size_t len, int kind,
                     unsigned flags)
 {
@@ -295,6 +307,9 @@ static void observe(void *ctx, int outbound, uint64_t seq, const char *line, siz
     mc_wire_inbound(&x->w, kind, flags, line, len, &info);
     if (!info.is_line) {
         json_object *root = line != NULL ? json_tokener_parse(line) : NULL;
+        if (x->cur != NULL && x->cur_elem >= 0 && (size_t)x->cur_elem < sizeof(x->cur->replied) &&
+            response_shaped(line))
+            x->cur->replied[x->cur_elem] = 1;
         mark_answered(x, root);
         json_object_put(root);
         add_state(x, hash_str(0, "odd-frame"));
@@ -317,8 +332,13 @@ static void observe(void *ctx, int outbound, uint64_t seq, const char *line, siz
         else if (info.msg.kind == MC_MSG_NOTIFICATION && info.msg.method != NULL)
             x->o.learn(x->o.learn_ctx, info.msg.method, info.msg.params);
     }
-    if ((info.msg.kind == MC_MSG_RESULT || info.msg.kind == MC_MSG_ERROR) && x->cur != NULL &&
-        x->cur_elem >= 0 && (size_t)x->cur_elem < sizeof(x->cur->replied))
+    /* A response, even one with a broken envelope (an error code that is
+     * a string), answers what was sent last: its replay step expects an
+     * answer, so that a server that answers correctly passes it. */
+    if (x->cur != NULL && x->cur_elem >= 0 && (size_t)x->cur_elem < sizeof(x->cur->replied) &&
+        (info.msg.kind == MC_MSG_RESULT || info.msg.kind == MC_MSG_ERROR ||
+         (info.msg.kind != MC_MSG_NOTIFICATION && info.msg.kind != MC_MSG_REQUEST &&
+          response_shaped(line))))
         x->cur->replied[x->cur_elem] = 1;
     mark_answered(x, info.msg.root);
     mc_wire_info_free(&info);
