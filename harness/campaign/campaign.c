@@ -197,17 +197,20 @@ static int corpus_keep(camp_t *c, json_object *seq, unsigned energy)
 /*
  * Picks a parent to mutate: most of the time one of the favoured entries
  * (those that lit new coverage or reached new states and still have energy,
- * which the pick spends), otherwise any entry. Returns a borrowed sequence.
+ * which the pick spends; *favoured is then set), otherwise any entry.
+ * Returns a borrowed sequence.
  */
-static json_object *corpus_pick(camp_t *c)
+static json_object *corpus_pick(camp_t *c, int *favoured)
 {
     size_t h, k;
 
+    *favoured = 0;
     if (c->n_hot > 0 && mc_gen_below(&c->g, MC_CAMPAIGN_HOT_ODDS) != 0) {
         h = mc_gen_below(&c->g, c->n_hot);
         k = c->hot[h];
         if (--c->corpus[k].energy == 0)
             c->hot[h] = c->hot[--c->n_hot];
+        *favoured = 1;
         return c->corpus[k].seq;
     }
     return c->corpus[mc_gen_below(&c->g, c->n_corpus)].seq;
@@ -586,9 +589,15 @@ int mc_campaign_run(const mc_campaign_opts_t *o, mc_campaign_stats_t *st, mc_err
         if (c.n_corpus == 0 || mc_gen_below(&c.g, 8) == 0) {
             seq = mc_gen_sequence(&c.g);
         } else {
-            parent = corpus_pick(&c);
+            int favoured;
+            parent = corpus_pick(&c, &favoured);
             other = c.corpus[mc_gen_below(&c.g, c.n_corpus)].seq;
-            seq = mc_gen_mutate(&c.g, parent, other);
+            /* What earned energy is extended half the time (its prefix
+             * reached something new), otherwise mutated. */
+            if (favoured && mc_gen_below(&c.g, 2) == 0)
+                seq = mc_gen_extend(&c.g, parent, other);
+            else
+                seq = mc_gen_mutate(&c.g, parent, other);
         }
         if (seq == NULL) {
             rc = mc_errbuf_set(eb, MC_ENOMEM, "out of memory");

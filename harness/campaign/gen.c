@@ -922,3 +922,31 @@ json_object *mc_gen_mutate(mc_gen_t *g, json_object *seq, json_object *other)
         json_object_array_add(out, mc_gen_message(g));
     return out;
 }
+
+json_object *mc_gen_extend(mc_gen_t *g, json_object *seq, json_object *other)
+{
+    json_object *out = NULL, *m = NULL;
+    size_t n, on;
+
+    if (seq == NULL || json_object_deep_copy(seq, &out, NULL) != 0 || out == NULL)
+        return mc_gen_sequence(g);
+    n = json_object_array_length(out);
+    /* Half the time from the end, else from a message inside. */
+    if (n > 1 && one_in(g, 2)) {
+        size_t keep = 1 + mc_gen_below(g, n);
+        if (keep < n)
+            json_object_array_del_idx(out, keep, n - keep);
+    }
+    on = other != NULL ? json_object_array_length(other) : 0;
+    if (on > 0 && one_in(g, 2) &&
+        json_object_deep_copy(json_object_array_get_idx(other, mc_gen_below(g, on)), &m, NULL) != 0)
+        m = NULL;
+    if (m == NULL)
+        m = mc_gen_message(g);
+    insert_at(out, json_object_array_length(out), m);
+    if (one_in(g, 3))
+        one_mutation(g, out, other);
+    if (json_object_array_length(out) == 0)
+        json_object_array_add(out, mc_gen_message(g));
+    return out;
+}

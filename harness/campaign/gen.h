@@ -95,4 +95,13 @@ json_object *mc_gen_sequence(mc_gen_t *g);
  */
 json_object *mc_gen_mutate(mc_gen_t *g, json_object *seq, json_object *other);
 
+/*
+ * seq (borrowed) extended: kept whole or up to one of its messages, then one
+ * message more (a new one, or one taken from other, borrowed or NULL), now
+ * and then with one mutation besides. Returns a new reference, never longer
+ * than MC_GEN_MAX_SEQ. The campaign extends the sequences that earned
+ * energy, as stateful fuzzers extend the prefix that reached a new state.
+ */
+json_object *mc_gen_extend(mc_gen_t *g, json_object *seq, json_object *other);
+
 #endif /* MC_CAMPAIGN_GEN_H */
