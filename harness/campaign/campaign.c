@@ -515,6 +515,29 @@ static int one(camp_t *c, json_object *seq, mc_errbuf_t *eb)
     return MC_OK;
 }
 
+/* The executor's options from the campaign's. */
+static void exec_opts(camp_t *c, mc_exec_opts_t *xo)
+{
+    const mc_campaign_opts_t *o = c->o;
+
+    memset(xo, 0, sizeof(*xo));
+    xo->argv = o->argv;
+    xo->cwd = o->cwd;
+    xo->limits = o->limits;
+    xo->version = o->version;
+    xo->registry = o->registry;
+    xo->hang_ms = o->hang_ms;
+    xo->restart_every = o->restart_every;
+    xo->mem_limit_mb = o->mem_limit_mb;
+    xo->coverage = o->coverage;
+    xo->url = o->url;
+    xo->allow_remote = o->allow_remote;
+    xo->learn = learn;
+    xo->learn_ctx = &c->g;
+    xo->allowed = allowed;
+    xo->allowed_ctx = &c->g;
+}
+
 int mc_campaign_run(const mc_campaign_opts_t *o, mc_campaign_stats_t *st, mc_errbuf_t *eb)
 {
     camp_t c;
@@ -545,22 +568,7 @@ int mc_campaign_run(const mc_campaign_opts_t *o, mc_campaign_stats_t *st, mc_err
         rc = mc_errbuf_set(eb, MC_ENOMEM, "out of memory");
         goto out;
     }
-    memset(&xo, 0, sizeof(xo));
-    xo.argv = o->argv;
-    xo.cwd = o->cwd;
-    xo.limits = o->limits;
-    xo.version = o->version;
-    xo.registry = o->registry;
-    xo.hang_ms = o->hang_ms;
-    xo.restart_every = o->restart_every;
-    xo.mem_limit_mb = o->mem_limit_mb;
-    xo.coverage = o->coverage;
-    xo.url = o->url;
-    xo.allow_remote = o->allow_remote;
-    xo.learn = learn;
-    xo.learn_ctx = &c.g;
-    xo.allowed = allowed;
-    xo.allowed_ctx = &c.g;
+    exec_opts(&c, &xo);
     rc = mc_exec_new(&c.x, &xo, eb);
     if (rc != MC_OK)
         goto out;

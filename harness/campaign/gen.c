@@ -779,6 +779,48 @@ static void insert_at(json_object *seq, size_t pos, json_object *m)
     json_object_array_put_idx(seq, pos, m);
 }
 
+/* Keeps seq up to one of its messages, then appends a new message. */
+static void cut_and_append(mc_gen_t *g, json_object *seq)
+{
+    size_t n = json_object_array_length(seq);
+
+    if (n > 1) {
+        size_t keep = 1 + mc_gen_below(g, n);
+        if (keep < n)
+            json_object_array_del_idx(seq, keep, n - keep);
+    }
+    insert_at(seq, json_object_array_length(seq), mc_gen_message(g));
+}
+
+/* Gives one request of seq a progress token (params._meta.progressToken). */
+static void add_progress_token(mc_gen_t *g, json_object *seq)
+{
+    size_t n = json_object_array_length(seq), k;
+    json_object *m, *c = NULL, *p, *meta;
+    char tok[32];
+
+    if (n == 0)
+        return;
+    k = mc_gen_below(g, n);
+    m = json_object_array_get_idx(seq, k);
+    if (!json_object_is_type(m, json_type_object) || mc_json_get(m, "method") == NULL ||
+        mc_json_get(m, "id") == NULL || json_object_deep_copy(m, &c, NULL) != 0)
+        return;
+    p = mc_json_get(c, "params");
+    if (!json_object_is_type(p, json_type_object)) {
+        p = json_object_new_object();
+        json_object_object_add(c, "params", p);
+    }
+    meta = mc_json_get(p, "_meta");
+    if (!json_object_is_type(meta, json_type_object)) {
+        meta = json_object_new_object();
+        json_object_object_add(p, "_meta", meta);
+    }
+    snprintf(tok, sizeof(tok), "p%llu", (unsigned long long)(mc_gen_rand(g) & 0xffff));
+    json_object_object_add(meta, "progressToken", json_object_new_string(tok));
+    json_object_array_put_idx(seq, k, c);
+}
+
 static void one_mutation(mc_gen_t *g, json_object *seq, json_object *other)
 {
     size_t n = json_object_array_length(seq);
@@ -786,39 +828,13 @@ static void one_mutation(mc_gen_t *g, json_object *seq, json_object *other)
 
     switch (mc_gen_below(g, 14)) {
     case 13: /* extend: keep the sequence up to a message, then one new one */
-        if (n > 1) {
-            size_t keep = 1 + mc_gen_below(g, n);
-            if (keep < n)
-                json_object_array_del_idx(seq, keep, n - keep);
-        }
-        insert_at(seq, json_object_array_length(seq), mc_gen_message(g));
+        cut_and_append(g, seq);
         break;
     case 11: /* how the client answers the server's requests from here on */
         insert_at(seq, mc_gen_below(g, n + 1), mc_gen_answer(g));
         break;
     case 12: /* a progress token on a request (progress notifications follow) */
-        if (n > 0) {
-            size_t k = mc_gen_below(g, n);
-            json_object *c = NULL, *p, *meta;
-            char tok[32];
-            m = json_object_array_get_idx(seq, k);
-            if (!json_object_is_type(m, json_type_object) || mc_json_get(m, "method") == NULL ||
-                mc_json_get(m, "id") == NULL || json_object_deep_copy(m, &c, NULL) != 0)
-                break;
-            p = mc_json_get(c, "params");
-            if (!json_object_is_type(p, json_type_object)) {
-                p = json_object_new_object();
-                json_object_object_add(c, "params", p);
-            }
-            meta = mc_json_get(p, "_meta");
-            if (!json_object_is_type(meta, json_type_object)) {
-                meta = json_object_new_object();
-                json_object_object_add(p, "_meta", meta);
-            }
-            snprintf(tok, sizeof(tok), "p%llu", (unsigned long long)(mc_gen_rand(g) & 0xffff));
-            json_object_object_add(meta, "progressToken", json_object_new_string(tok));
-            json_object_array_put_idx(seq, k, c);
-        }
+        add_progress_token(g, seq);
         break;
     case 0:
     case 1: /* insert a new message */
