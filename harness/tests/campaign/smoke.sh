@@ -41,7 +41,7 @@ left_behind && fail "a server process was left behind"
 # 2b. Over Streamable HTTP: an HTTP violation switch found, its reproducer
 #     lint-clean and failing against the faulty server only.
 U=http://127.0.0.1:0/mcp
-"$MC" fuzz --seconds 3 --seed 1 --out "$TMP/http" --url $U -- "$RS" --http 127.0.0.1:0 \
+"$MC" fuzz --seconds 3 --max-findings 1 --seed 1 --out "$TMP/http" --url $U -- "$RS" --http 127.0.0.1:0 \
   --inject http-notification-200 --root "$TMP/root" 2>"$TMP/http.err"
 rc=$?
 [[ $rc -eq 1 ]] || { cat "$TMP/http.err"; fail "http-notification-200: exit $rc, want 1"; }
