@@ -15,6 +15,7 @@
 #include "client/sse.h"
 #include "core/clock.h"
 #include "core/json.h"
+#include "core/jsonrpc.h"
 
 #define NOTE_RING 256
 #define FINDING_RING 256
@@ -30,7 +31,9 @@ typedef struct stream {
     struct curl_slist *hdrs;
     stream_kind_t kind;
     unsigned num;           /* POST#num in the notes */
-    int carries_request;    /* the POST body was a JSON-RPC request */
+    int carries_request;    /* the POST body expects an answer: a JSON-RPC request, or
+                               malformed input (anything but a notification or response) */
+    int malformed;          /* ... the body is no valid JSON-RPC message at all */
     int is_initialize;      /* ... an initialize request */
     int is_initialized;     /* ... notifications/initialized */
     char req_id[64];        /* the request's id, compact JSON */
@@ -57,6 +60,7 @@ typedef struct stream {
 typedef struct qframe {
     mc_inframe_t f;
     char meta[MC_HTTP_MAX_META];
+    char answers[64]; /* with MC_FRAME_F_REFUSAL: the refused request's id */
 } qframe_t;
 
 struct mc_http {
@@ -73,6 +77,7 @@ struct mc_http {
     qframe_t *queue;        /* ring of MC_MAX_QUEUED_FRAMES */
     size_t q_head, q_count, q_bytes;
     char last_meta[MC_HTTP_MAX_META];
+    char last_answers[64];
     char notes[NOTE_RING][NOTE_LEN];
     size_t n_head, n_count;
     mc_http_finding_t *findings;
@@ -623,6 +628,20 @@ static const char *kind_name(const stream_t *s)
     return s->kind == ST_GET ? "GET" : s->kind == ST_DELETE ? "DELETE" : "POST";
 }
 
+/* Marks the frame just queued from s as the body of an HTTP error status
+ * that refused s's request: the session pairs it with that request even
+ * when it carries no id. */
+static void mark_refusal(mc_http_t *h, stream_t *s)
+{
+    qframe_t *q;
+
+    if (h->queue == NULL || h->q_count == 0)
+        return;
+    q = &h->queue[(h->q_head + h->q_count - 1) % MC_MAX_QUEUED_FRAMES];
+    q->f.flags |= MC_FRAME_F_REFUSAL;
+    snprintf(q->answers, sizeof(q->answers), "%s", s->req_id);
+}
+
 /* Judges and records a finished transfer; queues a JSON body's message. */
 static void stream_finished(mc_http_t *h, stream_t *s)
 {
@@ -653,7 +672,10 @@ static void stream_finished(mc_http_t *h, stream_t *s)
                 "POST#%u (a notification or response) got %ld%s", s->num, s->status,
                 s->status == 202 && s->body_len > 0 ? " with a body" : "");
     }
-    if (s->kind == ST_POST && s->carries_request && s->status >= 200 && s->status < 300) {
+    if (s->kind == ST_POST && s->carries_request && !s->malformed && s->status >= 200 &&
+        s->status < 300) {
+        /* The rule is about requests: malformed input the harness sends on
+         * purpose is judged by the JSON-RPC checks of its scenario. */
         finding(h, "http/request-content-type", s->is_sse || s->is_json,
                 "POST#%u (request %s) got %ld with Content-Type \"%s\"", s->num, s->req_id,
                 s->status, s->ctype);
@@ -682,6 +704,8 @@ static void stream_finished(mc_http_t *h, stream_t *s)
         } else if (s->body_len > 0) {
             inspect_message(h, s, s->body, s->body_len);
             push_frame(h, s, MC_FRAME_LINE, s->body, s->body_len, NULL);
+            if (s->kind == ST_POST && s->carries_request && s->status >= 400 && s->req_id[0])
+                mark_refusal(h, s);
         }
         note(h, "%s#%u -> %ld %s, %llu bytes", kind_name(s), s->num, s->status, s->ctype,
              (unsigned long long)s->bytes);
@@ -812,6 +836,12 @@ static int link_send(void *ctx, const char *line, size_t len, int64_t deadline_m
      * else (a request, or malformed input a test sends on purpose) expects
      * an answer. */
     s->carries_request = 1;
+    {
+        mc_msg_t m;
+        s->malformed = mc_msg_decode(line, n, MC_MAX_JSON_DEPTH, &m) != MC_OK ||
+                       m.kind == MC_MSG_INVALID;
+        mc_msg_free(&m);
+    }
     o = parse_n(line, n);
     if (o != NULL && json_object_is_type(o, json_type_object)) {
         json_object *id = NULL;
@@ -819,10 +849,13 @@ static int link_send(void *ctx, const char *line, size_t len, int64_t deadline_m
         int has_id = json_object_object_get_ex(o, "id", &id);
         int has_result = json_object_object_get_ex(o, "result", NULL);
         int has_error = json_object_object_get_ex(o, "error", NULL);
-        if (m != NULL && has_id) {
-            s->is_initialize = strcmp(m, "initialize") == 0;
+        /* A readable id names what the answer belongs to, even on malformed
+         * input (a request whose method is no string). */
+        if (has_id && mc_jsonrpc_id_valid(id))
             snprintf(s->req_id, sizeof(s->req_id), "%s",
                      json_object_to_json_string_ext(id, JSON_C_TO_STRING_PLAIN));
+        if (m != NULL && has_id) {
+            s->is_initialize = strcmp(m, "initialize") == 0;
         } else if (m != NULL && !has_id && !has_result && !has_error) {
             s->carries_request = 0;
             s->is_initialized = strcmp(m, "notifications/initialized") == 0;
@@ -881,6 +914,8 @@ static int link_recv(void *ctx, mc_inframe_t *frame, int64_t deadline_ms)
             *frame = q->f;
             snprintf(h->last_meta, sizeof(h->last_meta), "%s", q->meta);
             frame->meta = h->last_meta;
+            snprintf(h->last_answers, sizeof(h->last_answers), "%s", q->answers);
+            frame->answers = (q->f.flags & MC_FRAME_F_REFUSAL) ? h->last_answers : NULL;
             h->q_bytes -= q->f.kind == MC_FRAME_OVERSIZE ? 0 : q->f.len;
             memset(q, 0, sizeof(*q));
             h->q_head = (h->q_head + 1) % MC_MAX_QUEUED_FRAMES;

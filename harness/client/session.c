@@ -301,12 +301,50 @@ static int grow_pending(mc_session_t *s)
 }
 
 /* Matches a response to its request, or records why it matches none. */
-static void on_response(mc_session_t *s, mc_msg_t *msg)
+/*
+ * An error without an id in the body of an HTTP error status (the transport
+ * names the request its POST carried, answers): the server refused that
+ * request at the HTTP level, and the body is its answer. Returns 1 when msg
+ * was taken as the answer to that request, 0 otherwise (msg untouched).
+ */
+static int refusal_answer(mc_session_t *s, mc_msg_t *msg, const char *answers)
+{
+    json_object *aid = NULL;
+    mc_pending_t *p = NULL;
+    int taken = 0;
+
+    if (answers == NULL || msg->id != NULL || msg->kind != MC_MSG_ERROR ||
+        mc_json_parse(answers, strlen(answers), 0, &aid, NULL) != MC_OK)
+        return 0;
+    if (s->raw_wait && !s->raw_got && (s->raw_id == NULL || mc_jsonrpc_id_equal(s->raw_id, aid))) {
+        s->raw_got = 1;
+        s->raw_resp = *msg;
+        memset(msg, 0, sizeof(*msg));
+        taken = 1;
+    } else if (json_object_is_type(aid, json_type_int)) {
+        p = find_pending(s, json_object_get_int64(aid));
+        if (p != NULL && !p->answered) {
+            p->answered = 1;
+            p->response = *msg;
+            memset(msg, 0, sizeof(*msg));
+            taken = 1;
+        }
+    }
+    if (taken)
+        record(s, MC_EV_NULL_ID_ERROR, "request %.60s refused at the HTTP level with an error "
+               "without an id", answers);
+    json_object_put(aid);
+    return taken;
+}
+
+static void on_response(mc_session_t *s, mc_msg_t *msg, const char *answers)
 {
     char idtxt[64];
     mc_pending_t *p = NULL;
     json_object *id = msg->id;
 
+    if (refusal_answer(s, msg, answers))
+        return;
     if (s->raw_wait && !s->raw_got &&
         ((s->raw_id == NULL && id == NULL) ||
          (s->raw_id != NULL && id != NULL && mc_jsonrpc_id_equal(s->raw_id, id)))) {
@@ -532,7 +570,7 @@ static void on_frame(mc_session_t *s, mc_inframe_t *fr)
         return;
     case MC_MSG_RESULT:
     case MC_MSG_ERROR:
-        on_response(s, &msg);
+        on_response(s, &msg, (fr->flags & MC_FRAME_F_REFUSAL) ? fr->answers : NULL);
         return;
     }
 }

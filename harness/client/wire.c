@@ -263,6 +263,33 @@ static void unsubscribe(mc_wire_t *w, const char *uri)
         }
 }
 
+/*
+ * A JSON array sent on purpose (a JSON-RPC batch, which MCP has no longer
+ * had since 2025-06-18): its requests are noted one by one, so a server that
+ * answers them one by one answers requests the client did send. The array
+ * itself has no id: a single error with a null id may refuse it (counted by
+ * the caller). At most MC_WIRE_MAX_REQUESTS elements are looked at.
+ */
+static void outbound_batch(mc_wire_t *w, json_object *arr)
+{
+    size_t i, n = json_object_array_length(arr);
+
+    for (i = 0; i < n && i < MC_WIRE_MAX_REQUESTS; i++) {
+        json_object *el = json_object_array_get_idx(arr, i), *id = NULL;
+        const char *meth = mc_json_get_str(el, "method");
+        mc_wire_req_t *r;
+
+        if (el == NULL || !json_object_is_type(el, json_type_object) || meth == NULL ||
+            !json_object_object_get_ex(el, "id", &id) || !mc_jsonrpc_id_valid(id))
+            continue;
+        r = &w->reqs[w->req_next];
+        free_req(r);
+        w->req_next = (w->req_next + 1) % MC_WIRE_MAX_REQUESTS;
+        r->id = compact_dup(id);
+        r->method = strdup(meth);
+    }
+}
+
 void mc_wire_outbound(mc_wire_t *w, const char *line, size_t len)
 {
     mc_msg_t m;
@@ -285,6 +312,8 @@ void mc_wire_outbound(mc_wire_t *w, const char *line, size_t len)
         } else {
             w->unreadable_outstanding++;
         }
+        if (m.root != NULL && json_object_is_type(m.root, json_type_array))
+            outbound_batch(w, m.root);
         mc_msg_free(&m);
         return;
     }
@@ -349,14 +378,19 @@ static int cap_declared(json_object *caps, const char *cap, const char *flag)
     return c != NULL && json_object_is_type(c, json_type_boolean) && json_object_get_boolean(c);
 }
 
-static void on_response(mc_wire_t *w, mc_msg_t *m, mc_wire_info_t *info)
+static void on_response(mc_wire_t *w, mc_msg_t *m, unsigned flags, mc_wire_info_t *info)
 {
     char *id = m->id != NULL ? compact_dup(m->id) : NULL;
     mc_wire_req_t *r = id != NULL ? find_req(w, id) : NULL;
 
     if (id == NULL) {
-        /* Only an answer to a line whose id could not be read may lack one. */
-        if (m->kind == MC_MSG_ERROR && w->unreadable_outstanding > 0) {
+        /* Only an answer to a line whose id could not be read may lack one,
+         * or the body of an HTTP error status refusing a POSTed request
+         * (the transport pairs it with that request; the transports page
+         * allows such a body "a JSON-RPC error response that has no id"). */
+        if (m->kind == MC_MSG_ERROR && (flags & MC_FRAME_F_REFUSAL)) {
+            mc_wire_pass(w, "wire/null-id-only-for-unreadable-requests");
+        } else if (m->kind == MC_MSG_ERROR && w->unreadable_outstanding > 0) {
             w->unreadable_outstanding--;
             mc_wire_pass(w, "wire/null-id-only-for-unreadable-requests");
         } else if (w->last_out_notification) {
@@ -665,7 +699,7 @@ void mc_wire_inbound(mc_wire_t *w, int kind, unsigned flags, const char *data, s
     switch (m.kind) {
     case MC_MSG_RESULT:
     case MC_MSG_ERROR:
-        on_response(w, &m, info);
+        on_response(w, &m, flags, info);
         break;
     case MC_MSG_NOTIFICATION:
         on_notification(w, &m);

@@ -26,6 +26,12 @@ typedef enum mc_frame_kind {
 /* On MC_FRAME_OVERSIZE from a transport: reported as soon as the line passed
  * the limit, before its newline; len counts the bytes seen so far. */
 #define MC_FRAME_F_OPEN 0x4u
+/* On a frame from the HTTP transport: the JSON body of an HTTP error status
+ * (4xx or 5xx) by which the server refused one POSTed request. The body
+ * explains the refusal; it may be an error without an id (the transports
+ * page allows such a body), and it answers that POST's request, whose id the
+ * transport names beside the frame. */
+#define MC_FRAME_F_REFUSAL 0x8u
 
 typedef struct mc_frame {
     mc_frame_kind_t kind;

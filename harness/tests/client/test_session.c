@@ -31,6 +31,8 @@ struct fake {
     script_fn script;
     const char *version;      /* version the fake answers initialize with (NULL = echo) */
     int eof_when_empty;
+    unsigned next_flags;      /* flags of the next frame delivered, then cleared */
+    const char *next_answers; /* its answers field (HTTP refusals), then cleared */
 };
 
 static void push(fake_t *f, const char *line)
@@ -114,6 +116,10 @@ static int fake_recv(void *ctx, mc_inframe_t *fr, int64_t deadline_ms)
     fr->data = line;
     fr->len = strlen(line);
     fr->at_ms = mc_now_ms();
+    fr->flags = f->next_flags;
+    fr->answers = f->next_answers;
+    f->next_flags = 0;
+    f->next_answers = NULL;
     return MC_OK;
 }
 
@@ -308,6 +314,49 @@ static void test_timeout_then_late_answer(void **state)
     push(&f, "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}");
     assert_int_equal(mc_session_poll(&s, 5), MC_OK);
     assert_int_equal(count_events(&s, MC_EV_DUPLICATE_RESPONSE), 1);
+    mc_session_free(&s);
+    fake_free(&f);
+}
+
+/* Over HTTP, an error without an id in the body of an HTTP error status
+ * answers the request its POST carried (the transport names it); the same
+ * error in any other frame answers nothing. */
+static void test_http_refusal_answers_request(void **state)
+{
+    static const char *err = "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32000,"
+                             "\"message\":\"Bad Request\"}}";
+    fake_t f;
+    mc_session_t s;
+    mc_msg_t r;
+    int64_t a;
+    json_object *want = json_object_new_string("raw-1");
+
+    (void)state;
+    start(&f, &s, NULL);
+    assert_int_equal(mc_session_send_request(&s, "tools/list", NULL, &a, 100), MC_OK);
+    push(&f, err);
+    assert_int_equal(mc_session_await(&s, a, 20, &r), MC_ETIMEOUT);
+    assert_int_equal(count_events(&s, MC_EV_NULL_ID_ERROR), 1);
+
+    assert_int_equal(mc_session_send_request(&s, "tools/list", NULL, &a, 100), MC_OK);
+    push(&f, err);
+    f.next_flags = MC_FRAME_F_REFUSAL;
+    f.next_answers = "2";
+    assert_int_equal(mc_session_await(&s, a, 1000, &r), MC_OK);
+    assert_int_equal(r.kind, MC_MSG_ERROR);
+    assert_int_equal(r.error_code, -32000);
+    mc_msg_free(&r);
+
+    push(&f, err);
+    f.next_flags = MC_FRAME_F_REFUSAL;
+    f.next_answers = "\"raw-1\"";
+    {
+        static const char *raw = "{\"id\":\"raw-1\",\"method\":\"ping\"}";
+        assert_int_equal(mc_session_raw_request(&s, raw, strlen(raw), want, 1000, &r), MC_OK);
+    }
+    assert_int_equal(r.kind, MC_MSG_ERROR);
+    mc_msg_free(&r);
+    json_object_put(want);
     mc_session_free(&s);
     fake_free(&f);
 }
@@ -557,6 +606,7 @@ int main(void)
         cmocka_unit_test(test_flood_slow_deadline),
         cmocka_unit_test(test_stop_flag),
         cmocka_unit_test(test_oversize_ends_wait),
+        cmocka_unit_test(test_http_refusal_answers_request),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

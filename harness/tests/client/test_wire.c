@@ -175,6 +175,50 @@ static void test_null_ids_and_notifications(void **state)
     mc_wire_free(&w);
 }
 
+/* The answers to the requests inside a JSON array (a batch the harness
+ * sends on purpose) answer requests the client did send; a single error
+ * with a null id may refuse the array itself, once. */
+static void test_batch_answers(void **state)
+{
+    mc_wire_t w;
+
+    (void)state;
+    handshake(&w, "{}", "{}");
+    out(&w, "[{\"jsonrpc\":\"2.0\",\"id\":\"b1\",\"method\":\"ping\"},"
+            "{\"jsonrpc\":\"2.0\",\"id\":\"b2\",\"method\":\"ping\"},7]");
+    in(&w, "{\"jsonrpc\":\"2.0\",\"id\":\"b1\",\"result\":{}}");
+    in(&w, "{\"jsonrpc\":\"2.0\",\"id\":\"b2\",\"result\":{}}");
+    assert_int_equal(w.n_findings, 0);
+    in(&w, "{\"jsonrpc\":\"2.0\",\"id\":\"b3\",\"result\":{}}");
+    assert_int_equal(findings(&w, "wire/response-id"), 1);
+    in(&w, "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32600,\"message\":\"x\"}}");
+    assert_int_equal(findings(&w, "wire/null-id-only-for-unreadable-requests"), 0);
+    in(&w, "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32600,\"message\":\"x\"}}");
+    assert_int_equal(findings(&w, "wire/null-id-only-for-unreadable-requests"), 1);
+    mc_wire_free(&w);
+}
+
+/* Over HTTP, the body of an error status that refused a POSTed request may
+ * be an error without an id (the transport flags the frame); the same error
+ * in any other frame breaks the id rule. */
+static void test_http_refusal_null_id(void **state)
+{
+    mc_wire_t w;
+    const char *err = "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32000,"
+                      "\"message\":\"Bad Request\"}}";
+
+    (void)state;
+    handshake(&w, "{}", "{}");
+    out(&w, "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/list\"}");
+    mc_wire_inbound(&w, MC_FRAME_LINE, MC_FRAME_F_REFUSAL, err, strlen(err), NULL);
+    assert_int_equal(w.n_findings, 0);
+    assert_true(evals(&w, "wire/null-id-only-for-unreadable-requests") >= 1);
+    out(&w, "{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"tools/list\"}");
+    in(&w, err);
+    assert_int_equal(findings(&w, "wire/null-id-only-for-unreadable-requests"), 1);
+    mc_wire_free(&w);
+}
+
 static void test_capabilities(void **state)
 {
     mc_wire_t w;
@@ -287,6 +331,8 @@ int main(void)
         cmocka_unit_test(test_null_id_answer_to_notification),
         cmocka_unit_test(test_server_request_ids),
         cmocka_unit_test(test_oversize_open),
+        cmocka_unit_test(test_batch_answers),
+        cmocka_unit_test(test_http_refusal_null_id),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
