@@ -410,6 +410,7 @@ static void lint_expect_message(mc__lint_t *l, json_object *st, const char *ptr,
     if (!mc__lint_is_str(mc_json_get(st, kind)))
         mc__lint_problem(l, ptr, "\"%s\" must be a method name", kind);
     mc__lint_want_type(l, st, "within", json_type_int, ptr, "this step");
+    mc__lint_want_type(l, st, "related", json_type_boolean, ptr, "this step");
     lint_member(l, st, ptr, "where", lint_assertions);
     lint_member(l, st, ptr, "assert", lint_assertions);
     lint_check_field(l, st, ptr);
@@ -434,6 +435,7 @@ static void lint_expect_none(mc__lint_t *l, json_object *st, const char *ptr, co
     if (!mc__lint_is_str(mc_json_get(st, kind)))
         mc__lint_problem(l, ptr, "\"%s\" must be a method name or \"*\"", kind);
     mc__lint_want_type(l, st, "for", json_type_int, ptr, "this step");
+    mc__lint_want_type(l, st, "related", json_type_boolean, ptr, "this step");
     lint_member(l, st, ptr, "where", lint_assertions);
     lint_check_field(l, st, ptr);
 }
@@ -592,14 +594,14 @@ static const char *const k_request[] = {"request", "params", "expect",  "assert"
                                         "capture", "check",  "timeout", "progress",
                                         "async",   "note",   NULL};
 static const char *const k_notify[] = {"notify", "params", "note", NULL};
-static const char *const k_expect_n[] = {
-    "expect_notification", "within", "assert", "capture", "check", "where", "note", NULL};
+static const char *const k_expect_n[] = {"expect_notification", "within", "assert",
+                                         "capture", "check", "where", "related", "note", NULL};
 static const char *const k_expect_no[] = {
-    "expect_no_notification", "for", "check", "where", "note", NULL};
+    "expect_no_notification", "for", "check", "where", "related", "note", NULL};
 static const char *const k_expect_r[] = {"expect_request", "within", "assert", "capture",
-                                         "check",          "where",  "note",   NULL};
+                                         "check", "where", "related", "note", NULL};
 static const char *const k_expect_no_r[] = {
-    "expect_no_request", "for", "check", "where", "note", NULL};
+    "expect_no_request", "for", "check", "where", "related", "note", NULL};
 static const char *const k_value[] = {"value", "assert", "check", "note", NULL};
 static const char *const k_answer[] = {"answer", "with", "error", "note", NULL};
 static const char *const k_paginate[] = {"paginate",  "params",  "items",   "key",

@@ -28,6 +28,7 @@ typedef struct inbox_item {
     uint64_t seq;    /* inbound line number */
     uint64_t tx_seq; /* transcript line number (both directions), as reports cite it */
     int taken;
+    int on_get;      /* it came on the HTTP GET stream */
 } inbox_item_t;
 
 /* Responses remembered with their transcript line, so that a finding about
@@ -131,7 +132,7 @@ static uint64_t resp_tx_seq(rctx_t *c, const mc_msg_t *m)
 
 /* --- traffic ------------------------------------------------------------ */
 
-static void inbox_push(inbox_t *b, mc_msg_t *msg, uint64_t seq, uint64_t tx_seq)
+static void inbox_push(inbox_t *b, mc_msg_t *msg, uint64_t seq, uint64_t tx_seq, int on_get)
 {
     if (b->v == NULL) {
         b->v = calloc(MC_RUNNER_MAX_INBOX, sizeof(*b->v));
@@ -156,6 +157,7 @@ static void inbox_push(inbox_t *b, mc_msg_t *msg, uint64_t seq, uint64_t tx_seq)
     b->v[b->n].seq = seq;
     b->v[b->n].tx_seq = tx_seq;
     b->v[b->n].taken = 0;
+    b->v[b->n].on_get = on_get;
     b->n++;
     memset(msg, 0, sizeof(*msg));
 }
@@ -216,6 +218,7 @@ static void observe(void *ctx, int outbound, uint64_t seq, const char *line, siz
 {
     rctx_t *c = ctx;
     mc_wire_info_t info;
+    int on_get;
 
     (void)seq;
     if (c->http_on)
@@ -246,11 +249,12 @@ static void observe(void *ctx, int outbound, uint64_t seq, const char *line, siz
     mc_wire_inbound(&c->w, kind, flags, line, len, &info);
     if (!info.is_line)
         return;
+    on_get = c->s.in_meta != NULL && strncmp(c->s.in_meta, "GET#", 4) == 0;
     schema_check(c, &info);
     if (info.msg.kind == MC_MSG_NOTIFICATION) {
-        inbox_push(&c->notes, &info.msg, c->seq_in, c->seq_all);
+        inbox_push(&c->notes, &info.msg, c->seq_in, c->seq_all, on_get);
     } else if (info.msg.kind == MC_MSG_REQUEST) {
-        inbox_push(&c->reqs, &info.msg, c->seq_in, c->seq_all);
+        inbox_push(&c->reqs, &info.msg, c->seq_in, c->seq_all, on_get);
     } else if (info.msg.id != NULL) {
         resp_seq_t *r = &c->resp_seqs[c->resp_next++ % MC_RUNNER_RESP_SEQS];
         compact(info.msg.id, r->id, sizeof(r->id));
@@ -554,14 +558,17 @@ static int where_ok(rctx_t *c, json_object *st, json_object *msg)
 }
 
 /* Finds the first untaken inbox message with this method (and filter). */
+/* The first untaken item with the step's method (and "where") that arrived
+ * after inbound line `after`; with related_only, not one from the HTTP GET
+ * stream either. */
 static inbox_item_t *inbox_find(rctx_t *c, inbox_t *b, json_object *st, const char *method,
-                                uint64_t after)
+                                uint64_t after, int related_only)
 {
     size_t i;
 
     for (i = 0; i < b->n; i++) {
         inbox_item_t *it = &b->v[i];
-        if (it->taken || it->seq <= after)
+        if (it->taken || it->seq <= after || (related_only && it->on_get))
             continue;
         if (strcmp(method, "*") != 0 && strcmp(it->msg.method, method) != 0)
             continue;
@@ -576,8 +583,22 @@ static inbox_item_t *inbox_find(rctx_t *c, inbox_t *b, json_object *st, const ch
 
 static int run_steps(rctx_t *c, json_object *steps, const char *ptr, int depth);
 
+/* True when an argument's name says its value is a URI ("resourceUri",
+ * "url"): a made-up value must then be one. */
+static int names_uri(const char *name)
+{
+    size_t i;
+
+    for (i = 0; name[i] != '\0'; i++)
+        if ((name[i] == 'u' || name[i] == 'U') && (name[i + 1] == 'r' || name[i + 1] == 'R') &&
+            (name[i + 2] == 'i' || name[i + 2] == 'I' || name[i + 2] == 'l' || name[i + 2] == 'L'))
+            return 1;
+    return 0;
+}
+
 /* {"NAME": "mcpcheck", ...} for each required argument of a prompt's
- * declared arguments (a new object). */
+ * declared arguments (a new object); an argument named as a URI gets
+ * "mcpcheck://argument", which is also a string. */
 static json_object *prompt_arguments(json_object *decl)
 {
     json_object *out = json_object_new_object();
@@ -587,7 +608,9 @@ static json_object *prompt_arguments(json_object *decl)
         json_object *a = json_object_array_get_idx(decl, i);
         const char *name = mc_json_get_str(a, "name");
         if (name != NULL && json_object_get_boolean(mc_json_get(a, "required")))
-            json_object_object_add(out, name, json_object_new_string("mcpcheck"));
+            json_object_object_add(out, name,
+                                   json_object_new_string(names_uri(name) ? "mcpcheck://argument"
+                                                                          : "mcpcheck"));
     }
     return out;
 }
@@ -596,7 +619,8 @@ static json_object *prompt_arguments(json_object *decl)
  * Replaces every {"$instance": SCHEMA} inside v (after expansion) with a
  * valid instance of SCHEMA (scenario/instance.h): tool arguments made from
  * an inputSchema; and every {"$arguments": ARGS} with the arguments object a
- * prompt's declared ARGS need (each required one set to "mcpcheck").
+ * prompt's declared ARGS need (each required one set to "mcpcheck", or to
+ * "mcpcheck://argument" when its name says it is a URI).
  * Returns the value to use in v's place (v itself, or its replacement,
  * with v put).
  */
@@ -801,13 +825,27 @@ static int step_notify(rctx_t *c, json_object *st, int line)
     return 0;
 }
 
-/* Waits for a notification or server request matching the step. */
+/* True when the step says "related": only messages the last message sent
+ * may have caused count, i.e. ones that arrived after it and, over HTTP, not
+ * on the GET stream (basic/transports: its messages "SHOULD be unrelated to
+ * any concurrently-running JSON-RPC request from the client"). */
+static int step_related(json_object *st)
+{
+    json_object *v = mc_json_get(st, "related");
+
+    return v != NULL && json_object_is_type(v, json_type_boolean) && json_object_get_boolean(v);
+}
+
+/* Waits for a notification or server request matching the step (with
+ * "related", only one the last message sent may have caused). */
 static int step_expect(rctx_t *c, json_object *st, int line, int is_request)
 {
     const char *method = mc_json_get_str(st, is_request ? "expect_request" : "expect_notification");
     inbox_t *box = is_request ? &c->reqs : &c->notes;
     int within = mc_json_get_int(st, "within", MC_RUNNER_NOTIFY_WITHIN_MS);
     int64_t until = mc_now_ms() + within;
+    int related = step_related(st);
+    uint64_t after = related ? c->mark_in : 0;
     inbox_item_t *it;
     char what[160];
     int rc;
@@ -815,7 +853,7 @@ static int step_expect(rctx_t *c, json_object *st, int line, int is_request)
     snprintf(what, sizeof(what), "%s", method);
     for (;;) {
         int left;
-        it = inbox_find(c, box, st, method, 0);
+        it = inbox_find(c, box, st, method, after, related);
         if (it != NULL)
             break;
         left = time_left(c, (int)(until - mc_now_ms()));
@@ -843,7 +881,8 @@ static int step_expect(rctx_t *c, json_object *st, int line, int is_request)
 /*
  * Holds when no notification (is_request = 0) or server request with the
  * step's method (and "where") arrives after the last message sent, for the
- * step's "for" window.
+ * step's "for" window (with "related", one on the HTTP GET stream does not
+ * count).
  */
 static int step_expect_none(rctx_t *c, json_object *st, int line, int is_request)
 {
@@ -858,7 +897,7 @@ static int step_expect_none(rctx_t *c, json_object *st, int line, int is_request
 
     for (;;) {
         int left;
-        it = inbox_find(c, box, st, method, after);
+        it = inbox_find(c, box, st, method, after, step_related(st));
         if (it != NULL)
             break;
         left = time_left(c, (int)(until - mc_now_ms()));
