@@ -8,7 +8,12 @@ section of scenarios/KNOWN-TARGETS.md:
 - every FAIL and WARN (scenario, check) is listed in the target's section
   (a row "| `scenario` | `check` | LEVEL | ...");
 - every listed row still appears (a fixed deviation must leave the list).
-TARGET is one of: everything, filesystem, memory, sequential-thinking.
+TARGET is one of: everything, filesystem, memory, sequential-thinking (over
+stdio, the sections without "Streamable HTTP" in their heading), or
+everything-http: server-everything's streamableHttp transport started on a
+free loopback port and tested with `mcpcheck run --url` (the section whose
+heading names the package and "Streamable HTTP"); afterwards no server
+process may be left and the port must be closed.
 Exits 77 (skipped) with the reason when node or npm is missing or the
 install fails.
 """
@@ -16,9 +21,11 @@ import json
 import os
 import re
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
+import time
 
 VERSION = "2026.8.31"
 SKIP = 77
@@ -28,6 +35,11 @@ TARGETS = {
     "memory": {"args": [], "profile": "default.json",
                "env": {"MEMORY_FILE_PATH": "{tmp}/memory.jsonl"}},
     "sequential-thinking": {"args": [], "profile": "default.json"},
+}
+# Targets over Streamable HTTP: the package they run and its arguments.
+HTTP_TARGETS = {
+    "everything-http": {"package": "everything", "args": ["streamableHttp"],
+                        "profile": "everything.json"},
 }
 
 
@@ -54,14 +66,13 @@ def entry(cache, name):
                         "index.js")
 
 
-def known_rows(known_md, name):
-    """(scenario, check) pairs listed in the section whose heading names the package."""
+def known_rows(known_md, name, http=False):
+    """(scenario, check) pairs listed in the section whose heading names the
+    package: its stdio section, or with http its Streamable HTTP one."""
     rows, inside = set(), False
     for line in open(known_md, encoding="utf-8"):
         if line.startswith("## "):
-            # The stdio runs' sections; a server's section over Streamable
-            # HTTP lists what that transport shows.
-            inside = package(name) in line and "Streamable HTTP" not in line
+            inside = package(name) in line and ("Streamable HTTP" in line) == http
             continue
         m = re.match(r"^\|\s*`([^`]+)`\s*\|\s*`([^`]+)`\s*\|", line)
         if inside and m:
@@ -69,17 +80,76 @@ def known_rows(known_md, name):
     return rows
 
 
+def free_port():
+    """A loopback port nothing listens on now (the kernel's choice)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def port_open(port):
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.settimeout(1)
+        return s.connect_ex(("127.0.0.1", port)) == 0
+
+
+def run_http(mcpcheck, scenarios, cache, name, tmp):
+    """Runs the HTTP target; returns (report, problems). The server is started
+    by mcpcheck on a free port and must be gone afterwards."""
+    t = HTTP_TARGETS[name]
+    port = free_port()
+    # A marker argument (the server ignores it) makes this run's server
+    # recognisable in ps.
+    marker = f"--mcpcheck-known-target={port}"
+    out = os.path.join(tmp, "report")
+    cmd = [mcpcheck, "run", "--jobs", "2", "--scenarios", scenarios,
+           "--profile", os.path.join(scenarios, "profiles", t["profile"]),
+           "--report-dir", out, "--url", f"http://127.0.0.1:{port}/mcp", "--",
+           "env", f"PORT={port}", "node", entry(cache, t["package"])] + t["args"] + [marker]
+    run = subprocess.run(cmd, capture_output=True, text=True, timeout=1500)
+    summary = [l for l in run.stdout.splitlines() if " passed, " in l]
+    print(f"{package(t['package'])}@{VERSION} over Streamable HTTP (port {port}):",
+          summary[-1] if summary else "(no summary line)")
+    problems = []
+    # The server is stopped before mcpcheck exits; give the kernel a moment
+    # to release the socket before it is looked at.
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        ps = subprocess.run(["ps", "-eo", "pid,args"], capture_output=True, text=True).stdout
+        left = [l for l in ps.splitlines() if marker in l and "ps -eo" not in l]
+        if not left and not port_open(port):
+            break
+        time.sleep(0.2)
+    else:
+        problems.append(f"server left behind after the run: {left or ['port still open']}")
+    path = os.path.join(out, "report.json")
+    if not os.path.exists(path):
+        problems.append(f"no report written (exit {run.returncode}): {run.stderr[-400:]}")
+        return None, problems
+    return json.load(open(path)), problems
+
+
 def main():
     mcpcheck, scenarios, cache, known_md, name = sys.argv[1:6]
-    t = TARGETS[name]
+    http = name in HTTP_TARGETS
+    pkg = HTTP_TARGETS[name]["package"] if http else name
     if shutil.which("node") is None or shutil.which("npm") is None:
-        print(f"known_targets: skipped: node and npm are needed to run {package(name)}")
+        print(f"known_targets: skipped: node and npm are needed to run {package(pkg)}")
         return SKIP
     err = install(cache)
     if err is not None:
         print("known_targets: skipped: npm install failed:", err)
         return SKIP
-    known = known_rows(known_md, name)
+    known = known_rows(known_md, pkg, http)
+    if http:
+        with tempfile.TemporaryDirectory() as tmp:
+            report, problems = run_http(mcpcheck, scenarios, cache, name, tmp)
+        for p in problems:
+            print("known_targets:", p)
+        if report is None:
+            return 1
+        return judge(report, known, package(pkg) + " over Streamable HTTP", 1 if problems else 0)
+    t = TARGETS[name]
     with tempfile.TemporaryDirectory() as tmp:
         root = os.path.join(tmp, "root")
         os.makedirs(os.path.join(root, "sub"))
@@ -97,7 +167,12 @@ def main():
         summary = [l for l in run.stdout.splitlines() if " passed, " in l]
         print(f"{package(name)}@{VERSION}:", summary[-1] if summary else "(no summary line)")
         report = json.load(open(os.path.join(out, "report.json")))
-    status = 0
+    return judge(report, known, package(name), 0)
+
+
+def judge(report, known, label, status):
+    """Holds the report's FAIL/WARN (scenario, check) pairs to the listed
+    rows, both ways, and fails on any ERROR. Returns the exit status."""
     seen, reported = set(), set()
     for sc in report["scenarios"]:
         if sc["verdict"] == "ERROR":
@@ -110,10 +185,10 @@ def main():
                 if key not in known and key not in reported:
                     reported.add(key)
                     print(f"known_targets: {c['verdict']} {sc['id']} :: {c['id']} is not listed "
-                          f"for {package(name)} in KNOWN-TARGETS.md: {c.get('message', '')[:200]}")
+                          f"for {label} in KNOWN-TARGETS.md: {(c.get('message') or '')[:200]}")
                     status = 1
     for key in sorted(known - seen):
-        print(f"known_targets: listed for {package(name)} but no longer seen: "
+        print(f"known_targets: listed for {label} but no longer seen: "
               f"{key[0]} :: {key[1]}")
         status = 1
     print(f"known_targets: {len(seen)} known deviations seen, {len(known)} listed")
