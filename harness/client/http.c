@@ -255,9 +255,11 @@ static int queue_full(const mc_http_t *h, size_t more)
     return h->q_count >= MC_MAX_QUEUED_FRAMES || h->q_bytes + more > MC_MAX_QUEUED_BYTES;
 }
 
-/* Queues one frame with its facts. kind OVERSIZE takes len as bytes skipped. */
-static void push_frame(mc_http_t *h, stream_t *s, mc_frame_kind_t kind, const char *data,
-                       size_t len, const char *event_id)
+/* Queues one frame with its facts. kind OVERSIZE takes len as bytes skipped.
+ * Returns 1 when the frame was queued (it is then the newest), 0 when it was
+ * dropped (out of memory, or the queue full). */
+static int push_frame(mc_http_t *h, stream_t *s, mc_frame_kind_t kind, const char *data,
+                      size_t len, const char *event_id)
 {
     qframe_t *q;
     size_t slot;
@@ -266,10 +268,10 @@ static void push_frame(mc_http_t *h, stream_t *s, mc_frame_kind_t kind, const ch
     if (h->queue == NULL) {
         h->queue = calloc(MC_MAX_QUEUED_FRAMES, sizeof(*h->queue));
         if (h->queue == NULL)
-            return;
+            return 0;
     }
     if (h->q_count >= MC_MAX_QUEUED_FRAMES)
-        return; /* callers pause first; this is the last line of defence */
+        return 0; /* callers pause first; this is the last line of defence */
     slot = (h->q_head + h->q_count) % MC_MAX_QUEUED_FRAMES;
     q = &h->queue[slot];
     memset(q, 0, sizeof(*q));
@@ -280,7 +282,7 @@ static void push_frame(mc_http_t *h, stream_t *s, mc_frame_kind_t kind, const ch
     } else {
         q->f.data = malloc(len + 1);
         if (q->f.data == NULL)
-            return;
+            return 0;
         memcpy(q->f.data, data, len);
         q->f.data[len] = '\0';
         q->f.len = len;
@@ -296,6 +298,7 @@ static void push_frame(mc_http_t *h, stream_t *s, mc_frame_kind_t kind, const ch
         snprintf(q->meta + n, sizeof(q->meta) - (size_t)n, " event-id=%s", event_id);
     s->frames++;
     h->q_count++;
+    return 1;
 }
 
 /* --- one message arriving ------------------------------------------------- */
@@ -628,9 +631,9 @@ static const char *kind_name(const stream_t *s)
     return s->kind == ST_GET ? "GET" : s->kind == ST_DELETE ? "DELETE" : "POST";
 }
 
-/* Marks the frame just queued from s as the body of an HTTP error status
- * that refused s's request: the session pairs it with that request even
- * when it carries no id. */
+/* Marks the frame just queued from s (push_frame returned 1) as the body of
+ * an HTTP error status that refused s's request: the session pairs it with
+ * that request even when it carries no id. */
 static void mark_refusal(mc_http_t *h, stream_t *s)
 {
     qframe_t *q;
@@ -703,8 +706,8 @@ static void stream_finished(mc_http_t *h, stream_t *s)
                          kind_name(s), s->num, (unsigned)MC_HTTP_MAX_BODY);
         } else if (s->body_len > 0) {
             inspect_message(h, s, s->body, s->body_len);
-            push_frame(h, s, MC_FRAME_LINE, s->body, s->body_len, NULL);
-            if (s->kind == ST_POST && s->carries_request && s->status >= 400 && s->req_id[0])
+            if (push_frame(h, s, MC_FRAME_LINE, s->body, s->body_len, NULL) &&
+                s->kind == ST_POST && s->carries_request && s->status >= 400 && s->req_id[0])
                 mark_refusal(h, s);
         }
         note(h, "%s#%u -> %ld %s, %llu bytes", kind_name(s), s->num, s->status, s->ctype,
