@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "client/rawid.h"
 #include "core/frame.h"
 #include "core/json.h"
 #include "core/limits.h"
@@ -108,86 +109,6 @@ static char *compact_dup(json_object *v)
     const char *s = v != NULL ? json_object_to_json_string_length(v, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE, &n)
                               : "null";
     return strdup(s);
-}
-
-/* Skips JSON whitespace. */
-static size_t skip_ws(const char *p, size_t n, size_t i)
-{
-    while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r' || p[i] == '\n'))
-        i++;
-    return i;
-}
-
-/* Skips a string starting at p[i] == '"'; returns the index after it, or n. */
-static size_t skip_string(const char *p, size_t n, size_t i)
-{
-    for (i++; i < n; i++) {
-        if (p[i] == '\\')
-            i++;
-        else if (p[i] == '"')
-            return i + 1;
-    }
-    return n;
-}
-
-/*
- * Finds the text of the top-level member "id" of the JSON object in p[0..n)
- * as it was sent (json-c clamps integers beyond 64 bits when it parses
- * them, and a report must show what the server wrote). Iterative: nesting
- * is only counted. Returns 1 and the span, or 0.
- */
-static int raw_member_id(const char *p, size_t n, const char **out, size_t *out_len)
-{
-    size_t i = skip_ws(p, n, 0);
-
-    if (p == NULL || i >= n || p[i] != '{')
-        return 0;
-    i++;
-    for (;;) {
-        size_t k0, k1, v0;
-        long depth = 0;
-        i = skip_ws(p, n, i);
-        if (i >= n || p[i] != '"')
-            return 0;
-        k0 = i + 1;
-        i = skip_string(p, n, i);
-        k1 = i - 1;
-        i = skip_ws(p, n, i);
-        if (i >= n || p[i] != ':')
-            return 0;
-        i = skip_ws(p, n, i + 1);
-        v0 = i;
-        while (i < n) {
-            char ch = p[i];
-            if (ch == '"') {
-                i = skip_string(p, n, i);
-                continue;
-            }
-            if (ch == '{' || ch == '[')
-                depth++;
-            else if (ch == '}' || ch == ']') {
-                if (depth == 0)
-                    break;
-                depth--;
-            } else if (ch == ',' && depth == 0)
-                break;
-            i++;
-        }
-        if (i >= n)
-            return 0;
-        if (k1 - k0 == 2 && memcmp(p + k0, "id", 2) == 0) {
-            size_t e = i;
-            while (e > v0 && (p[e - 1] == ' ' || p[e - 1] == '\t' || p[e - 1] == '\r' ||
-                              p[e - 1] == '\n'))
-                e--;
-            *out = p + v0;
-            *out_len = e - v0;
-            return 1;
-        }
-        if (p[i] == '}')
-            return 0;
-        i++;
-    }
 }
 
 /* The id of the current inbound message for reports: as sent when known. */
@@ -694,7 +615,7 @@ void mc_wire_inbound(mc_wire_t *w, int kind, unsigned flags, const char *data, s
     }
     mc_wire_pass(w, "wire/jsonrpc-envelope");
     w->raw_id = NULL;
-    if (m.id != NULL && !raw_member_id(data, len, &w->raw_id, &w->raw_id_len))
+    if (m.id != NULL && !mc__raw_member_id(data, len, &w->raw_id, &w->raw_id_len))
         w->raw_id = NULL;
     switch (m.kind) {
     case MC_MSG_RESULT:
