@@ -8,6 +8,7 @@
 
 #include "cli/commands.h"
 #include "cli/scenarios_load.h"
+#include "core/version.h"
 #include "scenario/builtin.h"
 
 #define MC_LIST_MAX_PATHS 256
@@ -32,8 +33,11 @@ static void print_check(const mc_check_def_t *d)
     printf("           \"%s\"%s\n", d->quote != NULL ? d->quote : "",
            d->legacy ? "  [legacy {ref, text}: not a checked quote]" : "");
     for (i = 0; i < MC_CHECK_MAX_REFS && d->refs[i].version != NULL; i++)
-        if (d->refs[i].quote != NULL)
-            printf("           at %s: \"%s\"\n", d->refs[i].version, d->refs[i].quote);
+        if (d->refs[i].quote != NULL || d->refs[i].has_level)
+            printf("           at %s%s%s: \"%s\"\n", d->refs[i].version,
+                   d->refs[i].has_level ? ", " : "",
+                   d->refs[i].has_level ? mc_level_name(d->refs[i].level) : "",
+                   d->refs[i].quote != NULL ? d->refs[i].quote : d->quote);
     if (d->interpretation != NULL)
         printf("           reading: %s\n", d->interpretation);
 }
@@ -42,7 +46,7 @@ static void print_check(const mc_check_def_t *d)
 static json_object *check_json(const mc_check_def_t *d, int line)
 {
     json_object *o = json_object_new_object(), *refs = json_object_new_object();
-    json_object *quotes = NULL;
+    json_object *quotes = NULL, *levels = NULL;
     size_t i;
 
     json_object_object_add(o, "check", json_object_new_string(d->check));
@@ -56,8 +60,16 @@ static json_object *check_json(const mc_check_def_t *d, int line)
             json_object_object_add(quotes, d->refs[i].version,
                                    json_object_new_string(d->refs[i].quote));
         }
+        if (d->refs[i].has_level) {
+            if (levels == NULL)
+                levels = json_object_new_object();
+            json_object_object_add(levels, d->refs[i].version,
+                                   json_object_new_string(mc_level_name(d->refs[i].level)));
+        }
     }
     json_object_object_add(o, "refs", refs);
+    if (levels != NULL)
+        json_object_object_add(o, "levels", levels);
     if (quotes != NULL)
         json_object_object_add(o, "quotes", quotes);
     if (d->interpretation != NULL)
@@ -87,6 +99,15 @@ static void print_json(const mc_cli_scenarios_t *scs)
             json_object_object_add(o, "min_version", json_object_new_string(sc->min_version));
         if (sc->max_version != NULL)
             json_object_object_add(o, "max_version", json_object_new_string(sc->max_version));
+        {
+            /* The published versions it runs at: in its versions, with its features. */
+            json_object *vs = json_object_new_array();
+            char why[200];
+            for (const char *const *v = mc_version_names(); *v != NULL; v++)
+                if (mc_scenario_applies(sc, *v) && !mc_scenario_version_gap(sc, *v, why, sizeof(why)))
+                    json_object_array_add(vs, json_object_new_string(*v));
+            json_object_object_add(o, "versions", vs);
+        }
         for (r = 0; r < sc->n_reqs; r++) {
             char ptr[32];
             snprintf(ptr, sizeof(ptr), "/spec/%zu", r);
@@ -152,9 +173,19 @@ int mc_cmd_list(int argc, char **argv)
         for (k = 0; k < scs.n; k++) {
             const mc_scenario_t *sc = &scs.v[k];
             printf("%s  %s\n", sc->id, sc->title);
-            if (sc->min_version || sc->max_version)
-                printf("    versions %s..%s\n", sc->min_version ? sc->min_version : "",
-                       sc->max_version ? sc->max_version : "");
+            if (sc->min_version || sc->max_version || sc->features) {
+                /* The published versions it runs at (its versions, with its features). */
+                int first = 1;
+                char why[200];
+                printf("    versions");
+                for (const char *const *v = mc_version_names(); *v != NULL; v++)
+                    if (mc_scenario_applies(sc, *v) &&
+                        !mc_scenario_version_gap(sc, *v, why, sizeof(why))) {
+                        printf("%s%s", first ? " " : ", ", *v);
+                        first = 0;
+                    }
+                printf("%s\n", first ? " (none)" : "");
+            }
             for (size_t r = 0; r < sc->n_reqs; r++)
                 print_check(&sc->reqs[r]);
         }

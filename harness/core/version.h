@@ -24,6 +24,9 @@ typedef enum mc_version_id {
 /* The version the project tests by default (its baseline). */
 #define MC_VERSION_BASELINE_ID MC_V_2025_06_18
 #define MC_VERSION_BASELINE "2025-06-18"
+/* The newest version with the initialize handshake, as a literal for static
+ * initializers (a test holds it to the table). */
+#define MC_VERSION_NEWEST_HANDSHAKE "2025-11-25"
 
 /* The JSON Schema dialect of a version's protocol schema, which is also the
  * default dialect of the tool schemas (inputSchema/outputSchema) it carries. */
@@ -61,7 +64,8 @@ enum {
     MC_VF_NOT_FOUND_PARAMS = 1u << 24, /* resource not found is -32602, not -32002 */
     MC_VF_ANY_TOOL_SCHEMA = 1u << 25, /* any 2020-12 keyword in inputSchema/outputSchema */
     MC_VF_RUN_DEFAULT = 1u << 26,     /* `mcpcheck run` tests it when no version is named */
-    MC_VF_ERROR_NO_ID = 1u << 27      /* an error response may leave out an unreadable id */
+    MC_VF_ERROR_NO_ID = 1u << 27,     /* an error response may leave out an unreadable id */
+    MC_VF_STREAMABLE_HTTP = 1u << 28  /* the Streamable HTTP transport (before it: HTTP+SSE) */
 };
 
 typedef struct mc_version_info {
@@ -99,5 +103,34 @@ size_t mc_version_list(unsigned features, const char **out, size_t cap);
  * published one only when they are later dates.
  */
 int mc_version_cmp(const char *a, const char *b);
+
+/*
+ * Features by name, for scenario files ("requires": {"features": [...]}).
+ * The bit of a feature name, or 0 when name is NULL or names no feature.
+ */
+unsigned mc_version_feature_bit(const char *name);
+
+/* The name of one feature bit ("" when bit is not exactly one known feature). */
+const char *mc_version_feature_name(unsigned bit);
+
+/* What one feature bit is, in words, for SKIP reasons ("" when unknown). */
+const char *mc_version_feature_what(unsigned bit);
+
+/*
+ * The first feature of features that version name lacks (0 when it has them
+ * all, or when name is not published: a version the table does not know is
+ * not judged by it).
+ */
+unsigned mc_version_missing(const char *name, unsigned features);
+
+/*
+ * Writes the names of the versions having every bit of features (0: all),
+ * oldest first, joined by sep, into buf (n bytes, NUL-terminated; cut short
+ * when it does not fit). Returns buf.
+ */
+char *mc_version_join(unsigned features, const char *sep, char *buf, size_t n);
+
+/* The newest published version (a static string). */
+const char *mc_version_latest(void);
 
 #endif /* MC_CORE_VERSION_H */

@@ -49,15 +49,23 @@ const mc_check_ref_t *mc_check_ref_for(const mc_check_def_t *d, const char *vers
     return best != NULL ? best : &d->refs[0];
 }
 
+mc_level_t mc_check_level_for(const mc_check_def_t *d, const char *version)
+{
+    const mc_check_ref_t *r = mc_check_ref_for(d, version);
+
+    if (d == NULL)
+        return MC_LEVEL_MUST;
+    return r != NULL && r->has_level ? r->level : d->level;
+}
+
 const char *mc_check_quote_for(const mc_check_def_t *d, const char *version)
 {
-    size_t i;
+    const mc_check_ref_t *r = mc_check_ref_for(d, version);
 
     if (d == NULL)
         return "";
-    for (i = 0; version != NULL && i < MC_CHECK_MAX_REFS && d->refs[i].version != NULL; i++)
-        if (strcmp(d->refs[i].version, version) == 0 && d->refs[i].quote != NULL)
-            return d->refs[i].quote;
+    if (r != NULL && r->quote != NULL)
+        return r->quote;
     return d->quote != NULL ? d->quote : "";
 }
 

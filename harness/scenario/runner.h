@@ -59,6 +59,9 @@ typedef struct mc_runner_opts {
     const char *cwd;         /* its working directory, or NULL */
     mc_rlimits_t limits;
     const char *version;     /* protocol version to request */
+    const char *const *server_versions; /* NULL-terminated: the versions the server was seen to
+                                           speak (${server_versions}); NULL when unknown: every
+                                           published version with an initialize handshake */
     json_object *roles;      /* borrowed: the profile's role -> value map (may be NULL) */
     json_object *safe_tools; /* borrowed: tool names the profile allows calling (may be NULL) */
     int call_tools;          /* non-zero: every listed tool may be called (--call-tools) */
@@ -83,5 +86,18 @@ typedef struct mc_runner_opts {
  */
 int mc_runner_run(const mc_scenario_t *sc, const mc_runner_opts_t *opts,
                   mc_scenario_result_t *out);
+
+/*
+ * Asks the target which version it speaks: starts it as a scenario would,
+ * sends initialize requesting version, and shuts it down. On MC_OK,
+ * negotiated holds the version the server answered (equal to version when
+ * it accepted it as offered). When the handshake fails (the server refused,
+ * answered a version the harness does not know, crashed or stayed silent)
+ * MC_EPROTO is returned with why filled. MC_ENOMEM when out of memory.
+ * o->shared is not touched: a refused version does not count against the
+ * target.
+ */
+int mc_runner_probe(const mc_runner_opts_t *o, const char *version, char *negotiated, size_t n,
+                    char *why, size_t wn);
 
 #endif /* MC_SCENARIO_RUNNER_H */

@@ -14,26 +14,97 @@
 #include <sys/stat.h>
 
 #include "core/json.h"
+#include "core/version.h"
 #include "scenario/lint.h"
 
-/* "2025-06-18", "2025-06-18..", "..2025-06-18", "A..B". Returns 0 if valid. */
-static int parse_versions(const char *s, const char **min, const char **max, char *minb, char *maxb,
-                          size_t bn)
+/*
+ * One version item: "2025-06-18", "2025-06-18..", "..2025-06-18" or "A..B",
+ * every bound a published version of core's table. Adds the versions it
+ * covers to *mask and widens the bounds *lo and *hi (version ids). Returns 0
+ * if valid.
+ */
+static int parse_version_item(const char *s, unsigned *mask, int *lo, int *hi)
 {
     const char *dots = strstr(s, "..");
+    char minb[16], maxb[16];
+    const mc_version_info_t *a = NULL, *b = NULL;
+    int i, from, to;
 
     if (dots == NULL) {
-        snprintf(minb, bn, "%s", s);
-        snprintf(maxb, bn, "%s", s);
+        snprintf(minb, sizeof(minb), "%s", s);
+        snprintf(maxb, sizeof(maxb), "%s", s);
     } else {
-        snprintf(minb, bn, "%.*s", (int)(dots - s), s);
-        snprintf(maxb, bn, "%s", dots + 2);
+        if ((size_t)(dots - s) >= sizeof(minb) || strlen(dots + 2) >= sizeof(maxb))
+            return -1;
+        snprintf(minb, sizeof(minb), "%.*s", (int)(dots - s), s);
+        snprintf(maxb, sizeof(maxb), "%s", dots + 2);
     }
-    if ((minb[0] != '\0' && !mc_version_name_ok(minb)) ||
-        (maxb[0] != '\0' && !mc_version_name_ok(maxb)))
+    if (minb[0] == '\0' && maxb[0] == '\0')
         return -1;
-    *min = minb[0] ? minb : NULL;
-    *max = maxb[0] ? maxb : NULL;
+    if ((minb[0] != '\0' && (a = mc_version_find(minb)) == NULL) ||
+        (maxb[0] != '\0' && (b = mc_version_find(maxb)) == NULL))
+        return -1;
+    from = a != NULL ? (int)a->id : 0;
+    to = b != NULL ? (int)b->id : MC_V_COUNT - 1;
+    if (from > to)
+        return -1;
+    for (i = from; i <= to; i++)
+        *mask |= 1u << i;
+    if (from < *lo)
+        *lo = from;
+    if (to > *hi)
+        *hi = to;
+    return 0;
+}
+
+#define VERSIONS_HOW                                                                               \
+    "\"versions\" must be \"V\", \"V..\", \"..V\", \"V1..V2\" or an array of them, each V a "          \
+    "published protocol version (%s)"
+
+/*
+ * "versions": one item (above) or an array of items. Fills mask and the
+ * outermost bounds (NULL when open). Returns 0 if valid.
+ */
+static int parse_versions(mc__lint_t *l, json_object *v, unsigned *mask, const char **min,
+                          const char **max)
+{
+    char known[128];
+    size_t i, n;
+    int lo = MC_V_COUNT, hi = -1, bad = 0, open_lo = 0, open_hi = 0;
+
+    mc_version_join(0, ", ", known, sizeof(known));
+    *mask = 0;
+    if (mc__lint_is_str(v)) {
+        const char *t = json_object_get_string(v);
+        bad = parse_version_item(t, mask, &lo, &hi) != 0;
+        open_lo = strncmp(t, "..", 2) == 0;
+        open_hi = strlen(t) >= 2 && strcmp(t + strlen(t) - 2, "..") == 0;
+    } else if (json_object_is_type(v, json_type_array) && json_object_array_length(v) > 0) {
+        n = json_object_array_length(v);
+        for (i = 0; i < n; i++) {
+            json_object *it = json_object_array_get_idx(v, i);
+            const char *t = mc__lint_is_str(it) ? json_object_get_string(it) : NULL;
+            char ptr[64];
+            snprintf(ptr, sizeof(ptr), "/versions/%zu", i);
+            if (t == NULL || parse_version_item(t, mask, &lo, &hi) != 0) {
+                mc__lint_problem(l, ptr, VERSIONS_HOW, known);
+                bad = -1;
+                continue;
+            }
+            open_lo |= strncmp(t, "..", 2) == 0;
+            open_hi |= strlen(t) >= 2 && strcmp(t + strlen(t) - 2, "..") == 0;
+        }
+        if (bad)
+            return 0; /* reported item by item */
+    } else {
+        bad = 1;
+    }
+    if (bad) {
+        mc__lint_problem(l, "/versions", VERSIONS_HOW, known);
+        return -1;
+    }
+    *min = open_lo ? NULL : mc_version_name(lo);
+    *max = open_hi ? NULL : mc_version_name(hi);
     return 0;
 }
 
@@ -67,7 +138,7 @@ static void parse_legacy(mc__lint_t *l, json_object *r, const char *ptr, mc_requ
     if (ref == NULL || !mc_spec_ref_ok(ref))
         mc__lint_problem(l, ptr,
                          "requirement needs \"ref\": \"VERSION/page#anchor\", e.g. "
-                         "\"2025-06-18/server/resources#reading-resources\"");
+                         "\"" MC_VERSION_BASELINE "/server/resources#reading-resources\"");
     if (text == NULL || strlen(text) < 8)
         mc__lint_problem(l, ptr, "requirement needs \"text\": the requirement sentence");
     if (ref == NULL || text == NULL || !mc_spec_ref_ok(ref))
@@ -90,6 +161,7 @@ static void parse_current(mc__lint_t *l, json_object *r, const char *ptr, mc_req
                           int level_ok)
 {
     json_object *refs = mc_json_get(r, "refs"), *quotes = mc_json_get(r, "quotes");
+    json_object *levels = mc_json_get(r, "levels");
     json_object *interp = mc_json_get(r, "interpretation");
     const char *quote = str_member(r, "quote");
     char sub[512];
@@ -112,15 +184,15 @@ static void parse_current(mc__lint_t *l, json_object *r, const char *ptr, mc_req
         json_object_object_length(refs) == 0) {
         mc__lint_problem(l, refs == NULL ? ptr : sub,
                          "requirement needs \"refs\": {\"VERSION\": \"page#anchor\", ...}, e.g. "
-                         "{\"2025-06-18\": \"server/resources#reading-resources\"}");
+                         "{\"" MC_VERSION_BASELINE "\": \"server/resources#reading-resources\"}");
     } else {
         json_object_object_foreach(refs, ver, page)
         {
             char vp[800];
             size_t i;
             snprintf(vp, sizeof(vp), "%s/%s", sub, ver);
-            if (!mc_version_name_ok(ver)) {
-                mc__lint_problem(l, vp, "\"%s\" in \"refs\" is not a protocol version (YYYY-MM-DD)",
+            if (mc_version_find(ver) == NULL) {
+                mc__lint_problem(l, vp, "\"%s\" in \"refs\" is not a published protocol version",
                                  ver);
                 continue;
             }
@@ -165,10 +237,48 @@ static void parse_current(mc__lint_t *l, json_object *r, const char *ptr, mc_req
                         l, vp, "quotes[\"%s\"] must be the sentence as that version words it", ver);
                 } else {
                     q->refs[i].quote = json_object_get_string(text);
-                    if (level_ok)
-                        lint_level_fits(l, vp, q->level, q->refs[i].quote);
                 }
             }
+        }
+    }
+
+    /* levels: the keyword at a version where the sentence carries another one. */
+    if (levels != NULL) {
+        mc_str_join(sub, sizeof(sub), ptr, "/levels");
+        if (!json_object_is_type(levels, json_type_object)) {
+            mc__lint_problem(l, sub, "\"levels\" must map versions to the level at that version");
+        } else {
+            json_object_object_foreach(levels, ver, lv)
+            {
+                char vp[800];
+                size_t i;
+                mc_level_t parsed;
+                snprintf(vp, sizeof(vp), "%s/%s", sub, ver);
+                for (i = 0; i < n && strcmp(q->refs[i].version, ver) != 0; i++)
+                    ;
+                if (i == n)
+                    mc__lint_problem(l, vp, "levels[\"%s\"]: that version is not in \"refs\"", ver);
+                else if (!mc__lint_is_str(lv) ||
+                         mc_level_parse(json_object_get_string(lv), &parsed) != 0)
+                    mc__lint_problem(l, vp, "levels[\"%s\"] must be MUST, SHOULD, MAY or INFO", ver);
+                else {
+                    q->refs[i].has_level = 1;
+                    q->refs[i].level = parsed;
+                }
+            }
+        }
+    }
+    /* Each version's wording carries the keyword of that version's level. */
+    if (level_ok) {
+        size_t i;
+        for (i = 0; i < n; i++) {
+            char vp[800];
+            if (q->refs[i].quote == NULL && !q->refs[i].has_level)
+                continue;
+            snprintf(vp, sizeof(vp), "%s/%s/%s", ptr, q->refs[i].quote != NULL ? "quotes" : "levels",
+                     q->refs[i].version);
+            lint_level_fits(l, vp, q->refs[i].has_level ? q->refs[i].level : q->level,
+                            q->refs[i].quote != NULL ? q->refs[i].quote : quote);
         }
     }
 
@@ -192,8 +302,8 @@ static void parse_current(mc__lint_t *l, json_object *r, const char *ptr, mc_req
  */
 static int parse_requirement(mc__lint_t *l, json_object *r, const char *ptr, mc_requirement_t *q)
 {
-    static const char *const keys[] = {"check",          "level", "quote", "refs", "quotes",
-                                       "interpretation", "ref",   "text",  NULL};
+    static const char *const keys[] = {"check", "level", "quote", "refs", "quotes", "levels",
+                                       "interpretation", "ref", "text", NULL};
     const char *check, *level;
     int legacy, current, level_ok = 0;
 
@@ -218,7 +328,8 @@ static int parse_requirement(mc__lint_t *l, json_object *r, const char *ptr, mc_
         level_ok = 1;
     legacy = mc_json_get(r, "ref") != NULL || mc_json_get(r, "text") != NULL;
     current = mc_json_get(r, "quote") != NULL || mc_json_get(r, "refs") != NULL ||
-              mc_json_get(r, "quotes") != NULL || mc_json_get(r, "interpretation") != NULL;
+              mc_json_get(r, "quotes") != NULL || mc_json_get(r, "levels") != NULL ||
+              mc_json_get(r, "interpretation") != NULL;
     if (legacy && current)
         mc__lint_problem(l, ptr,
                          "a requirement is {check, level, quote, refs, quotes?, interpretation?}; "
@@ -295,24 +406,50 @@ static int load_spec(mc__lint_t *l, json_object *root_obj, mc_scenario_t *s)
     return MC_OK;
 }
 
-/* versions: the bounds land in minb and maxb (bn bytes each). */
-static void load_versions(mc__lint_t *l, json_object *root_obj, mc_scenario_t *s, char *minb,
-                          char *maxb, size_t bn)
+/* versions: a range, a version or a list of them (the table's versions). */
+static void load_versions(mc__lint_t *l, json_object *root_obj, mc_scenario_t *s)
 {
     json_object *v = mc_json_get(root_obj, "versions");
 
-    if (v != NULL &&
-        (!mc__lint_is_str(v) || parse_versions(json_object_get_string(v), &s->min_version,
-                                               &s->max_version, minb, maxb, bn) != 0))
-        mc__lint_problem(l, "/versions",
-                         "\"versions\" must be \"V\", \"V..\", \"..V\" or \"V1..V2\" "
-                         "with versions like 2025-06-18");
+    s->version_mask = (1u << MC_V_COUNT) - 1;
+    if (v != NULL)
+        (void)parse_versions(l, v, &s->version_mask, &s->min_version, &s->max_version);
 }
 
-/* requires: capabilities, roles, transport. */
+/* "requires.features": names of core's version features; their bits go to *out. */
+static void lint_features(mc__lint_t *l, json_object *v, unsigned *out)
+{
+    size_t i, n;
+
+    *out = 0;
+    if (v == NULL)
+        return;
+    if (!json_object_is_type(v, json_type_array)) {
+        mc__lint_problem(l, "/requires/features", "must be an array of feature names like "
+                                                  "\"elicitation\" or \"audio\"");
+        return;
+    }
+    n = json_object_array_length(v);
+    for (i = 0; i < n; i++) {
+        json_object *f = json_object_array_get_idx(v, i);
+        unsigned bit = mc__lint_is_str(f) ? mc_version_feature_bit(json_object_get_string(f)) : 0;
+        char ptr[64];
+        snprintf(ptr, sizeof(ptr), "/requires/features/%zu", i);
+        if (bit == 0)
+            mc__lint_problem(l, ptr,
+                             "\"%s\" is not a protocol feature of the version table (e.g. "
+                             "\"elicitation\", \"audio\", \"title\", \"structured-content\", "
+                             "\"batch\", \"completions-capability\")",
+                             mc__lint_is_str(f) ? json_object_get_string(f) : "?");
+        *out |= bit;
+    }
+}
+
+/* requires: capabilities, roles, transport, features. */
 static void load_requires(mc__lint_t *l, json_object *root_obj, mc_scenario_t *s)
 {
-    static const char *const requires_keys[] = {"capabilities", "roles", "transport", NULL};
+    static const char *const requires_keys[] = {"capabilities", "roles", "transport", "features",
+                                                NULL};
     json_object *v = mc_json_get(root_obj, "requires"), *caps, *roles;
 
     if (v == NULL)
@@ -330,6 +467,7 @@ static void load_requires(mc__lint_t *l, json_object *root_obj, mc_scenario_t *s
                          "like \"resources.subscribe\"");
     else
         s->requires_caps = caps;
+    lint_features(l, mc_json_get(v, "features"), &s->features);
     if (roles == NULL)
         return;
     if (!json_object_is_type(roles, json_type_array)) {
@@ -377,8 +515,7 @@ static void load_client(mc__lint_t *l, json_object *root_obj, mc_scenario_t *s)
 
 /* Reads every top-level field of root_obj into s, checking as it goes.
  * Returns MC_OK (the problems are in l) or MC_ENOMEM. */
-static int load_fields(mc__lint_t *l, json_object *root_obj, mc_scenario_t *s, char *minb,
-                       char *maxb, size_t bn)
+static int load_fields(mc__lint_t *l, json_object *root_obj, mc_scenario_t *s)
 {
     static const char *const top_keys[] = {"title",  "description", "spec", "versions", "requires",
                                            "client", "steps",       "tags", NULL};
@@ -394,7 +531,7 @@ static int load_fields(mc__lint_t *l, json_object *root_obj, mc_scenario_t *s, c
         return MC_ENOMEM;
     l->reqs = s->reqs;
     l->n_reqs = s->n_reqs;
-    load_versions(l, root_obj, s, minb, maxb, bn);
+    load_versions(l, root_obj, s);
     load_requires(l, root_obj, s);
     load_client(l, root_obj, s);
     v = mc_json_get(root_obj, "steps");
@@ -478,7 +615,6 @@ int mc_scenario_load(const char *path, const char *root, mc_scenario_t *sc, char
 {
     mc_scenario_t s;
     mc__lint_t l;
-    char minb[32], maxb[32];
     int rc, i;
 
     memset(&s, 0, sizeof(s));
@@ -487,7 +623,7 @@ int mc_scenario_load(const char *path, const char *root, mc_scenario_t *sc, char
     if (rc != MC_OK)
         return load_failed(rc, problems, eb);
     l.doc = &s.doc;
-    rc = load_fields(&l, s.doc.root, &s, minb, maxb, sizeof(minb));
+    rc = load_fields(&l, s.doc.root, &s);
     if (rc == MC_OK && l.nomem)
         rc = MC_ENOMEM;
     if (rc == MC_OK)
@@ -542,12 +678,50 @@ const mc_requirement_t *mc_scenario_requirement(const mc_scenario_t *sc, const c
 
 int mc_scenario_applies(const mc_scenario_t *sc, const char *version)
 {
-    /* Version names are dates, so string order is time order. */
+    const mc_version_info_t *v = mc_version_find(version);
+
+    if (v != NULL && sc->version_mask != 0)
+        return (sc->version_mask & (1u << v->id)) != 0;
+    /* A version the table does not know: by the outer bounds (dates). */
     if (sc->min_version != NULL && strcmp(version, sc->min_version) < 0)
         return 0;
     if (sc->max_version != NULL && strcmp(version, sc->max_version) > 0)
         return 0;
     return 1;
+}
+
+/* Capabilities a server can declare only from the version that has the feature. */
+static const struct {
+    const char *cap;
+    unsigned feature;
+} cap_features[] = {
+    {"completions", MC_VF_COMPLETIONS_CAP},
+};
+
+int mc_scenario_version_gap(const mc_scenario_t *sc, const char *version, char *buf, size_t n)
+{
+    unsigned bit = mc_version_missing(version, sc->features);
+    size_t i, k;
+
+    if (bit != 0) {
+        snprintf(buf, n, "%s lacks %s (the scenario needs it)", version,
+                 mc_version_feature_what(bit));
+        return 1;
+    }
+    for (i = 0; sc->requires_caps != NULL && i < json_object_array_length(sc->requires_caps);
+         i++) {
+        const char *cap = json_object_get_string(json_object_array_get_idx(sc->requires_caps, i));
+        for (k = 0; cap != NULL && k < sizeof(cap_features) / sizeof(cap_features[0]); k++) {
+            size_t cl = strlen(cap_features[k].cap);
+            if (strncmp(cap, cap_features[k].cap, cl) == 0 && (cap[cl] == '\0' || cap[cl] == '.') &&
+                mc_version_missing(version, cap_features[k].feature) != 0) {
+                snprintf(buf, n, "%s lacks %s: a server cannot declare \"%s\"", version,
+                         mc_version_feature_what(cap_features[k].feature), cap);
+                return 1;
+            }
+        }
+    }
+    return 0;
 }
 
 int mc_scenario_line(const mc_scenario_t *sc, const char *pointer)

@@ -204,9 +204,14 @@ def main():
                   where + ": the interpretation stands apart from the quote")
             d = defs.get((x["id"], ck["id"])) or defs.get((None, ck["id"]))
             if d is not None:
-                check(ck["level"] == d["level"] and ck["quote"] in
-                      (d["quote"], d.get("quotes", {}).get(x["version"])),
-                      where + ": level and quote are the check's")
+                # The ref a version reads: its own, else the nearest earlier, else the first.
+                refs = sorted(d.get("refs", {}))
+                rv = x["version"] if x["version"] in refs else \
+                    max([r for r in refs if r < x["version"]] or refs[:1] or [None])
+                level = d.get("levels", {}).get(rv, d["level"])
+                quote = d.get("quotes", {}).get(rv, d["quote"])
+                check(ck["level"] == level and ck["quote"] == quote,
+                      where + ": level and quote are the check's at its version")
                 if x["version"] in d["refs"]:
                     check(ck.get("spec") == "%s/%s" % (x["version"], d["refs"][x["version"]]),
                           where + ": the ref is the page of the version that ran")
