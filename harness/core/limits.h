@@ -98,6 +98,10 @@
 /* Arguments accepted on a spawned target's command line. */
 #define MC_MAX_TARGET_ARGS 256
 
+/* Stateless sessions (2026-07-28): retries of one request answering
+ * input_required results, before the last answer is taken as it is. */
+#define MC_MAX_INPUT_ROUNDS 8
+
 /* Reference server: concurrent in-flight server->client requests. */
 #define MC_REFSERVER_MAX_PENDING 64
 
