@@ -174,7 +174,10 @@ int mc_session_initialize(mc_session_t *s, const char *version, json_object *cli
  * of initialize (mc_session_initialize() does it): the discover result
  * stands for the initialize result (init_result, server_caps, server name
  * and version), negotiated_version is the requested one, and every request
- * then carries the per-request _meta (mc_session_stamp).
+ * then carries the per-request _meta (mc_session_stamp). -32022 is
+ * MC_EPROTO with unsupported_version set; any other error leaves
+ * init_result and server_caps NULL and the session goes on (discovery is
+ * optional for a client).
  */
 int mc__session_start_stateless(mc_session_t *s, const char *version, int timeout_ms,
                                  mc_errbuf_t *eb);

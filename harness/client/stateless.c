@@ -188,15 +188,24 @@ int mc__session_start_stateless(mc_session_t *s, const char *version, int timeou
         return mc_errbuf_set(eb, rc, "interrupted while waiting for the answer to server/discover");
     if (rc != MC_OK)
         return mc_errbuf_set(eb, rc, "server/discover could not be sent: %s", mc_strerror(rc));
-    if (resp.kind == MC_MSG_ERROR) {
-        /* A modern server that does not serve this version says so with
-         * -32022; anything else marks a server of the legacy era. */
-        if (resp.error_code == MC_RPC_UNSUPPORTED_VERSION)
-            s->unsupported_version = 1;
+    if (resp.kind == MC_MSG_ERROR && resp.error_code == MC_RPC_UNSUPPORTED_VERSION) {
+        /* A modern server that does not serve this version says so. */
+        s->unsupported_version = 1;
         mc_errbuf_set(eb, MC_EPROTO, "server/discover at %s failed with error %lld: %.200s",
                       version, (long long)resp.error_code, resp.error_message);
         mc_msg_free(&resp);
         return MC_EPROTO;
+    }
+    if (resp.kind == MC_MSG_ERROR) {
+        /* Discovery is optional for a client (server/discover#when-to-call):
+         * the session goes on without the server's capabilities, and the
+         * scenario that calls server/discover judges the refusal. */
+        json_object_put(s->init_result);
+        s->init_result = NULL;
+        s->server_caps = NULL;
+        s->server_name = s->server_version = NULL;
+        mc_msg_free(&resp);
+        return MC_OK;
     }
     if (!json_object_is_type(resp.result, json_type_object)) {
         mc_msg_free(&resp);

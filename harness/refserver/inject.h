@@ -204,7 +204,7 @@
        "2025-06-18/basic/utilities/cancellation#behavior-requirements")                            \
     /* the stateless protocol (2026-07-28) */                                                     \
     XX(RESULT_TYPE_MISSING, "result-type-missing", "MUST",                                         \
-       "2026-07-28 results lack resultType", "2026-07-28/changelog#major-changes")                 \
+       "2026-07-28 results lack resultType", "2026-07-28/basic#result-responses")                 \
     XX(DISCOVER_MISSING, "discover-missing", "MUST",                                               \
        "server/discover is answered -32601 as an unknown method", "2026-07-28/server/discover")    \
     XX(DISCOVER_LYING, "discover-lying-versions", "MUST",                                          \

@@ -393,7 +393,7 @@ static void lint_step(lint_t *l, json_object *st, const char *ptr, int depth)
                                         "raw", "sleep", "await", "value", "http", NULL};
     static const char *const k_request[] = {"request", "params", "expect", "assert", "capture",
                                             "check", "timeout", "progress", "async", "note",
-                                            NULL};
+                                            "retry", NULL};
     static const char *const k_notify[] = {"notify", "params", "note", NULL};
     static const char *const k_expect_n[] = {"expect_notification", "within", "assert",
                                              "capture", "check", "where", "note", NULL};
@@ -449,6 +449,7 @@ static void lint_step(lint_t *l, json_object *st, const char *ptr, int depth)
         want_type(l, st, "params", json_type_object, ptr, "a request step");
         want_type(l, st, "timeout", json_type_int, ptr, "a request step");
         want_type(l, st, "progress", json_type_boolean, ptr, "a request step");
+        want_type(l, st, "retry", json_type_boolean, ptr, "a request step");
         if (mc_json_get(st, "progress") != NULL && json_object_is_type(mc_json_get(st, "progress"), json_type_boolean) &&
             json_object_get_boolean(mc_json_get(st, "progress")))
             define_var(l, "progress_token"); /* the runner sets it */

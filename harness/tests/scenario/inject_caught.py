@@ -10,6 +10,8 @@ is the schema check of that page's data types (schema/<area> for a page whose
 last part is <area>; schema/messages for "basic"): the schema checks quote
 the transport's "not a valid MCP message" sentence, and their area names the
 page of the broken type.
+A switch whose reference names a version `mcpcheck run` does not test by
+default (2026-07-28, ...) is run at that version (--spec-version).
 Prints one line per switch with the checks that caught it.
 """
 import concurrent.futures
@@ -23,6 +25,9 @@ import time
 # Runs in flight at once: most of a broken server's run is spent waiting for
 # answers that never come, so several runs share the two cores well.
 PARALLEL_RUNS = 4
+
+# The versions a run without --spec-version tests (MC_VF_RUN_DEFAULT).
+DEFAULT_VERSIONS = ("2025-06-18", "2025-11-25")
 
 
 def page(ref):
@@ -58,8 +63,10 @@ def main():
         def judge(line):
             name, level, rule, ref = line.split("\t")
             out = os.path.join(tmp, name)
+            version = ref.split("/", 1)[0]
+            pin = ["--spec-version", version] if version not in DEFAULT_VERSIONS else []
             run = subprocess.run([mcpcheck, "run", "--strict", "--jobs", jobs, "--timeout", "500",
-                                  "--report-dir", out, "--", refserver, "--inject", name],
+                                  *pin, "--report-dir", out, "--", refserver, "--inject", name],
                                  capture_output=True, text=True, timeout=900)
             caught, tied = [], []
             try:
