@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
-"""library_refserver.py MCPCHECK REFSERVER SCENARIOS_DIR
+"""library_refserver.py MCPCHECK REFSERVER SCENARIOS_DIR [RUN_OPTION...]
 
 The whole scenario library against the reference server: a strict run exits
 0 with no FAIL, WARN, NOT-VERIFIED or ERROR, and the library holds at least
-120 scenarios. Prints the run's closing line and its wall time.
+120 scenarios. Options after the directory go to `mcpcheck run`
+(`--spec-version 2026-07-28`). Prints the run's closing line and its wall
+time.
 """
 import json
 import os
@@ -17,12 +19,13 @@ MIN_SCENARIOS = 120
 
 def main():
     mcpcheck, refserver, scenarios = sys.argv[1:4]
+    extra = sys.argv[4:]
     files = [os.path.join(d, f) for d, _, fs in os.walk(scenarios) for f in fs
              if f.endswith(".jsonc") and "/profiles" not in d]
     with tempfile.TemporaryDirectory() as tmp:
         started = time.time()
         run = subprocess.run([mcpcheck, "run", "--strict", "--jobs", "2", "--scenarios", scenarios,
-                              "--report-dir", tmp, "--", refserver],
+                              "--report-dir", tmp, *extra, "--", refserver],
                              capture_output=True, text=True, timeout=600)
         took = time.time() - started
         print(run.stdout.strip().splitlines()[-1] if run.stdout.strip() else "(no output)")
