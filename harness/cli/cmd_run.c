@@ -40,8 +40,15 @@ static void run_usage(FILE *out)
             "Options:\n"
             "  --scenarios PATH     scenario file or folder (repeatable; default: the library)\n"
             "  --filter GLOB        run only scenarios whose id matches, e.g. 'resources/*'\n"
-            "  --spec-version V     protocol version to test (default: each of 2025-06-18 and\n"
-            "                       2025-11-25 that a scenario applies to)\n"
+            "  --spec-version V     protocol version to test (repeatable; 'all': every published\n"
+            "                       version the harness runs). Default: the versions the server\n"
+            "                       speaks. Before the run, the server is started once per\n"
+            "                       version, newest first, and asked for it with initialize; the\n"
+            "                       versions it accepts as offered are tested (when it accepts\n"
+            "                       none, the ones it answers instead; when it cannot be asked,\n"
+            "                       the default set). Each scenario runs at each of them that it\n"
+            "                       applies to; a version lacking a feature the scenario needs\n"
+            "                       (elicitation, audio, batches...) gives SKIP with the reason\n"
             "  --profile FILE       role -> fixture map (default: scenarios/profiles/default.json,\n"
             "                       the official conformance suite's fixture names)\n"
             "  --strict             WARN (a broken SHOULD) fails the run\n"
@@ -73,7 +80,7 @@ static void run_usage(FILE *out)
             "  -h, --help           this help\n"
             "\n"
             "Verdicts: PASS, FAIL (a MUST broken), WARN (a SHOULD broken), INFO (a MAY),\n"
-            "SKIP (capability not declared or version out of range), NOT-VERIFIED (the server\n"
+            "SKIP (capability not declared, or the version lacks a feature), NOT-VERIFIED (the server\n"
             "does not offer the fixture a scenario needs: roles are looked up in what the\n"
             "server lists), ERROR (the server crashed, hung or could not start).\n"
             "Exit codes: 0 pass, 1 fail (or WARN with --strict, or a stale baseline entry),\n"
@@ -245,11 +252,73 @@ static char *join_argv(char **argv)
     return s;
 }
 
+/*
+ * The versions the target speaks: each version the harness can request,
+ * newest first, is offered in initialize to a fresh target; the ones it
+ * accepts as offered replace versions[] (oldest first). When it accepts none
+ * but answers known versions instead, those; when no probe completes,
+ * versions[] (the default set) stays, so that the run reports why.
+ */
+static void probe_versions(const mc_runner_opts_t *ro, const char **versions)
+{
+    const char *const *names = mc_version_names();
+    const char *spoken[MC_V_COUNT + 1], *answered[MC_V_COUNT + 1];
+    size_t n_spoken = 0, n_answered = 0, count = 0, k;
+    int id;
+
+    while (names[count] != NULL)
+        count++;
+    for (id = (int)count - 1; id >= 0 && !stop_flag; id--) {
+        char got[32], why[600];
+        const char *v = names[id];
+        if (!mc_protocol_version_known(v))
+            continue;
+        if (mc_runner_probe(ro, v, got, sizeof(got), why, sizeof(why)) != MC_OK) {
+            printf("version probe: %s: %s\n", v, why);
+            continue;
+        }
+        if (strcmp(got, v) == 0) {
+            spoken[n_spoken++] = v;
+            continue;
+        }
+        printf("version probe: %s: the server answered %s\n", v, got);
+        for (k = 0; k < n_answered && strcmp(answered[k], got) != 0; k++)
+            ;
+        if (k == n_answered && mc_version_find(got) != NULL && mc_protocol_version_known(got))
+            answered[n_answered++] = mc_version_find(got)->name;
+    }
+    if (n_spoken == 0 && n_answered == 0) {
+        printf("version probe: no version was agreed; testing the default set\n");
+        return;
+    }
+    /* Oldest first. */
+    k = 0;
+    for (id = 0; names[id] != NULL; id++) {
+        size_t a;
+        int in = 0;
+        for (a = 0; a < n_spoken; a++)
+            in |= strcmp(spoken[a], names[id]) == 0;
+        for (a = 0; n_spoken == 0 && a < n_answered; a++)
+            in |= strcmp(answered[a], names[id]) == 0;
+        if (in)
+            versions[k++] = names[id];
+    }
+    versions[k] = NULL;
+    printf("versions: the server speaks");
+    for (k = 0; versions[k] != NULL; k++)
+        printf("%s %s", k > 0 ? "," : "", versions[k]);
+    printf("%s\n", n_spoken == 0 ? " (as it answered; it accepted none as offered)" : "");
+    fflush(stdout);
+}
+
 int mc_cmd_run(int argc, char **argv)
 {
     char *paths[MC_RUN_MAX_PATHS];
     size_t n_paths = 0;
-    const char *filter = NULL, *version = NULL, *profile_path = NULL;
+    const char *filter = NULL, *profile_path = NULL;
+    const char *asked[MC_V_COUNT + 1];
+    size_t n_asked = 0;
+    int probe = 1;
     const char *report_dir = MC_RUN_DEFAULT_REPORT_DIR, *baseline_path = NULL;
     long jobs = 2, timeout = MC_RUNNER_STEP_TIMEOUT_MS, seed = 0;
     long startup = MC_DEFAULT_STARTUP_TIMEOUT_MS;
@@ -268,7 +337,7 @@ int mc_cmd_run(int argc, char **argv)
     mc_report_t rep;
     mc_baseline_t baseline;
     printer_t pr;
-    const char *versions[8];
+    const char *versions[MC_V_COUNT + 1];
     char def_profile[4200], buf[16384];
     int64_t t0;
     struct sigaction sa;
@@ -293,10 +362,26 @@ int mc_cmd_run(int argc, char **argv)
         } else if (strcmp(a, "--filter") == 0 && has) {
             filter = argv[++i];
         } else if (strcmp(a, "--spec-version") == 0 && has) {
-            version = argv[++i];
-            if (!mc_protocol_version_known(version)) {
-                fprintf(stderr, "mcpcheck run: unknown protocol version '%s'\n", version);
+            const char *version = argv[++i];
+            probe = 0;
+            if (strcmp(version, "all") == 0) {
+                n_asked = 0;
+                for (const char *const *v = mc_version_names(); *v != NULL; v++)
+                    if (mc_protocol_version_known(*v))
+                        asked[n_asked++] = *v;
+            } else if (!mc_protocol_version_known(version)) {
+                fprintf(stderr, "mcpcheck run: unknown protocol version '%s' (known: ", version);
+                for (const char *const *v = mc_version_names(), *const *f = v; *v != NULL; v++)
+                    if (mc_protocol_version_known(*v))
+                        fprintf(stderr, "%s%s", v == f ? "" : ", ", *v);
+                fprintf(stderr, ", all)\n");
                 return MC_EXIT_USAGE;
+            } else {
+                size_t k;
+                for (k = 0; k < n_asked && strcmp(asked[k], version) != 0; k++)
+                    ;
+                if (k == n_asked && n_asked < MC_V_COUNT)
+                    asked[n_asked++] = mc_version_find(version)->name;
             }
         } else if (strcmp(a, "--profile") == 0 && has) {
             profile_path = argv[++i];
@@ -367,9 +452,14 @@ int mc_cmd_run(int argc, char **argv)
         run_usage(stderr);
         return MC_EXIT_USAGE;
     }
-    if (version != NULL) {
-        versions[0] = version;
-        versions[1] = NULL;
+    if (n_asked > 0) {
+        /* Oldest first, as the table orders them, whatever the command line's order. */
+        size_t k = 0;
+        for (const char *const *v = mc_version_names(); *v != NULL; v++)
+            for (size_t a = 0; a < n_asked; a++)
+                if (strcmp(asked[a], *v) == 0)
+                    versions[k++] = *v;
+        versions[k] = NULL;
     } else {
         (void)mc_version_list(MC_VF_RUN_DEFAULT, versions, sizeof(versions) / sizeof(versions[0]));
     }
@@ -489,6 +579,9 @@ int mc_cmd_run(int argc, char **argv)
     pr.baseline = baseline_path != NULL ? &baseline : NULL;
     so.on_result = on_result;
     so.cb_ctx = &pr;
+
+    if (probe && !stop_flag)
+        probe_versions(&so.runner, versions);
 
     memset(&run, 0, sizeof(run));
     if (url != NULL && cmd == NULL) {

@@ -102,3 +102,89 @@ int mc_version_cmp(const char *a, const char *b)
         return (int)va->id - (int)vb->id;
     return strcmp(a != NULL ? a : "", b != NULL ? b : "");
 }
+
+/* Feature names as scenario files write them, with what each one is. */
+static const struct {
+    unsigned bit;
+    const char *name;
+    const char *what;
+} features[] = {
+    {MC_VF_INITIALIZE, "initialize", "the initialize handshake"},
+    {MC_VF_STATELESS, "stateless", "stateless requests (protocol version in each request)"},
+    {MC_VF_BATCH, "batch", "JSON-RPC batches"},
+    {MC_VF_AUDIO, "audio", "audio content"},
+    {MC_VF_TOOL_ANNOTATIONS, "tool-annotations", "tool annotations"},
+    {MC_VF_PROGRESS_MESSAGE, "progress-message", "a message in progress notifications"},
+    {MC_VF_COMPLETIONS_CAP, "completions-capability", "a completions capability flag"},
+    {MC_VF_ELICIT_FORM, "elicitation", "elicitation"},
+    {MC_VF_ELICIT_URL, "elicitation-url", "URL-mode elicitation"},
+    {MC_VF_TITLE, "title", "display titles (title on tools, prompts, resources)"},
+    {MC_VF_STRUCTURED, "structured-content", "structured tool output (outputSchema)"},
+    {MC_VF_RESOURCE_LINK, "resource-link", "resource links in tool results"},
+    {MC_VF_TASKS, "tasks", "tasks"},
+    {MC_VF_ICONS, "icons", "icons"},
+    {MC_VF_SAMPLING_TOOLS, "sampling-tools", "tools in sampling requests"},
+    {MC_VF_PING, "ping", "ping"},
+    {MC_VF_LOG_SET_LEVEL, "logging-set-level", "logging/setLevel"},
+    {MC_VF_RES_SUBSCRIBE, "resources-subscribe", "resources/subscribe"},
+    {MC_VF_SERVER_REQUESTS, "server-requests", "server-to-client requests"},
+    {MC_VF_DISCOVER, "discover", "server/discover"},
+    {MC_VF_RESULT_TYPE, "result-type", "resultType on results"},
+    {MC_VF_LISTEN, "listen", "subscriptions/listen"},
+    {MC_VF_CACHEABLE, "cacheable", "ttlMs/cacheScope on results"},
+    {MC_VF_NOT_FOUND_PARAMS, "not-found-params", "resource-not-found as -32602"},
+    {MC_VF_ANY_TOOL_SCHEMA, "any-tool-schema", "any JSON Schema 2020-12 keyword in tool schemas"},
+    {MC_VF_ERROR_NO_ID, "error-without-id", "error responses without an id"},
+};
+
+unsigned mc_version_feature_bit(const char *name)
+{
+    size_t i;
+
+    if (name == NULL)
+        return 0;
+    for (i = 0; i < sizeof(features) / sizeof(features[0]); i++)
+        if (strcmp(features[i].name, name) == 0)
+            return features[i].bit;
+    return 0;
+}
+
+const char *mc_version_feature_name(unsigned bit)
+{
+    size_t i;
+
+    for (i = 0; i < sizeof(features) / sizeof(features[0]); i++)
+        if (features[i].bit == bit)
+            return features[i].name;
+    return "";
+}
+
+const char *mc_version_feature_what(unsigned bit)
+{
+    size_t i;
+
+    for (i = 0; i < sizeof(features) / sizeof(features[0]); i++)
+        if (features[i].bit == bit)
+            return features[i].what;
+    return "";
+}
+
+unsigned mc_version_missing(const char *name, unsigned want)
+{
+    const mc_version_info_t *v = mc_version_find(name);
+    unsigned gap, bit;
+
+    if (v == NULL)
+        return 0;
+    gap = want & ~v->features;
+    if (gap == 0)
+        return 0;
+    for (bit = 1; (gap & bit) == 0; bit <<= 1)
+        ;
+    return bit;
+}
+
+const char *mc_version_latest(void)
+{
+    return versions[MC_V_COUNT - 1].name;
+}

@@ -100,4 +100,26 @@ size_t mc_version_list(unsigned features, const char **out, size_t cap);
  */
 int mc_version_cmp(const char *a, const char *b);
 
+/*
+ * Features by name, for scenario files ("requires": {"features": [...]}).
+ * The bit of a feature name, or 0 when name is NULL or names no feature.
+ */
+unsigned mc_version_feature_bit(const char *name);
+
+/* The name of one feature bit ("" when bit is not exactly one known feature). */
+const char *mc_version_feature_name(unsigned bit);
+
+/* What one feature bit is, in words, for SKIP reasons ("" when unknown). */
+const char *mc_version_feature_what(unsigned bit);
+
+/*
+ * The first feature of features that version name lacks (0 when it has them
+ * all, or when name is not published: a version the table does not know is
+ * not judged by it).
+ */
+unsigned mc_version_missing(const char *name, unsigned features);
+
+/* The newest published version (a static string). */
+const char *mc_version_latest(void);
+
 #endif /* MC_CORE_VERSION_H */

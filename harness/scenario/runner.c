@@ -16,6 +16,7 @@
 #include "core/frame.h"
 #include "core/json.h"
 #include "core/limits.h"
+#include "core/version.h"
 #include "scenario/builtin.h"
 #include "scenario/fixtures.h"
 #include "scenario/instance.h"
@@ -1512,6 +1513,15 @@ int mc_runner_run(const mc_scenario_t *sc, const mc_runner_opts_t *o, mc_scenari
     snprintf(c->version, sizeof(c->version), "%s", want_version);
     mc_vars_init(&c->vars);
 
+    /* A version without a feature the scenario needs: SKIP, without
+     * starting the server. */
+    {
+        char why[200];
+        if (mc_scenario_version_gap(sc, want_version, why, sizeof(why))) {
+            mc_sresult_set(out, MC_SKIP, "%s", why);
+            goto done;
+        }
+    }
     /* A scenario that does the lifecycle itself cannot have its roles
      * resolved against the live server before its steps: the profile
      * alone decides. */
@@ -1618,6 +1628,13 @@ int mc_runner_run(const mc_scenario_t *sc, const mc_runner_opts_t *o, mc_scenari
                            c->version);
             goto stop;
         }
+        {
+            char why[200];
+            if (mc_scenario_version_gap(sc, c->version, why, sizeof(why))) {
+                mc_sresult_set(out, MC_SKIP, "the server negotiated %s: %s", c->version, why);
+                goto stop;
+            }
+        }
         if (sc->requires_caps != NULL) {
             size_t n = json_object_array_length(sc->requires_caps);
             for (i = 0; i < n; i++) {
@@ -1667,4 +1684,44 @@ done:
     free(c->rep);
     free(c);
     return rc == MC_ENOMEM ? rc : MC_OK;
+}
+
+int mc_runner_probe(const mc_runner_opts_t *o, const char *version, char *negotiated, size_t n,
+                    char *why, size_t wn)
+{
+    mc_scenario_t sc;
+    mc_runner_opts_t po = *o;
+    mc_scenario_result_t r;
+    json_object *steps = json_object_new_array();
+    int rc;
+
+    if (n > 0)
+        negotiated[0] = '\0';
+    if (wn > 0)
+        why[0] = '\0';
+    if (steps == NULL)
+        return MC_ENOMEM;
+    /* A scenario of no steps: start, initialize at version, shut down. */
+    memset(&sc, 0, sizeof(sc));
+    sc.id = (char *)"lifecycle/version-probe";
+    sc.area = (char *)"lifecycle";
+    sc.title = "which protocol versions the server speaks";
+    sc.doc.name = (char *)"(version probe)";
+    sc.version_mask = (1u << MC_V_COUNT) - 1;
+    sc.steps = steps;
+    po.version = version;
+    /* A refused version is an answer, not a sign that the target is unusable. */
+    po.shared = NULL;
+    rc = mc_runner_run(&sc, &po, &r);
+    json_object_put(steps);
+    if (rc != MC_OK)
+        return rc;
+    if (r.verdict == MC_ERROR || r.verdict == MC_SKIP) {
+        snprintf(why, wn, "%s", r.reason != NULL ? r.reason : "initialize failed");
+        rc = MC_EPROTO;
+    } else {
+        snprintf(negotiated, n, "%s", r.version != NULL ? r.version : "");
+    }
+    mc_sresult_free(&r);
+    return rc;
 }

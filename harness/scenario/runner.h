@@ -84,4 +84,17 @@ typedef struct mc_runner_opts {
 int mc_runner_run(const mc_scenario_t *sc, const mc_runner_opts_t *opts,
                   mc_scenario_result_t *out);
 
+/*
+ * Asks the target which version it speaks: starts it as a scenario would,
+ * sends initialize requesting version, and shuts it down. On MC_OK,
+ * negotiated holds the version the server answered (equal to version when
+ * it accepted it as offered). When the handshake fails (the server refused,
+ * answered a version the harness does not know, crashed or stayed silent)
+ * MC_EPROTO is returned with why filled. MC_ENOMEM when out of memory.
+ * o->shared is not touched: a refused version does not count against the
+ * target.
+ */
+int mc_runner_probe(const mc_runner_opts_t *o, const char *version, char *negotiated, size_t n,
+                    char *why, size_t wn);
+
 #endif /* MC_SCENARIO_RUNNER_H */

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "core/json.h"
+#include "core/version.h"
 #include "scenario/builtin.h"
 #include "scenario/match.h"
 #include "scenario/vars.h"
@@ -620,24 +621,95 @@ static void lint_steps(lint_t *l, json_object *steps, const char *pointer, int d
     }
 }
 
-/* "2025-06-18", "2025-06-18..", "..2025-06-18", "A..B". Returns 0 if valid. */
-static int parse_versions(const char *s, const char **min, const char **max, char *minb,
-                          char *maxb, size_t bn)
+/*
+ * One version item: "2025-06-18", "2025-06-18..", "..2025-06-18" or "A..B",
+ * every bound a published version of core's table. Adds the versions it
+ * covers to *mask and widens the bounds *lo and *hi (version ids). Returns 0 if valid.
+ */
+static int parse_version_item(const char *s, unsigned *mask, int *lo, int *hi)
 {
     const char *dots = strstr(s, "..");
+    char minb[16], maxb[16];
+    const mc_version_info_t *a = NULL, *b = NULL;
+    int i, from, to;
 
     if (dots == NULL) {
-        snprintf(minb, bn, "%s", s);
-        snprintf(maxb, bn, "%s", s);
+        snprintf(minb, sizeof(minb), "%s", s);
+        snprintf(maxb, sizeof(maxb), "%s", s);
     } else {
-        snprintf(minb, bn, "%.*s", (int)(dots - s), s);
-        snprintf(maxb, bn, "%s", dots + 2);
+        if ((size_t)(dots - s) >= sizeof(minb) || strlen(dots + 2) >= sizeof(maxb))
+            return -1;
+        snprintf(minb, sizeof(minb), "%.*s", (int)(dots - s), s);
+        snprintf(maxb, sizeof(maxb), "%s", dots + 2);
     }
-    if ((minb[0] != '\0' && !mc_version_name_ok(minb)) ||
-        (maxb[0] != '\0' && !mc_version_name_ok(maxb)))
+    if (minb[0] == '\0' && maxb[0] == '\0')
         return -1;
-    *min = minb[0] ? minb : NULL;
-    *max = maxb[0] ? maxb : NULL;
+    if ((minb[0] != '\0' && (a = mc_version_find(minb)) == NULL) ||
+        (maxb[0] != '\0' && (b = mc_version_find(maxb)) == NULL))
+        return -1;
+    from = a != NULL ? (int)a->id : 0;
+    to = b != NULL ? (int)b->id : MC_V_COUNT - 1;
+    if (from > to)
+        return -1;
+    for (i = from; i <= to; i++)
+        *mask |= 1u << i;
+    if (from < *lo)
+        *lo = from;
+    if (to > *hi)
+        *hi = to;
+    return 0;
+}
+
+/*
+ * "versions": one item (above) or an array of items. Fills mask and the
+ * outermost bounds (NULL when open). Returns 0 if valid.
+ */
+static int parse_versions(lint_t *l, json_object *v, unsigned *mask, const char **min,
+                          const char **max)
+{
+    static const char *const how =
+        "\"versions\" must be \"V\", \"V..\", \"..V\", \"V1..V2\" or an array of them, each V a "
+        "published protocol version (%s)";
+    char known[128] = "";
+    size_t used = 0, i, n;
+    int lo = MC_V_COUNT, hi = -1, bad = 0, open_lo = 0, open_hi = 0;
+
+    for (const char *const *k = mc_version_names(); *k != NULL && used < sizeof(known); k++) {
+        int w = snprintf(known + used, sizeof(known) - used, "%s%s", used ? ", " : "", *k);
+        used += w > 0 ? (size_t)w : 0;
+    }
+    *mask = 0;
+    if (is_str(v)) {
+        const char *t = json_object_get_string(v);
+        bad = parse_version_item(t, mask, &lo, &hi) != 0;
+        open_lo = strncmp(t, "..", 2) == 0;
+        open_hi = strlen(t) >= 2 && strcmp(t + strlen(t) - 2, "..") == 0;
+    } else if (json_object_is_type(v, json_type_array) && json_object_array_length(v) > 0) {
+        n = json_object_array_length(v);
+        for (i = 0; i < n; i++) {
+            json_object *it = json_object_array_get_idx(v, i);
+            const char *t = is_str(it) ? json_object_get_string(it) : NULL;
+            char ptr[64];
+            snprintf(ptr, sizeof(ptr), "/versions/%zu", i);
+            if (t == NULL || parse_version_item(t, mask, &lo, &hi) != 0) {
+                problem(l, ptr, how, known);
+                bad = -1;
+                continue;
+            }
+            open_lo |= strncmp(t, "..", 2) == 0;
+            open_hi |= strlen(t) >= 2 && strcmp(t + strlen(t) - 2, "..") == 0;
+        }
+        if (bad)
+            return 0; /* reported item by item */
+    } else {
+        bad = 1;
+    }
+    if (bad) {
+        problem(l, "/versions", how, known);
+        return -1;
+    }
+    *min = open_lo ? NULL : mc_version_name(lo);
+    *max = open_hi ? NULL : mc_version_name(hi);
     return 0;
 }
 
@@ -721,8 +793,8 @@ static void parse_current(lint_t *l, json_object *r, const char *ptr, mc_require
             char vp[800];
             size_t i;
             snprintf(vp, sizeof(vp), "%s/%s", sub, ver);
-            if (!mc_version_name_ok(ver)) {
-                problem(l, vp, "\"%s\" in \"refs\" is not a protocol version (YYYY-MM-DD)", ver);
+            if (mc_version_find(ver) == NULL) {
+                problem(l, vp, "\"%s\" in \"refs\" is not a published protocol version", ver);
                 continue;
             }
             if (!is_str(page) || !mc_check_page_ok(json_object_get_string(page))) {
@@ -851,18 +923,46 @@ static char *derive_id(const char *path, const char *root)
     return id;
 }
 
+/* "requires.features": names of core's version features; their bits go to *out. */
+static void lint_features(lint_t *l, json_object *v, unsigned *out)
+{
+    size_t i, n;
+
+    *out = 0;
+    if (v == NULL)
+        return;
+    if (!json_object_is_type(v, json_type_array)) {
+        problem(l, "/requires/features", "must be an array of feature names like "
+                                         "\"elicitation\" or \"audio\"");
+        return;
+    }
+    n = json_object_array_length(v);
+    for (i = 0; i < n; i++) {
+        json_object *f = json_object_array_get_idx(v, i);
+        unsigned bit = is_str(f) ? mc_version_feature_bit(json_object_get_string(f)) : 0;
+        char ptr[64];
+        snprintf(ptr, sizeof(ptr), "/requires/features/%zu", i);
+        if (bit == 0)
+            problem(l, ptr, "\"%s\" is not a protocol feature of the version table (e.g. "
+                            "\"elicitation\", \"audio\", \"title\", \"structured-content\", "
+                            "\"batch\", \"completions-capability\")",
+                    is_str(f) ? json_object_get_string(f) : "?");
+        *out |= bit;
+    }
+}
+
 int mc_scenario_load(const char *path, const char *root, mc_scenario_t *sc, char **problems,
                      mc_errbuf_t *eb)
 {
     static const char *const top_keys[] = {"title", "description", "spec", "versions",
                                            "requires", "client", "steps", "tags", NULL};
-    static const char *const requires_keys[] = {"capabilities", "roles", "transport", NULL};
+    static const char *const requires_keys[] = {"capabilities", "roles", "transport",
+                                                "features", NULL};
     static const char *const client_keys[] = {"capabilities", "answers", "version",
                                               "initialize", NULL};
     mc_scenario_t s;
     lint_t l;
     json_object *root_obj, *v;
-    char minb[32], maxb[32];
     int rc, i;
 
     memset(&s, 0, sizeof(s));
@@ -922,12 +1022,9 @@ int mc_scenario_load(const char *path, const char *root, mc_scenario_t *sc, char
     l.n_reqs = s.n_reqs;
 
     v = mc_json_get(root_obj, "versions");
-    if (v != NULL) {
-        if (!is_str(v) || parse_versions(json_object_get_string(v), &s.min_version,
-                                         &s.max_version, minb, maxb, sizeof(minb)) != 0)
-            problem(&l, "/versions", "\"versions\" must be \"V\", \"V..\", \"..V\" or \"V1..V2\" "
-                                     "with versions like 2025-06-18");
-    }
+    s.version_mask = (1u << MC_V_COUNT) - 1;
+    if (v != NULL)
+        (void)parse_versions(&l, v, &s.version_mask, &s.min_version, &s.max_version);
     v = mc_json_get(root_obj, "requires");
     if (v != NULL) {
         if (!json_object_is_type(v, json_type_object)) {
@@ -940,6 +1037,7 @@ int mc_scenario_load(const char *path, const char *root, mc_scenario_t *sc, char
                                                       "like \"resources.subscribe\"");
             else
                 s.requires_caps = caps;
+            lint_features(&l, mc_json_get(v, "features"), &s.features);
             if (roles != NULL) {
                 if (!json_object_is_type(roles, json_type_array)) {
                     problem(&l, "/requires/roles", "must be an array of role names");
@@ -1085,12 +1183,50 @@ const mc_requirement_t *mc_scenario_requirement(const mc_scenario_t *sc, const c
 
 int mc_scenario_applies(const mc_scenario_t *sc, const char *version)
 {
-    /* Version names are dates, so string order is time order. */
+    const mc_version_info_t *v = mc_version_find(version);
+
+    if (v != NULL && sc->version_mask != 0)
+        return (sc->version_mask & (1u << v->id)) != 0;
+    /* A version the table does not know: by the outer bounds (dates). */
     if (sc->min_version != NULL && strcmp(version, sc->min_version) < 0)
         return 0;
     if (sc->max_version != NULL && strcmp(version, sc->max_version) > 0)
         return 0;
     return 1;
+}
+
+/* Capabilities a server can declare only from the version that has the feature. */
+static const struct {
+    const char *cap;
+    unsigned feature;
+} cap_features[] = {
+    {"completions", MC_VF_COMPLETIONS_CAP},
+};
+
+int mc_scenario_version_gap(const mc_scenario_t *sc, const char *version, char *buf, size_t n)
+{
+    unsigned bit = mc_version_missing(version, sc->features);
+    size_t i, k;
+
+    if (bit != 0) {
+        snprintf(buf, n, "%s lacks %s (the scenario needs it)", version,
+                 mc_version_feature_what(bit));
+        return 1;
+    }
+    for (i = 0; sc->requires_caps != NULL && i < json_object_array_length(sc->requires_caps);
+         i++) {
+        const char *cap = json_object_get_string(json_object_array_get_idx(sc->requires_caps, i));
+        for (k = 0; cap != NULL && k < sizeof(cap_features) / sizeof(cap_features[0]); k++) {
+            size_t cl = strlen(cap_features[k].cap);
+            if (strncmp(cap, cap_features[k].cap, cl) == 0 && (cap[cl] == '\0' || cap[cl] == '.') &&
+                mc_version_missing(version, cap_features[k].feature) != 0) {
+                snprintf(buf, n, "%s lacks %s: a server cannot declare \"%s\"", version,
+                         mc_version_feature_what(cap_features[k].feature), cap);
+                return 1;
+            }
+        }
+    }
+    return 0;
 }
 
 int mc_scenario_line(const mc_scenario_t *sc, const char *pointer)

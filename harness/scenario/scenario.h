@@ -36,8 +36,10 @@ typedef struct mc_scenario {
     const char *title;      /* borrowed from doc */
     mc_requirement_t *reqs; /* owned array */
     size_t n_reqs;
-    const char *min_version; /* inclusive bound or NULL (borrowed) */
-    const char *max_version;
+    const char *min_version; /* inclusive bound or NULL (borrowed): the oldest version named */
+    const char *max_version; /* the newest version named */
+    unsigned version_mask;   /* published versions it applies to: bit mc_version_id_t */
+    unsigned features;       /* MC_VF_* the scenario needs of the version ("requires.features") */
     json_object *requires_caps;   /* borrowed: array of dotted capability paths, or NULL */
     char **roles;                 /* owned: roles the scenario needs (declared + used) */
     size_t n_roles;
@@ -67,8 +69,17 @@ void mc_scenario_free(mc_scenario_t *sc);
 /* The requirement backing a check id, or NULL. */
 const mc_requirement_t *mc_scenario_requirement(const mc_scenario_t *sc, const char *check);
 
-/* True when version lies in the scenario's version range. */
+/* True when version lies in the scenario's versions ("versions": ranges or a list). */
 int mc_scenario_applies(const mc_scenario_t *sc, const char *version);
+
+/*
+ * Whether version has what the scenario needs: returns 0 when it has, else
+ * non-zero with why in buf ("2024-11-05 has no elicitation"). A capability in
+ * requires.capabilities that the version cannot declare counts too
+ * ("completions" before the capability flag existed). The run then gives the
+ * scenario SKIP with that reason.
+ */
+int mc_scenario_version_gap(const mc_scenario_t *sc, const char *version, char *buf, size_t n);
 
 /* Line of the JSON Pointer inside the scenario file (nearest ancestor). */
 int mc_scenario_line(const mc_scenario_t *sc, const char *pointer);

@@ -119,6 +119,39 @@ static void test_load_valid(void **state)
     assert_true(mc_scenario_applies(&sc, "2025-11-25"));
     assert_false(mc_scenario_applies(&sc, "2025-06-18"));
     assert_int_equal(mc_scenario_line(&sc, "/steps/1/steps/0"), 1);
+    mc_scenario_free(&sc);
+    /* A list of versions and ranges; features the version must have. */
+    assert_int_equal(lint(GOOD_HEAD "\"versions\": [\"2024-11-05\", \"2025-06-18..2025-11-25\"], "
+                                    "\"requires\": {\"features\": [\"batch\"], "
+                                    "\"capabilities\": [\"completions\"]}, "
+                                    "\"steps\": [{\"sleep\": 1}]}",
+                          &problems, &sc),
+                     MC_OK);
+    assert_true(mc_scenario_applies(&sc, "2024-11-05"));
+    assert_false(mc_scenario_applies(&sc, "2025-03-26"));
+    assert_true(mc_scenario_applies(&sc, "2025-06-18"));
+    assert_true(mc_scenario_applies(&sc, "2025-11-25"));
+    assert_false(mc_scenario_applies(&sc, "2026-07-28"));
+    assert_string_equal(sc.min_version, "2024-11-05");
+    assert_string_equal(sc.max_version, "2025-11-25");
+    {
+        char why[200];
+        assert_true(mc_scenario_version_gap(&sc, "2025-06-18", why, sizeof(why)));
+        assert_non_null(strstr(why, "2025-06-18 lacks JSON-RPC batches"));
+        assert_false(mc_scenario_version_gap(&sc, "2025-03-26", why, sizeof(why)));
+        sc.features = 0;
+        assert_true(mc_scenario_version_gap(&sc, "2024-11-05", why, sizeof(why)));
+        assert_non_null(strstr(why, "cannot declare \"completions\""));
+        assert_false(mc_scenario_version_gap(&sc, "2025-03-26", why, sizeof(why)));
+    }
+    mc_scenario_free(&sc);
+    assert_int_equal(lint(GOOD_HEAD "\"versions\": \"2025-11-25..\", \"steps\": ["
+                                    "{\"request\": \"tools/call\", \"params\": {\"name\": "
+                                    "\"${role:tool.x}\"}, \"capture\": {\"c\": \"result.content\"}},"
+                                    "{\"for_each\": \"${c}\", \"as\": \"i\", \"steps\": ["
+                                    "{\"notify\": \"x\", \"params\": {\"v\": \"${i.text}\"}}]}]}",
+                          &problems, &sc),
+                     MC_OK);
     assert_null(sc.warnings);
     /* The check: refs in version order, the wording per version, the reading apart. */
     assert_int_equal(sc.n_reqs, 1);
@@ -195,7 +228,7 @@ static void test_lint_check_entries(void **state)
                    "must be \"page#anchor\" without the version");
     expect_problem(ONE_CHECK("{\"check\": \"a/b\", \"level\": \"MUST\", \"quote\": \"It MUST "
                              "hold.\", \"refs\": {\"latest\": \"basic/x#y\"}}"),
-                   "\"latest\" in \"refs\" is not a protocol version");
+                   "\"latest\" in \"refs\" is not a published protocol version");
     expect_problem(ONE_CHECK("{\"check\": \"a/b\", \"level\": \"MUST\", \"quote\": \"It MUST "
                              "hold.\", \"refs\": {\"2025-06-18\": \"basic/x#y\"}, \"quotes\": "
                              "{\"2025-11-25\": \"It MUST hold too.\"}}"),
@@ -243,6 +276,17 @@ static void test_lint_problems(void **state)
                    "\"level\": MUST, SHOULD, MAY or INFO");
     expect_problem(GOOD_HEAD "\"versions\": \"latest\", \"steps\": [{\"sleep\": 1}]}",
                    "\"versions\" must be");
+    /* Versions and features are held to core's version table. */
+    expect_problem(GOOD_HEAD "\"versions\": \"2025-01-01..\", \"steps\": [{\"sleep\": 1}]}",
+                   "\"versions\" must be");
+    expect_problem(GOOD_HEAD "\"versions\": [\"2025-06-18\", 7], \"steps\": [{\"sleep\": 1}]}",
+                   "s.jsonc:1:");
+    expect_problem(GOOD_HEAD "\"versions\": \"2025-11-25..2025-03-26\", \"steps\": "
+                             "[{\"sleep\": 1}]}",
+                   "\"versions\" must be");
+    expect_problem(GOOD_HEAD "\"requires\": {\"features\": [\"telepathy\"]}, \"steps\": "
+                             "[{\"sleep\": 1}]}",
+                   "\"telepathy\" is not a protocol feature");
     expect_problem(GOOD_HEAD "\"steps\": [{\"await\": \"nothing\"}]}",
                    "which no earlier async request defines");
     expect_problem("{\"title\": ", "s.jsonc:1:");
