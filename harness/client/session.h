@@ -175,9 +175,11 @@ int mc_session_initialize(mc_session_t *s, const char *version, json_object *cli
  * stands for the initialize result (init_result, server_caps, server name
  * and version), negotiated_version is the requested one, and every request
  * then carries the per-request _meta (mc_session_stamp). -32022 is
- * MC_EPROTO with unsupported_version set; any other error leaves
- * init_result and server_caps NULL and the session goes on (discovery is
- * optional for a client).
+ * MC_EPROTO with unsupported_version set. After any other error a second
+ * server/discover at an unknown version tells the era: -32022 marks a
+ * modern server, and the session goes on with init_result and server_caps
+ * NULL (discovery is optional for a client); anything else marks a server
+ * of the initialize era: MC_EPROTO.
  */
 int mc__session_start_stateless(mc_session_t *s, const char *version, int timeout_ms,
                                  mc_errbuf_t *eb);

@@ -158,6 +158,31 @@ int mc_session_input_retry(mc_session_t *s, json_object *params, json_object *re
     return MC_OK;
 }
 
+/* The version no server speaks, for the era test below. */
+#define NO_SUCH_VERSION "1900-01-01"
+
+/* True when a server/discover request at an unknown version gets
+ * -32022 (UnsupportedProtocolVersionError), the mark of a modern server. */
+static int modern_error_to_unknown_version(mc_session_t *s, int timeout_ms)
+{
+    json_object *params = json_object_new_object(), *meta = json_object_new_object();
+    mc_msg_t resp;
+    int modern;
+
+    if (params == NULL || meta == NULL) {
+        json_object_put(params);
+        json_object_put(meta);
+        return 0;
+    }
+    json_object_object_add(meta, META_VERSION, json_object_new_string(NO_SUCH_VERSION));
+    json_object_object_add(params, "_meta", meta);
+    if (mc_session_request(s, "server/discover", params, timeout_ms, &resp) != MC_OK)
+        return 0;
+    modern = resp.kind == MC_MSG_ERROR && resp.error_code == MC_RPC_UNSUPPORTED_VERSION;
+    mc_msg_free(&resp);
+    return modern;
+}
+
 int mc__session_start_stateless(mc_session_t *s, const char *version, int timeout_ms,
                                 mc_errbuf_t *eb)
 {
@@ -197,14 +222,27 @@ int mc__session_start_stateless(mc_session_t *s, const char *version, int timeou
         return MC_EPROTO;
     }
     if (resp.kind == MC_MSG_ERROR) {
-        /* Discovery is optional for a client (server/discover#when-to-call):
-         * the session goes on without the server's capabilities, and the
-         * scenario that calls server/discover judges the refusal. */
+        /* Any other error marks a legacy server (stdio#backward-compatibility),
+         * unless a recognized modern error shows otherwise: a request at a
+         * version no server speaks gets UnsupportedProtocolVersionError from
+         * a modern one. Such a server that refuses server/discover is still
+         * modern; discovery is optional for a client (server/discover#when-to-
+         * call), so the session goes on without the server's capabilities
+         * and the scenario that calls server/discover judges the refusal. */
+        long long code = (long long)resp.error_code;
+        char msg[160];
+        snprintf(msg, sizeof(msg), "%.150s", resp.error_message);
+        mc_msg_free(&resp);
+        if (!modern_error_to_unknown_version(s, timeout_ms))
+            return mc_errbuf_set(eb, MC_EPROTO,
+                                 "server/discover at %s failed with error %lld (%s) and a request "
+                                 "at an unknown version got no UnsupportedProtocolVersionError: "
+                                 "the server is of the initialize era",
+                                 version, code, msg);
         json_object_put(s->init_result);
         s->init_result = NULL;
         s->server_caps = NULL;
         s->server_name = s->server_version = NULL;
-        mc_msg_free(&resp);
         return MC_OK;
     }
     if (!json_object_is_type(resp.result, json_type_object)) {

@@ -10,8 +10,8 @@ is the schema check of that page's data types (schema/<area> for a page whose
 last part is <area>; schema/messages for "basic"): the schema checks quote
 the transport's "not a valid MCP message" sentence, and their area names the
 page of the broken type.
-A switch whose reference names a version `mcpcheck run` does not test by
-default (2026-07-28, ...) is run at that version (--spec-version).
+A switch whose reference names the stateless version (2026-07-28) runs at
+that version alone (--spec-version): the rules it breaks exist nowhere else.
 Prints one line per switch with the checks that caught it.
 """
 import concurrent.futures
@@ -26,8 +26,8 @@ import time
 # answers that never come, so several runs share the two cores well.
 PARALLEL_RUNS = 4
 
-# The versions a run without --spec-version tests (MC_VF_RUN_DEFAULT).
-DEFAULT_VERSIONS = ("2025-06-18", "2025-11-25")
+# Versions whose rules no other version has (MC_VF_STATELESS).
+STATELESS_VERSIONS = ("2026-07-28",)
 
 
 def page(ref):
@@ -64,7 +64,7 @@ def main():
             name, level, rule, ref = line.split("\t")
             out = os.path.join(tmp, name)
             version = ref.split("/", 1)[0]
-            pin = ["--spec-version", version] if version not in DEFAULT_VERSIONS else []
+            pin = ["--spec-version", version] if version in STATELESS_VERSIONS else []
             run = subprocess.run([mcpcheck, "run", "--strict", "--jobs", jobs, "--timeout", "500",
                                   *pin, "--report-dir", out, "--", refserver, "--inject", name],
                                  capture_output=True, text=True, timeout=900)

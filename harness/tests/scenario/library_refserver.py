@@ -15,8 +15,9 @@ import tempfile
 import time
 
 MIN_SCENARIOS = 120
-# The versions the reference server speaks through initialize.
-EXPECTED_VERSIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
+# The versions the reference server speaks: through initialize, and the
+# stateless 2026-07-28 (found by server/discover).
+EXPECTED_VERSIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28")
 
 
 def main():
@@ -55,7 +56,8 @@ def main():
     for s in skipped:
         print("library_refserver: skipped:", s)
         status = 1
-    for v in EXPECTED_VERSIONS:
+    named = [extra[i + 1] for i in range(len(extra) - 1) if extra[i] == "--spec-version"]
+    for v in named or EXPECTED_VERSIONS:
         if v not in ran:
             print(f"library_refserver: no scenario ran at {v}")
             status = 1
