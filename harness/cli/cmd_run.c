@@ -669,6 +669,8 @@ int mc_cmd_run(int argc, char **argv)
            MC_REPORT_SARIF, MC_REPORT_HTML, MC_REPORT_TRACES);
     mc_report_console_baseline(&rep, pr.color, buf, sizeof(buf));
     fputs(buf, stdout);
+    if (mc_report_console_matrix(&rep, buf, sizeof(buf)) > 0)
+        fputs(buf, stdout);
     mc_report_console_summary(&rep, pr.color, buf, sizeof(buf));
     fputs(buf, stdout);
     mc_report_console_causes(&rep, pr.color, pr.verbose, buf, sizeof(buf));
