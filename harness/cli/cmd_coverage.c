@@ -7,6 +7,7 @@
 
 #include "cli/commands.h"
 #include "cli/scenarios_load.h"
+#include "client/session.h"
 #include "core/version.h"
 #include "scenario/coverage.h"
 
@@ -24,8 +25,10 @@ int mc_cmd_coverage(int argc, char **argv)
             printf("usage: mcpcheck coverage [--json] [--scenarios PATH...]\n\n"
                    "For every request, result, notification and error path of resources,\n"
                    "prompts, elicitation, logging and pagination and the lifecycle around them,\n"
-                   "per protocol version (2025-06-18, 2025-11-25), lists the scenarios that\n"
-                   "exercise it. Computed from the scenario files; nothing runs.\n\n"
+                   "at every protocol version the harness runs where the message exists, lists\n"
+                   "the scenarios that exercise it (those that run at that version: in their\n"
+                   "versions, with the features they need). Computed from the scenario files;\n"
+                   "nothing runs.\n\n"
                    "  --json   print {\"rows\": [{\"message\", \"version\", \"path\", \"scenarios\"}]}\n\n"
                    "Exit codes: 0 every row is covered, 1 some row has no scenario, 2 usage.\n");
             return MC_EXIT_OK;
@@ -41,7 +44,13 @@ int mc_cmd_coverage(int argc, char **argv)
     }
     if (mc_cli_scenarios_load(paths, n_paths, NULL, &scs, "mcpcheck coverage") != 0)
         return MC_EXIT_USAGE;
-    (void)mc_version_list(MC_VF_RUN_DEFAULT, versions, sizeof(versions) / sizeof(versions[0]));
+    {
+        size_t k = 0;
+        for (const char *const *v = mc_version_names(); *v != NULL; v++)
+            if (mc_protocol_version_known(*v))
+                versions[k++] = *v;
+        versions[k] = NULL;
+    }
     doc = mc_coverage_build(scs.v, scs.n, versions, &empty);
     if (doc == NULL) {
         fprintf(stderr, "mcpcheck coverage: out of memory\n");

@@ -8,6 +8,7 @@
 
 #include "cli/commands.h"
 #include "cli/scenarios_load.h"
+#include "core/version.h"
 #include "scenario/builtin.h"
 
 #define MC_LIST_MAX_PATHS 256
@@ -87,6 +88,15 @@ static void print_json(const mc_cli_scenarios_t *scs)
             json_object_object_add(o, "min_version", json_object_new_string(sc->min_version));
         if (sc->max_version != NULL)
             json_object_object_add(o, "max_version", json_object_new_string(sc->max_version));
+        {
+            /* The published versions it runs at: in its versions, with its features. */
+            json_object *vs = json_object_new_array();
+            char why[200];
+            for (const char *const *v = mc_version_names(); *v != NULL; v++)
+                if (mc_scenario_applies(sc, *v) && !mc_scenario_version_gap(sc, *v, why, sizeof(why)))
+                    json_object_array_add(vs, json_object_new_string(*v));
+            json_object_object_add(o, "versions", vs);
+        }
         for (r = 0; r < sc->n_reqs; r++) {
             char ptr[32];
             snprintf(ptr, sizeof(ptr), "/spec/%zu", r);

@@ -42,13 +42,15 @@ static void run_usage(FILE *out)
             "  --filter GLOB        run only scenarios whose id matches, e.g. 'resources/*'\n"
             "  --spec-version V     protocol version to test (repeatable; 'all': every published\n"
             "                       version the harness runs). Default: the versions the server\n"
-            "                       speaks. Before the run, the server is started once per\n"
-            "                       version, newest first, and asked for it with initialize; the\n"
-            "                       versions it accepts as offered are tested (when it accepts\n"
-            "                       none, the ones it answers instead; when it cannot be asked,\n"
-            "                       the default set). Each scenario runs at each of them that it\n"
-            "                       applies to; a version lacking a feature the scenario needs\n"
-            "                       (elicitation, audio, batches...) gives SKIP with the reason\n"
+            "                       speaks. Before the run the server is started once per\n"
+            "                       version, newest first, and asked for it with initialize: the\n"
+            "                       versions it accepts as offered are the ones it speaks (if it\n"
+            "                       accepts none, those it answers instead; if it cannot be\n"
+            "                       asked, the default set). A counter-offer must name one of\n"
+            "                       them, whichever versions are tested. Each scenario runs at\n"
+            "                       each tested version it applies to; a version lacking a\n"
+            "                       feature the scenario needs (elicitation, audio, batches...)\n"
+            "                       gives SKIP with the reason\n"
             "  --profile FILE       role -> fixture map (default: scenarios/profiles/default.json,\n"
             "                       the official conformance suite's fixture names)\n"
             "  --strict             WARN (a broken SHOULD) fails the run\n"
@@ -254,18 +256,19 @@ static char *join_argv(char **argv)
 
 /*
  * The versions the target speaks: each version the harness can request,
- * newest first, is offered in initialize to a fresh target; the ones it
- * accepts as offered replace versions[] (oldest first). When it accepts none
- * but answers known versions instead, those; when no probe completes,
- * versions[] (the default set) stays, so that the run reports why.
+ * newest first, is offered in initialize to a fresh target. Fills out[]
+ * (NULL-terminated, oldest first) with the ones it accepted as offered or,
+ * when it accepted none, the known versions it answered instead. Returns how
+ * many; 0 when no probe completed (the target cannot be asked).
  */
-static void probe_versions(const mc_runner_opts_t *ro, const char **versions)
+static size_t probe_versions(const mc_runner_opts_t *ro, const char **out)
 {
     const char *const *names = mc_version_names();
     const char *spoken[MC_V_COUNT + 1], *answered[MC_V_COUNT + 1];
     size_t n_spoken = 0, n_answered = 0, count = 0, k;
     int id;
 
+    out[0] = NULL;
     while (names[count] != NULL)
         count++;
     for (id = (int)count - 1; id >= 0 && !stop_flag; id--) {
@@ -287,10 +290,8 @@ static void probe_versions(const mc_runner_opts_t *ro, const char **versions)
         if (k == n_answered && mc_version_find(got) != NULL && mc_protocol_version_known(got))
             answered[n_answered++] = mc_version_find(got)->name;
     }
-    if (n_spoken == 0 && n_answered == 0) {
-        printf("version probe: no version was agreed; testing the default set\n");
-        return;
-    }
+    if (n_spoken == 0 && n_answered == 0)
+        return 0;
     /* Oldest first. */
     k = 0;
     for (id = 0; names[id] != NULL; id++) {
@@ -301,14 +302,15 @@ static void probe_versions(const mc_runner_opts_t *ro, const char **versions)
         for (a = 0; n_spoken == 0 && a < n_answered; a++)
             in |= strcmp(answered[a], names[id]) == 0;
         if (in)
-            versions[k++] = names[id];
+            out[k++] = names[id];
     }
-    versions[k] = NULL;
+    out[k] = NULL;
     printf("versions: the server speaks");
-    for (k = 0; versions[k] != NULL; k++)
-        printf("%s %s", k > 0 ? "," : "", versions[k]);
+    for (k = 0; out[k] != NULL; k++)
+        printf("%s %s", k > 0 ? "," : "", out[k]);
     printf("%s\n", n_spoken == 0 ? " (as it answered; it accepted none as offered)" : "");
     fflush(stdout);
+    return k;
 }
 
 int mc_cmd_run(int argc, char **argv)
@@ -337,7 +339,7 @@ int mc_cmd_run(int argc, char **argv)
     mc_report_t rep;
     mc_baseline_t baseline;
     printer_t pr;
-    const char *versions[MC_V_COUNT + 1];
+    const char *versions[MC_V_COUNT + 1], *spoken[MC_V_COUNT + 1];
     char def_profile[4200], buf[16384];
     int64_t t0;
     struct sigaction sa;
@@ -580,8 +582,19 @@ int mc_cmd_run(int argc, char **argv)
     so.on_result = on_result;
     so.cb_ctx = &pr;
 
-    if (probe && !stop_flag)
-        probe_versions(&so.runner, versions);
+    /* What the server speaks: the versions to test unless some were named,
+     * and in any case the versions a counter-offer must come from. */
+    if (!stop_flag && probe_versions(&so.runner, spoken) > 0) {
+        so.runner.server_versions = spoken;
+        if (probe) {
+            size_t k;
+            for (k = 0; spoken[k] != NULL; k++)
+                versions[k] = spoken[k];
+            versions[k] = NULL;
+        }
+    } else if (probe) {
+        printf("version probe: no version was agreed; testing the default set\n");
+    }
 
     memset(&run, 0, sizeof(run));
     if (url != NULL && cmd == NULL) {
@@ -656,6 +669,8 @@ int mc_cmd_run(int argc, char **argv)
            MC_REPORT_SARIF, MC_REPORT_HTML, MC_REPORT_TRACES);
     mc_report_console_baseline(&rep, pr.color, buf, sizeof(buf));
     fputs(buf, stdout);
+    if (mc_report_console_matrix(&rep, buf, sizeof(buf)) > 0)
+        fputs(buf, stdout);
     mc_report_console_summary(&rep, pr.color, buf, sizeof(buf));
     fputs(buf, stdout);
     mc_report_console_causes(&rep, pr.color, pr.verbose, buf, sizeof(buf));

@@ -253,6 +253,17 @@ int mc_session_raw_request(mc_session_t *s, const char *bytes, size_t len, json_
     return rc;
 }
 
+int mc_session_raw_batch(mc_session_t *s, const char *bytes, size_t len, int timeout_ms,
+                         mc_msg_t *response)
+{
+    int rc;
+
+    s->raw_batch = 1;
+    rc = mc_session_raw_request(s, bytes, len, NULL, timeout_ms, response);
+    s->raw_batch = 0;
+    return rc;
+}
+
 int mc_session_client_declares(const mc_session_t *s, const char *capability)
 {
     json_object *v;
@@ -315,7 +326,7 @@ static void on_response(mc_session_t *s, mc_msg_t *msg)
     mc_pending_t *p = NULL;
     json_object *id = msg->id;
 
-    if (s->raw_wait && !s->raw_got &&
+    if (s->raw_wait && !s->raw_got && !s->raw_batch &&
         ((s->raw_id == NULL && id == NULL) ||
          (s->raw_id != NULL && id != NULL && mc_jsonrpc_id_equal(s->raw_id, id)))) {
         s->raw_got = 1;
@@ -467,7 +478,7 @@ static int null_id_result(mc_session_t *s, mc_msg_t *msg)
         return 0;
     record(s, MC_EV_NULL_ID_RESULT, "result with a null id%s",
            s->last_out_was_notification ? " right after a notification" : "");
-    if (s->raw_wait && !s->raw_got && s->raw_id == NULL) {
+    if (s->raw_wait && !s->raw_got && !s->raw_batch && s->raw_id == NULL) {
         msg->kind = MC_MSG_RESULT;
         msg->result = result;
         msg->id = NULL;
@@ -523,6 +534,12 @@ static void on_frame(mc_session_t *s, mc_inframe_t *fr)
     }
     switch (msg.kind) {
     case MC_MSG_INVALID:
+        if (s->raw_wait && s->raw_batch && !s->raw_got && msg.root != NULL &&
+            json_object_is_type(msg.root, json_type_array)) {
+            s->raw_got = 1;
+            s->raw_resp = msg;
+            return;
+        }
         if (null_id_result(s, &msg))
             return;
         record(s,

@@ -126,6 +126,7 @@ struct mc_session {
     int unsupported_version;        /* read-only: the server's version is unknown to mcpcheck */
     int raw_wait;                   /* private: a raw request awaits its answer */
     json_object *raw_id;            /* private: borrowed id it waits for (NULL: null/absent) */
+    int raw_batch;                  /* private: the raw line is a batch; an array answers it */
     int raw_got;                    /* private */
     mc_msg_t raw_resp;              /* private */
     uint64_t step_frames, step_bytes; /* read-only: received since mc_session_begin_step() */
@@ -259,6 +260,17 @@ int mc_session_send_raw(mc_session_t *s, const char *bytes, size_t len, int time
  * nothing matching came, MC_EEOF, or a send error.
  */
 int mc_session_raw_request(mc_session_t *s, const char *bytes, size_t len, json_object *expect_id,
+                           int timeout_ms, mc_msg_t *response);
+
+/*
+ * Sends a JSON-RPC batch (a raw line holding an array) and waits up to
+ * timeout_ms for the first array the server writes, which is returned in
+ * *response (kind MC_MSG_INVALID, root the array; caller mc_msg_free()s it).
+ * Answers written one by one are not an answer to the batch: they are
+ * handled as any unexpected response. Returns MC_OK, MC_ETIMEOUT when no
+ * array came, MC_EEOF, or a send error.
+ */
+int mc_session_raw_batch(mc_session_t *s, const char *bytes, size_t len,
                            int timeout_ms, mc_msg_t *response);
 
 /*

@@ -459,7 +459,30 @@ void mc_wire_outbound(mc_wire_t *w, const char *line, size_t len)
     mc_msg_t m;
     mc_wire_req_t *r;
 
-    if (mc_msg_decode(line, len, 0, &m) != MC_OK || m.kind == MC_MSG_INVALID) {
+    if (mc_msg_decode(line, len, 0, &m) == MC_OK && m.kind == MC_MSG_INVALID &&
+        m.root != NULL && json_object_is_type(m.root, json_type_array) &&
+        mc_version_has(w->version, MC_VF_BATCH)) {
+        /* A batch, at a version that has them: each member is a message sent. */
+        size_t i, n = json_object_array_length(m.root);
+        /* An empty batch is answered by one error without an id. */
+        if (n == 0)
+            w->unreadable_outstanding++;
+        for (i = 0; i < n; i++) {
+            json_object *el = json_object_array_get_idx(m.root, i);
+            size_t el_len = 0;
+            const char *el_text;
+            if (!json_object_is_type(el, json_type_object)) {
+                w->unreadable_outstanding++; /* answered by an error without an id */
+                continue;
+            }
+            el_text = mc_json_compact(el, &el_len);
+            if (el_text != NULL)
+                mc_wire_outbound(w, el_text, el_len);
+        }
+        mc_msg_free(&m);
+        return;
+    }
+    if (m.kind == MC_MSG_INVALID || m.root == NULL) {
         /* A deliberately malformed line. If its id can be read, the answer
          * carries that id; otherwise the server may answer once with a null
          * id (JSON-RPC 2.0, section 5). */
@@ -796,6 +819,43 @@ static int is_null_id_result(json_object *root)
            !json_object_object_get_ex(root, "error", NULL);
 }
 
+/* The members of a batch answer: each must be a message, judged as one. */
+static void inbound_batch(mc_wire_t *w, json_object *arr)
+{
+    size_t i, n = json_object_array_length(arr);
+
+    if (n == 0) {
+        mc_wire_fail(w, "wire/jsonrpc-envelope", "an empty array is not a batch");
+        return;
+    }
+    for (i = 0; i < n; i++) {
+        mc_msg_t m;
+        mc_msg_classify(json_object_get(json_object_array_get_idx(arr, i)), &m);
+        if (m.kind == MC_MSG_INVALID) {
+            mc_wire_fail(w, "wire/jsonrpc-envelope", "batch member %zu: %s", i, m.reason);
+            mc_msg_free(&m);
+            continue;
+        }
+        mc_wire_pass(w, "wire/jsonrpc-envelope");
+        w->raw_id = NULL;
+        switch (m.kind) {
+        case MC_MSG_RESULT:
+        case MC_MSG_ERROR:
+            on_response(w, &m, NULL);
+            break;
+        case MC_MSG_NOTIFICATION:
+            on_notification(w, &m);
+            break;
+        case MC_MSG_REQUEST:
+            on_server_request(w, &m);
+            break;
+        default:
+            break;
+        }
+        mc_msg_free(&m);
+    }
+}
+
 void mc_wire_inbound(mc_wire_t *w, int kind, unsigned flags, const char *data, size_t len,
                      mc_wire_info_t *info)
 {
@@ -843,12 +903,17 @@ void mc_wire_inbound(mc_wire_t *w, int kind, unsigned flags, const char *data, s
     }
     mc_wire_pass(w, "wire/stdout-only-messages");
     mc_msg_classify(root, &m);
+    if (m.kind == MC_MSG_INVALID && m.root != NULL &&
+        json_object_is_type(m.root, json_type_array) && mc_version_has(w->version, MC_VF_BATCH)) {
+        /* A version with JSON-RPC batches (2025-03-26; removed in 2025-06-18):
+         * each member is judged as a message of its own. */
+        mc_wire_pass(w, "wire/no-batch");
+        inbound_batch(w, m.root);
+        mc_msg_free(&m);
+        return;
+    }
     if (m.kind == MC_MSG_INVALID) {
-        if (m.root != NULL && json_object_is_type(m.root, json_type_array) && w->version[0] &&
-            strcmp(w->version, "2025-03-26") <= 0)
-            /* 2025-03-26 had JSON-RPC batches (removed in 2025-06-18). */
-            mc_wire_pass(w, "wire/no-batch");
-        else if (m.root != NULL && json_object_is_type(m.root, json_type_array))
+        if (m.root != NULL && json_object_is_type(m.root, json_type_array))
             mc_wire_fail(w, "wire/no-batch", "%s", m.reason);
         else if (is_null_id_result(m.root) && w->null_answers < w->notes_out) {
             /* The rule broken is answering a notification (one was sent that

@@ -4,7 +4,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/version.h"
 #include "refserver/inject.h"
+#include "refserver/internal.h"
 #include "refserver/refserver.h"
 
 typedef struct rs_bug_info {
@@ -20,6 +22,66 @@ static const rs_bug_info_t rs_bugs[] = {
     RS_BUG_MAP(RS__XX)
 #undef RS__XX
 };
+
+/*
+ * The versions a switch concerns: those the server speaks that have the
+ * features the broken rule needs, from the version since on. A switch not
+ * listed concerns every version the server speaks through initialize.
+ */
+static const struct {
+    rs_bug_t bug;
+    unsigned needs; /* MC_VF_* */
+    mc_version_id_t since;
+} rs_bug_versions[] = {
+    {RS_BUG_BATCH_ANSWERED_WRONGLY, MC_VF_BATCH, MC_V_2024_11_05},
+    /* The switched server does not speak its oldest version at all. */
+    {RS_BUG_VERSION_COUNTER_OFFER_UNSPOKEN, 0, MC_V_2025_03_26},
+    {RS_BUG_TOOL_STRUCTURED_NONCONFORMING, MC_VF_STRUCTURED, MC_V_2024_11_05},
+    {RS_BUG_ELICIT_NO_CAP, MC_VF_ELICIT_FORM, MC_V_2024_11_05},
+    {RS_BUG_ELICIT_NESTED_SCHEMA, MC_VF_ELICIT_FORM, MC_V_2024_11_05},
+    {RS_BUG_ELICIT_SENSITIVE, MC_VF_ELICIT_FORM, MC_V_2024_11_05},
+    {RS_BUG_ELICIT_URL_NO_CAP, MC_VF_ELICIT_URL, MC_V_2024_11_05},
+    {RS_BUG_ELICIT_URL_NO_ID, MC_VF_ELICIT_URL, MC_V_2024_11_05},
+    {RS_BUG_ELICIT_COMPLETE_WRONG_ID, MC_VF_ELICIT_URL, MC_V_2024_11_05},
+    {RS_BUG_URL_ERROR_NO_LIST, MC_VF_ELICIT_URL, MC_V_2024_11_05},
+    /* Completion scenarios need the capability flag to know the server completes. */
+    {RS_BUG_COMPLETION_TOO_MANY, MC_VF_COMPLETIONS_CAP, MC_V_2024_11_05},
+    /* The rules of the stateless protocol. */
+    {RS_BUG_RESULT_TYPE_MISSING, MC_VF_STATELESS, MC_V_2024_11_05},
+    {RS_BUG_DISCOVER_MISSING, MC_VF_STATELESS, MC_V_2024_11_05},
+    {RS_BUG_DISCOVER_LYING, MC_VF_STATELESS, MC_V_2024_11_05},
+    {RS_BUG_LISTEN_NOT_OPTED_IN, MC_VF_STATELESS, MC_V_2024_11_05},
+    {RS_BUG_LOG_WITHOUT_LEVEL, MC_VF_STATELESS, MC_V_2024_11_05},
+    {RS_BUG_NOT_FOUND_OLD_CODE, MC_VF_STATELESS, MC_V_2024_11_05},
+    {RS_BUG_INPUT_REQUIRED_EMPTY, MC_VF_STATELESS, MC_V_2024_11_05},
+};
+
+/* Writes the versions bug concerns into buf, comma-separated. */
+static void bug_versions(rs_bug_t bug, char *buf, size_t n)
+{
+    unsigned needs = 0;
+    int since = 0, v;
+    size_t i, used = 0;
+
+    for (i = 0; i < sizeof(rs_bug_versions) / sizeof(rs_bug_versions[0]); i++)
+        if (rs_bug_versions[i].bug == bug) {
+            needs = rs_bug_versions[i].needs;
+            since = (int)rs_bug_versions[i].since;
+        }
+    buf[0] = '\0';
+    /* The stateless version (served apart, modern.c) is concerned only by
+     * the switches of its own rules. */
+    for (v = since; v < RS_V_COUNT || (v == RS_V_2026_07_28 && (needs & MC_VF_STATELESS)); v++) {
+        const char *name = mc__rs_version_str((rs_version_t)v);
+        int w;
+        if (!mc_version_has(name, needs))
+            continue;
+        w = snprintf(buf + used, n - used, "%s%s", used > 0 ? "," : "", name);
+        if (w < 0 || (size_t)w >= n - used)
+            return;
+        used += (size_t)w;
+    }
+}
 
 rs_bug_t mc__rs_bug_find(const char *name)
 {
@@ -47,12 +109,13 @@ int mc_refserver_bug_count(void)
 
 void mc_refserver_list_bugs(void (*fn)(void *ctx, const char *line), void *ctx)
 {
-    char line[512];
+    char line[640], vers[128];
     int i;
 
     for (i = 1; i < RS_BUG_COUNT; i++) {
-        snprintf(line, sizeof(line), "%s\t%s\t%s\t%s", rs_bugs[i].name, rs_bugs[i].level,
-                 rs_bugs[i].rule, rs_bugs[i].ref);
+        bug_versions((rs_bug_t)i, vers, sizeof(vers));
+        snprintf(line, sizeof(line), "%s\t%s\t%s\t%s\t%s", rs_bugs[i].name, rs_bugs[i].level,
+                 rs_bugs[i].rule, rs_bugs[i].ref, vers);
         fn(ctx, line);
     }
 }

@@ -50,6 +50,9 @@
     XX(INVALID_REQUEST_SERVED, "invalid-request-served", "MUST",                                   \
        "a request without jsonrpc \"2.0\" is served instead of refused with -32600",              \
        "2025-06-18/basic#messages")                                                                \
+    XX(BATCH_ANSWERED_WRONGLY, "batch-answered-wrongly", "MUST",                                   \
+       "a 2025-03-26 batch is answered with one message per request instead of one array",        \
+       "2025-03-26/basic#batching")                                                                \
     /* lifecycle and negotiation */                                                                \
     XX(VERSION_NOT_ECHOED, "version-not-echoed", "MUST",                                           \
        "a supported requested protocol version is answered with a different one",                 \
@@ -57,6 +60,9 @@
     XX(VERSION_UNSUPPORTED_ECHOED, "version-unsupported-echoed", "MUST",                           \
        "an unsupported requested protocol version is echoed back",                                \
        "2025-06-18/basic/lifecycle#version-negotiation")                                           \
+    XX(VERSION_COUNTER_OFFER_UNSPOKEN, "version-counter-offer-unspoken", "MUST",                   \
+       "an unsupported requested version is answered with 2024-11-05, which the server refuses "  \
+       "when it is asked for it", "2025-06-18/basic/lifecycle#version-negotiation")               \
     XX(INIT_NO_SERVER_INFO, "init-no-server-info", "MUST",                                         \
        "the initialize result lacks serverInfo", "2025-06-18/basic/lifecycle#initialization")      \
     XX(INIT_NO_CAPABILITIES, "init-no-capabilities", "MUST",                                       \

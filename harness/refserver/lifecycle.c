@@ -114,9 +114,19 @@ void mc__rs_initialize(mc_refserver_t *rs, json_object *id, json_object *params)
         return;
     }
     v = find_version(requested);
-    if (v < 0) {
+    if (rs_bug_on(rs, VERSION_COUNTER_OFFER_UNSPOKEN) && v == RS_V_2024_11_05) {
+        /* The switched server refuses its oldest version when asked for it... */
+        v = RS_V_LATEST;
+        rs->version = RS_V_LATEST;
+        answer = rs_versions[RS_V_LATEST];
+    } else if (v < 0) {
         rs->version = RS_V_LATEST;
         answer = rs_bug_on(rs, VERSION_UNSUPPORTED_ECHOED) ? requested : rs_versions[RS_V_LATEST];
+        if (rs_bug_on(rs, VERSION_COUNTER_OFFER_UNSPOKEN)) {
+            /* ...yet offers it in place of a version it does not know. */
+            rs->version = RS_V_2024_11_05;
+            answer = rs_versions[RS_V_2024_11_05];
+        }
     } else {
         rs->version = (rs_version_t)v;
         if (rs_bug_on(rs, VERSION_NOT_ECHOED))

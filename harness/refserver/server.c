@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/version.h"
 #include "refserver/internal.h"
 
 #define RS_JSON_FLAGS (JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE)
@@ -485,7 +486,7 @@ static int serve_invalid_anyway(mc_refserver_t *rs, const mc_msg_t *msg)
     return 1;
 }
 
-/* Handles a JSON-RPC batch; only a 2025-03-26 session accepts them. */
+/* Handles a JSON-RPC batch; only a session at a version with batches accepts them. */
 static void handle_batch(mc_refserver_t *rs, json_object *arr)
 {
     size_t i, n = json_object_array_length(arr);
@@ -500,7 +501,8 @@ static void handle_batch(mc_refserver_t *rs, json_object *arr)
         rs->failed = 1;
         return;
     }
-    rs->batch = out;
+    /* The switch answers each member on its own line, as if no batch. */
+    rs->batch = rs_bug_on(rs, BATCH_ANSWERED_WRONGLY) ? NULL : out;
     for (i = 0; i < n; i++) {
         mc_msg_t m;
         json_object *el = json_object_array_get_idx(arr, i);
@@ -531,7 +533,7 @@ int mc_refserver_handle(mc_refserver_t *rs, const char *line, size_t len, int64_
     mc__rs_decode(rs, line, len, &msg);
     if (msg.kind == MC_MSG_INVALID && msg.root != NULL &&
         json_object_is_type(msg.root, json_type_array) && rs->phase != RS_PHASE_NEW &&
-        rs->version == RS_V_2025_03_26)
+        mc_version_has(mc__rs_version_str(rs->version), MC_VF_BATCH))
         handle_batch(rs, msg.root);
     else
         handle_msg(rs, &msg);

@@ -773,6 +773,7 @@ int mc_report_html(const mc_report_t *rep, char **out, size_t *len)
                    code == 0 ? "PASS" : code == 1 ? "FAIL" : "INCOMPLETE");
     summary(&b, rep, line);
     matrix(&b, rep, rows, n_rows);
+    mc__report_matrix_html(&b, rep);
     baseline_section(&b, rep);
 
     mc__buf_puts(&b, "<section id=\"scenarios\"><h2>Scenarios</h2>\n<div class=\"filters\" "

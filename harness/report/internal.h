@@ -113,4 +113,10 @@ int mc__cause_same(const mc_report_cause_t *c, const char *check, const char *me
 /* Writes the buffer to path atomically; frees nothing. */
 int mc__buf_write(mc__buf_t *b, const char *path, mc_errbuf_t *eb);
 
+/* The text of one matrix cell ("12 F1 S3"; "-" when the cell is empty). */
+void mc__report_matrix_cell_text(const size_t count[MC_VERDICT_COUNT], char *out, size_t n);
+
+/* The area x version matrix as an HTML section (nothing for an empty run). */
+void mc__report_matrix_html(mc__buf_t *b, const mc_report_t *rep);
+
 #endif /* MC_REPORT_INTERNAL_H */

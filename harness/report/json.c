@@ -161,6 +161,11 @@ json_object *mc_report_json(const mc_report_t *rep)
     add_str(r, "base_dir", rep->base_dir);
     json_object_object_add(root, "run", r);
 
+    {
+        json_object *m = mc_report_matrix_json(rep);
+        if (m != NULL)
+            json_object_object_add(root, "matrix", m);
+    }
     for (i = 0; i < run->n; i++)
         json_object_array_add(list, scenario_json(rep, i));
     json_object_object_add(root, "scenarios", list);

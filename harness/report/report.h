@@ -294,4 +294,22 @@ size_t mc_report_console_summary(const mc_report_t *rep, int color, char *out, s
 size_t mc_report_console_causes(const mc_report_t *rep, int color, int verbose, char *out,
                                 size_t n);
 
+/* Areas or versions past which a run's area x version matrix is left out. */
+#define MC_REPORT_MATRIX_MAX 64
+
+/*
+ * The area x version matrix of the run: a new JSON object {"versions": [...],
+ * "areas": [...], "cells": {area: {version: {VERDICT: count}}}} (caller puts
+ * it), or NULL when out of memory or past MC_REPORT_MATRIX_MAX.
+ */
+json_object *mc_report_matrix_json(const mc_report_t *rep);
+
+/*
+ * The same matrix as a console table (one row per area, one column per
+ * version, each cell the scenarios passed and the other verdicts' counts),
+ * into out (n bytes, NUL-terminated). Writes nothing for a run of one
+ * version. Returns the length written.
+ */
+size_t mc_report_console_matrix(const mc_report_t *rep, char *out, size_t n);
+
 #endif /* MC_REPORT_REPORT_H */

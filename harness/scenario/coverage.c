@@ -7,67 +7,86 @@
 #include "client/session.h"
 #include "core/json.h"
 #include "core/jsonrpc.h"
+#include "core/version.h"
 
-/* Every row: the message, the path, and the first version it exists in. */
+#define INIT MC_VF_INITIALIZE
+#define SRQ MC_VF_SERVER_REQUESTS
+
+/*
+ * Every row: the message, the path, and the features of the versions it
+ * exists in (core's version table decides which versions those are).
+ */
 static const mc_coverage_row_t rows[] = {
     /* lifecycle */
-    {"initialize", "result", NULL},
-    {"initialize", "result counter-offer", NULL},
-    {"initialize", "error (request before initialize)", NULL},
-    {"notifications/initialized", "sent", NULL},
-    {"ping", "result", NULL},
-    {"notifications/cancelled", "sent", NULL},
-    {"notifications/progress", "notification", NULL},
-    /* JSON-RPC errors */
-    {"(malformed)", "error -32700", NULL},
-    {"(invalid request)", "error -32600", NULL},
-    {"(unknown method)", "error -32601", NULL},
+    {"initialize", "result", INIT, 0},
+    {"initialize", "result counter-offer", INIT, 0},
+    {"initialize", "error (request before initialize)", INIT, 0},
+    {"notifications/initialized", "sent", INIT, 0},
+    {"ping", "result", MC_VF_PING, 0},
+    {"notifications/cancelled", "sent", 0, 0},
+    {"notifications/progress", "notification", 0, 0},
+    /* JSON-RPC errors and batches */
+    {"(malformed)", "error -32700", 0, 0},
+    {"(invalid request)", "error -32600", 0, 0},
+    {"(unknown method)", "error -32601", 0, 0},
+    {"(batch)", "batch answer", MC_VF_BATCH, 0},
+    {"(batch)", "error", 0, MC_VF_BATCH}, /* refused where a version has no batches */
     /* resources */
-    {"resources/list", "result", NULL},
-    {"resources/list", "error -32602", NULL},
-    {"resources/templates/list", "result", NULL},
-    {"resources/templates/list", "error -32602", NULL},
-    {"resources/read", "result", NULL},
-    {"resources/read", "error -32002", NULL},
-    {"resources/read", "error -32602", NULL},
-    {"resources/subscribe", "result", NULL},
-    {"resources/unsubscribe", "result", NULL},
-    {"notifications/resources/updated", "notification", NULL},
-    {"notifications/resources/updated", "absent", NULL},
-    {"notifications/resources/list_changed", "notification", NULL},
+    {"resources/list", "result", 0, 0},
+    {"resources/list", "error -32602", 0, 0},
+    {"resources/templates/list", "result", 0, 0},
+    {"resources/templates/list", "error -32602", 0, 0},
+    {"resources/read", "result", 0, 0},
+    {"resources/read", "error -32002", 0, MC_VF_NOT_FOUND_PARAMS},
+    {"resources/read", "error -32602", 0, 0},
+    {"resources/subscribe", "result", MC_VF_RES_SUBSCRIBE, 0},
+    {"resources/unsubscribe", "result", MC_VF_RES_SUBSCRIBE, 0},
+    {"notifications/resources/updated", "notification", 0, 0},
+    {"notifications/resources/updated", "absent", 0, 0},
+    {"notifications/resources/list_changed", "notification", 0, 0},
     /* prompts */
-    {"prompts/list", "result", NULL},
-    {"prompts/list", "error -32602", NULL},
-    {"prompts/get", "result", NULL},
-    {"prompts/get", "error -32602", NULL},
-    {"notifications/prompts/list_changed", "notification", NULL},
+    {"prompts/list", "result", 0, 0},
+    {"prompts/list", "error -32602", 0, 0},
+    {"prompts/get", "result", 0, 0},
+    {"prompts/get", "error -32602", 0, 0},
+    {"notifications/prompts/list_changed", "notification", 0, 0},
     /* tools, the way to elicitation, sampling and logging */
-    {"tools/list", "result", NULL},
-    {"tools/list", "error -32602", NULL},
-    {"tools/call", "result", NULL},
-    {"tools/call", "error -32602", NULL},
-    {"notifications/tools/list_changed", "notification", NULL},
+    {"tools/list", "result", 0, 0},
+    {"tools/list", "error -32602", 0, 0},
+    {"tools/call", "result", 0, 0},
+    {"tools/call", "error -32602", 0, 0},
+    {"notifications/tools/list_changed", "notification", 0, 0},
     /* elicitation */
-    {"elicitation/create", "request", NULL},
-    {"elicitation/create", "answer accept", NULL},
-    {"elicitation/create", "answer decline", NULL},
-    {"elicitation/create", "answer cancel", NULL},
-    {"elicitation/create", "never without capability", NULL},
-    {"elicitation/create", "url mode", "2025-11-25"},
-    {"notifications/elicitation/complete", "notification", "2025-11-25"},
-    {"tools/call", "error -32042", "2025-11-25"},
+    {"elicitation/create", "request", MC_VF_ELICIT_FORM | SRQ, 0},
+    {"elicitation/create", "answer accept", MC_VF_ELICIT_FORM | SRQ, 0},
+    {"elicitation/create", "answer decline", MC_VF_ELICIT_FORM | SRQ, 0},
+    {"elicitation/create", "answer cancel", MC_VF_ELICIT_FORM | SRQ, 0},
+    {"elicitation/create", "never without capability", MC_VF_ELICIT_FORM | SRQ, 0},
+    {"elicitation/create", "url mode", MC_VF_ELICIT_URL | SRQ, 0},
+    {"notifications/elicitation/complete", "notification", MC_VF_ELICIT_URL | SRQ, 0},
+    {"tools/call", "error -32042", MC_VF_ELICIT_URL | SRQ, 0},
     /* sampling and roots, requested from tools */
-    {"sampling/createMessage", "request", NULL},
-    {"roots/list", "request", NULL},
+    {"sampling/createMessage", "request", SRQ, 0},
+    {"roots/list", "request", SRQ, 0},
+    {"notifications/roots/list_changed", "sent", SRQ, 0},
     /* logging */
-    {"logging/setLevel", "result", NULL},
-    {"logging/setLevel", "error -32602", NULL},
-    {"notifications/message", "notification", NULL},
-    {"notifications/message", "absent", NULL},
+    {"logging/setLevel", "result", MC_VF_LOG_SET_LEVEL, 0},
+    {"logging/setLevel", "error -32602", MC_VF_LOG_SET_LEVEL, 0},
+    {"notifications/message", "notification", 0, 0},
+    {"notifications/message", "absent", 0, 0},
     /* completion */
-    {"completion/complete", "result", NULL},
-    {"completion/complete", "error -32602", NULL},
+    {"completion/complete", "result", 0, 0},
+    {"completion/complete", "error -32602", 0, 0},
 };
+
+#undef INIT
+#undef SRQ
+
+int mc_coverage_row_exists(const mc_coverage_row_t *row, const char *version)
+{
+    return mc_version_has(version, row->needs) &&
+           (row->lacks == 0 || mc_version_missing(version, row->lacks) == row->lacks);
+}
 
 const mc_coverage_row_t *mc_coverage_row(size_t i)
 {
@@ -227,6 +246,13 @@ static void scan_steps(hits_t *h, const mc_scenario_t *sc, json_object *steps, i
             long long code = codes != NULL && json_object_is_type(codes, json_type_int)
                                  ? (long long)json_object_get_int64(codes)
                                  : 0;
+            if (exp != NULL && json_object_is_type(exp, json_type_string) &&
+                strcmp(json_object_get_string(exp), "batch") == 0)
+                hit(h, "(batch)", "batch answer");
+            else if (raw != NULL && raw[0] == '[' && exp != NULL &&
+                     (codes != NULL || (json_object_is_type(exp, json_type_string) &&
+                                        strcmp(json_object_get_string(exp), "error") == 0)))
+                hit(h, "(batch)", "error");
             if (code == -32700)
                 hit(h, "(malformed)", "error -32700");
             if (code == -32600)
@@ -302,7 +328,7 @@ json_object *mc_coverage_build(const mc_scenario_t *scs, size_t n, const char *c
         for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
             const mc_coverage_row_t *r = &rows[i];
             json_object *row, *who;
-            if (r->min_version != NULL && strcmp(*v, r->min_version) < 0)
+            if (!mc_coverage_row_exists(r, *v))
                 continue;
             row = json_object_new_object();
             who = json_object_new_array();
@@ -311,10 +337,12 @@ json_object *mc_coverage_build(const mc_scenario_t *scs, size_t n, const char *c
             json_object_object_add(row, "path", json_object_new_string(r->path));
             for (k = 0; k < n; k++) {
                 const mc_scenario_t *sc = &scs[k];
+                char why[200];
                 int applies = sc->client_version != NULL
                                   ? strcmp(sc->client_version, *v) == 0 ||
                                         !mc_protocol_version_known(sc->client_version)
-                                  : mc_scenario_applies(sc, *v);
+                                  : mc_scenario_applies(sc, *v) &&
+                                        !mc_scenario_version_gap(sc, *v, why, sizeof(why));
                 if (applies && has(&all[k], r->message, r->path))
                     json_object_array_add(who, json_object_new_string(sc->id));
             }

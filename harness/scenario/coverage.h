@@ -20,8 +20,12 @@
 typedef struct mc_coverage_row {
     const char *message; /* "resources/read" */
     const char *path;    /* "result", "error -32002", "notification", "answer accept", ... */
-    const char *min_version; /* NULL: from the first version */
+    unsigned needs;      /* MC_VF_*: the row exists at the versions having all of these */
+    unsigned lacks;      /* MC_VF_*: ... and none of these */
 } mc_coverage_row_t;
+
+/* True when row exists at version (a published version name). */
+int mc_coverage_row_exists(const mc_coverage_row_t *row, const char *version);
 
 /* The i-th row definition, or NULL past the end. */
 const mc_coverage_row_t *mc_coverage_row(size_t i);
@@ -29,7 +33,9 @@ const mc_coverage_row_t *mc_coverage_row(size_t i);
 /*
  * Builds the table for the versions given (NULL-terminated): a new JSON
  * document {"rows": [{"message", "version", "path", "scenarios": [...]}]}
- * (caller puts it). *empty receives the number of rows no scenario covers.
+ * (caller puts it), with the rows that exist at each version. A scenario
+ * covers a row at a version it runs at (in its versions, with the features
+ * it needs). *empty receives the number of rows no scenario covers.
  */
 json_object *mc_coverage_build(const mc_scenario_t *scs, size_t n, const char *const *versions,
                                size_t *empty);

@@ -1162,6 +1162,85 @@ static int step_for_each(rctx_t *c, json_object *st, const char *ptr, int line, 
     return rc;
 }
 
+/*
+ * Judges the answer to a batch against the batch sent: one array holding
+ * exactly one response per request of the batch, by id, and none for its
+ * notifications. Fills why (empty when it holds).
+ */
+static void judge_batch(json_object *sent, json_object *got, char *why, size_t n)
+{
+    size_t i, k, ns = json_object_array_length(sent), ng = json_object_array_length(got);
+    size_t requests = 0;
+
+    why[0] = '\0';
+    for (i = 0; i < ns; i++) {
+        json_object *rq = json_object_array_get_idx(sent, i), *id = NULL;
+        size_t seen = 0;
+        if (!json_object_is_type(rq, json_type_object) || mc_json_get(rq, "method") == NULL ||
+            !json_object_object_get_ex(rq, "id", &id))
+            continue; /* a notification (or a malformed member) */
+        requests++;
+        for (k = 0; k < ng; k++) {
+            json_object *a = json_object_array_get_idx(got, k), *aid = NULL;
+            if (json_object_object_get_ex(a, "id", &aid) && aid != NULL &&
+                mc_jsonrpc_id_equal(aid, id))
+                seen++;
+        }
+        if (seen != 1) {
+            snprintf(why, n, "the batch answer holds %zu responses to request %s (one expected)",
+                     seen, mc_json_compact(id, NULL));
+            return;
+        }
+    }
+    if (ng != requests)
+        snprintf(why, n, "the batch answer holds %zu members for %zu requests (notifications "
+                         "take no answer)",
+                 ng, requests);
+}
+
+/* A raw step whose line is a batch: waits for the array that answers it. */
+static int step_raw_batch(rctx_t *c, json_object *st, int line, const char *raw)
+{
+    int within = mc_json_get_int(st, "within", c->step_timeout);
+    json_object *sent = NULL;
+    mc_msg_t resp;
+    char why[300];
+    int rc;
+
+    if (mc_json_parse(raw, strlen(raw), 0, &sent, NULL) != MC_OK ||
+        !json_object_is_type(sent, json_type_array)) {
+        json_object_put(sent);
+        check(c, "harness/step", 0, "the batch is not a JSON array", NULL, NULL, NULL, 0, line);
+        return 0;
+    }
+    memset(&resp, 0, sizeof(resp));
+    rc = mc_session_raw_batch(&c->s, raw, strlen(raw), time_left(c, within), &resp);
+    drain_session(c);
+    if (rc != MC_OK && rc != MC_ETIMEOUT) {
+        json_object_put(sent);
+        target_gone(c, rc, "sending a batch");
+        return -1;
+    }
+    if (rc == MC_ETIMEOUT) {
+        snprintf(why, sizeof(why), "no array answered the batch within %d ms", within);
+        check(c, step_check(c, st), 0, why, "one array of responses", "(none)", "", 0, line);
+    } else {
+        char act[512];
+        judge_batch(sent, resp.root, why, sizeof(why));
+        compact(resp.root, act, sizeof(act));
+        if (why[0] != '\0')
+            check(c, step_check(c, st), 0, why, "one response per request of the batch", act,
+                  "", resp_tx_seq(c, &resp), line);
+        else
+            check(c, step_check(c, st), 1, NULL, NULL, NULL, NULL, 0, line);
+        run_asserts(c, mc_json_get(st, "assert"), resp.root, step_check(c, st), "the batch answer",
+                    line, resp_tx_seq(c, &resp));
+        mc_msg_free(&resp);
+    }
+    json_object_put(sent);
+    return 0;
+}
+
 static int step_raw(rctx_t *c, json_object *st, int line)
 {
     json_object *rawv = expand_or_fail(c, mc_json_get(st, "raw"), line);
@@ -1187,6 +1266,13 @@ static int step_raw(rctx_t *c, json_object *st, int line)
         expect_id = id_expanded;
     }
     raw = json_object_get_string(rawv);
+    if (expect != NULL && json_object_is_type(expect, json_type_string) &&
+        strcmp(json_object_get_string(expect), "batch") == 0) {
+        rc = step_raw_batch(c, st, line, raw);
+        json_object_put(id_expanded);
+        json_object_put(rawv);
+        return rc;
+    }
     /* By default, wait for the id the raw line carries (if readable). */
     if (expect_id == NULL && mc_json_parse(raw, strlen(raw), 0, &parsed, NULL) == MC_OK &&
         json_object_is_type(parsed, json_type_object) &&
@@ -1342,17 +1428,26 @@ static void set_role_vars(rctx_t *c)
 {
     json_object *v;
 
-    if (c->o->roles == NULL)
-        return;
-    json_object_object_foreach(c->o->roles, role, val)
-    {
-        char name[160];
-        snprintf(name, sizeof(name), "role:%s", role);
-        mc_vars_set(&c->vars, name, val);
+    if (c->o->roles != NULL) {
+        json_object_object_foreach(c->o->roles, role, val)
+        {
+            char name[160];
+            snprintf(name, sizeof(name), "role:%s", role);
+            mc_vars_set(&c->vars, name, val);
+        }
     }
     v = json_object_new_string(c->version);
     mc_vars_set(&c->vars, "version", v);
     json_object_put(v);
+    v = json_object_new_array();
+    if (v != NULL) {
+        const char *const *sv = c->o->server_versions;
+        for (sv = sv != NULL ? sv : mc_version_names(); *sv != NULL; sv++)
+            if (c->o->server_versions != NULL || mc_version_has(*sv, MC_VF_INITIALIZE))
+                json_object_array_add(v, json_object_new_string(*sv));
+        mc_vars_set(&c->vars, "server_versions", v);
+        json_object_put(v);
+    }
 }
 
 /*

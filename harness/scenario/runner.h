@@ -59,6 +59,9 @@ typedef struct mc_runner_opts {
     const char *cwd;         /* its working directory, or NULL */
     mc_rlimits_t limits;
     const char *version;     /* protocol version to request */
+    const char *const *server_versions; /* NULL-terminated: the versions the server was seen to
+                                           speak (${server_versions}); NULL when unknown: every
+                                           published version with an initialize handshake */
     json_object *roles;      /* borrowed: the profile's role -> value map (may be NULL) */
     json_object *safe_tools; /* borrowed: tool names the profile allows calling (may be NULL) */
     int call_tools;          /* non-zero: every listed tool may be called (--call-tools) */

@@ -570,7 +570,19 @@ static void lint_step(lint_t *l, json_object *st, const char *ptr, int depth)
             json_object_put(line);
         }
         mc_str_join(sub, sizeof(sub), ptr, "/expect");
-        lint_expect(l, mc_json_get(st, "expect"), sub);
+        if (is_str(mc_json_get(st, "expect")) &&
+            strcmp(mc_json_get_str(st, "expect"), "batch") == 0) {
+            json_object *line = json_tokener_parse(mc_json_get_str(st, "raw"));
+            if (!json_object_is_type(line, json_type_array) ||
+                json_object_array_length(line) == 0)
+                problem(l, sub, "\"expect\": \"batch\" needs a raw line holding a non-empty "
+                                "JSON array (the batch)");
+            if (mc_json_get(st, "expect_id") != NULL)
+                problem(l, sub, "\"expect\": \"batch\" waits for an array: no \"expect_id\"");
+            json_object_put(line);
+        } else {
+            lint_expect(l, mc_json_get(st, "expect"), sub);
+        }
         want_type(l, st, "within", json_type_int, ptr, "a raw step");
         lint_member(l, st, ptr, "assert", lint_assertions);
         lint_check_field(l, st, ptr);

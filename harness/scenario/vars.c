@@ -120,7 +120,13 @@ size_t mc_var_name_len(const char *ref, size_t n)
 
 int mc_var_builtin(const char *name, size_t n)
 {
-    return n == 7 && strncmp(name, "version", 7) == 0;
+    static const char *const names[] = {"version", "server_versions"};
+    size_t i;
+
+    for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+        if (strlen(names[i]) == n && strncmp(name, names[i], n) == 0)
+            return 1;
+    return 0;
 }
 
 /* --- paths ---------------------------------------------------------------- */

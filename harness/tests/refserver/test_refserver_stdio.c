@@ -489,7 +489,8 @@ static void test_cli(void)
         size_t n = e != NULL ? (size_t)(e - p) : strlen(p), tabs = 0, k;
         for (k = 0; k < n; k++)
             tabs += p[k] == '\t';
-        CHECK(tabs == 3, "--list-bugs line without 4 fields: %.*s", (int)n, p);
+        CHECK(tabs == 4, "--list-bugs line without 5 fields: %.*s", (int)n, p);
+        CHECK(n > 0 && p[n - 1] != '\t', "--list-bugs line concerns no version: %.*s", (int)n, p);
         CHECK(contains(p, n, "\tMUST\t") || contains(p, n, "\tSHOULD\t"),
               "--list-bugs level: %.*s", (int)n, p);
         CHECK(contains(p, n, "\t2025-") || contains(p, n, "\t2026-"),

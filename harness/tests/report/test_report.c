@@ -431,6 +431,23 @@ static void test_console(void **state)
     mc_report_console_result(&rep.run.scenarios[0], NULL, 0, 0, 0, buf, sizeof(buf));
     assert_non_null(strstr(buf, "FAIL         res/broken [2025-06-18] (12 ms)\n"));
     assert_null(strchr(buf, '\033'));
+    /* The area x version matrix: areas in order, versions in the table's order. */
+    mc_report_console_matrix(&rep, buf, sizeof(buf));
+    assert_non_null(strstr(buf, "area           2025-06-18     2025-11-25    \n"));
+    assert_non_null(strstr(buf, "res            1 F1           0 F1          \n"));
+    assert_non_null(strstr(buf, "tools          0 E1           -             \n"));
+    {
+        json_object *m = mc_report_matrix_json(&rep), *cell;
+        assert_non_null(m);
+        cell = json_object_object_get(
+            json_object_object_get(json_object_object_get(json_object_object_get(m, "cells"),
+                                                          "res"),
+                                   "2025-11-25"),
+            "FAIL");
+        assert_int_equal(json_object_get_int(cell), 1);
+        assert_int_equal(json_object_array_length(json_object_object_get(m, "versions")), 2);
+        json_object_put(m);
+    }
     mc_report_console_progress(146, 292, 0, 0, 0, buf, sizeof(buf));
     assert_string_equal(buf, "[146/292] ############............  0:00");
     mc_report_console_progress(12, 292, 2, 65000, 0, buf, sizeof(buf));

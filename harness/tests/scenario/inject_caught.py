@@ -3,16 +3,16 @@
 
 Proves that every check can fail: for each violation switch the reference
 server lists (--list-bugs), a strict run of the scenario library against the
-server with that switch on must exit 1, and at least one FAIL or WARN must be
-tied to the broken rule: its spec reference names the same spec page as the
+server with that switch on, at every protocol version the switch concerns
+(its last column), must exit 1, and at each of those versions at least one
+FAIL or WARN must be tied to the broken rule: its spec reference names the same spec page as the
 switch's (the version and the anchor aside; "basic" is "basic/index"), or it
 is the schema check of that page's data types (schema/<area> for a page whose
 last part is <area>; schema/messages for "basic"): the schema checks quote
 the transport's "not a valid MCP message" sentence, and their area names the
 page of the broken type.
-A switch whose reference names the stateless version (2026-07-28) runs at
-that version alone (--spec-version): the rules it breaks exist nowhere else.
-Prints one line per switch with the checks that caught it.
+Prints one line per switch with the checks that caught it (and the versions
+where none did).
 """
 import concurrent.futures
 import json
@@ -25,9 +25,6 @@ import time
 # Runs in flight at once: most of a broken server's run is spent waiting for
 # answers that never come, so several runs share the two cores well.
 PARALLEL_RUNS = 4
-
-# Versions whose rules no other version has (MC_VF_STATELESS).
-STATELESS_VERSIONS = ("2026-07-28",)
 
 
 def page(ref):
@@ -61,14 +58,17 @@ def main():
     started = time.time()
     with tempfile.TemporaryDirectory() as tmp:
         def judge(line):
-            name, level, rule, ref = line.split("\t")
+            name, level, rule, ref, versions = line.split("\t")
+            versions = versions.split(",")
             out = os.path.join(tmp, name)
-            version = ref.split("/", 1)[0]
-            pin = ["--spec-version", version] if version in STATELESS_VERSIONS else []
-            run = subprocess.run([mcpcheck, "run", "--strict", "--jobs", jobs, "--timeout", "500",
-                                  *pin, "--report-dir", out, "--", refserver, "--inject", name],
+            cmd = [mcpcheck, "run", "--strict", "--jobs", jobs, "--timeout", "500",
+                   "--report-dir", out]
+            for v in versions:
+                cmd += ["--spec-version", v]
+            run = subprocess.run(cmd + ["--", refserver, "--inject", name],
                                  capture_output=True, text=True, timeout=900)
             caught, tied = [], []
+            tied_at = set()
             try:
                 report = json.load(open(os.path.join(out, "report.json")))
             except (OSError, ValueError) as e:
@@ -80,10 +80,15 @@ def main():
                         caught.append(c["id"])
                         if is_tied(c["id"], c["spec"], ref):
                             tied.append(c["id"])
-            ok = run.returncode == 1 and bool(tied)
+                            tied_at.add(sc["version"])
+            missed = [v for v in versions if v not in tied_at]
+            ok = run.returncode == 1 and bool(tied) and not missed
             names = sorted(set(tied or caught))
             text = (f"{'ok  ' if ok else 'FAIL'} {name:38} exit {run.returncode}  {level:6} "
-                    f"{page(ref):34} {', '.join(names[:4])}{' ...' if len(names) > 4 else ''}")
+                    f"{page(ref):34} {len(versions)} version{'s' if len(versions) > 1 else ''}  "
+                    f"{', '.join(names[:4])}{' ...' if len(names) > 4 else ''}")
+            if missed:
+                text += f"\n     not caught at: {', '.join(missed)}"
             if not ok:
                 text += f"\n     rule: {rule}"
             return ok, text

@@ -30,8 +30,9 @@ import subprocess
 import sys
 
 BUILTIN_FILE = "harness/scenario/builtin.c"
-# The versions the harness runs today: every check that applies there names them.
-RUN_VERSIONS = ("2025-06-18", "2025-11-25")
+# The versions with pages that the harness runs: every check that applies there
+# names them (2024-11-05 runs too, but has no pages in ../shared/spec/docs).
+RUN_VERSIONS = ("2025-03-26", "2025-06-18", "2025-11-25")
 # Versions that have pages; a check names them where the sentence is there.
 ELLIPSIS = " \u2026 "
 
@@ -121,7 +122,11 @@ def find_in_order(page_text, quote):
     return None
 
 
-def in_range(version, lo, hi):
+def in_range(version, where):
+    """where is a list of versions, or a (lo, hi) pair of bounds (None: open)."""
+    if isinstance(where, list):
+        return version in where
+    lo, hi = where
     return (lo is None or version >= lo) and (hi is None or version <= hi)
 
 
@@ -157,13 +162,15 @@ def main():
         for sc in listing["scenarios"]:
             rel = os.path.relpath(sc["file"], repo)
             for d in sc["checks"]:
-                entries.append((rel, (sc.get("min_version"), sc.get("max_version")), d))
+                # The versions it runs at (its versions with the features it needs).
+                entries.append((rel, sc.get("versions", (sc.get("min_version"),
+                                                         sc.get("max_version"))), d))
 
     pages = Pages(docs)
     legacy_files = {}
     first_decl = {}
     n_checks = 0
-    for rel, (lo, hi), d in entries:
+    for rel, where, d in entries:
         cid = d["check"]
         n_checks += 1
 
@@ -219,7 +226,7 @@ def main():
                              f"(headings: {', '.join(sorted(slugs))[:300]})")
         # (e) every version it applies to.
         for version in doc_versions:
-            if version in refs or not in_range(version, lo, hi):
+            if version in refs or not in_range(version, where):
                 continue
             if version in RUN_VERSIONS:
                 bad(version, "missing from refs: the harness runs this version and the check "
