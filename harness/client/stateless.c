@@ -53,8 +53,7 @@ int mc_session_stamp(mc_session_t *s, json_object *params)
         info = json_object_new_object();
         if (info != NULL) {
             json_object_object_add(info, "name", json_object_new_string(s->opts.client_name));
-            json_object_object_add(info, "version",
-                                   json_object_new_string(s->opts.client_version));
+            json_object_object_add(info, "version", json_object_new_string(s->opts.client_version));
         }
         json_object_object_add(meta, META_INFO, info);
     }
@@ -144,8 +143,8 @@ int mc_session_input_retry(mc_session_t *s, json_object *params, json_object *re
         }
         json_object_object_foreach(reqs, key, req)
         {
-            json_object *a = json_object_is_type(req, json_type_object) ? answer_input(s, req)
-                                                                        : NULL;
+            json_object *a =
+                json_object_is_type(req, json_type_object) ? answer_input(s, req) : NULL;
             if (a != NULL)
                 json_object_object_add(answers, key, a);
         }

@@ -139,8 +139,7 @@ int mc__rs_modern_enter(mc_refserver_t *rs, const mc_msg_t *msg, rs_ctx_t *saved
         json_object *data = json_object_new_object();
         mc__rs_put(rs, data, "supported", modern_versions(rs, 0));
         mc__rs_put_str(rs, data, "requested", pv);
-        mc__rs_error(rs, msg->id, MC_RPC_UNSUPPORTED_VERSION, "Unsupported protocol version",
-                     data);
+        mc__rs_error(rs, msg->id, MC_RPC_UNSUPPORTED_VERSION, "Unsupported protocol version", data);
         return -1;
     }
     if (json_object_object_get_ex(meta, META_LOG, &lv)) {
@@ -241,8 +240,8 @@ static int wants(json_object *filter, const char *key)
 {
     json_object *v;
 
-    return json_object_object_get_ex(filter, key, &v) && json_object_is_type(v, json_type_boolean) &&
-           json_object_get_boolean(v);
+    return json_object_object_get_ex(filter, key, &v) &&
+           json_object_is_type(v, json_type_boolean) && json_object_get_boolean(v);
 }
 
 /* {"_meta": {subscriptionId: id}} plus the members of params (consumed). */
@@ -268,8 +267,7 @@ void mc__rs_listen(mc_refserver_t *rs, json_object *id, json_object *params)
 
     if (!json_object_object_get_ex(params, "notifications", &filter) ||
         !json_object_is_type(filter, json_type_object)) {
-        mc__rs_error(rs, id, MC_RPC_INVALID_PARAMS, "params.notifications must be an object",
-                     NULL);
+        mc__rs_error(rs, id, MC_RPC_INVALID_PARAMS, "params.notifications must be an object", NULL);
         return;
     }
     if (json_object_object_get_ex(filter, "resourceSubscriptions", &uris) &&
@@ -314,8 +312,8 @@ void mc__rs_listen(mc_refserver_t *rs, json_object *id, json_object *params)
         json_object *acked = json_object_new_array();
         for (i = 0; i < n; i++) {
             json_object *u = json_object_array_get_idx(uris, i);
-            const char *s = json_object_is_type(u, json_type_string) ? json_object_get_string(u)
-                                                                      : NULL;
+            const char *s =
+                json_object_is_type(u, json_type_string) ? json_object_get_string(u) : NULL;
             char *copy;
             if (s == NULL || strlen(s) > RS_MAX_URI_LEN || !mc__rs_resource_exists(rs, s))
                 continue; /* not a resource of this server: not honoured */
