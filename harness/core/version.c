@@ -1,6 +1,7 @@
 /*
  * version.c - the table of published protocol versions (see version.h).
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "core/version.h"
@@ -187,4 +188,24 @@ unsigned mc_version_missing(const char *name, unsigned want)
 const char *mc_version_latest(void)
 {
     return versions[MC_V_COUNT - 1].name;
+}
+
+char *mc_version_join(unsigned want, const char *sep, char *buf, size_t n)
+{
+    size_t used = 0;
+    int i;
+
+    if (n == 0)
+        return buf;
+    buf[0] = '\0';
+    for (i = 0; i < MC_V_COUNT; i++) {
+        int w;
+        if ((versions[i].features & want) != want)
+            continue;
+        w = snprintf(buf + used, n - used, "%s%s", used > 0 ? sep : "", versions[i].name);
+        if (w < 0 || (size_t)w >= n - used)
+            break;
+        used += (size_t)w;
+    }
+    return buf;
 }

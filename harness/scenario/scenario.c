@@ -753,7 +753,7 @@ static void parse_legacy(lint_t *l, json_object *r, const char *ptr, mc_requirem
 
     if (ref == NULL || !mc_spec_ref_ok(ref))
         problem(l, ptr, "requirement needs \"ref\": \"VERSION/page#anchor\", e.g. "
-                        "\"2025-06-18/server/resources#reading-resources\"");
+                        "\"" MC_VERSION_BASELINE "/server/resources#reading-resources\"");
     if (text == NULL || strlen(text) < 8)
         problem(l, ptr, "requirement needs \"text\": the requirement sentence");
     if (ref == NULL || text == NULL || !mc_spec_ref_ok(ref))
@@ -797,7 +797,7 @@ static void parse_current(lint_t *l, json_object *r, const char *ptr, mc_require
         json_object_object_length(refs) == 0) {
         problem(l, refs == NULL ? ptr : sub,
                 "requirement needs \"refs\": {\"VERSION\": \"page#anchor\", ...}, e.g. "
-                "{\"2025-06-18\": \"server/resources#reading-resources\"}");
+                "{\"" MC_VERSION_BASELINE "\": \"server/resources#reading-resources\"}");
     } else {
         json_object_object_foreach(refs, ver, page)
         {
