@@ -527,8 +527,9 @@ static int loopback_host(const char *v, int is_origin)
 
 static int known_version(const char *v)
 {
-    /* The versions the server speaks over HTTP: those with the handshake. */
-    return mc_version_has(v, MC_VF_INITIALIZE);
+    /* The versions the server speaks over Streamable HTTP: those with the
+     * handshake that have this transport (2024-11-05 had HTTP+SSE). */
+    return mc_version_has(v, MC_VF_INITIALIZE | MC_VF_STREAMABLE_HTTP);
 }
 
 static int accepts(const char *accept, const char *type)
