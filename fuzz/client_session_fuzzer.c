@@ -31,6 +31,7 @@
 #if defined(__has_include)
 #if __has_include("client/wire.h")
 #include "client/wire.h"
+#include "core/version.h"
 #define HAVE_WIRE 1
 #endif
 #endif
@@ -318,7 +319,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fk->s = s;
     caps = client_caps();
     mc_errbuf_clear(&eb);
-    rc = mc_session_initialize(s, "2025-11-25", caps, 1000, &eb);
+    rc = mc_session_initialize(s, mc_version_name(MC_V_2025_11_25), caps, 1000, &eb);
     json_object_put(caps);
     check_bounds(fk, s);
     if (rc == MC_OK) {

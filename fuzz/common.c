@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include "core/version.h"
 
 #ifndef MC_FUZZ_SCHEMAS_DIR
 #define MC_FUZZ_SCHEMAS_DIR "harness/schemas"
@@ -44,8 +45,9 @@ const char *mc_fuzz_schemas_dir(const char *argv0)
 
 mc_registry_t *mc_fuzz_registry(const char *argv0)
 {
-    static const char *const versions[] = {"2025-06-18", "2025-11-25", "2024-11-05",
-                                           "2025-03-26"};
+    /* The baseline first (without it the targets cannot run), then the others. */
+    const char *versions[MC_V_COUNT + 2];
+    size_t n_versions = 1;
     const char *dir = mc_fuzz_schemas_dir(argv0);
     mc_registry_t *reg = NULL;
     mc_errbuf_t eb;
@@ -56,7 +58,11 @@ mc_registry_t *mc_fuzz_registry(const char *argv0)
         fprintf(stderr, "fuzz: cannot create the schema registry: %s\n", eb.msg);
         abort();
     }
-    for (i = 0; i < sizeof(versions) / sizeof(versions[0]); i++) {
+    versions[0] = MC_VERSION_BASELINE;
+    for (const char *const *v = mc_version_names(); *v != NULL; v++)
+        if (strcmp(*v, MC_VERSION_BASELINE) != 0 && n_versions <= MC_V_COUNT)
+            versions[n_versions++] = *v;
+    for (i = 0; i < n_versions; i++) {
         mc_errbuf_clear(&eb);
         if (mc_registry_load(reg, versions[i], &eb) != MC_OK && i == 0) {
             fprintf(stderr, "fuzz: cannot load the %s schema from %s: %s\n", versions[i], dir,

@@ -62,7 +62,7 @@
 
 static const char init_line[] =
     "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{"
-    "\"protocolVersion\":\"2025-11-25\",\"capabilities\":{\"roots\":{\"listChanged\":true},"
+    "\"protocolVersion\":\"" MC_VERSION_NEWEST_HANDSHAKE "\",\"capabilities\":{\"roots\":{\"listChanged\":true},"
     "\"sampling\":{},\"elicitation\":{\"form\":{},\"url\":{}}},"
     "\"clientInfo\":{\"name\":\"mcpcheck-fuzz\",\"version\":\"1.0\"}}}";
 static const char initialized_line[] =
@@ -1336,7 +1336,7 @@ static const char *const fixed_lines[] = {
     "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}",
     /* Last: in the session without a handshake this one initializes. */
     "{\"jsonrpc\":\"2.0\",\"id\":9004,\"method\":\"initialize\",\"params\":{\"protocolVersion\":"
-    "\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"again\",\"version\":\"1\"}}}",
+    "\"" MC_VERSION_BASELINE "\",\"capabilities\":{},\"clientInfo\":{\"name\":\"again\",\"version\":\"1\"}}}",
 };
 
 /* Resources read by URI besides the listed ones (as the seed recorder). */
@@ -1500,7 +1500,8 @@ static void script_session(const char *version, const char *caps)
         script_line(ss, buf, &now);
         script_line(ss, initialized_line, &now);
     }
-    script_body(ss, version != NULL && version[0] != '\0' ? version : "2025-11-25", &now);
+    script_body(ss, version != NULL && version[0] != '\0' ? version : MC_VERSION_NEWEST_HANDSHAKE,
+                &now);
     sess_close(ss);
     free(ss);
 }
@@ -1532,7 +1533,8 @@ static void make_template(void)
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-    static const char *const versions[] = {"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"};
+    const char *versions[MC_V_COUNT + 1];
+    size_t n_versions = mc_version_list(MC_VF_INITIALIZE, versions, MC_V_COUNT + 1);
     static const char *const caps[] = {
         "{\"roots\":{\"listChanged\":true},\"sampling\":{},\"elicitation\":{\"form\":{},"
         "\"url\":{}}}",
@@ -1560,7 +1562,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
         return 0;
     script_session(NULL, NULL);
     script_session("", NULL);
-    for (v = 0; v < sizeof(versions) / sizeof(versions[0]); v++)
+    for (v = 0; v < n_versions; v++)
         for (c = 0; c < sizeof(caps) / sizeof(caps[0]); c++)
             script_session(versions[v], caps[c]);
     if (getenv("MC_FUZZ_VERBOSE") != NULL)

@@ -29,6 +29,7 @@
 #include "common.h"
 #include "scenario/jsonc.h"
 #include "scenario/scenario.h"
+#include "core/version.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -87,8 +88,8 @@ static void check_problems(const char *problems, const char *path)
 
 static void check_load(const uint8_t *data, size_t size)
 {
-    static const char *const versions[] = {"2024-11-05", "2025-03-26", "2025-06-18",
-                                           "2025-11-25", "1999-01-01"};
+    const char *versions[MC_V_COUNT + 2];
+    size_t n_versions = mc_version_list(0, versions, MC_V_COUNT + 1);
     char path[64];
     mc_scenario_t sc;
     mc_errbuf_t eb;
@@ -119,8 +120,13 @@ static void check_load(const uint8_t *data, size_t size)
             if (mc_scenario_requirement(&sc, sc.reqs[i].check) == NULL)
                 mc_fuzz_fail("a scenario's own check id is not found", sc.reqs[i].check,
                              strlen(sc.reqs[i].check));
-        for (i = 0; i < sizeof(versions) / sizeof(versions[0]); i++)
+        /* Every published version, and one no table knows. */
+        versions[n_versions++] = "1999-01-01";
+        for (i = 0; i < n_versions; i++) {
+            char why[200];
             (void)mc_scenario_applies(&sc, versions[i]);
+            (void)mc_scenario_version_gap(&sc, versions[i], why, sizeof(why));
+        }
         (void)mc_scenario_line(&sc, "/steps/0");
         (void)mc_scenario_line(&sc, "/no/such/pointer");
         mc_scenario_free(&sc);

@@ -18,6 +18,7 @@
 #include "common.h"
 #include "core/jsonrpc.h"
 #include "schema_check.h"
+#include "core/version.h"
 
 #define MAX_INSTANCES 8
 
@@ -35,7 +36,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    static const char *const versions[] = {"2025-06-18", "2025-11-25"};
+    const char *versions[MC_V_COUNT + 1];
+    size_t n_versions = mc_version_list(0, versions, MC_V_COUNT + 1);
     json_object *name_v = NULL;
     const char *line, *name = NULL;
     size_t len, v;
@@ -57,7 +59,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         /* The harness reads peers' messages strictly; so does this target. */
         if (mc_json_parse(line, len, 0, &inst, &eb) != MC_OK)
             continue;
-        for (v = 0; v < sizeof(versions) / sizeof(versions[0]); v++) {
+        for (v = 0; v < n_versions; v++) {
             const mc_schema_t *s = mc_registry_schema(g_reg, versions[v]);
             const mc_schema_node_t *node;
             mc_schema_report_t *rep;

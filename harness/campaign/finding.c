@@ -11,6 +11,7 @@
 #include "campaign/internal.h"
 #include "core/json.h"
 #include "scenario/builtin.h"
+#include "core/version.h"
 
 #define PATH_LEN 4096
 /* Quiet window for a step that expects no answer, in milliseconds. */
@@ -40,20 +41,20 @@ static json_object *requirement(const char *check, const char *level, const char
 static json_object *process_requirement(const mc_exec_finding_t *f, const char *check_id)
 {
     if (strcmp(f->check, "process/hang") == 0 && strcmp(f->method, "ping") == 0)
-        return requirement(check_id, "MUST", PING_QUOTE, "2025-06-18", PING_PAGE,
+        return requirement(check_id, "MUST", PING_QUOTE, MC_VERSION_BASELINE, PING_PAGE,
                            "A ping left without an answer for the campaign's hang budget was "
                            "not answered promptly.");
     if (strcmp(f->check, "process/hang") == 0)
         return requirement(check_id, "INFO",
                            "Responses are sent in reply to requests, containing the result or "
                            "error of the operation.",
-                           "2025-06-18", "basic#responses",
+                           MC_VERSION_BASELINE, "basic#responses",
                            "A request left without an answer for the campaign's hang budget; "
                            "whether the server still serves is the ping at the end.");
     return requirement(check_id, "INFO",
                        "The server reads JSON-RPC messages from its standard input (stdin) and "
                        "sends messages to its standard output (stdout).",
-                       "2025-06-18", "basic/transports#stdio",
+                       MC_VERSION_BASELINE, "basic/transports#stdio",
                        strcmp(f->check, "process/memory") == 0
                            ? "The server grew past the campaign's memory limit while serving "
                              "these messages (the replay does not measure memory)."
@@ -133,7 +134,7 @@ static json_object *build_scenario(const mc_campaign_opts_t *o, const char *vers
     json_object_object_add(sc, "description", json_object_new_string(fd->f.detail));
     json_object_array_add(spec, b != NULL && b->quote != NULL ? builtin_requirement(b, check_id)
                                                               : process_requirement(&fd->f, check_id));
-    json_object_array_add(spec, requirement("fuzz/keeps-serving", "MUST", PING_QUOTE, "2025-06-18",
+    json_object_array_add(spec, requirement("fuzz/keeps-serving", "MUST", PING_QUOTE, MC_VERSION_BASELINE,
                                             PING_PAGE,
                                             "After the messages of the finding, the server "
                                             "still answers a ping."));

@@ -6,6 +6,7 @@
 
 #include "core/json.h"
 #include "scenario/instance.h"
+#include "core/version.h"
 
 /* Method names, field names and values the generator and mutator use. */
 static const char *const k_words[] = {
@@ -16,8 +17,8 @@ static const char *const k_words[] = {
     "notifications/roots/list_changed", "name", "arguments", "uri", "cursor", "_meta",
     "progressToken", "requestId", "reason", "level", "ref", "argument", "value", "context",
     "protocolVersion", "capabilities", "clientInfo", "ref/prompt", "ref/resource", "debug",
-    "info", "notice", "warning", "error", "critical", "alert", "emergency", "2025-06-18",
-    "2025-11-25", "2024-11-05", "file:///etc/passwd", "test://", "../../../../etc/passwd",
+    "info", "notice", "warning", "error", "critical", "alert", "emergency",
+    "file:///etc/passwd", "test://", "../../../../etc/passwd",
 };
 
 static const char *const k_odd_strings[] = {
@@ -264,6 +265,12 @@ int mc_gen_allowed(const mc_gen_t *g, const char *tool)
 }
 
 /* An odd value of any type (new reference; NULL stands for JSON null). */
+/* A published protocol version, from core's table. */
+static const char *any_version(mc_gen_t *g)
+{
+    return mc_version_name((int)mc_gen_below(g, MC_V_COUNT));
+}
+
 static json_object *odd_value(mc_gen_t *g)
 {
     static const double nums[] = {0,           -1,          1,           2147483647.0,
@@ -287,6 +294,8 @@ static json_object *odd_value(mc_gen_t *g)
     case 3:
         return json_object_new_string(k_odd_strings[mc_gen_below(g, N_ELEMS(k_odd_strings))]);
     case 4:
+        if (one_in(g, 8))
+            return json_object_new_string(any_version(g));
         return json_object_new_string(k_words[mc_gen_below(g, N_ELEMS(k_words))]);
     case 5:
         big = malloc(MC_GEN_LONG_STRING + 1);
@@ -409,7 +418,7 @@ static json_object *gen_params(mc_gen_t *g, const mdef_t *m)
     case P_INIT: {
         json_object *ci = json_object_new_object();
         json_object_object_add(p, "protocolVersion",
-                               json_object_new_string(one_in(g, 2) ? "2025-06-18" : "1999-01-01"));
+                               json_object_new_string(one_in(g, 2) ? any_version(g) : "1999-01-01"));
         json_object_object_add(p, "capabilities", json_object_new_object());
         json_object_object_add(ci, "name", json_object_new_string("mcpcheck-fuzz"));
         json_object_object_add(ci, "version", json_object_new_string("0"));

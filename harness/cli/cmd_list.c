@@ -33,8 +33,11 @@ static void print_check(const mc_check_def_t *d)
     printf("           \"%s\"%s\n", d->quote != NULL ? d->quote : "",
            d->legacy ? "  [legacy {ref, text}: not a checked quote]" : "");
     for (i = 0; i < MC_CHECK_MAX_REFS && d->refs[i].version != NULL; i++)
-        if (d->refs[i].quote != NULL)
-            printf("           at %s: \"%s\"\n", d->refs[i].version, d->refs[i].quote);
+        if (d->refs[i].quote != NULL || d->refs[i].has_level)
+            printf("           at %s%s%s: \"%s\"\n", d->refs[i].version,
+                   d->refs[i].has_level ? ", " : "",
+                   d->refs[i].has_level ? mc_level_name(d->refs[i].level) : "",
+                   d->refs[i].quote != NULL ? d->refs[i].quote : d->quote);
     if (d->interpretation != NULL)
         printf("           reading: %s\n", d->interpretation);
 }
@@ -43,7 +46,7 @@ static void print_check(const mc_check_def_t *d)
 static json_object *check_json(const mc_check_def_t *d, int line)
 {
     json_object *o = json_object_new_object(), *refs = json_object_new_object();
-    json_object *quotes = NULL;
+    json_object *quotes = NULL, *levels = NULL;
     size_t i;
 
     json_object_object_add(o, "check", json_object_new_string(d->check));
@@ -57,8 +60,16 @@ static json_object *check_json(const mc_check_def_t *d, int line)
             json_object_object_add(quotes, d->refs[i].version,
                                    json_object_new_string(d->refs[i].quote));
         }
+        if (d->refs[i].has_level) {
+            if (levels == NULL)
+                levels = json_object_new_object();
+            json_object_object_add(levels, d->refs[i].version,
+                                   json_object_new_string(mc_level_name(d->refs[i].level)));
+        }
     }
     json_object_object_add(o, "refs", refs);
+    if (levels != NULL)
+        json_object_object_add(o, "levels", levels);
     if (quotes != NULL)
         json_object_object_add(o, "quotes", quotes);
     if (d->interpretation != NULL)

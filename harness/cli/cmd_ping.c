@@ -13,9 +13,12 @@
 #include "client/session.h"
 #include "client/stdio.h"
 #include "cli/ping_http.h"
+#include "core/version.h"
 
 static void ping_usage(FILE *out)
 {
+    char known[128];
+
     fprintf(out,
             "usage: mcpcheck ping [--timeout MS] [--startup-timeout MS] [--spec-version V]\n"
             "                     -- SERVER_CMD [ARGS...]\n"
@@ -31,7 +34,7 @@ static void ping_usage(FILE *out)
             "  --startup-timeout MS  how long the server may take to start and answer\n"
             "                      initialize (default %d)\n"
             "  --spec-version V    protocol version to request (default %s);\n"
-            "                      known: 2024-11-05 2025-03-26 2025-06-18 2025-11-25\n"
+            "                      known: %s\n"
             "  --url URL           over Streamable HTTP at URL (http://HOST:PORT/PATH), a running\n"
             "                      server, or SERVER_CMD started for it (port 0: the port it\n"
             "                      prints); the session ends with DELETE\n"
@@ -43,8 +46,10 @@ static void ping_usage(FILE *out)
             "\n"
             "Example:\n"
             "  mcpcheck ping -- build/bin/mcpcheck-refserver\n"
-            "  mcpcheck ping --spec-version 2025-11-25 -- npx -y @modelcontextprotocol/server-everything\n",
-            MC_DEFAULT_REQUEST_TIMEOUT_MS, MC_DEFAULT_STARTUP_TIMEOUT_MS, MC_CLI_DEFAULT_VERSION);
+            "  mcpcheck ping --spec-version " MC_VERSION_NEWEST_HANDSHAKE
+            " -- npx -y @modelcontextprotocol/server-everything\n",
+            MC_DEFAULT_REQUEST_TIMEOUT_MS, MC_DEFAULT_STARTUP_TIMEOUT_MS, MC_CLI_DEFAULT_VERSION,
+            mc_version_join(MC_VF_INITIALIZE, " ", known, sizeof(known)));
 }
 
 static int64_t now_us(void)

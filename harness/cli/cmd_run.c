@@ -94,7 +94,8 @@ static void run_usage(FILE *out)
             "\n"
             "Examples:\n"
             "  mcpcheck run -- build/bin/mcpcheck-refserver\n"
-            "  mcpcheck run --filter 'pagination/*' --spec-version 2025-11-25 -- ./my-server\n"
+            "  mcpcheck run --filter 'pagination/*' --spec-version " MC_VERSION_NEWEST_HANDSHAKE
+            " -- ./my-server\n"
             "  mcpcheck run --baseline known-failures.jsonc -- ./my-server\n"
             "  mcpcheck run --profile scenarios/profiles/everything.json -- \\\n"
             "      npx -y @modelcontextprotocol/server-everything\n"

@@ -33,6 +33,8 @@
 
 static void usage(FILE *out)
 {
+    char known[128];
+
     fprintf(out,
             "usage: mcpcheck validate [OPTIONS] FILE...\n"
             "\n"
@@ -47,9 +49,8 @@ static void usage(FILE *out)
             "whose request is unknown gets its envelope checked and a warning saying so.\n"
             "\n"
             "Options:\n"
-            "  --spec-version V   protocol version: 2024-11-05, 2025-03-26, 2025-06-18\n"
-            "                     (default, the project baseline), 2025-11-25 or\n"
-            "                     2026-07-28\n"
+            "  --spec-version V   protocol version (default %s, the project baseline),\n"
+            "                     one of %s\n"
             "  --def NAME         check every message against definition NAME instead\n"
             "                     (e.g. Tool, CallToolResult); a *Result definition given\n"
             "                     a JSON-RPC response checks its \"result\" member\n"
@@ -76,12 +77,14 @@ static void usage(FILE *out)
             "\n"
             "Examples:\n"
             "  mcpcheck validate trace.jsonl\n"
-            "  mcpcheck validate --spec-version 2025-11-25 request.json\n"
+            "  mcpcheck validate --spec-version " MC_VERSION_NEWEST_HANDSHAKE " request.json\n"
             "  mcpcheck validate --def Tool tool.json\n"
             "  mcpcheck validate --result-of resources/list responses.jsonl\n"
-            "  mcpcheck validate --schema-dir ../spec/schema --spec-version 2025-06-18 msg.json\n"
+            "  mcpcheck validate --schema-dir ../spec/schema --spec-version " MC_VERSION_BASELINE
+            " msg.json\n"
             "  mcpcheck validate --schema my-schema.json data.json\n"
-            "  mcpcheck validate --trace reports/latest/traces/tools__call-text@2025-06-18.jsonl\n"
+            "  mcpcheck validate --trace reports/latest/traces/tools__call-text@" MC_VERSION_BASELINE
+            ".jsonl\n"
             "\n"
             "Output: one line per finding, FILE:LINE: error|warning: LOCATION: MESSAGE\n"
             "[schema location], then a summary.\n"
@@ -89,6 +92,7 @@ static void usage(FILE *out)
             "Exit codes: 0 every message valid (warnings allowed), 1 some message invalid\n"
             "or not JSON (with --trace: a MUST broken), 2 usage error, unreadable file or\n"
             "schema that does not load.\n",
+            MC_VERSION_BASELINE, mc_version_join(0, ", ", known, sizeof(known)),
             MC_VALIDATE_MAX_REMOTES);
 }
 

@@ -15,6 +15,7 @@
 #include "client/sse.h"
 #include "core/clock.h"
 #include "core/json.h"
+#include "core/version.h"
 
 #define NOTE_RING 256
 #define FINDING_RING 256
@@ -579,7 +580,7 @@ static stream_t *stream_start(mc_http_t *h, stream_kind_t kind, const char *body
     }
     if (h->session_id[0] && add_header(s, "Mcp-Session-Id", h->session_id) != 0)
         goto fail;
-    if (h->version[0] && strcmp(h->version, "2025-06-18") >= 0 &&
+    if (h->version[0] && mc_version_cmp(h->version, mc_version_name(MC_V_2025_06_18)) >= 0 &&
         add_header(s, "MCP-Protocol-Version", h->version) != 0)
         goto fail;
     if (h->origin != NULL && add_header(s, "Origin", h->origin) != 0)

@@ -1,19 +1,21 @@
 /*
  * version.c - the table of published protocol versions (see version.h).
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "core/version.h"
 
 #define COMMON_2025 (MC_VF_INITIALIZE | MC_VF_AUDIO | MC_VF_TOOL_ANNOTATIONS | \
                      MC_VF_PROGRESS_MESSAGE | MC_VF_COMPLETIONS_CAP | MC_VF_PING | \
-                     MC_VF_LOG_SET_LEVEL | MC_VF_RES_SUBSCRIBE | MC_VF_SERVER_REQUESTS)
+                     MC_VF_LOG_SET_LEVEL | MC_VF_RES_SUBSCRIBE | MC_VF_SERVER_REQUESTS | \
+                     MC_VF_STREAMABLE_HTTP)
 
 /*
  * One row per published version, in order. The features come from each
  * version's changelog (docs/<version>/changelog.mdx) and schema:
- * 2025-03-26 added batching, audio, tool annotations, progress messages and
- * the completions capability; 2025-06-18 removed batching and added
+ * 2025-03-26 added batching, audio, tool annotations, progress messages,
+ * the completions capability and the Streamable HTTP transport; 2025-06-18 removed batching and added
  * elicitation, titles, structured tool output and resource links;
  * 2025-11-25 moved to JSON Schema 2020-12 and added URL elicitation, tasks,
  * icons and tools in sampling; 2026-07-28 is stateless (no initialize, ping,
@@ -39,7 +41,7 @@ static const mc_version_info_t versions[MC_V_COUNT] = {
          MC_VF_STRUCTURED | MC_VF_RESOURCE_LINK | MC_VF_ENVELOPE_IN_DEFS | MC_VF_ICONS |
          MC_VF_SAMPLING_TOOLS | MC_VF_DISCOVER | MC_VF_RESULT_TYPE | MC_VF_LISTEN |
          MC_VF_CACHEABLE | MC_VF_NOT_FOUND_PARAMS | MC_VF_ANY_TOOL_SCHEMA | MC_VF_ERROR_NO_ID |
-         MC_VF_DEPRECATED_RSL},
+         MC_VF_STREAMABLE_HTTP | MC_VF_DEPRECATED_RSL},
 };
 
 static const char *const names[MC_V_COUNT + 1] = {"2024-11-05", "2025-03-26", "2025-06-18",
@@ -136,6 +138,7 @@ static const struct {
     {MC_VF_NOT_FOUND_PARAMS, "not-found-params", "resource-not-found as -32602"},
     {MC_VF_ANY_TOOL_SCHEMA, "any-tool-schema", "any JSON Schema 2020-12 keyword in tool schemas"},
     {MC_VF_ERROR_NO_ID, "error-without-id", "error responses without an id"},
+    {MC_VF_STREAMABLE_HTTP, "streamable-http", "the Streamable HTTP transport"},
 };
 
 unsigned mc_version_feature_bit(const char *name)
@@ -188,4 +191,24 @@ unsigned mc_version_missing(const char *name, unsigned want)
 const char *mc_version_latest(void)
 {
     return versions[MC_V_COUNT - 1].name;
+}
+
+char *mc_version_join(unsigned want, const char *sep, char *buf, size_t n)
+{
+    size_t used = 0;
+    int i;
+
+    if (n == 0)
+        return buf;
+    buf[0] = '\0';
+    for (i = 0; i < MC_V_COUNT; i++) {
+        int w;
+        if ((versions[i].features & want) != want)
+            continue;
+        w = snprintf(buf + used, n - used, "%s%s", used > 0 ? sep : "", versions[i].name);
+        if (w < 0 || (size_t)w >= n - used)
+            break;
+        used += (size_t)w;
+    }
+    return buf;
 }

@@ -24,6 +24,9 @@ typedef enum mc_version_id {
 /* The version the project tests by default (its baseline). */
 #define MC_VERSION_BASELINE_ID MC_V_2025_06_18
 #define MC_VERSION_BASELINE "2025-06-18"
+/* The newest version with the initialize handshake, as a literal for static
+ * initializers (a test holds it to the table). */
+#define MC_VERSION_NEWEST_HANDSHAKE "2025-11-25"
 
 /* The JSON Schema dialect of a version's protocol schema, which is also the
  * default dialect of the tool schemas (inputSchema/outputSchema) it carries. */
@@ -62,7 +65,8 @@ enum {
     MC_VF_ANY_TOOL_SCHEMA = 1u << 25, /* any 2020-12 keyword in inputSchema/outputSchema */
     MC_VF_RUN_DEFAULT = 1u << 26,     /* `mcpcheck run` tests it when no version is named */
     MC_VF_ERROR_NO_ID = 1u << 27,     /* an error response may leave out an unreadable id */
-    MC_VF_DEPRECATED_RSL = 1u << 28   /* roots, sampling and logging are deprecated features */
+    MC_VF_STREAMABLE_HTTP = 1u << 28, /* the Streamable HTTP transport (before it: HTTP+SSE) */
+    MC_VF_DEPRECATED_RSL = 1u << 29   /* roots, sampling and logging are deprecated features */
 };
 
 typedef struct mc_version_info {
@@ -119,6 +123,13 @@ const char *mc_version_feature_what(unsigned bit);
  * not judged by it).
  */
 unsigned mc_version_missing(const char *name, unsigned features);
+
+/*
+ * Writes the names of the versions having every bit of features (0: all),
+ * oldest first, joined by sep, into buf (n bytes, NUL-terminated; cut short
+ * when it does not fit). Returns buf.
+ */
+char *mc_version_join(unsigned features, const char *sep, char *buf, size_t n);
 
 /* The newest published version (a static string). */
 const char *mc_version_latest(void);

@@ -20,6 +20,17 @@ static int fail(mc_refserver_t *rs, rs_job_t *job, const char *text)
     return RS_STEP_DONE;
 }
 
+/* Ends job saying why a URL-mode elicitation cannot be made in this session. */
+static int url_refused(mc_refserver_t *rs, rs_job_t *job)
+{
+    char text[160];
+
+    snprintf(text, sizeof(text),
+             "URL-mode elicitation needs a %s session whose client declared elicitation.url",
+             mc__rs_version_str(RS_V_2025_11_25));
+    return fail(rs, job, text);
+}
+
 /* Checks the phase and sends method; returns the step code. */
 static int ask(mc_refserver_t *rs, rs_job_t *job, const char *method, json_object *params)
 {
@@ -282,8 +293,7 @@ static int send_url(mc_refserver_t *rs, rs_job_t *job)
     if (!url_allowed(rs) && !bypass && rs->modern)
         return mc__rs_need_capability(rs, job, "elicitation", "url");
     if (!url_allowed(rs) && !bypass)
-        return fail(rs, job, "URL-mode elicitation needs a 2025-11-25 session whose client "
-                             "declared elicitation.url");
+        return url_refused(rs, job);
     return ask(rs, job, "elicitation/create", url_params(rs, job));
 }
 
@@ -320,8 +330,7 @@ int mc__rs_tool_elicit_url_error(mc_refserver_t *rs, rs_job_t *job, const rs_rep
     if (rs->modern)
         return mc__rs_tool_elicit_url(rs, job, reply);
     if (!url_allowed(rs))
-        return fail(rs, job, "URL-mode elicitation needs a 2025-11-25 session whose client "
-                             "declared elicitation.url");
+        return url_refused(rs, job);
     data = json_object_new_object();
     if (!rs_bug_on(rs, URL_ERROR_NO_LIST)) {
         list = json_object_new_array();

@@ -1,4 +1,5 @@
 #include "refserver/httpserve.h"
+#include "core/version.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -107,8 +108,8 @@ void mc_refserver_http_list_bugs(void (*fn)(void *ctx, const char *line), void *
     char line[300];
 
     for (i = 0; i < sizeof(g_bugs) / sizeof(g_bugs[0]); i++) {
-        snprintf(line, sizeof(line), "%s\t%s\t%s\t2025-06-18/basic/transports#streamable-http",
-                 g_bugs[i].id, g_bugs[i].level, g_bugs[i].desc);
+        snprintf(line, sizeof(line), "%s\t%s\t%s\t%s/basic/transports#streamable-http",
+                 g_bugs[i].id, g_bugs[i].level, g_bugs[i].desc, MC_VERSION_BASELINE);
         fn(ctx, line);
     }
 }
@@ -526,13 +527,9 @@ static int loopback_host(const char *v, int is_origin)
 
 static int known_version(const char *v)
 {
-    static const char *const vs[] = {"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"};
-    size_t i;
-
-    for (i = 0; i < sizeof(vs) / sizeof(vs[0]); i++)
-        if (strcmp(v, vs[i]) == 0)
-            return 1;
-    return 0;
+    /* The versions the server speaks over Streamable HTTP: those with the
+     * handshake that have this transport (2024-11-05 had HTTP+SSE). */
+    return mc_version_has(v, MC_VF_INITIALIZE | MC_VF_STREAMABLE_HTTP);
 }
 
 static int accepts(const char *accept, const char *type)

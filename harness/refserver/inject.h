@@ -135,7 +135,7 @@
     /* elicitation, sampling, roots */                                                             \
     XX(ELICIT_NO_CAP, "elicitation-without-capability", "MUST",                                    \
        "elicitation/create is sent to a client that did not declare elicitation",                 \
-       "2025-06-18/client/elicitation#capabilities")                                               \
+       "2025-06-18/basic/lifecycle#operation")                                                     \
     XX(ELICIT_NESTED_SCHEMA, "elicitation-nested-schema", "MUST",                                  \
        "the requested schema has a nested object property",                                       \
        "2025-06-18/client/elicitation#request-schema")                                             \

@@ -183,7 +183,7 @@ struct mc_refserver {
     /* output */
     char *out;        /* reusable line buffer */
     size_t out_cap;
-    json_object *batch; /* owned: responses collected for a 2025-03-26 batch, or NULL */
+    json_object *batch; /* owned: responses collected for a batch, or NULL */
     json_object *tool_schemas[64]; /* owned: cached inputSchema objects */
     json_object *res_cache[8];     /* owned: listed fixture resources (fixed once negotiated) */
     int failed;       /* an allocation failed; handle() reports MC_ENOMEM */

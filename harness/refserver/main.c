@@ -18,6 +18,7 @@
 
 #include "core/clock.h"
 #include "core/frame.h"
+#include "core/version.h"
 #include "refserver/httpserve.h"
 #include "refserver/limits.h"
 #include "refserver/refserver.h"
@@ -138,6 +139,8 @@ static void print_listen(void *ctx, const char *url)
 
 static void usage(FILE *f)
 {
+    char known[128];
+
     fprintf(f,
             "usage: mcpcheck-refserver [--page-size N] [--resources N] [--root DIR]\n"
             "                          [--inject NAME] [--step-delay MS] [--http HOST:PORT]\n"
@@ -145,8 +148,8 @@ static void usage(FILE *f)
             "\n"
             "The reference MCP server of mcpcheck. It speaks MCP over stdio: one JSON-RPC\n"
             "message per line on stdin, answers on stdout, diagnostics only on stderr.\n"
-            "It negotiates protocol versions 2024-11-05, 2025-03-26, 2025-06-18 and\n"
-            "2025-11-25 and exits when stdin closes or on SIGTERM.\n"
+            "It negotiates protocol versions %s\n"
+            "and exits when stdin closes or on SIGTERM.\n"
             "\n"
             "It offers the fixtures of the official conformance suite (tools test_*,\n"
             "resources test://static-text, test://static-binary, test://watched-resource,\n"
@@ -179,7 +182,8 @@ static void usage(FILE *f)
             "  mcpcheck run -- mcpcheck-refserver --inject cursor-repeat   # must fail\n"
             "  printf '%%s\\n' '{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}' | "
             "mcpcheck-refserver\n",
-            RS_DEFAULT_PAGE_SIZE, RS_MAX_PAGE_SIZE, RS_DEFAULT_STEP_MS);
+            mc_version_join(MC_VF_INITIALIZE, ", ", known, sizeof(known)), RS_DEFAULT_PAGE_SIZE,
+            RS_MAX_PAGE_SIZE, RS_DEFAULT_STEP_MS);
 }
 
 /* Parses a non-negative decimal integer no larger than max. Returns 0 or -1. */

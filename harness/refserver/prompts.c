@@ -264,9 +264,11 @@ void mc__rs_prompts_get(mc_refserver_t *rs, json_object *id, json_object *params
             add_message(rs, msgs, "user",
                         mc__rs_text_block(rs, "Please transcribe the audio above."));
         } else {
-            add_message(rs, msgs, "user",
-                        mc__rs_text_block(rs, "Audio content needs protocol 2025-03-26 or "
-                                              "later; this session negotiated 2024-11-05."));
+            char msg[160];
+            snprintf(msg, sizeof(msg),
+                     "Audio content needs protocol %s or later; this session negotiated %s.",
+                     mc__rs_version_str(RS_V_2025_03_26), mc__rs_version_str(rs->version));
+            add_message(rs, msgs, "user", mc__rs_text_block(rs, msg));
         }
         break;
     default:

@@ -74,7 +74,7 @@ static const rs_tool_t rs_tools[] = {
      "Form-mode elicitation with every enum variant of the negotiated version", NO_ARGS, 1,
      mc__rs_tool_elicit_enums},
     {"test_elicitation_sep1036_url", "URL-mode elicitation",
-     "Asks the client to open a URL (2025-11-25, url capability)", NO_ARGS, 1,
+     "Asks the client to open a URL (URL-mode elicitation, url capability)", NO_ARGS, 1,
      mc__rs_tool_elicit_url},
     {"test_elicitation_sep1036_error", "URL elicitation required",
      "Fails with -32042 naming the URL elicitation it needs", NO_ARGS, 1,
@@ -478,10 +478,13 @@ static int tool_audio(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply
 {
     (void)reply;
     if (rs->version < RS_V_2025_03_26)
-        mc__rs_job_finish(rs, job,
-                          mc__rs_tool_error(rs, "audio content needs protocol 2025-03-26 or "
-                                                "later; this session negotiated 2024-11-05"));
-    else
+    {
+        char msg[160];
+        snprintf(msg, sizeof(msg),
+                 "audio content needs protocol %s or later; this session negotiated %s",
+                 mc__rs_version_str(RS_V_2025_03_26), mc__rs_version_str(rs->version));
+        mc__rs_job_finish(rs, job, mc__rs_tool_error(rs, msg));
+    } else
         mc__rs_job_finish(rs, job, tool_blocks(rs, mc__rs_audio_block(rs), NULL, NULL));
     return RS_STEP_DONE;
 }

@@ -14,8 +14,11 @@
  */
 #define REF(version, page) {version, page, NULL}
 #define REFQ(version, page, quote) {version, page, quote}
+/* The sentence at a version where its keyword differs. */
+#define REFQL(version, page, quote, lvl) {version, page, quote, 1, lvl}
 
 /* Sentences several checks rest on. */
+#define Q_NEGOTIATED_2503 "Both parties SHOULD: … Only use capabilities that were successfully negotiated"
 #define Q_STDOUT "The server MUST NOT write anything to its stdout that is not a valid MCP message."
 #define Q_JSONRPC                                                                                  \
     "All messages between MCP clients and servers MUST follow the JSON-RPC 2.0 specification."
@@ -231,12 +234,14 @@ static const mc_check_def_t builtins[] = {
     {.check = "wire/negotiated-capabilities",
      .level = MC_LEVEL_MUST,
      .quote = "Both parties MUST: … Only use capabilities that were successfully negotiated",
-     .refs = {REF("2025-06-18", "basic/lifecycle#operation"),
+     .refs = {REFQL("2025-03-26", "basic/lifecycle#operation", Q_NEGOTIATED_2503, MC_LEVEL_SHOULD),
+              REF("2025-06-18", "basic/lifecycle#operation"),
               REF("2025-11-25", "basic/lifecycle#operation")},
      .interpretation = "The server sends list_changed only with <feature>.listChanged, "
                        "resources/updated only with resources.subscribe, and elicitation, "
                        "sampling and roots requests only to a client that declared them. "
-                       "(At 2025-03-26 the same sentence says SHOULD.)"},
+                       "At 2025-03-26 (and before) the sentence says SHOULD: a break is a "
+                       "warning there."},
     {.check = "wire/elicitation-mode",
      .level = MC_LEVEL_MUST,
      .quote = "For backwards compatibility, an empty capabilities object is equivalent to "

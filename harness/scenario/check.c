@@ -49,6 +49,15 @@ const mc_check_ref_t *mc_check_ref_for(const mc_check_def_t *d, const char *vers
     return best != NULL ? best : &d->refs[0];
 }
 
+mc_level_t mc_check_level_for(const mc_check_def_t *d, const char *version)
+{
+    const mc_check_ref_t *r = mc_check_ref_for(d, version);
+
+    if (d == NULL)
+        return MC_LEVEL_MUST;
+    return r != NULL && r->has_level ? r->level : d->level;
+}
+
 const char *mc_check_quote_for(const mc_check_def_t *d, const char *version)
 {
     size_t i;

@@ -41,6 +41,8 @@ typedef struct mc_check_ref {
     const char *version; /* "2025-06-18" */
     const char *page;    /* "basic/utilities/progress#progress-flow" (no version prefix) */
     const char *quote;   /* the wording at this version, or NULL: the check's quote */
+    int has_level;       /* the sentence's keyword differs at this version: */
+    mc_level_t level;    /* its level here (when has_level) */
 } mc_check_ref_t;
 
 /*
@@ -65,6 +67,14 @@ typedef struct mc_check_def {
  * refs at all.
  */
 const mc_check_ref_t *mc_check_ref_for(const mc_check_def_t *d, const char *version);
+
+/*
+ * The level of d at version: the level its ref for version (as
+ * mc_check_ref_for picks it) gives, else d->level. A sentence can carry
+ * another keyword at another version ("Both parties SHOULD" at 2025-03-26,
+ * MUST from 2025-06-18).
+ */
+mc_level_t mc_check_level_for(const mc_check_def_t *d, const char *version);
 
 /* The quote of d at version (quotes[version] where given). Never NULL. */
 const char *mc_check_quote_for(const mc_check_def_t *d, const char *version);

@@ -10,6 +10,7 @@
 
 #include "client/http_limits.h"
 #include "core/json.h"
+#include "core/version.h"
 
 #define R2(page)                                                                              \
     {{"2025-06-18", page, NULL}, {"2025-11-25", page, NULL}, {NULL, NULL, NULL}}
@@ -287,7 +288,7 @@ int mc_httprun_step(mc_httprun_t *hr, json_object *st, const char *version, int 
             defaults[d][0] = "Mcp-Session-Id";
             defaults[d++][1] = sid_v;
         }
-        if (version != NULL && strcmp(version, "2025-06-18") >= 0) {
+        if (version != NULL && mc_version_cmp(version, mc_version_name(MC_V_2025_06_18)) >= 0) {
             defaults[d][0] = "MCP-Protocol-Version";
             defaults[d++][1] = version;
         }

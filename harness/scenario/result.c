@@ -135,7 +135,7 @@ int mc_sresult_check(mc_scenario_result_t *r, const char *id, const mc_check_def
             free(c->interpretation);
             return MC_ENOMEM;
         }
-        c->level = def != NULL ? def->level : MC_LEVEL_MUST;
+        c->level = def != NULL ? mc_check_level_for(def, r->version) : MC_LEVEL_MUST;
         c->verdict = MC_PASS;
         c->line = line;
         r->n_checks++;

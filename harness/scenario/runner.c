@@ -1616,6 +1616,11 @@ int mc_runner_run(const mc_scenario_t *sc, const mc_runner_opts_t *o, mc_scenari
             mc_sresult_set(out, MC_SKIP, "%s", why);
             goto done;
         }
+        if (o->url != NULL && mc_version_missing(want_version, MC_VF_STREAMABLE_HTTP) != 0) {
+            mc_sresult_set(out, MC_SKIP, "%s lacks %s (its HTTP transport was HTTP+SSE)",
+                           want_version, mc_version_feature_what(MC_VF_STREAMABLE_HTTP));
+            goto done;
+        }
     }
     /* A scenario that does the lifecycle itself cannot have its roles
      * resolved against the live server before its steps: the profile

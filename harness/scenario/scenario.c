@@ -754,7 +754,7 @@ static void parse_legacy(lint_t *l, json_object *r, const char *ptr, mc_requirem
 
     if (ref == NULL || !mc_spec_ref_ok(ref))
         problem(l, ptr, "requirement needs \"ref\": \"VERSION/page#anchor\", e.g. "
-                        "\"2025-06-18/server/resources#reading-resources\"");
+                        "\"" MC_VERSION_BASELINE "/server/resources#reading-resources\"");
     if (text == NULL || strlen(text) < 8)
         problem(l, ptr, "requirement needs \"text\": the requirement sentence");
     if (ref == NULL || text == NULL || !mc_spec_ref_ok(ref))
@@ -777,6 +777,7 @@ static void parse_current(lint_t *l, json_object *r, const char *ptr, mc_require
                           int level_ok)
 {
     json_object *refs = mc_json_get(r, "refs"), *quotes = mc_json_get(r, "quotes");
+    json_object *levels = mc_json_get(r, "levels");
     json_object *interp = mc_json_get(r, "interpretation");
     const char *quote = str_member(r, "quote");
     char sub[512];
@@ -798,7 +799,7 @@ static void parse_current(lint_t *l, json_object *r, const char *ptr, mc_require
         json_object_object_length(refs) == 0) {
         problem(l, refs == NULL ? ptr : sub,
                 "requirement needs \"refs\": {\"VERSION\": \"page#anchor\", ...}, e.g. "
-                "{\"2025-06-18\": \"server/resources#reading-resources\"}");
+                "{\"" MC_VERSION_BASELINE "\": \"server/resources#reading-resources\"}");
     } else {
         json_object_object_foreach(refs, ver, page)
         {
@@ -850,10 +851,47 @@ static void parse_current(lint_t *l, json_object *r, const char *ptr, mc_require
                             ver);
                 } else {
                     q->refs[i].quote = json_object_get_string(text);
-                    if (level_ok)
-                        lint_level_fits(l, vp, q->level, q->refs[i].quote);
                 }
             }
+        }
+    }
+
+    /* levels: the keyword at a version where the sentence carries another one. */
+    if (levels != NULL) {
+        mc_str_join(sub, sizeof(sub), ptr, "/levels");
+        if (!json_object_is_type(levels, json_type_object)) {
+            problem(l, sub, "\"levels\" must map versions to the level at that version");
+        } else {
+            json_object_object_foreach(levels, ver, lv)
+            {
+                char vp[800];
+                size_t i;
+                mc_level_t parsed;
+                snprintf(vp, sizeof(vp), "%s/%s", sub, ver);
+                for (i = 0; i < n && strcmp(q->refs[i].version, ver) != 0; i++)
+                    ;
+                if (i == n)
+                    problem(l, vp, "levels[\"%s\"]: that version is not in \"refs\"", ver);
+                else if (!is_str(lv) || mc_level_parse(json_object_get_string(lv), &parsed) != 0)
+                    problem(l, vp, "levels[\"%s\"] must be MUST, SHOULD, MAY or INFO", ver);
+                else {
+                    q->refs[i].has_level = 1;
+                    q->refs[i].level = parsed;
+                }
+            }
+        }
+    }
+    /* Each version's wording carries the keyword of that version's level. */
+    if (level_ok) {
+        size_t i;
+        for (i = 0; i < n; i++) {
+            char vp[800];
+            if (q->refs[i].quote == NULL && !q->refs[i].has_level)
+                continue;
+            snprintf(vp, sizeof(vp), "%s/%s/%s", ptr, q->refs[i].quote != NULL ? "quotes" : "levels",
+                     q->refs[i].version);
+            lint_level_fits(l, vp, q->refs[i].has_level ? q->refs[i].level : q->level,
+                            q->refs[i].quote != NULL ? q->refs[i].quote : quote);
         }
     }
 
@@ -876,7 +914,7 @@ static void parse_current(lint_t *l, json_object *r, const char *ptr, mc_require
  */
 static int parse_requirement(lint_t *l, json_object *r, const char *ptr, mc_requirement_t *q)
 {
-    static const char *const keys[] = {"check", "level", "quote", "refs", "quotes",
+    static const char *const keys[] = {"check", "level", "quote", "refs", "quotes", "levels",
                                        "interpretation", "ref", "text", NULL};
     const char *check, *level;
     int legacy, current, level_ok = 0;
@@ -900,7 +938,8 @@ static int parse_requirement(lint_t *l, json_object *r, const char *ptr, mc_requ
         level_ok = 1;
     legacy = mc_json_get(r, "ref") != NULL || mc_json_get(r, "text") != NULL;
     current = mc_json_get(r, "quote") != NULL || mc_json_get(r, "refs") != NULL ||
-              mc_json_get(r, "quotes") != NULL || mc_json_get(r, "interpretation") != NULL;
+              mc_json_get(r, "quotes") != NULL || mc_json_get(r, "levels") != NULL ||
+              mc_json_get(r, "interpretation") != NULL;
     if (legacy && current)
         problem(l, ptr, "a requirement is {check, level, quote, refs, quotes?, interpretation?}; "
                         "\"ref\" and \"text\" belong to the legacy form and do not mix with it");

@@ -179,10 +179,12 @@ def main():
 
         # (d) one id, one definition.
         shape = (d["level"], d["quote"], json.dumps(d.get("refs", {}), sort_keys=True),
-                 json.dumps(d.get("quotes", {}), sort_keys=True))
+                 json.dumps(d.get("quotes", {}), sort_keys=True),
+                 json.dumps(d.get("levels", {}), sort_keys=True))
         if cid in first_decl and first_decl[cid][1] != shape:
             other, oshape = first_decl[cid]
-            diff = [name for name, a, b in zip(("level", "quote", "refs", "quotes"), shape, oshape)
+            diff = [name for name, a, b in zip(("level", "quote", "refs", "quotes", "levels"), shape,
+                                                        oshape)
                     if a != b]
             bad("-", f"declared differently in {other} ({', '.join(diff)} differ)")
         first_decl.setdefault(cid, (rel, shape))
@@ -197,12 +199,13 @@ def main():
         for version, ref in sorted(refs.items()):
             page, _, anchor = ref.partition("#")
             quote = quotes.get(version, d["quote"])
-            # (c) the level is the quote's keyword.
+            level = d.get("levels", {}).get(version, d["level"])
+            # (c) the level (at this version) is the quote's keyword.
             kws = keywords(normalise(quote))
-            if d["level"] == "INFO" and kws:
+            if level == "INFO" and kws:
                 bad(version, f"level INFO, but the quote says {' and '.join(sorted(kws))}")
-            elif d["level"] != "INFO" and d["level"] not in kws:
-                bad(version, f"level {d['level']}, but the quote says "
+            elif level != "INFO" and level not in kws:
+                bad(version, f"level {level}, but the quote says "
                              f"{' and '.join(sorted(kws)) if kws else 'no RFC 2119 keyword (INFO)'}")
             if version not in doc_versions:
                 bad(version, f"no spec pages for this version in {docs} "

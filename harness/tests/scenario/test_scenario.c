@@ -276,6 +276,27 @@ static void test_lint_problems(void **state)
                    "\"level\": MUST, SHOULD, MAY or INFO");
     expect_problem(GOOD_HEAD "\"versions\": \"latest\", \"steps\": [{\"sleep\": 1}]}",
                    "\"versions\" must be");
+    /* The level at a version: its ref's where it gives one (the nearest earlier ref). */
+    {
+        mc_check_def_t d;
+        memset(&d, 0, sizeof(d));
+        d.level = MC_LEVEL_MUST;
+        d.refs[0] = (mc_check_ref_t){"2025-03-26", "basic", NULL, 1, MC_LEVEL_SHOULD};
+        d.refs[1] = (mc_check_ref_t){"2025-06-18", "basic", NULL, 0, MC_LEVEL_MUST};
+        assert_int_equal(mc_check_level_for(&d, "2024-11-05"), MC_LEVEL_SHOULD);
+        assert_int_equal(mc_check_level_for(&d, "2025-03-26"), MC_LEVEL_SHOULD);
+        assert_int_equal(mc_check_level_for(&d, "2025-06-18"), MC_LEVEL_MUST);
+        assert_int_equal(mc_check_level_for(&d, "2026-07-28"), MC_LEVEL_MUST);
+    }
+    /* A per-version level must be the keyword of that version's wording. */
+    expect_problem(ONE_CHECK("{\"check\": \"a/b\", \"level\": \"MUST\", \"quote\": \"Both "
+                             "parties MUST do it.\", \"refs\": {\"2025-03-26\": \"basic\", "
+                             "\"2025-06-18\": \"basic\"}, \"levels\": {\"2025-03-26\": \"SHOULD\"}}"),
+                   "level SHOULD does not match the quote");
+    expect_problem(ONE_CHECK("{\"check\": \"a/b\", \"level\": \"MUST\", \"quote\": \"Both "
+                             "parties MUST do it.\", \"refs\": {\"2025-06-18\": \"basic\"}, "
+                             "\"levels\": {\"2025-03-26\": \"SHOULD\"}}"),
+                   "that version is not in \"refs\"");
     /* Versions and features are held to core's version table. */
     expect_problem(GOOD_HEAD "\"versions\": \"2025-01-01..\", \"steps\": [{\"sleep\": 1}]}",
                    "\"versions\" must be");

@@ -264,6 +264,20 @@ static void test_every_version(void **state)
     }
     assert_int_equal(n, MC_V_COUNT);
     assert_int_equal(mc_version_cmp("2024-11-05", "2026-07-28") < 0, 1);
+    {
+        const char *hs[MC_V_COUNT + 1];
+        size_t nh = mc_version_list(MC_VF_INITIALIZE, hs, MC_V_COUNT + 1);
+        assert_true(nh > 0);
+        assert_string_equal(hs[nh - 1], MC_VERSION_NEWEST_HANDSHAKE);
+        assert_true(mc_version_has(MC_VERSION_BASELINE, MC_VF_INITIALIZE));
+    }
+    /* Features by name, for scenario files. */
+    assert_int_equal(mc_version_feature_bit("batch"), MC_VF_BATCH);
+    assert_int_equal(mc_version_feature_bit("telepathy"), 0);
+    assert_string_equal(mc_version_feature_name(MC_VF_ELICIT_FORM), "elicitation");
+    assert_int_equal(mc_version_missing("2025-03-26", MC_VF_BATCH | MC_VF_AUDIO), 0);
+    assert_int_equal(mc_version_missing("2024-11-05", MC_VF_PING | MC_VF_AUDIO), MC_VF_AUDIO);
+    assert_int_equal(mc_version_missing("1999-01-01", MC_VF_AUDIO), 0);
     assert_true(mc_version_has("2025-03-26", MC_VF_BATCH));
     assert_false(mc_version_has("2025-06-18", MC_VF_BATCH));
     assert_false(mc_version_has("2026-07-28", MC_VF_INITIALIZE));
