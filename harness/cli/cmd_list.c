@@ -173,9 +173,19 @@ int mc_cmd_list(int argc, char **argv)
         for (k = 0; k < scs.n; k++) {
             const mc_scenario_t *sc = &scs.v[k];
             printf("%s  %s\n", sc->id, sc->title);
-            if (sc->min_version || sc->max_version)
-                printf("    versions %s..%s\n", sc->min_version ? sc->min_version : "",
-                       sc->max_version ? sc->max_version : "");
+            if (sc->min_version || sc->max_version || sc->features) {
+                /* The published versions it runs at (its versions, with its features). */
+                int first = 1;
+                char why[200];
+                printf("    versions");
+                for (const char *const *v = mc_version_names(); *v != NULL; v++)
+                    if (mc_scenario_applies(sc, *v) &&
+                        !mc_scenario_version_gap(sc, *v, why, sizeof(why))) {
+                        printf("%s%s", first ? " " : ", ", *v);
+                        first = 0;
+                    }
+                printf("%s\n", first ? " (none)" : "");
+            }
             for (size_t r = 0; r < sc->n_reqs; r++)
                 print_check(&sc->reqs[r]);
         }
