@@ -616,6 +616,10 @@ static int trace_record(trace_run_t *t, json_object *rec, const char *file, size
     if (out) {
         json_object *m = NULL;
         mc_wire_outbound(&t->w, data, len);
+        /* A stateless session names its version in each request's _meta
+         * (the wire checker learns it from there). */
+        if (t->version[0] == '\0' && t->w.stateless)
+            trace_set_version(t, t->w.version);
         if (t->version[0] == '\0' && mc_json_parse(data, len, MC_MAX_JSON_DEPTH, &m, NULL) == MC_OK) {
             const char *method = str_at(m, "method", NULL);
             if (method != NULL && strcmp(method, "initialize") == 0) {

@@ -33,7 +33,7 @@ const char *mc_event_kind_desc(mc_event_kind_t kind)
 
 int mc_protocol_version_known(const char *version)
 {
-    return mc_version_has(version, MC_VF_INITIALIZE);
+    return mc_version_find(version) != NULL;
 }
 
 /*
@@ -113,6 +113,14 @@ static void record(mc_session_t *s, mc_event_kind_t kind, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(ev->detail, sizeof(ev->detail), fmt, ap);
     va_end(ap);
+}
+
+void mc__session_undeclared(mc_session_t *s, const char *method, const char *cap);
+void mc__session_undeclared(mc_session_t *s, const char *method, const char *cap)
+{
+    record(s, MC_EV_UNDECLARED_SERVER_REQUEST,
+           "server asked for %.80s but the client did not declare the \"%s\" capability", method,
+           cap);
 }
 
 /* Starts a wait: the overdue allowance is per wait. */
@@ -721,6 +729,16 @@ int mc_session_send_request(mc_session_t *s, const char *method, json_object *pa
         json_object_put(params);
         return MC_ENOMEM;
     }
+    if (s->stateless && (params == NULL || json_object_is_type(params, json_type_object))) {
+        if (params == NULL)
+            params = json_object_new_object();
+        if (params == NULL || mc_session_stamp(s, params) != MC_OK) {
+            json_object_put(params);
+            free(p->method);
+            p->method = NULL;
+            return MC_ENOMEM;
+        }
+    }
     p->used = 1;
     p->id = id;
     s->next_id++;
@@ -776,11 +794,33 @@ int mc_session_request(mc_session_t *s, const char *method, json_object *params,
 {
     int64_t id;
     int64_t deadline = deadline_after(timeout_ms);
-    int rc = mc_session_send_request(s, method, params, &id, timeout_ms);
+    json_object *keep = NULL, *retry = NULL;
+    int rc, round;
+    int mrtr = s->stateless && !s->input_retry_off &&
+               (strcmp(method, "tools/call") == 0 || strcmp(method, "prompts/get") == 0 ||
+                strcmp(method, "resources/read") == 0);
 
-    if (rc != MC_OK)
-        return rc;
-    return mc_session_await(s, id, (int)(deadline - mc_now_ms()), response);
+    /* The retry repeats the request's params: keep them. */
+    if (mrtr && params != NULL && json_object_deep_copy(params, &keep, NULL) != 0)
+        keep = NULL;
+    rc = mc_session_send_request(s, method, params, &id, timeout_ms);
+    for (round = 0; rc == MC_OK; round++) {
+        rc = mc_session_await(s, id, (int)(deadline - mc_now_ms()), response);
+        if (rc != MC_OK || !mrtr || round >= MC_MAX_INPUT_ROUNDS ||
+            !mc_session_input_required(response))
+            break;
+        retry = NULL;
+        if (mc_session_input_retry(s, keep, response->result, &retry) != MC_OK)
+            break;
+        mc_msg_free(response);
+        json_object_put(keep);
+        keep = NULL;
+        if (json_object_deep_copy(retry, &keep, NULL) != 0)
+            keep = NULL;
+        rc = mc_session_send_request(s, method, retry, &id, (int)(deadline - mc_now_ms()));
+    }
+    json_object_put(keep);
+    return rc;
 }
 
 int mc_session_notify(mc_session_t *s, const char *method, json_object *params, int timeout_ms)
@@ -833,6 +873,7 @@ int mc_session_initialize(mc_session_t *s, const char *version, json_object *cli
     int rc;
 
     snprintf(s->requested_version, sizeof(s->requested_version), "%s", version);
+    s->stateless = 0;
     json_object_put(s->client_caps);
     /*
      * A private copy, never a second reference: the caller's object may be
@@ -850,6 +891,11 @@ int mc_session_initialize(mc_session_t *s, const char *version, json_object *cli
         json_object_put(params);
         json_object_put(info);
         return mc_errbuf_set(eb, MC_ENOMEM, "out of memory building initialize");
+    }
+    if (mc_version_has(version, MC_VF_STATELESS)) {
+        json_object_put(params);
+        json_object_put(info);
+        return mc__session_start_stateless(s, version, timeout_ms, eb);
     }
     json_object_object_add(info, "name", json_object_new_string(s->opts.client_name));
     json_object_object_add(info, "version", json_object_new_string(s->opts.client_version));

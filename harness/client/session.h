@@ -136,13 +136,19 @@ struct mc_session {
     int flooded;                    /* read-only: the rate guard tripped; waits end with
                                        MC_EFLOOD from then on */
     char flood_desc[160];           /* read-only: what tripped it, in words */
+    int stateless;                  /* read-only: the version has no handshake (2026-07-28):
+                                       every request carries _meta, server/discover stands
+                                       for initialize (client/stateless.c) */
+    int input_retry_off;            /* public: a stateless mc_session_request() returns an
+                                       input_required result as is instead of answering it
+                                       and retrying */
     const char *in_meta;            /* read-only: the transport's facts about the inbound
                                        frame being handled (mc_inframe_t.meta), valid in
                                        the observer; NULL otherwise */
 };
 
-/* True when version is a published version with an initialize handshake
- * (core/version.h), the ones a session can negotiate. */
+/* True when version is a published version (core/version.h): one a session
+ * can speak, by initialize or statelessly. */
 int mc_protocol_version_known(const char *version);
 
 /* Prepares a session on a link. Returns MC_OK or MC_ENOMEM. */
@@ -162,6 +168,46 @@ void mc_session_free(mc_session_t *s);
  */
 int mc_session_initialize(mc_session_t *s, const char *version, json_object *client_caps,
                           int timeout_ms, mc_errbuf_t *eb);
+
+/*
+ * The stateless protocol (2026-07-28), client/stateless.c. A session whose
+ * requested version has MC_VF_STATELESS starts with server/discover instead
+ * of initialize (mc_session_initialize() does it): the discover result
+ * stands for the initialize result (init_result, server_caps, server name
+ * and version), negotiated_version is the requested one, and every request
+ * then carries the per-request _meta (mc_session_stamp). -32022 is
+ * MC_EPROTO with unsupported_version set. After any other error a second
+ * server/discover at an unknown version tells the era: -32022 marks a
+ * modern server, and the session goes on with init_result and server_caps
+ * NULL (discovery is optional for a client); anything else marks a server
+ * of the initialize era: MC_EPROTO.
+ */
+int mc__session_start_stateless(mc_session_t *s, const char *version, int timeout_ms,
+                                 mc_errbuf_t *eb);
+
+/*
+ * Adds the per-request _meta of a stateless session to params (an object):
+ * the protocol version, the client capabilities and clientInfo. Members
+ * already in params._meta are kept, so a caller can send another version or
+ * a log level. Returns MC_OK, or MC_ENOMEM.
+ */
+int mc_session_stamp(mc_session_t *s, json_object *params);
+
+/*
+ * The multi round-trip pattern: given the params of a request (borrowed)
+ * and the InputRequiredResult it got (borrowed), builds the params of the
+ * retry in *retry (a new object): the same members with inputResponses
+ * answered by the session's responder (one per inputRequests entry; an
+ * entry the responder refuses is left out) and requestState echoed when the
+ * result had one. An input request for a capability the client did not
+ * declare is recorded (UNDECLARED_SERVER_REQUEST). Returns MC_OK, or
+ * MC_ENOMEM with *retry NULL.
+ */
+int mc_session_input_retry(mc_session_t *s, json_object *params, json_object *result,
+                           json_object **retry);
+
+/* True when msg is a result with resultType "input_required". */
+int mc_session_input_required(const mc_msg_t *msg);
 
 /*
  * Sends a request; params is owned (may be NULL). On success *id_out holds
@@ -185,7 +231,10 @@ int mc_session_send_request(mc_session_t *s, const char *method, json_object *pa
  */
 int mc_session_await(mc_session_t *s, int64_t id, int timeout_ms, mc_msg_t *response);
 
-/* send_request + await. */
+/* send_request + await. In a stateless session an input_required answer to
+ * tools/call, prompts/get or resources/read is answered and the request
+ * retried (at most MC_MAX_INPUT_ROUNDS times, within timeout_ms) unless
+ * input_retry_off is set; *response is the last answer. */
 int mc_session_request(mc_session_t *s, const char *method, json_object *params, int timeout_ms,
                        mc_msg_t *response);
 

@@ -47,6 +47,11 @@ typedef struct mc_wire_req {
     char *uri;      /* params.uri for (un)subscribe, owned, or NULL */
     char *level;    /* params.level for logging/setLevel, owned, or NULL */
     int answered;
+    /* stateless requests (2026-07-28) */
+    int req_log;          /* _meta carried io.modelcontextprotocol/logLevel */
+    json_object *caps;    /* owned: _meta's client capabilities, or NULL */
+    json_object *filter;  /* owned: a subscriptions/listen request's notifications */
+    int acked;            /* its acknowledgement arrived */
 } mc_wire_req_t;
 
 typedef struct mc_wire_token {
@@ -80,6 +85,7 @@ typedef struct mc_wire {
     uint64_t null_answers;      /* results with a null id received (answers to notifications) */
     int unreadable_outstanding; /* raw lines sent whose id could not be read */
     char version[16];           /* negotiated protocol version ("" until known) */
+    int stateless;              /* requests carry a stateless version in _meta (2026-07-28) */
     json_object *server_caps;   /* owned */
     json_object *client_caps;   /* owned */
     uint64_t seq_in;

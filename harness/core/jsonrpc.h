@@ -26,6 +26,10 @@
 #define MC_RPC_INTERNAL_ERROR (-32603)
 #define MC_RPC_RESOURCE_NOT_FOUND (-32002)
 #define MC_RPC_URL_ELICITATION_REQUIRED (-32042)
+/* 2026-07-28: a capability the request needs was not declared in its _meta;
+ * the request's protocol version is not served. */
+#define MC_RPC_MISSING_CLIENT_CAPABILITY (-32021)
+#define MC_RPC_UNSUPPORTED_VERSION (-32022)
 
 typedef enum mc_msg_kind {
     MC_MSG_INVALID = 0,  /* not a JSON-RPC 2.0 message; see reason */

@@ -99,4 +99,8 @@
 /* Arguments accepted on a spawned target's command line. */
 #define MC_MAX_TARGET_ARGS 256
 
+/* Stateless sessions (2026-07-28): retries of one request answering
+ * input_required results, before the last answer is taken as it is. */
+#define MC_MAX_INPUT_ROUNDS 8
+
 #endif /* MC_CORE_LIMITS_H */

@@ -65,7 +65,8 @@ enum {
     MC_VF_ANY_TOOL_SCHEMA = 1u << 25, /* any 2020-12 keyword in inputSchema/outputSchema */
     MC_VF_RUN_DEFAULT = 1u << 26,     /* `mcpcheck run` tests it when no version is named */
     MC_VF_ERROR_NO_ID = 1u << 27,     /* an error response may leave out an unreadable id */
-    MC_VF_STREAMABLE_HTTP = 1u << 28  /* the Streamable HTTP transport (before it: HTTP+SSE) */
+    MC_VF_STREAMABLE_HTTP = 1u << 28, /* the Streamable HTTP transport (before it: HTTP+SSE) */
+    MC_VF_DEPRECATED_RSL = 1u << 29   /* roots, sampling and logging are deprecated features */
 };
 
 typedef struct mc_version_info {

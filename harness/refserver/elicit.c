@@ -34,6 +34,9 @@ static int url_refused(mc_refserver_t *rs, rs_job_t *job)
 /* Checks the phase and sends method; returns the step code. */
 static int ask(mc_refserver_t *rs, rs_job_t *job, const char *method, json_object *params)
 {
+    /* 2026-07-28 has no server->client requests: multi round-trip instead. */
+    if (rs->modern)
+        return mc__rs_mrtr_ask(rs, job, method, params);
     if (rs->phase != RS_PHASE_READY) {
         json_object_put(params);
         return fail(rs, job, "the client has not sent notifications/initialized yet");
@@ -105,6 +108,8 @@ static int send_form(mc_refserver_t *rs, rs_job_t *job, const char *message, jso
 
     if (!rs->cap_elicit_form && !rs_bug_on(rs, ELICIT_NO_CAP)) {
         json_object_put(schema);
+        if (rs->modern)
+            return mc__rs_need_capability(rs, job, "elicitation", "form");
         return fail(rs, job, "the client did not declare the elicitation capability (form "
                              "mode), so the server cannot ask the user");
     }
@@ -271,7 +276,8 @@ static json_object *url_params(mc_refserver_t *rs, rs_job_t *job)
                  (unsigned)++rs->elicitation_seq);
     snprintf(url, sizeof(url), "https://example.com/mcpcheck/elicitation/%s", job->elicitation_id);
     mc__rs_put_str(rs, p, "mode", "url");
-    if (!rs_bug_on(rs, ELICIT_URL_NO_ID))
+    /* 2026-07-28 removed elicitationId (changelog, minor change 11). */
+    if (!rs_bug_on(rs, ELICIT_URL_NO_ID) && rs->version < RS_V_2026_07_28)
         mc__rs_put_str(rs, p, "elicitationId", job->elicitation_id);
     mc__rs_put_str(rs, p, "url", url);
     mc__rs_put_str(rs, p, "message", "Please complete the test authorization at this URL");
@@ -284,6 +290,8 @@ static int send_url(mc_refserver_t *rs, rs_job_t *job)
     int bypass = rs_bug_on(rs, ELICIT_URL_NO_CAP) && rs->version >= RS_V_2025_11_25 &&
                  rs->cap_elicit_form;
 
+    if (!url_allowed(rs) && !bypass && rs->modern)
+        return mc__rs_need_capability(rs, job, "elicitation", "url");
     if (!url_allowed(rs) && !bypass)
         return url_refused(rs, job);
     return ask(rs, job, "elicitation/create", url_params(rs, job));
@@ -303,7 +311,7 @@ int mc__rs_tool_elicit_url_complete(mc_refserver_t *rs, rs_job_t *job, const rs_
     if (job->step == 0)
         return send_url(rs, job);
     action = reply != NULL ? mc__rs_get_str(reply->result, "action") : NULL;
-    if (action != NULL && strcmp(action, "accept") == 0) {
+    if (action != NULL && strcmp(action, "accept") == 0 && rs->version < RS_V_2026_07_28) {
         json_object *p = json_object_new_object();
         mc__rs_put_str(rs, p, "elicitationId",
                        rs_bug_on(rs, ELICIT_COMPLETE_WRONG_ID) ? "mcpcheck-elicitation-unknown"
@@ -317,7 +325,10 @@ int mc__rs_tool_elicit_url_error(mc_refserver_t *rs, rs_job_t *job, const rs_rep
 {
     json_object *data, *list;
 
-    (void)reply;
+    /* 2026-07-28 has no -32042: the URL goes out as a multi round-trip
+     * input request instead (2026-07-28/client/elicitation). */
+    if (rs->modern)
+        return mc__rs_tool_elicit_url(rs, job, reply);
     if (!url_allowed(rs))
         return url_refused(rs, job);
     data = json_object_new_object();
@@ -341,6 +352,8 @@ int mc__rs_tool_sampling(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *re
         prompt = mc__rs_get_str(job->args, "prompt");
         if (prompt == NULL)
             return fail(rs, job, "argument \"prompt\" (a string) is required");
+        if (!rs->cap_sampling && !rs_bug_on(rs, SAMPLING_NO_CAP) && rs->modern)
+            return mc__rs_need_capability(rs, job, "sampling", NULL);
         if (!rs->cap_sampling && !rs_bug_on(rs, SAMPLING_NO_CAP))
             return fail(rs, job, "the client did not declare the sampling capability");
         p = json_object_new_object();
@@ -375,6 +388,8 @@ int mc__rs_tool_roots(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply
     size_t i, n, off;
 
     if (job->step == 0) {
+        if (!rs->cap_roots && !rs_bug_on(rs, ROOTS_NO_CAP) && rs->modern)
+            return mc__rs_need_capability(rs, job, "roots", NULL);
         if (!rs->cap_roots && !rs_bug_on(rs, ROOTS_NO_CAP))
             return fail(rs, job, "the client did not declare the roots capability");
         return ask(rs, job, "roots/list", NULL);

@@ -26,7 +26,7 @@ static const rs_bug_info_t rs_bugs[] = {
 /*
  * The versions a switch concerns: those the server speaks that have the
  * features the broken rule needs, from the version since on. A switch not
- * listed concerns every version the server speaks.
+ * listed concerns every version the server speaks through initialize.
  */
 static const struct {
     rs_bug_t bug;
@@ -46,6 +46,14 @@ static const struct {
     {RS_BUG_URL_ERROR_NO_LIST, MC_VF_ELICIT_URL, MC_V_2024_11_05},
     /* Completion scenarios need the capability flag to know the server completes. */
     {RS_BUG_COMPLETION_TOO_MANY, MC_VF_COMPLETIONS_CAP, MC_V_2024_11_05},
+    /* The rules of the stateless protocol. */
+    {RS_BUG_RESULT_TYPE_MISSING, MC_VF_STATELESS, MC_V_2024_11_05},
+    {RS_BUG_DISCOVER_MISSING, MC_VF_STATELESS, MC_V_2024_11_05},
+    {RS_BUG_DISCOVER_LYING, MC_VF_STATELESS, MC_V_2024_11_05},
+    {RS_BUG_LISTEN_NOT_OPTED_IN, MC_VF_STATELESS, MC_V_2024_11_05},
+    {RS_BUG_LOG_WITHOUT_LEVEL, MC_VF_STATELESS, MC_V_2024_11_05},
+    {RS_BUG_NOT_FOUND_OLD_CODE, MC_VF_STATELESS, MC_V_2024_11_05},
+    {RS_BUG_INPUT_REQUIRED_EMPTY, MC_VF_STATELESS, MC_V_2024_11_05},
 };
 
 /* Writes the versions bug concerns into buf, comma-separated. */
@@ -61,7 +69,9 @@ static void bug_versions(rs_bug_t bug, char *buf, size_t n)
             since = (int)rs_bug_versions[i].since;
         }
     buf[0] = '\0';
-    for (v = since; v < RS_V_COUNT; v++) {
+    /* The stateless version (served apart, modern.c) is concerned only by
+     * the switches of its own rules. */
+    for (v = since; v < RS_V_COUNT || (v == RS_V_2026_07_28 && (needs & MC_VF_STATELESS)); v++) {
         const char *name = mc__rs_version_str((rs_version_t)v);
         int w;
         if (!mc_version_has(name, needs))

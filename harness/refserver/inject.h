@@ -208,6 +208,26 @@
     XX(CANCELLED_ANSWERED, "cancelled-request-answered", "SHOULD",                                 \
        "a request cancelled by notifications/cancelled is still answered",                        \
        "2025-06-18/basic/utilities/cancellation#behavior-requirements")                            \
+    /* the stateless protocol (2026-07-28) */                                                     \
+    XX(RESULT_TYPE_MISSING, "result-type-missing", "MUST",                                         \
+       "2026-07-28 results lack resultType", "2026-07-28/basic#result-responses")                 \
+    XX(DISCOVER_MISSING, "discover-missing", "MUST",                                               \
+       "server/discover is answered -32601 as an unknown method", "2026-07-28/server/discover")    \
+    XX(DISCOVER_LYING, "discover-lying-versions", "MUST",                                          \
+       "server/discover lists only 2025-11-25 while requests at 2026-07-28 are served",           \
+       "2026-07-28/server/discover#discoverresult")                                                \
+    XX(LISTEN_NOT_OPTED_IN, "listen-not-opted-in", "MUST",                                         \
+       "every change notification goes to every subscriptions/listen stream, opted in or not",    \
+       "2026-07-28/basic/patterns/subscriptions#opening-a-stream")                                 \
+    XX(LOG_WITHOUT_LEVEL, "log-without-request-level", "MUST",                                     \
+       "notifications/message is sent for requests without io.modelcontextprotocol/logLevel",     \
+       "2026-07-28/server/utilities/logging#per-request-log-level")                                \
+    XX(NOT_FOUND_OLD_CODE, "resource-not-found-old-code", "MUST",                                  \
+       "an unknown resource is answered -32002 instead of -32602 at 2026-07-28",                  \
+       "2026-07-28/server/resources#error-handling")                                               \
+    XX(INPUT_REQUIRED_EMPTY, "input-required-empty", "MUST",                                       \
+       "InputRequiredResult carries neither inputRequests nor requestState",                      \
+       "2026-07-28/basic/patterns/mrtr#server-requirements-basic-workflow")                        \
     XX(COMPLETION_TOO_MANY, "completion-too-many", "MUST",                                         \
        "completion/complete returns more than 100 values",                                        \
        "2025-06-18/server/utilities/completion#completion-results")                                \

@@ -33,6 +33,21 @@ typedef enum rs_version {
 
 #define RS_V_LATEST RS_V_2025_11_25
 
+/* The stateless version, served per request (modern.c) and never negotiated
+ * by initialize: it sorts after every legacy version, so "version >= X"
+ * feature tests hold for it too. */
+#define RS_V_2026_07_28 ((rs_version_t)RS_V_COUNT)
+
+/* What a request is served with: the legacy session's state, or a stateless
+ * (2026-07-28) request's own _meta (modern.c). */
+typedef struct rs_ctx {
+    int modern;   /* the request is served statelessly */
+    rs_version_t version;
+    int cap_roots, cap_sampling, cap_elicit_form, cap_elicit_url;
+    int req_log;  /* modern: the per-request log level index, or -1 (no log messages) */
+    int cacheable; /* modern: the result gets ttlMs and cacheScope */
+} rs_ctx_t;
+
 /* Session phases. Client requests other than initialize and ping are refused
  * in RS_PHASE_NEW; server->client requests wait for RS_PHASE_READY. */
 typedef enum rs_phase {
@@ -71,7 +86,19 @@ typedef struct rs_job {
     int step;              /* number of the step to run next */
     int64_t due;           /* when the next step runs; -1 while waiting for the client */
     char elicitation_id[48];
+    rs_ctx_t ctx;            /* what the call was made with (modern.c) */
+    json_object *responses;  /* owned: a modern retry's inputResponses, or NULL */
+    json_object *mrtr_reply; /* borrowed from responses: the answer the next step gets */
 } rs_job_t;
+
+/* A subscriptions/listen stream (2026-07-28). */
+typedef struct rs_listen {
+    int used;
+    json_object *id; /* owned: the listen request's id, the subscription id */
+    int tools, prompts, resources; /* the list_changed types opted in to */
+    char *uris[RS_MAX_SUBSCRIPTIONS]; /* owned: resourceSubscriptions */
+    int nuris;
+} rs_listen_t;
 
 /* A server->client request waiting for its answer. */
 typedef struct rs_pending {
@@ -128,6 +155,8 @@ struct mc_refserver {
     rs_phase_t phase;
     rs_version_t version;
     int cap_roots, cap_sampling, cap_elicit_form, cap_elicit_url;
+    int modern, req_log, cacheable; /* the request being served (rs_ctx_t) */
+    rs_listen_t *listens; /* owned: RS_MAX_LISTENS slots, NULL until the first listen */
     int log_level;           /* index into the level table; messages below are dropped */
     int log_level_set;       /* the client sent logging/setLevel */
     int64_t log_window_start;
@@ -283,6 +312,56 @@ void mc__rs_body_clear(rs_body_t *slot);
 /* Frees every cached body. */
 void mc__rs_cache_free(mc_refserver_t *rs);
 
+/* ---- modern.c: the stateless protocol (2026-07-28) ---- */
+
+/* True when msg (a request) is served statelessly: it carries the modern
+ * _meta fields, names a method only the stateless protocol has, or comes
+ * before any initialize. */
+int mc__rs_modern_claims(const mc_refserver_t *rs, const mc_msg_t *msg);
+
+/* Checks a modern request's _meta and switches the server to its context,
+ * saving the current one in saved. Returns 0 when the request is to be
+ * served (call mc__rs_ctx_restore afterwards), -1 when it was answered with
+ * an error (-32602, -32022) and nothing was switched. */
+int mc__rs_modern_enter(mc_refserver_t *rs, const mc_msg_t *msg, rs_ctx_t *saved);
+
+/* Saves the current context into c / switches back to c. */
+void mc__rs_ctx_save(const mc_refserver_t *rs, rs_ctx_t *c);
+void mc__rs_ctx_restore(mc_refserver_t *rs, const rs_ctx_t *c);
+
+/* server/discover and subscriptions/listen. */
+void mc__rs_discover(mc_refserver_t *rs, json_object *id, json_object *params);
+void mc__rs_listen(mc_refserver_t *rs, json_object *id, json_object *params);
+/* Ends the listen stream whose id is rid (notifications/cancelled); 1 when one was. */
+int mc__rs_listen_cancel(mc_refserver_t *rs, json_object *rid);
+void mc__rs_listens_free(mc_refserver_t *rs);
+
+/* Adds what a modern result carries (resultType, ttlMs/cacheScope where
+ * cacheable, _meta serverInfo) to result, which must be an object. */
+void mc__rs_modern_decorate(mc_refserver_t *rs, json_object *result);
+
+/*
+ * A change notification (list_changed, resources/updated with uri): sent to
+ * every subscriptions/listen stream that opted in to it, tagged with its
+ * subscription id, and untagged to the legacy session when legacy is set
+ * and one is open. params is consumed.
+ */
+void mc__rs_notify_change(mc_refserver_t *rs, const char *method, const char *uri, int legacy,
+                          json_object *params);
+
+/*
+ * The multi round-trip form of a server->client request, for a modern job:
+ * with the client's answer in the call's inputResponses, schedules the next
+ * step with it and returns RS_STEP_LATER; otherwise answers the call with an
+ * InputRequiredResult carrying the request and returns RS_STEP_DONE.
+ * params is consumed.
+ */
+int mc__rs_mrtr_ask(mc_refserver_t *rs, rs_job_t *job, const char *method, json_object *params);
+
+/* Answers a modern job that needs a capability its request did not declare
+ * with -32021, data.requiredCapabilities {cap: {sub: {}}} (sub may be NULL). */
+int mc__rs_need_capability(mc_refserver_t *rs, rs_job_t *job, const char *cap, const char *sub);
+
 /* ---- lifecycle.c ---- */
 
 /* Answers initialize: negotiates the version, records client capabilities. */
@@ -290,6 +369,13 @@ void mc__rs_initialize(mc_refserver_t *rs, json_object *id, json_object *params)
 
 /* Returns the version's wire string. */
 const char *mc__rs_version_str(rs_version_t v);
+
+/* Records the client capabilities caps (an object, or NULL) as rs->version
+ * reads them. */
+void mc__rs_record_client_caps(mc_refserver_t *rs, json_object *caps);
+
+/* The server capabilities object for rs->version. New reference. */
+json_object *mc__rs_server_caps(mc_refserver_t *rs);
 
 /* ---- json helpers (content.c) ---- */
 

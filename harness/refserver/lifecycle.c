@@ -16,6 +16,8 @@
 
 const char *mc__rs_version_str(rs_version_t v)
 {
+    if (v == RS_V_2026_07_28)
+        return rs_versions[MC_V_2026_07_28];
     if ((int)v < 0 || v >= RS_V_COUNT)
         return "";
     return rs_versions[v];
@@ -46,7 +48,7 @@ static int has_object(json_object *o, const char *key, json_object **out)
 }
 
 /* Records what the client declared, as far as the negotiated version knows it. */
-static void record_client_caps(mc_refserver_t *rs, json_object *caps)
+void mc__rs_record_client_caps(mc_refserver_t *rs, json_object *caps)
 {
     json_object *el;
 
@@ -67,7 +69,7 @@ static void record_client_caps(mc_refserver_t *rs, json_object *caps)
 }
 
 /* Builds the server capabilities object for the negotiated version. */
-static json_object *server_caps(mc_refserver_t *rs)
+json_object *mc__rs_server_caps(mc_refserver_t *rs)
 {
     json_object *caps = json_object_new_object(), *o;
 
@@ -131,7 +133,7 @@ void mc__rs_initialize(mc_refserver_t *rs, json_object *id, json_object *params)
             rs->version = v == RS_V_LATEST ? RS_V_2025_06_18 : RS_V_LATEST;
         answer = rs_versions[rs->version];
     }
-    record_client_caps(rs, caps);
+    mc__rs_record_client_caps(rs, caps);
 
     /* Without a violation switch the result depends on the version alone. */
     key = mc__rs_body_key(rs, RS_BODY_INIT, 0);
@@ -140,7 +142,7 @@ void mc__rs_initialize(mc_refserver_t *rs, json_object *id, json_object *params)
     res = json_object_new_object();
     mc__rs_put_str(rs, res, "protocolVersion", answer);
     if (!rs_bug_on(rs, INIT_NO_CAPABILITIES))
-        mc__rs_put(rs, res, "capabilities", server_caps(rs));
+        mc__rs_put(rs, res, "capabilities", mc__rs_server_caps(rs));
     if (!rs_bug_on(rs, INIT_NO_SERVER_INFO)) {
         info = json_object_new_object();
         mc__rs_put_str(rs, info, "name", "mcpcheck-refserver");

@@ -30,6 +30,9 @@
 /* Resource subscriptions held per session. */
 #define RS_MAX_SUBSCRIPTIONS 64
 
+/* subscriptions/listen streams open at once (2026-07-28). */
+#define RS_MAX_LISTENS 16
+
 /* Longest resource URI the server stores or echoes in full (bytes). */
 #define RS_MAX_URI_LEN 2048
 

@@ -64,8 +64,14 @@ static int rate_ok(mc_refserver_t *rs)
  * rate limit (which counts it). */
 static int log_passes(mc_refserver_t *rs, int level)
 {
-    return level >= 0 && level < RS_LOG_LEVELS &&
-           level >= rs->log_level && rate_ok(rs);
+    /* A stateless request without io.modelcontextprotocol/logLevel gets no
+     * log message (2026-07-28/server/utilities/logging#per-request-log-level). */
+    int floor = !rs->modern               ? rs->log_level
+                : rs->req_log >= 0        ? rs->req_log
+                : rs_bug_on(rs, LOG_WITHOUT_LEVEL) ? 0
+                                          : RS_LOG_LEVELS;
+
+    return level >= 0 && level < RS_LOG_LEVELS && level >= floor && rate_ok(rs);
 }
 
 /* Sends notifications/message for a message that passed. data is consumed. */

@@ -371,10 +371,16 @@ static void read_error(mc_refserver_t *rs, json_object *id, int code, const char
         }
         if (rs_bug_on(rs, RESOURCE_NOT_FOUND_CODE))
             code = MC_RPC_INTERNAL_ERROR;
+        /* 2026-07-28/server/resources#error-handling: -32602 from then on. */
+        else if (rs->version >= RS_V_2026_07_28 && !rs_bug_on(rs, NOT_FOUND_OLD_CODE))
+            code = MC_RPC_INVALID_PARAMS;
     }
     data = json_object_new_object();
     mc__rs_put_str(rs, data, "uri", uri);
-    mc__rs_error(rs, id, code, code == MC_RPC_RESOURCE_NOT_FOUND ? "Resource not found" : why,
+    mc__rs_error(rs, id, code,
+                 code == MC_RPC_RESOURCE_NOT_FOUND || code == MC_RPC_INVALID_PARAMS
+                     ? "Resource not found"
+                     : why,
                  data);
 }
 
@@ -495,9 +501,8 @@ void mc__rs_resources_touch(mc_refserver_t *rs)
     json_object *p;
 
     rs->watched_rev++;
-    if (find_sub(rs, watched) < 0)
-        return;
     p = json_object_new_object();
     mc__rs_put_str(rs, p, "uri", watched);
-    mc__rs_notify(rs, "notifications/resources/updated", p);
+    mc__rs_notify_change(rs, "notifications/resources/updated", watched, find_sub(rs, watched) >= 0,
+                         p);
 }

@@ -113,6 +113,15 @@ static void send_response(mc_refserver_t *rs, json_object *msg)
 
 void mc__rs_result(mc_refserver_t *rs, json_object *id, json_object *result)
 {
+    if (rs->modern) {
+        if (result == NULL)
+            result = json_object_new_object();
+        if (result == NULL) {
+            rs->failed = 1;
+            return;
+        }
+        mc__rs_modern_decorate(rs, result);
+    }
     if (mc__rs_result_text(rs, id, result))
         return;
     send_response(rs, mc_jsonrpc_result(json_object_get(id), result));
@@ -262,11 +271,65 @@ static const rs_method_t rs_methods[] = {
 
 #define RS_NUL_MESSAGE "params hold a string with a NUL character (\\u0000)"
 
+/* The methods the stateless protocol removed (2026-07-28/changelog): unknown
+ * methods to a modern request. */
+static const char *const rs_removed[] = {"initialize", "ping", "logging/setLevel",
+                                         "resources/subscribe", "resources/unsubscribe"};
+
+/* The methods whose 2026-07-28 results are cacheable (ttlMs, cacheScope). */
+static const char *const rs_cacheable[] = {"tools/list", "prompts/list", "resources/list",
+                                           "resources/read", "resources/templates/list"};
+
+/* Serves a request in the stateless protocol (modern.c has the context). */
+static void dispatch_modern(mc_refserver_t *rs, const mc_msg_t *msg)
+{
+    const char *m = msg->method;
+    rs_ctx_t saved;
+    size_t i;
+
+    if (mc__rs_modern_enter(rs, msg, &saved) != 0)
+        return;
+    for (i = 0; i < sizeof(rs_cacheable) / sizeof(rs_cacheable[0]); i++)
+        if (strcmp(m, rs_cacheable[i]) == 0)
+            rs->cacheable = 1;
+    for (i = 0; i < sizeof(rs_removed) / sizeof(rs_removed[0]); i++) {
+        if (strcmp(m, rs_removed[i]) == 0) {
+            mc__rs_error(rs, msg->id, MC_RPC_METHOD_NOT_FOUND, "method not found", NULL);
+            goto done;
+        }
+    }
+    if (strcmp(m, "server/discover") == 0) {
+        mc__rs_discover(rs, msg->id, msg->params);
+        goto done;
+    }
+    if (strcmp(m, "subscriptions/listen") == 0) {
+        mc__rs_listen(rs, msg->id, msg->params);
+        goto done;
+    }
+    for (i = 0; i < sizeof(rs_methods) / sizeof(rs_methods[0]); i++) {
+        if (strcmp(m, rs_methods[i].name) == 0) {
+            rs_methods[i].fn(rs, msg->id, msg->params);
+            goto done;
+        }
+    }
+    mc__rs_error(rs, msg->id,
+                 rs_bug_on(rs, METHOD_NOT_FOUND_CODE) ? MC_RPC_INTERNAL_ERROR
+                                                      : MC_RPC_METHOD_NOT_FOUND,
+                 rs_bug_on(rs, METHOD_NOT_FOUND_CODE) ? "internal error" : "method not found",
+                 NULL);
+done:
+    mc__rs_ctx_restore(rs, &saved);
+}
+
 static void dispatch_request(mc_refserver_t *rs, const mc_msg_t *msg)
 {
     size_t i;
     const char *m = msg->method;
 
+    if (mc__rs_modern_claims(rs, msg)) {
+        dispatch_modern(rs, msg);
+        return;
+    }
     if (strcmp(m, "ping") == 0) {
         handle_ping(rs, msg->id, msg->params);
         return;
@@ -333,7 +396,13 @@ static void dispatch_notification(mc_refserver_t *rs, const mc_msg_t *msg)
             rs->phase = RS_PHASE_READY;
     } else if (strcmp(m, "notifications/cancelled") == 0 &&
                !mc__rs_has_nul_string(msg->params, 0)) {
-        mc__rs_jobs_cancel(rs, msg->params);
+        json_object *rid;
+        /* On stdio a subscriptions/listen stream ends with the cancellation
+         * of its request (2026-07-28/basic/patterns/subscriptions#cancellation). */
+        if (!(json_object_is_type(msg->params, json_type_object) &&
+              json_object_object_get_ex(msg->params, "requestId", &rid) &&
+              mc__rs_listen_cancel(rs, rid)))
+            mc__rs_jobs_cancel(rs, msg->params);
     }
     /* Other notifications (progress, roots/list_changed, unknown ones) need
      * no action, and a notification is never answered. */
@@ -568,6 +637,7 @@ mc_refserver_t *mc_refserver_new(const mc_refserver_opts_t *opts, mc_refserver_e
     rs->phase = RS_PHASE_NEW;
     rs->version = RS_V_LATEST;
     rs->log_level = 0;
+    rs->req_log = -1;
     rs->next_out_id = 1;
     rs->shared = opts->cache;
     return rs;
@@ -609,6 +679,7 @@ mc_refserver_t *mc_refserver_clone(const mc_refserver_t *tmpl, mc_refserver_emit
     rs->emit_ctx = emit_ctx;
     rs->jobs = NULL;
     rs->pending = NULL;
+    rs->listens = NULL; /* streams belong to the template's client */
     rs->out = NULL;
     rs->out_cap = 0;
     rs->failed = 0;
@@ -637,6 +708,7 @@ void mc_refserver_free(mc_refserver_t *rs)
     if (rs == NULL)
         return;
     mc__rs_jobs_free(rs);
+    mc__rs_listens_free(rs);
     free(rs->jobs);
     free(rs->pending);
     for (i = 0; i < rs->nsubs; i++)

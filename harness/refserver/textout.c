@@ -38,7 +38,7 @@ static const char head[] = "{\"jsonrpc\":\"2.0\"";
 
 int mc__rs_text_ok(const mc_refserver_t *rs)
 {
-    return rs->bug == RS_BUG_NONE && rs->batch == NULL && !rs->pretty_next;
+    return rs->bug == RS_BUG_NONE && rs->batch == NULL && !rs->pretty_next && !rs->modern;
 }
 
 /* Longest decimal integer: "-" and 19 digits, or 20 digits. */

@@ -159,6 +159,7 @@ static void job_free(mc_refserver_t *rs, rs_job_t *job)
     json_object_put(job->id);
     json_object_put(job->token);
     json_object_put(job->args);
+    json_object_put(job->responses);
     memset(job, 0, sizeof(*job));
 }
 
@@ -202,18 +203,32 @@ void mc__rs_job_finish_text(mc_refserver_t *rs, rs_job_t *job, const char *text,
     job_free(rs, job);
 }
 
-/* Runs one step of a job and schedules the next. */
+/* Runs one step of a job and schedules the next. A job started by a
+ * stateless request runs in that request's context (modern.c). */
 static void job_step(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply)
 {
     int tool = job->tool, rc;
     uint32_t serial = job->serial;
     /* Steps keep their rhythm: a late tick catches up instead of drifting. */
     int64_t base = job->due >= 0 ? job->due : rs->now;
+    rs_ctx_t saved;
+    rs_reply_t mrtr;
 
+    mc__rs_ctx_save(rs, &saved);
+    if (job->ctx.modern)
+        mc__rs_ctx_restore(rs, &job->ctx);
+    if (job->mrtr_reply != NULL && reply == NULL) {
+        /* The answer the retry carried in inputResponses. */
+        mrtr.result = job->mrtr_reply;
+        mrtr.error = NULL;
+        job->mrtr_reply = NULL;
+        reply = &mrtr;
+    }
     if (tool < RS_NTOOLS)
         rc = rs_tools[tool].fn(rs, job, reply);
     else
         rc = tool_generic(rs, job, reply);
+    mc__rs_ctx_restore(rs, &saved);
     if (!job->used || job->serial != serial)
         return; /* finished (and possibly reused) */
     if (rc == RS_STEP_DONE) {
@@ -221,7 +236,8 @@ static void job_step(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply)
         return;
     }
     job->step++;
-    job->due = rc == RS_STEP_LATER ? base + rs->step_ms : -1;
+    /* An answer already at hand is used at once. */
+    job->due = rc != RS_STEP_LATER ? -1 : job->mrtr_reply != NULL ? rs->now : base + rs->step_ms;
 }
 
 void mc__rs_jobs_run(mc_refserver_t *rs)
@@ -382,7 +398,7 @@ static int find_tool(mc_refserver_t *rs, const char *name)
 void mc__rs_tools_call(mc_refserver_t *rs, json_object *id, json_object *params)
 {
     const char *name = mc__rs_get_str(params, "name");
-    json_object *args = NULL, *meta, *token = NULL;
+    json_object *args = NULL, *meta, *token = NULL, *resp;
     rs_job_t *job = NULL;
     int t, i;
 
@@ -430,6 +446,12 @@ void mc__rs_tools_call(mc_refserver_t *rs, json_object *id, json_object *params)
     job->step = 0;
     job->due = rs->now;
     job->elicitation_id[0] = '\0';
+    mc__rs_ctx_save(rs, &job->ctx);
+    job->responses = NULL;
+    job->mrtr_reply = NULL;
+    if (rs->modern && json_object_object_get_ex(params, "inputResponses", &resp) &&
+        json_object_is_type(resp, json_type_object))
+        job->responses = json_object_get(resp);
     /* The first step runs from mc__rs_jobs_run() at the end of this message. */
 }
 
@@ -611,7 +633,7 @@ static int trigger_list(mc_refserver_t *rs, rs_job_t *job, rs_list_t list, int *
 
     *toggle = !*toggle;
     mc__rs_list_changed(rs, list);
-    mc__rs_notify(rs, method, NULL);
+    mc__rs_notify_change(rs, method, NULL, 1, NULL);
     snprintf(text, sizeof(text), "%s is now %s", what, *toggle ? "listed" : "gone");
     mc__rs_job_finish_text(rs, job, text, 0);
     return RS_STEP_DONE;

@@ -106,7 +106,8 @@ size_t mc_report_console_result(const mc_scenario_result_t *r, const mc_baseline
     } else {
         verdict(&o, r->verdict, color, 12);
     }
-    put(&o, " %s [%s] (%lld ms)", r->id, r->version, (long long)r->duration_ms);
+    put(&o, " %s [%s%s%s] (%lld ms)", r->id, r->version, r->tags != NULL ? ", " : "",
+        r->tags != NULL ? r->tags : "", (long long)r->duration_ms);
     if (!verbose && (r->verdict == MC_SKIP || r->verdict == MC_NOT_VERIFIED)) {
         /* Folded: one line, the reason on it; -v shows the checks. */
         if (r->reason != NULL) {

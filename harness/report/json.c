@@ -80,6 +80,8 @@ static json_object *scenario_json(const mc_report_t *rep, size_t i)
     add_str(o, "area", r->area);
     add_str(o, "file", r->file);
     add_str(o, "version", r->version);
+    if (r->tags != NULL)
+        add_str(o, "tags", r->tags);
     add_str(o, "verdict", mc_verdict_name(r->verdict));
     add_str(o, "reason", r->reason);
     add_str(o, "known", mc__known(rep, i));

@@ -83,6 +83,7 @@ static int load_scenario(json_object *o, mc_scenario_result_t *r, char **known, 
     r->title = str0(o, "title", &oom);
     r->file = str0(o, "file", &oom);
     r->version = str0(o, "version", &oom);
+    r->tags = str(o, "tags", &oom);
     r->reason = str(o, "reason", &oom);
     r->stderr_tail = str(o, "stderr_tail", &oom);
     r->exit_desc = str(o, "exit", &oom);

@@ -282,6 +282,57 @@ static const mc_check_def_t builtins[] = {
               REF("2025-06-18", "server/utilities/logging#capabilities"),
               REF("2025-11-25", "server/utilities/logging#capabilities"),
               REF("2026-07-28", "server/utilities/logging#capabilities")}},
+    /* --- the stateless protocol (2026-07-28) --- */
+    {.check = "wire/result-type",
+     .level = MC_LEVEL_MUST,
+     .quote = "The result MUST include a resultType field to indicate the type of the result.",
+     .refs = {REF("2026-07-28", "basic#result-responses")},
+     .interpretation = "Every result carries a string resultType, and one the client knows: "
+                       "\"complete\" or \"input_required\" (an unrecognized value \"MUST be "
+                       "considered invalid\", basic#resulttype; no extension is negotiated)."},
+    {.check = "wire/input-required-methods",
+     .level = MC_LEVEL_MUST,
+     .quote = "Servers MUST NOT send InputRequiredResult responses on any other client requests.",
+     .refs = {REF("2026-07-28", "basic/patterns/mrtr#supported-requests")},
+     .interpretation = "Only tools/call, prompts/get and resources/read, the rows of the page's "
+                       "table, may be answered with resultType \"input_required\"."},
+    {.check = "wire/input-required-shape",
+     .level = MC_LEVEL_MUST,
+     .quote = "Servers MUST include at least one of inputRequests or requestState in every "
+              "InputRequiredResult response.",
+     .refs = {REF("2026-07-28", "basic/patterns/mrtr#server-requirements-basic-workflow")}},
+    {.check = "wire/input-requests-declared",
+     .level = MC_LEVEL_MUST,
+     .quote = "Servers MUST NOT send an inputRequests that the client has not declared support "
+              "for in its capabilities.",
+     .refs = {REF("2026-07-28", "basic/patterns/mrtr#server-requirements-basic-workflow")},
+     .interpretation = "An elicitation/create, sampling/createMessage or roots/list input "
+                       "request needs that capability in the clientCapabilities of the request "
+                       "it answers."},
+    {.check = "wire/log-per-request",
+     .level = MC_LEVEL_MUST,
+     .quote = "The server MUST NOT emit notifications/message for a request that does not "
+              "include this field.",
+     .refs = {REF("2026-07-28", "server/utilities/logging#per-request-log-level")},
+     .interpretation = "On stdio every stream shares one channel: a notifications/message is "
+                       "in order only while a request that set io.modelcontextprotocol/logLevel "
+                       "is still unanswered."},
+    {.check = "wire/listen-opted-in",
+     .level = MC_LEVEL_MUST,
+     .quote = "The server MUST NOT send notification types the client has not explicitly "
+              "requested.",
+     .refs = {REF("2026-07-28", "basic/patterns/subscriptions#opening-a-stream")},
+     .interpretation = "A list_changed or resources/updated notification names, in "
+                       "_meta.io.modelcontextprotocol/subscriptionId, a subscriptions/listen "
+                       "request whose notifications filter opted in to its type (for "
+                       "resources/updated: to its uri)."},
+    {.check = "wire/listen-ack-first",
+     .level = MC_LEVEL_MUST,
+     .quote = "The server MUST send notifications/subscriptions/acknowledged as the first "
+              "message carrying the subscription's ID in _meta under "
+              "io.modelcontextprotocol/subscriptionId, and MUST NOT send any notification on "
+              "the subscription before it.",
+     .refs = {REF("2026-07-28", "basic/patterns/subscriptions#acknowledgment")}},
     {.check = "wire/progress-increases",
      .level = MC_LEVEL_MUST,
      .quote = "The progress value MUST increase with each notification, even if the total is "

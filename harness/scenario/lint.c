@@ -369,6 +369,7 @@ static void lint_request(mc__lint_t *l, json_object *st, const char *ptr, int de
     mc__lint_want_type(l, st, "params", json_type_object, ptr, "a request step");
     mc__lint_want_type(l, st, "timeout", json_type_int, ptr, "a request step");
     mc__lint_want_type(l, st, "progress", json_type_boolean, ptr, "a request step");
+    mc__lint_want_type(l, st, "retry", json_type_boolean, ptr, "a request step");
     if (mc_json_get(st, "progress") != NULL &&
         json_object_is_type(mc_json_get(st, "progress"), json_type_boolean) &&
         json_object_get_boolean(mc_json_get(st, "progress")))
@@ -604,7 +605,7 @@ static void lint_await(mc__lint_t *l, json_object *st, const char *ptr, int dept
 
 static const char *const k_request[] = {"request", "params", "expect",  "assert",
                                         "capture", "check",  "timeout", "progress",
-                                        "async",   "note",   NULL};
+                                        "async",   "note",   "retry",   NULL};
 static const char *const k_notify[] = {"notify", "params", "note", NULL};
 static const char *const k_expect_n[] = {"expect_notification", "within", "assert",
                                          "capture", "check", "where", "related", "note", NULL};

@@ -1,5 +1,7 @@
 #include "scenario/result.h"
 
+#include "core/version.h"
+
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -39,6 +41,50 @@ static char *dup_cap(const char *s, size_t cap)
     return d;
 }
 
+/* Longest tag list kept for a report (bytes). */
+#define MC_RESULT_MAX_TAGS 256
+
+/* The areas of the features a version may deprecate (MC_VF_DEPRECATED_RSL). */
+static int deprecated_area(const char *area, const char *version)
+{
+    return mc_version_has(version, MC_VF_DEPRECATED_RSL) &&
+           (strcmp(area, "roots") == 0 || strcmp(area, "sampling") == 0 ||
+            strcmp(area, "logging") == 0);
+}
+
+/* The string members of doc's "tags", comma-separated, as a new string, with
+ * "deprecated" added when the scenario's area is a feature the version
+ * deprecates; NULL when there are none (or memory runs out: tags are a
+ * label, not a verdict). */
+static char *join_tags(json_object *doc, const char *area, const char *version)
+{
+    json_object *tags = NULL;
+    char buf[MC_RESULT_MAX_TAGS];
+    size_t i, n, off = 0;
+    int dep = deprecated_area(area, version);
+
+    buf[0] = '\0';
+    if (doc == NULL || !json_object_object_get_ex(doc, "tags", &tags) ||
+        !json_object_is_type(tags, json_type_array))
+        tags = NULL;
+    if (dep)
+        off = (size_t)snprintf(buf, sizeof(buf), "deprecated");
+    n = tags != NULL ? json_object_array_length(tags) : 0;
+    for (i = 0; i < n; i++) {
+        json_object *t = json_object_array_get_idx(tags, i);
+        int w;
+        if (!json_object_is_type(t, json_type_string) ||
+            (dep && strcmp(json_object_get_string(t), "deprecated") == 0))
+            continue;
+        w = snprintf(buf + off, sizeof(buf) - off, "%s%s", off ? "," : "",
+                     json_object_get_string(t));
+        if (w < 0 || (size_t)w >= sizeof(buf) - off)
+            break;
+        off += (size_t)w;
+    }
+    return off > 0 ? strdup(buf) : NULL;
+}
+
 int mc_sresult_init(mc_scenario_result_t *r, const mc_scenario_t *sc, const char *version)
 {
     memset(r, 0, sizeof(*r));
@@ -48,6 +94,7 @@ int mc_sresult_init(mc_scenario_result_t *r, const mc_scenario_t *sc, const char
     r->file = strdup(sc->doc.name);
     r->version = strdup(version);
     r->checks = calloc(MC_RESULT_MAX_CHECKS, sizeof(*r->checks));
+    r->tags = join_tags(sc->doc.root, sc->area, version);
     if (!r->id || !r->area || !r->title || !r->file || !r->version || !r->checks) {
         mc_sresult_free(r);
         return MC_ENOMEM;
@@ -218,6 +265,7 @@ void mc_sresult_free(mc_scenario_result_t *r)
     free(r->title);
     free(r->file);
     free(r->version);
+    free(r->tags);
     free(r->reason);
     free(r->stderr_tail);
     free(r->exit_desc);

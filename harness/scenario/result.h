@@ -77,6 +77,7 @@ typedef struct mc_tx_line {
 typedef struct mc_scenario_result {
     char *id, *area, *title, *file;
     char *version;            /* protocol version the scenario ran at */
+    char *tags;               /* the scenario's tags, comma-separated ("deprecated"), or NULL */
     mc_verdict_t verdict;
     char *reason;             /* why SKIP, NOT-VERIFIED or ERROR */
     mc_check_result_t *checks;

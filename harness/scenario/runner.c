@@ -723,7 +723,12 @@ static int step_request(rctx_t *c, json_object *st, int line)
         json_object_put(idv);
         return 0;
     }
+    /* "retry": false keeps a stateless input_required answer for the step
+     * to judge, instead of answering it and retrying. */
+    c->s.input_retry_off = mc_json_get(st, "retry") != NULL &&
+                           !json_object_get_boolean(mc_json_get(st, "retry"));
     rc = mc_session_request(&c->s, method, params, time_left(c, timeout), &resp);
+    c->s.input_retry_off = 0;
     drain_session(c);
     if (rc == MC_ETIMEOUT) {
         char msg[200];

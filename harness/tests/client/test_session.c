@@ -441,8 +441,115 @@ static void test_known_versions(void **state)
     (void)state;
     assert_true(mc_protocol_version_known("2024-11-05"));
     assert_true(mc_protocol_version_known("2025-11-25"));
+    assert_true(mc_protocol_version_known("2026-07-28"));
     assert_false(mc_protocol_version_known("2025-11-26"));
     assert_false(mc_protocol_version_known(NULL));
+}
+
+/* --- the stateless protocol (2026-07-28) ------------------------------------ */
+
+/* _meta[key] of a sent request, as a string ("" when absent). */
+static const char *sent_meta(json_object *sent, const char *key)
+{
+    json_object *p, *m, *v;
+
+    if (!json_object_object_get_ex(sent, "params", &p) ||
+        !json_object_object_get_ex(p, "_meta", &m) || !json_object_object_get_ex(m, key, &v))
+        return "";
+    return json_object_is_type(v, json_type_string) ? json_object_get_string(v)
+                                                    : json_object_to_json_string(v);
+}
+
+/* A stateless server: discover, and a tool that asks for elicitation until
+ * the retry carries the answer and the state it handed out. */
+static void script_stateless(fake_t *f, json_object *sent)
+{
+    const char *m = sent_method(sent);
+    json_object *p = NULL, *resp, *st;
+
+    json_object_object_get_ex(sent, "params", &p);
+    if (strcmp(sent_meta(sent, "io.modelcontextprotocol/protocolVersion"), "2026-07-28") != 0) {
+        char buf[256];
+        snprintf(buf, sizeof(buf),
+                 "{\"jsonrpc\":\"2.0\",\"id\":%lld,\"error\":{\"code\":-32602,\"message\":\"meta\"}}",
+                 (long long)sent_id(sent));
+        push(f, buf);
+    } else if (strcmp(m, "server/discover") == 0) {
+        answer_result(f, sent,
+                      "{\"resultType\":\"complete\",\"supportedVersions\":[\"2026-07-28\"],"
+                      "\"capabilities\":{\"tools\":{}},\"ttlMs\":1,\"cacheScope\":\"public\","
+                      "\"_meta\":{\"io.modelcontextprotocol/serverInfo\":{\"name\":\"fake\","
+                      "\"version\":\"2\"}}}");
+    } else if (strcmp(m, "tools/call") == 0) {
+        if (json_object_object_get_ex(p, "inputResponses", &resp) &&
+            json_object_object_get_ex(p, "requestState", &st) &&
+            strcmp(json_object_get_string(st), "opaque-1") == 0)
+            answer_result(f, sent, "{\"resultType\":\"complete\",\"content\":[]}");
+        else
+            answer_result(f, sent,
+                          "{\"resultType\":\"input_required\",\"requestState\":\"opaque-1\","
+                          "\"inputRequests\":{\"q\":{\"method\":\"elicitation/create\","
+                          "\"params\":{\"message\":\"m\",\"requestedSchema\":{\"type\":"
+                          "\"object\",\"properties\":{}}}}}}");
+    }
+}
+
+static void test_stateless_session(void **state)
+{
+    fake_t f;
+    mc_session_t s;
+    mc_errbuf_t eb;
+    mc_msg_t resp;
+    json_object *caps = json_tokener_parse("{\"elicitation\":{}}"), *sent;
+
+    (void)state;
+    start(&f, &s, script_stateless);
+    mc_errbuf_clear(&eb);
+    assert_int_equal(mc_session_initialize(&s, "2026-07-28", caps, 1000, &eb), MC_OK);
+    assert_true(s.stateless);
+    assert_string_equal(s.negotiated_version, "2026-07-28");
+    assert_string_equal(s.server_name, "fake");
+    assert_non_null(s.server_caps);
+    /* No initialize: the first line is server/discover, with the _meta. */
+    sent = json_tokener_parse(f.sent[0]);
+    assert_string_equal(sent_method(sent), "server/discover");
+    assert_string_equal(sent_meta(sent, "io.modelcontextprotocol/clientCapabilities"),
+                        "{ \"elicitation\": { } }");
+    json_object_put(sent);
+
+    /* input_required is answered by the responder (decline) and retried
+     * with the state echoed and a new id. */
+    assert_int_equal(mc_session_request(&s, "tools/call",
+                                        json_tokener_parse("{\"name\":\"t\"}"), 1000, &resp),
+                     MC_OK);
+    assert_int_equal(resp.kind, MC_MSG_RESULT);
+    assert_false(mc_session_input_required(&resp));
+    mc_msg_free(&resp);
+    assert_int_equal(f.n_sent, 3);
+    sent = json_tokener_parse(f.sent[2]);
+    assert_non_null(strstr(f.sent[2], "\"inputResponses\":{\"q\":{\"action\":\"decline\"}}"));
+    assert_non_null(strstr(f.sent[2], "\"requestState\":\"opaque-1\""));
+    assert_true(sent_id(sent) != 2);
+    json_object_put(sent);
+
+    /* input_retry_off hands the interim result over as it is. */
+    s.input_retry_off = 1;
+    assert_int_equal(mc_session_request(&s, "tools/call",
+                                        json_tokener_parse("{\"name\":\"t\"}"), 1000, &resp),
+                     MC_OK);
+    assert_true(mc_session_input_required(&resp));
+    mc_msg_free(&resp);
+    /* A version already in _meta is kept. */
+    assert_int_equal(mc_session_request(&s, "tools/list",
+                                        json_tokener_parse("{\"_meta\":{\"io.modelcontextprotocol/"
+                                                           "protocolVersion\":\"1900-01-01\"}}"),
+                                        1000, &resp),
+                     MC_OK);
+    assert_int_equal(resp.kind, MC_MSG_ERROR);
+    mc_msg_free(&resp);
+    json_object_put(caps);
+    mc_session_free(&s);
+    fake_free(&f);
 }
 
 /* --- hostile links: floods, interrupts, oversize lines --------------------- */
@@ -602,6 +709,7 @@ int main(void)
         cmocka_unit_test(test_server_requests),
         cmocka_unit_test(test_pending_table_is_bounded),
         cmocka_unit_test(test_known_versions),
+        cmocka_unit_test(test_stateless_session),
         cmocka_unit_test(test_flood_fast),
         cmocka_unit_test(test_flood_slow_deadline),
         cmocka_unit_test(test_stop_flag),

@@ -304,6 +304,102 @@ static void test_progress(void **state)
     mc_wire_free(&w);
 }
 
+/* A stateless (2026-07-28) request line with client capabilities caps and
+ * extra _meta members (a leading comma) and params members (likewise). */
+static void mreq(mc_wire_t *w, int id, const char *method, const char *caps, const char *meta,
+                 const char *params)
+{
+    char line[1024];
+
+    snprintf(line, sizeof(line),
+             "{\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":\"%s\",\"params\":{\"_meta\":{"
+             "\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","
+             "\"io.modelcontextprotocol/clientCapabilities\":%s%s}%s}}",
+             id, method, caps, meta, params);
+    out(w, line);
+}
+
+static void test_stateless(void **state)
+{
+    mc_wire_t w;
+
+    (void)state;
+    assert_int_equal(mc_wire_init(&w), MC_OK);
+    /* resultType on every result, known values only. */
+    mreq(&w, 1, "server/discover", "{}", "", "");
+    assert_true(w.stateless);
+    in(&w, "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"resultType\":\"complete\","
+           "\"supportedVersions\":[\"2026-07-28\"],\"capabilities\":{\"tools\":{}}}}");
+    assert_int_equal(findings(&w, "wire/result-type"), 0);
+    assert_int_equal(evals(&w, "wire/result-type"), 1);
+    mreq(&w, 2, "tools/list", "{}", "", "");
+    in(&w, "{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{\"tools\":[]}}");
+    assert_int_equal(findings(&w, "wire/result-type"), 1);
+    mreq(&w, 3, "tools/list", "{}", "", "");
+    in(&w, "{\"jsonrpc\":\"2.0\",\"id\":3,\"result\":{\"resultType\":\"partial\",\"tools\":[]}}");
+    assert_int_equal(findings(&w, "wire/result-type"), 2);
+
+    /* InputRequiredResult: only on the three methods, never empty, only
+     * for declared capabilities. */
+    mreq(&w, 4, "tools/call", "{\"elicitation\":{}}", "", ",\"name\":\"t\"");
+    in(&w, "{\"jsonrpc\":\"2.0\",\"id\":4,\"result\":{\"resultType\":\"input_required\","
+           "\"inputRequests\":{\"a\":{\"method\":\"elicitation/create\",\"params\":{}}}}}");
+    assert_int_equal(findings(&w, "wire/input-required-shape"), 0);
+    assert_int_equal(findings(&w, "wire/input-requests-declared"), 0);
+    assert_int_equal(evals(&w, "wire/input-requests-declared"), 1);
+    mreq(&w, 5, "tools/call", "{}", "", ",\"name\":\"t\"");
+    in(&w, "{\"jsonrpc\":\"2.0\",\"id\":5,\"result\":{\"resultType\":\"input_required\","
+           "\"inputRequests\":{\"a\":{\"method\":\"sampling/createMessage\",\"params\":{}}}}}");
+    assert_int_equal(findings(&w, "wire/input-requests-declared"), 1);
+    mreq(&w, 6, "tools/call", "{}", "", ",\"name\":\"t\"");
+    in(&w, "{\"jsonrpc\":\"2.0\",\"id\":6,\"result\":{\"resultType\":\"input_required\"}}");
+    assert_int_equal(findings(&w, "wire/input-required-shape"), 1);
+    mreq(&w, 7, "tools/list", "{}", "", "");
+    in(&w, "{\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{\"resultType\":\"input_required\","
+           "\"requestState\":\"s\"}}");
+    assert_int_equal(findings(&w, "wire/input-required-methods"), 1);
+    assert_int_equal(findings(&w, "wire/input-required-shape"), 1);
+
+    /* notifications/message only while a request that set a level runs. */
+    mreq(&w, 8, "tools/call", "{}", ",\"io.modelcontextprotocol/logLevel\":\"info\"",
+         ",\"name\":\"t\"");
+    in(&w, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{"
+           "\"level\":\"info\",\"data\":1}}");
+    assert_int_equal(findings(&w, "wire/log-per-request"), 0);
+    in(&w, "{\"jsonrpc\":\"2.0\",\"id\":8,\"result\":{\"resultType\":\"complete\",\"content\":[]}}");
+    mreq(&w, 9, "tools/call", "{}", "", ",\"name\":\"t\"");
+    in(&w, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{"
+           "\"level\":\"info\",\"data\":1}}");
+    assert_int_equal(findings(&w, "wire/log-per-request"), 1);
+
+    /* subscriptions/listen: acknowledged first, opted-in types only. */
+    mreq(&w, 10, "subscriptions/listen", "{}", "",
+         ",\"notifications\":{\"toolsListChanged\":true,\"resourceSubscriptions\":[\"a://b\"]}");
+    in(&w, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/tools/list_changed\",\"params\":{"
+           "\"_meta\":{\"io.modelcontextprotocol/subscriptionId\":10}}}");
+    assert_int_equal(findings(&w, "wire/listen-ack-first"), 1);
+    assert_int_equal(findings(&w, "wire/listen-opted-in"), 0);
+    in(&w, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/subscriptions/acknowledged\","
+           "\"params\":{\"_meta\":{\"io.modelcontextprotocol/subscriptionId\":10},"
+           "\"notifications\":{\"toolsListChanged\":true}}}");
+    in(&w, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/resources/updated\",\"params\":{"
+           "\"uri\":\"a://b\",\"_meta\":{\"io.modelcontextprotocol/subscriptionId\":10}}}");
+    assert_int_equal(findings(&w, "wire/listen-ack-first"), 1);
+    assert_int_equal(findings(&w, "wire/listen-opted-in"), 0);
+    in(&w, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/prompts/list_changed\",\"params\":{"
+           "\"_meta\":{\"io.modelcontextprotocol/subscriptionId\":10}}}");
+    assert_int_equal(findings(&w, "wire/listen-opted-in"), 1);
+    in(&w, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/resources/updated\",\"params\":{"
+           "\"uri\":\"a://other\",\"_meta\":{\"io.modelcontextprotocol/subscriptionId\":10}}}");
+    assert_int_equal(findings(&w, "wire/listen-opted-in"), 2);
+    in(&w, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/tools/list_changed\"}");
+    assert_int_equal(findings(&w, "wire/listen-opted-in"), 3);
+    assert_non_null(strstr(detail(&w, "wire/listen-opted-in"), "without a subscriptionId"));
+    /* The legacy rules do not judge the stateless notifications. */
+    assert_int_equal(findings(&w, "wire/resource-updated-subscribed"), 0);
+    mc_wire_free(&w);
+}
+
 static void test_bounded_findings(void **state)
 {
     mc_wire_t w;
@@ -328,6 +424,7 @@ int main(void)
         cmocka_unit_test(test_logging),
         cmocka_unit_test(test_progress),
         cmocka_unit_test(test_bounded_findings),
+        cmocka_unit_test(test_stateless),
         cmocka_unit_test(test_null_id_answer_to_notification),
         cmocka_unit_test(test_server_request_ids),
         cmocka_unit_test(test_oversize_open),

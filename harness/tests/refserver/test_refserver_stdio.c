@@ -288,6 +288,25 @@ static const char session_cancel[] =
                                     "\"progressToken\":9}}")
     "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":2}}\n";
 
+/* The stateless protocol (2026-07-28): no initialize, _meta on every request. */
+#define MODERN_META(caps, extra)                                                                 \
+    "\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","               \
+    "\"io.modelcontextprotocol/clientCapabilities\":" caps extra "}"
+#define MREQ(id, method, caps, extra, params)                                                    \
+    "{\"jsonrpc\":\"2.0\",\"id\":" #id ",\"method\":\"" method "\",\"params\":{"         \
+    MODERN_META(caps, extra) params "}}\n"
+static const char session_stateless[] =
+    MREQ(1, "server/discover", "{}", "", "")
+    MREQ(2, "subscriptions/listen", "{}", "", ",\"notifications\":{\"toolsListChanged\":true}")
+    MREQ(3, "tools/call", "{}", "", ",\"name\":\"test_trigger_prompt_change\"")
+    MREQ(4, "tools/call", "{}", "", ",\"name\":\"test_tool_with_logging\"")
+    MREQ(5, "resources/read", "{}", "", ",\"uri\":\"mcpcheck-missing://x\"")
+    MREQ(6, "tools/call", "{\"elicitation\":{}}", "",
+         ",\"name\":\"test_elicitation\",\"arguments\":{\"message\":\"m\"}")
+    MREQ(7, "tools/list", "{}", "", "")
+    MREQ(8, "tools/call", "{}", ",\"io.modelcontextprotocol/logLevel\":\"info\"",
+         ",\"name\":\"test_simple_text\"");
+
 typedef struct session {
     const char *name;
     const char *script;
@@ -298,7 +317,7 @@ static const session_t sessions[] = {
     {"full", session_full, "0"},       {"plain", session_plain, "0"},
     {"hostile", session_hostile, "0"}, {"old", session_old, "0"},
     {"2024", session_2024, "0"},       {"form-only", session_form_only, "0"},
-    {"cancel", session_cancel, "30"},
+    {"cancel", session_cancel, "30"},  {"stateless", session_stateless, "0"},
 };
 #define NSESSIONS (sizeof(sessions) / sizeof(sessions[0]))
 
@@ -474,7 +493,8 @@ static void test_cli(void)
         CHECK(n > 0 && p[n - 1] != '\t', "--list-bugs line concerns no version: %.*s", (int)n, p);
         CHECK(contains(p, n, "\tMUST\t") || contains(p, n, "\tSHOULD\t"),
               "--list-bugs level: %.*s", (int)n, p);
-        CHECK(contains(p, n, "\t2025-"), "--list-bugs spec reference: %.*s", (int)n, p);
+        CHECK(contains(p, n, "\t2025-") || contains(p, n, "\t2026-"),
+              "--list-bugs spec reference: %.*s", (int)n, p);
         lines++;
         p += n + (e != NULL);
     }

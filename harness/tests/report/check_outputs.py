@@ -33,6 +33,7 @@ import xml.etree.ElementTree as ET
 failures = []
 
 
+
 def check(cond, what):
     if not cond:
         failures.append(what)

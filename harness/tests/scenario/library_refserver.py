@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
-"""library_refserver.py MCPCHECK REFSERVER SCENARIOS_DIR
+"""library_refserver.py MCPCHECK REFSERVER SCENARIOS_DIR [RUN_OPTION...]
 
 The whole scenario library against the reference server: a strict run exits
 0 with no FAIL, WARN, NOT-VERIFIED or ERROR, and the library holds at least
-120 scenarios. Prints the run's closing line and its wall time.
+120 scenarios. Options after the directory go to `mcpcheck run`
+(`--spec-version 2026-07-28`). Prints the run's closing line and its wall
+time.
 """
 import json
 import os
@@ -13,18 +15,20 @@ import tempfile
 import time
 
 MIN_SCENARIOS = 120
-# The versions the reference server speaks through initialize.
-EXPECTED_VERSIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
+# The versions the reference server speaks: through initialize, and the
+# stateless 2026-07-28 (found by server/discover).
+EXPECTED_VERSIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28")
 
 
 def main():
     mcpcheck, refserver, scenarios = sys.argv[1:4]
+    extra = sys.argv[4:]
     files = [os.path.join(d, f) for d, _, fs in os.walk(scenarios) for f in fs
              if f.endswith(".jsonc") and "/profiles" not in d]
     with tempfile.TemporaryDirectory() as tmp:
         started = time.time()
         run = subprocess.run([mcpcheck, "run", "--strict", "--jobs", "2", "--scenarios", scenarios,
-                              "--report-dir", tmp, "--", refserver],
+                              "--report-dir", tmp, *extra, "--", refserver],
                              capture_output=True, text=True, timeout=600)
         took = time.time() - started
         print(run.stdout.strip().splitlines()[-1] if run.stdout.strip() else "(no output)")
@@ -52,7 +56,8 @@ def main():
     for s in skipped:
         print("library_refserver: skipped:", s)
         status = 1
-    for v in EXPECTED_VERSIONS:
+    named = [extra[i + 1] for i in range(len(extra) - 1) if extra[i] == "--spec-version"]
+    for v in named or EXPECTED_VERSIONS:
         if v not in ran:
             print(f"library_refserver: no scenario ran at {v}")
             status = 1

@@ -1,0 +1,448 @@
+/*
+ * modern.c - the stateless protocol (2026-07-28) beside the legacy session.
+ *
+ * The server is dual-era (2026-07-28/basic/versioning#backward-compatibility-
+ * with-initialization-based-versions): a request carrying the per-request
+ * _meta fields, or arriving before any initialize, is served statelessly
+ * with the version, capabilities and log level of its own _meta; an
+ * initialize opens the legacy session as before. While a modern request (or
+ * a tool call it started) runs, the server's context (rs_ctx_t) is switched
+ * to the request's and switched back afterwards, so every module shapes its
+ * answers for the version in force without knowing about eras.
+ *
+ * Here also: server/discover, subscriptions/listen streams, the fields every
+ * modern result carries, and the multi round-trip form of the requests the
+ * tools make of the client (InputRequiredResult, then the retry with
+ * inputResponses).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/version.h"
+#include "refserver/internal.h"
+
+#define META_VERSION "io.modelcontextprotocol/protocolVersion"
+#define META_CAPS "io.modelcontextprotocol/clientCapabilities"
+#define META_LOG "io.modelcontextprotocol/logLevel"
+#define META_SUB "io.modelcontextprotocol/subscriptionId"
+#define META_SERVER "io.modelcontextprotocol/serverInfo"
+
+/* The freshness hint on cacheable results: fixtures change only through the
+ * trigger tools, which announce it on subscriptions/listen streams. */
+#define RS_CACHE_TTL_MS 60000
+
+/* params._meta when it is an object, else NULL (borrowed). */
+static json_object *request_meta(json_object *params)
+{
+    json_object *m;
+
+    if (params == NULL || !json_object_is_type(params, json_type_object) ||
+        !json_object_object_get_ex(params, "_meta", &m) ||
+        !json_object_is_type(m, json_type_object))
+        return NULL;
+    return m;
+}
+
+int mc__rs_modern_claims(const mc_refserver_t *rs, const mc_msg_t *msg)
+{
+    json_object *meta = request_meta(msg->params);
+
+    if (strcmp(msg->method, "server/discover") == 0 ||
+        strcmp(msg->method, "subscriptions/listen") == 0)
+        return 1;
+    if (meta != NULL && (json_object_object_get_ex(meta, META_VERSION, NULL) ||
+                         json_object_object_get_ex(meta, META_CAPS, NULL)))
+        return 1;
+    return rs->phase == RS_PHASE_NEW && strcmp(msg->method, "initialize") != 0 &&
+           strcmp(msg->method, "ping") != 0;
+}
+
+void mc__rs_ctx_save(const mc_refserver_t *rs, rs_ctx_t *c)
+{
+    c->modern = rs->modern;
+    c->version = rs->version;
+    c->cap_roots = rs->cap_roots;
+    c->cap_sampling = rs->cap_sampling;
+    c->cap_elicit_form = rs->cap_elicit_form;
+    c->cap_elicit_url = rs->cap_elicit_url;
+    c->req_log = rs->req_log;
+    c->cacheable = rs->cacheable;
+}
+
+void mc__rs_ctx_restore(mc_refserver_t *rs, const rs_ctx_t *c)
+{
+    rs->modern = c->modern;
+    rs->version = c->version;
+    rs->cap_roots = c->cap_roots;
+    rs->cap_sampling = c->cap_sampling;
+    rs->cap_elicit_form = c->cap_elicit_form;
+    rs->cap_elicit_url = c->cap_elicit_url;
+    rs->req_log = c->req_log;
+    rs->cacheable = c->cacheable;
+}
+
+/* The versions served statelessly, as a new JSON array. */
+static json_object *modern_versions(mc_refserver_t *rs, int lie)
+{
+    json_object *a = json_object_new_array();
+
+    if (a == NULL) {
+        rs->failed = 1;
+        return NULL;
+    }
+    /* The lying switch names only a legacy version while serving this one. */
+    json_object_array_add(a, json_object_new_string(lie ? mc_version_name(MC_V_2025_11_25)
+                                                        : mc_version_name(MC_V_2026_07_28)));
+    return a;
+}
+
+/* Index of a log level name, or -1. */
+static int level_index(const char *name)
+{
+    int i;
+
+    for (i = 0; name != NULL && i < RS_LOG_LEVELS; i++)
+        if (strcmp(mc__rs_log_level_name(i), name) == 0)
+            return i;
+    return -1;
+}
+
+int mc__rs_modern_enter(mc_refserver_t *rs, const mc_msg_t *msg, rs_ctx_t *saved)
+{
+    json_object *meta, *v, *caps = NULL, *lv;
+    const char *pv;
+    int level = -1;
+
+    if (msg->params != NULL && !json_object_is_type(msg->params, json_type_object)) {
+        mc__rs_error(rs, msg->id, MC_RPC_INVALID_PARAMS, "params must be an object", NULL);
+        return -1;
+    }
+    meta = request_meta(msg->params);
+    if (meta == NULL || !json_object_object_get_ex(meta, META_VERSION, &v) ||
+        !json_object_is_type(v, json_type_string)) {
+        mc__rs_error(rs, msg->id, MC_RPC_INVALID_PARAMS,
+                     "params._meta[\"" META_VERSION "\"] (a string) is required on every "
+                     "request",
+                     NULL);
+        return -1;
+    }
+    pv = json_object_get_string(v);
+    if (!json_object_object_get_ex(meta, META_CAPS, &caps) ||
+        !json_object_is_type(caps, json_type_object)) {
+        mc__rs_error(rs, msg->id, MC_RPC_INVALID_PARAMS,
+                     "params._meta[\"" META_CAPS "\"] (an object) is required on every request",
+                     NULL);
+        return -1;
+    }
+    if (!mc_version_has(pv, MC_VF_STATELESS)) {
+        json_object *data = json_object_new_object();
+        mc__rs_put(rs, data, "supported", modern_versions(rs, 0));
+        mc__rs_put_str(rs, data, "requested", pv);
+        mc__rs_error(rs, msg->id, MC_RPC_UNSUPPORTED_VERSION, "Unsupported protocol version", data);
+        return -1;
+    }
+    if (json_object_object_get_ex(meta, META_LOG, &lv)) {
+        level = json_object_is_type(lv, json_type_string) ? level_index(json_object_get_string(lv))
+                                                          : -1;
+        if (level < 0) {
+            mc__rs_error(rs, msg->id, MC_RPC_INVALID_PARAMS,
+                         "params._meta[\"" META_LOG "\"] must be one of debug, info, notice, "
+                         "warning, error, critical, alert, emergency",
+                         NULL);
+            return -1;
+        }
+    }
+    if (mc__rs_has_nul_string(msg->params, 0)) {
+        mc__rs_error(rs, msg->id, MC_RPC_INVALID_PARAMS,
+                     "params hold a string with a NUL character (\\u0000)", NULL);
+        return -1;
+    }
+    mc__rs_ctx_save(rs, saved);
+    rs->modern = 1;
+    rs->version = RS_V_2026_07_28;
+    mc__rs_record_client_caps(rs, caps);
+    rs->req_log = level;
+    rs->cacheable = 0;
+    return 0;
+}
+
+/* ---- results ---- */
+
+void mc__rs_modern_decorate(mc_refserver_t *rs, json_object *result)
+{
+    json_object *meta, *info;
+
+    if (!json_object_object_get_ex(result, "resultType", NULL) &&
+        !rs_bug_on(rs, RESULT_TYPE_MISSING))
+        mc__rs_put_str(rs, result, "resultType", "complete");
+    if (rs->cacheable) {
+        mc__rs_put(rs, result, "ttlMs", json_object_new_int(RS_CACHE_TTL_MS));
+        mc__rs_put_str(rs, result, "cacheScope", "public");
+    }
+    if (!json_object_object_get_ex(result, "_meta", &meta)) {
+        meta = json_object_new_object();
+        mc__rs_put(rs, result, "_meta", meta);
+    }
+    if (meta == NULL || !json_object_is_type(meta, json_type_object) ||
+        json_object_object_get_ex(meta, META_SERVER, NULL))
+        return;
+    info = json_object_new_object();
+    mc__rs_put_str(rs, info, "name", "mcpcheck-refserver");
+    mc__rs_put_str(rs, info, "version", MC_VERSION);
+    mc__rs_put(rs, meta, META_SERVER, info);
+}
+
+void mc__rs_discover(mc_refserver_t *rs, json_object *id, json_object *params)
+{
+    json_object *res;
+
+    (void)params;
+    if (rs_bug_on(rs, DISCOVER_MISSING)) {
+        mc__rs_error(rs, id, MC_RPC_METHOD_NOT_FOUND, "method not found", NULL);
+        return;
+    }
+    res = json_object_new_object();
+    mc__rs_put(rs, res, "supportedVersions", modern_versions(rs, rs_bug_on(rs, DISCOVER_LYING)));
+    mc__rs_put(rs, res, "capabilities", mc__rs_server_caps(rs));
+    mc__rs_put_str(rs, res, "instructions",
+                   "Reference MCP server of mcpcheck: fixtures of the official conformance "
+                   "suite, paginated lists and trigger tools.");
+    rs->cacheable = 1;
+    mc__rs_result(rs, id, res);
+}
+
+/* ---- subscriptions/listen ---- */
+
+static void listen_clear(rs_listen_t *l)
+{
+    int i;
+
+    json_object_put(l->id);
+    for (i = 0; i < l->nuris; i++)
+        free(l->uris[i]);
+    memset(l, 0, sizeof(*l));
+}
+
+void mc__rs_listens_free(mc_refserver_t *rs)
+{
+    int i;
+
+    for (i = 0; rs->listens != NULL && i < RS_MAX_LISTENS; i++)
+        if (rs->listens[i].used)
+            listen_clear(&rs->listens[i]);
+    free(rs->listens);
+    rs->listens = NULL;
+}
+
+/* True when filter[key] is true. */
+static int wants(json_object *filter, const char *key)
+{
+    json_object *v;
+
+    return json_object_object_get_ex(filter, key, &v) &&
+           json_object_is_type(v, json_type_boolean) && json_object_get_boolean(v);
+}
+
+/* {"_meta": {subscriptionId: id}} plus the members of params (consumed). */
+static json_object *tagged(mc_refserver_t *rs, json_object *id, json_object *params)
+{
+    json_object *p = params != NULL ? params : json_object_new_object(), *meta;
+
+    if (!json_object_object_get_ex(p, "_meta", &meta)) {
+        meta = json_object_new_object();
+        mc__rs_put(rs, p, "_meta", meta);
+    }
+    if (meta != NULL)
+        mc__rs_put(rs, meta, META_SUB, json_object_get(id));
+    return p;
+}
+
+void mc__rs_listen(mc_refserver_t *rs, json_object *id, json_object *params)
+{
+    json_object *filter, *uris, *ack;
+    rs_listen_t *l = NULL;
+    size_t i, n;
+    int k;
+
+    if (!json_object_object_get_ex(params, "notifications", &filter) ||
+        !json_object_is_type(filter, json_type_object)) {
+        mc__rs_error(rs, id, MC_RPC_INVALID_PARAMS, "params.notifications must be an object", NULL);
+        return;
+    }
+    if (json_object_object_get_ex(filter, "resourceSubscriptions", &uris) &&
+        (!json_object_is_type(uris, json_type_array) ||
+         json_object_array_length(uris) > RS_MAX_SUBSCRIPTIONS)) {
+        mc__rs_error(rs, id, MC_RPC_INVALID_PARAMS,
+                     "params.notifications.resourceSubscriptions must be an array of at most "
+                     "64 URIs",
+                     NULL);
+        return;
+    }
+    if (rs->listens == NULL) {
+        rs->listens = calloc(RS_MAX_LISTENS, sizeof(*rs->listens));
+        if (rs->listens == NULL) {
+            rs->failed = 1;
+            return;
+        }
+    }
+    for (k = 0; k < RS_MAX_LISTENS && l == NULL; k++)
+        if (!rs->listens[k].used)
+            l = &rs->listens[k];
+    if (l == NULL) {
+        mc__rs_error(rs, id, MC_RPC_INTERNAL_ERROR, "too many subscriptions/listen streams open",
+                     NULL);
+        return;
+    }
+    l->used = 1;
+    l->id = json_object_get(id);
+    l->tools = wants(filter, "toolsListChanged");
+    l->prompts = wants(filter, "promptsListChanged");
+    l->resources = wants(filter, "resourcesListChanged");
+    ack = json_object_new_object();
+    if (l->tools)
+        mc__rs_put(rs, ack, "toolsListChanged", json_object_new_boolean(1));
+    if (l->prompts)
+        mc__rs_put(rs, ack, "promptsListChanged", json_object_new_boolean(1));
+    if (l->resources)
+        mc__rs_put(rs, ack, "resourcesListChanged", json_object_new_boolean(1));
+    n = uris != NULL && json_object_is_type(uris, json_type_array) ? json_object_array_length(uris)
+                                                                   : 0;
+    if (json_object_object_get_ex(filter, "resourceSubscriptions", NULL)) {
+        json_object *acked = json_object_new_array();
+        for (i = 0; i < n; i++) {
+            json_object *u = json_object_array_get_idx(uris, i);
+            const char *s =
+                json_object_is_type(u, json_type_string) ? json_object_get_string(u) : NULL;
+            char *copy;
+            if (s == NULL || strlen(s) > RS_MAX_URI_LEN || !mc__rs_resource_exists(rs, s))
+                continue; /* not a resource of this server: not honoured */
+            copy = strdup(s);
+            if (copy == NULL) {
+                rs->failed = 1;
+                break;
+            }
+            l->uris[l->nuris++] = copy;
+            json_object_array_add(acked, json_object_new_string(s));
+        }
+        mc__rs_put(rs, ack, "resourceSubscriptions", acked);
+    }
+    {
+        json_object *p = json_object_new_object();
+        mc__rs_put(rs, p, "notifications", ack);
+        mc__rs_notify(rs, "notifications/subscriptions/acknowledged", tagged(rs, id, p));
+    }
+}
+
+int mc__rs_listen_cancel(mc_refserver_t *rs, json_object *rid)
+{
+    int i;
+
+    for (i = 0; rs->listens != NULL && i < RS_MAX_LISTENS; i++) {
+        if (rs->listens[i].used && mc_jsonrpc_id_equal(rs->listens[i].id, rid)) {
+            listen_clear(&rs->listens[i]);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* True when listen l opted in to method (for uri). */
+static int listen_wants(const rs_listen_t *l, const char *method, const char *uri)
+{
+    int i;
+
+    if (strcmp(method, "notifications/tools/list_changed") == 0)
+        return l->tools;
+    if (strcmp(method, "notifications/prompts/list_changed") == 0)
+        return l->prompts;
+    if (strcmp(method, "notifications/resources/list_changed") == 0)
+        return l->resources;
+    for (i = 0; uri != NULL && i < l->nuris; i++)
+        if (strcmp(l->uris[i], uri) == 0)
+            return 1;
+    return 0;
+}
+
+void mc__rs_notify_change(mc_refserver_t *rs, const char *method, const char *uri, int legacy,
+                          json_object *params)
+{
+    int i;
+
+    for (i = 0; rs->listens != NULL && i < RS_MAX_LISTENS; i++) {
+        json_object *copy = NULL;
+        const rs_listen_t *l = &rs->listens[i];
+        if (!l->used || (!listen_wants(l, method, uri) && !rs_bug_on(rs, LISTEN_NOT_OPTED_IN)))
+            continue;
+        if (params != NULL && json_object_deep_copy(params, &copy, NULL) != 0) {
+            rs->failed = 1;
+            continue;
+        }
+        mc__rs_notify(rs, method, tagged(rs, l->id, copy));
+    }
+    if (legacy && rs->phase != RS_PHASE_NEW)
+        mc__rs_notify(rs, method, params);
+    else
+        json_object_put(params);
+}
+
+/* ---- multi round-trip requests ---- */
+
+/* The inputRequests key the server uses for a method. */
+static const char *input_key(const char *method)
+{
+    if (strcmp(method, "elicitation/create") == 0)
+        return "elicitation";
+    if (strcmp(method, "sampling/createMessage") == 0)
+        return "sampling";
+    return "roots";
+}
+
+int mc__rs_mrtr_ask(mc_refserver_t *rs, rs_job_t *job, const char *method, json_object *params)
+{
+    const char *key = input_key(method);
+    json_object *answer, *res, *reqs, *req;
+    char state[96];
+
+    if (job->responses != NULL && json_object_object_get_ex(job->responses, key, &answer) &&
+        json_object_is_type(answer, json_type_object)) {
+        json_object_put(params);
+        job->mrtr_reply = answer;
+        return RS_STEP_LATER;
+    }
+    res = json_object_new_object();
+    mc__rs_put_str(rs, res, "resultType", "input_required");
+    if (!rs_bug_on(rs, INPUT_REQUIRED_EMPTY)) {
+        reqs = json_object_new_object();
+        req = json_object_new_object();
+        mc__rs_put_str(rs, req, "method", method);
+        if (params != NULL)
+            mc__rs_put(rs, req, "params", params);
+        mc__rs_put(rs, reqs, key, req);
+        mc__rs_put(rs, res, "inputRequests", reqs);
+        /* The state names only what the retry must carry: tampering with it
+         * can do nothing worse than fail the retry. */
+        snprintf(state, sizeof(state), "mcpcheck-refserver:%s:%s", method, key);
+        mc__rs_put_str(rs, res, "requestState", state);
+    } else {
+        json_object_put(params);
+    }
+    mc__rs_job_finish(rs, job, res);
+    return RS_STEP_DONE;
+}
+
+int mc__rs_need_capability(mc_refserver_t *rs, rs_job_t *job, const char *cap, const char *sub)
+{
+    json_object *data = json_object_new_object(), *req = json_object_new_object(),
+                *c = json_object_new_object();
+    char msg[128];
+
+    if (sub != NULL)
+        mc__rs_put(rs, c, sub, json_object_new_object());
+    mc__rs_put(rs, req, cap, c);
+    mc__rs_put(rs, data, "requiredCapabilities", req);
+    snprintf(msg, sizeof(msg), "this request needs the client capability %s%s%s", cap,
+             sub != NULL ? "." : "", sub != NULL ? sub : "");
+    mc__rs_error(rs, job->id, MC_RPC_MISSING_CLIENT_CAPABILITY, msg, data);
+    return RS_STEP_DONE;
+}
