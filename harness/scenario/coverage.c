@@ -23,6 +23,9 @@ static const mc_coverage_row_t rows[] = {
     {"initialize", "error (request before initialize)", INIT, 0},
     {"notifications/initialized", "sent", INIT, 0},
     {"ping", "result", MC_VF_PING, 0},
+    {"server/discover", "result", MC_VF_DISCOVER, 0},
+    {"(any request)", "error -32022", MC_VF_STATELESS, 0}, /* unsupported version */
+    {"(any request)", "error -32021", MC_VF_STATELESS, 0}, /* capability not declared */
     {"notifications/cancelled", "sent", 0, 0},
     {"notifications/progress", "notification", 0, 0},
     /* JSON-RPC errors and batches */
@@ -44,6 +47,7 @@ static const mc_coverage_row_t rows[] = {
     {"notifications/resources/updated", "notification", 0, 0},
     {"notifications/resources/updated", "absent", 0, 0},
     {"notifications/resources/list_changed", "notification", 0, 0},
+    {"subscriptions/listen", "result", MC_VF_LISTEN, 0},
     /* prompts */
     {"prompts/list", "result", 0, 0},
     {"prompts/list", "error -32602", 0, 0},
@@ -65,6 +69,11 @@ static const mc_coverage_row_t rows[] = {
     {"elicitation/create", "url mode", MC_VF_ELICIT_URL | SRQ, 0},
     {"notifications/elicitation/complete", "notification", MC_VF_ELICIT_URL | SRQ, 0},
     {"tools/call", "error -32042", MC_VF_ELICIT_URL | SRQ, 0},
+    /* the multi round-trip pattern: requests inside an InputRequiredResult */
+    {"elicitation/create", "input request", MC_VF_RESULT_TYPE, 0},
+    {"elicitation/create", "input request url mode", MC_VF_RESULT_TYPE, 0},
+    {"sampling/createMessage", "input request", MC_VF_RESULT_TYPE, 0},
+    {"roots/list", "input request", MC_VF_RESULT_TYPE, 0},
     /* sampling and roots, requested from tools */
     {"sampling/createMessage", "request", SRQ, 0},
     {"roots/list", "request", SRQ, 0},
@@ -154,23 +163,38 @@ static void expect_hits(hits_t *h, const char *method, json_object *expect)
     }
 }
 
-/* Records the error code a step's assertion pins ("path": "error.code",
- * "equals": N), for a step that expects any error and judges the code as
- * an observation of its own. */
-static void assert_code_hits(hits_t *h, const char *method, json_object *asserts)
+/*
+ * Records what a step's assertions pin: an error code ("path": "error.code",
+ * "equals": N), for a step that expects any error and judges the code as an
+ * observation of its own; and the requests an InputRequiredResult carries
+ * ("result.inputRequests.*.method" equals M, with ".params.mode" "url").
+ */
+static void assert_hits(hits_t *h, const char *method, json_object *asserts)
 {
+    const char *input_method = NULL;
+    int url_mode = 0;
     char path[64];
 
     for (size_t k = 0; asserts != NULL && k < json_object_array_length(asserts); k++) {
         json_object *a = json_object_array_get_idx(asserts, k);
         const char *p = mc_json_get_str(a, "path");
         json_object *eq = mc_json_get(a, "equals");
-        if (p != NULL && strcmp(p, "error.code") == 0 && eq != NULL &&
-            json_object_is_type(eq, json_type_int)) {
+        if (p == NULL || eq == NULL)
+            continue;
+        if (strcmp(p, "error.code") == 0 && json_object_is_type(eq, json_type_int)) {
             snprintf(path, sizeof(path), "error %lld", (long long)json_object_get_int64(eq));
             hit(h, method, path);
+        } else if (strcmp(p, "result.inputRequests.*.method") == 0 &&
+                   json_object_is_type(eq, json_type_string)) {
+            input_method = json_object_get_string(eq);
+        } else if (strcmp(p, "result.inputRequests.*.params.mode") == 0 &&
+                   json_object_is_type(eq, json_type_string) &&
+                   strcmp(json_object_get_string(eq), "url") == 0) {
+            url_mode = 1;
         }
     }
+    if (input_method != NULL)
+        hit(h, input_method, url_mode ? "input request url mode" : "input request");
 }
 
 static void answer_hits(hits_t *h, const char *method, json_object *with)
@@ -196,7 +220,7 @@ static void scan_steps(hits_t *h, const mc_scenario_t *sc, json_object *steps, i
             if (mc_json_get_str(st, "async") != NULL)
                 exp = json_object_new_string("any"); /* judged by its await */
             expect_hits(h, m, exp);
-            assert_code_hits(h, m, mc_json_get(st, "assert"));
+            assert_hits(h, m, mc_json_get(st, "assert"));
             if (mc_json_get_str(st, "async") != NULL)
                 json_object_put(exp);
             exp = mc_json_get(st, "expect");
@@ -205,6 +229,10 @@ static void scan_steps(hits_t *h, const mc_scenario_t *sc, json_object *steps, i
                 hit(h, "(unknown method)", "error -32601");
             if (has(h, m, "error -32600"))
                 hit(h, "(invalid request)", "error -32600");
+            if (has(h, m, "error -32022"))
+                hit(h, "(any request)", "error -32022");
+            if (has(h, m, "error -32021"))
+                hit(h, "(any request)", "error -32021");
             if (strcmp(m, "initialize") == 0) {
                 const char *pv = mc_json_get_str(mc_json_get(st, "params"), "protocolVersion");
                 *saw_request = 1; /* the lifecycle has begun */
