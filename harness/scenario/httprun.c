@@ -15,6 +15,12 @@
 #define R2(page)                                                                              \
     {{"2025-06-18", page, NULL}, {"2025-11-25", page, NULL}, {NULL, NULL, NULL}}
 
+#define R3(page)                                                                              \
+    {{"2025-03-26", page, NULL},                                                              \
+     {"2025-06-18", page, NULL},                                                              \
+     {"2025-11-25", page, NULL},                                                              \
+     {NULL, NULL, NULL}}
+
 /* Each quote is the spec's sentence, verbatim, on the pages named. */
 static const mc_check_def_t g_checks[] = {
     {.check = "http/notification-202",
@@ -44,6 +50,25 @@ static const mc_check_def_t g_checks[] = {
               "_request_ sent in the POST body.",
      .refs = {{"2025-06-18", "basic/transports#sending-messages-to-the-server", NULL},
               {NULL, NULL, NULL}}},
+    {.check = "http/sse-event-id-unique",
+     .level = MC_LEVEL_MUST,
+     .quote = "If present, the ID MUST be globally unique across all streams within that "
+              "session\u2014or all streams with that specific client, if session management is "
+              "not in use.",
+     .refs = R3("basic/transports#resumability-and-redelivery"),
+     .interpretation = "Every SSE event id the session receives is remembered (the last "
+                       "MC_HTTP_MAX_TRACKED_EVENT_IDS of them); one that another stream of the "
+                       "session already used is a FAIL. A resumed stream repeating an id of the "
+                       "stream it resumes is a redelivery, not a reuse."},
+    {.check = "http/resume-own-stream",
+     .level = MC_LEVEL_MUST,
+     .quote = "The server MUST NOT replay messages that would have been delivered on a "
+              "different stream.",
+     .refs = R3("basic/transports#resumability-and-redelivery"),
+     .interpretation = "When a stream ends before the response to its request, the client "
+                       "resumes it with GET and Last-Event-ID; an event on that GET whose id "
+                       "another stream of the session sent is a replayed message of another "
+                       "stream."},
     {.check = "http/sse-event-has-data",
      .level = MC_LEVEL_INFO,
      .quote = "Server can optionally make use of Server-Sent Events (SSE) to stream multiple "
