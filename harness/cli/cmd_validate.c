@@ -71,10 +71,16 @@ static void usage(FILE *out)
             "                     ever fetched from the network; repeatable, at most %d)\n"
             "  --result-of METHOD responses whose request is not in the file answer METHOD\n"
             "  --trace            each FILE is a trace saved by 'mcpcheck run'\n"
-            "                     (reports/latest/traces/*.jsonl): judge the session offline\n"
-            "                     with the run's wire checks and the schema of the version\n"
-            "                     it negotiated (or --spec-version); findings are printed\n"
-            "                     with their check ids\n"
+            "                     (reports/latest/traces/*.jsonl) or 'mcpcheck record\n"
+            "                     --trace': judge the session offline with the run's wire\n"
+            "                     checks and the schema of the version it negotiated (or\n"
+            "                     --spec-version); findings are printed with their check\n"
+            "                     ids. A trace recorded over Streamable HTTP has the HTTP\n"
+            "                     facts beside each message received (\"http\": stream,\n"
+            "                     status, content type, session, SSE event id); they are\n"
+            "                     judged too (http/sse-event-id-unique,\n"
+            "                     http/resume-own-stream, http/get-stream-no-response), and\n"
+            "                     the transport's notes (\"dir\": \"note\") are skipped\n"
             "  --quiet            print only the summary line\n"
             "  -h, --help         this text\n"
             "\n"
@@ -814,9 +820,10 @@ static int trace_file(const opts_t *o, mc_registry_t *reg, const char *file, siz
     if (t->w.findings_dropped > 0 && !o->quiet)
         printf("%s: note: %llu more findings not shown\n", file,
                (unsigned long long)t->w.findings_dropped);
-    printf("%s: %zu message%s, %zu check%s evaluated, %zu finding%s (%zu MUST, %zu SHOULD, %zu "
+    printf("%s: %zu message%s%s, %zu check%s evaluated, %zu finding%s (%zu MUST, %zu SHOULD, %zu "
            "MAY)%s%s%s\n",
-           file, t->messages, t->messages == 1 ? "" : "s", t->w.n_checks,
+           file, t->messages, t->messages == 1 ? "" : "s",
+           t->http_frames > 0 ? " (over Streamable HTTP)" : "", t->w.n_checks,
            t->w.n_checks == 1 ? "" : "s", t->w.n_findings + (size_t)t->w.findings_dropped,
            t->w.n_findings == 1 ? "" : "s", n_must, n_should, n_may,
            t->version[0] != '\0' ? "; schema " : "; no protocol version known: schema not checked",
