@@ -63,6 +63,7 @@ typedef struct stream {
     char last_id_in[MC_SSE_MAX_ID + 1]; /* a resumption: the Last-Event-ID it sent */
     long retry_in;          /* a resumption: the retry in force when it started, -1 none */
     int attempts_in;        /* a resumption: its attempt number */
+    int total_in;           /* a resumption: resumptions of the request so far, this one too */
 } stream_t;
 
 /* A resumption waiting for its time. */
@@ -73,6 +74,7 @@ typedef struct resume {
     char last_id[MC_SSE_MAX_ID + 1];
     long retry_ms;          /* the last retry field of the stream, -1 none */
     int attempts;           /* this attempt's number, in a row without a new event */
+    int total;              /* resumptions of the request so far, this one too */
     int64_t due_ms;
 } resume_t;
 
@@ -756,7 +758,8 @@ static void mark_refusal(mc_http_t *h, stream_t *s)
  * A stream that carried a request ended before its response: plans a GET
  * with Last-Event-ID (the last id the stream, or the one it resumed, sent)
  * after the stream's retry time, within MC_HTTP_RESUME_ATTEMPTS attempts
- * in a row that bring no new event. Without an event id there is nothing
+ * in a row that bring no new event and MC_HTTP_RESUME_MAX_PER_REQUEST in
+ * all. Without an event id there is nothing
  * to resume from, and the request is left to its timeout.
  */
 static void schedule_resume(mc_http_t *h, const stream_t *s)
@@ -764,6 +767,7 @@ static void schedule_resume(mc_http_t *h, const stream_t *s)
     const char *last = s->sse.id[0] ? s->sse.id : s->last_id_in;
     long retry = s->sse.retry_ms >= 0 ? s->sse.retry_ms : s->retry_in;
     int attempts = s->resume_of == 0 || s->new_events > 0 ? 1 : s->attempts_in + 1;
+    int total = s->resume_of == 0 ? 1 : s->total_in + 1;
     unsigned origin = s->resume_of != 0 ? s->resume_of : s->num;
     size_t i;
     resume_t *r = NULL;
@@ -779,6 +783,11 @@ static void schedule_resume(mc_http_t *h, const stream_t *s)
     if (attempts > MC_HTTP_RESUME_ATTEMPTS) {
         note(h, "POST#%u: %d resumptions in a row brought no event; giving up on %s", origin,
              MC_HTTP_RESUME_ATTEMPTS, s->req_id);
+        return;
+    }
+    if (total > MC_HTTP_RESUME_MAX_PER_REQUEST) {
+        note(h, "POST#%u: resumed %d times; giving up on %s", origin,
+             MC_HTTP_RESUME_MAX_PER_REQUEST, s->req_id);
         return;
     }
     if (retry > MC_HTTP_RESUME_MAX_DELAY_MS) {
@@ -798,6 +807,7 @@ static void schedule_resume(mc_http_t *h, const stream_t *s)
     snprintf(r->last_id, sizeof(r->last_id), "%s", last);
     r->retry_ms = retry;
     r->attempts = attempts;
+    r->total = total;
     r->due_ms = mc_now_ms() + (retry >= 0 ? retry : MC_HTTP_RESUME_DEFAULT_DELAY_MS);
     note(h, "POST#%u: the SSE stream ended before the response to %s; resuming after event %.60s "
             "in %ld ms (attempt %d of %d)",
@@ -834,6 +844,7 @@ static int start_due_resumes(mc_http_t *h)
         snprintf(s->last_id_in, sizeof(s->last_id_in), "%s", r->last_id);
         s->retry_in = r->retry_ms;
         s->attempts_in = r->attempts;
+        s->total_in = r->total;
         note(h, "GET#%u resumes POST#%u with Last-Event-ID: %.60s", s->num, r->origin, r->last_id);
         r->used = 0;
     }

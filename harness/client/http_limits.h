@@ -50,6 +50,9 @@
  * arrived is resumed with GET and Last-Event-ID, at most this many times in
  * a row without a new event. */
 #define MC_HTTP_RESUME_ATTEMPTS 5
+/* ... and at most this many times in all for one request, events or not
+ * (a server that closes after every event cannot keep the client busy). */
+#define MC_HTTP_RESUME_MAX_PER_REQUEST 64
 /* The wait before a resumption when the server sent no retry field. */
 #define MC_HTTP_RESUME_DEFAULT_DELAY_MS 100
 /* The longest retry field honoured: a stream whose server asks for a longer
