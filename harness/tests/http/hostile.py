@@ -4,7 +4,10 @@
 Hostile Streamable HTTP targets, each a scripted loopback server in this
 process: one that never answers, one that answers with a 1 GB body, an
 endless SSE stream, headers without end, a slow drip, a redirect to another
-host, and a non-HTTP banner. For each, `mcpcheck ping --url` must fail with
+host, a non-HTTP banner, and one whose every SSE stream closes after one new
+event with an id and `retry: 0` (the client resumes it with GET and
+Last-Event-ID, within its budget: at most MC_HTTP_RESUME_MAX_PER_REQUEST,
+64, resumptions of one request). For each, `mcpcheck ping --url` must fail with
 exit 3 and a reason on stderr, and `mcpcheck run --url` must write its report
 with every scenario ERROR or FAIL (never PASS), exit 1 or 3, within its time
 budget, with mcpcheck's peak memory bounded. Every server stops at the end.
@@ -16,8 +19,14 @@ import socket
 import subprocess
 import sys
 import tempfile
+import itertools
 import threading
 import time
+
+# client/http_limits.h: resumptions of one request at most.
+RESUME_MAX_PER_REQUEST = 64
+EVENT_IDS = itertools.count(1)
+RESUMES = []  # one entry per GET with Last-Event-ID served
 
 # Peak RSS allowed for one mcpcheck process against a hostile server: the
 # frame queue (64 MiB) and a capped body (16 MiB) plus the program. The
@@ -45,7 +54,15 @@ def serve(mode, conn, stop):
             conn.sendall(b"SSH-2.0-OpenSSH_9.2 not-http\r\n")
             time.sleep(0.5)
             return
-        read_request(conn)
+        head = read_request(conn)
+        if mode == "resume-forever":
+            if b"\r\nlast-event-id:" in head.lower():
+                RESUMES.append(1)
+            conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n"
+                         b"Connection: close\r\n\r\nretry: 0\nid: e%d\n"
+                         b'data: {"jsonrpc":"2.0","method":"notifications/message",'
+                         b'"params":{"level":"info","data":"again"}}\n\n' % next(EVENT_IDS))
+            return
         if mode == "silent":
             while not stop.is_set():
                 time.sleep(0.1)
@@ -112,17 +129,22 @@ def main():
     mcpcheck, scenarios = sys.argv[1], sys.argv[2]
     failures = 0
     modes = ["silent", "hugebody", "endless-sse", "endless-headers", "drip", "redirect",
-             "banner"]
+             "banner", "resume-forever"]
     with tempfile.TemporaryDirectory() as tmp:
         for mode in modes:
             port, stop, thread = start(mode)
             url = f"http://127.0.0.1:{port}/mcp"
             t0 = time.time()
+            del RESUMES[:]
             p = subprocess.run([mcpcheck, "ping", "--timeout", "2000", "--url", url],
                                capture_output=True, text=True, timeout=120)
             ping_s = time.time() - t0
             reason = (p.stderr.strip().splitlines() or ["(nothing)"])[0]
             ok = p.returncode == 3 and p.stderr.strip() != ""
+            if mode == "resume-forever":
+                # The handshake's stream was resumed, and not past the budget.
+                print(f"hostile:      {len(RESUMES)} resumptions of the initialize stream")
+                ok = ok and 1 <= len(RESUMES) <= RESUME_MAX_PER_REQUEST
             t0 = time.time()
             out = os.path.join(tmp, mode)
             r = subprocess.run([mcpcheck, "run", "--timeout", "1500", "--filter", "tools/list-shape",
