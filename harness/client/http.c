@@ -405,11 +405,11 @@ static uint64_t id_hash(const char *id)
 }
 
 /*
- * Judges an SSE event id against the ids the session has seen: an id that
- * another stream already used breaks http/sse-event-id-unique, or, on a
- * resumption, shows a message of another stream replayed
- * (http/resume-own-stream). Returns 0 when this very stream (or the one it
- * resumes) sent the id before: the event is a redelivery and is dropped.
+ * Judges an SSE event id against the ids the session has seen: an id used
+ * before breaks http/sse-event-id-unique, or, on a resumption, when another
+ * stream used it, shows a message of another stream replayed
+ * (http/resume-own-stream). Returns 0 when a resumption repeats an id of
+ * the stream it resumes: the event is a redelivery and is dropped.
  */
 static int track_event_id(mc_http_t *h, stream_t *s, const char *id)
 {
@@ -426,16 +426,15 @@ static int track_event_id(mc_http_t *h, stream_t *s, const char *id)
         e = &h->seen[(h->seen_head + i) % MC_HTTP_MAX_TRACKED_EVENT_IDS];
         if (e->hash != hv)
             continue;
-        if (e->origin == s->origin)
-            return s->resume_of == 0; /* a stream repeating itself is judged by the session */
+        if (e->origin == s->origin && s->resume_of != 0)
+            return 0; /* a redelivery on the stream that sent it first */
         if (s->resume_of != 0)
             finding(h, "http/resume-own-stream", 0,
                     "GET#%u, resuming POST#%u, replayed event %.60s, which %s#%u sent", s->num,
                     s->resume_of, id, e->is_get ? "GET" : "POST", e->origin);
         else
             finding(h, "http/sse-event-id-unique", 0,
-                    "%s#%u sent event id \"%.60s\", which %s#%u of the same session used "
-                    "before",
+                    "%s#%u sent event id \"%.60s\", which %s#%u of the same session had used",
                     s->kind == ST_GET ? "GET" : "POST", s->num, id, e->is_get ? "GET" : "POST",
                     e->origin);
         return 1;

@@ -58,8 +58,8 @@ static const mc_check_def_t g_checks[] = {
               "not in use.",
      .refs = R3("basic/transports#resumability-and-redelivery"),
      .interpretation = "Every SSE event id the session receives is remembered (the last "
-                       "MC_HTTP_MAX_TRACKED_EVENT_IDS of them); one that another stream of the "
-                       "session already used is a FAIL. A resumed stream repeating an id of the "
+                       "MC_HTTP_MAX_TRACKED_EVENT_IDS of them); one seen before, on any stream "
+                       "of the session, is a FAIL. A resumed stream repeating an id of the "
                        "stream it resumes is a redelivery, not a reuse."},
     {.check = "http/resume-own-stream",
      .level = MC_LEVEL_MUST,
