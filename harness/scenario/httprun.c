@@ -253,6 +253,7 @@ typedef struct ev_item {
 
 typedef struct ev_list {
     size_t n;
+    size_t limit;          /* stop after this many events (0: read them all) */
     int overflow;
     char last_id[MC_SSE_MAX_ID + 1]; /* the stream's last event id */
     ev_item_t e[RESUME_MAX_EVENTS];
@@ -295,10 +296,11 @@ static int collect_event(void *ctx, const mc_sse_event_t *ev)
                      json_object_to_json_string_ext(id, JSON_C_TO_STRING_PLAIN));
         json_object_put(o);
     }
-    return 0;
+    return l->limit > 0 && l->n >= l->limit;
 }
 
-/* Reads the SSE events of a raw body into l. */
+/* Reads the SSE events of a raw body into l (the first l->limit of them,
+ * when it is set: what a client that stopped reading there received). */
 static void parse_events(const char *body, size_t len, ev_list_t *l)
 {
     mc_sse_t p;
@@ -337,6 +339,7 @@ static int resume_exchange(mc_httprun_t *hr, const char *method, const char *con
     if (x->body_len > 0)
         mc_sresult_tx(res, seq, t_ms, 0, x->body, x->body_len);
     memset(l, 0, sizeof(*l));
+    l->limit = events > 0 ? (size_t)events : 0;
     if (strncasecmp(x->ctype, "text/event-stream", 17) == 0)
         parse_events(x->body, x->body_len, l);
     return rc;
@@ -344,7 +347,8 @@ static int resume_exchange(mc_httprun_t *hr, const char *method, const char *con
 
 /*
  * The "resume" form of a POST step: POST the message and read `events`
- * SSE events, then drop the connection; POST resume.interleave (read to its
+ * SSE events, then drop the connection (events that came in the same read
+ * are ignored: the stream is resumed after the last one counted); POST resume.interleave (read to its
  * end) so that another stream of the session has messages; then GET with
  * Last-Event-ID set to the last event id the first stream sent. The replay
  * must hold nothing the other stream carried (no event id of it, no message

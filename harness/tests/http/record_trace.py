@@ -4,11 +4,11 @@
 `mcpcheck record --url ... --trace FILE` and `mcpcheck validate --trace FILE`
 over Streamable HTTP against the reference server:
   1. a session recorded over HTTP (the refserver in --sse-poll mode, so every
-     SSE answer is resumed with GET and Last-Event-ID, after the priming
-     event's retry time) writes a trace whose messages received carry their
-     HTTP facts (stream, status, content type, SSE event id; "resumes" on a
-     resumed stream), and validate --trace judges it clean (exit 0, the HTTP
-     checks evaluated);
+     SSE answer is resumed with GET and Last-Event-ID) writes a trace whose
+     messages received carry their HTTP facts (stream, status, content type,
+     SSE event id; "resumes" on a resumed stream), and validate --trace
+     judges it clean (exit 0, the HTTP checks evaluated). (That the retry
+     time is waited is measured on the server side, in hostile.py.)
   2. traces recorded from the refserver with an HTTP violation switch are
      caught by validate --trace (exit 1, the switch's check named);
   3. the trace of an HTTP `mcpcheck run` validates clean as well;
@@ -68,15 +68,6 @@ def main():
                 fail("no message recorded with an SSE event id")
             if not any(f.get("resumes") for f in facts):
                 fail("no message recorded on a resumed stream (GET with Last-Event-ID)")
-            # The refserver's priming event says "retry: 100": the client waits
-            # that long before it resumes.
-            planned = [x["t_ms"] for x in recs if x["dir"] == "note" and
-                       "resuming after event" in x["line"] and " in 100 ms" in x["line"]]
-            started = [x["t_ms"] for x in recs if x["dir"] == "note" and
-                       " resumes POST#" in x["line"] and "Last-Event-ID" in x["line"]]
-            if not planned or len(planned) != len(started) or \
-                    any(b - a < 100 for a, b in zip(planned, started)):
-                fail(f"resumptions not {planned} -> {started} at least 100 ms (retry) apart")
             v = run([mcpcheck, "validate", "--trace", trace])
             print("record_trace: clean: " + (v.stdout.strip().splitlines() or [""])[-1])
             if v.returncode != 0 or "over Streamable HTTP" not in v.stdout:
