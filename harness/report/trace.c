@@ -53,6 +53,10 @@ void mc_report_trace_name(const mc_scenario_result_t *r, char *out, size_t n)
     snprintf(out + k, n - k, "@%s.jsonl", r->version != NULL ? r->version : "unknown");
 }
 
+/* An HTTP status code has three digits. */
+#define HTTP_STATUS_MIN 100
+#define HTTP_STATUS_MAX 999
+
 /* Finds " key=" in f[0..n) and returns the value's start; *vl gets its length
  * (up to the next " resumes=", " session=" or " event-id=", or the end). */
 static const char *facts_value(const char *f, size_t n, const char *key, size_t *vl)
@@ -105,7 +109,8 @@ json_object *mc_report_http_facts(const char *facts, size_t n)
     memcpy(stream, facts, sl);
     stream[sl] = '\0';
     status = strtol(sp + 1, &end, 10);
-    if (end == sp + 1 || end >= facts + n || *end != ' ' || status < 100 || status > 999)
+    if (end == sp + 1 || end >= facts + n || *end != ' ' || status < HTTP_STATUS_MIN ||
+        status > HTTP_STATUS_MAX)
         return NULL;
     p = end + 1;
     /* The content type runs up to the first key (it may hold spaces). */
