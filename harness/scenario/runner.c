@@ -250,7 +250,10 @@ static void observe(void *ctx, int outbound, uint64_t seq, const char *line, siz
     mc_wire_inbound(&c->w, kind, flags, line, len, &info);
     if (!info.is_line)
         return;
-    on_get = c->s.in_meta != NULL && strncmp(c->s.in_meta, "GET#", 4) == 0;
+    /* A GET that resumes a POST's stream (Last-Event-ID) carries that POST's
+     * messages: it is not the GET stream. */
+    on_get = c->s.in_meta != NULL && strncmp(c->s.in_meta, "GET#", 4) == 0 &&
+             strstr(c->s.in_meta, " resumes=") == NULL;
     schema_check(c, &info);
     if (info.msg.kind == MC_MSG_NOTIFICATION) {
         inbox_push(&c->notes, &info.msg, c->seq_in, c->seq_all, on_get);
