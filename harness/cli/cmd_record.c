@@ -8,17 +8,156 @@
 
 #include "cli/commands.h"
 #include "cli/util.h"
+#include "client/http.h"
+#include "client/http_limits.h"
+#include "client/httptarget.h"
 #include "client/session.h"
 #include "client/stdio.h"
+#include "core/clock.h"
+#include "core/limits.h"
 #include "report/report.h"
 
 #define MC_RECORD_MAX_LINE 65536
 
+/* What record talks to: a stdio target, or a Streamable HTTP endpoint (a
+ * server record started, or one already running). */
+typedef struct rec_target {
+    int is_http;
+    mc_stdio_t io;
+    mc_http_target_t tgt;
+    mc_http_t *http;
+    char url[512];
+} rec_target_t;
+
+/* The trace record writes with --trace: run's trace format (report/trace.c). */
+typedef struct rec_trace {
+    FILE *f;
+    mc_session_t *s;
+    rec_target_t *t;
+    uint64_t seq;
+    int64_t t0;
+    int failed;
+} rec_trace_t;
+
+static void trace_put(rec_trace_t *tr, const char *dir, const char *line, size_t len,
+                      size_t skipped, json_object *facts)
+{
+    json_object *str;
+
+    if (tr->f == NULL)
+        return;
+    while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+        len--;
+    str = json_object_new_string_len(line != NULL ? line : "", (int)len);
+    if (fprintf(tr->f, "{\"seq\": %llu, \"t_ms\": %lld, \"dir\": \"%s\", \"line\": %s",
+                (unsigned long long)tr->seq, (long long)(mc_now_ms() - tr->t0), dir,
+                json_object_to_json_string_ext(str, JSON_C_TO_STRING_NOSLASHESCAPE)) < 0)
+        tr->failed = 1;
+    json_object_put(str);
+    if (skipped > 0)
+        fprintf(tr->f, ", \"truncated_from\": %zu", skipped);
+    if (facts != NULL)
+        fprintf(tr->f, ", \"http\": %s",
+                json_object_to_json_string_ext(facts, JSON_C_TO_STRING_PLAIN |
+                                                          JSON_C_TO_STRING_NOSLASHESCAPE));
+    fputs("}\n", tr->f);
+}
+
+/* Writes the HTTP transport's pending notes as "note" records. */
+static void trace_notes(rec_trace_t *tr)
+{
+    char note[260], line[300];
+
+    while (tr->t->http != NULL && mc_http_take_note(tr->t->http, note, sizeof(note))) {
+        int n = snprintf(line, sizeof(line), "(http: %s)", note);
+        trace_put(tr, "note", line, n > 0 ? (size_t)n : 0, 0, NULL);
+    }
+}
+
+static void trace_observe(void *ctx, int outbound, uint64_t seq, const char *line, size_t len,
+                          int kind, unsigned flags)
+{
+    rec_trace_t *tr = ctx;
+    json_object *facts = NULL;
+
+    (void)seq;
+    (void)kind;
+    (void)flags;
+    trace_notes(tr);
+    tr->seq++;
+    if (!outbound && tr->s->in_meta != NULL)
+        facts = mc_report_http_facts(tr->s->in_meta, strlen(tr->s->in_meta));
+    if (line == NULL)
+        trace_put(tr, outbound ? "out" : "in", "", 0, len > 0 ? len : 1, facts);
+    else
+        trace_put(tr, outbound ? "out" : "in", line, len, 0, facts);
+    json_object_put(facts);
+}
+
+static int rec_start(rec_target_t *t, const char *url, int allow_remote, char **cmd,
+                     mc_link_t *link, mc_errbuf_t *eb)
+{
+    memset(t, 0, sizeof(*t));
+    if (url == NULL) {
+        mc_cli_target_opts_t topts;
+        memset(&topts, 0, sizeof(topts));
+        topts.argv = cmd;
+        if (mc_cli_target_start(&t->io, &topts, eb) != MC_OK)
+            return MC_EIO;
+        *link = mc_stdio_link(&t->io);
+        return MC_OK;
+    }
+    t->is_http = 1;
+    snprintf(t->url, sizeof(t->url), "%s", url);
+    if (cmd != NULL && cmd[0] != NULL) {
+        mc_spawn_opts_t so;
+        memset(&so, 0, sizeof(so));
+        so.argv = cmd;
+        if (mc_http_target_start(&t->tgt, &so, url, MC_HTTP_STARTUP_BUDGET_MS, eb) != MC_OK)
+            return MC_EIO;
+        snprintf(t->url, sizeof(t->url), "%s", t->tgt.url);
+    }
+    {
+        mc_http_opts_t ho;
+        memset(&ho, 0, sizeof(ho));
+        ho.url = t->url;
+        ho.allow_remote = allow_remote;
+        ho.get_stream = 1;
+        t->http = mc_http_new(&ho, eb);
+    }
+    if (t->http == NULL) {
+        mc_http_target_stop(&t->tgt, MC_SHUTDOWN_TERM_GRACE_MS, NULL, 0);
+        return MC_EINVAL;
+    }
+    *link = mc_http_link(t->http);
+    return MC_OK;
+}
+
+/* Ends the session (DELETE over HTTP) and stops what rec_start started. */
+static void rec_stop(rec_target_t *t, rec_trace_t *tr)
+{
+    if (!t->is_http) {
+        mc_cli_target_stop(&t->io);
+        mc_stdio_free(&t->io);
+        return;
+    }
+    if (t->http != NULL) {
+        long st = 0;
+        mc_http_close(t->http, MC_HTTP_DELETE_TIMEOUT_MS, &st);
+        if (tr != NULL)
+            trace_notes(tr);
+        mc_http_free(t->http);
+        t->http = NULL;
+    }
+    mc_http_target_stop(&t->tgt, MC_SHUTDOWN_TERM_GRACE_MS, NULL, 0);
+}
+
 static void record_usage(FILE *out)
 {
     fprintf(out,
-            "usage: mcpcheck record [--script FILE] [-o FILE] [--spec-version V] [--timeout MS]\n"
-            "                       -- SERVER_CMD [ARGS...]\n"
+            "usage: mcpcheck record [--script FILE] [-o FILE] [--trace FILE] [--spec-version V]\n"
+            "                       [--timeout MS] -- SERVER_CMD [ARGS...]\n"
+            "       mcpcheck record [options] --url URL [--allow-remote] [-- SERVER_CMD [ARGS...]]\n"
             "\n"
             "Starts the server, initializes, sends each request of the script (or of standard\n"
             "input, one per line), and writes a scenario whose steps repeat those requests and\n"
@@ -31,8 +170,26 @@ static void record_usage(FILE *out)
             "  resources/read {\"uri\": \"test://static-text\"}\n"
             "Lines starting with # are comments.\n"
             "\n"
-            "Example:\n"
-            "  printf 'tools/list\\n' | mcpcheck record -o scenarios/tools/mine.jsonc -- ./server\n");
+            "options:\n"
+            "  --script FILE   the requests to send (default: standard input)\n"
+            "  -o FILE         write the scenario to FILE (default: standard output)\n"
+            "  --trace FILE    also write the session as a JSONL trace (the format of\n"
+            "                  'mcpcheck run' traces), for 'mcpcheck validate --trace FILE';\n"
+            "                  over HTTP each message received has its HTTP facts beside it\n"
+            "                  (\"http\": stream, status, content type, session, SSE event id)\n"
+            "  --url URL       speak Streamable HTTP to URL (http://HOST:PORT/PATH): a running\n"
+            "                  server, or the one after '--' (port 0: it prints the port it\n"
+            "                  bound); the session opens a GET stream, resumes SSE streams\n"
+            "                  with Last-Event-ID, and ends with DELETE\n"
+            "  --allow-remote  allow a --url host that is not a loopback address\n"
+            "  --spec-version V  the protocol version to request\n"
+            "  --timeout MS    time allowed for each answer\n"
+            "\n"
+            "Examples:\n"
+            "  printf 'tools/list\\n' | mcpcheck record -o scenarios/tools/mine.jsonc -- ./server\n"
+            "  printf 'tools/list\\n' | mcpcheck record --trace s.jsonl -o /dev/null \\\n"
+            "      --url http://127.0.0.1:0/mcp -- mcpcheck-refserver --http 127.0.0.1:0\n"
+            "  mcpcheck validate --trace s.jsonl\n");
 }
 
 static json_object *parse_script_line(const char *line, const char **method_out, char *mbuf,
@@ -77,11 +234,15 @@ static json_object *parse_script_line(const char *line, const char **method_out,
 int mc_cmd_record(int argc, char **argv)
 {
     const char *script = NULL, *out_path = NULL, *version = MC_CLI_DEFAULT_VERSION;
+    const char *url = NULL, *trace_path = NULL;
+    int allow_remote = 0;
     long timeout = MC_DEFAULT_REQUEST_TIMEOUT_MS;
     char **cmd = NULL;
     FILE *in = stdin;
-    mc_cli_target_opts_t topts;
-    mc_stdio_t t;
+    rec_target_t t;
+    rec_trace_t tr;
+    mc_session_opts_t so;
+    mc_link_t link;
     mc_session_t s;
     mc_errbuf_t eb;
     json_object *doc, *steps, *spec, *req;
@@ -99,6 +260,12 @@ int mc_cmd_record(int argc, char **argv)
             script = argv[++i];
         } else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc) {
             out_path = argv[++i];
+        } else if (strcmp(argv[i], "--trace") == 0 && i + 1 < argc) {
+            trace_path = argv[++i];
+        } else if (strcmp(argv[i], "--url") == 0 && i + 1 < argc) {
+            url = argv[++i];
+        } else if (strcmp(argv[i], "--allow-remote") == 0) {
+            allow_remote = 1;
         } else if (strcmp(argv[i], "--spec-version") == 0 && i + 1 < argc) {
             version = argv[++i];
             if (!mc_protocol_version_known(version)) {
@@ -116,33 +283,60 @@ int mc_cmd_record(int argc, char **argv)
             return MC_EXIT_USAGE;
         }
     }
-    if (cmd == NULL || cmd[0] == NULL) {
-        fprintf(stderr, "mcpcheck record: no server command; put it after '--'\n");
+    if (url == NULL && (cmd == NULL || cmd[0] == NULL)) {
+        fprintf(stderr, "mcpcheck record: no server command; put it after '--' (or give --url)\n");
         return MC_EXIT_USAGE;
+    }
+    if (url != NULL) {
+        mc_errbuf_clear(&eb);
+        if (mc_http_url_check(url, allow_remote, NULL, 0, NULL, &eb) != MC_OK) {
+            fprintf(stderr, "mcpcheck record: --url: %s\n", eb.msg);
+            return MC_EXIT_USAGE;
+        }
     }
     if (script != NULL && (in = fopen(script, "r")) == NULL) {
         perror(script);
         return MC_EXIT_USAGE;
     }
-    memset(&topts, 0, sizeof(topts));
-    topts.argv = cmd;
+    memset(&tr, 0, sizeof(tr));
+    if (trace_path != NULL && (tr.f = fopen(trace_path, "w")) == NULL) {
+        perror(trace_path);
+        if (in != stdin)
+            fclose(in);
+        return MC_EXIT_USAGE;
+    }
     mc_errbuf_clear(&eb);
-    if (mc_cli_target_start(&t, &topts, &eb) != MC_OK) {
+    if (rec_start(&t, url, allow_remote, cmd, &link, &eb) != MC_OK) {
         fprintf(stderr, "mcpcheck record: %s\n", eb.msg);
         if (in != stdin)
             fclose(in);
+        if (tr.f != NULL)
+            fclose(tr.f);
         return MC_EXIT_INCOMPLETE;
     }
-    if (mc_session_init(&s, mc_stdio_link(&t), NULL) != MC_OK ||
+    tr.s = &s;
+    tr.t = &t;
+    tr.t0 = mc_now_ms();
+    memset(&so, 0, sizeof(so));
+    so.observer = trace_observe;
+    so.observer_ctx = &tr;
+    if (mc_session_init(&s, link, &so) != MC_OK ||
         mc_session_initialize(&s, version, NULL, (int)timeout, &eb) != MC_OK) {
-        fprintf(stderr, "mcpcheck record: initialize failed: %s\n", eb.msg);
+        char why[300] = "";
+        if (t.http != NULL)
+            mc_http_describe(t.http, why, sizeof(why));
+        fprintf(stderr, "mcpcheck record: initialize failed: %s%s%s\n", eb.msg,
+                why[0] ? "; " : "", why);
         mc_session_free(&s);
-        mc_cli_target_stop(&t);
-        mc_stdio_free(&t);
+        rec_stop(&t, &tr);
         if (in != stdin)
             fclose(in);
+        if (tr.f != NULL)
+            fclose(tr.f);
         return MC_EXIT_INCOMPLETE;
     }
+    if (t.http != NULL)
+        mc_http_after_handshake(t.http);
 
     doc = json_object_new_object();
     steps = json_object_new_array();
@@ -227,8 +421,16 @@ int mc_cmd_record(int argc, char **argv)
         fclose(in);
     json_object_object_add(doc, "steps", steps);
     mc_session_free(&s);
-    mc_cli_target_stop(&t);
-    mc_stdio_free(&t);
+    rec_stop(&t, &tr);
+    if (tr.f != NULL) {
+        trace_notes(&tr);
+        if (fclose(tr.f) != 0 || tr.failed) {
+            fprintf(stderr, "mcpcheck record: cannot write %s\n", trace_path);
+            code = MC_EXIT_INCOMPLETE;
+        } else {
+            fprintf(stderr, "mcpcheck record: wrote the trace %s\n", trace_path);
+        }
+    }
 
     if (json_object_array_length(steps) == 0) {
         fprintf(stderr, "mcpcheck record: no requests were recorded\n");

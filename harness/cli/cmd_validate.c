@@ -19,7 +19,9 @@
 #include "core/jsonrpc.h"
 #include "core/limits.h"
 #include "core/version.h"
+#include "client/http_limits.h"
 #include "scenario/builtin.h"
+#include "scenario/httprun.h"
 #include "schema/registry.h"
 #include "schema/validator.h"
 
@@ -69,10 +71,16 @@ static void usage(FILE *out)
             "                     ever fetched from the network; repeatable, at most %d)\n"
             "  --result-of METHOD responses whose request is not in the file answer METHOD\n"
             "  --trace            each FILE is a trace saved by 'mcpcheck run'\n"
-            "                     (reports/latest/traces/*.jsonl): judge the session offline\n"
-            "                     with the run's wire checks and the schema of the version\n"
-            "                     it negotiated (or --spec-version); findings are printed\n"
-            "                     with their check ids\n"
+            "                     (reports/latest/traces/*.jsonl) or 'mcpcheck record\n"
+            "                     --trace': judge the session offline with the run's wire\n"
+            "                     checks and the schema of the version it negotiated (or\n"
+            "                     --spec-version); findings are printed with their check\n"
+            "                     ids. A trace recorded over Streamable HTTP has the HTTP\n"
+            "                     facts beside each message received (\"http\": stream,\n"
+            "                     status, content type, session, SSE event id); they are\n"
+            "                     judged too (http/sse-event-id-unique,\n"
+            "                     http/resume-own-stream, http/get-stream-no-response), and\n"
+            "                     the transport's notes (\"dir\": \"note\") are skipped\n"
             "  --quiet            print only the summary line\n"
             "  -h, --help         this text\n"
             "\n"
@@ -473,7 +481,13 @@ typedef struct trace_run {
     char version[32];        /* version messages are judged at ("" = none yet) */
     uint64_t *seq_line;      /* pairs: seq, file line */
     size_t n_seq, cap_seq;
-    size_t messages, skipped;
+    size_t messages, skipped, notes;
+    size_t http_frames;      /* messages recorded with HTTP facts */
+    struct trace_id {        /* SSE event ids seen (hashes) and the stream of each */
+        uint64_t id, stream;
+        int is_get;
+    } *ids;                  /* ring of MC_HTTP_MAX_TRACKED_EVENT_IDS */
+    size_t ids_head, ids_count;
 } trace_run_t;
 
 static void trace_note_line(trace_run_t *t, uint64_t seq, size_t line)
@@ -558,6 +572,79 @@ static void trace_schema(trace_run_t *t, mc_wire_info_t *info)
     }
 }
 
+static uint64_t hash_str(const char *p)
+{
+    uint64_t v = 1469598103934665603ull;
+
+    for (; *p; p++) {
+        v ^= (unsigned char)*p;
+        v *= 1099511628211ull;
+    }
+    return v;
+}
+
+/*
+ * The HTTP rules a trace shows beside each message received over
+ * Streamable HTTP (its "http" facts), judged as the transport judges them
+ * live: no SSE event id used by two streams of the session
+ * (http/sse-event-id-unique), a resumption replaying no event of another
+ * stream (http/resume-own-stream), no response on the GET stream
+ * (http/get-stream-no-response).
+ */
+static void trace_http(trace_run_t *t, json_object *facts, const mc_wire_info_t *info)
+{
+    const char *stream = str_at(facts, "stream", NULL);
+    const char *resumes = str_at(facts, "resumes", NULL);
+    const char *eid = str_at(facts, "event_id", NULL);
+    const char *origin;
+    uint64_t id, org;
+    size_t i;
+    struct trace_id *e;
+
+    if (stream == NULL)
+        return;
+    t->http_frames++;
+    origin = resumes != NULL ? resumes : stream;
+    if (info->is_line && strncmp(stream, "GET#", 4) == 0 && resumes == NULL &&
+        (info->msg.kind == MC_MSG_RESULT || info->msg.kind == MC_MSG_ERROR))
+        mc_wire_fail(&t->w, "http/get-stream-no-response", "%s carried a JSON-RPC response",
+                     stream);
+    if (eid == NULL || eid[0] == '\0')
+        return;
+    if (t->ids == NULL) {
+        t->ids = calloc(MC_HTTP_MAX_TRACKED_EVENT_IDS, sizeof(*t->ids));
+        if (t->ids == NULL)
+            return;
+    }
+    id = hash_str(eid);
+    org = hash_str(origin);
+    for (i = 0; i < t->ids_count; i++) {
+        e = &t->ids[(t->ids_head + i) % MC_HTTP_MAX_TRACKED_EVENT_IDS];
+        if (e->id != id)
+            continue;
+        if (resumes != NULL && e->stream == org)
+            return; /* a redelivery on the stream that sent it first */
+        if (resumes != NULL)
+            mc_wire_fail(&t->w, "http/resume-own-stream",
+                         "%s, resuming %s, replayed event %.60s of another stream", stream,
+                         resumes, eid);
+        else
+            mc_wire_fail(&t->w, "http/sse-event-id-unique",
+                         "%s sent event id \"%.60s\", which the session had seen before",
+                         stream, eid);
+        return;
+    }
+    if (t->ids_count == MC_HTTP_MAX_TRACKED_EVENT_IDS) {
+        t->ids_head = (t->ids_head + 1) % MC_HTTP_MAX_TRACKED_EVENT_IDS;
+        t->ids_count--;
+    }
+    e = &t->ids[(t->ids_head + t->ids_count) % MC_HTTP_MAX_TRACKED_EVENT_IDS];
+    e->id = id;
+    e->stream = org;
+    t->ids_count++;
+    mc_wire_pass(&t->w, "http/sse-event-id-unique");
+}
+
 /* Feeds one trace record. Returns 0, or 1 when the record is not one. */
 static int trace_record(trace_run_t *t, json_object *rec, const char *file, size_t line)
 {
@@ -573,9 +660,19 @@ static int trace_record(trace_run_t *t, json_object *rec, const char *file, size
         !json_object_object_get_ex(rec, "line", &txt) ||
         !json_object_is_type(txt, json_type_string) || !json_object_is_type(dir, json_type_string))
         return 1;
+    if (strcmp(json_object_get_string(dir), "note") == 0) {
+        /* The HTTP transport's notes, and exchanges outside the session. */
+        t->notes++;
+        return 0;
+    }
     out = strcmp(json_object_get_string(dir), "out") == 0;
     if (!out && strcmp(json_object_get_string(dir), "in") != 0)
         return 1;
+    if (!out && json_object_get_string_len(txt) > 6 &&
+        strncmp(json_object_get_string(txt), "(http", 5) == 0) {
+        t->notes++; /* a trace written before notes had their own "dir" */
+        return 0;
+    }
     seq = json_object_object_get_ex(rec, "seq", &seqv) ? (uint64_t)json_object_get_int64(seqv)
                                                        : (uint64_t)line;
     data = json_object_get_string(txt);
@@ -639,6 +736,12 @@ static int trace_record(trace_run_t *t, json_object *rec, const char *file, size
                 trace_set_version(t, str_at(info.msg.root, "result", "protocolVersion"));
             trace_schema(t, &info);
         }
+        {
+            json_object *facts = NULL;
+            if (json_object_object_get_ex(rec, "http", &facts) &&
+                json_object_is_type(facts, json_type_object))
+                trace_http(t, facts, &info);
+        }
         mc_wire_info_free(&info);
     }
     free(raw);
@@ -698,7 +801,11 @@ static int trace_file(const opts_t *o, mc_registry_t *reg, const char *file, siz
     for (i = 0; i < t->w.n_findings; i++) {
         const mc_wire_finding_t *f = &t->w.findings[i];
         const mc_check_def_t *b = mc_builtin_check(f->check);
-        mc_level_t level = b != NULL ? b->level : MC_LEVEL_MUST;
+        mc_level_t level;
+
+        if (b == NULL)
+            b = mc_httprun_check(f->check);
+        level = b != NULL ? b->level : MC_LEVEL_MUST;
         const char *sev = level == MC_LEVEL_MUST ? "error" : level == MC_LEVEL_SHOULD ? "warning"
                                                                                         : "note";
         n_must += level == MC_LEVEL_MUST;
@@ -718,9 +825,10 @@ static int trace_file(const opts_t *o, mc_registry_t *reg, const char *file, siz
     if (t->w.findings_dropped > 0 && !o->quiet)
         printf("%s: note: %llu more findings not shown\n", file,
                (unsigned long long)t->w.findings_dropped);
-    printf("%s: %zu message%s, %zu check%s evaluated, %zu finding%s (%zu MUST, %zu SHOULD, %zu "
+    printf("%s: %zu message%s%s, %zu check%s evaluated, %zu finding%s (%zu MUST, %zu SHOULD, %zu "
            "MAY)%s%s%s\n",
-           file, t->messages, t->messages == 1 ? "" : "s", t->w.n_checks,
+           file, t->messages, t->messages == 1 ? "" : "s",
+           t->http_frames > 0 ? " (over Streamable HTTP)" : "", t->w.n_checks,
            t->w.n_checks == 1 ? "" : "s", t->w.n_findings + (size_t)t->w.findings_dropped,
            t->w.n_findings == 1 ? "" : "s", n_must, n_should, n_may,
            t->version[0] != '\0' ? "; schema " : "; no protocol version known: schema not checked",
@@ -730,6 +838,7 @@ static int trace_file(const opts_t *o, mc_registry_t *reg, const char *file, siz
     *all += t->w.n_findings;
     mc_wire_free(&t->w);
     free(t->seq_line);
+    free(t->ids);
     free(t);
     return 0;
 }

@@ -56,7 +56,34 @@ typedef struct stream {
     int paused;
     int done;
     CURLcode result;
+    unsigned origin;        /* the stream this one carries on: its own num, or the POST it resumes */
+    unsigned resume_of;     /* a resumption (GET with Last-Event-ID) of POST#resume_of, or 0 */
+    int answered;           /* the response to req_id arrived on this stream */
+    unsigned new_events;    /* events with a message not delivered before */
+    char last_id_in[MC_SSE_MAX_ID + 1]; /* a resumption: the Last-Event-ID it sent */
+    long retry_in;          /* a resumption: the retry in force when it started, -1 none */
+    int attempts_in;        /* a resumption: its attempt number */
+    int total_in;           /* a resumption: resumptions of the request so far, this one too */
 } stream_t;
+
+/* A resumption waiting for its time. */
+typedef struct resume {
+    int used;
+    unsigned origin;        /* the POST whose stream is resumed */
+    char req_id[64];
+    char last_id[MC_SSE_MAX_ID + 1];
+    long retry_ms;          /* the last retry field of the stream, -1 none */
+    int attempts;           /* this attempt's number, in a row without a new event */
+    int total;              /* resumptions of the request so far, this one too */
+    int64_t due_ms;
+} resume_t;
+
+/* An SSE event id seen in the session (its hash) and the stream it came on. */
+typedef struct seen_id {
+    uint64_t hash;
+    unsigned origin;
+    int is_get;
+} seen_id_t;
 
 typedef struct qframe {
     mc_inframe_t f;
@@ -87,6 +114,9 @@ struct mc_http {
     int gone;               /* the server cannot be reached any more */
     int64_t late_deadline;  /* the deadline frames were last delivered past */
     unsigned late_frames;   /* frames delivered past late_deadline */
+    resume_t resumes[MC_HTTP_MAX_STREAMS];
+    seen_id_t *seen;        /* ring of MC_HTTP_MAX_TRACKED_EVENT_IDS, allocated on first use */
+    size_t seen_head, seen_count;
 };
 
 /* libcurl's global set-up: reference-counted and thread-safe in the
@@ -293,6 +323,8 @@ static int push_frame(mc_http_t *h, stream_t *s, mc_frame_kind_t kind, const cha
     }
     n = snprintf(q->meta, sizeof(q->meta), "%s#%u %ld %s", s->kind == ST_GET ? "GET" : "POST",
                  s->num, s->status, s->ctype[0] ? s->ctype : "(no content type)");
+    if (n > 0 && (size_t)n < sizeof(q->meta) && s->resume_of != 0)
+        n += snprintf(q->meta + n, sizeof(q->meta) - (size_t)n, " resumes=POST#%u", s->resume_of);
     if (n > 0 && (size_t)n < sizeof(q->meta) && s->session_id[0])
         n += snprintf(q->meta + n, sizeof(q->meta) - (size_t)n, " session=%s", s->session_id);
     if (n > 0 && (size_t)n < sizeof(q->meta) && event_id != NULL && event_id[0])
@@ -342,7 +374,9 @@ static void inspect_message(mc_http_t *h, stream_t *s, const char *data, size_t 
     if (is_response) {
         const char *ids = json_object_to_json_string_ext(id, JSON_C_TO_STRING_PLAIN);
         s->responses++;
-        if (s->kind == ST_GET)
+        if (s->req_id[0] && strcmp(ids, s->req_id) == 0)
+            s->answered = 1;
+        if (s->kind == ST_GET && s->resume_of == 0)
             finding(h, "http/get-stream-no-response", 0,
                     "GET#%u carried a JSON-RPC response (id %.40s)", s->num, ids);
         else if (s->carries_request && s->req_id[0] && strcmp(ids, s->req_id) != 0 &&
@@ -359,11 +393,77 @@ static void inspect_message(mc_http_t *h, stream_t *s, const char *data, size_t 
     json_object_put(o);
 }
 
+static uint64_t id_hash(const char *id)
+{
+    uint64_t v = 1469598103934665603ull;
+
+    for (; *id; id++) {
+        v ^= (unsigned char)*id;
+        v *= 1099511628211ull;
+    }
+    return v;
+}
+
+/*
+ * Judges an SSE event id against the ids the session has seen: an id used
+ * before breaks http/sse-event-id-unique, or, on a resumption, when another
+ * stream used it, shows a message of another stream replayed
+ * (http/resume-own-stream). Returns 0 when a resumption repeats an id of
+ * the stream it resumes: the event is a redelivery and is dropped.
+ */
+static int track_event_id(mc_http_t *h, stream_t *s, const char *id)
+{
+    uint64_t hv = id_hash(id);
+    size_t i;
+    seen_id_t *e;
+
+    if (h->seen == NULL) {
+        h->seen = calloc(MC_HTTP_MAX_TRACKED_EVENT_IDS, sizeof(*h->seen));
+        if (h->seen == NULL)
+            return 1;
+    }
+    for (i = 0; i < h->seen_count; i++) {
+        e = &h->seen[(h->seen_head + i) % MC_HTTP_MAX_TRACKED_EVENT_IDS];
+        if (e->hash != hv)
+            continue;
+        if (e->origin == s->origin && s->resume_of != 0)
+            return 0; /* a redelivery on the stream that sent it first */
+        if (s->resume_of != 0)
+            finding(h, "http/resume-own-stream", 0,
+                    "GET#%u, resuming POST#%u, replayed event %.60s, which %s#%u sent", s->num,
+                    s->resume_of, id, e->is_get ? "GET" : "POST", e->origin);
+        else
+            finding(h, "http/sse-event-id-unique", 0,
+                    "%s#%u sent event id \"%.60s\", which %s#%u of the same session had used",
+                    s->kind == ST_GET ? "GET" : "POST", s->num, id, e->is_get ? "GET" : "POST",
+                    e->origin);
+        return 1;
+    }
+    if (h->seen_count == MC_HTTP_MAX_TRACKED_EVENT_IDS) {
+        h->seen_head = (h->seen_head + 1) % MC_HTTP_MAX_TRACKED_EVENT_IDS;
+        h->seen_count--;
+    }
+    e = &h->seen[(h->seen_head + h->seen_count) % MC_HTTP_MAX_TRACKED_EVENT_IDS];
+    e->hash = hv;
+    e->origin = s->origin;
+    e->is_get = s->kind == ST_GET && s->resume_of == 0;
+    h->seen_count++;
+    finding(h, "http/sse-event-id-unique", 1, "event ids of different streams differ");
+    if (s->resume_of != 0)
+        finding(h, "http/resume-own-stream", 1, "a resumption replayed its own stream");
+    return 1;
+}
+
 static int on_sse_event(void *ctx, const mc_sse_event_t *ev)
 {
     stream_t *s = ctx;
     mc_http_t *h = s->h;
 
+    if (ev->has_id && ev->id[0] != '\0' && !track_event_id(h, s, ev->id)) {
+        note(h, "GET#%u: event %.60s came before on this stream; not passed on again", s->num,
+             ev->id);
+        return 0;
+    }
     if (ev->oversize) {
         push_frame(h, s, MC_FRAME_OVERSIZE, NULL, MC_MAX_MESSAGE_SIZE, ev->id);
         return 0;
@@ -383,6 +483,7 @@ static int on_sse_event(void *ctx, const mc_sse_event_t *ev)
              s->num, ev->event);
         return 0;
     }
+    s->new_events++;
     inspect_message(h, s, ev->data, ev->data_len);
     push_frame(h, s, MC_FRAME_LINE, ev->data, ev->data_len, ev->has_id ? ev->id : NULL);
     return 0;
@@ -560,8 +661,10 @@ static int slot_free(mc_http_t *h)
     return -1;
 }
 
-/* Creates and starts a transfer. body may be NULL. Returns the stream or NULL. */
-static stream_t *stream_start(mc_http_t *h, stream_kind_t kind, const char *body, size_t len)
+/* Creates and starts a transfer. body and last_event_id (a GET that resumes
+ * a stream) may be NULL. Returns the stream or NULL. */
+static stream_t *stream_start(mc_http_t *h, stream_kind_t kind, const char *body, size_t len,
+                              const char *last_event_id)
 {
     stream_t *s;
     int slot = slot_free(h);
@@ -574,6 +677,8 @@ static stream_t *stream_start(mc_http_t *h, stream_kind_t kind, const char *body
     s->h = h;
     s->kind = kind;
     s->num = ++h->next_num;
+    s->origin = s->num;
+    s->retry_in = -1;
     mc_sse_init(&s->sse, 0, 0);
     s->easy = curl_easy_init();
     if (s->easy == NULL) {
@@ -594,6 +699,8 @@ static stream_t *stream_start(mc_http_t *h, stream_kind_t kind, const char *body
         add_header(s, "MCP-Protocol-Version", h->version) != 0)
         goto fail;
     if (h->origin != NULL && add_header(s, "Origin", h->origin) != 0)
+        goto fail;
+    if (last_event_id != NULL && add_header(s, "Last-Event-ID", last_event_id) != 0)
         goto fail;
     /* No "Expect: 100-continue" wait on large bodies. */
     if (add_header(s, "Expect:", NULL) != 0)
@@ -644,6 +751,103 @@ static void mark_refusal(mc_http_t *h, stream_t *s)
     q = &h->queue[(h->q_head + h->q_count - 1) % MC_MAX_QUEUED_FRAMES];
     q->f.flags |= MC_FRAME_F_REFUSAL;
     snprintf(q->answers, sizeof(q->answers), "%s", s->req_id);
+}
+
+/*
+ * A stream that carried a request ended before its response: plans a GET
+ * with Last-Event-ID (the last id the stream, or the one it resumed, sent)
+ * after the stream's retry time, within MC_HTTP_RESUME_ATTEMPTS attempts
+ * in a row that bring no new event and MC_HTTP_RESUME_MAX_PER_REQUEST in
+ * all. Without an event id there is nothing
+ * to resume from, and the request is left to its timeout.
+ */
+static void schedule_resume(mc_http_t *h, const stream_t *s)
+{
+    const char *last = s->sse.id[0] ? s->sse.id : s->last_id_in;
+    long retry = s->sse.retry_ms >= 0 ? s->sse.retry_ms : s->retry_in;
+    int attempts = s->resume_of == 0 || s->new_events > 0 ? 1 : s->attempts_in + 1;
+    int total = s->resume_of == 0 ? 1 : s->total_in + 1;
+    unsigned origin = s->resume_of != 0 ? s->resume_of : s->num;
+    size_t i;
+    resume_t *r = NULL;
+
+    if (h->gone)
+        return;
+    if (last[0] == '\0') {
+        note(h, "POST#%u: the SSE stream ended before the response to %s, and no event id was "
+                "sent to resume from",
+             origin, s->req_id);
+        return;
+    }
+    if (attempts > MC_HTTP_RESUME_ATTEMPTS) {
+        note(h, "POST#%u: %d resumptions in a row brought no event; giving up on %s", origin,
+             MC_HTTP_RESUME_ATTEMPTS, s->req_id);
+        return;
+    }
+    if (total > MC_HTTP_RESUME_MAX_PER_REQUEST) {
+        note(h, "POST#%u: resumed %d times; giving up on %s", origin,
+             MC_HTTP_RESUME_MAX_PER_REQUEST, s->req_id);
+        return;
+    }
+    if (retry > MC_HTTP_RESUME_MAX_DELAY_MS) {
+        note(h, "POST#%u: the server asks for %ld ms before a reconnection, more than the %d ms "
+                "waited; not resuming",
+             origin, retry, MC_HTTP_RESUME_MAX_DELAY_MS);
+        return;
+    }
+    for (i = 0; i < MC_HTTP_MAX_STREAMS && r == NULL; i++)
+        if (!h->resumes[i].used)
+            r = &h->resumes[i];
+    if (r == NULL)
+        return;
+    r->used = 1;
+    r->origin = origin;
+    snprintf(r->req_id, sizeof(r->req_id), "%s", s->req_id);
+    snprintf(r->last_id, sizeof(r->last_id), "%s", last);
+    r->retry_ms = retry;
+    r->attempts = attempts;
+    r->total = total;
+    r->due_ms = mc_now_ms() + (retry >= 0 ? retry : MC_HTTP_RESUME_DEFAULT_DELAY_MS);
+    note(h, "POST#%u: the SSE stream ended before the response to %s; resuming after event %.60s "
+            "in %ld ms (attempt %d of %d)",
+         origin, s->req_id, last, retry >= 0 ? retry : (long)MC_HTTP_RESUME_DEFAULT_DELAY_MS,
+         attempts, MC_HTTP_RESUME_ATTEMPTS);
+}
+
+/* Starts the resumptions whose time has come. Returns the milliseconds
+ * until the next one is due (-1: none waits). */
+static int start_due_resumes(mc_http_t *h)
+{
+    size_t i;
+    int64_t now = mc_now_ms(), next = -1;
+
+    for (i = 0; i < MC_HTTP_MAX_STREAMS; i++) {
+        resume_t *r = &h->resumes[i];
+        stream_t *s;
+        if (!r->used)
+            continue;
+        if (r->due_ms > now) {
+            if (next < 0 || r->due_ms - now < next)
+                next = r->due_ms - now;
+            continue;
+        }
+        s = stream_start(h, ST_GET, NULL, 0, r->last_id);
+        if (s == NULL) {
+            next = 10; /* no free slot yet */
+            continue;
+        }
+        s->resume_of = r->origin;
+        s->origin = r->origin;
+        s->carries_request = 1;
+        snprintf(s->req_id, sizeof(s->req_id), "%s", r->req_id);
+        snprintf(s->last_id_in, sizeof(s->last_id_in), "%s", r->last_id);
+        s->retry_in = r->retry_ms;
+        s->attempts_in = r->attempts;
+        s->total_in = r->total;
+        note(h, "GET#%u resumes POST#%u with Last-Event-ID: %.60s", s->num, r->origin, r->last_id);
+        r->used = 0;
+    }
+    return next > INT32_MAX ? INT32_MAX : (int)next;
 }
 
 /* Judges and records a finished transfer; queues a JSON body's message. */
@@ -726,6 +930,12 @@ static void stream_finished(mc_http_t *h, stream_t *s)
     if (s->kind == ST_POST && s->carries_request && s->is_sse && s->responses == 0 &&
         s->result == CURLE_OK)
         note(h, "POST#%u: the SSE stream closed without the response to %s", s->num, s->req_id);
+    if (s->is_sse && s->carries_request && s->req_id[0] && !s->answered && s->status == 200 &&
+        (s->kind == ST_POST || s->resume_of != 0))
+        schedule_resume(h, s);
+    if (s->resume_of != 0 && !s->is_sse)
+        note(h, "GET#%u: the server did not resume POST#%u (%ld %s)", s->num, s->resume_of,
+             s->status, s->ctype[0] ? s->ctype : "(no body type)");
     if (s->kind == ST_GET && s->status == 405)
         note(h, "GET#%u: the server offers no GET stream (405)", s->num);
 }
@@ -781,8 +991,11 @@ static void unpause(mc_http_t *h)
 /* Runs transfers, waiting at most timeout_ms for activity. */
 static void pump(mc_http_t *h, int timeout_ms)
 {
-    int running = 0;
+    int running = 0, due;
 
+    due = start_due_resumes(h);
+    if (due >= 0 && due < timeout_ms)
+        timeout_ms = due > 0 ? due : 1;
     curl_multi_perform(h->multi, &running);
     reap(h);
     if (timeout_ms > 0 && h->q_count == 0) {
@@ -815,7 +1028,7 @@ static void open_get_stream(mc_http_t *h)
 {
     if (h->get != NULL || !h->get_stream_wanted)
         return;
-    h->get = stream_start(h, ST_GET, NULL, 0);
+    h->get = stream_start(h, ST_GET, NULL, 0, NULL);
     if (h->get != NULL)
         note(h, "GET#%u opened", h->get->num);
 }
@@ -833,7 +1046,7 @@ static int link_send(void *ctx, const char *line, size_t len, int64_t deadline_m
         return MC_EEXITED;
     while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
         n--;
-    s = stream_start(h, ST_POST, line, n);
+    s = stream_start(h, ST_POST, line, n, NULL);
     if (s == NULL)
         return any_stream(h) ? MC_EFULL : MC_ENOMEM;
     /* Only a well-formed notification or response expects 202; anything
@@ -1042,9 +1255,10 @@ int mc_http_close(mc_http_t *h, int timeout_ms, long *status)
         h->streams[i] = NULL;
     }
     h->get = NULL;
+    memset(h->resumes, 0, sizeof(h->resumes));
     if (h->session_id[0] == '\0' || h->gone)
         return MC_OK;
-    d = stream_start(h, ST_DELETE, NULL, 0);
+    d = stream_start(h, ST_DELETE, NULL, 0, NULL);
     if (d == NULL)
         return MC_ENOMEM;
     while (!d->done) {
@@ -1086,6 +1300,7 @@ void mc_http_free(mc_http_t *h)
     if (h->multi != NULL)
         curl_multi_cleanup(h->multi);
     free(h->findings);
+    free(h->seen);
     free(h->url);
     free(h->origin);
     free(h);

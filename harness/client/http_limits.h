@@ -43,6 +43,21 @@
  * exempt; their wait is bounded by the caller's deadline. */
 #define MC_HTTP_LOW_SPEED_BYTES 1
 #define MC_HTTP_LOW_SPEED_SECONDS 30
+/* SSE event ids remembered per session, to judge that no two streams use
+ * the same one; past this the oldest are forgotten. */
+#define MC_HTTP_MAX_TRACKED_EVENT_IDS 4096
+/* Resumability: an SSE stream that ends before the response to its request
+ * arrived is resumed with GET and Last-Event-ID, at most this many times in
+ * a row without a new event. */
+#define MC_HTTP_RESUME_ATTEMPTS 5
+/* ... and at most this many times in all for one request, events or not
+ * (a server that closes after every event cannot keep the client busy). */
+#define MC_HTTP_RESUME_MAX_PER_REQUEST 64
+/* The wait before a resumption when the server sent no retry field. */
+#define MC_HTTP_RESUME_DEFAULT_DELAY_MS 100
+/* The longest retry field honoured: a stream whose server asks for a longer
+ * wait is not resumed (the request then runs into its own timeout). */
+#define MC_HTTP_RESUME_MAX_DELAY_MS 10000
 /* Time between the port being asked for and a started server listening. */
 #define MC_HTTP_STARTUP_BUDGET_MS 10000
 

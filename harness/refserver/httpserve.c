@@ -38,17 +38,53 @@
 #define HS_TICK_MAX_MS 10
 /* Connections served at once. */
 #define HS_MAX_CONNECTIONS 512
+/* Resumability: the last events of each stream are kept for a replay after
+ * Last-Event-ID, at most this many and this many bytes (older ones are
+ * dropped first; a message larger than the byte cap is never kept). */
+#define HS_REPLAY_EVENTS 64
+#define HS_REPLAY_BYTES (256u * 1024u)
+/* Streams whose connection ended that a session keeps for resumption; the
+ * oldest is forgotten past this. Worst case the replay buffers hold
+ * HS_MAX_SESSIONS * HS_MAX_KEPT_STREAMS * HS_REPLAY_BYTES. */
+#define HS_MAX_KEPT_STREAMS 16
+/* The retry field of the priming event with --sse-poll (milliseconds). */
+#define HS_POLL_RETRY_MS 100
 
 #define ENDPOINT "/mcp"
 
 typedef struct hs_sess hs_sess_t;
 
+/* One event kept for a replay. */
+typedef struct hs_event {
+    unsigned seq;   /* its number on its stream */
+    uint64_t order; /* its place among every event of the session */
+    char *msg;      /* the message (owned, NUL-terminated) */
+    size_t len;
+} hs_event_t;
+
+/*
+ * A stream: a POST's answer or the GET stream. Its events carry ids
+ * "NUM-SEQ" (the stream's number in the session, the event's number on the
+ * stream), unique across the session and naming the stream, so a GET with
+ * Last-Event-ID finds the stream and replays its later events. When the
+ * connection that read it ends, the stream stays with its session
+ * (detached), still collecting the messages meant for it, until it is
+ * resumed or forgotten.
+ */
 typedef struct hs_stream {
     hs_sess_t *sess;
     int is_get;
     char req_id[64];      /* POST: the request's id as compact JSON */
+    char token[64];       /* POST: the request's progressToken as compact JSON, or "" */
     int answered;         /* the response went out (or elsewhere) */
     int finished;         /* no more bytes will be added */
+    int attached;         /* a connection reads buf */
+    int superseded;       /* a resumption took the stream over; only its old connection is left */
+    int poll_close;       /* end the connection once buf is drained (--sse-poll) */
+    unsigned num;         /* the stream's number in its session */
+    unsigned seq;         /* events numbered so far */
+    hs_event_t hist[HS_REPLAY_EVENTS]; /* ring of the last events */
+    size_t h_head, h_count, h_bytes;
     char *buf;
     size_t len, cap, off;
     unsigned events;
@@ -66,6 +102,8 @@ struct hs_sess {
     int64_t last_ms;
     char *backlog[HS_MAX_BACKLOG];
     size_t bl_n;
+    unsigned next_stream;  /* the number of the last stream opened */
+    uint64_t order;        /* events sent in the session so far */
 };
 
 typedef struct hs {
@@ -74,8 +112,8 @@ typedef struct hs {
     hs_sess_t *sess;        /* HS_MAX_SESSIONS */
     const mc_refserver_opts_t *opts;
     rs_http_bug_t bug;
+    unsigned flags;         /* MC_REFSERVER_HTTP_* */
     int stopping;
-    unsigned event_seq;
 } hs_t;
 
 typedef struct hs_req {
@@ -108,8 +146,11 @@ void mc_refserver_http_list_bugs(void (*fn)(void *ctx, const char *line), void *
     char line[300];
 
     for (i = 0; i < sizeof(g_bugs) / sizeof(g_bugs[0]); i++) {
-        snprintf(line, sizeof(line), "%s\t%s\t%s\t%s/basic/transports#streamable-http",
-                 g_bugs[i].id, g_bugs[i].level, g_bugs[i].desc, MC_VERSION_BASELINE);
+        snprintf(line, sizeof(line), "%s\t%s\t%s\t%s/basic/transports#%s", g_bugs[i].id,
+                 g_bugs[i].level, g_bugs[i].desc, MC_VERSION_BASELINE,
+                 strstr(g_bugs[i].id, "resume") != NULL || strstr(g_bugs[i].id, "event-id")
+                     ? "resumability-and-redelivery"
+                     : "streamable-http");
         fn(ctx, line);
     }
 }
@@ -140,11 +181,65 @@ static int append(hs_stream_t *s, const char *a, size_t n)
     return 0;
 }
 
-/* Adds one message (a line without its newline) as an SSE event. */
+/* The id of event seq of stream num: "NUM-SEQ", or only "SEQ" (the same
+ * numbers on every stream) with the event-id-reused switch. */
+static void event_id(const hs_t *hs, unsigned num, unsigned seq, char *out, size_t cap)
+{
+    if (hs->bug == RS_HTTP_BUG_SSE_EVENT_ID_REUSED)
+        snprintf(out, cap, "%u", seq);
+    else
+        snprintf(out, cap, "%u-%u", num, seq);
+}
+
+/* Writes one SSE event with the given id into the stream's connection. */
+static void put_event(hs_stream_t *s, const char *id, const char *line, size_t len)
+{
+    char head[96];
+    int n = snprintf(head, sizeof(head), "id: %s\nevent: message\ndata: ", id);
+
+    if (append(s, head, (size_t)n) == 0 && append(s, line, len) == 0)
+        append(s, "\n\n", 2);
+}
+
+static void hist_drop_oldest(hs_stream_t *s)
+{
+    hs_event_t *e = &s->hist[s->h_head];
+
+    s->h_bytes -= e->len;
+    free(e->msg);
+    memset(e, 0, sizeof(*e));
+    s->h_head = (s->h_head + 1) % HS_REPLAY_EVENTS;
+    s->h_count--;
+}
+
+/* Keeps a copy of an event for a replay, dropping the oldest past the caps. */
+static void hist_add(hs_stream_t *s, unsigned seq, uint64_t order, const char *line, size_t len)
+{
+    hs_event_t *e;
+
+    if (len > HS_REPLAY_BYTES)
+        return;
+    while (s->h_count > 0 && (s->h_count == HS_REPLAY_EVENTS || s->h_bytes + len > HS_REPLAY_BYTES))
+        hist_drop_oldest(s);
+    e = &s->hist[(s->h_head + s->h_count) % HS_REPLAY_EVENTS];
+    e->msg = malloc(len + 1);
+    if (e->msg == NULL)
+        return;
+    memcpy(e->msg, line, len);
+    e->msg[len] = '\0';
+    e->len = len;
+    e->seq = seq;
+    e->order = order;
+    s->h_bytes += len;
+    s->h_count++;
+}
+
+/* Adds one message (a line without its newline) as an SSE event: kept for
+ * a replay and, while a connection reads the stream, sent. */
 static void push_event(hs_t *hs, hs_stream_t *s, const char *line, size_t len)
 {
-    char head[64];
-    int n;
+    unsigned seq = ++s->seq;
+    uint64_t order = s->sess != NULL ? ++s->sess->order : 0;
 
     if (s->events == 0 && !s->is_get && s->first == NULL) {
         s->first = malloc(len + 1);
@@ -154,9 +249,12 @@ static void push_event(hs_t *hs, hs_stream_t *s, const char *line, size_t len)
             s->first_len = len;
         }
     }
-    n = snprintf(head, sizeof(head), "id: %u\nevent: message\ndata: ", ++hs->event_seq);
-    if (append(s, head, (size_t)n) == 0 && append(s, line, len) == 0)
-        append(s, "\n\n", 2);
+    hist_add(s, seq, order, line, len);
+    if (s->attached) {
+        char id[48];
+        event_id(hs, s->num, seq, id, sizeof(id));
+        put_event(s, id, line, len);
+    }
     s->events++;
     pthread_cond_broadcast(&hs->cv);
 }
@@ -186,14 +284,90 @@ static void stream_unlink(hs_stream_t *s)
 
 static void stream_free(hs_stream_t *s)
 {
+    while (s->h_count > 0)
+        hist_drop_oldest(s);
     free(s->buf);
     free(s->first);
     free(s);
 }
 
+/* A new stream of session se, numbered, linked, with a connection reading it. */
+static hs_stream_t *stream_new(hs_sess_t *se, int is_get)
+{
+    hs_stream_t *s = calloc(1, sizeof(*s));
+
+    if (s == NULL)
+        return NULL;
+    s->is_get = is_get;
+    s->attached = 1;
+    s->num = ++se->next_stream;
+    stream_link(se, s);
+    return s;
+}
+
+/* Frees the detached streams of se (their connections are gone). */
+static void sess_free_detached(hs_sess_t *se)
+{
+    hs_stream_t **pp = &se->streams;
+
+    while (*pp != NULL) {
+        hs_stream_t *s = *pp;
+        if (!s->attached) {
+            *pp = s->next;
+            s->sess = NULL;
+            stream_free(s);
+        } else {
+            pp = &s->next;
+        }
+    }
+}
+
+/* Forgets the oldest detached streams of se past HS_MAX_KEPT_STREAMS. */
+static void sess_prune(hs_sess_t *se)
+{
+    for (;;) {
+        hs_stream_t *s, *oldest = NULL;
+        size_t n = 0;
+        for (s = se->streams; s != NULL; s = s->next)
+            if (!s->attached) {
+                n++;
+                if (oldest == NULL || s->num < oldest->num)
+                    oldest = s;
+            }
+        if (n <= HS_MAX_KEPT_STREAMS || oldest == NULL)
+            return;
+        stream_unlink(oldest);
+        stream_free(oldest);
+    }
+}
+
+static int sess_has_attached(const hs_sess_t *se)
+{
+    const hs_stream_t *s;
+
+    for (s = se->streams; s != NULL; s = s->next)
+        if (s->attached)
+            return 1;
+    return 0;
+}
+
 /* --- routing what a session's handler emits ------------------------------ */
 
 static hs_t *g_hs; /* the emit callback's way back; one server per process */
+
+/* The progressToken of a notifications/progress message as compact JSON
+ * into out, or "" when o is none. */
+static void progress_token_of(json_object *o, char *out, size_t cap)
+{
+    json_object *m, *p, *t;
+
+    out[0] = '\0';
+    if (json_object_object_get_ex(o, "method", &m) &&
+        strcmp(json_object_get_string(m), "notifications/progress") == 0 &&
+        json_object_object_get_ex(o, "params", &p) &&
+        json_object_object_get_ex(p, "progressToken", &t))
+        snprintf(out, cap, "%s", json_object_to_json_string_ext(t, JSON_C_TO_STRING_PLAIN));
+}
 
 static void on_emit(void *ctx, const char *line, size_t len)
 {
@@ -202,7 +376,7 @@ static void on_emit(void *ctx, const char *line, size_t len)
     json_object *o, *id = NULL;
     hs_stream_t *s, *target = NULL, *get = NULL;
     int is_response = 0;
-    char ids[64] = "";
+    char ids[64] = "", token[64] = "";
 
     while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
         len--;
@@ -220,14 +394,16 @@ static void on_emit(void *ctx, const char *line, size_t len)
         !json_object_object_get_ex(o, "method", NULL)) {
         is_response = 1;
         snprintf(ids, sizeof(ids), "%s", json_object_to_json_string_ext(id, JSON_C_TO_STRING_PLAIN));
+    } else if (o != NULL && json_object_is_type(o, json_type_object)) {
+        progress_token_of(o, token, sizeof(token));
     }
     json_object_put(o);
     for (s = se->streams; s != NULL; s = s->next)
-        if (s->is_get && !s->finished && get == NULL)
+        if (s->is_get && s->attached && !s->finished && get == NULL)
             get = s;
     if (is_response) {
         for (s = se->streams; s != NULL; s = s->next)
-            if (!s->is_get && !s->answered && strcmp(s->req_id, ids) == 0) {
+            if (!s->is_get && !s->answered && !s->superseded && strcmp(s->req_id, ids) == 0) {
                 target = s;
                 break;
             }
@@ -245,12 +421,20 @@ static void on_emit(void *ctx, const char *line, size_t len)
         }
         return;
     }
-    /* A notification or a server request: the POST being handled, else the
-     * newest open POST stream, else the GET stream, else the backlog. */
-    if (se->current != NULL && !se->current->finished)
+    /* A notification or a server request: the stream of the request whose
+     * progress it reports, else the POST being handled, else the newest
+     * POST stream still open (one a connection reads before one waiting to
+     * be resumed), else the GET stream, else the backlog. */
+    for (s = se->streams; token[0] != '\0' && target == NULL && s != NULL; s = s->next)
+        if (!s->is_get && !s->answered && !s->superseded && strcmp(s->token, token) == 0)
+            target = s;
+    if (target == NULL && se->current != NULL && !se->current->finished)
         target = se->current;
     for (s = se->streams; target == NULL && s != NULL; s = s->next)
-        if (!s->is_get && !s->finished)
+        if (!s->is_get && !s->finished && !s->superseded && s->attached)
+            target = s;
+    for (s = se->streams; target == NULL && s != NULL; s = s->next)
+        if (!s->is_get && !s->answered && !s->superseded)
             target = s;
     if (target == NULL)
         target = get;
@@ -277,6 +461,7 @@ static void sess_drop(hs_t *hs, hs_sess_t *se)
 
     mc_refserver_free(se->rs);
     se->rs = NULL;
+    sess_free_detached(se);
     for (s = se->streams; s != NULL; s = s->next)
         s->finished = 1;
     for (i = 0; i < se->bl_n; i++)
@@ -316,7 +501,7 @@ static hs_sess_t *sess_new(hs_t *hs)
 
     for (i = 0; i < HS_MAX_SESSIONS; i++) {
         hs_sess_t *se = &hs->sess[i];
-        if (se->used && !se->deleted && se->streams == NULL &&
+        if (se->used && !se->deleted && !sess_has_attached(se) &&
             now - se->last_ms > HS_IDLE_SESSION_MS)
             sess_drop(hs, se);
         if ((!se->used || se->deleted) && se->streams == NULL) {
@@ -429,7 +614,7 @@ static ssize_t read_stream(void *cls, uint64_t pos, char *buf, size_t max)
     int64_t idle_since = mc_now_ms();
 
     pthread_mutex_lock(&hs->mu);
-    while (s->off == s->len && !s->finished && !hs->stopping) {
+    while (s->off == s->len && !s->finished && !s->poll_close && !hs->stopping) {
         if (mc_now_ms() - idle_since >= HS_KEEPALIVE_MS && max >= 3) {
             pthread_mutex_unlock(&hs->mu);
             memcpy(buf, ":\n\n", 3);
@@ -460,11 +645,28 @@ static ssize_t read_stream(void *cls, uint64_t pos, char *buf, size_t max)
     return n;
 }
 
+/* The connection that read s ended. A stream of a live session stays with
+ * it, detached, for a resumption (sess_prune bounds how many); anything
+ * else is freed. */
 static void free_stream(void *cls)
 {
     hs_stream_t *s = cls;
+    hs_sess_t *se;
 
     pthread_mutex_lock(&g_hs->mu);
+    se = s->sess;
+    s->attached = 0;
+    s->poll_close = 0;
+    free(s->buf);
+    s->buf = NULL;
+    s->len = s->cap = s->off = 0;
+    if (se != NULL && !se->deleted && se->rs != NULL && !s->superseded && !g_hs->stopping) {
+        if (se->current == s)
+            se->current = NULL;
+        sess_prune(se);
+        pthread_mutex_unlock(&g_hs->mu);
+        return;
+    }
     stream_unlink(s);
     pthread_mutex_unlock(&g_hs->mu);
     stream_free(s);
@@ -539,7 +741,8 @@ static int accepts(const char *accept, const char *type)
 
 typedef enum body_kind { B_INVALID, B_REQUEST, B_NOTIFICATION, B_RESPONSE } body_kind_t;
 
-static body_kind_t classify(const char *body, size_t len, char *id, size_t id_cap, int *is_init)
+static body_kind_t classify(const char *body, size_t len, char *id, size_t id_cap, int *is_init,
+                            char *token, size_t token_cap)
 {
     json_tokener *tok = json_tokener_new_ex(MC_MAX_JSON_DEPTH);
     json_object *o, *v;
@@ -569,6 +772,16 @@ static body_kind_t classify(const char *body, size_t len, char *id, size_t id_ca
             snprintf(id, id_cap, "%s", json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN));
             *is_init = strcmp(json_object_get_string(json_object_object_get(o, "method")),
                               "initialize") == 0;
+            {
+                json_object *p, *m, *t;
+                if (json_object_object_get_ex(o, "params", &p) &&
+                    json_object_is_type(p, json_type_object) &&
+                    json_object_object_get_ex(p, "_meta", &m) &&
+                    json_object_is_type(m, json_type_object) &&
+                    json_object_object_get_ex(m, "progressToken", &t))
+                    snprintf(token, token_cap, "%s",
+                             json_object_to_json_string_ext(t, JSON_C_TO_STRING_PLAIN));
+            }
         } else {
             k = B_NOTIFICATION;
         }
@@ -588,7 +801,7 @@ static enum MHD_Result do_post(hs_t *hs, struct MHD_Connection *c, hs_req_t *rq)
     const char *ct = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Type");
     const char *acc = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Accept");
     const char *sid = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Mcp-Session-Id");
-    char id[64] = "";
+    char id[64] = "", token[64] = "";
     int is_init, deleted;
     body_kind_t k;
     hs_sess_t *se;
@@ -602,7 +815,8 @@ static enum MHD_Result do_post(hs_t *hs, struct MHD_Connection *c, hs_req_t *rq)
     if (!accepts(acc, "application/json") || !accepts(acc, "text/event-stream"))
         return answer_error(c, 406,  -32600,
                             "Accept must list application/json and text/event-stream");
-    k = classify(rq->body ? rq->body : "", rq->len, id, sizeof(id), &is_init);
+    k = classify(rq->body ? rq->body : "", rq->len, id, sizeof(id), &is_init, token,
+                 sizeof(token));
 
     pthread_mutex_lock(&hs->mu);
     if (is_init) {
@@ -644,15 +858,25 @@ static enum MHD_Result do_post(hs_t *hs, struct MHD_Connection *c, hs_req_t *rq)
             return answer(c, MHD_HTTP_OK, NULL, NULL, NULL, NULL);
         return answer(c, MHD_HTTP_ACCEPTED, NULL, NULL, NULL, NULL);
     }
-    s = calloc(1, sizeof(*s));
+    s = stream_new(se, 0);
     if (s == NULL) {
         pthread_mutex_unlock(&hs->mu);
         return answer_error(c, 500, -32603, "out of memory");
     }
     snprintf(s->req_id, sizeof(s->req_id), "%s", id);
-    stream_link(se, s);
+    snprintf(s->token, sizeof(s->token), "%s", token);
     if (hs->bug == RS_HTTP_BUG_SSE_NO_DATA && k == B_REQUEST)
         append(s, "event: ping\n\n", 13);
+    if ((hs->flags & MC_REFSERVER_HTTP_SSE_POLL) && k == B_REQUEST) {
+        /* The priming event (an id, a retry, empty data); the connection
+         * ends once what is ready now is sent, and the client resumes. */
+        char head[96], eid[48];
+        int n;
+        event_id(hs, s->num, ++s->seq, eid, sizeof(eid));
+        n = snprintf(head, sizeof(head), "id: %s\nretry: %d\ndata: \n\n", eid, HS_POLL_RETRY_MS);
+        append(s, head, (size_t)n);
+        s->poll_close = 1;
+    }
     se->current = s;
     mc_refserver_handle(se->rs, rq->body ? rq->body : "", rq->len, mc_now_ms());
     se->current = NULL;
@@ -683,10 +907,147 @@ static enum MHD_Result do_post(hs_t *hs, struct MHD_Connection *c, hs_req_t *rq)
     return answer_sse(c, s, is_init ? sidcopy : NULL);
 }
 
+/* The stream of se that sent the event with id lei, or NULL; *seq and
+ * *order get the event's number on its stream and in the session (0 when
+ * the event itself is no longer kept). */
+static hs_stream_t *find_event(const hs_t *hs, hs_sess_t *se, const char *lei, unsigned *seq,
+                               uint64_t *order)
+{
+    hs_stream_t *s;
+    unsigned long num = 0, sq;
+    char *end;
+    size_t i;
+
+    *order = 0;
+    if (hs->bug == RS_HTTP_BUG_SSE_EVENT_ID_REUSED) {
+        /* Ids name no stream: take the newest one that got that far. */
+        sq = strtoul(lei, &end, 10);
+        if (end == lei || *end != '\0')
+            return NULL;
+        for (s = se->streams; s != NULL; s = s->next)
+            if (!s->superseded && s->seq >= sq)
+                break;
+    } else {
+        num = strtoul(lei, &end, 10);
+        if (end == lei || *end != '-')
+            return NULL;
+        sq = strtoul(end + 1, &end, 10);
+        if (*end != '\0')
+            return NULL;
+        for (s = se->streams; s != NULL; s = s->next)
+            if (!s->superseded && s->num == num && sq <= s->seq)
+                break;
+    }
+    if (s == NULL)
+        return NULL;
+    *seq = (unsigned)sq;
+    for (i = 0; i < s->h_count; i++) {
+        const hs_event_t *e = &s->hist[(s->h_head + i) % HS_REPLAY_EVENTS];
+        if (e->seq == sq)
+            *order = e->order;
+    }
+    return s;
+}
+
+/* Replays to s every kept event of the session after the one at place
+ * order, whichever stream sent it: what the resume-other-stream switch
+ * does instead of replaying one stream. */
+static void replay_session(const hs_t *hs, hs_sess_t *se, uint64_t order, hs_stream_t *to)
+{
+    for (;;) {
+        const hs_event_t *best = NULL;
+        const hs_stream_t *from = NULL, *s;
+        size_t i;
+        char id[48];
+        for (s = se->streams; s != NULL; s = s->next)
+            for (i = 0; i < s->h_count; i++) {
+                const hs_event_t *e = &s->hist[(s->h_head + i) % HS_REPLAY_EVENTS];
+                if (e->order > order && (best == NULL || e->order < best->order)) {
+                    best = e;
+                    from = s;
+                }
+            }
+        if (best == NULL)
+            return;
+        event_id(hs, from->num, best->seq, id, sizeof(id));
+        put_event(to, id, best->msg, best->len);
+        order = best->order;
+    }
+}
+
+/*
+ * GET with Last-Event-ID: the stream that sent that event continues on this
+ * connection. Its kept events after that one are sent again (the oldest may
+ * have been dropped), then whatever it is sent from now on; a stream that
+ * already carried its response ends after the replay. An id that names no
+ * stream of the session is refused with 400. Called with the lock held;
+ * releases it.
+ */
+static enum MHD_Result do_resume(hs_t *hs, struct MHD_Connection *c, hs_sess_t *se,
+                                 const char *lei)
+{
+    hs_stream_t *old, *s;
+    unsigned seq = 0;
+    uint64_t order = 0;
+    size_t i;
+
+    old = find_event(hs, se, lei, &seq, &order);
+    if (old == NULL) {
+        pthread_mutex_unlock(&hs->mu);
+        return answer_error(c, 400, -32000,
+                            "Bad Request: Last-Event-ID names no stream of this session");
+    }
+    s = calloc(1, sizeof(*s));
+    if (s == NULL) {
+        pthread_mutex_unlock(&hs->mu);
+        return answer_error(c, 500, -32603, "out of memory");
+    }
+    /* The new connection takes the stream over, its kept events with it. */
+    s->is_get = old->is_get;
+    s->num = old->num;
+    s->seq = old->seq;
+    s->answered = old->answered;
+    s->events = old->events;
+    s->attached = 1;
+    snprintf(s->req_id, sizeof(s->req_id), "%s", old->req_id);
+    snprintf(s->token, sizeof(s->token), "%s", old->token);
+    memcpy(s->hist, old->hist, sizeof(s->hist));
+    s->h_head = old->h_head;
+    s->h_count = old->h_count;
+    s->h_bytes = old->h_bytes;
+    memset(old->hist, 0, sizeof(old->hist));
+    old->h_count = old->h_bytes = 0;
+    old->superseded = old->answered = old->finished = 1;
+    old->off = old->len = 0;
+    if (!old->attached) {
+        stream_unlink(old);
+        stream_free(old);
+    }
+    stream_link(se, s);
+    if (hs->bug == RS_HTTP_BUG_RESUME_OTHER_STREAM) {
+        replay_session(hs, se, order, s);
+    } else {
+        for (i = 0; i < s->h_count; i++) {
+            const hs_event_t *e = &s->hist[(s->h_head + i) % HS_REPLAY_EVENTS];
+            char id[48];
+            if (e->seq <= seq)
+                continue;
+            event_id(hs, s->num, e->seq, id, sizeof(id));
+            put_event(s, id, e->msg, e->len);
+        }
+    }
+    if (s->answered && !s->is_get)
+        s->finished = 1;
+    pthread_cond_broadcast(&hs->cv);
+    pthread_mutex_unlock(&hs->mu);
+    return answer_sse(c, s, NULL);
+}
+
 static enum MHD_Result do_get(hs_t *hs, struct MHD_Connection *c)
 {
     const char *acc = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Accept");
     const char *sid = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Mcp-Session-Id");
+    const char *lei;
     hs_sess_t *se;
     hs_stream_t *s;
     int deleted;
@@ -704,13 +1065,14 @@ static enum MHD_Result do_get(hs_t *hs, struct MHD_Connection *c)
         pthread_mutex_unlock(&hs->mu);
         return answer_error(c, 404, -32001, "Session not found");
     }
-    s = calloc(1, sizeof(*s));
+    lei = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Last-Event-ID");
+    if (lei != NULL)
+        return do_resume(hs, c, se, lei); /* it unlocks */
+    s = stream_new(se, 1);
     if (s == NULL) {
         pthread_mutex_unlock(&hs->mu);
         return answer_error(c, 500, -32603, "out of memory");
     }
-    s->is_get = 1;
-    stream_link(se, s);
     if (hs->bug == RS_HTTP_BUG_SSE_NO_DATA)
         append(s, "event: ping\n\n", 13);
     for (i = 0; i < se->bl_n; i++) {
@@ -743,6 +1105,7 @@ static enum MHD_Result do_delete(hs_t *hs, struct MHD_Connection *c)
     else {
         hs_stream_t *s;
         se->deleted = 1; /* still answers, but its slot may be reused */
+        sess_free_detached(se);
         for (s = se->streams; s != NULL; s = s->next)
             s->finished = 1;
         pthread_cond_broadcast(&hs->cv);
@@ -860,7 +1223,8 @@ static int parse_addr(const char *addr, struct sockaddr_in *sa)
     return 0;
 }
 
-int mc_refserver_http_serve(const mc_refserver_opts_t *opts, rs_http_bug_t bug, const char *addr,
+int mc_refserver_http_serve(const mc_refserver_opts_t *opts, rs_http_bug_t bug, unsigned flags,
+                            const char *addr,
                             volatile int *stop, void (*on_listen)(void *ctx, const char *url),
                             void *ctx, mc_errbuf_t *eb)
 {
@@ -878,6 +1242,7 @@ int mc_refserver_http_serve(const mc_refserver_opts_t *opts, rs_http_bug_t bug, 
     memset(&hs, 0, sizeof(hs));
     hs.opts = opts;
     hs.bug = bug;
+    hs.flags = flags;
     hs.sess = calloc(HS_MAX_SESSIONS, sizeof(*hs.sess));
     if (hs.sess == NULL) {
         mc_errbuf_set(eb, MC_ENOMEM, "out of memory");

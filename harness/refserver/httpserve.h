@@ -8,7 +8,10 @@
  * an SSE stream otherwise (the stream stays open until the answer, carrying
  * the request's notifications and server requests); a POSTed notification or
  * response gets 202. GET opens a stream for the messages the server starts
- * itself; DELETE ends the session. Origin and Host must be loopback names
+ * itself; DELETE ends the session. SSE events carry ids "NUM-SEQ" (the
+ * stream's number in the session, the event's on the stream); the last
+ * events of each stream are kept (bounded), and a GET with Last-Event-ID
+ * continues that stream: its later events are replayed, then it goes on. Origin and Host must be loopback names
  * (403 otherwise), an unknown MCP-Protocol-Version is 400, a request without
  * the session id is 400 and one with an unknown or ended session is 404.
  *
@@ -35,7 +38,11 @@
     XX(RESPONSE_WRONG_STREAM, "http-response-wrong-stream", "MUST",                              \
        "responses go out on the GET stream when one is open, not on their POST's stream")       \
     XX(SESSION_ID_INVISIBLE, "http-session-id-space", "MUST",                                    \
-       "session ids contain a space (outside visible ASCII)")
+       "session ids contain a space (outside visible ASCII)")                                    \
+    XX(SSE_EVENT_ID_REUSED, "http-sse-event-id-reused", "MUST",                                  \
+       "SSE event ids restart at 1 on every stream, so the streams of a session share ids")      \
+    XX(RESUME_OTHER_STREAM, "http-resume-other-stream", "MUST",                                  \
+       "a GET with Last-Event-ID replays the later events of every stream, not of its own only")
 
 typedef enum rs_http_bug {
     RS_HTTP_BUG_NONE = 0,
@@ -51,15 +58,23 @@ rs_http_bug_t mc_refserver_http_bug(const char *name);
  * reference), one line per call of fn. */
 void mc_refserver_http_list_bugs(void (*fn)(void *ctx, const char *line), void *ctx);
 
+/* Flags of mc_refserver_http_serve. */
+/* SSE polling: every SSE answer to a POST starts with a priming event (an
+ * id, a retry field, empty data) and its connection closes once the
+ * messages ready at once are sent; the client resumes the stream with GET
+ * and Last-Event-ID to get the rest. */
+#define MC_REFSERVER_HTTP_SSE_POLL 1u
+
 /*
  * Serves MCP over HTTP on addr ("IPV4:PORT", port 0 picks one) until *stop
  * becomes non-zero. Once listening it calls on_listen with the endpoint URL
  * ("http://HOST:PORT/mcp", the port the system picked filled in). opts are
  * the handler options of every session (opts->inject must not name an HTTP
- * switch; pass that as bug). Returns MC_OK after a clean stop, or MC_EINVAL
+ * switch; pass that as bug); flags are MC_REFSERVER_HTTP_*. Returns MC_OK after a clean stop, or MC_EINVAL
  * (bad address), MC_EIO (cannot listen), MC_ENOMEM with eb filled.
  */
-int mc_refserver_http_serve(const mc_refserver_opts_t *opts, rs_http_bug_t bug, const char *addr,
+int mc_refserver_http_serve(const mc_refserver_opts_t *opts, rs_http_bug_t bug, unsigned flags,
+                            const char *addr,
                             volatile int *stop, void (*on_listen)(void *ctx, const char *url),
                             void *ctx, mc_errbuf_t *eb);
 

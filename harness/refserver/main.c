@@ -144,6 +144,7 @@ static void usage(FILE *f)
     fprintf(f,
             "usage: mcpcheck-refserver [--page-size N] [--resources N] [--root DIR]\n"
             "                          [--inject NAME] [--step-delay MS] [--http HOST:PORT]\n"
+            "                          [--sse-poll]\n"
             "       mcpcheck-refserver --list-bugs | --help | --version\n"
             "\n"
             "The reference MCP server of mcpcheck. It speaks MCP over stdio: one JSON-RPC\n"
@@ -170,7 +171,13 @@ static void usage(FILE *f)
             "                  (HOST an IPv4 address, 127.0.0.1 normally; PORT 0 picks a free\n"
             "                  port). Once listening it prints one line on stdout:\n"
             "                  \"mcpcheck-refserver: listening on http://HOST:PORT/mcp\"\n"
-            "                  and it runs until SIGTERM or SIGINT\n"
+            "                  and it runs until SIGTERM or SIGINT. SSE events carry ids\n"
+            "                  unique in the session; GET with Last-Event-ID resumes a\n"
+            "                  stream (its later events are replayed, then it goes on)\n"
+            "  --sse-poll      with --http: each SSE answer to a POST starts with a priming\n"
+            "                  event (id, retry, empty data) and its connection closes\n"
+            "                  after what is ready at once; the client must resume the\n"
+            "                  stream with GET and Last-Event-ID to get its response\n"
             "  --list-bugs     print the violation switches: NAME, level, rule, spec reference,\n"
             "                  the protocol versions it concerns (comma-separated)\n"
             "  --list-http-bugs print the Streamable HTTP violation switches (need --http)\n"
@@ -291,6 +298,7 @@ int main(int argc, char **argv)
     const char *banner;
     const char *http_addr = NULL;
     rs_http_bug_t http_bug = RS_HTTP_BUG_NONE;
+    unsigned http_flags = 0;
     int i, rc;
 
     memset(&opts, 0, sizeof(opts));
@@ -315,6 +323,10 @@ int main(int argc, char **argv)
         if (strcmp(a, "--list-http-bugs") == 0) {
             mc_refserver_http_list_bugs(print_bug, NULL);
             return 0;
+        }
+        if (strcmp(a, "--sse-poll") == 0) {
+            http_flags |= MC_REFSERVER_HTTP_SSE_POLL;
+            continue;
         }
         v = opt_value(argc, argv, &i, "--page-size", &missing);
         if (v != NULL) {
@@ -368,6 +380,10 @@ int main(int argc, char **argv)
         return 2;
     }
 
+    if (http_flags != 0 && http_addr == NULL) {
+        fprintf(stderr, "mcpcheck-refserver: --sse-poll needs --http\n");
+        return 2;
+    }
     http_bug = mc_refserver_http_bug(opts.inject);
     if (http_bug != RS_HTTP_BUG_NONE) {
         if (http_addr == NULL) {
@@ -394,7 +410,7 @@ int main(int argc, char **argv)
         sa.sa_handler = SIG_IGN;
         sigaction(SIGPIPE, &sa, NULL);
         mc_errbuf_clear(&eb);
-        rc = mc_refserver_http_serve(&opts, http_bug, http_addr, (volatile int *)&g_stop,
+        rc = mc_refserver_http_serve(&opts, http_bug, http_flags, http_addr, (volatile int *)&g_stop,
                                      print_listen, NULL, &eb);
         if (rc != MC_OK) {
             fprintf(stderr, "mcpcheck-refserver: %s\n", eb.msg);

@@ -207,6 +207,14 @@ int mc_report_sarif(const mc_report_t *rep, char **out, size_t *len);
 int mc_report_html(const mc_report_t *rep, char **out, size_t *len);
 /* The JSONL trace of scenario i: {"seq","t_ms","dir","line"} per message. */
 int mc_report_trace(const mc_scenario_result_t *r, char **out, size_t *len);
+/*
+ * The HTTP facts the Streamable HTTP transport notes beside a message it
+ * received ("POST#5 200 text/event-stream session=ID event-id=ID", facts[0..n))
+ * as {"stream", "status", "content_type", "session", "event_id", "resumes"}
+ * (the members present). New reference, or NULL when the text is not such
+ * facts.
+ */
+json_object *mc_report_http_facts(const char *facts, size_t n);
 /* The file name of scenario i's trace: "<id, '/' as '__'>@<version>.jsonl". */
 void mc_report_trace_name(const mc_scenario_result_t *r, char *out, size_t n);
 

@@ -572,6 +572,13 @@ static void lint_http(mc__lint_t *l, json_object *st, const char *ptr, int depth
         mc__lint_problem(l, ptr, "\"http\" must be POST, GET, DELETE or PUT");
     mc__lint_want_type(l, st, "within", json_type_int, ptr, "an http step");
     mc__lint_want_type(l, st, "headers", json_type_object, ptr, "an http step");
+    mc__lint_want_type(l, st, "resume", json_type_object, ptr, "an http step");
+    if (mc_json_get(st, "resume") != NULL &&
+        (m == NULL || strcmp(m, "POST") != 0 || mc_json_get(st, "message") == NULL ||
+         !json_object_is_type(mc_json_get(mc_json_get(st, "resume"), "interleave"),
+                              json_type_object)))
+        mc__lint_problem(l, ptr, "\"resume\" needs a POST with a \"message\" and "
+                                 "{\"interleave\": MESSAGE}");
     lint_check_field(l, st, ptr);
 }
 
@@ -626,7 +633,8 @@ static const char *const k_raw[] = {"raw",   "expect", "expect_id", "assert",
 static const char *const k_sleep[] = {"sleep", "note", NULL};
 static const char *const k_http[] = {
     "http",         "message",    "body",   "headers", "session", "delete_first", "status",
-    "content_type", "empty_body", "within", "events",  "check",   "note",         NULL};
+    "content_type", "empty_body", "within", "events",  "resume",  "check",        "note",
+    NULL};
 static const char *const k_await[] = {"await", "expect",  "assert", "capture",
                                       "check", "timeout", "note",   NULL};
 

@@ -250,7 +250,10 @@ static void observe(void *ctx, int outbound, uint64_t seq, const char *line, siz
     mc_wire_inbound(&c->w, kind, flags, line, len, &info);
     if (!info.is_line)
         return;
-    on_get = c->s.in_meta != NULL && strncmp(c->s.in_meta, "GET#", 4) == 0;
+    /* A GET that resumes a POST's stream (Last-Event-ID) carries that POST's
+     * messages: it is not the GET stream. */
+    on_get = c->s.in_meta != NULL && strncmp(c->s.in_meta, "GET#", 4) == 0 &&
+             strstr(c->s.in_meta, " resumes=") == NULL;
     schema_check(c, &info);
     if (info.msg.kind == MC_MSG_NOTIFICATION) {
         inbox_push(&c->notes, &info.msg, c->seq_in, c->seq_all, on_get);
@@ -1333,17 +1336,24 @@ static int step_http(rctx_t *c, json_object *st, int line)
 {
     mc_httprun_outcome_t oc;
     const char *cid = step_check(c, st);
+    json_object *ex;
 
     if (!c->http_on) {
         check(c, "harness/step", 0, "an http step needs --url", NULL, NULL, NULL, 0, line);
         return -1;
     }
+    /* Variables and roles (${role:...}) are filled in the whole step. */
+    ex = expand_or_fail(c, st, line);
+    if (ex == NULL)
+        return -1;
     c->seq_all++;
-    if (mc_httprun_step(&c->http, st, c->version, time_left(c, c->step_timeout), c->res,
+    if (mc_httprun_step(&c->http, ex, c->version, time_left(c, c->step_timeout), c->res,
                         c->seq_all, mc_now_ms() - c->t0, &oc) != MC_OK) {
         check(c, "harness/step", 0, oc.message, NULL, NULL, NULL, c->seq_all, line);
+        json_object_put(ex);
         return -1;
     }
+    json_object_put(ex);
     check(c, cid, oc.pass, oc.pass ? (oc.not_applicable ? oc.message : NULL) : oc.message,
           oc.expected[0] ? oc.expected : NULL, oc.actual[0] ? oc.actual : NULL, NULL,
           c->seq_all, line);

@@ -4,7 +4,11 @@
 Hostile Streamable HTTP targets, each a scripted loopback server in this
 process: one that never answers, one that answers with a 1 GB body, an
 endless SSE stream, headers without end, a slow drip, a redirect to another
-host, and a non-HTTP banner. For each, `mcpcheck ping --url` must fail with
+host, a non-HTTP banner, and one whose every SSE stream closes after one new
+event with an id and `retry: 0` (the client resumes it with GET and
+Last-Event-ID, within its budget: at most MC_HTTP_RESUME_MAX_PER_REQUEST,
+64, resumptions of one request), and the same with `retry: 300` (every
+resumption comes at least 300 ms after the stream closed). For each, `mcpcheck ping --url` must fail with
 exit 3 and a reason on stderr, and `mcpcheck run --url` must write its report
 with every scenario ERROR or FAIL (never PASS), exit 1 or 3, within its time
 budget, with mcpcheck's peak memory bounded. Every server stops at the end.
@@ -16,8 +20,17 @@ import socket
 import subprocess
 import sys
 import tempfile
+import itertools
 import threading
 import time
+
+# client/http_limits.h: resumptions of one request at most.
+RESUME_MAX_PER_REQUEST = 64
+EVENT_IDS = itertools.count(1)
+RESUMES = []  # one entry per GET with Last-Event-ID served
+RETRY_MS = 300  # the retry field of mode resume-retry
+CLOSED = []  # resume-retry: when each stream was closed, and when the next resumption came
+GAPS = []
 
 # Peak RSS allowed for one mcpcheck process against a hostile server: the
 # frame queue (64 MiB) and a capped body (16 MiB) plus the program. The
@@ -45,7 +58,26 @@ def serve(mode, conn, stop):
             conn.sendall(b"SSH-2.0-OpenSSH_9.2 not-http\r\n")
             time.sleep(0.5)
             return
-        read_request(conn)
+        head = read_request(conn)
+        if mode == "resume-retry":
+            if b"\r\nlast-event-id:" in head.lower() and CLOSED:
+                GAPS.append(time.monotonic() - CLOSED[-1])
+            conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n"
+                         b"Connection: close\r\n\r\nretry: %d\nid: r%d\n"
+                         b'data: {"jsonrpc":"2.0","method":"notifications/message",'
+                         b'"params":{"level":"info","data":"later"}}\n\n'
+                         % (RETRY_MS, next(EVENT_IDS)))
+            conn.close()
+            CLOSED.append(time.monotonic())
+            return
+        if mode == "resume-forever":
+            if b"\r\nlast-event-id:" in head.lower():
+                RESUMES.append(1)
+            conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n"
+                         b"Connection: close\r\n\r\nretry: 0\nid: e%d\n"
+                         b'data: {"jsonrpc":"2.0","method":"notifications/message",'
+                         b'"params":{"level":"info","data":"again"}}\n\n' % next(EVENT_IDS))
+            return
         if mode == "silent":
             while not stop.is_set():
                 time.sleep(0.1)
@@ -112,17 +144,29 @@ def main():
     mcpcheck, scenarios = sys.argv[1], sys.argv[2]
     failures = 0
     modes = ["silent", "hugebody", "endless-sse", "endless-headers", "drip", "redirect",
-             "banner"]
+             "banner", "resume-forever", "resume-retry"]
     with tempfile.TemporaryDirectory() as tmp:
         for mode in modes:
             port, stop, thread = start(mode)
             url = f"http://127.0.0.1:{port}/mcp"
             t0 = time.time()
+            del RESUMES[:]
+            del CLOSED[:]
+            del GAPS[:]
             p = subprocess.run([mcpcheck, "ping", "--timeout", "2000", "--url", url],
                                capture_output=True, text=True, timeout=120)
             ping_s = time.time() - t0
             reason = (p.stderr.strip().splitlines() or ["(nothing)"])[0]
             ok = p.returncode == 3 and p.stderr.strip() != ""
+            if mode == "resume-forever":
+                # The handshake's stream was resumed, and not past the budget.
+                print(f"hostile:      {len(RESUMES)} resumptions of the initialize stream")
+                ok = ok and 1 <= len(RESUMES) <= RESUME_MAX_PER_REQUEST
+            if mode == "resume-retry":
+                # The client waited the retry time before every resumption.
+                print(f"hostile:      {len(GAPS)} resumptions, shortest wait "
+                      f"{min(GAPS) * 1000 if GAPS else 0:.0f} ms (retry: {RETRY_MS})")
+                ok = ok and len(GAPS) >= 1 and min(GAPS) * 1000 >= RETRY_MS
             t0 = time.time()
             out = os.path.join(tmp, mode)
             r = subprocess.run([mcpcheck, "run", "--timeout", "1500", "--filter", "tools/list-shape",

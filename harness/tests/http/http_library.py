@@ -7,9 +7,13 @@ The scenario library over Streamable HTTP against the reference server:
   2. every HTTP violation switch (REFSERVER --list-http-bugs) is caught: a
      strict run exits 1 with a FAIL or WARN from the transports page, or, for
      a switch of level INFO, an INFO check from that page is reported;
-  3. `mcpcheck ping --url` against a started server works, and against a
+  3. the library passes as well against `REFSERVER --http ... --sse-poll`,
+     which closes every SSE answer's connection after a priming event: each
+     such answer is got by resuming the stream (GET with Last-Event-ID), and
+     the traces show the resumed streams;
+  4. `mcpcheck ping --url` against a started server works, and against a
      non-loopback host without --allow-remote is a usage error;
-  4. no server process is left behind (each run starts its own and must stop
+  5. no server process is left behind (each run starts its own and must stop
      it: the run's process group is checked for children afterwards).
 """
 import json
@@ -28,6 +32,13 @@ def leftovers(marker, program):
     # running the same test at the same time.
     out = run(["ps", "-eo", "pid,args"]).stdout.splitlines()
     return [l for l in out if marker in l and program in l and "ps -eo" not in l]
+
+
+# Switches whose rule has a check of its own: that check must be among the findings.
+EXPECTED_CHECK = {
+    "http-sse-event-id-reused": "http/sse-event-id-unique",
+    "http-resume-other-stream": "transport/http/resume-no-other-stream",
+}
 
 
 def main():
@@ -77,9 +88,30 @@ def main():
             tied = sorted({c["id"] for s in rpt["scenarios"] for c in s["checks"]
                            if c["verdict"] in want and "basic/transports" in c["spec"]})
             ok = bool(tied) and (r.returncode == 1 or level == "INFO")
+            if name in EXPECTED_CHECK and EXPECTED_CHECK[name] not in tied:
+                ok = False
             print(f"http_library: {'ok  ' if ok else 'FAIL'} {name:28} exit {r.returncode} "
                   f"{level:6} {', '.join(tied[:4])}")
             failures += 0 if ok else 1
+
+        # Every SSE answer dropped after its priming event and resumed.
+        rep = os.path.join(tmp, "poll")
+        r = run([mcpcheck, "run", "--scenarios", scenarios, "--report-dir", rep,
+                 "--url", "http://127.0.0.1:0/mcp", "--"] + server + ["--sse-poll"])
+        last = r.stdout.strip().splitlines()[-1] if r.stdout.strip() else ""
+        report = json.load(open(os.path.join(rep, "report.json")))
+        bad = [f"{s['id']}@{s['version']}: {s['verdict']} {s.get('reason') or ''}"
+               for s in report["scenarios"] if s["verdict"] not in ("PASS", "SKIP", "NOT-VERIFIED")]
+        resumed = [t for t in os.listdir(os.path.join(rep, "traces"))
+                   if '"resumes":' in open(os.path.join(rep, "traces", t)).read()]
+        print(f"http_library: --sse-poll run: {last} (exit {r.returncode}); "
+              f"{len(resumed)} scenario runs resumed a stream")
+        if r.returncode != 0 or bad or " 0 failed" not in last:
+            print("http_library: FAIL the --sse-poll run did not pass:\n  " + "\n  ".join(bad[:20]))
+            failures += 1
+        if len(resumed) < 4:
+            print("http_library: FAIL too few resumed streams in the --sse-poll run")
+            failures += 1
 
         r = run([mcpcheck, "ping", "--url", "http://127.0.0.1:0/mcp", "--"] + server)
         if r.returncode != 0 or "protocol version:" not in r.stdout or "DELETE accepted" not in r.stdout:
