@@ -264,6 +264,13 @@ static char *join_argv(char **argv)
  */
 static size_t probe_versions(const mc_runner_opts_t *ro, const char **out)
 {
+    /* The probes count against a record of their own: the target is given
+     * up on when no probe completed and one stayed silent for its whole
+     * start-up budget or two failed (as in a run); a version refused by a
+     * server that accepted another is only an answer. Giving up is then
+     * handed to the run's record, so the run starts nothing and says why. */
+    static mc_runner_shared_t probes;
+    mc_runner_opts_t po = *ro;
     const char *const *names = mc_version_names();
     const char *spoken[MC_V_COUNT + 1], *answered[MC_V_COUNT + 1];
     size_t n_spoken = 0, n_answered = 0, count = 0, k;
@@ -277,7 +284,8 @@ static size_t probe_versions(const mc_runner_opts_t *ro, const char **out)
         const char *v = names[id];
         if (!mc_protocol_version_known(v))
             continue;
-        if (mc_runner_probe(ro, v, got, sizeof(got), why, sizeof(why)) != MC_OK) {
+        po.shared = &probes;
+        if (mc_runner_probe(&po, v, got, sizeof(got), why, sizeof(why)) != MC_OK) {
             printf("version probe: %s: %s\n", v, why);
             continue;
         }
@@ -290,6 +298,12 @@ static size_t probe_versions(const mc_runner_opts_t *ro, const char **out)
             ;
         if (k == n_answered && mc_version_find(got) != NULL && mc_protocol_version_known(got))
             answered[n_answered++] = mc_version_find(got)->name;
+    }
+    if (probes.abort && ro->shared != NULL) {
+        ro->shared->unusable = probes.unusable;
+        snprintf(ro->shared->reason, sizeof(ro->shared->reason), "%s", probes.reason);
+        ro->shared->reason_set = 1;
+        ro->shared->abort = 1;
     }
     if (n_spoken == 0 && n_answered == 0)
         return 0;
@@ -326,6 +340,7 @@ int mc_cmd_run(int argc, char **argv)
     long jobs = 2, timeout = MC_RUNNER_STEP_TIMEOUT_MS, seed = 0;
     long startup = MC_DEFAULT_STARTUP_TIMEOUT_MS;
     static mc_runner_shared_t shared;
+    char not_run_why[700];
     int strict = 0, dry = 0, verbose = 0, call_tools = 0, i, code;
     const char *url = NULL;
     int fresh = 0, allow_remote = 0;
@@ -593,7 +608,7 @@ int mc_cmd_run(int argc, char **argv)
                 versions[k] = spoken[k];
             versions[k] = NULL;
         }
-    } else if (probe) {
+    } else if (probe && !stop_flag) {
         printf("version probe: no version was agreed; testing the default set\n");
     }
 
@@ -654,8 +669,12 @@ int mc_cmd_run(int argc, char **argv)
     mc_run_summarize(&run);
 
     mc_report_init(&rep, &run, NULL);
+    if (shared.abort)
+        snprintf(not_run_why, sizeof(not_run_why),
+                 "not started: the run stopped early, the server cannot be tested: %s",
+                 shared.reason);
     if (rep.run.partial && list_not_run(&rep, scs.v, scs.n, versions,
-                                          shared.abort ? "not started: the run stopped early"
+                                          shared.abort ? not_run_why
                                                        : "not started: the run was interrupted") !=
                                  MC_OK)
         fprintf(stderr, "mcpcheck run: out of memory listing the scenarios that did not run\n");

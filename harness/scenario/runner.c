@@ -1859,12 +1859,11 @@ int mc_runner_probe(const mc_runner_opts_t *o, const char *version, char *negoti
     sc.version_mask = (1u << MC_V_COUNT) - 1;
     sc.steps = steps;
     po.version = version;
-    /* A refused version is an answer, not a sign that the target is unusable. */
-    po.shared = NULL;
     rc = mc_runner_run(&sc, &po, &r);
     json_object_put(steps);
     if (rc != MC_OK)
         return rc;
+
     if (r.verdict == MC_ERROR || r.verdict == MC_SKIP) {
         snprintf(why, wn, "%s", r.reason != NULL ? r.reason : "initialize failed");
         rc = MC_EPROTO;

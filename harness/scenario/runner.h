@@ -94,8 +94,9 @@ int mc_runner_run(const mc_scenario_t *sc, const mc_runner_opts_t *opts,
  * it accepted it as offered). When the handshake fails (the server refused,
  * answered a version the harness does not know, crashed or stayed silent)
  * MC_EPROTO is returned with why filled. MC_ENOMEM when out of memory.
- * o->shared is not touched: a refused version does not count against the
- * target.
+ * o->shared (when set) counts the probe like any run: give each series of
+ * probes a record of its own, so that a refused version, answered by a
+ * working server, never stops the suite's runs.
  */
 int mc_runner_probe(const mc_runner_opts_t *o, const char *version, char *negotiated, size_t n,
                     char *why, size_t wn);
