@@ -461,15 +461,7 @@ static void respond(void *ctx, mc_session_t *s, const mc_msg_t *request, mc_repl
     }
     if (json_object_deep_copy(with, &reply->result, NULL) != 0)
         reply->result = NULL;
-    if (reply->result != NULL && strcmp(request->method, "elicitation/create") == 0 &&
-        mc_json_get_str(reply->result, "action") != NULL &&
-        strcmp(mc_json_get_str(reply->result, "action"), "accept") == 0 &&
-        mc_json_get(reply->result, "content") == NULL &&
-        mc_json_get(mc_json_get(request->params, "requestedSchema"), "type") != NULL) {
-        json_object *inst = NULL;
-        if (mc_instance_make(mc_json_get(request->params, "requestedSchema"), &inst) == MC_OK)
-            json_object_object_add(reply->result, "content", inst);
-    }
+    mc_instance_fill_accept(request->method, request->params, reply->result);
 }
 
 /* --- target lifecycle ----------------------------------------------------- */

@@ -347,3 +347,17 @@ int mc_instance_make(json_object *schema, json_object **out)
     *out = v;
     return MC_OK;
 }
+
+void mc_instance_fill_accept(const char *method, json_object *params, json_object *result)
+{
+    json_object *schema = mc_json_get(params, "requestedSchema");
+    const char *action = mc_json_get_str(result, "action");
+    json_object *inst = NULL;
+
+    if (result == NULL || method == NULL || strcmp(method, "elicitation/create") != 0 ||
+        action == NULL || strcmp(action, "accept") != 0 ||
+        mc_json_get(result, "content") != NULL || mc_json_get(schema, "type") == NULL)
+        return;
+    if (mc_instance_make(schema, &inst) == MC_OK)
+        json_object_object_add(result, "content", inst);
+}

@@ -26,4 +26,13 @@
  */
 int mc_instance_make(json_object *schema, json_object **out);
 
+/*
+ * Completes the client's answer to a server request: when method is
+ * elicitation/create, result accepts ("action": "accept") without content,
+ * and params carry a requestedSchema with a type, adds "content" made by
+ * mc_instance_make from that schema. Anything else leaves result as it is
+ * (also when the instance cannot be made).
+ */
+void mc_instance_fill_accept(const char *method, json_object *params, json_object *result);
+
 #endif /* MC_SCENARIO_INSTANCE_H */
