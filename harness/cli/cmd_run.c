@@ -196,12 +196,14 @@ static size_t plan(const mc_scenario_t *scs, size_t n, const char *const *versio
 /*
  * After an interruption: the scenarios stopped half-way (ERROR "the run was
  * interrupted") and those never started are listed as not run, so that the
- * report keeps only what finished.
+ * report keeps only what finished. finished: how many of the planned jobs,
+ * the first ones, the suite started (a failed version probe, appended after
+ * them, is not one).
  */
 static int list_not_run(mc_report_t *rep, const mc_scenario_t *scs, size_t n,
-                        const char *const *versions, const char *why_not)
+                        const char *const *versions, size_t finished, const char *why_not)
 {
-    size_t total = plan(scs, n, versions, NULL), finished = rep->run.n, i, k;
+    size_t total = plan(scs, n, versions, NULL), i, k;
     planned_t *jobs = calloc(total + 1, sizeof(*jobs));
     mc_run_result_t *run = &rep->run;
     int rc = MC_OK;
@@ -260,9 +262,12 @@ static char *join_argv(char **argv)
  * newest first, is offered in initialize to a fresh target. Fills out[]
  * (NULL-terminated, oldest first) with the ones it accepted as offered or,
  * when it accepted none, the known versions it answered instead. Returns how
- * many; 0 when no probe completed (the target cannot be asked).
+ * many; 0 when no probe completed (the target cannot be asked). When the
+ * probes gave the target up, *failed holds the last failed probe's result
+ * (failed->id NULL otherwise; the caller frees it).
  */
-static size_t probe_versions(const mc_runner_opts_t *ro, const char **out)
+static size_t probe_versions(const mc_runner_opts_t *ro, const char **out,
+                             mc_scenario_result_t *failed)
 {
     /* The probes count against a record of their own: the target is given
      * up on when no probe completed and one stayed silent for its whole
@@ -285,7 +290,9 @@ static size_t probe_versions(const mc_runner_opts_t *ro, const char **out)
         if (!mc_protocol_version_known(v))
             continue;
         po.shared = &probes;
-        if (mc_runner_probe(&po, v, got, sizeof(got), why, sizeof(why)) != MC_OK) {
+        mc_sresult_free(failed);
+        memset(failed, 0, sizeof(*failed));
+        if (mc_runner_probe(&po, v, got, sizeof(got), why, sizeof(why), failed) != MC_OK) {
             printf("version probe: %s: %s\n", v, why);
             continue;
         }
@@ -298,6 +305,10 @@ static size_t probe_versions(const mc_runner_opts_t *ro, const char **out)
             ;
         if (k == n_answered && mc_version_find(got) != NULL && mc_protocol_version_known(got))
             answered[n_answered++] = mc_version_find(got)->name;
+    }
+    if (!probes.abort) {
+        mc_sresult_free(failed);
+        memset(failed, 0, sizeof(*failed));
     }
     if (probes.abort && ro->shared != NULL) {
         ro->shared->unusable = probes.unusable;
@@ -340,6 +351,8 @@ int mc_cmd_run(int argc, char **argv)
     long jobs = 2, timeout = MC_RUNNER_STEP_TIMEOUT_MS, seed = 0;
     long startup = MC_DEFAULT_STARTUP_TIMEOUT_MS;
     static mc_runner_shared_t shared;
+    mc_scenario_result_t probe_failed;
+    size_t suite_n;
     char not_run_why[700];
     int strict = 0, dry = 0, verbose = 0, call_tools = 0, i, code;
     const char *url = NULL;
@@ -600,7 +613,8 @@ int mc_cmd_run(int argc, char **argv)
 
     /* What the server speaks: the versions to test unless some were named,
      * and in any case the versions a counter-offer must come from. */
-    if (!stop_flag && probe_versions(&so.runner, spoken) > 0) {
+    memset(&probe_failed, 0, sizeof(probe_failed));
+    if (!stop_flag && probe_versions(&so.runner, spoken, &probe_failed) > 0) {
         so.runner.server_versions = spoken;
         if (probe) {
             size_t k;
@@ -648,6 +662,18 @@ int mc_cmd_run(int argc, char **argv)
     pr.t0 = t0;
     if (mc_suite_run(scs.v, scs.n, &so, &run) != MC_OK)
         fprintf(stderr, "mcpcheck run: out of memory during the run; the report is partial\n");
+    /* A target the probes gave up on ran nothing: the failed probe is the
+     * one result, with the findings that explain why. */
+    suite_n = run.n;
+    if (probe_failed.id != NULL && shared.abort && run.n == 0) {
+        mc_scenario_result_t *grown = realloc(run.scenarios, sizeof(*grown));
+        if (grown != NULL) {
+            run.scenarios = grown;
+            run.scenarios[run.n++] = probe_failed;
+            memset(&probe_failed, 0, sizeof(probe_failed));
+        }
+    }
+    mc_sresult_free(&probe_failed);
     run.duration_ms = mc_now_ms() - t0;
     if (tgt.started) {
         char how[200];
@@ -659,8 +685,12 @@ int mc_cmd_run(int argc, char **argv)
     mc_proc_kill_orphans(NULL, 0);
     if (stop_flag)
         run.partial = 1;
-    if (shared.abort && run.partial_why == NULL)
-        run.partial_why = strdup("the run stopped early: the server cannot be tested");
+    if (shared.abort && run.partial_why == NULL) {
+        char why[sizeof(shared.reason) + 64];
+        snprintf(why, sizeof(why), "the run stopped early: the server cannot be tested: %s",
+                 shared.reason);
+        run.partial_why = strdup(why);
+    }
     if (shared.abort)
         fprintf(stderr,
                 "mcpcheck run: stopped early: the server cannot be tested (%d run%s failed before "
@@ -673,7 +703,7 @@ int mc_cmd_run(int argc, char **argv)
         snprintf(not_run_why, sizeof(not_run_why),
                  "not started: the run stopped early, the server cannot be tested: %s",
                  shared.reason);
-    if (rep.run.partial && list_not_run(&rep, scs.v, scs.n, versions,
+    if (rep.run.partial && list_not_run(&rep, scs.v, scs.n, versions, suite_n,
                                           shared.abort ? not_run_why
                                                        : "not started: the run was interrupted") !=
                                  MC_OK)

@@ -1827,7 +1827,7 @@ done:
 }
 
 int mc_runner_probe(const mc_runner_opts_t *o, const char *version, char *negotiated, size_t n,
-                    char *why, size_t wn)
+                    char *why, size_t wn, mc_scenario_result_t *failed)
 {
     mc_scenario_t sc;
     mc_runner_opts_t po = *o;
@@ -1858,6 +1858,10 @@ int mc_runner_probe(const mc_runner_opts_t *o, const char *version, char *negoti
     if (r.verdict == MC_ERROR || r.verdict == MC_SKIP) {
         snprintf(why, wn, "%s", r.reason != NULL ? r.reason : "initialize failed");
         rc = MC_EPROTO;
+        if (failed != NULL) {
+            *failed = r;
+            return rc;
+        }
     } else {
         snprintf(negotiated, n, "%s", r.version != NULL ? r.version : "");
     }

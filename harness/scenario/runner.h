@@ -96,9 +96,12 @@ int mc_runner_run(const mc_scenario_t *sc, const mc_runner_opts_t *opts,
  * MC_EPROTO is returned with why filled. MC_ENOMEM when out of memory.
  * o->shared (when set) counts the probe like any run: give each series of
  * probes a record of its own, so that a refused version, answered by a
- * working server, never stops the suite's runs.
+ * working server, never stops the suite's runs. When failed is not NULL and
+ * the handshake fails, the probe's result (verdict, reason, checks and
+ * transcript) is moved there for the report; the caller frees it with
+ * mc_sresult_free. Otherwise the result is freed here.
  */
 int mc_runner_probe(const mc_runner_opts_t *o, const char *version, char *negotiated, size_t n,
-                    char *why, size_t wn);
+                    char *why, size_t wn, mc_scenario_result_t *failed);
 
 #endif /* MC_SCENARIO_RUNNER_H */

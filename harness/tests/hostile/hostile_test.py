@@ -79,7 +79,7 @@ CASES = [
     # a minute if each paid 2 s).
     case("ignores-sigterm-and-eof", "ignore-shutdown", {0, 1},
          [r"INFO lifecycle/shutdown/stdio: .*killed with SIGKILL"], filt="jsonrpc/*",
-         args=["--jobs", "1"], bound=30, count=(r"lifecycle/shutdown/stdio", 1)),
+         args=["--jobs", "1", "--spec-version", "2025-11-25"], bound=30, count=(r"lifecycle/shutdown/stdio", 1)),
     # The server exits after initialize; a child keeps its stdout open.
     case("descendant-holds-stdout", "descendant-stdout", {1, 3},
          [r"ERROR .*exited with status 0 while .* still held its stdout"],
@@ -135,6 +135,11 @@ def fail(msg):
 def causes_of(report):
     """One line per verdict and failing check, for the cause regexes."""
     lines = []
+    run = report.get("run", {})
+    if run.get("partial_reason"):
+        lines.append("PARTIAL %s" % run["partial_reason"])
+    for s in report.get("not_run", []):
+        lines.append("NOT-RUN %s" % (s.get("reason") or ""))
     for s in report.get("scenarios", []):
         lines.append("%s %s" % (s["verdict"], s.get("reason") or ""))
         for c in s.get("checks", []):
