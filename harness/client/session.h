@@ -127,6 +127,8 @@ struct mc_session {
     int raw_wait;                   /* private: a raw request awaits its answer */
     json_object *raw_id;            /* private: borrowed id it waits for (NULL: null/absent) */
     int raw_batch;                  /* private: the raw line is a batch; an array answers it */
+    json_object *raw_batch_ids;     /* private: the ids of the batch's requests (owned) */
+    json_object *raw_parts;         /* private: responses to them that came one by one (owned) */
     int raw_got;                    /* private */
     mc_msg_t raw_resp;              /* private */
     uint64_t step_frames, step_bytes; /* read-only: received since mc_session_begin_step() */
@@ -266,12 +268,15 @@ int mc_session_raw_request(mc_session_t *s, const char *bytes, size_t len, json_
  * Sends a JSON-RPC batch (a raw line holding an array) and waits up to
  * timeout_ms for the first array the server writes, which is returned in
  * *response (kind MC_MSG_INVALID, root the array; caller mc_msg_free()s it).
- * Answers written one by one are not an answer to the batch: they are
- * handled as any unexpected response. Returns MC_OK, MC_ETIMEOUT when no
- * array came, MC_EEOF, or a send error.
+ * Responses written one by one to the batch's requests (by id) are handled
+ * as any unexpected response and also collected: when one_by_one is not
+ * NULL, *one_by_one receives an array of them (caller puts it; NULL when
+ * none came), and the wait ends early once there are as many as the batch
+ * has requests (MC_OK with response->root NULL). Returns MC_OK, MC_ETIMEOUT
+ * when no array came (nor every answer one by one), MC_EEOF, or a send error.
  */
-int mc_session_raw_batch(mc_session_t *s, const char *bytes, size_t len,
-                           int timeout_ms, mc_msg_t *response);
+int mc_session_raw_batch(mc_session_t *s, const char *bytes, size_t len, int timeout_ms,
+                         mc_msg_t *response, json_object **one_by_one);
 
 /*
  * Takes the oldest queued notification, waiting up to timeout_ms for one.

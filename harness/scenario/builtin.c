@@ -12,8 +12,8 @@
  * first version it names. The quote test (ctest -R scenario/quotes) holds
  * every entry to its pages.
  */
-#define REF(version, page) {version, page, NULL}
-#define REFQ(version, page, quote) {version, page, quote}
+#define REF(v, p) {.version = (v), .page = (p)}
+#define REFQ(v, p, q) {.version = (v), .page = (p), .quote = (q)}
 /* The sentence at a version where its keyword differs. */
 #define REFQL(version, page, quote, lvl) {version, page, quote, 1, lvl}
 

@@ -1231,11 +1231,13 @@ static void judge_batch(json_object *sent, json_object *got, char *why, size_t n
                  ng, requests);
 }
 
-/* A raw step whose line is a batch: waits for the array that answers it. */
+/* A raw step whose line is a batch: waits for the array that answers it
+ * (over HTTP, the answers may also come one by one on the POST's stream;
+ * over stdio that is named as what it is). */
 static int step_raw_batch(rctx_t *c, json_object *st, int line, const char *raw)
 {
     int within = mc_json_get_int(st, "within", c->step_timeout);
-    json_object *sent = NULL;
+    json_object *sent = NULL, *one_by_one = NULL;
     mc_msg_t resp;
     char why[300];
     int rc;
@@ -1247,14 +1249,36 @@ static int step_raw_batch(rctx_t *c, json_object *st, int line, const char *raw)
         return 0;
     }
     memset(&resp, 0, sizeof(resp));
-    rc = mc_session_raw_batch(&c->s, raw, strlen(raw), time_left(c, within), &resp);
+    rc = mc_session_raw_batch(&c->s, raw, strlen(raw), time_left(c, within), &resp, &one_by_one);
     drain_session(c);
     if (rc != MC_OK && rc != MC_ETIMEOUT) {
+        json_object_put(one_by_one);
         json_object_put(sent);
         target_gone(c, rc, "sending a batch");
         return -1;
     }
-    if (rc == MC_ETIMEOUT) {
+    if (resp.root == NULL && one_by_one != NULL && !c->http_on) {
+        /* Over stdio a batch is answered by one array (JSON-RPC 2.0 section 6). */
+        char act[512];
+        compact(one_by_one, act, sizeof(act));
+        snprintf(why, sizeof(why), "the batch was answered one response at a time, not by one "
+                                   "array");
+        check(c, step_check(c, st), 0, why, "one array of responses", act, "", 0, line);
+    } else if (resp.root == NULL && one_by_one != NULL) {
+        /* Over Streamable HTTP an SSE stream's responses "MAY be batched"
+         * (2025-03-26 basic/transports): one by one is an answer too. */
+        judge_batch(sent, one_by_one, why, sizeof(why));
+        if (why[0] != '\0') {
+            char act[512];
+            compact(one_by_one, act, sizeof(act));
+            check(c, step_check(c, st), 0, why, "one response per request of the batch", act, "",
+                  0, line);
+        } else {
+            check(c, step_check(c, st), 1, NULL, NULL, NULL, NULL, 0, line);
+        }
+        run_asserts(c, mc_json_get(st, "assert"), one_by_one, step_check(c, st),
+                    "the batch's answers", line, 0);
+    } else if (rc == MC_ETIMEOUT) {
         snprintf(why, sizeof(why), "no array answered the batch within %d ms", within);
         check(c, step_check(c, st), 0, why, "one array of responses", "(none)", "", 0, line);
     } else {
@@ -1270,6 +1294,7 @@ static int step_raw_batch(rctx_t *c, json_object *st, int line, const char *raw)
                     line, resp_tx_seq(c, &resp));
         mc_msg_free(&resp);
     }
+    json_object_put(one_by_one);
     json_object_put(sent);
     return 0;
 }
