@@ -63,7 +63,8 @@ CASES = [
     # A flood: runs end on the rate guard (the run stops early when the first
     # ones do; whether a step with a short wait sees enough messages to call
     # it a flood depends on the machine's speed, so that is not held here).
-    case("flood", "flood", {1, 3}, [r"ERROR .*flooded the client"], bound=60),
+    case("flood", "flood", {1, 3}, [r"ERROR .*flooded the client"], bound=60,
+         args=["--spec-version", "2025-11-25"]),
     case("flood-ping", "flood", {3}, [], ping=True, bound=30,
          stderr=[r"flooded the client"], max_notes=8),
     case("bad-ids", "bad-ids", {1},

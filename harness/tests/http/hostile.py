@@ -169,7 +169,11 @@ def main():
                 ok = ok and len(GAPS) >= 1 and min(GAPS) * 1000 >= RETRY_MS
             t0 = time.time()
             out = os.path.join(tmp, mode)
-            r = subprocess.run([mcpcheck, "run", "--timeout", "1500", "--filter", "tools/list-shape",
+            # A start-up budget of 5 s (not the default 30 s): the silent
+            # servers here are judged on what they do, not on how long the
+            # harness waits for them.
+            r = subprocess.run([mcpcheck, "run", "--timeout", "1500", "--startup-timeout", "5000",
+                                "--filter", "tools/list-shape",
                                 "--scenarios", scenarios, "--report-dir", out, "--url", url],
                                capture_output=True, text=True, timeout=300)
             run_s = time.time() - t0

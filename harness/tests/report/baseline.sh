@@ -6,9 +6,12 @@
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 mcpcheck=$1 refserver=$2
+# Two versions are enough for what is checked here (the matrix has two
+# columns); every version is run by scenario/library-refserver.
+versions="--spec-version 2025-06-18 --spec-version 2025-11-25"
 filter='resources/*'
 
-"$mcpcheck" run --strict --filter "$filter" --report-dir "$tmp/fail" -- "$refserver" \
+"$mcpcheck" run --strict $versions --filter "$filter" --report-dir "$tmp/fail" -- "$refserver" \
   --inject blob-not-base64 >"$tmp/1.log" 2>&1
 [ $? -eq 1 ] && ok "the failing run exits 1" || fail "the failing run did not exit 1"
 
@@ -18,7 +21,7 @@ filter='resources/*'
 grep -q '"resources/read-blob:resources/read/blob-base64"' "$tmp/known.jsonc" \
   && ok "the baseline lists scenario:check" || fail "baseline lacks resources/read-blob:resources/read/blob-base64"
 
-"$mcpcheck" run --strict --filter "$filter" --baseline "$tmp/known.jsonc" --report-dir "$tmp/known" \
+"$mcpcheck" run --strict $versions --filter "$filter" --baseline "$tmp/known.jsonc" --report-dir "$tmp/known" \
   -- "$refserver" --inject blob-not-base64 >"$tmp/2.log" 2>&1
 code=$?
 [ "$code" -eq 0 ] && ok "the same failing run with the baseline exits 0" \
@@ -32,7 +35,7 @@ grep -q '<skipped message="known failure' "$tmp/known/junit.xml" && ok "junit ma
 grep -q '"justification"' "$tmp/known/report.sarif" && ok "SARIF suppresses them with the reason" \
   || fail "sarif suppression"
 
-"$mcpcheck" run --strict --filter "$filter" --baseline "$tmp/known.jsonc" --report-dir "$tmp/clean" \
+"$mcpcheck" run --strict $versions --filter "$filter" --baseline "$tmp/known.jsonc" --report-dir "$tmp/clean" \
   -- "$refserver" >"$tmp/3.log" 2>&1
 code=$?
 [ "$code" -eq 1 ] && ok "the baseline on a clean server exits 1" || fail "clean server: exit $code, want 1"

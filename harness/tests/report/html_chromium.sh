@@ -9,6 +9,9 @@
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 mcpcheck=$1 refserver=$2
+# Two versions are enough for what is checked here (the matrix has two
+# columns); every version is run by scenario/library-refserver.
+versions="--spec-version 2025-06-18 --spec-version 2025-11-25"
 
 chromium=""
 for c in chromium chromium-browser google-chrome; do
@@ -19,7 +22,7 @@ if [ -z "$chromium" ]; then
   exit 1
 fi
 
-"$mcpcheck" run --strict --report-dir "$tmp/out" -- "$refserver" --inject blob-not-base64 \
+"$mcpcheck" run --strict $versions --report-dir "$tmp/out" -- "$refserver" --inject blob-not-base64 \
   >"$tmp/run.log" 2>&1
 summary=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$tmp/run.log")
 [ -n "$summary" ] && ok "run summary: $summary" || fail "no summary line in the run"

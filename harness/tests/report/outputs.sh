@@ -5,9 +5,12 @@
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 mcpcheck=$1 refserver=$2
+# Two versions are enough for what is checked here (the matrix has two
+# columns); every version is run by scenario/library-refserver.
+versions="--spec-version 2025-06-18 --spec-version 2025-11-25"
 py=$(pick_python)
 
-"$mcpcheck" run --strict --report-dir "$tmp/out" -- "$refserver" --inject blob-not-base64 \
+"$mcpcheck" run --strict $versions --report-dir "$tmp/out" -- "$refserver" --inject blob-not-base64 \
   >"$tmp/run.log" 2>&1
 code=$?
 [ "$code" -eq 1 ] && ok "a run with failures exits 1" || { fail "exit $code, want 1"; tail -20 "$tmp/run.log"; }
