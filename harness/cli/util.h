@@ -1,5 +1,5 @@
 /*
- * util.h - helpers shared by the subcommands: argument parsing, starting and
+ * util.h - helpers shared by the subcommands: protocol version options, starting and
  * stopping the target with signal safety, printing its stderr tail.
  */
 #ifndef MC_CLI_UTIL_H
@@ -14,6 +14,12 @@
 
 /* Parses a decimal integer in [min, max]. Returns 0 on success, -1 otherwise. */
 int mc_cli_parse_long(const char *s, long min, long max, long *out);
+
+/* An option check (cli/options.h): accepts a published protocol version. */
+int mc_cli_check_version(const char *value, char *why, size_t n);
+
+/* An option hint (cli/options.h): "(known: " and the published versions ")". */
+void mc_cli_hint_versions(char *buf, size_t n);
 
 typedef struct mc_cli_target_opts {
     char **argv;
