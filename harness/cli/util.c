@@ -39,7 +39,7 @@ void mc_cli_hint_versions(char *buf, size_t n)
 {
     char known[160];
 
-    snprintf(buf, n, "(known: %s)", mc_version_join(0, ", ", known, sizeof(known)));
+    snprintf(buf, n, "known: %s", mc_version_join(0, ", ", known, sizeof(known)));
 }
 
 /* The running target's process group, for the signal handler. */

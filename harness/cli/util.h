@@ -18,7 +18,7 @@ int mc_cli_parse_long(const char *s, long min, long max, long *out);
 /* An option check (cli/options.h): accepts a published protocol version. */
 int mc_cli_check_version(const char *value, char *why, size_t n);
 
-/* An option hint (cli/options.h): "(known: " and the published versions ")". */
+/* An option hint (cli/options.h): "known: " and the published versions. */
 void mc_cli_hint_versions(char *buf, size_t n);
 
 typedef struct mc_cli_target_opts {
