@@ -1,6 +1,5 @@
 #include "cli/util.h"
 
-#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,19 +9,6 @@
 #include "client/session.h"
 #include "core/limits.h"
 #include "core/version.h"
-
-int mc_cli_parse_long(const char *s, long min, long max, long *out)
-{
-    char *end = NULL;
-    long v;
-
-    errno = 0;
-    v = strtol(s, &end, 10);
-    if (errno != 0 || end == s || *end != '\0' || v < min || v > max)
-        return -1;
-    *out = v;
-    return 0;
-}
 
 int mc_cli_check_version(const char *value, char *why, size_t n)
 {

@@ -1,6 +1,7 @@
 /*
- * util.h - helpers shared by the subcommands: protocol version options, starting and
- * stopping the target with signal safety, printing its stderr tail.
+ * util.h - helpers shared by the subcommands: the protocol version option,
+ * starting and stopping the target with signal safety, printing its stderr
+ * tail.
  */
 #ifndef MC_CLI_UTIL_H
 #define MC_CLI_UTIL_H
@@ -11,9 +12,6 @@
 
 /* The protocol version the harness requests unless told otherwise. */
 #define MC_CLI_DEFAULT_VERSION MC_VERSION_BASELINE
-
-/* Parses a decimal integer in [min, max]. Returns 0 on success, -1 otherwise. */
-int mc_cli_parse_long(const char *s, long min, long max, long *out);
 
 /* An option check (cli/options.h): accepts a published protocol version. */
 int mc_cli_check_version(const char *value, char *why, size_t n);
