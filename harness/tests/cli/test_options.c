@@ -293,6 +293,28 @@ static void test_positional(void **state)
     assert_int_equal(READ(&with_files, "a", "b", "c"), MC_OPTS_BAD);
     assert_string_equal(why, "too many FILE arguments (at most 2)");
     assert_int_equal(READ(&with_files, "--", "a", "b", "c"), MC_OPTS_BAD);
+    /* A subcommand that takes one. */
+    {
+        char *argv[] = {"sub", "a", "b", NULL};
+        init(&o);
+        o.files.cap = 1;
+        assert_int_equal(mc_opts_read(&with_files, &o, 3, argv, why, sizeof(why)), MC_OPTS_BAD);
+        assert_string_equal(why, "unexpected argument 'b' (one FILE only)");
+    }
+    /* A subcommand that takes none, and no server command either. */
+    {
+        static const mc_opts_spec_t bare = {
+            .prog = "p", .synopsis = "p\n", .opts = table,
+            .positional_at = MC_OPTS_NONE, .command_at = MC_OPTS_NONE,
+        };
+        char *argv[] = {"sub", "--flag", "x", NULL}, *argv2[] = {"sub", "--", "y", NULL};
+        init(&o);
+        assert_int_equal(mc_opts_read(&bare, &o, 3, argv, why, sizeof(why)), MC_OPTS_BAD);
+        assert_string_equal(why, "unexpected argument 'x' (see 'p --help')");
+        assert_int_equal(mc_opts_read(&bare, &o, 3, argv2, why, sizeof(why)), MC_OPTS_BAD);
+        assert_string_equal(why, "unexpected argument 'y' (see 'p --help')");
+        assert_int_equal(mc_opts_read(&bare, &o, 2, argv2, why, sizeof(why)), MC_OPTS_OK);
+    }
 }
 
 static void test_unknown(void **state)
