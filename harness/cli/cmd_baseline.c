@@ -38,9 +38,9 @@ static const mc_opts_spec_t baseline_spec = {
              "happens (a stale entry: delete it).\n",
     .epilogue =
         "Example:\n"
-        "  mcpcheck run -- ./my-server; mcpcheck baseline --from reports/latest/report.json \\\n"
-        "      -o mcpcheck-baseline.jsonc\n"
-        "  mcpcheck run --baseline mcpcheck-baseline.jsonc -- ./my-server\n"
+        "  mcpcheck run -- ./my-server\n"
+        "  mcpcheck baseline --from reports/latest/report.json -o known-failures.jsonc\n"
+        "  mcpcheck run --baseline known-failures.jsonc -- ./my-server\n"
         "\n"
         "Exit codes: 0 written, 2 usage error or unreadable report.\n",
     .opts = baseline_opts,

@@ -98,9 +98,9 @@ static const mc_opts_spec_t fuzz_spec = {
     .prog = "mcpcheck fuzz",
     .synopsis =
         "mcpcheck fuzz [options] -- SERVER_CMD [ARGS...]\n"
-        "       mcpcheck fuzz [options] --url http://HOST:PORT/PATH [-- SERVER_CMD [ARGS...]]\n",
-    .about = "Stateful fuzzing of an MCP server over stdio or Streamable HTTP. Each input is a\n"
-             "message sequence after a valid session prefix (initialize +\n"
+        "       mcpcheck fuzz [options] --url URL [-- SERVER_CMD [ARGS...]]\n",
+    .about = "Stateful fuzzing of an MCP server over stdio or Streamable HTTP. Each input\n"
+             "is a message sequence after a valid session prefix (initialize +\n"
              "notifications/initialized), made from the MCP methods and from what the server\n"
              "lists (names, argument names, input schemas, cursors), then mutated\n"
              "structurally. Every message the server writes is judged by the wire checks and\n"

@@ -40,7 +40,7 @@ static const mc_opt_t render_opts[] = {
 
 static const mc_opts_spec_t merge_spec = {
     .prog = "mcpcheck report merge",
-    .synopsis = "mcpcheck report merge REPORT.json REPORT.json... -o DIR [--label NAME]...\n",
+    .synopsis = "mcpcheck report merge REPORT.json... -o DIR [--label NAME]...\n",
     .about = "Writes DIR/" MC_REPORT_MATRIX ": one self-contained HTML page with a row per\n"
              "scenario and protocol version and a column per report (target), each cell\n"
              "the verdict there.\n",
@@ -79,7 +79,7 @@ static int report_options(const mc_opts_spec_t *spec, int argc, char **argv, rep
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: mcpcheck report merge REPORT.json REPORT.json... -o DIR [--label NAME]...\n"
+            "usage: mcpcheck report merge REPORT.json... -o DIR [--label NAME]...\n"
             "       mcpcheck report render REPORT.json -o DIR\n"
             "\n"
             "merge   writes DIR/" MC_REPORT_MATRIX ": one self-contained HTML page with a row\n"

@@ -124,10 +124,11 @@ static const mc_opts_spec_t validate_spec = {
         "  mcpcheck validate --def Tool tool.json\n"
         "  mcpcheck validate --result-of resources/list responses.jsonl\n"
         "  mcpcheck validate --schema-dir ../spec/schema --spec-version " MC_VERSION_BASELINE
-        " msg.json\n"
+        " \\\n"
+        "      msg.json\n"
         "  mcpcheck validate --schema my-schema.json data.json\n"
-        "  mcpcheck validate --trace reports/latest/traces/tools__call-text@" MC_VERSION_BASELINE
-        ".jsonl\n"
+        "  mcpcheck validate --trace \\\n"
+        "      reports/latest/traces/tools__call-text@" MC_VERSION_BASELINE ".jsonl\n"
         "\n"
         "Output: one line per finding, FILE:LINE: error|warning: LOCATION: MESSAGE\n"
         "[schema location], then a summary.\n"

@@ -96,7 +96,7 @@ static const mc_opts_spec_t run_spec = {
     .prog = "mcpcheck run",
     .synopsis =
         "mcpcheck run [options] -- SERVER_CMD [ARGS...]\n"
-        "       mcpcheck run [options] --url http://HOST:PORT/PATH [-- SERVER_CMD [ARGS...]]\n",
+        "       mcpcheck run [options] --url URL [-- SERVER_CMD [ARGS...]]\n",
     .about = "Runs the scenario library against an MCP server over stdio. Every scenario\n"
              "gets a fresh server process, started from SERVER_CMD without a shell. Every\n"
              "message is checked by the wire checks and the MCP schema of the negotiated\n"
