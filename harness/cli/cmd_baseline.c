@@ -7,66 +7,67 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/options.h"
 #include "report/report.h"
 
-static void usage(FILE *out)
-{
-    fprintf(out,
-            "usage: mcpcheck baseline --from REPORT.json -o FILE\n"
-            "\n"
-            "Writes a baseline (JSONC) listing every failure of a saved run: one entry\n"
-            "\"SCENARIO:CHECK\" per broken check (FAIL or WARN), \"SCENARIO\" for a scenario\n"
-            "that ended in ERROR; \"@VERSION\" is added after the scenario id when the\n"
-            "failure happened at some protocol versions only. Each entry carries a reason:\n"
-            "the generated one quotes the failure; replace it with why it is accepted.\n"
-            "\n"
-            "Then 'mcpcheck run --baseline FILE -- SERVER' does not fail on a listed\n"
-            "failure (it is shown as known) and fails when a listed failure no longer\n"
-            "happens (a stale entry: delete it).\n"
-            "\n"
-            "Options:\n"
-            "  --from FILE      the report.json of a run (e.g. reports/latest/report.json)\n"
-            "  -o, --output FILE  where to write the baseline ('-': standard output)\n"
-            "  -h, --help       this help\n"
-            "\n"
-            "Example:\n"
-            "  mcpcheck run -- ./my-server; mcpcheck baseline --from reports/latest/report.json \\\n"
-            "      -o mcpcheck-baseline.jsonc\n"
-            "  mcpcheck run --baseline mcpcheck-baseline.jsonc -- ./my-server\n"
-            "\n"
-            "Exit codes: 0 written, 2 usage error or unreadable report.\n");
-}
+/* What the command line asks of `mcpcheck baseline`. */
+typedef struct baseline_opts {
+    const char *from, *out;
+} baseline_opts_t;
+
+#define T baseline_opts_t
+static const mc_opt_t baseline_opts[] = {
+    MC_OPTION_STRING(T, from, "from", 0, "FILE",
+                     "the report.json of a run (e.g. reports/latest/report.json)"),
+    MC_OPTION_STRING(T, out, "output", 'o', "FILE",
+                     "where to write the baseline ('-': standard output)"),
+    MC_OPTION_END,
+};
+
+static const mc_opts_spec_t baseline_spec = {
+    .prog = "mcpcheck baseline",
+    .synopsis = "mcpcheck baseline --from REPORT.json -o FILE\n",
+    .about = "Writes a baseline (JSONC) listing every failure of a saved run: one entry\n"
+             "\"SCENARIO:CHECK\" per broken check (FAIL or WARN), \"SCENARIO\" for a scenario\n"
+             "that ended in ERROR; \"@VERSION\" is added after the scenario id when the\n"
+             "failure happened at some protocol versions only. Each entry carries a reason:\n"
+             "the generated one quotes the failure; replace it with why it is accepted.\n"
+             "\n"
+             "Then 'mcpcheck run --baseline FILE -- SERVER' does not fail on a listed\n"
+             "failure (it is shown as known) and fails when a listed failure no longer\n"
+             "happens (a stale entry: delete it).\n",
+    .epilogue =
+        "Example:\n"
+        "  mcpcheck run -- ./my-server\n"
+        "  mcpcheck baseline --from reports/latest/report.json -o known-failures.jsonc\n"
+        "  mcpcheck run --baseline known-failures.jsonc -- ./my-server\n"
+        "\n"
+        "Exit codes: 0 written, 2 usage error or unreadable report.\n",
+    .opts = baseline_opts,
+    .positional_at = MC_OPTS_NONE,
+    .command_at = MC_OPTS_NONE,
+};
+#undef T
 
 int mc_cmd_baseline(int argc, char **argv)
 {
-    const char *from = NULL, *out = NULL;
+    baseline_opts_t o;
+    const char *from, *out;
     mc_report_t rep;
     mc_errbuf_t eb;
     char *text = NULL;
     size_t len = 0, entries = 0, i;
     int rc;
 
-    for (i = 1; i < (size_t)argc; i++) {
-        const char *a = argv[i];
-        int has = i + 1 < (size_t)argc;
-        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-            usage(stdout);
-            return MC_EXIT_OK;
-        } else if (strcmp(a, "--from") == 0 && has) {
-            from = argv[++i];
-        } else if ((strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) && has) {
-            out = argv[++i];
-        } else {
-            fprintf(stderr, "mcpcheck baseline: unexpected argument '%s'\n\n", a);
-            usage(stderr);
-            return MC_EXIT_USAGE;
-        }
-    }
-    if (from == NULL || out == NULL) {
-        fprintf(stderr, "mcpcheck baseline: need --from REPORT.json and -o FILE\n\n");
-        usage(stderr);
-        return MC_EXIT_USAGE;
-    }
+    memset(&o, 0, sizeof(o));
+    rc = mc_opts_parse(&baseline_spec, &o, argc, argv);
+    if (rc != MC_OPTS_CONTINUE)
+        return rc;
+    from = o.from;
+    out = o.out;
+    if (from == NULL || out == NULL)
+        return mc_opts_fail(&baseline_spec, "need --from REPORT.json and -o FILE (see '%s --help')",
+                            baseline_spec.prog);
     mc_errbuf_clear(&eb);
     if (mc_report_load(from, &rep, &eb) != MC_OK) {
         fprintf(stderr, "mcpcheck baseline: %s\n", eb.msg);

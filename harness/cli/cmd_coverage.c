@@ -6,43 +6,63 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/options.h"
 #include "cli/scenarios_load.h"
 #include "client/session.h"
 #include "core/version.h"
 #include "scenario/coverage.h"
 
+/* --scenarios paths at most. */
+#define MC_COVERAGE_MAX_PATHS 64
+
+/* What the command line asks of `mcpcheck coverage`. */
+typedef struct coverage_opts {
+    mc_opt_list_t scenarios;
+    int json;
+    char *paths_v[MC_COVERAGE_MAX_PATHS];
+} coverage_opts_t;
+
+#define T coverage_opts_t
+static const mc_opt_t coverage_opts[] = {
+    MC_OPTION_LIST(T, scenarios, "scenarios", 0, "PATH", MC_OPT_GREEDY, NULL, NULL,
+                   "scenario files or folders (repeatable; default: the library)"),
+    MC_OPTION_FLAG(T, json, "json", 0,
+                   "print {\"rows\": [{\"message\", \"version\", \"path\", \"scenarios\"}]}"),
+    MC_OPTION_END,
+};
+
+static const mc_opts_spec_t coverage_spec = {
+    .prog = "mcpcheck coverage",
+    .synopsis = "mcpcheck coverage [--json] [--scenarios PATH...]\n",
+    .about = "For every request, result, notification and error path of resources,\n"
+             "prompts, elicitation, logging and pagination and the lifecycle around them,\n"
+             "at every protocol version the harness runs where the message exists, lists\n"
+             "the scenarios that exercise it (those that run at that version: in their\n"
+             "versions, with the features they need). Computed from the scenario files;\n"
+             "nothing runs.\n",
+    .epilogue = "Exit codes: 0 every row is covered, 1 some row has no scenario, 2 usage.\n",
+    .opts = coverage_opts,
+    .positional_at = MC_OPTS_NONE,
+    .command_at = MC_OPTS_NONE,
+};
+#undef T
+
 int mc_cmd_coverage(int argc, char **argv)
 {
-    char *paths[64];
-    size_t n_paths = 0, empty = 0, i;
-    int as_json = 0, a;
+    coverage_opts_t o;
+    size_t empty = 0, i;
+    int as_json, code;
     const char *versions[MC_V_COUNT + 1];
     mc_cli_scenarios_t scs;
     json_object *doc, *rows;
 
-    for (a = 1; a < argc; a++) {
-        if (strcmp(argv[a], "-h") == 0 || strcmp(argv[a], "--help") == 0) {
-            printf("usage: mcpcheck coverage [--json] [--scenarios PATH...]\n\n"
-                   "For every request, result, notification and error path of resources,\n"
-                   "prompts, elicitation, logging and pagination and the lifecycle around them,\n"
-                   "at every protocol version the harness runs where the message exists, lists\n"
-                   "the scenarios that exercise it (those that run at that version: in their\n"
-                   "versions, with the features they need). Computed from the scenario files;\n"
-                   "nothing runs.\n\n"
-                   "  --json   print {\"rows\": [{\"message\", \"version\", \"path\", \"scenarios\"}]}\n\n"
-                   "Exit codes: 0 every row is covered, 1 some row has no scenario, 2 usage.\n");
-            return MC_EXIT_OK;
-        } else if (strcmp(argv[a], "--json") == 0) {
-            as_json = 1;
-        } else if (strcmp(argv[a], "--scenarios") == 0 && a + 1 < argc) {
-            while (a + 1 < argc && argv[a + 1][0] != '-' && n_paths < 64)
-                paths[n_paths++] = argv[++a];
-        } else {
-            fprintf(stderr, "mcpcheck coverage: unexpected argument '%s' (see --help)\n", argv[a]);
-            return MC_EXIT_USAGE;
-        }
-    }
-    if (mc_cli_scenarios_load(paths, n_paths, NULL, &scs, "mcpcheck coverage") != 0)
+    memset(&o, 0, sizeof(o));
+    o.scenarios = (mc_opt_list_t){o.paths_v, MC_COVERAGE_MAX_PATHS, 0};
+    code = mc_opts_parse(&coverage_spec, &o, argc, argv);
+    if (code != MC_OPTS_CONTINUE)
+        return code;
+    as_json = o.json;
+    if (mc_cli_scenarios_load(o.scenarios.v, o.scenarios.n, NULL, &scs, "mcpcheck coverage") != 0)
         return MC_EXIT_USAGE;
     {
         size_t k = 0;

@@ -15,6 +15,7 @@
 #include "client/http.h"
 #include "client/session.h"
 #include "cli/commands.h"
+#include "cli/options.h"
 #include "cli/util.h"
 #include "scenario/profile.h"
 #include "schema/registry.h"
@@ -32,57 +33,96 @@ static void on_signal(int sig)
     stop_flag = 1;
 }
 
-static void usage(FILE *f)
-{
-    fprintf(f,
-            "usage: mcpcheck fuzz [options] -- SERVER_CMD [ARGS...]\n"
-            "       mcpcheck fuzz [options] --url http://HOST:PORT/PATH [-- SERVER_CMD [ARGS...]]\n"
-            "\n"
-            "Stateful fuzzing of an MCP server over stdio or Streamable HTTP. Each input is a message sequence\n"
-            "after a valid session prefix (initialize + notifications/initialized), made from\n"
-            "the MCP methods and from what the server lists (names, argument names, input\n"
-            "schemas, cursors), then mutated structurally. Every message the server writes\n"
-            "is judged by the wire checks and the schema of the negotiated version; deaths,\n"
-            "signals (with the sanitizer report), hangs and memory growth are findings too.\n"
-            "Each distinct finding is minimized and written as a scenario that\n"
-            "'mcpcheck run --scenarios DIR/findings -- SERVER_CMD' replays.\n"
-            "\n"
-            "options:\n"
-            "  --seconds N        stop after N seconds (default 60; 0 = until SIGINT)\n"
-            "  --max-execs N      stop after N sequences\n"
-            "  --max-findings N   stop once N distinct findings are written\n"
-            "  --seed N           random seed (default: from the clock; printed)\n"
-            "  --jobs N           N workers sharing the campaign directory (default 1)\n"
-            "  --out DIR          campaign directory (default reports/fuzz-YYYYMMDD-HHMMSS)\n"
-            "  --spec-version V   protocol version to request (default %s)\n"
-            "  --profile FILE     take the safe tools from the profile's \"safe_tools\"\n"
-            "  --safe-tools A,B   tools that may be called (with generated arguments)\n"
-            "  --call-tools       every listed tool may be called (mind side effects)\n"
-            "  --hang-ms N        an unanswered request is a hang after N ms of silence\n"
-            "                     (default %d)\n"
-            "  --mem-limit MB     a resident size over MB is a finding (default 0: off)\n"
-            "  --restart-every N  sequences per server process (default %d)\n"
-            "  --no-coverage      do not offer the AFL++ shared-memory map (__AFL_SHM_ID)\n"
-            "  --no-minimize      write findings as found\n"
-            "  --url URL          fuzz over Streamable HTTP at URL. With SERVER_CMD the server\n"
-            "                     is started (and restarted) by the campaign; with port 0 in\n"
-            "                     URL it must print the http://HOST:PORT address it bound.\n"
-            "                     Without SERVER_CMD the server runs already; a restart is\n"
-            "                     a new HTTP session\n"
-            "  --allow-remote     allow a --url host that is not a loopback address\n"
-            "\n"
-            "Tools are called only when named by --safe-tools / the profile, or with\n"
-            "--call-tools: a fuzzer must not delete your files.\n"
-            "\n"
-            "Exit status: 0 no finding, 1 findings written, 2 usage, 3 the campaign could\n"
-            "not run. SIGINT ends the campaign and writes the report.\n"
-            "\n"
-            "example:\n"
-            "  mcpcheck fuzz --seconds 60 -- build/bin/mcpcheck-refserver\n"
-            "  mcpcheck fuzz --seconds 60 --url http://127.0.0.1:0/mcp -- \\\n"
-            "      build/bin/mcpcheck-refserver --http 127.0.0.1:0\n",
-            MC_CLI_DEFAULT_VERSION, MC_EXEC_HANG_MS, MC_EXEC_RESTART_EVERY);
-}
+/* The longest --seconds: thirty days. */
+#define MAX_SECONDS (30L * 24 * 3600)
+/* The largest --max-execs, --max-findings, --restart-every, --mem-limit. */
+#define MAX_EXECS 2000000000L
+#define MAX_FINDINGS 1000000L
+#define MAX_RESTART_EVERY 1000000L
+#define MAX_MEM_LIMIT_MB (1L << 20)
+/* The range of --hang-ms. */
+#define MIN_HANG_MS 10L
+#define MAX_HANG_MS 600000L
+
+/* What the command line asks of `mcpcheck fuzz`. */
+typedef struct fuzz_opts {
+    long seconds, max_execs, max_findings, seed, jobs, hang_ms, mem_limit, restart_every;
+    const char *out, *version, *profile, *safe_tools, *url;
+    int call_tools, no_coverage, no_minimize, allow_remote;
+    char **cmd;
+} fuzz_opts_t;
+
+#define T fuzz_opts_t
+static const mc_opt_t fuzz_opts[] = {
+    MC_OPTION_LONG(T, seconds, "seconds", 0, "N", 0, MAX_SECONDS,
+                   "stop after N seconds (default 60; 0 = until SIGINT)"),
+    MC_OPTION_LONG(T, max_execs, "max-execs", 0, "N", 1, MAX_EXECS, "stop after N sequences"),
+    MC_OPTION_LONG(T, max_findings, "max-findings", 0, "N", 1, MAX_FINDINGS,
+                   "stop once N distinct findings are written"),
+    MC_OPTION_LONG(T, seed, "seed", 0, "N", 0, 0x7fffffffL,
+                   "random seed (default: from the clock; printed)"),
+    MC_OPTION_LONG(T, jobs, "jobs", 0, "N", 1, MAX_JOBS,
+                   "N workers sharing the campaign directory (default 1)"),
+    MC_OPTION_STRING(T, out, "out", 0, "DIR",
+                     "campaign directory (default reports/fuzz-YYYYMMDD-HHMMSS)"),
+    MC_OPTION_CHECKED(T, version, "spec-version", 0, "V", mc_cli_check_version, NULL,
+                      "protocol version to request (default " MC_CLI_DEFAULT_VERSION ")"),
+    MC_OPTION_STRING(T, profile, "profile", 0, "FILE",
+                     "take the safe tools from the profile's \"safe_tools\""),
+    MC_OPTION_STRING(T, safe_tools, "safe-tools", 0, "A,B",
+                     "tools that may be called (with generated arguments)"),
+    MC_OPTION_FLAG(T, call_tools, "call-tools", 0,
+                   "every listed tool may be called (mind side effects)"),
+    MC_OPTION_LONG(T, hang_ms, "hang-ms", 0, "N", MIN_HANG_MS, MAX_HANG_MS,
+                   "an unanswered request is a hang after N ms of silence (default " MC_OPTS_STR(
+                       MC_EXEC_HANG_MS) ")"),
+    MC_OPTION_LONG(T, mem_limit, "mem-limit", 0, "MB", 0, MAX_MEM_LIMIT_MB,
+                   "a resident size over MB is a finding (default 0: off)"),
+    MC_OPTION_LONG(T, restart_every, "restart-every", 0, "N", 1, MAX_RESTART_EVERY,
+                   "sequences per server process (default " MC_OPTS_STR(
+                       MC_EXEC_RESTART_EVERY) ")"),
+    MC_OPTION_FLAG(T, no_coverage, "no-coverage", 0,
+                   "do not offer the AFL++ shared-memory map (__AFL_SHM_ID)"),
+    MC_OPTION_FLAG(T, no_minimize, "no-minimize", 0, "write findings as found"),
+    MC_OPTION_STRING(T, url, "url", 0, "URL",
+                     "fuzz over Streamable HTTP at URL. With SERVER_CMD the server is started "
+                     "(and restarted) by the campaign; with port 0 in URL it must print the "
+                     "http://HOST:PORT address it bound. Without SERVER_CMD the server runs "
+                     "already; a restart is a new HTTP session"),
+    MC_OPTION_FLAG(T, allow_remote, "allow-remote", 0,
+                   "allow a --url host that is not a loopback address"),
+    MC_OPTION_END,
+};
+
+static const mc_opts_spec_t fuzz_spec = {
+    .prog = "mcpcheck fuzz",
+    .synopsis =
+        "mcpcheck fuzz [options] -- SERVER_CMD [ARGS...]\n"
+        "       mcpcheck fuzz [options] --url URL [-- SERVER_CMD [ARGS...]]\n",
+    .about = "Stateful fuzzing of an MCP server over stdio or Streamable HTTP. Each input\n"
+             "is a message sequence after a valid session prefix (initialize +\n"
+             "notifications/initialized), made from the MCP methods and from what the server\n"
+             "lists (names, argument names, input schemas, cursors), then mutated\n"
+             "structurally. Every message the server writes is judged by the wire checks and\n"
+             "the schema of the negotiated version; deaths, signals (with the sanitizer\n"
+             "report), hangs and memory growth are findings too. Each distinct finding is\n"
+             "minimized and written as a scenario that\n"
+             "'mcpcheck run --scenarios DIR/findings -- SERVER_CMD' replays.\n",
+    .epilogue = "Tools are called only when named by --safe-tools / the profile, or with\n"
+                "--call-tools: a fuzzer must not delete your files.\n"
+                "\n"
+                "Exit status: 0 no finding, 1 findings written, 2 usage, 3 the campaign could\n"
+                "not run. SIGINT ends the campaign and writes the report.\n"
+                "\n"
+                "Examples:\n"
+                "  mcpcheck fuzz --seconds 60 -- build/bin/mcpcheck-refserver\n"
+                "  mcpcheck fuzz --seconds 60 --url http://127.0.0.1:0/mcp -- \\\n"
+                "      build/bin/mcpcheck-refserver --http 127.0.0.1:0\n",
+    .opts = fuzz_opts,
+    .positional_at = MC_OPTS_NONE,
+    .command_at = offsetof(T, cmd),
+};
+#undef T
 
 typedef struct progress_ctx {
     int64_t last;
@@ -139,7 +179,7 @@ static int count_findings(const char *dir)
     return n;
 }
 
-static char *target_text(char **argv)
+static char *target_text(char *const *argv)
 {
     static char buf[1024];
     size_t o = 0;
@@ -158,7 +198,7 @@ static char *target_text(char **argv)
 }
 
 /* What the report names as the target: the command, the URL, or both. */
-static const char *report_target(const char *url, char **argv)
+static const char *report_target(const char *url, char *const *argv)
 {
     static char buf[1200];
 
@@ -170,132 +210,79 @@ static const char *report_target(const char *url, char **argv)
     return buf;
 }
 
-int mc_cmd_fuzz(int argc, char **argv)
+/*
+ * Reads the command line into co (with *jobs and the profile path). Returns
+ * MC_OPTS_CONTINUE or the exit code to return, having said why.
+ */
+static int fuzz_options(int argc, char **argv, mc_campaign_opts_t *co, fuzz_opts_t *o)
 {
-    mc_campaign_opts_t co;
-    mc_campaign_stats_t st;
-    mc_registry_t *reg = NULL;
-    mc_profile_t prof;
-    int have_prof = 0, i, jobs = 1, rc, ret;
-    long v;
-    json_object *safe = NULL;
-    const char *profile_path = NULL, *safe_list = NULL;
-    char out_default[128], **target = NULL;
-    struct sigaction sa;
     mc_errbuf_t eb;
-    progress_ctx_t pc = {0};
-    pid_t kids[MAX_JOBS];
+    int code;
 
-    memset(&co, 0, sizeof(co));
-    co.version = MC_CLI_DEFAULT_VERSION;
-    co.seconds = 60;
-    co.coverage = 1;
-    co.seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 16);
-    for (i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        int has = i + 1 < argc;
-        if (strcmp(a, "--") == 0) {
-            target = &argv[i + 1];
-            break;
-        } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            usage(stdout);
-            return MC_EXIT_OK;
-        } else if (strcmp(a, "--seconds") == 0 && has) {
-            if (mc_cli_parse_long(argv[++i], 0, 30L * 24 * 3600, &v) != 0)
-                goto bad;
-            co.seconds = (int)v;
-        } else if (strcmp(a, "--max-execs") == 0 && has) {
-            if (mc_cli_parse_long(argv[++i], 1, 2000000000L, &v) != 0)
-                goto bad;
-            co.max_execs = (uint64_t)v;
-        } else if (strcmp(a, "--max-findings") == 0 && has) {
-            if (mc_cli_parse_long(argv[++i], 1, 1000000, &v) != 0)
-                goto bad;
-            co.max_findings = (uint64_t)v;
-        } else if (strcmp(a, "--seed") == 0 && has) {
-            if (mc_cli_parse_long(argv[++i], 0, 0x7fffffffL, &v) != 0)
-                goto bad;
-            co.seed = (uint64_t)v;
-        } else if (strcmp(a, "--jobs") == 0 && has) {
-            if (mc_cli_parse_long(argv[++i], 1, MAX_JOBS, &v) != 0)
-                goto bad;
-            jobs = (int)v;
-        } else if (strcmp(a, "--out") == 0 && has) {
-            co.out_dir = argv[++i];
-        } else if (strcmp(a, "--spec-version") == 0 && has) {
-            co.version = argv[++i];
-        } else if (strcmp(a, "--profile") == 0 && has) {
-            profile_path = argv[++i];
-        } else if (strcmp(a, "--safe-tools") == 0 && has) {
-            safe_list = argv[++i];
-        } else if (strcmp(a, "--call-tools") == 0) {
-            co.call_tools = 1;
-        } else if (strcmp(a, "--hang-ms") == 0 && has) {
-            if (mc_cli_parse_long(argv[++i], 10, 600000, &v) != 0)
-                goto bad;
-            co.hang_ms = (int)v;
-        } else if (strcmp(a, "--mem-limit") == 0 && has) {
-            if (mc_cli_parse_long(argv[++i], 0, 1L << 20, &v) != 0)
-                goto bad;
-            co.mem_limit_mb = (uint64_t)v;
-        } else if (strcmp(a, "--restart-every") == 0 && has) {
-            if (mc_cli_parse_long(argv[++i], 1, 1000000, &v) != 0)
-                goto bad;
-            co.restart_every = (int)v;
-        } else if (strcmp(a, "--no-coverage") == 0) {
-            co.coverage = 0;
-        } else if (strcmp(a, "--no-minimize") == 0) {
-            co.no_minimize = 1;
-        } else if (strcmp(a, "--url") == 0 && has) {
-            co.url = argv[++i];
-        } else if (strcmp(a, "--allow-remote") == 0) {
-            co.allow_remote = 1;
-        } else {
-            fprintf(stderr, "mcpcheck fuzz: unknown option or missing value: %s\n", a);
-            usage(stderr);
-            return MC_EXIT_USAGE;
-        }
-    }
-    if (co.url != NULL) {
+    memset(o, 0, sizeof(*o));
+    o->seconds = 60;
+    o->seed = -1;
+    o->jobs = 1;
+    o->version = MC_CLI_DEFAULT_VERSION;
+    code = mc_opts_parse(&fuzz_spec, o, argc, argv);
+    if (code != MC_OPTS_CONTINUE)
+        return code;
+    if (o->url != NULL) {
         mc_errbuf_clear(&eb);
-        if (mc_http_url_check(co.url, co.allow_remote, NULL, 0, NULL, &eb) != MC_OK) {
-            fprintf(stderr, "mcpcheck fuzz: --url: %s\n", eb.msg);
-            return MC_EXIT_USAGE;
-        }
-    } else if (co.allow_remote) {
-        fprintf(stderr, "mcpcheck fuzz: --allow-remote goes with --url\n");
-        return MC_EXIT_USAGE;
+        if (mc_http_url_check(o->url, o->allow_remote, NULL, 0, NULL, &eb) != MC_OK)
+            return mc_opts_fail(&fuzz_spec, "--url: %s", eb.msg);
+    } else if (o->allow_remote) {
+        return mc_opts_fail(&fuzz_spec, "--allow-remote goes with --url");
     }
-    if (co.url == NULL && (target == NULL || target[0] == NULL)) {
-        fprintf(stderr, "mcpcheck fuzz: no server command (put it after --)\n");
-        usage(stderr);
-        return MC_EXIT_USAGE;
-    }
-    if (target != NULL && target[0] == NULL)
-        target = NULL;
-    if (!mc_protocol_version_known(co.version)) {
-        fprintf(stderr, "mcpcheck fuzz: unknown protocol version %s\n", co.version);
-        return MC_EXIT_USAGE;
-    }
-    if (co.out_dir == NULL) {
-        time_t now = time(NULL);
-        struct tm tmv;
-        gmtime_r(&now, &tmv);
-        strftime(out_default, sizeof(out_default), "reports/fuzz-%Y%m%d-%H%M%S", &tmv);
-        co.out_dir = out_default;
-    }
-    if (profile_path != NULL) {
+    if (o->url == NULL && (o->cmd == NULL || o->cmd[0] == NULL))
+        return mc_opts_fail(&fuzz_spec, "no server command; put it after '--' (see '%s --help')",
+                            fuzz_spec.prog);
+    if (o->cmd != NULL && o->cmd[0] == NULL)
+        o->cmd = NULL;
+    memset(co, 0, sizeof(*co));
+    co->version = o->version;
+    co->seconds = (int)o->seconds;
+    co->max_execs = (uint64_t)o->max_execs;
+    co->max_findings = (uint64_t)o->max_findings;
+    co->seed = o->seed >= 0 ? (uint64_t)o->seed
+                            : (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 16);
+    co->out_dir = o->out;
+    co->call_tools = o->call_tools;
+    co->hang_ms = (int)o->hang_ms;
+    co->mem_limit_mb = (uint64_t)o->mem_limit;
+    co->restart_every = (int)o->restart_every;
+    co->coverage = !o->no_coverage;
+    co->no_minimize = o->no_minimize;
+    co->url = o->url;
+    co->allow_remote = o->allow_remote;
+    co->argv = o->cmd;
+    return MC_OPTS_CONTINUE;
+}
+
+/*
+ * The tools the campaign may call: the profile's "safe_tools" and
+ * --safe-tools, as a JSON array (new reference) in co->safe_tools. Returns
+ * MC_OPTS_CONTINUE or MC_EXIT_USAGE (the profile did not load, said why).
+ * A loaded profile is left in *prof with *have_prof set.
+ */
+static int safe_tools(const fuzz_opts_t *o, mc_campaign_opts_t *co, mc_profile_t *prof,
+                      int *have_prof)
+{
+    json_object *safe = NULL;
+    mc_errbuf_t eb;
+
+    if (o->profile != NULL) {
         mc_errbuf_clear(&eb);
-        if (mc_profile_load(profile_path, &prof, &eb) != MC_OK) {
+        if (mc_profile_load(o->profile, prof, &eb) != MC_OK) {
             fprintf(stderr, "mcpcheck fuzz: profile: %s\n", eb.msg);
             return MC_EXIT_USAGE;
         }
-        have_prof = 1;
-        if (prof.safe_tools != NULL)
-            safe = json_object_get(prof.safe_tools);
+        *have_prof = 1;
+        if (prof->safe_tools != NULL)
+            safe = json_object_get(prof->safe_tools);
     }
-    if (safe_list != NULL) {
-        json_object *more = split_names(safe_list);
+    if (o->safe_tools != NULL) {
+        json_object *more = split_names(o->safe_tools);
         size_t k;
         if (safe == NULL)
             safe = json_object_new_array();
@@ -303,7 +290,101 @@ int mc_cmd_fuzz(int argc, char **argv)
             json_object_array_add(safe, json_object_get(json_object_array_get_idx(more, k)));
         json_object_put(more);
     }
-    co.safe_tools = safe;
+    co->safe_tools = safe;
+    return MC_OPTS_CONTINUE;
+}
+
+/* Runs the campaign in jobs worker processes (in this one when jobs is 1).
+ * Returns MC_OK, or an error when the campaign (every worker) failed. */
+static int run_workers(const mc_campaign_opts_t *co, int jobs)
+{
+    mc_campaign_stats_t st;
+    mc_errbuf_t eb;
+    pid_t kids[MAX_JOBS];
+    int i, rc, started = 0, bad_exit = 0;
+
+    if (jobs == 1) {
+        mc_errbuf_clear(&eb);
+        rc = mc_campaign_run(co, &st, &eb);
+        if (rc != MC_OK)
+            fprintf(stderr, "mcpcheck fuzz: %s\n", eb.msg);
+        return rc;
+    }
+    /* Each worker is a process of its own (AFL++'s -M/-S model): they share
+     * the corpus and findings folders, never memory. */
+    for (i = 0; i < jobs; i++) {
+        pid_t pid = fork();
+        if (pid < 0)
+            break;
+        if (pid == 0) {
+            mc_campaign_opts_t wo = *co;
+            wo.worker = i;
+            if (i != 0)
+                wo.progress = NULL;
+            mc_errbuf_clear(&eb);
+            rc = mc_campaign_run(&wo, &st, &eb);
+            if (rc != MC_OK)
+                fprintf(stderr, "mcpcheck fuzz: worker %d: %s\n", i, eb.msg);
+            _exit(rc == MC_OK ? 0 : 3);
+        }
+        kids[started++] = pid;
+    }
+    for (i = 0; i < started; i++) {
+        int status;
+        while (waitpid(kids[i], &status, 0) < 0) {
+            if (stop_flag) {
+                int k;
+                for (k = i; k < started; k++)
+                    kill(kids[k], SIGTERM);
+            }
+        }
+        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+            bad_exit++;
+    }
+    return bad_exit == started ? MC_EIO : MC_OK;
+}
+
+/* Writes the campaign's report and says how it went; returns the exit code. */
+static int finish(const mc_campaign_opts_t *co, int rc)
+{
+    mc_errbuf_t eb;
+    int nf;
+
+    mc_errbuf_clear(&eb);
+    if (mc_campaign_write_report(co->out_dir, report_target(co->url, co->argv), &eb) != MC_OK)
+        fprintf(stderr, "mcpcheck fuzz: report: %s\n", eb.msg);
+    nf = count_findings(co->out_dir);
+    fprintf(stderr, "mcpcheck fuzz: %d finding%s; report: %s/report.md\n", nf,
+            nf == 1 ? "" : "s", co->out_dir);
+    if (rc != MC_OK && nf == 0)
+        return MC_EXIT_INCOMPLETE;
+    return nf > 0 ? MC_EXIT_FAIL : MC_EXIT_OK;
+}
+
+int mc_cmd_fuzz(int argc, char **argv)
+{
+    mc_campaign_opts_t co;
+    fuzz_opts_t o;
+    mc_registry_t *reg = NULL;
+    mc_profile_t prof;
+    int have_prof = 0, ret;
+    char out_default[128];
+    struct sigaction sa;
+    mc_errbuf_t eb;
+    progress_ctx_t pc = {0};
+
+    ret = fuzz_options(argc, argv, &co, &o);
+    if (ret != MC_OPTS_CONTINUE)
+        return ret;
+    if (co.out_dir == NULL) {
+        time_t now = time(NULL);
+        struct tm tmv;
+        gmtime_r(&now, &tmv);
+        strftime(out_default, sizeof(out_default), "reports/fuzz-%Y%m%d-%H%M%S", &tmv);
+        co.out_dir = out_default;
+    }
+    if (safe_tools(&o, &co, &prof, &have_prof) != MC_OPTS_CONTINUE)
+        return MC_EXIT_USAGE;
     mc_errbuf_clear(&eb);
     if (mc_registry_new(&reg, NULL, MC_REGISTRY_BUNDLED, &eb) != MC_OK) {
         fprintf(stderr, "mcpcheck fuzz: schemas: %s\n", eb.msg);
@@ -316,7 +397,6 @@ int mc_cmd_fuzz(int argc, char **argv)
         mc_registry_load(reg, *vv, &e2);
     }
     co.registry = reg;
-    co.argv = target;
     co.stop = &stop_flag;
     co.progress = progress;
     co.progress_ctx = &pc;
@@ -327,69 +407,12 @@ int mc_cmd_fuzz(int argc, char **argv)
     sigaction(SIGTERM, &sa, NULL);
     signal(SIGPIPE, SIG_IGN);
     fprintf(stderr, "mcpcheck fuzz: seed %llu, %d worker%s, campaign directory %s\n",
-            (unsigned long long)co.seed, jobs, jobs > 1 ? "s" : "", co.out_dir);
-
-    rc = MC_OK;
-    if (jobs == 1) {
-        mc_errbuf_clear(&eb);
-        rc = mc_campaign_run(&co, &st, &eb);
-        if (rc != MC_OK)
-            fprintf(stderr, "mcpcheck fuzz: %s\n", eb.msg);
-    } else {
-        int started = 0, bad_exit = 0;
-        /* Each worker is a process of its own (AFL++'s -M/-S model): they
-         * share the corpus and findings folders, never memory. */
-        for (i = 0; i < jobs; i++) {
-            pid_t pid = fork();
-            if (pid < 0)
-                break;
-            if (pid == 0) {
-                mc_campaign_opts_t wo = co;
-                wo.worker = i;
-                if (i != 0)
-                    wo.progress = NULL;
-                mc_errbuf_clear(&eb);
-                rc = mc_campaign_run(&wo, &st, &eb);
-                if (rc != MC_OK)
-                    fprintf(stderr, "mcpcheck fuzz: worker %d: %s\n", i, eb.msg);
-                _exit(rc == MC_OK ? 0 : 3);
-            }
-            kids[started++] = pid;
-        }
-        for (i = 0; i < started; i++) {
-            int status;
-            while (waitpid(kids[i], &status, 0) < 0) {
-                if (stop_flag) {
-                    int k;
-                    for (k = i; k < started; k++)
-                        kill(kids[k], SIGTERM);
-                }
-            }
-            if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-                bad_exit++;
-        }
-        if (bad_exit == started)
-            rc = MC_EIO;
-    }
-    mc_errbuf_clear(&eb);
-    if (mc_campaign_write_report(co.out_dir, report_target(co.url, target), &eb) != MC_OK)
-        fprintf(stderr, "mcpcheck fuzz: report: %s\n", eb.msg);
-    {
-        int nf = count_findings(co.out_dir);
-        fprintf(stderr, "mcpcheck fuzz: %d finding%s; report: %s/report.md\n", nf,
-                nf == 1 ? "" : "s", co.out_dir);
-        if (rc != MC_OK && nf == 0)
-            ret = MC_EXIT_INCOMPLETE;
-        else
-            ret = nf > 0 ? MC_EXIT_FAIL : MC_EXIT_OK;
-    }
+            (unsigned long long)co.seed, (int)o.jobs, o.jobs > 1 ? "s" : "", co.out_dir);
+    ret = finish(&co, run_workers(&co, (int)o.jobs));
 out:
     mc_registry_free(reg);
-    json_object_put(safe);
+    json_object_put(co.safe_tools);
     if (have_prof)
         mc_profile_free(&prof);
     return ret;
-bad:
-    fprintf(stderr, "mcpcheck fuzz: bad value for %s: %s\n", argv[i - 1], argv[i]);
-    return MC_EXIT_USAGE;
 }

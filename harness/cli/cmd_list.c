@@ -7,6 +7,7 @@
 #include <json-c/json.h>
 
 #include "cli/commands.h"
+#include "cli/options.h"
 #include "cli/scenarios_load.h"
 #include "core/version.h"
 #include "scenario/builtin.h"
@@ -125,107 +126,137 @@ static void print_json(const mc_cli_scenarios_t *scs)
     json_object_put(root);
 }
 
+/* What the command line asks of `mcpcheck list` and `mcpcheck lint`. */
+typedef struct list_opts {
+    mc_opt_list_t scenarios; /* --scenarios, or lint's FILE_OR_FOLDER arguments */
+    const char *filter;
+    int json, builtin;
+    char *paths_v[MC_LIST_MAX_PATHS];
+} list_opts_t;
+
+#define T list_opts_t
+static const mc_opt_t list_opts[] = {
+    MC_OPTION_LIST(T, scenarios, "scenarios", 0, "PATH", MC_OPT_GREEDY, NULL, NULL,
+                   "scenario files or folders (repeatable; default: the library)"),
+    MC_OPTION_STRING(T, filter, "filter", 0, "GLOB",
+                     "list only scenarios whose id matches, e.g. 'logging/*'"),
+    MC_OPTION_FLAG(T, builtin, "builtin", 0,
+                   "list the built-in checks (wire, schema, pagination) instead"),
+    MC_OPTION_FLAG(T, json, "json", 0,
+                   "print the scenarios and the built-in checks as one JSON document "
+                   "{\"scenarios\": [{id, file, title, checks}], \"builtin\": [checks]}"),
+    MC_OPTION_END,
+};
+
+static const mc_opts_spec_t list_spec = {
+    .prog = "mcpcheck list",
+    .synopsis = "mcpcheck list [--scenarios PATH...] [--filter GLOB] [--builtin] [--json]\n",
+    .about = "Lists the scenarios with their ids, titles, and for each check its level,\n"
+             "id, spec page per protocol version, the quoted sentence and the harness's\n"
+             "reading of it.\n",
+    .epilogue = "Example: mcpcheck list --filter 'logging/*'\n",
+    .opts = list_opts,
+    .positional_at = MC_OPTS_NONE,
+    .command_at = MC_OPTS_NONE,
+};
+
+static const mc_opt_t lint_opts[] = {MC_OPTION_END};
+
+static const mc_opts_spec_t lint_spec = {
+    .prog = "mcpcheck lint",
+    .synopsis = "mcpcheck lint [FILE_OR_FOLDER...]\n",
+    .about = "Checks scenario files without running them: JSONC syntax, unknown fields,\n"
+             "unknown step kinds and matchers, malformed paths and regular expressions,\n"
+             "variables used before they are captured, checks not declared in \"spec\",\n"
+             "the form of each check (quote, refs per version, a level that is the\n"
+             "quote's RFC 2119 keyword). Problems are printed as FILE:LINE:COLUMN:\n"
+             "message; warnings (a legacy {ref, text} check, which still loads) as\n"
+             "FILE:LINE:COLUMN: warning: message. With no argument, the whole library\n"
+             "is checked.\n",
+    .epilogue = "Exit codes: 0 every file loads (warnings allowed), 1 problems found,\n"
+                "2 usage error.\n",
+    .opts = lint_opts,
+    .positional = "FILE_OR_FOLDER",
+    .positional_at = offsetof(T, scenarios),
+    .command_at = MC_OPTS_NONE,
+};
+#undef T
+
+/* Reads the command line of list or lint into o. Returns MC_OPTS_CONTINUE
+ * or the exit code to return. */
+static int list_options(const mc_opts_spec_t *spec, int argc, char **argv, list_opts_t *o)
+{
+    memset(o, 0, sizeof(*o));
+    o->scenarios = (mc_opt_list_t){o->paths_v, MC_LIST_MAX_PATHS, 0};
+    return mc_opts_parse(spec, o, argc, argv);
+}
+
+/* Prints each scenario with the versions it runs at and its checks. */
+static void print_scenarios(const mc_cli_scenarios_t *scs)
+{
+    size_t k;
+
+    for (k = 0; k < scs->n; k++) {
+        const mc_scenario_t *sc = &scs->v[k];
+        printf("%s  %s\n", sc->id, sc->title);
+        if (sc->min_version || sc->max_version || sc->features) {
+            /* The published versions it runs at (its versions, with its features). */
+            int first = 1;
+            char why[200];
+            printf("    versions");
+            for (const char *const *v = mc_version_names(); *v != NULL; v++)
+                if (mc_scenario_applies(sc, *v) &&
+                    !mc_scenario_version_gap(sc, *v, why, sizeof(why))) {
+                    printf("%s%s", first ? " " : ", ", *v);
+                    first = 0;
+                }
+            printf("%s\n", first ? " (none)" : "");
+        }
+        for (size_t r = 0; r < sc->n_reqs; r++)
+            print_check(&sc->reqs[r]);
+    }
+    printf("%zu scenarios\n", scs->n);
+}
+
 int mc_cmd_list(int argc, char **argv)
 {
-    char *paths[MC_LIST_MAX_PATHS] = {NULL};
-    size_t n_paths = 0, k;
-    const char *filter = NULL;
+    list_opts_t o;
     mc_cli_scenarios_t scs;
-    int i, json = 0, builtin = 0;
+    size_t k;
+    int code;
 
-    for (i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
-            printf("usage: mcpcheck list [--scenarios PATH...] [--filter GLOB] [--builtin] "
-                   "[--json]\n\n"
-                   "Lists the scenarios with their ids, titles, and for each check its level,\n"
-                   "id, spec page per protocol version, the quoted sentence and the harness's\n"
-                   "reading of it. --builtin lists the built-in checks (wire, schema,\n"
-                   "pagination) instead; --json prints both as one JSON document\n"
-                   "{\"scenarios\": [{id, file, title, checks}], \"builtin\": [checks]}.\n\n"
-                   "Example: mcpcheck list --filter 'logging/*'\n");
-            return MC_EXIT_OK;
-        } else if (strcmp(argv[i], "--scenarios") == 0 && i + 1 < argc) {
-            while (i + 1 < argc && argv[i + 1][0] != '-' && n_paths < MC_LIST_MAX_PATHS)
-                paths[n_paths++] = argv[++i];
-        } else if (strcmp(argv[i], "--filter") == 0 && i + 1 < argc) {
-            filter = argv[++i];
-        } else if (strcmp(argv[i], "--json") == 0) {
-            json = 1;
-        } else if (strcmp(argv[i], "--builtin") == 0) {
-            builtin = 1;
-        } else {
-            fprintf(stderr, "mcpcheck list: unexpected argument '%s' (see --help)\n", argv[i]);
-            return MC_EXIT_USAGE;
-        }
-    }
-    if (builtin && !json) {
+    code = list_options(&list_spec, argc, argv, &o);
+    if (code != MC_OPTS_CONTINUE)
+        return code;
+    if (o.builtin && !o.json) {
         const mc_check_def_t *d;
         for (k = 0; (d = mc_builtin_check_at(k)) != NULL; k++)
             print_check(d);
         printf("%zu built-in checks\n", k);
         return MC_EXIT_OK;
     }
-    if (mc_cli_scenarios_load(paths, n_paths, filter, &scs, "mcpcheck list") != 0)
+    if (mc_cli_scenarios_load(o.scenarios.v, o.scenarios.n, o.filter, &scs, "mcpcheck list") != 0)
         return MC_EXIT_USAGE;
-    if (json) {
+    if (o.json)
         print_json(&scs);
-    } else {
-        for (k = 0; k < scs.n; k++) {
-            const mc_scenario_t *sc = &scs.v[k];
-            printf("%s  %s\n", sc->id, sc->title);
-            if (sc->min_version || sc->max_version || sc->features) {
-                /* The published versions it runs at (its versions, with its features). */
-                int first = 1;
-                char why[200];
-                printf("    versions");
-                for (const char *const *v = mc_version_names(); *v != NULL; v++)
-                    if (mc_scenario_applies(sc, *v) &&
-                        !mc_scenario_version_gap(sc, *v, why, sizeof(why))) {
-                        printf("%s%s", first ? " " : ", ", *v);
-                        first = 0;
-                    }
-                printf("%s\n", first ? " (none)" : "");
-            }
-            for (size_t r = 0; r < sc->n_reqs; r++)
-                print_check(&sc->reqs[r]);
-        }
-        printf("%zu scenarios\n", scs.n);
-    }
-    i = scs.failed > 0 ? MC_EXIT_FAIL : MC_EXIT_OK;
+    else
+        print_scenarios(&scs);
+    code = scs.failed > 0 ? MC_EXIT_FAIL : MC_EXIT_OK;
     mc_cli_scenarios_free(&scs);
-    return i;
+    return code;
 }
 
 int mc_cmd_lint(int argc, char **argv)
 {
-    char *paths[MC_LIST_MAX_PATHS];
-    size_t n_paths = 0, k, warned = 0;
+    list_opts_t o;
     mc_cli_scenarios_t scs;
-    int i, code;
+    size_t k, warned = 0;
+    int code;
 
-    for (i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
-            printf("usage: mcpcheck lint FILE_OR_FOLDER...\n\n"
-                   "Checks scenario files without running them: JSONC syntax, unknown fields,\n"
-                   "unknown step kinds and matchers, malformed paths and regular expressions,\n"
-                   "variables used before they are captured, checks not declared in \"spec\",\n"
-                   "the form of each check (quote, refs per version, a level that is the\n"
-                   "quote's RFC 2119 keyword). Problems are printed as FILE:LINE:COLUMN:\n"
-                   "message; warnings (a legacy {ref, text} check, which still loads) as\n"
-                   "FILE:LINE:COLUMN: warning: message. With no argument, the whole library\n"
-                   "is checked.\n\n"
-                   "Exit codes: 0 every file loads (warnings allowed), 1 problems found,\n"
-                   "2 usage error.\n");
-            return MC_EXIT_OK;
-        }
-        if (argv[i][0] == '-') {
-            fprintf(stderr, "mcpcheck lint: unknown option '%s' (see --help)\n", argv[i]);
-            return MC_EXIT_USAGE;
-        }
-        if (n_paths < MC_LIST_MAX_PATHS)
-            paths[n_paths++] = argv[i];
-    }
-    if (mc_cli_scenarios_load(paths, n_paths, NULL, &scs, "mcpcheck lint") != 0)
+    code = list_options(&lint_spec, argc, argv, &o);
+    if (code != MC_OPTS_CONTINUE)
+        return code;
+    if (mc_cli_scenarios_load(o.scenarios.v, o.scenarios.n, NULL, &scs, "mcpcheck lint") != 0)
         return MC_EXIT_USAGE;
     for (k = 0; k < scs.n; k++)
         if (scs.v[k].warnings != NULL) {

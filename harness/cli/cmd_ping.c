@@ -9,48 +9,65 @@
 #include <time.h>
 
 #include "cli/commands.h"
+#include "cli/options.h"
 #include "cli/util.h"
 #include "client/session.h"
 #include "client/stdio.h"
 #include "cli/ping_http.h"
 #include "core/version.h"
 
-static void ping_usage(FILE *out)
-{
-    char known[128];
+/* The longest --timeout and --startup-timeout: an hour, in milliseconds. */
+#define MC_PING_MAX_TIMEOUT_MS 3600000L
 
-    fprintf(out,
-            "usage: mcpcheck ping [--timeout MS] [--startup-timeout MS] [--spec-version V]\n"
-            "                     -- SERVER_CMD [ARGS...]\n"
-            "       mcpcheck ping [options] --url URL [--allow-remote] [-- SERVER_CMD [ARGS...]]\n"
-            "\n"
-            "Starts SERVER_CMD (no shell is involved), runs the MCP handshake over stdio\n"
-            "(initialize, then notifications/initialized), sends one ping, prints the\n"
-            "negotiated protocol version, the server's name and version and the ping's\n"
-            "round-trip time, then shuts the server down (close stdin, SIGTERM, SIGKILL).\n"
-            "\n"
-            "Options:\n"
-            "  --timeout MS        how long to wait for the answer to ping (default %d)\n"
-            "  --startup-timeout MS  how long the server may take to start and answer\n"
-            "                      initialize (default %d)\n"
-            "  --spec-version V    protocol version to request (default %s);\n"
-            "                      known: %s\n"
-            "  --url URL           over Streamable HTTP at URL (http://HOST:PORT/PATH), a running\n"
-            "                      server, or SERVER_CMD started for it (port 0: the port it\n"
-            "                      prints); the session ends with DELETE\n"
-            "  --allow-remote      allow a --url host that is not a loopback address\n"
-            "  -h, --help          show this help\n"
-            "\n"
-            "Exit codes: 0 the server answered both; 2 usage error; 3 the server could not\n"
-            "be started, died, answered with an error, or stayed silent past the timeout.\n"
-            "\n"
-            "Example:\n"
-            "  mcpcheck ping -- build/bin/mcpcheck-refserver\n"
-            "  mcpcheck ping --spec-version " MC_VERSION_NEWEST_HANDSHAKE
-            " -- npx -y @modelcontextprotocol/server-everything\n",
-            MC_DEFAULT_REQUEST_TIMEOUT_MS, MC_DEFAULT_STARTUP_TIMEOUT_MS, MC_CLI_DEFAULT_VERSION,
-            mc_version_join(MC_VF_INITIALIZE, " ", known, sizeof(known)));
-}
+/* What the command line asks of `mcpcheck ping`. */
+typedef struct ping_opts {
+    long timeout, startup;
+    const char *version, *url;
+    int allow_remote;
+    char **cmd;
+} ping_opts_t;
+
+#define T ping_opts_t
+static const mc_opt_t ping_opts[] = {
+    MC_OPTION_LONG(T, timeout, "timeout", 0, "MS", 1, MC_PING_MAX_TIMEOUT_MS,
+                   "how long to wait for the answer to ping (default " MC_OPTS_STR(
+                       MC_DEFAULT_REQUEST_TIMEOUT_MS) ")"),
+    MC_OPTION_LONG(T, startup, "startup-timeout", 0, "MS", 1, MC_PING_MAX_TIMEOUT_MS,
+                   "how long the server may take to start and answer initialize (default " MC_OPTS_STR(
+                       MC_DEFAULT_STARTUP_TIMEOUT_MS) ")"),
+    MC_OPTION_CHECKED(T, version, "spec-version", 0, "V", mc_cli_check_version,
+                      mc_cli_hint_versions,
+                      "protocol version to request (default " MC_CLI_DEFAULT_VERSION ");"),
+    MC_OPTION_STRING(T, url, "url", 0, "URL",
+                     "over Streamable HTTP at URL (http://HOST:PORT/PATH), a running server, "
+                     "or SERVER_CMD started for it (port 0: the port it prints); the session "
+                     "ends with DELETE"),
+    MC_OPTION_FLAG(T, allow_remote, "allow-remote", 0,
+                   "allow a --url host that is not a loopback address"),
+    MC_OPTION_END,
+};
+
+static const mc_opts_spec_t ping_spec = {
+    .prog = "mcpcheck ping",
+    .synopsis = "mcpcheck ping [options] -- SERVER_CMD [ARGS...]\n"
+                "       mcpcheck ping [options] --url URL [-- SERVER_CMD [ARGS...]]\n",
+    .about = "Starts SERVER_CMD (no shell is involved), runs the MCP handshake over stdio\n"
+             "(initialize, then notifications/initialized), sends one ping, prints the\n"
+             "negotiated protocol version, the server's name and version and the ping's\n"
+             "round-trip time, then shuts the server down (close stdin, SIGTERM, SIGKILL).\n",
+    .epilogue = "Exit codes: 0 the server answered both; 2 usage error; 3 the server could not\n"
+                "be started, died, answered with an error, or stayed silent past the timeout.\n"
+                "\n"
+                "Examples:\n"
+                "  mcpcheck ping -- build/bin/mcpcheck-refserver\n"
+                "  mcpcheck ping --spec-version " MC_VERSION_NEWEST_HANDSHAKE
+                " -- \\\n"
+                "      npx -y @modelcontextprotocol/server-everything\n",
+    .opts = ping_opts,
+    .positional_at = MC_OPTS_NONE,
+    .command_at = offsetof(T, cmd),
+};
+#undef T
 
 static int64_t now_us(void)
 {
@@ -117,6 +134,70 @@ static void explain_failure(mc_stdio_t *t, int rc, const char *what, const mc_er
     }
 }
 
+/* Reads the command line into o. Returns MC_OPTS_CONTINUE or the exit code
+ * to return, having said why. */
+static int ping_options(int argc, char **argv, ping_opts_t *o)
+{
+    int code;
+
+    memset(o, 0, sizeof(*o));
+    o->version = MC_CLI_DEFAULT_VERSION;
+    o->timeout = MC_DEFAULT_REQUEST_TIMEOUT_MS;
+    o->startup = MC_DEFAULT_STARTUP_TIMEOUT_MS;
+    code = mc_opts_parse(&ping_spec, o, argc, argv);
+    if (code != MC_OPTS_CONTINUE)
+        return code;
+    if (o->url == NULL && (o->cmd == NULL || o->cmd[0] == NULL))
+        return mc_opts_fail(&ping_spec, "no server command; put it after '--' (see '%s --help')",
+                            ping_spec.prog);
+    return MC_OPTS_CONTINUE;
+}
+
+/* The handshake, then one ping, on a started target; prints the result.
+ * Returns MC_EXIT_OK or MC_EXIT_INCOMPLETE (explained). */
+static int handshake_and_ping(mc_stdio_t *t, mc_session_t *s, const ping_opts_t *o)
+{
+    mc_errbuf_t eb;
+    mc_msg_t resp;
+    int64_t t0, t1;
+    int rc;
+
+    mc_errbuf_clear(&eb);
+    rc = mc_session_initialize(s, o->version, NULL, (int)o->startup, &eb);
+    if (rc != MC_OK) {
+        explain_failure(t, rc, "initialize", &eb, t->frames);
+        return MC_EXIT_INCOMPLETE;
+    }
+    t0 = now_us();
+    rc = mc_session_request(s, "ping", NULL, (int)o->timeout, &resp);
+    t1 = now_us() - t0;
+    if (rc != MC_OK) {
+        mc_errbuf_clear(&eb);
+        if (rc == MC_ETIMEOUT)
+            mc_errbuf_set(&eb, rc, "no answer to ping within %ld ms", o->timeout);
+        else if (rc == MC_EFLOOD)
+            mc_errbuf_set(&eb, rc, "the server flooded the client: %s", s->flood_desc);
+        else if (rc == MC_ETOOBIG)
+            mc_errbuf_set(&eb, rc, "the server wrote a line over the %u-byte message limit "
+                                   "instead of answering ping", MC_MAX_MESSAGE_SIZE);
+        explain_failure(t, rc, "ping", &eb, t->frames);
+        return MC_EXIT_INCOMPLETE;
+    }
+    if (resp.kind == MC_MSG_ERROR) {
+        fprintf(stderr, "mcpcheck ping: ping failed with error %lld: %s\n",
+                (long long)resp.error_code, resp.error_message);
+        mc_msg_free(&resp);
+        return MC_EXIT_INCOMPLETE;
+    }
+    mc_msg_free(&resp);
+    printf("protocol version: %s%s\n", s->negotiated_version,
+           s->counter_offer ? " (counter-offered by the server)" : "");
+    printf("server: %s %s\n", s->server_name ? s->server_name : "(no name)",
+           s->server_version ? s->server_version : "(no version)");
+    printf("ping round trip: %.3f ms\n", (double)t1 / 1000.0);
+    return MC_EXIT_OK;
+}
+
 int mc_cmd_ping(int argc, char **argv)
 {
     mc_cli_target_opts_t topts;
@@ -124,62 +205,18 @@ int mc_cmd_ping(int argc, char **argv)
     mc_session_t s;
     mc_session_opts_t so;
     mc_errbuf_t eb;
-    mc_msg_t resp;
-    int64_t t0, t1;
-    int rc, i, how, exit_code = MC_EXIT_INCOMPLETE;
-    const char *version = MC_CLI_DEFAULT_VERSION;
-    long timeout = MC_DEFAULT_REQUEST_TIMEOUT_MS, startup = MC_DEFAULT_STARTUP_TIMEOUT_MS;
-    char **cmd = NULL;
-    const char *url = NULL;
-    int allow_remote = 0;
+    ping_opts_t o;
+    int how, exit_code;
 
-    for (i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--") == 0) {
-            cmd = argv + i + 1;
-            break;
-        } else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
-            ping_usage(stdout);
-            return MC_EXIT_OK;
-        } else if (strcmp(argv[i], "--timeout") == 0 && i + 1 < argc) {
-            if (mc_cli_parse_long(argv[++i], 1, 3600000, &timeout) != 0) {
-                fprintf(stderr, "mcpcheck ping: --timeout needs milliseconds (1..3600000)\n");
-                return MC_EXIT_USAGE;
-            }
-        } else if (strcmp(argv[i], "--startup-timeout") == 0 && i + 1 < argc) {
-            if (mc_cli_parse_long(argv[++i], 1, 3600000, &startup) != 0) {
-                fprintf(stderr,
-                        "mcpcheck ping: --startup-timeout needs milliseconds (1..3600000)\n");
-                return MC_EXIT_USAGE;
-            }
-        } else if (strcmp(argv[i], "--url") == 0 && i + 1 < argc) {
-            url = argv[++i];
-        } else if (strcmp(argv[i], "--allow-remote") == 0) {
-            allow_remote = 1;
-        } else if (strcmp(argv[i], "--spec-version") == 0 && i + 1 < argc) {
-            version = argv[++i];
-            if (!mc_protocol_version_known(version)) {
-                fprintf(stderr, "mcpcheck ping: unknown protocol version '%s'\n", version);
-                return MC_EXIT_USAGE;
-            }
-        } else {
-            fprintf(stderr, "mcpcheck ping: unexpected argument '%s'\n\n", argv[i]);
-            ping_usage(stderr);
-            return MC_EXIT_USAGE;
-        }
-    }
-    if (url != NULL)
-        return mc_cli_ping_http(url, cmd, allow_remote, version, timeout);
-    if (cmd == NULL || cmd[0] == NULL) {
-        fprintf(stderr, "mcpcheck ping: no server command; put it after '--'\n\n");
-        ping_usage(stderr);
-        return MC_EXIT_USAGE;
-    }
-
+    exit_code = ping_options(argc, argv, &o);
+    if (exit_code != MC_OPTS_CONTINUE)
+        return exit_code;
+    if (o.url != NULL)
+        return mc_cli_ping_http(o.url, o.cmd, o.allow_remote, o.version, o.timeout);
     memset(&topts, 0, sizeof(topts));
-    topts.argv = cmd;
+    topts.argv = o.cmd;
     mc_errbuf_clear(&eb);
-    rc = mc_cli_target_start(&t, &topts, &eb);
-    if (rc != MC_OK) {
+    if (mc_cli_target_start(&t, &topts, &eb) != MC_OK) {
         fprintf(stderr, "mcpcheck ping: %s\n", eb.msg);
         return MC_EXIT_INCOMPLETE;
     }
@@ -190,41 +227,7 @@ int mc_cmd_ping(int argc, char **argv)
         mc_stdio_free(&t);
         return MC_EXIT_INCOMPLETE;
     }
-
-    rc = mc_session_initialize(&s, version, NULL, (int)startup, &eb);
-    if (rc != MC_OK) {
-        explain_failure(&t, rc, "initialize", &eb, t.frames);
-        goto done;
-    }
-    t0 = now_us();
-    rc = mc_session_request(&s, "ping", NULL, (int)timeout, &resp);
-    t1 = now_us() - t0;
-    if (rc != MC_OK) {
-        mc_errbuf_clear(&eb);
-        if (rc == MC_ETIMEOUT)
-            mc_errbuf_set(&eb, rc, "no answer to ping within %ld ms", timeout);
-        else if (rc == MC_EFLOOD)
-            mc_errbuf_set(&eb, rc, "the server flooded the client: %s", s.flood_desc);
-        else if (rc == MC_ETOOBIG)
-            mc_errbuf_set(&eb, rc, "the server wrote a line over the %u-byte message limit "
-                                   "instead of answering ping", MC_MAX_MESSAGE_SIZE);
-        explain_failure(&t, rc, "ping", &eb, t.frames);
-        goto done;
-    }
-    if (resp.kind == MC_MSG_ERROR) {
-        fprintf(stderr, "mcpcheck ping: ping failed with error %lld: %s\n",
-                (long long)resp.error_code, resp.error_message);
-        mc_msg_free(&resp);
-        goto done;
-    }
-    mc_msg_free(&resp);
-    printf("protocol version: %s%s\n", s.negotiated_version,
-           s.counter_offer ? " (counter-offered by the server)" : "");
-    printf("server: %s %s\n", s.server_name ? s.server_name : "(no name)",
-           s.server_version ? s.server_version : "(no version)");
-    printf("ping round trip: %.3f ms\n", (double)t1 / 1000.0);
-    exit_code = MC_EXIT_OK;
-done:
+    exit_code = handshake_and_ping(&t, &s, &o);
     print_events(&s);
     mc_session_free(&s);
     how = mc_cli_target_stop(&t);

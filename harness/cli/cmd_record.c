@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/options.h"
 #include "cli/util.h"
 #include "client/http.h"
 #include "client/http_limits.h"
@@ -152,45 +153,70 @@ static void rec_stop(rec_target_t *t, rec_trace_t *tr)
     mc_http_target_stop(&t->tgt, MC_SHUTDOWN_TERM_GRACE_MS, NULL, 0);
 }
 
-static void record_usage(FILE *out)
-{
-    fprintf(out,
-            "usage: mcpcheck record [--script FILE] [-o FILE] [--trace FILE] [--spec-version V]\n"
-            "                       [--timeout MS] -- SERVER_CMD [ARGS...]\n"
-            "       mcpcheck record [options] --url URL [--allow-remote] [-- SERVER_CMD [ARGS...]]\n"
-            "\n"
-            "Starts the server, initializes, sends each request of the script (or of standard\n"
-            "input, one per line), and writes a scenario whose steps repeat those requests and\n"
-            "expect exactly what the server answered, plus the notifications it sent. Trim\n"
-            "the expectations to what the spec requires, fill in \"spec\", and lint it.\n"
-            "\n"
-            "A script line is either a JSON-RPC request ({\"method\": ..., \"params\": ...};\n"
-            "its id is ignored) or the shorthand METHOD [PARAMS-JSON], e.g.\n"
-            "  resources/list\n"
-            "  resources/read {\"uri\": \"test://static-text\"}\n"
-            "Lines starting with # are comments.\n"
-            "\n"
-            "options:\n"
-            "  --script FILE   the requests to send (default: standard input)\n"
-            "  -o FILE         write the scenario to FILE (default: standard output)\n"
-            "  --trace FILE    also write the session as a JSONL trace (the format of\n"
-            "                  'mcpcheck run' traces), for 'mcpcheck validate --trace FILE';\n"
-            "                  over HTTP each message received has its HTTP facts beside it\n"
-            "                  (\"http\": stream, status, content type, session, SSE event id)\n"
-            "  --url URL       speak Streamable HTTP to URL (http://HOST:PORT/PATH): a running\n"
-            "                  server, or the one after '--' (port 0: it prints the port it\n"
-            "                  bound); the session opens a GET stream, resumes SSE streams\n"
-            "                  with Last-Event-ID, and ends with DELETE\n"
-            "  --allow-remote  allow a --url host that is not a loopback address\n"
-            "  --spec-version V  the protocol version to request\n"
-            "  --timeout MS    time allowed for each answer\n"
-            "\n"
-            "Examples:\n"
-            "  printf 'tools/list\\n' | mcpcheck record -o scenarios/tools/mine.jsonc -- ./server\n"
-            "  printf 'tools/list\\n' | mcpcheck record --trace s.jsonl -o /dev/null \\\n"
-            "      --url http://127.0.0.1:0/mcp -- mcpcheck-refserver --http 127.0.0.1:0\n"
-            "  mcpcheck validate --trace s.jsonl\n");
-}
+/* The longest --timeout, in milliseconds. */
+#define MC_RECORD_MAX_TIMEOUT_MS 600000L
+
+/* What the command line asks of `mcpcheck record`. */
+typedef struct rec_opts {
+    const char *script, *out, *trace, *version, *url;
+    int allow_remote;
+    long timeout;
+    char **cmd;
+} rec_opts_t;
+
+#define T rec_opts_t
+static const mc_opt_t record_opts[] = {
+    MC_OPTION_STRING(T, script, "script", 0, "FILE",
+                     "the requests to send (default: standard input)"),
+    MC_OPTION_STRING(T, out, "output", 'o', "FILE",
+                     "write the scenario to FILE (default: standard output)"),
+    MC_OPTION_STRING(T, trace, "trace", 0, "FILE",
+                     "also write the session as a JSONL trace (the format of 'mcpcheck run' "
+                     "traces), for 'mcpcheck validate --trace FILE'; over HTTP each message "
+                     "received has its HTTP facts beside it (\"http\": stream, status, "
+                     "content type, session, SSE event id)"),
+    MC_OPTION_STRING(T, url, "url", 0, "URL",
+                     "speak Streamable HTTP to URL (http://HOST:PORT/PATH): a running server, "
+                     "or the one after '--' (port 0: it prints the port it bound); the session "
+                     "opens a GET stream, resumes SSE streams with Last-Event-ID, and ends "
+                     "with DELETE"),
+    MC_OPTION_FLAG(T, allow_remote, "allow-remote", 0,
+                   "allow a --url host that is not a loopback address"),
+    MC_OPTION_CHECKED(T, version, "spec-version", 0, "V", mc_cli_check_version, NULL,
+                      "the protocol version to request (default " MC_CLI_DEFAULT_VERSION ")"),
+    MC_OPTION_LONG(T, timeout, "timeout", 0, "MS", 1, MC_RECORD_MAX_TIMEOUT_MS,
+                   "time allowed for each answer (default " MC_OPTS_STR(
+                       MC_DEFAULT_REQUEST_TIMEOUT_MS) ")"),
+    MC_OPTION_END,
+};
+
+static const mc_opts_spec_t record_spec = {
+    .prog = "mcpcheck record",
+    .synopsis = "mcpcheck record [options] -- SERVER_CMD [ARGS...]\n"
+                "       mcpcheck record [options] --url URL [-- SERVER_CMD [ARGS...]]\n",
+    .about = "Starts the server, initializes, sends each request of the script (or of\n"
+             "standard input, one per line), and writes a scenario whose steps repeat those\n"
+             "requests and expect exactly what the server answered, plus the notifications\n"
+             "it sent. Trim the expectations to what the spec requires, fill in \"spec\",\n"
+             "and lint it.\n"
+             "\n"
+             "A script line is either a JSON-RPC request ({\"method\": ..., \"params\": ...};\n"
+             "its id is ignored) or the shorthand METHOD [PARAMS-JSON], e.g.\n"
+             "  resources/list\n"
+             "  resources/read {\"uri\": \"test://static-text\"}\n"
+             "Lines starting with # are comments.\n",
+    .epilogue =
+        "Examples:\n"
+        "  printf 'tools/list\\n' | mcpcheck record -o scenarios/tools/mine.jsonc -- \\\n"
+        "      ./server\n"
+        "  printf 'tools/list\\n' | mcpcheck record --trace s.jsonl -o /dev/null \\\n"
+        "      --url http://127.0.0.1:0/mcp -- mcpcheck-refserver --http 127.0.0.1:0\n"
+        "  mcpcheck validate --trace s.jsonl\n",
+    .opts = record_opts,
+    .positional_at = MC_OPTS_NONE,
+    .command_at = offsetof(T, cmd),
+};
+#undef T
 
 static json_object *parse_script_line(const char *line, const char **method_out, char *mbuf,
                                       size_t mn)
@@ -231,117 +257,109 @@ static json_object *parse_script_line(const char *line, const char **method_out,
     }
 }
 
-int mc_cmd_record(int argc, char **argv)
-{
-    const char *script = NULL, *out_path = NULL, *version = MC_CLI_DEFAULT_VERSION;
-    const char *url = NULL, *trace_path = NULL;
-    int allow_remote = 0;
-    long timeout = MC_DEFAULT_REQUEST_TIMEOUT_MS;
-    char **cmd = NULL;
-    FILE *in = stdin;
+/* A recording, from the command line to the scenario. */
+typedef struct recording {
+    rec_opts_t o;
+    FILE *in;          /* the script, or stdin */
     rec_target_t t;
     rec_trace_t tr;
+    mc_session_t s;
+    json_object *doc;  /* the scenario */
+    json_object *steps;
+    int code;          /* the exit code so far */
+} recording_t;
+
+/* Reads the command line into o. Returns MC_OPTS_CONTINUE or the exit code
+ * to return, having said why. */
+static int record_options(int argc, char **argv, rec_opts_t *o)
+{
+    mc_errbuf_t eb;
+    int code;
+
+    memset(o, 0, sizeof(*o));
+    o->version = MC_CLI_DEFAULT_VERSION;
+    o->timeout = MC_DEFAULT_REQUEST_TIMEOUT_MS;
+    code = mc_opts_parse(&record_spec, o, argc, argv);
+    if (code != MC_OPTS_CONTINUE)
+        return code;
+    if (o->url == NULL && (o->cmd == NULL || o->cmd[0] == NULL))
+        return mc_opts_fail(&record_spec,
+                            "no server command; put it after '--' (or give --url)");
+    if (o->url != NULL) {
+        mc_errbuf_clear(&eb);
+        if (mc_http_url_check(o->url, o->allow_remote, NULL, 0, NULL, &eb) != MC_OK)
+            return mc_opts_fail(&record_spec, "--url: %s", eb.msg);
+    }
+    return MC_OPTS_CONTINUE;
+}
+
+static void close_files(recording_t *r)
+{
+    if (r->in != NULL && r->in != stdin)
+        fclose(r->in);
+    r->in = NULL;
+    if (r->tr.f != NULL)
+        fclose(r->tr.f);
+    r->tr.f = NULL;
+}
+
+/*
+ * Opens the script and the trace, starts the target and initializes the
+ * session. Returns MC_OPTS_CONTINUE or the exit code to return, having said
+ * why and released what it took.
+ */
+static int start_session(recording_t *r)
+{
     mc_session_opts_t so;
     mc_link_t link;
-    mc_session_t s;
     mc_errbuf_t eb;
-    json_object *doc, *steps, *spec, *req;
-    char *line;
-    int i, code = MC_EXIT_OK, lineno = 0;
 
-    for (i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--") == 0) {
-            cmd = argv + i + 1;
-            break;
-        } else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
-            record_usage(stdout);
-            return MC_EXIT_OK;
-        } else if (strcmp(argv[i], "--script") == 0 && i + 1 < argc) {
-            script = argv[++i];
-        } else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc) {
-            out_path = argv[++i];
-        } else if (strcmp(argv[i], "--trace") == 0 && i + 1 < argc) {
-            trace_path = argv[++i];
-        } else if (strcmp(argv[i], "--url") == 0 && i + 1 < argc) {
-            url = argv[++i];
-        } else if (strcmp(argv[i], "--allow-remote") == 0) {
-            allow_remote = 1;
-        } else if (strcmp(argv[i], "--spec-version") == 0 && i + 1 < argc) {
-            version = argv[++i];
-            if (!mc_protocol_version_known(version)) {
-                fprintf(stderr, "mcpcheck record: unknown protocol version '%s'\n", version);
-                return MC_EXIT_USAGE;
-            }
-        } else if (strcmp(argv[i], "--timeout") == 0 && i + 1 < argc) {
-            if (mc_cli_parse_long(argv[++i], 1, 600000, &timeout) != 0) {
-                fprintf(stderr, "mcpcheck record: --timeout needs milliseconds\n");
-                return MC_EXIT_USAGE;
-            }
-        } else {
-            fprintf(stderr, "mcpcheck record: unexpected argument '%s'\n\n", argv[i]);
-            record_usage(stderr);
-            return MC_EXIT_USAGE;
-        }
-    }
-    if (url == NULL && (cmd == NULL || cmd[0] == NULL)) {
-        fprintf(stderr, "mcpcheck record: no server command; put it after '--' (or give --url)\n");
+    r->in = stdin;
+    if (r->o.script != NULL && (r->in = fopen(r->o.script, "r")) == NULL) {
+        perror(r->o.script);
         return MC_EXIT_USAGE;
     }
-    if (url != NULL) {
-        mc_errbuf_clear(&eb);
-        if (mc_http_url_check(url, allow_remote, NULL, 0, NULL, &eb) != MC_OK) {
-            fprintf(stderr, "mcpcheck record: --url: %s\n", eb.msg);
-            return MC_EXIT_USAGE;
-        }
-    }
-    if (script != NULL && (in = fopen(script, "r")) == NULL) {
-        perror(script);
-        return MC_EXIT_USAGE;
-    }
-    memset(&tr, 0, sizeof(tr));
-    if (trace_path != NULL && (tr.f = fopen(trace_path, "w")) == NULL) {
-        perror(trace_path);
-        if (in != stdin)
-            fclose(in);
+    if (r->o.trace != NULL && (r->tr.f = fopen(r->o.trace, "w")) == NULL) {
+        perror(r->o.trace);
+        close_files(r);
         return MC_EXIT_USAGE;
     }
     mc_errbuf_clear(&eb);
-    if (rec_start(&t, url, allow_remote, cmd, &link, &eb) != MC_OK) {
+    if (rec_start(&r->t, r->o.url, r->o.allow_remote, r->o.cmd, &link, &eb) != MC_OK) {
         fprintf(stderr, "mcpcheck record: %s\n", eb.msg);
-        if (in != stdin)
-            fclose(in);
-        if (tr.f != NULL)
-            fclose(tr.f);
+        close_files(r);
         return MC_EXIT_INCOMPLETE;
     }
-    tr.s = &s;
-    tr.t = &t;
-    tr.t0 = mc_now_ms();
+    r->tr.s = &r->s;
+    r->tr.t = &r->t;
+    r->tr.t0 = mc_now_ms();
     memset(&so, 0, sizeof(so));
     so.observer = trace_observe;
-    so.observer_ctx = &tr;
-    if (mc_session_init(&s, link, &so) != MC_OK ||
-        mc_session_initialize(&s, version, NULL, (int)timeout, &eb) != MC_OK) {
+    so.observer_ctx = &r->tr;
+    if (mc_session_init(&r->s, link, &so) != MC_OK ||
+        mc_session_initialize(&r->s, r->o.version, NULL, (int)r->o.timeout, &eb) != MC_OK) {
         char why[300] = "";
-        if (t.http != NULL)
-            mc_http_describe(t.http, why, sizeof(why));
+        if (r->t.http != NULL)
+            mc_http_describe(r->t.http, why, sizeof(why));
         fprintf(stderr, "mcpcheck record: initialize failed: %s%s%s\n", eb.msg,
                 why[0] ? "; " : "", why);
-        mc_session_free(&s);
-        rec_stop(&t, &tr);
-        if (in != stdin)
-            fclose(in);
-        if (tr.f != NULL)
-            fclose(tr.f);
+        mc_session_free(&r->s);
+        rec_stop(&r->t, &r->tr);
+        close_files(r);
         return MC_EXIT_INCOMPLETE;
     }
-    if (t.http != NULL)
-        mc_http_after_handshake(t.http);
+    if (r->t.http != NULL)
+        mc_http_after_handshake(r->t.http);
+    return MC_OPTS_CONTINUE;
+}
 
-    doc = json_object_new_object();
-    steps = json_object_new_array();
-    spec = json_object_new_array();
-    req = json_object_new_object();
+/* The scenario's skeleton (new reference): a title and a placeholder check
+ * to fill in, at the negotiated version; the steps are added at the end. */
+static json_object *skeleton(const mc_session_t *s)
+{
+    json_object *doc = json_object_new_object(), *spec = json_object_new_array();
+    json_object *req = json_object_new_object(), *refs = json_object_new_object();
+
     json_object_object_add(doc, "title", json_object_new_string("TODO: what this scenario shows"));
     json_object_object_add(req, "check", json_object_new_string("recorded/todo"));
     /* A placeholder that lints: a real sentence of the spec, to be replaced
@@ -350,118 +368,176 @@ int mc_cmd_record(int argc, char **argv)
     json_object_object_add(req, "quote",
                            json_object_new_string("All messages between MCP clients and servers "
                                                   "MUST follow the JSON-RPC 2.0 specification."));
-    {
-        json_object *refs = json_object_new_object();
-        json_object_object_add(refs, s.negotiated_version, json_object_new_string("basic#messages"));
-        json_object_object_add(req, "refs", refs);
-    }
+    json_object_object_add(refs, s->negotiated_version, json_object_new_string("basic#messages"));
+    json_object_object_add(req, "refs", refs);
     json_object_object_add(req, "interpretation",
                            json_object_new_string("TODO: quote the sentence this scenario "
                                                   "checks, with its page per version, and say "
                                                   "here what the steps read into it."));
     json_object_array_add(spec, req);
     json_object_object_add(doc, "spec", spec);
-    json_object_object_add(doc, "versions", json_object_new_string(s.negotiated_version));
+    json_object_object_add(doc, "versions", json_object_new_string(s->negotiated_version));
+    return doc;
+}
 
-    line = malloc(MC_RECORD_MAX_LINE);
-    while (line != NULL && fgets(line, MC_RECORD_MAX_LINE, in) != NULL) {
-        const char *method = NULL;
-        char mbuf[256];
-        json_object *params, *step, *a, *as;
-        mc_msg_t resp, note;
-        int rc;
+/* The assertion a step makes of the answer: the error message, or the
+ * whole result (new reference). */
+static json_object *expect_answer(const mc_msg_t *resp, json_object *step)
+{
+    json_object *as = json_object_new_array(), *a = json_object_new_object();
 
+    if (resp->kind == MC_MSG_ERROR) {
+        json_object *e = json_object_new_object();
+        json_object_object_add(e, "error", json_object_new_int64(resp->error_code));
+        json_object_object_add(step, "expect", e);
+        json_object_object_add(a, "path", json_object_new_string("error.message"));
+        json_object_object_add(a, "equals", json_object_new_string(resp->error_message));
+    } else {
+        json_object *copy = NULL;
+        json_object_deep_copy(resp->result, &copy, NULL);
+        json_object_object_add(a, "path", json_object_new_string("result"));
+        json_object_object_add(a, "equals", copy);
+    }
+    json_object_array_add(as, a);
+    return as;
+}
+
+/*
+ * Sends the request of one script line and records it as a step, with the
+ * notifications that came with it. A line that is no request is reported
+ * (exit code 2, recording goes on). Returns -1 when the request failed
+ * (reported; recording stops), 0 otherwise.
+ */
+static int record_line(recording_t *r, const char *line, int lineno)
+{
+    const char *method = NULL;
+    char mbuf[256];
+    json_object *params, *step;
+    mc_msg_t resp, note;
+    int rc;
+
+    params = parse_script_line(line, &method, mbuf, sizeof(mbuf));
+    if (params == NULL) {
+        fprintf(stderr, "mcpcheck record: %s:%d: not a request (METHOD [PARAMS] or JSON)\n",
+                r->o.script ? r->o.script : "stdin", lineno);
+        r->code = MC_EXIT_USAGE;
+        return 0;
+    }
+    step = json_object_new_object();
+    json_object_object_add(step, "request", json_object_new_string(method));
+    json_object_object_add(step, "params", json_object_get(params));
+    rc = mc_session_request(&r->s, method, params, (int)r->o.timeout, &resp);
+    if (rc != MC_OK) {
+        fprintf(stderr, "mcpcheck record: %s: %s; stopping\n", method, mc_strerror(rc));
+        json_object_put(step);
+        r->code = MC_EXIT_INCOMPLETE;
+        return -1;
+    }
+    json_object_object_add(step, "assert", expect_answer(&resp, step));
+    json_object_array_add(r->steps, step);
+    mc_msg_free(&resp);
+    while (mc_session_next_notification(&r->s, 0, &note) == MC_OK) {
+        json_object *ns = json_object_new_object();
+        json_object_object_add(ns, "expect_notification", json_object_new_string(note.method));
+        json_object_array_add(r->steps, ns);
+        mc_msg_free(&note);
+    }
+    return 0;
+}
+
+/* Sends every request of the script, recording the steps. */
+static void record_script(recording_t *r)
+{
+    char *line = malloc(MC_RECORD_MAX_LINE);
+    int lineno = 0;
+
+    while (line != NULL && fgets(line, MC_RECORD_MAX_LINE, r->in) != NULL) {
         lineno++;
         if (line[0] == '#' || strspn(line, " \t\r\n") == strlen(line))
             continue;
-        params = parse_script_line(line, &method, mbuf, sizeof(mbuf));
-        if (params == NULL) {
-            fprintf(stderr, "mcpcheck record: %s:%d: not a request (METHOD [PARAMS] or JSON)\n",
-                    script ? script : "stdin", lineno);
-            code = MC_EXIT_USAGE;
-            continue;
-        }
-        step = json_object_new_object();
-        json_object_object_add(step, "request", json_object_new_string(method));
-        json_object_object_add(step, "params", json_object_get(params));
-        rc = mc_session_request(&s, method, params, (int)timeout, &resp);
-        if (rc != MC_OK) {
-            fprintf(stderr, "mcpcheck record: %s: %s; stopping\n", method, mc_strerror(rc));
-            json_object_put(step);
-            code = MC_EXIT_INCOMPLETE;
+        if (record_line(r, line, lineno) != 0)
             break;
-        }
-        as = json_object_new_array();
-        a = json_object_new_object();
-        if (resp.kind == MC_MSG_ERROR) {
-            json_object *e = json_object_new_object();
-            json_object_object_add(e, "error", json_object_new_int64(resp.error_code));
-            json_object_object_add(step, "expect", e);
-            json_object_object_add(a, "path", json_object_new_string("error.message"));
-            json_object_object_add(a, "equals", json_object_new_string(resp.error_message));
-        } else {
-            json_object *copy = NULL;
-            json_object_deep_copy(resp.result, &copy, NULL);
-            json_object_object_add(a, "path", json_object_new_string("result"));
-            json_object_object_add(a, "equals", copy);
-        }
-        json_object_array_add(as, a);
-        json_object_object_add(step, "assert", as);
-        json_object_array_add(steps, step);
-        mc_msg_free(&resp);
-        while (mc_session_next_notification(&s, 0, &note) == MC_OK) {
-            json_object *ns = json_object_new_object();
-            json_object_object_add(ns, "expect_notification", json_object_new_string(note.method));
-            json_object_array_add(steps, ns);
-            mc_msg_free(&note);
-        }
     }
     free(line);
-    if (in != stdin)
-        fclose(in);
-    json_object_object_add(doc, "steps", steps);
-    mc_session_free(&s);
-    rec_stop(&t, &tr);
-    if (tr.f != NULL) {
-        trace_notes(&tr);
-        if (fclose(tr.f) != 0 || tr.failed) {
-            fprintf(stderr, "mcpcheck record: cannot write %s\n", trace_path);
-            code = MC_EXIT_INCOMPLETE;
-        } else {
-            fprintf(stderr, "mcpcheck record: wrote the trace %s\n", trace_path);
-        }
-    }
+}
 
-    if (json_object_array_length(steps) == 0) {
+/* Ends the session and the trace. */
+static void stop_session(recording_t *r)
+{
+    mc_session_free(&r->s);
+    rec_stop(&r->t, &r->tr);
+    if (r->in != stdin)
+        fclose(r->in);
+    r->in = NULL;
+    if (r->tr.f == NULL)
+        return;
+    trace_notes(&r->tr);
+    if (fclose(r->tr.f) != 0 || r->tr.failed) {
+        fprintf(stderr, "mcpcheck record: cannot write %s\n", r->o.trace);
+        r->code = MC_EXIT_INCOMPLETE;
+    } else {
+        fprintf(stderr, "mcpcheck record: wrote the trace %s\n", r->o.trace);
+    }
+    r->tr.f = NULL;
+}
+
+/* Writes the scenario to out_path (standard output when NULL); returns
+ * code, or MC_EXIT_INCOMPLETE when it could not be written. */
+static int write_scenario(json_object *doc, const char *out_path, int code)
+{
+    const char *text = json_object_to_json_string_ext(
+        doc, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE);
+    const char *header = "// Recorded by mcpcheck record: trim the expectations to what the "
+                         "spec requires\n// and fill in \"spec\" before use.\n";
+    size_t hl = strlen(header), tl = strlen(text);
+    char *all;
+    mc_errbuf_t eb;
+
+    if (out_path == NULL) {
+        printf("%s%s\n", header, text);
+        return code;
+    }
+    all = malloc(hl + tl + 2);
+    if (all == NULL)
+        return code;
+    memcpy(all, header, hl);
+    memcpy(all + hl, text, tl);
+    all[hl + tl] = '\n';
+    mc_errbuf_clear(&eb);
+    if (mc_report_write_file(out_path, all, hl + tl + 1, &eb) != MC_OK) {
+        fprintf(stderr, "mcpcheck record: %s\n", eb.msg);
+        code = MC_EXIT_INCOMPLETE;
+    } else {
+        fprintf(stderr, "mcpcheck record: wrote %s\n", out_path);
+    }
+    free(all);
+    return code;
+}
+
+int mc_cmd_record(int argc, char **argv)
+{
+    static recording_t r;
+    int code;
+
+    memset(&r, 0, sizeof(r));
+    code = record_options(argc, argv, &r.o);
+    if (code != MC_OPTS_CONTINUE)
+        return code;
+    code = start_session(&r);
+    if (code != MC_OPTS_CONTINUE)
+        return code;
+    r.code = MC_EXIT_OK;
+    r.doc = skeleton(&r.s);
+    r.steps = json_object_new_array();
+    record_script(&r);
+    json_object_object_add(r.doc, "steps", r.steps);
+    stop_session(&r);
+    if (json_object_array_length(r.steps) == 0) {
         fprintf(stderr, "mcpcheck record: no requests were recorded\n");
-        json_object_put(doc);
-        return code == MC_EXIT_OK ? MC_EXIT_USAGE : code;
+        json_object_put(r.doc);
+        return r.code == MC_EXIT_OK ? MC_EXIT_USAGE : r.code;
     }
-    {
-        const char *text = json_object_to_json_string_ext(
-            doc, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE);
-        const char *header = "// Recorded by mcpcheck record: trim the expectations to what the "
-                             "spec requires\n// and fill in \"spec\" before use.\n";
-        if (out_path != NULL) {
-            size_t hl = strlen(header), tl = strlen(text);
-            char *all = malloc(hl + tl + 2);
-            if (all != NULL) {
-                memcpy(all, header, hl);
-                memcpy(all + hl, text, tl);
-                all[hl + tl] = '\n';
-                mc_errbuf_clear(&eb);
-                if (mc_report_write_file(out_path, all, hl + tl + 1, &eb) != MC_OK) {
-                    fprintf(stderr, "mcpcheck record: %s\n", eb.msg);
-                    code = MC_EXIT_INCOMPLETE;
-                } else {
-                    fprintf(stderr, "mcpcheck record: wrote %s\n", out_path);
-                }
-                free(all);
-            }
-        } else {
-            printf("%s%s\n", header, text);
-        }
-    }
-    json_object_put(doc);
+    code = write_scenario(r.doc, r.o.out, r.code);
+    json_object_put(r.doc);
     return code;
 }

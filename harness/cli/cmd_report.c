@@ -11,14 +11,75 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/options.h"
 #include "report/report.h"
 
 #define MC_REPORT_MATRIX "matrix.html"
 
+/* What the command line asks of `mcpcheck report merge` and `render`. */
+typedef struct report_opts {
+    mc_opt_list_t files;  /* the REPORT.json arguments */
+    mc_opt_list_t labels; /* merge: --label, in order */
+    const char *dir;
+    char *files_v[MC_REPORT_MAX_MERGE], *labels_v[MC_REPORT_MAX_MERGE];
+} report_opts_t;
+
+#define T report_opts_t
+static const mc_opt_t merge_opts[] = {
+    MC_OPTION_STRING(T, dir, "output", 'o', "DIR", "the folder to write " MC_REPORT_MATRIX " in"),
+    MC_OPTION_LIST(T, labels, "label", 0, "NAME", 0, NULL, NULL,
+                   "the name of a report's column: given once per report, in order "
+                   "(default: the folder that holds its report.json)"),
+    MC_OPTION_END,
+};
+
+static const mc_opt_t render_opts[] = {
+    MC_OPTION_STRING(T, dir, "output", 'o', "DIR", "the folder to write the outputs in"),
+    MC_OPTION_END,
+};
+
+static const mc_opts_spec_t merge_spec = {
+    .prog = "mcpcheck report merge",
+    .synopsis = "mcpcheck report merge REPORT.json... -o DIR [--label NAME]...\n",
+    .about = "Writes DIR/" MC_REPORT_MATRIX ": one self-contained HTML page with a row per\n"
+             "scenario and protocol version and a column per report (target), each cell\n"
+             "the verdict there.\n",
+    .epilogue = "Example:\n"
+                "  mcpcheck report merge reports/ref/report.json reports/mine/report.json \\\n"
+                "      -o reports/matrix\n",
+    .opts = merge_opts,
+    .positional = "REPORT.json",
+    .positional_at = offsetof(T, files),
+    .command_at = MC_OPTS_NONE,
+};
+
+static const mc_opts_spec_t render_spec = {
+    .prog = "mcpcheck report render",
+    .synopsis = "mcpcheck report render REPORT.json -o DIR\n",
+    .about = "Writes every output of a saved run again into DIR: report.json, junit.xml,\n"
+             "report.sarif, report.html and traces/.\n",
+    .opts = render_opts,
+    .positional = "REPORT.json",
+    .positional_at = offsetof(T, files),
+    .command_at = MC_OPTS_NONE,
+};
+#undef T
+
+/* Reads the arguments after the action (argv[0]) into o; files holds at
+ * most max_files. Returns MC_OPTS_CONTINUE or the exit code to return. */
+static int report_options(const mc_opts_spec_t *spec, int argc, char **argv, report_opts_t *o,
+                          size_t max_files)
+{
+    memset(o, 0, sizeof(*o));
+    o->files = (mc_opt_list_t){o->files_v, max_files, 0};
+    o->labels = (mc_opt_list_t){o->labels_v, MC_REPORT_MAX_MERGE, 0};
+    return mc_opts_parse(spec, o, argc, argv);
+}
+
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: mcpcheck report merge REPORT.json REPORT.json... -o DIR [--label NAME]...\n"
+            "usage: mcpcheck report merge REPORT.json... -o DIR [--label NAME]...\n"
             "       mcpcheck report render REPORT.json -o DIR\n"
             "\n"
             "merge   writes DIR/" MC_REPORT_MATRIX ": one self-contained HTML page with a row\n"
@@ -27,6 +88,12 @@ static void usage(FILE *out)
             "        per report, in order) or by the folder that holds its report.json.\n"
             "render  writes every output of a saved run again into DIR: report.json,\n"
             "        junit.xml, report.sarif, report.html and traces/.\n"
+            "\n"
+            "Options of merge:\n");
+    mc_opts_help(out, &merge_spec);
+    fprintf(out, "\nOptions of render:\n");
+    mc_opts_help(out, &render_spec);
+    fprintf(out,
             "\n"
             "Examples:\n"
             "  mcpcheck run --report-dir reports/ref -- build/bin/mcpcheck-refserver\n"
@@ -74,51 +141,29 @@ static int write_out(const char *dir, const char *name, const char *data, size_t
 
 static int cmd_merge(int argc, char **argv)
 {
-    const char *files[MC_REPORT_MAX_MERGE], *given[MC_REPORT_MAX_MERGE], *dir = NULL;
+    report_opts_t o;
+    const char *const *files, *const *given, *dir;
     char labels[MC_REPORT_MAX_MERGE][256];
     const char *lp[MC_REPORT_MAX_MERGE];
     mc_report_t *reps;
     const mc_report_t *rp[MC_REPORT_MAX_MERGE];
-    size_t n = 0, n_given = 0, i, j, len = 0;
+    size_t n, n_given, i, j, len = 0;
     char *html = NULL;
     int rc, code = MC_EXIT_OK;
 
-    for (i = 2; i < (size_t)argc; i++) {
-        const char *a = argv[i];
-        int has = i + 1 < (size_t)argc;
-        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-            usage(stdout);
-            return MC_EXIT_OK;
-        } else if ((strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) && has) {
-            dir = argv[++i];
-        } else if (strcmp(a, "--label") == 0 && has) {
-            if (n_given == MC_REPORT_MAX_MERGE) {
-                fprintf(stderr, "mcpcheck report merge: too many --label\n");
-                return MC_EXIT_USAGE;
-            }
-            given[n_given++] = argv[++i];
-        } else if (a[0] == '-' && a[1] != '\0') {
-            fprintf(stderr, "mcpcheck report merge: unexpected option '%s'\n\n", a);
-            usage(stderr);
-            return MC_EXIT_USAGE;
-        } else {
-            if (n == MC_REPORT_MAX_MERGE) {
-                fprintf(stderr, "mcpcheck report merge: at most %d reports\n",
-                        MC_REPORT_MAX_MERGE);
-                return MC_EXIT_USAGE;
-            }
-            files[n++] = a;
-        }
-    }
-    if (n == 0 || dir == NULL) {
-        fprintf(stderr, "mcpcheck report merge: need REPORT.json files and -o DIR\n\n");
-        usage(stderr);
-        return MC_EXIT_USAGE;
-    }
-    if (n_given > n) {
-        fprintf(stderr, "mcpcheck report merge: more --label than reports\n");
-        return MC_EXIT_USAGE;
-    }
+    rc = report_options(&merge_spec, argc - 1, argv + 1, &o, MC_REPORT_MAX_MERGE);
+    if (rc != MC_OPTS_CONTINUE)
+        return rc;
+    files = (const char *const *)o.files.v;
+    given = (const char *const *)o.labels.v;
+    n = o.files.n;
+    n_given = o.labels.n;
+    dir = o.dir;
+    if (n == 0 || dir == NULL)
+        return mc_opts_fail(&merge_spec, "need REPORT.json files and -o DIR (see '%s --help')",
+                            merge_spec.prog);
+    if (n_given > n)
+        return mc_opts_fail(&merge_spec, "more --label than reports");
     reps = calloc(n, sizeof(*reps));
     if (reps == NULL) {
         fprintf(stderr, "mcpcheck report merge: out of memory\n");
@@ -164,27 +209,20 @@ static int cmd_merge(int argc, char **argv)
 
 static int cmd_render(int argc, char **argv)
 {
-    const char *from = NULL, *dir = NULL;
+    report_opts_t o;
+    const char *from, *dir;
     mc_report_t rep;
     mc_errbuf_t eb;
-    int i;
+    int code;
 
-    for (i = 2; i < argc; i++) {
-        if ((strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--output") == 0) && i + 1 < argc)
-            dir = argv[++i];
-        else if (argv[i][0] != '-' && from == NULL)
-            from = argv[i];
-        else {
-            fprintf(stderr, "mcpcheck report render: unexpected argument '%s'\n\n", argv[i]);
-            usage(stderr);
-            return MC_EXIT_USAGE;
-        }
-    }
-    if (from == NULL || dir == NULL) {
-        fprintf(stderr, "mcpcheck report render: need REPORT.json and -o DIR\n\n");
-        usage(stderr);
-        return MC_EXIT_USAGE;
-    }
+    code = report_options(&render_spec, argc - 1, argv + 1, &o, 1);
+    if (code != MC_OPTS_CONTINUE)
+        return code;
+    from = o.files.n > 0 ? o.files.v[0] : NULL;
+    dir = o.dir;
+    if (from == NULL || dir == NULL)
+        return mc_opts_fail(&render_spec, "need REPORT.json and -o DIR (see '%s --help')",
+                            render_spec.prog);
     mc_errbuf_clear(&eb);
     if (mc_report_load(from, &rep, &eb) != MC_OK) {
         fprintf(stderr, "mcpcheck report render: %s\n", eb.msg);
@@ -212,7 +250,8 @@ int mc_cmd_report(int argc, char **argv)
         return cmd_merge(argc, argv);
     if (strcmp(argv[1], "render") == 0)
         return cmd_render(argc, argv);
-    fprintf(stderr, "mcpcheck report: unknown action '%s' (merge or render)\n\n", argv[1]);
-    usage(stderr);
+    fprintf(stderr, "mcpcheck report: unknown action '%s' (merge or render; see 'mcpcheck report "
+                    "--help')\n",
+            argv[1]);
     return MC_EXIT_USAGE;
 }

@@ -11,6 +11,8 @@
 #include <json-c/json.h>
 
 #include "cli/commands.h"
+#include "cli/options.h"
+#include "cli/util.h"
 #include "core/base64.h"
 #include "core/file.h"
 #include "client/session.h"
@@ -34,75 +36,16 @@
 /* Largest schema document a --remote mapping reads. */
 #define MC_VALIDATE_MAX_REMOTE_FILE (16u * 1024u * 1024u)
 
-static void usage(FILE *out)
-{
-    char known[128];
+/* The schema dialects --dialect names. */
+static const char *const dialects[] = {"draft7", "2020-12", NULL};
 
-    fprintf(out,
-            "usage: mcpcheck validate [OPTIONS] FILE...\n"
-            "\n"
-            "Checks MCP messages against the MCP JSON schemas. Each FILE holds one JSON\n"
-            "message (pretty-printed or not) or a JSONL trace, one message per line;\n"
-            "'-' reads standard input.\n"
-            "\n"
-            "Without --def, each message is checked for what it is: the JSON-RPC envelope,\n"
-            "then a request or notification by its method, a success response by the\n"
-            "method of the request it answers (found by id earlier in the same file, or\n"
-            "given with --result-of), an error response by the error shape. A response\n"
-            "whose request is unknown gets its envelope checked and a warning saying so.\n"
-            "\n"
-            "Options:\n"
-            "  --spec-version V   protocol version (default %s, the project baseline),\n"
-            "                     one of %s\n"
-            "  --def NAME         check every message against definition NAME instead\n"
-            "                     (e.g. Tool, CallToolResult); a *Result definition given\n"
-            "                     a JSON-RPC response checks its \"result\" member\n"
-            "  --schema-dir DIR   use the official schemas DIR/<version>/schema.json\n"
-            "                     (the upstream spec repository layout) instead of the\n"
-            "                     bundled harness/schemas/<version>.json\n"
-            "  --schema FILE      check any JSON values against the root of any JSON\n"
-            "                     Schema document (draft-07 or 2020-12); with --def,\n"
-            "                     against its definition NAME\n"
-            "  --dialect D        with --schema: the dialect of a schema without\n"
-            "                     \"$schema\": draft7 (default) or 2020-12 (formats are\n"
-            "                     then annotations, as 2020-12 says)\n"
-            "  --remote PREFIX=DIR  with --schema: a $ref to an absolute URI starting\n"
-            "                     with PREFIX reads DIR/<rest of the URI> (nothing is\n"
-            "                     ever fetched from the network; repeatable, at most %d)\n"
-            "  --result-of METHOD responses whose request is not in the file answer METHOD\n"
-            "  --trace            each FILE is a trace saved by 'mcpcheck run'\n"
-            "                     (reports/latest/traces/*.jsonl) or 'mcpcheck record\n"
-            "                     --trace': judge the session offline with the run's wire\n"
-            "                     checks and the schema of the version it negotiated (or\n"
-            "                     --spec-version); findings are printed with their check\n"
-            "                     ids. A trace recorded over Streamable HTTP has the HTTP\n"
-            "                     facts beside each message received (\"http\": stream,\n"
-            "                     status, content type, session, SSE event id); they are\n"
-            "                     judged too (http/sse-event-id-unique,\n"
-            "                     http/resume-own-stream, http/get-stream-no-response), and\n"
-            "                     the transport's notes (\"dir\": \"note\") are skipped\n"
-            "  --quiet            print only the summary line\n"
-            "  -h, --help         this text\n"
-            "\n"
-            "Examples:\n"
-            "  mcpcheck validate trace.jsonl\n"
-            "  mcpcheck validate --spec-version " MC_VERSION_NEWEST_HANDSHAKE " request.json\n"
-            "  mcpcheck validate --def Tool tool.json\n"
-            "  mcpcheck validate --result-of resources/list responses.jsonl\n"
-            "  mcpcheck validate --schema-dir ../spec/schema --spec-version " MC_VERSION_BASELINE
-            " msg.json\n"
-            "  mcpcheck validate --schema my-schema.json data.json\n"
-            "  mcpcheck validate --trace reports/latest/traces/tools__call-text@" MC_VERSION_BASELINE
-            ".jsonl\n"
-            "\n"
-            "Output: one line per finding, FILE:LINE: error|warning: LOCATION: MESSAGE\n"
-            "[schema location], then a summary.\n"
-            "With --trace: FILE:LINE: error|warning|note: CHECK-ID: MESSAGE [spec ref].\n"
-            "Exit codes: 0 every message valid (warnings allowed), 1 some message invalid\n"
-            "or not JSON (with --trace: a MUST broken), 2 usage error, unreadable file or\n"
-            "schema that does not load.\n",
-            MC_VERSION_BASELINE, mc_version_join(0, ", ", known, sizeof(known)),
-            MC_VALIDATE_MAX_REMOTES);
+/* Checks a --remote mapping: PREFIX=DIR. */
+static int check_remote(const char *value, char *why, size_t n)
+{
+    if (strchr(value, '=') != NULL)
+        return 0;
+    snprintf(why, n, "takes PREFIX=DIR, not '%s'", value);
+    return -1;
 }
 
 typedef struct opts {
@@ -115,9 +58,90 @@ typedef struct opts {
     int trace;
     int version_given;
     const char *dialect;
-    const char *remotes[MC_VALIDATE_MAX_REMOTES]; /* "PREFIX=DIR" */
+    char *remotes[MC_VALIDATE_MAX_REMOTES]; /* "PREFIX=DIR" */
     size_t n_remotes;
+    /* As the command line gives them (validate_options() derives the above): */
+    int dialect_id;            /* index in dialects, -1 when not given */
+    mc_opt_list_t remote_list; /* over remotes */
+    mc_opt_list_t files;       /* the FILE arguments */
 } opts_t;
+
+#define T opts_t
+static const mc_opt_t validate_opts[] = {
+    MC_OPTION_CHECKED(T, version, "spec-version", 0, "V", mc_cli_check_version,
+                      mc_cli_hint_versions,
+                      "protocol version (default " MC_VERSION_BASELINE
+                      ", the project baseline);"),
+    MC_OPTION_STRING(T, def, "def", 0, "NAME",
+                     "check every message against definition NAME instead (e.g. Tool, "
+                     "CallToolResult); a *Result definition given a JSON-RPC response checks "
+                     "its \"result\" member"),
+    MC_OPTION_STRING(T, schema_dir, "schema-dir", 0, "DIR",
+                     "use the official schemas DIR/<version>/schema.json (the upstream spec "
+                     "repository layout) instead of the bundled harness/schemas/<version>.json"),
+    MC_OPTION_STRING(T, schema_file, "schema", 0, "FILE",
+                     "check any JSON values against the root of any JSON Schema document "
+                     "(draft-07 or 2020-12); with --def, against its definition NAME"),
+    MC_OPTION_ENUM(T, dialect_id, "dialect", 0, "D", dialects,
+                   "with --schema: the dialect of a schema without \"$schema\": draft7 "
+                   "(default) or 2020-12 (formats are then annotations, as 2020-12 says)"),
+    MC_OPTION_LIST(T, remote_list, "remote", 0, "PREFIX=DIR", 0, check_remote, NULL,
+                   "with --schema: a $ref to an absolute URI starting with PREFIX reads "
+                   "DIR/<rest of the URI> (nothing is ever fetched from the network; "
+                   "repeatable, at most " MC_OPTS_STR(MC_VALIDATE_MAX_REMOTES) ")"),
+    MC_OPTION_STRING(T, result_of, "result-of", 0, "METHOD",
+                     "responses whose request is not in the file answer METHOD"),
+    MC_OPTION_FLAG(T, trace, "trace", 0,
+                   "each FILE is a trace saved by 'mcpcheck run' "
+                   "(reports/latest/traces/*.jsonl) or 'mcpcheck record --trace': judge the "
+                   "session offline with the run's wire checks and the schema of the version "
+                   "it negotiated (or --spec-version); findings are printed with their check "
+                   "ids. A trace recorded over Streamable HTTP has the HTTP facts beside each "
+                   "message received (\"http\": stream, status, content type, session, SSE "
+                   "event id); they are judged too (http/sse-event-id-unique, "
+                   "http/resume-own-stream, http/get-stream-no-response), and the "
+                   "transport's notes (\"dir\": \"note\") are skipped"),
+    MC_OPTION_FLAG(T, quiet, "quiet", 'q', "print only the summary line"),
+    MC_OPTION_END,
+};
+
+static const mc_opts_spec_t validate_spec = {
+    .prog = "mcpcheck validate",
+    .synopsis = "mcpcheck validate [options] FILE...\n",
+    .about = "Checks MCP messages against the MCP JSON schemas. Each FILE holds one JSON\n"
+             "message (pretty-printed or not) or a JSONL trace, one message per line;\n"
+             "'-' reads standard input.\n"
+             "\n"
+             "Without --def, each message is checked for what it is: the JSON-RPC envelope,\n"
+             "then a request or notification by its method, a success response by the\n"
+             "method of the request it answers (found by id earlier in the same file, or\n"
+             "given with --result-of), an error response by the error shape. A response\n"
+             "whose request is unknown gets its envelope checked and a warning saying so.\n",
+    .epilogue =
+        "Examples:\n"
+        "  mcpcheck validate trace.jsonl\n"
+        "  mcpcheck validate --spec-version " MC_VERSION_NEWEST_HANDSHAKE " request.json\n"
+        "  mcpcheck validate --def Tool tool.json\n"
+        "  mcpcheck validate --result-of resources/list responses.jsonl\n"
+        "  mcpcheck validate --schema-dir ../spec/schema --spec-version " MC_VERSION_BASELINE
+        " \\\n"
+        "      msg.json\n"
+        "  mcpcheck validate --schema my-schema.json data.json\n"
+        "  mcpcheck validate --trace \\\n"
+        "      reports/latest/traces/tools__call-text@" MC_VERSION_BASELINE ".jsonl\n"
+        "\n"
+        "Output: one line per finding, FILE:LINE: error|warning: LOCATION: MESSAGE\n"
+        "[schema location], then a summary.\n"
+        "With --trace: FILE:LINE: error|warning|note: CHECK-ID: MESSAGE [spec ref].\n"
+        "Exit codes: 0 every message valid (warnings allowed), 1 some message invalid\n"
+        "or not JSON (with --trace: a MUST broken), 2 usage error, unreadable file or\n"
+        "schema that does not load.\n",
+    .opts = validate_opts,
+    .positional = "FILE",
+    .positional_at = offsetof(T, files),
+    .command_at = MC_OPTS_NONE,
+};
+#undef T
 
 typedef struct pending {
     char *key;    /* "s:<id>" or "i:<id>"; NULL = empty slot */
@@ -843,28 +867,6 @@ static int trace_file(const opts_t *o, mc_registry_t *reg, const char *file, siz
     return 0;
 }
 
-/* ---- options ------------------------------------------------------------------ */
-
-/* Matches --name VALUE or --name=VALUE; advances *i. Returns 1 on a match,
- * -1 when the value is missing. */
-static int opt_value(int argc, char **argv, int *i, const char *name, const char **out)
-{
-    size_t n = strlen(name);
-
-    if (strncmp(argv[*i], name, n) != 0)
-        return 0;
-    if (argv[*i][n] == '=') {
-        *out = argv[*i] + n + 1;
-        return 1;
-    }
-    if (argv[*i][n] != '\0')
-        return 0;
-    if (*i + 1 >= argc)
-        return -1;
-    *out = argv[++*i];
-    return 1;
-}
-
 /* Resolver for --remote: an absolute URI under a mapped prefix reads the
  * file at DIR/<rest>; anything else is unknown (never fetched). */
 static json_object *resolve_remote(void *ctx, const char *uri)
@@ -934,154 +936,124 @@ static int load_schema_file(run_t *r, const char *path)
     return 0;
 }
 
-int mc_cmd_validate(int argc, char **argv)
+/*
+ * Reads the command line into o (its files list over a new array the caller
+ * frees, *files_v) and checks how the options go together. Returns
+ * MC_OPTS_CONTINUE or the exit code to return, having said why.
+ */
+static int validate_options(int argc, char **argv, opts_t *o, char ***files_v)
 {
-    opts_t o;
-    run_t *r;
-    int i, first_file = argc, rc = 0, m;
+    int code;
 
-    memset(&o, 0, sizeof(o));
-    o.version = MC_REGISTRY_DEFAULT_VERSION;
-    for (i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char *remote = NULL;
-        if (strcmp(a, "--") == 0) {
-            first_file = i + 1;
-            break;
-        }
-        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-            usage(stdout);
-            return MC_EXIT_OK;
-        }
-        if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
-            o.quiet = 1;
-            continue;
-        }
-        if (strcmp(a, "--trace") == 0) {
-            o.trace = 1;
-            continue;
-        }
-        {
-            static const char *const names[] = {"--spec-version", "--def",    "--schema-dir",
-                                                "--schema",       "--result-of", "--dialect",
-                                                "--remote"};
-            const char **slots[] = {&o.version,   &o.def,     &o.schema_dir, &o.schema_file,
-                                    &o.result_of, &o.dialect, &remote};
-            size_t k;
-            m = 0;
-            for (k = 0; k < sizeof(names) / sizeof(names[0]) && m == 0; k++)
-                m = opt_value(argc, argv, &i, names[k], slots[k]);
-        }
-        if (m == 0) {
-            if (a[0] == '-' && a[1] != '\0') {
-                fprintf(stderr, "mcpcheck validate: unknown option '%s' (see --help)\n", a);
-                return MC_EXIT_USAGE;
-            }
-            first_file = i;
-            break;
-        }
-        if (m < 0) {
-            fprintf(stderr, "mcpcheck validate: option '%s' needs a value\n", a);
-            return MC_EXIT_USAGE;
-        }
-        if (strncmp(a, "--spec-version", 14) == 0)
-            o.version_given = 1;
-        if (remote != NULL) {
-            if (strchr(remote, '=') == NULL || o.n_remotes == MC_VALIDATE_MAX_REMOTES) {
-                fprintf(stderr, "mcpcheck validate: --remote takes PREFIX=DIR (at most %d)\n",
-                        MC_VALIDATE_MAX_REMOTES);
-                return MC_EXIT_USAGE;
-            }
-            o.remotes[o.n_remotes++] = remote;
-        }
-    }
-    if (o.dialect != NULL && strcmp(o.dialect, "draft7") != 0 &&
-        strcmp(o.dialect, "2020-12") != 0) {
-        fprintf(stderr, "mcpcheck validate: --dialect is draft7 or 2020-12, not '%s'\n",
-                o.dialect);
+    memset(o, 0, sizeof(*o));
+    o->dialect_id = -1;
+    o->remote_list = (mc_opt_list_t){o->remotes, MC_VALIDATE_MAX_REMOTES, 0};
+    *files_v = calloc((size_t)argc + 1, sizeof(**files_v));
+    if (*files_v == NULL)
+        return mc_opts_fail(&validate_spec, "out of memory");
+    o->files = (mc_opt_list_t){*files_v, (size_t)argc, 0};
+    code = mc_opts_parse(&validate_spec, o, argc, argv);
+    if (code != MC_OPTS_CONTINUE)
+        return code;
+    o->version_given = o->version != NULL;
+    if (o->version == NULL)
+        o->version = MC_REGISTRY_DEFAULT_VERSION;
+    o->dialect = o->dialect_id >= 0 ? dialects[o->dialect_id] : NULL;
+    o->n_remotes = o->remote_list.n;
+    if ((o->dialect != NULL || o->n_remotes > 0) && o->schema_file == NULL)
+        return mc_opts_fail(&validate_spec, "--dialect and --remote go with --schema");
+    if (o->files.n == 0)
+        return mc_opts_fail(&validate_spec, "no FILE given (see '%s --help')",
+                            validate_spec.prog);
+    if (o->schema_file != NULL && o->schema_dir != NULL)
+        return mc_opts_fail(&validate_spec, "--schema and --schema-dir exclude each other");
+    if (o->trace && (o->schema_file != NULL || o->def != NULL || o->result_of != NULL))
+        return mc_opts_fail(&validate_spec, "--trace judges MCP sessions; it takes no --schema, "
+                                            "--def or --result-of");
+    return MC_OPTS_CONTINUE;
+}
+
+/* --trace: judges each file as a session. Returns the exit code. */
+static int validate_traces(const opts_t *o)
+{
+    mc_registry_t *reg = NULL;
+    mc_errbuf_t eb;
+    size_t must = 0, all = 0, i;
+    int rc = 0;
+
+    mc_errbuf_clear(&eb);
+    if (mc_registry_new(&reg, o->schema_dir,
+                        o->schema_dir != NULL ? MC_REGISTRY_UPSTREAM : MC_REGISTRY_BUNDLED,
+                        &eb) != MC_OK) {
+        fprintf(stderr, "mcpcheck validate: %s\n", eb.msg);
         return MC_EXIT_USAGE;
     }
-    if ((o.dialect != NULL || o.n_remotes > 0) && o.schema_file == NULL) {
-        fprintf(stderr, "mcpcheck validate: --dialect and --remote go with --schema\n");
-        return MC_EXIT_USAGE;
-    }
-    if (first_file >= argc) {
-        fprintf(stderr, "mcpcheck validate: no FILE given (see --help)\n");
-        return MC_EXIT_USAGE;
-    }
-    if (o.schema_file != NULL && o.schema_dir != NULL) {
-        fprintf(stderr, "mcpcheck validate: --schema and --schema-dir exclude each other\n");
-        return MC_EXIT_USAGE;
-    }
-    if (o.trace && (o.schema_file != NULL || o.def != NULL || o.result_of != NULL)) {
-        fprintf(stderr, "mcpcheck validate: --trace judges MCP sessions; it takes no --schema, "
-                        "--def or --result-of\n");
-        return MC_EXIT_USAGE;
-    }
-    if (o.version_given && mc_version_find(o.version) == NULL) {
-        fprintf(stderr, "mcpcheck validate: unknown protocol version '%s'\n", o.version);
-        return MC_EXIT_USAGE;
-    }
-    if (o.trace) {
-        mc_registry_t *reg = NULL;
-        mc_errbuf_t eb;
-        size_t must = 0, all = 0;
-        mc_errbuf_clear(&eb);
-        if (mc_registry_new(&reg, o.schema_dir,
-                            o.schema_dir != NULL ? MC_REGISTRY_UPSTREAM : MC_REGISTRY_BUNDLED,
-                            &eb) != MC_OK) {
-            fprintf(stderr, "mcpcheck validate: %s\n", eb.msg);
-            return MC_EXIT_USAGE;
-        }
-        if (o.version_given && mc_registry_load(reg, o.version, &eb) != MC_OK) {
-            fprintf(stderr, "mcpcheck validate: %s\n", eb.msg);
-            mc_registry_free(reg);
-            return MC_EXIT_USAGE;
-        }
-        for (i = first_file; i < argc && rc == 0; i++)
-            rc = trace_file(&o, reg, argv[i], &must, &all);
+    if (o->version_given && mc_registry_load(reg, o->version, &eb) != MC_OK) {
+        fprintf(stderr, "mcpcheck validate: %s\n", eb.msg);
         mc_registry_free(reg);
-        if (rc != 0)
-            return MC_EXIT_USAGE;
-        return must > 0 ? MC_EXIT_FAIL : MC_EXIT_OK;
+        return MC_EXIT_USAGE;
     }
+    for (i = 0; i < o->files.n && rc == 0; i++)
+        rc = trace_file(o, reg, o->files.v[i], &must, &all);
+    mc_registry_free(reg);
+    if (rc != 0)
+        return MC_EXIT_USAGE;
+    return must > 0 ? MC_EXIT_FAIL : MC_EXIT_OK;
+}
 
-    r = calloc(1, sizeof(*r));
+/* Loads the schema messages are checked against: --schema's file, or the
+ * MCP schema of o->version (checking --def names a definition of it).
+ * Returns 0, or 2 having said why. */
+static int load_schemas(run_t *r, const opts_t *o)
+{
+    mc_errbuf_t eb;
+
+    if (o->schema_file != NULL)
+        return load_schema_file(r, o->schema_file);
+    mc_errbuf_clear(&eb);
+    if (mc_registry_new(&r->reg, o->schema_dir,
+                        o->schema_dir != NULL ? MC_REGISTRY_UPSTREAM : MC_REGISTRY_BUNDLED,
+                        &eb) != MC_OK ||
+        mc_registry_load(r->reg, o->version, &eb) != MC_OK) {
+        fprintf(stderr, "mcpcheck validate: %s\n", eb.msg);
+        return 2;
+    }
+    if (o->def != NULL &&
+        mc_schema_definition(mc_registry_schema(r->reg, o->version), o->def) == NULL) {
+        fprintf(stderr, "mcpcheck validate: schema %s has no definition \"%s\"\n", o->version,
+                o->def);
+        return 2;
+    }
+    if (o->def != NULL) {
+        size_t n = strlen(o->def);
+        r->def_is_result = n > 6 && strcmp(o->def + n - 6, "Result") == 0;
+    }
+    return 0;
+}
+
+/* Checks each file's messages against the schemas and prints the summary.
+ * Returns the exit code. */
+static int validate_messages(const opts_t *o)
+{
+    run_t *r = calloc(1, sizeof(*r));
+    size_t i;
+    int rc;
+
     if (r == NULL) {
         fprintf(stderr, "mcpcheck validate: out of memory\n");
         return MC_EXIT_USAGE;
     }
-    r->o = &o;
-    if (o.schema_file != NULL) {
-        rc = load_schema_file(r, o.schema_file);
-    } else {
-        mc_errbuf_t eb;
-        mc_errbuf_clear(&eb);
-        if (mc_registry_new(&r->reg, o.schema_dir,
-                            o.schema_dir != NULL ? MC_REGISTRY_UPSTREAM : MC_REGISTRY_BUNDLED,
-                            &eb) != MC_OK ||
-            mc_registry_load(r->reg, o.version, &eb) != MC_OK) {
-            fprintf(stderr, "mcpcheck validate: %s\n", eb.msg);
-            rc = 2;
-        } else if (o.def != NULL &&
-                   mc_schema_definition(mc_registry_schema(r->reg, o.version), o.def) == NULL) {
-            fprintf(stderr, "mcpcheck validate: schema %s has no definition \"%s\"\n", o.version,
-                    o.def);
-            rc = 2;
-        } else if (o.def != NULL) {
-            size_t n = strlen(o.def);
-            r->def_is_result = n > 6 && strcmp(o.def + n - 6, "Result") == 0;
-        }
-    }
-    for (i = first_file; i < argc && rc == 0; i++)
-        rc = check_file(r, argv[i]);
+    r->o = o;
+    rc = load_schemas(r, o);
+    for (i = 0; i < o->files.n && rc == 0; i++)
+        rc = check_file(r, o->files.v[i]);
     if (rc == 0)
         printf("%zu message%s: %zu valid, %zu invalid, %zu warning%s (schema %s%s%s)\n",
                r->messages, r->messages == 1 ? "" : "s", r->messages - r->invalid, r->invalid,
                r->warnings, r->warnings == 1 ? "" : "s",
-               o.schema_file != NULL ? o.schema_file : o.version,
-               o.schema_file == NULL ? (o.schema_dir != NULL ? ", from " : ", bundled") : "",
-               o.schema_file == NULL && o.schema_dir != NULL ? o.schema_dir : "");
+               o->schema_file != NULL ? o->schema_file : o->version,
+               o->schema_file == NULL ? (o->schema_dir != NULL ? ", from " : ", bundled") : "",
+               o->schema_file == NULL && o->schema_dir != NULL ? o->schema_dir : "");
     pending_clear(r);
     mc_registry_free(r->reg);
     mc_schema_free(r->schema);
@@ -1091,4 +1063,17 @@ int mc_cmd_validate(int argc, char **argv)
         rc = MC_EXIT_USAGE;
     free(r);
     return rc;
+}
+
+int mc_cmd_validate(int argc, char **argv)
+{
+    opts_t o;
+    char **files_v = NULL;
+    int code;
+
+    code = validate_options(argc, argv, &o, &files_v);
+    if (code == MC_OPTS_CONTINUE)
+        code = o.trace ? validate_traces(&o) : validate_messages(&o);
+    free(files_v);
+    return code;
 }

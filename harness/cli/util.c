@@ -1,25 +1,31 @@
 #include "cli/util.h"
 
-#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "client/session.h"
 #include "core/limits.h"
+#include "core/version.h"
 
-int mc_cli_parse_long(const char *s, long min, long max, long *out)
+int mc_cli_check_version(const char *value, char *why, size_t n)
 {
-    char *end = NULL;
-    long v;
+    char known[160];
 
-    errno = 0;
-    v = strtol(s, &end, 10);
-    if (errno != 0 || end == s || *end != '\0' || v < min || v > max)
-        return -1;
-    *out = v;
-    return 0;
+    if (mc_protocol_version_known(value))
+        return 0;
+    snprintf(why, n, "unknown protocol version '%s' (known: %s)", value,
+             mc_version_join(0, ", ", known, sizeof(known)));
+    return -1;
+}
+
+void mc_cli_hint_versions(char *buf, size_t n)
+{
+    char known[160];
+
+    snprintf(buf, n, "known: %s", mc_version_join(0, ", ", known, sizeof(known)));
 }
 
 /* The running target's process group, for the signal handler. */

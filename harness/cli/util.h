@@ -1,6 +1,7 @@
 /*
- * util.h - helpers shared by the subcommands: argument parsing, starting and
- * stopping the target with signal safety, printing its stderr tail.
+ * util.h - helpers shared by the subcommands: the protocol version option,
+ * starting and stopping the target with signal safety, printing its stderr
+ * tail.
  */
 #ifndef MC_CLI_UTIL_H
 #define MC_CLI_UTIL_H
@@ -12,8 +13,11 @@
 /* The protocol version the harness requests unless told otherwise. */
 #define MC_CLI_DEFAULT_VERSION MC_VERSION_BASELINE
 
-/* Parses a decimal integer in [min, max]. Returns 0 on success, -1 otherwise. */
-int mc_cli_parse_long(const char *s, long min, long max, long *out);
+/* An option check (cli/options.h): accepts a published protocol version. */
+int mc_cli_check_version(const char *value, char *why, size_t n);
+
+/* An option hint (cli/options.h): "known: " and the published versions. */
+void mc_cli_hint_versions(char *buf, size_t n);
 
 typedef struct mc_cli_target_opts {
     char **argv;

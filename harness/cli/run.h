@@ -1,0 +1,83 @@
+/*
+ * run.h - the pieces of `mcpcheck run` (cmd_run.c): its options
+ * (run_options.c), the version probe (run_probe.c) and the report it writes
+ * (run_report.c).
+ */
+#ifndef MC_CLI_RUN_H
+#define MC_CLI_RUN_H
+
+#include <stddef.h>
+
+#include "cli/options.h"
+#include "core/version.h"
+#include "report/report.h"
+#include "scenario/runner.h"
+#include "scenario/scenario.h"
+
+#define MC_RUN_DEFAULT_REPORT_DIR "reports/latest"
+/* --scenarios paths at most. */
+#define MC_RUN_MAX_PATHS 64
+/* --spec-version options at most. */
+#define MC_RUN_MAX_VERSION_OPTS 32
+
+/* What the command line asks of `mcpcheck run`. */
+typedef struct mc_cli_run_opts {
+    mc_opt_list_t scenarios;     /* --scenarios */
+    mc_opt_list_t spec_versions; /* --spec-version, as given ("all" or a version) */
+    const char *filter, *profile, *report_dir, *baseline, *url;
+    long jobs, timeout, startup, seed;
+    int strict, call_tools, dry, fresh, allow_remote, verbose;
+    char **cmd;                  /* after "--", NULL-terminated; NULL when none */
+    /* Derived by mc_cli_run_options(): */
+    const char *versions[MC_V_COUNT + 1]; /* to test, oldest first (the default set
+                                             unless --spec-version was given) */
+    int probe;                   /* no --spec-version: test what the server speaks */
+    /* Storage of the lists. */
+    char *paths_v[MC_RUN_MAX_PATHS];
+    char *versions_v[MC_RUN_MAX_VERSION_OPTS];
+} mc_cli_run_opts_t;
+
+/*
+ * Reads `mcpcheck run`'s arguments into o (which it initializes) and checks
+ * how they go together. Returns MC_OPTS_CONTINUE, or the exit code to
+ * return (help printed, or a usage error explained on stderr).
+ */
+int mc_cli_run_options(int argc, char **argv, mc_cli_run_opts_t *o);
+
+/*
+ * The versions the target speaks: each version the harness can request,
+ * newest first, is offered in initialize to a fresh target. Fills out[]
+ * (MC_V_COUNT + 1 entries, NULL-terminated, oldest first) with the ones it
+ * accepted as offered or, when it accepted none, the known versions it
+ * answered instead, and prints them. Returns how many; 0 when no probe
+ * completed (the target cannot be asked). Stops early once *ro->stop is set.
+ * When the probes gave the target up, ro->shared is marked so (abort, with
+ * the reason) and *failed holds the last failed probe's result (failed->id
+ * NULL otherwise; the caller frees it with mc_sresult_free).
+ */
+size_t mc_cli_run_probe(const mc_runner_opts_t *ro, const char **out,
+                        mc_scenario_result_t *failed);
+
+/*
+ * Fills what the report says of the run before it starts: the target (the
+ * command, the URL, or both; url is the one the run uses), the profile path,
+ * seed, strictness, start time and tested versions. Out of memory leaves a
+ * field NULL.
+ */
+void mc_cli_run_describe(mc_run_result_t *run, const mc_cli_run_opts_t *o, const char *url,
+                         const char *profile_path);
+
+/*
+ * Makes the report of a finished run and writes it: after an interruption or
+ * an early stop (rep->run.partial) the scenarios that did not run are listed
+ * with why_not; the baseline (may be NULL) is applied; every output is
+ * written under o->report_dir; the console gets the baseline's notes, the
+ * version matrix, the summary and the causes. suite_n: how many results the
+ * suite produced (a failed version probe appended after them is not one).
+ * Returns the run's exit code. Frees rep.
+ */
+int mc_cli_run_report(mc_report_t *rep, const mc_cli_run_opts_t *o,
+                      const mc_scenario_t *scs, size_t n_scs, size_t suite_n,
+                      const char *why_not, const mc_baseline_t *baseline, int color);
+
+#endif /* MC_CLI_RUN_H */
