@@ -50,6 +50,10 @@
 #define MC_CAMPAIGN_COV_ENERGY 32
 #define MC_CAMPAIGN_BUCKET_ENERGY 2
 #define MC_CAMPAIGN_STATE_ENERGY 8
+/* Messages of the sequence run before in the same process put in front of
+ * one that lit new edges or showed a finding (the state a persistent target
+ * carried in may be what it owes them to). */
+#define MC_CAMPAIGN_CARRY_MSGS 8
 /* Distinct state-model keys remembered (a power of two). */
 #define MC_CAMPAIGN_MAX_STATES 65536
 /* Distinct finding signatures handled per worker. */

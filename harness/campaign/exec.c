@@ -219,9 +219,25 @@ static void schema_check(mc_exec_t *x, mc_wire_info_t *info)
     }
 }
 
+/* The method a response answers, as the state model names it: a method the
+ * negotiated version's schema does not define is "?", whatever its name.
+ * The name is the fuzzer's own making (the mutator puts odd strings there),
+ * so keying on it would make every mutated name a "new state" and flood the
+ * corpus with entries the server treated alike. */
+static const char *state_method(const mc_exec_t *x, const char *method)
+{
+    if (method == NULL)
+        return "?";
+    if (x->o.registry != NULL && x->version[0] != '\0' &&
+        mc_registry_schema(x->o.registry, x->version) != NULL &&
+        mc_registry_request_def(x->o.registry, x->version, method) == NULL)
+        return "?";
+    return method;
+}
+
 /* The state key of an inbound message: method x result kind x error code
  * for responses, the method for notifications and server requests. */
-static uint32_t state_of(const mc_wire_info_t *info)
+static uint32_t state_of(const mc_exec_t *x, const mc_wire_info_t *info)
 {
     const mc_msg_t *m = &info->msg;
     uint32_t h = 0;
@@ -229,7 +245,7 @@ static uint32_t state_of(const mc_wire_info_t *info)
 
     switch (m->kind) {
     case MC_MSG_RESULT:
-        h = hash_str(hash_str(0, "result"), info->answered_method ? info->answered_method : "?");
+        h = hash_str(hash_str(0, "result"), state_method(x, info->answered_method));
         if (json_object_is_type(m->result, json_type_object)) {
             json_object *ie = mc_json_get(m->result, "isError");
             if (ie != NULL && json_object_get_boolean(ie))
@@ -242,7 +258,7 @@ static uint32_t state_of(const mc_wire_info_t *info)
         return h;
     case MC_MSG_ERROR:
         snprintf(code, sizeof(code), "%lld", (long long)m->error_code);
-        h = hash_str(hash_str(0, "error"), info->answered_method ? info->answered_method : "?");
+        h = hash_str(hash_str(0, "error"), state_method(x, info->answered_method));
         return hash_str(h, code);
     case MC_MSG_NOTIFICATION:
         return hash_str(hash_str(0, "notification"), m->method);
@@ -325,7 +341,7 @@ static void observe(void *ctx, int outbound, uint64_t seq, const char *line, siz
         x->inl_n++;
     }
     schema_check(x, &info);
-    add_state(x, state_of(&info));
+    add_state(x, state_of(x, &info));
     if (x->o.learn != NULL) {
         if (info.msg.kind == MC_MSG_RESULT && info.answered_method != NULL)
             x->o.learn(x->o.learn_ctx, info.answered_method, info.msg.result);
@@ -772,32 +788,65 @@ static int answer_due(json_object *el)
            json_object_is_type(params, json_type_array);
 }
 
-/* Moves an integer id (or requestId) by off so sequences in one process do
- * not reuse ids. Returns a new reference or a new reference to el. */
+/* The number n of a generated string id "sN" (N below the id stride, no
+ * leading zero), or -1 for any other value. */
+static int64_t gen_string_id(json_object *id)
+{
+    const char *s = json_object_is_type(id, json_type_string) ? json_object_get_string(id) : NULL;
+    int64_t n = 0;
+    size_t i;
+
+    if (s == NULL || s[0] != 's' || s[1] < '0' || s[1] > '9' || (s[1] == '0' && s[2] != '\0'))
+        return -1;
+    for (i = 1; s[i] != '\0'; i++) {
+        if (s[i] < '0' || s[i] > '9' || i > 9)
+            return -1;
+        n = n * 10 + (s[i] - '0');
+    }
+    return n < MC_EXEC_ID_STRIDE ? n : -1;
+}
+
+/* id moved by off: an integer in [0, MC_EXEC_ID_STRIDE) plus off, a
+ * generated string id "sN" as "s(N+off)"; NULL for any other id (an odd
+ * value the mutator chose stays as it is). */
+static json_object *moved_id(json_object *id, int64_t off)
+{
+    int64_t n;
+    char buf[32];
+
+    if (json_object_is_type(id, json_type_int) && json_object_get_int64(id) >= 0 &&
+        json_object_get_int64(id) < MC_EXEC_ID_STRIDE)
+        return json_object_new_int64(json_object_get_int64(id) + off);
+    if ((n = gen_string_id(id)) < 0)
+        return NULL;
+    snprintf(buf, sizeof(buf), "s%lld", (long long)(n + off));
+    return json_object_new_string(buf);
+}
+
+/* Moves an id (or requestId) by off so sequences in one process do not
+ * reuse ids: integers and the generator's string ids (moved_id). Returns a
+ * new reference or a new reference to el. */
 static json_object *offset_ids(json_object *el, int64_t off)
 {
-    json_object *c = NULL, *id, *p, *rid;
+    json_object *c = NULL, *id, *p, *rid, *m;
 
     if (off == 0)
         return json_object_get(el);
     id = mc_json_get(el, "id");
     p = mc_json_get(el, "params");
     rid = mc_json_get(p, "requestId");
-    if (!(id != NULL && json_object_is_type(id, json_type_int)) &&
-        !(rid != NULL && json_object_is_type(rid, json_type_int)))
+    if ((id == NULL || (m = moved_id(id, off)) == NULL) && (rid == NULL || (m = moved_id(rid, off)) == NULL))
         return json_object_get(el);
+    json_object_put(m);
     if (json_object_deep_copy(el, &c, NULL) != 0)
         return json_object_get(el);
     id = mc_json_get(c, "id");
-    if (id != NULL && json_object_is_type(id, json_type_int) && json_object_get_int64(id) >= 0 &&
-        json_object_get_int64(id) < MC_EXEC_ID_STRIDE)
-        json_object_object_add(c, "id", json_object_new_int64(json_object_get_int64(id) + off));
+    if (id != NULL && (m = moved_id(id, off)) != NULL)
+        json_object_object_add(c, "id", m);
     p = mc_json_get(c, "params");
     rid = mc_json_get(p, "requestId");
-    if (rid != NULL && json_object_is_type(rid, json_type_int) && json_object_get_int64(rid) >= 0 &&
-        json_object_get_int64(rid) < MC_EXEC_ID_STRIDE)
-        json_object_object_add(p, "requestId",
-                               json_object_new_int64(json_object_get_int64(rid) + off));
+    if (rid != NULL && (m = moved_id(rid, off)) != NULL)
+        json_object_object_add(p, "requestId", m);
     return c;
 }
 
@@ -1026,6 +1075,12 @@ int mc_exec_run(mc_exec_t *x, json_object *seq, int fresh, int record, mc_exec_o
         n0 = x->w.n_findings;
         if (x->map != NULL)
             memset(x->map, 0, x->map_size);
+        /* Each sequence is a step of its own for the session's flood guard:
+         * counted over the process, a long-lived server's ordinary answers
+         * would pass the guard's threshold after a few hundred sequences,
+         * and every later wait would end as a "flood" without reading the
+         * answers (false hangs, and nothing judged). */
+        mc_session_begin_step(&x->s);
     } else {
         out->started = 1;
         rc = start(x, eb);
