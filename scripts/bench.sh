@@ -15,11 +15,12 @@
 #                               (stdio and HTTP), a trivial echo server (the
 #                               harness's ceiling) and, with BENCH_EVERYTHING set
 #                               to its command, server-everything over stdio
-#   scripts/bench.sh fuzz-coverage [SWITCH...]  time to first finding per
-#                               refserver switch, AFL++ coverage on vs off
-#                               (median of 3 seeds; needs build-afl)
-#   scripts/bench.sh fuzz-coverage-deep  the same on a server whose bug sits
-#                               behind a chain of requests (tests/campaign/
+#   scripts/bench.sh fuzz-coverage [SWITCH...]  AFL++ coverage on vs off, side
+#                               by side: per refserver switch (needs build-afl)
+#                               and then the deep target, how many of
+#                               BENCH_SEEDS (5) seeds found the bug within a
+#                               budget of sequences, and the median sequences
+#   scripts/bench.sh fuzz-coverage-deep  the deep target alone (tests/campaign/
 #                               deep_target.c, built with afl-clang-fast)
 #   scripts/bench.sh library    wall time of the whole scenario library against
 #                               the reference server with --jobs 2 (median of
@@ -291,80 +292,92 @@ PYEOF
     rm -rf "$tmp"
 }
 
-# fuzz-coverage [SWITCH...]: time to first finding per refserver violation
-# switch, AFL++ coverage feedback on vs off (state model only), median of
-# seeds 1..BENCH_SEEDS (default 3), against the afl-clang-fast build
-# (AFL_BUILD_DIR, default build-afl; `cmake --preset afl && cmake --build
-# build-afl --target mcpcheck-refserver`). A run that finds nothing within
-# BENCH_CAP seconds (default 60) counts as BENCH_CAP. BENCH_RS_ARGS adds
-# arguments to the server (e.g. "--resources 40" for longer lists),
-# BENCH_FUZZ_ARGS options to mcpcheck fuzz (e.g. "--call-tools"). The
-# switches by default: see docs/fuzzing.md for why these.
-bench_fuzz_coverage() {
-    local afl=${AFL_BUILD_DIR:-$ROOT/build-afl} tmp sw mode seed
-    local nseeds=${BENCH_SEEDS:-3} cap=${BENCH_CAP:-60}
-    local -a rsargs=() fzargs=()
-    read -r -a rsargs <<<"${BENCH_RS_ARGS:-}"
-    read -r -a fzargs <<<"${BENCH_FUZZ_ARGS:-}"
-    local switches=("$@")
-    ((${#switches[@]})) || switches=(tool-missing-input-schema resource-missing-name
-        prompt-role-invalid blob-not-base64 read-uri-mismatch completion-too-many
-        prompt-image-not-base64)
-    [[ -x $afl/bin/mcpcheck-refserver ]] || { echo "bench.sh fuzz-coverage: no $afl/bin/mcpcheck-refserver" >&2; return 2; }
+# Coverage on vs off, measured in sequences run (not seconds: the machine is
+# shared, and a budget in executions does not move with its load). Each
+# campaign stops at its first finding (--max-findings 1 --no-minimize) or
+# after BUDGET sequences; for every seed 1..BENCH_SEEDS, on and off run one
+# after the other. A row gives, per mode, how many seeds found the bug
+# within the budget and the median number of sequences it took (the budget
+# when none), then the ratio off/on of those medians (above 1: coverage got
+# there sooner). The reference server is clean, so the first finding of a
+# campaign against one switch is that switch's.
+#
+# fuzz_cov_row LABEL BUDGET TARGET_CMD...
+fuzz_cov_row() {
+    local label=$1 budget=$2 seed mode n_on=0 n_off=0 tmp
+    shift 2
+    local -a xon=() xoff=()
     tmp=$(mktemp -d)
-    printf '%-28s %14s %14s   %s\n' switch "coverage on" "coverage off" "(each seed: on | off)"
-    for sw in "${switches[@]}"; do
-        local -a ton=() toff=()
-        # On and off alternate seed by seed, so that a busy machine slows both.
-        for seed in $(seq 1 "$nseeds"); do
-            for mode in on off; do
-                local flag=() d="$tmp/$sw-$mode-$seed" t
-                [[ $mode == off ]] && flag=(--no-coverage)
-                "$BUILD_DIR/bin/mcpcheck" fuzz "${flag[@]}" "${fzargs[@]}" --seconds "$cap" \
-                    --max-findings 1 --no-minimize --seed "$seed" --out "$d" -- \
-                    "$afl/bin/mcpcheck-refserver" --inject "$sw" "${rsargs[@]}" >/dev/null 2>&1 || true
-                t=$(head -1 "$d/findings/index.tsv" 2>/dev/null | cut -f1) || t=
-                [[ -n $t ]] || t=$cap
-                if [[ $mode == on ]]; then ton+=("$t"); else toff+=("$t"); fi
-            done
+    for seed in $(seq 1 "${BENCH_SEEDS:-5}"); do
+        for mode in on off; do
+            local flag=() d="$tmp/$mode-$seed" x
+            [[ $mode == off ]] && flag=(--no-coverage)
+            "$BUILD_DIR/bin/mcpcheck" fuzz "${flag[@]}" "${BENCH_FUZZ_EXTRA[@]}" --jobs 1 \
+                --seconds "${BENCH_CAP:-300}" --max-execs "$budget" --max-findings 1 --no-minimize \
+                --seed "$seed" --out "$d" -- "$@" >/dev/null 2>&1 || true
+            if [[ -s $d/findings/index.tsv ]]; then
+                x=$(tail -1 "$d/stats.tsv" | cut -f2)
+                if [[ $mode == on ]]; then n_on=$((n_on + 1)); else n_off=$((n_off + 1)); fi
+            else
+                x=$budget
+            fi
+            if [[ $mode == on ]]; then xon+=("$x"); else xoff+=("$x"); fi
         done
-        printf '%-28s %13ss %13ss   %s | %s\n' "$sw" \
-            "$(printf '%s\n' "${ton[@]}" | sort -g | sed -n "$(((nseeds + 1) / 2))p")" \
-            "$(printf '%s\n' "${toff[@]}" | sort -g | sed -n "$(((nseeds + 1) / 2))p")" \
-            "${ton[*]}" "${toff[*]}"
     done
+    local mon moff
+    mon=$(printf '%s\n' "${xon[@]}" | sort -g | sed -n "$(((${#xon[@]} + 1) / 2))p")
+    moff=$(printf '%s\n' "${xoff[@]}" | sort -g | sed -n "$(((${#xoff[@]} + 1) / 2))p")
+    printf '%-28s %3d/%-3d %8s   %3d/%-3d %8s   %6s   %s | %s\n' "$label" "$n_on" "${#xon[@]}" "$mon" \
+        "$n_off" "${#xoff[@]}" "$moff" "$(awk -v a="$moff" -v b="$mon" 'BEGIN { printf "%.2f", a / b }')" \
+        "${xon[*]}" "${xoff[*]}"
     rm -rf "$tmp"
+}
+
+fuzz_cov_header() {
+    printf '%-28s %17s   %17s   %6s   %s\n' "" "coverage on" "coverage off" "off/on" "(sequences, each seed: on | off)"
+    printf '%-28s %7s %8s   %7s %8s\n' target found median found median
+}
+
+# fuzz-coverage [SWITCH...]: the comparison above on the AFL++-instrumented
+# reference server (AFL_BUILD_DIR, default build-afl; `cmake --preset afl &&
+# cmake --build build-afl --target mcpcheck-refserver`), run with
+# --resources 40 (BENCH_RS_ARGS) so that its lists take several pages, a
+# budget of BENCH_BUDGET sequences (default 1500) per campaign. The default
+# switches were chosen before measuring, as the ones whose trigger needs more
+# than one generic request (docs/fuzzing.md says why each); BENCH_FUZZ_ARGS
+# adds options to mcpcheck fuzz.
+bench_fuzz_coverage() {
+    local afl=${AFL_BUILD_DIR:-$ROOT/build-afl} sw
+    local -a rsargs=()
+    read -r -a rsargs <<<"${BENCH_RS_ARGS:---resources 40}"
+    read -r -a BENCH_FUZZ_EXTRA <<<"${BENCH_FUZZ_ARGS:-}"
+    local switches=("$@")
+    ((${#switches[@]})) || switches=(cursor-repeat page-duplicate-items next-cursor-null
+        prompt-image-not-base64 cancelled-request-answered log-setlevel-invalid-accepted
+        completion-too-many read-uri-mismatch)
+    [[ -x $afl/bin/mcpcheck-refserver ]] || { echo "bench.sh fuzz-coverage: no $afl/bin/mcpcheck-refserver" >&2; return 2; }
+    fuzz_cov_header
+    for sw in "${switches[@]}"; do
+        fuzz_cov_row "$sw" "${BENCH_BUDGET:-1500}" "$afl/bin/mcpcheck-refserver" --inject "$sw" "${rsargs[@]}"
+    done
 }
 
 # fuzz-coverage-deep: the same comparison on harness/tests/campaign/
 # deep_target.c, built here with afl-clang-fast: its one bug (a completion
 # result whose values are no array) needs a chain of four requests in a row
 # first, and every step of the chain gets the answer it gets off the chain,
-# so only the server's own code shows the progress.
+# so only the server's own code shows the progress. Budget BENCH_DEEP_BUDGET
+# sequences (default 6000).
 bench_fuzz_coverage_deep() {
-    local tmp nseeds=${BENCH_SEEDS:-3} cap=${BENCH_CAP:-60} seed mode
+    local tmp
+    read -r -a BENCH_FUZZ_EXTRA <<<"${BENCH_FUZZ_ARGS:-}"
     tmp=$(mktemp -d)
     # shellcheck disable=SC2046
-    afl-clang-fast -O1 -o "$tmp/deep" "$ROOT/harness/tests/campaign/deep_target.c" \
+    AFL_QUIET=1 afl-clang-fast -O1 -o "$tmp/deep" "$ROOT/harness/tests/campaign/deep_target.c" \
         $(pkg-config --cflags --libs json-c) 2>/dev/null ||
         { echo "bench.sh fuzz-coverage-deep: cannot build with afl-clang-fast" >&2; rm -rf "$tmp"; return 2; }
-    local -a ton=() toff=()
-    for seed in $(seq 1 "$nseeds"); do
-        for mode in on off; do
-            local flag=() d="$tmp/$mode-$seed" t
-            [[ $mode == off ]] && flag=(--no-coverage)
-            "$BUILD_DIR/bin/mcpcheck" fuzz "${flag[@]}" --seconds "$cap" --max-findings 1 --no-minimize \
-                --seed "$seed" --out "$d" -- "$tmp/deep" --inject >/dev/null 2>&1 || true
-            t=$(grep -m1 schema/completion "$d/findings/index.tsv" 2>/dev/null | cut -f1) || t=
-            [[ -n $t ]] || t=$cap
-            if [[ $mode == on ]]; then ton+=("$t"); else toff+=("$t"); fi
-        done
-    done
-    printf '%-28s %14s %14s   %s\n' target "coverage on" "coverage off" "(each seed: on | off)"
-    printf '%-28s %13ss %13ss   %s | %s\n' deep-target \
-        "$(printf '%s\n' "${ton[@]}" | sort -g | sed -n "$(((nseeds + 1) / 2))p")" \
-        "$(printf '%s\n' "${toff[@]}" | sort -g | sed -n "$(((nseeds + 1) / 2))p")" \
-        "${ton[*]}" "${toff[*]}"
+    [[ ${1:-} == --no-header ]] || fuzz_cov_header
+    fuzz_cov_row deep-target "${BENCH_DEEP_BUDGET:-6000}" "$tmp/deep" --inject
     rm -rf "$tmp"
 }
 
@@ -377,6 +390,7 @@ library)
 fuzz-coverage)
     shift
     bench_fuzz_coverage "$@"
+    bench_fuzz_coverage_deep --no-header
     ;;
 fuzz-coverage-deep) bench_fuzz_coverage_deep ;;
 fuzz)

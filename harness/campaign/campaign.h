@@ -47,7 +47,7 @@
  * states (plus a little per new edge or state). */
 #define MC_CAMPAIGN_MAX_HOT 64
 #define MC_CAMPAIGN_HOT_ODDS 4
-#define MC_CAMPAIGN_COV_ENERGY 32
+#define MC_CAMPAIGN_COV_ENERGY 128
 #define MC_CAMPAIGN_BUCKET_ENERGY 2
 #define MC_CAMPAIGN_STATE_ENERGY 8
 /* Messages of the sequence run before in the same process put in front of

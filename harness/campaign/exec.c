@@ -47,9 +47,14 @@ typedef struct expected {
     int cancelled;
 } expected_t;
 
+/* Ids sent twice that one sequence keeps apart; past that, no response of
+ * the sequence is judged. */
+#define MAX_DUP_IDS 64
+
 typedef struct inline_rec {
     uint64_t seq;
     int response; /* a result or error */
+    uint32_t idh; /* hash of the compact JSON of a response's id, 0 without one */
     char method[64];
 } inline_rec_t;
 
@@ -89,6 +94,10 @@ struct mc_exec {
     size_t n_ids;
     int reused;    /* this sequence sent an id used before in the process, or a
                       line that is not UTF-8: responses are not judged */
+    int reused_all; /* of those, a cause that makes every response doubtful (a
+                      line not UTF-8, a batch); else only the ids in dups are */
+    uint32_t dups[MAX_DUP_IDS]; /* hashes of the ids this sequence sent again */
+    size_t n_dups;
     json_object *answers; /* this sequence's answers: method -> answer element */
     int long_id;   /* this sequence sent an id longer than HTTP_REQ_ID_KEPT */
     int reinit;    /* initialize was sent again in this process: what was negotiated
@@ -103,6 +112,7 @@ struct mc_exec {
 };
 
 static int id_reused(mc_exec_t *x, const char *id);
+static void note_dup(mc_exec_t *x, const char *id);
 static int utf8_ok(const char *s);
 
 /* --- helpers ------------------------------------------------------------ */
@@ -337,6 +347,12 @@ static void observe(void *ctx, int outbound, uint64_t seq, const char *line, siz
         inline_rec_t *r = &x->inl[x->inl_n % MC_EXEC_MAX_INLINES];
         r->seq = x->seq_ctr;
         r->response = info.msg.kind == MC_MSG_RESULT || info.msg.kind == MC_MSG_ERROR;
+        r->idh = 0;
+        if (r->response && info.msg.id != NULL) {
+            char idc[64];
+            compact(info.msg.id, idc, sizeof(idc));
+            r->idh = hash_str(0, idc);
+        }
         snprintf(r->method, sizeof(r->method), "%s", method ? method : "");
         x->inl_n++;
     }
@@ -773,6 +789,32 @@ static int id_reused(mc_exec_t *x, const char *id)
     return 0;
 }
 
+/* Notes that this sequence sent id (compact JSON) again: the responses
+ * with that id are not judged (which request they answer cannot be told);
+ * past MAX_DUP_IDS, none are. */
+static void note_dup(mc_exec_t *x, const char *id)
+{
+    x->reused = 1;
+    if (x->n_dups < MAX_DUP_IDS)
+        x->dups[x->n_dups++] = hash_str(0, id);
+    else
+        x->reused_all = 1;
+}
+
+/* True when a response (its inline record) may answer a request whose id
+ * was sent twice, so that what it is judged against is anyone's guess. */
+static int response_doubtful(const mc_exec_t *x, const inline_rec_t *r)
+{
+    size_t i;
+
+    if (x->reused_all || r->idh == 0)
+        return 1;
+    for (i = 0; i < x->n_dups; i++)
+        if (x->dups[i] == r->idh)
+            return 1;
+    return 0;
+}
+
 /* True when el is a request whose envelope makes an answer due. */
 static int answer_due(json_object *el)
 {
@@ -835,7 +877,8 @@ static json_object *offset_ids(json_object *el, int64_t off)
     id = mc_json_get(el, "id");
     p = mc_json_get(el, "params");
     rid = mc_json_get(p, "requestId");
-    if ((id == NULL || (m = moved_id(id, off)) == NULL) && (rid == NULL || (m = moved_id(rid, off)) == NULL))
+    if ((id == NULL || (m = moved_id(id, off)) == NULL) &&
+        (rid == NULL || (m = moved_id(rid, off)) == NULL))
         return json_object_get(el);
     json_object_put(m);
     if (json_object_deep_copy(el, &c, NULL) != 0)
@@ -1065,6 +1108,8 @@ int mc_exec_run(mc_exec_t *x, json_object *seq, int fresh, int record, mc_exec_o
     x->n_exp = 0;
     x->cur_elem = -1;
     x->reused = 0;
+    x->reused_all = 0;
+    x->n_dups = 0;
     x->long_id = 0;
     json_object_put(x->answers);
     x->answers = NULL;
@@ -1121,11 +1166,24 @@ int mc_exec_run(mc_exec_t *x, json_object *seq, int fresh, int record, mc_exec_o
                 char idc[64];
                 compact(mc_json_get(parsed, "id"), idc, sizeof(idc));
                 if (id_reused(x, idc))
-                    x->reused = 1;
+                    note_dup(x, idc);
                 if (strlen(idc) >= HTTP_REQ_ID_KEPT)
                     x->long_id = 1;
-            } else if (parsed != NULL) {
-                x->reused = 1; /* a batch or other value: ids not followed */
+            } else if (json_object_is_type(parsed, json_type_array)) {
+                /* A batch: its requests' ids count as sent (the server may
+                 * answer them), and a response with any of them, or one
+                 * answering the batch as a whole, is not judged. */
+                size_t b, nb = json_object_array_length(parsed);
+                x->reused = 1;
+                for (b = 0; b < nb && b < MAX_DUP_IDS; b++) {
+                    json_object *bid = mc_json_get(json_object_array_get_idx(parsed, b), "id");
+                    char idc[64];
+                    if (bid == NULL)
+                        continue;
+                    compact(bid, idc, sizeof(idc));
+                    (void)id_reused(x, idc);
+                    note_dup(x, idc);
+                }
             }
             json_object_put(parsed);
         } else if (mc_exec_is_answer(el)) {
@@ -1151,7 +1209,7 @@ int mc_exec_run(mc_exec_t *x, json_object *seq, int fresh, int record, mc_exec_o
                 char idc[64];
                 compact(mc_json_get(sendv, "id"), idc, sizeof(idc));
                 if (id_reused(x, idc))
-                    x->reused = 1;
+                    note_dup(x, idc);
                 if (strlen(idc) >= HTTP_REQ_ID_KEPT)
                     x->long_id = 1;
             }
@@ -1198,7 +1256,7 @@ int mc_exec_run(mc_exec_t *x, json_object *seq, int fresh, int record, mc_exec_o
         /* A line that is not UTF-8 may be read one way by the checker and
          * another by a lenient server: responses are not judged after it. */
         if (!utf8_ok(line))
-            x->reused = 1;
+            x->reused = x->reused_all = 1;
         if (i < sizeof(out->sent))
             out->sent[i] = 1;
         x->cur_elem = (int)i;
@@ -1274,9 +1332,13 @@ judge:
             const mc_wire_finding_t *f = &x->w.findings[i];
             const inline_rec_t *r = inline_of_seq(x, f->seq);
             /* Once the client has sent an id twice (which it must not do),
-             * which request a response answers is anyone's guess: what is
-             * said of responses says nothing about the server. */
-            if (x->reused && (r == NULL || r->response || follows_requests(f->check)))
+             * which request a response with that id answers is anyone's
+             * guess: what is said of it says nothing about the server. The
+             * responses to ids sent once are judged still (a sequence the
+             * mutator gave one collision would else hide every finding in
+             * its answers). */
+            if (x->reused && (r == NULL || follows_requests(f->check) ||
+                              (r->response && response_doubtful(x, r))))
                 continue;
             /* After a second initialize the checker follows what the client
              * declared last, whether or not the server took it. */
