@@ -15,6 +15,8 @@
 #include "campaign/exec.h"
 #include "campaign/gen.h"
 #include "core/json.h"
+#include "core/limits.h"
+#include "schema/registry.h"
 
 static const char *g_refserver;
 
@@ -285,6 +287,123 @@ static void test_exec_memory(void **state)
     json_object_put(seq);
 }
 
+/* One process answers far more messages over its life than the session's
+ * flood guard allows in one step: each sequence is a step of its own, so
+ * the answers keep being read (no false hang, every request answered). */
+static void test_exec_long_process(void **state)
+{
+    char *argv[] = {(char *)g_refserver, NULL};
+    mc_exec_opts_t o;
+    mc_exec_t *x = NULL;
+    mc_exec_outcome_t out;
+    mc_errbuf_t eb;
+    json_object *seq = json_object_new_array();
+    size_t i, per = 20, runs = MC_FLOOD_MIN_MESSAGES / 20 + 10;
+
+    (void)state;
+    for (i = 0; i < per; i++) {
+        char buf[96];
+        snprintf(buf, sizeof(buf), "{\"jsonrpc\": \"2.0\", \"id\": %zu, \"method\": \"ping\"}", i + 1);
+        json_object_array_add(seq, parse(buf));
+    }
+    memset(&o, 0, sizeof(o));
+    o.argv = argv;
+    o.version = "2025-06-18";
+    o.restart_every = (int)runs + 1;
+    mc_errbuf_clear(&eb);
+    assert_int_equal(mc_exec_new(&x, &o, &eb), MC_OK);
+    for (i = 0; i < runs; i++) {
+        assert_int_equal(mc_exec_run(x, seq, 0, 0, &out, &eb), MC_OK);
+        assert_int_equal(out.nf, 0);
+        assert_true(out.lines_in >= per);
+        assert_int_equal(out.answered[per - 1], 1);
+        mc_exec_outcome_free(&out);
+    }
+    assert_int_equal(mc_exec_starts(x), 1);
+    mc_exec_free(x);
+    json_object_put(seq);
+}
+
+/* A sequence that sends one id twice still has its other answers judged:
+ * the violation in the answer to tools/list (an id sent once) is found. */
+static void test_exec_dup_id_judged(void **state)
+{
+    char *argv[] = {(char *)g_refserver, "--inject", "tool-missing-input-schema", NULL};
+    mc_registry_t *reg = NULL;
+    mc_exec_opts_t o;
+    mc_exec_t *x = NULL;
+    mc_exec_outcome_t out;
+    mc_errbuf_t eb;
+    size_t i;
+    int schema = 0;
+    json_object *seq = parse("[{\"jsonrpc\": \"2.0\", \"id\": 5, \"method\": \"ping\"},"
+                             " {\"jsonrpc\": \"2.0\", \"id\": 5, \"method\": \"ping\"},"
+                             " {\"jsonrpc\": \"2.0\", \"id\": 7, \"method\": \"tools/list\"}]");
+
+    (void)state;
+    mc_errbuf_clear(&eb);
+    assert_int_equal(mc_registry_new(&reg, NULL, MC_REGISTRY_BUNDLED, &eb), MC_OK);
+    assert_int_equal(mc_registry_load(reg, "2025-06-18", &eb), MC_OK);
+    memset(&o, 0, sizeof(o));
+    o.argv = argv;
+    o.version = "2025-06-18";
+    o.registry = reg;
+    assert_int_equal(mc_exec_new(&x, &o, &eb), MC_OK);
+    assert_int_equal(mc_exec_run(x, seq, 1, 0, &out, &eb), MC_OK);
+    for (i = 0; i < out.nf; i++)
+        if (strncmp(out.f[i].check, "schema/", 7) == 0 && strcmp(out.f[i].method, "tools/list") == 0)
+            schema = 1;
+    assert_true(schema);
+    mc_exec_outcome_free(&out);
+    mc_exec_free(x);
+    mc_registry_free(reg);
+    json_object_put(seq);
+}
+
+/* The state model keys a method the schema does not define as one: two
+ * made-up method names reach the same states. */
+static void test_exec_unknown_methods_one_state(void **state)
+{
+    char *argv[] = {(char *)g_refserver, NULL};
+    mc_registry_t *reg = NULL;
+    mc_exec_opts_t o;
+    mc_exec_t *x = NULL;
+    mc_exec_outcome_t a, b;
+    mc_errbuf_t eb;
+    size_t i;
+    json_object *sa = parse("[{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"made/up\"}]");
+    json_object *sb = parse("[{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"other/name\"}]");
+    json_object *sp = parse("[{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"tools/list\"}]");
+
+    (void)state;
+    mc_errbuf_clear(&eb);
+    assert_int_equal(mc_registry_new(&reg, NULL, MC_REGISTRY_BUNDLED, &eb), MC_OK);
+    assert_int_equal(mc_registry_load(reg, "2025-06-18", &eb), MC_OK);
+    memset(&o, 0, sizeof(o));
+    o.argv = argv;
+    o.version = "2025-06-18";
+    o.registry = reg;
+    assert_int_equal(mc_exec_new(&x, &o, &eb), MC_OK);
+    assert_int_equal(mc_exec_run(x, sa, 1, 0, &a, &eb), MC_OK);
+    assert_int_equal(mc_exec_run(x, sb, 1, 0, &b, &eb), MC_OK);
+    assert_true(a.ns > 0);
+    assert_int_equal(a.ns, b.ns);
+    for (i = 0; i < a.ns; i++)
+        assert_int_equal(a.states[i], b.states[i]);
+    mc_exec_outcome_free(&b);
+    /* A method the schema defines keeps its own state. */
+    assert_int_equal(mc_exec_run(x, sp, 1, 0, &b, &eb), MC_OK);
+    assert_true(b.ns > 0);
+    assert_true(a.states[a.ns - 1] != b.states[b.ns - 1]);
+    mc_exec_outcome_free(&a);
+    mc_exec_outcome_free(&b);
+    mc_exec_free(x);
+    mc_registry_free(reg);
+    json_object_put(sa);
+    json_object_put(sb);
+    json_object_put(sp);
+}
+
 int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
@@ -294,6 +413,9 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_exec_answers),
         cmocka_unit_test(test_exec_hang),
         cmocka_unit_test(test_exec_memory),
+        cmocka_unit_test(test_exec_long_process),
+        cmocka_unit_test(test_exec_dup_id_judged),
+        cmocka_unit_test(test_exec_unknown_methods_one_state),
     };
 
     if (argc < 2) {
