@@ -343,18 +343,18 @@ fuzz_cov_header() {
 # cmake --build build-afl --target mcpcheck-refserver`), run with
 # --resources 40 (BENCH_RS_ARGS) so that its lists take several pages, a
 # budget of BENCH_BUDGET sequences (default 1500) per campaign. The default
-# switches were chosen before measuring, as the ones whose trigger needs more
-# than one generic request (docs/fuzzing.md says why each); BENCH_FUZZ_ARGS
-# adds options to mcpcheck fuzz.
+# switches were chosen before measuring: those a campaign's oracles can see
+# (a wire or schema rule, no tool call needed) whose trigger needs more than
+# one generic request (docs/fuzzing.md says why each); BENCH_FUZZ_ARGS adds
+# options to mcpcheck fuzz.
 bench_fuzz_coverage() {
     local afl=${AFL_BUILD_DIR:-$ROOT/build-afl} sw
     local -a rsargs=()
     read -r -a rsargs <<<"${BENCH_RS_ARGS:---resources 40}"
     read -r -a BENCH_FUZZ_EXTRA <<<"${BENCH_FUZZ_ARGS:-}"
     local switches=("$@")
-    ((${#switches[@]})) || switches=(cursor-repeat page-duplicate-items next-cursor-null
-        prompt-image-not-base64 cancelled-request-answered log-setlevel-invalid-accepted
-        completion-too-many read-uri-mismatch)
+    ((${#switches[@]})) || switches=(next-cursor-null prompt-image-not-base64 completion-too-many
+        read-uri-mismatch blob-not-base64)
     [[ -x $afl/bin/mcpcheck-refserver ]] || { echo "bench.sh fuzz-coverage: no $afl/bin/mcpcheck-refserver" >&2; return 2; }
     fuzz_cov_header
     for sw in "${switches[@]}"; do
