@@ -512,8 +512,9 @@ static int plain_id(json_object *id)
 /*
  * An extension appends a message, often one taken from another corpus
  * entry, whose id may be one seq already sent: then (as with any id sent
- * twice) the executor cannot tell which request a response answers and
- * judges none of them, which would hide what the extension reached. The
+ * twice) the executor cannot tell which request a response with that id
+ * answers and judges none of them, which would hide the answer to the very
+ * request that extends the sequence. The
  * appended message gets a fresh integer id then; collisions the mutator
  * makes on purpose are left alone.
  */
@@ -539,9 +540,9 @@ static void fresh_last_id(json_object *seq)
  * A persistent target carries state from one sequence into the next, so
  * what a sequence lit may be owed to the one run before it in the same
  * process: the last MC_CAMPAIGN_CARRY_MSGS messages of prev, then seq,
- * within MC_GEN_MAX_SEQ. The integer ids of the messages taken from prev
- * are renumbered above seq's, so that no id is sent twice; requestIds that
- * named them follow. Returns a new reference, or NULL when prev adds
+ * within MC_GEN_MAX_SEQ. The generator's ids (plain_id) of the requests
+ * taken from prev are renumbered as integers above seq's, so that no id is
+ * sent twice; requestIds that named them follow. Returns a new reference, or NULL when prev adds
  * nothing (seq is full, or prev is empty).
  */
 static json_object *with_carry(json_object *prev, json_object *seq)
