@@ -52,4 +52,17 @@ int mc__camp_write_finding(const mc_campaign_opts_t *o, const char *sub, const c
                            json_object *seq, const mc__camp_found_t *fd,
                            const mc_exec_outcome_t *rec);
 
+/*
+ * A persistent target carries state from one sequence into the next: the
+ * last MC_CAMPAIGN_CARRY_MSGS messages of prev (borrowed), then seq
+ * (borrowed), within MC_GEN_MAX_SEQ, the generator's ids of the messages
+ * from prev renumbered above seq's. Returns a new reference, or NULL when
+ * prev adds nothing.
+ */
+json_object *mc__camp_with_carry(json_object *prev, json_object *seq);
+
+/* Gives the last message of seq a fresh integer id when its id is one an
+ * earlier message of seq already has (an extension's appended message). */
+void mc__camp_fresh_last_id(json_object *seq);
+
 #endif /* MC_CAMPAIGN_INTERNAL_H */

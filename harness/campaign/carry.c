@@ -1,0 +1,137 @@
+/*
+ * carry.c - ids and prefixes of the sequences the campaign keeps: what a
+ * persistent process carried into a sequence, and fresh ids for the
+ * messages an extension appends.
+ */
+#include <stdint.h>
+
+#include <json-c/json.h>
+
+#include "campaign/campaign.h"
+#include "campaign/exec.h"
+#include "campaign/gen.h"
+#include "campaign/internal.h"
+#include "core/json.h"
+
+/* The largest integer id (or requestId) of seq's messages below the
+ * executor's id stride, or 0. */
+static int64_t max_int_id(json_object *seq)
+{
+    size_t i, n = json_object_array_length(seq);
+    int64_t top = 0;
+
+    for (i = 0; i < n; i++) {
+        json_object *m = json_object_array_get_idx(seq, i);
+        json_object *ids[2];
+        size_t k;
+        if (!json_object_is_type(m, json_type_object))
+            continue;
+        ids[0] = mc_json_get(m, "id");
+        ids[1] = mc_json_get(mc_json_get(m, "params"), "requestId");
+        for (k = 0; k < 2; k++)
+            if (json_object_is_type(ids[k], json_type_int) &&
+                json_object_get_int64(ids[k]) < MC_EXEC_ID_STRIDE &&
+                json_object_get_int64(ids[k]) > top)
+                top = json_object_get_int64(ids[k]);
+    }
+    return top;
+}
+
+/* True for an id as the generator makes them: an integer below the
+ * executor's id stride, or "s" and digits. Other ids are the mutator's odd
+ * values and stay as they are. */
+static int plain_id(json_object *id)
+{
+    const char *s;
+
+    if (json_object_is_type(id, json_type_int))
+        return json_object_get_int64(id) >= 0 && json_object_get_int64(id) < MC_EXEC_ID_STRIDE;
+    if (!json_object_is_type(id, json_type_string))
+        return 0;
+    s = json_object_get_string(id);
+    if (s[0] != 's' || s[1] == '\0')
+        return 0;
+    for (s++; *s != '\0'; s++)
+        if (*s < '0' || *s > '9')
+            return 0;
+    return 1;
+}
+
+/*
+ * An extension appends a message, often one taken from another corpus
+ * entry, whose id may be one seq already sent: then (as with any id sent
+ * twice) the executor cannot tell which request a response with that id
+ * answers and judges none of them, which would hide the answer to the very
+ * request that extends the sequence. The
+ * appended message gets a fresh integer id then; collisions the mutator
+ * makes on purpose are left alone.
+ */
+void mc__camp_fresh_last_id(json_object *seq)
+{
+    size_t i, n = json_object_array_length(seq);
+    json_object *last = n > 0 ? json_object_array_get_idx(seq, n - 1) : NULL;
+    json_object *id = mc_json_get(last, "id");
+    int64_t next;
+
+    if (!json_object_is_type(last, json_type_object) || mc_json_get(last, "method") == NULL ||
+        !plain_id(id))
+        return;
+    for (i = 0; i + 1 < n; i++)
+        if (json_object_equal(mc_json_get(json_object_array_get_idx(seq, i), "id"), id))
+            break;
+    if (i + 1 >= n || (next = max_int_id(seq) + 1) >= MC_EXEC_ID_STRIDE)
+        return;
+    json_object_object_add(last, "id", json_object_new_int64(next));
+}
+
+/*
+ * A persistent target carries state from one sequence into the next, so
+ * what a sequence lit may be owed to the one run before it in the same
+ * process: the last MC_CAMPAIGN_CARRY_MSGS messages of prev, then seq,
+ * within MC_GEN_MAX_SEQ. The generator's ids (plain_id) of the requests
+ * taken from prev are renumbered as integers above seq's, so that no id is
+ * sent twice; requestIds that named them follow. Returns a new reference, or NULL when prev adds
+ * nothing (seq is full, or prev is empty).
+ */
+json_object *mc__camp_with_carry(json_object *prev, json_object *seq)
+{
+    size_t np = json_object_array_length(prev), ns = json_object_array_length(seq);
+    size_t take = np < MC_CAMPAIGN_CARRY_MSGS ? np : MC_CAMPAIGN_CARRY_MSGS, i, k, nmap = 0;
+    int64_t next = max_int_id(seq) + 1, to[MC_CAMPAIGN_CARRY_MSGS];
+    json_object *from[MC_CAMPAIGN_CARRY_MSGS];
+    json_object *out;
+
+    if (ns >= MC_GEN_MAX_SEQ || take == 0)
+        return NULL;
+    if (take > MC_GEN_MAX_SEQ - ns)
+        take = MC_GEN_MAX_SEQ - ns;
+    out = json_object_new_array();
+    if (out == NULL)
+        return NULL;
+    for (i = np - take; i < np; i++) {
+        json_object *c = NULL, *id, *p, *rid;
+        if (json_object_deep_copy(json_object_array_get_idx(prev, i), &c, NULL) != 0 || c == NULL)
+            continue;
+        id = mc_json_get(c, "id");
+        if (json_object_is_type(c, json_type_object) && mc_json_get(c, "method") != NULL &&
+            plain_id(id) && next < MC_EXEC_ID_STRIDE) {
+            from[nmap] = json_object_get(id);
+            to[nmap] = next++;
+            json_object_object_add(c, "id", json_object_new_int64(to[nmap]));
+            nmap++;
+        }
+        p = mc_json_get(c, "params");
+        rid = mc_json_get(p, "requestId");
+        for (k = 0; rid != NULL && k < nmap; k++)
+            if (json_object_equal(from[k], rid)) {
+                json_object_object_add(p, "requestId", json_object_new_int64(to[k]));
+                break;
+            }
+        json_object_array_add(out, c);
+    }
+    for (k = 0; k < nmap; k++)
+        json_object_put(from[k]);
+    for (i = 0; i < ns; i++)
+        json_object_array_add(out, json_object_get(json_object_array_get_idx(seq, i)));
+    return out;
+}
