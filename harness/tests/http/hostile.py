@@ -67,8 +67,11 @@ def serve(mode, conn, stop):
                          b'data: {"jsonrpc":"2.0","method":"notifications/message",'
                          b'"params":{"level":"info","data":"later"}}\n\n'
                          % (RETRY_MS, next(EVENT_IDS)))
-            conn.close()
+            # Noted before the close: the client cannot see the stream end
+            # (and start its retry wait) earlier, however late this thread
+            # runs afterwards on a busy machine.
             CLOSED.append(time.monotonic())
+            conn.close()
             return
         if mode == "resume-forever":
             if b"\r\nlast-event-id:" in head.lower():
