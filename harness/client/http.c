@@ -129,11 +129,58 @@ static void open_get_stream(mc_http_t *h)
 
 /* --- the link -------------------------------------------------------------- */
 
+/*
+ * Sets what the body of POST s (line[0..n)) expects. Only a well-formed
+ * notification or response expects 202 (carries_request 0); anything else,
+ * a request or malformed input a test sends on purpose, expects an answer.
+ * A readable id names what the answer belongs to, even on malformed input
+ * (a request whose method is no string); an id whose compact JSON passes
+ * MC_HTTP_MAX_REQ_ID is noted and left unpaired, never cut.
+ */
+static void classify_post(mc_http_t *h, stream_t *s, const char *line, size_t n)
+{
+    json_object *o, *id = NULL;
+    mc_msg_t msg;
+    const char *m, *ids;
+    int has_id, has_result, has_error;
+
+    s->carries_request = 1;
+    s->malformed = mc_msg_decode(line, n, MC_MAX_JSON_DEPTH, &msg) != MC_OK ||
+                   msg.kind == MC_MSG_INVALID;
+    mc_msg_free(&msg);
+    o = mc__http_parse_n(line, n);
+    if (o == NULL || !json_object_is_type(o, json_type_object)) {
+        json_object_put(o);
+        return;
+    }
+    m = mc_json_get_str(o, "method");
+    has_id = json_object_object_get_ex(o, "id", &id);
+    has_result = json_object_object_get_ex(o, "result", NULL);
+    has_error = json_object_object_get_ex(o, "error", NULL);
+    if (has_id && mc_jsonrpc_id_valid(id)) {
+        ids = json_object_to_json_string_ext(id, JSON_C_TO_STRING_PLAIN);
+        if (strlen(ids) < sizeof(s->req_id))
+            snprintf(s->req_id, sizeof(s->req_id), "%s", ids);
+        else
+            mc__http_note(h, "POST#%u: the request id is %zu bytes of JSON, past the %u kept; "
+                             "its answer is not paired with this stream",
+                          s->num, strlen(ids), (unsigned)MC_HTTP_MAX_REQ_ID);
+    }
+    if (m != NULL && has_id)
+        s->is_initialize = strcmp(m, "initialize") == 0;
+    else if (!s->malformed && m != NULL && !has_id && !has_result && !has_error)
+        s->carries_request = 0; /* a notification */
+    else if (!s->malformed && m == NULL && has_id && has_result != has_error)
+        s->carries_request = 0; /* a response */
+    if (s->carries_request == 0 && m != NULL)
+        s->is_initialized = strcmp(m, "notifications/initialized") == 0;
+    json_object_put(o);
+}
+
 static int link_send(void *ctx, const char *line, size_t len, int64_t deadline_ms)
 {
     mc_http_t *h = ctx;
     stream_t *s;
-    json_object *o;
     size_t n = len;
 
     if (h->gone)
@@ -143,39 +190,7 @@ static int link_send(void *ctx, const char *line, size_t len, int64_t deadline_m
     s = mc__http_stream_start(h, ST_POST, line, n, NULL);
     if (s == NULL)
         return any_stream(h) ? MC_EFULL : MC_ENOMEM;
-    /* Only a well-formed notification or response expects 202; anything
-     * else (a request, or malformed input a test sends on purpose) expects
-     * an answer. */
-    s->carries_request = 1;
-    {
-        mc_msg_t m;
-        s->malformed = mc_msg_decode(line, n, MC_MAX_JSON_DEPTH, &m) != MC_OK ||
-                       m.kind == MC_MSG_INVALID;
-        mc_msg_free(&m);
-    }
-    o = mc__http_parse_n(line, n);
-    if (o != NULL && json_object_is_type(o, json_type_object)) {
-        json_object *id = NULL;
-        const char *m = mc_json_get_str(o, "method");
-        int has_id = json_object_object_get_ex(o, "id", &id);
-        int has_result = json_object_object_get_ex(o, "result", NULL);
-        int has_error = json_object_object_get_ex(o, "error", NULL);
-        /* A readable id names what the answer belongs to, even on malformed
-         * input (a request whose method is no string). */
-        if (has_id && mc_jsonrpc_id_valid(id))
-            snprintf(s->req_id, sizeof(s->req_id), "%s",
-                     json_object_to_json_string_ext(id, JSON_C_TO_STRING_PLAIN));
-        if (m != NULL && has_id) {
-            s->is_initialize = strcmp(m, "initialize") == 0;
-        } else if (m != NULL && !has_id && !has_result && !has_error) {
-            s->carries_request = 0;
-            s->is_initialized = strcmp(m, "notifications/initialized") == 0;
-        } else if (m == NULL && json_object_object_get_ex(o, "method", NULL) == 0 && has_id &&
-                   has_result != has_error) {
-            s->carries_request = 0;
-        }
-    }
-    json_object_put(o);
+    classify_post(h, s, line, n);
     /* Messages on separate connections have no order: wait until the server
      * has taken this one (its status arrived) before the next is sent. */
     for (;;) {

@@ -37,7 +37,7 @@ typedef struct stream {
     int malformed;          /* ... the body is no valid JSON-RPC message at all */
     int is_initialize;      /* ... an initialize request */
     int is_initialized;     /* ... notifications/initialized */
-    char req_id[64];        /* the request's id, compact JSON */
+    char req_id[MC_HTTP_MAX_REQ_ID + 1]; /* the request's id, compact JSON; "" none or too long */
     long status;
     int headers_done;
     size_t header_bytes;
@@ -70,7 +70,7 @@ typedef struct stream {
 typedef struct resume {
     int used;
     unsigned origin;        /* the POST whose stream is resumed */
-    char req_id[64];
+    char req_id[MC_HTTP_MAX_REQ_ID + 1];
     char last_id[MC_SSE_MAX_ID + 1];
     long retry_ms;          /* the last retry field of the stream, -1 none */
     int attempts;           /* this attempt's number, in a row without a new event */
@@ -88,7 +88,7 @@ typedef struct seen_id {
 typedef struct qframe {
     mc_inframe_t f;
     char meta[MC_HTTP_MAX_META];
-    char answers[64]; /* with MC_FRAME_F_REFUSAL: the refused request's id */
+    char answers[MC_HTTP_MAX_REQ_ID + 1]; /* with MC_FRAME_F_REFUSAL: the refused request's id */
 } qframe_t;
 
 struct mc_http {
@@ -105,7 +105,7 @@ struct mc_http {
     qframe_t *queue;        /* ring of MC_MAX_QUEUED_FRAMES */
     size_t q_head, q_count, q_bytes;
     char last_meta[MC_HTTP_MAX_META];
-    char last_answers[64];
+    char last_answers[MC_HTTP_MAX_REQ_ID + 1];
     char notes[NOTE_RING][NOTE_LEN];
     size_t n_head, n_count;
     mc_http_finding_t *findings;

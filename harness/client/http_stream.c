@@ -447,7 +447,7 @@ static void stream_finished(mc_http_t *h, stream_t *s)
              s->body ? s->body : "");
         if (s->kind == ST_POST && s->carries_request && s->status >= 400 &&
             h->failure[0] == '\0')
-            snprintf(h->failure, sizeof(h->failure), "POST#%u (request %s) got HTTP %ld%s%.80s",
+            snprintf(h->failure, sizeof(h->failure), "POST#%u (request %.64s) got HTTP %ld%s%.80s",
                      s->num, s->req_id, s->status, s->body_len ? ": " : "",
                      s->body ? s->body : "");
     }
