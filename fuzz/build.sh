@@ -71,8 +71,12 @@ for f in common schema_check; do
     -DMC_FUZZ_SCHEMAS_DIR=\"$MC_SRC/harness/schemas\" -c "$MC_SRC/fuzz/$f.c" -o "$OBJ/fuzz_$f.o"
 done
 # The mutator (engine machinery, linked into the JSON targets).
-"$CC" "${COMMON_FLAGS[@]}" "${EXTRA[@]}" -DMC_FUZZ_LIBFUZZER_MUTATOR=1 \
-  -c "$MC_SRC/fuzz/mutator.c" -o "$OBJ/fuzz_mutator.o"
+mutator_objs=()
+for f in mutator mutator_ops mutator_values; do
+  "$CC" "${COMMON_FLAGS[@]}" "${EXTRA[@]}" -DMC_FUZZ_LIBFUZZER_MUTATOR=1 \
+    -c "$MC_SRC/fuzz/$f.c" -o "$OBJ/fuzz_$f.o"
+  mutator_objs+=("$OBJ/fuzz_$f.o")
+done
 
 built=0
 for t in $targets; do
@@ -81,7 +85,7 @@ for t in $targets; do
   objs=("$OBJ/fuzz_common.o" "$OBJ/fuzz_schema_check.o")
   defs=()
   if uses_mutator "$t"; then
-    objs+=("$OBJ/fuzz_mutator.o")
+    objs+=("${mutator_objs[@]}")
     defs+=(-DMC_FUZZ_LIBFUZZER_MUTATOR=1)
   fi
   # $CXX links when set (libFuzzer is C++); plain $CC otherwise.

@@ -39,3 +39,10 @@ set(MC_FUZZ_MUTATOR_scenario_load OFF)
 set(MC_FUZZ_COMMON_SOURCES
     ${CMAKE_SOURCE_DIR}/fuzz/common.c
     ${CMAKE_SOURCE_DIR}/fuzz/schema_check.c)
+
+# The structure-aware mutator (engine machinery; mutator.c holds the entry
+# points, built with MC_FUZZ_LIBFUZZER_MUTATOR or MC_FUZZ_AFL_MUTATOR).
+set(MC_FUZZ_MUTATOR_SOURCES
+    ${CMAKE_SOURCE_DIR}/fuzz/mutator.c
+    ${CMAKE_SOURCE_DIR}/fuzz/mutator_ops.c
+    ${CMAKE_SOURCE_DIR}/fuzz/mutator_values.c)
