@@ -41,6 +41,8 @@ fi
 targets=$(sed -n '/^set(MC_FUZZ_TARGETS/,/)/p' "$MC_SRC/fuzz/targets.cmake" |
           tr -d '()' | tr -s ' \n' '\n' | grep -v -e '^set$' -e '^MC_FUZZ_TARGETS$' -e '^$')
 uses_mutator() { grep -q "set(MC_FUZZ_MUTATOR_$1 ON)" "$MC_SRC/fuzz/targets.cmake"; }
+# The further files of a target (its MC_FUZZ_PARTS_<NAME> line), if any.
+parts_of() { sed -n "s/^set(MC_FUZZ_PARTS_$1 \(.*\))\$/\1/p" "$MC_SRC/fuzz/targets.cmake"; }
 
 WORK="${WORK:-$(mktemp -d)}"
 OBJ="$WORK/mcpcheck-obj"
@@ -71,8 +73,12 @@ for f in common schema_check; do
     -DMC_FUZZ_SCHEMAS_DIR=\"$MC_SRC/harness/schemas\" -c "$MC_SRC/fuzz/$f.c" -o "$OBJ/fuzz_$f.o"
 done
 # The mutator (engine machinery, linked into the JSON targets).
-"$CC" "${COMMON_FLAGS[@]}" "${EXTRA[@]}" -DMC_FUZZ_LIBFUZZER_MUTATOR=1 \
-  -c "$MC_SRC/fuzz/mutator.c" -o "$OBJ/fuzz_mutator.o"
+mutator_objs=()
+for f in mutator mutator_ops mutator_values; do
+  "$CC" "${COMMON_FLAGS[@]}" "${EXTRA[@]}" -DMC_FUZZ_LIBFUZZER_MUTATOR=1 \
+    -c "$MC_SRC/fuzz/$f.c" -o "$OBJ/fuzz_$f.o"
+  mutator_objs+=("$OBJ/fuzz_$f.o")
+done
 
 built=0
 for t in $targets; do
@@ -81,11 +87,15 @@ for t in $targets; do
   objs=("$OBJ/fuzz_common.o" "$OBJ/fuzz_schema_check.o")
   defs=()
   if uses_mutator "$t"; then
-    objs+=("$OBJ/fuzz_mutator.o")
+    objs+=("${mutator_objs[@]}")
     defs+=(-DMC_FUZZ_LIBFUZZER_MUTATOR=1)
   fi
   # $CXX links when set (libFuzzer is C++); plain $CC otherwise.
   "$CC" "${COMMON_FLAGS[@]}" "${EXTRA[@]}" "${defs[@]}" -c "$src" -o "$OBJ/${t}_fuzzer.o"
+  for part in $(parts_of "$t"); do
+    "$CC" "${COMMON_FLAGS[@]}" "${EXTRA[@]}" -c "$MC_SRC/fuzz/$part.c" -o "$OBJ/${part}.o"
+    objs+=("$OBJ/${part}.o")
+  done
   # shellcheck disable=SC2086
   ${CXX:-$CC} ${CXXFLAGS:-$CFLAGS} "$OBJ/${t}_fuzzer.o" "${objs[@]}" "$OBJ/libmcpcheck.a" \
     $LIB_FUZZING_ENGINE $JSONC_LIBS -lm -pthread -o "$OUT/${t}_fuzzer"

@@ -6,6 +6,8 @@
 # For each target NAME (source fuzz/NAME_fuzzer.c):
 #   MC_FUZZ_LIBS_<NAME>     project libraries it links
 #   MC_FUZZ_MUTATOR_<NAME>  ON when it uses the structure-aware mutator
+#   MC_FUZZ_PARTS_<NAME>    further files of the target (fuzz/PART.c), when
+#                           it has more than NAME_fuzzer.c; one line each
 
 set(MC_FUZZ_TARGETS
     refserver_session
@@ -35,7 +37,16 @@ set(MC_FUZZ_MUTATOR_refserver_cursor OFF)
 set(MC_FUZZ_MUTATOR_refserver_fileroot OFF)
 set(MC_FUZZ_MUTATOR_scenario_load OFF)
 
+set(MC_FUZZ_PARTS_refserver_session refserver_session_read refserver_session_script)
+
 # Files every target compiles besides its own source.
 set(MC_FUZZ_COMMON_SOURCES
     ${CMAKE_SOURCE_DIR}/fuzz/common.c
     ${CMAKE_SOURCE_DIR}/fuzz/schema_check.c)
+
+# The structure-aware mutator (engine machinery; mutator.c holds the entry
+# points, built with MC_FUZZ_LIBFUZZER_MUTATOR or MC_FUZZ_AFL_MUTATOR).
+set(MC_FUZZ_MUTATOR_SOURCES
+    ${CMAKE_SOURCE_DIR}/fuzz/mutator.c
+    ${CMAKE_SOURCE_DIR}/fuzz/mutator_ops.c
+    ${CMAKE_SOURCE_DIR}/fuzz/mutator_values.c)

@@ -1,4 +1,5 @@
 #include "campaign/gen.h"
+#include "campaign/gen_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,7 +59,6 @@ static const mdef_t k_methods[] = {
     {"notifications/mcpcheck-unknown", 1, P_ODD, 1},
 };
 
-#define N_ELEMS(a) (sizeof(a) / sizeof((a)[0]))
 
 uint64_t mc_gen_rand(mc_gen_t *g)
 {
@@ -77,9 +77,14 @@ size_t mc_gen_below(mc_gen_t *g, size_t n)
 }
 
 /* True with probability 1/n. */
-static int one_in(mc_gen_t *g, size_t n)
+int mc__gen_one_in(mc_gen_t *g, size_t n)
 {
     return mc_gen_below(g, n) == 0;
+}
+
+const char *mc__gen_any_word(mc_gen_t *g)
+{
+    return k_words[mc_gen_below(g, N_ELEMS(k_words))];
 }
 
 int mc_gen_init(mc_gen_t *g, uint64_t seed, json_object *safe_tools, int call_tools)
@@ -271,7 +276,7 @@ static const char *any_version(mc_gen_t *g)
     return mc_version_name((int)mc_gen_below(g, MC_V_COUNT));
 }
 
-static json_object *odd_value(mc_gen_t *g)
+json_object *mc__gen_odd_value(mc_gen_t *g)
 {
     static const double nums[] = {0,           -1,          1,           2147483647.0,
                                   2147483648.0, -2147483649.0, 9007199254740993.0,
@@ -294,7 +299,7 @@ static json_object *odd_value(mc_gen_t *g)
     case 3:
         return json_object_new_string(k_odd_strings[mc_gen_below(g, N_ELEMS(k_odd_strings))]);
     case 4:
-        if (one_in(g, 8))
+        if (mc__gen_one_in(g, 8))
             return json_object_new_string(any_version(g));
         return json_object_new_string(k_words[mc_gen_below(g, N_ELEMS(k_words))]);
     case 5:
@@ -319,12 +324,12 @@ static json_object *odd_value(mc_gen_t *g)
 }
 
 /* A known name of a list, or now and then a word or odd string. */
-static const char *pick_name(mc_gen_t *g, const mc_gen_list_t *l)
+const char *mc__gen_pick_name(mc_gen_t *g, const mc_gen_list_t *l)
 {
     const char *s = list_pick(g, l);
 
-    if (s == NULL || one_in(g, 8))
-        return one_in(g, 2) ? k_words[mc_gen_below(g, N_ELEMS(k_words))]
+    if (s == NULL || mc__gen_one_in(g, 8))
+        return mc__gen_one_in(g, 2) ? k_words[mc_gen_below(g, N_ELEMS(k_words))]
                             : k_odd_strings[mc_gen_below(g, N_ELEMS(k_odd_strings))];
     return s;
 }
@@ -340,13 +345,13 @@ static json_object *gen_params(mc_gen_t *g, const mdef_t *m)
         return NULL;
     switch (m->params) {
     case P_NONE:
-        if (one_in(g, 2)) {
+        if (mc__gen_one_in(g, 2)) {
             json_object_put(p);
             return NULL;
         }
         break;
     case P_CURSOR:
-        if (!one_in(g, 3))
+        if (!mc__gen_one_in(g, 3))
             break;
         s = list_pick(g, &g->cursors);
         json_object_object_add(p, "cursor", json_object_new_string(s ? s : "bogus-cursor"));
@@ -376,50 +381,50 @@ static json_object *gen_params(mc_gen_t *g, const mdef_t *m)
     case P_PROMPT: {
         json_object *args, *names;
         size_t i, n;
-        s = pick_name(g, &g->prompts);
+        s = mc__gen_pick_name(g, &g->prompts);
         json_object_object_add(p, "name", json_object_new_string(s));
         names = mc_json_get(g->prompt_args, s);
-        if (names == NULL && !one_in(g, 4))
+        if (names == NULL && !mc__gen_one_in(g, 4))
             break;
         args = json_object_new_object();
         n = names ? json_object_array_length(names) : 0;
         for (i = 0; i < n; i++)
-            if (!one_in(g, 5))
+            if (!mc__gen_one_in(g, 5))
                 json_object_object_add(
                     args, json_object_get_string(json_object_array_get_idx(names, i)),
-                    json_object_new_string(one_in(g, 4) ? pick_name(g, &g->resources) : "x"));
+                    json_object_new_string(mc__gen_one_in(g, 4) ? mc__gen_pick_name(g, &g->resources) : "x"));
         json_object_object_add(p, "arguments", args);
         break;
     }
     case P_URI:
-        s = one_in(g, 3) ? pick_name(g, &g->templates) : pick_name(g, &g->resources);
+        s = mc__gen_one_in(g, 3) ? mc__gen_pick_name(g, &g->templates) : mc__gen_pick_name(g, &g->resources);
         json_object_object_add(p, "uri", json_object_new_string(s));
         break;
     case P_LEVEL:
         json_object_object_add(
             p, "level",
-            json_object_new_string(one_in(g, 8) ? "verbose" : levels[mc_gen_below(g, 8)]));
+            json_object_new_string(mc__gen_one_in(g, 8) ? "verbose" : levels[mc_gen_below(g, 8)]));
         break;
     case P_COMPLETE: {
         json_object *ref = json_object_new_object(), *arg = json_object_new_object();
-        const char *aname = one_in(g, 2) ? "arg1" : "id";
-        if (one_in(g, 2)) {
-            const char *pn = pick_name(g, &g->prompts);
+        const char *aname = mc__gen_one_in(g, 2) ? "arg1" : "id";
+        if (mc__gen_one_in(g, 2)) {
+            const char *pn = mc__gen_pick_name(g, &g->prompts);
             json_object *names = mc_json_get(g->prompt_args, pn);
             size_t na = json_object_is_type(names, json_type_array)
                             ? json_object_array_length(names)
                             : 0;
             json_object_object_add(ref, "type", json_object_new_string("ref/prompt"));
             json_object_object_add(ref, "name", json_object_new_string(pn));
-            if (na > 0 && !one_in(g, 4))
+            if (na > 0 && !mc__gen_one_in(g, 4))
                 aname = json_object_get_string(
                     json_object_array_get_idx(names, mc_gen_below(g, na)));
         } else {
             json_object_object_add(ref, "type", json_object_new_string("ref/resource"));
-            json_object_object_add(ref, "uri", json_object_new_string(pick_name(g, &g->templates)));
+            json_object_object_add(ref, "uri", json_object_new_string(mc__gen_pick_name(g, &g->templates)));
         }
         json_object_object_add(arg, "name", json_object_new_string(aname));
-        json_object_object_add(arg, "value", json_object_new_string(one_in(g, 2) ? "" : "a"));
+        json_object_object_add(arg, "value", json_object_new_string(mc__gen_one_in(g, 2) ? "" : "a"));
         json_object_object_add(p, "ref", ref);
         json_object_object_add(p, "argument", arg);
         break;
@@ -427,7 +432,7 @@ static json_object *gen_params(mc_gen_t *g, const mdef_t *m)
     case P_INIT: {
         json_object *ci = json_object_new_object();
         json_object_object_add(p, "protocolVersion",
-                               json_object_new_string(one_in(g, 2) ? any_version(g) : "1999-01-01"));
+                               json_object_new_string(mc__gen_one_in(g, 2) ? any_version(g) : "1999-01-01"));
         json_object_object_add(p, "capabilities", json_object_new_object());
         json_object_object_add(ci, "name", json_object_new_string("mcpcheck-fuzz"));
         json_object_object_add(ci, "version", json_object_new_string("0"));
@@ -436,7 +441,7 @@ static json_object *gen_params(mc_gen_t *g, const mdef_t *m)
     }
     case P_CANCEL:
         json_object_object_add(p, "requestId", json_object_new_int64(g->next_id - 1));
-        if (one_in(g, 2))
+        if (mc__gen_one_in(g, 2))
             json_object_object_add(p, "reason", json_object_new_string("fuzz"));
         break;
     case P_PROGRESS:
@@ -444,7 +449,7 @@ static json_object *gen_params(mc_gen_t *g, const mdef_t *m)
         json_object_object_add(p, "progress", json_object_new_int64((int64_t)mc_gen_below(g, 10)));
         break;
     case P_ODD:
-        json_object_object_add(p, k_words[mc_gen_below(g, N_ELEMS(k_words))], odd_value(g));
+        json_object_object_add(p, k_words[mc_gen_below(g, N_ELEMS(k_words))], mc__gen_odd_value(g));
         break;
     }
     return p;
@@ -483,7 +488,7 @@ json_object *mc_gen_message(mc_gen_t *g)
     }
     json_object_object_add(msg, "jsonrpc", json_object_new_string("2.0"));
     if (!m->notification) {
-        if (one_in(g, 6)) {
+        if (mc__gen_one_in(g, 6)) {
             char sid[32];
             snprintf(sid, sizeof(sid), "s%lld", (long long)g->next_id++);
             json_object_object_add(msg, "id", json_object_new_string(sid));
@@ -492,7 +497,7 @@ json_object *mc_gen_message(mc_gen_t *g)
         }
     }
     json_object_object_add(msg, "method", json_object_new_string(m->method));
-    if (params != NULL && !m->notification && one_in(g, 6)) {
+    if (params != NULL && !m->notification && mc__gen_one_in(g, 6)) {
         json_object *meta = json_object_new_object();
         char tok[32];
         snprintf(tok, sizeof(tok), "p%llu", (unsigned long long)(mc_gen_rand(g) & 0xffff));
@@ -526,10 +531,10 @@ json_object *mc_gen_answer(mc_gen_t *g)
     if (a == NULL)
         return NULL;
     json_object_object_add(a, "answer", json_object_new_string(m));
-    if (one_in(g, 4)) {
+    if (mc__gen_one_in(g, 4)) {
         json_object_object_add(a, "error",
                                rpc_error(codes[mc_gen_below(g, N_ELEMS(codes))],
-                                         one_in(g, 4) ? "" : "declined by mcpcheck fuzz"));
+                                         mc__gen_one_in(g, 4) ? "" : "declined by mcpcheck fuzz"));
         return a;
     }
     w = json_object_new_object();
@@ -538,22 +543,22 @@ json_object *mc_gen_answer(mc_gen_t *g)
                                json_object_new_string(actions[mc_gen_below(g, N_ELEMS(actions))]));
         /* Without content, an acceptance gets a valid instance of the
          * requested schema; with it, what the mutator makes of it. */
-        if (one_in(g, 3)) {
+        if (mc__gen_one_in(g, 3)) {
             c = json_object_new_object();
-            json_object_object_add(c, one_in(g, 2) ? "username" : "name",
+            json_object_object_add(c, mc__gen_one_in(g, 2) ? "username" : "name",
                                    json_object_new_string("mcpcheck"));
             json_object_object_add(w, "content", c);
         }
     } else if (strcmp(m, "sampling/createMessage") == 0) {
         c = json_object_new_object();
         json_object_object_add(c, "type", json_object_new_string("text"));
-        json_object_object_add(c, "text", json_object_new_string(one_in(g, 4) ? "" : "fuzz"));
+        json_object_object_add(c, "text", json_object_new_string(mc__gen_one_in(g, 4) ? "" : "fuzz"));
         json_object_object_add(w, "role", json_object_new_string("assistant"));
         json_object_object_add(w, "content", c);
         json_object_object_add(w, "model", json_object_new_string("mcpcheck-fuzz"));
-        if (!one_in(g, 3))
+        if (!mc__gen_one_in(g, 3))
             json_object_object_add(w, "stopReason",
-                                   json_object_new_string(one_in(g, 2) ? "endTurn" : "maxTokens"));
+                                   json_object_new_string(mc__gen_one_in(g, 2) ? "endTurn" : "maxTokens"));
     } else if (strcmp(m, "roots/list") == 0) {
         json_object *roots = json_object_new_array();
         size_t i, n = mc_gen_below(g, 3);
@@ -561,7 +566,7 @@ json_object *mc_gen_answer(mc_gen_t *g)
             json_object *r = json_object_new_object();
             json_object_object_add(r, "uri",
                                    json_object_new_string(i ? "file:///tmp" : "file:///"));
-            if (one_in(g, 2))
+            if (mc__gen_one_in(g, 2))
                 json_object_object_add(r, "name", json_object_new_string("root"));
             json_object_array_add(roots, r);
         }
@@ -577,7 +582,7 @@ json_object *mc_gen_sequence(mc_gen_t *g)
     size_t i, n = 1 + mc_gen_below(g, 6);
 
     /* How the client answers the server's own requests in this sequence. */
-    if (seq != NULL && one_in(g, 4))
+    if (seq != NULL && mc__gen_one_in(g, 4))
         json_object_array_add(seq, mc_gen_answer(g));
 
     for (i = 0; i < n && seq != NULL; i++) {
@@ -586,392 +591,4 @@ json_object *mc_gen_sequence(mc_gen_t *g)
             json_object_array_add(seq, m);
     }
     return seq;
-}
-
-/* --- tree mutation ------------------------------------------------------- */
-
-typedef struct node {
-    json_object *parent; /* object or array holding the value */
-    const char *key;     /* member name in an object parent (borrowed), or NULL */
-    size_t idx;          /* index in an array parent */
-    json_object *value;
-} node_t;
-
-static void collect(json_object *parent, node_t *v, size_t *n, int depth)
-{
-    if (depth > 16 || parent == NULL)
-        return;
-    if (json_object_is_type(parent, json_type_object)) {
-        json_object_object_foreach(parent, k, val)
-        {
-            if (*n >= MC_GEN_MAX_NODES)
-                return;
-            v[*n].parent = parent;
-            v[*n].key = k;
-            v[*n].idx = 0;
-            v[*n].value = val;
-            (*n)++;
-            collect(val, v, n, depth + 1);
-        }
-    } else if (json_object_is_type(parent, json_type_array)) {
-        size_t i, len = json_object_array_length(parent);
-        for (i = 0; i < len && *n < MC_GEN_MAX_NODES; i++) {
-            v[*n].parent = parent;
-            v[*n].key = NULL;
-            v[*n].idx = i;
-            v[*n].value = json_object_array_get_idx(parent, i);
-            (*n)++;
-            collect(v[*n - 1].value, v, n, depth + 1);
-        }
-    }
-}
-
-/* The name of an argument of a listed prompt, or of a property of a
- * listed tool's inputSchema; NULL when none was revealed. */
-static const char *pick_arg_name(mc_gen_t *g)
-{
-    json_object *set = one_in(g, 2) ? g->prompt_args : g->tool_schemas, *v = NULL;
-    size_t n = (size_t)json_object_object_length(set), k, i = 0;
-
-    if (n == 0)
-        return NULL;
-    k = mc_gen_below(g, n);
-    json_object_object_foreach(set, key, val)
-    {
-        (void)key;
-        if (i++ == k) {
-            v = val;
-            break;
-        }
-    }
-    if (json_object_is_type(v, json_type_array)) {
-        n = json_object_array_length(v);
-        return n ? json_object_get_string(json_object_array_get_idx(v, mc_gen_below(g, n))) : NULL;
-    }
-    v = mc_json_get(v, "properties");
-    if (!json_object_is_type(v, json_type_object) || json_object_object_length(v) == 0)
-        return NULL;
-    k = mc_gen_below(g, (size_t)json_object_object_length(v));
-    i = 0;
-    json_object_object_foreach(v, pk, pv)
-    {
-        (void)pv;
-        if (i++ == k)
-            return pk;
-    }
-    return NULL;
-}
-
-/* Puts val (owned) where node nd is. */
-static void node_set(node_t *nd, json_object *val)
-{
-    if (nd->key != NULL)
-        json_object_object_add(nd->parent, nd->key, val);
-    else
-        json_object_array_put_idx(nd->parent, nd->idx, val);
-}
-
-static void mutate_tree(mc_gen_t *g, json_object *msg)
-{
-    node_t *nodes = malloc(sizeof(node_t) * MC_GEN_MAX_NODES);
-    size_t n = 0;
-    node_t *nd;
-
-    if (nodes == NULL)
-        return;
-    collect(msg, nodes, &n, 0);
-    if (n == 0) {
-        free(nodes);
-        return;
-    }
-    nd = &nodes[mc_gen_below(g, n)];
-    switch (mc_gen_below(g, 6)) {
-    case 0: /* drop */
-        if (nd->key != NULL) {
-            char key[128];
-            snprintf(key, sizeof(key), "%s", nd->key);
-            json_object_object_del(nd->parent, key);
-        } else {
-            json_object_array_del_idx(nd->parent, nd->idx, 1);
-        }
-        break;
-    case 1: /* retype */
-    case 2:
-        node_set(nd, odd_value(g));
-        break;
-    case 3: /* a revealed name or word where a string was */
-        if (json_object_is_type(nd->value, json_type_string)) {
-            const mc_gen_list_t *ls[] = {&g->tools, &g->prompts, &g->resources, &g->templates,
-                                          &g->cursors};
-            const char *an = one_in(g, 6) ? pick_arg_name(g) : NULL;
-            node_set(nd, json_object_new_string(an ? an : pick_name(g, ls[mc_gen_below(g, 5)])));
-        } else {
-            node_set(nd, odd_value(g));
-        }
-        break;
-    case 4: /* add a member (an argument name the server revealed, or a word) */
-        if (json_object_is_type(nd->value, json_type_object)) {
-            const char *an = one_in(g, 2) ? pick_arg_name(g) : NULL;
-            json_object_object_add(nd->value, an ? an : k_words[mc_gen_below(g, N_ELEMS(k_words))],
-                                   one_in(g, 2) ? json_object_new_string("x") : odd_value(g));
-        } else if (json_object_is_type(nd->value, json_type_array))
-            json_object_array_add(nd->value, odd_value(g));
-        else
-            json_object_object_add(msg, k_words[mc_gen_below(g, N_ELEMS(k_words))],
-                                   odd_value(g));
-        break;
-    default: /* boundary number */
-        if (json_object_is_type(nd->value, json_type_int)) {
-            static const int64_t b[] = {0, -1, 1, INT32_MAX, INT32_MIN, INT64_MAX, INT64_MIN};
-            node_set(nd, json_object_new_int64(b[mc_gen_below(g, N_ELEMS(b))]));
-        } else {
-            node_set(nd, odd_value(g));
-        }
-        break;
-    }
-    free(nodes);
-}
-
-/* A copy of msg as a malformed line: truncated, or with bytes around it. */
-static json_object *mangle_line(mc_gen_t *g, json_object *msg)
-{
-    const char *s = json_object_is_type(msg, json_type_string)
-                        ? json_object_get_string(msg)
-                        : json_object_to_json_string_ext(msg, JSON_C_TO_STRING_PLAIN);
-    size_t len = strlen(s);
-    char buf[1024];
-
-    switch (mc_gen_below(g, 4)) {
-    case 0:
-        snprintf(buf, sizeof(buf), "%.*s", (int)(len > 1 ? mc_gen_below(g, len) : 0), s);
-        break;
-    case 1:
-        snprintf(buf, sizeof(buf), "[%.1000s]", s);
-        break;
-    case 2:
-        snprintf(buf, sizeof(buf), "%.1000s}", s);
-        break;
-    default:
-        snprintf(buf, sizeof(buf), "%.1000s", s);
-        if (len > 0 && len < sizeof(buf))
-            buf[mc_gen_below(g, len)] = "\x01{\":,]\\"[mc_gen_below(g, 7)];
-        break;
-    }
-    return json_object_new_string(buf);
-}
-
-static json_object *pick_id(mc_gen_t *g, json_object *seq)
-{
-    size_t i, n = json_object_array_length(seq), start = mc_gen_below(g, n ? n : 1);
-
-    for (i = 0; i < n; i++) {
-        json_object *id = mc_json_get(json_object_array_get_idx(seq, (start + i) % n), "id");
-        if (id != NULL)
-            return id;
-    }
-    return NULL;
-}
-
-static void insert_at(json_object *seq, size_t pos, json_object *m)
-{
-    size_t n = json_object_array_length(seq), i;
-
-    if (m == NULL)
-        return;
-    if (n >= MC_GEN_MAX_SEQ) {
-        json_object_put(m);
-        return;
-    }
-    json_object_array_add(seq, NULL);
-    for (i = n; i > pos; i--)
-        json_object_array_put_idx(seq, i, json_object_get(json_object_array_get_idx(seq, i - 1)));
-    json_object_array_put_idx(seq, pos, m);
-}
-
-/* Keeps seq up to one of its messages, then appends a new message. */
-static void cut_and_append(mc_gen_t *g, json_object *seq)
-{
-    size_t n = json_object_array_length(seq);
-
-    if (n > 1) {
-        size_t keep = 1 + mc_gen_below(g, n);
-        if (keep < n)
-            json_object_array_del_idx(seq, keep, n - keep);
-    }
-    insert_at(seq, json_object_array_length(seq), mc_gen_message(g));
-}
-
-/* Gives one request of seq a progress token (params._meta.progressToken). */
-static void add_progress_token(mc_gen_t *g, json_object *seq)
-{
-    size_t n = json_object_array_length(seq), k;
-    json_object *m, *c = NULL, *p, *meta;
-    char tok[32];
-
-    if (n == 0)
-        return;
-    k = mc_gen_below(g, n);
-    m = json_object_array_get_idx(seq, k);
-    if (!json_object_is_type(m, json_type_object) || mc_json_get(m, "method") == NULL ||
-        mc_json_get(m, "id") == NULL || json_object_deep_copy(m, &c, NULL) != 0)
-        return;
-    p = mc_json_get(c, "params");
-    if (!json_object_is_type(p, json_type_object)) {
-        p = json_object_new_object();
-        json_object_object_add(c, "params", p);
-    }
-    meta = mc_json_get(p, "_meta");
-    if (!json_object_is_type(meta, json_type_object)) {
-        meta = json_object_new_object();
-        json_object_object_add(p, "_meta", meta);
-    }
-    snprintf(tok, sizeof(tok), "p%llu", (unsigned long long)(mc_gen_rand(g) & 0xffff));
-    json_object_object_add(meta, "progressToken", json_object_new_string(tok));
-    json_object_array_put_idx(seq, k, c);
-}
-
-static void one_mutation(mc_gen_t *g, json_object *seq, json_object *other)
-{
-    size_t n = json_object_array_length(seq);
-    json_object *m, *id;
-
-    switch (mc_gen_below(g, 14)) {
-    case 13: /* extend: keep the sequence up to a message, then one new one */
-        cut_and_append(g, seq);
-        break;
-    case 11: /* how the client answers the server's requests from here on */
-        insert_at(seq, mc_gen_below(g, n + 1), mc_gen_answer(g));
-        break;
-    case 12: /* a progress token on a request (progress notifications follow) */
-        add_progress_token(g, seq);
-        break;
-    case 0:
-    case 1: /* insert a new message */
-        insert_at(seq, mc_gen_below(g, n + 1), mc_gen_message(g));
-        break;
-    case 2: /* drop one */
-        if (n > 1)
-            json_object_array_del_idx(seq, mc_gen_below(g, n), 1);
-        break;
-    case 3: /* repeat one (same id: a collision) */
-        if (n > 0)
-            insert_at(seq, mc_gen_below(g, n + 1),
-                      json_object_get(json_object_array_get_idx(seq, mc_gen_below(g, n))));
-        break;
-    case 4: /* move one */
-        if (n > 1) {
-            size_t a = mc_gen_below(g, n), b = mc_gen_below(g, n);
-            json_object *x = json_object_get(json_object_array_get_idx(seq, a));
-            json_object *y = json_object_get(json_object_array_get_idx(seq, b));
-            json_object_array_put_idx(seq, a, y);
-            json_object_array_put_idx(seq, b, x);
-        }
-        break;
-    case 5:
-    case 6: /* change a message's tree (or an answer's result or error) */
-        if (n > 0) {
-            size_t k = mc_gen_below(g, n);
-            json_object *c = NULL;
-            m = json_object_array_get_idx(seq, k);
-            if (json_object_is_type(m, json_type_object) && json_object_deep_copy(m, &c, NULL) == 0) {
-                json_object *body = mc_json_get(c, "with");
-                if (mc_json_get_str(c, "answer") != NULL && mc_json_get(c, "method") == NULL &&
-                    (body != NULL || (body = mc_json_get(c, "error")) != NULL) &&
-                    json_object_is_type(body, json_type_object) && !one_in(g, 8))
-                    mutate_tree(g, body);
-                else
-                    mutate_tree(g, c);
-                json_object_array_put_idx(seq, k, c);
-            }
-        }
-        break;
-    case 7: /* an id made to collide, or given an odd type */
-        if (n > 0) {
-            size_t k = mc_gen_below(g, n);
-            json_object *c = NULL;
-            m = json_object_array_get_idx(seq, k);
-            id = pick_id(g, seq);
-            if (!json_object_is_type(m, json_type_object) || mc_json_get(m, "method") == NULL ||
-                json_object_deep_copy(m, &c, NULL) != 0)
-                break;
-            if (id != NULL && !one_in(g, 3))
-                json_object_object_add(c, "id", json_object_get(id));
-            else
-                json_object_object_add(c, "id", odd_value(g));
-            json_object_array_put_idx(seq, k, c);
-        }
-        break;
-    case 8: /* a cancellation of a request in the sequence */
-        id = pick_id(g, seq);
-        if (id != NULL) {
-            json_object *c = json_object_new_object(), *p = json_object_new_object();
-            json_object_object_add(c, "jsonrpc", json_object_new_string("2.0"));
-            json_object_object_add(c, "method", json_object_new_string("notifications/cancelled"));
-            json_object_object_add(p, "requestId", json_object_get(id));
-            json_object_object_add(c, "params", p);
-            insert_at(seq, mc_gen_below(g, n + 1), c);
-        }
-        break;
-    case 9: /* a malformed line */
-        if (n > 0 && one_in(g, 2)) {
-            size_t k = mc_gen_below(g, n);
-            json_object_array_put_idx(seq, k, mangle_line(g, json_object_array_get_idx(seq, k)));
-        }
-        break;
-    default: /* splice messages of another sequence */
-        if (other != NULL && json_object_array_length(other) > 0) {
-            size_t on = json_object_array_length(other), k = mc_gen_below(g, on), c;
-            size_t cnt = 1 + mc_gen_below(g, on - k);
-            for (c = 0; c < cnt; c++) {
-                json_object *cp = NULL;
-                if (json_object_deep_copy(json_object_array_get_idx(other, k + c), &cp, NULL) == 0)
-                    insert_at(seq, mc_gen_below(g, json_object_array_length(seq) + 1), cp);
-            }
-        } else {
-            insert_at(seq, mc_gen_below(g, n + 1), mc_gen_message(g));
-        }
-        break;
-    }
-}
-
-json_object *mc_gen_mutate(mc_gen_t *g, json_object *seq, json_object *other)
-{
-    json_object *out = NULL;
-    size_t i, rounds = 1 + mc_gen_below(g, 4);
-
-    if (seq == NULL || json_object_deep_copy(seq, &out, NULL) != 0 || out == NULL)
-        return mc_gen_sequence(g);
-    for (i = 0; i < rounds; i++)
-        one_mutation(g, out, other);
-    if (json_object_array_length(out) == 0)
-        json_object_array_add(out, mc_gen_message(g));
-    return out;
-}
-
-json_object *mc_gen_extend(mc_gen_t *g, json_object *seq, json_object *other)
-{
-    json_object *out = NULL, *m = NULL;
-    size_t n, on;
-
-    if (seq == NULL || json_object_deep_copy(seq, &out, NULL) != 0 || out == NULL)
-        return mc_gen_sequence(g);
-    n = json_object_array_length(out);
-    /* Half the time from the end, else from a message inside. */
-    if (n > 1 && one_in(g, 2)) {
-        size_t keep = 1 + mc_gen_below(g, n);
-        if (keep < n)
-            json_object_array_del_idx(out, keep, n - keep);
-    }
-    on = other != NULL ? json_object_array_length(other) : 0;
-    if (on > 0 && one_in(g, 2) &&
-        json_object_deep_copy(json_object_array_get_idx(other, mc_gen_below(g, on)), &m, NULL) != 0)
-        m = NULL;
-    if (m == NULL)
-        m = mc_gen_message(g);
-    insert_at(out, json_object_array_length(out), m);
-    if (one_in(g, 3))
-        one_mutation(g, out, other);
-    if (json_object_array_length(out) == 0)
-        json_object_array_add(out, mc_gen_message(g));
-    return out;
 }

@@ -31,6 +31,10 @@
 #define MC_HTTP_MAX_CTYPE 128u
 /* HTTP streams (POSTs, the GET stream, the DELETE) open at once. */
 #define MC_HTTP_MAX_STREAMS 64
+/* The compact JSON of a request id kept to pair its answer with the POST
+ * that carried it (where a response may come, resumption, refusals). A
+ * longer id is noted and its answer left unpaired, never cut. */
+#define MC_HTTP_MAX_REQ_ID 512u
 /* Bytes of one recorded "HTTP facts" note beside a frame. */
 #define MC_HTTP_MAX_META 320u
 /* Time allowed to connect to the server. */

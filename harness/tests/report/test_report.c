@@ -465,18 +465,16 @@ static size_t lines_of(const char *s)
     return n;
 }
 
-/* INFO is INFO everywhere, SKIP and NOT-VERIFIED fold to a line, one cause is
- * named once, and links point at the page of the version that ran. */
-static void test_levels_causes_folding(void **state)
+/* INFO is INFO everywhere: MAY and INFO give INFO, and neither fails a run,
+ * even with --strict. A scenario that had to stop stays NOT-VERIFIED unless
+ * a finding came first. */
+static void test_levels_info(void **state)
 {
     mc_run_result_t run;
     mc_report_t rep;
-    mc_report_cause_t *cs = NULL;
-    size_t n = 0, findings = 0, k;
-    char buf[8192], *t;
+    char buf[8192];
 
     (void)state;
-    /* MAY and INFO give INFO; neither fails a run, even with --strict. */
     assert_int_equal(mc_verdict_for_level(MC_LEVEL_MUST), MC_FAIL);
     assert_int_equal(mc_verdict_for_level(MC_LEVEL_SHOULD), MC_WARN);
     assert_int_equal(mc_verdict_for_level(MC_LEVEL_MAY), MC_INFO);
@@ -496,8 +494,6 @@ static void test_levels_causes_folding(void **state)
     mc_report_console_causes(&rep, 0, 0, buf, sizeof(buf));
     assert_string_equal(buf, "");
     {
-        /* A scenario that had to stop stays NOT-VERIFIED, unless a finding
-         * came first: that stands. */
         mc_scenario_result_t *r = &rep.run.scenarios[0];
         mc_sresult_set(r, MC_NOT_VERIFIED, "the step at line %d could not be carried out", 3);
         mc_sresult_finish(r);
@@ -508,6 +504,13 @@ static void test_levels_causes_folding(void **state)
         assert_string_equal(r->reason, "the step at line 3 could not be carried out");
     }
     mc_report_free(&rep);
+}
+
+/* A run with one cause in three scenarios and versions, another in two,
+ * a SKIP and a NOT-VERIFIED scenario; rep is initialized from it. */
+static void causes_report(mc_report_t *rep)
+{
+    mc_run_result_t run;
 
     memset(&run, 0, sizeof(run));
     run.scenarios = calloc(8, sizeof(*run.scenarios));
@@ -524,8 +527,20 @@ static void test_levels_causes_folding(void **state)
     mc_sresult_finish(&run.scenarios[4]);
     scenario(&run, "res/skip", "res", "2025-06-18", MC_SKIP, 0);
     scenario(&run, "res/nv", "res", "2025-06-18", MC_NOT_VERIFIED, 0);
-    assert_int_equal(mc_report_init(&rep, &run, "/src"), MC_OK);
+    assert_int_equal(mc_report_init(rep, &run, "/src"), MC_OK);
+}
 
+/* One cause is named once; SKIP and NOT-VERIFIED fold to a line; links
+ * point at the page of the version that ran. */
+static void test_causes_folding(void **state)
+{
+    mc_report_t rep;
+    mc_report_cause_t *cs = NULL;
+    size_t n = 0, findings = 0;
+    char buf[8192];
+
+    (void)state;
+    causes_report(&rep);
     /* One check id failing for the same reason is one cause, whatever the
      * scenario, the version or the numbers in the message. */
     assert_int_equal(mc_report_causes(&rep, &cs, &n, &findings), MC_OK);
@@ -564,6 +579,19 @@ static void test_levels_causes_folding(void **state)
     mc_report_console_result(&rep.run.scenarios[0], NULL, 0, 0, 0, buf, sizeof(buf));
     assert_non_null(strstr(buf, "specification/2025-06-18/server/resources#reading\n"));
 
+    mc_report_free(&rep);
+}
+
+/* The causes in report.html ("Needs attention") and the checks' metadata in
+ * report.json. */
+static void test_causes_html_json(void **state)
+{
+    mc_report_t rep;
+    size_t n = 0, k;
+    char *t;
+
+    (void)state;
+    causes_report(&rep);
     /* HTML: "Needs attention" has one item per cause, with its message. */
     assert_int_equal(mc_report_html(&rep, &t, &n), MC_OK);
     {
@@ -620,7 +648,9 @@ int main(void)
         cmocka_unit_test(test_trace_and_html),
         cmocka_unit_test(test_json_round_trip),
         cmocka_unit_test(test_console),
-        cmocka_unit_test(test_levels_causes_folding),
+        cmocka_unit_test(test_levels_info),
+        cmocka_unit_test(test_causes_folding),
+        cmocka_unit_test(test_causes_html_json),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,30 @@
+/*
+ * gen_internal.h - what the generator (gen.c) lends the mutator
+ * (gen_mutate.c). Each draws from the generator's random stream. Internal
+ * to the campaign module.
+ */
+#ifndef MC_CAMPAIGN_GEN_INTERNAL_H
+#define MC_CAMPAIGN_GEN_INTERNAL_H
+
+#include <stddef.h>
+
+#include <json-c/json.h>
+
+#include "campaign/gen.h"
+
+#define N_ELEMS(a) (sizeof(a) / sizeof((a)[0]))
+
+/* True with probability 1/n. */
+int mc__gen_one_in(mc_gen_t *g, size_t n);
+
+/* One of the method names, field names and values the generator knows. */
+const char *mc__gen_any_word(mc_gen_t *g);
+
+/* An odd JSON value (NULL stands for JSON null): extreme numbers, odd
+ * strings, deep or wide containers. A new reference. */
+json_object *mc__gen_odd_value(mc_gen_t *g);
+
+/* A name from l, or now and then a made-up or odd one. Borrowed. */
+const char *mc__gen_pick_name(mc_gen_t *g, const mc_gen_list_t *l);
+
+#endif /* MC_CAMPAIGN_GEN_INTERNAL_H */

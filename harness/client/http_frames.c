@@ -1,0 +1,299 @@
+/*
+ * http_frames.c - what the Streamable HTTP client records and hands up:
+ * notes, findings, the frame queue, and the rules one arriving message or
+ * SSE event is judged by (where a response may come, event id uniqueness,
+ * resumption replays).
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "client/http_internal.h"
+#include "core/clock.h"
+#include "core/json.h"
+
+/* --- notes, findings, queue ---------------------------------------------- */
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+void mc__http_note(mc_http_t *h, const char *fmt, ...)
+{
+    va_list ap;
+    size_t slot;
+
+    if (h->n_count == NOTE_RING) {
+        h->n_head = (h->n_head + 1) % NOTE_RING;
+        h->n_count--;
+    }
+    slot = (h->n_head + h->n_count) % NOTE_RING;
+    va_start(ap, fmt);
+    vsnprintf(h->notes[slot], NOTE_LEN, fmt, ap);
+    va_end(ap);
+    h->n_count++;
+}
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 4, 5)))
+#endif
+void mc__http_finding(mc_http_t *h, const char *check, int pass, const char *fmt, ...)
+{
+    va_list ap;
+    mc_http_finding_t *f;
+
+    if (h->findings == NULL) {
+        h->findings = calloc(FINDING_RING, sizeof(*h->findings));
+        if (h->findings == NULL)
+            return;
+    }
+    if (pass) {
+        /* One passing observation per check is enough evidence. */
+        size_t i;
+        for (i = 0; i < h->f_count; i++) {
+            const mc_http_finding_t *o = &h->findings[(h->f_head + i) % FINDING_RING];
+            if (o->pass && strcmp(o->check, check) == 0)
+                return;
+        }
+    }
+    if (h->f_count == FINDING_RING) {
+        /* A full ring drops the oldest entry. */
+        h->f_head = (h->f_head + 1) % FINDING_RING;
+        h->f_count--;
+    }
+    f = &h->findings[(h->f_head + h->f_count) % FINDING_RING];
+    snprintf(f->check, sizeof(f->check), "%s", check);
+    f->pass = pass;
+    va_start(ap, fmt);
+    vsnprintf(f->detail, sizeof(f->detail), fmt, ap);
+    va_end(ap);
+    h->f_count++;
+}
+
+int mc_http_take_note(mc_http_t *h, char *buf, size_t cap)
+{
+    if (h == NULL || h->n_count == 0)
+        return 0;
+    snprintf(buf, cap, "%s", h->notes[h->n_head]);
+    h->n_head = (h->n_head + 1) % NOTE_RING;
+    h->n_count--;
+    return 1;
+}
+
+int mc_http_take_finding(mc_http_t *h, mc_http_finding_t *out)
+{
+    if (h == NULL || h->f_count == 0)
+        return 0;
+    *out = h->findings[h->f_head];
+    h->f_head = (h->f_head + 1) % FINDING_RING;
+    h->f_count--;
+    return 1;
+}
+
+int mc__http_queue_full(const mc_http_t *h, size_t more)
+{
+    return h->q_count >= MC_MAX_QUEUED_FRAMES || h->q_bytes + more > MC_MAX_QUEUED_BYTES;
+}
+
+/* Queues one frame with its facts. kind OVERSIZE takes len as bytes skipped.
+ * Returns 1 when the frame was queued (it is then the newest), 0 when it was
+ * dropped (out of memory, or the queue full). */
+int mc__http_push_frame(mc_http_t *h, stream_t *s, mc_frame_kind_t kind, const char *data,
+                      size_t len, const char *event_id)
+{
+    qframe_t *q;
+    size_t slot;
+    int n;
+
+    if (h->queue == NULL) {
+        h->queue = calloc(MC_MAX_QUEUED_FRAMES, sizeof(*h->queue));
+        if (h->queue == NULL)
+            return 0;
+    }
+    if (h->q_count >= MC_MAX_QUEUED_FRAMES)
+        return 0; /* callers pause first; this is the last line of defence */
+    slot = (h->q_head + h->q_count) % MC_MAX_QUEUED_FRAMES;
+    q = &h->queue[slot];
+    memset(q, 0, sizeof(*q));
+    q->f.kind = kind;
+    q->f.at_ms = mc_now_ms();
+    if (kind == MC_FRAME_OVERSIZE) {
+        q->f.len = len;
+    } else {
+        q->f.data = malloc(len + 1);
+        if (q->f.data == NULL)
+            return 0;
+        memcpy(q->f.data, data, len);
+        q->f.data[len] = '\0';
+        q->f.len = len;
+        if (memchr(data, '\0', len) != NULL)
+            q->f.flags |= MC_FRAME_F_NUL;
+        h->q_bytes += len;
+    }
+    n = snprintf(q->meta, sizeof(q->meta), "%s#%u %ld %s", s->kind == ST_GET ? "GET" : "POST",
+                 s->num, s->status, s->ctype[0] ? s->ctype : "(no content type)");
+    if (n > 0 && (size_t)n < sizeof(q->meta) && s->resume_of != 0)
+        n += snprintf(q->meta + n, sizeof(q->meta) - (size_t)n, " resumes=POST#%u", s->resume_of);
+    if (n > 0 && (size_t)n < sizeof(q->meta) && s->session_id[0])
+        n += snprintf(q->meta + n, sizeof(q->meta) - (size_t)n, " session=%s", s->session_id);
+    if (n > 0 && (size_t)n < sizeof(q->meta) && event_id != NULL && event_id[0])
+        snprintf(q->meta + n, sizeof(q->meta) - (size_t)n, " event-id=%s", event_id);
+    s->frames++;
+    h->q_count++;
+    return 1;
+}
+
+/* --- one message arriving ------------------------------------------------- */
+
+/* Parses len bytes (not necessarily NUL-terminated). New reference or NULL. */
+json_object *mc__http_parse_n(const char *data, size_t len)
+{
+    json_tokener *tok;
+    json_object *o;
+
+    if (len > MC_MAX_MESSAGE_SIZE)
+        return NULL;
+    tok = json_tokener_new_ex(MC_MAX_JSON_DEPTH);
+    if (tok == NULL)
+        return NULL;
+    o = json_tokener_parse_ex(tok, data, (int)len);
+    json_tokener_free(tok);
+    return o;
+}
+
+
+/* Looks at a message a stream delivered for the rules about where it may
+ * come: a response on the GET stream, a response to another request on a
+ * POST stream, the initialize result naming the version. */
+void mc__http_inspect_message(mc_http_t *h, stream_t *s, const char *data, size_t len)
+{
+    json_object *o;
+    json_object *id, *res;
+    int is_response;
+
+    o = mc__http_parse_n(data, len);
+    if (o == NULL || !json_object_is_type(o, json_type_object)) {
+        json_object_put(o);
+        return;
+    }
+    is_response = json_object_object_get_ex(o, "id", &id) &&
+                  !json_object_object_get_ex(o, "method", NULL) &&
+                  (json_object_object_get_ex(o, "result", NULL) ||
+                   json_object_object_get_ex(o, "error", NULL));
+    if (is_response) {
+        const char *ids = json_object_to_json_string_ext(id, JSON_C_TO_STRING_PLAIN);
+        s->responses++;
+        if (s->req_id[0] && strcmp(ids, s->req_id) == 0)
+            s->answered = 1;
+        if (s->kind == ST_GET && s->resume_of == 0)
+            mc__http_finding(h, "http/get-stream-no-response", 0,
+                    "GET#%u carried a JSON-RPC response (id %.40s)", s->num, ids);
+        else if (s->carries_request && s->req_id[0] && strcmp(ids, s->req_id) != 0 &&
+                 strcmp(ids, "null") != 0)
+            mc__http_finding(h, "http/response-on-own-stream", 0,
+                    "POST#%u (request id %s) carried the response to id %.40s", s->num,
+                    s->req_id, ids);
+        if (s->is_initialize && json_object_object_get_ex(o, "result", &res)) {
+            const char *v = mc_json_get_str(res, "protocolVersion");
+            if (v != NULL && strlen(v) < sizeof(h->version))
+                snprintf(h->version, sizeof(h->version), "%s", v);
+        }
+    }
+    json_object_put(o);
+}
+
+static uint64_t id_hash(const char *id)
+{
+    uint64_t v = 1469598103934665603ull;
+
+    for (; *id; id++) {
+        v ^= (unsigned char)*id;
+        v *= 1099511628211ull;
+    }
+    return v;
+}
+
+/*
+ * Judges an SSE event id against the ids the session has seen: an id used
+ * before breaks http/sse-event-id-unique, or, on a resumption, when another
+ * stream used it, shows a message of another stream replayed
+ * (http/resume-own-stream). Returns 0 when a resumption repeats an id of
+ * the stream it resumes: the event is a redelivery and is dropped.
+ */
+static int track_event_id(mc_http_t *h, stream_t *s, const char *id)
+{
+    uint64_t hv = id_hash(id);
+    size_t i;
+    seen_id_t *e;
+
+    if (h->seen == NULL) {
+        h->seen = calloc(MC_HTTP_MAX_TRACKED_EVENT_IDS, sizeof(*h->seen));
+        if (h->seen == NULL)
+            return 1;
+    }
+    for (i = 0; i < h->seen_count; i++) {
+        e = &h->seen[(h->seen_head + i) % MC_HTTP_MAX_TRACKED_EVENT_IDS];
+        if (e->hash != hv)
+            continue;
+        if (e->origin == s->origin && s->resume_of != 0)
+            return 0; /* a redelivery on the stream that sent it first */
+        if (s->resume_of != 0)
+            mc__http_finding(h, "http/resume-own-stream", 0,
+                    "GET#%u, resuming POST#%u, replayed event %.60s, which %s#%u sent", s->num,
+                    s->resume_of, id, e->is_get ? "GET" : "POST", e->origin);
+        else
+            mc__http_finding(h, "http/sse-event-id-unique", 0,
+                    "%s#%u sent event id \"%.60s\", which %s#%u of the same session had used",
+                    s->kind == ST_GET ? "GET" : "POST", s->num, id, e->is_get ? "GET" : "POST",
+                    e->origin);
+        return 1;
+    }
+    if (h->seen_count == MC_HTTP_MAX_TRACKED_EVENT_IDS) {
+        h->seen_head = (h->seen_head + 1) % MC_HTTP_MAX_TRACKED_EVENT_IDS;
+        h->seen_count--;
+    }
+    e = &h->seen[(h->seen_head + h->seen_count) % MC_HTTP_MAX_TRACKED_EVENT_IDS];
+    e->hash = hv;
+    e->origin = s->origin;
+    e->is_get = s->kind == ST_GET && s->resume_of == 0;
+    h->seen_count++;
+    mc__http_finding(h, "http/sse-event-id-unique", 1, "event ids of different streams differ");
+    if (s->resume_of != 0)
+        mc__http_finding(h, "http/resume-own-stream", 1, "a resumption replayed its own stream");
+    return 1;
+}
+
+int mc__http_on_sse_event(void *ctx, const mc_sse_event_t *ev)
+{
+    stream_t *s = ctx;
+    mc_http_t *h = s->h;
+
+    if (ev->has_id && ev->id[0] != '\0' && !track_event_id(h, s, ev->id)) {
+        mc__http_note(h, "GET#%u: event %.60s came before on this stream; not passed on again", s->num,
+             ev->id);
+        return 0;
+    }
+    if (ev->oversize) {
+        mc__http_push_frame(h, s, MC_FRAME_OVERSIZE, NULL, MC_MAX_MESSAGE_SIZE, ev->id);
+        return 0;
+    }
+    if (!ev->has_data) {
+        /* An event with no data field carries no message. The 2025-11-25
+         * priming event has an id and an empty data field instead. */
+        mc__http_finding(h, "http/sse-event-has-data", 0,
+                "%s#%u sent an SSE event without a data field (event \"%s\", id \"%s\")",
+                s->kind == ST_GET ? "GET" : "POST", s->num, ev->event, ev->id);
+        return 0;
+    }
+    if (ev->data_len == 0)
+        return 0; /* a priming event: an id and empty data */
+    if (ev->event[0] != '\0' && strcmp(ev->event, "message") != 0) {
+        mc__http_note(h, "%s#%u: SSE event of type \"%.40s\" ignored", s->kind == ST_GET ? "GET" : "POST",
+             s->num, ev->event);
+        return 0;
+    }
+    s->new_events++;
+    mc__http_inspect_message(h, s, ev->data, ev->data_len);
+    mc__http_push_frame(h, s, MC_FRAME_LINE, ev->data, ev->data_len, ev->has_id ? ev->id : NULL);
+    return 0;
+}

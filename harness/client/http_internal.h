@@ -1,0 +1,170 @@
+/*
+ * http_internal.h - the pieces of the Streamable HTTP client shared by its
+ * files: http.c (URL rules, the link, life), http_frames.c (notes, findings,
+ * the frame queue, what one arriving message or SSE event tells) and
+ * http_stream.c (the transfers: start, curl callbacks, the judgement of a
+ * finished transfer, resumption). Internal to the client layer.
+ */
+#ifndef MC_CLIENT_HTTP_INTERNAL_H
+#define MC_CLIENT_HTTP_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <curl/curl.h>
+#include <json-c/json.h>
+
+#include "client/http.h"
+#include "client/http_limits.h"
+#include "client/sse.h"
+
+#define NOTE_RING 256
+#define FINDING_RING 256
+#define NOTE_LEN 200
+/* Longest single wait in the transfer loop; the caller's deadline bounds the sum. */
+#define WAIT_SLICE_MS 1000
+
+typedef enum stream_kind { ST_POST, ST_GET, ST_DELETE } stream_kind_t;
+
+typedef struct stream {
+    mc_http_t *h;
+    CURL *easy;
+    struct curl_slist *hdrs;
+    stream_kind_t kind;
+    unsigned num;           /* POST#num in the notes */
+    int carries_request;    /* the POST body expects an answer: a JSON-RPC request, or
+                               malformed input (anything but a notification or response) */
+    int malformed;          /* ... the body is no valid JSON-RPC message at all */
+    int is_initialize;      /* ... an initialize request */
+    int is_initialized;     /* ... notifications/initialized */
+    char req_id[MC_HTTP_MAX_REQ_ID + 1]; /* the request's id, compact JSON; "" none or too long */
+    long status;
+    int headers_done;
+    size_t header_bytes;
+    int header_overflow;
+    char ctype[MC_HTTP_MAX_CTYPE];
+    char session_id[MC_HTTP_MAX_SESSION_ID + 4];
+    char location[128];
+    int is_sse, is_json;
+    mc_sse_t sse;
+    char *body;             /* JSON or other body, capped */
+    size_t body_len, body_cap, body_max;
+    int body_over;
+    uint64_t bytes;
+    unsigned frames;        /* frames delivered from this stream */
+    int responses;          /* JSON-RPC responses seen on this stream */
+    int paused;
+    int done;
+    CURLcode result;
+    unsigned origin;        /* the stream this one carries on: its own num, or the POST it resumes */
+    unsigned resume_of;     /* a resumption (GET with Last-Event-ID) of POST#resume_of, or 0 */
+    int answered;           /* the response to req_id arrived on this stream */
+    unsigned new_events;    /* events with a message not delivered before */
+    char last_id_in[MC_SSE_MAX_ID + 1]; /* a resumption: the Last-Event-ID it sent */
+    long retry_in;          /* a resumption: the retry in force when it started, -1 none */
+    int attempts_in;        /* a resumption: its attempt number */
+    int total_in;           /* a resumption: resumptions of the request so far, this one too */
+} stream_t;
+
+/* A resumption waiting for its time. */
+typedef struct resume {
+    int used;
+    unsigned origin;        /* the POST whose stream is resumed */
+    char req_id[MC_HTTP_MAX_REQ_ID + 1];
+    char last_id[MC_SSE_MAX_ID + 1];
+    long retry_ms;          /* the last retry field of the stream, -1 none */
+    int attempts;           /* this attempt's number, in a row without a new event */
+    int total;              /* resumptions of the request so far, this one too */
+    int64_t due_ms;
+} resume_t;
+
+/* An SSE event id seen in the session (its hash) and the stream it came on. */
+typedef struct seen_id {
+    uint64_t hash;
+    unsigned origin;
+    int is_get;
+} seen_id_t;
+
+typedef struct qframe {
+    mc_inframe_t f;
+    char meta[MC_HTTP_MAX_META];
+    char answers[MC_HTTP_MAX_REQ_ID + 1]; /* with MC_FRAME_F_REFUSAL: the refused request's id */
+} qframe_t;
+
+struct mc_http {
+    char *url;
+    char *origin;
+    int get_stream_wanted;
+    CURLM *multi;
+    stream_t *streams[MC_HTTP_MAX_STREAMS];
+    stream_t *get;
+    unsigned next_num;
+    char session_id[MC_HTTP_MAX_SESSION_ID + 4];
+    char version[32];
+    int initialized_sent;
+    qframe_t *queue;        /* ring of MC_MAX_QUEUED_FRAMES */
+    size_t q_head, q_count, q_bytes;
+    char last_meta[MC_HTTP_MAX_META];
+    char last_answers[MC_HTTP_MAX_REQ_ID + 1];
+    char notes[NOTE_RING][NOTE_LEN];
+    size_t n_head, n_count;
+    mc_http_finding_t *findings;
+    size_t f_head, f_count;
+    char failure[240];
+    int gone;               /* the server cannot be reached any more */
+    int64_t late_deadline;  /* the deadline frames were last delivered past */
+    unsigned late_frames;   /* frames delivered past late_deadline */
+    resume_t resumes[MC_HTTP_MAX_STREAMS];
+    seen_id_t *seen;        /* ring of MC_HTTP_MAX_TRACKED_EVENT_IDS, allocated on first use */
+    size_t seen_head, seen_count;
+};
+
+/* Records a note for the transcript (a ring of NOTE_RING; the oldest goes). */
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+void mc__http_note(mc_http_t *h, const char *fmt, ...);
+
+/* Records a finding of check (pass or fail); one pass per check is kept.
+ * A full ring drops the oldest entry; out of memory drops this one. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 4, 5)))
+#endif
+void mc__http_finding(mc_http_t *h, const char *check, int pass, const char *fmt, ...);
+
+/* 1 when the frame queue cannot take more bytes (or any frame). */
+int mc__http_queue_full(const mc_http_t *h, size_t more);
+
+/* Queues one frame with its facts. kind OVERSIZE takes len as bytes skipped.
+ * Returns 1 when the frame was queued (it is then the newest), 0 when it was
+ * dropped (out of memory, or the queue full). */
+int mc__http_push_frame(mc_http_t *h, stream_t *s, mc_frame_kind_t kind, const char *data,
+                        size_t len, const char *event_id);
+
+/* Parses len bytes (not necessarily NUL-terminated). New reference or NULL. */
+json_object *mc__http_parse_n(const char *data, size_t len);
+
+/* Judges where a message a stream delivered may come (see http_frames.c). */
+void mc__http_inspect_message(mc_http_t *h, stream_t *s, const char *data, size_t len);
+
+/* The SSE parser's event callback; ctx is the stream. Always returns 0. */
+int mc__http_on_sse_event(void *ctx, const mc_sse_event_t *ev);
+
+/* Creates and starts a transfer. body and last_event_id (a GET that resumes
+ * a stream) may be NULL. Returns the stream or NULL. */
+stream_t *mc__http_stream_start(mc_http_t *h, stream_kind_t kind, const char *body, size_t len,
+                                const char *last_event_id);
+
+/* Ends a transfer and frees the stream; NULL is ignored. */
+void mc__http_stream_free(stream_t *s);
+
+/* Reads completions off the multi handle and retires finished streams. */
+void mc__http_reap(mc_http_t *h);
+
+/* Resumes transfers paused on a full queue once there is room. */
+void mc__http_unpause(mc_http_t *h);
+
+/* Runs transfers, waiting at most timeout_ms for activity. */
+void mc__http_pump(mc_http_t *h, int timeout_ms);
+
+#endif /* MC_CLIENT_HTTP_INTERNAL_H */

@@ -1,0 +1,401 @@
+/* Unit tests for the Streamable HTTP client (client/http.h) against a
+ * scripted loopback server in a thread: how a POST's body is classified
+ * (request, notification, malformed input) decides which rule judges the
+ * answer, and a request id is kept whole or, past its limit, noted. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <pthread.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "client/http.h"
+#include "client/http_limits.h"
+#include "core/clock.h"
+#include "core/error.h"
+
+/* Budget for a transfer to finish; a hang guard, never a speed test. */
+#define BUDGET_MS 20000
+#define MAX_RULES 4
+#define MAX_REQUEST (64 * 1024)
+
+/* The server answers a request whose body holds needle with answer (the
+ * first rule that matches); without a match, 202 and no body. */
+typedef struct rule {
+    const char *needle;
+    const char *answer;
+} rule_t;
+
+typedef struct server {
+    int fd;
+    int port;
+    int stop;
+    rule_t rules[MAX_RULES];
+    pthread_t thread;
+} server_t;
+
+/* Reads one request (headers and a Content-Length body) into buf. */
+static size_t read_request(int c, char *buf, size_t cap)
+{
+    size_t got = 0, want = 0;
+    char *end;
+
+    for (;;) {
+        struct pollfd p = {c, POLLIN, 0};
+        ssize_t n;
+        if (got + 1 >= cap || poll(&p, 1, BUDGET_MS) <= 0)
+            break;
+        n = read(c, buf + got, cap - 1 - got);
+        if (n <= 0)
+            break;
+        got += (size_t)n;
+        buf[got] = '\0';
+        end = strstr(buf, "\r\n\r\n");
+        if (end != NULL && want == 0) {
+            const char *cl = strstr(buf, "Content-Length:");
+            want = (size_t)(end + 4 - buf) + (cl != NULL ? strtoul(cl + 15, NULL, 10) : 0);
+        }
+        if (want != 0 && got >= want)
+            break;
+    }
+    buf[got] = '\0';
+    return got;
+}
+
+static void *serve(void *arg)
+{
+    server_t *sv = arg;
+    static char buf[MAX_REQUEST];
+
+    while (!sv->stop) {
+        struct pollfd p = {sv->fd, POLLIN, 0};
+        const char *answer = "HTTP/1.1 202 Accepted\r\nContent-Length: 0\r\n\r\n";
+        int c, i;
+        if (poll(&p, 1, 50) <= 0)
+            continue;
+        c = accept(sv->fd, NULL, NULL);
+        if (c < 0)
+            continue;
+        read_request(c, buf, sizeof(buf));
+        for (i = 0; i < MAX_RULES && sv->rules[i].needle != NULL; i++)
+            if (strstr(buf, sv->rules[i].needle) != NULL) {
+                answer = sv->rules[i].answer;
+                break;
+            }
+        if (write(c, answer, strlen(answer)) < 0)
+            break;
+        close(c);
+    }
+    return NULL;
+}
+
+static void server_start(server_t *sv)
+{
+    struct sockaddr_in a;
+    socklen_t len = sizeof(a);
+
+    memset(&a, 0, sizeof(a));
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    sv->fd = socket(AF_INET, SOCK_STREAM, 0);
+    assert_true(sv->fd >= 0);
+    assert_int_equal(bind(sv->fd, (struct sockaddr *)&a, sizeof(a)), 0);
+    assert_int_equal(listen(sv->fd, 8), 0);
+    assert_int_equal(getsockname(sv->fd, (struct sockaddr *)&a, &len), 0);
+    sv->port = ntohs(a.sin_port);
+    assert_int_equal(pthread_create(&sv->thread, NULL, serve, sv), 0);
+}
+
+static void server_stop(server_t *sv)
+{
+    sv->stop = 1;
+    pthread_join(sv->thread, NULL);
+    close(sv->fd);
+}
+
+/* A JSON answer with the given status line and body, closing the connection. */
+static char *json_answer(const char *status, const char *body)
+{
+    size_t cap = strlen(body) + 256;
+    char *a = malloc(cap);
+
+    assert_non_null(a);
+    snprintf(a, cap,
+             "HTTP/1.1 %s\r\nContent-Type: application/json\r\nContent-Length: %zu\r\n"
+             "Connection: close\r\n\r\n%s",
+             status, strlen(body), body);
+    return a;
+}
+
+typedef struct client {
+    mc_http_t *h;
+    mc_link_t link;
+    char notes[64][256];
+    int n_notes;
+    mc_http_finding_t found[64];
+    int n_found;
+} client_t;
+
+static void client_open(client_t *c, const server_t *sv)
+{
+    char url[64];
+    mc_http_opts_t o;
+    mc_errbuf_t eb;
+
+    memset(c, 0, sizeof(*c));
+    memset(&o, 0, sizeof(o));
+    memset(&eb, 0, sizeof(eb));
+    snprintf(url, sizeof(url), "http://127.0.0.1:%d/mcp", sv->port);
+    o.url = url;
+    c->h = mc_http_new(&o, &eb);
+    assert_non_null(c->h);
+    c->link = mc_http_link(c->h);
+}
+
+static void drain(client_t *c)
+{
+    while (c->n_notes < 64 && mc_http_take_note(c->h, c->notes[c->n_notes], 256))
+        c->n_notes++;
+    while (c->n_found < 64 && mc_http_take_finding(c->h, &c->found[c->n_found]))
+        c->n_found++;
+}
+
+static int noted(const client_t *c, const char *part)
+{
+    int i;
+
+    for (i = 0; i < c->n_notes; i++)
+        if (strstr(c->notes[i], part) != NULL)
+            return 1;
+    return 0;
+}
+
+/* Sends body as POST#num and waits until its transfer is judged (its
+ * "POST#num -> " note). When frame is not NULL, the frame the answer gave. */
+static void post(client_t *c, unsigned num, const char *body, mc_inframe_t *frame)
+{
+    char tag[32];
+    int64_t deadline = mc_now_ms() + BUDGET_MS;
+    mc_inframe_t f;
+
+    snprintf(tag, sizeof(tag), "POST#%u -> ", num);
+    assert_int_equal(c->link.send(c->link.ctx, body, strlen(body), deadline), MC_OK);
+    if (frame != NULL) {
+        assert_int_equal(c->link.recv(c->link.ctx, &f, deadline), MC_OK);
+        *frame = f;
+        frame->answers = f.answers != NULL ? strdup(f.answers) : NULL;
+    }
+    while (drain(c), !noted(c, tag) && mc_now_ms() < deadline)
+        if (c->link.recv(c->link.ctx, &f, mc_now_ms() + 50) == MC_OK)
+            mc_inframe_free(&f);
+    assert_true(noted(c, tag));
+}
+
+static int failed(const client_t *c, const char *check)
+{
+    int i;
+
+    for (i = 0; i < c->n_found; i++)
+        if (!c->found[i].pass && strcmp(c->found[i].check, check) == 0)
+            return 1;
+    return 0;
+}
+
+static void client_close(client_t *c)
+{
+    mc_http_close(c->h, MC_HTTP_DELETE_TIMEOUT_MS, NULL);
+    mc_http_free(c->h);
+}
+
+static void frame_free(mc_inframe_t *f)
+{
+    free((char *)f->answers);
+    f->answers = NULL;
+    mc_inframe_free(f);
+}
+
+/* A JSON string id of n letters, quoted. */
+static char *long_id(size_t n, char letter)
+{
+    char *s = malloc(n + 3);
+
+    assert_non_null(s);
+    s[0] = '"';
+    memset(s + 1, letter, n);
+    s[n + 1] = '"';
+    s[n + 2] = '\0';
+    return s;
+}
+
+/* head, id and tail joined: a message around an id. */
+static char *message(const char *head, const char *id, const char *tail)
+{
+    size_t cap = strlen(head) + strlen(id) + strlen(tail) + 1;
+    char *m = malloc(cap);
+
+    assert_non_null(m);
+    snprintf(m, cap, "%s%s%s", head, id, tail);
+    return m;
+}
+
+/* An id longer than 64 bytes pairs its response and its refusal whole. */
+static void test_long_id_kept_whole(void **state)
+{
+    server_t sv;
+    client_t c;
+    mc_inframe_t f;
+    char *id = long_id(200, 'a'), *ok, *req, *ok_body, *refused, *req2;
+
+    (void)state;
+    memset(&sv, 0, sizeof(sv));
+    req = message("{\"jsonrpc\":\"2.0\",\"id\":", id, ",\"method\":\"ping\"}");
+    ok_body = message("{\"jsonrpc\":\"2.0\",\"id\":", id, ",\"result\":{}}");
+    ok = json_answer("200 OK", ok_body);
+    refused = json_answer("400 Bad Request",
+                          "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32600,"
+                          "\"message\":\"no\"}}");
+    req2 = message("{\"jsonrpc\":\"2.0\",\"id\":", id, ",\"method\":\"refuse\"}");
+    sv.rules[0] = (rule_t){"\"ping\"", ok};
+    sv.rules[1] = (rule_t){"\"refuse\"", refused};
+    server_start(&sv);
+    client_open(&c, &sv);
+    post(&c, 1, req, &f);
+    assert_string_equal(f.data, ok_body);
+    frame_free(&f);
+    assert_false(failed(&c, "http/response-on-own-stream"));
+    post(&c, 2, req2, &f);
+    assert_true(f.flags & MC_FRAME_F_REFUSAL);
+    assert_string_equal(f.answers, id);
+    frame_free(&f);
+    assert_false(noted(&c, "past the"));
+    client_close(&c);
+    server_stop(&sv);
+    free(id), free(req), free(ok_body), free(ok), free(refused), free(req2);
+}
+
+/* An id past MC_HTTP_MAX_REQ_ID is noted and left unpaired, never cut. */
+static void test_over_limit_id_noted(void **state)
+{
+    server_t sv;
+    client_t c;
+    mc_inframe_t f;
+    char *id = long_id(MC_HTTP_MAX_REQ_ID + 10, 'b'), *req, *ok_body, *ok, *other, *req2;
+
+    (void)state;
+    memset(&sv, 0, sizeof(sv));
+    req = message("{\"jsonrpc\":\"2.0\",\"id\":", id, ",\"method\":\"ping\"}");
+    ok_body = message("{\"jsonrpc\":\"2.0\",\"id\":", id, ",\"result\":{}}");
+    ok = json_answer("200 OK", ok_body);
+    other = json_answer("200 OK", "{\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{}}");
+    req2 = message("{\"jsonrpc\":\"2.0\",\"id\":", id, ",\"method\":\"other\"}");
+    sv.rules[0] = (rule_t){"\"ping\"", ok};
+    sv.rules[1] = (rule_t){"\"other\"", other};
+    server_start(&sv);
+    client_open(&c, &sv);
+    post(&c, 1, req, &f);
+    frame_free(&f);
+    assert_true(noted(&c, "past the 512 kept"));
+    assert_false(failed(&c, "http/response-on-own-stream"));
+    /* Unpaired, the stream is not judged for the id of its response. */
+    post(&c, 2, req2, &f);
+    frame_free(&f);
+    assert_false(failed(&c, "http/response-on-own-stream"));
+    client_close(&c);
+    server_stop(&sv);
+    free(id), free(req), free(ok_body), free(ok), free(other), free(req2);
+}
+
+/* A short id whose stream carries another request's response still fails
+ * http/response-on-own-stream (the rule the long ids must not trip). */
+static void test_other_response_fails(void **state)
+{
+    server_t sv;
+    client_t c;
+    mc_inframe_t f;
+    char *other = json_answer("200 OK", "{\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{}}");
+
+    (void)state;
+    memset(&sv, 0, sizeof(sv));
+    sv.rules[0] = (rule_t){"\"ping\"", other};
+    server_start(&sv);
+    client_open(&c, &sv);
+    post(&c, 1, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}", &f);
+    frame_free(&f);
+    assert_true(failed(&c, "http/response-on-own-stream"));
+    client_close(&c);
+    server_stop(&sv);
+    free(other);
+}
+
+/* A malformed body refused with 400 is no notification: the 202 rule does
+ * not judge it, and its error body reaches the session. A well-formed
+ * notification refused the same way fails the rule. */
+static void test_malformed_400_not_notification(void **state)
+{
+    server_t sv;
+    client_t c;
+    mc_inframe_t f;
+    char *refused = json_answer("400 Bad Request",
+                                "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32600,"
+                                "\"message\":\"bad\"}}");
+
+    (void)state;
+    memset(&sv, 0, sizeof(sv));
+    sv.rules[0] = (rule_t){"notifications/", refused};
+    server_start(&sv);
+    client_open(&c, &sv);
+    post(&c, 1, "{\"jsonrpc\":\"1.0\",\"method\":\"notifications/x\"}", &f);
+    assert_non_null(strstr(f.data, "-32600"));
+    frame_free(&f);
+    post(&c, 2, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/x\",\"params\":3}", &f);
+    frame_free(&f);
+    assert_false(failed(&c, "http/notification-202"));
+    post(&c, 3, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/x\"}", NULL);
+    assert_true(failed(&c, "http/notification-202"));
+    client_close(&c);
+    server_stop(&sv);
+    free(refused);
+}
+
+/* A body whose "method" is null is no request: a 202 without a body does
+ * not fail http/request-content-type. A request answered so does. */
+static void test_null_method_not_request(void **state)
+{
+    server_t sv;
+    client_t c;
+
+    (void)state;
+    memset(&sv, 0, sizeof(sv));
+    server_start(&sv);
+    client_open(&c, &sv);
+    post(&c, 1, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":null}", NULL);
+    post(&c, 2, "{\"jsonrpc\":\"2.0\",\"method\":null}", NULL);
+    assert_false(failed(&c, "http/request-content-type"));
+    assert_false(failed(&c, "http/notification-202"));
+    post(&c, 3, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}", NULL);
+    assert_true(failed(&c, "http/request-content-type"));
+    client_close(&c);
+    server_stop(&sv);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_long_id_kept_whole),
+        cmocka_unit_test(test_over_limit_id_noted),
+        cmocka_unit_test(test_other_response_fails),
+        cmocka_unit_test(test_malformed_400_not_notification),
+        cmocka_unit_test(test_null_method_not_request),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
