@@ -25,9 +25,10 @@
 
 #include "core/hex.h"
 #include "core/jsonsyntax.h"
-#include "refserver/internal.h"
+#include "refserver/fastimpl.h"
 
-int mc__rs_decoder_init(mc_refserver_t *rs)
+/* Creates the session's tokener unless it exists. Returns MC_OK or MC_ENOMEM. */
+static int decoder_init(mc_refserver_t *rs)
 {
     if (rs->tok != NULL)
         return MC_OK;
@@ -70,7 +71,7 @@ static int tokenize(mc_refserver_t *rs, const char *line, size_t len, json_objec
     enum json_tokener_error jerr;
     json_object *v;
 
-    if (mc__rs_decoder_init(rs) != MC_OK) {
+    if (decoder_init(rs) != MC_OK) {
         rs->failed = 1;
         parse_error(msg, "out of memory");
         return -1;
@@ -456,7 +457,7 @@ static int build(const char *line, size_t len, json_object **out)
     return quick_value(&q, out);
 }
 
-void mc__rs_decode(mc_refserver_t *rs, const char *line, size_t len, mc_msg_t *msg)
+void mc__rs_fast_decode(mc_refserver_t *rs, const char *line, size_t len, mc_msg_t *msg)
 {
     json_object *root = NULL;
     const char *what = NULL;
