@@ -681,11 +681,15 @@ static mc__prop_t *prop_slot(mc__snode_t *n, const char *name)
     }
 }
 
-static int compile_object_kws(cctx_t *c, mc__snode_t *n, json_object *obj, const char *base)
+/* properties and required: one hash table of the names either mentions. */
+static int compile_props(cctx_t *c, mc__snode_t *n, json_object *obj, const char *base)
 {
-    json_object *props = NULL, *req = NULL, *v;
+    json_object *props = NULL, *req = NULL;
     size_t n_names = 0, cap, i;
     int has_props, has_req;
+    struct lh_entry *e;
+    uint64_t bits = 0;
+    int next_bit = 0;
     int rc;
 
     has_props = json_object_object_get_ex(obj, "properties", &props);
@@ -694,54 +698,151 @@ static int compile_object_kws(cctx_t *c, mc__snode_t *n, json_object *obj, const
         return cerr(c, MC_ESCHEMA, n, "properties", "must be an object");
     if (has_req && !json_object_is_type(req, json_type_array))
         return cerr(c, MC_ESCHEMA, n, "required", "must be an array of strings");
+    if (!has_props && !has_req)
+        return MC_OK;
     if (has_props)
         n_names += (size_t)json_object_object_length(props);
     if (has_req)
         n_names += json_object_array_length(req);
-    if (has_props || has_req) {
-        struct lh_entry *e;
-        uint64_t bits = 0;
-        int next_bit = 0;
-
-        n->kw |= MC__KW_PROPS;
-        for (cap = 4; cap < n_names * 2; cap *= 2)
-            ;
-        n->props = arena_alloc(c->s, cap * sizeof(*n->props));
-        if (n->props == NULL)
-            return MC_ENOMEM;
-        n->props_cap = cap;
-        if (has_props) {
-            for (e = json_object_get_object(props)->head; e != NULL; e = e->next) {
-                const char *k = (const char *)lh_entry_k(e);
-                mc__prop_t *p = prop_slot(n, k);
-                rc = compile_sub(c, n, (json_object *)lh_entry_v(e), "properties", k, base,
-                                 &p->schema);
-                if (rc != MC_OK)
-                    return rc;
-                n->n_props++;
-            }
+    n->kw |= MC__KW_PROPS;
+    for (cap = 4; cap < n_names * 2; cap *= 2)
+        ;
+    n->props = arena_alloc(c->s, cap * sizeof(*n->props));
+    if (n->props == NULL)
+        return MC_ENOMEM;
+    n->props_cap = cap;
+    if (has_props) {
+        for (e = json_object_get_object(props)->head; e != NULL; e = e->next) {
+            const char *k = (const char *)lh_entry_k(e);
+            mc__prop_t *p = prop_slot(n, k);
+            rc = compile_sub(c, n, (json_object *)lh_entry_v(e), "properties", k, base,
+                             &p->schema);
+            if (rc != MC_OK)
+                return rc;
+            n->n_props++;
         }
-        if (has_req) {
-            size_t len = json_object_array_length(req);
-            n->required = arena_alloc(c->s, (len + 1) * sizeof(*n->required));
-            if (n->required == NULL)
-                return MC_ENOMEM;
-            for (i = 0; i < len; i++) {
-                json_object *r = json_object_array_get_idx(req, i);
-                mc__prop_t *p;
-                if (!json_object_is_type(r, json_type_string))
-                    return cerr(c, MC_ESCHEMA, n, "required", "must be an array of strings");
-                p = prop_slot(n, json_object_get_string(r));
-                if (p->req_bit < 0)
-                    p->req_bit = next_bit++;
-                if (p->req_bit < 64)
-                    bits |= (uint64_t)1 << p->req_bit;
-                n->required[n->n_required++] = json_object_get_string(r);
-            }
-        }
-        n->req_mask = bits;
-        n->n_req_unique = (size_t)next_bit;
     }
+    if (has_req) {
+        size_t len = json_object_array_length(req);
+        n->required = arena_alloc(c->s, (len + 1) * sizeof(*n->required));
+        if (n->required == NULL)
+            return MC_ENOMEM;
+        for (i = 0; i < len; i++) {
+            json_object *r = json_object_array_get_idx(req, i);
+            mc__prop_t *p;
+            if (!json_object_is_type(r, json_type_string))
+                return cerr(c, MC_ESCHEMA, n, "required", "must be an array of strings");
+            p = prop_slot(n, json_object_get_string(r));
+            if (p->req_bit < 0)
+                p->req_bit = next_bit++;
+            if (p->req_bit < 64)
+                bits |= (uint64_t)1 << p->req_bit;
+            n->required[n->n_required++] = json_object_get_string(r);
+        }
+    }
+    n->req_mask = bits;
+    n->n_req_unique = (size_t)next_bit;
+    return MC_OK;
+}
+
+/* patternProperties (v, present in the schema). */
+static int compile_pattern_props(cctx_t *c, mc__snode_t *n, json_object *v, const char *base)
+{
+    struct lh_entry *e;
+    size_t k = 0;
+    int rc;
+
+    if (!json_object_is_type(v, json_type_object))
+        return cerr(c, MC_ESCHEMA, n, "patternProperties", "must be an object");
+    n->kw |= MC__KW_PROPS;
+    n->n_pprops = (size_t)json_object_object_length(v);
+    n->pprops = arena_alloc(c->s, (n->n_pprops + 1) * sizeof(*n->pprops));
+    if (n->pprops == NULL)
+        return MC_ENOMEM;
+    for (e = json_object_get_object(v)->head; e != NULL; e = e->next, k++) {
+        const char *pat = (const char *)lh_entry_k(e);
+        rc = compile_regex(c, n, "patternProperties", pat, &n->pprops[k]);
+        if (rc != MC_OK)
+            return rc;
+        rc = compile_sub(c, n, (json_object *)lh_entry_v(e), "patternProperties", pat, base,
+                         &n->pprops[k].schema);
+        if (rc != MC_OK)
+            return rc;
+    }
+    return MC_OK;
+}
+
+/* One member of dependencies / dependentRequired / dependentSchemas (kind k
+ * 0, 1, 2): a list of names, or a schema. */
+static int compile_dep(cctx_t *c, mc__snode_t *n, size_t k, const char *kw, const char *name,
+                       json_object *dv, const char *base, mc__dep_t *dep)
+{
+    size_t i;
+
+    dep->name = name;
+    if (k != 2 && json_object_is_type(dv, json_type_array)) {
+        size_t len = json_object_array_length(dv);
+        dep->required = arena_alloc(c->s, (len + 1) * sizeof(*dep->required));
+        if (dep->required == NULL)
+            return MC_ENOMEM;
+        for (i = 0; i < len; i++) {
+            json_object *r = json_object_array_get_idx(dv, i);
+            if (!json_object_is_type(r, json_type_string))
+                return cerr(c, MC_ESCHEMA, n, kw, "property lists must hold strings");
+            dep->required[dep->n_required++] = json_object_get_string(r);
+        }
+        return MC_OK;
+    }
+    if (k == 1)
+        return cerr(c, MC_ESCHEMA, n, kw, "values must be arrays of strings");
+    return compile_sub(c, n, dv, kw, name, base, &dep->schema);
+}
+
+/* dependencies, dependentRequired and dependentSchemas, into one list. */
+static int compile_deps(cctx_t *c, mc__snode_t *n, json_object *obj, const char *base)
+{
+    static const char *const dep_kws[] = {"dependencies", "dependentRequired",
+                                          "dependentSchemas"};
+    size_t total = 0, k, d = 0;
+    json_object *v;
+    int rc;
+
+    for (k = 0; k < 3; k++) {
+        if (!json_object_object_get_ex(obj, dep_kws[k], &v))
+            continue;
+        if (!json_object_is_type(v, json_type_object))
+            return cerr(c, MC_ESCHEMA, n, dep_kws[k], "must be an object");
+        total += (size_t)json_object_object_length(v);
+    }
+    if (total > 0) {
+        n->deps = arena_alloc(c->s, total * sizeof(*n->deps));
+        if (n->deps == NULL)
+            return MC_ENOMEM;
+        n->kw |= MC__KW_DEPS;
+    }
+    for (k = 0; k < 3; k++) {
+        struct lh_entry *e;
+        if (!json_object_object_get_ex(obj, dep_kws[k], &v))
+            continue;
+        for (e = json_object_get_object(v)->head; e != NULL; e = e->next) {
+            rc = compile_dep(c, n, k, dep_kws[k], (const char *)lh_entry_k(e),
+                             (json_object *)lh_entry_v(e), base, &n->deps[d++]);
+            if (rc != MC_OK)
+                return rc;
+        }
+    }
+    n->n_deps = d;
+    return MC_OK;
+}
+
+static int compile_object_kws(cctx_t *c, mc__snode_t *n, json_object *obj, const char *base)
+{
+    json_object *v;
+    int rc;
+
+    rc = compile_props(c, n, obj, base);
+    if (rc != MC_OK)
+        return rc;
     if (json_object_object_get_ex(obj, "additionalProperties", &v)) {
         n->kw |= MC__KW_PROPS;
         rc = compile_sub(c, n, v, "additionalProperties", NULL, base, &n->additional);
@@ -749,25 +850,9 @@ static int compile_object_kws(cctx_t *c, mc__snode_t *n, json_object *obj, const
             return rc;
     }
     if (json_object_object_get_ex(obj, "patternProperties", &v)) {
-        struct lh_entry *e;
-        size_t k = 0;
-        if (!json_object_is_type(v, json_type_object))
-            return cerr(c, MC_ESCHEMA, n, "patternProperties", "must be an object");
-        n->kw |= MC__KW_PROPS;
-        n->n_pprops = (size_t)json_object_object_length(v);
-        n->pprops = arena_alloc(c->s, (n->n_pprops + 1) * sizeof(*n->pprops));
-        if (n->pprops == NULL)
-            return MC_ENOMEM;
-        for (e = json_object_get_object(v)->head; e != NULL; e = e->next, k++) {
-            const char *pat = (const char *)lh_entry_k(e);
-            rc = compile_regex(c, n, "patternProperties", pat, &n->pprops[k]);
-            if (rc != MC_OK)
-                return rc;
-            rc = compile_sub(c, n, (json_object *)lh_entry_v(e), "patternProperties", pat, base,
-                             &n->pprops[k].schema);
-            if (rc != MC_OK)
-                return rc;
-        }
+        rc = compile_pattern_props(c, n, v, base);
+        if (rc != MC_OK)
+            return rc;
     }
     if (json_object_object_get_ex(obj, "propertyNames", &v)) {
         n->kw |= MC__KW_PROPNAMES;
@@ -785,56 +870,7 @@ static int compile_object_kws(cctx_t *c, mc__snode_t *n, json_object *obj, const
             return cerr(c, MC_ESCHEMA, n, "maxProperties", "must be a non-negative integer");
         n->kw |= MC__KW_MAXPROPS;
     }
-    {
-        static const char *const dep_kws[] = {"dependencies", "dependentRequired",
-                                              "dependentSchemas"};
-        size_t total = 0, k, d = 0;
-        for (k = 0; k < 3; k++) {
-            if (!json_object_object_get_ex(obj, dep_kws[k], &v))
-                continue;
-            if (!json_object_is_type(v, json_type_object))
-                return cerr(c, MC_ESCHEMA, n, dep_kws[k], "must be an object");
-            total += (size_t)json_object_object_length(v);
-        }
-        if (total > 0) {
-            n->deps = arena_alloc(c->s, total * sizeof(*n->deps));
-            if (n->deps == NULL)
-                return MC_ENOMEM;
-            n->kw |= MC__KW_DEPS;
-        }
-        for (k = 0; k < 3; k++) {
-            struct lh_entry *e;
-            if (!json_object_object_get_ex(obj, dep_kws[k], &v))
-                continue;
-            for (e = json_object_get_object(v)->head; e != NULL; e = e->next) {
-                const char *name = (const char *)lh_entry_k(e);
-                json_object *dv = (json_object *)lh_entry_v(e);
-                mc__dep_t *dep = &n->deps[d++];
-                dep->name = name;
-                if (k != 2 && json_object_is_type(dv, json_type_array)) {
-                    size_t len = json_object_array_length(dv);
-                    dep->required = arena_alloc(c->s, (len + 1) * sizeof(*dep->required));
-                    if (dep->required == NULL)
-                        return MC_ENOMEM;
-                    for (i = 0; i < len; i++) {
-                        json_object *r = json_object_array_get_idx(dv, i);
-                        if (!json_object_is_type(r, json_type_string))
-                            return cerr(c, MC_ESCHEMA, n, dep_kws[k],
-                                        "property lists must hold strings");
-                        dep->required[dep->n_required++] = json_object_get_string(r);
-                    }
-                } else if (k == 1) {
-                    return cerr(c, MC_ESCHEMA, n, dep_kws[k], "values must be arrays of strings");
-                } else {
-                    rc = compile_sub(c, n, dv, dep_kws[k], name, base, &dep->schema);
-                    if (rc != MC_OK)
-                        return rc;
-                }
-            }
-        }
-        n->n_deps = d;
-    }
-    return MC_OK;
+    return compile_deps(c, n, obj, base);
 }
 
 static int compile_array_kws(cctx_t *c, mc__snode_t *n, json_object *obj, const char *base)
