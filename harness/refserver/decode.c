@@ -290,44 +290,173 @@ static int quick_number(quick_t *q, json_object **out)
     return 0;
 }
 
-/* The longest name in quick_names, and the most names of one length. */
-#define QUICK_NAME_MAX 15
-#define QUICK_NAMES_PER_LEN 8
-
-/* Member names of MCP messages by length (NULL ends each row). */
-static const char *const quick_names[QUICK_NAME_MAX + 1][QUICK_NAMES_PER_LEN] = {
-    [2] = {"id"},
-    [3] = {"uri", "url", "ref"},
-    [4] = {"code", "data", "name", "form", "mode", "role", "text", "type"},
-    [5] = {"level", "error", "model", "roots", "total", "value", "_meta"},
-    [6] = {"action", "cursor", "method", "params", "result", "reason"},
-    [7] = {"content", "context", "jsonrpc", "message", "version"},
-    [8] = {"argument", "progress", "sampling"},
-    [9] = {"arguments", "requestId"},
-    [10] = {"clientInfo", "stopReason"},
-    [11] = {"elicitation", "listChanged"},
-    [12] = {"capabilities"},
-    [13] = {"elicitationId", "progressToken"},
-    [15] = {"protocolVersion"},
-};
-
 /*
  * Member names of MCP messages, stored by json-c without a copy of their own
  * (JSON_C_OBJECT_KEY_IS_CONSTANT): the tree is the same, one allocation per
- * member cheaper. Looked up by length, then by first byte and one comparison.
+ * member cheaper. Looked up by length and first byte, then one comparison
+ * (quick_name); the candidate for names of 2 to 6 bytes, or NULL.
  */
+static const char *quick_name_short(const char *name, size_t n)
+{
+    const char *c = NULL;
+
+    switch (n) {
+    case 2:
+        c = "id";
+        break;
+    case 3:
+        c = name[0] == 'u' ? (name[2] == 'i' ? "uri" : "url") : "ref";
+        break;
+    case 4:
+        switch (name[0]) {
+        case 'c':
+            c = "code";
+            break;
+        case 'd':
+            c = "data";
+            break;
+        case 'n':
+            c = "name";
+            break;
+        case 'f':
+            c = "form";
+            break;
+        case 'm':
+            c = "mode";
+            break;
+        case 'r':
+            c = "role";
+            break;
+        case 't':
+            c = name[1] == 'e' ? "text" : "type";
+            break;
+        default:
+            break;
+        }
+        break;
+    case 5:
+        switch (name[0]) {
+        case 'l':
+            c = "level";
+            break;
+        case 'e':
+            c = "error";
+            break;
+        case 'm':
+            c = "model";
+            break;
+        case 'r':
+            c = "roots";
+            break;
+        case 't':
+            c = "total";
+            break;
+        case 'v':
+            c = "value";
+            break;
+        case '_':
+            c = "_meta";
+            break;
+        default:
+            break;
+        }
+        break;
+    case 6:
+        switch (name[0]) {
+        case 'a':
+            c = "action";
+            break;
+        case 'c':
+            c = "cursor";
+            break;
+        case 'm':
+            c = "method";
+            break;
+        case 'p':
+            c = "params";
+            break;
+        case 'r':
+            c = name[2] == 's' ? "result" : "reason";
+            break;
+        default:
+            break;
+        }
+        break;
+    default:
+        break;
+    }
+    return c;
+}
+
+/* The candidate for names of 7 bytes and more, or NULL. */
+static const char *quick_name_long(const char *name, size_t n)
+{
+    const char *c = NULL;
+
+    switch (n) {
+    case 7:
+        switch (name[0]) {
+        case 'c':
+            c = name[5] == 'n' ? "content" : "context";
+            break;
+        case 'j':
+            c = "jsonrpc";
+            break;
+        case 'm':
+            c = "message";
+            break;
+        case 'v':
+            c = "version";
+            break;
+        default:
+            break;
+        }
+        break;
+    case 8:
+        switch (name[0]) {
+        case 'a':
+            c = "argument";
+            break;
+        case 'p':
+            c = "progress";
+            break;
+        case 's':
+            c = "sampling";
+            break;
+        default:
+            break;
+        }
+        break;
+    case 9:
+        c = name[0] == 'a' ? "arguments" : "requestId";
+        break;
+    case 10:
+        c = name[0] == 'c' ? "clientInfo" : "stopReason";
+        break;
+    case 11:
+        c = name[0] == 'e' ? "elicitation" : "listChanged";
+        break;
+    case 12:
+        c = "capabilities";
+        break;
+    case 13:
+        c = name[0] == 'e' ? "elicitationId" : "progressToken";
+        break;
+    case 15:
+        c = "protocolVersion";
+        break;
+    default:
+        break;
+    }
+    return c;
+}
+
+/* The constant name equal to name[0..n), or NULL. */
 static const char *quick_name(const char *name, size_t n)
 {
-    const char *const *row;
-    size_t i;
+    const char *c = n < 7 ? quick_name_short(name, n) : quick_name_long(name, n);
 
-    if (n > QUICK_NAME_MAX)
-        return NULL;
-    row = quick_names[n];
-    for (i = 0; i < QUICK_NAMES_PER_LEN && row[i] != NULL; i++)
-        if (row[i][0] == name[0] && memcmp(row[i], name, n) == 0)
-            return row[i];
-    return NULL;
+    return c != NULL && memcmp(c, name, n) == 0 ? c : NULL;
 }
 
 /* Builds the object at q->p ("{"). */
