@@ -196,123 +196,153 @@ static int literal(scan_t *s, const char *word, size_t n)
     return 0;
 }
 
+/* The open containers: one bit per level, 1 for an object. */
+typedef struct nest {
+    uint8_t stack[MC__SYNTAX_MAX_DEPTH / 8];
+    int depth, max_depth;
+} nest_t;
+
+/* What the scanner expects next. */
+typedef enum scan_state { ST_VALUE, ST_KEY, ST_AFTER, ST_DONE } scan_state_t;
+
+static int top_is_object(const nest_t *n)
+{
+    return (n->stack[(n->depth - 1) / 8] >> ((n->depth - 1) % 8)) & 1;
+}
+
+/* At '{' or '[': opens the container, or closes it at once when empty. */
+static scan_state_t open_container(scan_t *s, nest_t *n)
+{
+    if (n->depth >= n->max_depth) {
+        fail(s, MC_ETOODEEP, "nesting exceeds the depth limit");
+        return ST_DONE;
+    }
+    if (*s->p == '{')
+        n->stack[n->depth / 8] |= (uint8_t)(1u << (n->depth % 8));
+    else
+        n->stack[n->depth / 8] &= (uint8_t)~(1u << (n->depth % 8));
+    n->depth++;
+    s->p++;
+    skip_ws(s);
+    if (s->p < s->end && (*s->p == '}' || *s->p == ']')) {
+        if ((*s->p == '}') != top_is_object(n)) {
+            fail(s, MC_EPARSE, "mismatched bracket");
+            return ST_DONE;
+        }
+        s->p++;
+        n->depth--;
+        return ST_AFTER;
+    }
+    return top_is_object(n) ? ST_KEY : ST_VALUE;
+}
+
+/* Where a value is expected. */
+static scan_state_t at_value(scan_t *s, nest_t *n)
+{
+    int rc;
+
+    skip_ws(s);
+    if (s->p >= s->end) {
+        fail(s, MC_EPARSE, n->depth ? "input ends inside a value" : "empty input");
+        return ST_DONE;
+    }
+    switch (*s->p) {
+    case '{':
+    case '[':
+        return open_container(s, n);
+    case '"':
+        rc = string(s);
+        break;
+    case 't':
+        rc = literal(s, "true", 4);
+        break;
+    case 'f':
+        rc = literal(s, "false", 5);
+        break;
+    case 'n':
+        rc = literal(s, "null", 4);
+        break;
+    default:
+        if (*s->p == '-' || (*s->p >= '0' && *s->p <= '9')) {
+            rc = number(s);
+            break;
+        }
+        fail(s, MC_EPARSE, "unexpected character where a value was expected");
+        return ST_DONE;
+    }
+    return rc != 0 ? ST_DONE : ST_AFTER;
+}
+
+/* Where a property name and its ':' are expected. */
+static scan_state_t at_key(scan_t *s)
+{
+    skip_ws(s);
+    if (s->p >= s->end || *s->p != '"') {
+        fail(s, MC_EPARSE, "quoted property name expected");
+        return ST_DONE;
+    }
+    if (string(s) != 0)
+        return ST_DONE;
+    skip_ws(s);
+    if (s->p >= s->end || *s->p != ':') {
+        fail(s, MC_EPARSE, "':' expected after property name");
+        return ST_DONE;
+    }
+    s->p++;
+    return ST_VALUE;
+}
+
+/* After a value: the end of the input, a ',' or the container's end. */
+static scan_state_t at_after(scan_t *s, nest_t *n)
+{
+    int is_obj;
+
+    skip_ws(s);
+    if (n->depth == 0) {
+        if (s->p < s->end)
+            fail(s, MC_EPARSE, "unexpected data after the JSON value");
+        return ST_DONE;
+    }
+    if (s->p >= s->end) {
+        fail(s, MC_EPARSE, "input ends inside a value");
+        return ST_DONE;
+    }
+    is_obj = top_is_object(n);
+    if (*s->p == ',') {
+        s->p++;
+        return is_obj ? ST_KEY : ST_VALUE;
+    }
+    if (*s->p == (is_obj ? '}' : ']')) {
+        s->p++;
+        n->depth--;
+        return ST_AFTER;
+    }
+    fail(s, MC_EPARSE, is_obj ? "',' or '}' expected" : "',' or ']' expected");
+    return ST_DONE;
+}
+
 int mc_json_syntax_check(const char *buf, size_t len, int max_depth, size_t *err_off,
                          const char **what)
 {
-    uint8_t stack[MC__SYNTAX_MAX_DEPTH / 8];
+    nest_t n;
     scan_t s;
-    int depth = 0;
+    scan_state_t st = ST_VALUE;
 
-    if (max_depth <= 0 || max_depth > MC__SYNTAX_MAX_DEPTH)
-        max_depth = MC__SYNTAX_MAX_DEPTH;
+    n.depth = 0;
+    n.max_depth = max_depth <= 0 || max_depth > MC__SYNTAX_MAX_DEPTH ? MC__SYNTAX_MAX_DEPTH
+                                                                     : max_depth;
     s.start = s.p = (const unsigned char *)buf;
     s.end = s.p + len;
     s.err = MC_OK;
     s.what = NULL;
-
-value:
-    skip_ws(&s);
-    if (s.p >= s.end) {
-        fail(&s, MC_EPARSE, depth ? "input ends inside a value" : "empty input");
-        goto out;
-    }
-    switch (*s.p) {
-    case '{':
-    case '[':
-        if (depth >= max_depth) {
-            fail(&s, MC_ETOODEEP, "nesting exceeds the depth limit");
-            goto out;
-        }
-        if (*s.p == '{')
-            stack[depth / 8] |= (uint8_t)(1u << (depth % 8));
+    while (st != ST_DONE) {
+        if (st == ST_VALUE)
+            st = at_value(&s, &n);
+        else if (st == ST_KEY)
+            st = at_key(&s);
         else
-            stack[depth / 8] &= (uint8_t)~(1u << (depth % 8));
-        depth++;
-        s.p++;
-        skip_ws(&s);
-        if (s.p < s.end && (*s.p == '}' || *s.p == ']')) {
-            int is_obj = (stack[(depth - 1) / 8] >> ((depth - 1) % 8)) & 1;
-            if ((*s.p == '}') != is_obj) {
-                fail(&s, MC_EPARSE, "mismatched bracket");
-                goto out;
-            }
-            s.p++;
-            depth--;
-            goto after;
-        }
-        if ((stack[(depth - 1) / 8] >> ((depth - 1) % 8)) & 1)
-            goto key;
-        goto value;
-    case '"':
-        if (string(&s) != 0)
-            goto out;
-        goto after;
-    case 't':
-        if (literal(&s, "true", 4) != 0)
-            goto out;
-        goto after;
-    case 'f':
-        if (literal(&s, "false", 5) != 0)
-            goto out;
-        goto after;
-    case 'n':
-        if (literal(&s, "null", 4) != 0)
-            goto out;
-        goto after;
-    default:
-        if (*s.p == '-' || (*s.p >= '0' && *s.p <= '9')) {
-            if (number(&s) != 0)
-                goto out;
-            goto after;
-        }
-        fail(&s, MC_EPARSE, "unexpected character where a value was expected");
-        goto out;
+            st = at_after(&s, &n);
     }
-
-key:
-    skip_ws(&s);
-    if (s.p >= s.end || *s.p != '"') {
-        fail(&s, MC_EPARSE, "quoted property name expected");
-        goto out;
-    }
-    if (string(&s) != 0)
-        goto out;
-    skip_ws(&s);
-    if (s.p >= s.end || *s.p != ':') {
-        fail(&s, MC_EPARSE, "':' expected after property name");
-        goto out;
-    }
-    s.p++;
-    goto value;
-
-after:
-    skip_ws(&s);
-    if (depth == 0) {
-        if (s.p < s.end)
-            fail(&s, MC_EPARSE, "unexpected data after the JSON value");
-        goto out;
-    }
-    if (s.p >= s.end) {
-        fail(&s, MC_EPARSE, "input ends inside a value");
-        goto out;
-    }
-    {
-        int is_obj = (stack[(depth - 1) / 8] >> ((depth - 1) % 8)) & 1;
-        if (*s.p == ',') {
-            s.p++;
-            if (is_obj)
-                goto key;
-            goto value;
-        }
-        if (*s.p == (is_obj ? '}' : ']')) {
-            s.p++;
-            depth--;
-            goto after;
-        }
-        fail(&s, MC_EPARSE, is_obj ? "',' or '}' expected" : "',' or ']' expected");
-    }
-
-out:
     if (s.err != MC_OK) {
         *err_off = (size_t)(s.p - s.start);
         *what = s.what;

@@ -41,7 +41,10 @@ int mc__rs_client_request(mc_refserver_t *rs, rs_job_t *job, const char *method,
     p->id = id;
     p->job = job != NULL ? (int)(job - rs->jobs) : -1;
     p->serial = job != NULL ? job->serial : 0;
-    if (mc__rs_request_text(rs, id, method, params))
+    if (mc__rs_fast_send(rs, &(rs_fast_msg_t){.kind = RS_FAST_REQUEST,
+                                              .out_id = id,
+                                              .method = method,
+                                              .body = params}))
         json_object_put(params);
     else
         mc__rs_emit(rs, mc_jsonrpc_request(json_object_new_int64(id), method, params));

@@ -179,14 +179,10 @@ void mc__rs_serve_list(mc_refserver_t *rs, rs_list_t list, json_object *id, json
     size_t start, end, i;
     const char *cin;
     json_object *res, *arr;
-    rs_body_t *slot;
-    rs_body_key_t key;
 
     if (mc__rs_page(rs, list, id, params, total, &start, &end, &cin) != 0)
         return;
-    slot = mc__rs_page_slot(rs, list, start);
-    key = mc__rs_body_key(rs, list, start);
-    if (mc__rs_send_cached(rs, slot, &key, id))
+    if (mc__rs_fast_replay(rs, list, start, id))
         return;
     res = json_object_new_object();
     arr = json_object_new_array_ext((int)(end - start));
@@ -197,5 +193,5 @@ void mc__rs_serve_list(mc_refserver_t *rs, rs_list_t list, json_object *id, json
     mc__rs_page_finish(rs, list, res, end, total, cin);
     if (pretty)
         rs->pretty_next = 1;
-    mc__rs_result_cached(rs, slot, &key, id, res);
+    mc__rs_fast_keep(rs, list, start, id, res);
 }

@@ -25,9 +25,10 @@
 
 #include "core/hex.h"
 #include "core/jsonsyntax.h"
-#include "refserver/internal.h"
+#include "refserver/fastimpl.h"
 
-int mc__rs_decoder_init(mc_refserver_t *rs)
+/* Creates the session's tokener unless it exists. Returns MC_OK or MC_ENOMEM. */
+static int decoder_init(mc_refserver_t *rs)
 {
     if (rs->tok != NULL)
         return MC_OK;
@@ -70,7 +71,7 @@ static int tokenize(mc_refserver_t *rs, const char *line, size_t len, json_objec
     enum json_tokener_error jerr;
     json_object *v;
 
-    if (mc__rs_decoder_init(rs) != MC_OK) {
+    if (decoder_init(rs) != MC_OK) {
         rs->failed = 1;
         parse_error(msg, "out of memory");
         return -1;
@@ -292,9 +293,10 @@ static int quick_number(quick_t *q, json_object **out)
 /*
  * Member names of MCP messages, stored by json-c without a copy of their own
  * (JSON_C_OBJECT_KEY_IS_CONSTANT): the tree is the same, one allocation per
- * member cheaper. Looked up by length and first byte, then one comparison.
+ * member cheaper. Looked up by length and first byte, then one comparison
+ * (quick_name); the candidate for names of 2 to 6 bytes, or NULL.
  */
-static const char *quick_name(const char *name, size_t n)
+static const char *quick_name_short(const char *name, size_t n)
 {
     const char *c = NULL;
 
@@ -380,6 +382,18 @@ static const char *quick_name(const char *name, size_t n)
             break;
         }
         break;
+    default:
+        break;
+    }
+    return c;
+}
+
+/* The candidate for names of 7 bytes and more, or NULL. */
+static const char *quick_name_long(const char *name, size_t n)
+{
+    const char *c = NULL;
+
+    switch (n) {
     case 7:
         switch (name[0]) {
         case 'c':
@@ -434,6 +448,14 @@ static const char *quick_name(const char *name, size_t n)
     default:
         break;
     }
+    return c;
+}
+
+/* The constant name equal to name[0..n), or NULL. */
+static const char *quick_name(const char *name, size_t n)
+{
+    const char *c = n < 7 ? quick_name_short(name, n) : quick_name_long(name, n);
+
     return c != NULL && memcmp(c, name, n) == 0 ? c : NULL;
 }
 
@@ -564,7 +586,7 @@ static int build(const char *line, size_t len, json_object **out)
     return quick_value(&q, out);
 }
 
-void mc__rs_decode(mc_refserver_t *rs, const char *line, size_t len, mc_msg_t *msg)
+void mc__rs_fast_decode(mc_refserver_t *rs, const char *line, size_t len, mc_msg_t *msg)
 {
     json_object *root = NULL;
     const char *what = NULL;

@@ -18,6 +18,7 @@
 #include <json-c/json.h>
 
 #include "core/jsonrpc.h"
+#include "refserver/fast.h"
 #include "refserver/inject.h"
 #include "refserver/limits.h"
 #include "refserver/refserver.h"
@@ -108,37 +109,6 @@ typedef struct rs_pending {
     uint32_t serial; /* the job's serial when the request was sent */
 } rs_pending_t;
 
-/* What a cached result body was built for (respcache.c). Two bodies with
- * equal keys are the same bytes. */
-typedef struct rs_body_key {
-    uint32_t what;    /* a list tag (rs_list_t), or RS_BODY_READ */
-    uint32_t pos;     /* the page's first item, or the fixture's index */
-    uint32_t rev;     /* the list's revision (0 for reads) */
-    uint32_t version; /* the negotiated version (rs_version_t) */
-} rs_body_key_t;
-
-/* Tags below this are lists (indexes of list_rev and page_cache). */
-#define RS_BODY_LISTS 5
-#define RS_BODY_READ 5
-#define RS_BODY_INIT 6 /* the initialize result (pos 0) */
-
-/* One cached result body: the compact JSON of a result member. */
-typedef struct rs_body {
-    char *text; /* NUL-terminated; NULL when the slot is empty */
-    size_t len;
-    rs_body_key_t key; /* meaningful only when text != NULL */
-} rs_body_t;
-
-/* A shared, read-only set of bodies (refserver.h, mc_refserver_cache_new):
- * open addressing by key, built for one set of options. */
-struct mc_refserver_cache {
-    int page_size;
-    int extra;
-    rs_bug_t bug;
-    rs_body_t *slots; /* cap slots; text == NULL marks a free one */
-    size_t cap, n;
-};
-
 struct rs_fileroot;
 
 struct mc_refserver {
@@ -189,11 +159,9 @@ struct mc_refserver {
     int failed;       /* an allocation failed; handle() reports MC_ENOMEM */
     int pretty_next;  /* embedded-newline switch: pretty-print the next message */
 
-    /* input (decode.c) */
+    /* the performance machinery's state (fast.h) */
     json_tokener *tok; /* owned: one tokener for the session, reset per message;
                           NULL until a line needs it */
-
-    /* response cache (respcache.c) */
     const struct mc_refserver_cache *shared;                  /* opts.cache: read-only, or NULL */
     rs_body_t init_body;                                      /* the initialize result */
     uint32_t list_rev[RS_BODY_LISTS];                         /* bumped when a list changes */
@@ -224,93 +192,6 @@ void mc__rs_notify(mc_refserver_t *rs, const char *method, json_object *params);
 /* Makes room for n bytes in the line buffer rs->out. Returns 0, or -1 past
  * MC_MAX_MESSAGE_SIZE or when memory runs out (the buffer is then unchanged). */
 int mc__rs_out_reserve(mc_refserver_t *rs, size_t n);
-
-/* ---- decode.c: inbound messages ---- */
-
-/* Creates the session's tokener unless it exists. Returns MC_OK or MC_ENOMEM.
- * mc__rs_decode() calls it when a line needs the tokener. */
-int mc__rs_decoder_init(mc_refserver_t *rs);
-
-/*
- * Parses and classifies one line with the outcome of core's mc_msg_decode()
- * (the RFC 8259 syntax check, then json-c's strict tokener), more cheaply:
- * see decode.c. Always fills *msg; release it with mc_msg_free().
- */
-void mc__rs_decode(mc_refserver_t *rs, const char *line, size_t len, mc_msg_t *msg);
-
-/* ---- textout.c: messages written as text (see there) ---- */
-
-/* True when messages may be written as text: no violation switch, no batch
- * being collected, nothing to pretty-print. */
-int mc__rs_text_ok(const mc_refserver_t *rs);
-
-/* Sends {"jsonrpc":"2.0","id":ID,"result":BODY}, body being body[0..len)
- * compact JSON. id is borrowed. Only while mc__rs_text_ok() holds. */
-void mc__rs_result_body(mc_refserver_t *rs, json_object *id, const char *body, size_t len);
-
-/*
- * The functions below write a message as text when mc__rs_text_ok() holds
- * and its strings need no escape json-c writes differently (control
- * characters), and return 1: the message went out, or memory ran out and
- * rs->failed is set. They return 0, having done nothing, when the caller
- * must build the message as json_objects. ids and json_object arguments are
- * borrowed, except where noted.
- */
-
-/* A success response; result is consumed when 1 is returned (NULL is {}). */
-int mc__rs_result_text(mc_refserver_t *rs, json_object *id, json_object *result);
-
-/* The tool result {"content":[{"type":"text","text":TEXT}]} (plus
- * "isError":true when is_error) as a success response. */
-int mc__rs_tool_text_result(mc_refserver_t *rs, json_object *id, const char *text, int is_error);
-
-/* An error response; id may be NULL (null), data may be NULL (absent). */
-int mc__rs_error_text(mc_refserver_t *rs, json_object *id, int code, const char *message,
-                      json_object *data);
-
-/* A notification; params may be NULL (absent). */
-int mc__rs_notify_text(mc_refserver_t *rs, const char *method, json_object *params);
-
-/* A server->client request with an integer id; params may be NULL. */
-int mc__rs_request_text(mc_refserver_t *rs, int64_t id, const char *method, json_object *params);
-
-/* notifications/message with params {"level","logger" (when not NULL),
- * "data"}: data when not NULL, else {"message":MESSAGE}. */
-int mc__rs_log_text(mc_refserver_t *rs, const char *level, const char *logger, json_object *data,
-                    const char *message);
-
-/* ---- respcache.c: cached result bodies ---- */
-
-/* True when responses may be written from cached text (see respcache.c). */
-int mc__rs_splice_ok(const mc_refserver_t *rs);
-
-/* The key of the body for `what` (a list tag or RS_BODY_READ) at pos, in
- * the session's current state. */
-rs_body_key_t mc__rs_body_key(const mc_refserver_t *rs, uint32_t what, size_t pos);
-
-/* Answers from slot, or from the shared cache, when splicing is allowed and
- * one holds key's body (an RS_BODY_INIT key needs no negotiated version).
- * Returns 1 when the response was sent, 0 when the caller must build it. */
-int mc__rs_send_cached(mc_refserver_t *rs, const rs_body_t *slot, const rs_body_key_t *key,
-                       json_object *id);
-
-/* Sends result like mc__rs_result() and, when splicing is allowed (as for
- * mc__rs_send_cached), keeps its encoding in slot under key. id is borrowed;
- * result is consumed. */
-void mc__rs_result_cached(mc_refserver_t *rs, rs_body_t *slot, const rs_body_key_t *key,
-                          json_object *id, json_object *result);
-
-/* The page cache slot for the page of list starting at item start. */
-rs_body_t *mc__rs_page_slot(mc_refserver_t *rs, rs_list_t list, size_t start);
-
-/* Records that what list holds has changed: its cached pages are dropped. */
-void mc__rs_list_changed(mc_refserver_t *rs, rs_list_t list);
-
-/* Empties a slot. */
-void mc__rs_body_clear(rs_body_t *slot);
-
-/* Frees every cached body. */
-void mc__rs_cache_free(mc_refserver_t *rs);
 
 /* ---- modern.c: the stateless protocol (2026-07-28) ---- */
 

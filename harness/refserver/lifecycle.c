@@ -99,7 +99,6 @@ void mc__rs_initialize(mc_refserver_t *rs, json_object *id, json_object *params)
     const char *requested = mc__rs_get_str(params, "protocolVersion");
     const char *answer;
     json_object *caps = NULL, *res, *info;
-    rs_body_key_t key;
     int v;
 
     if (requested == NULL) {
@@ -136,8 +135,7 @@ void mc__rs_initialize(mc_refserver_t *rs, json_object *id, json_object *params)
     mc__rs_record_client_caps(rs, caps);
 
     /* Without a violation switch the result depends on the version alone. */
-    key = mc__rs_body_key(rs, RS_BODY_INIT, 0);
-    if (mc__rs_send_cached(rs, &rs->init_body, &key, id))
+    if (mc__rs_fast_replay(rs, RS_BODY_INIT, 0, id))
         goto answered;
     res = json_object_new_object();
     mc__rs_put_str(rs, res, "protocolVersion", answer);
@@ -154,7 +152,7 @@ void mc__rs_initialize(mc_refserver_t *rs, json_object *id, json_object *params)
     mc__rs_put_str(rs, res, "instructions",
                    "Reference MCP server of mcpcheck: fixtures of the official conformance "
                    "suite, paginated lists and trigger tools.");
-    mc__rs_result_cached(rs, &rs->init_body, &key, id, res);
+    mc__rs_fast_keep(rs, RS_BODY_INIT, 0, id, res);
 answered:
     rs->phase = RS_PHASE_INITIALIZED;
 

@@ -81,7 +81,11 @@ static void log_send(mc_refserver_t *rs, int level, const char *logger, json_obj
 
     if (rs_bug_on(rs, LOG_SECRET) && json_object_is_type(data, json_type_object))
         mc__rs_put_str(rs, data, "apiKey", "sk-live-4f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c");
-    if (data != NULL && mc__rs_log_text(rs, rs_levels[level], logger, data, NULL)) {
+    if (data != NULL &&
+        mc__rs_fast_send(rs, &(rs_fast_msg_t){.kind = RS_FAST_LOG,
+                                              .level = rs_levels[level],
+                                              .logger = logger,
+                                              .body = data})) {
         json_object_put(data);
         return;
     }
@@ -107,7 +111,12 @@ void mc__rs_log_message(mc_refserver_t *rs, int level, const char *logger, const
 {
     json_object *d;
 
-    if (!log_passes(rs, level) || mc__rs_log_text(rs, rs_levels[level], logger, NULL, text))
+    if (!log_passes(rs, level))
+        return;
+    if (mc__rs_fast_send(rs, &(rs_fast_msg_t){.kind = RS_FAST_LOG,
+                                              .level = rs_levels[level],
+                                              .logger = logger,
+                                              .text = text}))
         return;
     d = json_object_new_object();
     mc__rs_put_str(rs, d, "message", text);

@@ -289,89 +289,102 @@ static int serve(app_t *app)
     return app->fatal ? 1 : 0;
 }
 
-int main(int argc, char **argv)
-{
+/* The command line. */
+typedef struct cmdline {
     mc_refserver_opts_t opts;
-    mc_errbuf_t eb;
-    app_t app;
-    struct sigaction sa;
-    const char *banner;
-    const char *http_addr = NULL;
-    rs_http_bug_t http_bug = RS_HTTP_BUG_NONE;
-    unsigned http_flags = 0;
-    int i, rc;
+    const char *http_addr; /* --http, or NULL */
+    unsigned http_flags;
+} cmdline_t;
 
-    memset(&opts, 0, sizeof(opts));
-    memset(&app, 0, sizeof(app));
+/* Reads the options that take no value and stop the program (--help,
+ * --version, --list-bugs, --list-http-bugs) or set a flag. Returns 0 when
+ * a was one of them and the program is to exit, 1 when it was a flag, -1
+ * when it is none of them. */
+static int parse_flag(const char *a, cmdline_t *cl)
+{
+    if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+        usage(stdout);
+        return 0;
+    }
+    if (strcmp(a, "--version") == 0) {
+        printf("mcpcheck-refserver %s\n", MC_VERSION);
+        return 0;
+    }
+    if (strcmp(a, "--list-bugs") == 0) {
+        mc_refserver_list_bugs(print_bug, NULL);
+        return 0;
+    }
+    if (strcmp(a, "--list-http-bugs") == 0) {
+        mc_refserver_http_list_bugs(print_bug, NULL);
+        return 0;
+    }
+    if (strcmp(a, "--sse-poll") == 0) {
+        cl->http_flags |= MC_REFSERVER_HTTP_SSE_POLL;
+        return 1;
+    }
+    return -1;
+}
+
+/* Reads the option at argv[*i] that takes a value (advancing *i past it).
+ * Returns 1 when it was read, 2 (after a message) for a bad value, 0 when
+ * argv[*i] is no such option; *missing is set when its value is missing. */
+static int parse_valued(int argc, char **argv, int *i, cmdline_t *cl, int *missing)
+{
+    mc_refserver_opts_t *opts = &cl->opts;
+    const char *v;
+
+    if ((v = opt_value(argc, argv, i, "--page-size", missing)) != NULL) {
+        if (parse_int(v, RS_MAX_PAGE_SIZE, &opts->page_size) != 0 || opts->page_size == 0) {
+            fprintf(stderr, "mcpcheck-refserver: --page-size wants 1..%d, not \"%s\"\n",
+                    RS_MAX_PAGE_SIZE, v);
+            return 2;
+        }
+    } else if ((v = opt_value(argc, argv, i, "--resources", missing)) != NULL) {
+        if (parse_int(v, RS_MAX_EXTRA_ITEMS, &opts->extra_items) != 0) {
+            fprintf(stderr, "mcpcheck-refserver: --resources wants 0..%d, not \"%s\"\n",
+                    RS_MAX_EXTRA_ITEMS, v);
+            return 2;
+        }
+    } else if ((v = opt_value(argc, argv, i, "--step-delay", missing)) != NULL) {
+        int ms;
+        if (parse_int(v, 60000, &ms) != 0) {
+            fprintf(stderr, "mcpcheck-refserver: --step-delay wants 0..60000, not \"%s\"\n", v);
+            return 2;
+        }
+        opts->step_delay_ms = ms == 0 ? -1 : ms;
+    } else if ((v = opt_value(argc, argv, i, "--root", missing)) != NULL) {
+        opts->root = v;
+    } else if ((v = opt_value(argc, argv, i, "--http", missing)) != NULL) {
+        cl->http_addr = v;
+    } else if ((v = opt_value(argc, argv, i, "--inject", missing)) != NULL) {
+        opts->inject = v;
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
+/* Reads the command line into cl. Returns -1 to go on, or the exit status
+ * of a program that is done (0 after --help and the like, 2 on an error,
+ * with its message written). */
+static int parse_args(int argc, char **argv, cmdline_t *cl)
+{
+    int i;
+
     for (i = 1; i < argc; i++) {
-        int missing = 0;
-        const char *v;
+        int missing = 0, rc;
         const char *a = argv[i];
 
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            usage(stdout);
+        rc = parse_flag(a, cl);
+        if (rc == 0)
             return 0;
-        }
-        if (strcmp(a, "--version") == 0) {
-            printf("mcpcheck-refserver %s\n", MC_VERSION);
-            return 0;
-        }
-        if (strcmp(a, "--list-bugs") == 0) {
-            mc_refserver_list_bugs(print_bug, NULL);
-            return 0;
-        }
-        if (strcmp(a, "--list-http-bugs") == 0) {
-            mc_refserver_http_list_bugs(print_bug, NULL);
-            return 0;
-        }
-        if (strcmp(a, "--sse-poll") == 0) {
-            http_flags |= MC_REFSERVER_HTTP_SSE_POLL;
+        if (rc == 1)
             continue;
-        }
-        v = opt_value(argc, argv, &i, "--page-size", &missing);
-        if (v != NULL) {
-            if (parse_int(v, RS_MAX_PAGE_SIZE, &opts.page_size) != 0 || opts.page_size == 0) {
-                fprintf(stderr, "mcpcheck-refserver: --page-size wants 1..%d, not \"%s\"\n",
-                        RS_MAX_PAGE_SIZE, v);
-                return 2;
-            }
+        rc = parse_valued(argc, argv, &i, cl, &missing);
+        if (rc == 1)
             continue;
-        }
-        v = opt_value(argc, argv, &i, "--resources", &missing);
-        if (v != NULL) {
-            if (parse_int(v, RS_MAX_EXTRA_ITEMS, &opts.extra_items) != 0) {
-                fprintf(stderr, "mcpcheck-refserver: --resources wants 0..%d, not \"%s\"\n",
-                        RS_MAX_EXTRA_ITEMS, v);
-                return 2;
-            }
-            continue;
-        }
-        v = opt_value(argc, argv, &i, "--step-delay", &missing);
-        if (v != NULL) {
-            int ms;
-            if (parse_int(v, 60000, &ms) != 0) {
-                fprintf(stderr, "mcpcheck-refserver: --step-delay wants 0..60000, not \"%s\"\n",
-                        v);
-                return 2;
-            }
-            opts.step_delay_ms = ms == 0 ? -1 : ms;
-            continue;
-        }
-        v = opt_value(argc, argv, &i, "--root", &missing);
-        if (v != NULL) {
-            opts.root = v;
-            continue;
-        }
-        v = opt_value(argc, argv, &i, "--http", &missing);
-        if (v != NULL) {
-            http_addr = v;
-            continue;
-        }
-        v = opt_value(argc, argv, &i, "--inject", &missing);
-        if (v != NULL) {
-            opts.inject = v;
-            continue;
-        }
+        if (rc == 2)
+            return 2;
         if (missing)
             fprintf(stderr, "mcpcheck-refserver: %s needs a value\n", a);
         else
@@ -379,52 +392,17 @@ int main(int argc, char **argv)
         usage(stderr);
         return 2;
     }
-
-    if (http_flags != 0 && http_addr == NULL) {
+    if (cl->http_flags != 0 && cl->http_addr == NULL) {
         fprintf(stderr, "mcpcheck-refserver: --sse-poll needs --http\n");
         return 2;
     }
-    http_bug = mc_refserver_http_bug(opts.inject);
-    if (http_bug != RS_HTTP_BUG_NONE) {
-        if (http_addr == NULL) {
-            fprintf(stderr, "mcpcheck-refserver: --inject %s needs --http\n", opts.inject);
-            return 2;
-        }
-        opts.inject = NULL;
-    }
-    if (http_addr != NULL) {
-        mc_refserver_t *probe;
-        mc_errbuf_clear(&eb);
-        /* Check the options once, as every session will use them. */
-        probe = mc_refserver_new(&opts, on_emit, &app, &eb);
-        if (probe == NULL) {
-            fprintf(stderr, "mcpcheck-refserver: %s\n", eb.msg);
-            return 2;
-        }
-        mc_refserver_free(probe);
-        memset(&sa, 0, sizeof(sa));
-        sa.sa_handler = on_signal;
-        sigemptyset(&sa.sa_mask);
-        sigaction(SIGTERM, &sa, NULL);
-        sigaction(SIGINT, &sa, NULL);
-        sa.sa_handler = SIG_IGN;
-        sigaction(SIGPIPE, &sa, NULL);
-        mc_errbuf_clear(&eb);
-        rc = mc_refserver_http_serve(&opts, http_bug, http_flags, http_addr, (volatile int *)&g_stop,
-                                     print_listen, NULL, &eb);
-        if (rc != MC_OK) {
-            fprintf(stderr, "mcpcheck-refserver: %s\n", eb.msg);
-            return rc == MC_EINVAL ? 2 : 1;
-        }
-        return 0;
-    }
+    return -1;
+}
 
-    mc_errbuf_clear(&eb);
-    app.rs = mc_refserver_new(&opts, on_emit, &app, &eb);
-    if (app.rs == NULL) {
-        fprintf(stderr, "mcpcheck-refserver: %s\n", eb.msg);
-        return 2;
-    }
+/* SIGTERM and SIGINT stop the server; SIGPIPE is ignored. */
+static void install_signals(void)
+{
+    struct sigaction sa;
 
     memset(&sa, 0, sizeof(sa));
     sa.sa_handler = on_signal;
@@ -433,6 +411,67 @@ int main(int argc, char **argv)
     sigaction(SIGINT, &sa, NULL);
     sa.sa_handler = SIG_IGN;
     sigaction(SIGPIPE, &sa, NULL);
+}
+
+/* Serves Streamable HTTP at cl->http_addr until a signal. Returns the exit
+ * status. */
+static int run_http(cmdline_t *cl, rs_http_bug_t http_bug, app_t *app)
+{
+    mc_refserver_t *probe;
+    mc_errbuf_t eb;
+    int rc;
+
+    mc_errbuf_clear(&eb);
+    /* Check the options once, as every session will use them. */
+    probe = mc_refserver_new(&cl->opts, on_emit, app, &eb);
+    if (probe == NULL) {
+        fprintf(stderr, "mcpcheck-refserver: %s\n", eb.msg);
+        return 2;
+    }
+    mc_refserver_free(probe);
+    install_signals();
+    mc_errbuf_clear(&eb);
+    rc = mc_refserver_http_serve(&cl->opts, http_bug, cl->http_flags, cl->http_addr,
+                                 (volatile int *)&g_stop, print_listen, NULL, &eb);
+    if (rc != MC_OK) {
+        fprintf(stderr, "mcpcheck-refserver: %s\n", eb.msg);
+        return rc == MC_EINVAL ? 2 : 1;
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    cmdline_t cl;
+    mc_errbuf_t eb;
+    app_t app;
+    const char *banner;
+    rs_http_bug_t http_bug;
+    int rc;
+
+    memset(&cl, 0, sizeof(cl));
+    memset(&app, 0, sizeof(app));
+    rc = parse_args(argc, argv, &cl);
+    if (rc >= 0)
+        return rc;
+    http_bug = mc_refserver_http_bug(cl.opts.inject);
+    if (http_bug != RS_HTTP_BUG_NONE) {
+        if (cl.http_addr == NULL) {
+            fprintf(stderr, "mcpcheck-refserver: --inject %s needs --http\n", cl.opts.inject);
+            return 2;
+        }
+        cl.opts.inject = NULL;
+    }
+    if (cl.http_addr != NULL)
+        return run_http(&cl, http_bug, &app);
+
+    mc_errbuf_clear(&eb);
+    app.rs = mc_refserver_new(&cl.opts, on_emit, &app, &eb);
+    if (app.rs == NULL) {
+        fprintf(stderr, "mcpcheck-refserver: %s\n", eb.msg);
+        return 2;
+    }
+    install_signals();
 
     banner = mc_refserver_banner(app.rs);
     if (banner != NULL)

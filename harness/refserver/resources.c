@@ -418,20 +418,14 @@ void mc__rs_resources_read(mc_refserver_t *rs, json_object *id, json_object *par
 {
     const char *uri = want_uri(rs, id, params);
     json_object *c = NULL, *res, *arr;
-    rs_body_t *slot = NULL;
-    rs_body_key_t key;
     char why[256];
     int rc, fixed;
 
     if (uri == NULL)
         return;
     fixed = fixed_fixture(uri);
-    if (fixed >= 0) {
-        slot = &rs->read_cache[fixed];
-        key = mc__rs_body_key(rs, RS_BODY_READ, (size_t)fixed);
-        if (mc__rs_send_cached(rs, slot, &key, id))
-            return;
-    }
+    if (fixed >= 0 && mc__rs_fast_replay(rs, RS_BODY_READ, (size_t)fixed, id))
+        return;
     rc = read_uri(rs, uri, &c, why, sizeof(why));
     if (rc != 0) {
         read_error(rs, id, rc, uri, why);
@@ -444,8 +438,8 @@ void mc__rs_resources_read(mc_refserver_t *rs, json_object *id, json_object *par
         rs->failed = 1;
     }
     mc__rs_put(rs, res, "contents", arr);
-    if (slot != NULL)
-        mc__rs_result_cached(rs, slot, &key, id, res);
+    if (fixed >= 0)
+        mc__rs_fast_keep(rs, RS_BODY_READ, (size_t)fixed, id, res);
     else
         mc__rs_result(rs, id, res);
 }

@@ -5,7 +5,8 @@
  * given position, the contents of a fixed resource. Building them as
  * json_objects and encoding them costs far more than the request itself, so
  * the encoded "result" member is kept and each response is written around it
- * (mc__rs_result_body, textout.c).
+ * (mc__rs_result_body, textout.c). Handlers ask for a body with
+ * mc__rs_fast_replay() and give one with mc__rs_fast_keep() (fast.h).
  *
  * The caches are only used while mc__rs_splice_ok() holds: messages may be
  * written as text (mc__rs_text_ok: no violation switch, no batch, nothing to
@@ -15,7 +16,7 @@
  *
  * A cached body is valid for the key it was built for: what (a list or a
  * read), position, the list's revision and the negotiated version. Anything
- * that changes what a list holds must call mc__rs_list_changed().
+ * that changes what a list holds must call mc__rs_fast_list_changed().
  *
  * A body for a key is the same bytes in every session of servers with the
  * same options: a list at revision 0 is the list a session starts with, and
@@ -30,7 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "refserver/internal.h"
+#include "refserver/fastimpl.h"
 
 #define RS_JSON_FLAGS (JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE)
 
@@ -47,7 +48,8 @@ static int cache_ok(const mc_refserver_t *rs, const rs_body_key_t *key)
     return key->what == RS_BODY_INIT ? mc__rs_text_ok(rs) : mc__rs_splice_ok(rs);
 }
 
-rs_body_key_t mc__rs_body_key(const mc_refserver_t *rs, uint32_t what, size_t pos)
+/* The key of the body for `what` at pos in the session's current state. */
+static rs_body_key_t body_key(const mc_refserver_t *rs, uint32_t what, size_t pos)
 {
     rs_body_key_t k;
 
@@ -87,7 +89,9 @@ static const rs_body_t *shared_find(const struct mc_refserver_cache *c, const rs
     return NULL;
 }
 
-int mc__rs_send_cached(mc_refserver_t *rs, const rs_body_t *slot, const rs_body_key_t *key,
+/* Answers from slot, or from the shared cache, when one holds key's body.
+ * Returns 1 when the response was sent. */
+static int send_cached(mc_refserver_t *rs, const rs_body_t *slot, const rs_body_key_t *key,
                        json_object *id)
 {
     const rs_body_t *b;
@@ -101,6 +105,15 @@ int mc__rs_send_cached(mc_refserver_t *rs, const rs_body_t *slot, const rs_body_
     return 1;
 }
 
+/* Empties a slot. */
+static void body_clear(rs_body_t *slot)
+{
+    if (slot->text == NULL)
+        return;
+    free(slot->text);
+    memset(slot, 0, sizeof(*slot));
+}
+
 /* Stores the encoding of result in slot. Returns 0, or -1 (slot emptied)
  * when it cannot be encoded, is too large to keep, or memory runs out. */
 static int body_store(rs_body_t *slot, const rs_body_key_t *key, json_object *result)
@@ -109,7 +122,7 @@ static int body_store(rs_body_t *slot, const rs_body_key_t *key, json_object *re
     const char *s = json_object_to_json_string_length(result, RS_JSON_FLAGS, &n);
     char *copy;
 
-    mc__rs_body_clear(slot);
+    body_clear(slot);
     if (s == NULL || n > RS_CACHE_MAX_BODY)
         return -1;
     copy = malloc(n + 1);
@@ -122,7 +135,8 @@ static int body_store(rs_body_t *slot, const rs_body_key_t *key, json_object *re
     return 0;
 }
 
-void mc__rs_result_cached(mc_refserver_t *rs, rs_body_t *slot, const rs_body_key_t *key,
+/* Sends result and, when bodies may be kept, keeps its encoding in slot. */
+static void result_cached(mc_refserver_t *rs, rs_body_t *slot, const rs_body_key_t *key,
                           json_object *id, json_object *result)
 {
     /* rs->failed means some member may be missing: such a body is never kept. */
@@ -134,26 +148,56 @@ void mc__rs_result_cached(mc_refserver_t *rs, rs_body_t *slot, const rs_body_key
     mc__rs_result_body(rs, id, slot->text, slot->len);
 }
 
-void mc__rs_body_clear(rs_body_t *slot)
-{
-    if (slot->text == NULL)
-        return;
-    free(slot->text);
-    memset(slot, 0, sizeof(*slot));
-}
-
-rs_body_t *mc__rs_page_slot(mc_refserver_t *rs, rs_list_t list, size_t start)
+/* The page slot for the page of list starting at item start. */
+static rs_body_t *page_slot(mc_refserver_t *rs, uint32_t list, size_t start)
 {
     return &rs->page_cache[list][(start / (size_t)rs->page_size) % RS_PAGE_CACHE_SLOTS];
 }
 
-void mc__rs_list_changed(mc_refserver_t *rs, rs_list_t list)
+void mc__rs_fast_list_changed(mc_refserver_t *rs, uint32_t list)
 {
     int i;
 
     rs->list_rev[list]++;
     for (i = 0; i < RS_PAGE_CACHE_SLOTS; i++)
-        mc__rs_body_clear(&rs->page_cache[list][i]);
+        body_clear(&rs->page_cache[list][i]);
+}
+
+/* The slot that keeps (what, pos)'s body, or NULL when none does. */
+static rs_body_t *slot_for(mc_refserver_t *rs, uint32_t what, size_t pos)
+{
+    if (what < RS_BODY_LISTS)
+        return page_slot(rs, what, pos);
+    if (what == RS_BODY_READ && pos < RS_READ_CACHE_SLOTS)
+        return &rs->read_cache[pos];
+    if (what == RS_BODY_INIT)
+        return &rs->init_body;
+    return NULL;
+}
+
+int mc__rs_fast_replay(mc_refserver_t *rs, uint32_t what, size_t pos, json_object *id)
+{
+    const rs_body_t *slot = slot_for(rs, what, pos);
+    rs_body_key_t key;
+
+    if (slot == NULL)
+        return 0;
+    key = body_key(rs, what, pos);
+    return send_cached(rs, slot, &key, id);
+}
+
+void mc__rs_fast_keep(mc_refserver_t *rs, uint32_t what, size_t pos, json_object *id,
+                      json_object *result)
+{
+    rs_body_t *slot = slot_for(rs, what, pos);
+    rs_body_key_t key;
+
+    if (slot == NULL) {
+        mc__rs_result(rs, id, result);
+        return;
+    }
+    key = body_key(rs, what, pos);
+    result_cached(rs, slot, &key, id, result);
 }
 
 void mc__rs_cache_free(mc_refserver_t *rs)
@@ -162,10 +206,10 @@ void mc__rs_cache_free(mc_refserver_t *rs)
 
     for (l = 0; l < RS_BODY_LISTS; l++)
         for (i = 0; i < RS_PAGE_CACHE_SLOTS; i++)
-            mc__rs_body_clear(&rs->page_cache[l][i]);
+            body_clear(&rs->page_cache[l][i]);
     for (i = 0; i < RS_READ_CACHE_SLOTS; i++)
-        mc__rs_body_clear(&rs->read_cache[i]);
-    mc__rs_body_clear(&rs->init_body);
+        body_clear(&rs->read_cache[i]);
+    body_clear(&rs->init_body);
 }
 
 /* ---- the shared cache (mc_refserver_cache_new) ---- */
@@ -251,8 +295,8 @@ static int harvest_list(struct mc_refserver_cache *c, mc_refserver_t *rs, rs_lis
         if (feed_line(rs, line) != MC_OK)
             return -1;
         /* Past the end the server serves the (empty) last page again. */
-        key = mc__rs_body_key(rs, (uint32_t)list, off);
-        slot = mc__rs_page_slot(rs, list, off);
+        key = body_key(rs, (uint32_t)list, off);
+        slot = page_slot(rs, list, off);
         if (slot->text == NULL || !key_equal(&slot->key, &key))
             return 0;
         if (shared_add(c, slot) != 0)

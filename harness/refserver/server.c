@@ -122,8 +122,10 @@ void mc__rs_result(mc_refserver_t *rs, json_object *id, json_object *result)
         }
         mc__rs_modern_decorate(rs, result);
     }
-    if (mc__rs_result_text(rs, id, result))
+    if (mc__rs_fast_send(rs, &(rs_fast_msg_t){.kind = RS_FAST_RESULT, .id = id, .body = result})) {
+        json_object_put(result);
         return;
+    }
     send_response(rs, mc_jsonrpc_result(json_object_get(id), result));
 }
 
@@ -132,7 +134,11 @@ void mc__rs_error(mc_refserver_t *rs, json_object *id, int code, const char *mes
 {
     json_object *o, *e;
 
-    if (mc__rs_error_text(rs, id, code, message, data)) {
+    if (mc__rs_fast_send(rs, &(rs_fast_msg_t){.kind = RS_FAST_ERROR,
+                                              .id = id,
+                                              .code = code,
+                                              .text = message,
+                                              .body = data})) {
         json_object_put(data);
         return;
     }
@@ -166,7 +172,8 @@ void mc__rs_error(mc_refserver_t *rs, json_object *id, int code, const char *mes
 
 void mc__rs_notify(mc_refserver_t *rs, const char *method, json_object *params)
 {
-    if (mc__rs_notify_text(rs, method, params)) {
+    if (mc__rs_fast_send(rs,
+                         &(rs_fast_msg_t){.kind = RS_FAST_NOTIFY, .method = method, .body = params})) {
         json_object_put(params);
         return;
     }
@@ -183,10 +190,8 @@ static void handle_ping(mc_refserver_t *rs, json_object *id, json_object *params
 
     (void)params;
     /* Without a violation switch the answer is always the empty result. */
-    if (mc__rs_splice_ok(rs)) {
-        mc__rs_result_body(rs, id, "{}", 2);
+    if (mc__rs_fast_send(rs, &(rs_fast_msg_t){.kind = RS_FAST_EMPTY, .id = id}))
         return;
-    }
     if (rs_bug_on(rs, PING_IGNORED))
         return;
     copies = rs_bug_on(rs, DUPLICATE_RESPONSE) ? 2 : 1;
@@ -530,7 +535,7 @@ int mc_refserver_handle(mc_refserver_t *rs, const char *line, size_t len, int64_
 
     rs->now = now_ms;
     rs->failed = 0;
-    mc__rs_decode(rs, line, len, &msg);
+    mc__rs_fast_decode(rs, line, len, &msg);
     if (msg.kind == MC_MSG_INVALID && msg.root != NULL &&
         json_object_is_type(msg.root, json_type_array) && rs->phase != RS_PHASE_NEW &&
         mc_version_has(mc__rs_version_str(rs->version), MC_VF_BATCH))
@@ -643,64 +648,6 @@ mc_refserver_t *mc_refserver_new(const mc_refserver_opts_t *opts, mc_refserver_e
     return rs;
 }
 
-mc_refserver_t *mc_refserver_clone(const mc_refserver_t *tmpl, mc_refserver_emit_cb emit,
-                                   void *emit_ctx, mc_errbuf_t *eb)
-{
-    mc_refserver_t *rs;
-    int i;
-
-    if (tmpl == NULL || emit == NULL) {
-        mc_errbuf_set(eb, MC_EINVAL, "a template and an emit callback are required");
-        return NULL;
-    }
-    if (tmpl->root != NULL) {
-        mc_errbuf_set(eb, MC_EINVAL, "a server with a --root cannot be cloned");
-        return NULL;
-    }
-    if (tmpl->njobs != 0 || tmpl->batch != NULL) {
-        mc_errbuf_set(eb, MC_EINVAL, "the template has work in progress");
-        return NULL;
-    }
-    for (i = 0; tmpl->pending != NULL && i < RS_MAX_PENDING; i++) {
-        if (tmpl->pending[i].used) {
-            mc_errbuf_set(eb, MC_EINVAL, "the template waits for an answer from the client");
-            return NULL;
-        }
-    }
-    rs = malloc(sizeof(*rs));
-    if (rs == NULL) {
-        mc_errbuf_set(eb, MC_ENOMEM, "out of memory");
-        return NULL;
-    }
-    /* The session state is plain data; what the template owns is either
-     * copied below or, for caches and buffers, left for the clone to build. */
-    memcpy(rs, tmpl, sizeof(*rs));
-    rs->emit = emit;
-    rs->emit_ctx = emit_ctx;
-    rs->jobs = NULL;
-    rs->pending = NULL;
-    rs->listens = NULL; /* streams belong to the template's client */
-    rs->out = NULL;
-    rs->out_cap = 0;
-    rs->failed = 0;
-    memset(rs->tool_schemas, 0, sizeof(rs->tool_schemas));
-    memset(rs->res_cache, 0, sizeof(rs->res_cache));
-    rs->tok = NULL;
-    memset(rs->page_cache, 0, sizeof(rs->page_cache));
-    memset(rs->read_cache, 0, sizeof(rs->read_cache));
-    memset(&rs->init_body, 0, sizeof(rs->init_body));
-    for (i = 0; i < tmpl->nsubs; i++) {
-        rs->subs[i] = strdup(tmpl->subs[i]);
-        if (rs->subs[i] == NULL) {
-            rs->nsubs = i;
-            mc_refserver_free(rs);
-            mc_errbuf_set(eb, MC_ENOMEM, "out of memory");
-            return NULL;
-        }
-    }
-    return rs;
-}
-
 void mc_refserver_free(mc_refserver_t *rs)
 {
     int i;
@@ -718,9 +665,7 @@ void mc_refserver_free(mc_refserver_t *rs)
     for (i = 0; i < 8; i++)
         json_object_put(rs->res_cache[i]);
     json_object_put(rs->batch);
-    mc__rs_cache_free(rs);
-    if (rs->tok != NULL)
-        json_tokener_free(rs->tok);
+    mc__rs_fast_free(rs);
     mc__rs_fileroot_free(rs->root);
     free(rs->out);
     free(rs);

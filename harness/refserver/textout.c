@@ -21,13 +21,14 @@
  * on (several reshape envelopes), no batch is being collected (batch answers
  * are json_objects in an array) and nothing asked for a pretty-printed
  * message. Each function returns 1 when the message went out (or memory ran
- * out: rs->failed is then set), 0 when the caller must build it.
+ * out: rs->failed is then set), 0 when the caller must build it; json_object
+ * arguments are borrowed. mc__rs_fast_send() (fast.h) is the door to them.
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "refserver/internal.h"
+#include "refserver/fastimpl.h"
 
 #define RS_JSON_FLAGS (JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE)
 
@@ -193,7 +194,7 @@ void mc__rs_result_body(mc_refserver_t *rs, json_object *id, const char *body, s
     finish(rs, at);
 }
 
-int mc__rs_result_text(mc_refserver_t *rs, json_object *id, json_object *result)
+static int result_text(mc_refserver_t *rs, json_object *id, json_object *result)
 {
     const char *body;
     size_t len;
@@ -208,11 +209,10 @@ int mc__rs_result_text(mc_refserver_t *rs, json_object *id, json_object *result)
         rs->failed = 1;
     else
         mc__rs_result_body(rs, id, body, len);
-    json_object_put(result);
     return 1;
 }
 
-int mc__rs_tool_text_result(mc_refserver_t *rs, json_object *id, const char *text, int is_error)
+static int tool_text_result(mc_refserver_t *rs, json_object *id, const char *text, int is_error)
 {
     size_t room = str_room(text);
     char idbuf[NUM_TEXT_MAX];
@@ -241,7 +241,7 @@ int mc__rs_tool_text_result(mc_refserver_t *rs, json_object *id, const char *tex
     return 1;
 }
 
-int mc__rs_error_text(mc_refserver_t *rs, json_object *id, int code, const char *message,
+static int error_text(mc_refserver_t *rs, json_object *id, int code, const char *message,
                       json_object *data)
 {
     size_t room = str_room(message), idlen = 0, codelen = 0, dlen = 0, at = 0;
@@ -308,17 +308,7 @@ static int method_text(mc_refserver_t *rs, int has_id, int64_t id, const char *m
     return 1;
 }
 
-int mc__rs_notify_text(mc_refserver_t *rs, const char *method, json_object *params)
-{
-    return method_text(rs, 0, 0, method, params);
-}
-
-int mc__rs_request_text(mc_refserver_t *rs, int64_t id, const char *method, json_object *params)
-{
-    return method_text(rs, 1, id, method, params);
-}
-
-int mc__rs_log_text(mc_refserver_t *rs, const char *level, const char *logger, json_object *data,
+static int log_text(mc_refserver_t *rs, const char *level, const char *logger, json_object *data,
                     const char *message)
 {
     size_t lroom = str_room(level), groom = logger != NULL ? str_room(logger) : 1,
@@ -351,4 +341,28 @@ int mc__rs_log_text(mc_refserver_t *rs, const char *level, const char *logger, j
     PUT_LIT(rs, &at, "}");
     finish(rs, at);
     return 1;
+}
+
+int mc__rs_fast_send(mc_refserver_t *rs, const rs_fast_msg_t *m)
+{
+    switch (m->kind) {
+    case RS_FAST_RESULT:
+        return result_text(rs, m->id, m->body);
+    case RS_FAST_EMPTY:
+        if (!mc__rs_splice_ok(rs))
+            return 0;
+        mc__rs_result_body(rs, m->id, "{}", 2);
+        return 1;
+    case RS_FAST_TOOL_TEXT:
+        return tool_text_result(rs, m->id, m->text, m->is_error);
+    case RS_FAST_ERROR:
+        return error_text(rs, m->id, m->code, m->text, m->body);
+    case RS_FAST_NOTIFY:
+        return method_text(rs, 0, 0, m->method, m->body);
+    case RS_FAST_REQUEST:
+        return method_text(rs, 1, m->out_id, m->method, m->body);
+    case RS_FAST_LOG:
+        return log_text(rs, m->level, m->logger, m->body, m->text);
+    }
+    return 0;
 }

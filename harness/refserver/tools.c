@@ -193,7 +193,10 @@ void mc__rs_job_finish(mc_refserver_t *rs, rs_job_t *job, json_object *result)
 
 void mc__rs_job_finish_text(mc_refserver_t *rs, rs_job_t *job, const char *text, int is_error)
 {
-    if (!mc__rs_tool_text_result(rs, job->id, text, is_error)) {
+    if (!mc__rs_fast_send(rs, &(rs_fast_msg_t){.kind = RS_FAST_TOOL_TEXT,
+                                               .id = job->id,
+                                               .text = text,
+                                               .is_error = is_error})) {
         mc__rs_job_finish(rs, job,
                           is_error ? mc__rs_tool_error(rs, text) : mc__rs_tool_text(rs, text));
         return;
@@ -632,7 +635,7 @@ static int trigger_list(mc_refserver_t *rs, rs_job_t *job, rs_list_t list, int *
     char text[128];
 
     *toggle = !*toggle;
-    mc__rs_list_changed(rs, list);
+    mc__rs_fast_list_changed(rs, list);
     mc__rs_notify_change(rs, method, NULL, 1, NULL);
     snprintf(text, sizeof(text), "%s is now %s", what, *toggle ? "listed" : "gone");
     mc__rs_job_finish_text(rs, job, text, 0);

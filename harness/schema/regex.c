@@ -195,17 +195,171 @@ static void emit_cp_raw(out_t *o, uint32_t cp)
     emit(o, u, n);
 }
 
+/* A bracket expression being translated: its items, and the characters
+ * that POSIX wants in a particular place ("]" first, "[", "^" and "-" last). */
+typedef struct class_body {
+    item_t items[MAX_ITEMS];
+    size_t n_items;
+    int negated, has_rbracket, has_dash, has_caret, has_lbracket;
+} class_body_t;
+
+/* Reads one class atom at *pp (a character, an escape or a class escape
+ * such as \d) into it and advances *pp. Returns 0, or -1 with eb set. */
+static int class_atom(const char **pp, item_t *it, mc_errbuf_t *eb)
+{
+    const char *p = *pp;
+
+    it->named = NULL;
+    if (*p != '\\') {
+        *pp = p + read_cp(p, &it->lo);
+        return 0;
+    }
+    {
+        int k = escape_char(p + 1, &it->lo);
+        if (k < 0) {
+            mc_errbuf_set(eb, MC_EUNSUPPORTED, "escape \"\\%c\" in a character class", p[1]);
+            return -1;
+        }
+        if (k > 0) {
+            *pp = p + 1 + k;
+            return 0;
+        }
+    }
+    switch (p[1]) {
+    case 'd':
+        it->named = "0-9";
+        break;
+    case 'w':
+        it->named = "A-Za-z0-9_";
+        break;
+    case 's':
+        it->named = "[:space:]";
+        break;
+    case 'b':
+        it->lo = '\b';
+        break;
+    default:
+        mc_errbuf_set(eb, MC_EUNSUPPORTED, "negated class \"\\%c\" inside a character class",
+                      p[1]);
+        return -1;
+    }
+    *pp = p + 2;
+    return 0;
+}
+
+/* Reads the end of a range ("-x" at *pp, after its start it->lo) when there
+ * is one, and advances *pp. Returns 0, or -1 with eb set. */
+static int class_range(const char **pp, item_t *it, mc_errbuf_t *eb)
+{
+    const char *p = *pp;
+    uint32_t lo = it->lo, hi = lo;
+
+    if (it->named != NULL || p[0] != '-' || p[1] == ']' || p[1] == '\0')
+        return 0;
+    /* a range, unless the end is a class escape */
+    if (p[1] == '\\') {
+        int k = escape_char(p + 2, &hi);
+        if (k > 0)
+            p += 2 + k;
+        else
+            hi = lo; /* "a-\d": '-' is literal */
+    } else {
+        p += 1;
+        p += read_cp(p, &hi);
+    }
+    *pp = p;
+    it->hi = hi;
+    if (hi < lo) {
+        mc_errbuf_set(eb, MC_EUNSUPPORTED, "range out of order in a character class");
+        return -1;
+    }
+    if (hi != lo && (lo == ']' || lo == '-' || hi == ']' || hi == '-' || lo == '[' || hi == '[')) {
+        mc_errbuf_set(eb, MC_EUNSUPPORTED, "range with ']', '[' or '-' as an end");
+        return -1;
+    }
+    return 0;
+}
+
+/* Adds one item to cls: the characters POSIX places apart become flags.
+ * Returns 0, or -1 with eb set. */
+static int class_add(class_body_t *cls, const item_t *it, mc_errbuf_t *eb)
+{
+    if (it->named == NULL && it->lo == it->hi) {
+        switch (it->lo) {
+        case ']':
+            cls->has_rbracket = 1;
+            return 0;
+        case '-':
+            cls->has_dash = 1;
+            return 0;
+        case '^':
+            cls->has_caret = 1;
+            return 0;
+        case '[':
+            cls->has_lbracket = 1;
+            return 0;
+        case 0:
+            mc_errbuf_set(eb, MC_EUNSUPPORTED, "NUL in a character class");
+            return -1;
+        default:
+            break;
+        }
+    }
+    if (cls->n_items == MAX_ITEMS) {
+        mc_errbuf_set(eb, MC_EUNSUPPORTED, "character class with more than %d items", MAX_ITEMS);
+        return -1;
+    }
+    cls->items[cls->n_items++] = *it;
+    return 0;
+}
+
+/* Emits the POSIX bracket expression of cls. */
+static void emit_class(out_t *o, class_body_t *cls)
+{
+    size_t i;
+
+    if (!cls->negated && cls->n_items == 0 && !cls->has_rbracket && !cls->has_dash &&
+        !cls->has_lbracket && cls->has_caret) {
+        emits(o, "\\^");
+        return;
+    }
+    emits(o, cls->negated ? "[^" : "[");
+    if (cls->has_rbracket)
+        emits(o, "]");
+    else if (cls->has_caret && cls->n_items == 0 && !cls->has_lbracket && cls->has_dash) {
+        emits(o, "-^");
+        cls->has_caret = cls->has_dash = 0;
+    }
+    for (i = 0; i < cls->n_items; i++) {
+        if (cls->items[i].named != NULL) {
+            emits(o, cls->items[i].named);
+            continue;
+        }
+        emit_cp_raw(o, cls->items[i].lo);
+        if (cls->items[i].hi != cls->items[i].lo) {
+            emits(o, "-");
+            emit_cp_raw(o, cls->items[i].hi);
+        }
+    }
+    if (cls->has_lbracket)
+        emits(o, "[");
+    if (cls->has_caret)
+        emits(o, "^");
+    if (cls->has_dash)
+        emits(o, "-");
+    emits(o, "]");
+}
+
 /* Parses an ECMA class body at p (after '['), emits the POSIX form.
  * Returns bytes consumed including the closing ']' or -1. */
 static int translate_class(const char *p, out_t *o, mc_errbuf_t *eb)
 {
-    item_t items[MAX_ITEMS];
-    size_t n_items = 0, i;
+    class_body_t cls;
     const char *start = p;
-    int negated = 0, has_rbracket = 0, has_dash = 0, has_caret = 0, has_lbracket = 0;
 
+    memset(&cls, 0, sizeof(cls));
     if (*p == '^') {
-        negated = 1;
+        cls.negated = 1;
         p++;
     }
     if (*p == ']') {
@@ -213,130 +367,19 @@ static int translate_class(const char *p, out_t *o, mc_errbuf_t *eb)
         return -1;
     }
     while (*p != ']') {
-        uint32_t lo, hi;
-        const char *named = NULL;
+        item_t it;
         if (*p == '\0') {
             mc_errbuf_set(eb, MC_EUNSUPPORTED, "unterminated character class");
             return -1;
         }
-        if (*p == '\\') {
-            int k = escape_char(p + 1, &lo);
-            if (k < 0) {
-                mc_errbuf_set(eb, MC_EUNSUPPORTED, "escape \"\\%c\" in a character class", p[1]);
-                return -1;
-            }
-            if (k == 0) {
-                switch (p[1]) {
-                case 'd':
-                    named = "0-9";
-                    break;
-                case 'w':
-                    named = "A-Za-z0-9_";
-                    break;
-                case 's':
-                    named = "[:space:]";
-                    break;
-                case 'b':
-                    lo = '\b';
-                    break;
-                default:
-                    mc_errbuf_set(eb, MC_EUNSUPPORTED,
-                                  "negated class \"\\%c\" inside a character class", p[1]);
-                    return -1;
-                }
-                p += 2;
-            } else {
-                p += 1 + k;
-            }
-        } else {
-            p += read_cp(p, &lo);
-        }
-        hi = lo;
-        if (named == NULL && p[0] == '-' && p[1] != ']' && p[1] != '\0') {
-            /* a range, unless the end is a class escape */
-            if (p[1] == '\\') {
-                int k = escape_char(p + 2, &hi);
-                if (k > 0) {
-                    p += 2 + k;
-                } else {
-                    hi = lo; /* "a-\d": '-' is literal */
-                }
-            } else {
-                p += 1;
-                p += read_cp(p, &hi);
-            }
-            if (hi < lo) {
-                mc_errbuf_set(eb, MC_EUNSUPPORTED, "range out of order in a character class");
-                return -1;
-            }
-            if (hi != lo && (lo == ']' || lo == '-' || hi == ']' || hi == '-' || lo == '[' ||
-                             hi == '[')) {
-                mc_errbuf_set(eb, MC_EUNSUPPORTED, "range with ']', '[' or '-' as an end");
-                return -1;
-            }
-        }
-        if (named == NULL && lo == hi) {
-            if (lo == ']') {
-                has_rbracket = 1;
-                continue;
-            }
-            if (lo == '-') {
-                has_dash = 1;
-                continue;
-            }
-            if (lo == '^') {
-                has_caret = 1;
-                continue;
-            }
-            if (lo == '[') {
-                has_lbracket = 1;
-                continue;
-            }
-            if (lo == 0) {
-                mc_errbuf_set(eb, MC_EUNSUPPORTED, "NUL in a character class");
-                return -1;
-            }
-        }
-        if (n_items == MAX_ITEMS) {
-            mc_errbuf_set(eb, MC_EUNSUPPORTED, "character class with more than %d items",
-                          MAX_ITEMS);
+        if (class_atom(&p, &it, eb) < 0)
             return -1;
-        }
-        items[n_items].lo = lo;
-        items[n_items].hi = hi;
-        items[n_items].named = named;
-        n_items++;
+        it.hi = it.lo;
+        if (class_range(&p, &it, eb) < 0 || class_add(&cls, &it, eb) < 0)
+            return -1;
     }
     p++; /* ']' */
-    if (!negated && n_items == 0 && !has_rbracket && !has_dash && !has_lbracket && has_caret) {
-        emits(o, "\\^");
-        return (int)(p - start);
-    }
-    emits(o, negated ? "[^" : "[");
-    if (has_rbracket)
-        emits(o, "]");
-    else if (has_caret && n_items == 0 && !has_lbracket && has_dash) {
-        emits(o, "-^");
-        has_caret = has_dash = 0;
-    }
-    for (i = 0; i < n_items; i++) {
-        if (items[i].named != NULL) {
-            emits(o, items[i].named);
-            continue;
-        }
-        emit_cp_raw(o, items[i].lo);
-        if (items[i].hi != items[i].lo) {
-            emits(o, "-");
-            emit_cp_raw(o, items[i].hi);
-        }
-    }
-    if (has_lbracket)
-        emits(o, "[");
-    if (has_caret)
-        emits(o, "^");
-    if (has_dash)
-        emits(o, "-");
-    emits(o, "]");
+    emit_class(o, &cls);
     return (int)(p - start);
 }
 
@@ -393,6 +436,63 @@ static int property_class(const char *p, out_t *o)
     return -1;
 }
 
+/* Translates the escape at p (a backslash) outside a bracket expression.
+ * Returns the bytes consumed, or -1 with eb set. */
+static int translate_escape(const char *p, out_t *o, mc_errbuf_t *eb)
+{
+    uint32_t cp;
+    int k;
+
+    if ((p[1] == 'p' || p[1] == 'P') && p[2] == '{') {
+        int n = property_class(p, o);
+        if (n < 0)
+            mc_errbuf_set(eb, MC_EUNSUPPORTED, "Unicode property \"%.40s\" is not supported", p);
+        return n;
+    }
+    k = escape_char(p + 1, &cp);
+    if (k < 0) {
+        mc_errbuf_set(eb, MC_EUNSUPPORTED, "escape \"\\%c\" is not supported",
+                      p[1] != '\0' ? p[1] : '?');
+        return -1;
+    }
+    if (k > 0) {
+        emit_literal(o, cp);
+        return 1 + k;
+    }
+    switch (p[1]) {
+    case 'd':
+        emits(o, "[0-9]");
+        break;
+    case 'D':
+        emits(o, "[^0-9]");
+        break;
+    case 'w':
+        emits(o, "[A-Za-z0-9_]");
+        break;
+    case 'W':
+        emits(o, "[^A-Za-z0-9_]");
+        break;
+    case 's':
+        emits(o, "[[:space:]]");
+        break;
+    case 'S':
+        emits(o, "[^[:space:]]");
+        break;
+    case 'b':
+        emits(o, "\\b");
+        break;
+    case 'B':
+        emits(o, "\\B");
+        break;
+    default: { /* backreference \1..\9 */
+        char br[2] = {'\\', p[1]};
+        emit(o, br, 2);
+        break;
+    }
+    }
+    return 2;
+}
+
 int mc__regex_translate(const char *ecma, char *buf, size_t cap, mc_errbuf_t *eb)
 {
     out_t o;
@@ -410,57 +510,10 @@ int mc__regex_translate(const char *ecma, char *buf, size_t cap, mc_errbuf_t *eb
         size_t q;
         switch (ch) {
         case '\\': {
-            uint32_t cp;
-            int k;
-            if ((p[1] == 'p' || p[1] == 'P') && p[2] == '{') {
-                int n = property_class(p, &o);
-                if (n < 0)
-                    return mc_errbuf_set(eb, MC_EUNSUPPORTED,
-                                         "Unicode property \"%.40s\" is not supported", p);
-                p += n;
-                break;
-            }
-            k = escape_char(p + 1, &cp);
+            int k = translate_escape(p, &o, eb);
             if (k < 0)
-                return mc_errbuf_set(eb, MC_EUNSUPPORTED, "escape \"\\%c\" is not supported",
-                                     p[1] != '\0' ? p[1] : '?');
-            if (k > 0) {
-                emit_literal(&o, cp);
-                p += 1 + k;
-                break;
-            }
-            switch (p[1]) {
-            case 'd':
-                emits(&o, "[0-9]");
-                break;
-            case 'D':
-                emits(&o, "[^0-9]");
-                break;
-            case 'w':
-                emits(&o, "[A-Za-z0-9_]");
-                break;
-            case 'W':
-                emits(&o, "[^A-Za-z0-9_]");
-                break;
-            case 's':
-                emits(&o, "[[:space:]]");
-                break;
-            case 'S':
-                emits(&o, "[^[:space:]]");
-                break;
-            case 'b':
-                emits(&o, "\\b");
-                break;
-            case 'B':
-                emits(&o, "\\B");
-                break;
-            default: { /* backreference \1..\9 */
-                char br[2] = {'\\', p[1]};
-                emit(&o, br, 2);
-                break;
-            }
-            }
-            p += 2;
+                return MC_EUNSUPPORTED;
+            p += k;
             break;
         }
         case '[': {
