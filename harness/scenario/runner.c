@@ -361,7 +361,7 @@ static void run_body(rctx_t *c)
     mc__runner_set_role_vars(c);
     if (!c->sc->manual_init && mc__runner_resolve_roles(c) != 0)
         return;
-    mc__runner_run_steps(c, c->sc->steps, "/steps", 0);
+    mc__runner_run_steps(c, c->sc->step_v, c->sc->n_steps, 0);
     if (!c->dead && c->session_ok) {
         mc_session_begin_step(&c->s);
         rc = mc_session_poll(&c->s, 0);

@@ -131,7 +131,9 @@ int mc__runner_judge_outcome(rctx_t *c, json_object *st, int line, int rc, mc_ms
 /* tmpl with variables filled in and instances made (a new reference), or
  * NULL with the failure recorded against line. */
 json_object *mc__runner_expand(rctx_t *c, json_object *tmpl, int line);
-int mc__runner_run_steps(rctx_t *c, json_object *steps, const char *ptr, int depth);
+/* Runs the steps in order; -1 when the scenario cannot go on (the result
+ * says why), else 0. */
+int mc__runner_run_steps(rctx_t *c, const mc_step_t *steps, size_t n, int depth);
 
 /* --- runner_page.c: pagination --- */
 

@@ -360,12 +360,13 @@ static int step_answer(rctx_t *c, json_object *st, int line)
     return 0;
 }
 
-static int step_for_each(rctx_t *c, json_object *st, const char *ptr, int line, int depth)
+static int step_for_each(rctx_t *c, const mc_step_t *s, int depth)
 {
+    json_object *st = s->json;
+    int line = s->line;
     json_object *list = mc__runner_expand(c, mc_json_get(st, "for_each"), line);
     int max = mc_json_get_int(st, "max", MC_RUNNER_MAX_FOR_EACH);
     size_t i, n;
-    char sub[512];
     int rc = 0;
 
     if (list == NULL)
@@ -379,7 +380,6 @@ static int step_for_each(rctx_t *c, json_object *st, const char *ptr, int line, 
     n = json_object_array_length(list);
     if (n > (size_t)max)
         n = (size_t)max;
-    mc_str_join(sub, sizeof(sub), ptr, "/steps");
     for (i = 0; i < n && rc == 0; i++) {
         json_object *item = json_object_array_get_idx(list, i);
         /* "where" keeps the elements its assertions hold for (paths start
@@ -387,7 +387,7 @@ static int step_for_each(rctx_t *c, json_object *st, const char *ptr, int line, 
         if (mc_json_get(st, "where") != NULL && !mc__runner_where_ok(c, st, item))
             continue;
         mc_vars_set(&c->vars, mc_json_get_str(st, "as"), item);
-        rc = mc__runner_run_steps(c, mc_json_get(st, "steps"), sub, depth + 1);
+        rc = mc__runner_run_steps(c, s->steps, s->n_steps, depth + 1);
     }
     json_object_put(list);
     return rc;
@@ -584,10 +584,48 @@ static int step_http(rctx_t *c, json_object *st, int line)
     return 0;
 }
 
-static int run_step(rctx_t *c, json_object *st, const char *ptr, int depth)
+static int step_sleep(rctx_t *c, json_object *st)
 {
-    int line = mc_scenario_line(c->sc, ptr);
+    int ms = mc__runner_time_left(c, mc_json_get_int(st, "sleep", 0));
+    int rc = mc_session_poll(&c->s, ms);
 
+    mc__runner_drain(c);
+    return rc == MC_EEOF ? 0 : mc__runner_wait_ok(c, rc, "waiting");
+}
+
+/* Each kind's runner (step.h), in the shape the table below takes. */
+typedef int (*step_run_fn)(rctx_t *c, const mc_step_t *s, int depth);
+
+#define RUN_AS(id, call)                                                                           \
+    static int run_##id(rctx_t *c, const mc_step_t *s, int depth)                                 \
+    {                                                                                              \
+        (void)depth;                                                                               \
+        return call;                                                                               \
+    }
+RUN_AS(request, step_request(c, s->json, s->line))
+RUN_AS(notify, step_notify(c, s->json, s->line))
+RUN_AS(expect_notification, step_expect(c, s->json, s->line, 0))
+RUN_AS(expect_no_notification, step_expect_none(c, s->json, s->line, 0))
+RUN_AS(expect_request, step_expect(c, s->json, s->line, 1))
+RUN_AS(expect_no_request, step_expect_none(c, s->json, s->line, 1))
+RUN_AS(answer, step_answer(c, s->json, s->line))
+RUN_AS(paginate, mc__runner_step_paginate(c, s->json, s->line))
+RUN_AS(for_each, step_for_each(c, s, depth))
+RUN_AS(raw, step_raw(c, s->json, s->line))
+RUN_AS(sleep, step_sleep(c, s->json))
+RUN_AS(await, step_await(c, s->json, s->line))
+RUN_AS(value, step_value(c, s->json, s->line))
+RUN_AS(http, step_http(c, s->json, s->line))
+#undef RUN_AS
+
+static const step_run_fn step_runs[MC_STEP_KIND_COUNT] = {
+#define RUN_ROW(id, name, what) [MC_STEP_##id] = run_##id,
+    MC_STEP_KINDS(RUN_ROW)
+#undef RUN_ROW
+};
+
+static int run_step(rctx_t *c, const mc_step_t *s, int depth)
+{
     if (c->o->stop != NULL && *c->o->stop) {
         mc_sresult_set(c->res, MC_ERROR, "the run was interrupted");
         return -1;
@@ -599,50 +637,17 @@ static int run_step(rctx_t *c, json_object *st, const char *ptr, int depth)
         return -1;
     }
     mc_session_begin_step(&c->s);
-    if (mc_json_get(st, "request") != NULL)
-        return step_request(c, st, line);
-    if (mc_json_get(st, "notify") != NULL)
-        return step_notify(c, st, line);
-    if (mc_json_get(st, "expect_notification") != NULL)
-        return step_expect(c, st, line, 0);
-    if (mc_json_get(st, "expect_request") != NULL)
-        return step_expect(c, st, line, 1);
-    if (mc_json_get(st, "expect_no_notification") != NULL)
-        return step_expect_none(c, st, line, 0);
-    if (mc_json_get(st, "answer") != NULL)
-        return step_answer(c, st, line);
-    if (mc_json_get(st, "expect_no_request") != NULL)
-        return step_expect_none(c, st, line, 1);
-    if (mc_json_get(st, "value") != NULL)
-        return step_value(c, st, line);
-    if (mc_json_get(st, "paginate") != NULL)
-        return mc__runner_step_paginate(c, st, line);
-    if (mc_json_get(st, "for_each") != NULL)
-        return step_for_each(c, st, ptr, line, depth);
-    if (mc_json_get(st, "raw") != NULL)
-        return step_raw(c, st, line);
-    if (mc_json_get(st, "await") != NULL)
-        return step_await(c, st, line);
-    if (mc_json_get(st, "http") != NULL)
-        return step_http(c, st, line);
-    if (mc_json_get(st, "sleep") != NULL) {
-        int ms = mc__runner_time_left(c, mc_json_get_int(st, "sleep", 0));
-        int rc = mc_session_poll(&c->s, ms);
-        mc__runner_drain(c);
-        return rc == MC_EEOF ? 0 : mc__runner_wait_ok(c, rc, "waiting");
-    }
-    return 0;
+    if (s->kind == MC_STEP_NONE || step_runs[s->kind] == NULL)
+        return 0;
+    return step_runs[s->kind](c, s, depth);
 }
 
-int mc__runner_run_steps(rctx_t *c, json_object *steps, const char *ptr, int depth)
+int mc__runner_run_steps(rctx_t *c, const mc_step_t *steps, size_t n, int depth)
 {
-    size_t i, n = json_object_array_length(steps);
-    char sub[512];
+    size_t i;
 
-    for (i = 0; i < n; i++) {
-        snprintf(sub, sizeof(sub), "%s/%zu", ptr, i);
-        if (run_step(c, json_object_array_get_idx(steps, i), sub, depth) != 0)
+    for (i = 0; i < n; i++)
+        if (run_step(c, &steps[i], depth) != 0)
             return -1;
-    }
     return 0;
 }

@@ -284,7 +284,7 @@ static int load_keep(mc__lint_t *l, mc_scenario_t *s, const char *path, const ch
         l->roles[i] = NULL;
     }
     s->n_roles = (size_t)l->n_roles;
-    return MC_OK;
+    return mc_steps_build(&s->doc, s->steps, "/steps", &s->step_v, &s->n_steps);
 }
 
 int mc_scenario_load(const char *path, const char *root, mc_scenario_t *sc, char **problems,
@@ -336,6 +336,7 @@ void mc_scenario_free(mc_scenario_t *sc)
         free(sc->roles[i]);
     free(sc->roles);
     free(sc->reqs);
+    mc_steps_free(sc->step_v, sc->n_steps);
     free(sc->warnings);
     free(sc->id);
     free(sc->area);
