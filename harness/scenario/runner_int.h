@@ -95,15 +95,29 @@ void mc__runner_session_opts(rctx_t *c, mc_session_opts_t *sopts);
 
 /* --- runner_target.c: the target's lifecycle --- */
 
+/* The time the target gets to start and answer initialize (ms). */
 int mc__runner_startup_budget(const rctx_t *c);
 /* want, cut to what is left of the scenario's time (0 when none is). */
 int mc__runner_time_left(rctx_t *c, int want);
+/* Counts the target as unusable for this run; gives up on it (see
+ * mc_runner_shared_t) when no run has completed and enough have failed so,
+ * or at once when final is set. */
 void mc__runner_note_unusable(rctx_t *c, int final);
+/* Marks the target dead after EOF, a send failure or a flood (rc says
+ * which); the scenario is ERROR and its reason names the cause. Once. */
 void mc__runner_target_gone(rctx_t *c, int rc, const char *doing);
+/* After a wait of the session: 0 to go on (OK, timeout), else -1 with the
+ * target marked gone. */
 int mc__runner_wait_ok(rctx_t *c, int rc, const char *doing);
+/* True when the server's capabilities hold the dotted path. */
 int mc__runner_server_has(json_object *caps, const char *path);
+/* Sets ${role:NAME} from the profile, ${version} and ${server_versions}. */
 void mc__runner_set_role_vars(rctx_t *c);
+/* Resolves the scenario's roles on the live server: 0 when all are
+ * offered, else -1 with the verdict set (NOT-VERIFIED, SKIP or ERROR). */
 int mc__runner_resolve_roles(rctx_t *c);
+/* Shuts the target down (once) and records its exit and stderr tail; a
+ * crash makes the scenario ERROR. */
 void mc__runner_finish_target(rctx_t *c);
 /* Starts the target (stdio or HTTP) and its session; 0 on success, else
  * the result says why (rc is MC_ENOMEM when that is why). */
@@ -114,14 +128,25 @@ int mc__runner_handshake(rctx_t *c, const char *want_version);
 
 /* --- runner_expect.c: expectations --- */
 
+/* The check a step's outcome counts against: its "check", else the
+ * scenario's first requirement. */
 const char *mc__runner_step_check(rctx_t *c, json_object *st);
+/* Evaluates a list of assertions against target (paths start at target). */
 void mc__runner_run_asserts(rctx_t *c, json_object *asserts, json_object *target,
                             const char *cid, const char *what, int line, uint64_t seq);
+/* Judges a message by the step's "expect" (responses only) and "assert",
+ * then captures what "capture" names. */
 void mc__runner_judge(rctx_t *c, json_object *st, const mc_msg_t *resp, const char *what,
                       int line, uint64_t seq);
+/* True when the step's "where" (if any) holds for msg. */
 int mc__runner_where_ok(rctx_t *c, json_object *st, json_object *msg);
+/* The first untaken item with the step's method (and "where") that came
+ * after inbound line after; with related_only, none from the GET stream. */
 inbox_item_t *mc__runner_inbox_find(rctx_t *c, inbox_t *b, json_object *st, const char *method,
                                     uint64_t after, int related_only);
+/* Judges what waiting for one response gave (await and raw steps; with
+ * none, silence is the expectation). Releases resp. -1 when the target is
+ * gone, else 0. */
 int mc__runner_judge_outcome(rctx_t *c, json_object *st, int line, int rc, mc_msg_t *resp,
                              int none, const char *label, const char *doing,
                              const char *answered_msg, int window);
@@ -137,6 +162,7 @@ int mc__runner_run_steps(rctx_t *c, const mc_step_t *steps, size_t n, int depth)
 
 /* --- runner_page.c: pagination --- */
 
+/* The paginate step: -1 when the target is gone, else 0. */
 int mc__runner_step_paginate(rctx_t *c, json_object *st, int line);
 
 #endif /* MC_SCENARIO_RUNNER_INT_H */
