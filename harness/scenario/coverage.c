@@ -208,102 +208,161 @@ static void answer_hits(hits_t *h, const char *method, json_object *with)
     }
 }
 
-static void scan_steps(hits_t *h, const mc_scenario_t *sc, json_object *steps, int *saw_request)
-{
-    size_t i, n = json_object_array_length(steps);
+/* What a scan of a scenario's steps carries from step to step. */
+typedef struct scan {
+    hits_t *h;
+    const mc_scenario_t *sc;
+    int saw_request; /* the lifecycle has begun */
+} scan_t;
 
-    for (i = 0; i < n; i++) {
-        json_object *st = json_object_array_get_idx(steps, i);
-        const char *m;
-        if ((m = mc_json_get_str(st, "request")) != NULL) {
-            json_object *exp = mc_json_get(st, "expect");
-            if (mc_json_get_str(st, "async") != NULL)
-                exp = json_object_new_string("any"); /* judged by its await */
-            expect_hits(h, m, exp);
-            assert_hits(h, m, mc_json_get(st, "assert"));
-            if (mc_json_get_str(st, "async") != NULL)
-                json_object_put(exp);
-            exp = mc_json_get(st, "expect");
-            /* The JSON-RPC error rows, whichever method provoked them. */
-            if (has(h, m, "error -32601"))
-                hit(h, "(unknown method)", "error -32601");
-            if (has(h, m, "error -32600"))
-                hit(h, "(invalid request)", "error -32600");
-            if (has(h, m, "error -32022"))
-                hit(h, "(any request)", "error -32022");
-            if (has(h, m, "error -32021"))
-                hit(h, "(any request)", "error -32021");
-            if (strcmp(m, "initialize") == 0) {
-                const char *pv = mc_json_get_str(mc_json_get(st, "params"), "protocolVersion");
-                *saw_request = 1; /* the lifecycle has begun */
-                if (pv != NULL && strstr(pv, "${") == NULL && !mc_protocol_version_known(pv))
-                    hit(h, "initialize", "result counter-offer");
-            } else if (sc->manual_init && !*saw_request && exp != NULL &&
-                       (mc_json_get(exp, "error") != NULL ||
-                        (json_object_is_type(exp, json_type_string) &&
-                         strcmp(json_object_get_string(exp), "error") == 0))) {
-                hit(h, "initialize", "error (request before initialize)");
-            }
-        } else if ((m = mc_json_get_str(st, "paginate")) != NULL) {
-            hit(h, m, "result");
-        } else if ((m = mc_json_get_str(st, "notify")) != NULL) {
-            hit(h, m, "sent");
-        } else if ((m = mc_json_get_str(st, "expect_notification")) != NULL) {
-            hit(h, m, "notification");
-        } else if ((m = mc_json_get_str(st, "expect_no_notification")) != NULL) {
-            hit(h, m, "absent");
-        } else if ((m = mc_json_get_str(st, "expect_request")) != NULL) {
-            hit(h, m, "request");
-            if (strcmp(m, "elicitation/create") == 0) {
-                json_object *as = mc_json_get(st, "assert");
-                for (size_t k = 0; as != NULL && k < json_object_array_length(as); k++) {
-                    json_object *a = json_object_array_get_idx(as, k);
-                    const char *p = mc_json_get_str(a, "path");
-                    const char *eq = mc_json_get_str(a, "equals");
-                    if (p != NULL && strstr(p, "mode") != NULL && eq != NULL &&
-                        strcmp(eq, "url") == 0)
-                        hit(h, m, "url mode");
-                }
-            }
-        } else if ((m = mc_json_get_str(st, "answer")) != NULL) {
-            answer_hits(h, m, mc_json_get(st, "with"));
-        } else if (mc_json_get(st, "raw") != NULL) {
-            const char *raw = mc_json_get_str(st, "raw");
-            json_object *parsed = NULL, *exp = mc_json_get(st, "expect");
-            json_object *codes = mc_json_get(exp, "error");
-            long long code = codes != NULL && json_object_is_type(codes, json_type_int)
-                                 ? (long long)json_object_get_int64(codes)
-                                 : 0;
-            if (exp != NULL && json_object_is_type(exp, json_type_string) &&
-                strcmp(json_object_get_string(exp), "batch") == 0)
-                hit(h, "(batch)", "batch answer");
-            else if (raw != NULL && raw[0] == '[' && exp != NULL &&
-                     (codes != NULL || (json_object_is_type(exp, json_type_string) &&
-                                        strcmp(json_object_get_string(exp), "error") == 0)))
-                hit(h, "(batch)", "error");
-            if (code == -32700)
-                hit(h, "(malformed)", "error -32700");
-            if (code == -32600)
-                hit(h, "(invalid request)", "error -32600");
-            if (code == -32601)
-                hit(h, "(unknown method)", "error -32601");
-            if (raw != NULL && mc_json_parse(raw, strlen(raw), 0, &parsed, NULL) == MC_OK) {
-                const char *rm = mc_json_get_str(parsed, "method");
-                if (rm != NULL && mc_json_get(parsed, "id") == NULL)
-                    hit(h, rm, "sent");
-                json_object_put(parsed);
-            }
-        } else if (mc_json_get(st, "await") != NULL) {
-            /* The awaited request's path was recorded at its request step. */
-        } else if (mc_json_get(st, "for_each") != NULL) {
-            scan_steps(h, sc, mc_json_get(st, "steps"), saw_request);
+static void scan_steps(scan_t *sn, const mc_step_t *steps, size_t n);
+
+/* Each kind's contribution to the map (step.h). */
+static void cover_request(scan_t *sn, const mc_step_t *s)
+{
+    hits_t *h = sn->h;
+    json_object *st = s->json;
+    const char *m = s->arg;
+    json_object *exp = mc_json_get(st, "expect");
+
+    if (mc_json_get_str(st, "async") != NULL)
+        exp = json_object_new_string("any"); /* judged by its await */
+    expect_hits(h, m, exp);
+    assert_hits(h, m, mc_json_get(st, "assert"));
+    if (mc_json_get_str(st, "async") != NULL)
+        json_object_put(exp);
+    exp = mc_json_get(st, "expect");
+    /* The JSON-RPC error rows, whichever method provoked them. */
+    if (has(h, m, "error -32601"))
+        hit(h, "(unknown method)", "error -32601");
+    if (has(h, m, "error -32600"))
+        hit(h, "(invalid request)", "error -32600");
+    if (has(h, m, "error -32022"))
+        hit(h, "(any request)", "error -32022");
+    if (has(h, m, "error -32021"))
+        hit(h, "(any request)", "error -32021");
+    if (strcmp(m, "initialize") == 0) {
+        const char *pv = mc_json_get_str(mc_json_get(st, "params"), "protocolVersion");
+        sn->saw_request = 1;
+        if (pv != NULL && strstr(pv, "${") == NULL && !mc_protocol_version_known(pv))
+            hit(h, "initialize", "result counter-offer");
+    } else if (sn->sc->manual_init && !sn->saw_request && exp != NULL &&
+               (mc_json_get(exp, "error") != NULL ||
+                (json_object_is_type(exp, json_type_string) &&
+                 strcmp(json_object_get_string(exp), "error") == 0))) {
+        hit(h, "initialize", "error (request before initialize)");
+    }
+}
+
+static void cover_paginate(scan_t *sn, const mc_step_t *s)
+{
+    hit(sn->h, s->arg, "result");
+}
+
+static void cover_notify(scan_t *sn, const mc_step_t *s)
+{
+    hit(sn->h, s->arg, "sent");
+}
+
+static void cover_expect_notification(scan_t *sn, const mc_step_t *s)
+{
+    hit(sn->h, s->arg, "notification");
+}
+
+static void cover_expect_no_notification(scan_t *sn, const mc_step_t *s)
+{
+    hit(sn->h, s->arg, "absent");
+}
+
+static void cover_expect_request(scan_t *sn, const mc_step_t *s)
+{
+    const char *m = s->arg;
+
+    hit(sn->h, m, "request");
+    if (strcmp(m, "elicitation/create") == 0) {
+        json_object *as = mc_json_get(s->json, "assert");
+        for (size_t k = 0; as != NULL && k < json_object_array_length(as); k++) {
+            json_object *a = json_object_array_get_idx(as, k);
+            const char *p = mc_json_get_str(a, "path");
+            const char *eq = mc_json_get_str(a, "equals");
+            if (p != NULL && strstr(p, "mode") != NULL && eq != NULL && strcmp(eq, "url") == 0)
+                hit(sn->h, m, "url mode");
         }
     }
 }
 
+static void cover_answer(scan_t *sn, const mc_step_t *s)
+{
+    answer_hits(sn->h, s->arg, mc_json_get(s->json, "with"));
+}
+
+static void cover_raw(scan_t *sn, const mc_step_t *s)
+{
+    hits_t *h = sn->h;
+    const char *raw = s->arg;
+    json_object *parsed = NULL, *exp = mc_json_get(s->json, "expect");
+    json_object *codes = mc_json_get(exp, "error");
+    long long code = codes != NULL && json_object_is_type(codes, json_type_int)
+                         ? (long long)json_object_get_int64(codes)
+                         : 0;
+
+    if (exp != NULL && json_object_is_type(exp, json_type_string) &&
+        strcmp(json_object_get_string(exp), "batch") == 0)
+        hit(h, "(batch)", "batch answer");
+    else if (raw != NULL && raw[0] == '[' && exp != NULL &&
+             (codes != NULL || (json_object_is_type(exp, json_type_string) &&
+                                strcmp(json_object_get_string(exp), "error") == 0)))
+        hit(h, "(batch)", "error");
+    if (code == -32700)
+        hit(h, "(malformed)", "error -32700");
+    if (code == -32600)
+        hit(h, "(invalid request)", "error -32600");
+    if (code == -32601)
+        hit(h, "(unknown method)", "error -32601");
+    if (raw != NULL && mc_json_parse(raw, strlen(raw), 0, &parsed, NULL) == MC_OK) {
+        const char *rm = mc_json_get_str(parsed, "method");
+        if (rm != NULL && mc_json_get(parsed, "id") == NULL)
+            hit(h, rm, "sent");
+        json_object_put(parsed);
+    }
+}
+
+static void cover_for_each(scan_t *sn, const mc_step_t *s)
+{
+    scan_steps(sn, s->steps, s->n_steps);
+}
+
+/* The awaited request's path was recorded at its request step; the other
+ * kinds send or expect nothing the map has a row for. */
+static void cover_nothing(scan_t *sn, const mc_step_t *s)
+{
+    (void)sn;
+    (void)s;
+}
+#define cover_await cover_nothing
+#define cover_expect_no_request cover_nothing
+#define cover_sleep cover_nothing
+#define cover_value cover_nothing
+#define cover_http cover_nothing
+
+static void (*const step_covers[MC_STEP_KIND_COUNT])(scan_t *sn, const mc_step_t *s) = {
+#define COVER_ROW(id, name, what) [MC_STEP_##id] = cover_##id,
+    MC_STEP_KINDS(COVER_ROW)
+#undef COVER_ROW
+};
+
+static void scan_steps(scan_t *sn, const mc_step_t *steps, size_t n)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        if (steps[i].kind != MC_STEP_NONE && step_covers[steps[i].kind] != NULL)
+            step_covers[steps[i].kind](sn, &steps[i]);
+}
+
 static void scenario_hits(const mc_scenario_t *sc, hits_t *h)
 {
-    int saw_request = 0;
+    scan_t sn;
     json_object *answers = sc->answers;
 
     memset(h, 0, sizeof(*h));
@@ -319,7 +378,10 @@ static void scenario_hits(const mc_scenario_t *sc, hits_t *h)
             answer_hits(h, m, mc_json_get(a, "with"));
         }
     }
-    scan_steps(h, sc, sc->steps, &saw_request);
+    sn.h = h;
+    sn.sc = sc;
+    sn.saw_request = 0;
+    scan_steps(&sn, sc->step_v, sc->n_steps);
     /* A scenario that calls a tool without declaring elicitation and checks
      * no elicitation/create arrives covers the capability gate. */
     if ((sc->client_caps == NULL || mc_json_get(sc->client_caps, "elicitation") == NULL) &&

@@ -418,7 +418,7 @@ static int resume_step(mc_httprun_t *hr, json_object *st, const char *const *hl,
     snprintf(gh[ng++], sizeof(gh[0]), "Accept: text/event-stream");
     if (sid != NULL)
         snprintf(gh[ng++], sizeof(gh[0]), "Mcp-Session-Id: %s", sid);
-    if (version != NULL && strcmp(version, "2025-06-18") >= 0)
+    if (version != NULL && mc_version_cmp(version, mc_version_name(MC_V_2025_06_18)) >= 0)
         snprintf(gh[ng++], sizeof(gh[0]), "MCP-Protocol-Version: %s", version);
     snprintf(gh[ng++], sizeof(gh[0]), "Last-Event-ID: %s", a->last_id);
     for (i = 0; i < ng; i++)
@@ -466,40 +466,28 @@ static int resume_step(mc_httprun_t *hr, json_object *st, const char *const *hl,
     return MC_OK;
 }
 
-int mc_httprun_step(mc_httprun_t *hr, json_object *st, const char *version, int timeout_ms,
-                    mc_scenario_result_t *res, uint64_t seq, int64_t t_ms,
-                    mc_httprun_outcome_t *out)
+/*
+ * "delete_first" and "session" on a server that assigned no session id, or
+ * that refuses DELETE: the step does not apply. Returns 1 with out filled
+ * then, else 0 (the step goes on).
+ */
+static int step_not_applicable(mc_httprun_t *hr, json_object *st, int within,
+                               mc_scenario_result_t *res, uint64_t seq, int64_t t_ms,
+                               mc_httprun_outcome_t *out)
 {
-    const char *method = mc_json_get_str(st, "http");
     const char *session = mc_json_get_str(st, "session");
-    const char *sid = hr->http != NULL ? mc_http_session_id(hr->http) : NULL;
-    json_object *msg = mc_json_get(st, "message"), *hdrs = mc_json_get(st, "headers");
-    const char *raw = mc_json_get_str(st, "body");
-    char hbuf[STEP_MAX_HEADERS][400];
-    const char *hl[STEP_MAX_HEADERS + 1];
-    size_t nh = 0;
-    const char *body = NULL;
-    size_t body_len = 0;
+    const char *sid = mc_http_session_id(hr->http);
     mc_http_exchange_t x;
-    int within = mc_json_get_int(st, "within", timeout_ms);
-    int rc;
     char line[120];
+    int rc;
 
-    memset(out, 0, sizeof(*out));
-    if (hr->http == NULL || method == NULL) {
-        snprintf(out->message, sizeof(out->message),
-                 "an http step needs the Streamable HTTP transport and a method");
-        return MC_EINVAL;
-    }
-    if (within <= 0 || within > timeout_ms)
-        within = timeout_ms;
     if (sid == NULL && (get_bool(st, "delete_first", 0) ||
                         (session != NULL && strcmp(session, "current") != 0))) {
         /* Rules about session ids bind only servers that assign one. */
         out->pass = 1;
         out->not_applicable = 1;
         snprintf(out->message, sizeof(out->message), "the server assigned no session id");
-        return MC_OK;
+        return 1;
     }
     if (get_bool(st, "delete_first", 0)) {
         char h0[400];
@@ -515,63 +503,156 @@ int mc_httprun_step(mc_httprun_t *hr, json_object *st, const char *version, int 
             out->not_applicable = 1;
             snprintf(out->message, sizeof(out->message),
                      "the server does not let clients end sessions (DELETE -> 405)");
-            return MC_OK;
+            return 1;
         }
     }
-    /* Default headers first; the step's own replace or remove them. */
-    {
-        const char *defaults[4][2] = {{NULL, NULL}, {NULL, NULL}, {NULL, NULL}, {NULL, NULL}};
-        char sid_v[300] = "";
-        size_t d = 0, k;
-        if (strcmp(method, "POST") == 0) {
-            defaults[d][0] = "Content-Type";
-            defaults[d++][1] = "application/json";
-            defaults[d][0] = "Accept";
-            defaults[d++][1] = "application/json, text/event-stream";
-        } else if (strcmp(method, "GET") == 0) {
-            defaults[d][0] = "Accept";
-            defaults[d++][1] = "text/event-stream";
-        }
-        if (session == NULL || strcmp(session, "current") == 0)
-            snprintf(sid_v, sizeof(sid_v), "%s", sid ? sid : "");
-        else if (strcmp(session, "unknown") == 0)
-            snprintf(sid_v, sizeof(sid_v), "mcpcheck-unknown-session-0000");
-        if (sid_v[0]) {
-            defaults[d][0] = "Mcp-Session-Id";
-            defaults[d++][1] = sid_v;
-        }
-        if (version != NULL && mc_version_cmp(version, mc_version_name(MC_V_2025_06_18)) >= 0) {
-            defaults[d][0] = "MCP-Protocol-Version";
-            defaults[d++][1] = version;
-        }
-        for (k = 0; k < d; k++) {
-            json_object *o = NULL;
-            if (hdrs != NULL && json_object_object_get_ex(hdrs, defaults[k][0], &o))
-                continue; /* the step decides */
-            snprintf(hbuf[nh], sizeof(hbuf[nh]), "%s: %s", defaults[k][0], defaults[k][1]);
-            hl[nh] = hbuf[nh];
-            nh++;
-        }
-        if (hdrs != NULL) {
-            json_object_object_foreach(hdrs, name, val)
-            {
-                if (nh >= STEP_MAX_HEADERS)
-                    break;
-                if (val == NULL) {
-                    /* Removed: curl would add its own for some; "Name:" drops it. */
-                    snprintf(hbuf[nh], sizeof(hbuf[nh]), "%s:", name);
-                } else {
-                    snprintf(hbuf[nh], sizeof(hbuf[nh]), "%s: %s", name,
-                             json_object_get_string(val));
-                }
-                hl[nh] = hbuf[nh];
-                nh++;
+    return 0;
+}
+
+/* The headers of an http step, as "Name: value" lines. */
+typedef struct step_headers {
+    char buf[STEP_MAX_HEADERS][400];
+    const char *list[STEP_MAX_HEADERS + 1]; /* NULL-terminated */
+    size_t n;
+} step_headers_t;
+
+/* Default headers first (unless the step sets them); then the step's own,
+ * where a null value removes one. */
+static void step_headers(mc_httprun_t *hr, json_object *st, const char *method,
+                         const char *version, step_headers_t *h)
+{
+    const char *defaults[4][2] = {{NULL, NULL}, {NULL, NULL}, {NULL, NULL}, {NULL, NULL}};
+    const char *session = mc_json_get_str(st, "session");
+    const char *sid = mc_http_session_id(hr->http);
+    json_object *hdrs = mc_json_get(st, "headers");
+    char sid_v[300] = "";
+    size_t d = 0, k;
+
+    h->n = 0;
+    if (strcmp(method, "POST") == 0) {
+        defaults[d][0] = "Content-Type";
+        defaults[d++][1] = "application/json";
+        defaults[d][0] = "Accept";
+        defaults[d++][1] = "application/json, text/event-stream";
+    } else if (strcmp(method, "GET") == 0) {
+        defaults[d][0] = "Accept";
+        defaults[d++][1] = "text/event-stream";
+    }
+    if (session == NULL || strcmp(session, "current") == 0)
+        snprintf(sid_v, sizeof(sid_v), "%s", sid ? sid : "");
+    else if (strcmp(session, "unknown") == 0)
+        snprintf(sid_v, sizeof(sid_v), "mcpcheck-unknown-session-0000");
+    if (sid_v[0]) {
+        defaults[d][0] = "Mcp-Session-Id";
+        defaults[d++][1] = sid_v;
+    }
+    if (version != NULL && mc_version_cmp(version, mc_version_name(MC_V_2025_06_18)) >= 0) {
+        defaults[d][0] = "MCP-Protocol-Version";
+        defaults[d++][1] = version;
+    }
+    for (k = 0; k < d; k++) {
+        json_object *o = NULL;
+        if (hdrs != NULL && json_object_object_get_ex(hdrs, defaults[k][0], &o))
+            continue; /* the step decides */
+        snprintf(h->buf[h->n], sizeof(h->buf[h->n]), "%s: %s", defaults[k][0], defaults[k][1]);
+        h->list[h->n] = h->buf[h->n];
+        h->n++;
+    }
+    if (hdrs != NULL) {
+        json_object_object_foreach(hdrs, name, val)
+        {
+            if (h->n >= STEP_MAX_HEADERS)
+                break;
+            if (val == NULL) {
+                /* Removed: curl would add its own for some; "Name:" drops it. */
+                snprintf(h->buf[h->n], sizeof(h->buf[h->n]), "%s:", name);
+            } else {
+                snprintf(h->buf[h->n], sizeof(h->buf[h->n]), "%s: %s", name,
+                         json_object_get_string(val));
             }
+            h->list[h->n] = h->buf[h->n];
+            h->n++;
         }
-        hl[nh] = NULL;
     }
+    h->list[h->n] = NULL;
+}
+
+/* Puts the request an http step sends into the transcript. */
+static void note_request(mc_scenario_result_t *res, uint64_t seq, int64_t t_ms,
+                         const char *method, const step_headers_t *h, const char *body,
+                         size_t body_len)
+{
+    char hdesc[600] = "", line[120];
+    size_t k, used = 0;
+
+    for (k = 0; k < h->n && used + 4 < sizeof(hdesc); k++) {
+        int n = snprintf(hdesc + used, sizeof(hdesc) - used, "%s%s", k ? "; " : "", h->list[k]);
+        if (n < 0)
+            break;
+        used += (size_t)n;
+        if (used >= sizeof(hdesc))
+            used = sizeof(hdesc) - 1;
+    }
+    snprintf(line, sizeof(line), "%s", method);
+    tx_note(res, seq, t_ms, 1, "(http step: %s [%s])", line, hdesc);
+    if (body != NULL)
+        mc_sresult_tx(res, seq, t_ms, 1, body, body_len);
+}
+
+/* Judges the answer to an http step: "status", "content_type" and
+ * "empty_body". */
+static void judge_answer(json_object *st, const char *method, const mc_http_exchange_t *x,
+                         mc_httprun_outcome_t *out)
+{
+    out->pass = 1;
+    snprintf(out->actual, sizeof(out->actual), "status %ld, Content-Type \"%s\", %zu body bytes",
+             x->status, x->ctype, x->body_len);
+    if (!status_ok(mc_json_get(st, "status"), x->status, out->expected, sizeof(out->expected))) {
+        out->pass = 0;
+        snprintf(out->message, sizeof(out->message), "%s answered with status %ld", method,
+                 x->status);
+    } else if (!ctype_ok(mc_json_get(st, "content_type"), x->ctype)) {
+        out->pass = 0;
+        snprintf(out->expected, sizeof(out->expected), "Content-Type %s",
+                 json_object_to_json_string_ext(mc_json_get(st, "content_type"),
+                                                JSON_C_TO_STRING_PLAIN));
+        snprintf(out->message, sizeof(out->message), "%s answered with Content-Type \"%s\"",
+                 method, x->ctype);
+    } else if (get_bool(st, "empty_body", 0) && x->body_len > 0) {
+        out->pass = 0;
+        snprintf(out->expected, sizeof(out->expected), "no body");
+        snprintf(out->message, sizeof(out->message), "%s answered with a %zu-byte body", method,
+                 x->body_len);
+    }
+}
+
+int mc_httprun_step(mc_httprun_t *hr, json_object *st, const char *version, int timeout_ms,
+                    mc_scenario_result_t *res, uint64_t seq, int64_t t_ms,
+                    mc_httprun_outcome_t *out)
+{
+    const char *method = mc_json_get_str(st, "http");
+    json_object *msg = mc_json_get(st, "message");
+    const char *raw = mc_json_get_str(st, "body");
+    step_headers_t h;
+    const char *body = NULL;
+    size_t body_len = 0;
+    mc_http_exchange_t x;
+    int within = mc_json_get_int(st, "within", timeout_ms);
+    int rc;
+
+    memset(out, 0, sizeof(*out));
+    if (hr->http == NULL || method == NULL) {
+        snprintf(out->message, sizeof(out->message),
+                 "an http step needs the Streamable HTTP transport and a method");
+        return MC_EINVAL;
+    }
+    if (within <= 0 || within > timeout_ms)
+        within = timeout_ms;
+    if (step_not_applicable(hr, st, within, res, seq, t_ms, out))
+        return MC_OK;
+    step_headers(hr, st, method, version, &h);
     if (mc_json_get(st, "resume") != NULL && strcmp(method, "POST") == 0)
-        return resume_step(hr, st, hl, version, within, res, seq, t_ms, out);
+        return resume_step(hr, st, h.list, version, within, res, seq, t_ms, out);
     if (msg != NULL) {
         body = json_object_to_json_string_ext(msg, JSON_C_TO_STRING_PLAIN |
                                                        JSON_C_TO_STRING_NOSLASHESCAPE);
@@ -580,23 +661,8 @@ int mc_httprun_step(mc_httprun_t *hr, json_object *st, const char *version, int 
         body = raw;
         body_len = strlen(raw);
     }
-    {
-        char hdesc[600] = "";
-        size_t k, used = 0;
-        for (k = 0; k < nh && used + 4 < sizeof(hdesc); k++) {
-            int n = snprintf(hdesc + used, sizeof(hdesc) - used, "%s%s", k ? "; " : "", hl[k]);
-            if (n < 0)
-                break;
-            used += (size_t)n;
-            if (used >= sizeof(hdesc))
-                used = sizeof(hdesc) - 1;
-        }
-        snprintf(line, sizeof(line), "%s", method);
-        tx_note(res, seq, t_ms, 1, "(http step: %s [%s])", line, hdesc);
-        if (body != NULL)
-            mc_sresult_tx(res, seq, t_ms, 1, body, body_len);
-    }
-    rc = mc_http_exchange(hr->url, method, hl, body, body_len, within,
+    note_request(res, seq, t_ms, method, &h, body, body_len);
+    rc = mc_http_exchange(hr->url, method, h.list, body, body_len, within,
                           mc_json_get_int(st, "events", 0), &x);
     {
         char st_s[200];
@@ -612,26 +678,7 @@ int mc_httprun_step(mc_httprun_t *hr, json_object *st, const char *version, int 
         mc_http_exchange_free(&x);
         return MC_OK;
     }
-    out->pass = 1;
-    snprintf(out->actual, sizeof(out->actual), "status %ld, Content-Type \"%s\", %zu body bytes",
-             x.status, x.ctype, x.body_len);
-    if (!status_ok(mc_json_get(st, "status"), x.status, out->expected, sizeof(out->expected))) {
-        out->pass = 0;
-        snprintf(out->message, sizeof(out->message), "%s answered with status %ld", method,
-                 x.status);
-    } else if (!ctype_ok(mc_json_get(st, "content_type"), x.ctype)) {
-        out->pass = 0;
-        snprintf(out->expected, sizeof(out->expected), "Content-Type %s",
-                 json_object_to_json_string_ext(mc_json_get(st, "content_type"),
-                                                JSON_C_TO_STRING_PLAIN));
-        snprintf(out->message, sizeof(out->message), "%s answered with Content-Type \"%s\"",
-                 method, x.ctype);
-    } else if (get_bool(st, "empty_body", 0) && x.body_len > 0) {
-        out->pass = 0;
-        snprintf(out->expected, sizeof(out->expected), "no body");
-        snprintf(out->message, sizeof(out->message), "%s answered with a %zu-byte body", method,
-                 x.body_len);
-    }
+    judge_answer(st, method, &x, out);
     mc_http_exchange_free(&x);
     return MC_OK;
 }

@@ -614,13 +614,13 @@ static const char *const k_request[] = {"request", "params", "expect",  "assert"
                                         "capture", "check",  "timeout", "progress",
                                         "async",   "note",   "retry",   NULL};
 static const char *const k_notify[] = {"notify", "params", "note", NULL};
-static const char *const k_expect_n[] = {"expect_notification", "within", "assert",
+static const char *const k_expect_notification[] = {"expect_notification", "within", "assert",
                                          "capture", "check", "where", "related", "note", NULL};
-static const char *const k_expect_no[] = {
+static const char *const k_expect_no_notification[] = {
     "expect_no_notification", "for", "check", "where", "related", "note", NULL};
-static const char *const k_expect_r[] = {"expect_request", "within", "assert", "capture",
+static const char *const k_expect_request[] = {"expect_request", "within", "assert", "capture",
                                          "check", "where", "related", "note", NULL};
-static const char *const k_expect_no_r[] = {
+static const char *const k_expect_no_request[] = {
     "expect_no_request", "for", "check", "where", "related", "note", NULL};
 static const char *const k_value[] = {"value", "assert", "check", "note", NULL};
 static const char *const k_answer[] = {"answer", "with", "error", "note", NULL};
@@ -638,49 +638,28 @@ static const char *const k_http[] = {
 static const char *const k_await[] = {"await", "expect",  "assert", "capture",
                                       "check", "timeout", "note",   NULL};
 
-/* Every step kind: its key, how problems name the step, the members it
- * takes, and its own checks (run after the members are checked). */
-static const struct step_kind {
-    const char *name;
-    const char *what;
+/* Every step kind (step.h): the members it takes, and its own checks (run
+ * after the members are checked). */
+static const struct step_lint {
     const char *const *keys;
     void (*lint)(mc__lint_t *l, json_object *st, const char *ptr, int depth);
-} step_kinds[] = {
-    {"request", "a request step", k_request, lint_request},
-    {"notify", "a notify step", k_notify, lint_notify},
-    {"expect_notification", "an expect_notification step", k_expect_n, lint_expect_notification},
-    {"expect_no_notification", "an expect_no_notification step", k_expect_no,
-     lint_expect_no_notification},
-    {"expect_request", "an expect_request step", k_expect_r, lint_expect_request},
-    {"expect_no_request", "an expect_no_request step", k_expect_no_r, lint_expect_no_request},
-    {"answer", "an answer step", k_answer, lint_answer},
-    {"paginate", "a paginate step", k_paginate, lint_paginate},
-    {"for_each", "a for_each step", k_for_each, lint_for_each},
-    {"raw", "a raw step", k_raw, lint_raw},
-    {"sleep", "a sleep step", k_sleep, lint_sleep},
-    {"await", "an await step", k_await, lint_await},
-    {"value", "a value step", k_value, lint_value},
-    {"http", "an http step", k_http, lint_http},
+} step_lints[MC_STEP_KIND_COUNT] = {
+#define LINT_ROW(id, name, what) [MC_STEP_##id] = {k_##id, lint_##id},
+    MC_STEP_KINDS(LINT_ROW)
+#undef LINT_ROW
 };
-
-#define N_STEP_KINDS (sizeof(step_kinds) / sizeof(step_kinds[0]))
 
 static void lint_step(mc__lint_t *l, json_object *st, const char *ptr, int depth)
 {
-    const struct step_kind *kind = NULL;
+    mc_step_kind_t kind;
     int n_kinds = 0;
-    size_t i;
 
     l->steps_seen++;
     if (!json_object_is_type(st, json_type_object)) {
         mc__lint_problem(l, ptr, "a step must be an object with one step kind");
         return;
     }
-    for (i = 0; i < N_STEP_KINDS; i++)
-        if (mc_json_get(st, step_kinds[i].name) != NULL) {
-            kind = &step_kinds[i];
-            n_kinds++;
-        }
+    kind = mc_step_kind_of(st, &n_kinds);
     if (n_kinds != 1) {
         mc__lint_problem(l, ptr,
                          n_kinds == 0
@@ -691,8 +670,8 @@ static void lint_step(mc__lint_t *l, json_object *st, const char *ptr, int depth
                              : "a step must have exactly one step kind");
         return;
     }
-    mc__lint_only_keys(l, st, ptr, kind->what, kind->keys);
-    kind->lint(l, st, ptr, depth);
+    mc__lint_only_keys(l, st, ptr, mc_step_kind_what(kind), step_lints[kind].keys);
+    step_lints[kind].lint(l, st, ptr, depth);
 }
 
 void mc__lint_steps(mc__lint_t *l, json_object *steps, const char *pointer, int depth)

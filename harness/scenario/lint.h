@@ -85,4 +85,20 @@ void mc__lint_want_type(mc__lint_t *l, json_object *obj, const char *key, json_t
 /* Checks a steps array at pointer (nesting depth depth), step by step. */
 void mc__lint_steps(mc__lint_t *l, json_object *steps, const char *pointer, int depth);
 
+/*
+ * "versions" (requirement.c): fills mask with the published versions v
+ * covers and min and max with its outermost bounds (NULL when open).
+ * Returns 0 when valid; problems go to l.
+ */
+int mc__scenario_parse_versions(mc__lint_t *l, json_object *v, unsigned *mask, const char **min,
+                                const char **max);
+
+/*
+ * Reads one entry of "spec" into q (requirement.c; strings borrowed from the
+ * document). Returns 0 when q holds a check id (the entry counts), -1
+ * otherwise. Problems and warnings go to l.
+ */
+int mc__scenario_parse_requirement(mc__lint_t *l, json_object *r, const char *ptr,
+                                   mc_requirement_t *q);
+
 #endif /* MC_SCENARIO_LINT_H */

@@ -1,8 +1,8 @@
 /*
  * scenario.c - loading a scenario file: the top-level fields, the checks it
- * declares in "spec", its version range, requirements and client; the steps
- * and every other check of the file are the linter's (lint.c). Also finding
- * scenario files in folders.
+ * declares in "spec" and its version range (both parsed in requirement.c),
+ * its requirements and client; the steps and every other check of the file
+ * are the linter's (lint.c). Also finding scenario files in folders.
  */
 #include "scenario/scenario.h"
 
@@ -16,330 +16,6 @@
 #include "core/json.h"
 #include "core/version.h"
 #include "scenario/lint.h"
-
-/*
- * One version item: "2025-06-18", "2025-06-18..", "..2025-06-18" or "A..B",
- * every bound a published version of core's table. Adds the versions it
- * covers to *mask and widens the bounds *lo and *hi (version ids). Returns 0
- * if valid.
- */
-static int parse_version_item(const char *s, unsigned *mask, int *lo, int *hi)
-{
-    const char *dots = strstr(s, "..");
-    char minb[16], maxb[16];
-    const mc_version_info_t *a = NULL, *b = NULL;
-    int i, from, to;
-
-    if (dots == NULL) {
-        snprintf(minb, sizeof(minb), "%s", s);
-        snprintf(maxb, sizeof(maxb), "%s", s);
-    } else {
-        if ((size_t)(dots - s) >= sizeof(minb) || strlen(dots + 2) >= sizeof(maxb))
-            return -1;
-        snprintf(minb, sizeof(minb), "%.*s", (int)(dots - s), s);
-        snprintf(maxb, sizeof(maxb), "%s", dots + 2);
-    }
-    if (minb[0] == '\0' && maxb[0] == '\0')
-        return -1;
-    if ((minb[0] != '\0' && (a = mc_version_find(minb)) == NULL) ||
-        (maxb[0] != '\0' && (b = mc_version_find(maxb)) == NULL))
-        return -1;
-    from = a != NULL ? (int)a->id : 0;
-    to = b != NULL ? (int)b->id : MC_V_COUNT - 1;
-    if (from > to)
-        return -1;
-    for (i = from; i <= to; i++)
-        *mask |= 1u << i;
-    if (from < *lo)
-        *lo = from;
-    if (to > *hi)
-        *hi = to;
-    return 0;
-}
-
-#define VERSIONS_HOW                                                                               \
-    "\"versions\" must be \"V\", \"V..\", \"..V\", \"V1..V2\" or an array of them, each V a "          \
-    "published protocol version (%s)"
-
-/*
- * "versions": one item (above) or an array of items. Fills mask and the
- * outermost bounds (NULL when open). Returns 0 if valid.
- */
-static int parse_versions(mc__lint_t *l, json_object *v, unsigned *mask, const char **min,
-                          const char **max)
-{
-    char known[128];
-    size_t i, n;
-    int lo = MC_V_COUNT, hi = -1, bad = 0, open_lo = 0, open_hi = 0;
-
-    mc_version_join(0, ", ", known, sizeof(known));
-    *mask = 0;
-    if (mc__lint_is_str(v)) {
-        const char *t = json_object_get_string(v);
-        bad = parse_version_item(t, mask, &lo, &hi) != 0;
-        open_lo = strncmp(t, "..", 2) == 0;
-        open_hi = strlen(t) >= 2 && strcmp(t + strlen(t) - 2, "..") == 0;
-    } else if (json_object_is_type(v, json_type_array) && json_object_array_length(v) > 0) {
-        n = json_object_array_length(v);
-        for (i = 0; i < n; i++) {
-            json_object *it = json_object_array_get_idx(v, i);
-            const char *t = mc__lint_is_str(it) ? json_object_get_string(it) : NULL;
-            char ptr[64];
-            snprintf(ptr, sizeof(ptr), "/versions/%zu", i);
-            if (t == NULL || parse_version_item(t, mask, &lo, &hi) != 0) {
-                mc__lint_problem(l, ptr, VERSIONS_HOW, known);
-                bad = -1;
-                continue;
-            }
-            open_lo |= strncmp(t, "..", 2) == 0;
-            open_hi |= strlen(t) >= 2 && strcmp(t + strlen(t) - 2, "..") == 0;
-        }
-        if (bad)
-            return 0; /* reported item by item */
-    } else {
-        bad = 1;
-    }
-    if (bad) {
-        mc__lint_problem(l, "/versions", VERSIONS_HOW, known);
-        return -1;
-    }
-    *min = open_lo ? NULL : mc_version_name(lo);
-    *max = open_hi ? NULL : mc_version_name(hi);
-    return 0;
-}
-
-/* The member key of obj when it is a string, else NULL. */
-static const char *str_member(json_object *obj, const char *key)
-{
-    json_object *v = mc_json_get(obj, key);
-
-    return mc__lint_is_str(v) ? json_object_get_string(v) : NULL;
-}
-
-/* Checks that quote carries the keyword of level; pointer names where it is. */
-static void lint_level_fits(mc__lint_t *l, const char *pointer, mc_level_t level, const char *quote)
-{
-    char kw[64];
-
-    if (mc_check_level_fits(level, quote))
-        return;
-    mc_check_keywords_describe(mc_check_keywords(quote), kw, sizeof(kw));
-    mc__lint_problem(l, pointer,
-                     "level %s does not match the quote, which says %s (the level is the quote's "
-                     "RFC 2119 keyword; a quote without one is INFO)",
-                     mc_level_name(level), kw);
-}
-
-/* The legacy form {check, level, ref: "VERSION/page#anchor", text}. */
-static void parse_legacy(mc__lint_t *l, json_object *r, const char *ptr, mc_requirement_t *q)
-{
-    const char *ref = str_member(r, "ref"), *text = str_member(r, "text");
-
-    if (ref == NULL || !mc_spec_ref_ok(ref))
-        mc__lint_problem(l, ptr,
-                         "requirement needs \"ref\": \"VERSION/page#anchor\", e.g. "
-                         "\"" MC_VERSION_BASELINE "/server/resources#reading-resources\"");
-    if (text == NULL || strlen(text) < 8)
-        mc__lint_problem(l, ptr, "requirement needs \"text\": the requirement sentence");
-    if (ref == NULL || text == NULL || !mc_spec_ref_ok(ref))
-        return;
-    /* Keep the version part NUL-terminated in the document. */
-    json_object_object_add(r, "$ref_version", json_object_new_string_len(ref, 10));
-    q->refs[0].version = str_member(r, "$ref_version");
-    q->refs[0].page = ref + 11;
-    q->quote = text;
-    q->legacy = 1;
-    mc__lint_warning(l, ptr,
-                     "check \"%s\" uses the legacy {ref, text} form: write {\"quote\": the spec "
-                     "sentence verbatim, \"refs\": {\"%.10s\": \"%s\"}, and \"interpretation\" for "
-                     "anything the sentence does not say} (see scenarios/README.md)",
-                     q->check != NULL ? q->check : "?", ref, ref + 11);
-}
-
-/* The form {check, level, quote, refs {version: page#anchor}, quotes?, interpretation?}. */
-static void parse_current(mc__lint_t *l, json_object *r, const char *ptr, mc_requirement_t *q,
-                          int level_ok)
-{
-    json_object *refs = mc_json_get(r, "refs"), *quotes = mc_json_get(r, "quotes");
-    json_object *levels = mc_json_get(r, "levels");
-    json_object *interp = mc_json_get(r, "interpretation");
-    const char *quote = str_member(r, "quote");
-    char sub[512];
-    size_t n = 0;
-
-    mc_str_join(sub, sizeof(sub), ptr, "/quote");
-    if (quote == NULL || strlen(quote) < 8)
-        mc__lint_problem(l, quote == NULL ? ptr : sub,
-                         "requirement needs \"quote\": the spec sentence, verbatim");
-    else if (strlen(quote) > MC_CHECK_MAX_QUOTE)
-        mc__lint_problem(l, sub,
-                         "\"quote\" is longer than %d bytes: quote the sentence, not the page",
-                         MC_CHECK_MAX_QUOTE);
-    else if (level_ok)
-        lint_level_fits(l, sub, q->level, quote);
-    q->quote = quote;
-
-    mc_str_join(sub, sizeof(sub), ptr, "/refs");
-    if (refs == NULL || !json_object_is_type(refs, json_type_object) ||
-        json_object_object_length(refs) == 0) {
-        mc__lint_problem(l, refs == NULL ? ptr : sub,
-                         "requirement needs \"refs\": {\"VERSION\": \"page#anchor\", ...}, e.g. "
-                         "{\"" MC_VERSION_BASELINE "\": \"server/resources#reading-resources\"}");
-    } else {
-        json_object_object_foreach(refs, ver, page)
-        {
-            char vp[800];
-            size_t i;
-            snprintf(vp, sizeof(vp), "%s/%s", sub, ver);
-            if (mc_version_find(ver) == NULL) {
-                mc__lint_problem(l, vp, "\"%s\" in \"refs\" is not a published protocol version",
-                                 ver);
-                continue;
-            }
-            if (!mc__lint_is_str(page) || !mc_check_page_ok(json_object_get_string(page))) {
-                mc__lint_problem(l, vp,
-                                 "refs[\"%s\"] must be \"page#anchor\" without the version, e.g. "
-                                 "\"basic/utilities/progress#progress-flow\"",
-                                 ver);
-                continue;
-            }
-            if (n == MC_CHECK_MAX_REFS) {
-                mc__lint_problem(l, vp, "more than %d versions in \"refs\"", MC_CHECK_MAX_REFS);
-                break;
-            }
-            /* Insert in version order (names are dates: string order is time order). */
-            for (i = n; i > 0 && strcmp(q->refs[i - 1].version, ver) > 0; i--)
-                q->refs[i] = q->refs[i - 1];
-            q->refs[i].version = ver;
-            q->refs[i].page = json_object_get_string(page);
-            q->refs[i].quote = NULL;
-            n++;
-        }
-    }
-
-    if (quotes != NULL) {
-        mc_str_join(sub, sizeof(sub), ptr, "/quotes");
-        if (!json_object_is_type(quotes, json_type_object)) {
-            mc__lint_problem(l, sub, "\"quotes\" must map versions to the wording at that version");
-        } else {
-            json_object_object_foreach(quotes, ver, text)
-            {
-                char vp[800];
-                size_t i;
-                snprintf(vp, sizeof(vp), "%s/%s", sub, ver);
-                for (i = 0; i < n && strcmp(q->refs[i].version, ver) != 0; i++)
-                    ;
-                if (i == n) {
-                    mc__lint_problem(l, vp, "quotes[\"%s\"]: that version is not in \"refs\"", ver);
-                } else if (!mc__lint_is_str(text) || json_object_get_string_len(text) < 8 ||
-                           json_object_get_string_len(text) > MC_CHECK_MAX_QUOTE) {
-                    mc__lint_problem(
-                        l, vp, "quotes[\"%s\"] must be the sentence as that version words it", ver);
-                } else {
-                    q->refs[i].quote = json_object_get_string(text);
-                }
-            }
-        }
-    }
-
-    /* levels: the keyword at a version where the sentence carries another one. */
-    if (levels != NULL) {
-        mc_str_join(sub, sizeof(sub), ptr, "/levels");
-        if (!json_object_is_type(levels, json_type_object)) {
-            mc__lint_problem(l, sub, "\"levels\" must map versions to the level at that version");
-        } else {
-            json_object_object_foreach(levels, ver, lv)
-            {
-                char vp[800];
-                size_t i;
-                mc_level_t parsed;
-                snprintf(vp, sizeof(vp), "%s/%s", sub, ver);
-                for (i = 0; i < n && strcmp(q->refs[i].version, ver) != 0; i++)
-                    ;
-                if (i == n)
-                    mc__lint_problem(l, vp, "levels[\"%s\"]: that version is not in \"refs\"", ver);
-                else if (!mc__lint_is_str(lv) ||
-                         mc_level_parse(json_object_get_string(lv), &parsed) != 0)
-                    mc__lint_problem(l, vp, "levels[\"%s\"] must be MUST, SHOULD, MAY or INFO", ver);
-                else {
-                    q->refs[i].has_level = 1;
-                    q->refs[i].level = parsed;
-                }
-            }
-        }
-    }
-    /* Each version's wording carries the keyword of that version's level. */
-    if (level_ok) {
-        size_t i;
-        for (i = 0; i < n; i++) {
-            char vp[800];
-            if (q->refs[i].quote == NULL && !q->refs[i].has_level)
-                continue;
-            snprintf(vp, sizeof(vp), "%s/%s/%s", ptr, q->refs[i].quote != NULL ? "quotes" : "levels",
-                     q->refs[i].version);
-            lint_level_fits(l, vp, q->refs[i].has_level ? q->refs[i].level : q->level,
-                            q->refs[i].quote != NULL ? q->refs[i].quote : quote);
-        }
-    }
-
-    if (interp != NULL) {
-        mc_str_join(sub, sizeof(sub), ptr, "/interpretation");
-        if (!mc__lint_is_str(interp) || json_object_get_string_len(interp) == 0 ||
-            json_object_get_string_len(interp) > MC_CHECK_MAX_INTERPRETATION)
-            mc__lint_problem(l, sub,
-                             "\"interpretation\" must be a non-empty string (at most %d bytes): "
-                             "the harness's reading, apart from the quote",
-                             MC_CHECK_MAX_INTERPRETATION);
-        else
-            q->interpretation = json_object_get_string(interp);
-    }
-}
-
-/*
- * Reads one entry of "spec" into q (strings borrowed from the document).
- * Returns 0 when q holds a check id (the entry counts), -1 otherwise.
- * Problems and warnings go to l.
- */
-static int parse_requirement(mc__lint_t *l, json_object *r, const char *ptr, mc_requirement_t *q)
-{
-    static const char *const keys[] = {"check", "level", "quote", "refs", "quotes", "levels",
-                                       "interpretation", "ref", "text", NULL};
-    const char *check, *level;
-    int legacy, current, level_ok = 0;
-
-    memset(q, 0, sizeof(*q));
-    if (!json_object_is_type(r, json_type_object)) {
-        mc__lint_problem(l, ptr, "a requirement is an object {check, level, quote, refs}");
-        return -1;
-    }
-    mc__lint_only_keys(l, r, ptr, "a requirement", keys);
-    check = str_member(r, "check");
-    level = str_member(r, "level");
-    if (check == NULL || !mc_check_id_ok(check))
-        mc__lint_problem(l, ptr,
-                         "requirement needs \"check\": an id like \"area/thing/rule\" "
-                         "(lowercase letters, digits, '-', '_', '/', '.')");
-    q->check = check;
-    if (level == NULL || mc_level_parse(level, &q->level) != 0)
-        mc__lint_problem(l, ptr,
-                         "requirement needs \"level\": MUST, SHOULD, MAY or INFO (the RFC 2119 "
-                         "keyword of the quote; INFO when it has none)");
-    else
-        level_ok = 1;
-    legacy = mc_json_get(r, "ref") != NULL || mc_json_get(r, "text") != NULL;
-    current = mc_json_get(r, "quote") != NULL || mc_json_get(r, "refs") != NULL ||
-              mc_json_get(r, "quotes") != NULL || mc_json_get(r, "levels") != NULL ||
-              mc_json_get(r, "interpretation") != NULL;
-    if (legacy && current)
-        mc__lint_problem(l, ptr,
-                         "a requirement is {check, level, quote, refs, quotes?, interpretation?}; "
-                         "\"ref\" and \"text\" belong to the legacy form and do not mix with it");
-    else if (legacy)
-        parse_legacy(l, r, ptr, q);
-    else
-        parse_current(l, r, ptr, q, level_ok);
-    return q->check != NULL ? 0 : -1;
-}
 
 static char *derive_id(const char *path, const char *root)
 {
@@ -396,7 +72,8 @@ static int load_spec(mc__lint_t *l, json_object *root_obj, mc_scenario_t *s)
     for (k = 0; k < n; k++) {
         char ptr[64];
         snprintf(ptr, sizeof(ptr), "/spec/%zu", k);
-        if (parse_requirement(l, json_object_array_get_idx(v, k), ptr, &s->reqs[s->n_reqs]) == 0) {
+        if (mc__scenario_parse_requirement(l, json_object_array_get_idx(v, k), ptr,
+                                           &s->reqs[s->n_reqs]) == 0) {
             if (mc_scenario_requirement(s, s->reqs[s->n_reqs].check) != NULL)
                 mc__lint_problem(l, ptr, "check \"%s\" is declared twice in \"spec\"",
                                  s->reqs[s->n_reqs].check);
@@ -413,7 +90,7 @@ static void load_versions(mc__lint_t *l, json_object *root_obj, mc_scenario_t *s
 
     s->version_mask = (1u << MC_V_COUNT) - 1;
     if (v != NULL)
-        (void)parse_versions(l, v, &s->version_mask, &s->min_version, &s->max_version);
+        (void)mc__scenario_parse_versions(l, v, &s->version_mask, &s->min_version, &s->max_version);
 }
 
 /* "requires.features": names of core's version features; their bits go to *out. */
@@ -607,7 +284,7 @@ static int load_keep(mc__lint_t *l, mc_scenario_t *s, const char *path, const ch
         l->roles[i] = NULL;
     }
     s->n_roles = (size_t)l->n_roles;
-    return MC_OK;
+    return mc_steps_build(&s->doc, s->steps, "/steps", &s->step_v, &s->n_steps);
 }
 
 int mc_scenario_load(const char *path, const char *root, mc_scenario_t *sc, char **problems,
@@ -659,6 +336,7 @@ void mc_scenario_free(mc_scenario_t *sc)
         free(sc->roles[i]);
     free(sc->roles);
     free(sc->reqs);
+    mc_steps_free(sc->step_v, sc->n_steps);
     free(sc->warnings);
     free(sc->id);
     free(sc->area);

@@ -20,6 +20,7 @@
 #include "core/error.h"
 #include "scenario/check.h"
 #include "scenario/jsonc.h"
+#include "scenario/step.h"
 
 /* Problems reported per file by the linter before it stops listing them. */
 #define MC_SCENARIO_MAX_PROBLEMS 50
@@ -47,7 +48,9 @@ typedef struct mc_scenario {
     json_object *answers;         /* borrowed: method -> answer, or NULL */
     const char *client_version;   /* borrowed: version to request instead of the run's */
     int manual_init;              /* the steps run the lifecycle themselves */
-    json_object *steps;           /* borrowed: the steps array */
+    json_object *steps;           /* borrowed: the steps array, as written */
+    mc_step_t *step_v;            /* owned: the steps, typed (step.h) */
+    size_t n_steps;
     char *warnings;               /* owned: "file:line:col: warning: ..." lines, or NULL */
 } mc_scenario_t;
 

@@ -178,6 +178,66 @@ static void test_load_valid(void **state)
     mc_scenario_free(&sc);
 }
 
+/* The loader types each step once: its kind, its kind's member, its line
+ * and a for_each's nested steps. */
+static void test_typed_steps(void **state)
+{
+    mc_scenario_t sc;
+    char *problems;
+    json_object *two, *none;
+    int n = -1, k;
+
+    (void)state;
+    if (lint(GOOD_HEAD "\"steps\": [\n"
+                                    "{\"request\": \"tools/list\", \"capture\": {\"c\": \"result.tools\"}},\n"
+                                    "{\"sleep\": 5},\n"
+                                    "{\"for_each\": \"${c}\", \"as\": \"i\", \"steps\": [\n"
+                                    "  {\"notify\": \"x\"},\n"
+                                    "  {\"expect_no_request\": \"*\"}]},\n"
+                                    "{\"value\": 1, \"assert\": [{\"path\": \"\", \"equals\": 1}]}]}",
+                          &problems, &sc) != MC_OK)
+        fail_msg("%s", problems != NULL ? problems : "(no problems)");
+    assert_int_equal(sc.n_steps, 4);
+    assert_int_equal(sc.step_v[0].kind, MC_STEP_request);
+    assert_string_equal(sc.step_v[0].arg, "tools/list");
+    assert_int_equal(sc.step_v[0].line, 2);
+    assert_ptr_equal(sc.step_v[0].json, json_object_array_get_idx(sc.steps, 0));
+    assert_int_equal(sc.step_v[1].kind, MC_STEP_sleep);
+    assert_null(sc.step_v[1].arg); /* a number, not a string */
+    assert_int_equal(sc.step_v[1].line, 3);
+    assert_int_equal(sc.step_v[2].kind, MC_STEP_for_each);
+    assert_int_equal(sc.step_v[2].n_steps, 2);
+    assert_int_equal(sc.step_v[2].steps[0].kind, MC_STEP_notify);
+    assert_int_equal(sc.step_v[2].steps[0].line, 5);
+    assert_int_equal(sc.step_v[2].steps[1].kind, MC_STEP_expect_no_request);
+    assert_string_equal(sc.step_v[2].steps[1].arg, "*");
+    assert_int_equal(sc.step_v[2].steps[1].line, 6);
+    assert_int_equal(sc.step_v[3].kind, MC_STEP_value);
+    assert_int_equal(sc.step_v[3].line, 7);
+    mc_scenario_free(&sc);
+
+    /* Exactly one kind member makes a kind. */
+    two = json_tokener_parse("{\"request\": \"a\", \"notify\": \"b\"}");
+    none = json_tokener_parse("{\"note\": \"n\"}");
+    assert_int_equal(mc_step_kind_of(two, &n), MC_STEP_NONE);
+    assert_int_equal(n, 2);
+    assert_int_equal(mc_step_kind_of(none, &n), MC_STEP_NONE);
+    assert_int_equal(n, 0);
+    json_object_put(two);
+    json_object_put(none);
+    /* Every kind has a name and a description, and the linter accepts it. */
+    for (k = MC_STEP_NONE + 1; k < MC_STEP_KIND_COUNT; k++) {
+        json_object *st = json_object_new_object();
+        json_object_object_add(st, mc_step_kind_name((mc_step_kind_t)k), json_object_new_int(1));
+        assert_int_equal(mc_step_kind_of(st, &n), k);
+        assert_int_equal(n, 1);
+        assert_non_null(strstr(mc_step_kind_what((mc_step_kind_t)k),
+                               mc_step_kind_name((mc_step_kind_t)k)));
+        json_object_put(st);
+    }
+    assert_string_equal(mc_step_kind_name(MC_STEP_NONE), "");
+}
+
 static void test_load_legacy_warns(void **state)
 {
     mc_scenario_t sc;
@@ -476,6 +536,7 @@ int main(void)
         cmocka_unit_test(test_lint_problems),
         cmocka_unit_test(test_load_legacy_warns),
         cmocka_unit_test(test_lint_check_entries),
+        cmocka_unit_test(test_typed_steps),
         cmocka_unit_test(test_paths),
         cmocka_unit_test(test_vars_expand),
         cmocka_unit_test(test_matchers),

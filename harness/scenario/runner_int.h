@@ -1,0 +1,168 @@
+/*
+ * runner_int.h - the pieces of the scenario runner, shared between its files
+ * (private to harness/scenario/runner*.c; not part of the module's API).
+ *
+ * runner.c         the run of one scenario, traffic capture (the session's
+ *                  observer and responder, the inboxes) and the wire checks
+ * runner_target.c  the target's lifecycle: budgets, a target that is gone or
+ *                  unusable, capabilities and roles, shutdown
+ * runner_expect.c  expectations: a step's "expect", "assert", "where" and
+ *                  "capture" judged against a message
+ * runner_steps.c   the steps, one function per kind, and their dispatch
+ * runner_page.c    the paginate step: walking a list page by page
+ *
+ * Every function takes the run's context; none outlives it.
+ */
+#ifndef MC_SCENARIO_RUNNER_INT_H
+#define MC_SCENARIO_RUNNER_INT_H
+
+#include <stdint.h>
+
+#include <json-c/json.h>
+
+#include "client/session.h"
+#include "client/stdio.h"
+#include "client/wire.h"
+#include "scenario/httprun.h"
+#include "scenario/runner.h"
+#include "scenario/vars.h"
+
+typedef struct inbox_item {
+    mc_msg_t msg;
+    uint64_t seq;    /* inbound line number */
+    uint64_t tx_seq; /* transcript line number (both directions), as reports cite it */
+    int taken;
+    int on_get;      /* it came on the HTTP GET stream */
+} inbox_item_t;
+
+/* Responses remembered with their transcript line, so that a finding about
+ * one cites the line it came on. */
+#define MC_RUNNER_RESP_SEQS 64
+
+typedef struct resp_seq {
+    char id[64];     /* the id, as compact JSON */
+    uint64_t tx_seq;
+} resp_seq_t;
+
+typedef struct inbox {
+    inbox_item_t *v;
+    size_t n;
+} inbox_t;
+
+typedef struct rctx {
+    const mc_scenario_t *sc;
+    const mc_runner_opts_t *o;
+    mc_scenario_result_t *res;
+    mc_stdio_t t;
+    int started;
+    mc_httprun_t http;      /* the HTTP transport when o->url is set */
+    int http_on;
+    mc_session_t s;
+    int session_ok;
+    mc_wire_t w;
+    mc_vars_t vars;
+    json_object *answers;   /* owned: method -> {"with": ...} or {"error": ...} */
+    inbox_t notes, reqs;
+    uint64_t seq_all;       /* transcript line counter, both directions */
+    uint64_t seq_in;        /* inbound lines */
+    uint64_t mark_in;       /* seq_in when the last message was sent */
+    int64_t t0, deadline;
+    mc_schema_report_t *rep;
+    int dead;               /* the target stopped answering or exited */
+    int tokens;
+    resp_seq_t resp_seqs[MC_RUNNER_RESP_SEQS]; /* ring of the latest responses */
+    size_t resp_next;
+    char version[32];
+    int step_timeout;
+    int unusable;           /* the target failed in a way no scenario can get past */
+} rctx_t;
+
+/* --- runner.c: checks and traffic --- */
+
+/* Records the outcome of check id (a scenario requirement, a built-in or
+ * HTTP check; a harness/ id leaves the scenario NOT-VERIFIED on failure). */
+void mc__runner_check(rctx_t *c, const char *id, int pass, const char *message,
+                      const char *expected, const char *actual, const char *path, uint64_t seq,
+                      int line);
+/* v as compact JSON in out (cut with "..." when longer than n - 1). */
+void mc__runner_compact(json_object *v, char *out, size_t n);
+/* The transcript line a response came on (0 when it is not remembered). */
+uint64_t mc__runner_resp_tx_seq(rctx_t *c, const mc_msg_t *m);
+/* Empties the session's notification queue (the observer keeps them). */
+void mc__runner_drain(rctx_t *c);
+/* Fills *sopts with the run's hooks: its responder and its observer. */
+void mc__runner_session_opts(rctx_t *c, mc_session_opts_t *sopts);
+
+/* --- runner_target.c: the target's lifecycle --- */
+
+/* The time the target gets to start and answer initialize (ms). */
+int mc__runner_startup_budget(const rctx_t *c);
+/* want, cut to what is left of the scenario's time (0 when none is). */
+int mc__runner_time_left(rctx_t *c, int want);
+/* Counts the target as unusable for this run; gives up on it (see
+ * mc_runner_shared_t) when no run has completed and enough have failed so,
+ * or at once when final is set. */
+void mc__runner_note_unusable(rctx_t *c, int final);
+/* Marks the target dead after EOF, a send failure or a flood (rc says
+ * which); the scenario is ERROR and its reason names the cause. Once. */
+void mc__runner_target_gone(rctx_t *c, int rc, const char *doing);
+/* After a wait of the session: 0 to go on (OK, timeout), else -1 with the
+ * target marked gone. */
+int mc__runner_wait_ok(rctx_t *c, int rc, const char *doing);
+/* True when the server's capabilities hold the dotted path. */
+int mc__runner_server_has(json_object *caps, const char *path);
+/* Sets ${role:NAME} from the profile, ${version} and ${server_versions}. */
+void mc__runner_set_role_vars(rctx_t *c);
+/* Resolves the scenario's roles on the live server: 0 when all are
+ * offered, else -1 with the verdict set (NOT-VERIFIED, SKIP or ERROR). */
+int mc__runner_resolve_roles(rctx_t *c);
+/* Shuts the target down (once) and records its exit and stderr tail; a
+ * crash makes the scenario ERROR. */
+void mc__runner_finish_target(rctx_t *c);
+/* Starts the target (stdio or HTTP) and its session; 0 on success, else
+ * the result says why (rc is MC_ENOMEM when that is why). */
+int mc__runner_start(rctx_t *c, int *rc);
+/* The runner's initialize and the version and capability gates after it:
+ * 0 to run the steps, -1 when the result already says why not. */
+int mc__runner_handshake(rctx_t *c, const char *want_version);
+
+/* --- runner_expect.c: expectations --- */
+
+/* The check a step's outcome counts against: its "check", else the
+ * scenario's first requirement. */
+const char *mc__runner_step_check(rctx_t *c, json_object *st);
+/* Evaluates a list of assertions against target (paths start at target). */
+void mc__runner_run_asserts(rctx_t *c, json_object *asserts, json_object *target,
+                            const char *cid, const char *what, int line, uint64_t seq);
+/* Judges a message by the step's "expect" (responses only) and "assert",
+ * then captures what "capture" names. */
+void mc__runner_judge(rctx_t *c, json_object *st, const mc_msg_t *resp, const char *what,
+                      int line, uint64_t seq);
+/* True when the step's "where" (if any) holds for msg. */
+int mc__runner_where_ok(rctx_t *c, json_object *st, json_object *msg);
+/* The first untaken item with the step's method (and "where") that came
+ * after inbound line after; with related_only, none from the GET stream. */
+inbox_item_t *mc__runner_inbox_find(rctx_t *c, inbox_t *b, json_object *st, const char *method,
+                                    uint64_t after, int related_only);
+/* Judges what waiting for one response gave (await and raw steps; with
+ * none, silence is the expectation). Releases resp. -1 when the target is
+ * gone, else 0. */
+int mc__runner_judge_outcome(rctx_t *c, json_object *st, int line, int rc, mc_msg_t *resp,
+                             int none, const char *label, const char *doing,
+                             const char *answered_msg, int window);
+
+/* --- runner_steps.c: the steps --- */
+
+/* tmpl with variables filled in and instances made (a new reference), or
+ * NULL with the failure recorded against line. */
+json_object *mc__runner_expand(rctx_t *c, json_object *tmpl, int line);
+/* Runs the steps in order; -1 when the scenario cannot go on (the result
+ * says why), else 0. */
+int mc__runner_run_steps(rctx_t *c, const mc_step_t *steps, size_t n, int depth);
+
+/* --- runner_page.c: pagination --- */
+
+/* The paginate step: -1 when the target is gone, else 0. */
+int mc__runner_step_paginate(rctx_t *c, json_object *st, int line);
+
+#endif /* MC_SCENARIO_RUNNER_INT_H */
