@@ -90,6 +90,8 @@ typedef struct rs_job {
     rs_ctx_t ctx;            /* what the call was made with (modern.c) */
     json_object *responses;  /* owned: a modern retry's inputResponses, or NULL */
     json_object *mrtr_reply; /* borrowed from responses: the answer the next step gets */
+    int cancel_ignored;      /* cancelled-request-answered: 2 cancelled by the message in
+                                hand, 1 by an earlier one (the job then ends after the next) */
 } rs_job_t;
 
 /* A subscriptions/listen stream (2026-07-28). */
@@ -351,6 +353,10 @@ void mc__rs_tools_list(mc_refserver_t *rs, json_object *id, json_object *params)
 void mc__rs_tools_call(mc_refserver_t *rs, json_object *id, json_object *params);
 /* Runs the steps that are due. */
 void mc__rs_jobs_run(mc_refserver_t *rs);
+/* After each message: with the cancelled-request-answered switch, a job
+ * cancelled by an earlier message runs to its end now, so its answer follows
+ * the answer to the message read after the cancellation. */
+void mc__rs_jobs_after_message(mc_refserver_t *rs);
 /* Handles notifications/cancelled. */
 void mc__rs_jobs_cancel(mc_refserver_t *rs, json_object *params);
 /* Frees every job. */

@@ -39,6 +39,11 @@
 /* Default delay between the steps of multi-step tools (logging, progress). */
 #define RS_DEFAULT_STEP_MS 10
 
+/* With the cancelled-request-answered switch, the delay between a tool's
+ * steps: long enough that a cancellation sent right after the call finds it
+ * still running on a busy machine. */
+#define RS_CANCEL_IGNORED_STEP_MS 150
+
 /* Log rate limit: at most this many notifications/message per window. */
 #define RS_LOG_RATE_MAX 100
 #define RS_LOG_RATE_WINDOW_MS 1000

@@ -543,6 +543,7 @@ int mc_refserver_handle(mc_refserver_t *rs, const char *line, size_t len, int64_
     else
         handle_msg(rs, &msg);
     mc_msg_free(&msg);
+    mc__rs_jobs_after_message(rs);
     mc__rs_jobs_run(rs);
     return rs->failed ? MC_ENOMEM : MC_OK;
 }

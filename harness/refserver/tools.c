@@ -240,7 +240,31 @@ static void job_step(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply)
     }
     job->step++;
     /* An answer already at hand is used at once. */
-    job->due = rc != RS_STEP_LATER ? -1 : job->mrtr_reply != NULL ? rs->now : base + rs->step_ms;
+    job->due = rc != RS_STEP_LATER          ? -1
+               : job->mrtr_reply != NULL     ? rs->now
+               : job->cancel_ignored         ? -1 /* it ends after the next message */
+               : rs_bug_on(rs, CANCELLED_ANSWERED) ? base + RS_CANCEL_IGNORED_STEP_MS
+                                                   : base + rs->step_ms;
+}
+
+void mc__rs_jobs_after_message(mc_refserver_t *rs)
+{
+    int i, k;
+
+    if (rs->njobs == 0 || !rs_bug_on(rs, CANCELLED_ANSWERED))
+        return;
+    for (i = 0; i < RS_MAX_JOBS; i++) {
+        rs_job_t *job = &rs->jobs[i];
+        uint32_t serial = job->serial;
+        if (!job->used || job->cancel_ignored == 0)
+            continue;
+        if (job->cancel_ignored == 2) {
+            job->cancel_ignored = 1;
+            continue;
+        }
+        for (k = 0; k < RS_MAX_JOB_ROUNDS && job->used && job->serial == serial; k++)
+            job_step(rs, job, NULL);
+    }
 }
 
 void mc__rs_jobs_run(mc_refserver_t *rs)
@@ -288,11 +312,23 @@ void mc__rs_jobs_cancel(mc_refserver_t *rs, json_object *params)
     int i;
 
     if (rs->njobs == 0 || params == NULL || !json_object_object_get_ex(params, "requestId", &rid) ||
-        !mc_jsonrpc_id_valid(rid) || rs_bug_on(rs, CANCELLED_ANSWERED))
+        !mc_jsonrpc_id_valid(rid))
         return;
-    for (i = 0; i < RS_MAX_JOBS; i++)
-        if (rs->jobs[i].used && mc_jsonrpc_id_equal(rs->jobs[i].id, rid))
-            job_free(rs, &rs->jobs[i]);
+    for (i = 0; i < RS_MAX_JOBS; i++) {
+        rs_job_t *job = &rs->jobs[i];
+        if (!job->used || !mc_jsonrpc_id_equal(job->id, rid))
+            continue;
+        if (rs_bug_on(rs, CANCELLED_ANSWERED)) {
+            /* Answered anyway, after the next message's answer (a job
+             * waiting for the client is left to wait). */
+            if (job->due < 0)
+                continue;
+            job->cancel_ignored = 2;
+            job->due = -1;
+        } else {
+            job_free(rs, job);
+        }
+    }
 }
 
 void mc__rs_jobs_free(mc_refserver_t *rs)
