@@ -32,9 +32,6 @@ extern char **environ;
 #define MAX_READY_FRAMES 256
 /* Expected answers tracked per sequence. */
 #define MAX_EXPECTED 64
-/* Bytes of a request id the HTTP transport keeps to match responses to
- * their POST stream (client/http.c). */
-#define HTTP_REQ_ID_KEPT 63
 /* Request ids remembered per process (a power of two; half of it is used). */
 #define MAX_IDS 16384
 /* Bytes of one line kept in a recorded trace. */
@@ -99,7 +96,7 @@ struct mc_exec {
     uint32_t dups[MAX_DUP_IDS]; /* hashes of the ids this sequence sent again */
     size_t n_dups;
     json_object *answers; /* this sequence's answers: method -> answer element */
-    int long_id;   /* this sequence sent an id longer than HTTP_REQ_ID_KEPT */
+    int long_id;   /* this sequence sent an id past MC_HTTP_MAX_REQ_ID (unpaired over HTTP) */
     int reinit;    /* initialize was sent again in this process: what was negotiated
                       is anyone's guess, capability checks are not judged */
     /* coverage */
@@ -915,9 +912,9 @@ static int follows_requests(const char *check)
  * Whether an HTTP finding of the transport says something about the server.
  * A POSTed notification or unreadable body refused with a 4xx status is no
  * fault: the transport page lets a server that cannot accept the input
- * answer with an HTTP error status. The transport keeps a request id of up
- * to HTTP_REQ_ID_KEPT bytes for matching responses to their stream, so after
- * a longer id that match says nothing. A body without a readable request id
+ * answer with an HTTP error status. The transport pairs a response with its
+ * stream by a request id of up to MC_HTTP_MAX_REQ_ID bytes and leaves a
+ * longer one unpaired, so after such an id that match says nothing. A body without a readable request id
  * is not held to the rules of a request's answer.
  */
 static int http_judged(const mc_exec_t *x, const mc_http_finding_t *hf)
@@ -1163,11 +1160,11 @@ int mc_exec_run(mc_exec_t *x, json_object *seq, int fresh, int record, mc_exec_o
             line = json_object_get_string(el);
             /* A malformed line may still carry a readable id. */
             if (json_object_is_type(parsed, json_type_object) && mc_json_get(parsed, "id") != NULL) {
-                char idc[64];
+                char idc[MC_HTTP_MAX_REQ_ID + 2];
                 compact(mc_json_get(parsed, "id"), idc, sizeof(idc));
                 if (id_reused(x, idc))
                     note_dup(x, idc);
-                if (strlen(idc) >= HTTP_REQ_ID_KEPT)
+                if (strlen(idc) > MC_HTTP_MAX_REQ_ID)
                     x->long_id = 1;
             } else if (json_object_is_type(parsed, json_type_array)) {
                 /* A batch: its requests' ids count as sent (the server may
@@ -1210,7 +1207,7 @@ int mc_exec_run(mc_exec_t *x, json_object *seq, int fresh, int record, mc_exec_o
                 compact(mc_json_get(sendv, "id"), idc, sizeof(idc));
                 if (id_reused(x, idc))
                     note_dup(x, idc);
-                if (strlen(idc) >= HTTP_REQ_ID_KEPT)
+                if (strlen(idc) > MC_HTTP_MAX_REQ_ID)
                     x->long_id = 1;
             }
             if (method != NULL && strcmp(method, "initialize") == 0)
