@@ -29,8 +29,8 @@
 #include "core/frame.h"
 #include "core/jsonrpc.h"
 #if defined(__has_include)
-#if __has_include("client/wire.h")
-#include "client/wire.h"
+#if __has_include("judge/wire.h")
+#include "judge/wire.h"
 #include "core/version.h"
 #define HAVE_WIRE 1
 #endif

@@ -14,11 +14,11 @@
 #include "client/httptarget.h"
 #include "client/session.h"
 #include "client/stdio.h"
-#include "client/wire.h"
+#include "judge/wire.h"
 #include "core/clock.h"
 #include "core/json.h"
 #include "core/limits.h"
-#include "scenario/builtin.h"
+#include "judge/builtin.h"
 #include "scenario/instance.h"
 
 extern char **environ;

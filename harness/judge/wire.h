@@ -8,11 +8,15 @@
  * outstanding request ids and methods, whether notifications/initialized was
  * sent, the negotiated capabilities, subscriptions, the log level set,
  * active progress tokens and their last values. Check metadata (level, spec
- * reference, sentence) lives with the scenario layer's built-in checks; the
+ * reference, sentence) lives in the check registry (judge/builtin.h); the
  * schema check is added by the caller, who has the schemas.
+ *
+ * Public names keep the mc_wire_ prefix: the wire rules are one module of
+ * the judge layer, as the registry (mc_builtin_) and the check model
+ * (mc_check_) are.
  */
-#ifndef MC_CLIENT_WIRE_H
-#define MC_CLIENT_WIRE_H
+#ifndef MC_JUDGE_WIRE_H
+#define MC_JUDGE_WIRE_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -132,4 +136,4 @@ void mc_wire_pass(mc_wire_t *w, const char *check);
 /* Logging levels in order of severity; returns the rank (0 = debug) or -1. */
 int mc_log_level_rank(const char *level);
 
-#endif /* MC_CLIENT_WIRE_H */
+#endif /* MC_JUDGE_WIRE_H */

@@ -1,11 +1,11 @@
-#include "client/wire.h"
+#include "judge/wire.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "client/rawid.h"
+#include "judge/rawid.h"
 #include "core/frame.h"
 #include "core/json.h"
 #include "core/limits.h"
