@@ -13,12 +13,8 @@
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "cli/util.h"
-#include "core/base64.h"
 #include "core/file.h"
-#include "client/session.h"
-#include "judge/wire.h"
-#include "core/frame.h"
-#include "core/jsonrpc.h"
+#include "judge/replay.h"
 #include "core/limits.h"
 #include "core/version.h"
 #include "client/http_limits.h"
@@ -497,373 +493,100 @@ static int check_file(run_t *r, const char *file)
 
 /* ---- traces ----------------------------------------------------------------- */
 
-typedef struct trace_run {
-    const opts_t *o;
-    mc_registry_t *reg;
-    mc_wire_t w;
-    mc_schema_report_t report;
-    char version[32];        /* version messages are judged at ("" = none yet) */
-    uint64_t *seq_line;      /* pairs: seq, file line */
-    size_t n_seq, cap_seq;
-    size_t messages, skipped, notes;
-    size_t http_frames;      /* messages recorded with HTTP facts */
-    struct trace_id {        /* SSE event ids seen (hashes) and the stream of each */
-        uint64_t id, stream;
-        int is_get;
-    } *ids;                  /* ring of MC_HTTP_MAX_TRACKED_EVENT_IDS */
-    size_t ids_head, ids_count;
-} trace_run_t;
+_Static_assert(MC_REPLAY_MAX_EVENT_IDS == MC_HTTP_MAX_TRACKED_EVENT_IDS,
+               "a trace remembers as many SSE event ids as the transport does live");
 
-static void trace_note_line(trace_run_t *t, uint64_t seq, size_t line)
-{
-    if (t->n_seq == t->cap_seq) {
-        size_t nc = t->cap_seq ? t->cap_seq * 2 : 256;
-        uint64_t *nv = realloc(t->seq_line, nc * 2 * sizeof(*nv));
-        if (nv == NULL)
-            return;
-        t->seq_line = nv;
-        t->cap_seq = nc;
-    }
-    t->seq_line[2 * t->n_seq] = seq;
-    t->seq_line[2 * t->n_seq + 1] = line;
-    t->n_seq++;
-}
-
-static size_t trace_line_of(const trace_run_t *t, uint64_t seq)
+/* Prints the findings of a replayed trace; counts them by level. */
+static void print_findings(const opts_t *o, const mc_replay_t *rp, const char *file, size_t *n_must,
+                           size_t *n_should, size_t *n_may)
 {
     size_t i;
 
-    for (i = 0; i < t->n_seq; i++)
-        if (t->seq_line[2 * i] == seq)
-            return (size_t)t->seq_line[2 * i + 1];
-    return 0;
-}
+    for (i = 0; i < rp->j.w.n_findings; i++) {
+        const mc_wire_finding_t *f = &rp->j.w.findings[i];
+        const mc_check_def_t *b = mc_builtin_check(f->check);
+        mc_level_t level;
+        const char *sev;
 
-/* The version a message is judged at: --spec-version, else the one the
- * client asked for in initialize, then the one the server answered. */
-static void trace_set_version(trace_run_t *t, const char *v)
-{
-    mc_errbuf_t eb;
-
-    if (t->o->version_given || v == NULL || !mc_protocol_version_known(v))
-        return;
-    snprintf(t->version, sizeof(t->version), "%s", v);
-    mc_errbuf_clear(&eb);
-    mc_registry_load(t->reg, t->version, &eb); /* no schemas: not judged by schema */
-}
-
-static const char *str_at(json_object *o, const char *a, const char *b)
-{
-    json_object *v = NULL;
-
-    if (!json_object_object_get_ex(o, a, &v))
-        return NULL;
-    if (b != NULL && (!json_object_is_type(v, json_type_object) ||
-                      !json_object_object_get_ex(v, b, &v)))
-        return NULL;
-    return json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
-}
-
-/* The schema check of an inbound message, as the runner makes it. */
-static void trace_schema(trace_run_t *t, mc_wire_info_t *info)
-{
-    const char *method = info->msg.method ? info->msg.method : info->answered_method;
-    mc_errbuf_t eb;
-    int rc;
-
-    if (t->version[0] == '\0' || info->msg.root == NULL ||
-        mc_registry_schema(t->reg, t->version) == NULL)
-        return;
-    if (info->msg.kind == MC_MSG_ERROR && info->msg.id == NULL)
-        return; /* judged by the wire checks (see runner.c) */
-    mc_schema_report_clear(&t->report);
-    mc_errbuf_clear(&eb);
-    rc = mc_registry_validate_message(t->reg, t->version, info->msg.root, info->answered_method,
-                                      &t->report, &eb);
-    if (rc == MC_OK) {
-        mc_wire_pass(&t->w, mc_schema_check_for(method, NULL));
-    } else if (rc == MC_EINVALID) {
-        size_t i;
-        for (i = 0; i < t->report.n_entries; i++) {
-            const mc_schema_error_t *e = &t->report.entries[i];
-            if (e->severity != MC_SCHEMA_ERROR)
-                continue;
-            mc_wire_fail(&t->w, mc_schema_check_for(method, e->instance_path),
-                         "%.60s %s: %.300s (schema %.120s)", method ? method : "response",
-                         mc_msg_kind_name(info->msg.kind), e->message, e->schema_path);
-            break;
-        }
-    }
-}
-
-static uint64_t hash_str(const char *p)
-{
-    uint64_t v = 1469598103934665603ull;
-
-    for (; *p; p++) {
-        v ^= (unsigned char)*p;
-        v *= 1099511628211ull;
-    }
-    return v;
-}
-
-/*
- * The HTTP rules a trace shows beside each message received over
- * Streamable HTTP (its "http" facts), judged as the transport judges them
- * live: no SSE event id used by two streams of the session
- * (http/sse-event-id-unique), a resumption replaying no event of another
- * stream (http/resume-own-stream), no response on the GET stream
- * (http/get-stream-no-response).
- */
-static void trace_http(trace_run_t *t, json_object *facts, const mc_wire_info_t *info)
-{
-    const char *stream = str_at(facts, "stream", NULL);
-    const char *resumes = str_at(facts, "resumes", NULL);
-    const char *eid = str_at(facts, "event_id", NULL);
-    const char *origin;
-    uint64_t id, org;
-    size_t i;
-    struct trace_id *e;
-
-    if (stream == NULL)
-        return;
-    t->http_frames++;
-    origin = resumes != NULL ? resumes : stream;
-    if (info->is_line && strncmp(stream, "GET#", 4) == 0 && resumes == NULL &&
-        (info->msg.kind == MC_MSG_RESULT || info->msg.kind == MC_MSG_ERROR))
-        mc_wire_fail(&t->w, "http/get-stream-no-response", "%s carried a JSON-RPC response",
-                     stream);
-    if (eid == NULL || eid[0] == '\0')
-        return;
-    if (t->ids == NULL) {
-        t->ids = calloc(MC_HTTP_MAX_TRACKED_EVENT_IDS, sizeof(*t->ids));
-        if (t->ids == NULL)
-            return;
-    }
-    id = hash_str(eid);
-    org = hash_str(origin);
-    for (i = 0; i < t->ids_count; i++) {
-        e = &t->ids[(t->ids_head + i) % MC_HTTP_MAX_TRACKED_EVENT_IDS];
-        if (e->id != id)
+        if (b == NULL)
+            b = mc_httprun_check(f->check);
+        level = b != NULL ? b->level : MC_LEVEL_MUST;
+        sev = level == MC_LEVEL_MUST ? "error" : level == MC_LEVEL_SHOULD ? "warning" : "note";
+        *n_must += level == MC_LEVEL_MUST;
+        *n_should += level == MC_LEVEL_SHOULD;
+        *n_may += level == MC_LEVEL_MAY || level == MC_LEVEL_INFO;
+        if (o->quiet)
             continue;
-        if (resumes != NULL && e->stream == org)
-            return; /* a redelivery on the stream that sent it first */
-        if (resumes != NULL)
-            mc_wire_fail(&t->w, "http/resume-own-stream",
-                         "%s, resuming %s, replayed event %.60s of another stream", stream,
-                         resumes, eid);
-        else
-            mc_wire_fail(&t->w, "http/sse-event-id-unique",
-                         "%s sent event id \"%.60s\", which the session had seen before",
-                         stream, eid);
-        return;
+        printf("%s:%zu: %s: %s: %s (message %llu)", file, mc_replay_line_of(rp, f->seq), sev,
+               f->check, f->detail, (unsigned long long)f->seq);
+        if (b != NULL && b->refs[0].version != NULL) {
+            char ref[MC_CHECK_MAX_PAGE + 16];
+            mc_check_ref_string(b, rp->j.version, ref, sizeof(ref));
+            printf(" [%s %s]", mc_level_name(b->level), ref);
+        }
+        putchar('\n');
     }
-    if (t->ids_count == MC_HTTP_MAX_TRACKED_EVENT_IDS) {
-        t->ids_head = (t->ids_head + 1) % MC_HTTP_MAX_TRACKED_EVENT_IDS;
-        t->ids_count--;
-    }
-    e = &t->ids[(t->ids_head + t->ids_count) % MC_HTTP_MAX_TRACKED_EVENT_IDS];
-    e->id = id;
-    e->stream = org;
-    t->ids_count++;
-    mc_wire_pass(&t->w, "http/sse-event-id-unique");
+    if (rp->j.w.findings_dropped > 0 && !o->quiet)
+        printf("%s: note: %llu more findings not shown\n", file,
+               (unsigned long long)rp->j.w.findings_dropped);
 }
 
-/* Feeds one trace record. Returns 0, or 1 when the record is not one. */
-static int trace_record(trace_run_t *t, json_object *rec, const char *file, size_t line)
-{
-    json_object *dir = NULL, *txt = NULL, *seqv = NULL, *b64 = NULL, *trunc = NULL;
-    const char *data;
-    unsigned char *raw = NULL;
-    size_t len;
-    uint64_t seq;
-    int out;
-
-    if (!json_object_is_type(rec, json_type_object) ||
-        !json_object_object_get_ex(rec, "dir", &dir) ||
-        !json_object_object_get_ex(rec, "line", &txt) ||
-        !json_object_is_type(txt, json_type_string) || !json_object_is_type(dir, json_type_string))
-        return 1;
-    if (strcmp(json_object_get_string(dir), "note") == 0) {
-        /* The HTTP transport's notes, and exchanges outside the session. */
-        t->notes++;
-        return 0;
-    }
-    out = strcmp(json_object_get_string(dir), "out") == 0;
-    if (!out && strcmp(json_object_get_string(dir), "in") != 0)
-        return 1;
-    if (!out && json_object_get_string_len(txt) > 6 &&
-        strncmp(json_object_get_string(txt), "(http", 5) == 0) {
-        t->notes++; /* a trace written before notes had their own "dir" */
-        return 0;
-    }
-    seq = json_object_object_get_ex(rec, "seq", &seqv) ? (uint64_t)json_object_get_int64(seqv)
-                                                       : (uint64_t)line;
-    data = json_object_get_string(txt);
-    len = (size_t)json_object_get_string_len(txt);
-    if (json_object_object_get_ex(rec, "raw_b64", &b64) &&
-        json_object_is_type(b64, json_type_string)) {
-        long k;
-        raw = malloc((size_t)json_object_get_string_len(b64) + 1);
-        if (raw == NULL)
-            return 1;
-        k = mc_base64_decode(json_object_get_string(b64), (size_t)json_object_get_string_len(b64), raw,
-                       (size_t)json_object_get_string_len(b64));
-        if (k < 0) {
-            free(raw);
-            return 1;
-        }
-        data = (const char *)raw;
-        len = (size_t)k;
-    }
-    trace_note_line(t, seq, line);
-    t->w.cur_seq = seq;
-    t->messages++;
-    if (json_object_object_get_ex(rec, "truncated_from", &trunc)) {
-        uint64_t full = (uint64_t)json_object_get_int64(trunc);
-        if (!out && full > MC_MAX_MESSAGE_SIZE) {
-            mc_wire_inbound(&t->w, MC_FRAME_OVERSIZE, 0, NULL, (size_t)full, NULL);
-        } else {
-            /* Only the first bytes were kept: the message cannot be judged. */
-            t->skipped++;
-            if (!t->o->quiet)
-                printf("%s:%zu: note: message %llu was kept truncated (%zu of %llu bytes); not "
-                       "judged\n",
-                       file, line, (unsigned long long)seq, len, (unsigned long long)full);
-        }
-        free(raw);
-        return 0;
-    }
-    if (out) {
-        json_object *m = NULL;
-        mc_wire_outbound(&t->w, data, len);
-        /* A stateless session names its version in each request's _meta
-         * (the wire checker learns it from there). */
-        if (t->version[0] == '\0' && t->w.stateless)
-            trace_set_version(t, t->w.version);
-        if (t->version[0] == '\0' && mc_json_parse(data, len, MC_MAX_JSON_DEPTH, &m, NULL) == MC_OK) {
-            const char *method = str_at(m, "method", NULL);
-            if (method != NULL && strcmp(method, "initialize") == 0) {
-                json_object *params = NULL;
-                if (json_object_object_get_ex(m, "params", &params))
-                    trace_set_version(t, str_at(params, "protocolVersion", NULL));
-            }
-        }
-        json_object_put(m);
-    } else {
-        mc_wire_info_t info;
-        unsigned flags = memchr(data, '\0', len) != NULL ? MC_FRAME_F_NUL : 0;
-        mc_wire_inbound(&t->w, len == 0 ? MC_FRAME_EMPTY : MC_FRAME_LINE, flags, data, len, &info);
-        if (info.is_line) {
-            if (info.answered_method != NULL && strcmp(info.answered_method, "initialize") == 0 &&
-                info.msg.kind == MC_MSG_RESULT)
-                trace_set_version(t, str_at(info.msg.root, "result", "protocolVersion"));
-            trace_schema(t, &info);
-        }
-        {
-            json_object *facts = NULL;
-            if (json_object_object_get_ex(rec, "http", &facts) &&
-                json_object_is_type(facts, json_type_object))
-                trace_http(t, facts, &info);
-        }
-        mc_wire_info_free(&info);
-    }
-    free(raw);
-    return 0;
-}
-
-/* Judges one trace file. Returns 0 or 2 (unreadable); counts MUST findings. */
+/* Judges one trace file (judge/replay.h). Returns 0 or 2 (unreadable);
+ * counts MUST findings. */
 static int trace_file(const opts_t *o, mc_registry_t *reg, const char *file, size_t *must,
                       size_t *all)
 {
-    trace_run_t *t;
+    mc_replay_t *rp;
     char *buf = NULL;
-    size_t len = 0, off = 0, line = 0, i, n_must = 0, n_should = 0, n_may = 0;
-    json_tokener *tok;
+    size_t len = 0, off = 0, line = 0, n_must = 0, n_should = 0, n_may = 0;
     int rc;
 
     rc = read_all(file, &buf, &len);
     if (rc != 0)
         return rc;
-    t = calloc(1, sizeof(*t));
-    tok = json_tokener_new_ex(MC_MAX_JSON_DEPTH);
-    if (t == NULL || tok == NULL || mc_wire_init(&t->w) != MC_OK) {
+    rp = malloc(sizeof(*rp));
+    if (rp == NULL || mc_replay_init(rp, reg, o->version_given ? o->version : NULL) != MC_OK) {
         fprintf(stderr, "mcpcheck validate: out of memory\n");
-        free(t);
+        free(rp);
         free(buf);
-        json_tokener_free(tok);
         return 2;
     }
-    t->o = o;
-    t->reg = reg;
-    if (o->version_given)
-        snprintf(t->version, sizeof(t->version), "%s", o->version);
     while (off < len) {
         const char *p = buf + off;
         const char *nl = memchr(p, '\n', len - off);
         size_t n = nl != NULL ? (size_t)(nl - p) : len - off;
-        json_object *rec;
+        mc_replay_skip_t skip;
 
         off += n + (nl != NULL ? 1 : 0);
         line++;
-        if (blank(p, n))
-            continue;
-        json_tokener_reset(tok);
-        rec = json_tokener_parse_ex(tok, p, (int)n);
-        if (rec == NULL || json_tokener_get_error(tok) != json_tokener_success ||
-            trace_record(t, rec, file, line) != 0) {
+        if (mc_replay_line(rp, p, n, line, &skip) != MC_OK) {
             if (!o->quiet)
                 printf("%s:%zu: error: not a trace record {\"seq\", \"t_ms\", \"dir\": "
                        "\"in\"|\"out\", \"line\"}\n",
                        file, line);
             n_must++;
+        } else if (skip.skipped && !o->quiet) {
+            printf("%s:%zu: note: message %llu was kept truncated (%zu of %llu bytes); not "
+                   "judged\n",
+                   file, line, (unsigned long long)skip.seq, skip.kept,
+                   (unsigned long long)skip.full);
         }
-        json_object_put(rec);
     }
-    json_tokener_free(tok);
     free(buf);
-    for (i = 0; i < t->w.n_findings; i++) {
-        const mc_wire_finding_t *f = &t->w.findings[i];
-        const mc_check_def_t *b = mc_builtin_check(f->check);
-        mc_level_t level;
-
-        if (b == NULL)
-            b = mc_httprun_check(f->check);
-        level = b != NULL ? b->level : MC_LEVEL_MUST;
-        const char *sev = level == MC_LEVEL_MUST ? "error" : level == MC_LEVEL_SHOULD ? "warning"
-                                                                                        : "note";
-        n_must += level == MC_LEVEL_MUST;
-        n_should += level == MC_LEVEL_SHOULD;
-        n_may += level == MC_LEVEL_MAY || level == MC_LEVEL_INFO;
-        if (o->quiet)
-            continue;
-        printf("%s:%zu: %s: %s: %s (message %llu)", file, trace_line_of(t, f->seq), sev, f->check,
-               f->detail, (unsigned long long)f->seq);
-        if (b != NULL && b->refs[0].version != NULL) {
-            char ref[MC_CHECK_MAX_PAGE + 16];
-            mc_check_ref_string(b, t->version, ref, sizeof(ref));
-            printf(" [%s %s]", mc_level_name(b->level), ref);
-        }
-        putchar('\n');
-    }
-    if (t->w.findings_dropped > 0 && !o->quiet)
-        printf("%s: note: %llu more findings not shown\n", file,
-               (unsigned long long)t->w.findings_dropped);
+    print_findings(o, rp, file, &n_must, &n_should, &n_may);
     printf("%s: %zu message%s%s, %zu check%s evaluated, %zu finding%s (%zu MUST, %zu SHOULD, %zu "
            "MAY)%s%s%s\n",
-           file, t->messages, t->messages == 1 ? "" : "s",
-           t->http_frames > 0 ? " (over Streamable HTTP)" : "", t->w.n_checks,
-           t->w.n_checks == 1 ? "" : "s", t->w.n_findings + (size_t)t->w.findings_dropped,
-           t->w.n_findings == 1 ? "" : "s", n_must, n_should, n_may,
-           t->version[0] != '\0' ? "; schema " : "; no protocol version known: schema not checked",
-           t->version[0] != '\0' ? t->version : "",
-           t->skipped > 0 ? "; some messages not judged (truncated)" : "");
+           file, rp->messages, rp->messages == 1 ? "" : "s",
+           rp->http_frames > 0 ? " (over Streamable HTTP)" : "", rp->j.w.n_checks,
+           rp->j.w.n_checks == 1 ? "" : "s", rp->j.w.n_findings + (size_t)rp->j.w.findings_dropped,
+           rp->j.w.n_findings == 1 ? "" : "s", n_must, n_should, n_may,
+           rp->j.version[0] != '\0' ? "; schema " : "; no protocol version known: schema not checked",
+           rp->j.version[0] != '\0' ? rp->j.version : "",
+           rp->skipped > 0 ? "; some messages not judged (truncated)" : "");
     *must += n_must;
-    *all += t->w.n_findings;
-    mc_wire_free(&t->w);
-    free(t->seq_line);
-    free(t->ids);
-    free(t);
+    *all += rp->j.w.n_findings;
+    mc_replay_free(rp);
+    free(rp);
     return 0;
 }
 

@@ -11,7 +11,7 @@
 
 #include "client/session.h"
 #include "client/stdio.h"
-#include "judge/wire.h"
+#include "judge/judge.h"
 #include "core/clock.h"
 #include "core/frame.h"
 #include "core/json.h"
@@ -56,7 +56,7 @@ typedef struct rctx {
     int http_on;
     mc_session_t s;
     int session_ok;
-    mc_wire_t w;
+    mc_judge_t j;           /* judges every line in both directions */
     mc_vars_t vars;
     json_object *answers;   /* owned: method -> {"with": ...} or {"error": ...} */
     inbox_t notes, reqs;
@@ -64,7 +64,6 @@ typedef struct rctx {
     uint64_t seq_in;        /* inbound lines */
     uint64_t mark_in;       /* seq_in when the last message was sent */
     int64_t t0, deadline;
-    mc_schema_report_t *rep;
     int dead;               /* the target stopped answering or exited */
     int tokens;
     resp_seq_t resp_seqs[MC_RUNNER_RESP_SEQS]; /* ring of the latest responses */
@@ -173,47 +172,6 @@ static void inbox_free(inbox_t *b)
     memset(b, 0, sizeof(*b));
 }
 
-static void schema_check(rctx_t *c, mc_wire_info_t *info)
-{
-    mc_errbuf_t eb;
-    const char *method = info->msg.method ? info->msg.method : info->answered_method;
-    int rc;
-
-    if (c->o->registry == NULL || c->version[0] == '\0' || info->msg.root == NULL ||
-        mc_registry_schema(c->o->registry, c->version) == NULL)
-        return; /* no schemas for this version: not judged by schema */
-    if (info->msg.kind == MC_MSG_ERROR && info->msg.id == NULL) {
-        /*
-         * An error without an id answers a line whose id could not be read.
-         * JSON-RPC 2.0 (section 5) requires "id": null there, and the
-         * 2025-11-25 schema lets the id be absent, but the 2025-06-18 schema's
-         * JSONRPCError demands a string or integer id, which no server can
-         * give. Such errors are judged by the wire checks
-         * (wire/null-id-only-for-unreadable-requests, the error object's
-         * shape), not by the schema: a documented leniency.
-         */
-        return;
-    }
-    mc_schema_report_clear(c->rep);
-    mc_errbuf_clear(&eb);
-    rc = mc_registry_validate_message(c->o->registry, c->version, info->msg.root,
-                                      info->answered_method, c->rep, &eb);
-    if (rc == MC_OK) {
-        mc_wire_pass(&c->w, mc_schema_check_for(method, NULL));
-    } else if (rc == MC_EINVALID) {
-        size_t i;
-        for (i = 0; i < c->rep->n_entries; i++) {
-            const mc_schema_error_t *e = &c->rep->entries[i];
-            if (e->severity != MC_SCHEMA_ERROR)
-                continue;
-            mc_wire_fail(&c->w, mc_schema_check_for(method, e->instance_path),
-                         "%.60s %s: %.300s (schema %.120s)", method ? method : "response",
-                         mc_msg_kind_name(info->msg.kind), e->message, e->schema_path);
-            break;
-        }
-    }
-}
-
 static void observe(void *ctx, int outbound, uint64_t seq, const char *line, size_t len, int kind,
                     unsigned flags)
 {
@@ -225,7 +183,6 @@ static void observe(void *ctx, int outbound, uint64_t seq, const char *line, siz
     if (c->http_on)
         mc_httprun_notes(&c->http, c->res, c->seq_all, mc_now_ms() - c->t0);
     c->seq_all++;
-    c->w.cur_seq = c->seq_all;
     if (!outbound && c->s.in_meta != NULL) {
         char note[400];
         int n = snprintf(note, sizeof(note), "(http: %s)", c->s.in_meta);
@@ -242,19 +199,20 @@ static void observe(void *ctx, int outbound, uint64_t seq, const char *line, siz
                       n > 0 ? (size_t)n : 0);
     }
     if (outbound) {
-        mc_wire_outbound(&c->w, line, len);
+        mc_judge_outbound(&c->j, c->seq_all, line, len);
         c->mark_in = c->seq_in;
         return;
     }
     c->seq_in++;
-    mc_wire_inbound(&c->w, kind, flags, line, len, &info);
+    if (strcmp(c->j.version, c->version) != 0)
+        mc_judge_set_version(&c->j, c->version);
+    mc_judge_inbound(&c->j, c->seq_all, kind, flags, line, len, &info);
     if (!info.is_line)
         return;
     /* A GET that resumes a POST's stream (Last-Event-ID) carries that POST's
      * messages: it is not the GET stream. */
     on_get = c->s.in_meta != NULL && strncmp(c->s.in_meta, "GET#", 4) == 0 &&
              strstr(c->s.in_meta, " resumes=") == NULL;
-    schema_check(c, &info);
     if (info.msg.kind == MC_MSG_NOTIFICATION) {
         inbox_push(&c->notes, &info.msg, c->seq_in, c->seq_all, on_get);
     } else if (info.msg.kind == MC_MSG_REQUEST) {
@@ -1467,12 +1425,12 @@ static void wire_to_checks(rctx_t *c)
 {
     size_t i;
 
-    for (i = 0; i < c->w.n_checks; i++) {
+    for (i = 0; i < c->j.w.n_checks; i++) {
         size_t k;
         int failed = 0;
-        for (k = 0; k < c->w.n_findings; k++) {
-            const mc_wire_finding_t *f = &c->w.findings[k];
-            if (strcmp(f->check, c->w.check_ids[i]) != 0)
+        for (k = 0; k < c->j.w.n_findings; k++) {
+            const mc_wire_finding_t *f = &c->j.w.findings[k];
+            if (strcmp(f->check, c->j.w.check_ids[i]) != 0)
                 continue;
             failed = 1;
             check(c, f->check, 0, f->detail, NULL, NULL, NULL, f->seq, 0);
@@ -1485,7 +1443,7 @@ static void wire_to_checks(rctx_t *c)
                                (unsigned)MC_MAX_MESSAGE_SIZE, (unsigned long long)f->seq);
         }
         if (!failed)
-            check(c, c->w.check_ids[i], 1, NULL, NULL, NULL, NULL, 0, 0);
+            check(c, c->j.w.check_ids[i], 1, NULL, NULL, NULL, NULL, 0, 0);
     }
 }
 
@@ -1699,9 +1657,8 @@ int mc_runner_run(const mc_scenario_t *sc, const mc_runner_opts_t *o, mc_scenari
             }
         }
     }
-    c->rep = malloc(sizeof(*c->rep));
     c->answers = json_object_new_object();
-    if (c->rep == NULL || c->answers == NULL || mc_wire_init(&c->w) != MC_OK) {
+    if (c->answers == NULL || mc_judge_init(&c->j, o->registry) != MC_OK) {
         rc = MC_ENOMEM;
         goto done;
     }
@@ -1838,15 +1795,13 @@ done:
     finish_target(c);
     if (c->session_ok)
         mc_session_free(&c->s);
-    if (c->w.reqs != NULL)
-        mc_wire_free(&c->w);
+    mc_judge_free(&c->j);
     out->duration_ms = mc_now_ms() - c->t0;
     mc_sresult_finish(out);
     mc_vars_free(&c->vars);
     inbox_free(&c->notes);
     inbox_free(&c->reqs);
     json_object_put(c->answers);
-    free(c->rep);
     free(c);
     return rc == MC_ENOMEM ? rc : MC_OK;
 }
