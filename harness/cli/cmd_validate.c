@@ -2,8 +2,6 @@
  * cmd_validate.c - `mcpcheck validate`: check MCP messages and JSONL traces
  * against the MCP schemas (bundled or upstream) or any JSON Schema.
  */
-#include <errno.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +12,7 @@
 #include "cli/options.h"
 #include "cli/util.h"
 #include "core/file.h"
+#include "judge/pairs.h"
 #include "judge/replay.h"
 #include "core/limits.h"
 #include "core/version.h"
@@ -25,8 +24,6 @@
 
 /* Largest input file read (traces are read whole). */
 #define MC_VALIDATE_MAX_INPUT (1024ull * 1024ull * 1024ull)
-/* Requests remembered per file to pair responses with their method. */
-#define MC_VALIDATE_MAX_PENDING 65536
 /* --remote mappings. */
 #define MC_VALIDATE_MAX_REMOTES 8
 /* Largest schema document a --remote mapping reads. */
@@ -139,139 +136,17 @@ static const mc_opts_spec_t validate_spec = {
 };
 #undef T
 
-typedef struct pending {
-    char *key;    /* "s:<id>" or "i:<id>"; NULL = empty slot */
-    char *method;
-} pending_t;
-
 typedef struct run {
     const opts_t *o;
     mc_registry_t *reg;     /* MCP mode */
     mc_schema_t *schema;    /* --schema mode */
     const mc_schema_node_t *node; /* --schema mode target */
     int def_is_result;      /* --def names a *Result definition */
-    pending_t *pending;     /* open addressing, MC_VALIDATE_MAX_PENDING * 2 slots */
-    size_t n_pending;
+    mc_pairs_t pending;     /* requests by id, to pair responses with their method */
     int pending_full_warned;
     mc_schema_report_t report;
     size_t messages, invalid, warnings;
 } run_t;
-
-/* ---- request/response pairing -------------------------------------------- */
-
-static int id_key(json_object *id, char *out, size_t cap)
-{
-    int n;
-
-    if (json_object_is_type(id, json_type_string))
-        n = snprintf(out, cap, "s:%s", json_object_get_string(id));
-    else if (json_object_is_type(id, json_type_int))
-        n = snprintf(out, cap, "i:%s", json_object_to_json_string(id));
-    else
-        return 0;
-    return n > 0 && (size_t)n < cap;
-}
-
-static size_t slot_of(const char *key)
-{
-    uint32_t h = 2166136261u;
-
-    for (; *key != '\0'; key++) {
-        h ^= (unsigned char)*key;
-        h *= 16777619u;
-    }
-    return h & (2 * MC_VALIDATE_MAX_PENDING - 1);
-}
-
-static void pending_add(run_t *r, json_object *id, const char *method)
-{
-    char key[512];
-    size_t i;
-
-    if (!id_key(id, key, sizeof(key)))
-        return;
-    if (r->pending == NULL) {
-        r->pending = calloc(2 * MC_VALIDATE_MAX_PENDING, sizeof(*r->pending));
-        if (r->pending == NULL)
-            return;
-    }
-    for (i = slot_of(key); r->pending[i].key != NULL;
-         i = (i + 1) & (2 * MC_VALIDATE_MAX_PENDING - 1)) {
-        if (strcmp(r->pending[i].key, key) == 0) {
-            char *m = strdup(method);
-            if (m != NULL) {
-                free(r->pending[i].method);
-                r->pending[i].method = m;
-            }
-            return;
-        }
-    }
-    if (r->n_pending >= MC_VALIDATE_MAX_PENDING) {
-        if (!r->pending_full_warned)
-            fprintf(stderr,
-                    "mcpcheck validate: more than %d unanswered requests; later ones are not "
-                    "paired with their responses\n",
-                    MC_VALIDATE_MAX_PENDING);
-        r->pending_full_warned = 1;
-        return;
-    }
-    r->pending[i].key = strdup(key);
-    r->pending[i].method = strdup(method);
-    if (r->pending[i].key == NULL || r->pending[i].method == NULL) {
-        free(r->pending[i].key);
-        free(r->pending[i].method);
-        r->pending[i].key = r->pending[i].method = NULL;
-        return;
-    }
-    r->n_pending++;
-}
-
-/* Removes the request with this id; returns its method (caller frees) or NULL. */
-static char *pending_take(run_t *r, json_object *id)
-{
-    char key[512];
-    size_t i, mask = 2 * MC_VALIDATE_MAX_PENDING - 1;
-
-    if (r->pending == NULL || !id_key(id, key, sizeof(key)))
-        return NULL;
-    for (i = slot_of(key); r->pending[i].key != NULL; i = (i + 1) & mask) {
-        if (strcmp(r->pending[i].key, key) == 0) {
-            char *m = r->pending[i].method;
-            size_t j = i;
-            free(r->pending[i].key);
-            r->pending[i].key = NULL;
-            r->pending[i].method = NULL;
-            r->n_pending--;
-            /* Re-insert the rest of the cluster (linear probing deletion). */
-            for (j = (i + 1) & mask; r->pending[j].key != NULL; j = (j + 1) & mask) {
-                pending_t e = r->pending[j];
-                size_t k;
-                r->pending[j].key = NULL;
-                r->pending[j].method = NULL;
-                for (k = slot_of(e.key); r->pending[k].key != NULL; k = (k + 1) & mask)
-                    ;
-                r->pending[k] = e;
-            }
-            return m;
-        }
-    }
-    return NULL;
-}
-
-static void pending_clear(run_t *r)
-{
-    size_t i;
-
-    if (r->pending == NULL)
-        return;
-    for (i = 0; i < 2 * MC_VALIDATE_MAX_PENDING; i++) {
-        free(r->pending[i].key);
-        free(r->pending[i].method);
-    }
-    free(r->pending);
-    r->pending = NULL;
-    r->n_pending = 0;
-}
 
 /* ---- one message ------------------------------------------------------------ */
 
@@ -327,7 +202,7 @@ static int check_value(run_t *r, json_object *v, const char *file, size_t line)
                            json_object_object_get_ex(v, "error", NULL));
 
         if (is_response && json_object_object_get_ex(v, "id", &id)) {
-            answered = pending_take(r, id);
+            answered = mc_pairs_take(&r->pending, id);
             answers = answered != NULL ? answered : r->o->result_of;
         }
         rc = mc_registry_validate_message(r->reg, r->o->version, v, answers, &r->report, &eb);
@@ -335,8 +210,15 @@ static int check_value(run_t *r, json_object *v, const char *file, size_t line)
         if (json_object_is_type(v, json_type_object) &&
             json_object_object_get_ex(v, "method", &method) &&
             json_object_is_type(method, json_type_string) &&
-            json_object_object_get_ex(v, "id", &id))
-            pending_add(r, id, json_object_get_string(method));
+            json_object_object_get_ex(v, "id", &id) &&
+            mc_pairs_add(&r->pending, id, json_object_get_string(method)) == MC_EFULL &&
+            !r->pending_full_warned) {
+            fprintf(stderr,
+                    "mcpcheck validate: more than %d unanswered requests; later ones are not "
+                    "paired with their responses\n",
+                    MC_PAIRS_MAX);
+            r->pending_full_warned = 1;
+        }
     }
     if (rc != MC_OK && rc != MC_EINVALID && eb.set) {
         fprintf(stderr, "mcpcheck validate: %s\n", eb.msg);
@@ -398,7 +280,7 @@ static int check_file(run_t *r, const char *file)
     rc = read_all(file, &buf, &len);
     if (rc != 0)
         return rc;
-    pending_clear(r);
+    mc_pairs_clear(&r->pending);
 
     /* One message spread over several lines (pretty-printed)? */
     if (len <= MC_MAX_MESSAGE_SIZE && memchr(buf, '\n', len) != NULL) {
@@ -487,7 +369,7 @@ static int check_file(run_t *r, const char *file)
     }
     json_tokener_free(tok);
     free(buf);
-    pending_clear(r);
+    mc_pairs_clear(&r->pending);
     return rc;
 }
 
@@ -777,7 +659,7 @@ static int validate_messages(const opts_t *o)
                o->schema_file != NULL ? o->schema_file : o->version,
                o->schema_file == NULL ? (o->schema_dir != NULL ? ", from " : ", bundled") : "",
                o->schema_file == NULL && o->schema_dir != NULL ? o->schema_dir : "");
-    pending_clear(r);
+    mc_pairs_clear(&r->pending);
     mc_registry_free(r->reg);
     mc_schema_free(r->schema);
     if (rc == 0)
