@@ -279,15 +279,17 @@ static int response_shaped(const char *line)
 static void observe(void *ctx, int outbound, uint64_t seq, const char *line, size_t len, int kind,
                     unsigned flags)
 {
+    static const mc_wire_info_t none;
     mc_exec_t *x = ctx;
-    mc_wire_info_t info;
+    const mc_wire_info_t *ip = x->s.in_judged != NULL ? x->s.in_judged : &none;
     const char *method;
 
     (void)seq;
+    (void)kind;
+    (void)flags;
     x->seq_ctr++;
     trace_add(x, outbound, line, len);
     if (outbound) {
-        mc_judge_outbound(&x->j, x->seq_ctr, line, len);
         if (x->cur != NULL)
             x->cur->lines_out++;
         return;
@@ -295,10 +297,8 @@ static void observe(void *ctx, int outbound, uint64_t seq, const char *line, siz
     if (x->cur != NULL)
         x->cur->lines_in++;
     x->last_heard = mc_now_ms();
-    if (strcmp(x->j.version, x->version) != 0)
-        mc_judge_set_version(&x->j, x->version);
-    mc_judge_inbound(&x->j, x->seq_ctr, kind, flags, line, len, &info);
-    if (!info.is_line) {
+    /* The session's judge (x->j) has judged the line; ip is what it made of it. */
+    if (!ip->is_line) {
         json_object *root = line != NULL ? json_tokener_parse(line) : NULL;
         if (x->cur != NULL && x->cur_elem >= 0 && (size_t)x->cur_elem < sizeof(x->cur->replied) &&
             response_shaped(line))
@@ -306,40 +306,38 @@ static void observe(void *ctx, int outbound, uint64_t seq, const char *line, siz
         mark_answered(x, root);
         json_object_put(root);
         add_state(x, hash_str(0, "odd-frame"));
-        mc_wire_info_free(&info);
         return;
     }
-    method = info.msg.method ? info.msg.method : info.answered_method;
+    method = ip->msg.method ? ip->msg.method : ip->answered_method;
     if (x->inl != NULL) {
         inline_rec_t *r = &x->inl[x->inl_n % MC_EXEC_MAX_INLINES];
         r->seq = x->seq_ctr;
-        r->response = info.msg.kind == MC_MSG_RESULT || info.msg.kind == MC_MSG_ERROR;
+        r->response = ip->msg.kind == MC_MSG_RESULT || ip->msg.kind == MC_MSG_ERROR;
         r->idh = 0;
-        if (r->response && info.msg.id != NULL) {
+        if (r->response && ip->msg.id != NULL) {
             char idc[64];
-            compact(info.msg.id, idc, sizeof(idc));
+            compact(ip->msg.id, idc, sizeof(idc));
             r->idh = hash_str(0, idc);
         }
         snprintf(r->method, sizeof(r->method), "%s", method ? method : "");
         x->inl_n++;
     }
-    add_state(x, state_of(x, &info));
+    add_state(x, state_of(x, ip));
     if (x->o.learn != NULL) {
-        if (info.msg.kind == MC_MSG_RESULT && info.answered_method != NULL)
-            x->o.learn(x->o.learn_ctx, info.answered_method, info.msg.result);
-        else if (info.msg.kind == MC_MSG_NOTIFICATION && info.msg.method != NULL)
-            x->o.learn(x->o.learn_ctx, info.msg.method, info.msg.params);
+        if (ip->msg.kind == MC_MSG_RESULT && ip->answered_method != NULL)
+            x->o.learn(x->o.learn_ctx, ip->answered_method, ip->msg.result);
+        else if (ip->msg.kind == MC_MSG_NOTIFICATION && ip->msg.method != NULL)
+            x->o.learn(x->o.learn_ctx, ip->msg.method, ip->msg.params);
     }
     /* A response, even one with a broken envelope (an error code that is
      * a string), answers what was sent last: its replay step expects an
      * answer, so that a server that answers correctly passes it. */
     if (x->cur != NULL && x->cur_elem >= 0 && (size_t)x->cur_elem < sizeof(x->cur->replied) &&
-        (info.msg.kind == MC_MSG_RESULT || info.msg.kind == MC_MSG_ERROR ||
-         (info.msg.kind != MC_MSG_NOTIFICATION && info.msg.kind != MC_MSG_REQUEST &&
+        (ip->msg.kind == MC_MSG_RESULT || ip->msg.kind == MC_MSG_ERROR ||
+         (ip->msg.kind != MC_MSG_NOTIFICATION && ip->msg.kind != MC_MSG_REQUEST &&
           response_shaped(line))))
         x->cur->replied[x->cur_elem] = 1;
-    mark_answered(x, info.msg.root);
-    mc_wire_info_free(&info);
+    mark_answered(x, ip->msg.root);
 }
 
 /* The record of inbound line seq, or NULL when it is no longer held. */
@@ -675,6 +673,9 @@ static int start(mc_exec_t *x, mc_errbuf_t *eb)
     memset(&sopts, 0, sizeof(sopts));
     sopts.observer = observe;
     sopts.observer_ctx = x;
+    sopts.judge = &x->j;
+    x->j.follow = x->version;
+    x->j.counted = &x->seq_ctr;
     sopts.responder = respond;
     sopts.responder_ctx = x;
     if (mc_session_init(&x->s, link, &sopts) != MC_OK)

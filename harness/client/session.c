@@ -143,6 +143,16 @@ int mc_session_init(mc_session_t *s, mc_link_t link, const mc_session_opts_t *op
     if (s->opts.responder == NULL)
         s->opts.responder = mc_session_default_responder;
     s->next_id = 1;
+    s->judge = s->opts.judge;
+    if (s->judge == NULL) {
+        s->own_judge = malloc(sizeof(*s->own_judge));
+        if (s->own_judge == NULL || mc_judge_init(s->own_judge, NULL) != MC_OK) {
+            free(s->own_judge);
+            memset(s, 0, sizeof(*s));
+            return MC_ENOMEM;
+        }
+        s->judge = s->own_judge;
+    }
     /* pending, notes and events are made when first needed (table_new). */
     return MC_OK;
 }
@@ -171,6 +181,10 @@ void mc_session_free(mc_session_t *s)
     json_object_put(s->client_caps);
     json_object_put(s->init_result);
     mc_msg_free(&s->raw_resp);
+    if (s->own_judge != NULL) {
+        mc_judge_free(s->own_judge);
+        free(s->own_judge);
+    }
     memset(s, 0, sizeof(*s));
 }
 
@@ -195,6 +209,7 @@ static int send_json(mc_session_t *s, json_object *msg, int timeout_ms)
     if (rc != MC_OK)
         return rc;
     s->seq_out++;
+    mc_judge_outbound(s->judge, 0, line, len - 1);
     if (s->opts.observer != NULL)
         s->opts.observer(s->opts.observer_ctx, 1, s->seq_out, line, len - 1, MC_FRAME_LINE, 0);
     rc = s->link.send(s->link.ctx, line, len, deadline_after(timeout_ms));
@@ -217,6 +232,7 @@ int mc_session_send_raw(mc_session_t *s, const char *bytes, size_t len, int time
     if (n == 0 || line[n - 1] != '\n')
         line[n++] = '\n';
     s->seq_out++;
+    mc_judge_outbound(s->judge, 0, line, n - 1);
     if (s->opts.observer != NULL)
         s->opts.observer(s->opts.observer_ctx, 1, s->seq_out, line, n - 1, MC_FRAME_LINE, 0);
     rc = s->link.send(s->link.ctx, line, n, deadline_after(timeout_ms));
@@ -589,15 +605,27 @@ static int null_id_result(mc_session_t *s, mc_msg_t *msg)
     return 1;
 }
 
-/* Handles one inbound frame. */
+/*
+ * Handles one inbound frame: the judge parses and judges it, the observer
+ * sees it with what the judge made of it (in_judged), and the session acts
+ * on the decoded message, which it takes over from the judge.
+ */
 static void on_frame(mc_session_t *s, mc_inframe_t *fr)
 {
+    mc_wire_info_t info;
     mc_msg_t msg;
+    int is_json;
 
     s->seq_in++;
+    mc_judge_inbound(s->judge, 0, (int)fr->kind, fr->flags, fr->data, fr->len, &info);
+    s->in_judged = &info;
     if (s->opts.observer != NULL)
         s->opts.observer(s->opts.observer_ctx, 0, s->seq_in, fr->data, fr->len, (int)fr->kind,
                          fr->flags);
+    s->in_judged = NULL;
+    msg = info.msg;
+    is_json = info.is_json;
+    memset(&info, 0, sizeof(info));
     switch (fr->kind) {
     case MC_FRAME_EMPTY:
         record(s, MC_EV_EMPTY_LINE, "empty line on stdout");
@@ -623,9 +651,10 @@ static void on_frame(mc_session_t *s, mc_inframe_t *fr)
         record(s, MC_EV_CRLF, "line ends in \\r\\n");
     if (fr->flags & MC_FRAME_F_NUL) {
         record(s, MC_EV_NUL_BYTE, "line contains a NUL byte");
+        mc_msg_free(&msg);
         return;
     }
-    if (mc_msg_decode(fr->data, fr->len, MC_MAX_JSON_DEPTH, &msg) != MC_OK) {
+    if (!is_json) {
         record(s, MC_EV_GARBAGE_LINE, "%.80s: %.90s", msg.reason, fr->data);
         mc_msg_free(&msg);
         return;

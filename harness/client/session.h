@@ -20,6 +20,7 @@
 #include "core/error.h"
 #include "core/jsonrpc.h"
 #include "core/limits.h"
+#include "judge/judge.h"
 
 #define MC_SESSION_EVENT_MAP(XX)                                                                  \
     XX(GARBAGE_LINE, "garbage-line", "a stdout line that is not JSON")                                            \
@@ -89,6 +90,9 @@ typedef struct mc_session_opts {
     void *observer_ctx;
     volatile int *stop;         /* when set and non-zero, every wait ends with MC_EINTR
                                    within MC_POLL_SLICE_MS (an interrupted run) */
+    mc_judge_t *judge;          /* borrowed: the judge every line goes through (the
+                                   caller's, with its schemas); NULL: the session makes
+                                   one of its own, without schemas */
 } mc_session_opts_t;
 
 typedef struct mc_pending {
@@ -147,6 +151,12 @@ struct mc_session {
     const char *in_meta;            /* read-only: the transport's facts about the inbound
                                        frame being handled (mc_inframe_t.meta), valid in
                                        the observer; NULL otherwise */
+    mc_judge_t *judge;              /* read-only: the judge of every line (opts.judge or
+                                       own_judge) */
+    mc_judge_t *own_judge;          /* private */
+    const mc_wire_info_t *in_judged; /* read-only: what the judge made of the inbound frame
+                                       being handled (the decoded message, borrowed),
+                                       valid in the observer; NULL otherwise */
 };
 
 /* True when version is a published version (core/version.h): one a session

@@ -36,27 +36,38 @@ void mc_judge_set_version(mc_judge_t *j, const char *version)
     snprintf(j->version, sizeof(j->version), "%s", version != NULL ? version : "");
 }
 
+/* The number of the line being judged: the caller's, else the next one. */
+static uint64_t number(mc_judge_t *j, uint64_t seq)
+{
+    if (seq != 0)
+        j->lines = seq;
+    else
+        j->lines = (j->counted != NULL ? *j->counted : j->lines) + 1;
+    return j->lines;
+}
+
 void mc_judge_outbound(mc_judge_t *j, uint64_t seq, const char *line, size_t len)
 {
-    j->w.cur_seq = seq;
+    j->w.cur_seq = number(j, seq);
     mc_wire_outbound(&j->w, line, len);
 }
 
 void mc_judge_schema(mc_judge_t *j, const mc_wire_info_t *info)
 {
     const char *method = info->msg.method ? info->msg.method : info->answered_method;
+    const char *version = j->follow != NULL ? j->follow : j->version;
     mc_errbuf_t eb;
     size_t i;
     int rc;
 
-    if (j->reg == NULL || j->version[0] == '\0' || info->msg.root == NULL ||
-        mc_registry_schema(j->reg, j->version) == NULL)
+    if (j->reg == NULL || version[0] == '\0' || info->msg.root == NULL ||
+        mc_registry_schema(j->reg, version) == NULL)
         return; /* no schemas for this version: not judged by schema */
     if (info->msg.kind == MC_MSG_ERROR && info->msg.id == NULL)
         return; /* judged by the wire rules (see judge.h) */
     mc_schema_report_clear(j->rep);
     mc_errbuf_clear(&eb);
-    rc = mc_registry_validate_message(j->reg, j->version, info->msg.root, info->answered_method,
+    rc = mc_registry_validate_message(j->reg, version, info->msg.root, info->answered_method,
                                       j->rep, &eb);
     if (rc == MC_OK) {
         mc_wire_pass(&j->w, mc_schema_check_for(method, NULL));
@@ -85,7 +96,7 @@ void mc_judge_inbound(mc_judge_t *j, uint64_t seq, int kind, unsigned flags, con
 {
     mc_wire_info_t info;
 
-    j->w.cur_seq = seq;
+    j->w.cur_seq = number(j, seq);
     mc_wire_inbound(&j->w, kind, flags, data, len, &info);
     if (info.is_line)
         mc_judge_schema(j, &info);

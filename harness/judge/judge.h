@@ -28,9 +28,15 @@ typedef struct mc_judge {
     mc_registry_t *reg;               /* public: borrowed schemas; NULL: no schema check */
     char version[MC_JUDGE_MAX_VERSION]; /* public: the version messages are judged at by
                                            schema ("" = none yet: not judged by schema) */
+    const char *follow;               /* public: when set, the version is read from this
+                                         string (the caller's, borrowed) at every frame */
     int detail_at_instance;           /* public: schema findings name the instance path
                                          (the fuzz campaign's wording) instead of the
                                          schema path */
+    const uint64_t *counted;          /* public: when set, the caller's count of the lines
+                                         of its transcript so far (borrowed): a line fed
+                                         with seq 0 is numbered one past it */
+    uint64_t lines;                   /* read-only: the number of the last line judged */
     mc_schema_report_t *rep;          /* private */
 } mc_judge_t;
 
@@ -43,12 +49,14 @@ int mc_judge_init(mc_judge_t *j, mc_registry_t *reg);
 /* Releases everything the judge holds (not the registry). */
 void mc_judge_free(mc_judge_t *j);
 
-/* Sets the version messages are judged at by schema (NULL or "": none). */
+/* Sets the version messages are judged at by schema (NULL or "": none);
+ * a version the judge follows (follow) takes precedence. */
 void mc_judge_set_version(mc_judge_t *j, const char *version);
 
 /*
  * Feeds one line the client sent (without newline). seq is the caller's
- * number for the line (findings cite it; 0: the judge's own count).
+ * number for the line (findings cite it); 0 numbers it one past *counted,
+ * or next after the last line the judge saw in either direction.
  */
 void mc_judge_outbound(mc_judge_t *j, uint64_t seq, const char *line, size_t len);
 

@@ -106,13 +106,18 @@ void mc_wire_outbound(mc_wire_t *w, const char *line, size_t len);
 
 /*
  * What the checker learned of an inbound line, for the caller's schema check.
- * msg is the classified message (owned by info; free with mc_wire_info_free).
+ * msg is the classified message (owned by info; free with mc_wire_info_free):
+ * with is_line 1 a valid JSON-RPC message; with is_line 0, a JSON text that
+ * is none (kind MC_MSG_INVALID, root the text: an array, a result with a
+ * null id, ...), or nothing (root NULL) when the frame was no JSON at all.
  */
 typedef struct mc_wire_info {
     mc_msg_t msg;
     const char *answered_method; /* for responses: the request's method (borrowed, valid
                                     until the next call), or NULL */
-    int is_line;                 /* 0 for empty/oversize/truncated frames */
+    int is_line;                 /* 1: msg is a valid JSON-RPC message */
+    int is_json;                 /* 1: the frame was one JSON text (else msg.reason
+                                    says why not) */
 } mc_wire_info_t;
 
 /*

@@ -176,7 +176,8 @@ static void observe(void *ctx, int outbound, uint64_t seq, const char *line, siz
                     unsigned flags)
 {
     rctx_t *c = ctx;
-    mc_wire_info_t info;
+    const mc_wire_info_t *judged = c->s.in_judged;
+    mc_msg_t m;
     int on_get;
 
     (void)seq;
@@ -198,31 +199,33 @@ static void observe(void *ctx, int outbound, uint64_t seq, const char *line, siz
         mc_sresult_tx(c->res, c->seq_all, mc_now_ms() - c->t0, outbound, note,
                       n > 0 ? (size_t)n : 0);
     }
+    (void)kind;
+    (void)flags;
     if (outbound) {
-        mc_judge_outbound(&c->j, c->seq_all, line, len);
         c->mark_in = c->seq_in;
         return;
     }
     c->seq_in++;
-    if (strcmp(c->j.version, c->version) != 0)
-        mc_judge_set_version(&c->j, c->version);
-    mc_judge_inbound(&c->j, c->seq_all, kind, flags, line, len, &info);
-    if (!info.is_line)
+    /* The session's judge has judged the line (c->j); the inboxes take
+     * their own reference to the message it decoded. */
+    if (judged == NULL || !judged->is_line)
         return;
+    m = judged->msg;
+    json_object_get(m.root);
     /* A GET that resumes a POST's stream (Last-Event-ID) carries that POST's
      * messages: it is not the GET stream. */
     on_get = c->s.in_meta != NULL && strncmp(c->s.in_meta, "GET#", 4) == 0 &&
              strstr(c->s.in_meta, " resumes=") == NULL;
-    if (info.msg.kind == MC_MSG_NOTIFICATION) {
-        inbox_push(&c->notes, &info.msg, c->seq_in, c->seq_all, on_get);
-    } else if (info.msg.kind == MC_MSG_REQUEST) {
-        inbox_push(&c->reqs, &info.msg, c->seq_in, c->seq_all, on_get);
-    } else if (info.msg.id != NULL) {
+    if (m.kind == MC_MSG_NOTIFICATION) {
+        inbox_push(&c->notes, &m, c->seq_in, c->seq_all, on_get);
+    } else if (m.kind == MC_MSG_REQUEST) {
+        inbox_push(&c->reqs, &m, c->seq_in, c->seq_all, on_get);
+    } else if (m.id != NULL) {
         resp_seq_t *r = &c->resp_seqs[c->resp_next++ % MC_RUNNER_RESP_SEQS];
-        compact(info.msg.id, r->id, sizeof(r->id));
+        compact(m.id, r->id, sizeof(r->id));
         r->tx_seq = c->seq_all;
     }
-    mc_wire_info_free(&info);
+    mc_msg_free(&m);
 }
 
 static void respond(void *ctx, mc_session_t *s, const mc_msg_t *request, mc_reply_t *reply)
@@ -1700,6 +1703,9 @@ int mc_runner_run(const mc_scenario_t *sc, const mc_runner_opts_t *o, mc_scenari
     sopts.responder = respond;
     sopts.responder_ctx = c;
     sopts.observer = observe;
+    sopts.judge = &c->j;
+    c->j.follow = c->version;
+    c->j.counted = &c->seq_all;
     sopts.observer_ctx = c;
     if (mc_session_init(&c->s, link, &sopts) != MC_OK) {
         rc = MC_ENOMEM;
