@@ -116,14 +116,6 @@ static void record(mc_session_t *s, mc_event_kind_t kind, const char *fmt, ...)
     va_end(ap);
 }
 
-void mc__session_undeclared(mc_session_t *s, const char *method, const char *cap);
-void mc__session_undeclared(mc_session_t *s, const char *method, const char *cap)
-{
-    record(s, MC_EV_UNDECLARED_SERVER_REQUEST,
-           "server asked for %.80s but the client did not declare the \"%s\" capability", method,
-           cap);
-}
-
 /* Starts a wait: the overdue allowance is per wait. */
 static void begin_wait(mc_session_t *s)
 {
@@ -347,14 +339,6 @@ int mc_session_client_declares(const mc_session_t *s, const char *capability)
            v != NULL;
 }
 
-static void describe_id(json_object *id, char *buf, size_t n)
-{
-    size_t len = 0;
-    const char *txt = id != NULL ? mc_json_compact(id, &len) : "null";
-
-    snprintf(buf, n, "%.60s", txt);
-}
-
 /*
  * The pending table is direct-mapped: id lives in slot id % cap. Its
  * capacities are powers of two dividing MC_MAX_PENDING_REQUESTS, so a table
@@ -394,7 +378,11 @@ static int grow_pending(mc_session_t *s)
     return MC_OK;
 }
 
-/* Matches a response to its request, or records why it matches none. */
+/*
+ * Delivers a response to the request (or the raw wait) it answers. One that
+ * answers nothing outstanding is dropped: why it is wrong (no such id, a
+ * second answer, an id of another type, no id) is the judge's finding.
+ */
 /*
  * An error without an id in the body of an HTTP error status (the transport
  * names the request its POST carried, answers): the server refused that
@@ -424,16 +412,12 @@ static int refusal_answer(mc_session_t *s, mc_msg_t *msg, const char *answers)
             taken = 1;
         }
     }
-    if (taken)
-        record(s, MC_EV_NULL_ID_ERROR, "request %.60s refused at the HTTP level with an error "
-               "without an id", answers);
     json_object_put(aid);
     return taken;
 }
 
 static void on_response(mc_session_t *s, mc_msg_t *msg, const char *answers)
 {
-    char idtxt[64];
     mc_pending_t *p = NULL;
     json_object *id = msg->id;
 
@@ -448,42 +432,10 @@ static void on_response(mc_session_t *s, mc_msg_t *msg, const char *answers)
         memset(msg, 0, sizeof(*msg));
         return;
     }
-    describe_id(id, idtxt, sizeof(idtxt));
-    if (id == NULL) {
-        record(s, MC_EV_NULL_ID_ERROR, "error %lld \"%.80s\" with id %s",
-               (long long)msg->error_code, msg->error_message ? msg->error_message : "", idtxt);
-        mc_msg_free(msg);
-        return;
-    }
-    if (json_object_is_type(id, json_type_int)) {
+    /* The session sends integer ids only: anything else answers nothing. */
+    if (id != NULL && json_object_is_type(id, json_type_int))
         p = find_pending(s, json_object_get_int64(id));
-    } else if (json_object_is_type(id, json_type_string)) {
-        /* We only send integer ids: a string id equal to one is a type error. */
-        char *end = NULL;
-        const char *txt = json_object_get_string(id);
-        long long v = strtoll(txt, &end, 10);
-        if (end != txt && *end == '\0' && find_pending(s, v) != NULL) {
-            record(s, MC_EV_ID_TYPE_MISMATCH,
-                   "response id %s is a string; the request id was the integer %lld", idtxt, v);
-            mc_msg_free(msg);
-            return;
-        }
-    }
-    if (p == NULL) {
-        int64_t v = json_object_is_type(id, json_type_int) ? json_object_get_int64(id) : 0;
-        if (v > 0 && v < s->next_id)
-            record(s, MC_EV_DUPLICATE_RESPONSE,
-                   "response to id %s, which is no longer outstanding", idtxt);
-        else
-            record(s, MC_EV_UNSOLICITED_RESPONSE, "response with id %s, which was never sent%s",
-                   idtxt,
-                   s->last_out_was_notification ? " (the last message sent was a notification)"
-                                                : "");
-        mc_msg_free(msg);
-        return;
-    }
-    if (p->answered) {
-        record(s, MC_EV_DUPLICATE_RESPONSE, "second response to id %s (%s)", idtxt, p->method);
+    if (p == NULL || p->answered) {
         mc_msg_free(msg);
         return;
     }
@@ -551,10 +503,6 @@ static void on_server_request(mc_session_t *s, mc_msg_t *msg)
     json_object *id;
     json_object *out;
 
-    if (cap != NULL && !mc_session_client_declares(s, cap))
-        record(s, MC_EV_UNDECLARED_SERVER_REQUEST,
-               "server sent %s but the client did not declare the \"%s\" capability",
-               msg->method, cap);
     memset(&reply, 0, sizeof(reply));
     s->opts.responder(s->opts.responder_ctx, s, msg, &reply);
     if (reply.error_code == MC_RPC_METHOD_NOT_FOUND && cap == NULL &&
@@ -590,8 +538,6 @@ static int null_id_result(mc_session_t *s, mc_msg_t *msg)
         json_object_object_get_ex(msg->root, "method", NULL) ||
         json_object_object_get_ex(msg->root, "error", NULL))
         return 0;
-    record(s, MC_EV_NULL_ID_RESULT, "result with a null id%s",
-           s->last_out_was_notification ? " right after a notification" : "");
     if (s->raw_wait && !s->raw_got && !s->raw_batch && s->raw_id == NULL) {
         msg->kind = MC_MSG_RESULT;
         msg->result = result;
@@ -626,36 +572,12 @@ static void on_frame(mc_session_t *s, mc_inframe_t *fr)
     msg = info.msg;
     is_json = info.is_json;
     memset(&info, 0, sizeof(info));
-    switch (fr->kind) {
-    case MC_FRAME_EMPTY:
-        record(s, MC_EV_EMPTY_LINE, "empty line on stdout");
-        return;
-    case MC_FRAME_OVERSIZE:
+    /* Framing and parsing were judged (wire/newline-delimited,
+     * wire/message-size, wire/stdout-only-messages, wire/utf8): what is no
+     * JSON text is not acted on. */
+    if (fr->kind == MC_FRAME_OVERSIZE)
         s->oversize_seen++;
-        if (fr->flags & MC_FRAME_F_OPEN)
-            record(s, MC_EV_OVERSIZE,
-                   "a line passed the %u-byte limit (%zu bytes and no newline yet); skipped",
-                   MC_MAX_MESSAGE_SIZE, fr->len);
-        else
-            record(s, MC_EV_OVERSIZE, "line of %zu bytes exceeds the %u-byte limit; skipped",
-                   fr->len, MC_MAX_MESSAGE_SIZE);
-        return;
-    case MC_FRAME_TRUNCATED:
-        record(s, MC_EV_TRUNCATED, "%zu bytes without a final newline at end of output: %.60s",
-               fr->len, fr->data ? fr->data : "");
-        return;
-    case MC_FRAME_LINE:
-        break;
-    }
-    if (fr->flags & MC_FRAME_F_CRLF)
-        record(s, MC_EV_CRLF, "line ends in \\r\\n");
-    if (fr->flags & MC_FRAME_F_NUL) {
-        record(s, MC_EV_NUL_BYTE, "line contains a NUL byte");
-        mc_msg_free(&msg);
-        return;
-    }
-    if (!is_json) {
-        record(s, MC_EV_GARBAGE_LINE, "%.80s: %.90s", msg.reason, fr->data);
+    if (fr->kind != MC_FRAME_LINE || (fr->flags & MC_FRAME_F_NUL) || !is_json) {
         mc_msg_free(&msg);
         return;
     }
@@ -669,12 +591,7 @@ static void on_frame(mc_session_t *s, mc_inframe_t *fr)
         }
         if (null_id_result(s, &msg))
             return;
-        record(s,
-               msg.root != NULL && json_object_is_type(msg.root, json_type_array)
-                   ? MC_EV_BATCH
-                   : MC_EV_INVALID_MESSAGE,
-               "%.160s", msg.reason);
-        mc_msg_free(&msg);
+        mc_msg_free(&msg); /* judged: wire/no-batch, wire/jsonrpc-envelope */
         return;
     case MC_MSG_REQUEST:
         on_server_request(s, &msg);

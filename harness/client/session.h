@@ -3,10 +3,11 @@
  *
  * The session runs the lifecycle (initialize, version negotiation,
  * notifications/initialized), allocates request ids, matches responses to
- * outstanding requests, queues notifications in arrival order, answers
- * server-to-client requests through a pluggable responder, and records every
- * anomaly it sees on the wire as an event for the wire checks. It talks
- * through an mc_link_t, so it runs the same over stdio or in memory.
+ * outstanding requests, queues notifications in arrival order and answers
+ * server-to-client requests through a pluggable responder. Every line in
+ * either direction goes through its judge (judge/judge.h), which parses and
+ * judges it once; the session acts on the message the judge decoded. It
+ * talks through an mc_link_t, so it runs the same over stdio or in memory.
  */
 #ifndef MC_CLIENT_SESSION_H
 #define MC_CLIENT_SESSION_H
@@ -22,23 +23,14 @@
 #include "core/limits.h"
 #include "judge/judge.h"
 
+/*
+ * What the session itself notes while it runs: its own limits and what its
+ * responder does not know. Whatever breaks a rule of the protocol is the
+ * judge's finding (s->judge), not an event.
+ */
 #define MC_SESSION_EVENT_MAP(XX)                                                                  \
-    XX(GARBAGE_LINE, "garbage-line", "a stdout line that is not JSON")                                            \
-    XX(INVALID_MESSAGE, "invalid-message", "JSON that is not a JSON-RPC 2.0 message")                                \
-    XX(BATCH, "batch", "a JSON array (batch) where one message was expected")                              \
-    XX(EMPTY_LINE, "empty-line", "an empty line between messages")                                              \
-    XX(CRLF, "crlf", "a line ending in \\r\\n")                                                           \
-    XX(NUL_BYTE, "nul-byte", "a NUL byte inside a line")                                                      \
-    XX(OVERSIZE, "oversize", "a line longer than the message size limit")                                     \
-    XX(TRUNCATED, "truncated", "bytes after the last newline when the output ended")                           \
-    XX(UNSOLICITED_RESPONSE, "unsolicited-response", "a response whose id matches no request sent")                       \
-    XX(DUPLICATE_RESPONSE, "duplicate-response", "a response to a request that was already answered or abandoned")      \
-    XX(ID_TYPE_MISMATCH, "id-type-mismatch", "a response id equal in value but not in type to a request id")         \
-    XX(NULL_ID_ERROR, "null-id-error", "an error response without an id")                                          \
-    XX(UNDECLARED_SERVER_REQUEST, "undeclared-server-request", "a server request needing a capability the client lacks")       \
     XX(UNKNOWN_SERVER_REQUEST, "unknown-server-request", "a server request for a method the client does not know")          \
     XX(NOTIFICATIONS_DROPPED, "notifications-dropped", "notifications dropped because the queue was full") \
-    XX(NULL_ID_RESULT, "null-id-result", "a result response with a null id")                                    \
     XX(FLOOD, "flood", "more messages or bytes during one wait than the rate guard allows")
 
 typedef enum mc_event_kind {
@@ -212,7 +204,7 @@ int mc_session_stamp(mc_session_t *s, json_object *params);
  * answered by the session's responder (one per inputRequests entry; an
  * entry the responder refuses is left out) and requestState echoed when the
  * result had one. An input request for a capability the client did not
- * declare is recorded (UNDECLARED_SERVER_REQUEST). Returns MC_OK, or
+ * declare is the judge's finding (wire/input-requests-declared). Returns MC_OK, or
  * MC_ENOMEM with *retry NULL.
  */
 int mc_session_input_retry(mc_session_t *s, json_object *params, json_object *result,
@@ -233,7 +225,7 @@ int mc_session_send_request(mc_session_t *s, const char *method, json_object *pa
  * Waits for the response to request id, handling everything else that
  * arrives meanwhile. On MC_OK *response is a result or error message
  * (caller mc_msg_free()s it). On MC_ETIMEOUT the request is abandoned: a
- * later answer is recorded as DUPLICATE_RESPONSE. MC_EEOF: the server's
+ * later answer is dropped (the judge finds it: wire/single-response). MC_EEOF: the server's
  * output ended. MC_ENOTFOUND: no such outstanding id. MC_ETOOBIG: the wait
  * timed out after a line over the size limit arrived (the answer, if it was
  * that line, is lost; the line is reported as soon as it passes the limit). Every wait of the session may also end with MC_EFLOOD (the rate
@@ -309,7 +301,7 @@ int mc_session_client_declares(const mc_session_t *s, const char *capability);
  * is declared; sampling/createMessage -> a fixed assistant text when sampling
  * is declared; elicitation/create -> {"action": "decline"} when elicitation
  * is declared; anything else -> -32601. A request for an undeclared
- * capability is also recorded as UNDECLARED_SERVER_REQUEST by the session.
+ * capability is also the judge's finding (wire/negotiated-capabilities).
  */
 void mc_session_default_responder(void *ctx, mc_session_t *s, const mc_msg_t *request,
                                   mc_reply_t *reply);
