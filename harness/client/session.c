@@ -238,7 +238,6 @@ int mc_session_raw_request(mc_session_t *s, const char *bytes, size_t len, json_
     int64_t deadline = deadline_after(timeout_ms);
     int rc;
 
-    s->last_out_was_notification = 0;
     rc = mc_session_send_raw(s, bytes, len, timeout_ms);
     if (rc != MC_OK)
         return rc;
@@ -749,7 +748,6 @@ int mc_session_send_request(mc_session_t *s, const char *method, json_object *pa
     p->id = id;
     s->next_id++;
     s->n_pending++;
-    s->last_out_was_notification = 0;
     rc = send_json(s, mc_jsonrpc_request(json_object_new_int64(id), method, params), timeout_ms);
     if (rc != MC_OK) {
         clear_pending(p);
@@ -831,7 +829,6 @@ int mc_session_request(mc_session_t *s, const char *method, json_object *params,
 
 int mc_session_notify(mc_session_t *s, const char *method, json_object *params, int timeout_ms)
 {
-    s->last_out_was_notification = 1;
     return send_json(s, mc_jsonrpc_notification(method, params), timeout_ms);
 }
 

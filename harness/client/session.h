@@ -110,7 +110,6 @@ struct mc_session {
     uint64_t events_dropped;        /* read-only: anomalies past MC_MAX_SESSION_EVENTS */
     uint64_t seq_in, seq_out;       /* read-only: frames received / lines sent */
     int eof;                        /* read-only: the server's output has ended */
-    int last_out_was_notification;  /* private */
     json_object *client_caps;       /* read-only: declared client capabilities (owned) */
     json_object *init_result;       /* read-only: the initialize result (owned) */
     json_object *server_caps;       /* read-only: borrowed from init_result */
