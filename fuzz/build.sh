@@ -55,7 +55,7 @@ EXTRA=($CFLAGS $JSONC_CFLAGS)
 
 # The project libraries, compiled once with the engine's flags.
 lib_objs=()
-for layer in core schema client refserver scenario; do
+for layer in core schema judge client refserver scenario; do
   for src in "$MC_SRC/harness/$layer"/*.c; do
     # Programs (a main.c, benchmarks) are not part of the libraries.
     [[ $(basename "$src") == main.c || $(basename "$src") == bench*.c ]] && continue

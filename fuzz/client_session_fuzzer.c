@@ -10,9 +10,9 @@
  * elicitation, roots and logging tools, resources/read; then it drains
  * notifications until the output ends. The ids are 1, 2, 3, ... in that
  * order, so recorded refserver traffic for the same script (the seeds)
- * matches. Every frame, in both directions, also goes through the wire
- * checker, and every inbound message through the schema registry, as a
- * conformance run does.
+ * matches. Every frame, in both directions, goes through the session's
+ * judge (the wire rules, and the schema of every inbound message), as in a
+ * conformance run.
  *
  * Oracle: the sanitizers; every line the client sends is one line of valid
  * JSON-RPC that validates against the MCP schema (its answers to server
@@ -28,13 +28,8 @@
 #include "core/clock.h"
 #include "core/frame.h"
 #include "core/jsonrpc.h"
-#if defined(__has_include)
-#if __has_include("client/wire.h")
-#include "client/wire.h"
 #include "core/version.h"
-#define HAVE_WIRE 1
-#endif
-#endif
+#include "judge/judge.h"
 
 #define LINE_CAP (16u * 1024u)
 #define MAX_FRAMES 512
@@ -60,9 +55,7 @@ typedef struct fake {
     server_req_t reqs[MAX_SERVER_REQS];
     size_t n_reqs;
     mc_session_t *s;
-#ifdef HAVE_WIRE
-    mc_wire_t *wire;
-#endif
+    mc_judge_t *judge; /* the session's judge: the wire rules and the schemas */
 } fake_t;
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
@@ -134,27 +127,14 @@ static void note_server_request(fake_t *fk, const frame_t *fr)
     json_object_put(v);
 }
 
+/* The session's judge parses and judges the frame (hostile input: any
+ * verdict is fine, only crashes count); it does so at the version the
+ * session speaks by then. */
 static void check_inbound(fake_t *fk, const frame_t *fr)
 {
-#ifdef HAVE_WIRE
-    mc_wire_info_t info;
-
-    memset(&info, 0, sizeof(info));
-    mc_wire_inbound(fk->wire, (int)fr->kind, fr->flags, fr->data, fr->len, &info);
-    if (info.is_line && info.msg.root != NULL && fk->s != NULL) {
-        mc_schema_report_t rep;
-        mc_errbuf_t eb;
-        mc_schema_report_clear(&rep);
-        mc_errbuf_clear(&eb);
-        /* Hostile input: any verdict is fine, only crashes count. */
-        (void)mc_registry_validate_message(g_reg, version_of(fk->s), info.msg.root,
-                                           info.answered_method, &rep, &eb);
-    }
-    mc_wire_info_free(&info);
-#else
-    (void)fk;
     (void)fr;
-#endif
+    if (fk->s != NULL)
+        mc_judge_set_version(fk->judge, version_of(fk->s));
 }
 
 static int fake_recv(void *ctx, mc_inframe_t *out, int64_t deadline_ms)
@@ -202,9 +182,6 @@ static int fake_send(void *ctx, const char *line, size_t len, int64_t deadline_m
     (void)deadline_ms;
     if (len == 0 || line[len - 1] != '\n' || memchr(line, '\n', len - 1) != NULL)
         mc_fuzz_fail("the client sent something that is not exactly one line", line, len);
-#ifdef HAVE_WIRE
-    mc_wire_outbound(fk->wire, line, len - 1);
-#endif
     if (mc_msg_decode(line, len - 1, 0, &m) != MC_OK || m.kind == MC_MSG_INVALID) {
         fprintf(stderr, "classifier: %s\n", m.reason);
         mc_msg_free(&m);
@@ -264,12 +241,8 @@ static void check_bounds(const fake_t *fk, const mc_session_t *s)
     if (s->n_events > MC_MAX_SESSION_EVENTS || s->n_pending > MC_MAX_PENDING_REQUESTS ||
         s->notes_count > MC_MAX_QUEUED_NOTIFICATIONS)
         mc_fuzz_fail("a session table grew past its cap", NULL, 0);
-#ifdef HAVE_WIRE
-    if (fk->wire->n_findings > MC_WIRE_MAX_FINDINGS)
+    if (fk->judge->w.n_findings > MC_WIRE_MAX_FINDINGS)
         mc_fuzz_fail("the wire checker's findings grew past their cap", NULL, 0);
-#else
-    (void)fk;
-#endif
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -280,6 +253,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     mc_session_t *s;
     mc_framer_t fr;
     mc_link_t link;
+    mc_session_opts_t so;
     mc_errbuf_t eb;
     json_object *caps;
     mc_msg_t resp;
@@ -297,15 +271,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         free(s);
         return 0;
     }
-#ifdef HAVE_WIRE
-    fk->wire = calloc(1, sizeof(*fk->wire));
-    if (fk->wire == NULL || mc_wire_init(fk->wire) != MC_OK) {
-        free(fk->wire);
+    fk->judge = calloc(1, sizeof(*fk->judge));
+    if (fk->judge == NULL || mc_judge_init(fk->judge, g_reg) != MC_OK) {
+        free(fk->judge);
         free(fk);
         free(s);
         return 0;
     }
-#endif
     mc_framer_init(&fr, LINE_CAP);
     (void)mc_framer_feed(&fr, (const char *)data, size, on_frame, fk, NULL);
     mc_framer_finish(&fr, on_frame, fk);
@@ -314,7 +286,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     link.ctx = fk;
     link.send = fake_send;
     link.recv = fake_recv;
-    if (mc_session_init(s, link, NULL) != MC_OK)
+    memset(&so, 0, sizeof(so));
+    so.judge = fk->judge;
+    if (mc_session_init(s, link, &so) != MC_OK)
         goto out;
     fk->s = s;
     caps = client_caps();
@@ -349,10 +323,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     check_bounds(fk, s);
     mc_session_free(s);
 out:
-#ifdef HAVE_WIRE
-    mc_wire_free(fk->wire);
-    free(fk->wire);
-#endif
+    mc_judge_free(fk->judge);
+    free(fk->judge);
     for (i = 0; i < fk->n_frames; i++)
         free(fk->frames[i].data);
     free(fk);

@@ -20,13 +20,13 @@ set(MC_FUZZ_TARGETS
     scenario_load)
 
 set(MC_FUZZ_LIBS_refserver_session mc_refserver mc_schema mc_core)
-set(MC_FUZZ_LIBS_client_session mc_client mc_schema mc_core)
+set(MC_FUZZ_LIBS_client_session mc_client mc_judge mc_schema mc_core)
 set(MC_FUZZ_LIBS_jsonrpc_decode mc_core)
 set(MC_FUZZ_LIBS_schema_instance mc_schema mc_core)
 set(MC_FUZZ_LIBS_schema_compile mc_schema mc_core)
 set(MC_FUZZ_LIBS_refserver_cursor mc_refserver mc_core)
 set(MC_FUZZ_LIBS_refserver_fileroot mc_refserver mc_core)
-set(MC_FUZZ_LIBS_scenario_load mc_scenario mc_client mc_schema mc_core)
+set(MC_FUZZ_LIBS_scenario_load mc_scenario mc_client mc_judge mc_schema mc_core)
 
 set(MC_FUZZ_MUTATOR_refserver_session ON)
 set(MC_FUZZ_MUTATOR_client_session ON)

@@ -15,7 +15,7 @@
 #include "core/clock.h"
 #include "core/file.h"
 #include "core/json.h"
-#include "scenario/builtin.h"
+#include "judge/builtin.h"
 
 /* Largest corpus file read back, in bytes. */
 #define MAX_CORPUS_FILE (256u * 1024u)

@@ -14,11 +14,11 @@
 #include "client/httptarget.h"
 #include "client/session.h"
 #include "client/stdio.h"
-#include "client/wire.h"
+#include "judge/judge.h"
 #include "core/clock.h"
 #include "core/json.h"
 #include "core/limits.h"
-#include "scenario/builtin.h"
+#include "judge/builtin.h"
 #include "scenario/instance.h"
 
 extern char **environ;
@@ -68,9 +68,8 @@ struct mc_exec {
     int t_inited;
     mc_session_t s;
     int sess_ok;
-    mc_wire_t w;
+    mc_judge_t j;          /* judges every line of the current process's session */
     int wire_ok;
-    mc_schema_report_t *rep;
     char version[32];
     uint64_t seqs_in_proc;
     uint64_t starts;
@@ -193,39 +192,6 @@ static void trace_add(mc_exec_t *x, int outbound, const char *line, size_t len)
     json_object_put(s);
 }
 
-static void schema_check(mc_exec_t *x, mc_wire_info_t *info)
-{
-    mc_errbuf_t eb;
-    const char *method = info->msg.method ? info->msg.method : info->answered_method;
-    int rc;
-
-    if (x->o.registry == NULL || x->version[0] == '\0' || info->msg.root == NULL ||
-        mc_registry_schema(x->o.registry, x->version) == NULL)
-        return;
-    /* An error without an id is judged by the wire checks, not the schema
-     * (the leniency scenario/runner.c documents). */
-    if (info->msg.kind == MC_MSG_ERROR && info->msg.id == NULL)
-        return;
-    mc_schema_report_clear(x->rep);
-    mc_errbuf_clear(&eb);
-    rc = mc_registry_validate_message(x->o.registry, x->version, info->msg.root,
-                                      info->answered_method, x->rep, &eb);
-    if (rc == MC_OK) {
-        mc_wire_pass(&x->w, mc_schema_check_for(method, NULL));
-    } else if (rc == MC_EINVALID) {
-        size_t i;
-        for (i = 0; i < x->rep->n_entries; i++) {
-            const mc_schema_error_t *e = &x->rep->entries[i];
-            if (e->severity != MC_SCHEMA_ERROR)
-                continue;
-            mc_wire_fail(&x->w, mc_schema_check_for(method, e->instance_path),
-                         "%.60s %s at %.100s: %.200s", method ? method : "response",
-                         mc_msg_kind_name(info->msg.kind), e->instance_path, e->message);
-            break;
-        }
-    }
-}
-
 /* The method a response answers, as the state model names it: a method the
  * negotiated version's schema does not define is "?", whatever its name.
  * The name is the fuzzer's own making (the mutator puts odd strings there),
@@ -310,16 +276,17 @@ static int response_shaped(const char *line)
 static void observe(void *ctx, int outbound, uint64_t seq, const char *line, size_t len, int kind,
                     unsigned flags)
 {
+    static const mc_wire_info_t none;
     mc_exec_t *x = ctx;
-    mc_wire_info_t info;
+    const mc_wire_info_t *ip = x->s.in_judged != NULL ? x->s.in_judged : &none;
     const char *method;
 
     (void)seq;
+    (void)kind;
+    (void)flags;
     x->seq_ctr++;
-    x->w.cur_seq = x->seq_ctr;
     trace_add(x, outbound, line, len);
     if (outbound) {
-        mc_wire_outbound(&x->w, line, len);
         if (x->cur != NULL)
             x->cur->lines_out++;
         return;
@@ -327,8 +294,8 @@ static void observe(void *ctx, int outbound, uint64_t seq, const char *line, siz
     if (x->cur != NULL)
         x->cur->lines_in++;
     x->last_heard = mc_now_ms();
-    mc_wire_inbound(&x->w, kind, flags, line, len, &info);
-    if (!info.is_line) {
+    /* The session's judge (x->j) has judged the line; ip is what it made of it. */
+    if (!ip->is_line) {
         json_object *root = line != NULL ? json_tokener_parse(line) : NULL;
         if (x->cur != NULL && x->cur_elem >= 0 && (size_t)x->cur_elem < sizeof(x->cur->replied) &&
             response_shaped(line))
@@ -336,41 +303,38 @@ static void observe(void *ctx, int outbound, uint64_t seq, const char *line, siz
         mark_answered(x, root);
         json_object_put(root);
         add_state(x, hash_str(0, "odd-frame"));
-        mc_wire_info_free(&info);
         return;
     }
-    method = info.msg.method ? info.msg.method : info.answered_method;
+    method = ip->msg.method ? ip->msg.method : ip->answered_method;
     if (x->inl != NULL) {
         inline_rec_t *r = &x->inl[x->inl_n % MC_EXEC_MAX_INLINES];
         r->seq = x->seq_ctr;
-        r->response = info.msg.kind == MC_MSG_RESULT || info.msg.kind == MC_MSG_ERROR;
+        r->response = ip->msg.kind == MC_MSG_RESULT || ip->msg.kind == MC_MSG_ERROR;
         r->idh = 0;
-        if (r->response && info.msg.id != NULL) {
+        if (r->response && ip->msg.id != NULL) {
             char idc[64];
-            compact(info.msg.id, idc, sizeof(idc));
+            compact(ip->msg.id, idc, sizeof(idc));
             r->idh = hash_str(0, idc);
         }
         snprintf(r->method, sizeof(r->method), "%s", method ? method : "");
         x->inl_n++;
     }
-    schema_check(x, &info);
-    add_state(x, state_of(x, &info));
+    add_state(x, state_of(x, ip));
     if (x->o.learn != NULL) {
-        if (info.msg.kind == MC_MSG_RESULT && info.answered_method != NULL)
-            x->o.learn(x->o.learn_ctx, info.answered_method, info.msg.result);
-        else if (info.msg.kind == MC_MSG_NOTIFICATION && info.msg.method != NULL)
-            x->o.learn(x->o.learn_ctx, info.msg.method, info.msg.params);
+        if (ip->msg.kind == MC_MSG_RESULT && ip->answered_method != NULL)
+            x->o.learn(x->o.learn_ctx, ip->answered_method, ip->msg.result);
+        else if (ip->msg.kind == MC_MSG_NOTIFICATION && ip->msg.method != NULL)
+            x->o.learn(x->o.learn_ctx, ip->msg.method, ip->msg.params);
     }
     /* A response, even one with a broken envelope (an error code that is
      * a string), answers what was sent last: its replay step expects an
      * answer, so that a server that answers correctly passes it. */
     if (x->cur != NULL && x->cur_elem >= 0 && (size_t)x->cur_elem < sizeof(x->cur->replied) &&
-        (info.msg.kind == MC_MSG_RESULT || info.msg.kind == MC_MSG_ERROR ||
-         (info.msg.kind != MC_MSG_NOTIFICATION && info.msg.kind != MC_MSG_REQUEST &&
+        (ip->msg.kind == MC_MSG_RESULT || ip->msg.kind == MC_MSG_ERROR ||
+         (ip->msg.kind != MC_MSG_NOTIFICATION && ip->msg.kind != MC_MSG_REQUEST &&
           response_shaped(line))))
         x->cur->replied[x->cur_elem] = 1;
-    mark_answered(x, info.msg.root);
-    mc_wire_info_free(&info);
+    mark_answered(x, ip->msg.root);
 }
 
 /* The record of inbound line seq, or NULL when it is no longer held. */
@@ -534,12 +498,11 @@ int mc_exec_new(mc_exec_t **out, const mc_exec_opts_t *opts, mc_errbuf_t *eb)
         x->o.restart_every = MC_EXEC_RESTART_EVERY;
     x->shm_id = -1;
     x->t0 = mc_now_ms();
-    x->rep = malloc(sizeof(*x->rep));
     x->inl = calloc(MC_EXEC_MAX_INLINES, sizeof(*x->inl));
     x->ids = calloc(MAX_IDS, sizeof(*x->ids));
     x->client_caps = json_tokener_parse(
         "{\"roots\": {\"listChanged\": true}, \"sampling\": {}, \"elicitation\": {}}");
-    if (x->rep == NULL || x->inl == NULL || x->ids == NULL || x->client_caps == NULL) {
+    if (x->inl == NULL || x->ids == NULL || x->client_caps == NULL) {
         mc_exec_free(x);
         return mc_errbuf_set(eb, MC_ENOMEM, "out of memory");
     }
@@ -592,7 +555,7 @@ void mc_exec_stop(mc_exec_t *x)
         x->sess_ok = 0;
     }
     if (x->wire_ok) {
-        mc_wire_free(&x->w);
+        mc_judge_free(&x->j);
         x->wire_ok = 0;
     }
     if (x->t_inited) {
@@ -618,7 +581,6 @@ void mc_exec_free(mc_exec_t *x)
         free(x->envp);
     }
     free(x->virgin);
-    free(x->rep);
     free(x->inl);
     free(x->ids);
     json_object_put(x->answers);
@@ -679,8 +641,9 @@ static int start(mc_exec_t *x, mc_errbuf_t *eb)
     so.limits = x->o.limits;
     so.envp = x->envp;
     memset(&x->t, 0, sizeof(x->t));
-    if (mc_wire_init(&x->w) != MC_OK)
+    if (mc_judge_init(&x->j, x->o.registry) != MC_OK)
         return mc_errbuf_set(eb, MC_ENOMEM, "out of memory");
+    x->j.detail_at_instance = 1;
     x->wire_ok = 1;
     snprintf(x->version, sizeof(x->version), "%s", x->o.version);
     x->seq_ctr = 0;
@@ -707,6 +670,9 @@ static int start(mc_exec_t *x, mc_errbuf_t *eb)
     memset(&sopts, 0, sizeof(sopts));
     sopts.observer = observe;
     sopts.observer_ctx = x;
+    sopts.judge = &x->j;
+    x->j.follow = x->version;
+    x->j.counted = &x->seq_ctr;
     sopts.responder = respond;
     sopts.responder_ctx = x;
     if (mc_session_init(&x->s, link, &sopts) != MC_OK)
@@ -1111,10 +1077,10 @@ int mc_exec_run(mc_exec_t *x, json_object *seq, int fresh, int record, mc_exec_o
     json_object_put(x->answers);
     x->answers = NULL;
     if (x->running && (fresh || x->seqs_in_proc >= (uint64_t)x->o.restart_every ||
-                       x->w.n_findings > MC_WIRE_MAX_FINDINGS / 2))
+                       x->j.w.n_findings > MC_WIRE_MAX_FINDINGS / 2))
         mc_exec_stop(x);
     if (x->running) {
-        n0 = x->w.n_findings;
+        n0 = x->j.w.n_findings;
         if (x->map != NULL)
             memset(x->map, 0, x->map_size);
         /* Each sequence is a step of its own for the session's flood guard:
@@ -1325,8 +1291,8 @@ int mc_exec_run(mc_exec_t *x, json_object *seq, int fresh, int record, mc_exec_o
     }
 judge:
     if (x->wire_ok) {
-        for (i = n0; i < x->w.n_findings; i++) {
-            const mc_wire_finding_t *f = &x->w.findings[i];
+        for (i = n0; i < x->j.w.n_findings; i++) {
+            const mc_wire_finding_t *f = &x->j.w.findings[i];
             const inline_rec_t *r = inline_of_seq(x, f->seq);
             /* Once the client has sent an id twice (which it must not do),
              * which request a response with that id answers is anyone's

@@ -7,7 +7,7 @@
  * process) and restarts it only when state must be reset: it died, it hung,
  * it grew past the memory limit, a fresh run was asked for, or it has run
  * restart_every sequences. Every line the target writes goes through the
- * wire checks (client/wire.h) and the schema of the negotiated version
+ * wire checks (judge/wire.h) and the schema of the negotiated version
  * (schema/registry.h), and through the response state model; the process is
  * watched for death by signal or exit (with the stderr tail, where a
  * sanitizer report lands), for requests left unanswered within the hang

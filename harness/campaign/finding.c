@@ -10,7 +10,7 @@
 
 #include "campaign/internal.h"
 #include "core/json.h"
-#include "scenario/builtin.h"
+#include "judge/builtin.h"
 #include "scenario/httprun.h"
 #include "core/version.h"
 

@@ -10,7 +10,7 @@
 #include "cli/options.h"
 #include "cli/scenarios_load.h"
 #include "core/version.h"
-#include "scenario/builtin.h"
+#include "judge/builtin.h"
 
 #define MC_LIST_MAX_PATHS 256
 

@@ -77,11 +77,43 @@ static int64_t now_us(void)
     return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
 }
 
-/* Prints the anomalies the session recorded, as notes: one line per kind,
- * with the first occurrence and how many there were. */
+/* Prints what the session's judge found, as notes: one line per check,
+ * with the first finding and how many there were. */
+static void print_findings(const mc_session_t *s)
+{
+    const mc_wire_t *w = &s->judge->w;
+    size_t i, k;
+
+    for (i = 0; i < w->n_findings; i++) {
+        size_t count = 0;
+        int first = 1;
+        for (k = 0; k < w->n_findings; k++) {
+            if (strcmp(w->findings[k].check, w->findings[i].check) != 0)
+                continue;
+            if (k < i)
+                first = 0;
+            count++;
+        }
+        if (!first)
+            continue;
+        fprintf(stderr, "mcpcheck ping: note: %s (message %llu): %s", w->findings[i].check,
+                (unsigned long long)w->findings[i].seq, w->findings[i].detail);
+        if (count > 1)
+            fprintf(stderr, " (%zu times)", count);
+        fputc('\n', stderr);
+    }
+    if (w->findings_dropped > 0)
+        fprintf(stderr, "mcpcheck ping: note: %llu more findings not shown\n",
+                (unsigned long long)w->findings_dropped);
+}
+
+/* Prints the session's own notes (its limits, requests its responder does
+ * not know): one line per kind, with the first occurrence and how many. */
 static void print_events(const mc_session_t *s)
 {
     size_t i, k;
+
+    print_findings(s);
 
     for (i = 0; i < s->n_events; i++) {
         size_t count = 0;

@@ -2,8 +2,6 @@
  * cmd_validate.c - `mcpcheck validate`: check MCP messages and JSONL traces
  * against the MCP schemas (bundled or upstream) or any JSON Schema.
  */
-#include <errno.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,24 +11,19 @@
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "cli/util.h"
-#include "core/base64.h"
 #include "core/file.h"
-#include "client/session.h"
-#include "client/wire.h"
-#include "core/frame.h"
-#include "core/jsonrpc.h"
+#include "judge/pairs.h"
+#include "judge/replay.h"
 #include "core/limits.h"
 #include "core/version.h"
 #include "client/http_limits.h"
-#include "scenario/builtin.h"
+#include "judge/builtin.h"
 #include "scenario/httprun.h"
 #include "schema/registry.h"
 #include "schema/validator.h"
 
 /* Largest input file read (traces are read whole). */
 #define MC_VALIDATE_MAX_INPUT (1024ull * 1024ull * 1024ull)
-/* Requests remembered per file to pair responses with their method. */
-#define MC_VALIDATE_MAX_PENDING 65536
 /* --remote mappings. */
 #define MC_VALIDATE_MAX_REMOTES 8
 /* Largest schema document a --remote mapping reads. */
@@ -143,139 +136,17 @@ static const mc_opts_spec_t validate_spec = {
 };
 #undef T
 
-typedef struct pending {
-    char *key;    /* "s:<id>" or "i:<id>"; NULL = empty slot */
-    char *method;
-} pending_t;
-
 typedef struct run {
     const opts_t *o;
     mc_registry_t *reg;     /* MCP mode */
     mc_schema_t *schema;    /* --schema mode */
     const mc_schema_node_t *node; /* --schema mode target */
     int def_is_result;      /* --def names a *Result definition */
-    pending_t *pending;     /* open addressing, MC_VALIDATE_MAX_PENDING * 2 slots */
-    size_t n_pending;
+    mc_pairs_t pending;     /* requests by id, to pair responses with their method */
     int pending_full_warned;
     mc_schema_report_t report;
     size_t messages, invalid, warnings;
 } run_t;
-
-/* ---- request/response pairing -------------------------------------------- */
-
-static int id_key(json_object *id, char *out, size_t cap)
-{
-    int n;
-
-    if (json_object_is_type(id, json_type_string))
-        n = snprintf(out, cap, "s:%s", json_object_get_string(id));
-    else if (json_object_is_type(id, json_type_int))
-        n = snprintf(out, cap, "i:%s", json_object_to_json_string(id));
-    else
-        return 0;
-    return n > 0 && (size_t)n < cap;
-}
-
-static size_t slot_of(const char *key)
-{
-    uint32_t h = 2166136261u;
-
-    for (; *key != '\0'; key++) {
-        h ^= (unsigned char)*key;
-        h *= 16777619u;
-    }
-    return h & (2 * MC_VALIDATE_MAX_PENDING - 1);
-}
-
-static void pending_add(run_t *r, json_object *id, const char *method)
-{
-    char key[512];
-    size_t i;
-
-    if (!id_key(id, key, sizeof(key)))
-        return;
-    if (r->pending == NULL) {
-        r->pending = calloc(2 * MC_VALIDATE_MAX_PENDING, sizeof(*r->pending));
-        if (r->pending == NULL)
-            return;
-    }
-    for (i = slot_of(key); r->pending[i].key != NULL;
-         i = (i + 1) & (2 * MC_VALIDATE_MAX_PENDING - 1)) {
-        if (strcmp(r->pending[i].key, key) == 0) {
-            char *m = strdup(method);
-            if (m != NULL) {
-                free(r->pending[i].method);
-                r->pending[i].method = m;
-            }
-            return;
-        }
-    }
-    if (r->n_pending >= MC_VALIDATE_MAX_PENDING) {
-        if (!r->pending_full_warned)
-            fprintf(stderr,
-                    "mcpcheck validate: more than %d unanswered requests; later ones are not "
-                    "paired with their responses\n",
-                    MC_VALIDATE_MAX_PENDING);
-        r->pending_full_warned = 1;
-        return;
-    }
-    r->pending[i].key = strdup(key);
-    r->pending[i].method = strdup(method);
-    if (r->pending[i].key == NULL || r->pending[i].method == NULL) {
-        free(r->pending[i].key);
-        free(r->pending[i].method);
-        r->pending[i].key = r->pending[i].method = NULL;
-        return;
-    }
-    r->n_pending++;
-}
-
-/* Removes the request with this id; returns its method (caller frees) or NULL. */
-static char *pending_take(run_t *r, json_object *id)
-{
-    char key[512];
-    size_t i, mask = 2 * MC_VALIDATE_MAX_PENDING - 1;
-
-    if (r->pending == NULL || !id_key(id, key, sizeof(key)))
-        return NULL;
-    for (i = slot_of(key); r->pending[i].key != NULL; i = (i + 1) & mask) {
-        if (strcmp(r->pending[i].key, key) == 0) {
-            char *m = r->pending[i].method;
-            size_t j = i;
-            free(r->pending[i].key);
-            r->pending[i].key = NULL;
-            r->pending[i].method = NULL;
-            r->n_pending--;
-            /* Re-insert the rest of the cluster (linear probing deletion). */
-            for (j = (i + 1) & mask; r->pending[j].key != NULL; j = (j + 1) & mask) {
-                pending_t e = r->pending[j];
-                size_t k;
-                r->pending[j].key = NULL;
-                r->pending[j].method = NULL;
-                for (k = slot_of(e.key); r->pending[k].key != NULL; k = (k + 1) & mask)
-                    ;
-                r->pending[k] = e;
-            }
-            return m;
-        }
-    }
-    return NULL;
-}
-
-static void pending_clear(run_t *r)
-{
-    size_t i;
-
-    if (r->pending == NULL)
-        return;
-    for (i = 0; i < 2 * MC_VALIDATE_MAX_PENDING; i++) {
-        free(r->pending[i].key);
-        free(r->pending[i].method);
-    }
-    free(r->pending);
-    r->pending = NULL;
-    r->n_pending = 0;
-}
 
 /* ---- one message ------------------------------------------------------------ */
 
@@ -331,7 +202,7 @@ static int check_value(run_t *r, json_object *v, const char *file, size_t line)
                            json_object_object_get_ex(v, "error", NULL));
 
         if (is_response && json_object_object_get_ex(v, "id", &id)) {
-            answered = pending_take(r, id);
+            answered = mc_pairs_take(&r->pending, id);
             answers = answered != NULL ? answered : r->o->result_of;
         }
         rc = mc_registry_validate_message(r->reg, r->o->version, v, answers, &r->report, &eb);
@@ -339,8 +210,15 @@ static int check_value(run_t *r, json_object *v, const char *file, size_t line)
         if (json_object_is_type(v, json_type_object) &&
             json_object_object_get_ex(v, "method", &method) &&
             json_object_is_type(method, json_type_string) &&
-            json_object_object_get_ex(v, "id", &id))
-            pending_add(r, id, json_object_get_string(method));
+            json_object_object_get_ex(v, "id", &id) &&
+            mc_pairs_add(&r->pending, id, json_object_get_string(method)) == MC_EFULL &&
+            !r->pending_full_warned) {
+            fprintf(stderr,
+                    "mcpcheck validate: more than %d unanswered requests; later ones are not "
+                    "paired with their responses\n",
+                    MC_PAIRS_MAX);
+            r->pending_full_warned = 1;
+        }
     }
     if (rc != MC_OK && rc != MC_EINVALID && eb.set) {
         fprintf(stderr, "mcpcheck validate: %s\n", eb.msg);
@@ -402,7 +280,7 @@ static int check_file(run_t *r, const char *file)
     rc = read_all(file, &buf, &len);
     if (rc != 0)
         return rc;
-    pending_clear(r);
+    mc_pairs_clear(&r->pending);
 
     /* One message spread over several lines (pretty-printed)? */
     if (len <= MC_MAX_MESSAGE_SIZE && memchr(buf, '\n', len) != NULL) {
@@ -491,379 +369,106 @@ static int check_file(run_t *r, const char *file)
     }
     json_tokener_free(tok);
     free(buf);
-    pending_clear(r);
+    mc_pairs_clear(&r->pending);
     return rc;
 }
 
 /* ---- traces ----------------------------------------------------------------- */
 
-typedef struct trace_run {
-    const opts_t *o;
-    mc_registry_t *reg;
-    mc_wire_t w;
-    mc_schema_report_t report;
-    char version[32];        /* version messages are judged at ("" = none yet) */
-    uint64_t *seq_line;      /* pairs: seq, file line */
-    size_t n_seq, cap_seq;
-    size_t messages, skipped, notes;
-    size_t http_frames;      /* messages recorded with HTTP facts */
-    struct trace_id {        /* SSE event ids seen (hashes) and the stream of each */
-        uint64_t id, stream;
-        int is_get;
-    } *ids;                  /* ring of MC_HTTP_MAX_TRACKED_EVENT_IDS */
-    size_t ids_head, ids_count;
-} trace_run_t;
+_Static_assert(MC_REPLAY_MAX_EVENT_IDS == MC_HTTP_MAX_TRACKED_EVENT_IDS,
+               "a trace remembers as many SSE event ids as the transport does live");
 
-static void trace_note_line(trace_run_t *t, uint64_t seq, size_t line)
-{
-    if (t->n_seq == t->cap_seq) {
-        size_t nc = t->cap_seq ? t->cap_seq * 2 : 256;
-        uint64_t *nv = realloc(t->seq_line, nc * 2 * sizeof(*nv));
-        if (nv == NULL)
-            return;
-        t->seq_line = nv;
-        t->cap_seq = nc;
-    }
-    t->seq_line[2 * t->n_seq] = seq;
-    t->seq_line[2 * t->n_seq + 1] = line;
-    t->n_seq++;
-}
-
-static size_t trace_line_of(const trace_run_t *t, uint64_t seq)
+/* Prints the findings of a replayed trace; counts them by level. */
+static void print_findings(const opts_t *o, const mc_replay_t *rp, const char *file, size_t *n_must,
+                           size_t *n_should, size_t *n_may)
 {
     size_t i;
 
-    for (i = 0; i < t->n_seq; i++)
-        if (t->seq_line[2 * i] == seq)
-            return (size_t)t->seq_line[2 * i + 1];
-    return 0;
-}
+    for (i = 0; i < rp->j.w.n_findings; i++) {
+        const mc_wire_finding_t *f = &rp->j.w.findings[i];
+        const mc_check_def_t *b = mc_builtin_check(f->check);
+        mc_level_t level;
+        const char *sev;
 
-/* The version a message is judged at: --spec-version, else the one the
- * client asked for in initialize, then the one the server answered. */
-static void trace_set_version(trace_run_t *t, const char *v)
-{
-    mc_errbuf_t eb;
-
-    if (t->o->version_given || v == NULL || !mc_protocol_version_known(v))
-        return;
-    snprintf(t->version, sizeof(t->version), "%s", v);
-    mc_errbuf_clear(&eb);
-    mc_registry_load(t->reg, t->version, &eb); /* no schemas: not judged by schema */
-}
-
-static const char *str_at(json_object *o, const char *a, const char *b)
-{
-    json_object *v = NULL;
-
-    if (!json_object_object_get_ex(o, a, &v))
-        return NULL;
-    if (b != NULL && (!json_object_is_type(v, json_type_object) ||
-                      !json_object_object_get_ex(v, b, &v)))
-        return NULL;
-    return json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
-}
-
-/* The schema check of an inbound message, as the runner makes it. */
-static void trace_schema(trace_run_t *t, mc_wire_info_t *info)
-{
-    const char *method = info->msg.method ? info->msg.method : info->answered_method;
-    mc_errbuf_t eb;
-    int rc;
-
-    if (t->version[0] == '\0' || info->msg.root == NULL ||
-        mc_registry_schema(t->reg, t->version) == NULL)
-        return;
-    if (info->msg.kind == MC_MSG_ERROR && info->msg.id == NULL)
-        return; /* judged by the wire checks (see runner.c) */
-    mc_schema_report_clear(&t->report);
-    mc_errbuf_clear(&eb);
-    rc = mc_registry_validate_message(t->reg, t->version, info->msg.root, info->answered_method,
-                                      &t->report, &eb);
-    if (rc == MC_OK) {
-        mc_wire_pass(&t->w, mc_schema_check_for(method, NULL));
-    } else if (rc == MC_EINVALID) {
-        size_t i;
-        for (i = 0; i < t->report.n_entries; i++) {
-            const mc_schema_error_t *e = &t->report.entries[i];
-            if (e->severity != MC_SCHEMA_ERROR)
-                continue;
-            mc_wire_fail(&t->w, mc_schema_check_for(method, e->instance_path),
-                         "%.60s %s: %.300s (schema %.120s)", method ? method : "response",
-                         mc_msg_kind_name(info->msg.kind), e->message, e->schema_path);
-            break;
-        }
-    }
-}
-
-static uint64_t hash_str(const char *p)
-{
-    uint64_t v = 1469598103934665603ull;
-
-    for (; *p; p++) {
-        v ^= (unsigned char)*p;
-        v *= 1099511628211ull;
-    }
-    return v;
-}
-
-/*
- * The HTTP rules a trace shows beside each message received over
- * Streamable HTTP (its "http" facts), judged as the transport judges them
- * live: no SSE event id used by two streams of the session
- * (http/sse-event-id-unique), a resumption replaying no event of another
- * stream (http/resume-own-stream), no response on the GET stream
- * (http/get-stream-no-response).
- */
-static void trace_http(trace_run_t *t, json_object *facts, const mc_wire_info_t *info)
-{
-    const char *stream = str_at(facts, "stream", NULL);
-    const char *resumes = str_at(facts, "resumes", NULL);
-    const char *eid = str_at(facts, "event_id", NULL);
-    const char *origin;
-    uint64_t id, org;
-    size_t i;
-    struct trace_id *e;
-
-    if (stream == NULL)
-        return;
-    t->http_frames++;
-    origin = resumes != NULL ? resumes : stream;
-    if (info->is_line && strncmp(stream, "GET#", 4) == 0 && resumes == NULL &&
-        (info->msg.kind == MC_MSG_RESULT || info->msg.kind == MC_MSG_ERROR))
-        mc_wire_fail(&t->w, "http/get-stream-no-response", "%s carried a JSON-RPC response",
-                     stream);
-    if (eid == NULL || eid[0] == '\0')
-        return;
-    if (t->ids == NULL) {
-        t->ids = calloc(MC_HTTP_MAX_TRACKED_EVENT_IDS, sizeof(*t->ids));
-        if (t->ids == NULL)
-            return;
-    }
-    id = hash_str(eid);
-    org = hash_str(origin);
-    for (i = 0; i < t->ids_count; i++) {
-        e = &t->ids[(t->ids_head + i) % MC_HTTP_MAX_TRACKED_EVENT_IDS];
-        if (e->id != id)
+        if (b == NULL)
+            b = mc_httprun_check(f->check);
+        level = b != NULL ? b->level : MC_LEVEL_MUST;
+        sev = level == MC_LEVEL_MUST ? "error" : level == MC_LEVEL_SHOULD ? "warning" : "note";
+        *n_must += level == MC_LEVEL_MUST;
+        *n_should += level == MC_LEVEL_SHOULD;
+        *n_may += level == MC_LEVEL_MAY || level == MC_LEVEL_INFO;
+        if (o->quiet)
             continue;
-        if (resumes != NULL && e->stream == org)
-            return; /* a redelivery on the stream that sent it first */
-        if (resumes != NULL)
-            mc_wire_fail(&t->w, "http/resume-own-stream",
-                         "%s, resuming %s, replayed event %.60s of another stream", stream,
-                         resumes, eid);
-        else
-            mc_wire_fail(&t->w, "http/sse-event-id-unique",
-                         "%s sent event id \"%.60s\", which the session had seen before",
-                         stream, eid);
-        return;
+        printf("%s:%zu: %s: %s: %s (message %llu)", file, mc_replay_line_of(rp, f->seq), sev,
+               f->check, f->detail, (unsigned long long)f->seq);
+        if (b != NULL && b->refs[0].version != NULL) {
+            char ref[MC_CHECK_MAX_PAGE + 16];
+            mc_check_ref_string(b, rp->j.version, ref, sizeof(ref));
+            printf(" [%s %s]", mc_level_name(b->level), ref);
+        }
+        putchar('\n');
     }
-    if (t->ids_count == MC_HTTP_MAX_TRACKED_EVENT_IDS) {
-        t->ids_head = (t->ids_head + 1) % MC_HTTP_MAX_TRACKED_EVENT_IDS;
-        t->ids_count--;
-    }
-    e = &t->ids[(t->ids_head + t->ids_count) % MC_HTTP_MAX_TRACKED_EVENT_IDS];
-    e->id = id;
-    e->stream = org;
-    t->ids_count++;
-    mc_wire_pass(&t->w, "http/sse-event-id-unique");
+    if (rp->j.w.findings_dropped > 0 && !o->quiet)
+        printf("%s: note: %llu more findings not shown\n", file,
+               (unsigned long long)rp->j.w.findings_dropped);
 }
 
-/* Feeds one trace record. Returns 0, or 1 when the record is not one. */
-static int trace_record(trace_run_t *t, json_object *rec, const char *file, size_t line)
-{
-    json_object *dir = NULL, *txt = NULL, *seqv = NULL, *b64 = NULL, *trunc = NULL;
-    const char *data;
-    unsigned char *raw = NULL;
-    size_t len;
-    uint64_t seq;
-    int out;
-
-    if (!json_object_is_type(rec, json_type_object) ||
-        !json_object_object_get_ex(rec, "dir", &dir) ||
-        !json_object_object_get_ex(rec, "line", &txt) ||
-        !json_object_is_type(txt, json_type_string) || !json_object_is_type(dir, json_type_string))
-        return 1;
-    if (strcmp(json_object_get_string(dir), "note") == 0) {
-        /* The HTTP transport's notes, and exchanges outside the session. */
-        t->notes++;
-        return 0;
-    }
-    out = strcmp(json_object_get_string(dir), "out") == 0;
-    if (!out && strcmp(json_object_get_string(dir), "in") != 0)
-        return 1;
-    if (!out && json_object_get_string_len(txt) > 6 &&
-        strncmp(json_object_get_string(txt), "(http", 5) == 0) {
-        t->notes++; /* a trace written before notes had their own "dir" */
-        return 0;
-    }
-    seq = json_object_object_get_ex(rec, "seq", &seqv) ? (uint64_t)json_object_get_int64(seqv)
-                                                       : (uint64_t)line;
-    data = json_object_get_string(txt);
-    len = (size_t)json_object_get_string_len(txt);
-    if (json_object_object_get_ex(rec, "raw_b64", &b64) &&
-        json_object_is_type(b64, json_type_string)) {
-        long k;
-        raw = malloc((size_t)json_object_get_string_len(b64) + 1);
-        if (raw == NULL)
-            return 1;
-        k = mc_base64_decode(json_object_get_string(b64), (size_t)json_object_get_string_len(b64), raw,
-                       (size_t)json_object_get_string_len(b64));
-        if (k < 0) {
-            free(raw);
-            return 1;
-        }
-        data = (const char *)raw;
-        len = (size_t)k;
-    }
-    trace_note_line(t, seq, line);
-    t->w.cur_seq = seq;
-    t->messages++;
-    if (json_object_object_get_ex(rec, "truncated_from", &trunc)) {
-        uint64_t full = (uint64_t)json_object_get_int64(trunc);
-        if (!out && full > MC_MAX_MESSAGE_SIZE) {
-            mc_wire_inbound(&t->w, MC_FRAME_OVERSIZE, 0, NULL, (size_t)full, NULL);
-        } else {
-            /* Only the first bytes were kept: the message cannot be judged. */
-            t->skipped++;
-            if (!t->o->quiet)
-                printf("%s:%zu: note: message %llu was kept truncated (%zu of %llu bytes); not "
-                       "judged\n",
-                       file, line, (unsigned long long)seq, len, (unsigned long long)full);
-        }
-        free(raw);
-        return 0;
-    }
-    if (out) {
-        json_object *m = NULL;
-        mc_wire_outbound(&t->w, data, len);
-        /* A stateless session names its version in each request's _meta
-         * (the wire checker learns it from there). */
-        if (t->version[0] == '\0' && t->w.stateless)
-            trace_set_version(t, t->w.version);
-        if (t->version[0] == '\0' && mc_json_parse(data, len, MC_MAX_JSON_DEPTH, &m, NULL) == MC_OK) {
-            const char *method = str_at(m, "method", NULL);
-            if (method != NULL && strcmp(method, "initialize") == 0) {
-                json_object *params = NULL;
-                if (json_object_object_get_ex(m, "params", &params))
-                    trace_set_version(t, str_at(params, "protocolVersion", NULL));
-            }
-        }
-        json_object_put(m);
-    } else {
-        mc_wire_info_t info;
-        unsigned flags = memchr(data, '\0', len) != NULL ? MC_FRAME_F_NUL : 0;
-        mc_wire_inbound(&t->w, len == 0 ? MC_FRAME_EMPTY : MC_FRAME_LINE, flags, data, len, &info);
-        if (info.is_line) {
-            if (info.answered_method != NULL && strcmp(info.answered_method, "initialize") == 0 &&
-                info.msg.kind == MC_MSG_RESULT)
-                trace_set_version(t, str_at(info.msg.root, "result", "protocolVersion"));
-            trace_schema(t, &info);
-        }
-        {
-            json_object *facts = NULL;
-            if (json_object_object_get_ex(rec, "http", &facts) &&
-                json_object_is_type(facts, json_type_object))
-                trace_http(t, facts, &info);
-        }
-        mc_wire_info_free(&info);
-    }
-    free(raw);
-    return 0;
-}
-
-/* Judges one trace file. Returns 0 or 2 (unreadable); counts MUST findings. */
+/* Judges one trace file (judge/replay.h). Returns 0 or 2 (unreadable);
+ * counts MUST findings. */
 static int trace_file(const opts_t *o, mc_registry_t *reg, const char *file, size_t *must,
                       size_t *all)
 {
-    trace_run_t *t;
+    mc_replay_t *rp;
     char *buf = NULL;
-    size_t len = 0, off = 0, line = 0, i, n_must = 0, n_should = 0, n_may = 0;
-    json_tokener *tok;
+    size_t len = 0, off = 0, line = 0, n_must = 0, n_should = 0, n_may = 0;
     int rc;
 
     rc = read_all(file, &buf, &len);
     if (rc != 0)
         return rc;
-    t = calloc(1, sizeof(*t));
-    tok = json_tokener_new_ex(MC_MAX_JSON_DEPTH);
-    if (t == NULL || tok == NULL || mc_wire_init(&t->w) != MC_OK) {
+    rp = malloc(sizeof(*rp));
+    if (rp == NULL || mc_replay_init(rp, reg, o->version_given ? o->version : NULL) != MC_OK) {
         fprintf(stderr, "mcpcheck validate: out of memory\n");
-        free(t);
+        free(rp);
         free(buf);
-        json_tokener_free(tok);
         return 2;
     }
-    t->o = o;
-    t->reg = reg;
-    if (o->version_given)
-        snprintf(t->version, sizeof(t->version), "%s", o->version);
     while (off < len) {
         const char *p = buf + off;
         const char *nl = memchr(p, '\n', len - off);
         size_t n = nl != NULL ? (size_t)(nl - p) : len - off;
-        json_object *rec;
+        mc_replay_skip_t skip;
 
         off += n + (nl != NULL ? 1 : 0);
         line++;
-        if (blank(p, n))
-            continue;
-        json_tokener_reset(tok);
-        rec = json_tokener_parse_ex(tok, p, (int)n);
-        if (rec == NULL || json_tokener_get_error(tok) != json_tokener_success ||
-            trace_record(t, rec, file, line) != 0) {
+        if (mc_replay_line(rp, p, n, line, &skip) != MC_OK) {
             if (!o->quiet)
                 printf("%s:%zu: error: not a trace record {\"seq\", \"t_ms\", \"dir\": "
                        "\"in\"|\"out\", \"line\"}\n",
                        file, line);
             n_must++;
+        } else if (skip.skipped && !o->quiet) {
+            printf("%s:%zu: note: message %llu was kept truncated (%zu of %llu bytes); not "
+                   "judged\n",
+                   file, line, (unsigned long long)skip.seq, skip.kept,
+                   (unsigned long long)skip.full);
         }
-        json_object_put(rec);
     }
-    json_tokener_free(tok);
     free(buf);
-    for (i = 0; i < t->w.n_findings; i++) {
-        const mc_wire_finding_t *f = &t->w.findings[i];
-        const mc_check_def_t *b = mc_builtin_check(f->check);
-        mc_level_t level;
-
-        if (b == NULL)
-            b = mc_httprun_check(f->check);
-        level = b != NULL ? b->level : MC_LEVEL_MUST;
-        const char *sev = level == MC_LEVEL_MUST ? "error" : level == MC_LEVEL_SHOULD ? "warning"
-                                                                                        : "note";
-        n_must += level == MC_LEVEL_MUST;
-        n_should += level == MC_LEVEL_SHOULD;
-        n_may += level == MC_LEVEL_MAY || level == MC_LEVEL_INFO;
-        if (o->quiet)
-            continue;
-        printf("%s:%zu: %s: %s: %s (message %llu)", file, trace_line_of(t, f->seq), sev, f->check,
-               f->detail, (unsigned long long)f->seq);
-        if (b != NULL && b->refs[0].version != NULL) {
-            char ref[MC_CHECK_MAX_PAGE + 16];
-            mc_check_ref_string(b, t->version, ref, sizeof(ref));
-            printf(" [%s %s]", mc_level_name(b->level), ref);
-        }
-        putchar('\n');
-    }
-    if (t->w.findings_dropped > 0 && !o->quiet)
-        printf("%s: note: %llu more findings not shown\n", file,
-               (unsigned long long)t->w.findings_dropped);
+    print_findings(o, rp, file, &n_must, &n_should, &n_may);
     printf("%s: %zu message%s%s, %zu check%s evaluated, %zu finding%s (%zu MUST, %zu SHOULD, %zu "
            "MAY)%s%s%s\n",
-           file, t->messages, t->messages == 1 ? "" : "s",
-           t->http_frames > 0 ? " (over Streamable HTTP)" : "", t->w.n_checks,
-           t->w.n_checks == 1 ? "" : "s", t->w.n_findings + (size_t)t->w.findings_dropped,
-           t->w.n_findings == 1 ? "" : "s", n_must, n_should, n_may,
-           t->version[0] != '\0' ? "; schema " : "; no protocol version known: schema not checked",
-           t->version[0] != '\0' ? t->version : "",
-           t->skipped > 0 ? "; some messages not judged (truncated)" : "");
+           file, rp->messages, rp->messages == 1 ? "" : "s",
+           rp->http_frames > 0 ? " (over Streamable HTTP)" : "", rp->j.w.n_checks,
+           rp->j.w.n_checks == 1 ? "" : "s", rp->j.w.n_findings + (size_t)rp->j.w.findings_dropped,
+           rp->j.w.n_findings == 1 ? "" : "s", n_must, n_should, n_may,
+           rp->j.version[0] != '\0' ? "; schema " : "; no protocol version known: schema not checked",
+           rp->j.version[0] != '\0' ? rp->j.version : "",
+           rp->skipped > 0 ? "; some messages not judged (truncated)" : "");
     *must += n_must;
-    *all += t->w.n_findings;
-    mc_wire_free(&t->w);
-    free(t->seq_line);
-    free(t->ids);
-    free(t);
+    *all += rp->j.w.n_findings;
+    mc_replay_free(rp);
+    free(rp);
     return 0;
 }
 
@@ -1054,7 +659,7 @@ static int validate_messages(const opts_t *o)
                o->schema_file != NULL ? o->schema_file : o->version,
                o->schema_file == NULL ? (o->schema_dir != NULL ? ", from " : ", bundled") : "",
                o->schema_file == NULL && o->schema_dir != NULL ? o->schema_dir : "");
-    pending_clear(r);
+    mc_pairs_clear(&r->pending);
     mc_registry_free(r->reg);
     mc_schema_free(r->schema);
     if (rc == 0)

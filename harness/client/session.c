@@ -116,14 +116,6 @@ static void record(mc_session_t *s, mc_event_kind_t kind, const char *fmt, ...)
     va_end(ap);
 }
 
-void mc__session_undeclared(mc_session_t *s, const char *method, const char *cap);
-void mc__session_undeclared(mc_session_t *s, const char *method, const char *cap)
-{
-    record(s, MC_EV_UNDECLARED_SERVER_REQUEST,
-           "server asked for %.80s but the client did not declare the \"%s\" capability", method,
-           cap);
-}
-
 /* Starts a wait: the overdue allowance is per wait. */
 static void begin_wait(mc_session_t *s)
 {
@@ -143,6 +135,16 @@ int mc_session_init(mc_session_t *s, mc_link_t link, const mc_session_opts_t *op
     if (s->opts.responder == NULL)
         s->opts.responder = mc_session_default_responder;
     s->next_id = 1;
+    s->judge = s->opts.judge;
+    if (s->judge == NULL) {
+        s->own_judge = malloc(sizeof(*s->own_judge));
+        if (s->own_judge == NULL || mc_judge_init(s->own_judge, NULL) != MC_OK) {
+            free(s->own_judge);
+            memset(s, 0, sizeof(*s));
+            return MC_ENOMEM;
+        }
+        s->judge = s->own_judge;
+    }
     /* pending, notes and events are made when first needed (table_new). */
     return MC_OK;
 }
@@ -171,6 +173,10 @@ void mc_session_free(mc_session_t *s)
     json_object_put(s->client_caps);
     json_object_put(s->init_result);
     mc_msg_free(&s->raw_resp);
+    if (s->own_judge != NULL) {
+        mc_judge_free(s->own_judge);
+        free(s->own_judge);
+    }
     memset(s, 0, sizeof(*s));
 }
 
@@ -195,6 +201,7 @@ static int send_json(mc_session_t *s, json_object *msg, int timeout_ms)
     if (rc != MC_OK)
         return rc;
     s->seq_out++;
+    mc_judge_outbound(s->judge, 0, line, len - 1);
     if (s->opts.observer != NULL)
         s->opts.observer(s->opts.observer_ctx, 1, s->seq_out, line, len - 1, MC_FRAME_LINE, 0);
     rc = s->link.send(s->link.ctx, line, len, deadline_after(timeout_ms));
@@ -217,6 +224,7 @@ int mc_session_send_raw(mc_session_t *s, const char *bytes, size_t len, int time
     if (n == 0 || line[n - 1] != '\n')
         line[n++] = '\n';
     s->seq_out++;
+    mc_judge_outbound(s->judge, 0, line, n - 1);
     if (s->opts.observer != NULL)
         s->opts.observer(s->opts.observer_ctx, 1, s->seq_out, line, n - 1, MC_FRAME_LINE, 0);
     rc = s->link.send(s->link.ctx, line, n, deadline_after(timeout_ms));
@@ -230,7 +238,6 @@ int mc_session_raw_request(mc_session_t *s, const char *bytes, size_t len, json_
     int64_t deadline = deadline_after(timeout_ms);
     int rc;
 
-    s->last_out_was_notification = 0;
     rc = mc_session_send_raw(s, bytes, len, timeout_ms);
     if (rc != MC_OK)
         return rc;
@@ -331,14 +338,6 @@ int mc_session_client_declares(const mc_session_t *s, const char *capability)
            v != NULL;
 }
 
-static void describe_id(json_object *id, char *buf, size_t n)
-{
-    size_t len = 0;
-    const char *txt = id != NULL ? mc_json_compact(id, &len) : "null";
-
-    snprintf(buf, n, "%.60s", txt);
-}
-
 /*
  * The pending table is direct-mapped: id lives in slot id % cap. Its
  * capacities are powers of two dividing MC_MAX_PENDING_REQUESTS, so a table
@@ -378,7 +377,11 @@ static int grow_pending(mc_session_t *s)
     return MC_OK;
 }
 
-/* Matches a response to its request, or records why it matches none. */
+/*
+ * Delivers a response to the request (or the raw wait) it answers. One that
+ * answers nothing outstanding is dropped: why it is wrong (no such id, a
+ * second answer, an id of another type, no id) is the judge's finding.
+ */
 /*
  * An error without an id in the body of an HTTP error status (the transport
  * names the request its POST carried, answers): the server refused that
@@ -408,16 +411,12 @@ static int refusal_answer(mc_session_t *s, mc_msg_t *msg, const char *answers)
             taken = 1;
         }
     }
-    if (taken)
-        record(s, MC_EV_NULL_ID_ERROR, "request %.60s refused at the HTTP level with an error "
-               "without an id", answers);
     json_object_put(aid);
     return taken;
 }
 
 static void on_response(mc_session_t *s, mc_msg_t *msg, const char *answers)
 {
-    char idtxt[64];
     mc_pending_t *p = NULL;
     json_object *id = msg->id;
 
@@ -432,42 +431,10 @@ static void on_response(mc_session_t *s, mc_msg_t *msg, const char *answers)
         memset(msg, 0, sizeof(*msg));
         return;
     }
-    describe_id(id, idtxt, sizeof(idtxt));
-    if (id == NULL) {
-        record(s, MC_EV_NULL_ID_ERROR, "error %lld \"%.80s\" with id %s",
-               (long long)msg->error_code, msg->error_message ? msg->error_message : "", idtxt);
-        mc_msg_free(msg);
-        return;
-    }
-    if (json_object_is_type(id, json_type_int)) {
+    /* The session sends integer ids only: anything else answers nothing. */
+    if (id != NULL && json_object_is_type(id, json_type_int))
         p = find_pending(s, json_object_get_int64(id));
-    } else if (json_object_is_type(id, json_type_string)) {
-        /* We only send integer ids: a string id equal to one is a type error. */
-        char *end = NULL;
-        const char *txt = json_object_get_string(id);
-        long long v = strtoll(txt, &end, 10);
-        if (end != txt && *end == '\0' && find_pending(s, v) != NULL) {
-            record(s, MC_EV_ID_TYPE_MISMATCH,
-                   "response id %s is a string; the request id was the integer %lld", idtxt, v);
-            mc_msg_free(msg);
-            return;
-        }
-    }
-    if (p == NULL) {
-        int64_t v = json_object_is_type(id, json_type_int) ? json_object_get_int64(id) : 0;
-        if (v > 0 && v < s->next_id)
-            record(s, MC_EV_DUPLICATE_RESPONSE,
-                   "response to id %s, which is no longer outstanding", idtxt);
-        else
-            record(s, MC_EV_UNSOLICITED_RESPONSE, "response with id %s, which was never sent%s",
-                   idtxt,
-                   s->last_out_was_notification ? " (the last message sent was a notification)"
-                                                : "");
-        mc_msg_free(msg);
-        return;
-    }
-    if (p->answered) {
-        record(s, MC_EV_DUPLICATE_RESPONSE, "second response to id %s (%s)", idtxt, p->method);
+    if (p == NULL || p->answered) {
         mc_msg_free(msg);
         return;
     }
@@ -535,10 +502,6 @@ static void on_server_request(mc_session_t *s, mc_msg_t *msg)
     json_object *id;
     json_object *out;
 
-    if (cap != NULL && !mc_session_client_declares(s, cap))
-        record(s, MC_EV_UNDECLARED_SERVER_REQUEST,
-               "server sent %s but the client did not declare the \"%s\" capability",
-               msg->method, cap);
     memset(&reply, 0, sizeof(reply));
     s->opts.responder(s->opts.responder_ctx, s, msg, &reply);
     if (reply.error_code == MC_RPC_METHOD_NOT_FOUND && cap == NULL &&
@@ -574,8 +537,6 @@ static int null_id_result(mc_session_t *s, mc_msg_t *msg)
         json_object_object_get_ex(msg->root, "method", NULL) ||
         json_object_object_get_ex(msg->root, "error", NULL))
         return 0;
-    record(s, MC_EV_NULL_ID_RESULT, "result with a null id%s",
-           s->last_out_was_notification ? " right after a notification" : "");
     if (s->raw_wait && !s->raw_got && !s->raw_batch && s->raw_id == NULL) {
         msg->kind = MC_MSG_RESULT;
         msg->result = result;
@@ -589,44 +550,33 @@ static int null_id_result(mc_session_t *s, mc_msg_t *msg)
     return 1;
 }
 
-/* Handles one inbound frame. */
+/*
+ * Handles one inbound frame: the judge parses and judges it, the observer
+ * sees it with what the judge made of it (in_judged), and the session acts
+ * on the decoded message, which it takes over from the judge.
+ */
 static void on_frame(mc_session_t *s, mc_inframe_t *fr)
 {
+    mc_wire_info_t info;
     mc_msg_t msg;
+    int is_json;
 
     s->seq_in++;
+    mc_judge_inbound(s->judge, 0, (int)fr->kind, fr->flags, fr->data, fr->len, &info);
+    s->in_judged = &info;
     if (s->opts.observer != NULL)
         s->opts.observer(s->opts.observer_ctx, 0, s->seq_in, fr->data, fr->len, (int)fr->kind,
                          fr->flags);
-    switch (fr->kind) {
-    case MC_FRAME_EMPTY:
-        record(s, MC_EV_EMPTY_LINE, "empty line on stdout");
-        return;
-    case MC_FRAME_OVERSIZE:
+    s->in_judged = NULL;
+    msg = info.msg;
+    is_json = info.is_json;
+    memset(&info, 0, sizeof(info));
+    /* Framing and parsing were judged (wire/newline-delimited,
+     * wire/message-size, wire/stdout-only-messages, wire/utf8): what is no
+     * JSON text is not acted on. */
+    if (fr->kind == MC_FRAME_OVERSIZE)
         s->oversize_seen++;
-        if (fr->flags & MC_FRAME_F_OPEN)
-            record(s, MC_EV_OVERSIZE,
-                   "a line passed the %u-byte limit (%zu bytes and no newline yet); skipped",
-                   MC_MAX_MESSAGE_SIZE, fr->len);
-        else
-            record(s, MC_EV_OVERSIZE, "line of %zu bytes exceeds the %u-byte limit; skipped",
-                   fr->len, MC_MAX_MESSAGE_SIZE);
-        return;
-    case MC_FRAME_TRUNCATED:
-        record(s, MC_EV_TRUNCATED, "%zu bytes without a final newline at end of output: %.60s",
-               fr->len, fr->data ? fr->data : "");
-        return;
-    case MC_FRAME_LINE:
-        break;
-    }
-    if (fr->flags & MC_FRAME_F_CRLF)
-        record(s, MC_EV_CRLF, "line ends in \\r\\n");
-    if (fr->flags & MC_FRAME_F_NUL) {
-        record(s, MC_EV_NUL_BYTE, "line contains a NUL byte");
-        return;
-    }
-    if (mc_msg_decode(fr->data, fr->len, MC_MAX_JSON_DEPTH, &msg) != MC_OK) {
-        record(s, MC_EV_GARBAGE_LINE, "%.80s: %.90s", msg.reason, fr->data);
+    if (fr->kind != MC_FRAME_LINE || (fr->flags & MC_FRAME_F_NUL) || !is_json) {
         mc_msg_free(&msg);
         return;
     }
@@ -640,12 +590,7 @@ static void on_frame(mc_session_t *s, mc_inframe_t *fr)
         }
         if (null_id_result(s, &msg))
             return;
-        record(s,
-               msg.root != NULL && json_object_is_type(msg.root, json_type_array)
-                   ? MC_EV_BATCH
-                   : MC_EV_INVALID_MESSAGE,
-               "%.160s", msg.reason);
-        mc_msg_free(&msg);
+        mc_msg_free(&msg); /* judged: wire/no-batch, wire/jsonrpc-envelope */
         return;
     case MC_MSG_REQUEST:
         on_server_request(s, &msg);
@@ -803,7 +748,6 @@ int mc_session_send_request(mc_session_t *s, const char *method, json_object *pa
     p->id = id;
     s->next_id++;
     s->n_pending++;
-    s->last_out_was_notification = 0;
     rc = send_json(s, mc_jsonrpc_request(json_object_new_int64(id), method, params), timeout_ms);
     if (rc != MC_OK) {
         clear_pending(p);
@@ -885,7 +829,6 @@ int mc_session_request(mc_session_t *s, const char *method, json_object *params,
 
 int mc_session_notify(mc_session_t *s, const char *method, json_object *params, int timeout_ms)
 {
-    s->last_out_was_notification = 1;
     return send_json(s, mc_jsonrpc_notification(method, params), timeout_ms);
 }
 

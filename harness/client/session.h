@@ -3,10 +3,11 @@
  *
  * The session runs the lifecycle (initialize, version negotiation,
  * notifications/initialized), allocates request ids, matches responses to
- * outstanding requests, queues notifications in arrival order, answers
- * server-to-client requests through a pluggable responder, and records every
- * anomaly it sees on the wire as an event for the wire checks. It talks
- * through an mc_link_t, so it runs the same over stdio or in memory.
+ * outstanding requests, queues notifications in arrival order and answers
+ * server-to-client requests through a pluggable responder. Every line in
+ * either direction goes through its judge (judge/judge.h), which parses and
+ * judges it once; the session acts on the message the judge decoded. It
+ * talks through an mc_link_t, so it runs the same over stdio or in memory.
  */
 #ifndef MC_CLIENT_SESSION_H
 #define MC_CLIENT_SESSION_H
@@ -20,24 +21,16 @@
 #include "core/error.h"
 #include "core/jsonrpc.h"
 #include "core/limits.h"
+#include "judge/judge.h"
 
+/*
+ * What the session itself notes while it runs: its own limits and what its
+ * responder does not know. Whatever breaks a rule of the protocol is the
+ * judge's finding (s->judge), not an event.
+ */
 #define MC_SESSION_EVENT_MAP(XX)                                                                  \
-    XX(GARBAGE_LINE, "garbage-line", "a stdout line that is not JSON")                                            \
-    XX(INVALID_MESSAGE, "invalid-message", "JSON that is not a JSON-RPC 2.0 message")                                \
-    XX(BATCH, "batch", "a JSON array (batch) where one message was expected")                              \
-    XX(EMPTY_LINE, "empty-line", "an empty line between messages")                                              \
-    XX(CRLF, "crlf", "a line ending in \\r\\n")                                                           \
-    XX(NUL_BYTE, "nul-byte", "a NUL byte inside a line")                                                      \
-    XX(OVERSIZE, "oversize", "a line longer than the message size limit")                                     \
-    XX(TRUNCATED, "truncated", "bytes after the last newline when the output ended")                           \
-    XX(UNSOLICITED_RESPONSE, "unsolicited-response", "a response whose id matches no request sent")                       \
-    XX(DUPLICATE_RESPONSE, "duplicate-response", "a response to a request that was already answered or abandoned")      \
-    XX(ID_TYPE_MISMATCH, "id-type-mismatch", "a response id equal in value but not in type to a request id")         \
-    XX(NULL_ID_ERROR, "null-id-error", "an error response without an id")                                          \
-    XX(UNDECLARED_SERVER_REQUEST, "undeclared-server-request", "a server request needing a capability the client lacks")       \
     XX(UNKNOWN_SERVER_REQUEST, "unknown-server-request", "a server request for a method the client does not know")          \
     XX(NOTIFICATIONS_DROPPED, "notifications-dropped", "notifications dropped because the queue was full") \
-    XX(NULL_ID_RESULT, "null-id-result", "a result response with a null id")                                    \
     XX(FLOOD, "flood", "more messages or bytes during one wait than the rate guard allows")
 
 typedef enum mc_event_kind {
@@ -89,6 +82,9 @@ typedef struct mc_session_opts {
     void *observer_ctx;
     volatile int *stop;         /* when set and non-zero, every wait ends with MC_EINTR
                                    within MC_POLL_SLICE_MS (an interrupted run) */
+    mc_judge_t *judge;          /* borrowed: the judge every line goes through (the
+                                   caller's, with its schemas); NULL: the session makes
+                                   one of its own, without schemas */
 } mc_session_opts_t;
 
 typedef struct mc_pending {
@@ -114,7 +110,6 @@ struct mc_session {
     uint64_t events_dropped;        /* read-only: anomalies past MC_MAX_SESSION_EVENTS */
     uint64_t seq_in, seq_out;       /* read-only: frames received / lines sent */
     int eof;                        /* read-only: the server's output has ended */
-    int last_out_was_notification;  /* private */
     json_object *client_caps;       /* read-only: declared client capabilities (owned) */
     json_object *init_result;       /* read-only: the initialize result (owned) */
     json_object *server_caps;       /* read-only: borrowed from init_result */
@@ -147,6 +142,12 @@ struct mc_session {
     const char *in_meta;            /* read-only: the transport's facts about the inbound
                                        frame being handled (mc_inframe_t.meta), valid in
                                        the observer; NULL otherwise */
+    mc_judge_t *judge;              /* read-only: the judge of every line (opts.judge or
+                                       own_judge) */
+    mc_judge_t *own_judge;          /* private */
+    const mc_wire_info_t *in_judged; /* read-only: what the judge made of the inbound frame
+                                       being handled (the decoded message, borrowed),
+                                       valid in the observer; NULL otherwise */
 };
 
 /* True when version is a published version (core/version.h): one a session
@@ -202,7 +203,7 @@ int mc_session_stamp(mc_session_t *s, json_object *params);
  * answered by the session's responder (one per inputRequests entry; an
  * entry the responder refuses is left out) and requestState echoed when the
  * result had one. An input request for a capability the client did not
- * declare is recorded (UNDECLARED_SERVER_REQUEST). Returns MC_OK, or
+ * declare is the judge's finding (wire/input-requests-declared). Returns MC_OK, or
  * MC_ENOMEM with *retry NULL.
  */
 int mc_session_input_retry(mc_session_t *s, json_object *params, json_object *result,
@@ -223,7 +224,7 @@ int mc_session_send_request(mc_session_t *s, const char *method, json_object *pa
  * Waits for the response to request id, handling everything else that
  * arrives meanwhile. On MC_OK *response is a result or error message
  * (caller mc_msg_free()s it). On MC_ETIMEOUT the request is abandoned: a
- * later answer is recorded as DUPLICATE_RESPONSE. MC_EEOF: the server's
+ * later answer is dropped (the judge finds it: wire/single-response). MC_EEOF: the server's
  * output ended. MC_ENOTFOUND: no such outstanding id. MC_ETOOBIG: the wait
  * timed out after a line over the size limit arrived (the answer, if it was
  * that line, is lost; the line is reported as soon as it passes the limit). Every wait of the session may also end with MC_EFLOOD (the rate
@@ -299,7 +300,7 @@ int mc_session_client_declares(const mc_session_t *s, const char *capability);
  * is declared; sampling/createMessage -> a fixed assistant text when sampling
  * is declared; elicitation/create -> {"action": "decline"} when elicitation
  * is declared; anything else -> -32601. A request for an undeclared
- * capability is also recorded as UNDECLARED_SERVER_REQUEST by the session.
+ * capability is also the judge's finding (wire/negotiated-capabilities).
  */
 void mc_session_default_responder(void *ctx, mc_session_t *s, const mc_msg_t *request,
                                   mc_reply_t *reply);

@@ -21,12 +21,23 @@ typedef enum mc_version_id {
     MC_V_COUNT
 } mc_version_id_t;
 
+/*
+ * The name of each version, spelled once here for static initializers that
+ * key data by version (the check registry's refs: REF(MC_VN_2025_06_18, ...));
+ * the table in version.c uses them, so a name cannot drift from its row.
+ */
+#define MC_VN_2024_11_05 "2024-11-05"
+#define MC_VN_2025_03_26 "2025-03-26"
+#define MC_VN_2025_06_18 "2025-06-18"
+#define MC_VN_2025_11_25 "2025-11-25"
+#define MC_VN_2026_07_28 "2026-07-28"
+
 /* The version the project tests by default (its baseline). */
 #define MC_VERSION_BASELINE_ID MC_V_2025_06_18
-#define MC_VERSION_BASELINE "2025-06-18"
+#define MC_VERSION_BASELINE MC_VN_2025_06_18
 /* The newest version with the initialize handshake, as a literal for static
  * initializers (a test holds it to the table). */
-#define MC_VERSION_NEWEST_HANDSHAKE "2025-11-25"
+#define MC_VERSION_NEWEST_HANDSHAKE MC_VN_2025_11_25
 
 /* The JSON Schema dialect of a version's protocol schema, which is also the
  * default dialect of the tool schemas (inputSchema/outputSchema) it carries. */

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "report/internal.h"
-#include "scenario/builtin.h"
+#include "judge/builtin.h"
 #include "scenario/jsonc.h"
 
 /* Bytes of a failure message kept as the reason of a generated entry. */

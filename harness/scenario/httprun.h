@@ -11,7 +11,7 @@
 
 #include "client/http.h"
 #include "client/httptarget.h"
-#include "scenario/check.h"
+#include "judge/check.h"
 #include "scenario/result.h"
 #include "scenario/runner.h"
 

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "core/json.h"
-#include "scenario/builtin.h"
+#include "judge/builtin.h"
 #include "scenario/match.h"
 #include "scenario/vars.h"
 

@@ -13,13 +13,13 @@
 
 #include "client/session.h"
 #include "client/stdio.h"
-#include "client/wire.h"
+#include "judge/judge.h"
 #include "core/clock.h"
 #include "core/frame.h"
 #include "core/json.h"
 #include "core/limits.h"
 #include "core/version.h"
-#include "scenario/builtin.h"
+#include "judge/builtin.h"
 #include "scenario/instance.h"
 #include "scenario/httprun.h"
 #include "scenario/runner_int.h"
@@ -129,59 +129,18 @@ static void inbox_free(inbox_t *b)
     memset(b, 0, sizeof(*b));
 }
 
-static void schema_check(rctx_t *c, mc_wire_info_t *info)
-{
-    mc_errbuf_t eb;
-    const char *method = info->msg.method ? info->msg.method : info->answered_method;
-    int rc;
-
-    if (c->o->registry == NULL || c->version[0] == '\0' || info->msg.root == NULL ||
-        mc_registry_schema(c->o->registry, c->version) == NULL)
-        return; /* no schemas for this version: not judged by schema */
-    if (info->msg.kind == MC_MSG_ERROR && info->msg.id == NULL) {
-        /*
-         * An error without an id answers a line whose id could not be read.
-         * JSON-RPC 2.0 (section 5) requires "id": null there, and the
-         * 2025-11-25 schema lets the id be absent, but the 2025-06-18 schema's
-         * JSONRPCError demands a string or integer id, which no server can
-         * give. Such errors are judged by the wire checks
-         * (wire/null-id-only-for-unreadable-requests, the error object's
-         * shape), not by the schema: a documented leniency.
-         */
-        return;
-    }
-    mc_schema_report_clear(c->rep);
-    mc_errbuf_clear(&eb);
-    rc = mc_registry_validate_message(c->o->registry, c->version, info->msg.root,
-                                      info->answered_method, c->rep, &eb);
-    if (rc == MC_OK) {
-        mc_wire_pass(&c->w, mc_schema_check_for(method, NULL));
-    } else if (rc == MC_EINVALID) {
-        size_t i;
-        for (i = 0; i < c->rep->n_entries; i++) {
-            const mc_schema_error_t *e = &c->rep->entries[i];
-            if (e->severity != MC_SCHEMA_ERROR)
-                continue;
-            mc_wire_fail(&c->w, mc_schema_check_for(method, e->instance_path),
-                         "%.60s %s: %.300s (schema %.120s)", method ? method : "response",
-                         mc_msg_kind_name(info->msg.kind), e->message, e->schema_path);
-            break;
-        }
-    }
-}
-
 static void observe(void *ctx, int outbound, uint64_t seq, const char *line, size_t len, int kind,
                     unsigned flags)
 {
     rctx_t *c = ctx;
-    mc_wire_info_t info;
+    const mc_wire_info_t *judged = c->s.in_judged;
+    mc_msg_t m;
     int on_get;
 
     (void)seq;
     if (c->http_on)
         mc_httprun_notes(&c->http, c->res, c->seq_all, mc_now_ms() - c->t0);
     c->seq_all++;
-    c->w.cur_seq = c->seq_all;
     if (!outbound && c->s.in_meta != NULL) {
         char note[400];
         int n = snprintf(note, sizeof(note), "(http: %s)", c->s.in_meta);
@@ -197,30 +156,33 @@ static void observe(void *ctx, int outbound, uint64_t seq, const char *line, siz
         mc_sresult_tx(c->res, c->seq_all, mc_now_ms() - c->t0, outbound, note,
                       n > 0 ? (size_t)n : 0);
     }
+    (void)kind;
+    (void)flags;
     if (outbound) {
-        mc_wire_outbound(&c->w, line, len);
         c->mark_in = c->seq_in;
         return;
     }
     c->seq_in++;
-    mc_wire_inbound(&c->w, kind, flags, line, len, &info);
-    if (!info.is_line)
+    /* The session's judge has judged the line (c->j); the inboxes take
+     * their own reference to the message it decoded. */
+    if (judged == NULL || !judged->is_line)
         return;
+    m = judged->msg;
+    json_object_get(m.root);
     /* A GET that resumes a POST's stream (Last-Event-ID) carries that POST's
      * messages: it is not the GET stream. */
     on_get = c->s.in_meta != NULL && strncmp(c->s.in_meta, "GET#", 4) == 0 &&
              strstr(c->s.in_meta, " resumes=") == NULL;
-    schema_check(c, &info);
-    if (info.msg.kind == MC_MSG_NOTIFICATION) {
-        inbox_push(&c->notes, &info.msg, c->seq_in, c->seq_all, on_get);
-    } else if (info.msg.kind == MC_MSG_REQUEST) {
-        inbox_push(&c->reqs, &info.msg, c->seq_in, c->seq_all, on_get);
-    } else if (info.msg.id != NULL) {
+    if (m.kind == MC_MSG_NOTIFICATION) {
+        inbox_push(&c->notes, &m, c->seq_in, c->seq_all, on_get);
+    } else if (m.kind == MC_MSG_REQUEST) {
+        inbox_push(&c->reqs, &m, c->seq_in, c->seq_all, on_get);
+    } else if (m.id != NULL) {
         resp_seq_t *r = &c->resp_seqs[c->resp_next++ % MC_RUNNER_RESP_SEQS];
-        compact(info.msg.id, r->id, sizeof(r->id));
+        compact(m.id, r->id, sizeof(r->id));
         r->tx_seq = c->seq_all;
     }
-    mc_wire_info_free(&info);
+    mc_msg_free(&m);
 }
 
 static void respond(void *ctx, mc_session_t *s, const mc_msg_t *request, mc_reply_t *reply)
@@ -260,12 +222,12 @@ static void wire_to_checks(rctx_t *c)
 {
     size_t i;
 
-    for (i = 0; i < c->w.n_checks; i++) {
+    for (i = 0; i < c->j.w.n_checks; i++) {
         size_t k;
         int failed = 0;
-        for (k = 0; k < c->w.n_findings; k++) {
-            const mc_wire_finding_t *f = &c->w.findings[k];
-            if (strcmp(f->check, c->w.check_ids[i]) != 0)
+        for (k = 0; k < c->j.w.n_findings; k++) {
+            const mc_wire_finding_t *f = &c->j.w.findings[k];
+            if (strcmp(f->check, c->j.w.check_ids[i]) != 0)
                 continue;
             failed = 1;
             check(c, f->check, 0, f->detail, NULL, NULL, NULL, f->seq, 0);
@@ -278,7 +240,7 @@ static void wire_to_checks(rctx_t *c)
                                (unsigned)MC_MAX_MESSAGE_SIZE, (unsigned long long)f->seq);
         }
         if (!failed)
-            check(c, c->w.check_ids[i], 1, NULL, NULL, NULL, NULL, 0, 0);
+            check(c, c->j.w.check_ids[i], 1, NULL, NULL, NULL, NULL, 0, 0);
     }
 }
 
@@ -324,9 +286,8 @@ static int prepare_answers(rctx_t *c)
 {
     mc_errbuf_t eb;
 
-    c->rep = malloc(sizeof(*c->rep));
     c->answers = json_object_new_object();
-    if (c->rep == NULL || c->answers == NULL || mc_wire_init(&c->w) != MC_OK)
+    if (c->answers == NULL || mc_judge_init(&c->j, c->o->registry) != MC_OK)
         return MC_ENOMEM;
     if (c->sc->answers != NULL) {
         json_object_object_foreach(c->sc->answers, m, a)
@@ -350,6 +311,9 @@ void mc__runner_session_opts(rctx_t *c, mc_session_opts_t *sopts)
     sopts->responder_ctx = c;
     sopts->observer = observe;
     sopts->observer_ctx = c;
+    sopts->judge = &c->j;
+    c->j.follow = c->version;
+    c->j.counted = &c->seq_all;
 }
 
 /* Runs the steps once the target is set up, then lets late messages
@@ -383,15 +347,13 @@ static void run_end(rctx_t *c)
     mc__runner_finish_target(c);
     if (c->session_ok)
         mc_session_free(&c->s);
-    if (c->w.reqs != NULL)
-        mc_wire_free(&c->w);
+    mc_judge_free(&c->j);
     c->res->duration_ms = mc_now_ms() - c->t0;
     mc_sresult_finish(c->res);
     mc_vars_free(&c->vars);
     inbox_free(&c->notes);
     inbox_free(&c->reqs);
     json_object_put(c->answers);
-    free(c->rep);
     free(c);
 }
 

@@ -22,7 +22,7 @@
 
 #include "client/session.h"
 #include "client/stdio.h"
-#include "client/wire.h"
+#include "judge/judge.h"
 #include "scenario/httprun.h"
 #include "scenario/runner.h"
 #include "scenario/vars.h"
@@ -59,7 +59,7 @@ typedef struct rctx {
     int http_on;
     mc_session_t s;
     int session_ok;
-    mc_wire_t w;
+    mc_judge_t j;           /* judges every line in both directions */
     mc_vars_t vars;
     json_object *answers;   /* owned: method -> {"with": ...} or {"error": ...} */
     inbox_t notes, reqs;
@@ -67,7 +67,6 @@ typedef struct rctx {
     uint64_t seq_in;        /* inbound lines */
     uint64_t mark_in;       /* seq_in when the last message was sent */
     int64_t t0, deadline;
-    mc_schema_report_t *rep;
     int dead;               /* the target stopped answering or exited */
     int tokens;
     resp_seq_t resp_seqs[MC_RUNNER_RESP_SEQS]; /* ring of the latest responses */

@@ -18,7 +18,7 @@
 #include <json-c/json.h>
 
 #include "core/error.h"
-#include "scenario/check.h"
+#include "judge/check.h"
 #include "scenario/jsonc.h"
 #include "scenario/step.h"
 

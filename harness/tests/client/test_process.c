@@ -168,10 +168,11 @@ static void test_floods_stdout(void **state)
     assert_int_equal(mc_session_init(&s, mc_stdio_link(&t), NULL), MC_OK);
     mc_errbuf_clear(&eb);
     assert_int_equal(mc_session_initialize(&s, "2025-06-18", NULL, 20000, &eb), MC_OK);
-    assert_int_equal(s.n_events, 1);
-    assert_int_equal(s.events[0].kind, MC_EV_OVERSIZE);
+    assert_int_equal(s.n_events, 0);
+    assert_int_equal(s.judge->w.n_findings, 1);
+    assert_string_equal(s.judge->w.findings[0].check, "wire/message-size");
     /* Reported when it passed the limit, not when its newline came. */
-    assert_non_null(strstr(s.events[0].detail, "no newline yet"));
+    assert_non_null(strstr(s.judge->w.findings[0].detail, "no newline yet"));
     /* The framer never held more than the limit. */
     assert_true(t.framer.cap <= MC_MAX_MESSAGE_SIZE);
     assert_true(t.bytes_in > 100u * 1024 * 1024);
@@ -197,10 +198,12 @@ static void test_banner_before_first_message(void **state)
     assert_string_equal(s.negotiated_version, "2025-11-25");
     assert_int_equal(mc_session_request(&s, "ping", NULL, 2000, &r), MC_OK);
     mc_msg_free(&r);
-    assert_int_equal(s.n_events, 1);
-    assert_int_equal(s.events[0].kind, MC_EV_GARBAGE_LINE);
-    assert_int_equal(s.events[0].seq, 1);
-    assert_non_null(strstr(s.events[0].detail, "starting up"));
+    assert_int_equal(s.n_events, 0);
+    assert_int_equal(s.judge->w.n_findings, 1);
+    assert_string_equal(s.judge->w.findings[0].check, "wire/stdout-only-messages");
+    /* The banner came after initialize went out: line 2 of the session. */
+    assert_int_equal(s.judge->w.findings[0].seq, 2);
+    assert_non_null(strstr(s.judge->w.findings[0].detail, "starting up"));
     mc_session_free(&s);
     /* Closing stdin is enough for a well-behaved server. */
     assert_int_equal(mc_stdio_stop(&t, 2000, 1000), 0);

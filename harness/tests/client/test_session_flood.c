@@ -155,8 +155,8 @@ static void test_oversize_ends_wait(void **state)
     assert_int_equal(mc_session_await(&s, id, 200, &resp), MC_ETOOBIG);
     assert_true(f.frames > 1);
     assert_int_equal(s.oversize_seen, 1);
-    assert_int_equal(s.events[0].kind, MC_EV_OVERSIZE);
-    assert_non_null(strstr(s.events[0].detail, "no newline yet"));
+    assert_string_equal(s.judge->w.findings[0].check, "wire/message-size");
+    assert_non_null(strstr(s.judge->w.findings[0].detail, "no newline yet"));
     mc_session_free(&s);
 }
 

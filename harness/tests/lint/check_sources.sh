@@ -15,7 +15,8 @@
 #     (200, 300, 400), the largest port (65535), an octet (255), ASCII (127),
 #     a DNS name (253) and nanoseconds per second (1000000000).
 #  4. Arrows (DESIGN.md): core includes only core; the reference server
-#     includes only core and itself; nothing outside harness/refserver/
+#     includes only core and itself; the judge includes only core, schema
+#     and itself; nothing outside harness/refserver/
 #     includes refserver/internal.h (fuzz targets and tests use
 #     refserver.h and units.h); core/limits.h holds no refserver limit.
 #
@@ -83,6 +84,8 @@ fi
 arrows=$( (grep -Hn '#include "' core/*.c core/*.h 2>/dev/null | grep -v '#include "core/'
            grep -Hn '#include "' refserver/*.c refserver/*.h 2>/dev/null |
              grep -v -e '#include "core/' -e '#include "refserver/'
+           grep -Hn '#include "' judge/*.c judge/*.h 2>/dev/null |
+             grep -v -e '#include "core/' -e '#include "schema/' -e '#include "judge/'
            grep -rHn '#include "refserver/internal.h"' --include='*.c' --include='*.h' . ../fuzz \
              2>/dev/null | grep -v -e '^\./refserver/' -e '^refserver/') )
 if [ -n "$arrows" ]; then

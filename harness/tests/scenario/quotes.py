@@ -29,7 +29,7 @@ import re
 import subprocess
 import sys
 
-BUILTIN_FILE = "harness/scenario/builtin.c"
+BUILTIN_FILE = "harness/judge/builtin.c"
 # The versions with pages that the harness runs: every check that applies there
 # names them (2024-11-05 runs too, but has no pages in ../shared/spec/docs).
 RUN_VERSIONS = ("2025-03-26", "2025-06-18", "2025-11-25")

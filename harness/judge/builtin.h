@@ -2,15 +2,15 @@
  * builtin.h - the check registry: the checks the harness makes on its own
  * (wire checks, schema checks and the pagination walk), each with a stable
  * id, the spec sentence it holds (quoted verbatim, with its page per
- * version) and the level of that sentence's keyword. Depends on check.h
- * only, so that it can move as a whole.
+ * version, keyed by the version table's names: MC_VN_* of core/version.h)
+ * and the level of that sentence's keyword. Part of the judge layer.
  */
-#ifndef MC_SCENARIO_BUILTIN_H
-#define MC_SCENARIO_BUILTIN_H
+#ifndef MC_JUDGE_BUILTIN_H
+#define MC_JUDGE_BUILTIN_H
 
 #include <stddef.h>
 
-#include "scenario/check.h"
+#include "judge/check.h"
 
 /* The built-in check with this id, or NULL. */
 const mc_check_def_t *mc_builtin_check(const char *id);
@@ -36,4 +36,4 @@ int mc_check_is_harness(const char *id);
  */
 const char *mc_schema_check_for(const char *method, const char *instance_path);
 
-#endif /* MC_SCENARIO_BUILTIN_H */
+#endif /* MC_JUDGE_BUILTIN_H */

@@ -1,4 +1,4 @@
-#include "client/rawid.h"
+#include "judge/rawid.h"
 
 #include <string.h>
 

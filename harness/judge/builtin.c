@@ -1,7 +1,9 @@
-#include "scenario/builtin.h"
+#include "judge/builtin.h"
 
 #include <stdio.h>
 #include <string.h>
+
+#include "core/version.h"
 
 /*
  * The check registry: every check the harness makes on its own. Each quotes
@@ -31,16 +33,16 @@
 #define Q_STABLE_CURSORS "Servers SHOULD: … Provide stable cursors"
 
 #define REFS_STDIO                                                                                 \
-    {REF("2025-03-26", "basic/transports#stdio"), REF("2025-06-18", "basic/transports#stdio"),     \
-     REF("2025-11-25", "basic/transports#stdio"), REF("2026-07-28", "basic/transports/stdio")}
+    {REF(MC_VN_2025_03_26, "basic/transports#stdio"), REF(MC_VN_2025_06_18, "basic/transports#stdio"),     \
+     REF(MC_VN_2025_11_25, "basic/transports#stdio"), REF(MC_VN_2026_07_28, "basic/transports/stdio")}
 #define REFS_MESSAGES                                                                              \
-    {REF("2025-03-26", "basic#messages"), REF("2025-06-18", "basic#messages"),                     \
-     REF("2025-11-25", "basic#messages"), REF("2026-07-28", "basic#messages")}
+    {REF(MC_VN_2025_03_26, "basic#messages"), REF(MC_VN_2025_06_18, "basic#messages"),                     \
+     REF(MC_VN_2025_11_25, "basic#messages"), REF(MC_VN_2026_07_28, "basic#messages")}
 #define REFS_PAGINATION                                                                            \
-    {REF("2025-03-26", "server/utilities/pagination#implementation-guidelines"),                   \
-     REF("2025-06-18", "server/utilities/pagination#implementation-guidelines"),                   \
-     REF("2025-11-25", "server/utilities/pagination#implementation-guidelines"),                   \
-     REF("2026-07-28", "server/utilities/pagination#implementation-guidelines")}
+    {REF(MC_VN_2025_03_26, "server/utilities/pagination#implementation-guidelines"),                   \
+     REF(MC_VN_2025_06_18, "server/utilities/pagination#implementation-guidelines"),                   \
+     REF(MC_VN_2025_11_25, "server/utilities/pagination#implementation-guidelines"),                   \
+     REF(MC_VN_2026_07_28, "server/utilities/pagination#implementation-guidelines")}
 
 /* What the schema checks read into Q_STDOUT; the data types follow. */
 #define SCHEMA_READING                                                                             \
@@ -59,8 +61,8 @@ static const mc_check_def_t builtins[] = {
     {.check = "wire/utf8",
      .level = MC_LEVEL_MUST,
      .quote = "JSON-RPC messages MUST be UTF-8 encoded.",
-     .refs = {REF("2025-03-26", "basic/transports"), REF("2025-06-18", "basic/transports"),
-              REF("2025-11-25", "basic/transports"), REF("2026-07-28", "basic/transports")}},
+     .refs = {REF(MC_VN_2025_03_26, "basic/transports"), REF(MC_VN_2025_06_18, "basic/transports"),
+              REF(MC_VN_2025_11_25, "basic/transports"), REF(MC_VN_2026_07_28, "basic/transports")}},
     {.check = "wire/newline-delimited",
      .level = MC_LEVEL_INFO,
      .quote = Q_DELIMITED,
@@ -78,9 +80,9 @@ static const mc_check_def_t builtins[] = {
     {.check = "wire/no-batch",
      .level = MC_LEVEL_MUST,
      .quote = Q_STDOUT,
-     .refs = {REF("2025-06-18", "basic/transports#stdio"),
-              REF("2025-11-25", "basic/transports#stdio"),
-              REF("2026-07-28", "basic/transports/stdio")},
+     .refs = {REF(MC_VN_2025_06_18, "basic/transports#stdio"),
+              REF(MC_VN_2025_11_25, "basic/transports#stdio"),
+              REF(MC_VN_2026_07_28, "basic/transports/stdio")},
      .interpretation = "From 2025-06-18 a JSON array (a JSON-RPC batch) is not an MCP message: "
                        "the 2025-06-18 changelog removes batching and the stdio section says "
                        "\"Messages are individual JSON-RPC requests, notifications, or "
@@ -97,9 +99,9 @@ static const mc_check_def_t builtins[] = {
     {.check = "wire/response-id",
      .level = MC_LEVEL_MUST,
      .quote = Q_RESPONSE_ID,
-     .refs = {REF("2025-03-26", "basic#responses"), REF("2025-06-18", "basic#responses"),
-              REFQ("2025-11-25", "basic#responses", Q_RESPONSE_ID_2511),
-              REFQ("2026-07-28", "basic#responses", Q_RESPONSE_ID_2511)},
+     .refs = {REF(MC_VN_2025_03_26, "basic#responses"), REF(MC_VN_2025_06_18, "basic#responses"),
+              REFQ(MC_VN_2025_11_25, "basic#responses", Q_RESPONSE_ID_2511),
+              REFQ(MC_VN_2026_07_28, "basic#responses", Q_RESPONSE_ID_2511)},
      .interpretation = "The id of a response is the id of a request the client sent and has "
                        "not had answered, with the same JSON type (1 is not \"1\")."},
     {.check = "wire/single-response",
@@ -111,24 +113,24 @@ static const mc_check_def_t builtins[] = {
     {.check = "wire/no-response-to-notification",
      .level = MC_LEVEL_MUST,
      .quote = "The receiver MUST NOT send a response.",
-     .refs = {REF("2025-03-26", "basic#notifications"), REF("2025-06-18", "basic#notifications"),
-              REF("2025-11-25", "basic#notifications"), REF("2026-07-28", "basic#notifications")},
+     .refs = {REF(MC_VN_2025_03_26, "basic#notifications"), REF(MC_VN_2025_06_18, "basic#notifications"),
+              REF(MC_VN_2025_11_25, "basic#notifications"), REF(MC_VN_2026_07_28, "basic#notifications")},
      .interpretation = "A response whose id matches no request, arriving right after the "
                        "client sent a notification, answers that notification."},
     {.check = "wire/server-request-id-unique",
      .level = MC_LEVEL_MUST,
      .quote = "The request ID MUST NOT have been previously used by the requestor within the same "
               "session.",
-     .refs = {REF("2025-03-26", "basic#requests"), REF("2025-06-18", "basic#requests"),
-              REF("2025-11-25", "basic#requests")},
+     .refs = {REF(MC_VN_2025_03_26, "basic#requests"), REF(MC_VN_2025_06_18, "basic#requests"),
+              REF(MC_VN_2025_11_25, "basic#requests")},
      .interpretation = "Every request the server sends to the client carries an id it has not "
                        "used for an earlier request of the same session."},
     {.check = "lifecycle/shutdown/stdio",
      .level = MC_LEVEL_INFO,
      .quote = "Waiting for the server to exit, or sending SIGTERM if the server does not exit "
               "within a reasonable time",
-     .refs = {REF("2025-03-26", "basic/lifecycle#stdio"), REF("2025-06-18", "basic/lifecycle#stdio"),
-              REF("2025-11-25", "basic/lifecycle#stdio")},
+     .refs = {REF(MC_VN_2025_03_26, "basic/lifecycle#stdio"), REF(MC_VN_2025_06_18, "basic/lifecycle#stdio"),
+              REF(MC_VN_2025_11_25, "basic/lifecycle#stdio")},
      .interpretation = "The shutdown sequence is the client's SHOULD: the harness closes stdin, "
                        "waits, sends SIGTERM, waits, then SIGKILL. A server that outlives stdin "
                        "EOF (or SIGTERM) breaks no rule of its own; it is reported once, as an "
@@ -136,9 +138,9 @@ static const mc_check_def_t builtins[] = {
     {.check = "wire/null-id-only-for-unreadable-requests",
      .level = MC_LEVEL_MUST,
      .quote = Q_RESPONSE_ID,
-     .refs = {REF("2025-03-26", "basic#responses"), REF("2025-06-18", "basic#responses"),
-              REFQ("2025-11-25", "basic#responses", Q_RESPONSE_ID_2511),
-              REFQ("2026-07-28", "basic#responses", Q_RESPONSE_ID_2511)},
+     .refs = {REF(MC_VN_2025_03_26, "basic#responses"), REF(MC_VN_2025_06_18, "basic#responses"),
+              REFQ(MC_VN_2025_11_25, "basic#responses", Q_RESPONSE_ID_2511),
+              REFQ(MC_VN_2026_07_28, "basic#responses", Q_RESPONSE_ID_2511)},
      .interpretation = "An error response may lack an id (null) only for a line whose id "
                        "could not be read (JSON-RPC 2.0: parse error, invalid request)."},
 
@@ -234,9 +236,9 @@ static const mc_check_def_t builtins[] = {
     {.check = "wire/negotiated-capabilities",
      .level = MC_LEVEL_MUST,
      .quote = "Both parties MUST: … Only use capabilities that were successfully negotiated",
-     .refs = {REFQL("2025-03-26", "basic/lifecycle#operation", Q_NEGOTIATED_2503, MC_LEVEL_SHOULD),
-              REF("2025-06-18", "basic/lifecycle#operation"),
-              REF("2025-11-25", "basic/lifecycle#operation")},
+     .refs = {REFQL(MC_VN_2025_03_26, "basic/lifecycle#operation", Q_NEGOTIATED_2503, MC_LEVEL_SHOULD),
+              REF(MC_VN_2025_06_18, "basic/lifecycle#operation"),
+              REF(MC_VN_2025_11_25, "basic/lifecycle#operation")},
      .interpretation = "The server sends list_changed only with <feature>.listChanged, "
                        "resources/updated only with resources.subscribe, and elicitation, "
                        "sampling and roots requests only to a client that declared them. "
@@ -247,65 +249,65 @@ static const mc_check_def_t builtins[] = {
      .quote = "For backwards compatibility, an empty capabilities object is equivalent to "
               "declaring support for form mode only: … Servers MUST NOT send elicitation "
               "requests with modes that are not supported by the client.",
-     .refs = {REF("2025-11-25", "client/elicitation#capabilities"),
-              REF("2026-07-28", "client/elicitation#capabilities")}},
+     .refs = {REF(MC_VN_2025_11_25, "client/elicitation#capabilities"),
+              REF(MC_VN_2026_07_28, "client/elicitation#capabilities")}},
     {.check = "wire/requests-before-initialized",
      .level = MC_LEVEL_SHOULD,
      .quote = "The server SHOULD NOT send requests other than pings and logging before "
               "receiving the initialized notification.",
-     .refs = {REF("2025-03-26", "basic/lifecycle#initialization"),
-              REF("2025-06-18", "basic/lifecycle#initialization"),
-              REF("2025-11-25", "basic/lifecycle#initialization")}},
+     .refs = {REF(MC_VN_2025_03_26, "basic/lifecycle#initialization"),
+              REF(MC_VN_2025_06_18, "basic/lifecycle#initialization"),
+              REF(MC_VN_2025_11_25, "basic/lifecycle#initialization")}},
     {.check = "wire/resource-updated-subscribed",
      .level = MC_LEVEL_INFO,
      .quote = "The protocol supports optional subscriptions to resource changes. Clients can "
               "subscribe to specific resources and receive notifications when they change:",
-     .refs = {REF("2025-03-26", "server/resources#subscriptions"),
-              REF("2025-06-18", "server/resources#subscriptions"),
-              REF("2025-11-25", "server/resources#subscriptions")},
+     .refs = {REF(MC_VN_2025_03_26, "server/resources#subscriptions"),
+              REF(MC_VN_2025_06_18, "server/resources#subscriptions"),
+              REF(MC_VN_2025_11_25, "server/resources#subscriptions")},
      .interpretation = "notifications/resources/updated comes only for URIs the client "
                        "subscribed to and has not unsubscribed from. The page describes the "
                        "flow without a keyword, so this is a note, never a failure."},
     {.check = "wire/log-level",
      .level = MC_LEVEL_MAY,
      .quote = "To configure the minimum log level, clients MAY send a logging/setLevel request:",
-     .refs = {REF("2025-03-26", "server/utilities/logging#setting-log-level"),
-              REF("2025-06-18", "server/utilities/logging#setting-log-level"),
-              REF("2025-11-25", "server/utilities/logging#setting-log-level")},
+     .refs = {REF(MC_VN_2025_03_26, "server/utilities/logging#setting-log-level"),
+              REF(MC_VN_2025_06_18, "server/utilities/logging#setting-log-level"),
+              REF(MC_VN_2025_11_25, "server/utilities/logging#setting-log-level")},
      .interpretation = "After logging/setLevel the level is a minimum: no notifications/message "
                        "below it. The keyword binds the client (MAY); no sentence gives the "
                        "server's side a keyword, so a message below the level is INFO."},
     {.check = "wire/logging-capability",
      .level = MC_LEVEL_MUST,
      .quote = "Servers that emit log message notifications MUST declare the logging capability:",
-     .refs = {REF("2025-03-26", "server/utilities/logging#capabilities"),
-              REF("2025-06-18", "server/utilities/logging#capabilities"),
-              REF("2025-11-25", "server/utilities/logging#capabilities"),
-              REF("2026-07-28", "server/utilities/logging#capabilities")}},
+     .refs = {REF(MC_VN_2025_03_26, "server/utilities/logging#capabilities"),
+              REF(MC_VN_2025_06_18, "server/utilities/logging#capabilities"),
+              REF(MC_VN_2025_11_25, "server/utilities/logging#capabilities"),
+              REF(MC_VN_2026_07_28, "server/utilities/logging#capabilities")}},
     /* --- the stateless protocol (2026-07-28) --- */
     {.check = "wire/result-type",
      .level = MC_LEVEL_MUST,
      .quote = "The result MUST include a resultType field to indicate the type of the result.",
-     .refs = {REF("2026-07-28", "basic#result-responses")},
+     .refs = {REF(MC_VN_2026_07_28, "basic#result-responses")},
      .interpretation = "Every result carries a string resultType, and one the client knows: "
                        "\"complete\" or \"input_required\" (an unrecognized value \"MUST be "
                        "considered invalid\", basic#resulttype; no extension is negotiated)."},
     {.check = "wire/input-required-methods",
      .level = MC_LEVEL_MUST,
      .quote = "Servers MUST NOT send InputRequiredResult responses on any other client requests.",
-     .refs = {REF("2026-07-28", "basic/patterns/mrtr#supported-requests")},
+     .refs = {REF(MC_VN_2026_07_28, "basic/patterns/mrtr#supported-requests")},
      .interpretation = "Only tools/call, prompts/get and resources/read, the rows of the page's "
                        "table, may be answered with resultType \"input_required\"."},
     {.check = "wire/input-required-shape",
      .level = MC_LEVEL_MUST,
      .quote = "Servers MUST include at least one of inputRequests or requestState in every "
               "InputRequiredResult response.",
-     .refs = {REF("2026-07-28", "basic/patterns/mrtr#server-requirements-basic-workflow")}},
+     .refs = {REF(MC_VN_2026_07_28, "basic/patterns/mrtr#server-requirements-basic-workflow")}},
     {.check = "wire/input-requests-declared",
      .level = MC_LEVEL_MUST,
      .quote = "Servers MUST NOT send an inputRequests that the client has not declared support "
               "for in its capabilities.",
-     .refs = {REF("2026-07-28", "basic/patterns/mrtr#server-requirements-basic-workflow")},
+     .refs = {REF(MC_VN_2026_07_28, "basic/patterns/mrtr#server-requirements-basic-workflow")},
      .interpretation = "An elicitation/create, sampling/createMessage or roots/list input "
                        "request needs that capability in the clientCapabilities of the request "
                        "it answers."},
@@ -313,7 +315,7 @@ static const mc_check_def_t builtins[] = {
      .level = MC_LEVEL_MUST,
      .quote = "The server MUST NOT emit notifications/message for a request that does not "
               "include this field.",
-     .refs = {REF("2026-07-28", "server/utilities/logging#per-request-log-level")},
+     .refs = {REF(MC_VN_2026_07_28, "server/utilities/logging#per-request-log-level")},
      .interpretation = "On stdio every stream shares one channel: a notifications/message is "
                        "in order only while a request that set io.modelcontextprotocol/logLevel "
                        "is still unanswered."},
@@ -321,7 +323,7 @@ static const mc_check_def_t builtins[] = {
      .level = MC_LEVEL_MUST,
      .quote = "The server MUST NOT send notification types the client has not explicitly "
               "requested.",
-     .refs = {REF("2026-07-28", "basic/patterns/subscriptions#opening-a-stream")},
+     .refs = {REF(MC_VN_2026_07_28, "basic/patterns/subscriptions#opening-a-stream")},
      .interpretation = "A list_changed or resources/updated notification names, in "
                        "_meta.io.modelcontextprotocol/subscriptionId, a subscriptions/listen "
                        "request whose notifications filter opted in to its type (for "
@@ -332,32 +334,32 @@ static const mc_check_def_t builtins[] = {
               "message carrying the subscription's ID in _meta under "
               "io.modelcontextprotocol/subscriptionId, and MUST NOT send any notification on "
               "the subscription before it.",
-     .refs = {REF("2026-07-28", "basic/patterns/subscriptions#acknowledgment")}},
+     .refs = {REF(MC_VN_2026_07_28, "basic/patterns/subscriptions#acknowledgment")}},
     {.check = "wire/progress-increases",
      .level = MC_LEVEL_MUST,
      .quote = "The progress value MUST increase with each notification, even if the total is "
               "unknown.",
-     .refs = {REF("2025-03-26", "basic/utilities/progress#progress-flow"),
-              REF("2025-06-18", "basic/utilities/progress#progress-flow"),
-              REF("2025-11-25", "basic/utilities/progress#progress-flow"),
-              REF("2026-07-28", "basic/patterns/progress#progress-flow")}},
+     .refs = {REF(MC_VN_2025_03_26, "basic/utilities/progress#progress-flow"),
+              REF(MC_VN_2025_06_18, "basic/utilities/progress#progress-flow"),
+              REF(MC_VN_2025_11_25, "basic/utilities/progress#progress-flow"),
+              REF(MC_VN_2026_07_28, "basic/patterns/progress#progress-flow")}},
     {.check = "wire/progress-active-token",
      .level = MC_LEVEL_MUST,
      .quote = "Progress notifications MUST only reference tokens that: … Were provided in an "
               "active request … Are associated with an in-progress operation",
-     .refs = {REF("2025-03-26", "basic/utilities/progress#behavior-requirements"),
-              REF("2025-06-18", "basic/utilities/progress#behavior-requirements"),
-              REF("2025-11-25", "basic/utilities/progress#behavior-requirements"),
-              REF("2026-07-28", "basic/patterns/progress#behavior-requirements")},
+     .refs = {REF(MC_VN_2025_03_26, "basic/utilities/progress#behavior-requirements"),
+              REF(MC_VN_2025_06_18, "basic/utilities/progress#behavior-requirements"),
+              REF(MC_VN_2025_11_25, "basic/utilities/progress#behavior-requirements"),
+              REF(MC_VN_2026_07_28, "basic/patterns/progress#behavior-requirements")},
      .interpretation = "A token is active from the request that carries it until that "
                        "request's response."},
     {.check = "wire/server-alive",
      .level = MC_LEVEL_MAY,
      .quote = "The server MAY initiate shutdown by closing its output stream to the client and "
               "exiting.",
-     .refs = {REF("2025-03-26", "basic/lifecycle#stdio"), REF("2025-06-18", "basic/lifecycle#stdio"),
-              REF("2025-11-25", "basic/lifecycle#stdio"),
-              REF("2026-07-28", "basic/transports/stdio#shutdown")},
+     .refs = {REF(MC_VN_2025_03_26, "basic/lifecycle#stdio"), REF(MC_VN_2025_06_18, "basic/lifecycle#stdio"),
+              REF(MC_VN_2025_11_25, "basic/lifecycle#stdio"),
+              REF(MC_VN_2026_07_28, "basic/transports/stdio#shutdown")},
      .interpretation = "A server that exits while the client still talks to it used this "
                        "MAY: noted as INFO; the requests left unanswered report their own "
                        "checks."},

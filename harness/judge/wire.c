@@ -1,11 +1,11 @@
-#include "client/wire.h"
+#include "judge/wire.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "client/rawid.h"
+#include "judge/rawid.h"
 #include "core/frame.h"
 #include "core/json.h"
 #include "core/limits.h"
@@ -811,6 +811,16 @@ static void inbound_batch(mc_wire_t *w, json_object *arr)
     }
 }
 
+/* Hands a JSON text that is no valid message to the caller (is_line 0), or
+ * frees it when there is no caller to take it. */
+static void keep_invalid(mc_wire_info_t *info, mc_msg_t *m)
+{
+    if (info != NULL)
+        info->msg = *m;
+    else
+        mc_msg_free(m);
+}
+
 void mc_wire_inbound(mc_wire_t *w, int kind, unsigned flags, const char *data, size_t len,
                      mc_wire_info_t *info)
 {
@@ -846,6 +856,11 @@ void mc_wire_inbound(mc_wire_t *w, int kind, unsigned flags, const char *data, s
         mc_wire_fail(w, "wire/newline-delimited", "line ends in \\r\\n");
     mc_errbuf_clear(&eb);
     rc = mc_json_parse(data, len, 0, &root, &eb);
+    if (rc != MC_OK && info != NULL) {
+        info->msg.kind = MC_MSG_INVALID;
+        info->msg.rpc_error = MC_RPC_PARSE_ERROR;
+        snprintf(info->msg.reason, sizeof(info->msg.reason), "%s", eb.msg);
+    }
     if (rc == MC_EUTF8) {
         mc_wire_fail(w, "wire/utf8", "%s", eb.msg);
         return;
@@ -856,6 +871,8 @@ void mc_wire_inbound(mc_wire_t *w, int kind, unsigned flags, const char *data, s
                      data != NULL ? data : "");
         return;
     }
+    if (info != NULL)
+        info->is_json = 1;
     mc_wire_pass(w, "wire/stdout-only-messages");
     mc_msg_classify(root, &m);
     if (m.kind == MC_MSG_INVALID && m.root != NULL &&
@@ -864,7 +881,7 @@ void mc_wire_inbound(mc_wire_t *w, int kind, unsigned flags, const char *data, s
          * each member is judged as a message of its own. */
         mc_wire_pass(w, "wire/no-batch");
         inbound_batch(w, m.root);
-        mc_msg_free(&m);
+        keep_invalid(info, &m);
         return;
     }
     if (m.kind == MC_MSG_INVALID) {
@@ -880,7 +897,7 @@ void mc_wire_inbound(mc_wire_t *w, int kind, unsigned flags, const char *data, s
         }
         else
             mc_wire_fail(w, "wire/jsonrpc-envelope", "%s", m.reason);
-        mc_msg_free(&m);
+        keep_invalid(info, &m);
         return;
     }
     mc_wire_pass(w, "wire/jsonrpc-envelope");

@@ -1,4 +1,4 @@
-/* Unit tests for the wire checks (client/wire.h): each rule seen holding and
+/* Unit tests for the wire checks (judge/wire.h): each rule seen holding and
  * seen failing on a scripted transcript. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -9,7 +9,7 @@
 
 #include <cmocka.h>
 
-#include "client/wire.h"
+#include "judge/wire.h"
 #include "core/frame.h"
 
 static void out(mc_wire_t *w, const char *line)

@@ -8,11 +8,15 @@
  * outstanding request ids and methods, whether notifications/initialized was
  * sent, the negotiated capabilities, subscriptions, the log level set,
  * active progress tokens and their last values. Check metadata (level, spec
- * reference, sentence) lives with the scenario layer's built-in checks; the
+ * reference, sentence) lives in the check registry (judge/builtin.h); the
  * schema check is added by the caller, who has the schemas.
+ *
+ * Public names keep the mc_wire_ prefix: the wire rules are one module of
+ * the judge layer, as the registry (mc_builtin_) and the check model
+ * (mc_check_) are.
  */
-#ifndef MC_CLIENT_WIRE_H
-#define MC_CLIENT_WIRE_H
+#ifndef MC_JUDGE_WIRE_H
+#define MC_JUDGE_WIRE_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -102,13 +106,18 @@ void mc_wire_outbound(mc_wire_t *w, const char *line, size_t len);
 
 /*
  * What the checker learned of an inbound line, for the caller's schema check.
- * msg is the classified message (owned by info; free with mc_wire_info_free).
+ * msg is the classified message (owned by info; free with mc_wire_info_free):
+ * with is_line 1 a valid JSON-RPC message; with is_line 0, a JSON text that
+ * is none (kind MC_MSG_INVALID, root the text: an array, a result with a
+ * null id, ...), or nothing (root NULL) when the frame was no JSON at all.
  */
 typedef struct mc_wire_info {
     mc_msg_t msg;
     const char *answered_method; /* for responses: the request's method (borrowed, valid
                                     until the next call), or NULL */
-    int is_line;                 /* 0 for empty/oversize/truncated frames */
+    int is_line;                 /* 1: msg is a valid JSON-RPC message */
+    int is_json;                 /* 1: the frame was one JSON text (else msg.reason
+                                    says why not) */
 } mc_wire_info_t;
 
 /*
@@ -132,4 +141,4 @@ void mc_wire_pass(mc_wire_t *w, const char *check);
 /* Logging levels in order of severity; returns the rank (0 = debug) or -1. */
 int mc_log_level_rank(const char *level);
 
-#endif /* MC_CLIENT_WIRE_H */
+#endif /* MC_JUDGE_WIRE_H */

@@ -3,10 +3,10 @@
  *
  * json-c clamps integers beyond 64 bits when it parses them, and a report
  * must show what the server wrote: the wire checks cite the id from the
- * raw bytes. Internal to the client layer.
+ * raw bytes. Internal to the judge layer.
  */
-#ifndef MC_CLIENT_RAWID_H
-#define MC_CLIENT_RAWID_H
+#ifndef MC_JUDGE_RAWID_H
+#define MC_JUDGE_RAWID_H
 
 #include <stddef.h>
 
@@ -19,4 +19,4 @@
  */
 int mc__raw_member_id(const char *p, size_t n, const char **out, size_t *out_len);
 
-#endif /* MC_CLIENT_RAWID_H */
+#endif /* MC_JUDGE_RAWID_H */

@@ -1,4 +1,4 @@
-#include "scenario/check.h"
+#include "judge/check.h"
 
 #include <stdio.h>
 #include <string.h>

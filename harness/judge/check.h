@@ -4,10 +4,11 @@
  * and the harness's reading kept apart; the rules these follow (RFC 2119
  * keywords, "page#anchor", ids and version names). Scenario files declare
  * checks in this form (scenarios/README.md), and so does the registry of
- * built-in checks (builtin.h). Depends on nothing else of the harness.
+ * built-in checks (builtin.h). The judge layer owns the model; the scenario
+ * layer above includes it. Depends on nothing else of the harness.
  */
-#ifndef MC_SCENARIO_CHECK_H
-#define MC_SCENARIO_CHECK_H
+#ifndef MC_JUDGE_CHECK_H
+#define MC_JUDGE_CHECK_H
 
 #include <stddef.h>
 
@@ -118,4 +119,4 @@ int mc_spec_ref_ok(const char *ref);
 /* "YYYY-MM-DD". */
 int mc_version_name_ok(const char *v);
 
-#endif /* MC_SCENARIO_CHECK_H */
+#endif /* MC_JUDGE_CHECK_H */
