@@ -13,14 +13,11 @@
 #include "core/json.h"
 #include "core/version.h"
 
-#define R2(page)                                                                              \
-    {{"2025-06-18", page, NULL}, {"2025-11-25", page, NULL}, {NULL, NULL, NULL}}
-
-#define R3(page)                                                                              \
-    {{"2025-03-26", page, NULL},                                                              \
-     {"2025-06-18", page, NULL},                                                              \
-     {"2025-11-25", page, NULL},                                                              \
-     {NULL, NULL, NULL}}
+#define HREF(v, p) {.version = (v), .page = (p)}
+#define R2(p) {HREF(MC_VN_2025_06_18, p), HREF(MC_VN_2025_11_25, p), {.version = NULL}}
+#define R3(p)                                                                                  \
+    {HREF(MC_VN_2025_03_26, p), HREF(MC_VN_2025_06_18, p), HREF(MC_VN_2025_11_25, p),          \
+     {.version = NULL}}
 
 /* Each quote is the spec's sentence, verbatim, on the pages named. */
 static const mc_check_def_t g_checks[] = {
@@ -49,8 +46,8 @@ static const mc_check_def_t g_checks[] = {
      .level = MC_LEVEL_SHOULD,
      .quote = "The SSE stream SHOULD eventually include JSON-RPC _response_ for the JSON-RPC "
               "_request_ sent in the POST body.",
-     .refs = {{"2025-06-18", "basic/transports#sending-messages-to-the-server", NULL},
-              {NULL, NULL, NULL}}},
+     .refs = {HREF(MC_VN_2025_06_18, "basic/transports#sending-messages-to-the-server"),
+              {.version = NULL}}},
     {.check = "http/sse-event-id-unique",
      .level = MC_LEVEL_MUST,
      .quote = "If present, the ID MUST be globally unique across all streams within that "
