@@ -187,19 +187,30 @@ bench_validate() {
     local size_mb t0 t1 c_secs
     size_mb=$(awk -v b="$(stat -c %s "$trace")" 'BEGIN { printf "%.1f", b / 1048576 }')
     echo; echo "== end to end: $size_mb MB JSONL of resources/list results"
-    t0=$(date +%s.%N)
-    "$BUILD_DIR/bin/mcpcheck" validate --quiet --spec-version "$version" \
-        --result-of resources/list "$trace"
-    t1=$(date +%s.%N)
-    c_secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')
-    printf '%-34s %8.3f s %8.1f MB/s\n' "mcpcheck validate" "$c_secs" \
-        "$(awk -v s="$size_mb" -v t="$c_secs" 'BEGIN { print s / t }')"
+    # Each side runs BENCH_REPEAT times (default 3), alternately, and the
+    # fastest run of each is compared: on a shared machine the fastest run is
+    # the one least disturbed by other work.
+    local repeat=${BENCH_REPEAT:-3} i a_secs="" e2e t
+    c_secs=""
+    for ((i = 0; i < repeat; i++)); do
+        t0=$(date +%s.%N)
+        "$BUILD_DIR/bin/mcpcheck" validate --quiet --spec-version "$version" \
+            --result-of resources/list "$trace" >"$work/e2e.out"
+        t1=$(date +%s.%N)
+        t=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')
+        c_secs=$(awk -v m="$c_secs" -v t="$t" 'BEGIN { print (m == "" || t < m) ? t : m }')
+        if [ -n "$ajv" ]; then
+            e2e=$(cd "$ajv" && node --max-old-space-size=4096 bench-ajv.js "$schema" "$work" 0 e2e "$trace")
+            t=$(awk '{ print $3 }' <<<"$e2e")
+            a_secs=$(awk -v m="$a_secs" -v t="$t" 'BEGIN { print (m == "" || t < m) ? t : m }')
+        fi
+    done
+    cat "$work/e2e.out"
+    printf '%-34s %8.3f s %8.1f MB/s (fastest of %d)\n' "mcpcheck validate" "$c_secs" \
+        "$(awk -v s="$size_mb" -v t="$c_secs" 'BEGIN { print s / t }')" "$repeat"
     if [ -n "$ajv" ]; then
-        local e2e a_secs
-        e2e=$(cd "$ajv" && node --max-old-space-size=4096 bench-ajv.js "$schema" "$work" 0 e2e "$trace")
-        a_secs=$(awk '{ print $3 }' <<<"$e2e")
-        printf '%-34s %8.3f s %8.1f MB/s\n' "node + Ajv (readFile, JSON.parse)" "$a_secs" \
-            "$(awk -v s="$size_mb" -v t="$a_secs" 'BEGIN { print s / t }')"
+        printf '%-34s %8.3f s %8.1f MB/s (fastest of %d)\n' "node + Ajv (readFile, JSON.parse)" \
+            "$a_secs" "$(awk -v s="$size_mb" -v t="$a_secs" 'BEGIN { print s / t }')" "$repeat"
         awk -v c="$c_secs" -v a="$a_secs" \
             'BEGIN { printf "mcpcheck runs at %.2fx the speed of Ajv end to end (target >= 0.5x)\n", a / c }'
     fi
