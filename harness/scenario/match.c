@@ -301,6 +301,77 @@ static int valid_against(json_object *schema, json_object *v, char *why, size_t 
     return ok;
 }
 
+/* The "length" matcher: a string's characters, an array's items or an
+ * object's members, within {"min", "max"} or equal to a number. */
+static int match_length(json_object *arg, json_object *v, char *expected, size_t en)
+{
+    double lo = 0, hi = 1e300, len;
+
+    if (is_number(arg)) {
+        lo = hi = json_object_get_double(arg);
+        snprintf(expected, en, "length %g", lo);
+    } else {
+        int has_lo = bound(arg, "min", &lo), has_hi = bound(arg, "max", &hi);
+        if (has_lo && has_hi)
+            snprintf(expected, en, "length between %g and %g", lo, hi);
+        else if (has_lo)
+            snprintf(expected, en, "length at least %g", lo);
+        else
+            snprintf(expected, en, "length at most %g", hi);
+    }
+    if (v == NULL)
+        return 0;
+    if (json_object_is_type(v, json_type_string))
+        len = (double)utf8_len(json_object_get_string(v));
+    else if (json_object_is_type(v, json_type_array))
+        len = (double)json_object_array_length(v);
+    else if (json_object_is_type(v, json_type_object))
+        len = (double)json_object_object_length(v);
+    else
+        return 0;
+    return len >= lo && len <= hi;
+}
+
+/* The "range" matcher: a number within {"min", "max"}. */
+static int match_range(json_object *arg, json_object *v, char *expected, size_t en)
+{
+    double lo = -1e300, hi = 1e300, x;
+    int has_lo = bound(arg, "min", &lo), has_hi = bound(arg, "max", &hi);
+
+    if (has_lo && has_hi)
+        snprintf(expected, en, "a number between %g and %g", lo, hi);
+    else if (has_lo)
+        snprintf(expected, en, "a number >= %g", lo);
+    else
+        snprintf(expected, en, "a number <= %g", hi);
+    if (!is_number(v))
+        return 0;
+    x = json_object_get_double(v);
+    return x >= lo && x <= hi;
+}
+
+/* The "contains" matcher: a substring, an array item that holds arg, or an
+ * object that holds arg as a subset. */
+static int match_contains(json_object *arg, json_object *v, char *expected, size_t en)
+{
+    char t[400];
+
+    compact(arg, t, sizeof(t));
+    snprintf(expected, en, "a value containing %s", t);
+    if (v != NULL && json_object_is_type(v, json_type_string) &&
+        json_object_is_type(arg, json_type_string))
+        return strstr(json_object_get_string(v), json_object_get_string(arg)) != NULL;
+    if (v != NULL && json_object_is_type(v, json_type_array) &&
+        !json_object_is_type(arg, json_type_array)) {
+        size_t i, n = json_object_array_length(v);
+        for (i = 0; i < n; i++)
+            if (mc_json_subset(arg, json_object_array_get_idx(v, i)))
+                return 1;
+        return 0;
+    }
+    return mc_json_subset(arg, v);
+}
+
 /* Applies the matcher to one selected value; returns 1 when it holds. */
 static int apply(eval_t *e, json_object *v, int found, char *expected, size_t en)
 {
@@ -359,63 +430,12 @@ static int apply(eval_t *e, json_object *v, int found, char *expected, size_t en
         return v != NULL && json_object_is_type(v, json_type_string) && e->have_rx &&
                rx_match(&e->rx, json_object_get_string(v));
     }
-    if (strcmp(m, "length") == 0) {
-        double lo = 0, hi = 1e300, len;
-        if (is_number(arg)) {
-            lo = hi = json_object_get_double(arg);
-            snprintf(expected, en, "length %g", lo);
-        } else {
-            int has_lo = bound(arg, "min", &lo), has_hi = bound(arg, "max", &hi);
-            if (has_lo && has_hi)
-                snprintf(expected, en, "length between %g and %g", lo, hi);
-            else if (has_lo)
-                snprintf(expected, en, "length at least %g", lo);
-            else
-                snprintf(expected, en, "length at most %g", hi);
-        }
-        if (v == NULL)
-            return 0;
-        if (json_object_is_type(v, json_type_string))
-            len = (double)utf8_len(json_object_get_string(v));
-        else if (json_object_is_type(v, json_type_array))
-            len = (double)json_object_array_length(v);
-        else if (json_object_is_type(v, json_type_object))
-            len = (double)json_object_object_length(v);
-        else
-            return 0;
-        return len >= lo && len <= hi;
-    }
-    if (strcmp(m, "range") == 0) {
-        double lo = -1e300, hi = 1e300, x;
-        int has_lo = bound(arg, "min", &lo), has_hi = bound(arg, "max", &hi);
-        if (has_lo && has_hi)
-            snprintf(expected, en, "a number between %g and %g", lo, hi);
-        else if (has_lo)
-            snprintf(expected, en, "a number >= %g", lo);
-        else
-            snprintf(expected, en, "a number <= %g", hi);
-        if (!is_number(v))
-            return 0;
-        x = json_object_get_double(v);
-        return x >= lo && x <= hi;
-    }
-    if (strcmp(m, "contains") == 0) {
-        char t[400];
-        compact(arg, t, sizeof(t));
-        snprintf(expected, en, "a value containing %s", t);
-        if (v != NULL && json_object_is_type(v, json_type_string) &&
-            json_object_is_type(arg, json_type_string))
-            return strstr(json_object_get_string(v), json_object_get_string(arg)) != NULL;
-        if (v != NULL && json_object_is_type(v, json_type_array) &&
-            !json_object_is_type(arg, json_type_array)) {
-            size_t i, n = json_object_array_length(v);
-            for (i = 0; i < n; i++)
-                if (mc_json_subset(arg, json_object_array_get_idx(v, i)))
-                    return 1;
-            return 0;
-        }
-        return mc_json_subset(arg, v);
-    }
+    if (strcmp(m, "length") == 0)
+        return match_length(arg, v, expected, en);
+    if (strcmp(m, "range") == 0)
+        return match_range(arg, v, expected, en);
+    if (strcmp(m, "contains") == 0)
+        return match_contains(arg, v, expected, en);
     if (strcmp(m, "base64") == 0) {
         int want = json_object_get_boolean(arg);
         int ok = v != NULL && json_object_is_type(v, json_type_string) &&
