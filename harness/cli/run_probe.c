@@ -1,6 +1,7 @@
 /*
  * run_probe.c - `mcpcheck run`'s version probe: which protocol versions the
- * target speaks, asked with one initialize per version before the run.
+ * target speaks, asked with one initialize (server/discover at 2026-07-28) per
+ * version before the run.
  */
 #include <stdio.h>
 #include <string.h>
