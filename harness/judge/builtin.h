@@ -19,6 +19,13 @@ const mc_check_def_t *mc_builtin_check(const char *id);
 const mc_check_def_t *mc_builtin_check_at(size_t i);
 
 /*
+ * The built-in check of the Streamable HTTP transport (an "http/..." id) with
+ * this id, or NULL (also for NULL). These are kept apart from the checks above:
+ * mc_builtin_check and mc_builtin_check_at do not return them.
+ */
+const mc_check_def_t *mc_builtin_http_check(const char *id);
+
+/*
  * The id a step names when what it does is set-up, not a rule of the spec:
  * a step reporting to it that cannot be carried out (no answer in time, a
  * variable that does not resolve) makes the scenario NOT-VERIFIED, never

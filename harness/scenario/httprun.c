@@ -12,78 +12,11 @@
 #include "client/sse.h"
 #include "core/json.h"
 #include "core/version.h"
-
-#define HREF(v, p) {.version = (v), .page = (p)}
-#define R2(p) {HREF(MC_VN_2025_06_18, p), HREF(MC_VN_2025_11_25, p), {.version = NULL}}
-#define R3(p)                                                                                  \
-    {HREF(MC_VN_2025_03_26, p), HREF(MC_VN_2025_06_18, p), HREF(MC_VN_2025_11_25, p),          \
-     {.version = NULL}}
-
-/* Each quote is the spec's sentence, verbatim, on the pages named. */
-static const mc_check_def_t g_checks[] = {
-    {.check = "http/notification-202",
-     .level = MC_LEVEL_MUST,
-     .quote = "If the server accepts the input, the server MUST return HTTP status code 202 "
-              "Accepted with no body.",
-     .refs = R2("basic/transports#sending-messages-to-the-server")},
-    {.check = "http/request-content-type",
-     .level = MC_LEVEL_MUST,
-     .quote = "If the input is a JSON-RPC _request_, the server MUST either return Content-Type: "
-              "text/event-stream, to initiate an SSE stream, or Content-Type: application/json, "
-              "to return one JSON object.",
-     .refs = R2("basic/transports#sending-messages-to-the-server")},
-    {.check = "http/session-id-visible-ascii",
-     .level = MC_LEVEL_MUST,
-     .quote = "The session ID MUST only contain visible ASCII characters (ranging from 0x21 to "
-              "0x7E).",
-     .refs = R2("basic/transports#session-management")},
-    {.check = "http/get-stream-no-response",
-     .level = MC_LEVEL_MUST,
-     .quote = "The server MUST NOT send a JSON-RPC _response_ on the stream unless resuming a "
-              "stream associated with a previous client request.",
-     .refs = R2("basic/transports#listening-for-messages-from-the-server")},
-    {.check = "http/response-on-own-stream",
-     .level = MC_LEVEL_SHOULD,
-     .quote = "The SSE stream SHOULD eventually include JSON-RPC _response_ for the JSON-RPC "
-              "_request_ sent in the POST body.",
-     .refs = {HREF(MC_VN_2025_06_18, "basic/transports#sending-messages-to-the-server"),
-              {.version = NULL}}},
-    {.check = "http/sse-event-id-unique",
-     .level = MC_LEVEL_MUST,
-     .quote = "If present, the ID MUST be globally unique across all streams within that "
-              "session\u2014or all streams with that specific client, if session management is "
-              "not in use.",
-     .refs = R3("basic/transports#resumability-and-redelivery"),
-     .interpretation = "Every SSE event id the session receives is remembered (the last "
-                       "MC_HTTP_MAX_TRACKED_EVENT_IDS of them); one seen before, on any stream "
-                       "of the session, is a FAIL. A resumed stream repeating an id of the "
-                       "stream it resumes is a redelivery, not a reuse."},
-    {.check = "http/resume-own-stream",
-     .level = MC_LEVEL_MUST,
-     .quote = "The server MUST NOT replay messages that would have been delivered on a "
-              "different stream.",
-     .refs = R3("basic/transports#resumability-and-redelivery"),
-     .interpretation = "When a stream ends before the response to its request, the client "
-                       "resumes it with GET and Last-Event-ID; an event on that GET whose id "
-                       "another stream of the session sent is a replayed message of another "
-                       "stream."},
-    {.check = "http/sse-event-has-data",
-     .level = MC_LEVEL_INFO,
-     .quote = "Server can optionally make use of Server-Sent Events (SSE) to stream multiple "
-              "server messages.",
-     .refs = R2("basic/transports#streamable-http"),
-     .interpretation = "An SSE event without a data field carries no message (event-stream "
-                       "clients do not dispatch it); it is reported, never failed."},
-};
+#include "judge/builtin.h"
 
 const mc_check_def_t *mc_httprun_check(const char *id)
 {
-    size_t i;
-
-    for (i = 0; i < sizeof(g_checks) / sizeof(g_checks[0]); i++)
-        if (strcmp(g_checks[i].check, id) == 0)
-            return &g_checks[i];
-    return NULL;
+    return mc_builtin_http_check(id);
 }
 
 int mc_httprun_start(mc_httprun_t *hr, const mc_runner_opts_t *o, mc_link_t *link,
