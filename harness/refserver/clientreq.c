@@ -12,8 +12,6 @@
 
 #include "refserver/internal.h"
 
-void mc__rs_job_reply(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply);
-
 int mc__rs_client_request(mc_refserver_t *rs, rs_job_t *job, const char *method,
                           json_object *params)
 {

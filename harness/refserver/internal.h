@@ -351,6 +351,21 @@ int mc__rs_prompt_has_arg(mc_refserver_t *rs, const char *prompt, const char *ar
 /* ---- tools.c ---- */
 void mc__rs_tools_list(mc_refserver_t *rs, json_object *id, json_object *params);
 void mc__rs_tools_call(mc_refserver_t *rs, json_object *id, json_object *params);
+/* Runs step job->step of the job's tool; reply is the client's answer when
+ * the job waited for one, else NULL. Returns RS_STEP_*. */
+int mc__rs_tool_step(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply);
+/* An isError tool result with one text block. Returns a new reference. */
+json_object *mc__rs_tool_error(mc_refserver_t *rs, const char *text);
+/* A tool result with one text block. Returns a new reference. */
+json_object *mc__rs_tool_text(mc_refserver_t *rs, const char *text);
+
+/* ---- jobs.c: the job runner behind tool calls ---- */
+/* Starts a job for fixture tool `tool` answering request id; token, args and
+ * responses (inputResponses) may be NULL and are borrowed. Its first step
+ * runs from mc__rs_jobs_run(). A full job table answers -32603; an
+ * allocation failure sets rs->failed. */
+void mc__rs_job_start(mc_refserver_t *rs, json_object *id, int tool, json_object *token,
+                      json_object *args, json_object *responses);
 /* Runs the steps that are due. */
 void mc__rs_jobs_run(mc_refserver_t *rs);
 /* After each message: with the cancelled-request-answered switch, a job
@@ -371,10 +386,9 @@ void mc__rs_job_finish_text(mc_refserver_t *rs, rs_job_t *job, const char *text,
 /* Sends a progress notification for the job when it has a token. */
 void mc__rs_job_progress(mc_refserver_t *rs, rs_job_t *job, double progress, double total,
                          const char *message);
-/* An isError tool result with one text block. Returns a new reference. */
-json_object *mc__rs_tool_error(mc_refserver_t *rs, const char *text);
-/* A tool result with one text block. Returns a new reference. */
-json_object *mc__rs_tool_text(mc_refserver_t *rs, const char *text);
+/* Called by clientreq.c when the client answers a request of job: runs its
+ * next step if it waits for the client. */
+void mc__rs_job_reply(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply);
 
 /* ---- clientreq.c: server->client requests ---- */
 
