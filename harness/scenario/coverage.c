@@ -134,32 +134,16 @@ static int has(const hits_t *h, const char *message, const char *path)
 }
 
 /* Records the outcome an expectation names for a method. */
-static void expect_hits(hits_t *h, const char *method, json_object *expect)
+static void expect_hits(hits_t *h, const char *method, const mc_step_expect_t *e)
 {
     char path[64];
+    size_t i;
 
-    if (expect == NULL) {
+    if (e->kind == MC_STEP_EXPECT_RESULT || e->kind == MC_STEP_EXPECT_ANY)
         hit(h, method, "result");
-        return;
-    }
-    if (json_object_is_type(expect, json_type_string)) {
-        const char *e = json_object_get_string(expect);
-        if (strcmp(e, "result") == 0 || strcmp(e, "any") == 0)
-            hit(h, method, "result");
-        return;
-    }
-    {
-        json_object *codes = mc_json_get(expect, "error");
-        if (codes != NULL && json_object_is_type(codes, json_type_int)) {
-            snprintf(path, sizeof(path), "error %lld", (long long)json_object_get_int64(codes));
-            hit(h, method, path);
-        } else if (codes != NULL && json_object_is_type(codes, json_type_array)) {
-            for (size_t i = 0; i < json_object_array_length(codes); i++) {
-                snprintf(path, sizeof(path), "error %lld",
-                         (long long)json_object_get_int64(json_object_array_get_idx(codes, i)));
-                hit(h, method, path);
-            }
-        }
+    for (i = 0; e->kind == MC_STEP_EXPECT_CODES && i < e->n_codes; i++) {
+        snprintf(path, sizeof(path), "error %lld", (long long)e->codes[i]);
+        hit(h, method, path);
     }
 }
 
@@ -220,18 +204,15 @@ static void scan_steps(scan_t *sn, const mc_step_t *steps, size_t n);
 /* Each kind's contribution to the map (step.h). */
 static void cover_request(scan_t *sn, const mc_step_t *s)
 {
+    static const mc_step_expect_t any = {.kind = MC_STEP_EXPECT_ANY};
+    const mc_step_request_t *r = &s->u.request;
+    const mc_step_expect_kind_t ek = r->judge.expect.kind;
     hits_t *h = sn->h;
-    json_object *st = s->json;
-    const char *m = s->arg;
-    json_object *exp = mc_json_get(st, "expect");
+    const char *m = r->method;
 
-    if (mc_json_get_str(st, "async") != NULL)
-        exp = json_object_new_string("any"); /* judged by its await */
-    expect_hits(h, m, exp);
-    assert_hits(h, m, mc_json_get(st, "assert"));
-    if (mc_json_get_str(st, "async") != NULL)
-        json_object_put(exp);
-    exp = mc_json_get(st, "expect");
+    /* An async request is judged by its await: any answer. */
+    expect_hits(h, m, r->async != NULL ? &any : &r->judge.expect);
+    assert_hits(h, m, r->judge.asserts);
     /* The JSON-RPC error rows, whichever method provoked them. */
     if (has(h, m, "error -32601"))
         hit(h, "(unknown method)", "error -32601");
@@ -242,45 +223,43 @@ static void cover_request(scan_t *sn, const mc_step_t *s)
     if (has(h, m, "error -32021"))
         hit(h, "(any request)", "error -32021");
     if (strcmp(m, "initialize") == 0) {
-        const char *pv = mc_json_get_str(mc_json_get(st, "params"), "protocolVersion");
+        const char *pv = mc_json_get_str(r->params, "protocolVersion");
         sn->saw_request = 1;
         if (pv != NULL && strstr(pv, "${") == NULL && !mc_protocol_version_known(pv))
             hit(h, "initialize", "result counter-offer");
-    } else if (sn->sc->manual_init && !sn->saw_request && exp != NULL &&
-               (mc_json_get(exp, "error") != NULL ||
-                (json_object_is_type(exp, json_type_string) &&
-                 strcmp(json_object_get_string(exp), "error") == 0))) {
+    } else if (sn->sc->manual_init && !sn->saw_request &&
+               (ek == MC_STEP_EXPECT_CODES || ek == MC_STEP_EXPECT_ERROR)) {
         hit(h, "initialize", "error (request before initialize)");
     }
 }
 
 static void cover_paginate(scan_t *sn, const mc_step_t *s)
 {
-    hit(sn->h, s->arg, "result");
+    hit(sn->h, s->u.paginate.method, "result");
 }
 
 static void cover_notify(scan_t *sn, const mc_step_t *s)
 {
-    hit(sn->h, s->arg, "sent");
+    hit(sn->h, s->u.notify.method, "sent");
 }
 
 static void cover_expect_notification(scan_t *sn, const mc_step_t *s)
 {
-    hit(sn->h, s->arg, "notification");
+    hit(sn->h, s->u.expect_notification.method, "notification");
 }
 
 static void cover_expect_no_notification(scan_t *sn, const mc_step_t *s)
 {
-    hit(sn->h, s->arg, "absent");
+    hit(sn->h, s->u.expect_no_notification.method, "absent");
 }
 
 static void cover_expect_request(scan_t *sn, const mc_step_t *s)
 {
-    const char *m = s->arg;
+    const char *m = s->u.expect_request.method;
 
     hit(sn->h, m, "request");
     if (strcmp(m, "elicitation/create") == 0) {
-        json_object *as = mc_json_get(s->json, "assert");
+        json_object *as = s->u.expect_request.judge.asserts;
         for (size_t k = 0; as != NULL && k < json_object_array_length(as); k++) {
             json_object *a = json_object_array_get_idx(as, k);
             const char *p = mc_json_get_str(a, "path");
@@ -293,25 +272,23 @@ static void cover_expect_request(scan_t *sn, const mc_step_t *s)
 
 static void cover_answer(scan_t *sn, const mc_step_t *s)
 {
-    answer_hits(sn->h, s->arg, mc_json_get(s->json, "with"));
+    answer_hits(sn->h, s->u.answer.method, s->u.answer.with);
 }
 
 static void cover_raw(scan_t *sn, const mc_step_t *s)
 {
     hits_t *h = sn->h;
-    const char *raw = s->arg;
-    json_object *parsed = NULL, *exp = mc_json_get(s->json, "expect");
-    json_object *codes = mc_json_get(exp, "error");
-    long long code = codes != NULL && json_object_is_type(codes, json_type_int)
-                         ? (long long)json_object_get_int64(codes)
+    const mc_step_raw_t *r = &s->u.raw;
+    const mc_step_expect_t *e = &r->judge.expect;
+    /* One code written as a number (not a list). */
+    long long code = e->kind == MC_STEP_EXPECT_CODES && !e->codes_list && e->n_codes == 1
+                         ? (long long)e->codes[0]
                          : 0;
 
-    if (exp != NULL && json_object_is_type(exp, json_type_string) &&
-        strcmp(json_object_get_string(exp), "batch") == 0)
+    if (e->kind == MC_STEP_EXPECT_BATCH)
         hit(h, "(batch)", "batch answer");
-    else if (raw != NULL && raw[0] == '[' && exp != NULL &&
-             (codes != NULL || (json_object_is_type(exp, json_type_string) &&
-                                strcmp(json_object_get_string(exp), "error") == 0)))
+    else if (r->line != NULL && r->line[0] == '[' &&
+             (e->kind == MC_STEP_EXPECT_CODES || e->kind == MC_STEP_EXPECT_ERROR))
         hit(h, "(batch)", "error");
     if (code == -32700)
         hit(h, "(malformed)", "error -32700");
@@ -319,11 +296,10 @@ static void cover_raw(scan_t *sn, const mc_step_t *s)
         hit(h, "(invalid request)", "error -32600");
     if (code == -32601)
         hit(h, "(unknown method)", "error -32601");
-    if (raw != NULL && mc_json_parse(raw, strlen(raw), 0, &parsed, NULL) == MC_OK) {
-        const char *rm = mc_json_get_str(parsed, "method");
-        if (rm != NULL && mc_json_get(parsed, "id") == NULL)
+    if (r->parsed != NULL) {
+        const char *rm = mc_json_get_str(r->parsed, "method");
+        if (rm != NULL && mc_json_get(r->parsed, "id") == NULL)
             hit(h, rm, "sent");
-        json_object_put(parsed);
     }
 }
 

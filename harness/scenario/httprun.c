@@ -102,50 +102,41 @@ void mc_httprun_finish(mc_httprun_t *hr, mc_scenario_result_t *res, uint64_t seq
 
 #define STEP_MAX_HEADERS 24
 
-static int get_bool(json_object *o, const char *key, int dflt)
+void mc_httprun_fill_free(mc_httprun_fill_t *f)
 {
-    json_object *v = mc_json_get(o, key);
-
-    return v != NULL && json_object_is_type(v, json_type_boolean) ? json_object_get_boolean(v)
-                                                                  : dflt;
+    json_object_put(f->message);
+    json_object_put(f->body);
+    json_object_put(f->headers);
+    json_object_put(f->interleave);
+    memset(f, 0, sizeof(*f));
 }
 
-/* True when status matches want (an int or an array of ints); no want holds. */
-static int status_ok(json_object *want, long status, char *exp, size_t cap)
+/* True when status is one the step accepts (any, when it names none);
+ * exp says which it named. */
+static int status_ok(const mc_step_http_t *sp, long status, char *exp, size_t cap)
 {
-    size_t i, n;
-    int ok = 0;
+    size_t i;
 
-    if (want == NULL)
+    if (sp->status_text == NULL)
         return 1;
-    snprintf(exp, cap, "status %s",
-             json_object_to_json_string_ext(want, JSON_C_TO_STRING_PLAIN));
-    if (json_object_is_type(want, json_type_int))
-        return json_object_get_int64(want) == status;
-    if (!json_object_is_type(want, json_type_array))
-        return 0;
-    n = json_object_array_length(want);
-    for (i = 0; i < n; i++)
-        if (json_object_get_int64(json_object_array_get_idx(want, i)) == status)
-            ok = 1;
-    return ok;
-}
-
-static int ctype_ok(json_object *want, const char *ctype)
-{
-    size_t i, n;
-
-    if (want == NULL)
-        return 1;
-    if (json_object_is_type(want, json_type_string))
-        return strncasecmp(ctype, json_object_get_string(want),
-                           strlen(json_object_get_string(want))) == 0;
-    n = json_object_is_type(want, json_type_array) ? json_object_array_length(want) : 0;
-    for (i = 0; i < n; i++) {
-        const char *w = json_object_get_string(json_object_array_get_idx(want, i));
-        if (w != NULL && strncasecmp(ctype, w, strlen(w)) == 0)
+    snprintf(exp, cap, "status %s", sp->status_text);
+    for (i = 0; i < sp->n_status; i++)
+        if (sp->status[i] == status)
             return 1;
-    }
+    return 0;
+}
+
+/* True when ctype starts with a prefix the step accepts (any, when it
+ * names none). */
+static int ctype_ok(const mc_step_http_t *sp, const char *ctype)
+{
+    size_t i;
+
+    if (sp->ctype_text == NULL)
+        return 1;
+    for (i = 0; i < sp->n_ctypes; i++)
+        if (strncasecmp(ctype, sp->ctypes[i], strlen(sp->ctypes[i])) == 0)
+            return 1;
     return 0;
 }
 
@@ -286,12 +277,13 @@ static int resume_exchange(mc_httprun_t *hr, const char *method, const char *con
  * event ids, or does not resume (any answer but an SSE stream) makes the
  * step not applicable: resuming is a MAY.
  */
-static int resume_step(mc_httprun_t *hr, json_object *st, const char *const *hl,
-                       const char *version, int within, mc_scenario_result_t *res, uint64_t seq,
-                       int64_t t_ms, mc_httprun_outcome_t *out)
+static int resume_step(mc_httprun_t *hr, const mc_step_http_t *sp, const mc_httprun_fill_t *fill,
+                       const char *const *hl, const char *version, int within,
+                       mc_scenario_result_t *res, uint64_t seq, int64_t t_ms,
+                       mc_httprun_outcome_t *out)
 {
-    json_object *msg = mc_json_get(st, "message");
-    json_object *other = mc_json_get(mc_json_get(st, "resume"), "interleave");
+    json_object *msg = fill->message;
+    json_object *other = fill->interleave;
     const char *sid = mc_http_session_id(hr->http);
     ev_list_t *a = calloc(3, sizeof(*a)), *b, *r;
     char a_id[64] = "", b_id[64] = "";
@@ -300,7 +292,7 @@ static int resume_step(mc_httprun_t *hr, json_object *st, const char *const *hl,
     const char *gl[5];
     mc_http_exchange_t x;
     size_t i, k, ng = 0;
-    int events = mc_json_get_int(st, "events", 1);
+    int events = sp->events != MC_STEP_UNSET ? sp->events : 1;
 
     if (a == NULL) {
         snprintf(out->message, sizeof(out->message), "out of memory");
@@ -401,25 +393,23 @@ static int resume_step(mc_httprun_t *hr, json_object *st, const char *const *hl,
  * that refuses DELETE: the step does not apply. Returns 1 with out filled
  * then, else 0 (the step goes on).
  */
-static int step_not_applicable(mc_httprun_t *hr, json_object *st, int within,
+static int step_not_applicable(mc_httprun_t *hr, const mc_step_http_t *sp, int within,
                                mc_scenario_result_t *res, uint64_t seq, int64_t t_ms,
                                mc_httprun_outcome_t *out)
 {
-    const char *session = mc_json_get_str(st, "session");
     const char *sid = mc_http_session_id(hr->http);
     mc_http_exchange_t x;
     char line[120];
     int rc;
 
-    if (sid == NULL && (get_bool(st, "delete_first", 0) ||
-                        (session != NULL && strcmp(session, "current") != 0))) {
+    if (sid == NULL && (sp->delete_first || sp->session != MC_STEP_SESSION_CURRENT)) {
         /* Rules about session ids bind only servers that assign one. */
         out->pass = 1;
         out->not_applicable = 1;
         snprintf(out->message, sizeof(out->message), "the server assigned no session id");
         return 1;
     }
-    if (get_bool(st, "delete_first", 0)) {
+    if (sp->delete_first) {
         char h0[400];
         const char *dh[2] = {h0, NULL};
         snprintf(h0, sizeof(h0), "Mcp-Session-Id: %s", sid ? sid : "");
@@ -448,13 +438,11 @@ typedef struct step_headers {
 
 /* Default headers first (unless the step sets them); then the step's own,
  * where a null value removes one. */
-static void step_headers(mc_httprun_t *hr, json_object *st, const char *method,
-                         const char *version, step_headers_t *h)
+static void step_headers(mc_httprun_t *hr, const mc_step_http_t *sp, json_object *hdrs,
+                         const char *method, const char *version, step_headers_t *h)
 {
     const char *defaults[4][2] = {{NULL, NULL}, {NULL, NULL}, {NULL, NULL}, {NULL, NULL}};
-    const char *session = mc_json_get_str(st, "session");
     const char *sid = mc_http_session_id(hr->http);
-    json_object *hdrs = mc_json_get(st, "headers");
     char sid_v[300] = "";
     size_t d = 0, k;
 
@@ -468,9 +456,9 @@ static void step_headers(mc_httprun_t *hr, json_object *st, const char *method,
         defaults[d][0] = "Accept";
         defaults[d++][1] = "text/event-stream";
     }
-    if (session == NULL || strcmp(session, "current") == 0)
+    if (sp->session == MC_STEP_SESSION_CURRENT)
         snprintf(sid_v, sizeof(sid_v), "%s", sid ? sid : "");
-    else if (strcmp(session, "unknown") == 0)
+    else if (sp->session == MC_STEP_SESSION_UNKNOWN)
         snprintf(sid_v, sizeof(sid_v), "mcpcheck-unknown-session-0000");
     if (sid_v[0]) {
         defaults[d][0] = "Mcp-Session-Id";
@@ -531,24 +519,22 @@ static void note_request(mc_scenario_result_t *res, uint64_t seq, int64_t t_ms,
 
 /* Judges the answer to an http step: "status", "content_type" and
  * "empty_body". */
-static void judge_answer(json_object *st, const char *method, const mc_http_exchange_t *x,
+static void judge_answer(const mc_step_http_t *sp, const char *method, const mc_http_exchange_t *x,
                          mc_httprun_outcome_t *out)
 {
     out->pass = 1;
     snprintf(out->actual, sizeof(out->actual), "status %ld, Content-Type \"%s\", %zu body bytes",
              x->status, x->ctype, x->body_len);
-    if (!status_ok(mc_json_get(st, "status"), x->status, out->expected, sizeof(out->expected))) {
+    if (!status_ok(sp, x->status, out->expected, sizeof(out->expected))) {
         out->pass = 0;
         snprintf(out->message, sizeof(out->message), "%s answered with status %ld", method,
                  x->status);
-    } else if (!ctype_ok(mc_json_get(st, "content_type"), x->ctype)) {
+    } else if (!ctype_ok(sp, x->ctype)) {
         out->pass = 0;
-        snprintf(out->expected, sizeof(out->expected), "Content-Type %s",
-                 json_object_to_json_string_ext(mc_json_get(st, "content_type"),
-                                                JSON_C_TO_STRING_PLAIN));
+        snprintf(out->expected, sizeof(out->expected), "Content-Type %s", sp->ctype_text);
         snprintf(out->message, sizeof(out->message), "%s answered with Content-Type \"%s\"",
                  method, x->ctype);
-    } else if (get_bool(st, "empty_body", 0) && x->body_len > 0) {
+    } else if (sp->empty_body && x->body_len > 0) {
         out->pass = 0;
         snprintf(out->expected, sizeof(out->expected), "no body");
         snprintf(out->message, sizeof(out->message), "%s answered with a %zu-byte body", method,
@@ -556,18 +542,20 @@ static void judge_answer(json_object *st, const char *method, const mc_http_exch
     }
 }
 
-int mc_httprun_step(mc_httprun_t *hr, json_object *st, const char *version, int timeout_ms,
-                    mc_scenario_result_t *res, uint64_t seq, int64_t t_ms,
-                    mc_httprun_outcome_t *out)
+int mc_httprun_step(mc_httprun_t *hr, const mc_step_http_t *sp, const mc_httprun_fill_t *fill,
+                    const char *version, int timeout_ms, mc_scenario_result_t *res, uint64_t seq,
+                    int64_t t_ms, mc_httprun_outcome_t *out)
 {
-    const char *method = mc_json_get_str(st, "http");
-    json_object *msg = mc_json_get(st, "message");
-    const char *raw = mc_json_get_str(st, "body");
+    const char *method = mc_step_http_method_name(sp->method);
+    json_object *msg = fill->message;
+    const char *raw = json_object_is_type(fill->body, json_type_string)
+                          ? json_object_get_string(fill->body)
+                          : NULL;
     step_headers_t h;
     const char *body = NULL;
     size_t body_len = 0;
     mc_http_exchange_t x;
-    int within = mc_json_get_int(st, "within", timeout_ms);
+    int within = sp->within_ms != MC_STEP_UNSET ? sp->within_ms : timeout_ms;
     int rc;
 
     memset(out, 0, sizeof(*out));
@@ -578,11 +566,11 @@ int mc_httprun_step(mc_httprun_t *hr, json_object *st, const char *version, int 
     }
     if (within <= 0 || within > timeout_ms)
         within = timeout_ms;
-    if (step_not_applicable(hr, st, within, res, seq, t_ms, out))
+    if (step_not_applicable(hr, sp, within, res, seq, t_ms, out))
         return MC_OK;
-    step_headers(hr, st, method, version, &h);
-    if (mc_json_get(st, "resume") != NULL && strcmp(method, "POST") == 0)
-        return resume_step(hr, st, h.list, version, within, res, seq, t_ms, out);
+    step_headers(hr, sp, fill->headers, method, version, &h);
+    if (sp->resume && sp->method == MC_STEP_HTTP_POST)
+        return resume_step(hr, sp, fill, h.list, version, within, res, seq, t_ms, out);
     if (msg != NULL) {
         body = json_object_to_json_string_ext(msg, JSON_C_TO_STRING_PLAIN |
                                                        JSON_C_TO_STRING_NOSLASHESCAPE);
@@ -593,7 +581,7 @@ int mc_httprun_step(mc_httprun_t *hr, json_object *st, const char *version, int 
     }
     note_request(res, seq, t_ms, method, &h, body, body_len);
     rc = mc_http_exchange(hr->url, method, h.list, body, body_len, within,
-                          mc_json_get_int(st, "events", 0), &x);
+                          sp->events != MC_STEP_UNSET ? sp->events : 0, &x);
     {
         char st_s[200];
         snprintf(st_s, sizeof(st_s), "%ld %s", x.status, x.ctype[0] ? x.ctype : "(no type)");
@@ -608,7 +596,7 @@ int mc_httprun_step(mc_httprun_t *hr, json_object *st, const char *version, int 
         mc_http_exchange_free(&x);
         return MC_OK;
     }
-    judge_answer(st, method, &x, out);
+    judge_answer(sp, method, &x, out);
     mc_http_exchange_free(&x);
     return MC_OK;
 }

@@ -14,6 +14,7 @@
 #include "judge/check.h"
 #include "scenario/result.h"
 #include "scenario/runner.h"
+#include "scenario/step.h"
 
 typedef struct mc_httprun {
     mc_http_t *http;        /* read-only: the transport */
@@ -55,16 +56,28 @@ typedef struct mc_httprun_outcome {
     char actual[200];
 } mc_httprun_outcome_t;
 
+/* An http step's templates with variables filled in (owned by the holder;
+ * each NULL when the step has none). */
+typedef struct mc_httprun_fill {
+    json_object *message;    /* the JSON message to send */
+    json_object *body;       /* the raw body (used when a string) */
+    json_object *headers;    /* header name -> value; null drops a default header */
+    json_object *interleave; /* resume.interleave: the message of the other stream */
+} mc_httprun_fill_t;
+
+/* Puts what f holds and clears it. */
+void mc_httprun_fill_free(mc_httprun_fill_t *f);
+
 /*
  * Carries out one "http" step of a transport scenario (scenarios/README.md):
- * one HTTP request built from the step (method, JSON message or raw body,
- * headers, which session id) and the expectations on its answer (status,
- * content type, empty body). Each exchange is noted in the transcript at
- * seq. Returns MC_OK with *out filled, or MC_EINVAL when the step is not
- * usable (out->message says why).
+ * one HTTP request built from the typed step sp and its filled-in templates
+ * (method, JSON message or raw body, headers, which session id) and the
+ * expectations on its answer (status, content type, empty body). Each
+ * exchange is noted in the transcript at seq. Returns MC_OK with *out
+ * filled, or MC_EINVAL when the step is not usable (out->message says why).
  */
-int mc_httprun_step(mc_httprun_t *hr, json_object *st, const char *version, int timeout_ms,
-                    mc_scenario_result_t *res, uint64_t seq, int64_t t_ms,
-                    mc_httprun_outcome_t *out);
+int mc_httprun_step(mc_httprun_t *hr, const mc_step_http_t *sp, const mc_httprun_fill_t *fill,
+                    const char *version, int timeout_ms, mc_scenario_result_t *res, uint64_t seq,
+                    int64_t t_ms, mc_httprun_outcome_t *out);
 #endif
 #endif /* MC_SCENARIO_HTTPRUN_H */

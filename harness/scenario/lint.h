@@ -5,7 +5,7 @@
  * checks of what it reads are here: problem and warning collection with
  * positions ("file:line:col: message"), unknown fields and wrong types,
  * variable and role references, and every step kind with its members,
- * matchers and assertions.
+ * matchers and assertions (lint.c; each kind's own checks in lint_steps.c).
  */
 #ifndef MC_SCENARIO_LINT_H
 #define MC_SCENARIO_LINT_H
@@ -82,8 +82,37 @@ void mc__lint_only_keys(mc__lint_t *l, json_object *obj, const char *pointer, co
 void mc__lint_want_type(mc__lint_t *l, json_object *obj, const char *key, json_type t,
                         const char *pointer, const char *what);
 
-/* Checks a steps array at pointer (nesting depth depth), step by step. */
-void mc__lint_steps(mc__lint_t *l, json_object *steps, const char *pointer, int depth);
+/* True when the steps so far define variable name[0..n). */
+int mc__lint_has_var(const mc__lint_t *l, const char *name, size_t n);
+
+/* Records that the steps from here on may use variable name (bounded). */
+void mc__lint_define_var(mc__lint_t *l, const char *name);
+
+/* Checks obj's "check", when present: a string naming a declared or
+ * built-in check. */
+void mc__lint_check_field(mc__lint_t *l, json_object *obj, const char *pointer);
+
+/* Checks a list of assertions ("assert", "where") at pointer. */
+void mc__lint_assertions(mc__lint_t *l, json_object *list, const char *pointer);
+
+/* Checks a "capture" object at pointer and defines its variables. */
+void mc__lint_capture(mc__lint_t *l, json_object *cap, const char *pointer);
+
+/* Checks an "expect" value at pointer (NULL: absent, which is fine). */
+void mc__lint_expect(mc__lint_t *l, json_object *e, const char *pointer);
+
+/* Runs fn on member key of step st, when present, with its pointer. */
+void mc__lint_member(mc__lint_t *l, json_object *st, const char *ptr, const char *key,
+                     void (*fn)(mc__lint_t *l, json_object *v, const char *pointer));
+
+/*
+ * Checks a steps array at pointer (nesting depth depth), step by step
+ * (lint_steps.c), and types each step it checks (step.h) into *out, an owned
+ * array of *n (free with mc_steps_free(), also when problems were found).
+ * Out of memory sets l->nomem.
+ */
+void mc__lint_steps(mc__lint_t *l, json_object *steps, const char *pointer, int depth,
+                    mc_step_t **out, size_t *n);
 
 /*
  * "versions" (requirement.c): fills mask with the published versions v

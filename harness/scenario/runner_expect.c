@@ -10,11 +10,9 @@
 #include "core/json.h"
 #include "scenario/match.h"
 
-const char *mc__runner_step_check(rctx_t *c, json_object *st)
+const char *mc__runner_step_check(rctx_t *c, const mc_step_t *s)
 {
-    const char *id = mc_json_get_str(st, "check");
-
-    return id != NULL ? id : c->sc->reqs[0].check;
+    return s->check != NULL ? s->check : c->sc->reqs[0].check;
 }
 
 /* Evaluates a list of assertions against target (paths start at target). */
@@ -51,103 +49,102 @@ void mc__runner_run_asserts(rctx_t *c, json_object *asserts, json_object *target
     }
 }
 
-/*
- * Evaluates "expect" (responses only) and "assert" of a step against a
- * message, then captures.
- */
-void mc__runner_judge(rctx_t *c, json_object *st, const mc_msg_t *resp, const char *what, int line,
-                      uint64_t seq)
+/* text in out, cut with "..." when longer than n - 1 (as messages quote
+ * JSON). */
+static void quote_cut(const char *text, char *out, size_t n)
 {
-    json_object *expect = NULL, *asserts = mc_json_get(st, "assert");
-    const char *cid = mc__runner_step_check(c, st);
-    char exp[256], act[512];
-    int ok = 1;
-    int is_response = resp->kind == MC_MSG_RESULT || resp->kind == MC_MSG_ERROR;
+    snprintf(out, n, "%s", text);
+    if (strlen(text) >= n && n > 4)
+        memcpy(out + n - 4, "...", 4);
+}
 
-    /* A private copy: serializing the scenario's own object is not thread-safe. */
-    if (mc_json_get(st, "expect") != NULL)
-        json_object_deep_copy(mc_json_get(st, "expect"), &expect, NULL);
+/* Whether response resp meets "expect" e: 1 when it does, else 0 with
+ * what was expected in exp and what came in act. */
+static int expect_holds(const mc_step_expect_t *e, const mc_msg_t *resp, char *exp, size_t n_exp,
+                        char *act, size_t n_act)
+{
+    size_t i;
 
-    if (!is_response) {
-        /* A notification or server request: its arrival was the expectation. */
-        mc__runner_check(c, cid, 1, NULL, NULL, NULL, NULL, 0, line);
-    } else if (expect == NULL || (json_object_is_type(expect, json_type_string) &&
-                                  strcmp(json_object_get_string(expect), "result") == 0)) {
-        if (resp->kind != MC_MSG_RESULT) {
-            ok = 0;
-            snprintf(exp, sizeof(exp), "a result");
-            snprintf(act, sizeof(act), "error %lld: %.300s", (long long)resp->error_code,
-                     resp->error_message ? resp->error_message : "");
-        }
-    } else if (json_object_is_type(expect, json_type_string) &&
-               strcmp(json_object_get_string(expect), "error") == 0) {
-        if (resp->kind != MC_MSG_ERROR) {
-            ok = 0;
-            snprintf(exp, sizeof(exp), "an error response");
-            snprintf(act, sizeof(act), "a result");
-        }
-    } else if (json_object_is_type(expect, json_type_object)) {
-        json_object *codes = mc_json_get(expect, "error");
+    switch (e->kind) {
+    case MC_STEP_EXPECT_RESULT:
+        if (resp->kind == MC_MSG_RESULT)
+            return 1;
+        snprintf(exp, n_exp, "a result");
+        snprintf(act, n_act, "error %lld: %.300s", (long long)resp->error_code,
+                 resp->error_message ? resp->error_message : "");
+        return 0;
+    case MC_STEP_EXPECT_ERROR:
+        if (resp->kind == MC_MSG_ERROR)
+            return 1;
+        snprintf(exp, n_exp, "an error response");
+        snprintf(act, n_act, "a result");
+        return 0;
+    case MC_STEP_EXPECT_CODES: {
         char want[128];
-        mc__runner_compact(codes, want, sizeof(want));
-        snprintf(exp, sizeof(exp), "error %s", want);
+        quote_cut(e->codes_text, want, sizeof(want));
+        snprintf(exp, n_exp, "error %s", want);
         if (resp->kind != MC_MSG_ERROR) {
-            ok = 0;
-            snprintf(act, sizeof(act), "a result");
-        } else {
-            int hit = 0;
-            if (json_object_is_type(codes, json_type_int)) {
-                hit = json_object_get_int64(codes) == resp->error_code;
-            } else {
-                size_t i, n = json_object_array_length(codes);
-                for (i = 0; i < n; i++)
-                    if (json_object_get_int64(json_object_array_get_idx(codes, i)) ==
-                        resp->error_code)
-                        hit = 1;
-            }
-            if (!hit) {
-                ok = 0;
-                snprintf(act, sizeof(act), "error %lld: %.300s", (long long)resp->error_code,
-                         resp->error_message ? resp->error_message : "");
-            }
+            snprintf(act, n_act, "a result");
+            return 0;
         }
+        for (i = 0; i < e->n_codes; i++)
+            if (e->codes[i] == resp->error_code)
+                return 1;
+        snprintf(act, n_act, "error %lld: %.300s", (long long)resp->error_code,
+                 resp->error_message ? resp->error_message : "");
+        return 0;
     }
-    if (!is_response) {
-        /* recorded above */
-    } else if (ok) {
-        mc__runner_check(c, cid, 1, NULL, NULL, NULL, NULL, 0, line);
+    default: /* any, none: a response of either kind */
+        return 1;
+    }
+}
+
+/* Sets the variables of "capture" from msg; one that selects nothing fails
+ * check cid. */
+static void capture(rctx_t *c, const mc_step_judge_t *j, const mc_msg_t *msg, const char *cid,
+                    const char *what, int line, uint64_t seq)
+{
+    size_t i;
+
+    for (i = 0; i < j->n_capture; i++) {
+        const mc_step_capture_t *cp = &j->capture[i];
+        int found = 0;
+        json_object *v = mc_path_get(msg->root, cp->path, &found);
+        if (!found) {
+            char msg_text[300];
+            snprintf(msg_text, sizeof(msg_text), "%s: capture \"%s\": %s selects nothing", what,
+                     cp->name, cp->path);
+            mc__runner_check(c, cid, 0, msg_text, "a value to capture", "(missing)", cp->path, seq,
+                             line);
+            continue;
+        }
+        mc_vars_set(&c->vars, cp->name, v);
+    }
+}
+
+void mc__runner_judge(rctx_t *c, const mc_step_t *s, const mc_step_judge_t *j, const mc_msg_t *resp,
+                      const char *what, uint64_t seq)
+{
+    const char *cid = mc__runner_step_check(c, s);
+    char exp[256], act[512];
+
+    if (resp->kind != MC_MSG_RESULT && resp->kind != MC_MSG_ERROR) {
+        /* A notification or server request: its arrival was the expectation. */
+        mc__runner_check(c, cid, 1, NULL, NULL, NULL, NULL, 0, s->line);
+    } else if (expect_holds(&j->expect, resp, exp, sizeof(exp), act, sizeof(act))) {
+        mc__runner_check(c, cid, 1, NULL, NULL, NULL, NULL, 0, s->line);
     } else {
         char msg[1024];
         snprintf(msg, sizeof(msg), "%.150s: expected %.250s, got %.500s", what, exp, act);
-        mc__runner_check(c, cid, 0, msg, exp, act, "", seq, line);
+        mc__runner_check(c, cid, 0, msg, exp, act, "", seq, s->line);
     }
-    mc__runner_run_asserts(c, asserts, resp->root, cid, what, line, seq);
-    {
-        json_object *cap = mc_json_get(st, "capture");
-        if (cap != NULL && json_object_is_type(cap, json_type_object)) {
-            json_object_object_foreach(cap, name, path)
-            {
-                int found = 0;
-                json_object *v = mc_path_get(resp->root, json_object_get_string(path), &found);
-                if (!found) {
-                    char msg[300];
-                    snprintf(msg, sizeof(msg), "%s: capture \"%s\": %s selects nothing", what, name,
-                             json_object_get_string(path));
-                    mc__runner_check(c, cid, 0, msg, "a value to capture", "(missing)",
-                                     json_object_get_string(path), seq, line);
-                    continue;
-                }
-                mc_vars_set(&c->vars, name, v);
-            }
-        }
-    }
-    json_object_put(expect);
+    mc__runner_run_asserts(c, j->asserts, resp->root, cid, what, s->line, seq);
+    capture(c, j, resp, cid, what, s->line, seq);
 }
 
-/* Runs the "where" filter of an expect step on a message. */
-int mc__runner_where_ok(rctx_t *c, json_object *st, json_object *msg)
+/* Runs the "where" filter of a step on a message. */
+int mc__runner_where_ok(rctx_t *c, json_object *where, json_object *msg)
 {
-    json_object *where = mc_json_get(st, "where");
     size_t i, n;
 
     if (where == NULL)
@@ -169,10 +166,10 @@ int mc__runner_where_ok(rctx_t *c, json_object *st, json_object *msg)
     return 1;
 }
 
-/* The first untaken item with the step's method (and "where") that arrived
+/* The first untaken item with method (and where) that arrived
  * after inbound line `after`; with related_only, not one from the HTTP GET
  * stream either. */
-inbox_item_t *mc__runner_inbox_find(rctx_t *c, inbox_t *b, json_object *st, const char *method,
+inbox_item_t *mc__runner_inbox_find(rctx_t *c, inbox_t *b, json_object *where, const char *method,
                                     uint64_t after, int related_only)
 {
     size_t i;
@@ -183,7 +180,7 @@ inbox_item_t *mc__runner_inbox_find(rctx_t *c, inbox_t *b, json_object *st, cons
             continue;
         if (strcmp(method, "*") != 0 && strcmp(it->msg.method, method) != 0)
             continue;
-        if (!mc__runner_where_ok(c, st, it->msg.root))
+        if (!mc__runner_where_ok(c, where, it->msg.root))
             continue;
         return it;
     }
@@ -197,9 +194,9 @@ inbox_item_t *mc__runner_inbox_find(rctx_t *c, inbox_t *b, json_object *st, cons
  * resp is released. Returns -1 when the target is gone (the scenario is
  * ERROR), else 0.
  */
-int mc__runner_judge_outcome(rctx_t *c, json_object *st, int line, int rc, mc_msg_t *resp, int none,
-                             const char *label, const char *doing, const char *answered_msg,
-                             int window)
+int mc__runner_judge_outcome(rctx_t *c, const mc_step_t *s, const mc_step_judge_t *j, int rc,
+                             mc_msg_t *resp, int none, const char *label, const char *doing,
+                             const char *answered_msg, int window)
 {
     if (rc != MC_OK && rc != MC_ETIMEOUT) {
         mc__runner_target_gone(c, rc, doing);
@@ -209,22 +206,22 @@ int mc__runner_judge_outcome(rctx_t *c, json_object *st, int line, int rc, mc_ms
         if (rc == MC_OK) {
             char act[512];
             mc__runner_compact(resp->root, act, sizeof(act));
-            mc__runner_check(c, mc__runner_step_check(c, st), 0, answered_msg, "no response", act,
-                             "", mc__runner_resp_tx_seq(c, resp), line);
+            mc__runner_check(c, mc__runner_step_check(c, s), 0, answered_msg, "no response", act,
+                             "", mc__runner_resp_tx_seq(c, resp), s->line);
             mc_msg_free(resp);
         } else {
-            mc__runner_check(c, mc__runner_step_check(c, st), 1, NULL, NULL, NULL, NULL, 0, line);
+            mc__runner_check(c, mc__runner_step_check(c, s), 1, NULL, NULL, NULL, NULL, 0, s->line);
         }
         return 0;
     }
     if (rc == MC_ETIMEOUT) {
         char msg[200];
         snprintf(msg, sizeof(msg), "%.100s: no response within %d ms", label, window);
-        mc__runner_check(c, mc__runner_step_check(c, st), 0, msg, "a response", "(none)", "", 0,
-                         line);
+        mc__runner_check(c, mc__runner_step_check(c, s), 0, msg, "a response", "(none)", "", 0,
+                         s->line);
         return 0;
     }
-    mc__runner_judge(c, st, resp, label, line, mc__runner_resp_tx_seq(c, resp));
+    mc__runner_judge(c, s, j, resp, label, mc__runner_resp_tx_seq(c, resp));
     mc_msg_free(resp);
     return 0;
 }

@@ -129,25 +129,26 @@ int mc__runner_handshake(rctx_t *c, const char *want_version);
 
 /* The check a step's outcome counts against: its "check", else the
  * scenario's first requirement. */
-const char *mc__runner_step_check(rctx_t *c, json_object *st);
+const char *mc__runner_step_check(rctx_t *c, const mc_step_t *s);
 /* Evaluates a list of assertions against target (paths start at target). */
 void mc__runner_run_asserts(rctx_t *c, json_object *asserts, json_object *target,
                             const char *cid, const char *what, int line, uint64_t seq);
-/* Judges a message by the step's "expect" (responses only) and "assert",
- * then captures what "capture" names. */
-void mc__runner_judge(rctx_t *c, json_object *st, const mc_msg_t *resp, const char *what,
-                      int line, uint64_t seq);
-/* True when the step's "where" (if any) holds for msg. */
-int mc__runner_where_ok(rctx_t *c, json_object *st, json_object *msg);
-/* The first untaken item with the step's method (and "where") that came
- * after inbound line after; with related_only, none from the GET stream. */
-inbox_item_t *mc__runner_inbox_find(rctx_t *c, inbox_t *b, json_object *st, const char *method,
+/* Judges a message by step s's expectations j: "expect" (responses only)
+ * and "assert", then captures what "capture" names. */
+void mc__runner_judge(rctx_t *c, const mc_step_t *s, const mc_step_judge_t *j, const mc_msg_t *resp,
+                      const char *what, uint64_t seq);
+/* True when the assertions of where (a step's "where"; NULL holds) hold
+ * for msg. */
+int mc__runner_where_ok(rctx_t *c, json_object *where, json_object *msg);
+/* The first untaken item with method (and where) that came after inbound
+ * line after; with related_only, none from the GET stream. */
+inbox_item_t *mc__runner_inbox_find(rctx_t *c, inbox_t *b, json_object *where, const char *method,
                                     uint64_t after, int related_only);
-/* Judges what waiting for one response gave (await and raw steps; with
- * none, silence is the expectation). Releases resp. -1 when the target is
- * gone, else 0. */
-int mc__runner_judge_outcome(rctx_t *c, json_object *st, int line, int rc, mc_msg_t *resp,
-                             int none, const char *label, const char *doing,
+/* Judges what waiting for one response gave step s (await and raw steps;
+ * with none, silence is the expectation). Releases resp. -1 when the target
+ * is gone, else 0. */
+int mc__runner_judge_outcome(rctx_t *c, const mc_step_t *s, const mc_step_judge_t *j, int rc,
+                             mc_msg_t *resp, int none, const char *label, const char *doing,
                              const char *answered_msg, int window);
 
 /* --- runner_steps.c: the steps --- */
@@ -162,6 +163,6 @@ int mc__runner_run_steps(rctx_t *c, const mc_step_t *steps, size_t n, int depth)
 /* --- runner_page.c: pagination --- */
 
 /* The paginate step: -1 when the target is gone, else 0. */
-int mc__runner_step_paginate(rctx_t *c, json_object *st, int line);
+int mc__runner_step_paginate(rctx_t *c, const mc_step_t *s);
 
 #endif /* MC_SCENARIO_RUNNER_INT_H */

@@ -92,14 +92,15 @@ static int add_items(walk_t *w, json_object *list)
  * holding a result, 1 when the walk cannot go on (recorded), -1 when the
  * target is gone.
  */
-static int fetch_page(rctx_t *c, json_object *st, walk_t *w, json_object *cursor, mc_msg_t *resp)
+static int fetch_page(rctx_t *c, const mc_step_t *s, walk_t *w, json_object *cursor, mc_msg_t *resp)
 {
+    const mc_step_paginate_t *p = &s->u.paginate;
     json_object *params;
     char what[200];
     int rc;
 
-    if (mc_json_get(st, "params") != NULL) {
-        params = mc__runner_expand(c, mc_json_get(st, "params"), w->line);
+    if (p->params != NULL) {
+        params = mc__runner_expand(c, p->params, w->line);
         if (params == NULL)
             return 1;
     } else {
@@ -132,9 +133,8 @@ static int fetch_page(rctx_t *c, json_object *st, walk_t *w, json_object *cursor
         return 1;
     }
     if (w->do_asserts)
-        mc__runner_run_asserts(c, mc_json_get(st, "assert"), resp->root,
-                               mc__runner_step_check(c, st), what, w->line,
-                               mc__runner_resp_tx_seq(c, resp));
+        mc__runner_run_asserts(c, p->asserts, resp->root, mc__runner_step_check(c, s), what,
+                               w->line, mc__runner_resp_tx_seq(c, resp));
     return 0;
 }
 
@@ -142,7 +142,7 @@ static int fetch_page(rctx_t *c, json_object *st, walk_t *w, json_object *cursor
  * with the pages' item keys (for the stability comparison). Returns 0 when
  * the list ended, 1 when the walk failed (recorded), -1 when the target is
  * gone or memory ran out. */
-static int walk_list(rctx_t *c, json_object *st, walk_t *w)
+static int walk_list(rctx_t *c, const mc_step_t *s, walk_t *w)
 {
     json_object *cursor = NULL;
     int rc;
@@ -157,7 +157,7 @@ static int walk_list(rctx_t *c, json_object *st, walk_t *w)
         json_object *next;
         mc_msg_t resp;
 
-        rc = fetch_page(c, st, w, cursor, &resp);
+        rc = fetch_page(c, s, w, cursor, &resp);
         if (rc != 0)
             break;
         if (add_items(w, mc_json_get(resp.result, w->items)) != 0) {
@@ -203,24 +203,22 @@ static void walk_free(walk_t *w)
     free(w->sig);
 }
 
-int mc__runner_step_paginate(rctx_t *c, json_object *st, int line)
+int mc__runner_step_paginate(rctx_t *c, const mc_step_t *s)
 {
+    const mc_step_paginate_t *p = &s->u.paginate;
+    int line = s->line;
     walk_t w1, w2;
     int rc;
 
     memset(&w1, 0, sizeof(w1));
-    w1.method = mc_json_get_str(st, "paginate");
-    w1.items = mc_json_get_str(st, "items");
-    w1.key = mc_json_get_str(st, "key");
-    w1.max_pages = mc_json_get_int(st, "max_pages", MC_RUNNER_MAX_PAGES);
+    w1.method = p->method;
+    w1.items = p->items;
+    w1.key = p->key;
+    w1.max_pages = p->max_pages != MC_STEP_UNSET ? p->max_pages : MC_RUNNER_MAX_PAGES;
     w1.line = line;
-    if (w1.key == NULL)
-        w1.key = strcmp(w1.items, "resources") == 0           ? "uri"
-                 : strcmp(w1.items, "resourceTemplates") == 0 ? "uriTemplate"
-                                                              : "name";
     w2 = w1;
     w1.do_asserts = 1;
-    rc = walk_list(c, st, &w1);
+    rc = walk_list(c, s, &w1);
     if (rc == 0) {
         mc__runner_check(c, "pagination/terminates", 1, NULL, NULL, NULL, NULL, 0, line);
         if (w1.dups > 0) {
@@ -232,7 +230,7 @@ int mc__runner_step_paginate(rctx_t *c, json_object *st, int line)
         } else {
             mc__runner_check(c, "pagination/no-duplicates", 1, NULL, NULL, NULL, NULL, 0, line);
         }
-        rc = walk_list(c, st, &w2);
+        rc = walk_list(c, s, &w2);
         if (rc == 0) {
             if (strcmp(w1.sig, w2.sig) != 0)
                 mc__runner_check(c, "pagination/stable", 0,
@@ -242,8 +240,8 @@ int mc__runner_step_paginate(rctx_t *c, json_object *st, int line)
                 mc__runner_check(c, "pagination/stable", 1, NULL, NULL, NULL, NULL, 0, line);
         }
     }
-    if (mc_json_get_str(st, "capture") != NULL && w1.acc != NULL)
-        mc_vars_set(&c->vars, mc_json_get_str(st, "capture"), w1.acc);
+    if (p->capture != NULL && w1.acc != NULL)
+        mc_vars_set(&c->vars, p->capture, w1.acc);
     walk_free(&w1);
     walk_free(&w2);
     return rc < 0 ? -1 : 0;

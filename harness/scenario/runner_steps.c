@@ -110,25 +110,49 @@ json_object *mc__runner_expand(rctx_t *c, json_object *tmpl, int line)
     return make_instances(out, 0);
 }
 
-static int step_request(rctx_t *c, json_object *st, int line)
+/* The step's timeout: ms, or dflt when it sets none. */
+static int or_default(int ms, int dflt)
 {
-    const char *method = mc_json_get_str(st, "request");
+    return ms != MC_STEP_UNSET ? ms : dflt;
+}
+
+/* A request that is not waited for: its id goes to variable r->async. */
+static int send_async(rctx_t *c, const mc_step_request_t *r, json_object *params, int timeout)
+{
+    int64_t id;
+    json_object *idv;
+    int rc =
+        mc_session_send_request(&c->s, r->method, params, &id, mc__runner_time_left(c, timeout));
+
+    if (rc != MC_OK) {
+        mc__runner_target_gone(c, rc, "sending a request");
+        return -1;
+    }
+    idv = json_object_new_int64(id);
+    mc_vars_set(&c->vars, r->async, idv);
+    json_object_put(idv);
+    return 0;
+}
+
+static int step_request(rctx_t *c, const mc_step_t *s)
+{
+    const mc_step_request_t *r = &s->u.request;
+    const char *method = r->method;
     json_object *params = NULL;
     mc_msg_t resp;
     /* A scenario's own initialize gets the start-up budget, like the runner's. */
-    int timeout = mc_json_get_int(st, "timeout",
-                                  strcmp(method, "initialize") == 0 ? mc__runner_startup_budget(c)
+    int timeout =
+        or_default(r->timeout_ms, strcmp(method, "initialize") == 0 ? mc__runner_startup_budget(c)
                                                                     : c->step_timeout);
     int rc;
     char what[160];
 
-    if (mc_json_get(st, "params") != NULL) {
-        params = mc__runner_expand(c, mc_json_get(st, "params"), line);
+    if (r->params != NULL) {
+        params = mc__runner_expand(c, r->params, s->line);
         if (params == NULL)
             return 0;
     }
-    if (mc_json_get(st, "progress") != NULL &&
-        json_object_get_boolean(mc_json_get(st, "progress"))) {
+    if (r->progress) {
         json_object *meta = json_object_new_object();
         char tok[48];
         if (params == NULL)
@@ -139,31 +163,19 @@ static int step_request(rctx_t *c, json_object *st, int line)
         mc_vars_set(&c->vars, "progress_token", json_object_object_get(meta, "progressToken"));
     }
     snprintf(what, sizeof(what), "%s", method);
-    if (mc_json_get_str(st, "async") != NULL) {
-        int64_t id;
-        json_object *idv;
-        rc = mc_session_send_request(&c->s, method, params, &id, mc__runner_time_left(c, timeout));
-        if (rc != MC_OK) {
-            mc__runner_target_gone(c, rc, "sending a request");
-            return -1;
-        }
-        idv = json_object_new_int64(id);
-        mc_vars_set(&c->vars, mc_json_get_str(st, "async"), idv);
-        json_object_put(idv);
-        return 0;
-    }
+    if (r->async != NULL)
+        return send_async(c, r, params, timeout);
     /* "retry": false keeps a stateless input_required answer for the step
      * to judge, instead of answering it and retrying. */
-    c->s.input_retry_off =
-        mc_json_get(st, "retry") != NULL && !json_object_get_boolean(mc_json_get(st, "retry"));
+    c->s.input_retry_off = r->retry_off;
     rc = mc_session_request(&c->s, method, params, mc__runner_time_left(c, timeout), &resp);
     c->s.input_retry_off = 0;
     mc__runner_drain(c);
     if (rc == MC_ETIMEOUT) {
         char msg[200];
         snprintf(msg, sizeof(msg), "%s: no response within %d ms", method, timeout);
-        mc__runner_check(c, mc__runner_step_check(c, st), 0, msg, "a response", "(none)", "", 0,
-                         line);
+        mc__runner_check(c, mc__runner_step_check(c, s), 0, msg, "a response", "(none)", "", 0,
+                         s->line);
         return 0;
     }
     if (rc != MC_OK) {
@@ -172,25 +184,24 @@ static int step_request(rctx_t *c, json_object *st, int line)
         mc__runner_target_gone(c, rc, doing);
         return -1;
     }
-    mc__runner_judge(c, st, &resp, what, line, mc__runner_resp_tx_seq(c, &resp));
+    mc__runner_judge(c, s, &r->judge, &resp, what, mc__runner_resp_tx_seq(c, &resp));
     mc_msg_free(&resp);
     return 0;
 }
 
-static int step_await(rctx_t *c, json_object *st, int line)
+static int step_await(rctx_t *c, const mc_step_t *s)
 {
-    const char *var = mc_json_get_str(st, "await");
-    json_object *idv = mc_vars_get(&c->vars, var, NULL);
-    json_object *expect = mc_json_get(st, "expect");
-    int timeout = mc_json_get_int(st, "timeout", c->step_timeout);
-    int none = expect != NULL && json_object_is_type(expect, json_type_string) &&
-               strcmp(json_object_get_string(expect), "none") == 0;
+    const mc_step_await_t *a = &s->u.await;
+    json_object *idv = mc_vars_get(&c->vars, a->var, NULL);
+    int timeout = or_default(a->timeout_ms, c->step_timeout);
+    int none = a->judge.expect.kind == MC_STEP_EXPECT_NONE;
     mc_msg_t resp;
+    char label[96];
     int rc;
 
     if (idv == NULL) {
         mc__runner_check(c, "harness/step", 0, "await: the async request was never sent", NULL,
-                         NULL, NULL, 0, line);
+                         NULL, NULL, 0, s->line);
         return 0;
     }
     if (none && timeout == c->step_timeout)
@@ -198,25 +209,22 @@ static int step_await(rctx_t *c, json_object *st, int line)
     rc = mc_session_await(&c->s, json_object_get_int64(idv), mc__runner_time_left(c, timeout),
                           &resp);
     mc__runner_drain(c);
-    {
-        char label[96];
-        snprintf(label, sizeof(label), "the %.60s request", var);
-        return mc__runner_judge_outcome(c, st, line, rc, &resp, none, label, "awaiting a response",
-                                        "a response arrived for a cancelled request", timeout);
-    }
+    snprintf(label, sizeof(label), "the %.60s request", a->var);
+    return mc__runner_judge_outcome(c, s, &a->judge, rc, &resp, none, label, "awaiting a response",
+                                    "a response arrived for a cancelled request", timeout);
 }
 
-static int step_notify(rctx_t *c, json_object *st, int line)
+static int step_notify(rctx_t *c, const mc_step_t *s)
 {
     json_object *params = NULL;
     int rc;
 
-    if (mc_json_get(st, "params") != NULL) {
-        params = mc__runner_expand(c, mc_json_get(st, "params"), line);
+    if (s->u.notify.params != NULL) {
+        params = mc__runner_expand(c, s->u.notify.params, s->line);
         if (params == NULL)
             return 0;
     }
-    rc = mc_session_notify(&c->s, mc_json_get_str(st, "notify"), params,
+    rc = mc_session_notify(&c->s, s->u.notify.method, params,
                            mc__runner_time_left(c, c->step_timeout));
     if (rc != MC_OK) {
         mc__runner_target_gone(c, rc, "sending a notification");
@@ -225,35 +233,25 @@ static int step_notify(rctx_t *c, json_object *st, int line)
     return 0;
 }
 
-/* True when the step says "related": only messages the last message sent
- * may have caused count, i.e. ones that arrived after it and, over HTTP, not
- * on the GET stream (basic/transports: its messages "SHOULD be unrelated to
- * any concurrently-running JSON-RPC request from the client"). */
-static int step_related(json_object *st)
-{
-    json_object *v = mc_json_get(st, "related");
-
-    return v != NULL && json_object_is_type(v, json_type_boolean) && json_object_get_boolean(v);
-}
-
 /* Waits for a notification or server request matching the step (with
- * "related", only one the last message sent may have caused). */
-static int step_expect(rctx_t *c, json_object *st, int line, int is_request)
+ * "related", only one the last message sent may have caused: one that
+ * arrived after it and, over HTTP, not on the GET stream; basic/transports:
+ * the stream's messages "SHOULD be unrelated to any concurrently-running
+ * JSON-RPC request from the client"). */
+static int step_expect(rctx_t *c, const mc_step_t *s, const mc_step_expect_msg_t *e, int is_request)
 {
-    const char *method = mc_json_get_str(st, is_request ? "expect_request" : "expect_notification");
     inbox_t *box = is_request ? &c->reqs : &c->notes;
-    int within = mc_json_get_int(st, "within", MC_RUNNER_NOTIFY_WITHIN_MS);
+    int within = or_default(e->within_ms, MC_RUNNER_NOTIFY_WITHIN_MS);
     int64_t until = mc_now_ms() + within;
-    int related = step_related(st);
-    uint64_t after = related ? c->mark_in : 0;
+    uint64_t after = e->related ? c->mark_in : 0;
     inbox_item_t *it;
     char what[160];
     int rc;
 
-    snprintf(what, sizeof(what), "%s", method);
+    snprintf(what, sizeof(what), "%s", e->method);
     for (;;) {
         int left;
-        it = mc__runner_inbox_find(c, box, st, method, after, related);
+        it = mc__runner_inbox_find(c, box, e->where, e->method, after, e->related);
         if (it != NULL)
             break;
         left = mc__runner_time_left(c, (int)(until - mc_now_ms()));
@@ -268,13 +266,14 @@ static int step_expect(rctx_t *c, json_object *st, int line, int is_request)
     }
     if (it == NULL) {
         char msg[240];
-        snprintf(msg, sizeof(msg), "no %s %s arrived within %d ms", method,
+        snprintf(msg, sizeof(msg), "no %s %s arrived within %d ms", e->method,
                  is_request ? "request" : "notification", within);
-        mc__runner_check(c, mc__runner_step_check(c, st), 0, msg, method, "(nothing)", "", 0, line);
+        mc__runner_check(c, mc__runner_step_check(c, s), 0, msg, e->method, "(nothing)", "", 0,
+                         s->line);
         return 0;
     }
     it->taken = 1;
-    mc__runner_judge(c, st, &it->msg, what, line, it->tx_seq);
+    mc__runner_judge(c, s, &e->judge, &it->msg, what, it->tx_seq);
     return 0;
 }
 
@@ -284,12 +283,11 @@ static int step_expect(rctx_t *c, json_object *st, int line, int is_request)
  * step's "for" window (with "related", one on the HTTP GET stream does not
  * count).
  */
-static int step_expect_none(rctx_t *c, json_object *st, int line, int is_request)
+static int step_expect_none(rctx_t *c, const mc_step_t *s, const mc_step_expect_none_t *e,
+                            int is_request)
 {
-    const char *method =
-        mc_json_get_str(st, is_request ? "expect_no_request" : "expect_no_notification");
     inbox_t *box = is_request ? &c->reqs : &c->notes;
-    int window = mc_json_get_int(st, "for", MC_RUNNER_QUIET_WINDOW_MS);
+    int window = or_default(e->for_ms, MC_RUNNER_QUIET_WINDOW_MS);
     int64_t until = mc_now_ms() + window;
     uint64_t after = c->mark_in;
     inbox_item_t *it = NULL;
@@ -297,7 +295,7 @@ static int step_expect_none(rctx_t *c, json_object *st, int line, int is_request
 
     for (;;) {
         int left;
-        it = mc__runner_inbox_find(c, box, st, method, after, step_related(st));
+        it = mc__runner_inbox_find(c, box, e->where, e->method, after, e->related);
         if (it != NULL)
             break;
         left = mc__runner_time_left(c, (int)(until - mc_now_ms()));
@@ -315,37 +313,36 @@ static int step_expect_none(rctx_t *c, json_object *st, int line, int is_request
         mc__runner_compact(it->msg.root, act, sizeof(act));
         snprintf(msg, sizeof(msg), "unexpected %s %s within %d ms", it->msg.method,
                  is_request ? "request" : "notification", window);
-        mc__runner_check(c, mc__runner_step_check(c, st), 0, msg,
+        mc__runner_check(c, mc__runner_step_check(c, s), 0, msg,
                          is_request ? "no such request" : "no such notification", act, "",
-                         it->tx_seq, line);
+                         it->tx_seq, s->line);
         it->taken = 1;
     } else {
-        mc__runner_check(c, mc__runner_step_check(c, st), 1, NULL, NULL, NULL, NULL, 0, line);
+        mc__runner_check(c, mc__runner_step_check(c, s), 1, NULL, NULL, NULL, NULL, 0, s->line);
     }
     return 0;
 }
 
 /* Asserts on a value (usually a captured variable); paths start at it. */
-static int step_value(rctx_t *c, json_object *st, int line)
+static int step_value(rctx_t *c, const mc_step_t *s)
 {
-    json_object *v = mc__runner_expand(c, mc_json_get(st, "value"), line);
+    const mc_step_value_t *vs = &s->u.value;
+    json_object *v = mc__runner_expand(c, vs->value, s->line);
 
-    if (v == NULL && mc_json_get(st, "value") != NULL &&
-        !json_object_is_type(mc_json_get(st, "value"), json_type_null))
+    if (v == NULL && vs->value != NULL && !json_object_is_type(vs->value, json_type_null))
         return 0; /* expand_or_fail recorded why */
-    mc__runner_run_asserts(c, mc_json_get(st, "assert"), v, mc__runner_step_check(c, st), "value",
-                           line, 0);
+    mc__runner_run_asserts(c, vs->asserts, v, mc__runner_step_check(c, s), "value", s->line, 0);
     json_object_put(v);
     return 0;
 }
 
-static int step_answer(rctx_t *c, json_object *st, int line)
+static int step_answer(rctx_t *c, const mc_step_t *s)
 {
+    const mc_step_answer_t *an = &s->u.answer;
     json_object *a = json_object_new_object();
-    json_object *with = mc_json_get(st, "with"), *err = mc_json_get(st, "error");
 
-    if (with != NULL) {
-        json_object *w = mc__runner_expand(c, with, line);
+    if (an->with != NULL) {
+        json_object *w = mc__runner_expand(c, an->with, s->line);
         if (w == NULL) {
             json_object_put(a);
             return 0;
@@ -353,19 +350,18 @@ static int step_answer(rctx_t *c, json_object *st, int line)
         json_object_object_add(a, "with", w);
     } else {
         json_object *e = NULL;
-        json_object_deep_copy(err, &e, NULL); /* never share scenario objects */
+        json_object_deep_copy(an->error, &e, NULL); /* never share scenario objects */
         json_object_object_add(a, "error", e);
     }
-    json_object_object_add(c->answers, mc_json_get_str(st, "answer"), a);
+    json_object_object_add(c->answers, an->method, a);
     return 0;
 }
 
 static int step_for_each(rctx_t *c, const mc_step_t *s, int depth)
 {
-    json_object *st = s->json;
-    int line = s->line;
-    json_object *list = mc__runner_expand(c, mc_json_get(st, "for_each"), line);
-    int max = mc_json_get_int(st, "max", MC_RUNNER_MAX_FOR_EACH);
+    const mc_step_for_each_t *f = &s->u.for_each;
+    json_object *list = mc__runner_expand(c, f->list, s->line);
+    int max = or_default(f->max, MC_RUNNER_MAX_FOR_EACH);
     size_t i, n;
     int rc = 0;
 
@@ -373,7 +369,7 @@ static int step_for_each(rctx_t *c, const mc_step_t *s, int depth)
         return 0;
     if (!json_object_is_type(list, json_type_array)) {
         mc__runner_check(c, "harness/step", 0, "for_each: the value is not an array", "an array",
-                         NULL, NULL, 0, line);
+                         NULL, NULL, 0, s->line);
         json_object_put(list);
         return 0;
     }
@@ -384,9 +380,9 @@ static int step_for_each(rctx_t *c, const mc_step_t *s, int depth)
         json_object *item = json_object_array_get_idx(list, i);
         /* "where" keeps the elements its assertions hold for (paths start
          * at the element). */
-        if (mc_json_get(st, "where") != NULL && !mc__runner_where_ok(c, st, item))
+        if (f->where != NULL && !mc__runner_where_ok(c, f->where, item))
             continue;
-        mc_vars_set(&c->vars, mc_json_get_str(st, "as"), item);
+        mc_vars_set(&c->vars, f->as, item);
         rc = mc__runner_run_steps(c, s->steps, s->n_steps, depth + 1);
     }
     json_object_put(list);
@@ -418,8 +414,12 @@ static void judge_batch(json_object *sent, json_object *got, char *why, size_t n
                 seen++;
         }
         if (seen != 1) {
+            /* A copy: sent may be the scenario's own, which threads share. */
+            json_object *idc = NULL;
+            json_object_deep_copy(id, &idc, NULL);
             snprintf(why, n, "the batch answer holds %zu responses to request %s (one expected)",
-                     seen, mc_json_compact(id, NULL));
+                     seen, idc != NULL ? mc_json_compact(idc, NULL) : "?");
+            json_object_put(idc);
             return;
         }
     }
@@ -430,22 +430,23 @@ static void judge_batch(json_object *sent, json_object *got, char *why, size_t n
                  ng, requests);
 }
 
-/* A raw step whose line is a batch: waits for the array that answers it
- * (over HTTP, the answers may also come one by one on the POST's stream;
- * over stdio that is named as what it is). */
-static int step_raw_batch(rctx_t *c, json_object *st, int line, const char *raw)
+/* A raw step whose line is a batch (sent: the line as JSON, NULL when it
+ * is not): waits for the array that answers it (over HTTP, the answers may
+ * also come one by one on the POST's stream; over stdio that is named as
+ * what it is). */
+static int step_raw_batch(rctx_t *c, const mc_step_t *s, const char *raw, json_object *sent)
 {
-    int within = mc_json_get_int(st, "within", c->step_timeout);
-    json_object *sent = NULL, *one_by_one = NULL;
+    const char *cid = mc__runner_step_check(c, s);
+    json_object *asserts = s->u.raw.judge.asserts;
+    int within = or_default(s->u.raw.within_ms, c->step_timeout);
+    json_object *one_by_one = NULL;
     mc_msg_t resp;
     char why[300];
     int rc;
 
-    if (mc_json_parse(raw, strlen(raw), 0, &sent, NULL) != MC_OK ||
-        !json_object_is_type(sent, json_type_array)) {
-        json_object_put(sent);
+    if (!json_object_is_type(sent, json_type_array)) {
         mc__runner_check(c, "harness/step", 0, "the batch is not a JSON array", NULL, NULL, NULL, 0,
-                         line);
+                         s->line);
         return 0;
     }
     memset(&resp, 0, sizeof(resp));
@@ -454,7 +455,6 @@ static int step_raw_batch(rctx_t *c, json_object *st, int line, const char *raw)
     mc__runner_drain(c);
     if (rc != MC_OK && rc != MC_ETIMEOUT) {
         json_object_put(one_by_one);
-        json_object_put(sent);
         mc__runner_target_gone(c, rc, "sending a batch");
         return -1;
     }
@@ -464,8 +464,7 @@ static int step_raw_batch(rctx_t *c, json_object *st, int line, const char *raw)
         mc__runner_compact(one_by_one, act, sizeof(act));
         snprintf(why, sizeof(why), "the batch was answered one response at a time, not by one "
                                    "array");
-        mc__runner_check(c, mc__runner_step_check(c, st), 0, why, "one array of responses", act,
-                         "", 0, line);
+        mc__runner_check(c, cid, 0, why, "one array of responses", act, "", 0, s->line);
     } else if (resp.root == NULL && one_by_one != NULL) {
         /* Over Streamable HTTP an SSE stream's responses "MAY be batched"
          * (2025-03-26 basic/transports): one by one is an answer too. */
@@ -473,120 +472,153 @@ static int step_raw_batch(rctx_t *c, json_object *st, int line, const char *raw)
         if (why[0] != '\0') {
             char act[512];
             mc__runner_compact(one_by_one, act, sizeof(act));
-            mc__runner_check(c, mc__runner_step_check(c, st), 0, why,
-                             "one response per request of the batch", act, "", 0, line);
+            mc__runner_check(c, cid, 0, why, "one response per request of the batch", act, "", 0,
+                             s->line);
         } else {
-            mc__runner_check(c, mc__runner_step_check(c, st), 1, NULL, NULL, NULL, NULL, 0, line);
+            mc__runner_check(c, cid, 1, NULL, NULL, NULL, NULL, 0, s->line);
         }
-        mc__runner_run_asserts(c, mc_json_get(st, "assert"), one_by_one,
-                               mc__runner_step_check(c, st), "the batch's answers", line, 0);
+        mc__runner_run_asserts(c, asserts, one_by_one, cid, "the batch's answers", s->line, 0);
     } else if (rc == MC_ETIMEOUT) {
         snprintf(why, sizeof(why), "no array answered the batch within %d ms", within);
-        mc__runner_check(c, mc__runner_step_check(c, st), 0, why, "one array of responses",
-                         "(none)", "", 0, line);
+        mc__runner_check(c, cid, 0, why, "one array of responses", "(none)", "", 0, s->line);
     } else {
         char act[512];
         judge_batch(sent, resp.root, why, sizeof(why));
         mc__runner_compact(resp.root, act, sizeof(act));
         if (why[0] != '\0')
-            mc__runner_check(c, mc__runner_step_check(c, st), 0, why,
-                             "one response per request of the batch", act, "",
-                             mc__runner_resp_tx_seq(c, &resp), line);
+            mc__runner_check(c, cid, 0, why, "one response per request of the batch", act, "",
+                             mc__runner_resp_tx_seq(c, &resp), s->line);
         else
-            mc__runner_check(c, mc__runner_step_check(c, st), 1, NULL, NULL, NULL, NULL, 0, line);
-        mc__runner_run_asserts(c, mc_json_get(st, "assert"), resp.root,
-                               mc__runner_step_check(c, st), "the batch answer", line,
+            mc__runner_check(c, cid, 1, NULL, NULL, NULL, NULL, 0, s->line);
+        mc__runner_run_asserts(c, asserts, resp.root, cid, "the batch answer", s->line,
                                mc__runner_resp_tx_seq(c, &resp));
         mc_msg_free(&resp);
     }
     json_object_put(one_by_one);
-    json_object_put(sent);
     return 0;
 }
 
-static int step_raw(rctx_t *c, json_object *st, int line)
+/* Sends raw (line: it as JSON, or NULL) and judges what answers it. */
+static int raw_send(rctx_t *c, const mc_step_t *s, const char *raw, json_object *line,
+                    json_object *expect_id)
 {
-    json_object *rawv = mc__runner_expand(c, mc_json_get(st, "raw"), line);
-    json_object *expect = mc_json_get(st, "expect");
-    json_object *expect_id = mc_json_get(st, "expect_id");
-    json_object *parsed = NULL, *idv = NULL, *id_expanded = NULL;
-    int none = expect != NULL && json_object_is_type(expect, json_type_string) &&
-               strcmp(json_object_get_string(expect), "none") == 0;
-    int within = mc_json_get_int(st, "within", none ? MC_RUNNER_QUIET_WINDOW_MS : c->step_timeout);
-    const char *raw;
+    const mc_step_raw_t *r = &s->u.raw;
+    int none = r->judge.expect.kind == MC_STEP_EXPECT_NONE;
+    int within = or_default(r->within_ms, none ? MC_RUNNER_QUIET_WINDOW_MS : c->step_timeout);
+    json_object *idv = NULL;
     mc_msg_t resp;
     int rc;
 
-    if (rawv == NULL)
-        return 0;
-    /* expect_id may name a captured id ("${call}"), like any other value. */
-    if (expect_id != NULL && json_object_is_type(expect_id, json_type_string)) {
-        id_expanded = mc__runner_expand(c, expect_id, line);
-        if (id_expanded == NULL) {
-            json_object_put(rawv);
-            return 0;
-        }
-        expect_id = id_expanded;
-    }
-    raw = json_object_get_string(rawv);
-    if (expect != NULL && json_object_is_type(expect, json_type_string) &&
-        strcmp(json_object_get_string(expect), "batch") == 0) {
-        rc = step_raw_batch(c, st, line, raw);
-        json_object_put(id_expanded);
-        json_object_put(rawv);
-        return rc;
-    }
     /* By default, wait for the id the raw line carries (if readable). */
-    if (expect_id == NULL && mc_json_parse(raw, strlen(raw), 0, &parsed, NULL) == MC_OK &&
-        json_object_is_type(parsed, json_type_object) &&
-        json_object_object_get_ex(parsed, "id", &idv) && mc_jsonrpc_id_valid(idv))
+    if (expect_id == NULL && json_object_is_type(line, json_type_object) &&
+        json_object_object_get_ex(line, "id", &idv) && mc_jsonrpc_id_valid(idv))
         expect_id = idv;
     if (expect_id != NULL && json_object_is_type(expect_id, json_type_null))
         expect_id = NULL;
     rc = mc_session_raw_request(&c->s, raw, strlen(raw), expect_id, mc__runner_time_left(c, within),
                                 &resp);
     mc__runner_drain(c);
-    json_object_put(parsed);
-    json_object_put(id_expanded);
-    json_object_put(rawv);
-    return mc__runner_judge_outcome(c, st, line, rc, &resp, none, "raw input", "sending raw input",
+    return mc__runner_judge_outcome(c, s, &r->judge, rc, &resp, none, "raw input",
+                                    "sending raw input",
                                     "the server answered a message that takes no answer", within);
 }
 
-/* An HTTP-level step of a transport scenario (scenario/httprun.h). */
-static int step_http(rctx_t *c, json_object *st, int line)
+/* A raw step: a line without variables is sent as written and read as the
+ * loader parsed it; one with variables is filled in and parsed here. */
+static int step_raw(rctx_t *c, const mc_step_t *s)
 {
-    mc_httprun_outcome_t oc;
-    const char *cid = mc__runner_step_check(c, st);
-    json_object *ex;
+    const mc_step_raw_t *r = &s->u.raw;
+    json_object *rawv = NULL, *parsed = NULL, *id_expanded = NULL;
+    json_object *expect_id = r->expect_id, *line = r->parsed;
+    const char *raw = r->line;
+    int rc;
 
-    if (!c->http_on) {
-        mc__runner_check(c, "harness/step", 0, "an http step needs --url", NULL, NULL, NULL, 0,
-                         line);
-        return -1;
+    if (!r->literal) {
+        rawv = mc__runner_expand(c, r->line_tmpl, s->line);
+        if (rawv == NULL)
+            return 0;
+        raw = json_object_get_string(rawv);
+        if (mc_json_parse(raw, strlen(raw), 0, &parsed, NULL) != MC_OK)
+            parsed = NULL;
+        line = parsed;
     }
-    /* Variables and roles (${role:...}) are filled in the whole step. */
-    ex = mc__runner_expand(c, st, line);
-    if (ex == NULL)
-        return -1;
-    c->seq_all++;
-    if (mc_httprun_step(&c->http, ex, c->version, mc__runner_time_left(c, c->step_timeout), c->res,
-                        c->seq_all, mc_now_ms() - c->t0, &oc) != MC_OK) {
-        mc__runner_check(c, "harness/step", 0, oc.message, NULL, NULL, NULL, c->seq_all, line);
-        json_object_put(ex);
-        return -1;
+    /* expect_id may name a captured id ("${call}"), like any other value. */
+    if (expect_id != NULL && json_object_is_type(expect_id, json_type_string)) {
+        id_expanded = mc__runner_expand(c, expect_id, s->line);
+        if (id_expanded == NULL) {
+            json_object_put(parsed);
+            json_object_put(rawv);
+            return 0;
+        }
+        expect_id = id_expanded;
     }
-    json_object_put(ex);
-    mc__runner_check(c, cid, oc.pass,
-                     oc.pass ? (oc.not_applicable ? oc.message : NULL) : oc.message,
-                     oc.expected[0] ? oc.expected : NULL, oc.actual[0] ? oc.actual : NULL, NULL,
-                     c->seq_all, line);
+    if (r->judge.expect.kind == MC_STEP_EXPECT_BATCH)
+        rc = step_raw_batch(c, s, raw, line);
+    else
+        rc = raw_send(c, s, raw, line, expect_id);
+    json_object_put(parsed);
+    json_object_put(id_expanded);
+    json_object_put(rawv);
+    return rc;
+}
+
+/* The templates of an http step, filled in (owned); -1 when one cannot be
+ * (recorded), else 0. */
+static int http_fill(rctx_t *c, const mc_step_t *s, mc_httprun_fill_t *f)
+{
+    const mc_step_http_t *h = &s->u.http;
+    json_object *const tmpl[4] = {h->message, h->body, h->headers, h->interleave};
+    json_object **out[4] = {&f->message, &f->body, &f->headers, &f->interleave};
+    size_t i;
+
+    memset(f, 0, sizeof(*f));
+    for (i = 0; i < 4; i++) {
+        if (tmpl[i] == NULL)
+            continue;
+        *out[i] = mc__runner_expand(c, tmpl[i], s->line);
+        if (*out[i] == NULL) {
+            mc_httprun_fill_free(f);
+            return -1;
+        }
+    }
     return 0;
 }
 
-static int step_sleep(rctx_t *c, json_object *st)
+/* An HTTP-level step of a transport scenario (scenario/httprun.h). */
+static int step_http(rctx_t *c, const mc_step_t *s)
 {
-    int ms = mc__runner_time_left(c, mc_json_get_int(st, "sleep", 0));
+    mc_httprun_outcome_t oc;
+    mc_httprun_fill_t fill;
+    const char *cid = mc__runner_step_check(c, s);
+    int rc;
+
+    if (!c->http_on) {
+        mc__runner_check(c, "harness/step", 0, "an http step needs --url", NULL, NULL, NULL, 0,
+                         s->line);
+        return -1;
+    }
+    /* Variables and roles (${role:...}) are filled in its templates. */
+    if (http_fill(c, s, &fill) != 0)
+        return -1;
+    c->seq_all++;
+    rc = mc_httprun_step(&c->http, &s->u.http, &fill, c->version,
+                         mc__runner_time_left(c, c->step_timeout), c->res, c->seq_all,
+                         mc_now_ms() - c->t0, &oc);
+    mc_httprun_fill_free(&fill);
+    if (rc != MC_OK) {
+        mc__runner_check(c, "harness/step", 0, oc.message, NULL, NULL, NULL, c->seq_all, s->line);
+        return -1;
+    }
+    mc__runner_check(c, cid, oc.pass,
+                     oc.pass ? (oc.not_applicable ? oc.message : NULL) : oc.message,
+                     oc.expected[0] ? oc.expected : NULL, oc.actual[0] ? oc.actual : NULL, NULL,
+                     c->seq_all, s->line);
+    return 0;
+}
+
+static int step_sleep(rctx_t *c, const mc_step_t *s)
+{
+    int ms = mc__runner_time_left(c, s->u.sleep.ms);
     int rc = mc_session_poll(&c->s, ms);
 
     mc__runner_drain(c);
@@ -602,20 +634,20 @@ typedef int (*step_run_fn)(rctx_t *c, const mc_step_t *s, int depth);
         (void)depth;                                                                               \
         return call;                                                                               \
     }
-RUN_AS(request, step_request(c, s->json, s->line))
-RUN_AS(notify, step_notify(c, s->json, s->line))
-RUN_AS(expect_notification, step_expect(c, s->json, s->line, 0))
-RUN_AS(expect_no_notification, step_expect_none(c, s->json, s->line, 0))
-RUN_AS(expect_request, step_expect(c, s->json, s->line, 1))
-RUN_AS(expect_no_request, step_expect_none(c, s->json, s->line, 1))
-RUN_AS(answer, step_answer(c, s->json, s->line))
-RUN_AS(paginate, mc__runner_step_paginate(c, s->json, s->line))
+RUN_AS(request, step_request(c, s))
+RUN_AS(notify, step_notify(c, s))
+RUN_AS(expect_notification, step_expect(c, s, &s->u.expect_notification, 0))
+RUN_AS(expect_no_notification, step_expect_none(c, s, &s->u.expect_no_notification, 0))
+RUN_AS(expect_request, step_expect(c, s, &s->u.expect_request, 1))
+RUN_AS(expect_no_request, step_expect_none(c, s, &s->u.expect_no_request, 1))
+RUN_AS(answer, step_answer(c, s))
+RUN_AS(paginate, mc__runner_step_paginate(c, s))
 RUN_AS(for_each, step_for_each(c, s, depth))
-RUN_AS(raw, step_raw(c, s->json, s->line))
-RUN_AS(sleep, step_sleep(c, s->json))
-RUN_AS(await, step_await(c, s->json, s->line))
-RUN_AS(value, step_value(c, s->json, s->line))
-RUN_AS(http, step_http(c, s->json, s->line))
+RUN_AS(raw, step_raw(c, s))
+RUN_AS(sleep, step_sleep(c, s))
+RUN_AS(await, step_await(c, s))
+RUN_AS(value, step_value(c, s))
+RUN_AS(http, step_http(c, s))
 #undef RUN_AS
 
 static const step_run_fn step_runs[MC_STEP_KIND_COUNT] = {

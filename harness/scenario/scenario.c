@@ -1,8 +1,9 @@
 /*
  * scenario.c - loading a scenario file: the top-level fields, the checks it
  * declares in "spec" and its version range (both parsed in requirement.c),
- * its requirements and client; the steps and every other check of the file
- * are the linter's (lint.c). Also finding scenario files in folders.
+ * its requirements and client; the steps (checked and typed together) and
+ * every other check of the file are the linter's (lint.c, lint_steps.c).
+ * Also finding scenario files in folders.
  */
 #include "scenario/scenario.h"
 
@@ -190,8 +191,9 @@ static void load_client(mc__lint_t *l, json_object *root_obj, mc_scenario_t *s)
         mc__lint_check_refs(l, s->answers, "/client/answers");
 }
 
-/* Reads every top-level field of root_obj into s, checking as it goes.
- * Returns MC_OK (the problems are in l) or MC_ENOMEM. */
+/* Reads every top-level field of root_obj into s, checking as it goes (the
+ * steps are typed as they are checked). Returns MC_OK (the problems are in
+ * l) or MC_ENOMEM. */
 static int load_fields(mc__lint_t *l, json_object *root_obj, mc_scenario_t *s)
 {
     static const char *const top_keys[] = {"title",  "description", "spec", "versions", "requires",
@@ -217,7 +219,7 @@ static int load_fields(mc__lint_t *l, json_object *root_obj, mc_scenario_t *s)
     } else {
         s->steps = v;
         l->client_caps = s->client_caps;
-        mc__lint_steps(l, v, "/steps", 0);
+        mc__lint_steps(l, v, "/steps", 0, &s->step_v, &s->n_steps);
     }
     return MC_OK;
 }
@@ -284,7 +286,7 @@ static int load_keep(mc__lint_t *l, mc_scenario_t *s, const char *path, const ch
         l->roles[i] = NULL;
     }
     s->n_roles = (size_t)l->n_roles;
-    return mc_steps_build(&s->doc, s->steps, "/steps", &s->step_v, &s->n_steps);
+    return MC_OK;
 }
 
 int mc_scenario_load(const char *path, const char *root, mc_scenario_t *sc, char **problems,
@@ -320,6 +322,7 @@ int mc_scenario_load(const char *path, const char *root, mc_scenario_t *sc, char
     for (i = 0; i < l.n_roles; i++)
         free(l.roles[i]);
     free(l.warnings.buf);
+    mc_steps_free(s.step_v, s.n_steps);
     free(s.reqs);
     free(s.roles);
     free(s.id);
