@@ -370,6 +370,25 @@ static void test_lint_problems(void **state)
                    "\"telepathy\" is not a protocol feature");
     expect_problem(GOOD_HEAD "\"steps\": [{\"await\": \"nothing\"}]}",
                    "which no earlier async request defines");
+    /* Members typed when the file loads are held to their types. */
+    expect_problem(GOOD_HEAD "\"steps\": [{\"request\": \"x\", \"expect\": {\"error\": [1, "
+                             "\"2\"]}}]}",
+                   "needs an integer code or an array of codes");
+    expect_problem(GOOD_HEAD "\"steps\": [{\"http\": \"GET\", \"status\": \"200\"}]}",
+                   "\"status\" in an http step must be a status code or a list of them");
+    expect_problem(GOOD_HEAD "\"steps\": [{\"http\": \"GET\", \"content_type\": [1]}]}",
+                   "\"content_type\" in an http step must be a Content-Type prefix");
+    expect_problem(GOOD_HEAD "\"steps\": [{\"http\": \"GET\", \"session\": \"old\"}]}",
+                   "\"session\" in an http step must be \"current\", \"none\" or \"unknown\"");
+    expect_problem(GOOD_HEAD "\"steps\": [{\"http\": \"GET\", \"events\": \"2\"}]}",
+                   "\"events\" in an http step must be a int");
+    /* The raw line as the loader read it (strict JSON): what it sends, and
+     * whether it is a batch. */
+    expect_problem(GOOD_HEAD "\"steps\": [{\"raw\": \"{\\\"jsonrpc\\\":\\\"2.0\\\",\\\"method\\\":"
+                             "\\\"notifications/roots/list_changed\\\"}\"}]}",
+                   "without declaring client.capabilities.roots.listChanged");
+    expect_problem(GOOD_HEAD "\"steps\": [{\"raw\": \"[{'id': 1}]\", \"expect\": \"batch\"}]}",
+                   "needs a raw line holding a non-empty JSON array");
     expect_problem("{\"title\": ", "s.jsonc:1:");
 }
 
