@@ -11,16 +11,18 @@
  * stays JSON, borrowed from the document, and is expanded when the step
  * runs.
  *
- * Each kind is a row of the list and a function per module, named after
- * the row and reached through a table indexed by mc_step_kind_t: its parser
- * parse_<kind> (step.c, through mc_step_parse()), its checks lint_<kind>
+ * Each kind is a row of the list, its typed form mc_step_<kind>_t (the
+ * union's member u.<kind>, made by the list) and a function per module,
+ * named after the row and reached through a table indexed by
+ * mc_step_kind_t: its parser parse_<kind> (step.c, through
+ * mc_step_parse()), its checks lint_<kind>
  * with its member list (lint_steps.c), its runner step_<kind>
  * (runner_steps.c, runner_page.c) and its contribution to the coverage map
  * cover_<kind> (coverage.c); the tables do not build without them. The
- * linter types each step as it checks it, so that a file is read once; the
- * runner, the coverage map and the linter's checks after a member's type is
- * known read the typed members. The format of each kind is in
- * scenarios/README.md.
+ * linter types each step as it checks it, so that a file is read once (a
+ * raw step's line is parsed there, once); the runner, the coverage map and
+ * the linter's checks after a member's type is known read the typed
+ * members. The format of each kind is in scenarios/README.md.
  */
 #ifndef MC_SCENARIO_STEP_H
 #define MC_SCENARIO_STEP_H
