@@ -42,7 +42,16 @@
     XX(SSE_EVENT_ID_REUSED, "http-sse-event-id-reused", "MUST",                                  \
        "SSE event ids restart at 1 on every stream, so the streams of a session share ids")      \
     XX(RESUME_OTHER_STREAM, "http-resume-other-stream", "MUST",                                  \
-       "a GET with Last-Event-ID replays the later events of every stream, not of its own only")
+       "a GET with Last-Event-ID replays the later events of every stream, not of its own only") \
+    XX(HEADER_MISMATCH_ACCEPTED, "http-header-mismatch-accepted", "MUST",                        \
+       "2026-07-28: a request whose MCP-Protocol-Version, Mcp-Method or Mcp-Name header "        \
+       "disagrees with its body is served instead of refused with 400 and -32020")               \
+    XX(HEADER_WRONG_ERROR, "http-header-wrong-error", "MUST",                                    \
+       "2026-07-28: a request refused for its standard headers gets 200 and -32600 instead of "  \
+       "400 and -32020 (HeaderMismatch)")                                                          \
+    XX(PARAM_HEADER_IGNORED, "http-param-header-ignored", "MUST",                                \
+       "2026-07-28: an Mcp-Param-{Name} header that disagrees with the tool argument it "        \
+       "mirrors, or is missing, is accepted")
 
 typedef enum rs_http_bug {
     RS_HTTP_BUG_NONE = 0,
