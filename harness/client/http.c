@@ -346,7 +346,10 @@ void mc_http_describe(mc_http_t *h, char *buf, size_t cap)
 
 void mc_http_after_handshake(mc_http_t *h)
 {
-    open_get_stream(h);
+    /* 2026-07-28 has no GET stream (streamable-http#earlier-streamable-http-
+     * revisions): change notifications come on subscriptions/listen. */
+    if (h->modern_version[0] == '\0')
+        open_get_stream(h);
     mc__http_pump(h, 0);
 }
 
@@ -410,6 +413,7 @@ void mc_http_free(mc_http_t *h)
         curl_multi_cleanup(h->multi);
     free(h->findings);
     free(h->seen);
+    free(h->tools);
     free(h->url);
     free(h->origin);
     free(h);

@@ -193,6 +193,9 @@ void mc__http_inspect_message(mc_http_t *h, stream_t *s, const char *data, size_
             mc__http_finding(h, "http/response-on-own-stream", 0,
                     "POST#%u (request id %s) carried the response to id %.40s", s->num,
                     s->req_id, ids);
+        if (json_object_object_get_ex(o, "result", &res) &&
+            json_object_is_type(res, json_type_object))
+            mc__http_learn_tools(h, res);
         if (s->is_initialize && json_object_object_get_ex(o, "result", &res)) {
             const char *v = mc_json_get_str(res, "protocolVersion");
             if (v != NULL && strlen(v) < sizeof(h->version))

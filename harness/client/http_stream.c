@@ -191,7 +191,7 @@ stream_t *mc__http_stream_start(mc_http_t *h, stream_kind_t kind, const char *bo
                               const char *last_event_id)
 {
     stream_t *s;
-    int slot = slot_free(h);
+    int slot = slot_free(h), modern;
 
     if (slot < 0)
         return NULL;
@@ -217,9 +217,13 @@ stream_t *mc__http_stream_start(mc_http_t *h, stream_kind_t kind, const char *bo
             add_header(s, "Content-Type", "application/json") != 0)
             goto fail;
     }
-    if (h->session_id[0] && add_header(s, "Mcp-Session-Id", h->session_id) != 0)
+    modern = kind == ST_POST ? mc__http_metadata_headers(h, body, len, &s->hdrs) : 0;
+    if (modern < 0)
         goto fail;
-    if (h->version[0] && mc_version_cmp(h->version, mc_version_name(MC_V_2025_06_18)) >= 0 &&
+    if (!modern && h->session_id[0] && add_header(s, "Mcp-Session-Id", h->session_id) != 0)
+        goto fail;
+    if (!modern && h->version[0] &&
+        mc_version_cmp(h->version, mc_version_name(MC_V_2025_06_18)) >= 0 &&
         add_header(s, "MCP-Protocol-Version", h->version) != 0)
         goto fail;
     if (h->origin != NULL && add_header(s, "Origin", h->origin) != 0)

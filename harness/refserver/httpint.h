@@ -74,6 +74,7 @@ typedef struct hs_stream {
     hs_sess_t *sess;
     int is_get;
     char req_id[64];      /* POST: the request's id as compact JSON */
+    char orig_id[64];     /* 2026-07-28: the client's id, req_id being the handler's own */
     char token[64];       /* POST: the request's progressToken as compact JSON, or "" */
     int answered;         /* the response went out (or elsewhere) */
     int finished;         /* no more bytes will be added */
@@ -111,6 +112,7 @@ typedef struct hs {
     pthread_cond_t cv;      /* new bytes on some stream, or shutdown */
     hs_sess_t *sess;        /* HS_MAX_SESSIONS */
     hs_sess_t *modern;      /* the stateless session (2026-07-28), made at its first request */
+    unsigned long modern_seq; /* the ids the stateless session's requests were given */
     const mc_refserver_opts_t *opts;
     rs_http_bug_t bug;
     unsigned flags;         /* MC_REFSERVER_HTTP_* */
@@ -192,5 +194,10 @@ enum MHD_Result mc__hs_unsupported_version(struct MHD_Connection *c, const char 
 /* The response stream s of the stateless session se closed before its
  * answer: its request is cancelled (a listen ends, a tool call stops). */
 void mc__hs_modern_cancel(hs_sess_t *se, const hs_stream_t *s);
+/* A message of the stateless session bound for stream t with the client's
+ * request id put back where the handler's own stands (the response id, the
+ * subscription id of a listen notification): a new string (*out_len its
+ * length), or NULL when nothing changes. */
+char *mc__hs_modern_restore(const hs_stream_t *t, const char *line, size_t len, size_t *out_len);
 
 #endif /* MC_REFSERVER_HTTPINT_H */

@@ -18,9 +18,10 @@
  * Closing a response stream cancels its request (#cancellation): a listen
  * stream ends, a running tool call stops.
  *
- * The requests of all clients share the handler, so two clients' requests
- * that use the same id at the same time cannot both be served: the second
- * is refused while the first is open.
+ * The requests of all clients share the handler, so each request reaches it
+ * under an id of the server's own ("hs:N"), and the client's id is put back
+ * in what goes out on the request's stream: two clients may use the same id
+ * at once.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -448,14 +449,15 @@ enum MHD_Result mc__hs_do_post_modern(hs_t *hs, struct MHD_Connection *c, hs_req
             return rc;
         }
     }
-    json_object_put(b.o);
     pthread_mutex_lock(&hs->mu);
     se = modern_sess(hs);
     if (se == NULL) {
         pthread_mutex_unlock(&hs->mu);
+        json_object_put(b.o);
         return send_error(c, 500, MC_RPC_INTERNAL_ERROR, "out of memory", b.id, NULL);
     }
-    if (!b.is_request) {
+    if (!b.is_request || b.id[0] == '\0') {
+        json_object_put(b.o);
         /* A notification, a response or malformed input: the handler's
          * error to the latter goes out with 400, the others get 202. */
         s = mc__hs_stream_new(se, 0);
@@ -481,22 +483,32 @@ enum MHD_Result mc__hs_do_post_modern(hs_t *hs, struct MHD_Connection *c, hs_req
             return rc;
         }
     }
-    for (s = se->streams; s != NULL; s = s->next)
-        if (!s->answered && strcmp(s->req_id, b.id) == 0) {
-            pthread_mutex_unlock(&hs->mu);
-            return send_error(c, 409, MC_RPC_INVALID_REQUEST,
-                              "a request with this id is still open", b.id, NULL);
-        }
     s = mc__hs_stream_new(se, 0);
     if (s == NULL) {
         pthread_mutex_unlock(&hs->mu);
+        json_object_put(b.o);
         return send_error(c, 500, MC_RPC_INTERNAL_ERROR, "out of memory", b.id, NULL);
     }
-    snprintf(s->req_id, sizeof(s->req_id), "%s", b.id);
     snprintf(s->token, sizeof(s->token), "%s", b.token);
     se->current = s;
-    mc_refserver_handle(se->rs, text, rq->len, mc_now_ms());
+    if (mc_jsonrpc_id_valid(json_object_object_get(b.o, "id"))) {
+        /* The handler sees the request under an id of the server's own. */
+        char own[40];
+        const char *line;
+        snprintf(own, sizeof(own), "hs:%lu", ++hs->modern_seq);
+        json_object_object_add(b.o, "id", json_object_new_string(own));
+        snprintf(s->req_id, sizeof(s->req_id), "\"%s\"", own);
+        snprintf(s->orig_id, sizeof(s->orig_id), "%s", b.id);
+        line = json_object_to_json_string_ext(b.o, JSON_C_TO_STRING_PLAIN |
+                                                       JSON_C_TO_STRING_NOSLASHESCAPE);
+        mc_refserver_handle(se->rs, line, strlen(line), mc_now_ms());
+    } else {
+        /* An id JSON-RPC does not allow: the handler answers it as it is. */
+        snprintf(s->req_id, sizeof(s->req_id), "%s", b.id);
+        mc_refserver_handle(se->rs, text, rq->len, mc_now_ms());
+    }
     se->current = NULL;
+    json_object_put(b.o);
     if (s->answered && s->events == 1 && s->first != NULL) {
         char *first = s->first;
         enum MHD_Result rc;
@@ -525,4 +537,47 @@ void mc__hs_modern_cancel(hs_sess_t *se, const hs_stream_t *s)
                  s->req_id);
     if (n > 0 && (size_t)n < sizeof(line))
         mc_refserver_handle(se->rs, line, (size_t)n, mc_now_ms());
+}
+
+char *mc__hs_modern_restore(const hs_stream_t *t, const char *line, size_t len, size_t *out_len)
+{
+    json_tokener *tok;
+    json_object *o, *v, *p, *m, *orig;
+    int changed = 0;
+    char *out = NULL;
+
+    if (t->orig_id[0] == '\0')
+        return NULL;
+    tok = json_tokener_new_ex(MC_MAX_JSON_DEPTH);
+    if (tok == NULL)
+        return NULL;
+    o = json_tokener_parse_ex(tok, line, (int)len);
+    json_tokener_free(tok);
+    if (o == NULL || !json_object_is_type(o, json_type_object)) {
+        json_object_put(o);
+        return NULL;
+    }
+    if (json_object_object_get_ex(o, "id", &v) &&
+        strcmp(json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN), t->req_id) == 0 &&
+        (orig = json_tokener_parse(t->orig_id)) != NULL) {
+        json_object_object_add(o, "id", orig);
+        changed = 1;
+    }
+    if (json_object_object_get_ex(o, "params", &p) && json_object_is_type(p, json_type_object) &&
+        json_object_object_get_ex(p, "_meta", &m) && json_object_is_type(m, json_type_object) &&
+        json_object_object_get_ex(m, "io.modelcontextprotocol/subscriptionId", &v) &&
+        strcmp(json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN), t->req_id) == 0 &&
+        (orig = json_tokener_parse(t->orig_id)) != NULL) {
+        json_object_object_add(m, "io.modelcontextprotocol/subscriptionId", orig);
+        changed = 1;
+    }
+    if (changed) {
+        const char *text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
+                                                                  JSON_C_TO_STRING_NOSLASHESCAPE);
+        out = strdup(text);
+        if (out != NULL)
+            *out_len = strlen(out);
+    }
+    json_object_put(o);
+    return out;
 }

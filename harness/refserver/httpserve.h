@@ -44,8 +44,8 @@
     XX(RESUME_OTHER_STREAM, "http-resume-other-stream", "MUST",                                  \
        "a GET with Last-Event-ID replays the later events of every stream, not of its own only") \
     XX(HEADER_MISMATCH_ACCEPTED, "http-header-mismatch-accepted", "MUST",                        \
-       "2026-07-28: a request whose MCP-Protocol-Version, Mcp-Method or Mcp-Name header "        \
-       "disagrees with its body is served instead of refused with 400 and -32020")               \
+       "2026-07-28: a request whose MCP-Protocol-Version, Mcp-Method or Mcp-Name header is "     \
+       "missing or disagrees with its body is served instead of refused with 400 and -32020")  \
     XX(HEADER_WRONG_ERROR, "http-header-wrong-error", "MUST",                                    \
        "2026-07-28: a request refused for its standard headers gets 200 and -32600 instead of "  \
        "400 and -32020 (HeaderMismatch)")                                                          \

@@ -250,6 +250,19 @@ static void progress_token_of(json_object *o, char *out, size_t cap)
         snprintf(out, cap, "%s", json_object_to_json_string_ext(t, JSON_C_TO_STRING_PLAIN));
 }
 
+/* Pushes a message of session se to stream t: for the stateless session,
+ * with the client's request id put back. */
+static void emit_to(hs_t *hs, hs_sess_t *se, hs_stream_t *t, const char *line, size_t len)
+{
+    char *own = NULL;
+    size_t n = len;
+
+    if (se->stateless)
+        own = mc__hs_modern_restore(t, line, len, &n);
+    mc__hs_push_event(hs, t, own != NULL ? own : line, n);
+    free(own);
+}
+
 void mc__hs_on_emit(void *ctx, const char *line, size_t len)
 {
     hs_sess_t *se = ctx;
@@ -298,7 +311,7 @@ void mc__hs_on_emit(void *ctx, const char *line, size_t len)
             return;
         }
         if (target != NULL) {
-            mc__hs_push_event(hs, target, line, len);
+            emit_to(hs, se, target, line, len);
             target->answered = target->finished = 1;
         }
         return;
@@ -326,7 +339,7 @@ void mc__hs_on_emit(void *ctx, const char *line, size_t len)
     if (target == NULL)
         target = get;
     if (target != NULL) {
-        mc__hs_push_event(hs, target, line, len);
+        emit_to(hs, se, target, line, len);
         return;
     }
     if (se->stateless)

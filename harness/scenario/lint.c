@@ -634,7 +634,7 @@ static const char *const k_sleep[] = {"sleep", "note", NULL};
 static const char *const k_http[] = {
     "http",         "message",    "body",   "headers", "session", "delete_first", "status",
     "content_type", "empty_body", "within", "events",  "resume",  "check",        "note",
-    NULL};
+    "error_code",   NULL};
 static const char *const k_await[] = {"await", "expect",  "assert", "capture",
                                       "check", "timeout", "note",   NULL};
 
