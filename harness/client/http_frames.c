@@ -176,6 +176,8 @@ void mc__http_inspect_message(mc_http_t *h, stream_t *s, const char *data, size_
         json_object_put(o);
         return;
     }
+    if (json_object_object_get_ex(o, "method", NULL) && json_object_object_get_ex(o, "id", NULL))
+        s->server_requests++;
     is_response = json_object_object_get_ex(o, "id", &id) &&
                   !json_object_object_get_ex(o, "method", NULL) &&
                   (json_object_object_get_ex(o, "result", NULL) ||

@@ -12,14 +12,19 @@
  * carries. Values that are not plain header text (non-ASCII, control
  * characters, leading or trailing white space, or the look of the Base64
  * form itself) go in the =?base64?...?= form (#value-encoding).
+ *
+ * Here also the judgement of the answers to such POSTs (the http checks
+ * of that revision, judge/builtin.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "client/http_internal.h"
 #include "core/base64.h"
 #include "core/json.h"
+#include "core/jsonrpc.h"
 #include "core/version.h"
 
 #define META_VERSION "io.modelcontextprotocol/protocolVersion"
@@ -244,5 +249,34 @@ void mc__http_learn_tools(mc_http_t *h, json_object *result)
                                                   : &h->tools[h->tools_next++ % MC_HTTP_MAX_TOOLS];
         }
         *slot = t;
+    }
+}
+
+void mc__http_judge_stateless(mc_http_t *h, const stream_t *s)
+{
+    if (!s->carries_request || s->malformed || s->status == 0)
+        return;
+    if (s->is_sse)
+        mc__http_finding(h, "http/stateless-no-server-request", s->server_requests == 0,
+                         "POST#%u (request %s) carried %d JSON-RPC request(s) of the server's",
+                         s->num, s->req_id, s->server_requests);
+    if (s->is_sse && s->status >= 200 && s->status < 300)
+        mc__http_finding(h, "http/sse-accel-buffering", strcasecmp(s->accel, "no") == 0,
+                         "POST#%u (request %s) got an SSE stream with %s%s%s", s->num, s->req_id,
+                         s->accel[0] ? "X-Accel-Buffering: " : "no X-Accel-Buffering header",
+                         s->accel, "");
+    mc__http_finding(h, "http/stateless-no-session-id", s->session_id[0] == '\0',
+                     "POST#%u (request %s) got %ld with Mcp-Session-Id \"%.60s\"", s->num,
+                     s->req_id, s->status, s->session_id);
+    if (s->is_json && s->body != NULL && s->body_len > 0 && !s->body_over) {
+        json_object *o = mc__http_parse_n(s->body, s->body_len);
+        json_object *e = mc_json_get(o, "error");
+        json_object *code = mc_json_get(e, "code");
+        if (json_object_is_type(code, json_type_int) &&
+            json_object_get_int64(code) == MC_RPC_METHOD_NOT_FOUND)
+            mc__http_finding(h, "http/method-not-found-404", s->status == 404,
+                             "POST#%u (request %s) got error -32601 with status %ld", s->num,
+                             s->req_id, s->status);
+        json_object_put(o);
     }
 }

@@ -46,6 +46,9 @@ typedef struct stream {
     char session_id[MC_HTTP_MAX_SESSION_ID + 4];
     char location[128];
     int is_sse, is_json;
+    int modern;             /* a POST of a stateless revision (its metadata headers were sent) */
+    char accel[16];         /* the answer's X-Accel-Buffering, "" when none */
+    int server_requests;    /* JSON-RPC requests that arrived on this stream */
     mc_sse_t sse;
     char *body;             /* JSON or other body, capped */
     size_t body_len, body_cap, body_max;
@@ -144,6 +147,10 @@ struct mc_http {
  * it is (the headers were added), 0 when it is not, -1 out of memory. */
 int mc__http_metadata_headers(mc_http_t *h, const char *body, size_t len,
                               struct curl_slist **list);
+/* Judges a finished POST of a stateless revision (s->modern) against the
+ * rules of its answer: no server request on its stream, X-Accel-Buffering
+ * on an SSE answer, no session id, 404 with -32601. */
+void mc__http_judge_stateless(mc_http_t *h, const stream_t *s);
 /* Learns the x-mcp-header annotations of the tools of a tools/list result. */
 void mc__http_learn_tools(mc_http_t *h, json_object *result);
 

@@ -81,6 +81,8 @@ static enum MHD_Result send_json(struct MHD_Connection *c, unsigned status, cons
     if (r == NULL)
         return MHD_NO;
     MHD_add_response_header(r, "Content-Type", "application/json");
+    if (mc__hs_g != NULL && mc__hs_g->bug == RS_HTTP_BUG_STATELESS_SESSION_ID)
+        MHD_add_response_header(r, "Mcp-Session-Id", "mcpcheck-minted-0001");
     rc = MHD_queue_response(c, status, r);
     MHD_destroy_response(r);
     return rc;

@@ -51,7 +51,11 @@
        "400 and -32020 (HeaderMismatch)")                                                          \
     XX(PARAM_HEADER_IGNORED, "http-param-header-ignored", "MUST",                                \
        "2026-07-28: an Mcp-Param-{Name} header that disagrees with the tool argument it "        \
-       "mirrors, or is missing, is accepted")
+       "mirrors, or is missing, is accepted")                                                    \
+    XX(SSE_BUFFERED, "http-sse-buffered", "SHOULD",                                              \
+       "2026-07-28: SSE answers come without X-Accel-Buffering: no")                             \
+    XX(STATELESS_SESSION_ID, "http-stateless-session-id", "SHOULD",                              \
+       "2026-07-28: every answer carries a freshly minted Mcp-Session-Id")
 
 typedef enum rs_http_bug {
     RS_HTTP_BUG_NONE = 0,

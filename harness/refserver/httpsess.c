@@ -557,7 +557,10 @@ enum MHD_Result mc__hs_answer_sse(struct MHD_Connection *c, hs_stream_t *s, cons
     MHD_add_response_header(r, "Content-Type", "text/event-stream");
     MHD_add_response_header(r, "Cache-Control", "no-cache");
     /* Reverse proxies pass the events on at once (streamable-http#receiving-messages). */
-    MHD_add_response_header(r, "X-Accel-Buffering", "no");
+    if (!(mc__hs_g->bug == RS_HTTP_BUG_SSE_BUFFERED && s->sess != NULL && s->sess->stateless))
+        MHD_add_response_header(r, "X-Accel-Buffering", "no");
+    if (mc__hs_g->bug == RS_HTTP_BUG_STATELESS_SESSION_ID && s->sess != NULL && s->sess->stateless)
+        MHD_add_response_header(r, "Mcp-Session-Id", "mcpcheck-minted-0001");
     if (sid != NULL)
         MHD_add_response_header(r, "Mcp-Session-Id", sid);
     rc = MHD_queue_response(c, MHD_HTTP_OK, r);
