@@ -178,6 +178,8 @@ void mc__http_inspect_message(mc_http_t *h, stream_t *s, const char *data, size_
     }
     if (json_object_object_get_ex(o, "method", NULL) && json_object_object_get_ex(o, "id", NULL))
         s->server_requests++;
+    if (s->answered)
+        s->after_response++;
     is_response = json_object_object_get_ex(o, "id", &id) &&
                   !json_object_object_get_ex(o, "method", NULL) &&
                   (json_object_object_get_ex(o, "result", NULL) ||

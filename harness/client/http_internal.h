@@ -49,6 +49,7 @@ typedef struct stream {
     int modern;             /* a POST of a stateless revision (its metadata headers were sent) */
     char accel[16];         /* the answer's X-Accel-Buffering, "" when none */
     int server_requests;    /* JSON-RPC requests that arrived on this stream */
+    int after_response;     /* messages that arrived on this stream after its response */
     mc_sse_t sse;
     char *body;             /* JSON or other body, capped */
     size_t body_len, body_cap, body_max;

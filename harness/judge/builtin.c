@@ -488,6 +488,29 @@ static const mc_check_def_t http_checks[] = {
               {.version = NULL}},
      .interpretation = "Judged on every JSON answer to a request of this revision that carries "
                        "error -32601: its status is 404."},
+    {.check = "http/stateless-response-ends-stream",
+     .level = MC_LEVEL_SHOULD,
+     .quote = "The final JSON-RPC _response_ SHOULD terminate the stream.",
+     .refs = {REF(MC_VN_2026_07_28, "basic/transports/streamable-http#receiving-messages"),
+              {.version = NULL}},
+     .interpretation = "Judged on the SSE answers to requests of this revision: no message "
+                       "follows the response on its stream."},
+    {.check = "http/x-mcp-header-valid",
+     .level = MC_LEVEL_MUST,
+     .quote = "Constraints on x-mcp-header values: \u2026 MUST NOT be empty \u2026 MUST match "
+              "HTTP field-name token syntax (1*tchar, RFC 9110 Section 5.1) \u2026 MUST be "
+              "case-insensitively unique among all x-mcp-header values in the inputSchema "
+              "\u2026 MUST only be applied to parameters with primitive types (integer, string, "
+              "boolean). \u2026 MUST only be applied to properties that are _statically "
+              "reachable_ from the schema root",
+     .refs = {REF(MC_VN_2026_07_28, "basic/transports/streamable-http#schema-extension"),
+              {.version = NULL}},
+     .interpretation = "Judged on every tool of a tools/list result over HTTP at this revision "
+                       "that has an annotation: a value that is empty, no token, used twice "
+                       "(any case), on a parameter whose type is not integer, string or boolean "
+                       "(a parameter without a type included), or reached through anything but "
+                       "properties keys fails, and the harness then mirrors none of the tool's "
+                       "parameters, as a client rejects such a tool."},
 };
 
 const char *mc_schema_check_for(const char *method, const char *instance_path)

@@ -55,7 +55,10 @@
     XX(SSE_BUFFERED, "http-sse-buffered", "SHOULD",                                              \
        "2026-07-28: SSE answers come without X-Accel-Buffering: no")                             \
     XX(STATELESS_SESSION_ID, "http-stateless-session-id", "SHOULD",                              \
-       "2026-07-28: every answer carries a freshly minted Mcp-Session-Id")
+       "2026-07-28: every answer carries a freshly minted Mcp-Session-Id")                       \
+    XX(PARAM_HEADER_DUPLICATE, "http-param-header-duplicate", "MUST",                            \
+       "2026-07-28: tools/list gives test_header_param two x-mcp-header annotations with the "   \
+       "same name (Region)")
 
 typedef enum rs_http_bug {
     RS_HTTP_BUG_NONE = 0,

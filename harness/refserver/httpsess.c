@@ -259,6 +259,28 @@ static void emit_to(hs_t *hs, hs_sess_t *se, hs_stream_t *t, const char *line, s
 
     if (se->stateless)
         own = mc__hs_modern_restore(t, line, len, &n);
+    if (se->stateless && hs->bug == RS_HTTP_BUG_PARAM_HEADER_DUPLICATE) {
+        /* The switch: the second annotation of the tool takes the first's name. */
+        static const char from[] = "\"x-mcp-header\":\"Count\"", to[] = "\"x-mcp-header\":\"Region\"";
+        const char *src = own != NULL ? own : line;
+        const char *at = NULL;
+        size_t k;
+        for (k = 0; at == NULL && k + sizeof(from) - 1 <= n; k++)
+            if (memcmp(src + k, from, sizeof(from) - 1) == 0)
+                at = src + k;
+        if (at != NULL) {
+            size_t pre = (size_t)(at - src), post = n - pre - (sizeof(from) - 1);
+            char *b = malloc(n + sizeof(to));
+            if (b != NULL) {
+                memcpy(b, src, pre);
+                memcpy(b + pre, to, sizeof(to) - 1);
+                memcpy(b + pre + sizeof(to) - 1, at + sizeof(from) - 1, post);
+                n = pre + sizeof(to) - 1 + post;
+                free(own);
+                own = b;
+            }
+        }
+    }
     mc__hs_push_event(hs, t, own != NULL ? own : line, n);
     free(own);
 }

@@ -101,14 +101,17 @@ static const rs_tool_t rs_tools[] = {
     {"test_trigger_tool_change", "Trigger tool list change",
      "Adds or removes test_dynamic_tool and sends list_changed", NO_ARGS, 0,
      tool_trigger_tools},
-    /* Over Streamable HTTP at 2026-07-28 the client mirrors "region" into
-     * the Mcp-Param-Region header (basic/transports/streamable-http#custom-
-     * headers-from-tool-parameters), and the server compares the two. */
+    /* Over Streamable HTTP at 2026-07-28 the client mirrors "region" and
+     * "count" into the Mcp-Param-Region and Mcp-Param-Count headers
+     * (basic/transports/streamable-http#custom-headers-from-tool-
+     * parameters), and the server compares them with the arguments. */
     {"test_header_param", "Header-mirrored parameter",
-     "Echoes its region and query; region is mirrored into the Mcp-Param-Region header",
+     "Echoes its region and query; region and count are mirrored into the Mcp-Param-Region "
+     "and Mcp-Param-Count headers",
      "{\"type\":\"object\",\"properties\":{\"region\":{\"type\":\"string\",\"description\":"
-     "\"The region to run in\",\"x-mcp-header\":\"Region\"},\"query\":{\"type\":\"string\","
-     "\"description\":\"The query\"}}}",
+     "\"The region to run in\",\"x-mcp-header\":\"Region\"},\"count\":{\"type\":\"integer\","
+     "\"description\":\"How many rows\",\"x-mcp-header\":\"Count\"},\"query\":{\"type\":"
+     "\"string\",\"description\":\"The query\"}}}",
      1, tool_header_param},
 };
 #define RS_NTOOLS ((int)(sizeof(rs_tools) / sizeof(rs_tools[0])))

@@ -44,6 +44,7 @@ EXPECTED_CHECK = {
     "http-param-header-ignored": "transport/http/param-header-mismatch",
     "http-sse-buffered": "http/sse-accel-buffering",
     "http-stateless-session-id": "http/stateless-no-session-id",
+    "http-param-header-duplicate": "http/x-mcp-header-valid",
 }
 # The stateless revision runs over HTTP too: its transport scenarios run and pass.
 STATELESS = "2026-07-28"
