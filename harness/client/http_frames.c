@@ -180,6 +180,8 @@ void mc__http_inspect_message(mc_http_t *h, stream_t *s, const char *data, size_
         s->server_requests++;
     if (s->answered)
         s->after_response++;
+    if (s->modern && s->kind == ST_POST && s->unrelated[0] == '\0')
+        mc__http_note_unrelated(s, o);
     is_response = json_object_object_get_ex(o, "id", &id) &&
                   !json_object_object_get_ex(o, "method", NULL) &&
                   (json_object_object_get_ex(o, "result", NULL) ||

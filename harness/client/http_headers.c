@@ -351,10 +351,35 @@ void mc__http_learn_tools(mc_http_t *h, json_object *result)
     }
 }
 
+void mc__http_note_unrelated(stream_t *s, json_object *o)
+{
+    const char *m = mc_json_get_str(o, "method");
+    json_object *tok;
+
+    if (m == NULL || json_object_object_get_ex(o, "id", NULL))
+        return;
+    if (strcmp(m, "notifications/progress") == 0) {
+        tok = mc_json_get(mc_json_get(o, "params"), "progressToken");
+        if (tok == NULL || s->req_token[0] == '\0' ||
+            strcmp(json_object_to_json_string_ext(tok, JSON_C_TO_STRING_PLAIN), s->req_token) != 0)
+            snprintf(s->unrelated, sizeof(s->unrelated), "notifications/progress for token %.40s",
+                     tok != NULL ? json_object_to_json_string_ext(tok, JSON_C_TO_STRING_PLAIN)
+                                 : "(none)");
+    } else if ((strstr(m, "/list_changed") != NULL ||
+                strcmp(m, "notifications/resources/updated") == 0) &&
+               strcmp(s->req_method, "subscriptions/listen") != 0) {
+        snprintf(s->unrelated, sizeof(s->unrelated), "%.60s", m);
+    }
+}
+
 void mc__http_judge_stateless(mc_http_t *h, const stream_t *s)
 {
     if (!s->carries_request || s->malformed || s->status == 0)
         return;
+    if (s->is_sse)
+        mc__http_finding(h, "http/stateless-notification-related", s->unrelated[0] == '\0',
+                         "POST#%u (%s %s) carried %s", s->num, s->req_method, s->req_id,
+                         s->unrelated);
     if (s->is_sse && s->answered)
         mc__http_finding(h, "http/stateless-response-ends-stream", s->after_response == 0,
                          "POST#%u (request %s): %d message(s) followed the response on its SSE "

@@ -50,6 +50,9 @@ typedef struct stream {
     char accel[16];         /* the answer's X-Accel-Buffering, "" when none */
     int server_requests;    /* JSON-RPC requests that arrived on this stream */
     int after_response;     /* messages that arrived on this stream after its response */
+    char req_method[48];    /* the request's method ("" none or too long) */
+    char req_token[MC_HTTP_MAX_REQ_ID + 1]; /* its progressToken, compact JSON, "" none */
+    char unrelated[120];    /* stateless: the first notification unrelated to the request */
     mc_sse_t sse;
     char *body;             /* JSON or other body, capped */
     size_t body_len, body_cap, body_max;
@@ -152,6 +155,11 @@ int mc__http_metadata_headers(mc_http_t *h, const char *body, size_t len,
  * rules of its answer: no server request on its stream, X-Accel-Buffering
  * on an SSE answer, no session id, 404 with -32601. */
 void mc__http_judge_stateless(mc_http_t *h, const stream_t *s);
+/* Notes in s->unrelated a notification o on the SSE answer to a stateless
+ * request that does not relate to that request: progress with another
+ * token, or a change notification on a stream that is no
+ * subscriptions/listen answer. */
+void mc__http_note_unrelated(stream_t *s, json_object *o);
 /* Learns the x-mcp-header annotations of the tools of a tools/list result. */
 void mc__http_learn_tools(mc_http_t *h, json_object *result);
 

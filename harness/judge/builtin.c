@@ -495,6 +495,15 @@ static const mc_check_def_t http_checks[] = {
               {.version = NULL}},
      .interpretation = "Judged on the SSE answers to requests of this revision: no message "
                        "follows the response on its stream."},
+    {.check = "http/stateless-notification-related",
+     .level = MC_LEVEL_MUST,
+     .quote = "These notifications MUST relate to the originating client request.",
+     .refs = {REF(MC_VN_2026_07_28, "basic/transports/streamable-http#receiving-messages"),
+              {.version = NULL}},
+     .interpretation = "Judged on the SSE answers to requests of this revision, where it can be "
+                       "told: a notifications/progress whose token is not the request's, or a "
+                       "change notification (list_changed, resources/updated) on a stream that "
+                       "is no subscriptions/listen answer, relates to another request."},
     {.check = "http/x-mcp-header-valid",
      .level = MC_LEVEL_MUST,
      .quote = "Constraints on x-mcp-header values: \u2026 MUST NOT be empty \u2026 MUST match "

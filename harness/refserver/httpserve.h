@@ -58,7 +58,10 @@
        "2026-07-28: every answer carries a freshly minted Mcp-Session-Id")                       \
     XX(PARAM_HEADER_DUPLICATE, "http-param-header-duplicate", "MUST",                            \
        "2026-07-28: tools/list gives test_header_param two x-mcp-header annotations with the "   \
-       "same name (Region)")
+       "same name (Region)")                                                                    \
+    XX(LISTEN_ON_REQUEST_STREAM, "http-listen-on-request-stream", "MUST",                        \
+       "2026-07-28: change notifications go out on the stream of the request being served, "     \
+       "not on their subscriptions/listen stream")
 
 typedef enum rs_http_bug {
     RS_HTTP_BUG_NONE = 0,

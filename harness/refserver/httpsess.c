@@ -312,7 +312,8 @@ void mc__hs_on_emit(void *ctx, const char *line, size_t len)
         snprintf(ids, sizeof(ids), "%s", json_object_to_json_string_ext(id, JSON_C_TO_STRING_PLAIN));
     } else if (o != NULL && json_object_is_type(o, json_type_object)) {
         progress_token_of(o, token, sizeof(token));
-        subscription_of(o, sub, sizeof(sub));
+        if (hs->bug != RS_HTTP_BUG_LISTEN_ON_REQUEST_STREAM || !se->stateless)
+            subscription_of(o, sub, sizeof(sub));
     }
     json_object_put(o);
     for (s = se->streams; s != NULL; s = s->next)

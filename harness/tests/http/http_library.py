@@ -45,6 +45,7 @@ EXPECTED_CHECK = {
     "http-sse-buffered": "http/sse-accel-buffering",
     "http-stateless-session-id": "http/stateless-no-session-id",
     "http-param-header-duplicate": "http/x-mcp-header-valid",
+    "http-listen-on-request-stream": "http/stateless-notification-related",
 }
 # The stateless revision runs over HTTP too: its transport scenarios run and pass.
 STATELESS = "2026-07-28"
