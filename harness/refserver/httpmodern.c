@@ -438,7 +438,13 @@ enum MHD_Result mc__hs_do_post_modern(hs_t *hs, struct MHD_Connection *c, hs_req
     const char *text = rq->body ? rq->body : "";
 
     body_read(text, rq->len, &b);
-    if (b.is_request && b.id[0] != '\0') {
+    if (b.is_request && strcmp(b.method, "initialize") == 0) {
+        /* No handshake in this revision: the shared handler stays session-less. */
+        json_object_put(b.o);
+        return send_error(c, 404, MC_RPC_METHOD_NOT_FOUND,
+                          "initialize is not part of this protocol version", b.id, NULL);
+    }
+    if (b.is_request) {
         check_headers(c, pv, &b, why, sizeof(why));
         if (why[0] != '\0' && hs->bug == RS_HTTP_BUG_HEADER_MISMATCH_ACCEPTED && pv != NULL)
             why[0] = '\0'; /* the switch: headers and body may disagree */
@@ -458,7 +464,7 @@ enum MHD_Result mc__hs_do_post_modern(hs_t *hs, struct MHD_Connection *c, hs_req
         json_object_put(b.o);
         return send_error(c, 500, MC_RPC_INTERNAL_ERROR, "out of memory", b.id, NULL);
     }
-    if (!b.is_request || b.id[0] == '\0') {
+    if (!b.is_request) {
         json_object_put(b.o);
         /* A notification, a response or malformed input: the handler's
          * error to the latter goes out with 400, the others get 202. */
@@ -493,7 +499,7 @@ enum MHD_Result mc__hs_do_post_modern(hs_t *hs, struct MHD_Connection *c, hs_req
     }
     snprintf(s->token, sizeof(s->token), "%s", b.token);
     se->current = s;
-    if (mc_jsonrpc_id_valid(json_object_object_get(b.o, "id"))) {
+    if (b.id[0] != '\0' && mc_jsonrpc_id_valid(json_object_object_get(b.o, "id"))) {
         /* The handler sees the request under an id of the server's own. */
         char own[40];
         const char *line;
@@ -505,7 +511,8 @@ enum MHD_Result mc__hs_do_post_modern(hs_t *hs, struct MHD_Connection *c, hs_req
                                                        JSON_C_TO_STRING_NOSLASHESCAPE);
         mc_refserver_handle(se->rs, line, strlen(line), mc_now_ms());
     } else {
-        /* An id JSON-RPC does not allow: the handler answers it as it is. */
+        /* An id JSON-RPC does not allow, or one too long to keep: the
+         * handler answers it as it is, on this stream. */
         snprintf(s->req_id, sizeof(s->req_id), "%s", b.id);
         mc_refserver_handle(se->rs, text, rq->len, mc_now_ms());
     }
