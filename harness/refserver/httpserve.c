@@ -4,7 +4,9 @@
  * MCP-Protocol-Version header, the body), POST (a session's messages, its
  * answers as JSON or an SSE stream), GET (the session's stream, or a
  * resumption with Last-Event-ID), DELETE, the HTTP violation switches and
- * the serving loop. Sessions and streams: httpsess.c.
+ * the serving loop. Sessions and streams: httpsess.c. A POST of the
+ * stateless revision (2026-07-28) goes to httpmodern.c; GET and DELETE of
+ * that revision get 405.
  */
 #include "refserver/httpserve.h"
 #include "core/version.h"
@@ -54,6 +56,12 @@ void mc_refserver_http_list_bugs(void (*fn)(void *ctx, const char *line), void *
     char line[300];
 
     for (i = 0; i < sizeof(g_bugs) / sizeof(g_bugs[0]); i++) {
+        if (strncmp(g_bugs[i].desc, MC_VN_2026_07_28 ":", strlen(MC_VN_2026_07_28) + 1) == 0) {
+            snprintf(line, sizeof(line), "%s\t%s\t%s\t%s/basic/transports/streamable-http",
+                     g_bugs[i].id, g_bugs[i].level, g_bugs[i].desc, MC_VN_2026_07_28);
+            fn(ctx, line);
+            continue;
+        }
         snprintf(line, sizeof(line), "%s\t%s\t%s\t%s/basic/transports#%s", g_bugs[i].id,
                  g_bugs[i].level, g_bugs[i].desc, MC_VERSION_BASELINE,
                  strstr(g_bugs[i].id, "resume") != NULL || strstr(g_bugs[i].id, "event-id")

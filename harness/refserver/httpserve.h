@@ -12,8 +12,14 @@
  * stream's number in the session, the event's on the stream); the last
  * events of each stream are kept (bounded), and a GET with Last-Event-ID
  * continues that stream: its later events are replayed, then it goes on. Origin and Host must be loopback names
- * (403 otherwise), an unknown MCP-Protocol-Version is 400, a request without
- * the session id is 400 and one with an unknown or ended session is 404.
+ * (403 otherwise), an unknown MCP-Protocol-Version is 400 (with an
+ * UnsupportedProtocolVersionError), a request without the session id is 400
+ * and one with an unknown or ended session is 404.
+ *
+ * The stateless revision (2026-07-28) needs no session: its requests are
+ * served by one session-less handler after their request metadata headers
+ * are checked against the body (httpmodern.c); it has no GET stream, no
+ * DELETE and no resumption.
  *
  * Connections run one thread each; every session's handler runs under one
  * lock, and a timer thread (the caller's) runs the handlers' timers.
