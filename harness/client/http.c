@@ -166,8 +166,18 @@ static void classify_post(mc_http_t *h, stream_t *s, const char *line, size_t n)
                              "its answer is not paired with this stream",
                           s->num, strlen(ids), (unsigned)MC_HTTP_MAX_REQ_ID);
     }
-    if (m != NULL && has_id)
+    if (m != NULL && has_id) {
+        json_object *tok = mc_json_get(mc_json_get(mc_json_get(o, "params"), "_meta"),
+                                       "progressToken");
         s->is_initialize = strcmp(m, "initialize") == 0;
+        if (strlen(m) < sizeof(s->req_method))
+            snprintf(s->req_method, sizeof(s->req_method), "%s", m);
+        if (tok != NULL) {
+            const char *ts = json_object_to_json_string_ext(tok, JSON_C_TO_STRING_PLAIN);
+            if (strlen(ts) < sizeof(s->req_token))
+                snprintf(s->req_token, sizeof(s->req_token), "%s", ts);
+        }
+    }
     else if (!s->malformed && m != NULL && !has_id && !has_result && !has_error)
         s->carries_request = 0; /* a notification */
     else if (!s->malformed && m == NULL && has_id && has_result != has_error)
@@ -346,7 +356,10 @@ void mc_http_describe(mc_http_t *h, char *buf, size_t cap)
 
 void mc_http_after_handshake(mc_http_t *h)
 {
-    open_get_stream(h);
+    /* 2026-07-28 has no GET stream (streamable-http#earlier-streamable-http-
+     * revisions): change notifications come on subscriptions/listen. */
+    if (h->modern_version[0] == '\0')
+        open_get_stream(h);
     mc__http_pump(h, 0);
 }
 
@@ -410,6 +423,7 @@ void mc_http_free(mc_http_t *h)
         curl_multi_cleanup(h->multi);
     free(h->findings);
     free(h->seen);
+    free(h->tools);
     free(h->url);
     free(h->origin);
     free(h);

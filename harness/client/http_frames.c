@@ -176,6 +176,12 @@ void mc__http_inspect_message(mc_http_t *h, stream_t *s, const char *data, size_
         json_object_put(o);
         return;
     }
+    if (json_object_object_get_ex(o, "method", NULL) && json_object_object_get_ex(o, "id", NULL))
+        s->server_requests++;
+    if (s->answered)
+        s->after_response++;
+    if (s->modern && s->kind == ST_POST && s->unrelated[0] == '\0')
+        mc__http_note_unrelated(s, o);
     is_response = json_object_object_get_ex(o, "id", &id) &&
                   !json_object_object_get_ex(o, "method", NULL) &&
                   (json_object_object_get_ex(o, "result", NULL) ||
@@ -193,6 +199,9 @@ void mc__http_inspect_message(mc_http_t *h, stream_t *s, const char *data, size_
             mc__http_finding(h, "http/response-on-own-stream", 0,
                     "POST#%u (request id %s) carried the response to id %.40s", s->num,
                     s->req_id, ids);
+        if (json_object_object_get_ex(o, "result", &res) &&
+            json_object_is_type(res, json_type_object))
+            mc__http_learn_tools(h, res);
         if (s->is_initialize && json_object_object_get_ex(o, "result", &res)) {
             const char *v = mc_json_get_str(res, "protocolVersion");
             if (v != NULL && strlen(v) < sizeof(h->version))

@@ -46,6 +46,13 @@ typedef struct stream {
     char session_id[MC_HTTP_MAX_SESSION_ID + 4];
     char location[128];
     int is_sse, is_json;
+    int modern;             /* a POST of a stateless revision (its metadata headers were sent) */
+    char accel[16];         /* the answer's X-Accel-Buffering, "" when none */
+    int server_requests;    /* JSON-RPC requests that arrived on this stream */
+    int after_response;     /* messages that arrived on this stream after its response */
+    char req_method[48];    /* the request's method ("" none or too long) */
+    char req_token[MC_HTTP_MAX_REQ_ID + 1]; /* its progressToken, compact JSON, "" none */
+    char unrelated[120];    /* stateless: the first notification unrelated to the request */
     mc_sse_t sse;
     char *body;             /* JSON or other body, capped */
     size_t body_len, body_cap, body_max;
@@ -91,6 +98,20 @@ typedef struct qframe {
     char answers[MC_HTTP_MAX_REQ_ID + 1]; /* with MC_FRAME_F_REFUSAL: the refused request's id */
 } qframe_t;
 
+/* One x-mcp-header annotation of a tool's inputSchema. */
+typedef struct mc_http_param {
+    char header[MC_HTTP_MAX_PARAM_NAME];                          /* {Name} of Mcp-Param-{Name} */
+    char path[MC_HTTP_MAX_PARAM_DEPTH][MC_HTTP_MAX_PARAM_NAME];   /* the properties keys to it */
+    int depth;
+} mc_http_param_t;
+
+/* A tool and its annotations, learnt from a tools/list result. */
+typedef struct mc_http_tool {
+    char name[128];
+    mc_http_param_t p[MC_HTTP_MAX_TOOL_PARAMS];
+    int n;
+} mc_http_tool_t;
+
 struct mc_http {
     char *url;
     char *origin;
@@ -116,8 +137,31 @@ struct mc_http {
     unsigned late_frames;   /* frames delivered past late_deadline */
     resume_t resumes[MC_HTTP_MAX_STREAMS];
     seen_id_t *seen;        /* ring of MC_HTTP_MAX_TRACKED_EVENT_IDS, allocated on first use */
+    char modern_version[32]; /* the stateless version the requests carry in _meta, "" none yet */
+    mc_http_tool_t *tools;  /* MC_HTTP_MAX_TOOLS, allocated on first use */
+    size_t tools_n, tools_next;
     size_t seen_head, seen_count;
 };
+
+/* ---- http_headers.c: 2026-07-28 request metadata ---- */
+
+/* Appends to *list the request metadata headers of the POST body
+ * body[0..len) when it is of a stateless revision (its _meta names the
+ * version, or an earlier request of the transport's did). Returns 1 when
+ * it is (the headers were added), 0 when it is not, -1 out of memory. */
+int mc__http_metadata_headers(mc_http_t *h, const char *body, size_t len,
+                              struct curl_slist **list);
+/* Judges a finished POST of a stateless revision (s->modern) against the
+ * rules of its answer: no server request on its stream, X-Accel-Buffering
+ * on an SSE answer, no session id, 404 with -32601. */
+void mc__http_judge_stateless(mc_http_t *h, const stream_t *s);
+/* Notes in s->unrelated a notification o on the SSE answer to a stateless
+ * request that does not relate to that request: progress with another
+ * token, or a change notification on a stream that is no
+ * subscriptions/listen answer. */
+void mc__http_note_unrelated(stream_t *s, json_object *o);
+/* Learns the x-mcp-header annotations of the tools of a tools/list result. */
+void mc__http_learn_tools(mc_http_t *h, json_object *result);
 
 /* Records a note for the transcript (a ring of NOTE_RING; the oldest goes). */
 #if defined(__GNUC__)

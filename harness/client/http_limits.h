@@ -64,5 +64,15 @@
 #define MC_HTTP_RESUME_MAX_DELAY_MS 10000
 /* Time between the port being asked for and a started server listening. */
 #define MC_HTTP_STARTUP_BUDGET_MS 10000
+/* 2026-07-28, custom headers from tool parameters: tools whose x-mcp-header
+ * annotations are remembered (past this the oldest is forgotten), the
+ * annotations per tool, the deepest chain of properties keys followed to
+ * one and the longest name part or key, and the longest value mirrored
+ * into a header (a longer one is not sent). */
+#define MC_HTTP_MAX_TOOLS 64
+#define MC_HTTP_MAX_TOOL_PARAMS 8
+#define MC_HTTP_MAX_PARAM_DEPTH 4
+#define MC_HTTP_MAX_PARAM_NAME 64
+#define MC_HTTP_MAX_HEADER_VALUE 8192
 
 #endif /* MC_CLIENT_HTTP_LIMITS_H */

@@ -48,7 +48,7 @@ static void adopt_session_id(mc_http_t *h, stream_t *s)
     size_t i;
     int visible = 1;
 
-    if (s->session_id[0] == '\0' || h->session_id[0] != '\0' || s->kind == ST_DELETE)
+    if (s->session_id[0] == '\0' || h->session_id[0] != '\0' || s->kind == ST_DELETE || s->modern)
         return;
     for (i = 0; s->session_id[i]; i++)
         if ((unsigned char)s->session_id[i] < 0x21 || (unsigned char)s->session_id[i] > 0x7E)
@@ -71,6 +71,7 @@ static size_t on_header(char *buf, size_t size, size_t nitems, void *ctx)
     if (n >= 5 && strncmp(buf, "HTTP/", 5) == 0) {
         /* A new status line (after 100 Continue, for one): start afresh. */
         s->ctype[0] = '\0';
+        s->accel[0] = '\0';
         s->headers_done = 0;
         return n;
     }
@@ -78,6 +79,8 @@ static size_t on_header(char *buf, size_t size, size_t nitems, void *ctx)
         mc__http_header_value(buf, n, s->ctype, sizeof(s->ctype));
     else if (mc__http_header_is(buf, n, "mcp-session-id"))
         mc__http_header_value(buf, n, s->session_id, sizeof(s->session_id));
+    else if (mc__http_header_is(buf, n, "x-accel-buffering"))
+        mc__http_header_value(buf, n, s->accel, sizeof(s->accel));
     else if (mc__http_header_is(buf, n, "location"))
         mc__http_header_value(buf, n, s->location, sizeof(s->location));
     else if (n <= 2) {
@@ -191,7 +194,7 @@ stream_t *mc__http_stream_start(mc_http_t *h, stream_kind_t kind, const char *bo
                               const char *last_event_id)
 {
     stream_t *s;
-    int slot = slot_free(h);
+    int slot = slot_free(h), modern;
 
     if (slot < 0)
         return NULL;
@@ -217,9 +220,14 @@ stream_t *mc__http_stream_start(mc_http_t *h, stream_kind_t kind, const char *bo
             add_header(s, "Content-Type", "application/json") != 0)
             goto fail;
     }
-    if (h->session_id[0] && add_header(s, "Mcp-Session-Id", h->session_id) != 0)
+    modern = kind == ST_POST ? mc__http_metadata_headers(h, body, len, &s->hdrs) : 0;
+    if (modern < 0)
         goto fail;
-    if (h->version[0] && mc_version_cmp(h->version, mc_version_name(MC_V_2025_06_18)) >= 0 &&
+    s->modern = modern;
+    if (!modern && h->session_id[0] && add_header(s, "Mcp-Session-Id", h->session_id) != 0)
+        goto fail;
+    if (!modern && h->version[0] &&
+        mc_version_cmp(h->version, mc_version_name(MC_V_2025_06_18)) >= 0 &&
         add_header(s, "MCP-Protocol-Version", h->version) != 0)
         goto fail;
     if (h->origin != NULL && add_header(s, "Origin", h->origin) != 0)
@@ -412,6 +420,8 @@ static void stream_finished(mc_http_t *h, stream_t *s)
                 "POST#%u (request %s) got %ld with Content-Type \"%s\"", s->num, s->req_id,
                 s->status, s->ctype);
     }
+    if (s->modern)
+        mc__http_judge_stateless(h, s);
     if (s->is_sse) {
         if (mc_sse_pending(&s->sse))
             mc__http_note(h, "%s#%u: the SSE stream ended inside an event", kind_name(s), s->num);

@@ -119,6 +119,8 @@ struct mc_session {
     char negotiated_version[32];    /* read-only: empty until initialized */
     int counter_offer;              /* read-only: the server answered another version */
     int unsupported_version;        /* read-only: the server's version is unknown to mcpcheck */
+    int version_not_spoken;         /* read-only: the server answered that it does not speak the
+                                       stateless version asked for (or is of the initialize era) */
     int raw_wait;                   /* private: a raw request awaits its answer */
     json_object *raw_id;            /* private: borrowed id it waits for (NULL: null/absent) */
     int raw_batch;                  /* private: the raw line is a batch; an array answers it */

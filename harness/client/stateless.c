@@ -200,6 +200,7 @@ int mc__session_start_stateless(mc_session_t *s, const char *version, int timeou
     if (resp.kind == MC_MSG_ERROR && resp.error_code == MC_RPC_UNSUPPORTED_VERSION) {
         /* A modern server that does not serve this version says so. */
         s->unsupported_version = 1;
+        s->version_not_spoken = 1;
         mc_errbuf_set(eb, MC_EPROTO, "server/discover at %s failed with error %lld: %.200s",
                       version, (long long)resp.error_code, resp.error_message);
         mc_msg_free(&resp);
@@ -217,12 +218,14 @@ int mc__session_start_stateless(mc_session_t *s, const char *version, int timeou
         char msg[160];
         snprintf(msg, sizeof(msg), "%.150s", resp.error_message);
         mc_msg_free(&resp);
-        if (!modern_error_to_unknown_version(s, timeout_ms))
+        if (!modern_error_to_unknown_version(s, timeout_ms)) {
+            s->version_not_spoken = 1;
             return mc_errbuf_set(eb, MC_EPROTO,
                                  "server/discover at %s failed with error %lld (%s) and a request "
                                  "at an unknown version got no UnsupportedProtocolVersionError: "
                                  "the server is of the initialize era",
                                  version, code, msg);
+        }
         json_object_put(s->init_result);
         s->init_result = NULL;
         s->server_caps = NULL;

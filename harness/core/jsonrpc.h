@@ -30,6 +30,9 @@
  * the request's protocol version is not served. */
 #define MC_RPC_MISSING_CLIENT_CAPABILITY (-32021)
 #define MC_RPC_UNSUPPORTED_VERSION (-32022)
+/* 2026-07-28, Streamable HTTP: the request's headers do not match its body,
+ * or a required one is missing or malformed. */
+#define MC_RPC_HEADER_MISMATCH (-32020)
 
 typedef enum mc_msg_kind {
     MC_MSG_INVALID = 0,  /* not a JSON-RPC 2.0 message; see reason */

@@ -454,6 +454,72 @@ static const mc_check_def_t http_checks[] = {
      .refs = HTTP_REFS2("basic/transports#streamable-http"),
      .interpretation = "An SSE event without a data field carries no message (event-stream "
                        "clients do not dispatch it); it is reported, never failed."},
+
+    /* --- 2026-07-28: judged on the answers to the POSTs of that revision --- */
+    {.check = "http/stateless-no-server-request",
+     .level = MC_LEVEL_MUST,
+     .quote = "The server MUST NOT send independent JSON-RPC _requests_ on this stream.",
+     .refs = {REF(MC_VN_2026_07_28, "basic/transports/streamable-http#receiving-messages"),
+              {.version = NULL}},
+     .interpretation = "Any JSON-RPC request (method and id) on the SSE answer to a request "
+                       "of this revision breaks it: input the server needs comes back as an "
+                       "InputRequiredResult."},
+    {.check = "http/sse-accel-buffering",
+     .level = MC_LEVEL_SHOULD,
+     .quote = "When initiating an SSE stream, servers SHOULD include the X-Accel-Buffering: no "
+              "header in the HTTP response.",
+     .refs = {REF(MC_VN_2026_07_28, "basic/transports/streamable-http#receiving-messages"),
+              {.version = NULL}}},
+    {.check = "http/stateless-no-session-id",
+     .level = MC_LEVEL_SHOULD,
+     .quote = "A server that supports only this revision and receives such traffic from an "
+              "older client SHOULD respond as follows: \u2026 An Mcp-Session-Id header on a "
+              "request: ignore it, and do not mint or echo session IDs.",
+     .refs = {REF(MC_VN_2026_07_28,
+                  "basic/transports/streamable-http#earlier-streamable-http-revisions"),
+              {.version = NULL}},
+     .interpretation = "Read for every server on the answers to requests of this revision, "
+                       "which have no sessions: none carries an Mcp-Session-Id header."},
+    {.check = "http/method-not-found-404",
+     .level = MC_LEVEL_MUST,
+     .quote = "If the server does not implement the requested RPC method, it MUST respond with "
+              "404 Not Found and a JSON-RPC error with code -32601 (Method not found).",
+     .refs = {REF(MC_VN_2026_07_28, "basic/transports/streamable-http#protocol-version-header"),
+              {.version = NULL}},
+     .interpretation = "Judged on every JSON answer to a request of this revision that carries "
+                       "error -32601: its status is 404."},
+    {.check = "http/stateless-response-ends-stream",
+     .level = MC_LEVEL_SHOULD,
+     .quote = "The final JSON-RPC _response_ SHOULD terminate the stream.",
+     .refs = {REF(MC_VN_2026_07_28, "basic/transports/streamable-http#receiving-messages"),
+              {.version = NULL}},
+     .interpretation = "Judged on the SSE answers to requests of this revision: no message "
+                       "follows the response on its stream."},
+    {.check = "http/stateless-notification-related",
+     .level = MC_LEVEL_MUST,
+     .quote = "These notifications MUST relate to the originating client request.",
+     .refs = {REF(MC_VN_2026_07_28, "basic/transports/streamable-http#receiving-messages"),
+              {.version = NULL}},
+     .interpretation = "Judged on the SSE answers to requests of this revision, where it can be "
+                       "told: a notifications/progress whose token is not the request's, or a "
+                       "change notification (list_changed, resources/updated) on a stream that "
+                       "is no subscriptions/listen answer, relates to another request."},
+    {.check = "http/x-mcp-header-valid",
+     .level = MC_LEVEL_MUST,
+     .quote = "Constraints on x-mcp-header values: \u2026 MUST NOT be empty \u2026 MUST match "
+              "HTTP field-name token syntax (1*tchar, RFC 9110 Section 5.1) \u2026 MUST be "
+              "case-insensitively unique among all x-mcp-header values in the inputSchema "
+              "\u2026 MUST only be applied to parameters with primitive types (integer, string, "
+              "boolean). \u2026 MUST only be applied to properties that are _statically "
+              "reachable_ from the schema root",
+     .refs = {REF(MC_VN_2026_07_28, "basic/transports/streamable-http#schema-extension"),
+              {.version = NULL}},
+     .interpretation = "Judged on every tool of a tools/list result over HTTP at this revision "
+                       "that has an annotation: a value that is empty, no token, used twice "
+                       "(any case), on a parameter whose type is not integer, string or boolean "
+                       "(a parameter without a type included), or reached through anything but "
+                       "properties keys fails, and the harness then mirrors none of the tool's "
+                       "parameters, as a client rejects such a tool."},
 };
 
 const char *mc_schema_check_for(const char *method, const char *instance_path)

@@ -74,6 +74,7 @@ typedef struct hs_stream {
     hs_sess_t *sess;
     int is_get;
     char req_id[64];      /* POST: the request's id as compact JSON */
+    char orig_id[64];     /* 2026-07-28: the client's id, req_id being the handler's own */
     char token[64];       /* POST: the request's progressToken as compact JSON, or "" */
     int answered;         /* the response went out (or elsewhere) */
     int finished;         /* no more bytes will be added */
@@ -94,6 +95,7 @@ typedef struct hs_stream {
 
 struct hs_sess {
     int used, deleted;
+    int stateless;         /* the one session-less handler of 2026-07-28 (httpmodern.c) */
     char id[48];
     mc_refserver_t *rs;
     hs_stream_t *streams;
@@ -109,6 +111,8 @@ typedef struct hs {
     pthread_mutex_t mu;
     pthread_cond_t cv;      /* new bytes on some stream, or shutdown */
     hs_sess_t *sess;        /* HS_MAX_SESSIONS */
+    hs_sess_t *modern;      /* the stateless session (2026-07-28), made at its first request */
+    unsigned long modern_seq; /* the ids the stateless session's requests were given */
     const mc_refserver_opts_t *opts;
     rs_http_bug_t bug;
     unsigned flags;         /* MC_REFSERVER_HTTP_* */
@@ -171,5 +175,29 @@ hs_stream_t *mc__hs_find_event(const hs_t *hs, hs_sess_t *se, const char *lei, u
                                uint64_t *order);
 /* Replays to `to` every kept event of the session after place order. */
 void mc__hs_replay_session(const hs_t *hs, hs_sess_t *se, uint64_t order, hs_stream_t *to);
+
+/* ---- httpmodern.c: 2026-07-28 ---- */
+
+/* True when a POST is of 2026-07-28: its MCP-Protocol-Version (pv) names a
+ * stateless version, or, without a session id (sid), its body carries the
+ * per-request protocol version or is server/discover or subscriptions/listen.
+ * Called without the lock. */
+int mc__hs_modern_wants(const char *pv, const char *sid, const char *body, size_t len);
+/* Serves a POST of 2026-07-28: its headers checked, then the stateless
+ * session's handler. Called without the lock. */
+enum MHD_Result mc__hs_do_post_modern(hs_t *hs, struct MHD_Connection *c, hs_req_t *rq,
+                                      const char *pv);
+/* 400 with an UnsupportedProtocolVersionError naming the versions served
+ * over HTTP; id is the request's id as compact JSON, or NULL. */
+enum MHD_Result mc__hs_unsupported_version(struct MHD_Connection *c, const char *requested,
+                                           const char *id);
+/* The response stream s of the stateless session se closed before its
+ * answer: its request is cancelled (a listen ends, a tool call stops). */
+void mc__hs_modern_cancel(hs_sess_t *se, const hs_stream_t *s);
+/* A message of the stateless session bound for stream t with the client's
+ * request id put back where the handler's own stands (the response id, the
+ * subscription id of a listen notification): a new string (*out_len its
+ * length), or NULL when nothing changes. */
+char *mc__hs_modern_restore(const hs_stream_t *t, const char *line, size_t len, size_t *out_len);
 
 #endif /* MC_REFSERVER_HTTPINT_H */

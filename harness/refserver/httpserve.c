@@ -4,7 +4,9 @@
  * MCP-Protocol-Version header, the body), POST (a session's messages, its
  * answers as JSON or an SSE stream), GET (the session's stream, or a
  * resumption with Last-Event-ID), DELETE, the HTTP violation switches and
- * the serving loop. Sessions and streams: httpsess.c.
+ * the serving loop. Sessions and streams: httpsess.c. A POST of the
+ * stateless revision (2026-07-28) goes to httpmodern.c; GET and DELETE of
+ * that revision get 405.
  */
 #include "refserver/httpserve.h"
 #include "core/version.h"
@@ -54,6 +56,12 @@ void mc_refserver_http_list_bugs(void (*fn)(void *ctx, const char *line), void *
     char line[300];
 
     for (i = 0; i < sizeof(g_bugs) / sizeof(g_bugs[0]); i++) {
+        if (strncmp(g_bugs[i].desc, MC_VN_2026_07_28 ":", strlen(MC_VN_2026_07_28) + 1) == 0) {
+            snprintf(line, sizeof(line), "%s\t%s\t%s\t%s/basic/transports/streamable-http",
+                     g_bugs[i].id, g_bugs[i].level, g_bugs[i].desc, MC_VN_2026_07_28);
+            fn(ctx, line);
+            continue;
+        }
         snprintf(line, sizeof(line), "%s\t%s\t%s\t%s/basic/transports#%s", g_bugs[i].id,
                  g_bugs[i].level, g_bugs[i].desc, MC_VERSION_BASELINE,
                  strstr(g_bugs[i].id, "resume") != NULL || strstr(g_bugs[i].id, "event-id")
@@ -226,6 +234,11 @@ static enum MHD_Result do_post(hs_t *hs, struct MHD_Connection *c, hs_req_t *rq)
     if (!accepts(acc, "application/json") || !accepts(acc, "text/event-stream"))
         return answer_error(c, 406,  -32600,
                             "Accept must list application/json and text/event-stream");
+    if (mc__hs_modern_wants(MHD_lookup_connection_value(c, MHD_HEADER_KIND, "MCP-Protocol-Version"),
+                            sid, rq->body ? rq->body : "", rq->len))
+        return mc__hs_do_post_modern(hs, c, rq,
+                                     MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+                                                                 "MCP-Protocol-Version"));
     k = classify(rq->body ? rq->body : "", rq->len, id, sizeof(id), &is_init, token,
                  sizeof(token));
 
@@ -507,8 +520,15 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
     if (origin != NULL && !loopback_host(origin, 1) && hs->bug != RS_HTTP_BUG_FOREIGN_ORIGIN)
         return answer_error(c, 403, -32000, "Forbidden: Origin not allowed");
     pv = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "MCP-Protocol-Version");
-    if (pv != NULL && !known_version(pv))
-        return answer_error(c, 400, -32000, "Bad Request: unsupported MCP-Protocol-Version");
+    if (pv != NULL && mc_version_has(pv, MC_VF_STATELESS) && strcmp(method, "POST") != 0)
+        /* 2026-07-28 has neither the GET stream nor DELETE (streamable-http#
+         * earlier-streamable-http-revisions). */
+        return answer(c, MHD_HTTP_METHOD_NOT_ALLOWED, "application/json",
+                      "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32000,"
+                      "\"message\":\"Method not allowed: this protocol version has only POST\"}}",
+                      NULL, "POST");
+    if (pv != NULL && !known_version(pv) && !mc_version_has(pv, MC_VF_STATELESS))
+        return mc__hs_unsupported_version(c, pv, NULL);
     if (strcmp(method, "POST") == 0)
         return do_post(hs, c, rq);
     if (strcmp(method, "GET") == 0)
@@ -616,8 +636,10 @@ int mc_refserver_http_serve(const mc_refserver_opts_t *opts, rs_http_bug_t bug, 
     while (!*stop) {
         int64_t now = mc_now_ms(), next = now + HS_TICK_MAX_MS, wait;
         pthread_mutex_lock(&hs.mu);
-        for (i = 0; i < HS_MAX_SESSIONS; i++) {
-            hs_sess_t *se = &hs.sess[i];
+        for (i = 0; i <= HS_MAX_SESSIONS; i++) {
+            hs_sess_t *se = i < HS_MAX_SESSIONS ? &hs.sess[i] : hs.modern;
+            if (se == NULL)
+                continue;
             int64_t due;
             if (!se->used || se->rs == NULL)
                 continue;
@@ -646,6 +668,11 @@ int mc_refserver_http_serve(const mc_refserver_opts_t *opts, rs_http_bug_t bug, 
     for (i = 0; i < HS_MAX_SESSIONS; i++)
         if (hs.sess[i].used && !hs.sess[i].deleted)
             mc__hs_sess_drop(&hs, &hs.sess[i]);
+    if (hs.modern != NULL) {
+        mc__hs_sess_drop(&hs, hs.modern);
+        free(hs.modern); /* its streams ended with their connections */
+        hs.modern = NULL;
+    }
     mc__hs_g = NULL;
     pthread_cond_destroy(&hs.cv);
     pthread_mutex_destroy(&hs.mu);

@@ -12,8 +12,14 @@
  * stream's number in the session, the event's on the stream); the last
  * events of each stream are kept (bounded), and a GET with Last-Event-ID
  * continues that stream: its later events are replayed, then it goes on. Origin and Host must be loopback names
- * (403 otherwise), an unknown MCP-Protocol-Version is 400, a request without
- * the session id is 400 and one with an unknown or ended session is 404.
+ * (403 otherwise), an unknown MCP-Protocol-Version is 400 (with an
+ * UnsupportedProtocolVersionError), a request without the session id is 400
+ * and one with an unknown or ended session is 404.
+ *
+ * The stateless revision (2026-07-28) needs no session: its requests are
+ * served by one session-less handler after their request metadata headers
+ * are checked against the body (httpmodern.c); it has no GET stream, no
+ * DELETE and no resumption.
  *
  * Connections run one thread each; every session's handler runs under one
  * lock, and a timer thread (the caller's) runs the handlers' timers.
@@ -42,7 +48,26 @@
     XX(SSE_EVENT_ID_REUSED, "http-sse-event-id-reused", "MUST",                                  \
        "SSE event ids restart at 1 on every stream, so the streams of a session share ids")      \
     XX(RESUME_OTHER_STREAM, "http-resume-other-stream", "MUST",                                  \
-       "a GET with Last-Event-ID replays the later events of every stream, not of its own only")
+       "a GET with Last-Event-ID replays the later events of every stream, not of its own only") \
+    XX(HEADER_MISMATCH_ACCEPTED, "http-header-mismatch-accepted", "MUST",                        \
+       "2026-07-28: a request whose MCP-Protocol-Version, Mcp-Method or Mcp-Name header is "     \
+       "missing or disagrees with its body is served instead of refused with 400 and -32020")  \
+    XX(HEADER_WRONG_ERROR, "http-header-wrong-error", "MUST",                                    \
+       "2026-07-28: a request refused for its standard headers gets 200 and -32600 instead of "  \
+       "400 and -32020 (HeaderMismatch)")                                                          \
+    XX(PARAM_HEADER_IGNORED, "http-param-header-ignored", "MUST",                                \
+       "2026-07-28: an Mcp-Param-{Name} header that disagrees with the tool argument it "        \
+       "mirrors, or is missing, is accepted")                                                    \
+    XX(SSE_BUFFERED, "http-sse-buffered", "SHOULD",                                              \
+       "2026-07-28: SSE answers come without X-Accel-Buffering: no")                             \
+    XX(STATELESS_SESSION_ID, "http-stateless-session-id", "SHOULD",                              \
+       "2026-07-28: every answer carries a freshly minted Mcp-Session-Id")                       \
+    XX(PARAM_HEADER_DUPLICATE, "http-param-header-duplicate", "MUST",                            \
+       "2026-07-28: tools/list gives test_header_param two x-mcp-header annotations with the "   \
+       "same name (Region)")                                                                    \
+    XX(LISTEN_ON_REQUEST_STREAM, "http-listen-on-request-stream", "MUST",                        \
+       "2026-07-28: change notifications go out on the stream of the request being served, "     \
+       "not on their subscriptions/listen stream")
 
 typedef enum rs_http_bug {
     RS_HTTP_BUG_NONE = 0,

@@ -222,6 +222,20 @@ static int sess_has_attached(const hs_sess_t *se)
 /* --- routing what a session's handler emits ------------------------------ */
 
 
+/* The subscriptions/listen request a notification belongs to (the id in
+ * its _meta, 2026-07-28/basic/patterns/subscriptions) as compact JSON into
+ * out, or "". */
+static void subscription_of(json_object *o, char *out, size_t cap)
+{
+    json_object *p, *m, *t;
+
+    out[0] = '\0';
+    if (json_object_object_get_ex(o, "params", &p) && json_object_is_type(p, json_type_object) &&
+        json_object_object_get_ex(p, "_meta", &m) && json_object_is_type(m, json_type_object) &&
+        json_object_object_get_ex(m, "io.modelcontextprotocol/subscriptionId", &t))
+        snprintf(out, cap, "%s", json_object_to_json_string_ext(t, JSON_C_TO_STRING_PLAIN));
+}
+
 /* The progressToken of a notifications/progress message as compact JSON
  * into out, or "" when o is none. */
 static void progress_token_of(json_object *o, char *out, size_t cap)
@@ -236,6 +250,41 @@ static void progress_token_of(json_object *o, char *out, size_t cap)
         snprintf(out, cap, "%s", json_object_to_json_string_ext(t, JSON_C_TO_STRING_PLAIN));
 }
 
+/* Pushes a message of session se to stream t: for the stateless session,
+ * with the client's request id put back. */
+static void emit_to(hs_t *hs, hs_sess_t *se, hs_stream_t *t, const char *line, size_t len)
+{
+    char *own = NULL;
+    size_t n = len;
+
+    if (se->stateless)
+        own = mc__hs_modern_restore(t, line, len, &n);
+    if (se->stateless && hs->bug == RS_HTTP_BUG_PARAM_HEADER_DUPLICATE) {
+        /* The switch: the second annotation of the tool takes the first's name. */
+        static const char from[] = "\"x-mcp-header\":\"Count\"", to[] = "\"x-mcp-header\":\"Region\"";
+        const char *src = own != NULL ? own : line;
+        const char *at = NULL;
+        size_t k;
+        for (k = 0; at == NULL && k + sizeof(from) - 1 <= n; k++)
+            if (memcmp(src + k, from, sizeof(from) - 1) == 0)
+                at = src + k;
+        if (at != NULL) {
+            size_t pre = (size_t)(at - src), post = n - pre - (sizeof(from) - 1);
+            char *b = malloc(n + sizeof(to));
+            if (b != NULL) {
+                memcpy(b, src, pre);
+                memcpy(b + pre, to, sizeof(to) - 1);
+                memcpy(b + pre + sizeof(to) - 1, at + sizeof(from) - 1, post);
+                n = pre + sizeof(to) - 1 + post;
+                free(own);
+                own = b;
+            }
+        }
+    }
+    mc__hs_push_event(hs, t, own != NULL ? own : line, n);
+    free(own);
+}
+
 void mc__hs_on_emit(void *ctx, const char *line, size_t len)
 {
     hs_sess_t *se = ctx;
@@ -243,7 +292,7 @@ void mc__hs_on_emit(void *ctx, const char *line, size_t len)
     json_object *o, *id = NULL;
     hs_stream_t *s, *target = NULL, *get = NULL;
     int is_response = 0;
-    char ids[64] = "", token[64] = "";
+    char ids[64] = "", token[64] = "", sub[64] = "";
 
     while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
         len--;
@@ -263,6 +312,8 @@ void mc__hs_on_emit(void *ctx, const char *line, size_t len)
         snprintf(ids, sizeof(ids), "%s", json_object_to_json_string_ext(id, JSON_C_TO_STRING_PLAIN));
     } else if (o != NULL && json_object_is_type(o, json_type_object)) {
         progress_token_of(o, token, sizeof(token));
+        if (hs->bug != RS_HTTP_BUG_LISTEN_ON_REQUEST_STREAM || !se->stateless)
+            subscription_of(o, sub, sizeof(sub));
     }
     json_object_put(o);
     for (s = se->streams; s != NULL; s = s->next)
@@ -283,15 +334,20 @@ void mc__hs_on_emit(void *ctx, const char *line, size_t len)
             return;
         }
         if (target != NULL) {
-            mc__hs_push_event(hs, target, line, len);
+            emit_to(hs, se, target, line, len);
             target->answered = target->finished = 1;
         }
         return;
     }
-    /* A notification or a server request: the stream of the request whose
-     * progress it reports, else the POST being handled, else the newest
+    /* A notification or a server request: the listen stream it belongs to,
+     * else the stream of the request whose progress it reports, else the POST being handled, else the newest
      * POST stream still open (one a connection reads before one waiting to
      * be resumed), else the GET stream, else the backlog. */
+    for (s = se->streams; sub[0] != '\0' && target == NULL && s != NULL; s = s->next)
+        if (!s->is_get && !s->answered && !s->superseded && strcmp(s->req_id, sub) == 0)
+            target = s;
+    if (sub[0] != '\0' && target == NULL && se->stateless)
+        return; /* the listen stream is gone: nobody to tell */
     for (s = se->streams; token[0] != '\0' && target == NULL && s != NULL; s = s->next)
         if (!s->is_get && !s->answered && !s->superseded && strcmp(s->token, token) == 0)
             target = s;
@@ -306,9 +362,11 @@ void mc__hs_on_emit(void *ctx, const char *line, size_t len)
     if (target == NULL)
         target = get;
     if (target != NULL) {
-        mc__hs_push_event(hs, target, line, len);
+        emit_to(hs, se, target, line, len);
         return;
     }
+    if (se->stateless)
+        return; /* no stream of 2026-07-28 is waiting for it */
     if (se->bl_n < HS_MAX_BACKLOG) {
         char *c = malloc(len + 1);
         if (c != NULL) {
@@ -486,6 +544,15 @@ static void free_stream(void *cls)
     free(s->buf);
     s->buf = NULL;
     s->len = s->cap = s->off = 0;
+    if (se != NULL && se->stateless) {
+        /* 2026-07-28: no resumption; a closed stream cancels its request. */
+        mc__hs_modern_cancel(se, s);
+        s->answered = s->finished = 1;
+        mc__hs_stream_unlink(s);
+        pthread_mutex_unlock(&mc__hs_g->mu);
+        mc__hs_stream_free(s);
+        return;
+    }
     if (se != NULL && !se->deleted && se->rs != NULL && !s->superseded && !mc__hs_g->stopping) {
         if (se->current == s)
             se->current = NULL;
@@ -512,6 +579,11 @@ enum MHD_Result mc__hs_answer_sse(struct MHD_Connection *c, hs_stream_t *s, cons
     }
     MHD_add_response_header(r, "Content-Type", "text/event-stream");
     MHD_add_response_header(r, "Cache-Control", "no-cache");
+    /* Reverse proxies pass the events on at once (streamable-http#receiving-messages). */
+    if (!(mc__hs_g->bug == RS_HTTP_BUG_SSE_BUFFERED && s->sess != NULL && s->sess->stateless))
+        MHD_add_response_header(r, "X-Accel-Buffering", "no");
+    if (mc__hs_g->bug == RS_HTTP_BUG_STATELESS_SESSION_ID && s->sess != NULL && s->sess->stateless)
+        MHD_add_response_header(r, "Mcp-Session-Id", "mcpcheck-minted-0001");
     if (sid != NULL)
         MHD_add_response_header(r, "Mcp-Session-Id", sid);
     rc = MHD_queue_response(c, MHD_HTTP_OK, r);

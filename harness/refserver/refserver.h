@@ -109,6 +109,11 @@ int64_t mc_refserver_next_deadline(const mc_refserver_t *rs);
  * or NULL. Used by the stdio main only. */
 const char *mc_refserver_banner(const mc_refserver_t *rs);
 
+/* The inputSchema (JSON text, static) of the fixture tool called name, or
+ * NULL when there is none by that name. The HTTP server reads the
+ * x-mcp-header annotations of a called tool from it. */
+const char *mc_refserver_tool_schema(const char *name);
+
 /* Number of violation switches. */
 int mc_refserver_bug_count(void);
 

@@ -39,6 +39,7 @@ static int tool_trigger_resources(mc_refserver_t *rs, rs_job_t *job, const rs_re
 static int tool_trigger_prompts(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply);
 static int tool_trigger_tools(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply);
 static int tool_generic(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply);
+static int tool_header_param(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply);
 
 static const rs_tool_t rs_tools[] = {
     {"test_simple_text", "Simple text", "Returns one text block", NO_ARGS, 1, tool_simple_text},
@@ -100,6 +101,18 @@ static const rs_tool_t rs_tools[] = {
     {"test_trigger_tool_change", "Trigger tool list change",
      "Adds or removes test_dynamic_tool and sends list_changed", NO_ARGS, 0,
      tool_trigger_tools},
+    /* Over Streamable HTTP at 2026-07-28 the client mirrors "region" and
+     * "count" into the Mcp-Param-Region and Mcp-Param-Count headers
+     * (basic/transports/streamable-http#custom-headers-from-tool-
+     * parameters), and the server compares them with the arguments. */
+    {"test_header_param", "Header-mirrored parameter",
+     "Echoes its region and query; region and count are mirrored into the Mcp-Param-Region "
+     "and Mcp-Param-Count headers",
+     "{\"type\":\"object\",\"properties\":{\"region\":{\"type\":\"string\",\"description\":"
+     "\"The region to run in\",\"x-mcp-header\":\"Region\"},\"count\":{\"type\":\"integer\","
+     "\"description\":\"How many rows\",\"x-mcp-header\":\"Count\"},\"query\":{\"type\":"
+     "\"string\",\"description\":\"The query\"}}}",
+     1, tool_header_param},
 };
 #define RS_NTOOLS ((int)(sizeof(rs_tools) / sizeof(rs_tools[0])))
 #define RS_TOOL_DYNAMIC RS_NTOOLS
@@ -151,6 +164,16 @@ int mc__rs_tool_step(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply)
     if (job->tool < RS_NTOOLS)
         return rs_tools[job->tool].fn(rs, job, reply);
     return tool_generic(rs, job, reply);
+}
+
+const char *mc_refserver_tool_schema(const char *name)
+{
+    int i;
+
+    for (i = 0; name != NULL && i < RS_NTOOLS; i++)
+        if (strcmp(rs_tools[i].name, name) == 0)
+            return rs_tools[i].schema;
+    return NULL;
 }
 
 /* ---- tools/list ---- */
@@ -491,5 +514,18 @@ static int tool_generic(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *rep
                       mc__rs_tool_text(rs, job->tool == RS_TOOL_DYNAMIC
                                                ? "The dynamic tool ran"
                                                : "A synthetic tool ran"));
+    return RS_STEP_DONE;
+}
+
+static int tool_header_param(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply)
+{
+    const char *region = mc__rs_get_str(job->args, "region");
+    const char *query = mc__rs_get_str(job->args, "query");
+    char text[300];
+
+    (void)reply;
+    snprintf(text, sizeof(text), "region %.100s, query %.100s", region ? region : "(none)",
+             query ? query : "(none)");
+    mc__rs_job_finish(rs, job, mc__rs_tool_text(rs, text));
     return RS_STEP_DONE;
 }

@@ -517,8 +517,39 @@ static void note_request(mc_scenario_result_t *res, uint64_t seq, int64_t t_ms,
         mc_sresult_tx(res, seq, t_ms, 1, body, body_len);
 }
 
-/* Judges the answer to an http step: "status", "content_type" and
- * "empty_body". */
+/* The error code of the JSON-RPC error an answer carries (a JSON body, or
+ * the first data line of an SSE body) into *code; 0 when it carries one,
+ * else -1. */
+static int answer_error_code(const mc_http_exchange_t *x, long long *code)
+{
+    json_object *o = NULL, *e, *c;
+    int rc = -1;
+
+    if (x->body == NULL || x->body_len == 0)
+        return -1;
+    if (strncasecmp(x->ctype, "text/event-stream", 17) == 0) {
+        const char *d = strstr(x->body, "data:");
+        if (d != NULL) {
+            size_t n = strcspn(d + 5, "\r\n");
+            char *line = strndup(d + 5, n);
+            if (line != NULL)
+                o = json_tokener_parse(line);
+            free(line);
+        }
+    } else {
+        o = json_tokener_parse(x->body);
+    }
+    if (o != NULL && json_object_object_get_ex(o, "error", &e) &&
+        json_object_object_get_ex(e, "code", &c) && json_object_is_type(c, json_type_int)) {
+        *code = (long long)json_object_get_int64(c);
+        rc = 0;
+    }
+    json_object_put(o);
+    return rc;
+}
+
+/* Judges the answer to an http step: "status", "content_type",
+ * "empty_body" and "error_code". */
 static void judge_answer(const mc_step_http_t *sp, const char *method, const mc_http_exchange_t *x,
                          mc_httprun_outcome_t *out)
 {
@@ -539,6 +570,18 @@ static void judge_answer(const mc_step_http_t *sp, const char *method, const mc_
         snprintf(out->expected, sizeof(out->expected), "no body");
         snprintf(out->message, sizeof(out->message), "%s answered with a %zu-byte body", method,
                  x->body_len);
+    } else if (sp->has_error_code) {
+        long long want = (long long)sp->error_code, got = 0;
+        snprintf(out->expected, sizeof(out->expected), "a JSON-RPC error with code %lld", want);
+        if (answer_error_code(x, &got) != 0) {
+            out->pass = 0;
+            snprintf(out->message, sizeof(out->message),
+                     "%s answered with no JSON-RPC error in its body", method);
+        } else if (got != want) {
+            out->pass = 0;
+            snprintf(out->message, sizeof(out->message),
+                     "%s answered with JSON-RPC error code %lld", method, got);
+        }
     }
 }
 

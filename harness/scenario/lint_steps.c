@@ -271,6 +271,7 @@ static void lint_http_typed(mc__lint_t *l, json_object *st, const char *ptr)
     mc__lint_want_type(l, st, "events", json_type_int, ptr, "an http step");
     mc__lint_want_type(l, st, "delete_first", json_type_boolean, ptr, "an http step");
     mc__lint_want_type(l, st, "empty_body", json_type_boolean, ptr, "an http step");
+    mc__lint_want_type(l, st, "error_code", json_type_int, ptr, "an http step");
     mc_str_join(sub, sizeof(sub), ptr, "/status");
     if (mc_json_get(st, "status") != NULL && !one_or_list(mc_json_get(st, "status"), json_type_int))
         mc__lint_problem(l, sub,
@@ -370,7 +371,7 @@ static const char *const k_sleep[] = {"sleep", "note", NULL};
 static const char *const k_http[] = {"http",       "message",      "body",   "headers",
                                      "session",    "delete_first", "status", "content_type",
                                      "empty_body", "within",       "events", "resume",
-                                     "check",      "note",         NULL};
+                                     "check",      "note",         "error_code", NULL};
 static const char *const k_await[] = {"await", "expect",  "assert", "capture",
                                       "check", "timeout", "note",   NULL};
 

@@ -351,6 +351,12 @@ static int initialize(rctx_t *c, const char *want_version)
             mc_http_after_handshake(c->http.http);
         return 0;
     }
+    if (rc == MC_EPROTO && c->s.version_not_spoken) {
+        /* An answer, not a failure: the server does not speak this version
+         * (as the version probe finds it), so nothing at it can be tested. */
+        mc_sresult_set(c->res, MC_SKIP, "the server does not speak %s: %s", want_version, eb.msg);
+        return -1;
+    }
     if (rc == MC_EEOF || rc == MC_EEXITED)
         mc__runner_target_gone(c, rc, "answering initialize");
     else if (rc == MC_EINTR)

@@ -340,6 +340,9 @@ static int parse_http(json_object *st, mc_step_t *s)
     h->empty_body = get_true(st, "empty_body");
     h->within_ms = get_int(st, "within");
     h->events = get_int(st, "events");
+    h->has_error_code = mc_json_get(st, "error_code") != NULL;
+    if (h->has_error_code)
+        h->error_code = json_object_get_int64(mc_json_get(st, "error_code"));
     if (status != NULL) {
         h->status_text = step_text(s, status);
         if (h->status_text == NULL || get_ints(s, status, &h->status, &h->n_status) != MC_OK)

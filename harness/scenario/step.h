@@ -205,6 +205,8 @@ typedef struct mc_step_http {
     mc_step_http_session_t session;
     int delete_first, empty_body;
     int within_ms, events; /* or MC_STEP_UNSET */
+    int has_error_code;    /* "error_code" is given: the JSON-RPC error code expected */
+    int64_t error_code;
     const int64_t *status; /* the statuses accepted */
     size_t n_status;
     const char *status_text;   /* ... as written ("202", "[200,405]"); NULL: any status */

@@ -3,7 +3,8 @@
 
 The scenario library over Streamable HTTP against the reference server:
   1. `mcpcheck run --url http://127.0.0.1:0/mcp -- REFSERVER --http 127.0.0.1:0`
-     passes every scenario, the transport ones included (they run, not skip);
+     passes every scenario, the transport ones included (they run, not skip),
+     at every version the server speaks, the stateless 2026-07-28 included;
   2. every HTTP violation switch (REFSERVER --list-http-bugs) is caught: a
      strict run exits 1 with a FAIL or WARN from the transports page, or, for
      a switch of level INFO, an INFO check from that page is reported;
@@ -38,7 +39,16 @@ def leftovers(marker, program):
 EXPECTED_CHECK = {
     "http-sse-event-id-reused": "http/sse-event-id-unique",
     "http-resume-other-stream": "transport/http/resume-no-other-stream",
+    "http-header-mismatch-accepted": "transport/http/header-body-mismatch",
+    "http-header-wrong-error": "transport/http/header-rejection-status",
+    "http-param-header-ignored": "transport/http/param-header-mismatch",
+    "http-sse-buffered": "http/sse-accel-buffering",
+    "http-stateless-session-id": "http/stateless-no-session-id",
+    "http-param-header-duplicate": "http/x-mcp-header-valid",
+    "http-listen-on-request-stream": "http/stateless-notification-related",
 }
+# The stateless revision runs over HTTP too: its transport scenarios run and pass.
+STATELESS = "2026-07-28"
 
 
 def main():
@@ -65,6 +75,12 @@ def main():
             failures += 1
         if len(transport) < 8 or len(ran) != len(transport):
             print("http_library: FAIL transport scenarios did not all run and pass")
+            failures += 1
+        at26 = [s for s in report["scenarios"] if s["version"] == STATELESS]
+        t26 = [s for s in at26 if s["id"].startswith("transport/") and s["verdict"] == "PASS"]
+        print(f"http_library: {STATELESS}: {len(at26)} runs, {len(t26)} transport runs passed")
+        if len(at26) < 50 or len(t26) < 10:
+            print(f"http_library: FAIL {STATELESS} did not run over HTTP")
             failures += 1
         # Every message went through HTTP: the traces note the HTTP facts.
         traces = os.listdir(os.path.join(rep, "traces"))
