@@ -269,7 +269,8 @@ static void test_http(void **state)
     parse("{\"http\": \"POST\", \"status\": [200, 405], \"content_type\": [\"application/json\", "
           "\"text/event-stream\"], \"session\": \"unknown\", \"delete_first\": true, "
           "\"empty_body\": true, \"within\": 900, \"events\": 2, \"message\": {\"id\": 1}, "
-          "\"headers\": {\"A\": null}, \"resume\": {\"interleave\": {\"id\": 2}}}",
+          "\"headers\": {\"A\": null}, \"resume\": {\"interleave\": {\"id\": 2}}, "
+          "\"error_code\": -32020}",
           &p);
     h = &p.s.u.http;
     assert_int_equal(h->n_status, 2);
@@ -283,6 +284,8 @@ static void test_http(void **state)
     assert_true(h->delete_first && h->empty_body && h->resume);
     assert_int_equal(h->within_ms, 900);
     assert_int_equal(h->events, 2);
+    assert_true(h->has_error_code);
+    assert_int_equal(h->error_code, -32020);
     assert_ptr_equal(h->message, json_object_object_get(p.json, "message"));
     assert_ptr_equal(h->headers, json_object_object_get(p.json, "headers"));
     assert_ptr_equal(h->interleave, json_object_object_get(json_object_object_get(p.json, "resume"),
@@ -300,6 +303,7 @@ static void test_http(void **state)
     assert_string_equal(h->ctypes[0], "text/event-stream");
     assert_int_equal(h->session, MC_STEP_SESSION_NONE);
     assert_false(h->empty_body); /* only the boolean true */
+    assert_false(h->has_error_code);
     assert_true(h->delete_first);
     assert_false(h->resume);
     assert_string_equal(json_object_get_string(h->body), "x");
