@@ -1,3 +1,10 @@
+/*
+ * session.c - the session's life and its requests: init and free, the
+ * events it notes, requests sent and awaited (with the stateless
+ * protocol's per-request _meta and input retries), notifications read from
+ * the queue, initialize, and the default responder. The raw exchange is in
+ * session_raw.c, the receiving of frames in session_recv.c.
+ */
 #include "client/session.h"
 
 #include <stdarg.h>
@@ -6,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "client/session_internal.h"
 #include "core/clock.h"
 #include "core/json.h"
 #include "core/version.h"
@@ -37,57 +45,7 @@ int mc_protocol_version_known(const char *version)
     return mc_version_find(version) != NULL;
 }
 
-/*
- * The session's tables (pending requests, queued notifications, events) are
- * allocated when first needed and doubled as they fill, up to the same
- * MC_MAX_* caps as before: most sessions use a handful of slots, and a
- * table allocated in full costs 3.3 MB per session. The session keeps the
- * address of slot 0; the capacity sits in a header just before it. At the
- * caps every table behaves exactly as one allocated in full.
- */
-typedef union table_head {
-    size_t cap;
-    max_align_t align; /* slot 0 keeps the alignment of malloc() */
-} table_head_t;
-
-/* Slots a table holds (0 for none yet). */
-static size_t table_cap(const void *slots)
-{
-    return slots == NULL ? 0 : ((const table_head_t *)slots - 1)->cap;
-}
-
-/* A zeroed table of cap slots of elem bytes; returns slot 0, or NULL. */
-static void *table_new(size_t elem, size_t cap)
-{
-    table_head_t *h = calloc(1, sizeof(*h) + elem * cap);
-
-    if (h == NULL)
-        return NULL;
-    h->cap = cap;
-    return h + 1;
-}
-
-static void table_free(void *slots)
-{
-    if (slots != NULL)
-        free((table_head_t *)slots - 1);
-}
-
-/* The capacity after cap when a table must grow toward max (0: at max). */
-static size_t table_next_cap(size_t cap, size_t max)
-{
-    if (cap >= max)
-        return 0;
-    return cap == 0 ? (max < 16 ? max : 16) : (2 * cap < max ? 2 * cap : max);
-}
-
-static void record(mc_session_t *s, mc_event_kind_t kind, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-
-static void record(mc_session_t *s, mc_event_kind_t kind, const char *fmt, ...)
+void mc__session_record(mc_session_t *s, mc_event_kind_t kind, const char *fmt, ...)
 {
     va_list ap;
     mc_event_t *ev;
@@ -114,12 +72,6 @@ static void record(mc_session_t *s, mc_event_kind_t kind, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(ev->detail, sizeof(ev->detail), fmt, ap);
     va_end(ap);
-}
-
-/* Starts a wait: the overdue allowance is per wait. */
-static void begin_wait(mc_session_t *s)
-{
-    s->overdue = 0;
 }
 
 int mc_session_init(mc_session_t *s, mc_link_t link, const mc_session_opts_t *opts)
@@ -180,15 +132,8 @@ void mc_session_free(mc_session_t *s)
     memset(s, 0, sizeof(*s));
 }
 
-static int step(mc_session_t *s, int64_t deadline);
-
-static int64_t deadline_after(int timeout_ms)
-{
-    return mc_now_ms() + (timeout_ms > 0 ? timeout_ms : 0);
-}
-
 /* Encodes and sends a message; msg is released. */
-static int send_json(mc_session_t *s, json_object *msg, int timeout_ms)
+int mc__session_send_json(mc_session_t *s, json_object *msg, int timeout_ms)
 {
     char *line = NULL;
     size_t len = 0;
@@ -209,127 +154,6 @@ static int send_json(mc_session_t *s, json_object *msg, int timeout_ms)
     return rc;
 }
 
-int mc_session_send_raw(mc_session_t *s, const char *bytes, size_t len, int timeout_ms)
-{
-    char *line;
-    size_t n = len;
-    int rc;
-
-    if (len > MC_MAX_MESSAGE_SIZE)
-        return MC_ETOOBIG;
-    line = malloc(len + 1);
-    if (line == NULL)
-        return MC_ENOMEM;
-    memcpy(line, bytes, len);
-    if (n == 0 || line[n - 1] != '\n')
-        line[n++] = '\n';
-    s->seq_out++;
-    mc_judge_outbound(s->judge, 0, line, n - 1);
-    if (s->opts.observer != NULL)
-        s->opts.observer(s->opts.observer_ctx, 1, s->seq_out, line, n - 1, MC_FRAME_LINE, 0);
-    rc = s->link.send(s->link.ctx, line, n, deadline_after(timeout_ms));
-    free(line);
-    return rc;
-}
-
-int mc_session_raw_request(mc_session_t *s, const char *bytes, size_t len, json_object *expect_id,
-                           int timeout_ms, mc_msg_t *response)
-{
-    int64_t deadline = deadline_after(timeout_ms);
-    int rc;
-
-    rc = mc_session_send_raw(s, bytes, len, timeout_ms);
-    if (rc != MC_OK)
-        return rc;
-    s->raw_wait = 1;
-    s->raw_id = expect_id;
-    s->raw_got = 0;
-    begin_wait(s);
-    while (!s->raw_got) {
-        rc = step(s, deadline);
-        if (rc != MC_OK)
-            break;
-    }
-    s->raw_wait = 0;
-    s->raw_id = NULL;
-    if (s->raw_got) {
-        s->raw_got = 0;
-        *response = s->raw_resp;
-        memset(&s->raw_resp, 0, sizeof(s->raw_resp));
-        return MC_OK;
-    }
-    return rc;
-}
-
-/* The ids of the requests of the batch in bytes, as a new array (empty when
- * bytes is not an array; NULL when out of memory). */
-static json_object *batch_request_ids(const char *bytes, size_t len)
-{
-    json_object *sent = NULL, *ids = json_object_new_array();
-    size_t i, n;
-
-    if (ids == NULL || mc_json_parse(bytes, len, 0, &sent, NULL) != MC_OK ||
-        !json_object_is_type(sent, json_type_array)) {
-        json_object_put(sent);
-        return ids;
-    }
-    n = json_object_array_length(sent);
-    for (i = 0; i < n; i++) {
-        json_object *m = json_object_array_get_idx(sent, i), *id = NULL;
-        if (json_object_is_type(m, json_type_object) && mc_json_get(m, "method") != NULL &&
-            json_object_object_get_ex(m, "id", &id) && mc_jsonrpc_id_valid(id))
-            json_object_array_add(ids, json_object_get(id));
-    }
-    json_object_put(sent);
-    return ids;
-}
-
-int mc_session_raw_batch(mc_session_t *s, const char *bytes, size_t len, int timeout_ms,
-                         mc_msg_t *response, json_object **one_by_one)
-{
-    int rc;
-
-    if (one_by_one != NULL)
-        *one_by_one = NULL;
-    s->raw_batch_ids = one_by_one != NULL ? batch_request_ids(bytes, len) : NULL;
-    s->raw_parts = s->raw_batch_ids != NULL ? json_object_new_array() : NULL;
-    s->raw_batch = 1;
-    rc = mc_session_raw_request(s, bytes, len, NULL, timeout_ms, response);
-    s->raw_batch = 0;
-    if (one_by_one != NULL && s->raw_parts != NULL && json_object_array_length(s->raw_parts) > 0)
-        *one_by_one = json_object_get(s->raw_parts);
-    json_object_put(s->raw_parts);
-    json_object_put(s->raw_batch_ids);
-    s->raw_parts = NULL;
-    s->raw_batch_ids = NULL;
-    return rc;
-}
-
-/* While a batch waits: keeps a response to one of its requests that came on
- * its own (bounded by the batch's size), and ends the wait once each request
- * has one. */
-static void collect_batch_part(mc_session_t *s, const mc_msg_t *msg)
-{
-    size_t i, n;
-
-    if (!s->raw_wait || !s->raw_batch || s->raw_got || s->raw_parts == NULL ||
-        msg->id == NULL || msg->root == NULL)
-        return;
-    n = json_object_array_length(s->raw_batch_ids);
-    if (json_object_array_length(s->raw_parts) >= n)
-        return;
-    for (i = 0; i < n; i++)
-        if (mc_jsonrpc_id_equal(json_object_array_get_idx(s->raw_batch_ids, i), msg->id))
-            break;
-    if (i == n)
-        return;
-    json_object_array_add(s->raw_parts, json_object_get(msg->root));
-    if (json_object_array_length(s->raw_parts) == n) {
-        s->raw_got = 1;
-        memset(&s->raw_resp, 0, sizeof(s->raw_resp));
-    }
-}
-
 int mc_session_client_declares(const mc_session_t *s, const char *capability)
 {
     json_object *v;
@@ -347,7 +171,7 @@ int mc_session_client_declares(const mc_session_t *s, const char *capability)
 _Static_assert((MC_MAX_PENDING_REQUESTS & (MC_MAX_PENDING_REQUESTS - 1)) == 0,
                "the pending table's capacities are powers of two");
 
-static mc_pending_t *find_pending(mc_session_t *s, int64_t id)
+mc_pending_t *mc__session_find_pending(mc_session_t *s, int64_t id)
 {
     mc_pending_t *p;
 
@@ -376,332 +200,6 @@ static int grow_pending(mc_session_t *s)
     s->pending = nt;
     return MC_OK;
 }
-
-/*
- * Delivers a response to the request (or the raw wait) it answers. One that
- * answers nothing outstanding is dropped: why it is wrong (no such id, a
- * second answer, an id of another type, no id) is the judge's finding.
- */
-/*
- * An error without an id in the body of an HTTP error status (the transport
- * names the request its POST carried, answers): the server refused that
- * request at the HTTP level, and the body is its answer. Returns 1 when msg
- * was taken as the answer to that request, 0 otherwise (msg untouched).
- */
-static int refusal_answer(mc_session_t *s, mc_msg_t *msg, const char *answers)
-{
-    json_object *aid = NULL;
-    mc_pending_t *p = NULL;
-    int taken = 0;
-
-    if (answers == NULL || msg->id != NULL || msg->kind != MC_MSG_ERROR ||
-        mc_json_parse(answers, strlen(answers), 0, &aid, NULL) != MC_OK)
-        return 0;
-    if (s->raw_wait && !s->raw_got && (s->raw_id == NULL || mc_jsonrpc_id_equal(s->raw_id, aid))) {
-        s->raw_got = 1;
-        s->raw_resp = *msg;
-        memset(msg, 0, sizeof(*msg));
-        taken = 1;
-    } else if (json_object_is_type(aid, json_type_int)) {
-        p = find_pending(s, json_object_get_int64(aid));
-        if (p != NULL && !p->answered) {
-            p->answered = 1;
-            p->response = *msg;
-            memset(msg, 0, sizeof(*msg));
-            taken = 1;
-        }
-    }
-    json_object_put(aid);
-    return taken;
-}
-
-static void on_response(mc_session_t *s, mc_msg_t *msg, const char *answers)
-{
-    mc_pending_t *p = NULL;
-    json_object *id = msg->id;
-
-    if (refusal_answer(s, msg, answers))
-        return;
-    collect_batch_part(s, msg);
-    if (s->raw_wait && !s->raw_got && !s->raw_batch &&
-        ((s->raw_id == NULL && id == NULL) ||
-         (s->raw_id != NULL && id != NULL && mc_jsonrpc_id_equal(s->raw_id, id)))) {
-        s->raw_got = 1;
-        s->raw_resp = *msg;
-        memset(msg, 0, sizeof(*msg));
-        return;
-    }
-    /* The session sends integer ids only: anything else answers nothing. */
-    if (id != NULL && json_object_is_type(id, json_type_int))
-        p = find_pending(s, json_object_get_int64(id));
-    if (p == NULL || p->answered) {
-        mc_msg_free(msg);
-        return;
-    }
-    p->answered = 1;
-    p->response = *msg;
-    memset(msg, 0, sizeof(*msg));
-}
-
-/* Makes room for one more queued notification below the cap: the ring is
- * doubled (or made), its messages moved in order to the front. Returns
- * MC_OK, or MC_ENOMEM. */
-static int grow_notes(mc_session_t *s)
-{
-    size_t cap = table_next_cap(table_cap(s->notes), MC_MAX_QUEUED_NOTIFICATIONS), i;
-    mc_msg_t *nt = table_new(sizeof(*nt), cap);
-
-    if (nt == NULL)
-        return MC_ENOMEM;
-    for (i = 0; i < s->notes_count; i++)
-        nt[i] = s->notes[(s->notes_head + i) % table_cap(s->notes)];
-    table_free(s->notes);
-    s->notes = nt;
-    s->notes_head = 0;
-    return MC_OK;
-}
-
-static void on_notification(mc_session_t *s, mc_msg_t *msg)
-{
-    if (s->notes_count == MC_MAX_QUEUED_NOTIFICATIONS) {
-        /* Recorded once; the rest are only counted. */
-        if (s->notes_dropped++ == 0)
-            record(s, MC_EV_NOTIFICATIONS_DROPPED,
-                   "queue of %u unread notifications full; the oldest are dropped (first %.80s)",
-                   MC_MAX_QUEUED_NOTIFICATIONS, s->notes[s->notes_head].method);
-        mc_msg_free(&s->notes[s->notes_head]);
-        s->notes_head = (s->notes_head + 1) % table_cap(s->notes);
-        s->notes_count--;
-    } else if (s->notes_count == table_cap(s->notes) && grow_notes(s) != MC_OK) {
-        record(s, MC_EV_NOTIFICATIONS_DROPPED, "out of memory queueing a notification; dropped %s",
-               msg->method != NULL ? msg->method : "(none)");
-        mc_msg_free(msg);
-        return;
-    }
-    s->notes[(s->notes_head + s->notes_count) % table_cap(s->notes)] = *msg;
-    s->notes_count++;
-    memset(msg, 0, sizeof(*msg));
-}
-
-/* Capability a server->client method needs, or NULL when none is needed. */
-static const char *capability_for(const char *method)
-{
-    if (strcmp(method, "roots/list") == 0)
-        return "roots";
-    if (strcmp(method, "sampling/createMessage") == 0)
-        return "sampling";
-    if (strcmp(method, "elicitation/create") == 0)
-        return "elicitation";
-    return NULL;
-}
-
-static void on_server_request(mc_session_t *s, mc_msg_t *msg)
-{
-    mc_reply_t reply;
-    const char *cap = capability_for(msg->method);
-    json_object *id;
-    json_object *out;
-
-    memset(&reply, 0, sizeof(reply));
-    s->opts.responder(s->opts.responder_ctx, s, msg, &reply);
-    if (reply.error_code == MC_RPC_METHOD_NOT_FOUND && cap == NULL &&
-        strcmp(msg->method, "ping") != 0)
-        record(s, MC_EV_UNKNOWN_SERVER_REQUEST, "server sent unknown request %.80s", msg->method);
-    id = json_object_get(msg->id);
-    if (reply.error_code != 0) {
-        json_object_put(reply.result);
-        out = mc_jsonrpc_error(id, reply.error_code,
-                               reply.error_message[0] ? reply.error_message : "request failed",
-                               NULL);
-    } else {
-        out = mc_jsonrpc_result(id, reply.result);
-    }
-    send_json(s, out, MC_DEFAULT_REQUEST_TIMEOUT_MS);
-    mc_msg_free(msg);
-}
-
-/*
- * A result with "id": null is no valid response, but it is an answer: to a
- * notification (or a raw line) the client just sent. When a raw wait is for
- * an answer without an id, it is handed over as a result, so the step that
- * says nothing may answer sees that something did. Returns 1 when msg was
- * taken (or recorded), 0 when it is some other invalid message.
- */
-static int null_id_result(mc_session_t *s, mc_msg_t *msg)
-{
-    json_object *id = NULL, *result = NULL;
-
-    if (msg->root == NULL || !json_object_is_type(msg->root, json_type_object) ||
-        !json_object_object_get_ex(msg->root, "id", &id) || id != NULL ||
-        !json_object_object_get_ex(msg->root, "result", &result) ||
-        json_object_object_get_ex(msg->root, "method", NULL) ||
-        json_object_object_get_ex(msg->root, "error", NULL))
-        return 0;
-    if (s->raw_wait && !s->raw_got && !s->raw_batch && s->raw_id == NULL) {
-        msg->kind = MC_MSG_RESULT;
-        msg->result = result;
-        msg->id = NULL;
-        s->raw_got = 1;
-        s->raw_resp = *msg;
-        memset(msg, 0, sizeof(*msg));
-        return 1;
-    }
-    mc_msg_free(msg);
-    return 1;
-}
-
-/*
- * Handles one inbound frame: the judge parses and judges it, the observer
- * sees it with what the judge made of it (in_judged), and the session acts
- * on the decoded message, which it takes over from the judge.
- */
-static void on_frame(mc_session_t *s, mc_inframe_t *fr)
-{
-    mc_wire_info_t info;
-    mc_msg_t msg;
-    int is_json;
-
-    s->seq_in++;
-    mc_judge_inbound(s->judge, 0, (int)fr->kind, fr->flags, fr->data, fr->len, &info);
-    s->in_judged = &info;
-    if (s->opts.observer != NULL)
-        s->opts.observer(s->opts.observer_ctx, 0, s->seq_in, fr->data, fr->len, (int)fr->kind,
-                         fr->flags);
-    s->in_judged = NULL;
-    msg = info.msg;
-    is_json = info.is_json;
-    memset(&info, 0, sizeof(info));
-    /* Framing and parsing were judged (wire/newline-delimited,
-     * wire/message-size, wire/stdout-only-messages, wire/utf8): what is no
-     * JSON text is not acted on. */
-    if (fr->kind == MC_FRAME_OVERSIZE)
-        s->oversize_seen++;
-    if (fr->kind != MC_FRAME_LINE || (fr->flags & MC_FRAME_F_NUL) || !is_json) {
-        mc_msg_free(&msg);
-        return;
-    }
-    switch (msg.kind) {
-    case MC_MSG_INVALID:
-        if (s->raw_wait && s->raw_batch && !s->raw_got && msg.root != NULL &&
-            json_object_is_type(msg.root, json_type_array)) {
-            s->raw_got = 1;
-            s->raw_resp = msg;
-            return;
-        }
-        if (null_id_result(s, &msg))
-            return;
-        mc_msg_free(&msg); /* judged: wire/no-batch, wire/jsonrpc-envelope */
-        return;
-    case MC_MSG_REQUEST:
-        on_server_request(s, &msg);
-        return;
-    case MC_MSG_NOTIFICATION:
-        on_notification(s, &msg);
-        return;
-    case MC_MSG_RESULT:
-    case MC_MSG_ERROR:
-        on_response(s, &msg, (fr->flags & MC_FRAME_F_REFUSAL) ? fr->answers : NULL);
-        return;
-    }
-}
-
-/* Trips the rate guard when the step's or the session's budget is spent. */
-static int over_budget(mc_session_t *s)
-{
-    if (s->flooded)
-        return 1;
-    if (s->step_frames >= MC_MAX_STEP_MESSAGES)
-        snprintf(s->flood_desc, sizeof(s->flood_desc),
-                 "%llu messages (%llu bytes) within one step, the limit is %u",
-                 (unsigned long long)s->step_frames, (unsigned long long)s->step_bytes,
-                 MC_MAX_STEP_MESSAGES);
-    else if (s->step_bytes >= MC_MAX_STEP_BYTES)
-        snprintf(s->flood_desc, sizeof(s->flood_desc),
-                 "%llu bytes (%llu messages) within one step, the limit is %u bytes",
-                 (unsigned long long)s->step_bytes, (unsigned long long)s->step_frames,
-                 MC_MAX_STEP_BYTES);
-    else if (s->seq_in >= MC_MAX_SESSION_MESSAGES)
-        snprintf(s->flood_desc, sizeof(s->flood_desc),
-                 "%llu messages in one session, the limit is %u",
-                 (unsigned long long)s->seq_in, MC_MAX_SESSION_MESSAGES);
-    else
-        return 0;
-    s->flooded = 1;
-    record(s, MC_EV_FLOOD, "%s", s->flood_desc);
-    return 1;
-}
-
-/* A wait reached its deadline: a timeout, or a flood when the step was
- * busy with MC_FLOOD_MIN_MESSAGES messages or more. */
-static int timed_out(mc_session_t *s)
-{
-    if (s->step_frames < MC_FLOOD_MIN_MESSAGES)
-        return MC_ETIMEOUT;
-    snprintf(s->flood_desc, sizeof(s->flood_desc),
-             "%llu messages (%llu bytes) within one step and still no answer when it timed out",
-             (unsigned long long)s->step_frames, (unsigned long long)s->step_bytes);
-    s->flooded = 1;
-    record(s, MC_EV_FLOOD, "%s", s->flood_desc);
-    return MC_EFLOOD;
-}
-
-void mc_session_begin_step(mc_session_t *s)
-{
-    s->step_frames = 0;
-    s->step_bytes = 0;
-}
-
-/*
- * Receives and handles one frame, waiting until deadline. The deadline, the
- * stop flag and the rate guard are checked before every frame, whether or
- * not frames are already waiting; the link is asked in slices of
- * MC_POLL_SLICE_MS so that an interrupt is seen promptly.
- */
-static int step(mc_session_t *s, int64_t deadline)
-{
-    mc_inframe_t fr;
-    int rc;
-
-    for (;;) {
-        int64_t now, until;
-
-        if (s->eof)
-            return MC_EEOF;
-        if (s->opts.stop != NULL && *s->opts.stop)
-            return MC_EINTR;
-        if (over_budget(s))
-            return MC_EFLOOD;
-        now = mc_now_ms();
-        if (now >= deadline) {
-            /* Only what has already arrived, and not forever. */
-            if (s->overdue >= MC_MAX_OVERDUE_FRAMES)
-                return timed_out(s);
-            until = deadline;
-        } else {
-            until = deadline - now > MC_POLL_SLICE_MS ? now + MC_POLL_SLICE_MS : deadline;
-        }
-        memset(&fr, 0, sizeof(fr));
-        rc = s->link.recv(s->link.ctx, &fr, until);
-        if (rc == MC_ETIMEOUT && until < deadline)
-            continue;
-        if (rc == MC_ETIMEOUT)
-            return timed_out(s);
-        if (rc == MC_EEOF)
-            s->eof = 1;
-        if (rc != MC_OK)
-            return rc;
-        if (now >= deadline)
-            s->overdue++;
-        s->step_frames++;
-        s->step_bytes += fr.len;
-        s->in_meta = fr.meta;
-        on_frame(s, &fr);
-        s->in_meta = NULL;
-        mc_inframe_free(&fr);
-        return MC_OK;
-    }
-}
-
 int mc_session_send_request(mc_session_t *s, const char *method, json_object *params,
                             int64_t *id_out, int timeout_ms)
 {
@@ -748,7 +246,7 @@ int mc_session_send_request(mc_session_t *s, const char *method, json_object *pa
     p->id = id;
     s->next_id++;
     s->n_pending++;
-    rc = send_json(s, mc_jsonrpc_request(json_object_new_int64(id), method, params), timeout_ms);
+    rc = mc__session_send_json(s, mc_jsonrpc_request(json_object_new_int64(id), method, params), timeout_ms);
     if (rc != MC_OK) {
         clear_pending(p);
         s->n_pending--;
@@ -761,7 +259,7 @@ int mc_session_send_request(mc_session_t *s, const char *method, json_object *pa
 int mc_session_await(mc_session_t *s, int64_t id, int timeout_ms, mc_msg_t *response)
 {
     int64_t deadline = deadline_after(timeout_ms);
-    mc_pending_t *p = find_pending(s, id);
+    mc_pending_t *p = mc__session_find_pending(s, id);
     int rc = MC_OK;
 
     uint64_t oversize0 = s->oversize_seen;
@@ -770,9 +268,9 @@ int mc_session_await(mc_session_t *s, int64_t id, int timeout_ms, mc_msg_t *resp
         return MC_ENOTFOUND;
     begin_wait(s);
     while (!p->answered) {
-        rc = step(s, deadline);
+        rc = mc__session_step(s, deadline);
         /* The table may have moved (only a request sent meanwhile grows it). */
-        p = find_pending(s, id);
+        p = mc__session_find_pending(s, id);
         if (rc != MC_OK || p == NULL)
             break;
     }
@@ -829,7 +327,7 @@ int mc_session_request(mc_session_t *s, const char *method, json_object *params,
 
 int mc_session_notify(mc_session_t *s, const char *method, json_object *params, int timeout_ms)
 {
-    return send_json(s, mc_jsonrpc_notification(method, params), timeout_ms);
+    return mc__session_send_json(s, mc_jsonrpc_notification(method, params), timeout_ms);
 }
 
 int mc_session_next_notification(mc_session_t *s, int timeout_ms, mc_msg_t *out)
@@ -838,7 +336,7 @@ int mc_session_next_notification(mc_session_t *s, int timeout_ms, mc_msg_t *out)
 
     begin_wait(s);
     while (s->notes_count == 0) {
-        int rc = step(s, deadline);
+        int rc = mc__session_step(s, deadline);
         if (rc != MC_OK)
             return rc;
     }
@@ -852,7 +350,7 @@ int mc_session_next_notification(mc_session_t *s, int timeout_ms, mc_msg_t *out)
 int mc_session_poll_once(mc_session_t *s, int timeout_ms)
 {
     begin_wait(s);
-    return step(s, deadline_after(timeout_ms));
+    return mc__session_step(s, deadline_after(timeout_ms));
 }
 
 int mc_session_poll(mc_session_t *s, int timeout_ms)
@@ -862,7 +360,7 @@ int mc_session_poll(mc_session_t *s, int timeout_ms)
 
     begin_wait(s);
     do {
-        rc = step(s, deadline);
+        rc = mc__session_step(s, deadline);
     } while (rc == MC_OK);
     return rc == MC_ETIMEOUT ? MC_OK : rc;
 }

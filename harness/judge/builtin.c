@@ -396,37 +396,51 @@ static const mc_check_def_t builtins[] = {
 
 /*
  * The checks of the Streamable HTTP transport, made while a scenario runs over
- * HTTP. Kept apart from builtins[] (not listed with them, not accepted as a
- * scenario's undeclared check id) since a stdio run never makes them. Each
- * quote is the spec's sentence, verbatim, on the pages named.
+ * HTTP. Listed after builtins[] (mc_builtin_check_at), and held to their pages
+ * by the quote test like them; kept apart from builtins[] so that a scenario
+ * cannot name one as an undeclared check id (mc_builtin_check does not find
+ * them), since a stdio run never makes them. Each quote is the spec's
+ * sentence, verbatim, on the pages named.
  */
 static const mc_check_def_t http_checks[] = {
     {.check = "http/notification-202",
      .level = MC_LEVEL_MUST,
      .quote = "If the server accepts the input, the server MUST return HTTP status code 202 "
               "Accepted with no body.",
-     .refs = HTTP_REFS2("basic/transports#sending-messages-to-the-server")},
+     .refs = HTTP_REFS3("basic/transports#sending-messages-to-the-server")},
     {.check = "http/request-content-type",
      .level = MC_LEVEL_MUST,
      .quote = "If the input is a JSON-RPC _request_, the server MUST either return Content-Type: "
               "text/event-stream, to initiate an SSE stream, or Content-Type: application/json, "
               "to return one JSON object.",
-     .refs = HTTP_REFS2("basic/transports#sending-messages-to-the-server")},
+     .refs = {REFQ(MC_VN_2025_03_26, "basic/transports#sending-messages-to-the-server",
+                   "If the input contains any number of JSON-RPC _requests_, the server MUST "
+                   "either return Content-Type: text/event-stream, to initiate an SSE stream, or "
+                   "Content-Type: application/json, to return one JSON object."),
+              REF(MC_VN_2025_06_18, "basic/transports#sending-messages-to-the-server"),
+              REF(MC_VN_2025_11_25, "basic/transports#sending-messages-to-the-server"),
+              {.version = NULL}}},
     {.check = "http/session-id-visible-ascii",
      .level = MC_LEVEL_MUST,
      .quote = "The session ID MUST only contain visible ASCII characters (ranging from 0x21 to "
               "0x7E).",
-     .refs = HTTP_REFS2("basic/transports#session-management")},
+     .refs = HTTP_REFS3("basic/transports#session-management")},
     {.check = "http/get-stream-no-response",
      .level = MC_LEVEL_MUST,
      .quote = "The server MUST NOT send a JSON-RPC _response_ on the stream unless resuming a "
               "stream associated with a previous client request.",
-     .refs = HTTP_REFS2("basic/transports#listening-for-messages-from-the-server")},
+     .refs = HTTP_REFS3("basic/transports#listening-for-messages-from-the-server")},
     {.check = "http/response-on-own-stream",
      .level = MC_LEVEL_SHOULD,
      .quote = "The SSE stream SHOULD eventually include JSON-RPC _response_ for the JSON-RPC "
               "_request_ sent in the POST body.",
-     .refs = {REF(MC_VN_2025_06_18, "basic/transports#sending-messages-to-the-server"),
+     .refs = {REFQ(MC_VN_2025_03_26, "basic/transports#sending-messages-to-the-server",
+                   "The SSE stream SHOULD eventually include one JSON-RPC _response_ per each "
+                   "JSON-RPC _request_ sent in the POST body."),
+              REF(MC_VN_2025_06_18, "basic/transports#sending-messages-to-the-server"),
+              REFQ(MC_VN_2025_11_25, "basic/transports#sending-messages-to-the-server",
+                   "The SSE stream SHOULD eventually include a JSON-RPC _response_ for the "
+                   "JSON-RPC _request_ sent in the POST body."),
               {.version = NULL}}},
     {.check = "http/sse-event-id-unique",
      .level = MC_LEVEL_MUST,
@@ -451,7 +465,7 @@ static const mc_check_def_t http_checks[] = {
      .level = MC_LEVEL_INFO,
      .quote = "Server can optionally make use of Server-Sent Events (SSE) to stream multiple "
               "server messages.",
-     .refs = HTTP_REFS2("basic/transports#streamable-http"),
+     .refs = HTTP_REFS3("basic/transports#streamable-http"),
      .interpretation = "An SSE event without a data field carries no message (event-stream "
                        "clients do not dispatch it); it is reported, never failed."},
 
@@ -575,7 +589,12 @@ int mc_check_is_harness(const char *id)
 
 const mc_check_def_t *mc_builtin_check_at(size_t i)
 {
-    return i < sizeof(builtins) / sizeof(builtins[0]) ? &builtins[i] : NULL;
+    size_t n = sizeof(builtins) / sizeof(builtins[0]);
+
+    if (i < n)
+        return &builtins[i];
+    i -= n;
+    return i < sizeof(http_checks) / sizeof(http_checks[0]) ? &http_checks[i] : NULL;
 }
 
 const mc_check_def_t *mc_builtin_http_check(const char *id)

@@ -12,16 +12,26 @@
 
 #include "judge/check.h"
 
-/* The built-in check with this id, or NULL. */
+/*
+ * The built-in check with this id, or NULL: the wire, schema and pagination
+ * checks, which a scenario's steps may name without declaring them. The
+ * checks of the Streamable HTTP transport are not among them (see
+ * mc_builtin_http_check).
+ */
 const mc_check_def_t *mc_builtin_check(const char *id);
 
-/* The i-th built-in check (0-based), or NULL past the end. */
+/*
+ * The i-th check of the whole registry (0-based), or NULL past the end: the
+ * checks mc_builtin_check finds, then those of the Streamable HTTP transport.
+ * This is the listing (`mcpcheck list`) and what the quote test holds to the
+ * spec pages.
+ */
 const mc_check_def_t *mc_builtin_check_at(size_t i);
 
 /*
  * The built-in check of the Streamable HTTP transport (an "http/..." id) with
- * this id, or NULL (also for NULL). These are kept apart from the checks above:
- * mc_builtin_check and mc_builtin_check_at do not return them.
+ * this id, or NULL (also for NULL). mc_builtin_check does not return these (a
+ * stdio run never makes them); mc_builtin_check_at lists them last.
  */
 const mc_check_def_t *mc_builtin_http_check(const char *id);
 

@@ -1,3 +1,11 @@
+/*
+ * wire.c - the wire rules' state and their entry points: the tables of
+ * requests sent, progress tokens and subscriptions, the findings and check
+ * counts, and the two directions. mc_wire_outbound learns what the client
+ * sent; mc_wire_inbound judges framing, UTF-8 and the JSON-RPC envelope of
+ * what the server sent, then hands each message to the rules of its kind
+ * (wire_match.c, wire_notify.c, wire_batch.c, wire_stateless.c).
+ */
 #include "judge/wire.h"
 
 #include <stdarg.h>
@@ -6,6 +14,7 @@
 #include <string.h>
 
 #include "judge/rawid.h"
+#include "judge/wire_internal.h"
 #include "core/frame.h"
 #include "core/json.h"
 #include "core/limits.h"
@@ -26,6 +35,11 @@ int mc_log_level_rank(const char *level)
     return -1;
 }
 
+const char *mc__wire_level_name(int rank)
+{
+    return rank >= 0 && rank < (int)(sizeof(levels) / sizeof(levels[0])) - 1 ? levels[rank] : "?";
+}
+
 int mc_wire_init(mc_wire_t *w)
 {
     memset(w, 0, sizeof(*w));
@@ -36,7 +50,7 @@ int mc_wire_init(mc_wire_t *w)
     return MC_OK;
 }
 
-static void free_req(mc_wire_req_t *r)
+void mc__wire_free_req(mc_wire_req_t *r)
 {
     free(r->id);
     free(r->method);
@@ -54,7 +68,7 @@ void mc_wire_free(mc_wire_t *w)
 
     if (w->reqs != NULL)
         for (i = 0; i < MC_WIRE_MAX_REQUESTS; i++)
-            free_req(&w->reqs[i]);
+            mc__wire_free_req(&w->reqs[i]);
     free(w->reqs);
     for (i = 0; i < MC_WIRE_MAX_TOKENS; i++)
         free(w->tokens[i].token);
@@ -106,7 +120,7 @@ void mc_wire_fail(mc_wire_t *w, const char *check, const char *fmt, ...)
     va_end(ap);
 }
 
-static char *compact_dup(json_object *v)
+char *mc__wire_compact_dup(json_object *v)
 {
     size_t n = 0;
     const char *s = v != NULL ? json_object_to_json_string_length(v, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE, &n)
@@ -115,7 +129,7 @@ static char *compact_dup(json_object *v)
 }
 
 /* The id of the current inbound message for reports: as sent when known. */
-static void id_text(const mc_wire_t *w, const char *compact, char *buf, size_t n)
+void mc__wire_id_text(const mc_wire_t *w, const char *compact, char *buf, size_t n)
 {
     if (w->raw_id != NULL)
         snprintf(buf, n, "%.*s", (int)(w->raw_id_len > 60 ? 60 : w->raw_id_len), w->raw_id);
@@ -123,7 +137,7 @@ static void id_text(const mc_wire_t *w, const char *compact, char *buf, size_t n
         snprintf(buf, n, "%.60s", compact != NULL ? compact : "null");
 }
 
-static mc_wire_req_t *find_req(mc_wire_t *w, const char *id)
+mc_wire_req_t *mc__wire_find_req(mc_wire_t *w, const char *id)
 {
     size_t i;
 
@@ -133,7 +147,7 @@ static mc_wire_req_t *find_req(mc_wire_t *w, const char *id)
     return NULL;
 }
 
-static mc_wire_token_t *find_token(mc_wire_t *w, const char *token, int create)
+mc_wire_token_t *mc__wire_find_token(mc_wire_t *w, const char *token, int create)
 {
     size_t i;
     mc_wire_token_t *free_slot = NULL;
@@ -153,7 +167,7 @@ static mc_wire_token_t *find_token(mc_wire_t *w, const char *token, int create)
     return free_slot->token != NULL ? free_slot : NULL;
 }
 
-static int subscribed(const mc_wire_t *w, const char *uri)
+int mc__wire_subscribed(const mc_wire_t *w, const char *uri)
 {
     size_t i;
 
@@ -167,7 +181,7 @@ static void subscribe(mc_wire_t *w, const char *uri)
 {
     size_t i;
 
-    if (subscribed(w, uri))
+    if (mc__wire_subscribed(w, uri))
         return;
     for (i = 0; i < MC_WIRE_MAX_SUBSCRIPTIONS; i++)
         if (w->subs[i] == NULL) {
@@ -176,7 +190,7 @@ static void subscribe(mc_wire_t *w, const char *uri)
         }
 }
 
-static void unsubscribe(mc_wire_t *w, const char *uri)
+void mc__wire_unsubscribe(mc_wire_t *w, const char *uri)
 {
     size_t i;
 
@@ -185,221 +199,6 @@ static void unsubscribe(mc_wire_t *w, const char *uri)
             free(w->subs[i]);
             w->subs[i] = NULL;
         }
-}
-
-/*
- * A JSON array sent on purpose (a JSON-RPC batch, which MCP has no longer
- * had since 2025-06-18): its requests are noted one by one, so a server that
- * answers them one by one answers requests the client did send. The array
- * itself has no id: a single error with a null id may refuse it (counted by
- * the caller). At most MC_WIRE_MAX_REQUESTS elements are looked at.
- */
-static void outbound_batch(mc_wire_t *w, json_object *arr)
-{
-    size_t i, n = json_object_array_length(arr);
-
-    for (i = 0; i < n && i < MC_WIRE_MAX_REQUESTS; i++) {
-        json_object *el = json_object_array_get_idx(arr, i), *id = NULL;
-        const char *meth = mc_json_get_str(el, "method");
-        mc_wire_req_t *r;
-
-        if (el == NULL || !json_object_is_type(el, json_type_object) || meth == NULL ||
-            !json_object_object_get_ex(el, "id", &id) || !mc_jsonrpc_id_valid(id))
-            continue;
-        r = &w->reqs[w->req_next];
-        free_req(r);
-        w->req_next = (w->req_next + 1) % MC_WIRE_MAX_REQUESTS;
-        r->id = compact_dup(id);
-        r->method = strdup(meth);
-    }
-}
-
-/* ---- the stateless protocol (2026-07-28) ---- */
-
-#define META_VERSION "io.modelcontextprotocol/protocolVersion"
-#define META_CAPS "io.modelcontextprotocol/clientCapabilities"
-#define META_LOG "io.modelcontextprotocol/logLevel"
-#define META_SUB "io.modelcontextprotocol/subscriptionId"
-
-/*
- * A request whose _meta names a stateless version makes the session
- * stateless from then on; the request keeps what the rules about its
- * answers need: whether it set a log level, its client capabilities, and a
- * listen request's filter. Each copy is private (json-c reference counts
- * are not atomic, and messages may be shared).
- */
-static void stateless_outbound(mc_wire_t *w, mc_wire_req_t *r, const mc_msg_t *m)
-{
-    json_object *meta = mc_json_get(m->params, "_meta");
-    const char *pv = mc_json_get_str(meta, META_VERSION);
-    json_object *v;
-
-    if (pv == NULL || !mc_version_has(pv, MC_VF_STATELESS))
-        return;
-    w->stateless = 1;
-    snprintf(w->version, sizeof(w->version), "%s", pv);
-    r->req_log = mc_json_get(meta, META_LOG) != NULL;
-    v = mc_json_get(meta, META_CAPS);
-    if (v != NULL && json_object_deep_copy(v, &r->caps, NULL) != 0)
-        r->caps = NULL;
-    v = mc_json_get(m->params, "notifications");
-    if (strcmp(m->method, "subscriptions/listen") == 0 && v != NULL &&
-        json_object_deep_copy(v, &r->filter, NULL) != 0)
-        r->filter = NULL;
-}
-
-/* The methods that may answer with an InputRequiredResult (mrtr#supported-requests). */
-static int input_required_allowed(const char *method)
-{
-    return strcmp(method, "tools/call") == 0 || strcmp(method, "prompts/get") == 0 ||
-           strcmp(method, "resources/read") == 0;
-}
-
-/* Judges a result at a version whose results carry resultType. */
-static void stateless_result(mc_wire_t *w, const mc_wire_req_t *r, const mc_msg_t *m)
-{
-    const char *rt = mc_json_get_str(m->result, "resultType");
-    json_object *reqs;
-
-    if (!mc_version_has(w->version, MC_VF_RESULT_TYPE) ||
-        !json_object_is_type(m->result, json_type_object))
-        return;
-    if (rt == NULL || (strcmp(rt, "complete") != 0 && strcmp(rt, "input_required") != 0)) {
-        mc_wire_fail(w, "wire/result-type", "%s result %s", r->method,
-                     rt == NULL ? "has no string resultType" : "has an unknown resultType");
-        return;
-    }
-    mc_wire_pass(w, "wire/result-type");
-    if (strcmp(rt, "input_required") != 0)
-        return;
-    if (!input_required_allowed(r->method))
-        mc_wire_fail(w, "wire/input-required-methods",
-                     "%s was answered with an InputRequiredResult", r->method);
-    else
-        mc_wire_pass(w, "wire/input-required-methods");
-    reqs = mc_json_get(m->result, "inputRequests");
-    if (reqs == NULL && mc_json_get(m->result, "requestState") == NULL)
-        mc_wire_fail(w, "wire/input-required-shape",
-                     "the InputRequiredResult to %s has neither inputRequests nor requestState",
-                     r->method);
-    else
-        mc_wire_pass(w, "wire/input-required-shape");
-    if (json_object_is_type(reqs, json_type_object)) {
-        json_object_object_foreach(reqs, key, req)
-        {
-            const char *meth = mc_json_get_str(req, "method");
-            const char *cap = meth == NULL                                  ? NULL
-                              : strcmp(meth, "elicitation/create") == 0     ? "elicitation"
-                              : strcmp(meth, "sampling/createMessage") == 0 ? "sampling"
-                              : strcmp(meth, "roots/list") == 0             ? "roots"
-                                                                            : NULL;
-            if (cap == NULL)
-                continue;
-            if (mc_json_get(r->caps, cap) == NULL)
-                mc_wire_fail(w, "wire/input-requests-declared",
-                             "inputRequests[\"%.60s\"] asks for %s, but the request did not "
-                             "declare the %s capability",
-                             key, meth, cap);
-            else
-                mc_wire_pass(w, "wire/input-requests-declared");
-        }
-    }
-}
-
-/* The filter member a change notification needs, or NULL for other methods. */
-static const char *change_filter(const char *method)
-{
-    if (strcmp(method, "notifications/tools/list_changed") == 0)
-        return "toolsListChanged";
-    if (strcmp(method, "notifications/prompts/list_changed") == 0)
-        return "promptsListChanged";
-    if (strcmp(method, "notifications/resources/list_changed") == 0)
-        return "resourcesListChanged";
-    if (strcmp(method, "notifications/resources/updated") == 0)
-        return "resourceSubscriptions";
-    return NULL;
-}
-
-/* True when a listen filter opted in to a change notification. */
-static int opted_in(json_object *filter, const char *member, const mc_msg_t *m)
-{
-    json_object *v = mc_json_get(filter, member);
-    const char *uri;
-    size_t i, n;
-
-    if (v == NULL)
-        return 0;
-    if (json_object_is_type(v, json_type_boolean))
-        return json_object_get_boolean(v);
-    uri = mc_json_get_str(m->params, "uri");
-    if (uri == NULL || !json_object_is_type(v, json_type_array))
-        return 0;
-    n = json_object_array_length(v);
-    for (i = 0; i < n; i++) {
-        json_object *u = json_object_array_get_idx(v, i);
-        if (json_object_is_type(u, json_type_string) && strcmp(json_object_get_string(u), uri) == 0)
-            return 1;
-    }
-    return 0;
-}
-
-/* Judges a notification in a stateless session. Returns 1 when it was one
- * the stateless protocol handles (the legacy rules do not apply then). */
-static int stateless_notification(mc_wire_t *w, const mc_msg_t *m)
-{
-    const char *member = change_filter(m->method);
-    json_object *sub;
-    mc_wire_req_t *listen = NULL;
-    char *sid;
-    size_t i;
-
-    if (!w->stateless)
-        return 0;
-    if (strcmp(m->method, "notifications/message") == 0) {
-        int open = 0;
-        for (i = 0; i < MC_WIRE_MAX_REQUESTS && !open; i++)
-            open = w->reqs[i].id != NULL && !w->reqs[i].answered && w->reqs[i].req_log;
-        if (!open)
-            mc_wire_fail(w, "wire/log-per-request",
-                         "notifications/message while no request in progress set "
-                         "io.modelcontextprotocol/logLevel");
-        else
-            mc_wire_pass(w, "wire/log-per-request");
-        return 0; /* the level and capability rules hold as before */
-    }
-    if (member == NULL && strcmp(m->method, "notifications/subscriptions/acknowledged") != 0)
-        return 0;
-    sub = mc_json_get(mc_json_get(m->params, "_meta"), META_SUB);
-    sid = sub != NULL ? compact_dup(sub) : NULL;
-    listen = sid != NULL ? find_req(w, sid) : NULL;
-    if (listen != NULL && strcmp(listen->method, "subscriptions/listen") != 0)
-        listen = NULL;
-    if (member == NULL) {
-        /* The acknowledgement opens the stream's notifications. */
-        if (listen != NULL)
-            listen->acked = 1;
-        free(sid);
-        return 1;
-    }
-    if (listen == NULL || !opted_in(listen->filter, member, m))
-        mc_wire_fail(w, "wire/listen-opted-in",
-                     "%s %s", m->method,
-                     sid == NULL ? "without a subscriptionId: no subscriptions/listen stream "
-                                   "asked for it"
-                     : listen == NULL ? "tagged with a subscriptionId that names no "
-                                        "subscriptions/listen request"
-                                      : "on a stream that did not opt in to it");
-    else
-        mc_wire_pass(w, "wire/listen-opted-in");
-    if (listen != NULL) {
-        if (!listen->acked)
-            mc_wire_fail(w, "wire/listen-ack-first",
-                         "%s on subscription %.60s before its acknowledgement", m->method, sid);
-        else
-            mc_wire_pass(w, "wire/listen-ack-first");
-    }
-    free(sid);
-    return 1;
 }
 
 void mc_wire_outbound(mc_wire_t *w, const char *line, size_t len)
@@ -440,15 +239,15 @@ void mc_wire_outbound(mc_wire_t *w, const char *line, size_t len)
             json_object_object_get_ex(m.root, "id", &id) && mc_jsonrpc_id_valid(id)) {
             const char *meth = mc_json_get_str(m.root, "method");
             r = &w->reqs[w->req_next];
-            free_req(r);
+            mc__wire_free_req(r);
             w->req_next = (w->req_next + 1) % MC_WIRE_MAX_REQUESTS;
-            r->id = compact_dup(id);
+            r->id = mc__wire_compact_dup(id);
             r->method = strdup(meth != NULL ? meth : "(invalid request)");
         } else {
             w->unreadable_outstanding++;
         }
         if (m.root != NULL && json_object_is_type(m.root, json_type_array))
-            outbound_batch(w, m.root);
+            mc__wire_outbound_batch(w, m.root);
         mc_msg_free(&m);
         return;
     }
@@ -468,9 +267,9 @@ void mc_wire_outbound(mc_wire_t *w, const char *line, size_t len)
         return;
     }
     r = &w->reqs[w->req_next];
-    free_req(r);
+    mc__wire_free_req(r);
     w->req_next = (w->req_next + 1) % MC_WIRE_MAX_REQUESTS;
-    r->id = compact_dup(m.id);
+    r->id = mc__wire_compact_dup(m.id);
     r->method = strdup(m.method);
     if (strcmp(m.method, "initialize") == 0) {
         json_object_put(w->client_caps);
@@ -480,9 +279,9 @@ void mc_wire_outbound(mc_wire_t *w, const char *line, size_t len)
         json_object *meta = mc_json_get(m.params, "_meta");
         json_object *tok = mc_json_get(meta, "progressToken");
         if (tok != NULL) {
-            r->token = compact_dup(tok);
+            r->token = mc__wire_compact_dup(tok);
             if (r->token != NULL)
-                find_token(w, r->token, 1);
+                mc__wire_find_token(w, r->token, 1);
         }
     }
     if (strcmp(m.method, "resources/subscribe") == 0 || strcmp(m.method, "resources/unsubscribe") == 0) {
@@ -498,268 +297,8 @@ void mc_wire_outbound(mc_wire_t *w, const char *line, size_t len)
         if (lv != NULL)
             r->level = strdup(lv);
     }
-    stateless_outbound(w, r, &m);
+    mc__wire_stateless_outbound(w, r, &m);
     mc_msg_free(&m);
-}
-
-static int cap_declared(json_object *caps, const char *cap, const char *flag)
-{
-    json_object *c = mc_json_get(caps, cap);
-
-    if (c == NULL)
-        return 0;
-    if (flag == NULL)
-        return 1;
-    c = mc_json_get(c, flag);
-    return c != NULL && json_object_is_type(c, json_type_boolean) && json_object_get_boolean(c);
-}
-
-static void on_response(mc_wire_t *w, mc_msg_t *m, unsigned flags, mc_wire_info_t *info)
-{
-    char *id = m->id != NULL ? compact_dup(m->id) : NULL;
-    mc_wire_req_t *r = id != NULL ? find_req(w, id) : NULL;
-
-    if (id == NULL) {
-        /* Only an answer to a line whose id could not be read may lack one,
-         * or the body of an HTTP error status refusing a POSTed request
-         * (the transport pairs it with that request; the transports page
-         * allows such a body "a JSON-RPC error response that has no id"). */
-        if (m->kind == MC_MSG_ERROR && (flags & MC_FRAME_F_REFUSAL)) {
-            mc_wire_pass(w, "wire/null-id-only-for-unreadable-requests");
-        } else if (m->kind == MC_MSG_ERROR && w->unreadable_outstanding > 0) {
-            w->unreadable_outstanding--;
-            mc_wire_pass(w, "wire/null-id-only-for-unreadable-requests");
-        } else if (w->last_out_notification) {
-            mc_wire_fail(w, "wire/no-response-to-notification",
-                         "a response with a null id arrived right after a notification");
-        } else {
-            mc_wire_fail(w, "wire/null-id-only-for-unreadable-requests",
-                         "error response without an id, though every request sent had a "
-                         "readable id");
-        }
-        return;
-    }
-    if (r == NULL) {
-        /* An integer id answered as a string (or the reverse)? */
-        int type_mismatch = 0;
-        if (json_object_is_type(m->id, json_type_string)) {
-            char *alt = strdup(json_object_get_string(m->id));
-            type_mismatch = alt != NULL && find_req(w, alt) != NULL;
-            free(alt);
-        } else {
-            char alt[64];
-            snprintf(alt, sizeof(alt), "\"%s\"", id);
-            type_mismatch = find_req(w, alt) != NULL;
-        }
-        char shown[64];
-        id_text(w, id, shown, sizeof(shown));
-        if (type_mismatch)
-            mc_wire_fail(w, "wire/response-id",
-                         "response id %s has another type than the request's id", shown);
-        else if (w->last_out_notification)
-            mc_wire_fail(w, "wire/no-response-to-notification",
-                         "response with id %s matches no request; the last message sent was "
-                         "a notification",
-                         shown);
-        else
-            mc_wire_fail(w, "wire/response-id", "response id %s matches no request sent", shown);
-        free(id);
-        return;
-    }
-    free(id);
-    if (r->answered) {
-        mc_wire_fail(w, "wire/single-response", "second response to request %s (%s)", r->id,
-                     r->method);
-        return;
-    }
-    r->answered = 1;
-    mc_wire_pass(w, "wire/response-id");
-    if (info != NULL)
-        info->answered_method = r->method;
-    if (r->token != NULL) {
-        mc_wire_token_t *t = find_token(w, r->token, 0);
-        if (t != NULL)
-            t->active = 0; /* progress must stop once the request completes */
-    }
-    if (strcmp(r->method, "initialize") == 0 && m->kind == MC_MSG_RESULT) {
-        json_object_put(w->server_caps);
-        w->server_caps = json_object_get(mc_json_get(m->result, "capabilities"));
-        w->init_answered = 1;
-        if (mc_json_get_str(m->result, "protocolVersion") != NULL)
-            snprintf(w->version, sizeof(w->version), "%s",
-                     mc_json_get_str(m->result, "protocolVersion"));
-    }
-    if (m->kind == MC_MSG_RESULT && r->uri != NULL && strcmp(r->method, "resources/unsubscribe") == 0)
-        unsubscribe(w, r->uri);
-    if (m->kind == MC_MSG_ERROR && r->uri != NULL && strcmp(r->method, "resources/subscribe") == 0)
-        unsubscribe(w, r->uri);
-    if (m->kind == MC_MSG_RESULT && r->level != NULL)
-        w->log_level = mc_log_level_rank(r->level);
-    if (m->kind == MC_MSG_RESULT && w->stateless) {
-        if (strcmp(r->method, "server/discover") == 0) {
-            json_object_put(w->server_caps);
-            w->server_caps = NULL;
-            if (mc_json_get(m->result, "capabilities") != NULL &&
-                json_object_deep_copy(mc_json_get(m->result, "capabilities"), &w->server_caps,
-                                      NULL) != 0)
-                w->server_caps = NULL;
-        }
-        stateless_result(w, r, m);
-    }
-}
-
-static void on_notification(mc_wire_t *w, mc_msg_t *m)
-{
-    const char *meth = m->method;
-    static const struct {
-        const char *method, *cap;
-    } changed[] = {{"notifications/resources/list_changed", "resources"},
-                   {"notifications/prompts/list_changed", "prompts"},
-                   {"notifications/tools/list_changed", "tools"}};
-    size_t i;
-
-    if (stateless_notification(w, m))
-        return;
-    for (i = 0; i < sizeof(changed) / sizeof(changed[0]); i++) {
-        if (strcmp(meth, changed[i].method) == 0) {
-            if (!cap_declared(w->server_caps, changed[i].cap, "listChanged"))
-                mc_wire_fail(w, "wire/negotiated-capabilities",
-                             "%s sent, but the server did not declare %s.listChanged", meth,
-                             changed[i].cap);
-            else
-                mc_wire_pass(w, "wire/negotiated-capabilities");
-            return;
-        }
-    }
-    if (strcmp(meth, "notifications/resources/updated") == 0) {
-        const char *uri = mc_json_get_str(m->params, "uri");
-        if (!cap_declared(w->server_caps, "resources", "subscribe"))
-            mc_wire_fail(w, "wire/negotiated-capabilities",
-                         "resources/updated sent, but the server did not declare "
-                         "resources.subscribe");
-        else
-            mc_wire_pass(w, "wire/negotiated-capabilities");
-        if (uri != NULL && !subscribed(w, uri))
-            mc_wire_fail(w, "wire/resource-updated-subscribed",
-                         "resources/updated for %.120s, which the client is not subscribed to",
-                         uri);
-        else
-            mc_wire_pass(w, "wire/resource-updated-subscribed");
-        return;
-    }
-    if (strcmp(meth, "notifications/message") == 0) {
-        const char *lv = mc_json_get_str(m->params, "level");
-        int rank = mc_log_level_rank(lv);
-        if (!cap_declared(w->server_caps, "logging", NULL))
-            mc_wire_fail(w, "wire/logging-capability",
-                         "notifications/message sent, but the server did not declare logging");
-        else
-            mc_wire_pass(w, "wire/logging-capability");
-        if (w->log_level >= 0 && rank >= 0) {
-            if (rank < w->log_level)
-                mc_wire_fail(w, "wire/log-level",
-                             "log message at level %s, below the level %s the client set", lv,
-                             levels[w->log_level]);
-            else
-                mc_wire_pass(w, "wire/log-level");
-        }
-        return;
-    }
-    if (strcmp(meth, "notifications/progress") == 0) {
-        json_object *tok = mc_json_get(m->params, "progressToken");
-        json_object *prog = mc_json_get(m->params, "progress");
-        char *t = tok != NULL ? compact_dup(tok) : NULL;
-        mc_wire_token_t *rec = t != NULL ? find_token(w, t, 0) : NULL;
-        if (rec == NULL || !rec->active) {
-            mc_wire_fail(w, "wire/progress-active-token",
-                         "progress for token %.60s, which is not an active request's token",
-                         t != NULL ? t : "(none)");
-        } else {
-            mc_wire_pass(w, "wire/progress-active-token");
-            if (prog != NULL && (json_object_is_type(prog, json_type_int) ||
-                                 json_object_is_type(prog, json_type_double))) {
-                double p = json_object_get_double(prog);
-                if (rec->seen && !(p > rec->last))
-                    mc_wire_fail(w, "wire/progress-increases",
-                                 "progress %g for token %.60s does not increase (last %g)", p, t,
-                                 rec->last);
-                else
-                    mc_wire_pass(w, "wire/progress-increases");
-                rec->seen = 1;
-                rec->last = p;
-            }
-        }
-        free(t);
-        return;
-    }
-}
-
-static void on_server_request(mc_wire_t *w, mc_msg_t *m)
-{
-    static const struct {
-        const char *method, *cap;
-    } need[] = {{"elicitation/create", "elicitation"},
-                {"sampling/createMessage", "sampling"},
-                {"roots/list", "roots"}};
-    size_t i;
-
-    {
-        /* Keyed by the id as written: the parser clamps integers past 64 bits. */
-        char *id = w->raw_id != NULL ? strndup(w->raw_id, w->raw_id_len) : compact_dup(m->id);
-        size_t k;
-        int seen = 0;
-        for (k = 0; id != NULL && k < MC_WIRE_MAX_SERVER_IDS; k++)
-            if (w->server_ids[k] != NULL && strcmp(w->server_ids[k], id) == 0)
-                seen = 1;
-        if (seen) {
-            char shown[64];
-            id_text(w, id, shown, sizeof(shown));
-            mc_wire_fail(w, "wire/server-request-id-unique",
-                         "server request %.60s reuses id %s of an earlier server request",
-                         m->method, shown);
-            free(id);
-        } else if (id != NULL) {
-            mc_wire_pass(w, "wire/server-request-id-unique");
-            free(w->server_ids[w->server_id_next]);
-            w->server_ids[w->server_id_next] = id;
-            w->server_id_next = (w->server_id_next + 1) % MC_WIRE_MAX_SERVER_IDS;
-        }
-    }
-    if (!w->initialized_sent && strcmp(m->method, "ping") != 0)
-        mc_wire_fail(w, "wire/requests-before-initialized",
-                     "server sent %s before the client sent notifications/initialized", m->method);
-    for (i = 0; i < sizeof(need) / sizeof(need[0]); i++) {
-        if (strcmp(m->method, need[i].method) == 0) {
-            if (!cap_declared(w->client_caps, need[i].cap, NULL))
-                mc_wire_fail(w, "wire/negotiated-capabilities",
-                             "server sent %s, but the client did not declare %s", m->method,
-                             need[i].cap);
-            else
-                mc_wire_pass(w, "wire/negotiated-capabilities");
-        }
-    }
-    if (strcmp(m->method, "elicitation/create") == 0 &&
-        cap_declared(w->client_caps, "elicitation", NULL)) {
-        /*
-         * Modes (2025-11-25/client/elicitation#capabilities): "Servers MUST
-         * NOT send elicitation requests with modes that are not supported by
-         * the client"; an empty elicitation object means form mode only.
-         */
-        json_object *el = mc_json_get(w->client_caps, "elicitation");
-        const char *mode = mc_json_get_str(m->params, "mode");
-        int has_form = mc_json_get(el, "form") != NULL, has_url = mc_json_get(el, "url") != NULL;
-        int form_ok = has_form || (!has_form && !has_url);
-        if (mode != NULL && strcmp(mode, "url") == 0 && !has_url)
-            mc_wire_fail(w, "wire/elicitation-mode",
-                         "URL-mode elicitation sent, but the client did not declare "
-                         "elicitation.url");
-        else if ((mode == NULL || strcmp(mode, "form") == 0) && !form_ok)
-            mc_wire_fail(w, "wire/elicitation-mode",
-                         "form-mode elicitation sent, but the client declared only "
-                         "elicitation.url");
-        else
-            mc_wire_pass(w, "wire/elicitation-mode");
-    }
 }
 
 /* A result response whose id is null: the shape of an answer to a notification. */
@@ -774,42 +313,6 @@ static int is_null_id_result(json_object *root)
            !json_object_object_get_ex(root, "error", NULL);
 }
 
-/* The members of a batch answer: each must be a message, judged as one. */
-static void inbound_batch(mc_wire_t *w, json_object *arr)
-{
-    size_t i, n = json_object_array_length(arr);
-
-    if (n == 0) {
-        mc_wire_fail(w, "wire/jsonrpc-envelope", "an empty array is not a batch");
-        return;
-    }
-    for (i = 0; i < n; i++) {
-        mc_msg_t m;
-        mc_msg_classify(json_object_get(json_object_array_get_idx(arr, i)), &m);
-        if (m.kind == MC_MSG_INVALID) {
-            mc_wire_fail(w, "wire/jsonrpc-envelope", "batch member %zu: %s", i, m.reason);
-            mc_msg_free(&m);
-            continue;
-        }
-        mc_wire_pass(w, "wire/jsonrpc-envelope");
-        w->raw_id = NULL;
-        switch (m.kind) {
-        case MC_MSG_RESULT:
-        case MC_MSG_ERROR:
-            on_response(w, &m, 0, NULL);
-            break;
-        case MC_MSG_NOTIFICATION:
-            on_notification(w, &m);
-            break;
-        case MC_MSG_REQUEST:
-            on_server_request(w, &m);
-            break;
-        default:
-            break;
-        }
-        mc_msg_free(&m);
-    }
-}
 
 /* Hands a JSON text that is no valid message to the caller (is_line 0), or
  * frees it when there is no caller to take it. */
@@ -880,7 +383,7 @@ void mc_wire_inbound(mc_wire_t *w, int kind, unsigned flags, const char *data, s
         /* A version with JSON-RPC batches (2025-03-26; removed in 2025-06-18):
          * each member is judged as a message of its own. */
         mc_wire_pass(w, "wire/no-batch");
-        inbound_batch(w, m.root);
+        mc__wire_inbound_batch(w, m.root);
         keep_invalid(info, &m);
         return;
     }
@@ -907,13 +410,13 @@ void mc_wire_inbound(mc_wire_t *w, int kind, unsigned flags, const char *data, s
     switch (m.kind) {
     case MC_MSG_RESULT:
     case MC_MSG_ERROR:
-        on_response(w, &m, flags, info);
+        mc__wire_on_response(w, &m, flags, info);
         break;
     case MC_MSG_NOTIFICATION:
-        on_notification(w, &m);
+        mc__wire_on_notification(w, &m);
         break;
     case MC_MSG_REQUEST:
-        on_server_request(w, &m);
+        mc__wire_on_server_request(w, &m);
         break;
     default:
         break;

@@ -38,6 +38,8 @@
 
 /* Default delay between the steps of multi-step tools (logging, progress). */
 #define RS_DEFAULT_STEP_MS 10
+/* Longest delay --step-delay accepts (ms). */
+#define RS_MAX_STEP_DELAY_MS 60000
 
 /* With the cancelled-request-answered switch, the delay between a tool's
  * steps: long enough that a cancellation sent right after the call finds it

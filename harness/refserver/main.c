@@ -18,6 +18,7 @@
 
 #include "core/clock.h"
 #include "core/frame.h"
+#include "core/options.h"
 #include "core/version.h"
 #include "refserver/httpserve.h"
 #include "refserver/limits.h"
@@ -137,100 +138,6 @@ static void print_listen(void *ctx, const char *url)
     fflush(stdout);
 }
 
-static void usage(FILE *f)
-{
-    char known[128];
-
-    fprintf(f,
-            "usage: mcpcheck-refserver [--page-size N] [--resources N] [--root DIR]\n"
-            "                          [--inject NAME] [--step-delay MS] [--http HOST:PORT]\n"
-            "                          [--sse-poll]\n"
-            "       mcpcheck-refserver --list-bugs | --help | --version\n"
-            "\n"
-            "The reference MCP server of mcpcheck. It speaks MCP over stdio: one JSON-RPC\n"
-            "message per line on stdin, answers on stdout, diagnostics only on stderr.\n"
-            "It negotiates protocol versions %s\n"
-            "and exits when stdin closes or on SIGTERM.\n"
-            "\n"
-            "It offers the fixtures of the official conformance suite (tools test_*,\n"
-            "resources test://static-text, test://static-binary, test://watched-resource,\n"
-            "template test://template/{id}/data, prompts test_*), trigger tools that change\n"
-            "lists and resources, and paginated lists with opaque cursors.\n"
-            "\n"
-            "options:\n"
-            "  --page-size N   items per list page (default %d, at most %d), so every\n"
-            "                  fixture list spans several pages\n"
-            "  --resources N   add N synthetic resources, prompts and tools (load, pagination)\n"
-            "  --root DIR      expose the regular files under DIR as file:// resources;\n"
-            "                  URIs are confined to DIR (no .., no symlinks out, no devices)\n"
-            "  --inject NAME   turn on one deliberate spec violation (see --list-bugs), to\n"
-            "                  prove that a harness check can fail\n"
-            "  --step-delay MS delay between the steps of the logging and progress tools\n"
-            "                  (default %d; 0 runs every step at once)\n"
-            "  --http HOST:PORT serve Streamable HTTP at http://HOST:PORT/mcp instead of stdio\n"
-            "                  (HOST an IPv4 address, 127.0.0.1 normally; PORT 0 picks a free\n"
-            "                  port). Once listening it prints one line on stdout:\n"
-            "                  \"mcpcheck-refserver: listening on http://HOST:PORT/mcp\"\n"
-            "                  and it runs until SIGTERM or SIGINT. SSE events carry ids\n"
-            "                  unique in the session; GET with Last-Event-ID resumes a\n"
-            "                  stream (its later events are replayed, then it goes on)\n"
-            "  --sse-poll      with --http: each SSE answer to a POST starts with a priming\n"
-            "                  event (id, retry, empty data) and its connection closes\n"
-            "                  after what is ready at once; the client must resume the\n"
-            "                  stream with GET and Last-Event-ID to get its response\n"
-            "  --list-bugs     print the violation switches: NAME, level, rule, spec reference,\n"
-            "                  the protocol versions it concerns (comma-separated)\n"
-            "  --list-http-bugs print the Streamable HTTP violation switches (need --http)\n"
-            "  --help          this text\n"
-            "  --version       print the version\n"
-            "\n"
-            "examples:\n"
-            "  mcpcheck run -- mcpcheck-refserver\n"
-            "  mcpcheck run -- mcpcheck-refserver --inject cursor-repeat   # must fail\n"
-            "  printf '%%s\\n' '{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}' | "
-            "mcpcheck-refserver\n",
-            mc_version_join(MC_VF_INITIALIZE, ", ", known, sizeof(known)), RS_DEFAULT_PAGE_SIZE,
-            RS_MAX_PAGE_SIZE, RS_DEFAULT_STEP_MS);
-}
-
-/* Parses a non-negative decimal integer no larger than max. Returns 0 or -1. */
-static int parse_int(const char *s, long max, int *out)
-{
-    char *end;
-    long v;
-
-    if (s == NULL || *s == '\0')
-        return -1;
-    errno = 0;
-    v = strtol(s, &end, 10);
-    if (errno != 0 || *end != '\0' || v < 0 || v > max)
-        return -1;
-    *out = (int)v;
-    return 0;
-}
-
-/* Returns the value of option name at argv[*i] ("--name V" or "--name=V"),
- * advancing *i, or NULL when argv[*i] is not that option. *missing is set
- * when the option is there without a value. */
-static const char *opt_value(int argc, char **argv, int *i, const char *name, int *missing)
-{
-    size_t n = strlen(name);
-    const char *a = argv[*i];
-
-    if (strncmp(a, name, n) != 0)
-        return NULL;
-    if (a[n] == '=')
-        return a + n + 1;
-    if (a[n] != '\0')
-        return NULL;
-    if (*i + 1 >= argc) {
-        *missing = 1;
-        return NULL;
-    }
-    (*i)++;
-    return argv[*i];
-}
-
 /* Runs the poll loop until stdin closes, a signal arrives or stdout breaks. */
 static int serve(app_t *app)
 {
@@ -289,79 +196,93 @@ static int serve(app_t *app)
     return app->fatal ? 1 : 0;
 }
 
-/* The command line. */
+/* The command line, as the option table fills it. */
 typedef struct cmdline {
-    mc_refserver_opts_t opts;
+    long page_size, extra_items, step_delay; /* -1: not given */
+    const char *root, *inject;
     const char *http_addr; /* --http, or NULL */
+    int sse_poll, version, list_bugs, list_http_bugs;
+    /* What the server is started with. */
+    mc_refserver_opts_t opts;
     unsigned http_flags;
 } cmdline_t;
 
-/* Reads the options that take no value and stop the program (--help,
- * --version, --list-bugs, --list-http-bugs) or set a flag. Returns 0 when
- * a was one of them and the program is to exit, 1 when it was a flag, -1
- * when it is none of them. */
-static int parse_flag(const char *a, cmdline_t *cl)
-{
-    if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-        usage(stdout);
-        return 0;
-    }
-    if (strcmp(a, "--version") == 0) {
-        printf("mcpcheck-refserver %s\n", MC_VERSION);
-        return 0;
-    }
-    if (strcmp(a, "--list-bugs") == 0) {
-        mc_refserver_list_bugs(print_bug, NULL);
-        return 0;
-    }
-    if (strcmp(a, "--list-http-bugs") == 0) {
-        mc_refserver_http_list_bugs(print_bug, NULL);
-        return 0;
-    }
-    if (strcmp(a, "--sse-poll") == 0) {
-        cl->http_flags |= MC_REFSERVER_HTTP_SSE_POLL;
-        return 1;
-    }
-    return -1;
-}
+#define T cmdline_t
+static const mc_opt_t refserver_opts[] = {
+    MC_OPTION_LONG(T, page_size, "page-size", 0, "N", 1, RS_MAX_PAGE_SIZE,
+                   "items per list page (default " MC_OPTS_STR(RS_DEFAULT_PAGE_SIZE) ", at most "
+                   MC_OPTS_STR(RS_MAX_PAGE_SIZE) "), so every fixture list spans several pages"),
+    MC_OPTION_LONG(T, extra_items, "resources", 0, "N", 0, RS_MAX_EXTRA_ITEMS,
+                   "add N synthetic resources, prompts and tools (load, pagination)"),
+    MC_OPTION_STRING(T, root, "root", 0, "DIR",
+                     "expose the regular files under DIR as file:// resources; URIs are "
+                     "confined to DIR (no .., no symlinks out, no devices)"),
+    MC_OPTION_STRING(T, inject, "inject", 0, "NAME",
+                     "turn on one deliberate spec violation (see --list-bugs), to prove that a "
+                     "harness check can fail"),
+    MC_OPTION_LONG(T, step_delay, "step-delay", 0, "MS", 0, RS_MAX_STEP_DELAY_MS,
+                   "delay between the steps of the logging and progress tools (default "
+                   MC_OPTS_STR(RS_DEFAULT_STEP_MS) "; 0 runs every step at once)"),
+    MC_OPTION_STRING(T, http_addr, "http", 0, "HOST:PORT",
+                     "serve Streamable HTTP at http://HOST:PORT/mcp instead of stdio (HOST an "
+                     "IPv4 address, 127.0.0.1 normally; PORT 0 picks a free port). Once "
+                     "listening it prints one line on stdout: \"mcpcheck-refserver: listening "
+                     "on http://HOST:PORT/mcp\" and it runs until SIGTERM or SIGINT. SSE events "
+                     "carry ids unique in the session; GET with Last-Event-ID resumes a stream "
+                     "(its later events are replayed, then it goes on)"),
+    MC_OPTION_FLAG(T, sse_poll, "sse-poll", 0,
+                   "with --http: each SSE answer to a POST starts with a priming event (id, "
+                   "retry, empty data) and its connection closes after what is ready at once; "
+                   "the client must resume the stream with GET and Last-Event-ID to get its "
+                   "response"),
+    MC_OPTION_FLAG(T, list_bugs, "list-bugs", 0,
+                   "print the violation switches: NAME, level, rule, spec reference, the "
+                   "protocol versions it concerns (comma-separated)"),
+    MC_OPTION_FLAG(T, list_http_bugs, "list-http-bugs", 0,
+                   "print the Streamable HTTP violation switches (need --http)"),
+    MC_OPTION_FLAG(T, version, "version", 0, "print the version"),
+    MC_OPTION_END,
+};
+#undef T
 
-/* Reads the option at argv[*i] that takes a value (advancing *i past it).
- * Returns 1 when it was read, 2 (after a message) for a bad value, 0 when
- * argv[*i] is no such option; *missing is set when its value is missing. */
-static int parse_valued(int argc, char **argv, int *i, cmdline_t *cl, int *missing)
-{
-    mc_refserver_opts_t *opts = &cl->opts;
-    const char *v;
+/* The --help text around the options; "%s" in ABOUT is the list of versions. */
+#define ABOUT                                                                                      \
+    "The reference MCP server of mcpcheck. It speaks MCP over stdio: one JSON-RPC\n"                \
+    "message per line on stdin, answers on stdout, diagnostics only on stderr.\n"                  \
+    "It negotiates protocol versions %s\n"                                                          \
+    "and exits when stdin closes or on SIGTERM.\n"                                                  \
+    "\n"                                                                                            \
+    "It offers the fixtures of the official conformance suite (tools test_*,\n"                    \
+    "resources test://static-text, test://static-binary, test://watched-resource,\n"               \
+    "template test://template/{id}/data, prompts test_*), trigger tools that change\n"             \
+    "lists and resources, and paginated lists with opaque cursors.\n"
 
-    if ((v = opt_value(argc, argv, i, "--page-size", missing)) != NULL) {
-        if (parse_int(v, RS_MAX_PAGE_SIZE, &opts->page_size) != 0 || opts->page_size == 0) {
-            fprintf(stderr, "mcpcheck-refserver: --page-size wants 1..%d, not \"%s\"\n",
-                    RS_MAX_PAGE_SIZE, v);
-            return 2;
-        }
-    } else if ((v = opt_value(argc, argv, i, "--resources", missing)) != NULL) {
-        if (parse_int(v, RS_MAX_EXTRA_ITEMS, &opts->extra_items) != 0) {
-            fprintf(stderr, "mcpcheck-refserver: --resources wants 0..%d, not \"%s\"\n",
-                    RS_MAX_EXTRA_ITEMS, v);
-            return 2;
-        }
-    } else if ((v = opt_value(argc, argv, i, "--step-delay", missing)) != NULL) {
-        int ms;
-        if (parse_int(v, 60000, &ms) != 0) {
-            fprintf(stderr, "mcpcheck-refserver: --step-delay wants 0..60000, not \"%s\"\n", v);
-            return 2;
-        }
-        opts->step_delay_ms = ms == 0 ? -1 : ms;
-    } else if ((v = opt_value(argc, argv, i, "--root", missing)) != NULL) {
-        opts->root = v;
-    } else if ((v = opt_value(argc, argv, i, "--http", missing)) != NULL) {
-        cl->http_addr = v;
-    } else if ((v = opt_value(argc, argv, i, "--inject", missing)) != NULL) {
-        opts->inject = v;
-    } else {
-        return 0;
-    }
-    return 1;
+static const mc_opts_spec_t refserver_spec = {
+    .prog = "mcpcheck-refserver",
+    .synopsis = "mcpcheck-refserver [--page-size N] [--resources N] [--root DIR]\n"
+                "                          [--inject NAME] [--step-delay MS] [--http HOST:PORT]\n"
+                "                          [--sse-poll]\n"
+                "       mcpcheck-refserver --list-bugs | --help | --version\n",
+    .epilogue = "Examples:\n"
+                "  mcpcheck run -- mcpcheck-refserver\n"
+                "  mcpcheck run -- mcpcheck-refserver --inject cursor-repeat   # must fail\n"
+                "  printf '%s\\n' '{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}' | "
+                "mcpcheck-refserver\n",
+    .opts = refserver_opts,
+    .positional_at = MC_OPTS_NONE,
+    .command_at = MC_OPTS_NONE,
+};
+
+/* Prints --help on f; the about text names the versions it negotiates. */
+static void usage(FILE *f)
+{
+    char known[128], about[sizeof(ABOUT) + sizeof(known)];
+    mc_opts_spec_t spec = refserver_spec;
+
+    snprintf(about, sizeof(about), ABOUT,
+             mc_version_join(MC_VF_INITIALIZE, ", ", known, sizeof(known)));
+    spec.about = about;
+    mc_opts_usage(f, &spec);
 }
 
 /* Reads the command line into cl. Returns -1 to go on, or the exit status
@@ -369,33 +290,45 @@ static int parse_valued(int argc, char **argv, int *i, cmdline_t *cl, int *missi
  * with its message written). */
 static int parse_args(int argc, char **argv, cmdline_t *cl)
 {
-    int i;
+    char why[MC_OPTS_MAX_MESSAGE];
 
-    for (i = 1; i < argc; i++) {
-        int missing = 0, rc;
-        const char *a = argv[i];
-
-        rc = parse_flag(a, cl);
-        if (rc == 0)
-            return 0;
-        if (rc == 1)
-            continue;
-        rc = parse_valued(argc, argv, &i, cl, &missing);
-        if (rc == 1)
-            continue;
-        if (rc == 2)
-            return 2;
-        if (missing)
-            fprintf(stderr, "mcpcheck-refserver: %s needs a value\n", a);
-        else
-            fprintf(stderr, "mcpcheck-refserver: unknown option \"%s\"\n", a);
-        usage(stderr);
+    cl->page_size = cl->extra_items = cl->step_delay = -1;
+    switch (mc_opts_read(&refserver_spec, cl, argc, argv, why, sizeof(why))) {
+    case MC_OPTS_OK:
+        break;
+    case MC_OPTS_HELP:
+        usage(stdout);
+        return 0;
+    default:
+        fprintf(stderr, "%s: %s\n", refserver_spec.prog, why);
         return 2;
     }
-    if (cl->http_flags != 0 && cl->http_addr == NULL) {
+    if (cl->version) {
+        printf("mcpcheck-refserver %s\n", MC_VERSION);
+        return 0;
+    }
+    if (cl->list_bugs) {
+        mc_refserver_list_bugs(print_bug, NULL);
+        return 0;
+    }
+    if (cl->list_http_bugs) {
+        mc_refserver_http_list_bugs(print_bug, NULL);
+        return 0;
+    }
+    if (cl->sse_poll && cl->http_addr == NULL) {
         fprintf(stderr, "mcpcheck-refserver: --sse-poll needs --http\n");
         return 2;
     }
+    if (cl->sse_poll)
+        cl->http_flags |= MC_REFSERVER_HTTP_SSE_POLL;
+    if (cl->page_size >= 0)
+        cl->opts.page_size = (int)cl->page_size;
+    if (cl->extra_items >= 0)
+        cl->opts.extra_items = (int)cl->extra_items;
+    if (cl->step_delay >= 0)
+        cl->opts.step_delay_ms = cl->step_delay == 0 ? -1 : (int)cl->step_delay;
+    cl->opts.root = cl->root;
+    cl->opts.inject = cl->inject;
     return -1;
 }
 

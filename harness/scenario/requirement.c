@@ -227,65 +227,60 @@ static size_t ref_index(const mc_requirement_t *q, size_t n, const char *ver)
     return i;
 }
 
-/* "quotes": version -> the sentence as that version words it. */
-static void parse_quotes(mc__lint_t *l, json_object *r, const char *ptr, mc_requirement_t *q,
-                         size_t n)
-{
-    json_object *quotes = mc_json_get(r, "quotes");
-    char sub[512];
+/* Takes one value of a per-version member into ref; returns 0, or -1 when
+ * the value is not what the member holds (ref untouched). */
+typedef int (*per_version_take_fn)(mc_check_ref_t *ref, json_object *v);
 
-    if (quotes == NULL)
-        return;
-    mc_str_join(sub, sizeof(sub), ptr, "/quotes");
-    if (!json_object_is_type(quotes, json_type_object)) {
-        mc__lint_problem(l, sub, "\"quotes\" must map versions to the wording at that version");
-        return;
-    }
-    json_object_object_foreach(quotes, ver, text)
-    {
-        char vp[800];
-        size_t i = ref_index(q, n, ver);
-        snprintf(vp, sizeof(vp), "%s/%s", sub, ver);
-        if (i == n) {
-            mc__lint_problem(l, vp, "quotes[\"%s\"]: that version is not in \"refs\"", ver);
-        } else if (!mc__lint_is_str(text) || json_object_get_string_len(text) < 8 ||
-                   json_object_get_string_len(text) > MC_CHECK_MAX_QUOTE) {
-            mc__lint_problem(l, vp, "quotes[\"%s\"] must be the sentence as that version words it",
-                             ver);
-        } else {
-            q->refs[i].quote = json_object_get_string(text);
-        }
-    }
+/* "quotes": the sentence as that version words it. */
+static int take_quote(mc_check_ref_t *ref, json_object *text)
+{
+    if (!mc__lint_is_str(text) || json_object_get_string_len(text) < 8 ||
+        json_object_get_string_len(text) > MC_CHECK_MAX_QUOTE)
+        return -1;
+    ref->quote = json_object_get_string(text);
+    return 0;
 }
 
 /* "levels": the keyword at a version where the sentence carries another one. */
-static void parse_levels(mc__lint_t *l, json_object *r, const char *ptr, mc_requirement_t *q,
-                         size_t n)
+static int take_level(mc_check_ref_t *ref, json_object *lv)
 {
-    json_object *levels = mc_json_get(r, "levels");
-    char sub[512];
+    mc_level_t parsed;
 
-    if (levels == NULL)
+    if (!mc__lint_is_str(lv) || mc_level_parse(json_object_get_string(lv), &parsed) != 0)
+        return -1;
+    ref->has_level = 1;
+    ref->level = parsed;
+    return 0;
+}
+
+/* A member that maps versions of "refs" to what differs there ("quotes",
+ * "levels"): maps_to says what in the problem of a member that is no
+ * object, must_be what each value must be; take stores a value in its
+ * version's ref. Every problem goes to l. */
+static void parse_per_version(mc__lint_t *l, json_object *r, const char *ptr, mc_requirement_t *q,
+                              size_t n, const char *key, const char *maps_to,
+                              const char *must_be, per_version_take_fn take)
+{
+    json_object *member = mc_json_get(r, key);
+    char sub[512], slash[32];
+
+    if (member == NULL)
         return;
-    mc_str_join(sub, sizeof(sub), ptr, "/levels");
-    if (!json_object_is_type(levels, json_type_object)) {
-        mc__lint_problem(l, sub, "\"levels\" must map versions to the level at that version");
+    snprintf(slash, sizeof(slash), "/%s", key);
+    mc_str_join(sub, sizeof(sub), ptr, slash);
+    if (!json_object_is_type(member, json_type_object)) {
+        mc__lint_problem(l, sub, "\"%s\" must map versions to %s", key, maps_to);
         return;
     }
-    json_object_object_foreach(levels, ver, lv)
+    json_object_object_foreach(member, ver, v)
     {
         char vp[800];
         size_t i = ref_index(q, n, ver);
-        mc_level_t parsed;
         snprintf(vp, sizeof(vp), "%s/%s", sub, ver);
         if (i == n)
-            mc__lint_problem(l, vp, "levels[\"%s\"]: that version is not in \"refs\"", ver);
-        else if (!mc__lint_is_str(lv) || mc_level_parse(json_object_get_string(lv), &parsed) != 0)
-            mc__lint_problem(l, vp, "levels[\"%s\"] must be MUST, SHOULD, MAY or INFO", ver);
-        else {
-            q->refs[i].has_level = 1;
-            q->refs[i].level = parsed;
-        }
+            mc__lint_problem(l, vp, "%s[\"%s\"]: that version is not in \"refs\"", key, ver);
+        else if (take(&q->refs[i], v) != 0)
+            mc__lint_problem(l, vp, "%s[\"%s\"] must be %s", key, ver, must_be);
     }
 }
 
@@ -335,8 +330,10 @@ static void parse_current(mc__lint_t *l, json_object *r, const char *ptr, mc_req
 
     parse_quote(l, r, ptr, q, level_ok);
     n = parse_refs(l, r, ptr, q);
-    parse_quotes(l, r, ptr, q, n);
-    parse_levels(l, r, ptr, q, n);
+    parse_per_version(l, r, ptr, q, n, "quotes", "the wording at that version",
+                      "the sentence as that version words it", take_quote);
+    parse_per_version(l, r, ptr, q, n, "levels", "the level at that version",
+                      "MUST, SHOULD, MAY or INFO", take_level);
     if (level_ok)
         lint_version_levels(l, ptr, q, n);
     parse_interpretation(l, r, ptr, q);

@@ -1,5 +1,6 @@
-/* Unit tests for the subcommands' option parser (cli/options.h): each kind
- * of option, each syntax, each error, and the --help it generates. */
+/* Unit tests for the option parser (core/options.h, and cli/options.h for
+ * the subcommands): each kind of option, each syntax, each error, and the
+ * --help it generates. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,0 +1,180 @@
+/*
+ * wire_notify.c - what the server sends unasked: notifications only for
+ * the capabilities it declared (list_changed, resources/updated for a
+ * subscribed resource, log messages at or above the level set, progress for
+ * an active token and increasing), and server requests with ids of their
+ * own, only for what the client declared, and not before initialization.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "judge/wire.h"
+#include "judge/wire_internal.h"
+#include "core/json.h"
+
+static int cap_declared(json_object *caps, const char *cap, const char *flag)
+{
+    json_object *c = mc_json_get(caps, cap);
+
+    if (c == NULL)
+        return 0;
+    if (flag == NULL)
+        return 1;
+    c = mc_json_get(c, flag);
+    return c != NULL && json_object_is_type(c, json_type_boolean) && json_object_get_boolean(c);
+}
+
+void mc__wire_on_notification(mc_wire_t *w, mc_msg_t *m)
+{
+    const char *meth = m->method;
+    static const struct {
+        const char *method, *cap;
+    } changed[] = {{"notifications/resources/list_changed", "resources"},
+                   {"notifications/prompts/list_changed", "prompts"},
+                   {"notifications/tools/list_changed", "tools"}};
+    size_t i;
+
+    if (mc__wire_stateless_notification(w, m))
+        return;
+    for (i = 0; i < sizeof(changed) / sizeof(changed[0]); i++) {
+        if (strcmp(meth, changed[i].method) == 0) {
+            if (!cap_declared(w->server_caps, changed[i].cap, "listChanged"))
+                mc_wire_fail(w, "wire/negotiated-capabilities",
+                             "%s sent, but the server did not declare %s.listChanged", meth,
+                             changed[i].cap);
+            else
+                mc_wire_pass(w, "wire/negotiated-capabilities");
+            return;
+        }
+    }
+    if (strcmp(meth, "notifications/resources/updated") == 0) {
+        const char *uri = mc_json_get_str(m->params, "uri");
+        if (!cap_declared(w->server_caps, "resources", "subscribe"))
+            mc_wire_fail(w, "wire/negotiated-capabilities",
+                         "resources/updated sent, but the server did not declare "
+                         "resources.subscribe");
+        else
+            mc_wire_pass(w, "wire/negotiated-capabilities");
+        if (uri != NULL && !mc__wire_subscribed(w, uri))
+            mc_wire_fail(w, "wire/resource-updated-subscribed",
+                         "resources/updated for %.120s, which the client is not subscribed to",
+                         uri);
+        else
+            mc_wire_pass(w, "wire/resource-updated-subscribed");
+        return;
+    }
+    if (strcmp(meth, "notifications/message") == 0) {
+        const char *lv = mc_json_get_str(m->params, "level");
+        int rank = mc_log_level_rank(lv);
+        if (!cap_declared(w->server_caps, "logging", NULL))
+            mc_wire_fail(w, "wire/logging-capability",
+                         "notifications/message sent, but the server did not declare logging");
+        else
+            mc_wire_pass(w, "wire/logging-capability");
+        if (w->log_level >= 0 && rank >= 0) {
+            if (rank < w->log_level)
+                mc_wire_fail(w, "wire/log-level",
+                             "log message at level %s, below the level %s the client set", lv,
+                             mc__wire_level_name(w->log_level));
+            else
+                mc_wire_pass(w, "wire/log-level");
+        }
+        return;
+    }
+    if (strcmp(meth, "notifications/progress") == 0) {
+        json_object *tok = mc_json_get(m->params, "progressToken");
+        json_object *prog = mc_json_get(m->params, "progress");
+        char *t = tok != NULL ? mc__wire_compact_dup(tok) : NULL;
+        mc_wire_token_t *rec = t != NULL ? mc__wire_find_token(w, t, 0) : NULL;
+        if (rec == NULL || !rec->active) {
+            mc_wire_fail(w, "wire/progress-active-token",
+                         "progress for token %.60s, which is not an active request's token",
+                         t != NULL ? t : "(none)");
+        } else {
+            mc_wire_pass(w, "wire/progress-active-token");
+            if (prog != NULL && (json_object_is_type(prog, json_type_int) ||
+                                 json_object_is_type(prog, json_type_double))) {
+                double p = json_object_get_double(prog);
+                if (rec->seen && !(p > rec->last))
+                    mc_wire_fail(w, "wire/progress-increases",
+                                 "progress %g for token %.60s does not increase (last %g)", p, t,
+                                 rec->last);
+                else
+                    mc_wire_pass(w, "wire/progress-increases");
+                rec->seen = 1;
+                rec->last = p;
+            }
+        }
+        free(t);
+        return;
+    }
+}
+
+void mc__wire_on_server_request(mc_wire_t *w, mc_msg_t *m)
+{
+    static const struct {
+        const char *method, *cap;
+    } need[] = {{"elicitation/create", "elicitation"},
+                {"sampling/createMessage", "sampling"},
+                {"roots/list", "roots"}};
+    size_t i;
+
+    {
+        /* Keyed by the id as written: the parser clamps integers past 64 bits. */
+        char *id = w->raw_id != NULL ? strndup(w->raw_id, w->raw_id_len) : mc__wire_compact_dup(m->id);
+        size_t k;
+        int seen = 0;
+        for (k = 0; id != NULL && k < MC_WIRE_MAX_SERVER_IDS; k++)
+            if (w->server_ids[k] != NULL && strcmp(w->server_ids[k], id) == 0)
+                seen = 1;
+        if (seen) {
+            char shown[64];
+            mc__wire_id_text(w, id, shown, sizeof(shown));
+            mc_wire_fail(w, "wire/server-request-id-unique",
+                         "server request %.60s reuses id %s of an earlier server request",
+                         m->method, shown);
+            free(id);
+        } else if (id != NULL) {
+            mc_wire_pass(w, "wire/server-request-id-unique");
+            free(w->server_ids[w->server_id_next]);
+            w->server_ids[w->server_id_next] = id;
+            w->server_id_next = (w->server_id_next + 1) % MC_WIRE_MAX_SERVER_IDS;
+        }
+    }
+    if (!w->initialized_sent && strcmp(m->method, "ping") != 0)
+        mc_wire_fail(w, "wire/requests-before-initialized",
+                     "server sent %s before the client sent notifications/initialized", m->method);
+    for (i = 0; i < sizeof(need) / sizeof(need[0]); i++) {
+        if (strcmp(m->method, need[i].method) == 0) {
+            if (!cap_declared(w->client_caps, need[i].cap, NULL))
+                mc_wire_fail(w, "wire/negotiated-capabilities",
+                             "server sent %s, but the client did not declare %s", m->method,
+                             need[i].cap);
+            else
+                mc_wire_pass(w, "wire/negotiated-capabilities");
+        }
+    }
+    if (strcmp(m->method, "elicitation/create") == 0 &&
+        cap_declared(w->client_caps, "elicitation", NULL)) {
+        /*
+         * Modes (2025-11-25/client/elicitation#capabilities): "Servers MUST
+         * NOT send elicitation requests with modes that are not supported by
+         * the client"; an empty elicitation object means form mode only.
+         */
+        json_object *el = mc_json_get(w->client_caps, "elicitation");
+        const char *mode = mc_json_get_str(m->params, "mode");
+        int has_form = mc_json_get(el, "form") != NULL, has_url = mc_json_get(el, "url") != NULL;
+        int form_ok = has_form || (!has_form && !has_url);
+        if (mode != NULL && strcmp(mode, "url") == 0 && !has_url)
+            mc_wire_fail(w, "wire/elicitation-mode",
+                         "URL-mode elicitation sent, but the client did not declare "
+                         "elicitation.url");
+        else if ((mode == NULL || strcmp(mode, "form") == 0) && !form_ok)
+            mc_wire_fail(w, "wire/elicitation-mode",
+                         "form-mode elicitation sent, but the client declared only "
+                         "elicitation.url");
+        else
+            mc_wire_pass(w, "wire/elicitation-mode");
+    }
+}

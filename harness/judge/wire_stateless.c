@@ -1,0 +1,203 @@
+/*
+ * wire_stateless.c - the rules of the stateless protocol (2026-07-28): a
+ * request's _meta makes the session stateless and keeps what its answers
+ * are judged by; results carry a known resultType, InputRequiredResult only
+ * for the methods that may return it and only asking for what the request
+ * declared; log messages only while a request that set a level is open;
+ * change notifications only on a subscriptions/listen stream that opted in
+ * to them, after its acknowledgement.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "judge/wire.h"
+#include "judge/wire_internal.h"
+#include "core/json.h"
+#include "core/version.h"
+
+#define META_VERSION "io.modelcontextprotocol/protocolVersion"
+#define META_CAPS "io.modelcontextprotocol/clientCapabilities"
+#define META_LOG "io.modelcontextprotocol/logLevel"
+#define META_SUB "io.modelcontextprotocol/subscriptionId"
+
+/*
+ * A request whose _meta names a stateless version makes the session
+ * stateless from then on; the request keeps what the rules about its
+ * answers need: whether it set a log level, its client capabilities, and a
+ * listen request's filter. Each copy is private (json-c reference counts
+ * are not atomic, and messages may be shared).
+ */
+void mc__wire_stateless_outbound(mc_wire_t *w, mc_wire_req_t *r, const mc_msg_t *m)
+{
+    json_object *meta = mc_json_get(m->params, "_meta");
+    const char *pv = mc_json_get_str(meta, META_VERSION);
+    json_object *v;
+
+    if (pv == NULL || !mc_version_has(pv, MC_VF_STATELESS))
+        return;
+    w->stateless = 1;
+    snprintf(w->version, sizeof(w->version), "%s", pv);
+    r->req_log = mc_json_get(meta, META_LOG) != NULL;
+    v = mc_json_get(meta, META_CAPS);
+    if (v != NULL && json_object_deep_copy(v, &r->caps, NULL) != 0)
+        r->caps = NULL;
+    v = mc_json_get(m->params, "notifications");
+    if (strcmp(m->method, "subscriptions/listen") == 0 && v != NULL &&
+        json_object_deep_copy(v, &r->filter, NULL) != 0)
+        r->filter = NULL;
+}
+
+/* The methods that may answer with an InputRequiredResult (mrtr#supported-requests). */
+static int input_required_allowed(const char *method)
+{
+    return strcmp(method, "tools/call") == 0 || strcmp(method, "prompts/get") == 0 ||
+           strcmp(method, "resources/read") == 0;
+}
+
+/* Judges a result at a version whose results carry resultType. */
+void mc__wire_stateless_result(mc_wire_t *w, const mc_wire_req_t *r, const mc_msg_t *m)
+{
+    const char *rt = mc_json_get_str(m->result, "resultType");
+    json_object *reqs;
+
+    if (!mc_version_has(w->version, MC_VF_RESULT_TYPE) ||
+        !json_object_is_type(m->result, json_type_object))
+        return;
+    if (rt == NULL || (strcmp(rt, "complete") != 0 && strcmp(rt, "input_required") != 0)) {
+        mc_wire_fail(w, "wire/result-type", "%s result %s", r->method,
+                     rt == NULL ? "has no string resultType" : "has an unknown resultType");
+        return;
+    }
+    mc_wire_pass(w, "wire/result-type");
+    if (strcmp(rt, "input_required") != 0)
+        return;
+    if (!input_required_allowed(r->method))
+        mc_wire_fail(w, "wire/input-required-methods",
+                     "%s was answered with an InputRequiredResult", r->method);
+    else
+        mc_wire_pass(w, "wire/input-required-methods");
+    reqs = mc_json_get(m->result, "inputRequests");
+    if (reqs == NULL && mc_json_get(m->result, "requestState") == NULL)
+        mc_wire_fail(w, "wire/input-required-shape",
+                     "the InputRequiredResult to %s has neither inputRequests nor requestState",
+                     r->method);
+    else
+        mc_wire_pass(w, "wire/input-required-shape");
+    if (json_object_is_type(reqs, json_type_object)) {
+        json_object_object_foreach(reqs, key, req)
+        {
+            const char *meth = mc_json_get_str(req, "method");
+            const char *cap = meth == NULL                                  ? NULL
+                              : strcmp(meth, "elicitation/create") == 0     ? "elicitation"
+                              : strcmp(meth, "sampling/createMessage") == 0 ? "sampling"
+                              : strcmp(meth, "roots/list") == 0             ? "roots"
+                                                                            : NULL;
+            if (cap == NULL)
+                continue;
+            if (mc_json_get(r->caps, cap) == NULL)
+                mc_wire_fail(w, "wire/input-requests-declared",
+                             "inputRequests[\"%.60s\"] asks for %s, but the request did not "
+                             "declare the %s capability",
+                             key, meth, cap);
+            else
+                mc_wire_pass(w, "wire/input-requests-declared");
+        }
+    }
+}
+
+/* The filter member a change notification needs, or NULL for other methods. */
+static const char *change_filter(const char *method)
+{
+    if (strcmp(method, "notifications/tools/list_changed") == 0)
+        return "toolsListChanged";
+    if (strcmp(method, "notifications/prompts/list_changed") == 0)
+        return "promptsListChanged";
+    if (strcmp(method, "notifications/resources/list_changed") == 0)
+        return "resourcesListChanged";
+    if (strcmp(method, "notifications/resources/updated") == 0)
+        return "resourceSubscriptions";
+    return NULL;
+}
+
+/* True when a listen filter opted in to a change notification. */
+static int opted_in(json_object *filter, const char *member, const mc_msg_t *m)
+{
+    json_object *v = mc_json_get(filter, member);
+    const char *uri;
+    size_t i, n;
+
+    if (v == NULL)
+        return 0;
+    if (json_object_is_type(v, json_type_boolean))
+        return json_object_get_boolean(v);
+    uri = mc_json_get_str(m->params, "uri");
+    if (uri == NULL || !json_object_is_type(v, json_type_array))
+        return 0;
+    n = json_object_array_length(v);
+    for (i = 0; i < n; i++) {
+        json_object *u = json_object_array_get_idx(v, i);
+        if (json_object_is_type(u, json_type_string) && strcmp(json_object_get_string(u), uri) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* Judges a notification in a stateless session. Returns 1 when it was one
+ * the stateless protocol handles (the legacy rules do not apply then). */
+int mc__wire_stateless_notification(mc_wire_t *w, const mc_msg_t *m)
+{
+    const char *member = change_filter(m->method);
+    json_object *sub;
+    mc_wire_req_t *listen = NULL;
+    char *sid;
+    size_t i;
+
+    if (!w->stateless)
+        return 0;
+    if (strcmp(m->method, "notifications/message") == 0) {
+        int open = 0;
+        for (i = 0; i < MC_WIRE_MAX_REQUESTS && !open; i++)
+            open = w->reqs[i].id != NULL && !w->reqs[i].answered && w->reqs[i].req_log;
+        if (!open)
+            mc_wire_fail(w, "wire/log-per-request",
+                         "notifications/message while no request in progress set "
+                         "io.modelcontextprotocol/logLevel");
+        else
+            mc_wire_pass(w, "wire/log-per-request");
+        return 0; /* the level and capability rules hold as before */
+    }
+    if (member == NULL && strcmp(m->method, "notifications/subscriptions/acknowledged") != 0)
+        return 0;
+    sub = mc_json_get(mc_json_get(m->params, "_meta"), META_SUB);
+    sid = sub != NULL ? mc__wire_compact_dup(sub) : NULL;
+    listen = sid != NULL ? mc__wire_find_req(w, sid) : NULL;
+    if (listen != NULL && strcmp(listen->method, "subscriptions/listen") != 0)
+        listen = NULL;
+    if (member == NULL) {
+        /* The acknowledgement opens the stream's notifications. */
+        if (listen != NULL)
+            listen->acked = 1;
+        free(sid);
+        return 1;
+    }
+    if (listen == NULL || !opted_in(listen->filter, member, m))
+        mc_wire_fail(w, "wire/listen-opted-in",
+                     "%s %s", m->method,
+                     sid == NULL ? "without a subscriptionId: no subscriptions/listen stream "
+                                   "asked for it"
+                     : listen == NULL ? "tagged with a subscriptionId that names no "
+                                        "subscriptions/listen request"
+                                      : "on a stream that did not opt in to it");
+    else
+        mc_wire_pass(w, "wire/listen-opted-in");
+    if (listen != NULL) {
+        if (!listen->acked)
+            mc_wire_fail(w, "wire/listen-ack-first",
+                         "%s on subscription %.60s before its acknowledgement", m->method, sid);
+        else
+            mc_wire_pass(w, "wire/listen-ack-first");
+    }
+    free(sid);
+    return 1;
+}
