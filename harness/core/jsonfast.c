@@ -31,6 +31,7 @@ typedef struct fast {
     char *kend; /* end of the key buffer */
     int depth, max_depth;
     int nomem;
+    unsigned add_flags; /* how objects take their keys */
 } fast_t;
 
 /*
@@ -393,7 +394,7 @@ static int fast_object(fast_t *f, json_object **out)
         if (fast_value(f, &v) != 0)
             break;
         /* No KEY_IS_NEW: a repeated key replaces the value in place, as json-c does. */
-        if (json_object_object_add_ex(obj, key, v, JSON_C_OBJECT_ADD_CONSTANT_KEY) != 0) {
+        if (json_object_object_add_ex(obj, key, v, f->add_flags) != 0) {
             json_object_put(v);
             f->nomem = 1;
             break;
@@ -490,22 +491,29 @@ void mc_json_keys_free(mc_json_keys_t *keys)
     keys->cap = 0;
 }
 
-int mc_json_fast_parse(const char *buf, size_t len, int max_depth, mc_json_keys_t *keys,
-                       json_object **out)
+/* Grows keys to hold len bytes of keys and their terminators. */
+static int reserve(mc_json_keys_t *keys, size_t len)
+{
+    char *nb;
+
+    if (keys->cap >= len + 1)
+        return MC_OK;
+    nb = realloc(keys->buf, len + 1);
+    if (nb == NULL)
+        return MC_ENOMEM;
+    keys->buf = nb;
+    keys->cap = len + 1;
+    return MC_OK;
+}
+
+/* Builds the tree; keys is the key (and decoding) buffer, flags how the
+ * objects take their keys. */
+static int build(const char *buf, size_t len, int max_depth, mc_json_keys_t *keys, unsigned flags,
+                 json_object **out)
 {
     fast_t f;
     json_object *v = NULL;
 
-    if (len > MC__FAST_MAX_INPUT || max_depth <= MC__FAST_DEPTH_MARGIN)
-        return MC_EUNSUPPORTED;
-    /* Every key and every decoded string fits in the input's length. */
-    if (keys->cap < len + 1) {
-        char *nb = realloc(keys->buf, len + 1);
-        if (nb == NULL)
-            return MC_ENOMEM;
-        keys->buf = nb;
-        keys->cap = len + 1;
-    }
     f.p = (const unsigned char *)buf;
     f.end = f.p + len;
     f.kp = keys->buf;
@@ -513,6 +521,7 @@ int mc_json_fast_parse(const char *buf, size_t len, int max_depth, mc_json_keys_
     f.depth = 0;
     f.max_depth = max_depth - MC__FAST_DEPTH_MARGIN;
     f.nomem = 0;
+    f.add_flags = flags;
     skip_ws(&f);
     if (f.p >= f.end || (*f.p != '{' && *f.p != '['))
         return MC_EUNSUPPORTED;
@@ -525,4 +534,25 @@ int mc_json_fast_parse(const char *buf, size_t len, int max_depth, mc_json_keys_
     }
     *out = v;
     return MC_OK;
+}
+
+int mc_json_fast_parse(const char *buf, size_t len, int max_depth, mc_json_keys_t *keys,
+                       json_object **out)
+{
+    mc_json_keys_t scratch = {NULL, 0};
+    int rc;
+
+    if (len > MC__FAST_MAX_INPUT || max_depth <= MC__FAST_DEPTH_MARGIN)
+        return MC_EUNSUPPORTED;
+    /* Every key and every decoded string fits in the input's length. */
+    if (keys != NULL)
+        return reserve(keys, len) != MC_OK
+                   ? MC_ENOMEM
+                   : build(buf, len, max_depth, keys, JSON_C_OBJECT_ADD_CONSTANT_KEY, out);
+    /* The objects copy their keys: the buffer only serves the decoding. */
+    if (reserve(&scratch, len) != MC_OK)
+        return MC_ENOMEM;
+    rc = build(buf, len, max_depth, &scratch, 0, out);
+    mc_json_keys_free(&scratch);
+    return rc;
 }

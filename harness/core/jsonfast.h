@@ -6,8 +6,8 @@
  * object key. On bulk input (a JSONL trace of thousands of large messages)
  * that is most of the time spent. mc_json_fast_parse() builds the same tree
  * in one pass: string values go straight from the input into their
- * json_object, and object keys live in a caller-owned key buffer that the
- * objects only point into (json-c's constant-key mode).
+ * json_object, and object keys can live in a caller-owned key buffer that
+ * the objects only point into (json-c's constant-key mode).
  *
  * It takes only input whose tree it builds exactly as json-c's strict
  * tokener (JSON_TOKENER_STRICT | JSON_TOKENER_VALIDATE_UTF8) would: RFC 8259
@@ -36,10 +36,12 @@ void mc_json_keys_free(mc_json_keys_t *keys);
 /*
  * Builds the value of buf[0..len) (optionally surrounded by JSON
  * whitespace). max_depth is the depth limit the caller's json-c tokener
- * would be given. On MC_OK *out is a new reference whose object keys point
- * into keys: the caller must release it (json_object_put) before the next
- * call with the same keys and before mc_json_keys_free(), and must not keep
- * any part of it (json_object_get) past that. Returns MC_EUNSUPPORTED when
+ * would be given. On MC_OK *out is a new reference. With keys, its object
+ * keys point into keys: the caller must release it (json_object_put) before
+ * the next call with the same keys and before mc_json_keys_free(), and must
+ * not keep any part of it (json_object_get) past that. With keys NULL the
+ * objects own copies of their keys (as json-c's do) and the tree lives as
+ * long as the caller wants. Returns MC_EUNSUPPORTED when
  * the input is not one this fast path takes (malformed or not), or MC_ENOMEM;
  * *out is then untouched.
  */
