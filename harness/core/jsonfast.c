@@ -21,6 +21,11 @@
  */
 #define MC__FAST_DEPTH_MARGIN 2
 
+/* json-c before 0.16 names the constant-key flag only by its older name. */
+#ifndef JSON_C_OBJECT_ADD_CONSTANT_KEY
+#define JSON_C_OBJECT_ADD_CONSTANT_KEY JSON_C_OBJECT_KEY_IS_CONSTANT
+#endif
+
 /* Declines the input: json-c decides. */
 #define DECLINE (-1)
 
