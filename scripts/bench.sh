@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # bench.sh - benchmarks (never tests). Each subcommand is a function.
 #
-#   scripts/bench.sh validate   schema validation throughput: json-c parse,
-#                               validate, parse+validate on fixed MCP messages,
+#   scripts/bench.sh validate   schema validation throughput: parse (as the
+#                               command parses a line), validate, parse+validate
+#                               on fixed MCP messages,
 #                               next to Ajv 8 + ajv-formats when node and npm
 #                               are present; then `mcpcheck validate` end to end
 #                               on a ~90 MB JSONL trace vs an equivalent Ajv script.
@@ -174,7 +175,7 @@ bench_validate() {
                 over[$2] = sprintf("%.0f%% (validate-only time / parse-only time); parse+validate vs parse: %.0f%% slower", 100 * p / v, 100 * (p / $4 - 1))
             }
         }
-        END { print ""; print "validation cost over json-c parsing:";
+        END { print ""; print "validation cost over parsing:";
               for (m in over) printf "  %-22s %s\n", m, over[m] }
     ' <<<"$c_out"
 

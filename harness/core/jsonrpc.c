@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/jsonfast.h"
 #include "core/jsonsyntax.h"
 #include "core/limits.h"
 
@@ -47,6 +48,11 @@ int mc_json_parse(const char *buf, size_t len, int max_depth, json_object **out,
             return mc_errbuf_set(eb, rc, "%s at offset %zu", what, at);
     }
 
+    /* The syntax is RFC 8259: the fast builder takes nearly every message;
+     * json-c builds what it declines (top-level scalars, rare escapes). */
+    if (mc_json_fast_parse(buf, len, (max_depth > 0 ? max_depth : MC_MAX_JSON_DEPTH) + 1, NULL,
+                           out) == MC_OK)
+        return MC_OK;
     /*
      * json-c counts the innermost scalar as a level of its own, so with the
      * same number it would refuse a document the syntax check accepted

@@ -46,8 +46,19 @@ static int is(unsigned char ch, unsigned mask)
 static int scan(const char *s, size_t len, size_t *i, unsigned mask, const char *extra,
                 const char *stops)
 {
+    /* Whether a character of the mask's classes can stop the scan (none of
+     * the callers' stops is in a class, so the common run skips strchr). */
+    int mask_stops = 0;
+    const char *st;
+
+    for (st = stops; *st != '\0'; st++)
+        mask_stops |= is((unsigned char)*st, mask);
     while (*i < len) {
         unsigned char ch = (unsigned char)s[*i];
+        if (!mask_stops && is(ch, mask)) {
+            (*i)++;
+            continue;
+        }
         if (strchr(stops, ch) != NULL && ch != '\0')
             return 1;
         if (ch == '%') {

@@ -7,6 +7,7 @@
 #include "core/base64.h"
 #include "core/frame.h"
 #include "core/json.h"
+#include "core/jsonfast.h"
 #include "core/limits.h"
 #include "core/version.h"
 
@@ -32,6 +33,7 @@ void mc_replay_free(mc_replay_t *rp)
 {
     mc_judge_free(&rp->j);
     json_tokener_free(rp->tok);
+    mc_json_keys_free(&rp->keys);
     free(rp->seq_line);
     free(rp->ids);
     memset(rp, 0, sizeof(*rp));
@@ -292,7 +294,7 @@ static int replay_record(mc_replay_t *rp, json_object *rec, size_t line, mc_repl
 
 int mc_replay_line(mc_replay_t *rp, const char *p, size_t n, size_t line, mc_replay_skip_t *skip)
 {
-    json_object *rec;
+    json_object *rec = NULL;
     int rc;
 
     if (skip != NULL)
@@ -301,12 +303,17 @@ int mc_replay_line(mc_replay_t *rp, const char *p, size_t n, size_t line, mc_rep
         return MC_OK;
     if (n > (size_t)INT32_MAX)
         return MC_EINVALID;
-    json_tokener_reset(rp->tok);
-    rec = json_tokener_parse_ex(rp->tok, p, (int)n);
-    if (rec == NULL || json_tokener_get_error(rp->tok) != json_tokener_success)
-        rc = MC_EINVALID;
-    else
+    /* The record is released below, before the key buffer is used again. */
+    if (mc_json_fast_parse(p, n, MC_MAX_JSON_DEPTH, &rp->keys, &rec) == MC_OK) {
         rc = replay_record(rp, rec, line, skip);
+    } else {
+        json_tokener_reset(rp->tok);
+        rec = json_tokener_parse_ex(rp->tok, p, (int)n);
+        if (rec == NULL || json_tokener_get_error(rp->tok) != json_tokener_success)
+            rc = MC_EINVALID;
+        else
+            rc = replay_record(rp, rec, line, skip);
+    }
     json_object_put(rec);
     return rc;
 }

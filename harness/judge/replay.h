@@ -21,6 +21,7 @@
 
 #include <json-c/json.h>
 
+#include "core/jsonfast.h"
 #include "judge/judge.h"
 
 /* SSE event ids remembered per trace (as the HTTP transport remembers them
@@ -45,6 +46,7 @@ typedef struct mc_replay {
     mc_replay_event_id_t *ids; /* private: ring of MC_REPLAY_MAX_EVENT_IDS */
     size_t ids_head, ids_count;
     json_tokener *tok;        /* private: one per trace */
+    mc_json_keys_t keys;      /* private: the keys of the record being judged */
 } mc_replay_t;
 
 /* What mc_replay_line() says of a message it could not judge. */
