@@ -17,8 +17,12 @@
  *  - a parsed value re-encodes (mc_json_encode_line) as one line ending in a
  *    single "\n" that parses back to an equal value;
  *  - the classifier's fields fit the kind it returns (a request has a method
- *    and a valid id, a result has a valid id and a result, ...).
+ *    and a valid id, a result has a valid id and a result, ...);
+ *  - the fast tree builder (core/jsonfast.h) builds only what json-c's strict
+ *    tokener builds: whatever it takes, json-c takes too, to an equal value
+ *    with the same text, with and without the key buffer.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,8 +30,10 @@
 #include "common.h"
 #include "core/error.h"
 #include "core/frame.h"
+#include "core/jsonfast.h"
 #include "core/jsonrpc.h"
 #include "core/jsonsyntax.h"
+#include "core/limits.h"
 
 #define SMALL_CAP 32
 
@@ -82,6 +88,54 @@ static void check_classified(const mc_msg_t *m, const char *line, size_t len)
     }
 }
 
+/* json-c's strict tokener on line (NULL when it refuses it). */
+static json_object *strict_parse(const char *line, size_t len)
+{
+    json_tokener *tok = json_tokener_new_ex(MC_MAX_JSON_DEPTH);
+    json_object *v;
+
+    if (tok == NULL || len > INT32_MAX) {
+        json_tokener_free(tok);
+        return NULL;
+    }
+    json_tokener_set_flags(tok, JSON_TOKENER_STRICT | JSON_TOKENER_VALIDATE_UTF8);
+    v = json_tokener_parse_ex(tok, line, (int)len);
+    if (v != NULL) { /* only JSON whitespace may follow the value */
+        size_t i;
+        for (i = json_tokener_get_parse_end(tok); i < len; i++)
+            if (strchr(" \t\r\n", line[i]) == NULL || line[i] == '\0') {
+                json_object_put(v);
+                v = NULL;
+                break;
+            }
+    }
+    json_tokener_free(tok);
+    return v;
+}
+
+/* The fast builder against json-c's strict tokener, with keys (a key
+ * buffer) or without (NULL). */
+static void check_fast(const char *line, size_t len, mc_json_keys_t *keys)
+{
+    json_object *fast = NULL, *slow;
+    int rc = mc_json_fast_parse(line, len, MC_MAX_JSON_DEPTH, keys, &fast);
+
+    if (rc != MC_OK) {
+        if (rc != MC_EUNSUPPORTED && rc != MC_ENOMEM)
+            mc_fuzz_fail("the fast builder failed with an unexpected status", line, len);
+        return;
+    }
+    slow = strict_parse(line, len);
+    if (slow == NULL)
+        mc_fuzz_fail("the fast builder took what json-c's strict tokener refuses", line, len);
+    if (!json_object_equal(fast, slow) ||
+        strcmp(json_object_to_json_string_ext(fast, JSON_C_TO_STRING_PLAIN),
+               json_object_to_json_string_ext(slow, JSON_C_TO_STRING_PLAIN)) != 0)
+        mc_fuzz_fail("the fast builder built another value than json-c", line, len);
+    json_object_put(slow);
+    json_object_put(fast);
+}
+
 /* Decodes one line and checks the decoder's promises. */
 static void check_line(const char *line, size_t len)
 {
@@ -125,6 +179,12 @@ static void check_line(const char *line, size_t len)
         }
         free(enc);
         json_object_put(v);
+    }
+    check_fast(line, len, NULL);
+    {
+        mc_json_keys_t keys = {0};
+        check_fast(line, len, &keys);
+        mc_json_keys_free(&keys);
     }
     rc = mc_msg_decode(line, len, 0, &m);
     if ((rc == MC_OK) != (m.kind != MC_MSG_INVALID || m.root != NULL || syn == MC_OK))
