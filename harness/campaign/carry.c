@@ -135,3 +135,16 @@ json_object *mc__camp_with_carry(json_object *prev, json_object *seq)
         json_object_array_add(out, json_object_get(json_object_array_get_idx(seq, i)));
     return out;
 }
+
+json_object *mc__camp_prefix(json_object *seq, size_t n)
+{
+    size_t i, len = json_object_array_length(seq);
+    json_object *out;
+
+    if (n >= len)
+        return json_object_get(seq);
+    out = json_object_new_array();
+    for (i = 0; out != NULL && i < n; i++)
+        json_object_array_add(out, json_object_get(json_object_array_get_idx(seq, i)));
+    return out;
+}

@@ -150,9 +150,10 @@ int mc_exec_run(mc_exec_t *x, json_object *seq, int fresh, int record, mc_exec_o
 {
     size_t nel = json_object_array_length(seq);
     run_t r;
-    int rc;
+    int rc, attributing;
 
     memset(out, 0, sizeof(*out));
+    out->last_edge_elem = -1;
     memset(&r, 0, sizeof(r));
     r.doing = "handling the sequence";
     if (nel > sizeof(out->sent))
@@ -167,6 +168,9 @@ int mc_exec_run(mc_exec_t *x, json_object *seq, int fresh, int record, mc_exec_o
         x->cur = NULL;
         return rc;
     }
+    /* Each answer is waited for, and the map read after it, once the
+     * target is known to write the map. */
+    x->lockstep = attributing = x->map != NULL && x->instrumented && x->running;
     if (!r.dead && !r.stop_after)
         feed(x, seq, nel, &r);
     mc__exec_collect_findings(x, r.n0, out);
@@ -177,8 +181,11 @@ int mc_exec_run(mc_exec_t *x, json_object *seq, int fresh, int record, mc_exec_o
     if (r.stop_after)
         mc_exec_stop(x);
     mc__exec_check_memory(x, out);
+    if (attributing)
+        (void)mc__exec_cov_credit(x, x->cur_elem);
     if (x->map != NULL)
         out->new_cov = mc__exec_cov_read(x, &out->new_edges);
+    x->lockstep = 0;
     x->seqs_in_proc++;
     x->cur = NULL;
     return MC_OK;

@@ -62,7 +62,8 @@ int mc__exec_cov_open(mc_exec_t *x, mc_errbuf_t *eb)
         return mc_errbuf_set(eb, MC_EIO, "cannot attach the coverage map (shmat)");
     }
     x->virgin = calloc(1, x->map_size);
-    if (x->virgin == NULL || build_env(x) != 0)
+    x->credited = calloc(1, x->map_size);
+    if (x->virgin == NULL || x->credited == NULL || build_env(x) != 0)
         return mc_errbuf_set(eb, MC_ENOMEM, "out of memory");
     return MC_OK;
 }
@@ -83,6 +84,8 @@ void mc__exec_cov_close(mc_exec_t *x)
     }
     free(x->virgin);
     x->virgin = NULL;
+    free(x->credited);
+    x->credited = NULL;
 }
 
 void mc__exec_cov_clear(mc_exec_t *x)
@@ -134,4 +137,32 @@ size_t mc__exec_cov_read(mc_exec_t *x, size_t *edges)
         }
     }
     return fresh;
+}
+
+size_t mc__exec_cov_credit(mc_exec_t *x, int elem)
+{
+    size_t i, n = 0;
+    const uint64_t *w = (const uint64_t *)x->map;
+
+    if (x->map == NULL || elem < 0 || x->cur == NULL)
+        return 0;
+    /* An entry credited once has its virgin bits set by the read at the end
+     * of the sequence, so the marks need no clearing between sequences. */
+    for (i = 0; i < x->map_size / 8; i++) {
+        size_t k;
+        if (w[i] == 0)
+            continue;
+        for (k = i * 8; k < i * 8 + 8; k++)
+            if (x->map[k] != 0 && x->virgin[k] == 0 && x->credited[k] == 0) {
+                x->credited[k] = 1;
+                n++;
+            }
+    }
+    if (n > 0 && (size_t)elem < sizeof(x->cur->elem_edges)) {
+        unsigned v = x->cur->elem_edges[elem] + (unsigned)n;
+        x->cur->elem_edges[elem] = (unsigned char)(v > 255 ? 255 : v);
+        if (elem > x->cur->last_edge_elem)
+            x->cur->last_edge_elem = elem;
+    }
+    return n;
 }

@@ -371,6 +371,71 @@ static json_object *prepare(mc_exec_t *x, json_object *el, size_t i, int64_t off
     return sendv;
 }
 
+/* True when a later element of seq is a cancellation naming the id of
+ * element i (as the sequence writes both): the race between that request
+ * and its cancellation is the point, so its answer is not waited for. */
+static int cancelled_later(json_object *seq, size_t i)
+{
+    json_object *id = mc_json_get(json_object_array_get_idx(seq, i), "id");
+    size_t j, n = json_object_array_length(seq);
+    char a[64], b[64];
+
+    if (id == NULL)
+        return 0;
+    mc__exec_compact(id, a, sizeof(a));
+    for (j = i + 1; j < n; j++) {
+        json_object *el = json_object_array_get_idx(seq, j);
+        const char *m = mc_json_get_str(el, "method");
+        json_object *rid = mc_json_get(mc_json_get(el, "params"), "requestId");
+        if (m == NULL || rid == NULL || strcmp(m, "notifications/cancelled") != 0)
+            continue;
+        mc__exec_compact(rid, b, sizeof(b));
+        if (strcmp(a, b) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* Waits for the answer to expected request k as the final wait does (the
+ * hang budget of silence, four budgets at most). When it does not come the
+ * sequence stops waiting for each answer. Returns MC_EEOF when the
+ * target's output ended, else MC_OK. */
+static int await_one(mc_exec_t *x, size_t k)
+{
+    int64_t began = x->last_heard = mc_now_ms();
+    int rc;
+
+    while (!x->exp[k].answered) {
+        int64_t now = mc_now_ms(), left = x->last_heard + x->o.hang_ms - now;
+        if (left <= 0 || now - began > 4 * (int64_t)x->o.hang_ms) {
+            x->lockstep = 0;
+            break;
+        }
+        rc = mc_session_poll_once(&x->s, left > MC_POLL_SLICE_MS ? MC_POLL_SLICE_MS : (int)left);
+        mc__exec_drain_notes(x);
+        if (rc == MC_EEOF)
+            return MC_EEOF;
+    }
+    return MC_OK;
+}
+
+/* With lock-step on: waits for the answer element i made due (if any, and
+ * unless a later cancellation names it), then owes the new edges the map
+ * shows to element i. Returns MC_EEOF when the target's output ended. */
+static int step(mc_exec_t *x, json_object *seq, size_t i)
+{
+    size_t k = x->n_exp;
+
+    if (!x->lockstep || k == 0 || x->exp[k - 1].elem != i || x->exp[k - 1].cancelled ||
+        cancelled_later(seq, i))
+        return MC_OK;
+    if (await_one(x, k - 1) == MC_EEOF)
+        return MC_EEOF;
+    if (x->lockstep)
+        (void)mc__exec_cov_credit(x, (int)i);
+    return MC_OK;
+}
+
 mc__exec_fed_t mc__exec_feed_element(mc_exec_t *x, json_object *seq, size_t i, int64_t off)
 {
     const char *line = NULL;
@@ -402,7 +467,9 @@ mc__exec_fed_t mc__exec_feed_element(mc_exec_t *x, json_object *seq, size_t i, i
             break;
     }
     mc__exec_drain_notes(x);
-    return rc == MC_EEOF ? MC__EXEC_FED_DEAD : MC__EXEC_FED_OK;
+    if (rc == MC_EEOF || step(x, seq, i) == MC_EEOF)
+        return MC__EXEC_FED_DEAD;
+    return MC__EXEC_FED_OK;
 }
 
 int mc__exec_await(mc_exec_t *x)

@@ -113,6 +113,8 @@ struct mc_exec {
     size_t map_size;
     size_t cov_total;
     int instrumented;
+    uint8_t *credited;     /* entries owed to an element of the current sequence */
+    int lockstep;          /* this sequence waits for each answer and reads the map after it */
 };
 
 /* --- exec_observe.c ------------------------------------------------------- */
@@ -223,5 +225,10 @@ void mc__exec_cov_clear(mc_exec_t *x);
 /* Reads the map after a sequence: returns the entries with new bits and
  * adds to *edges those hit for the first time. */
 size_t mc__exec_cov_read(mc_exec_t *x, size_t *edges);
+
+/* Owes to element elem of the current sequence the edges hit for the first
+ * time that no earlier element of it is owed (the map is not otherwise
+ * changed; mc__exec_cov_read still counts them). Returns their number. */
+size_t mc__exec_cov_credit(mc_exec_t *x, int elem);
 
 #endif /* MC_CAMPAIGN_EXEC_INTERNAL_H */
