@@ -504,32 +504,6 @@ static int done(const camp_t *c)
     return c->o->max_execs > 0 && c->st->execs >= c->o->max_execs;
 }
 
-/*
- * What of seq joins the corpus. New edges in a running process are kept
- * with what came before them (carry, or NULL): an entry that shows its
- * edges again whatever ran before it is one worth extending. When the
- * executor knows which element the last new edges are owed to, what
- * follows it is left out: it reached nothing new, and the entry's
- * extensions then start right after the request that did.
- */
-static json_object *to_keep(camp_t *c, json_object *seq, json_object *carry,
-                            const mc_exec_outcome_t *out)
-{
-    json_object *head, *k;
-
-    if (out->new_edges == 0)
-        return json_object_get(seq);
-    if (out->last_edge_elem < 0 ||
-        (size_t)out->last_edge_elem + 1 >= json_object_array_length(seq))
-        return json_object_get(carry != NULL ? carry : seq);
-    head = mc__camp_prefix(seq, (size_t)out->last_edge_elem + 1);
-    if (head == NULL || carry == NULL)
-        return head != NULL ? head : json_object_get(seq);
-    k = mc__camp_with_carry(c->prev, head);
-    json_object_put(head);
-    return k != NULL ? k : json_object_get(carry);
-}
-
 /* Runs one sequence and acts on what it gave. Returns MC_OK or a harness
  * error from the executor. */
 static int one(camp_t *c, json_object *seq, mc_errbuf_t *eb)
@@ -554,7 +528,7 @@ static int one(camp_t *c, json_object *seq, mc_errbuf_t *eb)
     for (i = 0; i < out.ns; i++)
         fresh_states += (size_t)state_add(c, out.states[i]);
     if (fresh_states > 0 || out.new_cov > 0) {
-        keep = to_keep(c, seq, carry, &out);
+        keep = mc__camp_to_keep(c->prev, seq, carry, &out);
         if (keep != NULL &&
             corpus_keep(c, keep,
                         energy_of(mc_exec_instrumented(c->x), out.new_cov, out.new_edges,
