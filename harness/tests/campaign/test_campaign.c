@@ -463,6 +463,39 @@ static void test_exec_edges_per_request(void **state)
     json_object_put(second);
 }
 
+/* An entry whose last message lit new code is extended there: one message
+ * after it, or one instead of it; the messages before it stay (unless the
+ * odd extra mutation touches them). */
+static void test_gen_extend_last(void **state)
+{
+    mc_gen_t g;
+    json_object *seq = seq_of("prompts/list");
+    size_t i, after = 0, instead = 0, other = 0;
+
+    (void)state;
+    assert_int_equal(mc_gen_init(&g, 7, NULL, 0), 0);
+    for (i = 0; i < 300; i++) {
+        json_object *out = mc_gen_extend_last(&g, seq, NULL);
+        size_t k, n = json_object_array_length(out), same = 0;
+        assert_true(n >= 1 && n <= MC_GEN_MAX_SEQ);
+        for (k = 0; k < n && k < 4; k++)
+            same += json_object_equal(json_object_array_get_idx(out, k),
+                                      json_object_array_get_idx(seq, k)) != 0;
+        if (n == 5 && same == 4)
+            after++;
+        else if (n == 4 && same == 3)
+            instead++;
+        else
+            other++;
+        json_object_put(out);
+    }
+    /* Each half, less the extensions the extra mutation changed. */
+    assert_true(after > 60 && instead > 60);
+    assert_true(other < 150);
+    mc_gen_free(&g);
+    json_object_put(seq);
+}
+
 /* A corpus entry ends at the last element owed new edges, with what the
  * process carried in (the end of the sequence before) in front. */
 static void test_keep_up_to_new_edges(void **state)
@@ -513,6 +546,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_exec_unknown_methods_one_state),
         cmocka_unit_test(test_exec_edges_per_request),
         cmocka_unit_test(test_keep_up_to_new_edges),
+        cmocka_unit_test(test_gen_extend_last),
     };
 
     if (argc < 3) {
