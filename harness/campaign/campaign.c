@@ -517,7 +517,7 @@ static int one(camp_t *c, json_object *seq, mc_errbuf_t *eb)
     size_t i, fresh_states = 0;
     int rc = mc_exec_run(c->x, seq, 0, 0, &out, eb);
     int handled = 0;
-    json_object *carry = NULL, *keep, *whole;
+    json_object *carry = NULL, *keep;
 
     if (rc != MC_OK) {
         json_object_put(c->prev);
@@ -533,18 +533,14 @@ static int one(camp_t *c, json_object *seq, mc_errbuf_t *eb)
     for (i = 0; i < out.ns; i++)
         fresh_states += (size_t)state_add(c, out.states[i]);
     if (fresh_states > 0 || out.new_cov > 0) {
-        keep = mc__camp_to_keep(c->prev, seq, carry, &out, &whole);
+        keep = mc__camp_to_keep(c->prev, seq, carry, &out);
         if (keep != NULL &&
             corpus_keep(c, keep,
                         energy_of(mc_exec_instrumented(c->x), out.new_cov, out.new_edges,
                                   fresh_states),
                         out.new_edges > 0 && out.last_edge_elem >= 0))
             corpus_save(c, keep);
-        /* The rest stays material for splicing and extensions, unfavoured. */
-        if (whole != NULL && corpus_keep(c, whole, 0, 0))
-            corpus_save(c, whole);
         json_object_put(keep);
-        json_object_put(whole);
     }
     for (i = 0; i < out.nf; i++)
         if (!sig_known(c, out.f[i].sig) && c->n_sigs < MC_CAMPAIGN_MAX_FINDINGS) {

@@ -155,23 +155,19 @@ json_object *mc__camp_prefix(json_object *seq, size_t n)
  * them (carry, the sequence run before (prev) in front, or NULL): an entry that shows its
  * edges again whatever ran before it is one worth extending. When the
  * executor knows which element the last new edges are owed to, what
- * follows it is left out: it reached no new code, and the entry's
- * extensions then start right after the request that did. The sequence
- * whole (with carry in front, when there is one) then goes in *whole (a
- * new reference, else NULL): what follows may have reached new states.
+ * follows it is left out: it reached nothing new, and the entry's
+ * extensions then start right after the request that did.
  */
 json_object *mc__camp_to_keep(json_object *prev, json_object *seq, json_object *carry,
-                              const mc_exec_outcome_t *out, json_object **whole)
+                              const mc_exec_outcome_t *out)
 {
     json_object *head, *k;
 
-    *whole = NULL;
     if (out->new_edges == 0)
         return json_object_get(seq);
     if (out->last_edge_elem < 0 ||
         (size_t)out->last_edge_elem + 1 >= json_object_array_length(seq))
         return json_object_get(carry != NULL ? carry : seq);
-    *whole = json_object_get(carry != NULL ? carry : seq);
     head = mc__camp_prefix(seq, (size_t)out->last_edge_elem + 1);
     if (head == NULL || carry == NULL)
         return head != NULL ? head : json_object_get(seq);

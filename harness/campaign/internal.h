@@ -67,7 +67,7 @@ json_object *mc__camp_prefix(json_object *seq, size_t n);
 
 /* What of seq (borrowed, with its outcome) joins the corpus (carry.c). */
 json_object *mc__camp_to_keep(json_object *prev, json_object *seq, json_object *carry,
-                              const mc_exec_outcome_t *out, json_object **whole);
+                              const mc_exec_outcome_t *out);
 
 /* Gives the last message of seq a fresh integer id when its id is one an
  * earlier message of seq already has (an extension's appended message). */
