@@ -10,6 +10,7 @@
  * the bits ever set, so that an entry is new when it sets a bit never set,
  * and an edge is new when it is hit for the first time.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -160,7 +161,7 @@ size_t mc__exec_cov_credit(mc_exec_t *x, int elem)
     }
     if (n > 0 && (size_t)elem < sizeof(x->cur->elem_edges)) {
         unsigned v = x->cur->elem_edges[elem] + (unsigned)n;
-        x->cur->elem_edges[elem] = (unsigned char)(v > 255 ? 255 : v);
+        x->cur->elem_edges[elem] = (unsigned char)(v > UCHAR_MAX ? UCHAR_MAX : v);
         if (elem > x->cur->last_edge_elem)
             x->cur->last_edge_elem = elem;
     }
