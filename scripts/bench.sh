@@ -357,7 +357,10 @@ fuzz_cov_header() {
 # switches were chosen before measuring: those a campaign's oracles can see
 # (a wire or schema rule, no tool call needed) whose trigger needs more than
 # one generic request (docs/fuzzing.md says why each); BENCH_FUZZ_ARGS adds
-# options to mcpcheck fuzz.
+# options to mcpcheck fuzz. They are controls rather than tests of coverage:
+# each switch's branch runs for the first time in the very request that
+# shows the bug, so no new code can lead there before it is found (the
+# deep target below is the test; docs/fuzzing.md, "Coverage on vs off").
 bench_fuzz_coverage() {
     local afl=${AFL_BUILD_DIR:-$ROOT/build-afl} sw
     local -a rsargs=()
