@@ -28,7 +28,8 @@
 #                               BENCH_REPEAT runs, default 5)
 #
 # Environment: BUILD_DIR (default build), BENCH_SECONDS per measurement
-# (default 1), BENCH_MB size of the end-to-end trace (default 90),
+# (default 1), BENCH_SHOW_CHECK=1 the check of each fuzz-coverage finding
+# on stderr, BENCH_MB size of the end-to-end trace (default 90),
 # BENCH_VERSION protocol version of the bundled schema (default 2025-06-18).
 set -euo pipefail
 
@@ -329,6 +330,9 @@ fuzz_cov_row() {
                 --seed "$seed" --out "$d" -- "$@" >/dev/null 2>&1 || true
             if [[ -s $d/findings/index.tsv ]]; then
                 x=$(tail -1 "$d/stats.tsv" | cut -f2)
+                # which check the finding broke, on stderr (BENCH_SHOW_CHECK=1)
+                [[ -z ${BENCH_SHOW_CHECK:-} ]] ||
+                    echo "$label $mode seed $seed: $x $(head -1 "$d/findings/index.tsv" | cut -f2,3)" >&2
                 if [[ $mode == on ]]; then n_on=$((n_on + 1)); else n_off=$((n_off + 1)); fi
             else
                 x=$budget
