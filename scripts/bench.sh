@@ -357,16 +357,14 @@ fuzz_cov_header() {
 # fuzz-coverage [SWITCH...]: the comparison above on the AFL++-instrumented
 # reference server (AFL_BUILD_DIR, default build-afl; `cmake --preset afl &&
 # cmake --build build-afl --target mcpcheck-refserver`), run with
-# --resources 40 (BENCH_RS_ARGS) so that its lists take several pages, a
-# budget of BENCH_BUDGET sequences (default 1500) per campaign. The default
-# switches were chosen before measuring: those a campaign's oracles can see
-# (a wire or schema rule, no tool call needed) whose trigger needs more than
-# one generic request (docs/fuzzing.md says why each); BENCH_FUZZ_ARGS adds
-# options to mcpcheck fuzz. They are controls rather than tests of coverage:
-# each switch's branch runs for the first time in the very request that
-# shows the bug, so no new code can lead there before it is found (the
-# deep target below is the test; docs/fuzzing.md, "Coverage on vs off").
-#
+# --resources 40 (BENCH_RS_ARGS) so that its lists take several pages;
+# BENCH_FUZZ_ARGS adds options to mcpcheck fuzz. Five default switches are
+# controls, a budget of BENCH_BUDGET sequences (default 1500) each: chosen
+# before measuring as those a campaign's oracles can see (a wire or schema
+# rule, no tool call needed) whose trigger needs more than one generic
+# request (docs/fuzzing.md says why each), each switch's branch runs for the
+# first time in the very request that shows the bug, so no new code can
+# lead there before it is found.
 # The switches behind protocol state (subscribe-again-update-no-uri,
 # log-level-number-after-change) are the test: each needs several distinct
 # requests in one sequence, each running new server code, whose answers do
