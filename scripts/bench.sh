@@ -21,6 +21,7 @@
 #                               and then the deep target, how many of
 #                               BENCH_SEEDS (5) seeds found the bug within a
 #                               budget of sequences, and the median sequences
+#                               (BENCH_DEEP=0: without the deep target)
 #   scripts/bench.sh fuzz-coverage-deep  the deep target alone (tests/campaign/
 #                               deep_target.c, built with afl-clang-fast)
 #   scripts/bench.sh library    wall time of the whole scenario library against
@@ -28,7 +29,8 @@
 #                               BENCH_REPEAT runs, default 5)
 #
 # Environment: BUILD_DIR (default build), BENCH_SECONDS per measurement
-# (default 1), BENCH_MB size of the end-to-end trace (default 90),
+# (default 1), BENCH_SHOW_CHECK=1 the check of each fuzz-coverage finding
+# on stderr, BENCH_MB size of the end-to-end trace (default 90),
 # BENCH_VERSION protocol version of the bundled schema (default 2025-06-18).
 set -euo pipefail
 
@@ -329,6 +331,9 @@ fuzz_cov_row() {
                 --seed "$seed" --out "$d" -- "$@" >/dev/null 2>&1 || true
             if [[ -s $d/findings/index.tsv ]]; then
                 x=$(tail -1 "$d/stats.tsv" | cut -f2)
+                # which check the finding broke, on stderr (BENCH_SHOW_CHECK=1)
+                [[ -z ${BENCH_SHOW_CHECK:-} ]] ||
+                    echo "$label $mode seed $seed: $x $(head -1 "$d/findings/index.tsv" | cut -f2,3)" >&2
                 if [[ $mode == on ]]; then n_on=$((n_on + 1)); else n_off=$((n_off + 1)); fi
             else
                 x=$budget
@@ -353,24 +358,41 @@ fuzz_cov_header() {
 # fuzz-coverage [SWITCH...]: the comparison above on the AFL++-instrumented
 # reference server (AFL_BUILD_DIR, default build-afl; `cmake --preset afl &&
 # cmake --build build-afl --target mcpcheck-refserver`), run with
-# --resources 40 (BENCH_RS_ARGS) so that its lists take several pages, a
-# budget of BENCH_BUDGET sequences (default 1500) per campaign. The default
-# switches were chosen before measuring: those a campaign's oracles can see
-# (a wire or schema rule, no tool call needed) whose trigger needs more than
-# one generic request (docs/fuzzing.md says why each); BENCH_FUZZ_ARGS adds
-# options to mcpcheck fuzz.
+# --resources 40 (BENCH_RS_ARGS) so that its lists take several pages;
+# BENCH_FUZZ_ARGS adds options to mcpcheck fuzz. Five default switches are
+# controls, a budget of BENCH_BUDGET sequences (default 1500) each: chosen
+# before measuring as those a campaign's oracles can see (a wire or schema
+# rule, no tool call needed) whose trigger needs more than one generic
+# request (docs/fuzzing.md says why each), each switch's branch runs for the
+# first time in the very request that shows the bug, so no new code can
+# lead there before it is found.
+# The switches behind protocol state (subscribe-again-update-no-uri,
+# log-level-number-after-change) are the test: each needs several distinct
+# requests in one sequence, each running new server code, whose answers do
+# not show the progress, and a tool call last. Their rows get --call-tools
+# (the refserver's tools are harmless; the default profile's safe list has
+# neither the trigger nor the logging tool) and a budget of
+# BENCH_STATE_BUDGET sequences (default 10000).
+FUZZ_COV_CONTROLS=(next-cursor-null prompt-image-not-base64 completion-too-many read-uri-mismatch
+    blob-not-base64)
+FUZZ_COV_STATE=(subscribe-again-update-no-uri log-level-number-after-change)
 bench_fuzz_coverage() {
     local afl=${AFL_BUILD_DIR:-$ROOT/build-afl} sw
-    local -a rsargs=()
+    local -a rsargs=() extra
     read -r -a rsargs <<<"${BENCH_RS_ARGS:---resources 40}"
-    read -r -a BENCH_FUZZ_EXTRA <<<"${BENCH_FUZZ_ARGS:-}"
+    read -r -a extra <<<"${BENCH_FUZZ_ARGS:-}"
     local switches=("$@")
-    ((${#switches[@]})) || switches=(next-cursor-null prompt-image-not-base64 completion-too-many
-        read-uri-mismatch blob-not-base64)
+    ((${#switches[@]})) || switches=("${FUZZ_COV_STATE[@]}" "${FUZZ_COV_CONTROLS[@]}")
     [[ -x $afl/bin/mcpcheck-refserver ]] || { echo "bench.sh fuzz-coverage: no $afl/bin/mcpcheck-refserver" >&2; return 2; }
     fuzz_cov_header
     for sw in "${switches[@]}"; do
-        fuzz_cov_row "$sw" "${BENCH_BUDGET:-1500}" "$afl/bin/mcpcheck-refserver" --inject "$sw" "${rsargs[@]}"
+        if [[ " ${FUZZ_COV_STATE[*]} " == *" $sw "* ]]; then
+            BENCH_FUZZ_EXTRA=("${extra[@]}" --call-tools)
+            fuzz_cov_row "$sw" "${BENCH_STATE_BUDGET:-10000}" "$afl/bin/mcpcheck-refserver" --inject "$sw" "${rsargs[@]}"
+        else
+            BENCH_FUZZ_EXTRA=("${extra[@]}")
+            fuzz_cov_row "$sw (control)" "${BENCH_BUDGET:-1500}" "$afl/bin/mcpcheck-refserver" --inject "$sw" "${rsargs[@]}"
+        fi
     done
 }
 
@@ -402,7 +424,7 @@ library)
 fuzz-coverage)
     shift
     bench_fuzz_coverage "$@"
-    bench_fuzz_coverage_deep --no-header
+    [[ ${BENCH_DEEP:-1} == 0 ]] || bench_fuzz_coverage_deep --no-header
     ;;
 fuzz-coverage-deep) bench_fuzz_coverage_deep ;;
 fuzz)

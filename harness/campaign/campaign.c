@@ -28,6 +28,7 @@
 typedef struct entry {
     json_object *seq;
     unsigned energy;
+    int edge_end; /* its last message is the one owed the new edges it lit */
 } entry_t;
 
 typedef struct camp {
@@ -155,7 +156,7 @@ static void hot_remove(camp_t *c, size_t k)
 
 /* Keeps seq in memory with energy (the picks it is favoured for). Returns 0
  * when it is too long to keep. */
-static int corpus_keep(camp_t *c, json_object *seq, unsigned energy)
+static int corpus_keep(camp_t *c, json_object *seq, unsigned energy, int edge_end)
 {
     size_t len = 0, k;
 
@@ -173,6 +174,7 @@ static int corpus_keep(camp_t *c, json_object *seq, unsigned energy)
     }
     c->corpus[k].seq = json_object_get(seq);
     c->corpus[k].energy = 0;
+    c->corpus[k].edge_end = edge_end;
     if (energy > 0) {
         if (c->n_hot >= MC_CAMPAIGN_MAX_HOT) {
             /* Full: the favoured entry with the least energy left gives way,
@@ -199,19 +201,22 @@ static int corpus_keep(camp_t *c, json_object *seq, unsigned energy)
  * Picks a parent to mutate: most of the time one of the favoured entries
  * (those that lit new coverage or reached new states and still have energy,
  * which the pick spends; *favoured is then set), otherwise any entry.
- * Returns a borrowed sequence.
+ * Returns a borrowed sequence; *edge_end tells whether its last message is
+ * the one owed the new edges it lit.
  */
-static json_object *corpus_pick(camp_t *c, int *favoured)
+static json_object *corpus_pick(camp_t *c, int *favoured, int *edge_end)
 {
     size_t h, k;
 
     *favoured = 0;
+    *edge_end = 0;
     if (c->n_hot > 0 && mc_gen_below(&c->g, MC_CAMPAIGN_HOT_ODDS) != 0) {
         h = mc_gen_below(&c->g, c->n_hot);
         k = c->hot[h];
         if (--c->corpus[k].energy == 0)
             c->hot[h] = c->hot[--c->n_hot];
         *favoured = 1;
+        *edge_end = c->corpus[k].edge_end;
         return c->corpus[k].seq;
     }
     return c->corpus[mc_gen_below(&c->g, c->n_corpus)].seq;
@@ -319,7 +324,7 @@ static void corpus_sync(camp_t *c)
             continue;
         seq = read_seq(path);
         if (seq != NULL && json_object_array_length(seq) > 0)
-            (void)corpus_keep(c, seq, 0);
+            (void)corpus_keep(c, seq, 0, 0);
         json_object_put(seq);
     }
     closedir(d);
@@ -512,7 +517,7 @@ static int one(camp_t *c, json_object *seq, mc_errbuf_t *eb)
     size_t i, fresh_states = 0;
     int rc = mc_exec_run(c->x, seq, 0, 0, &out, eb);
     int handled = 0;
-    json_object *carry = NULL;
+    json_object *carry = NULL, *keep;
 
     if (rc != MC_OK) {
         json_object_put(c->prev);
@@ -527,14 +532,16 @@ static int one(camp_t *c, json_object *seq, mc_errbuf_t *eb)
         carry = mc__camp_with_carry(c->prev, seq);
     for (i = 0; i < out.ns; i++)
         fresh_states += (size_t)state_add(c, out.states[i]);
-    /* New edges in a running process are kept with what came before them:
-     * an entry that shows its edges again whatever ran before it is one
-     * worth extending. */
-    if ((fresh_states > 0 || out.new_cov > 0) &&
-        corpus_keep(c, out.new_edges > 0 && carry != NULL ? carry : seq,
-                    energy_of(mc_exec_instrumented(c->x), out.new_cov, out.new_edges,
-                              fresh_states)))
-        corpus_save(c, out.new_edges > 0 && carry != NULL ? carry : seq);
+    if (fresh_states > 0 || out.new_cov > 0) {
+        keep = mc__camp_to_keep(c->prev, seq, carry, &out);
+        if (keep != NULL &&
+            corpus_keep(c, keep,
+                        energy_of(mc_exec_instrumented(c->x), out.new_cov, out.new_edges,
+                                  fresh_states),
+                        out.new_edges > 0 && out.last_edge_elem >= 0))
+            corpus_save(c, keep);
+        json_object_put(keep);
+    }
     for (i = 0; i < out.nf; i++)
         if (!sig_known(c, out.f[i].sig) && c->n_sigs < MC_CAMPAIGN_MAX_FINDINGS) {
             handle_finding(c, seq, carry, &out.f[i]);
@@ -619,7 +626,7 @@ int mc_campaign_run(const mc_campaign_opts_t *o, mc_campaign_stats_t *st, mc_err
     seq = discovery();
     rc = one(&c, seq, eb);
     if (rc == MC_OK && c.n_corpus == 0)
-        (void)corpus_keep(&c, seq, 0);
+        (void)corpus_keep(&c, seq, 0, 0);
     json_object_put(seq);
     if (rc != MC_OK)
         goto out;
@@ -631,13 +638,15 @@ int mc_campaign_run(const mc_campaign_opts_t *o, mc_campaign_stats_t *st, mc_err
         if (c.n_corpus == 0 || mc_gen_below(&c.g, 8) == 0) {
             seq = mc_gen_sequence(&c.g);
         } else {
-            int favoured;
-            parent = corpus_pick(&c, &favoured);
+            int favoured, edge_end;
+            parent = corpus_pick(&c, &favoured, &edge_end);
             other = c.corpus[mc_gen_below(&c.g, c.n_corpus)].seq;
             /* What earned energy is extended half the time (its prefix
-             * reached something new), otherwise mutated. */
+             * reached something new), otherwise mutated; where the message
+             * that lit new code is known, there. */
             if (favoured && mc_gen_below(&c.g, 2) == 0) {
-                seq = mc_gen_extend(&c.g, parent, other);
+                seq = edge_end ? mc_gen_extend_last(&c.g, parent, other)
+                               : mc_gen_extend(&c.g, parent, other);
                 if (seq != NULL)
                     mc__camp_fresh_last_id(seq);
             } else

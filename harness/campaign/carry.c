@@ -135,3 +135,43 @@ json_object *mc__camp_with_carry(json_object *prev, json_object *seq)
         json_object_array_add(out, json_object_get(json_object_array_get_idx(seq, i)));
     return out;
 }
+
+json_object *mc__camp_prefix(json_object *seq, size_t n)
+{
+    size_t i, len = json_object_array_length(seq);
+    json_object *out;
+
+    if (n >= len)
+        return json_object_get(seq);
+    out = json_object_new_array();
+    for (i = 0; out != NULL && i < n; i++)
+        json_object_array_add(out, json_object_get(json_object_array_get_idx(seq, i)));
+    return out;
+}
+
+/*
+ * What of seq joins the corpus: a new reference, or NULL when out of
+ * memory. New edges in a running process are kept with what came before
+ * them (carry, the sequence run before (prev) in front, or NULL): an entry that shows its
+ * edges again whatever ran before it is one worth extending. When the
+ * executor knows which element the last new edges are owed to, what
+ * follows it is left out: it reached nothing new, and the entry's
+ * extensions then start right after the request that did.
+ */
+json_object *mc__camp_to_keep(json_object *prev, json_object *seq, json_object *carry,
+                              const mc_exec_outcome_t *out)
+{
+    json_object *head, *k;
+
+    if (out->new_edges == 0)
+        return json_object_get(seq);
+    if (out->last_edge_elem < 0 ||
+        (size_t)out->last_edge_elem + 1 >= json_object_array_length(seq))
+        return json_object_get(carry != NULL ? carry : seq);
+    head = mc__camp_prefix(seq, (size_t)out->last_edge_elem + 1);
+    if (head == NULL || carry == NULL)
+        return head != NULL ? head : json_object_get(seq);
+    k = mc__camp_with_carry(prev, head);
+    json_object_put(head);
+    return k != NULL ? k : json_object_get(carry);
+}

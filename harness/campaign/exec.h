@@ -22,7 +22,12 @@
  * When coverage is on, the executor creates an AFL++ shared-memory map,
  * passes its id in __AFL_SHM_ID (and its size in AFL_MAP_SIZE), clears it
  * before each sequence and reads it after: edges seen for the first time,
- * by AFL++'s hit-count buckets, are new coverage.
+ * by AFL++'s hit-count buckets, are new coverage. Once the target is seen
+ * to write the map, each request whose answer is due is sent only after
+ * the answer to the one before has come (unless a later cancellation in
+ * the sequence names it: its race is kept), and the map is read for new
+ * edges after each answer, so that new code is owed to the request that
+ * reached it.
  *
  * The server's own requests (elicitation/create, sampling/createMessage,
  * roots/list, ping) are answered as the sequence's answer elements say
@@ -86,6 +91,14 @@ typedef struct mc_exec_outcome {
     size_t ns;
     size_t new_cov;      /* coverage map entries with new bits (hit-count buckets included) */
     size_t new_edges;    /* of those, entries hit for the first time */
+    /* With coverage on an instrumented target, new edges by the element
+     * they are owed to (capped at 255): the map is read after the answer to
+     * each request, and what shows there is owed to that request and the
+     * lines sent since the answer before; what shows only at the end, to
+     * the element sent last. last_edge_elem is the last element owed new
+     * edges, or -1 (none, or not known). */
+    unsigned char elem_edges[64];
+    int last_edge_elem;
     uint64_t lines_out;  /* lines sent (prefix included when it ran) */
     uint64_t lines_in;   /* lines received */
     int started;         /* the target was (re)started for this sequence */

@@ -104,4 +104,15 @@ json_object *mc_gen_mutate(mc_gen_t *g, json_object *seq, json_object *other);
  */
 json_object *mc_gen_extend(mc_gen_t *g, json_object *seq, json_object *other);
 
+/*
+ * seq (borrowed), whose last message reached code never run before,
+ * extended there: half the time one message more after it (the state it
+ * reached may lead further), else one message instead of it (the new code
+ * may be owed to the state the messages before it left, which another
+ * request there may take further), now and then with one mutation
+ * besides, as mc_gen_extend does. Returns a new reference, never longer
+ * than MC_GEN_MAX_SEQ.
+ */
+json_object *mc_gen_extend_last(mc_gen_t *g, json_object *seq, json_object *other);
+
 #endif /* MC_CAMPAIGN_GEN_H */

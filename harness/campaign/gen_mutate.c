@@ -373,21 +373,13 @@ json_object *mc_gen_mutate(mc_gen_t *g, json_object *seq, json_object *other)
     return out;
 }
 
-json_object *mc_gen_extend(mc_gen_t *g, json_object *seq, json_object *other)
+/* Appends to out one message (a new one, or one taken from other) and now
+ * and then one mutation besides. */
+static json_object *append_one(mc_gen_t *g, json_object *out, json_object *other)
 {
-    json_object *out = NULL, *m = NULL;
-    size_t n, on;
+    json_object *m = NULL;
+    size_t on = other != NULL ? json_object_array_length(other) : 0;
 
-    if (seq == NULL || json_object_deep_copy(seq, &out, NULL) != 0 || out == NULL)
-        return mc_gen_sequence(g);
-    n = json_object_array_length(out);
-    /* Half the time from the end, else from a message inside. */
-    if (n > 1 && mc__gen_one_in(g, 2)) {
-        size_t keep = 1 + mc_gen_below(g, n);
-        if (keep < n)
-            json_object_array_del_idx(out, keep, n - keep);
-    }
-    on = other != NULL ? json_object_array_length(other) : 0;
     if (on > 0 && mc__gen_one_in(g, 2) &&
         json_object_deep_copy(json_object_array_get_idx(other, mc_gen_below(g, on)), &m, NULL) != 0)
         m = NULL;
@@ -399,4 +391,34 @@ json_object *mc_gen_extend(mc_gen_t *g, json_object *seq, json_object *other)
     if (json_object_array_length(out) == 0)
         json_object_array_add(out, mc_gen_message(g));
     return out;
+}
+
+json_object *mc_gen_extend(mc_gen_t *g, json_object *seq, json_object *other)
+{
+    json_object *out = NULL;
+    size_t n;
+
+    if (seq == NULL || json_object_deep_copy(seq, &out, NULL) != 0 || out == NULL)
+        return mc_gen_sequence(g);
+    n = json_object_array_length(out);
+    /* Half the time from the end, else from a message inside. */
+    if (n > 1 && mc__gen_one_in(g, 2)) {
+        size_t keep = 1 + mc_gen_below(g, n);
+        if (keep < n)
+            json_object_array_del_idx(out, keep, n - keep);
+    }
+    return append_one(g, out, other);
+}
+
+json_object *mc_gen_extend_last(mc_gen_t *g, json_object *seq, json_object *other)
+{
+    json_object *out = NULL;
+    size_t n;
+
+    if (seq == NULL || json_object_deep_copy(seq, &out, NULL) != 0 || out == NULL)
+        return mc_gen_sequence(g);
+    n = json_object_array_length(out);
+    if (n > 1 && mc__gen_one_in(g, 2))
+        json_object_array_del_idx(out, n - 1, 1);
+    return append_one(g, out, other);
 }

@@ -61,6 +61,14 @@ int mc__camp_write_finding(const mc_campaign_opts_t *o, const char *sub, const c
  */
 json_object *mc__camp_with_carry(json_object *prev, json_object *seq);
 
+/* The first n elements of seq (borrowed): a new reference (to seq itself
+ * when it has no more than n), or NULL when out of memory. */
+json_object *mc__camp_prefix(json_object *seq, size_t n);
+
+/* What of seq (borrowed, with its outcome) joins the corpus (carry.c). */
+json_object *mc__camp_to_keep(json_object *prev, json_object *seq, json_object *carry,
+                              const mc_exec_outcome_t *out);
+
 /* Gives the last message of seq a fresh integer id when its id is one an
  * earlier message of seq already has (an extension's appended message). */
 void mc__camp_fresh_last_id(json_object *seq);

@@ -234,7 +234,14 @@
     XX(PING_NOT_EMPTY, "ping-result-not-empty", "MUST", "the ping result is not empty",            \
        "2025-06-18/basic/utilities/ping#behavior-requirements")                                    \
     XX(PING_IGNORED, "ping-ignored", "MUST", "ping is never answered",                             \
-       "2025-06-18/basic/utilities/ping#behavior-requirements")
+       "2025-06-18/basic/utilities/ping#behavior-requirements")                                    \
+    /* behind protocol state: several distinct requests first */                                  \
+    XX(SUB_AGAIN_NO_URI, "subscribe-again-update-no-uri", "MUST",                                  \
+       "after subscribe, unsubscribe and subscribe again to a URI, its update has uri null",      \
+       "2025-06-18/server/resources#subscriptions")                                                \
+    XX(LOG_NUMBER_AFTER_CHANGE, "log-level-number-after-change", "MUST",                           \
+       "once a second setLevel has changed the level, notifications/message gives it as a number",\
+       "2025-06-18/server/utilities/logging#log-levels")
 
 typedef enum rs_bug {
     RS_BUG_NONE = 0,

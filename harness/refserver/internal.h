@@ -134,12 +134,17 @@ struct mc_refserver {
     int64_t log_window_start;
     int log_window_count;
     uint64_t log_dropped;
+    int log_changes; /* setLevel calls that changed a level already set (one switch) */
 
     /* mutable fixtures */
     int dyn_resource, dyn_prompt, dyn_tool; /* the trigger tools toggle these */
     uint32_t watched_rev;                    /* test://watched-resource revision */
     char *subs[RS_MAX_SUBSCRIPTIONS];        /* owned strings */
     int nsubs;
+    /* subscribe-again-update-no-uri: the URI last unsubscribed, and which
+     * entries of subs were subscribed again after it */
+    char unsub_last[RS_UNSUB_MEMO];
+    unsigned char sub_again[RS_MAX_SUBSCRIPTIONS];
     uint32_t walk_counter; /* for the cursor-unstable switch */
 
     /* work in progress */

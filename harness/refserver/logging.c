@@ -27,6 +27,9 @@ void mc__rs_logging_set_level(mc_refserver_t *rs, json_object *id, json_object *
 
     for (i = 0; level != NULL && i < RS_LOG_LEVELS; i++) {
         if (strcmp(level, rs_levels[i]) == 0) {
+            /* A level already set that changes: counted for one switch. */
+            if (rs->log_level_set && rs->log_level != i)
+                rs->log_changes++;
             rs->log_level = i;
             rs->log_level_set = 1;
             mc__rs_result(rs, id, NULL);
@@ -90,8 +93,11 @@ static void log_send(mc_refserver_t *rs, int level, const char *logger, json_obj
         return;
     }
     p = json_object_new_object();
-    mc__rs_put_str(rs, p, "level",
-                   rs_bug_on(rs, LOG_LEVEL_NOT_IN_ENUM) ? "verbose" : rs_levels[level]);
+    if (rs_bug_on(rs, LOG_NUMBER_AFTER_CHANGE) && rs->log_changes > 0)
+        mc__rs_put(rs, p, "level", json_object_new_int(level)); /* the switch */
+    else
+        mc__rs_put_str(rs, p, "level",
+                       rs_bug_on(rs, LOG_LEVEL_NOT_IN_ENUM) ? "verbose" : rs_levels[level]);
     if (logger != NULL)
         mc__rs_put_str(rs, p, "logger", logger);
     mc__rs_put(rs, p, "data", data);

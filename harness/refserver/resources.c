@@ -480,11 +480,17 @@ void mc__rs_resources_subscribe(mc_refserver_t *rs, json_object *id, json_object
                 rs->failed = 1;
                 return;
             }
+            /* The switch marks a URI subscribed again after its unsubscribe. */
+            rs->sub_again[rs->nsubs] =
+                rs_bug_on(rs, SUB_AGAIN_NO_URI) && strcmp(rs->unsub_last, uri) == 0;
             rs->subs[rs->nsubs++] = copy;
         }
     } else if (at >= 0) {
+        if (rs_bug_on(rs, SUB_AGAIN_NO_URI))
+            snprintf(rs->unsub_last, sizeof(rs->unsub_last), "%s", uri);
         free(rs->subs[at]);
         rs->subs[at] = rs->subs[--rs->nsubs];
+        rs->sub_again[at] = rs->sub_again[rs->nsubs];
     }
     mc__rs_result(rs, id, NULL);
 }
@@ -494,9 +500,13 @@ void mc__rs_resources_touch(mc_refserver_t *rs)
     static const char watched[] = "test://watched-resource";
     json_object *p;
 
+    int at = find_sub(rs, watched);
+
     rs->watched_rev++;
     p = json_object_new_object();
-    mc__rs_put_str(rs, p, "uri", watched);
-    mc__rs_notify_change(rs, "notifications/resources/updated", watched, find_sub(rs, watched) >= 0,
-                         p);
+    if (at >= 0 && rs->sub_again[at])
+        mc__rs_put(rs, p, "uri", NULL); /* the switch: the entry lost its URI */
+    else
+        mc__rs_put_str(rs, p, "uri", watched);
+    mc__rs_notify_change(rs, "notifications/resources/updated", watched, at >= 0, p);
 }

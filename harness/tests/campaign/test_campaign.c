@@ -1,6 +1,7 @@
 /*
  * test_campaign.c - the campaign's generator, mutator, executor and
- * sanitizer signatures. argv[1] is the reference server.
+ * sanitizer signatures. argv[1] is the reference server, argv[2] the test
+ * target (harness/tests/helpers/test_target.c).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,11 +15,13 @@
 
 #include "campaign/exec.h"
 #include "campaign/gen.h"
+#include "campaign/internal.h"
 #include "core/json.h"
 #include "core/limits.h"
 #include "schema/registry.h"
 
 static const char *g_refserver;
+static const char *g_target;
 
 static json_object *parse(const char *s)
 {
@@ -404,6 +407,131 @@ static void test_exec_unknown_methods_one_state(void **state)
     json_object_put(sp);
 }
 
+/* Four pings and a list request, ids from 1. */
+static json_object *seq_of(const char *mid)
+{
+    char buf[512];
+
+    snprintf(buf, sizeof(buf),
+             "[{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"ping\"},"
+             " {\"jsonrpc\": \"2.0\", \"id\": 2, \"method\": \"%s\"},"
+             " {\"jsonrpc\": \"2.0\", \"method\": \"notifications/roots/list_changed\"},"
+             " {\"jsonrpc\": \"2.0\", \"id\": 3, \"method\": \"ping\"}]",
+             mid);
+    return parse(buf);
+}
+
+/* On an instrumented target the new edges are owed to the request that
+ * reached them: the map is read after each answer. */
+static void test_exec_edges_per_request(void **state)
+{
+    char *argv[] = {(char *)g_target, "afl", NULL};
+    mc_exec_opts_t o;
+    mc_exec_t *x = NULL;
+    mc_exec_outcome_t out;
+    mc_errbuf_t eb;
+    json_object *first = seq_of("tools/list"), *second = seq_of("prompts/list");
+
+    (void)state;
+    memset(&o, 0, sizeof(o));
+    o.argv = argv;
+    o.version = "2025-06-18";
+    o.coverage = 1;
+    mc_errbuf_clear(&eb);
+    assert_int_equal(mc_exec_new(&x, &o, &eb), MC_OK);
+    /* Until the target is seen to write the map, nothing is owed. */
+    assert_int_equal(mc_exec_run(x, first, 1, 0, &out, &eb), MC_OK);
+    assert_true(mc_exec_instrumented(x));
+    assert_true(out.new_edges >= 2); /* initialize, ping, tools/list */
+    assert_int_equal(out.last_edge_elem, -1);
+    mc_exec_outcome_free(&out);
+    /* Same process: only prompts/list is new, and it is element 1. */
+    assert_int_equal(mc_exec_run(x, second, 0, 0, &out, &eb), MC_OK);
+    assert_int_equal(out.new_edges, 1);
+    assert_int_equal(out.elem_edges[0], 0);
+    assert_int_equal(out.elem_edges[1], 1);
+    assert_int_equal(out.elem_edges[3], 0);
+    assert_int_equal(out.last_edge_elem, 1);
+    mc_exec_outcome_free(&out);
+    /* Nothing new: nothing owed. */
+    assert_int_equal(mc_exec_run(x, second, 0, 0, &out, &eb), MC_OK);
+    assert_int_equal(out.new_edges, 0);
+    assert_int_equal(out.last_edge_elem, -1);
+    mc_exec_outcome_free(&out);
+    mc_exec_free(x);
+    json_object_put(first);
+    json_object_put(second);
+}
+
+/* An entry whose last message lit new code is extended there: one message
+ * after it, or one instead of it; the messages before it stay (unless the
+ * odd extra mutation touches them). */
+static void test_gen_extend_last(void **state)
+{
+    mc_gen_t g;
+    json_object *seq = seq_of("prompts/list");
+    size_t i, after = 0, instead = 0, other = 0;
+
+    (void)state;
+    assert_int_equal(mc_gen_init(&g, 7, NULL, 0), 0);
+    for (i = 0; i < 300; i++) {
+        json_object *out = mc_gen_extend_last(&g, seq, NULL);
+        size_t k, n = json_object_array_length(out), same = 0;
+        assert_true(n >= 1 && n <= MC_GEN_MAX_SEQ);
+        for (k = 0; k < n && k < 4; k++)
+            same += json_object_equal(json_object_array_get_idx(out, k),
+                                      json_object_array_get_idx(seq, k)) != 0;
+        if (n == 5 && same == 4)
+            after++;
+        else if (n == 4 && same == 3)
+            instead++;
+        else
+            other++;
+        json_object_put(out);
+    }
+    /* Each half, less the extensions the extra mutation changed. */
+    assert_true(after > 60 && instead > 60);
+    assert_true(other < 150);
+    mc_gen_free(&g);
+    json_object_put(seq);
+}
+
+/* A corpus entry ends at the last element owed new edges, with what the
+ * process carried in (the end of the sequence before) in front. */
+static void test_keep_up_to_new_edges(void **state)
+{
+    json_object *seq = seq_of("prompts/list"), *prev = seq_of("tools/list"), *k;
+    json_object *carry = mc__camp_with_carry(prev, seq);
+    mc_exec_outcome_t out;
+
+    (void)state;
+    memset(&out, 0, sizeof(out));
+    out.last_edge_elem = -1;
+    k = mc__camp_to_keep(prev, seq, NULL, &out); /* no new edge: the sequence */
+    assert_ptr_equal(k, seq);
+    json_object_put(k);
+    out.new_edges = 1;
+    k = mc__camp_to_keep(prev, seq, carry, &out); /* not known where: all of it */
+    assert_ptr_equal(k, carry);
+    json_object_put(k);
+    out.last_edge_elem = 1;
+    k = mc__camp_to_keep(prev, seq, NULL, &out);
+    assert_int_equal(json_object_array_length(k), 2);
+    assert_string_equal(mc_json_get_str(json_object_array_get_idx(k, 1), "method"),
+                        "prompts/list");
+    json_object_put(k);
+    k = mc__camp_to_keep(prev, seq, carry, &out);
+    assert_int_equal(json_object_array_length(k), 4 + 2);
+    assert_string_equal(mc_json_get_str(json_object_array_get_idx(k, 5), "method"),
+                        "prompts/list");
+    assert_string_equal(mc_json_get_str(json_object_array_get_idx(k, 1), "method"),
+                        "tools/list");
+    json_object_put(k);
+    json_object_put(carry);
+    json_object_put(seq);
+    json_object_put(prev);
+}
+
 int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
@@ -416,12 +544,16 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_exec_long_process),
         cmocka_unit_test(test_exec_dup_id_judged),
         cmocka_unit_test(test_exec_unknown_methods_one_state),
+        cmocka_unit_test(test_exec_edges_per_request),
+        cmocka_unit_test(test_keep_up_to_new_edges),
+        cmocka_unit_test(test_gen_extend_last),
     };
 
-    if (argc < 2) {
-        fprintf(stderr, "usage: test_campaign REFSERVER\n");
+    if (argc < 3) {
+        fprintf(stderr, "usage: test_campaign REFSERVER TEST_TARGET\n");
         return 2;
     }
     g_refserver = argv[1];
+    g_target = argv[2];
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -12,13 +12,22 @@
  *   serve       answer initialize (echoing the version) and ping; exit at EOF
  *   pwd         print the working directory as a line, then exit
  *   env NAME    print the value of NAME (or "(unset)") as a line, then exit
+ *   afl         answer like "serve", and before answering a request count
+ *               one hit in the AFL++ map named by __AFL_SHM_ID at an entry
+ *               of its method (a stand-in for an instrumented server: each
+ *               method is code of its own)
  */
 #include <json-c/json.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/shm.h>
 #include <unistd.h>
+
+/* The AFL++ map of the "afl" mode, or NULL. */
+static unsigned char *g_map;
+static size_t g_map_size;
 
 static void answer(const char *line)
 {
@@ -30,6 +39,13 @@ static void answer(const char *line)
         !json_object_object_get_ex(req, "method", &method)) {
         json_object_put(req);
         return; /* notifications get no answer */
+    }
+    if (g_map != NULL) {
+        const char *s = json_object_get_string(method);
+        unsigned h = 2166136261u;
+        while (*s != '\0')
+            h = (h ^ (unsigned char)*s++) * 16777619u;
+        g_map[h % g_map_size]++;
     }
     resp = json_object_new_object();
     result = json_object_new_object();
@@ -113,6 +129,17 @@ int main(int argc, char **argv)
         if (getcwd(buf, sizeof(buf)) == NULL)
             return 1;
         printf("%s\n", buf);
+        return 0;
+    }
+    if (strcmp(mode, "afl") == 0) {
+        const char *id = getenv("__AFL_SHM_ID"), *size = getenv("AFL_MAP_SIZE");
+        if (id != NULL && size != NULL) {
+            void *m = shmat((int)strtol(id, NULL, 10), NULL, 0);
+            g_map_size = (size_t)strtoul(size, NULL, 10);
+            if (m != (void *)-1 && g_map_size > 0)
+                g_map = m;
+        }
+        serve();
         return 0;
     }
     if (strcmp(mode, "env") == 0 && argc > 2) {

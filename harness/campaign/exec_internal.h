@@ -1,0 +1,234 @@
+/*
+ * exec_internal.h - the executor's state, shared by its files; not a public
+ * API (campaign/exec.h is).
+ *
+ * The executor is split by job:
+ *   exec.c          the executor's life (new, free) and one run of a
+ *                   sequence, composed of the jobs below;
+ *   exec_target.c   the target process or HTTP session: start, the session
+ *                   prefix, stop, the liveness ping, death and memory;
+ *   exec_feed.c     sending a sequence: ids moved per sequence, ids sent
+ *                   twice, answers due, cancellations, the client's answers
+ *                   to the server's requests, waiting for the answers;
+ *   exec_observe.c  every line in either direction: the trace, the response
+ *                   state model, what the generator learns, which requests
+ *                   were answered;
+ *   exec_verdict.c  findings: the judge's and the transport's, filtered for
+ *                   what the client itself got wrong, hangs, signatures;
+ *   exec_cov.c      the AFL++ shared-memory coverage map.
+ */
+#ifndef MC_CAMPAIGN_EXEC_INTERNAL_H
+#define MC_CAMPAIGN_EXEC_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <json-c/json.h>
+
+#include "campaign/exec.h"
+#include "client/http.h"
+#include "client/httptarget.h"
+#include "client/session.h"
+#include "client/stdio.h"
+#include "judge/judge.h"
+
+/* Grace periods when a target is restarted (it is ours, not the user's). */
+#define MC__EXEC_STOP_STDIN_GRACE_MS 300
+#define MC__EXEC_STOP_TERM_GRACE_MS 300
+/* Frames handled in one go between sends, and while settling. */
+#define MC__EXEC_MAX_READY_FRAMES 256
+/* Expected answers tracked per sequence. */
+#define MC__EXEC_MAX_EXPECTED 64
+/* Request ids remembered per process (a power of two; half of it is used). */
+#define MC__EXEC_MAX_IDS 16384
+/* Ids sent twice that one sequence keeps apart; past that, no response of
+ * the sequence is judged. */
+#define MC__EXEC_MAX_DUP_IDS 64
+
+/* A request of the sequence whose answer is due. */
+typedef struct mc__exec_expected {
+    char id[64];  /* compact JSON of the id as sent */
+    size_t elem;  /* sequence element that sent it */
+    int answered;
+    int cancelled;
+} mc__exec_expected_t;
+
+/* What an inbound line was, kept to name the method of a wire finding. */
+typedef struct mc__exec_inline {
+    uint64_t seq;
+    int response; /* a result or error */
+    uint32_t idh; /* hash of the compact JSON of a response's id, 0 without one */
+    char method[64];
+} mc__exec_inline_t;
+
+struct mc_exec {
+    mc_exec_opts_t o;
+    json_object *client_caps;
+    char **envp;
+    mc_stdio_t t;
+    mc_http_t *http;       /* over Streamable HTTP: the session's transport */
+    mc_http_target_t ht;   /* over HTTP: the server this executor started */
+    int ht_on;
+    char url[512];         /* over HTTP: the endpoint in use */
+    int running;
+    int t_inited;
+    mc_session_t s;
+    int sess_ok;
+    mc_judge_t j;          /* judges every line of the current process's session */
+    int wire_ok;
+    char version[32];
+    uint64_t seqs_in_proc;
+    uint64_t starts;
+    int64_t t0;
+    /* per sequence */
+    mc_exec_outcome_t *cur;
+    int record;
+    size_t trace_cap;
+    uint64_t seq_ctr;
+    mc__exec_inline_t *inl;
+    size_t inl_n;
+    uint32_t prev_state;
+    mc__exec_expected_t exp[MC__EXEC_MAX_EXPECTED];
+    size_t n_exp;
+    char cancels[MC__EXEC_MAX_EXPECTED][64]; /* ids named by this sequence's cancellations */
+    size_t n_cancel;
+    int64_t last_heard;
+    int cur_elem; /* the sequence element sent last, -1 before the first */
+    uint32_t *ids; /* hashes of the request ids sent in this process */
+    size_t n_ids;
+    int reused;    /* this sequence sent an id used before in the process, or a
+                      line that is not UTF-8: responses are not judged */
+    int reused_all; /* of those, a cause that makes every response doubtful (a
+                      line not UTF-8, a batch); else only the ids in dups are */
+    uint32_t dups[MC__EXEC_MAX_DUP_IDS]; /* hashes of the ids this sequence sent again */
+    size_t n_dups;
+    json_object *answers; /* this sequence's answers: method -> answer element */
+    int long_id;   /* this sequence sent an id past MC_HTTP_MAX_REQ_ID (unpaired over HTTP) */
+    int reinit;    /* initialize was sent again in this process: what was negotiated
+                      is anyone's guess, capability checks are not judged */
+    /* coverage */
+    int shm_id;
+    uint8_t *map;
+    uint8_t *virgin;
+    size_t map_size;
+    size_t cov_total;
+    int instrumented;
+    uint8_t *credited;     /* entries owed to an element of the current sequence */
+    int lockstep;          /* this sequence waits for each answer and reads the map after it */
+};
+
+/* --- exec_observe.c ------------------------------------------------------- */
+
+/* FNV-1a of the string s folded into h (0 starts a new hash); never 0 for
+ * a non-empty input in practice, and the callers map 0 away. */
+uint32_t mc__exec_hash(uint32_t h, const char *s);
+
+/* Compact JSON of v ("null" for NULL) into out, cut to n bytes. */
+void mc__exec_compact(json_object *v, char *out, size_t n);
+
+/* The session's observer: records each line (trace, counts, state model,
+ * what the generator learns, answered requests). ctx is the executor. */
+void mc__exec_observe(void *ctx, int outbound, uint64_t seq, const char *line, size_t len,
+                      int kind, unsigned flags);
+
+/* The record of inbound line seq, or NULL when it is no longer held. */
+const mc__exec_inline_t *mc__exec_inline_of_seq(const mc_exec_t *x, uint64_t seq);
+
+/* --- exec_feed.c ---------------------------------------------------------- */
+
+/* Remembers an id (compact JSON) sent in this process; returns 1 when it
+ * was sent before. */
+int mc__exec_id_reused(mc_exec_t *x, const char *id);
+
+/* The session's responder: answers a server request as the sequence's
+ * answer elements say, by default as a scenario's client does. */
+void mc__exec_respond(void *ctx, mc_session_t *s, const mc_msg_t *request, mc_reply_t *reply);
+
+/* Forgets what the sequence before sent (expected answers, cancellations,
+ * ids sent twice, answer elements). */
+void mc__exec_feed_reset(mc_exec_t *x);
+
+/* What sending one element came to. */
+typedef enum mc__exec_fed {
+    MC__EXEC_FED_OK = 0, /* sent, or not to be sent */
+    MC__EXEC_FED_DEAD,   /* the target's input or output has closed */
+    MC__EXEC_FED_STUCK   /* the target stopped reading its input (a hang finding is made) */
+} mc__exec_fed_t;
+
+/* Sends element i of seq (ids moved by off) and handles what is ready to
+ * be read at once. Answer elements and tools the user did not allow are
+ * not sent. */
+mc__exec_fed_t mc__exec_feed_element(mc_exec_t *x, json_object *seq, size_t i, int64_t off);
+
+/* Requests of the sequence whose answer is due and has not come. */
+size_t mc__exec_outstanding(const mc_exec_t *x);
+
+/* Waits for every answer due as long as the server keeps talking (within
+ * the hang budget of silence), then lets what follows settle. Returns 1
+ * when the target's output ended meanwhile. */
+int mc__exec_await(mc_exec_t *x);
+
+/* --- exec_target.c -------------------------------------------------------- */
+
+/* Starts the target and its session, through the session prefix. Returns
+ * MC_OK, MC_ESPAWN / MC_ENOMEM (harness failures), MC_EPROTO (refused),
+ * MC_ETIMEOUT (initialize unanswered) or another error (it died). */
+int mc__exec_start(mc_exec_t *x, mc_errbuf_t *eb);
+
+/* Takes (and frees) the notifications the session queued. */
+void mc__exec_drain_notes(mc_exec_t *x);
+
+/* Pings the target with an id of the harness's own; 1 when it answers
+ * within the hang budget. */
+int mc__exec_alive(mc_exec_t *x);
+
+/* True when the target's output ended or its process (or HTTP endpoint)
+ * is gone. */
+int mc__exec_gone(mc_exec_t *x);
+
+/* Adds the finding of the target's death (crash with its signature, or
+ * exit) to out, the stderr tail included; doing says what was under way. */
+void mc__exec_note_death(mc_exec_t *x, mc_exec_outcome_t *out, const char *doing);
+
+/* Adds a process/memory finding and stops the target when it has grown
+ * past the memory limit. */
+void mc__exec_check_memory(mc_exec_t *x, mc_exec_outcome_t *out);
+
+/* --- exec_verdict.c ------------------------------------------------------- */
+
+/* Adds a finding to o unless its signature (check|method|sigextra) is
+ * there already or o is full. */
+void mc__exec_add_finding(mc_exec_outcome_t *o, mc_find_kind_t kind, const char *check,
+                          const char *method, const char *sigextra, const char *detail);
+
+/* Adds the findings of the judge from its n0-th on, and those of the HTTP
+ * transport, leaving out what the client itself made doubtful. */
+void mc__exec_collect_findings(mc_exec_t *x, size_t n0, mc_exec_outcome_t *out);
+
+/* Adds a process/hang finding for the first request of seq left
+ * unanswered. */
+void mc__exec_note_hang(mc_exec_t *x, json_object *seq, mc_exec_outcome_t *out);
+
+/* --- exec_cov.c ----------------------------------------------------------- */
+
+/* Creates and attaches the map and the target's environment naming it.
+ * Returns MC_OK, MC_EIO or MC_ENOMEM (eb says why); on error what was made
+ * is left for mc__exec_cov_close. */
+int mc__exec_cov_open(mc_exec_t *x, mc_errbuf_t *eb);
+
+/* Detaches the map and frees the environment. */
+void mc__exec_cov_close(mc_exec_t *x);
+
+/* Zeroes the map (before a sequence). */
+void mc__exec_cov_clear(mc_exec_t *x);
+
+/* Reads the map after a sequence: returns the entries with new bits and
+ * adds to *edges those hit for the first time. */
+size_t mc__exec_cov_read(mc_exec_t *x, size_t *edges);
+
+/* Owes to element elem of the current sequence the edges hit for the first
+ * time that no earlier element of it is owed (the map is not otherwise
+ * changed; mc__exec_cov_read still counts them). Returns their number. */
+size_t mc__exec_cov_credit(mc_exec_t *x, int elem);
+
+#endif /* MC_CAMPAIGN_EXEC_INTERNAL_H */

@@ -1,0 +1,197 @@
+/*
+ * exec_verdict.c - the findings of one sequence.
+ *
+ * Promises: what the judge found in the sequence's lines and what the HTTP
+ * transport saw of its rules become findings, each named by its check and
+ * the method of the message involved, except what the client itself made
+ * doubtful (an id or progress token sent twice, a line that is not UTF-8, a
+ * second initialize; over HTTP a refused notification, an id too long to
+ * pair); a request left unanswered is a hang; a signature (check, method,
+ * and for a death the sanitizer kind and top frames) is kept once per
+ * sequence, within MC_EXEC_MAX_FINDINGS.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "campaign/exec_internal.h"
+#include "core/json.h"
+
+void mc__exec_add_finding(mc_exec_outcome_t *o, mc_find_kind_t kind, const char *check,
+                          const char *method, const char *sigextra, const char *detail)
+{
+    mc_exec_finding_t *f;
+    char sig[256];
+    size_t i;
+
+    snprintf(sig, sizeof(sig), "%s|%s|%s", check, method ? method : "", sigextra ? sigextra : "");
+    for (i = 0; i < o->nf; i++)
+        if (strcmp(o->f[i].sig, sig) == 0)
+            return;
+    if (o->nf >= MC_EXEC_MAX_FINDINGS)
+        return;
+    f = &o->f[o->nf++];
+    f->kind = kind;
+    snprintf(f->sig, sizeof(f->sig), "%s", sig);
+    snprintf(f->check, sizeof(f->check), "%s", check);
+    snprintf(f->method, sizeof(f->method), "%s", method ? method : "");
+    snprintf(f->detail, sizeof(f->detail), "%s", detail ? detail : "");
+}
+
+void mc_exec_tail_signature(const char *tail, char *out, size_t n)
+{
+    const char *p, *kind = NULL;
+    size_t o = 0, frames = 0;
+
+    out[0] = '\0';
+    if (tail == NULL)
+        return;
+    p = strstr(tail, "ERROR: AddressSanitizer: ");
+    if (p != NULL)
+        kind = p + strlen("ERROR: AddressSanitizer: ");
+    else if ((p = strstr(tail, "runtime error: ")) != NULL)
+        kind = p + strlen("runtime error: ");
+    else if ((p = strstr(tail, "ERROR: LeakSanitizer: ")) != NULL)
+        kind = p + strlen("ERROR: LeakSanitizer: ");
+    if (kind != NULL) {
+        while (kind[o] != '\0' && kind[o] != ' ' && kind[o] != '\n' && o + 1 < n) {
+            out[o] = kind[o];
+            o++;
+        }
+        out[o] = '\0';
+    }
+    /* Frames look like "    #0 0x4f2a1b in func_name file.c:12:3". */
+    p = kind != NULL ? kind : tail;
+    while (frames < 3 && (p = strstr(p, " in ")) != NULL) {
+        const char *hash = p;
+        const char *name = p + 4;
+        size_t k = 0;
+        /* Only lines that are stack frames count. */
+        while (hash > tail && hash[-1] != '\n' && hash[-1] != '#')
+            hash--;
+        p = name;
+        if (hash == tail || hash[-1] != '#')
+            continue;
+        if (o + 2 >= n)
+            break;
+        out[o++] = '|';
+        while (name[k] != '\0' && name[k] != ' ' && name[k] != '\n' && o + 1 < n)
+            out[o++] = name[k++];
+        out[o] = '\0';
+        frames++;
+    }
+}
+
+/* True when a response (its inline record) may answer a request whose id
+ * was sent twice, so that what it is judged against is anyone's guess. */
+static int response_doubtful(const mc_exec_t *x, const mc__exec_inline_t *r)
+{
+    size_t i;
+
+    if (x->reused_all || r->idh == 0)
+        return 1;
+    for (i = 0; i < x->n_dups; i++)
+        if (x->dups[i] == r->idh)
+            return 1;
+    return 0;
+}
+
+/* True for the wire checks that pair a server message with the request it
+ * belongs to (by id or progress token): once the client has sent an id or
+ * token twice, which request that is cannot be told. */
+static int follows_requests(const char *check)
+{
+    static const char *const k[] = {"wire/single-response", "wire/response-id",
+                                    "wire/progress-active-token", "wire/progress-increases",
+                                    "wire/log-level", "wire/resource-updated-subscribed",
+                                    "wire/no-response-to-notification",
+                                    "wire/null-id-only-for-unreadable-requests"};
+    size_t i;
+
+    for (i = 0; i < sizeof(k) / sizeof(k[0]); i++)
+        if (strcmp(check, k[i]) == 0)
+            return 1;
+    return 0;
+}
+
+/*
+ * Whether an HTTP finding of the transport says something about the server.
+ * A POSTed notification or unreadable body refused with a 4xx status is no
+ * fault: the transport page lets a server that cannot accept the input
+ * answer with an HTTP error status. The transport pairs a response with its
+ * stream by a request id of up to MC_HTTP_MAX_REQ_ID bytes and leaves a
+ * longer one unpaired, so after such an id that match says nothing. A body without a readable request id
+ * is not held to the rules of a request's answer.
+ */
+static int http_judged(const mc_exec_t *x, const mc_http_finding_t *hf)
+{
+    if (strcmp(hf->check, "http/notification-202") == 0 && strstr(hf->detail, " got 4") != NULL)
+        return 0;
+    if (strcmp(hf->check, "http/response-on-own-stream") == 0 && x->long_id)
+        return 0;
+    /* A body that is no well-formed request (the transport read no id) is
+     * malformed input: what status it gets is the JSON-RPC checks' business. */
+    if (strcmp(hf->check, "http/request-content-type") == 0 && strstr(hf->detail, "(request )"))
+        return 0;
+    return 1;
+}
+
+
+/* True for the capability checks, which follow what the client declared
+ * last: after a second initialize, whether or not the server took it. */
+static int follows_declared(const char *check)
+{
+    return strcmp(check, "wire/negotiated-capabilities") == 0 ||
+           strcmp(check, "wire/logging-capability") == 0 ||
+           strcmp(check, "wire/elicitation-mode") == 0;
+}
+
+void mc__exec_collect_findings(mc_exec_t *x, size_t n0, mc_exec_outcome_t *out)
+{
+    size_t i;
+
+    if (x->wire_ok) {
+        for (i = n0; i < x->j.w.n_findings; i++) {
+            const mc_wire_finding_t *f = &x->j.w.findings[i];
+            const mc__exec_inline_t *r = mc__exec_inline_of_seq(x, f->seq);
+            /* Once the client has sent an id twice (which it must not do),
+             * which request a response with that id answers is anyone's
+             * guess: what is said of it says nothing about the server. The
+             * responses to ids sent once are judged still (a sequence the
+             * mutator gave one collision would else hide every finding in
+             * its answers). */
+            if (x->reused && (r == NULL || follows_requests(f->check) ||
+                              (r->response && response_doubtful(x, r))))
+                continue;
+            if (x->reinit && follows_declared(f->check))
+                continue;
+            mc__exec_add_finding(out, MC_FIND_CHECK, f->check, r != NULL ? r->method : "", "",
+                                 f->detail);
+        }
+    }
+    if (x->http != NULL) {
+        /* What the transport saw of the HTTP rules in this sequence. */
+        mc_http_finding_t hf;
+        char note[260];
+        while (mc_http_take_finding(x->http, &hf))
+            if (!hf.pass && http_judged(x, &hf))
+                mc__exec_add_finding(out, MC_FIND_CHECK, hf.check, "", "", hf.detail);
+        while (mc_http_take_note(x->http, note, sizeof(note)))
+            ; /* the transcript notes are the runner's; nothing grows here */
+    }
+}
+
+void mc__exec_note_hang(mc_exec_t *x, json_object *seq, mc_exec_outcome_t *out)
+{
+    size_t k;
+
+    for (k = 0; k < x->n_exp; k++)
+        if (!x->exp[k].answered && !x->exp[k].cancelled) {
+            json_object *el = json_object_array_get_idx(seq, x->exp[k].elem);
+            const char *m = mc_json_get_str(el, "method");
+            char detail[200];
+            snprintf(detail, sizeof(detail), "%.80s (id %.40s) was not answered within %d ms",
+                     m ? m : "a request", x->exp[k].id, x->o.hang_ms);
+            mc__exec_add_finding(out, MC_FIND_HANG, "process/hang", m, "", detail);
+            return;
+        }
+}
