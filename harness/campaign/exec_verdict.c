@@ -15,6 +15,7 @@
 
 #include "campaign/exec_internal.h"
 #include "core/json.h"
+#include "judge/builtin.h"
 
 void mc__exec_add_finding(mc_exec_outcome_t *o, mc_find_kind_t kind, const char *check,
                           const char *method, const char *sigextra, const char *detail)
@@ -145,6 +146,19 @@ static int follows_declared(const char *check)
            strcmp(check, "wire/elicitation-mode") == 0;
 }
 
+/* False for a check whose sentence binds the server with no MUST or
+ * SHOULD (a MAY, or informational): breaking it is INFO in a run, so it is
+ * no finding of a campaign either. Checks the registry does not hold are
+ * kept. */
+static int binds_server(const char *check)
+{
+    const mc_check_def_t *d = mc_builtin_check(check);
+
+    if (d == NULL)
+        d = mc_builtin_http_check(check);
+    return d == NULL || d->level == MC_LEVEL_MUST || d->level == MC_LEVEL_SHOULD;
+}
+
 void mc__exec_collect_findings(mc_exec_t *x, size_t n0, mc_exec_outcome_t *out)
 {
     size_t i;
@@ -162,7 +176,7 @@ void mc__exec_collect_findings(mc_exec_t *x, size_t n0, mc_exec_outcome_t *out)
             if (x->reused && (r == NULL || follows_requests(f->check) ||
                               (r->response && response_doubtful(x, r))))
                 continue;
-            if (x->reinit && follows_declared(f->check))
+            if ((x->reinit && follows_declared(f->check)) || !binds_server(f->check))
                 continue;
             mc__exec_add_finding(out, MC_FIND_CHECK, f->check, r != NULL ? r->method : "", "",
                                  f->detail);
@@ -173,7 +187,7 @@ void mc__exec_collect_findings(mc_exec_t *x, size_t n0, mc_exec_outcome_t *out)
         mc_http_finding_t hf;
         char note[260];
         while (mc_http_take_finding(x->http, &hf))
-            if (!hf.pass && http_judged(x, &hf))
+            if (!hf.pass && http_judged(x, &hf) && binds_server(hf.check))
                 mc__exec_add_finding(out, MC_FIND_CHECK, hf.check, "", "", hf.detail);
         while (mc_http_take_note(x->http, note, sizeof(note)))
             ; /* the transcript notes are the runner's; nothing grows here */

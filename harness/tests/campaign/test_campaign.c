@@ -463,6 +463,36 @@ static void test_exec_edges_per_request(void **state)
     json_object_put(second);
 }
 
+/* A server breaking a rule whose keyword binds nobody on its side (a log
+ * message below the level the client set: INFO in a run) gives no
+ * finding. */
+static void test_exec_info_rule_no_finding(void **state)
+{
+    char *argv[] = {(char *)g_target, "chatty", NULL};
+    mc_exec_opts_t o;
+    mc_exec_t *x = NULL;
+    mc_exec_outcome_t out;
+    mc_errbuf_t eb;
+    size_t i;
+    json_object *seq = parse("[{\"jsonrpc\": \"2.0\", \"id\": 3, \"method\": \"logging/setLevel\","
+                             " \"params\": {\"level\": \"error\"}},"
+                             " {\"jsonrpc\": \"2.0\", \"id\": 4, \"method\": \"ping\"}]");
+
+    (void)state;
+    memset(&o, 0, sizeof(o));
+    o.argv = argv;
+    o.version = "2025-06-18";
+    mc_errbuf_clear(&eb);
+    assert_int_equal(mc_exec_new(&x, &o, &eb), MC_OK);
+    assert_int_equal(mc_exec_run(x, seq, 1, 0, &out, &eb), MC_OK);
+    for (i = 0; i < out.nf; i++)
+        fprintf(stderr, "finding: %s: %s\n", out.f[i].check, out.f[i].detail);
+    assert_int_equal(out.nf, 0);
+    mc_exec_outcome_free(&out);
+    mc_exec_free(x);
+    json_object_put(seq);
+}
+
 /* An entry whose last message lit new code is extended there: one message
  * after it, or one instead of it; the messages before it stay (unless the
  * odd extra mutation touches them). */
@@ -545,6 +575,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_exec_dup_id_judged),
         cmocka_unit_test(test_exec_unknown_methods_one_state),
         cmocka_unit_test(test_exec_edges_per_request),
+        cmocka_unit_test(test_exec_info_rule_no_finding),
         cmocka_unit_test(test_keep_up_to_new_edges),
         cmocka_unit_test(test_gen_extend_last),
     };

@@ -16,6 +16,10 @@
  *               one hit in the AFL++ map named by __AFL_SHM_ID at an entry
  *               of its method (a stand-in for an instrumented server: each
  *               method is code of its own)
+ *   chatty      answer like "serve", declaring the logging capability, and
+ *               write a notifications/message at level "debug" before each
+ *               answer after initialize, whatever level the client set (a
+ *               MAY-level rule: the server may be told it broke nothing)
  */
 #include <json-c/json.h>
 #include <signal.h>
@@ -28,6 +32,8 @@
 /* The AFL++ map of the "afl" mode, or NULL. */
 static unsigned char *g_map;
 static size_t g_map_size;
+/* The "chatty" mode. */
+static int g_chatty;
 
 static void answer(const char *line)
 {
@@ -47,6 +53,11 @@ static void answer(const char *line)
             h = (h ^ (unsigned char)*s++) * 16777619u;
         g_map[h % g_map_size]++;
     }
+    if (g_chatty && strcmp(json_object_get_string(method), "initialize") != 0) {
+        printf("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\","
+               "\"params\":{\"level\":\"debug\",\"data\":\"chatty\"}}\n");
+        fflush(stdout);
+    }
     resp = json_object_new_object();
     result = json_object_new_object();
     json_object_object_add(resp, "jsonrpc", json_object_new_string("2.0"));
@@ -58,7 +69,10 @@ static void answer(const char *line)
             json_object_object_get_ex(params, "protocolVersion", &v))
             ver = json_object_get_string(v);
         json_object_object_add(result, "protocolVersion", json_object_new_string(ver));
-        json_object_object_add(result, "capabilities", json_object_new_object());
+        json_object *caps = json_object_new_object();
+        if (g_chatty)
+            json_object_object_add(caps, "logging", json_object_new_object());
+        json_object_object_add(result, "capabilities", caps);
         json_object_object_add(info, "name", json_object_new_string("mc-test-target"));
         json_object_object_add(info, "version", json_object_new_string("1.0"));
         json_object_object_add(result, "serverInfo", info);
@@ -139,6 +153,11 @@ int main(int argc, char **argv)
             if (m != (void *)-1 && g_map_size > 0)
                 g_map = m;
         }
+        serve();
+        return 0;
+    }
+    if (strcmp(mode, "chatty") == 0) {
+        g_chatty = 1;
         serve();
         return 0;
     }
