@@ -78,21 +78,6 @@ static int put(struct curl_slist **list, const char *name, const char *v, size_t
     return 0;
 }
 
-/* The text form of a primitive argument (#value-encoding, type
- * conversion) into out; -1 when it is none. */
-static int arg_text(json_object *v, char *out, size_t cap)
-{
-    if (json_object_is_type(v, json_type_string))
-        snprintf(out, cap, "%s", json_object_get_string(v));
-    else if (json_object_is_type(v, json_type_boolean))
-        snprintf(out, cap, "%s", json_object_get_boolean(v) ? "true" : "false");
-    else if (json_object_is_type(v, json_type_int))
-        snprintf(out, cap, "%lld", (long long)json_object_get_int64(v));
-    else
-        return -1;
-    return 0;
-}
-
 /* The learnt annotations of tool name, or NULL. */
 static const mc_http_tool_t *tool_find(const mc_http_t *h, const char *name)
 {
@@ -121,7 +106,7 @@ static void tool_params(mc_http_t *h, struct curl_slist **list, json_object *par
         json_object *v = args;
         for (k = 0; k < t->p[i].depth && v != NULL; k++)
             v = json_object_is_type(v, json_type_object) ? mc_json_get(v, t->p[i].path[k]) : NULL;
-        if (v == NULL || arg_text(v, val, MC_HTTP_MAX_HEADER_VALUE + 1) != 0)
+        if (v == NULL || mc_json_scalar_text(v, val, MC_HTTP_MAX_HEADER_VALUE + 1) != 0)
             continue; /* absent or null: no header */
         snprintf(hname, sizeof(hname), "Mcp-Param-%s", t->p[i].header);
         if (put(list, hname, val, strlen(val)) != 0)

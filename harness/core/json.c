@@ -1,6 +1,7 @@
 #include "core/json.h"
 
 #include <limits.h>
+#include <stdio.h>
 #include <string.h>
 
 json_object *mc_json_get(json_object *o, const char *key)
@@ -61,4 +62,17 @@ void mc_str_join(char *out, size_t n, const char *a, const char *b)
         lb = n - 1 - la;
     memcpy(out + la, b, lb);
     out[la + lb] = '\0';
+}
+
+int mc_json_scalar_text(json_object *v, char *out, size_t cap)
+{
+    if (json_object_is_type(v, json_type_string))
+        snprintf(out, cap, "%s", json_object_get_string(v));
+    else if (json_object_is_type(v, json_type_boolean))
+        snprintf(out, cap, "%s", json_object_get_boolean(v) ? "true" : "false");
+    else if (json_object_is_type(v, json_type_int))
+        snprintf(out, cap, "%lld", (long long)json_object_get_int64(v));
+    else
+        return -1;
+    return 0;
 }

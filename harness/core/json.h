@@ -22,6 +22,11 @@ const char *mc_json_get_str(json_object *o, const char *key);
 /* The member key of o when it is an integer that fits an int, else dflt. */
 int mc_json_get_int(json_object *o, const char *key, int dflt);
 
+/* The text of a string, boolean or integer value v ("abc", "true", "42";
+ * cut to cap - 1 bytes) into out: the form a JSON scalar takes in an HTTP
+ * header. -1 (out untouched) for any other value. */
+int mc_json_scalar_text(json_object *v, char *out, size_t cap);
+
 /* True when s is an absolute URI in the RFC 3986 sense that MCP needs: a
  * scheme (a letter, then letters, digits, "+", "-", "."), ":", and no space
  * or control character anywhere. */

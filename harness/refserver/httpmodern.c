@@ -33,6 +33,7 @@
 
 #include "core/base64.h"
 #include "core/clock.h"
+#include "core/json.h"
 #include "core/jsonrpc.h"
 #include "core/limits.h"
 #include "core/version.h"
@@ -246,21 +247,6 @@ static int header_decode(const char *v, char *out, size_t cap)
     return 0;
 }
 
-/* The body value a mirrored header is compared with, as its header text
- * (#value-encoding, type conversion); -1 when it is no primitive. */
-static int value_text(json_object *v, char *out, size_t cap)
-{
-    if (json_object_is_type(v, json_type_string))
-        snprintf(out, cap, "%s", json_object_get_string(v));
-    else if (json_object_is_type(v, json_type_boolean))
-        snprintf(out, cap, "%s", json_object_get_boolean(v) ? "true" : "false");
-    else if (json_object_is_type(v, json_type_int))
-        snprintf(out, cap, "%lld", (long long)json_object_get_int64(v));
-    else
-        return -1;
-    return 0;
-}
-
 /* True when header text h equals body value v: integers compared as numbers
  * (#server-validation: "42.0" and 42 are equal), the rest as text. */
 static int value_equal(const char *h, json_object *v)
@@ -272,7 +258,7 @@ static int value_equal(const char *h, json_object *v)
         double d = strtod(h, &end);
         return end != h && *end == '\0' && d == json_object_get_double(v);
     }
-    return value_text(v, t, sizeof(t)) == 0 && strcmp(t, h) == 0;
+    return mc_json_scalar_text(v, t, sizeof(t)) == 0 && strcmp(t, h) == 0;
 }
 
 /* --- x-mcp-header --------------------------------------------------------------- */
