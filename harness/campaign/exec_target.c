@@ -171,28 +171,42 @@ int mc__exec_alive(mc_exec_t *x)
     return 1;
 }
 
+/*
+ * The finding of a server process p that ended while doing (out->tail
+ * holds its stderr's tail; how says how it ended): a crash when a signal
+ * not ours killed it or its stderr holds a sanitizer report (which may be
+ * followed by a plain exit, exitcode=1), else an exit.
+ */
+static void add_death(const mc_proc_t *p, mc_exec_outcome_t *out, const char *how,
+                      const char *doing)
+{
+    char sig[200], detail[400];
+
+    mc_exec_tail_signature(out->tail, sig, sizeof(sig));
+    snprintf(detail, sizeof(detail), "the server %s while %s", how, doing);
+    if (p->reaped && WIFSIGNALED(p->status) && p->signalled_by_us == 0) {
+        char sname[32];
+        snprintf(sname, sizeof(sname), "signal %d", WTERMSIG(p->status));
+        mc__exec_add_finding(out, MC_FIND_CRASH, "process/crash", "", sig[0] ? sig : sname, detail);
+    } else if (sig[0] != '\0') {
+        mc__exec_add_finding(out, MC_FIND_CRASH, "process/crash", "", sig, detail);
+    } else {
+        mc__exec_add_finding(out, MC_FIND_EXIT, "process/exit", "", "", detail);
+    }
+}
+
 /* note_death for an HTTP target: the server we started died, or the
  * endpoint stopped serving. */
 static void note_death_http(mc_exec_t *x, mc_exec_outcome_t *out, const char *doing)
 {
-    char how[200], sig[200], detail[400];
+    char how[200], detail[400];
     const char *failure = x->http != NULL ? mc_http_failure(x->http) : NULL;
 
     if (x->ht_on && !mc_http_target_alive(&x->ht)) {
         const mc_proc_t *p = &x->ht.proc;
         mc_proc_describe(p, how, sizeof(how));
         mc_http_target_stderr(&x->ht, out->tail, sizeof(out->tail));
-        mc_exec_tail_signature(out->tail, sig, sizeof(sig));
-        snprintf(detail, sizeof(detail), "the server %s while %s", how, doing);
-        if (p->reaped && WIFSIGNALED(p->status) && p->signalled_by_us == 0) {
-            char sname[32];
-            snprintf(sname, sizeof(sname), "signal %d", WTERMSIG(p->status));
-            mc__exec_add_finding(out, MC_FIND_CRASH, "process/crash", "", sig[0] ? sig : sname, detail);
-        } else if (sig[0] != '\0') {
-            mc__exec_add_finding(out, MC_FIND_CRASH, "process/crash", "", sig, detail);
-        } else {
-            mc__exec_add_finding(out, MC_FIND_EXIT, "process/exit", "", "", detail);
-        }
+        add_death(p, out, how, doing);
         return;
     }
     snprintf(detail, sizeof(detail), "the endpoint stopped serving (%.200s) while %s",
@@ -202,7 +216,7 @@ static void note_death_http(mc_exec_t *x, mc_exec_outcome_t *out, const char *do
 
 void mc__exec_note_death(mc_exec_t *x, mc_exec_outcome_t *out, const char *doing)
 {
-    char how[200], sig[200], detail[400];
+    char how[200];
     const mc_proc_t *p = &x->t.proc;
 
     if (x->o.url != NULL) {
@@ -217,18 +231,7 @@ void mc__exec_note_death(mc_exec_t *x, mc_exec_outcome_t *out, const char *doing
         ;
     mc_ring_copy(&p->err, out->tail, sizeof(out->tail));
     mc_proc_describe(p, how, sizeof(how));
-    mc_exec_tail_signature(out->tail, sig, sizeof(sig));
-    snprintf(detail, sizeof(detail), "the server %s while %s", how, doing);
-    if (p->reaped && WIFSIGNALED(p->status) && p->signalled_by_us == 0) {
-        char sname[32];
-        snprintf(sname, sizeof(sname), "signal %d", WTERMSIG(p->status));
-        mc__exec_add_finding(out, MC_FIND_CRASH, "process/crash", "", sig[0] ? sig : sname, detail);
-    } else if (sig[0] != '\0') {
-        /* A sanitizer report followed by a plain exit (exitcode=1). */
-        mc__exec_add_finding(out, MC_FIND_CRASH, "process/crash", "", sig, detail);
-    } else {
-        mc__exec_add_finding(out, MC_FIND_EXIT, "process/exit", "", "", detail);
-    }
+    add_death(p, out, how, doing);
 }
 
 static uint64_t rss_bytes(pid_t pid)

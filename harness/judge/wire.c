@@ -324,6 +324,24 @@ static void keep_invalid(mc_wire_info_t *info, mc_msg_t *m)
         mc_msg_free(m);
 }
 
+void mc__wire_on_message(mc_wire_t *w, mc_msg_t *m, unsigned flags, mc_wire_info_t *info)
+{
+    switch (m->kind) {
+    case MC_MSG_RESULT:
+    case MC_MSG_ERROR:
+        mc__wire_on_response(w, m, flags, info);
+        break;
+    case MC_MSG_NOTIFICATION:
+        mc__wire_on_notification(w, m);
+        break;
+    case MC_MSG_REQUEST:
+        mc__wire_on_server_request(w, m);
+        break;
+    default:
+        break;
+    }
+}
+
 void mc_wire_inbound(mc_wire_t *w, int kind, unsigned flags, const char *data, size_t len,
                      mc_wire_info_t *info)
 {
@@ -407,20 +425,7 @@ void mc_wire_inbound(mc_wire_t *w, int kind, unsigned flags, const char *data, s
     w->raw_id = NULL;
     if (m.id != NULL && !mc__raw_member_id(data, len, &w->raw_id, &w->raw_id_len))
         w->raw_id = NULL;
-    switch (m.kind) {
-    case MC_MSG_RESULT:
-    case MC_MSG_ERROR:
-        mc__wire_on_response(w, &m, flags, info);
-        break;
-    case MC_MSG_NOTIFICATION:
-        mc__wire_on_notification(w, &m);
-        break;
-    case MC_MSG_REQUEST:
-        mc__wire_on_server_request(w, &m);
-        break;
-    default:
-        break;
-    }
+    mc__wire_on_message(w, &m, flags, info);
     w->raw_id = NULL;
     if (info != NULL) {
         info->msg = m;

@@ -57,20 +57,7 @@ void mc__wire_inbound_batch(mc_wire_t *w, json_object *arr)
         }
         mc_wire_pass(w, "wire/jsonrpc-envelope");
         w->raw_id = NULL;
-        switch (m.kind) {
-        case MC_MSG_RESULT:
-        case MC_MSG_ERROR:
-            mc__wire_on_response(w, &m, 0, NULL);
-            break;
-        case MC_MSG_NOTIFICATION:
-            mc__wire_on_notification(w, &m);
-            break;
-        case MC_MSG_REQUEST:
-            mc__wire_on_server_request(w, &m);
-            break;
-        default:
-            break;
-        }
+        mc__wire_on_message(w, &m, 0, NULL);
         mc_msg_free(&m);
     }
 }

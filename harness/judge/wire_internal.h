@@ -58,6 +58,11 @@ void mc__wire_on_notification(mc_wire_t *w, mc_msg_t *m);
 /* Judges a request from the server (wire_notify.c). */
 void mc__wire_on_server_request(mc_wire_t *w, mc_msg_t *m);
 
+/* Judges a decoded message by its kind: a response, a notification or a
+ * request from the server (nothing for an invalid one). info as for
+ * mc__wire_on_response. m stays the caller's. */
+void mc__wire_on_message(mc_wire_t *w, mc_msg_t *m, unsigned flags, mc_wire_info_t *info);
+
 /* Notes the requests of an array the client sent (wire_batch.c). */
 void mc__wire_outbound_batch(mc_wire_t *w, json_object *arr);
 
