@@ -390,6 +390,18 @@ static const mc_check_def_t builtins[] = {
 };
 
 #define HTTP_REFS2(p) {REF(MC_VN_2025_06_18, p), REF(MC_VN_2025_11_25, p), {.version = NULL}}
+/* The Streamable HTTP page of the stateless revision. */
+#define HTTP_PAGE_2607 "basic/transports/streamable-http"
+/* What the session-era checks that end at 2026-07-28 say of that revision. */
+#define HTTP_NO_SESSIONS                                                                           \
+    "2026-07-28, which has no sessions and no GET stream "                                         \
+    "(basic/transports/streamable-http#earlier-streamable-http-revisions)."
+/* The stateless revision's words on what answers a request (its opening
+ * list, under no heading; the link text [Server-Sent Events] is elided). */
+#define Q_ANSWER_SCOPED_2607                                                                       \
+    "The server answers each request with either a single JSON object or a \u2026 (SSE) stream " \
+    "scoped to that request, carrying request-related notifications followed by the final "      \
+    "response."
 #define HTTP_REFS3(p)                                                                              \
     {REF(MC_VN_2025_03_26, p), REF(MC_VN_2025_06_18, p), REF(MC_VN_2025_11_25, p),              \
      {.version = NULL}}
@@ -407,7 +419,17 @@ static const mc_check_def_t http_checks[] = {
      .level = MC_LEVEL_MUST,
      .quote = "If the server accepts the input, the server MUST return HTTP status code 202 "
               "Accepted with no body.",
-     .refs = HTTP_REFS3("basic/transports#sending-messages-to-the-server")},
+     .refs = {REF(MC_VN_2025_03_26, "basic/transports#sending-messages-to-the-server"),
+              REF(MC_VN_2025_06_18, "basic/transports#sending-messages-to-the-server"),
+              REF(MC_VN_2025_11_25, "basic/transports#sending-messages-to-the-server"),
+              REFQ(MC_VN_2026_07_28, HTTP_PAGE_2607 "#sending-messages",
+                   "If the server accepts it, the server MUST return HTTP status code 202 "
+                   "Accepted with no body."),
+              {.version = NULL}},
+     .interpretation = "Judged on every POST whose body is a well-formed notification (up to "
+                       "2025-11-25 also a response, which that input covers). At 2026-07-28 "
+                       "the rule covers a notification only: the client of that revision "
+                       "sends no responses, so a POSTed response is not judged."},
     {.check = "http/request-content-type",
      .level = MC_LEVEL_MUST,
      .quote = "If the input is a JSON-RPC _request_, the server MUST either return Content-Type: "
@@ -419,17 +441,25 @@ static const mc_check_def_t http_checks[] = {
                    "Content-Type: application/json, to return one JSON object."),
               REF(MC_VN_2025_06_18, "basic/transports#sending-messages-to-the-server"),
               REF(MC_VN_2025_11_25, "basic/transports#sending-messages-to-the-server"),
+              REFQ(MC_VN_2026_07_28, HTTP_PAGE_2607 "#sending-messages",
+                   "If the body is a JSON-RPC _request_, the server MUST return either "
+                   "Content-Type: application/json (a single JSON object) or Content-Type: "
+                   "text/event-stream (an SSE response stream)."),
               {.version = NULL}}},
     {.check = "http/session-id-visible-ascii",
      .level = MC_LEVEL_MUST,
      .quote = "The session ID MUST only contain visible ASCII characters (ranging from 0x21 to "
               "0x7E).",
-     .refs = HTTP_REFS3("basic/transports#session-management")},
+     .refs = HTTP_REFS3("basic/transports#session-management"),
+     .interpretation = "Judged on the first Mcp-Session-Id the server assigns. Not judged at "
+                       HTTP_NO_SESSIONS},
     {.check = "http/get-stream-no-response",
      .level = MC_LEVEL_MUST,
      .quote = "The server MUST NOT send a JSON-RPC _response_ on the stream unless resuming a "
               "stream associated with a previous client request.",
-     .refs = HTTP_REFS3("basic/transports#listening-for-messages-from-the-server")},
+     .refs = HTTP_REFS3("basic/transports#listening-for-messages-from-the-server"),
+     .interpretation = "Judged on the GET stream the client opens after the handshake. Not "
+                       "judged at " HTTP_NO_SESSIONS},
     {.check = "http/response-on-own-stream",
      .level = MC_LEVEL_SHOULD,
      .quote = "The SSE stream SHOULD eventually include JSON-RPC _response_ for the JSON-RPC "
@@ -441,7 +471,12 @@ static const mc_check_def_t http_checks[] = {
               REFQ(MC_VN_2025_11_25, "basic/transports#sending-messages-to-the-server",
                    "The SSE stream SHOULD eventually include a JSON-RPC _response_ for the "
                    "JSON-RPC _request_ sent in the POST body."),
-              {.version = NULL}}},
+              REFQL(MC_VN_2026_07_28, HTTP_PAGE_2607, Q_ANSWER_SCOPED_2607, MC_LEVEL_INFO),
+              {.version = NULL}},
+     .interpretation = "Judged on every answer (JSON body or SSE stream) to a POSTed request "
+                       "with a readable id: a response to another id on it breaks the rule. "
+                       "At 2026-07-28 the page says it without a keyword (the answer is "
+                       "scoped to its request), so a break there is INFO."},
     {.check = "http/sse-event-id-unique",
      .level = MC_LEVEL_MUST,
      .quote = "If present, the ID MUST be globally unique across all streams within that "
@@ -451,7 +486,10 @@ static const mc_check_def_t http_checks[] = {
      .interpretation = "Every SSE event id the session receives is remembered (the last "
                        "MC_HTTP_MAX_TRACKED_EVENT_IDS of them); one seen before, on any stream "
                        "of the session, is a FAIL. A resumed stream repeating an id of the "
-                       "stream it resumes is a redelivery, not a reuse."},
+                       "stream it resumes is a redelivery, not a reuse. Not judged at "
+                       "2026-07-28, which has no sessions and no resumption (its streams are "
+                       "not resumable, so it gives event ids no rule: "
+                       "basic/transports/streamable-http#receiving-messages)."},
     {.check = "http/resume-own-stream",
      .level = MC_LEVEL_MUST,
      .quote = "The server MUST NOT replay messages that would have been delivered on a "
@@ -460,12 +498,18 @@ static const mc_check_def_t http_checks[] = {
      .interpretation = "When a stream ends before the response to its request, the client "
                        "resumes it with GET and Last-Event-ID; an event on that GET whose id "
                        "another stream of the session sent is a replayed message of another "
-                       "stream."},
+                       "stream. Not judged at 2026-07-28, whose streams are not resumable "
+                       "(the client does not resume them: "
+                       "basic/transports/streamable-http#receiving-messages)."},
     {.check = "http/sse-event-has-data",
      .level = MC_LEVEL_INFO,
      .quote = "Server can optionally make use of Server-Sent Events (SSE) to stream multiple "
               "server messages.",
-     .refs = HTTP_REFS3("basic/transports#streamable-http"),
+     .refs = {REF(MC_VN_2025_03_26, "basic/transports#streamable-http"),
+              REF(MC_VN_2025_06_18, "basic/transports#streamable-http"),
+              REF(MC_VN_2025_11_25, "basic/transports#streamable-http"),
+              REFQ(MC_VN_2026_07_28, HTTP_PAGE_2607, Q_ANSWER_SCOPED_2607),
+              {.version = NULL}},
      .interpretation = "An SSE event without a data field carries no message (event-stream "
                        "clients do not dispatch it); it is reported, never failed."},
 
