@@ -147,16 +147,20 @@ static int follows_declared(const char *check)
 }
 
 /* False for a check whose sentence binds the server with no MUST or
- * SHOULD (a MAY, or informational): breaking it is INFO in a run, so it is
- * no finding of a campaign either. Checks the registry does not hold are
- * kept. */
-static int binds_server(const char *check)
+ * SHOULD (a MAY, or informational) at the version x speaks: breaking it is
+ * INFO in a run, so it is no finding of a campaign either. Checks the
+ * registry does not hold are kept. */
+static int binds_server(const mc_exec_t *x, const char *check)
 {
     const mc_check_def_t *d = mc_builtin_check(check);
+    mc_level_t level;
 
     if (d == NULL)
         d = mc_builtin_http_check(check);
-    return d == NULL || d->level == MC_LEVEL_MUST || d->level == MC_LEVEL_SHOULD;
+    if (d == NULL)
+        return 1;
+    level = mc_check_level_for(d, x->version);
+    return level == MC_LEVEL_MUST || level == MC_LEVEL_SHOULD;
 }
 
 void mc__exec_collect_findings(mc_exec_t *x, size_t n0, mc_exec_outcome_t *out)
@@ -176,7 +180,7 @@ void mc__exec_collect_findings(mc_exec_t *x, size_t n0, mc_exec_outcome_t *out)
             if (x->reused && (r == NULL || follows_requests(f->check) ||
                               (r->response && response_doubtful(x, r))))
                 continue;
-            if ((x->reinit && follows_declared(f->check)) || !binds_server(f->check))
+            if ((x->reinit && follows_declared(f->check)) || !binds_server(x, f->check))
                 continue;
             mc__exec_add_finding(out, MC_FIND_CHECK, f->check, r != NULL ? r->method : "", "",
                                  f->detail);
@@ -187,7 +191,7 @@ void mc__exec_collect_findings(mc_exec_t *x, size_t n0, mc_exec_outcome_t *out)
         mc_http_finding_t hf;
         char note[260];
         while (mc_http_take_finding(x->http, &hf))
-            if (!hf.pass && http_judged(x, &hf) && binds_server(hf.check))
+            if (!hf.pass && http_judged(x, &hf) && binds_server(x, hf.check))
                 mc__exec_add_finding(out, MC_FIND_CHECK, hf.check, "", "", hf.detail);
         while (mc_http_take_note(x->http, note, sizeof(note)))
             ; /* the transcript notes are the runner's; nothing grows here */

@@ -93,7 +93,8 @@ static const mc_opt_t validate_opts[] = {
                    "ids. A trace recorded over Streamable HTTP has the HTTP facts beside each "
                    "message received (\"http\": stream, status, content type, session, SSE "
                    "event id); they are judged too (http/sse-event-id-unique, "
-                   "http/resume-own-stream, http/get-stream-no-response), and the "
+                   "http/resume-own-stream, http/get-stream-no-response; not at 2026-07-28, "
+                   "which has no sessions), and the "
                    "transport's notes (\"dir\": \"note\") are skipped"),
     MC_OPTION_FLAG(T, quiet, "quiet", 'q', "print only the summary line"),
     MC_OPTION_END,

@@ -180,8 +180,10 @@ static void classify_post(mc_http_t *h, stream_t *s, const char *line, size_t n)
     }
     else if (!s->malformed && m != NULL && !has_id && !has_result && !has_error)
         s->carries_request = 0; /* a notification */
-    else if (!s->malformed && m == NULL && has_id && has_result != has_error)
+    else if (!s->malformed && m == NULL && has_id && has_result != has_error) {
         s->carries_request = 0; /* a response */
+        s->is_response = 1;
+    }
     if (s->carries_request == 0 && m != NULL)
         s->is_initialized = strcmp(m, "notifications/initialized") == 0;
     json_object_put(o);

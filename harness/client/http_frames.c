@@ -162,6 +162,11 @@ json_object *mc__http_parse_n(const char *data, size_t len)
 }
 
 
+int mc__http_stateless(const mc_http_t *h, const stream_t *s)
+{
+    return s->modern || h->modern_version[0] != '\0';
+}
+
 /* Looks at a message a stream delivered for the rules about where it may
  * come: a response on the GET stream, a response to another request on a
  * POST stream, the initialize result naming the version. */
@@ -191,7 +196,9 @@ void mc__http_inspect_message(mc_http_t *h, stream_t *s, const char *data, size_
         s->responses++;
         if (s->req_id[0] && strcmp(ids, s->req_id) == 0)
             s->answered = 1;
-        if (s->kind == ST_GET && s->resume_of == 0)
+        /* 2026-07-28 has no GET stream (streamable-http#earlier-streamable-
+         * http-revisions): the rule is not judged in a session of it. */
+        if (s->kind == ST_GET && s->resume_of == 0 && !mc__http_stateless(h, s))
             mc__http_finding(h, "http/get-stream-no-response", 0,
                     "GET#%u carried a JSON-RPC response (id %.40s)", s->num, ids);
         else if (s->carries_request && s->req_id[0] && strcmp(ids, s->req_id) != 0 &&
@@ -277,7 +284,12 @@ int mc__http_on_sse_event(void *ctx, const mc_sse_event_t *ev)
     stream_t *s = ctx;
     mc_http_t *h = s->h;
 
-    if (ev->has_id && ev->id[0] != '\0' && !track_event_id(h, s, ev->id)) {
+    /* Event ids are held unique per session, and a resumption to its own
+     * stream, only where there are sessions and resumption: 2026-07-28's
+     * streams are not resumable (streamable-http#receiving-messages) and it
+     * gives event ids no rule, so its event ids are not tracked. */
+    if (ev->has_id && ev->id[0] != '\0' && !mc__http_stateless(h, s) &&
+        !track_event_id(h, s, ev->id)) {
         mc__http_note(h, "GET#%u: event %.60s came before on this stream; not passed on again", s->num,
              ev->id);
         return 0;

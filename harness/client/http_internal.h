@@ -37,6 +37,7 @@ typedef struct stream {
     int malformed;          /* ... the body is no valid JSON-RPC message at all */
     int is_initialize;      /* ... an initialize request */
     int is_initialized;     /* ... notifications/initialized */
+    int is_response;        /* ... a well-formed JSON-RPC response (carries_request 0) */
     char req_id[MC_HTTP_MAX_REQ_ID + 1]; /* the request's id, compact JSON; "" none or too long */
     long status;
     int headers_done;
@@ -187,6 +188,15 @@ int mc__http_push_frame(mc_http_t *h, stream_t *s, mc_frame_kind_t kind, const c
 
 /* Parses len bytes (not necessarily NUL-terminated). New reference or NULL. */
 json_object *mc__http_parse_n(const char *data, size_t len);
+
+/*
+ * True when s belongs to a stateless revision (2026-07-28): its POST carried
+ * that revision's metadata, or the session already spoke it. Such a
+ * revision has no sessions, no GET stream and no resumption
+ * (streamable-http#earlier-streamable-http-revisions), so the rules of those
+ * mechanisms are not judged on it, and its streams are not resumed.
+ */
+int mc__http_stateless(const mc_http_t *h, const stream_t *s);
 
 /* Judges where a message a stream delivered may come (see http_frames.c). */
 void mc__http_inspect_message(mc_http_t *h, stream_t *s, const char *data, size_t len);

@@ -48,7 +48,11 @@ static void adopt_session_id(mc_http_t *h, stream_t *s)
     size_t i;
     int visible = 1;
 
-    if (s->session_id[0] == '\0' || h->session_id[0] != '\0' || s->kind == ST_DELETE || s->modern)
+    /* 2026-07-28 has no sessions (streamable-http#earlier-streamable-http-
+     * revisions): an id there is judged by http/stateless-no-session-id and
+     * never adopted. */
+    if (s->session_id[0] == '\0' || h->session_id[0] != '\0' || s->kind == ST_DELETE ||
+        mc__http_stateless(h, s))
         return;
     for (i = 0; s->session_id[i]; i++)
         if ((unsigned char)s->session_id[i] < 0x21 || (unsigned char)s->session_id[i] > 0x7E)
@@ -305,6 +309,15 @@ static void schedule_resume(mc_http_t *h, const stream_t *s)
 
     if (h->gone)
         return;
+    if (mc__http_stateless(h, s)) {
+        /* "Resumable SSE streams via Last-Event-ID are not supported"
+         * (2026-07-28, streamable-http#receiving-messages): the request is
+         * left to its timeout. */
+        mc__http_note(h, "POST#%u: the SSE stream ended before the response to %s; streams of "
+                         "%s are not resumable",
+                      origin, s->req_id, h->modern_version[0] ? h->modern_version : "this revision");
+        return;
+    }
     if (last[0] == '\0') {
         mc__http_note(h, "POST#%u: the SSE stream ended before the response to %s, and no event id was "
                 "sent to resume from",
@@ -407,7 +420,11 @@ static void stream_finished(mc_http_t *h, stream_t *s)
                      "the server redirected %s#%u to %.100s; mcpcheck does not follow redirects",
                      kind_name(s), s->num, s->location[0] ? s->location : "(no Location)");
     }
-    if (s->kind == ST_POST && !s->carries_request) {
+    /* A POSTed response is judged only up to 2025-11-25: at 2026-07-28 the
+     * rule covers a notification (streamable-http#sending-messages), and that
+     * revision's client sends no responses at all. */
+    if (s->kind == ST_POST && !s->carries_request &&
+        !(s->is_response && mc__http_stateless(h, s))) {
         mc__http_finding(h, "http/notification-202", s->status == 202,
                 "POST#%u (a notification or response) got %ld%s", s->num, s->status,
                 s->status == 202 && s->body_len > 0 ? " with a body" : "");

@@ -120,7 +120,9 @@ static uint64_t hash_str(const char *p)
  * live: no SSE event id used by two streams of the session
  * (http/sse-event-id-unique), a resumption replaying no event of another
  * stream (http/resume-own-stream), no response on the GET stream
- * (http/get-stream-no-response).
+ * (http/get-stream-no-response). None of them is judged in a session of
+ * 2026-07-28, which has no sessions, no GET stream and no resumption
+ * (streamable-http#earlier-streamable-http-revisions), as live.
  */
 static void judge_http(mc_replay_t *rp, json_object *facts, const mc_wire_info_t *info)
 {
@@ -135,6 +137,8 @@ static void judge_http(mc_replay_t *rp, json_object *facts, const mc_wire_info_t
     if (stream == NULL)
         return;
     rp->http_frames++;
+    if (w->stateless || mc_version_has(rp->j.version, MC_VF_STATELESS))
+        return;
     if (info->is_line && strncmp(stream, "GET#", 4) == 0 && resumes == NULL &&
         (info->msg.kind == MC_MSG_RESULT || info->msg.kind == MC_MSG_ERROR))
         mc_wire_fail(w, "http/get-stream-no-response", "%s carried a JSON-RPC response", stream);

@@ -10,7 +10,8 @@
  * at --spec-version or at the version the session negotiated; the HTTP
  * facts are held to the rules a trace can show (SSE event ids unique per
  * session, a resumption replaying only its own stream, no response on the
- * GET stream). Findings land in the judge's table; printing them is the
+ * GET stream), except in a session of 2026-07-28, which has none of these
+ * mechanisms. Findings land in the judge's table; printing them is the
  * caller's.
  */
 #ifndef MC_JUDGE_REPLAY_H
