@@ -1,7 +1,8 @@
 /* Unit tests for the Streamable HTTP client (client/http.h) against a
  * scripted loopback server in a thread: how a POST's body is classified
  * (request, notification, malformed input) decides which rule judges the
- * answer, and a request id is kept whole or, past its limit, noted. */
+ * answer, a request id is kept whole or, past its limit, noted, and the
+ * session-era rules are judged up to 2025-11-25 only. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -388,6 +389,139 @@ static void test_null_method_not_request(void **state)
     server_stop(&sv);
 }
 
+/* An SSE answer with the given extra header lines and event-stream body,
+ * ended by closing the connection. */
+static char *sse_answer(const char *headers, const char *events)
+{
+    size_t cap = strlen(headers) + strlen(events) + 256;
+    char *a = malloc(cap);
+
+    assert_non_null(a);
+    snprintf(a, cap,
+             "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n%sConnection: close\r\n"
+             "\r\n%s",
+             headers, events);
+    return a;
+}
+
+static int judged(const client_t *c, const char *check)
+{
+    int i;
+
+    for (i = 0; i < c->n_found; i++)
+        if (strcmp(c->found[i].check, check) == 0)
+            return 1;
+    return 0;
+}
+
+/* The _meta of a request of the stateless revision. */
+#define META_2607 ",\"params\":{\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\"}}"
+
+/*
+ * Two requests answered on SSE streams that break the session-era rules: the
+ * first assigns the session id "bad id" (a space), the second reuses event
+ * id e1 and ends before its own response, after the response to another id.
+ * Sent as requests of 2025-11-25 (meta ""), every one of those rules fails
+ * and the stream is resumed; sent as requests of 2026-07-28, which has no
+ * sessions, GET stream or resumption, none of them is judged, the stream is
+ * not resumed, and the rules that revision keeps still are.
+ */
+static void session_rules(const char *meta, int stateless)
+{
+    server_t sv;
+    client_t c;
+    char *first = sse_answer("Mcp-Session-Id: bad id\r\n",
+                             "id: e1\ndata: {\"jsonrpc\":\"2.0\",\"id\":\"s1\",\"result\":{}}\n\n");
+    char *second = sse_answer("", "id: e1\ndata: {\"jsonrpc\":\"2.0\",\"id\":\"zz\",\"result\":{}}\n\n");
+    char *req1 = message("{\"jsonrpc\":\"2.0\",\"id\":\"s1\",\"method\":\"ping\"", meta, "}");
+    char *req2 = message("{\"jsonrpc\":\"2.0\",\"id\":\"s2\",\"method\":\"ping\"", meta, "}");
+
+    memset(&sv, 0, sizeof(sv));
+    sv.rules[0] = (rule_t){"\"s1\"", first};
+    sv.rules[1] = (rule_t){"\"s2\"", second};
+    server_start(&sv);
+    client_open(&c, &sv);
+    post(&c, 1, req1, NULL);
+    post(&c, 2, req2, NULL);
+    if (stateless) {
+        assert_false(judged(&c, "http/session-id-visible-ascii"));
+        assert_false(judged(&c, "http/sse-event-id-unique"));
+        assert_false(judged(&c, "http/resume-own-stream"));
+        assert_false(judged(&c, "http/get-stream-no-response"));
+        assert_false(noted(&c, "resuming after event"));
+        assert_true(noted(&c, "are not resumable"));
+        assert_null(mc_http_session_id(c.h));
+        /* What 2026-07-28 says of the same answers is still judged. */
+        assert_true(failed(&c, "http/stateless-no-session-id"));
+    } else {
+        assert_true(failed(&c, "http/session-id-visible-ascii"));
+        assert_true(failed(&c, "http/sse-event-id-unique"));
+        assert_true(noted(&c, "resuming after event e1"));
+        assert_false(judged(&c, "http/stateless-no-session-id"));
+    }
+    /* Kept at 2026-07-28 (INFO there): an answer scoped to another request. */
+    assert_true(failed(&c, "http/response-on-own-stream"));
+    client_close(&c);
+    server_stop(&sv);
+    free(first), free(second), free(req1), free(req2);
+}
+
+static void test_session_rules_2511(void **state)
+{
+    (void)state;
+    session_rules("", 0);
+}
+
+static void test_session_rules_not_at_2607(void **state)
+{
+    (void)state;
+    session_rules(META_2607, 1);
+}
+
+/*
+ * The 202 rule at 2026-07-28 covers a notification only: a POSTed response
+ * refused with 400 is not judged there (up to 2025-11-25 it is), while a
+ * refused notification and a request answered as text/plain still fail
+ * http/notification-202 and http/request-content-type.
+ */
+static void test_kept_rules_at_2607(void **state)
+{
+    server_t sv;
+    client_t c;
+    char *ok = json_answer("200 OK", "{\"jsonrpc\":\"2.0\",\"id\":\"m1\",\"result\":{}}");
+    char *refused = json_answer("400 Bad Request", "");
+    char *plain = strdup("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 2\r\n"
+                         "Connection: close\r\n\r\nhi");
+
+    (void)state;
+    assert_non_null(plain);
+    memset(&sv, 0, sizeof(sv));
+    sv.rules[0] = (rule_t){"\"m1\"", ok};
+    sv.rules[1] = (rule_t){"\"result\"", refused};
+    sv.rules[2] = (rule_t){"notifications/", refused};
+    sv.rules[3] = (rule_t){"\"plain\"", plain};
+    server_start(&sv);
+
+    /* Up to 2025-11-25 a POSTed response is input the rule covers. */
+    client_open(&c, &sv);
+    post(&c, 1, "{\"jsonrpc\":\"2.0\",\"id\":5,\"result\":{}}", NULL);
+    assert_true(failed(&c, "http/notification-202"));
+    client_close(&c);
+
+    client_open(&c, &sv);
+    post(&c, 1, "{\"jsonrpc\":\"2.0\",\"id\":\"m1\",\"method\":\"ping\"" META_2607 "}", NULL);
+    post(&c, 2, "{\"jsonrpc\":\"2.0\",\"id\":5,\"result\":{}}", NULL);
+    assert_false(judged(&c, "http/notification-202"));
+    post(&c, 3, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/x\"" META_2607 "}", NULL);
+    assert_true(failed(&c, "http/notification-202"));
+    assert_false(failed(&c, "http/request-content-type"));
+    post(&c, 4, "{\"jsonrpc\":\"2.0\",\"id\":\"plain\",\"method\":\"ping\"" META_2607 "}", NULL);
+    assert_true(failed(&c, "http/request-content-type"));
+    client_close(&c);
+    server_stop(&sv);
+    free(ok), free(refused), free(plain);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -396,6 +530,9 @@ int main(void)
         cmocka_unit_test(test_other_response_fails),
         cmocka_unit_test(test_malformed_400_not_notification),
         cmocka_unit_test(test_null_method_not_request),
+        cmocka_unit_test(test_session_rules_2511),
+        cmocka_unit_test(test_session_rules_not_at_2607),
+        cmocka_unit_test(test_kept_rules_at_2607),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
