@@ -77,6 +77,7 @@ typedef struct mc_campaign_stats {
     uint64_t coverage;   /* coverage map entries hit (0 without coverage) */
     uint64_t findings;   /* distinct findings written (reproduced on a fresh process) */
     uint64_t unconfirmed; /* distinct findings a fresh process did not show again */
+    uint64_t confirms;   /* fresh runs that confirmed new edges (counted in execs) */
     int64_t elapsed_ms;
     int instrumented;    /* the target writes the AFL++ map */
     int64_t first_finding_ms; /* -1 until the first finding */

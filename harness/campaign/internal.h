@@ -11,6 +11,7 @@
 
 #include "campaign/campaign.h"
 #include "campaign/exec.h"
+#include "campaign/gen.h"
 
 /* A finding on its way to the findings folder. */
 typedef struct mc__camp_found {
@@ -21,6 +22,53 @@ typedef struct mc__camp_found {
     unsigned min_runs;  /* runs the minimization took */
     int reproduced;     /* it showed again on a fresh process */
 } mc__camp_found_t;
+
+/* A corpus entry and what it earned: a sequence that lit new coverage or
+ * reached new states gets energy, the number of times it is picked as a
+ * parent before the others again. */
+typedef struct mc__camp_entry {
+    json_object *seq;
+    unsigned energy;
+    int edge_end; /* its last message is the one owed the new edges it lit */
+} mc__camp_entry_t;
+
+/* The corpus (corpus.c): entries in memory, files in DIR/corpus. */
+typedef struct mc__camp_corpus {
+    char dir[4096];
+    int worker;
+    mc__camp_entry_t *e;
+    size_t n;
+    size_t hot[MC_CAMPAIGN_MAX_HOT]; /* indices of entries with energy left */
+    size_t n_hot;
+    char **seen;      /* corpus file names already loaded or written */
+    size_t n_seen;
+    uint64_t written; /* files this worker wrote */
+} mc__camp_corpus_t;
+
+/* An empty corpus whose files live in OUT_DIR/corpus. 0, or -1 (out of
+ * memory or the path is too long; mc__camp_corpus_free then). */
+int mc__camp_corpus_init(mc__camp_corpus_t *k, const char *out_dir, int worker);
+void mc__camp_corpus_free(mc__camp_corpus_t *k);
+
+/* Keeps seq (borrowed) in memory with energy (the picks it is favoured
+ * for). Returns 0 when it is too long to keep. */
+int mc__camp_corpus_keep(mc__camp_corpus_t *k, mc_gen_t *g, json_object *seq, unsigned energy,
+                         int edge_end);
+
+/* A parent to mutate (borrowed), or NULL when the corpus is empty: most of
+ * the time a favoured entry (whose energy the pick spends; *favoured set),
+ * otherwise any. *edge_end: its last message is owed the new edges it lit. */
+json_object *mc__camp_corpus_pick(mc__camp_corpus_t *k, mc_gen_t *g, int *favoured, int *edge_end);
+
+/* Any entry (borrowed), or NULL when the corpus is empty. */
+json_object *mc__camp_corpus_any(mc__camp_corpus_t *k, mc_gen_t *g);
+
+/* Writes seq to a new file of the corpus folder. */
+void mc__camp_corpus_save(mc__camp_corpus_t *k, json_object *seq);
+
+/* Loads the corpus files not seen yet (this worker's own at start, the
+ * other workers' later). */
+void mc__camp_corpus_sync(mc__camp_corpus_t *k, mc_gen_t *g);
 
 /* FNV-1a of n bytes. */
 uint64_t mc__camp_hash(const char *s, size_t n);

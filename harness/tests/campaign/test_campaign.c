@@ -463,6 +463,93 @@ static void test_exec_edges_per_request(void **state)
     json_object_put(second);
 }
 
+/* A sequence of the named methods, each a request with ids from 1. */
+static json_object *seq_methods(const char *a, const char *b)
+{
+    char buf[512];
+
+    if (b == NULL)
+        snprintf(buf, sizeof(buf), "[{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"%s\"}]", a);
+    else
+        snprintf(buf, sizeof(buf),
+                 "[{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"%s\"},"
+                 " {\"jsonrpc\": \"2.0\", \"id\": 2, \"method\": \"%s\"}]",
+                 a, b);
+    return parse(buf);
+}
+
+/* New edges a persistent process reached only thanks to what an earlier
+ * sequence left in it do not stand: confirmed on a fresh process, they are
+ * new again, and the first sequence to reach them on its own gets them. */
+static void test_exec_confirm_carried_edges(void **state)
+{
+    char *argv[] = {(char *)g_target, "aflstate", NULL};
+    mc_exec_opts_t o;
+    mc_exec_t *x = NULL;
+    mc_exec_outcome_t out, cal;
+    mc_errbuf_t eb;
+    json_object *one = seq_methods("tools/list", NULL);
+    json_object *two = seq_methods("tools/list", "tools/list");
+    size_t kept, total, i;
+
+    (void)state;
+    memset(&o, 0, sizeof(o));
+    o.argv = argv;
+    o.version = "2025-06-18";
+    o.coverage = 1;
+    mc_errbuf_clear(&eb);
+    assert_int_equal(mc_exec_new(&x, &o, &eb), MC_OK);
+    assert_int_equal(mc_exec_run(x, one, 1, 0, &out, &eb), MC_OK);
+    assert_true(out.new_edges >= 1);
+    mc_exec_outcome_free(&out);
+    /* Again in the same process: "tools/list again" is new, owed to state. */
+    assert_int_equal(mc_exec_run(x, one, 0, 0, &out, &eb), MC_OK);
+    assert_int_equal(out.new_edges, 1);
+    mc_exec_outcome_free(&out);
+    total = mc_exec_coverage(x);
+    assert_int_equal(mc_exec_confirm(x, one, &cal, &kept, &eb), MC_OK);
+    assert_true(cal.started);
+    assert_int_equal(kept, 0);
+    assert_int_equal(mc_exec_coverage(x), total - 1);
+    mc_exec_outcome_free(&cal);
+    /* A sequence that reaches it on its own is credited, and it stands. */
+    assert_int_equal(mc_exec_run(x, two, 1, 0, &out, &eb), MC_OK);
+    assert_int_equal(out.new_edges, 1);
+    assert_int_equal(out.last_edge_elem, 1);
+    mc_exec_outcome_free(&out);
+    assert_int_equal(mc_exec_confirm(x, two, &cal, &kept, &eb), MC_OK);
+    assert_int_equal(kept, 1);
+    assert_int_equal(mc_exec_coverage(x), total);
+    mc_exec_outcome_free(&cal);
+    /* Nothing new: nothing to confirm, nothing run. */
+    assert_int_equal(mc_exec_run(x, one, 0, 0, &out, &eb), MC_OK);
+    assert_int_equal(out.new_edges, 0);
+    mc_exec_outcome_free(&out);
+    assert_int_equal(mc_exec_confirm(x, one, &cal, &kept, &eb), MC_OK);
+    assert_false(cal.started);
+    assert_int_equal(kept, 0);
+    mc_exec_free(x);
+
+    /* An edge that fails to show again MC_EXEC_CONFIRM_TRIES times stays seen. */
+    assert_int_equal(mc_exec_new(&x, &o, &eb), MC_OK);
+    assert_int_equal(mc_exec_run(x, one, 1, 0, &out, &eb), MC_OK);
+    mc_exec_outcome_free(&out);
+    for (i = 0; i <= MC_EXEC_CONFIRM_TRIES; i++) {
+        assert_int_equal(mc_exec_run(x, one, 0, 0, &out, &eb), MC_OK);
+        assert_int_equal(out.new_edges, 1);
+        mc_exec_outcome_free(&out);
+        assert_int_equal(mc_exec_confirm(x, one, &cal, &kept, &eb), MC_OK);
+        assert_int_equal(kept, i < MC_EXEC_CONFIRM_TRIES ? 0 : 1);
+        mc_exec_outcome_free(&cal);
+    }
+    assert_int_equal(mc_exec_run(x, one, 0, 0, &out, &eb), MC_OK);
+    assert_int_equal(out.new_edges, 0);
+    mc_exec_outcome_free(&out);
+    mc_exec_free(x);
+    json_object_put(one);
+    json_object_put(two);
+}
+
 /* A server breaking a rule whose keyword binds nobody on its side (a log
  * message below the level the client set: INFO in a run) gives no
  * finding. */
@@ -575,6 +662,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_exec_dup_id_judged),
         cmocka_unit_test(test_exec_unknown_methods_one_state),
         cmocka_unit_test(test_exec_edges_per_request),
+        cmocka_unit_test(test_exec_confirm_carried_edges),
         cmocka_unit_test(test_exec_info_rule_no_finding),
         cmocka_unit_test(test_keep_up_to_new_edges),
         cmocka_unit_test(test_gen_extend_last),
