@@ -27,8 +27,7 @@ typedef struct camp {
     mc_gen_t g;
     uint32_t *states;              /* open-addressing set; 0 = empty */
     mc__camp_corpus_t k;
-    char *sigs[MC_CAMPAIGN_MAX_FINDINGS];
-    size_t n_sigs;
+    mc__camp_sigs_t sigs;
     json_object *prev;             /* the sequence run last in the running process, or NULL */
     int64_t t0, last_stats, last_sync;
     FILE *stats;
@@ -176,16 +175,6 @@ static void stats_line(camp_t *c)
 
 /* --- findings ------------------------------------------------------------- */
 
-static int sig_known(camp_t *c, const char *sig)
-{
-    size_t i;
-
-    for (i = 0; i < c->n_sigs; i++)
-        if (strcmp(c->sigs[i], sig) == 0)
-            return 1;
-    return 0;
-}
-
 static int has_sig(const mc_exec_outcome_t *out, const char *sig)
 {
     size_t i;
@@ -224,10 +213,12 @@ int mc__camp_reproduces(void *ctx, json_object *seq, const char *sig)
     return hit;
 }
 
-/* Handles a finding of a new signature shown by seq; carry (or NULL) is seq
- * with the end of the sequence before it in front (mc__camp_with_carry), tried when
- * seq alone does not show the finding again on a fresh process. */
-static void handle_finding(camp_t *c, json_object *seq, json_object *carry,
+/* Handles a finding shown by seq (s its record, from mc__camp_sig_due); carry (or
+ * NULL) is seq with the end of the sequence before it in front
+ * (mc__camp_with_carry), tried when seq alone does not show the finding
+ * again on a fresh process. What a fresh process shows goes to findings/;
+ * what it does not, to unconfirmed/ the first time only. */
+static void handle_finding(camp_t *c, mc__camp_sig_t *s, json_object *seq, json_object *carry,
                            const mc_exec_finding_t *f)
 {
     char lock[PATH_LEN], name[64];
@@ -236,34 +227,46 @@ static void handle_finding(camp_t *c, json_object *seq, json_object *carry,
     mc__camp_found_t fd;
     mc_exec_outcome_t rec;
     mc_errbuf_t eb;
-    int fdl, reproduced = 0, tries;
+    int fdl, reproduced = 0, tries, first = s->tries == 0;
     int64_t found_ms = elapsed(c);
 
-    if (c->n_sigs < MC_CAMPAIGN_MAX_FINDINGS) {
-        char *d = strdup(f->sig);
-        if (d != NULL)
-            c->sigs[c->n_sigs++] = d;
+    s->tries++;
+    if (!s->owned) {
+        /* A dotfile: the claim is no finding of its own. */
+        snprintf(name, sizeof(name), ".%016llx.lock", (unsigned long long)h);
+        if (path_in(lock, c->o->out_dir, "findings", name) != 0)
+            return;
+        fdl = open(lock, O_CREAT | O_EXCL | O_WRONLY, 0644);
+        if (fdl < 0) {
+            s->settled = 1; /* another worker (or an earlier run) has it */
+            return;
+        }
+        close(fdl);
+        s->owned = 1;
     }
-    snprintf(name, sizeof(name), "%016llx.lock", (unsigned long long)h);
-    if (path_in(lock, c->o->out_dir, "findings", name) != 0)
-        return;
-    fdl = open(lock, O_CREAT | O_EXCL | O_WRONLY, 0644);
-    if (fdl < 0)
-        return; /* another worker (or an earlier run) has it */
-    close(fdl);
-    if (c->st->first_finding_ms < 0)
-        c->st->first_finding_ms = found_ms;
 
     memset(&fd, 0, sizeof(fd));
     fd.f = *f;
     fd.found_ms = found_ms;
     fd.orig_len = json_object_array_length(seq);
-    for (tries = 0; tries < 3 && !reproduced; tries++)
+    for (tries = 0; tries < (first ? 3 : 1) && !reproduced; tries++)
         reproduced = mc__camp_reproduces(c, seq, f->sig);
-    for (tries = 0; carry != NULL && tries < 3 && !reproduced; tries++)
+    for (tries = 0; carry != NULL && tries < (first ? 3 : 1) && !reproduced; tries++)
         if ((reproduced = mc__camp_reproduces(c, carry, f->sig)) != 0)
             seq = carry;
     fd.reproduced = reproduced;
+    if (!reproduced && !first)
+        return; /* in unconfirmed/ already */
+    if (reproduced) {
+        s->settled = 1;
+        if (c->st->first_finding_ms < 0)
+            c->st->first_finding_ms = found_ms;
+        if (!first && c->st->unconfirmed > 0) {
+            /* Shown at last by a sequence of its own: no longer unconfirmed. */
+            mc__camp_drop_finding(c->o, "unconfirmed", f);
+            c->st->unconfirmed--;
+        }
+    }
     if (reproduced && !c->o->no_minimize)
         min = mc__camp_minimize(c, seq, f->sig, &fd.min_runs);
     if (min == NULL)
@@ -354,11 +357,13 @@ static size_t confirm_edges(camp_t *c, json_object *keep, const mc_exec_outcome_
     c->st->confirms++;
     c->st->msgs_out += cal.lines_out;
     c->st->msgs_in += cal.lines_in;
-    for (i = 0; i < cal.nf; i++)
-        if (!sig_known(c, cal.f[i].sig) && c->n_sigs < MC_CAMPAIGN_MAX_FINDINGS) {
-            handle_finding(c, keep, NULL, &cal.f[i]);
+    for (i = 0; i < cal.nf; i++) {
+        mc__camp_sig_t *s;
+        if (mc__camp_sig_due(&c->sigs, cal.f[i].sig, &s)) {
+            handle_finding(c, s, keep, NULL, &cal.f[i]);
             *ran = 0;
         }
+    }
     mc_exec_outcome_free(&cal);
     return kept;
 }
@@ -413,11 +418,13 @@ static int one(camp_t *c, json_object *seq, mc_errbuf_t *eb)
         fresh_states += (size_t)state_add(c, out.states[i]);
     if (fresh_states > 0 || out.new_cov > 0)
         last = keep_new(c, seq, carry, &out, fresh_states);
-    for (i = 0; i < out.nf; i++)
-        if (!sig_known(c, out.f[i].sig) && c->n_sigs < MC_CAMPAIGN_MAX_FINDINGS) {
-            handle_finding(c, seq, carry, &out.f[i]);
+    for (i = 0; i < out.nf; i++) {
+        mc__camp_sig_t *s;
+        if (mc__camp_sig_due(&c->sigs, out.f[i].sig, &s)) {
+            handle_finding(c, s, seq, carry, &out.f[i]);
             handled = 1;
         }
+    }
     json_object_put(c->prev);
     /* Findings are confirmed on fresh processes: what runs next follows
      * those runs, not seq. */
@@ -457,7 +464,6 @@ int mc_campaign_run(const mc_campaign_opts_t *o, mc_campaign_stats_t *st, mc_err
     mc_exec_opts_t xo;
     char path[PATH_LEN], sname[64];
     int rc = MC_OK, failures = 0;
-    size_t i;
     json_object *seq;
 
     memset(&c, 0, sizeof(c));
@@ -553,8 +559,7 @@ out:
     if (c.stats != NULL)
         fclose(c.stats);
     mc__camp_corpus_free(&c.k);
-    for (i = 0; i < c.n_sigs; i++)
-        free(c.sigs[i]);
+    mc__camp_sigs_free(&c.sigs);
     free(c.states);
     mc_gen_free(&c.g);
     return rc;

@@ -70,6 +70,33 @@ void mc__camp_corpus_save(mc__camp_corpus_t *k, json_object *seq);
  * other workers' later). */
 void mc__camp_corpus_sync(mc__camp_corpus_t *k, mc_gen_t *g);
 
+/* A finding signature a worker has seen (sigs.c). */
+typedef struct mc__camp_sig {
+    char *text;
+    uint32_t seen;   /* sightings */
+    unsigned tries;  /* times handled (reproduction tried) */
+    int owned;       /* this worker holds its claim (the lock file) */
+    int settled;     /* written to findings/, or claimed by another worker */
+} mc__camp_sig_t;
+
+typedef struct mc__camp_sigs {
+    mc__camp_sig_t v[MC_CAMPAIGN_MAX_FINDINGS];
+    size_t n;
+} mc__camp_sigs_t;
+
+/*
+ * Counts a sighting of the signature text; returns 1 when its finding is
+ * to be handled now: the first time it is seen, and again, while it is not
+ * settled, at its 2nd, 4th, 8th ... sighting, MC_CAMPAIGN_FINDING_TRIES
+ * handlings at most (the caller counts them in tries): a finding first
+ * seen thanks to state that earlier sequences left in the process may show
+ * in one sequence of its own later. *sp gets the record (NULL when the
+ * table is full or out of memory: then 0).
+ */
+int mc__camp_sig_due(mc__camp_sigs_t *t, const char *text, mc__camp_sig_t **sp);
+
+void mc__camp_sigs_free(mc__camp_sigs_t *t);
+
 /* FNV-1a of n bytes. */
 uint64_t mc__camp_hash(const char *s, size_t n);
 
@@ -99,6 +126,12 @@ json_object *mc__camp_minimize(void *ctx, json_object *seq, const char *sig, uns
 int mc__camp_write_finding(const mc_campaign_opts_t *o, const char *sub, const char *version,
                            json_object *seq, const mc__camp_found_t *fd,
                            const mc_exec_outcome_t *rec);
+
+/* Removes the files SUB/NAME.* that mc__camp_write_finding wrote for f's
+ * signature (its line in SUB/index.tsv stays: the report leaves out an
+ * unconfirmed line whose signature is in findings/index.tsv). */
+void mc__camp_drop_finding(const mc_campaign_opts_t *o, const char *sub,
+                           const mc_exec_finding_t *f);
 
 /*
  * A persistent target carries state from one sequence into the next: the

@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -550,6 +552,80 @@ static void test_exec_confirm_carried_edges(void **state)
     json_object_put(two);
 }
 
+/* A finding is handled at its first sighting, then, while no fresh process
+ * has shown it, at its 2nd, 4th, 8th ... sighting, a bounded number of
+ * times; once settled, never again. */
+static void test_sig_schedule(void **state)
+{
+    mc__camp_sigs_t t;
+    mc__camp_sig_t *s = NULL, *o = NULL;
+    unsigned due = 0, n;
+
+    (void)state;
+    memset(&t, 0, sizeof(t));
+    for (n = 1; n <= 1u << 20; n++) {
+        int d = mc__camp_sig_due(&t, "wire/x|m", &s);
+        assert_non_null(s);
+        if (n <= 16)
+            assert_int_equal(d, n == 1 || n == 2 || n == 4 || n == 8 || n == 16);
+        if (d) {
+            s->tries++;
+            due++;
+        }
+    }
+    /* The number of handlings is bounded whatever the sightings. */
+    assert_int_equal(due, MC_CAMPAIGN_FINDING_TRIES);
+    assert_int_equal(t.n, 1);
+    assert_int_equal(mc__camp_sig_due(&t, "schema/y|m", &o), 1);
+    assert_ptr_not_equal(o, s);
+    o->tries++;
+    o->settled = 1;
+    assert_int_equal(mc__camp_sig_due(&t, "schema/y|m", &o), 0);
+    assert_int_equal(mc__camp_sig_due(&t, "schema/y|m", &o), 0);
+    mc__camp_sigs_free(&t);
+}
+
+/* The report does not list as unconfirmed what findings/ holds since. */
+static void test_report_drops_confirmed(void **state)
+{
+    char dir[] = "/tmp/mc-report-XXXXXX", path[256], *text = NULL;
+    FILE *f;
+    size_t len = 0;
+    int kept = 0;
+    mc_errbuf_t eb;
+
+    (void)state;
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof(path), "%s/findings", dir);
+    assert_int_equal(mkdir(path, 0700), 0);
+    snprintf(path, sizeof(path), "%s/unconfirmed", dir);
+    assert_int_equal(mkdir(path, 0700), 0);
+    snprintf(path, sizeof(path), "%s/findings/index.tsv", dir);
+    assert_non_null(f = fopen(path, "w"));
+    fputs("2.000\tschema/logging\tnotifications/message\tSIG-A\ta.jsonc\t9\t3\t20\tyes\tlevel 3\n", f);
+    fclose(f);
+    snprintf(path, sizeof(path), "%s/unconfirmed/index.tsv", dir);
+    assert_non_null(f = fopen(path, "w"));
+    fputs("1.000\tschema/logging\tnotifications/message\tSIG-A\ta.jsonc\t2\t2\t0\tno\tgone-detail\n", f);
+    fputs("1.500\twire/single-response\ttools/call\tSIG-B\tb.jsonc\t2\t2\t0\tno\tkept-detail\n", f);
+    fclose(f);
+    mc_errbuf_clear(&eb);
+    assert_int_equal(mc_campaign_write_report(dir, "server", &eb), MC_OK);
+    snprintf(path, sizeof(path), "%s/report.md", dir);
+    assert_non_null(f = fopen(path, "r"));
+    while (getline(&text, &len, f) > 0) {
+        assert_null(strstr(text, "gone-detail"));
+        if (strstr(text, "more seen once") != NULL)
+            assert_non_null(strstr(text, "1 more"));
+        kept += strstr(text, "kept-detail") != NULL;
+    }
+    assert_int_equal(kept, 1);
+    fclose(f);
+    free(text);
+    snprintf(path, sizeof(path), "rm -rf '%s'", dir);
+    assert_int_equal(system(path), 0);
+}
+
 /* A server breaking a rule whose keyword binds nobody on its side (a log
  * message below the level the client set: INFO in a run) gives no
  * finding. */
@@ -663,6 +739,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_exec_unknown_methods_one_state),
         cmocka_unit_test(test_exec_edges_per_request),
         cmocka_unit_test(test_exec_confirm_carried_edges),
+        cmocka_unit_test(test_sig_schedule),
+        cmocka_unit_test(test_report_drops_confirmed),
         cmocka_unit_test(test_exec_info_rule_no_finding),
         cmocka_unit_test(test_keep_up_to_new_edges),
         cmocka_unit_test(test_gen_extend_last),
