@@ -28,6 +28,7 @@ typedef struct camp {
     uint32_t *states;              /* open-addressing set; 0 = empty */
     mc__camp_corpus_t k;
     mc__camp_sigs_t sigs;
+    uint64_t retries;              /* fresh runs spent trying unconfirmed findings again */
     json_object *prev;             /* the sequence run last in the running process, or NULL */
     int64_t t0, last_stats, last_sync;
     FILE *stats;
@@ -249,9 +250,10 @@ static void handle_finding(camp_t *c, mc__camp_sig_t *s, json_object *seq, json_
     fd.f = *f;
     fd.found_ms = found_ms;
     fd.orig_len = json_object_array_length(seq);
-    for (tries = 0; tries < (first ? 3 : 1) && !reproduced; tries++)
+    for (tries = 0; tries < (first ? 3 : 1) && !reproduced; tries++, c->retries += !first)
         reproduced = mc__camp_reproduces(c, seq, f->sig);
-    for (tries = 0; carry != NULL && tries < (first ? 3 : 1) && !reproduced; tries++)
+    for (tries = 0; carry != NULL && tries < (first ? 3 : 1) && !reproduced;
+         tries++, c->retries += !first)
         if ((reproduced = mc__camp_reproduces(c, carry, f->sig)) != 0)
             seq = carry;
     fd.reproduced = reproduced;
@@ -332,13 +334,21 @@ static int done(const camp_t *c)
     return c->o->max_execs > 0 && c->st->execs >= c->o->max_execs;
 }
 
+/* True while the fresh runs spent on confirming edges and on trying
+ * unconfirmed findings again stay within their share of all runs. */
+static int fresh_run_ok(const camp_t *c, uint64_t spent)
+{
+    return spent * MC_CAMPAIGN_FRESH_SHARE < c->st->execs;
+}
+
 /*
  * New edges lit in a process that carried state in may be owed to that
  * state: keep (what of the sequence would join the corpus, with what it
  * carried) is run on a fresh process, and only the edges it reaches again
- * stand (mc_exec_confirm). Returns those; *ran is set when keep ran (the
- * process now holds its state). A finding of the fresh run is handled as
- * any other.
+ * stand (mc_exec_confirm). Past the share of runs this may take, they are
+ * made new again unconfirmed, to be found again. Returns the edges that
+ * stand; *ran is set when keep ran (the process now holds its state). A
+ * finding of the fresh run is handled as any other.
  */
 static size_t confirm_edges(camp_t *c, json_object *keep, const mc_exec_outcome_t *out, int *ran)
 {
@@ -347,8 +357,10 @@ static size_t confirm_edges(camp_t *c, json_object *keep, const mc_exec_outcome_
     size_t kept = out->new_edges, i;
 
     *ran = 0;
-    if (out->new_edges == 0 || out->started || keep == NULL)
+    if (out->new_edges == 0 || out->started)
         return out->new_edges;
+    if (keep == NULL || !fresh_run_ok(c, c->st->confirms))
+        return out->new_edges - mc_exec_forget_new(c->x);
     mc_errbuf_clear(&eb);
     if (mc_exec_confirm(c->x, keep, &cal, &kept, &eb) != MC_OK)
         return out->new_edges;
@@ -359,7 +371,8 @@ static size_t confirm_edges(camp_t *c, json_object *keep, const mc_exec_outcome_
     c->st->msgs_in += cal.lines_in;
     for (i = 0; i < cal.nf; i++) {
         mc__camp_sig_t *s;
-        if (mc__camp_sig_due(&c->sigs, cal.f[i].sig, &s)) {
+        if (mc__camp_sig_due(&c->sigs, cal.f[i].sig, &s) &&
+            (s->tries == 0 || fresh_run_ok(c, c->retries))) {
             handle_finding(c, s, keep, NULL, &cal.f[i]);
             *ran = 0;
         }
@@ -420,7 +433,8 @@ static int one(camp_t *c, json_object *seq, mc_errbuf_t *eb)
         last = keep_new(c, seq, carry, &out, fresh_states);
     for (i = 0; i < out.nf; i++) {
         mc__camp_sig_t *s;
-        if (mc__camp_sig_due(&c->sigs, out.f[i].sig, &s)) {
+        if (mc__camp_sig_due(&c->sigs, out.f[i].sig, &s) &&
+            (s->tries == 0 || fresh_run_ok(c, c->retries))) {
             handle_finding(c, s, seq, carry, &out.f[i]);
             handled = 1;
         }

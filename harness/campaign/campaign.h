@@ -56,9 +56,9 @@
 #define MC_CAMPAIGN_CARRY_MSGS 8
 /* Distinct state-model keys remembered (a power of two). */
 #define MC_CAMPAIGN_MAX_STATES 65536
-/* Times a finding no fresh process has shown yet is tried again, at its
- * 2nd, 4th, 8th ... sighting. */
-#define MC_CAMPAIGN_FINDING_TRIES 12
+/* Fresh runs spent on confirming new edges, and those spent on trying
+ * unconfirmed findings again, each take at most one run in this many. */
+#define MC_CAMPAIGN_FRESH_SHARE 4
 /* Distinct finding signatures handled per worker. */
 #define MC_CAMPAIGN_MAX_FINDINGS 256
 /* Minimization budget per finding: runs and wall time. */

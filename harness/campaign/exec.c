@@ -209,8 +209,15 @@ int mc_exec_confirm(mc_exec_t *x, json_object *seq, mc_exec_outcome_t *out, size
         x->n_newly = 0;
         return rc;
     }
-    *kept = mc__exec_cov_confirm(x);
+    *kept = mc__exec_cov_confirm(x, 0);
     return MC_OK;
+}
+
+size_t mc_exec_forget_new(mc_exec_t *x)
+{
+    size_t n = x->n_newly;
+
+    return n - mc__exec_cov_confirm(x, 1);
 }
 
 size_t mc_exec_coverage(const mc_exec_t *x)

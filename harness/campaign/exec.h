@@ -67,9 +67,6 @@
 #define MC_EXEC_RESTART_EVERY 200
 /* Default AFL++ map size (bytes). */
 #define MC_EXEC_MAP_SIZE (1u << 18)
-/* Fresh runs that may fail to reach an edge again before it is taken as
- * seen all the same (mc_exec_confirm). */
-#define MC_EXEC_CONFIRM_TRIES 8
 /* Integer ids are moved by this much per sequence within one process. */
 #define MC_EXEC_ID_STRIDE 100000
 
@@ -166,17 +163,20 @@ int mc_exec_run(mc_exec_t *x, json_object *seq, int fresh, int record, mc_exec_o
  * a persistent target carries state from one sequence into the next, and
  * an edge reached only thanks to it is no merit of the sequence. Edges the
  * fresh run reaches again stay seen; the others become new again, so that
- * the first sequence to reach them from a fresh start is the one credited,
- * unless they failed to show again MC_EXEC_CONFIRM_TRIES times already
- * (state no short sequence rebuilds: they stay seen then). *kept gets the
- * edges that stay seen. Without coverage or new edges nothing is run
- * (*kept = 0, out zeroed). out is the fresh run's outcome (its findings
- * included; free it with mc_exec_outcome_free); the map of what was ever
- * seen learns nothing else from it. Returns as mc_exec_run; on an error
- * every edge stays seen.
+ * the first sequence to reach them from a fresh start is the one credited.
+ * *kept gets the edges that stay seen. Without coverage or new edges
+ * nothing is run (*kept = 0, out zeroed). out is the fresh run's outcome
+ * (its findings included; free it with mc_exec_outcome_free); the map of
+ * what was ever seen learns nothing else from it. Returns as mc_exec_run;
+ * on an error every edge stays seen.
  */
 int mc_exec_confirm(mc_exec_t *x, json_object *seq, mc_exec_outcome_t *out, size_t *kept,
                     mc_errbuf_t *eb);
+
+/* Makes the edges the last mc_exec_run found new again, without a run (a
+ * campaign that will not pay for confirming them now); returns their
+ * number. */
+size_t mc_exec_forget_new(mc_exec_t *x);
 
 /* Stops the target (as the spec advises) if it runs. */
 void mc_exec_stop(mc_exec_t *x);

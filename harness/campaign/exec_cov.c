@@ -64,10 +64,8 @@ int mc__exec_cov_open(mc_exec_t *x, mc_errbuf_t *eb)
     }
     x->virgin = calloc(1, x->map_size);
     x->credited = calloc(1, x->map_size);
-    x->unconfirmed = calloc(1, x->map_size);
     x->newly = calloc(MC__EXEC_MAX_NEWLY, sizeof(*x->newly));
-    if (x->virgin == NULL || x->credited == NULL || x->unconfirmed == NULL || x->newly == NULL ||
-        build_env(x) != 0)
+    if (x->virgin == NULL || x->credited == NULL || x->newly == NULL || build_env(x) != 0)
         return mc_errbuf_set(eb, MC_ENOMEM, "out of memory");
     return MC_OK;
 }
@@ -90,8 +88,6 @@ void mc__exec_cov_close(mc_exec_t *x)
     x->virgin = NULL;
     free(x->credited);
     x->credited = NULL;
-    free(x->unconfirmed);
-    x->unconfirmed = NULL;
     free(x->newly);
     x->newly = NULL;
 }
@@ -181,24 +177,24 @@ size_t mc__exec_cov_credit(mc_exec_t *x, int elem)
     return n;
 }
 
-size_t mc__exec_cov_confirm(mc_exec_t *x)
+size_t mc__exec_cov_confirm(mc_exec_t *x, int all_new)
 {
     size_t i, kept = 0;
 
-    if (x->map == NULL || x->newly_over) {
+    if (x->map == NULL || (x->newly_over && !all_new)) {
         kept = x->n_newly;
         x->n_newly = 0;
         return kept;
     }
     for (i = 0; i < x->n_newly; i++) {
         uint32_t k = x->newly[i];
-        if (x->map[k] != 0 || x->unconfirmed[k] >= MC_EXEC_CONFIRM_TRIES) {
+        if (!all_new && x->map[k] != 0) {
             kept++;
             continue;
         }
-        /* Owed to what the process carried in: new again, so that the
-         * sequence that reaches it from a fresh start is the one credited. */
-        x->unconfirmed[k]++;
+        /* Owed to what the process carried in (or not confirmed): new
+         * again, so that the sequence that reaches it from a fresh start
+         * is the one credited. */
         x->virgin[k] = 0;
         x->credited[k] = 0;
         x->cov_total--;

@@ -120,7 +120,6 @@ struct mc_exec {
     uint32_t *newly;       /* entries the last read found hit for the first time */
     size_t n_newly;
     int newly_over;        /* the last read found more than MC__EXEC_MAX_NEWLY */
-    uint8_t *unconfirmed;  /* per entry: fresh runs that did not reach it again */
     int confirming;        /* this run checks the last one's new edges: the map is
                               compared with them, not read into what was ever seen */
     int lockstep;          /* this sequence waits for each answer and reads the map after it */
@@ -241,8 +240,10 @@ size_t mc__exec_cov_read(mc_exec_t *x, size_t *edges);
 size_t mc__exec_cov_credit(mc_exec_t *x, int elem);
 
 /* After a fresh run of what the last read found new edges in: keeps as
- * seen those the map shows again and makes the others new again (unless
- * they failed MC_EXEC_CONFIRM_TRIES times). Returns the edges kept. */
-size_t mc__exec_cov_confirm(mc_exec_t *x);
+ * seen those the map shows again and makes the others new again; with
+ * all_new (no fresh run), makes them all new again. Returns the edges
+ * kept. When the last read found more than MC__EXEC_MAX_NEWLY, all are
+ * kept (even with all_new: the rest are not known). */
+size_t mc__exec_cov_confirm(mc_exec_t *x, int all_new);
 
 #endif /* MC_CAMPAIGN_EXEC_INTERNAL_H */

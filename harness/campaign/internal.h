@@ -73,7 +73,6 @@ void mc__camp_corpus_sync(mc__camp_corpus_t *k, mc_gen_t *g);
 /* A finding signature a worker has seen (sigs.c). */
 typedef struct mc__camp_sig {
     char *text;
-    uint32_t seen;   /* sightings */
     unsigned tries;  /* times handled (reproduction tried) */
     int owned;       /* this worker holds its claim (the lock file) */
     int settled;     /* written to findings/, or claimed by another worker */
@@ -85,13 +84,12 @@ typedef struct mc__camp_sigs {
 } mc__camp_sigs_t;
 
 /*
- * Counts a sighting of the signature text; returns 1 when its finding is
- * to be handled now: the first time it is seen, and again, while it is not
- * settled, at its 2nd, 4th, 8th ... sighting, MC_CAMPAIGN_FINDING_TRIES
- * handlings at most (the caller counts them in tries): a finding first
- * seen thanks to state that earlier sequences left in the process may show
- * in one sequence of its own later. *sp gets the record (NULL when the
- * table is full or out of memory: then 0).
+ * Counts a sighting of the signature text; returns 1 when its finding may
+ * be handled now: the first time it is seen, and again at later sightings
+ * while it is not settled (a finding first seen thanks to state that
+ * earlier sequences left in the process may show in one sequence of its
+ * own later; the caller bounds what trying again costs). *sp gets the
+ * record (NULL when the table is full or out of memory: then 0).
  */
 int mc__camp_sig_due(mc__camp_sigs_t *t, const char *text, mc__camp_sig_t **sp);
 

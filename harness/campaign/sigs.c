@@ -29,13 +29,10 @@ int mc__camp_sig_due(mc__camp_sigs_t *t, const char *text, mc__camp_sig_t **sp)
         s = &t->v[t->n++];
         memset(s, 0, sizeof(*s));
         s->text = copy;
-        s->seen = 1;
         *sp = s;
         return 1;
     }
-    if (s->seen < UINT32_MAX)
-        s->seen++;
-    return !s->settled && s->tries < MC_CAMPAIGN_FINDING_TRIES && (s->seen & (s->seen - 1)) == 0;
+    return !s->settled;
 }
 
 void mc__camp_sigs_free(mc__camp_sigs_t *t)
