@@ -369,17 +369,26 @@ fuzz_cov_header() {
 # The switches behind protocol state (subscribe-again-update-no-uri,
 # log-level-number-after-change) are the test: each needs several distinct
 # requests in one sequence, each running new server code, whose answers do
-# not show the progress, and a tool call last. Their rows get --call-tools
-# (the refserver's tools are harmless; the default profile's safe list has
-# neither the trigger nor the logging tool) and a budget of
+# not show the progress, and a tool call last. Their rows name that tool
+# safe (--safe-tools; the reference server's other tools, which wait on
+# timers or ask the client, are beside the point), run the server with its
+# default fixtures (BENCH_STATE_RS_ARGS), and have a budget of
 # BENCH_STATE_BUDGET sequences (default 10000).
 FUZZ_COV_CONTROLS=(next-cursor-null prompt-image-not-base64 completion-too-many read-uri-mismatch
     blob-not-base64)
 FUZZ_COV_STATE=(subscribe-again-update-no-uri log-level-number-after-change)
+# state_tools SWITCH: the tools the chain of a switch behind state ends with.
+state_tools() {
+    case $1 in
+    subscribe-again-update-no-uri) echo test_trigger_resource_update ;;
+    log-level-number-after-change) echo test_logging_levels,test_tool_with_logging ;;
+    esac
+}
 bench_fuzz_coverage() {
     local afl=${AFL_BUILD_DIR:-$ROOT/build-afl} sw
-    local -a rsargs=() extra
+    local -a rsargs=() srsargs=() extra
     read -r -a rsargs <<<"${BENCH_RS_ARGS:---resources 40}"
+    read -r -a srsargs <<<"${BENCH_STATE_RS_ARGS:-}"
     read -r -a extra <<<"${BENCH_FUZZ_ARGS:-}"
     local switches=("$@")
     ((${#switches[@]})) || switches=("${FUZZ_COV_STATE[@]}" "${FUZZ_COV_CONTROLS[@]}")
@@ -387,8 +396,8 @@ bench_fuzz_coverage() {
     fuzz_cov_header
     for sw in "${switches[@]}"; do
         if [[ " ${FUZZ_COV_STATE[*]} " == *" $sw "* ]]; then
-            BENCH_FUZZ_EXTRA=("${extra[@]}" --call-tools)
-            fuzz_cov_row "$sw" "${BENCH_STATE_BUDGET:-10000}" "$afl/bin/mcpcheck-refserver" --inject "$sw" "${rsargs[@]}"
+            BENCH_FUZZ_EXTRA=("${extra[@]}" --safe-tools "$(state_tools "$sw")")
+            fuzz_cov_row "$sw" "${BENCH_STATE_BUDGET:-10000}" "$afl/bin/mcpcheck-refserver" --inject "$sw" "${srsargs[@]}"
         else
             BENCH_FUZZ_EXTRA=("${extra[@]}")
             fuzz_cov_row "$sw (control)" "${BENCH_BUDGET:-1500}" "$afl/bin/mcpcheck-refserver" --inject "$sw" "${rsargs[@]}"

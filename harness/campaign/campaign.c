@@ -17,19 +17,8 @@
 #include "core/json.h"
 #include "judge/builtin.h"
 
-/* Largest corpus file read back, in bytes. */
-#define MAX_CORPUS_FILE (256u * 1024u)
 /* Paths built inside the campaign directory. */
 #define PATH_LEN 4096
-
-/* A corpus entry and what it earned: a sequence that lit new coverage or
- * reached new states gets energy, the number of times it is picked as a
- * parent before the others again. */
-typedef struct entry {
-    json_object *seq;
-    unsigned energy;
-    int edge_end; /* its last message is the one owed the new edges it lit */
-} entry_t;
 
 typedef struct camp {
     const mc_campaign_opts_t *o;
@@ -37,17 +26,11 @@ typedef struct camp {
     mc_exec_t *x;
     mc_gen_t g;
     uint32_t *states;              /* open-addressing set; 0 = empty */
-    entry_t *corpus;
-    size_t n_corpus;
-    size_t hot[MC_CAMPAIGN_MAX_HOT]; /* corpus indices with energy left */
-    size_t n_hot;
-    char **seen_files;             /* corpus file names already loaded */
-    size_t n_seen;
-    char *sigs[MC_CAMPAIGN_MAX_FINDINGS];
-    size_t n_sigs;
+    mc__camp_corpus_t k;
+    mc__camp_sigs_t sigs;
+    uint64_t retries;              /* fresh runs spent trying unconfirmed findings again */
     json_object *prev;             /* the sequence run last in the running process, or NULL */
     int64_t t0, last_stats, last_sync;
-    uint64_t corpus_written;
     FILE *stats;
 } camp_t;
 
@@ -143,85 +126,6 @@ static int state_add(camp_t *c, uint32_t key)
 
 /* --- corpus --------------------------------------------------------------- */
 
-static void hot_remove(camp_t *c, size_t k)
-{
-    size_t i;
-
-    for (i = 0; i < c->n_hot; i++)
-        if (c->hot[i] == k) {
-            c->hot[i] = c->hot[--c->n_hot];
-            return;
-        }
-}
-
-/* Keeps seq in memory with energy (the picks it is favoured for). Returns 0
- * when it is too long to keep. */
-static int corpus_keep(camp_t *c, json_object *seq, unsigned energy, int edge_end)
-{
-    size_t len = 0, k;
-
-    json_object_to_json_string_length(seq, JSON_C_TO_STRING_PLAIN, &len);
-    if (len > MC_CAMPAIGN_MAX_SEQ_BYTES)
-        return 0;
-    if (c->n_corpus < MC_CAMPAIGN_MAX_CORPUS) {
-        k = c->n_corpus++;
-    } else {
-        /* Full: replace one at random, keeping the first (the discovery walk). */
-        k = 1 + mc_gen_below(&c->g, MC_CAMPAIGN_MAX_CORPUS - 1);
-        if (c->corpus[k].energy > 0)
-            hot_remove(c, k);
-        json_object_put(c->corpus[k].seq);
-    }
-    c->corpus[k].seq = json_object_get(seq);
-    c->corpus[k].energy = 0;
-    c->corpus[k].edge_end = edge_end;
-    if (energy > 0) {
-        if (c->n_hot >= MC_CAMPAIGN_MAX_HOT) {
-            /* Full: the favoured entry with the least energy left gives way,
-             * unless the newcomer earned less still. */
-            size_t i, low = 0;
-            for (i = 1; i < c->n_hot; i++)
-                if (c->corpus[c->hot[i]].energy < c->corpus[c->hot[low]].energy)
-                    low = i;
-            if (c->corpus[c->hot[low]].energy >= energy) {
-                c->st->corpus = c->n_corpus;
-                return 1;
-            }
-            c->corpus[c->hot[low]].energy = 0;
-            c->hot[low] = c->hot[--c->n_hot];
-        }
-        c->corpus[k].energy = energy;
-        c->hot[c->n_hot++] = k;
-    }
-    c->st->corpus = c->n_corpus;
-    return 1;
-}
-
-/*
- * Picks a parent to mutate: most of the time one of the favoured entries
- * (those that lit new coverage or reached new states and still have energy,
- * which the pick spends; *favoured is then set), otherwise any entry.
- * Returns a borrowed sequence; *edge_end tells whether its last message is
- * the one owed the new edges it lit.
- */
-static json_object *corpus_pick(camp_t *c, int *favoured, int *edge_end)
-{
-    size_t h, k;
-
-    *favoured = 0;
-    *edge_end = 0;
-    if (c->n_hot > 0 && mc_gen_below(&c->g, MC_CAMPAIGN_HOT_ODDS) != 0) {
-        h = mc_gen_below(&c->g, c->n_hot);
-        k = c->hot[h];
-        if (--c->corpus[k].energy == 0)
-            c->hot[h] = c->hot[--c->n_hot];
-        *favoured = 1;
-        *edge_end = c->corpus[k].edge_end;
-        return c->corpus[k].seq;
-    }
-    return c->corpus[mc_gen_below(&c->g, c->n_corpus)].seq;
-}
-
 /* The energy a sequence earns: edges of the target's own code never hit
  * before count most, then new states of the response model; new hit counts
  * of known edges (a longer string, one more loop) only a little: they are
@@ -245,91 +149,6 @@ static unsigned energy_of(int instrumented, size_t new_cov, size_t new_edges, si
     return e;
 }
 
-static int seen_file(camp_t *c, const char *name)
-{
-    size_t i;
-
-    for (i = 0; i < c->n_seen; i++)
-        if (strcmp(c->seen_files[i], name) == 0)
-            return 1;
-    return 0;
-}
-
-static void remember_file(camp_t *c, const char *name)
-{
-    char *d;
-
-    if (c->n_seen >= MC_CAMPAIGN_MAX_CORPUS_FILES)
-        return;
-    d = strdup(name);
-    if (d != NULL)
-        c->seen_files[c->n_seen++] = d;
-}
-
-static void corpus_save(camp_t *c, json_object *seq)
-{
-    char name[96], path[PATH_LEN];
-    const char *js;
-
-    if (c->corpus_written >= MC_CAMPAIGN_MAX_CORPUS_FILES)
-        return;
-    js = json_object_to_json_string_ext(seq, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
-    snprintf(name, sizeof(name), "w%d-%06llu-%016llx.json", c->o->worker,
-             (unsigned long long)c->corpus_written, (unsigned long long)mc__camp_hash(js, strlen(js)));
-    if (path_in(path, c->o->out_dir, "corpus", name) != 0)
-        return;
-    if (mc__camp_write_file(path, js, strlen(js)) == 0) {
-        c->corpus_written++;
-        remember_file(c, name);
-    }
-}
-
-static json_object *read_seq(const char *path)
-{
-    char *buf = NULL;
-    size_t n = 0;
-    json_object *v = NULL;
-
-    if (mc_file_read(path, MAX_CORPUS_FILE, &buf, &n, NULL) != MC_OK)
-        return NULL;
-    if (n > 0)
-        v = json_tokener_parse(buf);
-    free(buf);
-    if (v != NULL && !json_object_is_type(v, json_type_array)) {
-        json_object_put(v);
-        return NULL;
-    }
-    while (v != NULL && json_object_array_length(v) > MC_GEN_MAX_SEQ)
-        json_object_array_del_idx(v, json_object_array_length(v) - 1, 1);
-    return v;
-}
-
-/* Loads corpus files this worker has not seen (its own at start, the other
- * workers' later). */
-static void corpus_sync(camp_t *c)
-{
-    char dir[PATH_LEN], path[PATH_LEN];
-    DIR *d;
-    struct dirent *e;
-
-    if (path_in(dir, c->o->out_dir, "corpus", NULL) != 0 || (d = opendir(dir)) == NULL)
-        return;
-    while ((e = readdir(d)) != NULL && c->n_seen < MC_CAMPAIGN_MAX_CORPUS_FILES) {
-        json_object *seq;
-        size_t len = strlen(e->d_name);
-        if (len < 6 || strcmp(e->d_name + len - 5, ".json") != 0 || seen_file(c, e->d_name))
-            continue;
-        remember_file(c, e->d_name);
-        if (path_in(path, dir, NULL, e->d_name) != 0)
-            continue;
-        seq = read_seq(path);
-        if (seq != NULL && json_object_array_length(seq) > 0)
-            (void)corpus_keep(c, seq, 0, 0);
-        json_object_put(seq);
-    }
-    closedir(d);
-}
-
 /* --- stats ---------------------------------------------------------------- */
 
 static void stats_line(camp_t *c)
@@ -337,6 +156,7 @@ static void stats_line(camp_t *c)
     mc_campaign_stats_t *st = c->st;
 
     st->elapsed_ms = elapsed(c);
+    st->corpus = c->k.n;
     st->starts = mc_exec_starts(c->x);
     st->coverage = mc_exec_coverage(c->x);
     st->instrumented = mc_exec_instrumented(c->x);
@@ -355,16 +175,6 @@ static void stats_line(camp_t *c)
 }
 
 /* --- findings ------------------------------------------------------------- */
-
-static int sig_known(camp_t *c, const char *sig)
-{
-    size_t i;
-
-    for (i = 0; i < c->n_sigs; i++)
-        if (strcmp(c->sigs[i], sig) == 0)
-            return 1;
-    return 0;
-}
 
 static int has_sig(const mc_exec_outcome_t *out, const char *sig)
 {
@@ -404,10 +214,12 @@ int mc__camp_reproduces(void *ctx, json_object *seq, const char *sig)
     return hit;
 }
 
-/* Handles a finding of a new signature shown by seq; carry (or NULL) is seq
- * with the end of the sequence before it in front (mc__camp_with_carry), tried when
- * seq alone does not show the finding again on a fresh process. */
-static void handle_finding(camp_t *c, json_object *seq, json_object *carry,
+/* Handles a finding shown by seq (s its record, from mc__camp_sig_due); carry (or
+ * NULL) is seq with the end of the sequence before it in front
+ * (mc__camp_with_carry), tried when seq alone does not show the finding
+ * again on a fresh process. What a fresh process shows goes to findings/;
+ * what it does not, to unconfirmed/ the first time only. */
+static void handle_finding(camp_t *c, mc__camp_sig_t *s, json_object *seq, json_object *carry,
                            const mc_exec_finding_t *f)
 {
     char lock[PATH_LEN], name[64];
@@ -416,34 +228,47 @@ static void handle_finding(camp_t *c, json_object *seq, json_object *carry,
     mc__camp_found_t fd;
     mc_exec_outcome_t rec;
     mc_errbuf_t eb;
-    int fdl, reproduced = 0, tries;
+    int fdl, reproduced = 0, tries, first = s->tries == 0;
     int64_t found_ms = elapsed(c);
 
-    if (c->n_sigs < MC_CAMPAIGN_MAX_FINDINGS) {
-        char *d = strdup(f->sig);
-        if (d != NULL)
-            c->sigs[c->n_sigs++] = d;
+    s->tries++;
+    if (!s->owned) {
+        /* A dotfile: the claim is no finding of its own. */
+        snprintf(name, sizeof(name), ".%016llx.lock", (unsigned long long)h);
+        if (path_in(lock, c->o->out_dir, "findings", name) != 0)
+            return;
+        fdl = open(lock, O_CREAT | O_EXCL | O_WRONLY, 0644);
+        if (fdl < 0) {
+            s->settled = 1; /* another worker (or an earlier run) has it */
+            return;
+        }
+        close(fdl);
+        s->owned = 1;
     }
-    snprintf(name, sizeof(name), "%016llx.lock", (unsigned long long)h);
-    if (path_in(lock, c->o->out_dir, "findings", name) != 0)
-        return;
-    fdl = open(lock, O_CREAT | O_EXCL | O_WRONLY, 0644);
-    if (fdl < 0)
-        return; /* another worker (or an earlier run) has it */
-    close(fdl);
-    if (c->st->first_finding_ms < 0)
-        c->st->first_finding_ms = found_ms;
 
     memset(&fd, 0, sizeof(fd));
     fd.f = *f;
     fd.found_ms = found_ms;
     fd.orig_len = json_object_array_length(seq);
-    for (tries = 0; tries < 3 && !reproduced; tries++)
+    for (tries = 0; tries < (first ? 3 : 1) && !reproduced; tries++, c->retries += !first)
         reproduced = mc__camp_reproduces(c, seq, f->sig);
-    for (tries = 0; carry != NULL && tries < 3 && !reproduced; tries++)
+    for (tries = 0; carry != NULL && tries < (first ? 3 : 1) && !reproduced;
+         tries++, c->retries += !first)
         if ((reproduced = mc__camp_reproduces(c, carry, f->sig)) != 0)
             seq = carry;
     fd.reproduced = reproduced;
+    if (!reproduced && !first)
+        return; /* in unconfirmed/ already */
+    if (reproduced) {
+        s->settled = 1;
+        if (c->st->first_finding_ms < 0)
+            c->st->first_finding_ms = found_ms;
+        if (!first && c->st->unconfirmed > 0) {
+            /* Shown at last by a sequence of its own: no longer unconfirmed. */
+            mc__camp_drop_finding(c->o, "unconfirmed", f);
+            c->st->unconfirmed--;
+        }
+    }
     if (reproduced && !c->o->no_minimize)
         min = mc__camp_minimize(c, seq, f->sig, &fd.min_runs);
     if (min == NULL)
@@ -509,6 +334,78 @@ static int done(const camp_t *c)
     return c->o->max_execs > 0 && c->st->execs >= c->o->max_execs;
 }
 
+/* True while the fresh runs spent on confirming edges and on trying
+ * unconfirmed findings again stay within their share of all runs. */
+static int fresh_run_ok(const camp_t *c, uint64_t spent)
+{
+    return spent * MC_CAMPAIGN_FRESH_SHARE < c->st->execs;
+}
+
+/*
+ * New edges lit in a process that carried state in may be owed to that
+ * state: keep (what of the sequence would join the corpus, with what it
+ * carried) is run on a fresh process, and only the edges it reaches again
+ * stand (mc_exec_confirm). Past the share of runs this may take, they are
+ * made new again unconfirmed, to be found again. Returns the edges that
+ * stand; *ran is set when keep ran (the process now holds its state). A
+ * finding of the fresh run is handled as any other.
+ */
+static size_t confirm_edges(camp_t *c, json_object *keep, const mc_exec_outcome_t *out, int *ran)
+{
+    mc_exec_outcome_t cal;
+    mc_errbuf_t eb;
+    size_t kept = out->new_edges, i;
+
+    *ran = 0;
+    if (out->new_edges == 0 || out->started)
+        return out->new_edges;
+    if (keep == NULL || !fresh_run_ok(c, c->st->confirms))
+        return out->new_edges - mc_exec_forget_new(c->x);
+    mc_errbuf_clear(&eb);
+    if (mc_exec_confirm(c->x, keep, &cal, &kept, &eb) != MC_OK)
+        return out->new_edges;
+    *ran = 1;
+    c->st->execs++;
+    c->st->confirms++;
+    c->st->msgs_out += cal.lines_out;
+    c->st->msgs_in += cal.lines_in;
+    for (i = 0; i < cal.nf; i++) {
+        mc__camp_sig_t *s;
+        if (mc__camp_sig_due(&c->sigs, cal.f[i].sig, &s) &&
+            (s->tries == 0 || fresh_run_ok(c, c->retries))) {
+            handle_finding(c, s, keep, NULL, &cal.f[i]);
+            *ran = 0;
+        }
+    }
+    mc_exec_outcome_free(&cal);
+    return kept;
+}
+
+/* Keeps what of seq is new (fresh_states new states of the response
+ * model, and its new coverage) in the corpus, and saves it. Returns what
+ * ran last in the process (a new reference): keep, when confirming its
+ * edges ran it on a fresh process, else seq. */
+static json_object *keep_new(camp_t *c, json_object *seq, json_object *carry,
+                             const mc_exec_outcome_t *out, size_t fresh_states)
+{
+    json_object *keep = mc__camp_to_keep(c->prev, seq, carry, out), *last;
+    int ran = 0;
+    size_t edges = confirm_edges(c, keep, out, &ran);
+    /* The entries of edges that did not stand are no new coverage either. */
+    size_t cov = out->new_cov - (out->new_edges - edges);
+
+    if (keep != NULL && (fresh_states > 0 || cov > 0) &&
+        mc__camp_corpus_keep(&c->k, &c->g, keep,
+                             energy_of(mc_exec_instrumented(c->x), cov, edges, fresh_states),
+                             edges > 0 && out->last_edge_elem >= 0)) {
+        c->st->corpus = c->k.n;
+        mc__camp_corpus_save(&c->k, keep);
+    }
+    last = json_object_get(ran && keep != NULL ? keep : seq);
+    json_object_put(keep);
+    return last;
+}
+
 /* Runs one sequence and acts on what it gave. Returns MC_OK or a harness
  * error from the executor. */
 static int one(camp_t *c, json_object *seq, mc_errbuf_t *eb)
@@ -517,7 +414,7 @@ static int one(camp_t *c, json_object *seq, mc_errbuf_t *eb)
     size_t i, fresh_states = 0;
     int rc = mc_exec_run(c->x, seq, 0, 0, &out, eb);
     int handled = 0;
-    json_object *carry = NULL, *keep;
+    json_object *carry = NULL, *last = NULL;
 
     if (rc != MC_OK) {
         json_object_put(c->prev);
@@ -532,25 +429,21 @@ static int one(camp_t *c, json_object *seq, mc_errbuf_t *eb)
         carry = mc__camp_with_carry(c->prev, seq);
     for (i = 0; i < out.ns; i++)
         fresh_states += (size_t)state_add(c, out.states[i]);
-    if (fresh_states > 0 || out.new_cov > 0) {
-        keep = mc__camp_to_keep(c->prev, seq, carry, &out);
-        if (keep != NULL &&
-            corpus_keep(c, keep,
-                        energy_of(mc_exec_instrumented(c->x), out.new_cov, out.new_edges,
-                                  fresh_states),
-                        out.new_edges > 0 && out.last_edge_elem >= 0))
-            corpus_save(c, keep);
-        json_object_put(keep);
-    }
-    for (i = 0; i < out.nf; i++)
-        if (!sig_known(c, out.f[i].sig) && c->n_sigs < MC_CAMPAIGN_MAX_FINDINGS) {
-            handle_finding(c, seq, carry, &out.f[i]);
+    if (fresh_states > 0 || out.new_cov > 0)
+        last = keep_new(c, seq, carry, &out, fresh_states);
+    for (i = 0; i < out.nf; i++) {
+        mc__camp_sig_t *s;
+        if (mc__camp_sig_due(&c->sigs, out.f[i].sig, &s) &&
+            (s->tries == 0 || fresh_run_ok(c, c->retries))) {
+            handle_finding(c, s, seq, carry, &out.f[i]);
             handled = 1;
         }
+    }
     json_object_put(c->prev);
     /* Findings are confirmed on fresh processes: what runs next follows
      * those runs, not seq. */
-    c->prev = handled ? NULL : json_object_get(seq);
+    c->prev = handled ? NULL : last != NULL ? json_object_get(last) : json_object_get(seq);
+    json_object_put(last);
     json_object_put(carry);
     mc_exec_outcome_free(&out);
     return MC_OK;
@@ -585,7 +478,6 @@ int mc_campaign_run(const mc_campaign_opts_t *o, mc_campaign_stats_t *st, mc_err
     mc_exec_opts_t xo;
     char path[PATH_LEN], sname[64];
     int rc = MC_OK, failures = 0;
-    size_t i;
     json_object *seq;
 
     memset(&c, 0, sizeof(c));
@@ -603,9 +495,7 @@ int mc_campaign_run(const mc_campaign_opts_t *o, mc_campaign_stats_t *st, mc_err
     if (mc_gen_init(&c.g, o->seed + (uint64_t)o->worker * 7919u, o->safe_tools, o->call_tools) != 0)
         return mc_errbuf_set(eb, MC_ENOMEM, "out of memory");
     c.states = calloc(MC_CAMPAIGN_MAX_STATES, sizeof(*c.states));
-    c.corpus = calloc(MC_CAMPAIGN_MAX_CORPUS, sizeof(*c.corpus));
-    c.seen_files = calloc(MC_CAMPAIGN_MAX_CORPUS_FILES, sizeof(*c.seen_files));
-    if (c.states == NULL || c.corpus == NULL || c.seen_files == NULL) {
+    if (c.states == NULL || mc__camp_corpus_init(&c.k, o->out_dir, o->worker) != 0) {
         rc = mc_errbuf_set(eb, MC_ENOMEM, "out of memory");
         goto out;
     }
@@ -625,22 +515,22 @@ int mc_campaign_run(const mc_campaign_opts_t *o, mc_campaign_stats_t *st, mc_err
      * the target cannot be started or refuses the session prefix. */
     seq = discovery();
     rc = one(&c, seq, eb);
-    if (rc == MC_OK && c.n_corpus == 0)
-        (void)corpus_keep(&c, seq, 0, 0);
+    if (rc == MC_OK && c.k.n == 0)
+        (void)mc__camp_corpus_keep(&c.k, &c.g, seq, 0, 0);
     json_object_put(seq);
     if (rc != MC_OK)
         goto out;
-    corpus_sync(&c);
+    mc__camp_corpus_sync(&c.k, &c.g);
     c.last_sync = mc_now_ms();
     stats_line(&c);
     while (!done(&c)) {
         json_object *parent, *other;
-        if (c.n_corpus == 0 || mc_gen_below(&c.g, 8) == 0) {
+        if (c.k.n == 0 || mc_gen_below(&c.g, 8) == 0) {
             seq = mc_gen_sequence(&c.g);
         } else {
             int favoured, edge_end;
-            parent = corpus_pick(&c, &favoured, &edge_end);
-            other = c.corpus[mc_gen_below(&c.g, c.n_corpus)].seq;
+            parent = mc__camp_corpus_pick(&c.k, &c.g, &favoured, &edge_end);
+            other = mc__camp_corpus_any(&c.k, &c.g);
             /* What earned energy is extended half the time (its prefix
              * reached something new), otherwise mutated; where the message
              * that lit new code is known, there. */
@@ -669,7 +559,7 @@ int mc_campaign_run(const mc_campaign_opts_t *o, mc_campaign_stats_t *st, mc_err
         if (mc_now_ms() - c.last_stats >= MC_CAMPAIGN_STATS_MS)
             stats_line(&c);
         if (mc_now_ms() - c.last_sync >= MC_CAMPAIGN_SYNC_MS) {
-            corpus_sync(&c);
+            mc__camp_corpus_sync(&c.k, &c.g);
             c.last_sync = mc_now_ms();
         }
     }
@@ -682,14 +572,8 @@ out:
     json_object_put(c.prev);
     if (c.stats != NULL)
         fclose(c.stats);
-    for (i = 0; i < c.n_corpus; i++)
-        json_object_put(c.corpus[i].seq);
-    for (i = 0; i < c.n_seen; i++)
-        free(c.seen_files[i]);
-    for (i = 0; i < c.n_sigs; i++)
-        free(c.sigs[i]);
-    free(c.corpus);
-    free(c.seen_files);
+    mc__camp_corpus_free(&c.k);
+    mc__camp_sigs_free(&c.sigs);
     free(c.states);
     mc_gen_free(&c.g);
     return rc;

@@ -56,6 +56,9 @@
 #define MC_CAMPAIGN_CARRY_MSGS 8
 /* Distinct state-model keys remembered (a power of two). */
 #define MC_CAMPAIGN_MAX_STATES 65536
+/* Fresh runs spent on confirming new edges, and those spent on trying
+ * unconfirmed findings again, each take at most one run in this many. */
+#define MC_CAMPAIGN_FRESH_SHARE 4
 /* Distinct finding signatures handled per worker. */
 #define MC_CAMPAIGN_MAX_FINDINGS 256
 /* Minimization budget per finding: runs and wall time. */
@@ -77,6 +80,7 @@ typedef struct mc_campaign_stats {
     uint64_t coverage;   /* coverage map entries hit (0 without coverage) */
     uint64_t findings;   /* distinct findings written (reproduced on a fresh process) */
     uint64_t unconfirmed; /* distinct findings a fresh process did not show again */
+    uint64_t confirms;   /* fresh runs that confirmed new edges (counted in execs) */
     int64_t elapsed_ms;
     int instrumented;    /* the target writes the AFL++ map */
     int64_t first_finding_ms; /* -1 until the first finding */

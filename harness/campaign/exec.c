@@ -183,12 +183,41 @@ int mc_exec_run(mc_exec_t *x, json_object *seq, int fresh, int record, mc_exec_o
     mc__exec_check_memory(x, out);
     if (attributing)
         (void)mc__exec_cov_credit(x, x->cur_elem);
-    if (x->map != NULL)
+    if (x->map != NULL && !x->confirming)
         out->new_cov = mc__exec_cov_read(x, &out->new_edges);
     x->lockstep = 0;
     x->seqs_in_proc++;
     x->cur = NULL;
     return MC_OK;
+}
+
+int mc_exec_confirm(mc_exec_t *x, json_object *seq, mc_exec_outcome_t *out, size_t *kept,
+                    mc_errbuf_t *eb)
+{
+    int rc;
+
+    memset(out, 0, sizeof(*out));
+    out->last_edge_elem = -1;
+    *kept = 0;
+    if (x->map == NULL || x->n_newly == 0)
+        return MC_OK;
+    x->confirming = 1;
+    rc = mc_exec_run(x, seq, 1, 0, out, eb);
+    x->confirming = 0;
+    if (rc != MC_OK) {
+        *kept = x->n_newly;
+        x->n_newly = 0;
+        return rc;
+    }
+    *kept = mc__exec_cov_confirm(x, 0);
+    return MC_OK;
+}
+
+size_t mc_exec_forget_new(mc_exec_t *x)
+{
+    size_t n = x->n_newly;
+
+    return n - mc__exec_cov_confirm(x, 1);
 }
 
 size_t mc_exec_coverage(const mc_exec_t *x)

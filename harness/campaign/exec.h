@@ -27,7 +27,9 @@
  * the answer to the one before has come (unless a later cancellation in
  * the sequence names it: its race is kept), and the map is read for new
  * edges after each answer, so that new code is owed to the request that
- * reached it.
+ * reached it. New edges are then confirmed on a fresh process
+ * (mc_exec_confirm): what the process carried in is no merit of the
+ * sequence.
  *
  * The server's own requests (elicitation/create, sampling/createMessage,
  * roots/list, ping) are answered as the sequence's answer elements say
@@ -154,6 +156,27 @@ int mc_exec_new(mc_exec_t **out, const mc_exec_opts_t *opts, mc_errbuf_t *eb);
  */
 int mc_exec_run(mc_exec_t *x, json_object *seq, int fresh, int record, mc_exec_outcome_t *out,
                 mc_errbuf_t *eb);
+
+/*
+ * Confirms the edges the last mc_exec_run found new, by running seq (what
+ * of that sequence is kept, with what it carried in) on a fresh process:
+ * a persistent target carries state from one sequence into the next, and
+ * an edge reached only thanks to it is no merit of the sequence. Edges the
+ * fresh run reaches again stay seen; the others become new again, so that
+ * the first sequence to reach them from a fresh start is the one credited.
+ * *kept gets the edges that stay seen. Without coverage or new edges
+ * nothing is run (*kept = 0, out zeroed). out is the fresh run's outcome
+ * (its findings included; free it with mc_exec_outcome_free); the map of
+ * what was ever seen learns nothing else from it. Returns as mc_exec_run;
+ * on an error every edge stays seen.
+ */
+int mc_exec_confirm(mc_exec_t *x, json_object *seq, mc_exec_outcome_t *out, size_t *kept,
+                    mc_errbuf_t *eb);
+
+/* Makes the edges the last mc_exec_run found new again, without a run (a
+ * campaign that will not pay for confirming them now); returns their
+ * number. */
+size_t mc_exec_forget_new(mc_exec_t *x);
 
 /* Stops the target (as the spec advises) if it runs. */
 void mc_exec_stop(mc_exec_t *x);

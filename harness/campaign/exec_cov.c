@@ -64,7 +64,8 @@ int mc__exec_cov_open(mc_exec_t *x, mc_errbuf_t *eb)
     }
     x->virgin = calloc(1, x->map_size);
     x->credited = calloc(1, x->map_size);
-    if (x->virgin == NULL || x->credited == NULL || build_env(x) != 0)
+    x->newly = calloc(MC__EXEC_MAX_NEWLY, sizeof(*x->newly));
+    if (x->virgin == NULL || x->credited == NULL || x->newly == NULL || build_env(x) != 0)
         return mc_errbuf_set(eb, MC_ENOMEM, "out of memory");
     return MC_OK;
 }
@@ -87,6 +88,8 @@ void mc__exec_cov_close(mc_exec_t *x)
     x->virgin = NULL;
     free(x->credited);
     x->credited = NULL;
+    free(x->newly);
+    x->newly = NULL;
 }
 
 void mc__exec_cov_clear(mc_exec_t *x)
@@ -120,6 +123,8 @@ size_t mc__exec_cov_read(mc_exec_t *x, size_t *edges)
     size_t i, fresh = 0;
     const uint64_t *w = (const uint64_t *)x->map;
 
+    x->n_newly = 0;
+    x->newly_over = 0;
     for (i = 0; i < x->map_size / 8; i++) {
         size_t k;
         if (w[i] == 0)
@@ -131,6 +136,10 @@ size_t mc__exec_cov_read(mc_exec_t *x, size_t *edges)
                 if (x->virgin[k] == 0) {
                     x->cov_total++;
                     (*edges)++;
+                    if (x->n_newly < MC__EXEC_MAX_NEWLY)
+                        x->newly[x->n_newly++] = (uint32_t)k;
+                    else
+                        x->newly_over = 1;
                 }
                 x->virgin[k] |= b;
                 fresh++;
@@ -145,7 +154,7 @@ size_t mc__exec_cov_credit(mc_exec_t *x, int elem)
     size_t i, n = 0;
     const uint64_t *w = (const uint64_t *)x->map;
 
-    if (x->map == NULL || elem < 0 || x->cur == NULL)
+    if (x->map == NULL || elem < 0 || x->cur == NULL || x->confirming)
         return 0;
     /* An entry credited once has its virgin bits set by the read at the end
      * of the sequence, so the marks need no clearing between sequences. */
@@ -166,4 +175,30 @@ size_t mc__exec_cov_credit(mc_exec_t *x, int elem)
             x->cur->last_edge_elem = elem;
     }
     return n;
+}
+
+size_t mc__exec_cov_confirm(mc_exec_t *x, int all_new)
+{
+    size_t i, kept = 0;
+
+    if (x->map == NULL || (x->newly_over && !all_new)) {
+        kept = x->n_newly;
+        x->n_newly = 0;
+        return kept;
+    }
+    for (i = 0; i < x->n_newly; i++) {
+        uint32_t k = x->newly[i];
+        if (!all_new && x->map[k] != 0) {
+            kept++;
+            continue;
+        }
+        /* Owed to what the process carried in (or not confirmed): new
+         * again, so that the sequence that reaches it from a fresh start
+         * is the one credited. */
+        x->virgin[k] = 0;
+        x->credited[k] = 0;
+        x->cov_total--;
+    }
+    x->n_newly = 0;
+    return kept;
 }

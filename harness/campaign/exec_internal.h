@@ -44,6 +44,9 @@
 /* Ids sent twice that one sequence keeps apart; past that, no response of
  * the sequence is judged. */
 #define MC__EXEC_MAX_DUP_IDS 64
+/* Edges new in one sequence that a fresh run is asked to confirm at most;
+ * past it the sequence's new edges are all taken as they are. */
+#define MC__EXEC_MAX_NEWLY 4096
 
 /* A request of the sequence whose answer is due. */
 typedef struct mc__exec_expected {
@@ -114,6 +117,11 @@ struct mc_exec {
     size_t cov_total;
     int instrumented;
     uint8_t *credited;     /* entries owed to an element of the current sequence */
+    uint32_t *newly;       /* entries the last read found hit for the first time */
+    size_t n_newly;
+    int newly_over;        /* the last read found more than MC__EXEC_MAX_NEWLY */
+    int confirming;        /* this run checks the last one's new edges: the map is
+                              compared with them, not read into what was ever seen */
     int lockstep;          /* this sequence waits for each answer and reads the map after it */
 };
 
@@ -230,5 +238,12 @@ size_t mc__exec_cov_read(mc_exec_t *x, size_t *edges);
  * time that no earlier element of it is owed (the map is not otherwise
  * changed; mc__exec_cov_read still counts them). Returns their number. */
 size_t mc__exec_cov_credit(mc_exec_t *x, int elem);
+
+/* After a fresh run of what the last read found new edges in: keeps as
+ * seen those the map shows again and makes the others new again; with
+ * all_new (no fresh run), makes them all new again. Returns the edges
+ * kept. When the last read found more than MC__EXEC_MAX_NEWLY, all are
+ * kept (even with all_new: the rest are not known). */
+size_t mc__exec_cov_confirm(mc_exec_t *x, int all_new);
 
 #endif /* MC_CAMPAIGN_EXEC_INTERNAL_H */

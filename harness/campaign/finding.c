@@ -213,30 +213,47 @@ static json_object *build_scenario(const mc_campaign_opts_t *o, const char *vers
     return sc;
 }
 
+/* The base name of f's files (check, method and a hash of the signature)
+ * and the check id of its scenario ("fuzz/..."). */
+static void file_base(const mc_exec_finding_t *f, char *base, size_t nb, char *check_id, size_t nc)
+{
+    uint64_t h = mc__camp_hash(f->sig, strlen(f->sig));
+    char s[420], flat[420];
+    size_t i;
+
+    snprintf(s, sizeof(s), "%s%s%s", f->check, f->method[0] ? "-" : "", f->method);
+    slug(s, flat, sizeof(flat));
+    snprintf(check_id, nc, "fuzz/%.300s", flat);
+    for (i = 0; flat[i] != '\0'; i++)
+        if (flat[i] == '/' || flat[i] == '.')
+            flat[i] = '-';
+    snprintf(base, nb, "%.80s-%08llx", flat, (unsigned long long)(h & 0xffffffffu));
+}
+
+void mc__camp_drop_finding(const mc_campaign_opts_t *o, const char *sub,
+                           const mc_exec_finding_t *f)
+{
+    static const char *const ext[] = {"jsonc", "jsonl", "stderr.txt"};
+    char base[200], check_id[420], path[PATH_LEN];
+    size_t i;
+
+    file_base(f, base, sizeof(base), check_id, sizeof(check_id));
+    for (i = 0; i < sizeof(ext) / sizeof(ext[0]); i++)
+        if (snprintf(path, sizeof(path), "%s/%s/%s.%s", o->out_dir, sub, base, ext[i]) <
+            (int)sizeof(path))
+            (void)unlink(path);
+}
+
 int mc__camp_write_finding(const mc_campaign_opts_t *o, const char *sub, const char *version,
                            json_object *seq, const mc__camp_found_t *fd,
                            const mc_exec_outcome_t *rec)
 {
-    char base[200], check_id[420], path[PATH_LEN], s[420];
-    uint64_t h = mc__camp_hash(fd->f.sig, strlen(fd->f.sig));
+    char base[200], check_id[420], path[PATH_LEN];
     json_object *sc;
     FILE *f;
     int fdi, ok = 0;
 
-    snprintf(s, sizeof(s), "%s%s%s", fd->f.check, fd->f.method[0] ? "-" : "", fd->f.method);
-    slug(s, check_id, sizeof(check_id));
-    {
-        char flat[420];
-        size_t i;
-        snprintf(flat, sizeof(flat), "%s", check_id);
-        for (i = 0; flat[i] != '\0'; i++)
-            if (flat[i] == '/' || flat[i] == '.')
-                flat[i] = '-';
-        snprintf(base, sizeof(base), "%.80s-%08llx", flat, (unsigned long long)(h & 0xffffffffu));
-    }
-    snprintf(s, sizeof(s), "fuzz/%.300s", check_id);
-    snprintf(check_id, sizeof(check_id), "%s", s);
-
+    file_base(&fd->f, base, sizeof(base), check_id, sizeof(check_id));
     sc = build_scenario(o, version, seq, fd, rec, check_id);
     if (sc == NULL)
         return -1;

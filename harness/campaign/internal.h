@@ -11,6 +11,7 @@
 
 #include "campaign/campaign.h"
 #include "campaign/exec.h"
+#include "campaign/gen.h"
 
 /* A finding on its way to the findings folder. */
 typedef struct mc__camp_found {
@@ -21,6 +22,78 @@ typedef struct mc__camp_found {
     unsigned min_runs;  /* runs the minimization took */
     int reproduced;     /* it showed again on a fresh process */
 } mc__camp_found_t;
+
+/* A corpus entry and what it earned: a sequence that lit new coverage or
+ * reached new states gets energy, the number of times it is picked as a
+ * parent before the others again. */
+typedef struct mc__camp_entry {
+    json_object *seq;
+    unsigned energy;
+    int edge_end; /* its last message is the one owed the new edges it lit */
+} mc__camp_entry_t;
+
+/* The corpus (corpus.c): entries in memory, files in DIR/corpus. */
+typedef struct mc__camp_corpus {
+    char dir[4096];
+    int worker;
+    mc__camp_entry_t *e;
+    size_t n;
+    size_t hot[MC_CAMPAIGN_MAX_HOT]; /* indices of entries with energy left */
+    size_t n_hot;
+    char **seen;      /* corpus file names already loaded or written */
+    size_t n_seen;
+    uint64_t written; /* files this worker wrote */
+} mc__camp_corpus_t;
+
+/* An empty corpus whose files live in OUT_DIR/corpus. 0, or -1 (out of
+ * memory or the path is too long; mc__camp_corpus_free then). */
+int mc__camp_corpus_init(mc__camp_corpus_t *k, const char *out_dir, int worker);
+void mc__camp_corpus_free(mc__camp_corpus_t *k);
+
+/* Keeps seq (borrowed) in memory with energy (the picks it is favoured
+ * for). Returns 0 when it is too long to keep. */
+int mc__camp_corpus_keep(mc__camp_corpus_t *k, mc_gen_t *g, json_object *seq, unsigned energy,
+                         int edge_end);
+
+/* A parent to mutate (borrowed), or NULL when the corpus is empty: most of
+ * the time a favoured entry (whose energy the pick spends; *favoured set),
+ * otherwise any. *edge_end: its last message is owed the new edges it lit. */
+json_object *mc__camp_corpus_pick(mc__camp_corpus_t *k, mc_gen_t *g, int *favoured, int *edge_end);
+
+/* Any entry (borrowed), or NULL when the corpus is empty. */
+json_object *mc__camp_corpus_any(mc__camp_corpus_t *k, mc_gen_t *g);
+
+/* Writes seq to a new file of the corpus folder. */
+void mc__camp_corpus_save(mc__camp_corpus_t *k, json_object *seq);
+
+/* Loads the corpus files not seen yet (this worker's own at start, the
+ * other workers' later). */
+void mc__camp_corpus_sync(mc__camp_corpus_t *k, mc_gen_t *g);
+
+/* A finding signature a worker has seen (sigs.c). */
+typedef struct mc__camp_sig {
+    char *text;
+    unsigned tries;  /* times handled (reproduction tried) */
+    int owned;       /* this worker holds its claim (the lock file) */
+    int settled;     /* written to findings/, or claimed by another worker */
+} mc__camp_sig_t;
+
+typedef struct mc__camp_sigs {
+    mc__camp_sig_t v[MC_CAMPAIGN_MAX_FINDINGS];
+    size_t n;
+} mc__camp_sigs_t;
+
+/*
+ * Counts a sighting of the signature text; returns 1 when its finding may
+ * be handled now: the first time it is seen, and again at later sightings
+ * while it is not settled (a finding first seen thanks to state that
+ * earlier sequences left in the process may show in one sequence of its
+ * own later; the caller bounds what trying again costs). *sp gets the
+ * record (NULL when the table is full or out of memory: then 0).
+ */
+int mc__camp_sig_due(mc__camp_sigs_t *t, const char *text, mc__camp_sig_t **sp);
+
+void mc__camp_sigs_free(mc__camp_sigs_t *t);
 
 /* FNV-1a of n bytes. */
 uint64_t mc__camp_hash(const char *s, size_t n);
@@ -51,6 +124,12 @@ json_object *mc__camp_minimize(void *ctx, json_object *seq, const char *sig, uns
 int mc__camp_write_finding(const mc_campaign_opts_t *o, const char *sub, const char *version,
                            json_object *seq, const mc__camp_found_t *fd,
                            const mc_exec_outcome_t *rec);
+
+/* Removes the files SUB/NAME.* that mc__camp_write_finding wrote for f's
+ * signature (its line in SUB/index.tsv stays: the report leaves out an
+ * unconfirmed line whose signature is in findings/index.tsv). */
+void mc__camp_drop_finding(const mc_campaign_opts_t *o, const char *sub,
+                           const mc_exec_finding_t *f);
 
 /*
  * A persistent target carries state from one sequence into the next: the

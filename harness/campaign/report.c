@@ -58,6 +58,25 @@ static size_t load_stats(const char *dir, point_t *pts)
     return n;
 }
 
+/* Leaves out of un the rows whose signature (column 4) a row of found has:
+ * first seen thanks to earlier state, they were later shown by a fresh
+ * process. Returns the rows left. */
+static size_t drop_confirmed(row_t *un, size_t nu, const row_t *found, size_t nf)
+{
+    size_t i, k, out = 0;
+
+    for (i = 0; i < nu; i++) {
+        for (k = 0; k < nf && strcmp(un[i].f[3], found[k].f[3]) != 0; k++)
+            ;
+        if (k < nf)
+            continue;
+        if (out != i)
+            un[out] = un[i];
+        out++;
+    }
+    return out;
+}
+
 static size_t load_rows(const char *dir, const char *sub, row_t *rows)
 {
     char path[PATH_LEN], line[2048];
@@ -187,6 +206,7 @@ int mc_campaign_write_report(const char *dir, const char *target, mc_errbuf_t *e
     {
         row_t *un = calloc(MAX_ROWS, sizeof(*un));
         size_t nu = un != NULL ? load_rows(dir, "unconfirmed", un) : 0;
+        nu = drop_confirmed(un, nu, rows, nr);
         if (nu > 0) {
             fprintf(f, "\n%zu more seen once but not again on a fresh process (they depend on "
                        "the state before them): unconfirmed/.\n\n| first seen (s) | check | "

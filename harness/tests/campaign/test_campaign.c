@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -463,6 +465,159 @@ static void test_exec_edges_per_request(void **state)
     json_object_put(second);
 }
 
+/* A sequence of the named methods, each a request with ids from 1. */
+static json_object *seq_methods(const char *a, const char *b)
+{
+    char buf[512];
+
+    if (b == NULL)
+        snprintf(buf, sizeof(buf), "[{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"%s\"}]", a);
+    else
+        snprintf(buf, sizeof(buf),
+                 "[{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"%s\"},"
+                 " {\"jsonrpc\": \"2.0\", \"id\": 2, \"method\": \"%s\"}]",
+                 a, b);
+    return parse(buf);
+}
+
+/* New edges a persistent process reached only thanks to what an earlier
+ * sequence left in it do not stand: confirmed on a fresh process, they are
+ * new again, and the first sequence to reach them on its own gets them. */
+static void test_exec_confirm_carried_edges(void **state)
+{
+    char *argv[] = {(char *)g_target, "aflstate", NULL};
+    mc_exec_opts_t o;
+    mc_exec_t *x = NULL;
+    mc_exec_outcome_t out, cal;
+    mc_errbuf_t eb;
+    json_object *one = seq_methods("tools/list", NULL);
+    json_object *two = seq_methods("tools/list", "tools/list");
+    json_object *other = seq_methods("prompts/list", NULL);
+    size_t kept, total;
+
+    (void)state;
+    memset(&o, 0, sizeof(o));
+    o.argv = argv;
+    o.version = "2025-06-18";
+    o.coverage = 1;
+    mc_errbuf_clear(&eb);
+    assert_int_equal(mc_exec_new(&x, &o, &eb), MC_OK);
+    assert_int_equal(mc_exec_run(x, one, 1, 0, &out, &eb), MC_OK);
+    assert_true(out.new_edges >= 1);
+    mc_exec_outcome_free(&out);
+    /* Again in the same process: "tools/list again" is new, owed to state. */
+    assert_int_equal(mc_exec_run(x, one, 0, 0, &out, &eb), MC_OK);
+    assert_int_equal(out.new_edges, 1);
+    mc_exec_outcome_free(&out);
+    total = mc_exec_coverage(x);
+    assert_int_equal(mc_exec_confirm(x, one, &cal, &kept, &eb), MC_OK);
+    assert_true(cal.started);
+    assert_int_equal(kept, 0);
+    assert_int_equal(mc_exec_coverage(x), total - 1);
+    mc_exec_outcome_free(&cal);
+    /* A sequence that reaches it on its own is credited, and it stands. */
+    assert_int_equal(mc_exec_run(x, two, 1, 0, &out, &eb), MC_OK);
+    assert_int_equal(out.new_edges, 1);
+    assert_int_equal(out.last_edge_elem, 1);
+    mc_exec_outcome_free(&out);
+    assert_int_equal(mc_exec_confirm(x, two, &cal, &kept, &eb), MC_OK);
+    assert_int_equal(kept, 1);
+    assert_int_equal(mc_exec_coverage(x), total);
+    mc_exec_outcome_free(&cal);
+    /* Nothing new: nothing to confirm, nothing run. */
+    assert_int_equal(mc_exec_run(x, one, 0, 0, &out, &eb), MC_OK);
+    assert_int_equal(out.new_edges, 0);
+    mc_exec_outcome_free(&out);
+    assert_int_equal(mc_exec_confirm(x, one, &cal, &kept, &eb), MC_OK);
+    assert_false(cal.started);
+    assert_int_equal(kept, 0);
+
+    /* Not confirmed for want of runs: new again all the same, to be
+     * reached again. */
+    assert_int_equal(mc_exec_run(x, other, 1, 0, &out, &eb), MC_OK);
+    assert_int_equal(out.new_edges, 1);
+    mc_exec_outcome_free(&out);
+    assert_int_equal(mc_exec_run(x, other, 0, 0, &out, &eb), MC_OK);
+    assert_int_equal(out.new_edges, 1);
+    mc_exec_outcome_free(&out);
+    total = mc_exec_coverage(x);
+    assert_int_equal(mc_exec_forget_new(x), 1);
+    assert_int_equal(mc_exec_coverage(x), total - 1);
+    assert_int_equal(mc_exec_forget_new(x), 0);
+    assert_int_equal(mc_exec_run(x, other, 0, 0, &out, &eb), MC_OK);
+    assert_int_equal(out.new_edges, 1);
+    mc_exec_outcome_free(&out);
+    mc_exec_free(x);
+    json_object_put(other);
+    json_object_put(one);
+    json_object_put(two);
+}
+
+/* A finding is due at its first sighting, and again at later ones until
+ * it is settled; signatures are told apart. */
+static void test_sig_schedule(void **state)
+{
+    mc__camp_sigs_t t;
+    mc__camp_sig_t *s = NULL, *o = NULL, *again = NULL;
+
+    (void)state;
+    memset(&t, 0, sizeof(t));
+    assert_int_equal(mc__camp_sig_due(&t, "wire/x|m", &s), 1);
+    assert_non_null(s);
+    assert_int_equal(s->tries, 0);
+    s->tries++;
+    assert_int_equal(mc__camp_sig_due(&t, "wire/x|m", &again), 1);
+    assert_ptr_equal(again, s);
+    assert_int_equal(mc__camp_sig_due(&t, "schema/y|m", &o), 1);
+    assert_ptr_not_equal(o, s);
+    assert_int_equal(t.n, 2);
+    o->settled = 1;
+    assert_int_equal(mc__camp_sig_due(&t, "schema/y|m", &o), 0);
+    assert_int_equal(mc__camp_sig_due(&t, "wire/x|m", &again), 1);
+    mc__camp_sigs_free(&t);
+}
+
+/* The report does not list as unconfirmed what findings/ holds since. */
+static void test_report_drops_confirmed(void **state)
+{
+    char dir[] = "/tmp/mc-report-XXXXXX", path[256], *text = NULL;
+    FILE *f;
+    size_t len = 0;
+    int kept = 0;
+    mc_errbuf_t eb;
+
+    (void)state;
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof(path), "%s/findings", dir);
+    assert_int_equal(mkdir(path, 0700), 0);
+    snprintf(path, sizeof(path), "%s/unconfirmed", dir);
+    assert_int_equal(mkdir(path, 0700), 0);
+    snprintf(path, sizeof(path), "%s/findings/index.tsv", dir);
+    assert_non_null(f = fopen(path, "w"));
+    fputs("2.000\tschema/logging\tnotifications/message\tSIG-A\ta.jsonc\t9\t3\t20\tyes\tlevel 3\n", f);
+    fclose(f);
+    snprintf(path, sizeof(path), "%s/unconfirmed/index.tsv", dir);
+    assert_non_null(f = fopen(path, "w"));
+    fputs("1.000\tschema/logging\tnotifications/message\tSIG-A\ta.jsonc\t2\t2\t0\tno\tgone-detail\n", f);
+    fputs("1.500\twire/single-response\ttools/call\tSIG-B\tb.jsonc\t2\t2\t0\tno\tkept-detail\n", f);
+    fclose(f);
+    mc_errbuf_clear(&eb);
+    assert_int_equal(mc_campaign_write_report(dir, "server", &eb), MC_OK);
+    snprintf(path, sizeof(path), "%s/report.md", dir);
+    assert_non_null(f = fopen(path, "r"));
+    while (getline(&text, &len, f) > 0) {
+        assert_null(strstr(text, "gone-detail"));
+        if (strstr(text, "more seen once") != NULL)
+            assert_non_null(strstr(text, "1 more"));
+        kept += strstr(text, "kept-detail") != NULL;
+    }
+    assert_int_equal(kept, 1);
+    fclose(f);
+    free(text);
+    snprintf(path, sizeof(path), "rm -rf '%s'", dir);
+    assert_int_equal(system(path), 0);
+}
+
 /* A server breaking a rule whose keyword binds nobody on its side (a log
  * message below the level the client set: INFO in a run) gives no
  * finding. */
@@ -575,6 +730,9 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_exec_dup_id_judged),
         cmocka_unit_test(test_exec_unknown_methods_one_state),
         cmocka_unit_test(test_exec_edges_per_request),
+        cmocka_unit_test(test_exec_confirm_carried_edges),
+        cmocka_unit_test(test_sig_schedule),
+        cmocka_unit_test(test_report_drops_confirmed),
         cmocka_unit_test(test_exec_info_rule_no_finding),
         cmocka_unit_test(test_keep_up_to_new_edges),
         cmocka_unit_test(test_gen_extend_last),

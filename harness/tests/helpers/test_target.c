@@ -16,6 +16,9 @@
  *               one hit in the AFL++ map named by __AFL_SHM_ID at an entry
  *               of its method (a stand-in for an instrumented server: each
  *               method is code of its own)
+ *   aflstate    like "afl", and a request for a method this process has
+ *               answered before also counts a hit at an entry of its own
+ *               (code that only state left by earlier requests reaches)
  *   chatty      answer like "serve", declaring the logging capability, and
  *               write a notifications/message at level "debug" before each
  *               answer after initialize, whatever level the client set (a
@@ -32,6 +35,11 @@
 /* The AFL++ map of the "afl" mode, or NULL. */
 static unsigned char *g_map;
 static size_t g_map_size;
+/* The "aflstate" mode: hashes of the methods answered so far. */
+#define MAX_SEEN 64
+static int g_state;
+static unsigned g_seen[MAX_SEEN];
+static size_t g_n_seen;
 /* The "chatty" mode. */
 static int g_chatty;
 
@@ -52,6 +60,15 @@ static void answer(const char *line)
         while (*s != '\0')
             h = (h ^ (unsigned char)*s++) * 16777619u;
         g_map[h % g_map_size]++;
+        if (g_state) {
+            size_t i;
+            for (i = 0; i < g_n_seen && g_seen[i] != h; i++)
+                ;
+            if (i < g_n_seen)
+                g_map[(h ^ 0x9e3779b9u) % g_map_size]++; /* the method again */
+            else if (g_n_seen < MAX_SEEN)
+                g_seen[g_n_seen++] = h;
+        }
     }
     if (g_chatty && strcmp(json_object_get_string(method), "initialize") != 0) {
         printf("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\","
@@ -145,8 +162,9 @@ int main(int argc, char **argv)
         printf("%s\n", buf);
         return 0;
     }
-    if (strcmp(mode, "afl") == 0) {
+    if (strcmp(mode, "afl") == 0 || strcmp(mode, "aflstate") == 0) {
         const char *id = getenv("__AFL_SHM_ID"), *size = getenv("AFL_MAP_SIZE");
+        g_state = strcmp(mode, "aflstate") == 0;
         if (id != NULL && size != NULL) {
             void *m = shmat((int)strtol(id, NULL, 10), NULL, 0);
             g_map_size = (size_t)strtoul(size, NULL, 10);
