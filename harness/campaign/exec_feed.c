@@ -339,8 +339,9 @@ static void note_id(mc_exec_t *x, json_object *id)
     mc__exec_compact(id, idc, sizeof(idc));
     if (mc__exec_id_reused(x, idc))
         note_dup(x, idc);
-    if (json_object_is_type(id, json_type_string) &&
-        (size_t)json_object_get_string_len(id) + 2 > MC_HTTP_MAX_REQ_ID)
+    if (strlen(json_object_to_json_string_ext(id, JSON_C_TO_STRING_PLAIN |
+                                                      JSON_C_TO_STRING_NOSLASHESCAPE)) >
+        MC_HTTP_MAX_REQ_ID)
         x->long_id = 1;
 }
 
