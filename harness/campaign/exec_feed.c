@@ -2,17 +2,24 @@
  * exec_feed.c - sending a sequence to the target and waiting for what is
  * due.
  *
- * Promises: integer ids below MC_EXEC_ID_STRIDE and the generator's "sN"
- * string ids (and the requestId of a cancellation) are moved per sequence,
- * so that sequences in one process never reuse each other's ids; every id
- * and progress token sent in a process is remembered, and one sent again
- * (or a batch, or a line that is not UTF-8) marks what the judge may no
- * longer pair; a request with a valid envelope, valid UTF-8 and not
- * cancelled is an answer due; answer elements are not sent but say how the
- * client answers the server's requests from there on; a tools/call naming a
- * tool the user did not allow is never sent; the wait for answers lasts
- * while something is due and the server keeps talking (the hang budget
- * counts from the last thing heard, four budgets at most in all).
+ * Promises: integer ids below MC_EXEC_ID_STRIDE, the generator's "sN"
+ * string ids (and the requestId of a cancellation) and its "pN" progress
+ * tokens are moved per sequence, so that sequences in one process never
+ * reuse each other's ids or tokens; every id and progress token sent in a
+ * process is remembered, and one sent again (or a batch, or a line that is
+ * not UTF-8) marks what the judge may no longer pair, in that sequence, and
+ * for the id or token itself in every later sequence of the process (with
+ * the tokens of requests whose id was sent twice, and tokens past what the
+ * judge follows); a line sent as is is read leniently for its id, token
+ * and a second initialize; a request with a valid envelope, valid UTF-8
+ * and not cancelled is an answer due, unless the client answered a server
+ * request in a line the server cannot read while it was outstanding;
+ * answer elements are not sent but say how the client answers the
+ * server's requests from there on; a tools/call naming a tool the user did
+ * not allow is never sent, in a message or in a line sent as is; the wait
+ * for answers lasts while something is due and the server keeps talking
+ * (the hang budget counts from the last thing heard, four budgets at most
+ * in all).
  */
 #include <stdio.h>
 #include <string.h>

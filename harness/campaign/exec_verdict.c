@@ -4,9 +4,11 @@
  * Promises: what the judge found in the sequence's lines and what the HTTP
  * transport saw of its rules become findings, each named by its check and
  * the method of the message involved, except what the client itself made
- * doubtful (an id or progress token sent twice, a line that is not UTF-8, a
- * second initialize; over HTTP a refused notification, an id too long to
- * pair); a request left unanswered is a hang; a signature (check, method,
+ * doubtful (an id or progress token sent twice, in this sequence or an
+ * earlier one of the process, a line that is not UTF-8, a second
+ * initialize; over HTTP a refused notification, an id too long to pair); a
+ * request left unanswered is a hang (unless held: the server may be waiting
+ * for an answer of the client's it could not read); a signature (check, method,
  * and for a death the sanitizer kind and top frames) is kept once per
  * sequence, within MC_EXEC_MAX_FINDINGS.
  */
