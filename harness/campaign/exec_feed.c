@@ -2,17 +2,24 @@
  * exec_feed.c - sending a sequence to the target and waiting for what is
  * due.
  *
- * Promises: integer ids below MC_EXEC_ID_STRIDE and the generator's "sN"
- * string ids (and the requestId of a cancellation) are moved per sequence,
- * so that sequences in one process never reuse each other's ids; every id
- * and progress token sent in a process is remembered, and one sent again
- * (or a batch, or a line that is not UTF-8) marks what the judge may no
- * longer pair; a request with a valid envelope, valid UTF-8 and not
- * cancelled is an answer due; answer elements are not sent but say how the
- * client answers the server's requests from there on; a tools/call naming a
- * tool the user did not allow is never sent; the wait for answers lasts
- * while something is due and the server keeps talking (the hang budget
- * counts from the last thing heard, four budgets at most in all).
+ * Promises: integer ids below MC_EXEC_ID_STRIDE, the generator's "sN"
+ * string ids (and the requestId of a cancellation) and its "pN" progress
+ * tokens are moved per sequence, so that sequences in one process never
+ * reuse each other's ids or tokens; every id and progress token sent in a
+ * process is remembered, and one sent again (or a batch, or a line that is
+ * not UTF-8) marks what the judge may no longer pair, in that sequence, and
+ * for the id or token itself in every later sequence of the process (with
+ * the tokens of requests whose id was sent twice, and tokens past what the
+ * judge follows); a line sent as is is read leniently for its id, token
+ * and a second initialize; a request with a valid envelope, valid UTF-8
+ * and not cancelled is an answer due, unless the client answered a server
+ * request in a line the server cannot read while it was outstanding;
+ * answer elements are not sent but say how the client answers the
+ * server's requests from there on; a tools/call naming a tool the user did
+ * not allow is never sent, in a message or in a line sent as is; the wait
+ * for answers lasts while something is due and the server keeps talking
+ * (the hang budget counts from the last thing heard, four budgets at most
+ * in all).
  */
 #include <stdio.h>
 #include <string.h>
@@ -62,7 +69,8 @@ static int utf8_ok(const char *s)
     return 1;
 }
 
-/* Remembers an id sent in this process; returns 1 when it was sent before. */
+/* Remembers an id sent in this process; returns 1 when it was sent before
+ * (or when the table is full: whether it was can no longer be told). */
 int mc__exec_id_reused(mc_exec_t *x, const char *id)
 {
     uint32_t h = mc__exec_hash(0, id), mask = MC__EXEC_MAX_IDS - 1, i = h & mask, probes;
@@ -73,29 +81,60 @@ int mc__exec_id_reused(mc_exec_t *x, const char *id)
         if (x->ids[i] == h)
             return 1;
         if (x->ids[i] == 0) {
-            if (x->n_ids < MC__EXEC_MAX_IDS / 2) {
-                x->ids[i] = h;
-                x->n_ids++;
-            }
+            if (x->n_ids >= MC__EXEC_MAX_IDS / 2)
+                return 1;
+            x->ids[i] = h;
+            x->n_ids++;
             return 0;
         }
         i = (i + 1) & mask;
     }
+    return 1;
+}
+
+/* Adds key (an id hash or a token key) to the process's doubtful ones. */
+static void doubt_add(mc_exec_t *x, uint32_t key)
+{
+    if (mc__exec_doubtful(x, key))
+        return;
+    if (x->n_doubt < MC__EXEC_MAX_DOUBT)
+        x->doubt[x->n_doubt++] = key;
+    else
+        x->doubt_all = 1;
+}
+
+int mc__exec_doubtful(const mc_exec_t *x, uint32_t key)
+{
+    size_t i;
+
+    if (x->doubt_all)
+        return 1;
+    for (i = 0; i < x->n_doubt; i++)
+        if (x->doubt[i] == key)
+            return 1;
     return 0;
 }
 
 /* Notes that this sequence sent id (compact JSON) again: the responses
- * with that id are not judged (which request they answer cannot be told);
- * past MC__EXEC_MAX_DUP_IDS, none are. */
+ * with that id are not judged (which request they answer cannot be told),
+ * in this sequence or any later one of the process (an answer may come
+ * late); past MC__EXEC_MAX_DUP_IDS, no response of the sequence is. */
 static void note_dup(mc_exec_t *x, const char *id)
 {
+    uint32_t h = mc__exec_hash(0, id);
+    size_t i;
+
     x->reused = 1;
     if (x->n_dups < MC__EXEC_MAX_DUP_IDS)
-        x->dups[x->n_dups++] = mc__exec_hash(0, id);
+        x->dups[x->n_dups++] = h;
     else
         x->reused_all = 1;
+    doubt_add(x, h);
+    /* The progress of a request with that id is in doubt as well. */
+    for (i = 0; i < x->n_tokens && i < MC_WIRE_MAX_TOKENS; i++)
+        if (x->tok_id[i] == h)
+            doubt_add(x, x->tok_key[i]);
 }
-
 
 /* True when el is a request whose envelope makes an answer due. */
 static int answer_due(json_object *el)
@@ -112,15 +151,16 @@ static int answer_due(json_object *el)
            json_object_is_type(params, json_type_array);
 }
 
-/* The number n of a generated string id "sN" (N below the id stride, no
- * leading zero), or -1 for any other value. */
-static int64_t gen_string_id(json_object *id)
+/* The number n of a generated string id or progress token: the letter c
+ * then N (below the id stride, no leading zero), or -1 for any other
+ * value. */
+static int64_t gen_number(json_object *v, char c)
 {
-    const char *s = json_object_is_type(id, json_type_string) ? json_object_get_string(id) : NULL;
+    const char *s = json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
     int64_t n = 0;
     size_t i;
 
-    if (s == NULL || s[0] != 's' || s[1] < '0' || s[1] > '9' || (s[1] == '0' && s[2] != '\0'))
+    if (s == NULL || s[0] != c || s[1] < '0' || s[1] > '9' || (s[1] == '0' && s[2] != '\0'))
         return -1;
     for (i = 1; s[i] != '\0'; i++) {
         if (s[i] < '0' || s[i] > '9' || i > 9)
@@ -141,26 +181,48 @@ static json_object *moved_id(json_object *id, int64_t off)
     if (json_object_is_type(id, json_type_int) && json_object_get_int64(id) >= 0 &&
         json_object_get_int64(id) < MC_EXEC_ID_STRIDE)
         return json_object_new_int64(json_object_get_int64(id) + off);
-    if ((n = gen_string_id(id)) < 0)
+    if ((n = gen_number(id, 's')) < 0)
         return NULL;
     snprintf(buf, sizeof(buf), "s%lld", (long long)(n + off));
     return json_object_new_string(buf);
 }
 
-/* Moves an id (or requestId) by off so sequences in one process do not
- * reuse ids: integers and the generator's string ids (moved_id). Returns a
- * new reference or a new reference to el. */
+/* A generated progress token "pN" moved by off ("p(N+off)"), or NULL for
+ * any other token. */
+static json_object *moved_token(json_object *tok, int64_t off)
+{
+    int64_t n = gen_number(tok, 'p');
+    char buf[32];
+
+    if (n < 0)
+        return NULL;
+    snprintf(buf, sizeof(buf), "p%lld", (long long)(n + off));
+    return json_object_new_string(buf);
+}
+
+/* The progress token of a message (borrowed), or NULL. */
+static json_object *token_of(json_object *msg)
+{
+    return mc_json_get(mc_json_get(mc_json_get(msg, "params"), "_meta"), "progressToken");
+}
+
+/* Moves an id (or requestId) and a generated progress token by off so
+ * that sequences in one process use neither each other's ids nor each
+ * other's tokens: a corpus entry run again later in the process is then no
+ * collision, and what the server says about it is judged as in a fresh
+ * process. Returns a new reference or a new reference to el. */
 static json_object *offset_ids(json_object *el, int64_t off)
 {
-    json_object *c = NULL, *id, *p, *rid, *m;
+    json_object *c = NULL, *id, *rid, *tok, *m = NULL;
 
     if (off == 0)
         return json_object_get(el);
     id = mc_json_get(el, "id");
-    p = mc_json_get(el, "params");
-    rid = mc_json_get(p, "requestId");
+    rid = mc_json_get(mc_json_get(el, "params"), "requestId");
+    tok = token_of(el);
     if ((id == NULL || (m = moved_id(id, off)) == NULL) &&
-        (rid == NULL || (m = moved_id(rid, off)) == NULL))
+        (rid == NULL || (m = moved_id(rid, off)) == NULL) &&
+        (tok == NULL || (m = moved_token(tok, off)) == NULL))
         return json_object_get(el);
     json_object_put(m);
     if (json_object_deep_copy(el, &c, NULL) != 0)
@@ -168,13 +230,14 @@ static json_object *offset_ids(json_object *el, int64_t off)
     id = mc_json_get(c, "id");
     if (id != NULL && (m = moved_id(id, off)) != NULL)
         json_object_object_add(c, "id", m);
-    p = mc_json_get(c, "params");
-    rid = mc_json_get(p, "requestId");
+    rid = mc_json_get(mc_json_get(c, "params"), "requestId");
     if (rid != NULL && (m = moved_id(rid, off)) != NULL)
-        json_object_object_add(p, "requestId", m);
+        json_object_object_add(mc_json_get(c, "params"), "requestId", m);
+    tok = token_of(c);
+    if (tok != NULL && (m = moved_token(tok, off)) != NULL)
+        json_object_object_add(mc_json_get(mc_json_get(c, "params"), "_meta"), "progressToken", m);
     return c;
 }
-
 
 int mc_exec_is_answer(json_object *el)
 {
@@ -190,11 +253,26 @@ int mc_exec_is_answer(json_object *el)
     return strstr(json_object_to_json_string_ext(el, JSON_C_TO_STRING_PLAIN), "${") == NULL;
 }
 
+/* Marks the requests outstanding now as held: the client has just
+ * answered a server request in a line the server cannot read (not UTF-8),
+ * and any of them may be the one waiting for that answer. The spec leaves
+ * how long a server waits for its own request to it (basic/lifecycle#timeouts:
+ * a timeout it SHOULD have, of its choosing), so their silence is no hang. */
+static void hold_outstanding(mc_exec_t *x)
+{
+    size_t k;
+
+    for (k = 0; k < x->n_exp; k++)
+        if (!x->exp[k].answered && !x->exp[k].cancelled)
+            x->exp[k].held = 1;
+}
+
 /* Answers a server request as the sequence's answer elements say, the way
  * the scenario runner answers an `answer` step (so that a finding replays
  * alike): an error with its code and message, or the result as given (an
  * accepted elicitation without content gets a valid instance of the
- * requestedSchema); the default responder otherwise. */
+ * requestedSchema); the default responder otherwise. An answer the server
+ * cannot read holds what is outstanding (hold_outstanding). */
 void mc__exec_respond(void *ctx, mc_session_t *s, const mc_msg_t *request, mc_reply_t *reply)
 {
     mc_exec_t *x = ctx;
@@ -211,11 +289,16 @@ void mc__exec_respond(void *ctx, mc_session_t *s, const mc_msg_t *request, mc_re
         reply->error_code = mc_json_get_int(err, "code", MC_RPC_INTERNAL_ERROR);
         snprintf(reply->error_message, sizeof(reply->error_message), "%s",
                  msg != NULL ? msg : "error");
+        if (!utf8_ok(reply->error_message))
+            hold_outstanding(x);
         return;
     }
     if (json_object_deep_copy(with, &reply->result, NULL) != 0)
         reply->result = NULL;
     mc_instance_fill_accept(request->method, request->params, reply->result);
+    if (reply->result != NULL &&
+        !utf8_ok(json_object_to_json_string_ext(reply->result, JSON_C_TO_STRING_PLAIN)))
+        hold_outstanding(x);
 }
 
 
@@ -224,7 +307,7 @@ size_t mc__exec_outstanding(const mc_exec_t *x)
     size_t i, n = 0;
 
     for (i = 0; i < x->n_exp; i++)
-        if (!x->exp[i].answered && !x->exp[i].cancelled)
+        if (!x->exp[i].answered && !x->exp[i].cancelled && !x->exp[i].held)
             n++;
     return n;
 }
@@ -242,61 +325,130 @@ void mc__exec_feed_reset(mc_exec_t *x)
     x->answers = NULL;
 }
 
-/* Notes the id of a line sent as is (a string element): a malformed line
- * may still carry a readable id, and a batch's requests' ids count as sent
- * (the server may answer them), so that a response with any of them, or
- * one answering the batch as a whole, is not judged. */
-static void note_raw_ids(mc_exec_t *x, const char *text)
+void mc__exec_feed_reset_process(mc_exec_t *x)
 {
-    json_object *parsed = json_tokener_parse(text);
-
-    if (json_object_is_type(parsed, json_type_object) && mc_json_get(parsed, "id") != NULL) {
-        char idc[MC_HTTP_MAX_REQ_ID + 2];
-        mc__exec_compact(mc_json_get(parsed, "id"), idc, sizeof(idc));
-        if (mc__exec_id_reused(x, idc))
-            note_dup(x, idc);
-        if (strlen(idc) > MC_HTTP_MAX_REQ_ID)
-            x->long_id = 1;
-    } else if (json_object_is_type(parsed, json_type_array)) {
-        size_t b, nb = json_object_array_length(parsed);
-        x->reused = 1;
-        for (b = 0; b < nb && b < MC__EXEC_MAX_DUP_IDS; b++) {
-            json_object *bid = mc_json_get(json_object_array_get_idx(parsed, b), "id");
-            char idc[64];
-            if (bid == NULL)
-                continue;
-            mc__exec_compact(bid, idc, sizeof(idc));
-            (void)mc__exec_id_reused(x, idc);
-            note_dup(x, idc);
-        }
-    }
-    json_object_put(parsed);
+    memset(x->ids, 0, MC__EXEC_MAX_IDS * sizeof(*x->ids));
+    x->n_ids = 0;
+    x->n_doubt = 0;
+    x->doubt_all = 0;
+    x->n_tokens = 0;
+    x->reinit = 0;
+    (void)mc__exec_id_reused(x, "1"); /* the session's initialize */
 }
 
-/* Notes the id and progress token of a message about to be sent. */
-static void note_ids(mc_exec_t *x, json_object *sendv)
+/* Notes the id of a message about to be sent (compact JSON cut as the
+ * inline records cut it, so that the hashes agree); an id too long for the
+ * HTTP transport to pair marks the sequence. */
+static void note_id(mc_exec_t *x, json_object *id)
 {
-    json_object *tok;
+    char idc[64];
 
-    if (mc_json_get(sendv, "id") != NULL) {
+    mc__exec_compact(id, idc, sizeof(idc));
+    if (mc__exec_id_reused(x, idc))
+        note_dup(x, idc);
+    if (strlen(json_object_to_json_string_ext(id, JSON_C_TO_STRING_PLAIN |
+                                                      JSON_C_TO_STRING_NOSLASHESCAPE)) >
+        MC_HTTP_MAX_REQ_ID)
+        x->long_id = 1;
+}
+
+/* Notes the progress token of a message about to be sent, whose id (if
+ * any) hashes to idh. A token sent twice in a process belongs to two
+ * requests (the client's fault): which one a notification is about is
+ * anyone's guess, as with a reused id, in this sequence and later ones. So
+ * is it when the id of its request was sent twice (the judge may have
+ * ended it with the answer to the other request). A token past the number
+ * the judge follows (MC_WIRE_MAX_TOKENS a process) is not followed: its
+ * notifications are not paired either. */
+static void note_token(mc_exec_t *x, json_object *tok, uint32_t idh)
+{
+    char tc[72], tv[64];
+    uint32_t key = mc__exec_token_key(tok);
+
+    mc__exec_compact(tok, tv, sizeof(tv));
+    snprintf(tc, sizeof(tc), "token:%s", tv);
+    if (mc__exec_id_reused(x, tc)) {
+        x->reused = 1;
+        doubt_add(x, key);
+    } else {
+        if (x->n_tokens < MC_WIRE_MAX_TOKENS) {
+            x->tok_id[x->n_tokens] = idh;
+            x->tok_key[x->n_tokens] = key;
+        } else {
+            doubt_add(x, key);
+        }
+        x->n_tokens++;
+    }
+    if (idh != 0 && mc__exec_doubtful(x, idh))
+        doubt_add(x, key);
+}
+
+/* Notes what a message about to be sent (msg, an object) makes doubtful:
+ * its id (in a batch, always: a response may answer the batch as a whole)
+ * and progress token, and a second initialize. */
+static void note_message(mc_exec_t *x, json_object *msg, int in_batch)
+{
+    const char *method = mc_json_get_str(msg, "method");
+    json_object *id = mc_json_get(msg, "id");
+    uint32_t idh = 0;
+
+    if (id != NULL) {
         char idc[64];
-        mc__exec_compact(mc_json_get(sendv, "id"), idc, sizeof(idc));
-        if (mc__exec_id_reused(x, idc))
+        mc__exec_compact(id, idc, sizeof(idc));
+        idh = mc__exec_hash(0, idc);
+        if (in_batch) {
+            (void)mc__exec_id_reused(x, idc);
             note_dup(x, idc);
-        if (strlen(idc) > MC_HTTP_MAX_REQ_ID)
-            x->long_id = 1;
+        } else {
+            note_id(x, id);
+        }
     }
-    /* A progress token sent twice in a process belongs to two requests
-     * (the client's fault): which one a notification is about is anyone's
-     * guess, as with a reused id. */
-    tok = mc_json_get(mc_json_get(mc_json_get(sendv, "params"), "_meta"), "progressToken");
-    if (tok != NULL) {
-        char tc[72], tv[64];
-        mc__exec_compact(tok, tv, sizeof(tv));
-        snprintf(tc, sizeof(tc), "token:%s", tv);
-        if (mc__exec_id_reused(x, tc))
+    if (token_of(msg) != NULL)
+        note_token(x, token_of(msg), idh);
+    if (method != NULL && strcmp(method, "initialize") == 0)
+        x->reinit = 1;
+}
+
+/* True when msg is a tools/call naming a tool the user did not allow. */
+static int forbidden_call(const mc_exec_t *x, json_object *msg)
+{
+    const char *method = mc_json_get_str(msg, "method");
+
+    return method != NULL && strcmp(method, "tools/call") == 0 &&
+           (x->o.allowed == NULL ||
+            !x->o.allowed(x->o.allowed_ctx, mc_json_get_str(mc_json_get(msg, "params"), "name")));
+}
+
+/* Reads a line sent as is (a string element), which a lenient server may
+ * read as JSON even when it is malformed. Returns 0 when it must not be
+ * sent (it reads as a tools/call of a tool the user did not allow, alone
+ * or in a batch). Otherwise notes what it makes doubtful: the id and token
+ * of a message it holds (a server may answer them) and a second
+ * initialize; in a batch, every element's id counts as sent twice (a
+ * response may answer the batch as a whole) and no response with one is
+ * judged. */
+static int note_raw(mc_exec_t *x, const char *text)
+{
+    json_object *parsed = json_tokener_parse(text);
+    size_t b, nb;
+    int ok = 1;
+
+    if (json_object_is_type(parsed, json_type_object)) {
+        ok = !forbidden_call(x, parsed);
+        if (ok)
+            note_message(x, parsed, 0);
+    } else if (json_object_is_type(parsed, json_type_array)) {
+        nb = json_object_array_length(parsed);
+        for (b = 0; b < nb; b++)
+            if (forbidden_call(x, json_object_array_get_idx(parsed, b)))
+                ok = 0;
+        if (ok)
             x->reused = 1;
+        for (b = 0; ok && b < nb && b < MC__EXEC_MAX_DUP_IDS; b++)
+            note_message(x, json_object_array_get_idx(parsed, b), 1);
     }
+    json_object_put(parsed);
+    return ok;
 }
 
 /* Records what element i (sendv, its line) makes due, and what a
@@ -311,6 +463,7 @@ static void note_due(mc_exec_t *x, json_object *sendv, const char *line, size_t 
         mc__exec_compact(mc_json_get(sendv, "id"), e->id, sizeof(e->id));
         e->elem = i;
         e->answered = 0;
+        e->held = 0;
         /* An id named by an earlier cancellation is not held against the
          * server either. */
         e->cancelled = 0;
@@ -337,12 +490,10 @@ static json_object *prepare(mc_exec_t *x, json_object *el, size_t i, int64_t off
                             const char **line)
 {
     json_object *sendv;
-    const char *method;
 
     if (json_object_is_type(el, json_type_string)) {
         *line = json_object_get_string(el);
-        note_raw_ids(x, *line);
-        return json_object_get(el);
+        return note_raw(x, *line) ? json_object_get(el) : NULL;
     }
     if (mc_exec_is_answer(el)) {
         /* Not sent: how the client answers from here on. */
@@ -354,19 +505,12 @@ static json_object *prepare(mc_exec_t *x, json_object *el, size_t i, int64_t off
             x->cur->sent[i] = 1;
         return NULL;
     }
-    if (!json_object_is_type(el, json_type_object))
-        return NULL;
-    method = mc_json_get_str(el, "method");
-    if (method != NULL && strcmp(method, "tools/call") == 0 &&
-        (x->o.allowed == NULL ||
-         !x->o.allowed(x->o.allowed_ctx, mc_json_get_str(mc_json_get(el, "params"), "name"))))
+    if (!json_object_is_type(el, json_type_object) || forbidden_call(x, el))
         return NULL; /* never a tool the user did not allow */
     sendv = offset_ids(el, off);
     *line = json_object_to_json_string_ext(sendv, JSON_C_TO_STRING_PLAIN |
                                                       JSON_C_TO_STRING_NOSLASHESCAPE);
-    note_ids(x, sendv);
-    if (method != NULL && strcmp(method, "initialize") == 0)
-        x->reinit = 1;
+    note_message(x, sendv, 0);
     note_due(x, sendv, *line, i);
     return sendv;
 }
@@ -405,7 +549,7 @@ static int await_one(mc_exec_t *x, size_t k)
     int64_t began = x->last_heard = mc_now_ms();
     int rc;
 
-    while (!x->exp[k].answered) {
+    while (!x->exp[k].answered && !x->exp[k].held) {
         int64_t now = mc_now_ms(), left = x->last_heard + x->o.hang_ms - now;
         if (left <= 0 || now - began > 4 * (int64_t)x->o.hang_ms) {
             x->lockstep = 0;

@@ -47,6 +47,10 @@
 /* Edges new in one sequence that a fresh run is asked to confirm at most;
  * past it the sequence's new edges are all taken as they are. */
 #define MC__EXEC_MAX_NEWLY 4096
+/* Ids and progress tokens that stay doubtful for the rest of a process
+ * (sent twice, or a token past what the judge can follow); past that,
+ * no response or progress of the process is paired any more. */
+#define MC__EXEC_MAX_DOUBT 1024
 
 /* A request of the sequence whose answer is due. */
 typedef struct mc__exec_expected {
@@ -54,6 +58,8 @@ typedef struct mc__exec_expected {
     size_t elem;  /* sequence element that sent it */
     int answered;
     int cancelled;
+    int held;     /* outstanding when the client answered a server request in a
+                     line the server cannot read: it may wait for that answer */
 } mc__exec_expected_t;
 
 /* What an inbound line was, kept to name the method of a wire finding. */
@@ -61,6 +67,7 @@ typedef struct mc__exec_inline {
     uint64_t seq;
     int response; /* a result or error */
     uint32_t idh; /* hash of the compact JSON of a response's id, 0 without one */
+    uint32_t tokh; /* a progress notification's token key (mc__exec_token_key), else 0 */
     char method[64];
 } mc__exec_inline_t;
 
@@ -109,6 +116,19 @@ struct mc_exec {
     int long_id;   /* this sequence sent an id past MC_HTTP_MAX_REQ_ID (unpaired over HTTP) */
     int reinit;    /* initialize was sent again in this process: what was negotiated
                       is anyone's guess, capability checks are not judged */
+    /* Per process: the ids and progress tokens that can no longer be paired
+     * with one request (hashes as in mc__exec_inline_t), in whichever later
+     * sequence a message about them arrives. */
+    uint32_t doubt[MC__EXEC_MAX_DOUBT];
+    size_t n_doubt;
+    int doubt_all;  /* the set overflowed: nothing is paired any more */
+    size_t n_tokens; /* distinct progress tokens sent in the process */
+    /* The first MC_WIRE_MAX_TOKENS of them (those the judge follows): the
+     * hash of the id of the request that carried each, and its key. When
+     * that id turns out to be sent twice, the judge may have paired another
+     * request's answer with it and ended the token early. */
+    uint32_t tok_id[MC_WIRE_MAX_TOKENS];
+    uint32_t tok_key[MC_WIRE_MAX_TOKENS];
     /* coverage */
     int shm_id;
     uint8_t *map;
@@ -134,6 +154,10 @@ uint32_t mc__exec_hash(uint32_t h, const char *s);
 /* Compact JSON of v ("null" for NULL) into out, cut to n bytes. */
 void mc__exec_compact(json_object *v, char *out, size_t n);
 
+/* The key of progress token tok (borrowed) in the doubt set and the inline
+ * records: never 0, and never the hash of an id. */
+uint32_t mc__exec_token_key(json_object *tok);
+
 /* The session's observer: records each line (trace, counts, state model,
  * what the generator learns, answered requests). ctx is the executor. */
 void mc__exec_observe(void *ctx, int outbound, uint64_t seq, const char *line, size_t len,
@@ -155,6 +179,12 @@ void mc__exec_respond(void *ctx, mc_session_t *s, const mc_msg_t *request, mc_re
 /* Forgets what the sequence before sent (expected answers, cancellations,
  * ids sent twice, answer elements). */
 void mc__exec_feed_reset(mc_exec_t *x);
+
+/* Forgets what the process before sent (ids, progress tokens, doubts). */
+void mc__exec_feed_reset_process(mc_exec_t *x);
+
+/* True when key (an id hash or token key) is doubtful in this process. */
+int mc__exec_doubtful(const mc_exec_t *x, uint32_t key);
 
 /* What sending one element came to. */
 typedef enum mc__exec_fed {

@@ -58,6 +58,17 @@ void mc__exec_compact(json_object *v, char *out, size_t n)
     snprintf(out, n, "%s", s);
 }
 
+uint32_t mc__exec_token_key(json_object *tok)
+{
+    char tv[64], tc[72];
+    uint32_t h;
+
+    mc__exec_compact(tok, tv, sizeof(tv));
+    snprintf(tc, sizeof(tc), "token:%s", tv);
+    h = mc__exec_hash(0, tc);
+    return h != 0 ? h : 1;
+}
+
 static void trace_add(mc_exec_t *x, int outbound, const char *line, size_t len)
 {
     mc_exec_outcome_t *o = x->cur;
@@ -215,11 +226,16 @@ static void remember_inline(mc_exec_t *x, const mc_wire_info_t *ip, const char *
     r->seq = x->seq_ctr;
     r->response = ip->msg.kind == MC_MSG_RESULT || ip->msg.kind == MC_MSG_ERROR;
     r->idh = 0;
+    r->tokh = 0;
     if (r->response && ip->msg.id != NULL) {
         char idc[64];
         mc__exec_compact(ip->msg.id, idc, sizeof(idc));
         r->idh = mc__exec_hash(0, idc);
     }
+    if (ip->msg.kind == MC_MSG_NOTIFICATION && ip->msg.method != NULL &&
+        strcmp(ip->msg.method, "notifications/progress") == 0 &&
+        mc_json_get(ip->msg.params, "progressToken") != NULL)
+        r->tokh = mc__exec_token_key(mc_json_get(ip->msg.params, "progressToken"));
     snprintf(r->method, sizeof(r->method), "%s", method ? method : "");
     x->inl_n++;
 }

@@ -107,10 +107,7 @@ int mc__exec_start(mc_exec_t *x, mc_errbuf_t *eb)
     snprintf(x->version, sizeof(x->version), "%s", x->o.version);
     x->seq_ctr = 0;
     x->inl_n = 0;
-    x->reinit = 0;
-    memset(x->ids, 0, MC__EXEC_MAX_IDS * sizeof(*x->ids));
-    x->n_ids = 0;
-    mc__exec_id_reused(x, "1"); /* the session's initialize */
+    mc__exec_feed_reset_process(x);
     mc__exec_cov_clear(x);
     if (x->o.url != NULL) {
         rc = start_http(x, &so, &link, eb);

@@ -4,9 +4,11 @@
  * Promises: what the judge found in the sequence's lines and what the HTTP
  * transport saw of its rules become findings, each named by its check and
  * the method of the message involved, except what the client itself made
- * doubtful (an id or progress token sent twice, a line that is not UTF-8, a
- * second initialize; over HTTP a refused notification, an id too long to
- * pair); a request left unanswered is a hang; a signature (check, method,
+ * doubtful (an id or progress token sent twice, in this sequence or an
+ * earlier one of the process, a line that is not UTF-8, a second
+ * initialize; over HTTP a refused notification, an id too long to pair); a
+ * request left unanswered is a hang (unless held: the server may be waiting
+ * for an answer of the client's it could not read); a signature (check, method,
  * and for a death the sanitizer kind and top frames) is kept once per
  * sequence, within MC_EXEC_MAX_FINDINGS.
  */
@@ -137,6 +139,20 @@ static int http_judged(const mc_exec_t *x, const mc_http_finding_t *hf)
 }
 
 
+/* True when what is said of inbound message r says nothing about the
+ * server because of what an earlier sequence of the process sent: a
+ * response with an id sent twice in the process, or a progress
+ * notification whose token was (or that the judge could not follow),
+ * judged by a check that pairs it with its request. Such a message may
+ * come a sequence late (a second answer to a duplicated id, progress of a
+ * request no one waited for), so the doubt lasts as long as the process. */
+static int doubtful_in_process(const mc_exec_t *x, const mc__exec_inline_t *r, const char *check)
+{
+    if (r->response && r->idh != 0 && mc__exec_doubtful(x, r->idh))
+        return 1;
+    return r->tokh != 0 && follows_requests(check) && mc__exec_doubtful(x, r->tokh);
+}
+
 /* True for the capability checks, which follow what the client declared
  * last: after a second initialize, whether or not the server took it. */
 static int follows_declared(const char *check)
@@ -180,6 +196,8 @@ void mc__exec_collect_findings(mc_exec_t *x, size_t n0, mc_exec_outcome_t *out)
             if (x->reused && (r == NULL || follows_requests(f->check) ||
                               (r->response && response_doubtful(x, r))))
                 continue;
+            if (r != NULL && doubtful_in_process(x, r, f->check))
+                continue;
             if ((x->reinit && follows_declared(f->check)) || !binds_server(x, f->check))
                 continue;
             mc__exec_add_finding(out, MC_FIND_CHECK, f->check, r != NULL ? r->method : "", "",
@@ -203,7 +221,7 @@ void mc__exec_note_hang(mc_exec_t *x, json_object *seq, mc_exec_outcome_t *out)
     size_t k;
 
     for (k = 0; k < x->n_exp; k++)
-        if (!x->exp[k].answered && !x->exp[k].cancelled) {
+        if (!x->exp[k].answered && !x->exp[k].cancelled && !x->exp[k].held) {
             json_object *el = json_object_array_get_idx(seq, x->exp[k].elem);
             const char *m = mc_json_get_str(el, "method");
             char detail[200];
