@@ -1,0 +1,329 @@
+/*
+ * test_feedback.c - what a campaign learns from a run: new edges owed to
+ * the request that reached them and confirmed on a fresh process, the
+ * corpus entry kept and extended, and when a finding is (again) handled
+ * and listed. argv[1] is the test target
+ * (harness/tests/helpers/test_target.c).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "campaign/exec.h"
+#include "campaign/gen.h"
+#include "campaign/internal.h"
+#include "core/json.h"
+
+static const char *g_target;
+
+static json_object *parse(const char *s)
+{
+    json_object *v = json_tokener_parse(s);
+    assert_non_null(v);
+    return v;
+}
+
+/* Four pings and a list request, ids from 1. */
+static json_object *seq_of(const char *mid)
+{
+    char buf[512];
+
+    snprintf(buf, sizeof(buf),
+             "[{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"ping\"},"
+             " {\"jsonrpc\": \"2.0\", \"id\": 2, \"method\": \"%s\"},"
+             " {\"jsonrpc\": \"2.0\", \"method\": \"notifications/roots/list_changed\"},"
+             " {\"jsonrpc\": \"2.0\", \"id\": 3, \"method\": \"ping\"}]",
+             mid);
+    return parse(buf);
+}
+
+/* On an instrumented target the new edges are owed to the request that
+ * reached them: the map is read after each answer. */
+static void test_exec_edges_per_request(void **state)
+{
+    char *argv[] = {(char *)g_target, "afl", NULL};
+    mc_exec_opts_t o;
+    mc_exec_t *x = NULL;
+    mc_exec_outcome_t out;
+    mc_errbuf_t eb;
+    json_object *first = seq_of("tools/list"), *second = seq_of("prompts/list");
+
+    (void)state;
+    memset(&o, 0, sizeof(o));
+    o.argv = argv;
+    o.version = "2025-06-18";
+    o.coverage = 1;
+    mc_errbuf_clear(&eb);
+    assert_int_equal(mc_exec_new(&x, &o, &eb), MC_OK);
+    /* Until the target is seen to write the map, nothing is owed. */
+    assert_int_equal(mc_exec_run(x, first, 1, 0, &out, &eb), MC_OK);
+    assert_true(mc_exec_instrumented(x));
+    assert_true(out.new_edges >= 2); /* initialize, ping, tools/list */
+    assert_int_equal(out.last_edge_elem, -1);
+    mc_exec_outcome_free(&out);
+    /* Same process: only prompts/list is new, and it is element 1. */
+    assert_int_equal(mc_exec_run(x, second, 0, 0, &out, &eb), MC_OK);
+    assert_int_equal(out.new_edges, 1);
+    assert_int_equal(out.elem_edges[0], 0);
+    assert_int_equal(out.elem_edges[1], 1);
+    assert_int_equal(out.elem_edges[3], 0);
+    assert_int_equal(out.last_edge_elem, 1);
+    mc_exec_outcome_free(&out);
+    /* Nothing new: nothing owed. */
+    assert_int_equal(mc_exec_run(x, second, 0, 0, &out, &eb), MC_OK);
+    assert_int_equal(out.new_edges, 0);
+    assert_int_equal(out.last_edge_elem, -1);
+    mc_exec_outcome_free(&out);
+    mc_exec_free(x);
+    json_object_put(first);
+    json_object_put(second);
+}
+
+/* A sequence of the named methods, each a request with ids from 1. */
+static json_object *seq_methods(const char *a, const char *b)
+{
+    char buf[512];
+
+    if (b == NULL)
+        snprintf(buf, sizeof(buf), "[{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"%s\"}]", a);
+    else
+        snprintf(buf, sizeof(buf),
+                 "[{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"%s\"},"
+                 " {\"jsonrpc\": \"2.0\", \"id\": 2, \"method\": \"%s\"}]",
+                 a, b);
+    return parse(buf);
+}
+
+/* New edges a persistent process reached only thanks to what an earlier
+ * sequence left in it do not stand: confirmed on a fresh process, they are
+ * new again, and the first sequence to reach them on its own gets them. */
+static void test_exec_confirm_carried_edges(void **state)
+{
+    char *argv[] = {(char *)g_target, "aflstate", NULL};
+    mc_exec_opts_t o;
+    mc_exec_t *x = NULL;
+    mc_exec_outcome_t out, cal;
+    mc_errbuf_t eb;
+    json_object *one = seq_methods("tools/list", NULL);
+    json_object *two = seq_methods("tools/list", "tools/list");
+    json_object *other = seq_methods("prompts/list", NULL);
+    size_t kept, total;
+
+    (void)state;
+    memset(&o, 0, sizeof(o));
+    o.argv = argv;
+    o.version = "2025-06-18";
+    o.coverage = 1;
+    mc_errbuf_clear(&eb);
+    assert_int_equal(mc_exec_new(&x, &o, &eb), MC_OK);
+    assert_int_equal(mc_exec_run(x, one, 1, 0, &out, &eb), MC_OK);
+    assert_true(out.new_edges >= 1);
+    mc_exec_outcome_free(&out);
+    /* Again in the same process: "tools/list again" is new, owed to state. */
+    assert_int_equal(mc_exec_run(x, one, 0, 0, &out, &eb), MC_OK);
+    assert_int_equal(out.new_edges, 1);
+    mc_exec_outcome_free(&out);
+    total = mc_exec_coverage(x);
+    assert_int_equal(mc_exec_confirm(x, one, &cal, &kept, &eb), MC_OK);
+    assert_true(cal.started);
+    assert_int_equal(kept, 0);
+    assert_int_equal(mc_exec_coverage(x), total - 1);
+    mc_exec_outcome_free(&cal);
+    /* A sequence that reaches it on its own is credited, and it stands. */
+    assert_int_equal(mc_exec_run(x, two, 1, 0, &out, &eb), MC_OK);
+    assert_int_equal(out.new_edges, 1);
+    assert_int_equal(out.last_edge_elem, 1);
+    mc_exec_outcome_free(&out);
+    assert_int_equal(mc_exec_confirm(x, two, &cal, &kept, &eb), MC_OK);
+    assert_int_equal(kept, 1);
+    assert_int_equal(mc_exec_coverage(x), total);
+    mc_exec_outcome_free(&cal);
+    /* Nothing new: nothing to confirm, nothing run. */
+    assert_int_equal(mc_exec_run(x, one, 0, 0, &out, &eb), MC_OK);
+    assert_int_equal(out.new_edges, 0);
+    mc_exec_outcome_free(&out);
+    assert_int_equal(mc_exec_confirm(x, one, &cal, &kept, &eb), MC_OK);
+    assert_false(cal.started);
+    assert_int_equal(kept, 0);
+
+    /* Not confirmed for want of runs: new again all the same, to be
+     * reached again. */
+    assert_int_equal(mc_exec_run(x, other, 1, 0, &out, &eb), MC_OK);
+    assert_int_equal(out.new_edges, 1);
+    mc_exec_outcome_free(&out);
+    assert_int_equal(mc_exec_run(x, other, 0, 0, &out, &eb), MC_OK);
+    assert_int_equal(out.new_edges, 1);
+    mc_exec_outcome_free(&out);
+    total = mc_exec_coverage(x);
+    assert_int_equal(mc_exec_forget_new(x), 1);
+    assert_int_equal(mc_exec_coverage(x), total - 1);
+    assert_int_equal(mc_exec_forget_new(x), 0);
+    assert_int_equal(mc_exec_run(x, other, 0, 0, &out, &eb), MC_OK);
+    assert_int_equal(out.new_edges, 1);
+    mc_exec_outcome_free(&out);
+    mc_exec_free(x);
+    json_object_put(other);
+    json_object_put(one);
+    json_object_put(two);
+}
+
+/* A finding is due at its first sighting, and again at later ones until
+ * it is settled; signatures are told apart. */
+static void test_sig_schedule(void **state)
+{
+    mc__camp_sigs_t t;
+    mc__camp_sig_t *s = NULL, *o = NULL, *again = NULL;
+
+    (void)state;
+    memset(&t, 0, sizeof(t));
+    assert_int_equal(mc__camp_sig_due(&t, "wire/x|m", &s), 1);
+    assert_non_null(s);
+    assert_int_equal(s->tries, 0);
+    s->tries++;
+    assert_int_equal(mc__camp_sig_due(&t, "wire/x|m", &again), 1);
+    assert_ptr_equal(again, s);
+    assert_int_equal(mc__camp_sig_due(&t, "schema/y|m", &o), 1);
+    assert_ptr_not_equal(o, s);
+    assert_int_equal(t.n, 2);
+    o->settled = 1;
+    assert_int_equal(mc__camp_sig_due(&t, "schema/y|m", &o), 0);
+    assert_int_equal(mc__camp_sig_due(&t, "wire/x|m", &again), 1);
+    mc__camp_sigs_free(&t);
+}
+
+/* The report does not list as unconfirmed what findings/ holds since. */
+static void test_report_drops_confirmed(void **state)
+{
+    char dir[] = "/tmp/mc-report-XXXXXX", path[256], *text = NULL;
+    FILE *f;
+    size_t len = 0;
+    int kept = 0;
+    mc_errbuf_t eb;
+
+    (void)state;
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof(path), "%s/findings", dir);
+    assert_int_equal(mkdir(path, 0700), 0);
+    snprintf(path, sizeof(path), "%s/unconfirmed", dir);
+    assert_int_equal(mkdir(path, 0700), 0);
+    snprintf(path, sizeof(path), "%s/findings/index.tsv", dir);
+    assert_non_null(f = fopen(path, "w"));
+    fputs("2.000\tschema/logging\tnotifications/message\tSIG-A\ta.jsonc\t9\t3\t20\tyes\tlevel 3\n", f);
+    fclose(f);
+    snprintf(path, sizeof(path), "%s/unconfirmed/index.tsv", dir);
+    assert_non_null(f = fopen(path, "w"));
+    fputs("1.000\tschema/logging\tnotifications/message\tSIG-A\ta.jsonc\t2\t2\t0\tno\tgone-detail\n", f);
+    fputs("1.500\twire/single-response\ttools/call\tSIG-B\tb.jsonc\t2\t2\t0\tno\tkept-detail\n", f);
+    fclose(f);
+    mc_errbuf_clear(&eb);
+    assert_int_equal(mc_campaign_write_report(dir, "server", &eb), MC_OK);
+    snprintf(path, sizeof(path), "%s/report.md", dir);
+    assert_non_null(f = fopen(path, "r"));
+    while (getline(&text, &len, f) > 0) {
+        assert_null(strstr(text, "gone-detail"));
+        if (strstr(text, "more seen once") != NULL)
+            assert_non_null(strstr(text, "1 more"));
+        kept += strstr(text, "kept-detail") != NULL;
+    }
+    assert_int_equal(kept, 1);
+    fclose(f);
+    free(text);
+    snprintf(path, sizeof(path), "rm -rf '%s'", dir);
+    assert_int_equal(system(path), 0);
+}
+
+/* An entry whose last message lit new code is extended there: one message
+ * after it, or one instead of it; the messages before it stay (unless the
+ * odd extra mutation touches them). */
+static void test_gen_extend_last(void **state)
+{
+    mc_gen_t g;
+    json_object *seq = seq_of("prompts/list");
+    size_t i, after = 0, instead = 0, other = 0;
+
+    (void)state;
+    assert_int_equal(mc_gen_init(&g, 7, NULL, 0), 0);
+    for (i = 0; i < 300; i++) {
+        json_object *out = mc_gen_extend_last(&g, seq, NULL);
+        size_t k, n = json_object_array_length(out), same = 0;
+        assert_true(n >= 1 && n <= MC_GEN_MAX_SEQ);
+        for (k = 0; k < n && k < 4; k++)
+            same += json_object_equal(json_object_array_get_idx(out, k),
+                                      json_object_array_get_idx(seq, k)) != 0;
+        if (n == 5 && same == 4)
+            after++;
+        else if (n == 4 && same == 3)
+            instead++;
+        else
+            other++;
+        json_object_put(out);
+    }
+    /* Each half, less the extensions the extra mutation changed. */
+    assert_true(after > 60 && instead > 60);
+    assert_true(other < 150);
+    mc_gen_free(&g);
+    json_object_put(seq);
+}
+
+/* A corpus entry ends at the last element owed new edges, with what the
+ * process carried in (the end of the sequence before) in front. */
+static void test_keep_up_to_new_edges(void **state)
+{
+    json_object *seq = seq_of("prompts/list"), *prev = seq_of("tools/list"), *k;
+    json_object *carry = mc__camp_with_carry(prev, seq);
+    mc_exec_outcome_t out;
+
+    (void)state;
+    memset(&out, 0, sizeof(out));
+    out.last_edge_elem = -1;
+    k = mc__camp_to_keep(prev, seq, NULL, &out); /* no new edge: the sequence */
+    assert_ptr_equal(k, seq);
+    json_object_put(k);
+    out.new_edges = 1;
+    k = mc__camp_to_keep(prev, seq, carry, &out); /* not known where: all of it */
+    assert_ptr_equal(k, carry);
+    json_object_put(k);
+    out.last_edge_elem = 1;
+    k = mc__camp_to_keep(prev, seq, NULL, &out);
+    assert_int_equal(json_object_array_length(k), 2);
+    assert_string_equal(mc_json_get_str(json_object_array_get_idx(k, 1), "method"),
+                        "prompts/list");
+    json_object_put(k);
+    k = mc__camp_to_keep(prev, seq, carry, &out);
+    assert_int_equal(json_object_array_length(k), 4 + 2);
+    assert_string_equal(mc_json_get_str(json_object_array_get_idx(k, 5), "method"),
+                        "prompts/list");
+    assert_string_equal(mc_json_get_str(json_object_array_get_idx(k, 1), "method"),
+                        "tools/list");
+    json_object_put(k);
+    json_object_put(carry);
+    json_object_put(seq);
+    json_object_put(prev);
+}
+
+int main(int argc, char **argv)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_exec_edges_per_request),
+        cmocka_unit_test(test_exec_confirm_carried_edges),
+        cmocka_unit_test(test_keep_up_to_new_edges),
+        cmocka_unit_test(test_gen_extend_last),
+        cmocka_unit_test(test_sig_schedule),
+        cmocka_unit_test(test_report_drops_confirmed),
+    };
+
+    if (argc < 2) {
+        fprintf(stderr, "usage: test_feedback TEST_TARGET\n");
+        return 2;
+    }
+    g_target = argv[1];
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
