@@ -31,6 +31,28 @@ static json_object *parse(const char *s)
     return v;
 }
 
+/* An executor with the coverage map on, for the test target in mode (one
+ * of its AFL++ stand-ins). Its argv is one static array: one such executor
+ * at a time. */
+static mc_exec_t *cov_exec(const char *mode)
+{
+    static char *argv[3];
+    mc_exec_opts_t o;
+    mc_exec_t *x = NULL;
+    mc_errbuf_t eb;
+
+    argv[0] = (char *)g_target;
+    argv[1] = (char *)mode;
+    argv[2] = NULL;
+    memset(&o, 0, sizeof(o));
+    o.argv = argv;
+    o.version = "2025-06-18";
+    o.coverage = 1;
+    mc_errbuf_clear(&eb);
+    assert_int_equal(mc_exec_new(&x, &o, &eb), MC_OK);
+    return x;
+}
+
 /* Four pings and a list request, ids from 1. */
 static json_object *seq_of(const char *mid)
 {
@@ -49,20 +71,13 @@ static json_object *seq_of(const char *mid)
  * reached them: the map is read after each answer. */
 static void test_exec_edges_per_request(void **state)
 {
-    char *argv[] = {(char *)g_target, "afl", NULL};
-    mc_exec_opts_t o;
-    mc_exec_t *x = NULL;
+    mc_exec_t *x = cov_exec("afl");
     mc_exec_outcome_t out;
     mc_errbuf_t eb;
     json_object *first = seq_of("tools/list"), *second = seq_of("prompts/list");
 
     (void)state;
-    memset(&o, 0, sizeof(o));
-    o.argv = argv;
-    o.version = "2025-06-18";
-    o.coverage = 1;
     mc_errbuf_clear(&eb);
-    assert_int_equal(mc_exec_new(&x, &o, &eb), MC_OK);
     /* Until the target is seen to write the map, nothing is owed. */
     assert_int_equal(mc_exec_run(x, first, 1, 0, &out, &eb), MC_OK);
     assert_true(mc_exec_instrumented(x));
@@ -107,9 +122,7 @@ static json_object *seq_methods(const char *a, const char *b)
  * new again, and the first sequence to reach them on its own gets them. */
 static void test_exec_confirm_carried_edges(void **state)
 {
-    char *argv[] = {(char *)g_target, "aflstate", NULL};
-    mc_exec_opts_t o;
-    mc_exec_t *x = NULL;
+    mc_exec_t *x = cov_exec("aflstate");
     mc_exec_outcome_t out, cal;
     mc_errbuf_t eb;
     json_object *one = seq_methods("tools/list", NULL);
@@ -118,12 +131,7 @@ static void test_exec_confirm_carried_edges(void **state)
     size_t kept, total;
 
     (void)state;
-    memset(&o, 0, sizeof(o));
-    o.argv = argv;
-    o.version = "2025-06-18";
-    o.coverage = 1;
     mc_errbuf_clear(&eb);
-    assert_int_equal(mc_exec_new(&x, &o, &eb), MC_OK);
     assert_int_equal(mc_exec_run(x, one, 1, 0, &out, &eb), MC_OK);
     assert_true(out.new_edges >= 1);
     mc_exec_outcome_free(&out);
