@@ -4,6 +4,7 @@
  * messages an extension appends.
  */
 #include <stdint.h>
+#include <stdio.h>
 
 #include <json-c/json.h>
 
@@ -90,9 +91,74 @@ void mc__camp_fresh_last_id(json_object *seq)
  * process: the last MC_CAMPAIGN_CARRY_MSGS messages of prev, then seq,
  * within MC_GEN_MAX_SEQ. The generator's ids (plain_id) of the requests
  * taken from prev are renumbered as integers above seq's, so that no id is
- * sent twice; requestIds that named them follow. Returns a new reference, or NULL when prev adds
+ * sent twice; requestIds that named them follow, and so do the
+ * generator's progress tokens that seq uses too. Returns a new reference, or NULL when prev adds
  * nothing (seq is full, or prev is empty).
  */
+/* The progress token of a request (params._meta.progressToken) or of a
+ * progress notification (params.progressToken), borrowed, or NULL; *holder
+ * gets the object that holds it. */
+static json_object *token_of(json_object *m, json_object **holder)
+{
+    json_object *p = mc_json_get(m, "params"), *meta = mc_json_get(p, "_meta");
+
+    *holder = mc_json_get(meta, "progressToken") != NULL ? meta : p;
+    return mc_json_get(*holder, "progressToken");
+}
+
+/* True for a progress token as the generator makes them: "p" and digits. */
+static int plain_token(json_object *t)
+{
+    const char *s;
+
+    if (!json_object_is_type(t, json_type_string))
+        return 0;
+    s = json_object_get_string(t);
+    if (s[0] != 'p' || s[1] == '\0')
+        return 0;
+    for (s++; *s != '\0'; s++)
+        if (*s < '0' || *s > '9')
+            return 0;
+    return 1;
+}
+
+/* Gives the generator's progress tokens of the carried messages (out's
+ * first n) that seq (borrowed) also uses a new number above any the
+ * generator makes, the same for every message that names the token, so
+ * that no token is sent twice for two requests. */
+static void fresh_carried_tokens(json_object *out, size_t n, json_object *seq)
+{
+    json_object *from[MC_CAMPAIGN_CARRY_MSGS];
+    size_t i, k, j, nmap = 0, ns = json_object_array_length(seq);
+
+    for (i = 0; i < n; i++) {
+        json_object *holder = NULL, *t;
+        char buf[32];
+        t = token_of(json_object_array_get_idx(out, i), &holder);
+        if (!plain_token(t))
+            continue;
+        for (j = 0; j < ns; j++) {
+            json_object *h2 = NULL;
+            if (json_object_equal(token_of(json_object_array_get_idx(seq, j), &h2), t))
+                break;
+        }
+        if (j == ns)
+            continue; /* seq does not use it */
+        for (k = 0; k < nmap && !json_object_equal(from[k], t); k++)
+            ;
+        if (k == nmap) {
+            if (nmap == MC_CAMPAIGN_CARRY_MSGS)
+                continue;
+            from[nmap++] = json_object_get(t);
+        }
+        /* The generator's tokens stay below 65536. */
+        snprintf(buf, sizeof(buf), "p%zu", (size_t)65536 + k);
+        json_object_object_add(holder, "progressToken", json_object_new_string(buf));
+    }
+    for (k = 0; k < nmap; k++)
+        json_object_put(from[k]);
+}
+
 json_object *mc__camp_with_carry(json_object *prev, json_object *seq)
 {
     size_t np = json_object_array_length(prev), ns = json_object_array_length(seq);
@@ -131,6 +197,7 @@ json_object *mc__camp_with_carry(json_object *prev, json_object *seq)
     }
     for (k = 0; k < nmap; k++)
         json_object_put(from[k]);
+    fresh_carried_tokens(out, json_object_array_length(out), seq);
     for (i = 0; i < ns; i++)
         json_object_array_add(out, json_object_get(json_object_array_get_idx(seq, i)));
     return out;

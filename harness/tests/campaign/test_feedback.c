@@ -281,6 +281,50 @@ static void test_gen_extend_last(void **state)
     json_object_put(seq);
 }
 
+/* The carried messages' progress tokens that the sequence uses too are
+ * renumbered, in the request and its progress alike; others stay. */
+static void test_carry_tokens(void **state)
+{
+    json_object *prev = parse(
+        "[{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"tools/call\", \"params\":"
+        " {\"name\": \"a\", \"_meta\": {\"progressToken\": \"p7\"}}},"
+        " {\"jsonrpc\": \"2.0\", \"method\": \"notifications/progress\","
+        " \"params\": {\"progressToken\": \"p7\", \"progress\": 1}},"
+        " {\"jsonrpc\": \"2.0\", \"id\": 2, \"method\": \"tools/call\", \"params\":"
+        " {\"name\": \"b\", \"_meta\": {\"progressToken\": \"p8\"}}}]");
+    json_object *seq = parse(
+        "[{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"tools/call\", \"params\":"
+        " {\"name\": \"a\", \"_meta\": {\"progressToken\": \"p7\"}}}]");
+    json_object *c = mc__camp_with_carry(prev, seq), *m;
+
+    (void)state;
+    assert_non_null(c);
+    assert_int_equal(json_object_array_length(c), 4);
+    m = json_object_array_get_idx(c, 0);
+    assert_string_equal(mc_json_get_str(mc_json_get(mc_json_get(m, "params"), "_meta"),
+                                        "progressToken"),
+                        "p65536");
+    m = json_object_array_get_idx(c, 1);
+    assert_string_equal(mc_json_get_str(mc_json_get(m, "params"), "progressToken"), "p65536");
+    m = json_object_array_get_idx(c, 2);
+    assert_string_equal(mc_json_get_str(mc_json_get(mc_json_get(m, "params"), "_meta"),
+                                        "progressToken"),
+                        "p8");
+    m = json_object_array_get_idx(c, 3);
+    assert_string_equal(mc_json_get_str(mc_json_get(mc_json_get(m, "params"), "_meta"),
+                                        "progressToken"),
+                        "p7");
+    /* prev itself is left as it was. */
+    assert_string_equal(mc_json_get_str(mc_json_get(mc_json_get(json_object_array_get_idx(prev, 0),
+                                                                "params"),
+                                                    "_meta"),
+                                        "progressToken"),
+                        "p7");
+    json_object_put(c);
+    json_object_put(prev);
+    json_object_put(seq);
+}
+
 /* A corpus entry ends at the last element owed new edges, with what the
  * process carried in (the end of the sequence before) in front. */
 static void test_keep_up_to_new_edges(void **state)
@@ -323,6 +367,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_exec_edges_per_request),
         cmocka_unit_test(test_exec_confirm_carried_edges),
         cmocka_unit_test(test_keep_up_to_new_edges),
+        cmocka_unit_test(test_carry_tokens),
         cmocka_unit_test(test_gen_extend_last),
         cmocka_unit_test(test_sig_schedule),
         cmocka_unit_test(test_report_drops_confirmed),
