@@ -38,24 +38,31 @@ static int64_t max_int_id(json_object *seq)
     return top;
 }
 
-/* True for an id as the generator makes them: an integer below the
- * executor's id stride, or "s" and digits. Other ids are the mutator's odd
- * values and stay as they are. */
-static int plain_id(json_object *id)
+/* True for a string of prefix and one or more digits, as the generator
+ * makes its string ids ('s') and progress tokens ('p'). */
+static int prefixed_number(json_object *v, char prefix)
 {
     const char *s;
 
-    if (json_object_is_type(id, json_type_int))
-        return json_object_get_int64(id) >= 0 && json_object_get_int64(id) < MC_EXEC_ID_STRIDE;
-    if (!json_object_is_type(id, json_type_string))
+    if (!json_object_is_type(v, json_type_string))
         return 0;
-    s = json_object_get_string(id);
-    if (s[0] != 's' || s[1] == '\0')
+    s = json_object_get_string(v);
+    if (s[0] != prefix || s[1] == '\0')
         return 0;
     for (s++; *s != '\0'; s++)
         if (*s < '0' || *s > '9')
             return 0;
     return 1;
+}
+
+/* True for an id as the generator makes them: an integer below the
+ * executor's id stride, or "s" and digits. Other ids are the mutator's odd
+ * values and stay as they are. */
+static int plain_id(json_object *id)
+{
+    if (json_object_is_type(id, json_type_int))
+        return json_object_get_int64(id) >= 0 && json_object_get_int64(id) < MC_EXEC_ID_STRIDE;
+    return prefixed_number(id, 's');
 }
 
 /*
@@ -106,22 +113,6 @@ static json_object *token_of(json_object *m, json_object **holder)
     return mc_json_get(*holder, "progressToken");
 }
 
-/* True for a progress token as the generator makes them: "p" and digits. */
-static int plain_token(json_object *t)
-{
-    const char *s;
-
-    if (!json_object_is_type(t, json_type_string))
-        return 0;
-    s = json_object_get_string(t);
-    if (s[0] != 'p' || s[1] == '\0')
-        return 0;
-    for (s++; *s != '\0'; s++)
-        if (*s < '0' || *s > '9')
-            return 0;
-    return 1;
-}
-
 /* Gives the generator's progress tokens of the carried messages (out's
  * first n) that seq (borrowed) also uses a new number above any the
  * generator makes, the same for every message that names the token, so
@@ -135,7 +126,7 @@ static void fresh_carried_tokens(json_object *out, size_t n, json_object *seq)
         json_object *holder = NULL, *t;
         char buf[32];
         t = token_of(json_object_array_get_idx(out, i), &holder);
-        if (!plain_token(t))
+        if (!prefixed_number(t, 'p'))
             continue;
         for (j = 0; j < ns; j++) {
             json_object *h2 = NULL;
