@@ -341,29 +341,46 @@ static int fresh_run_ok(const camp_t *c, uint64_t spent)
     return spent * MC_CAMPAIGN_FRESH_SHARE < c->st->execs;
 }
 
+/* Copies the executor's lit edges (what the last run lit first and stood)
+ * to lit[0..*n_lit), before other runs replace them; returns edges. */
+static size_t took_lit(const camp_t *c, size_t edges, uint32_t *lit, size_t *n_lit)
+{
+    const uint32_t *l = mc_exec_lit(c->x, n_lit);
+
+    if (*n_lit > 0)
+        memcpy(lit, l, *n_lit * sizeof(*l));
+    return edges;
+}
+
 /*
  * New edges lit in a process that carried state in may be owed to that
  * state: keep (what of the sequence would join the corpus, with what it
  * carried) is run on a fresh process, and only the edges it reaches again
  * stand (mc_exec_confirm). Past the share of runs this may take, they are
  * made new again unconfirmed, to be found again. Returns the edges that
- * stand; *ran is set when keep ran (the process now holds its state). A
- * finding of the fresh run is handled as any other.
+ * stand, and in lit[0..*n_lit) the first of them; *ran is set when keep
+ * ran (the process now holds its state). A finding of the fresh run is
+ * handled as any other.
  */
-static size_t confirm_edges(camp_t *c, json_object *keep, const mc_exec_outcome_t *out, int *ran)
+static size_t confirm_edges(camp_t *c, json_object *keep, const mc_exec_outcome_t *out, int *ran,
+                            uint32_t *lit, size_t *n_lit)
 {
     mc_exec_outcome_t cal;
     mc_errbuf_t eb;
     size_t kept = out->new_edges, i;
 
     *ran = 0;
-    if (out->new_edges == 0 || out->started)
-        return out->new_edges;
+    *n_lit = 0;
+    if (out->new_edges == 0)
+        return 0;
+    if (out->started)
+        return took_lit(c, out->new_edges, lit, n_lit);
     if (keep == NULL || !fresh_run_ok(c, c->st->confirms))
         return out->new_edges - mc_exec_forget_new(c->x);
     mc_errbuf_clear(&eb);
     if (mc_exec_confirm(c->x, keep, &cal, &kept, &eb) != MC_OK)
-        return out->new_edges;
+        return took_lit(c, out->new_edges, lit, n_lit);
+    (void)took_lit(c, kept, lit, n_lit);
     *ran = 1;
     c->st->execs++;
     c->st->confirms++;
@@ -390,14 +407,16 @@ static json_object *keep_new(camp_t *c, json_object *seq, json_object *carry,
 {
     json_object *keep = mc__camp_to_keep(c->prev, seq, carry, out), *last;
     int ran = 0;
-    size_t edges = confirm_edges(c, keep, out, &ran);
+    uint32_t lit[MC_EXEC_MAX_LIT];
+    size_t n_lit;
+    size_t edges = confirm_edges(c, keep, out, &ran, lit, &n_lit);
     /* The entries of edges that did not stand are no new coverage either. */
     size_t cov = out->new_cov - (out->new_edges - edges);
 
     if (keep != NULL && (fresh_states > 0 || cov > 0) &&
         mc__camp_corpus_keep(&c->k, &c->g, keep,
                              energy_of(mc_exec_instrumented(c->x), cov, edges, fresh_states),
-                             edges > 0 && out->last_edge_elem >= 0)) {
+                             edges > 0 && out->last_edge_elem >= 0, lit, n_lit)) {
         c->st->corpus = c->k.n;
         mc__camp_corpus_save(&c->k, keep);
     }
@@ -516,7 +535,7 @@ int mc_campaign_run(const mc_campaign_opts_t *o, mc_campaign_stats_t *st, mc_err
     seq = discovery();
     rc = one(&c, seq, eb);
     if (rc == MC_OK && c.k.n == 0)
-        (void)mc__camp_corpus_keep(&c.k, &c.g, seq, 0, 0);
+        (void)mc__camp_corpus_keep(&c.k, &c.g, seq, 0, 0, NULL, 0);
     json_object_put(seq);
     if (rc != MC_OK)
         goto out;
@@ -529,7 +548,10 @@ int mc_campaign_run(const mc_campaign_opts_t *o, mc_campaign_stats_t *st, mc_err
             seq = mc_gen_sequence(&c.g);
         } else {
             int favoured, edge_end;
-            parent = mc__camp_corpus_pick(&c.k, &c.g, &favoured, &edge_end);
+            size_t n_hits;
+            const uint32_t *hits = mc_exec_hits(c.x, &n_hits);
+            parent = mc__camp_corpus_pick(&c.k, &c.g, mc_exec_instrumented(c.x) ? hits : NULL,
+                                          n_hits, &favoured, &edge_end);
             other = mc__camp_corpus_any(&c.k, &c.g);
             /* What earned energy is extended half the time (its prefix
              * reached something new), otherwise mutated; where the message

@@ -50,6 +50,12 @@
 #define MC_CAMPAIGN_COV_ENERGY 128
 #define MC_CAMPAIGN_BUCKET_ENERGY 2
 #define MC_CAMPAIGN_STATE_ENERGY 8
+/* On an instrumented target, one favoured pick in MC_CAMPAIGN_RARE_ODDS
+ * goes to the favoured entry whose new edges the fewest sequences have hit
+ * since (the rarest), not to one at random: an entry that holds the first
+ * steps of a chain lit edges only its own descendants hit again, while
+ * edges that any request reaches soon grow common. */
+#define MC_CAMPAIGN_RARE_ODDS 2
 /* Messages of the sequence run before in the same process put in front of
  * one that lit new edges or showed a finding (the state a persistent target
  * carried in may be what it owes them to). */

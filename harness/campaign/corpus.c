@@ -1,7 +1,8 @@
 /*
  * corpus.c - the campaign's corpus: the sequences kept in memory, with the
- * energy they earned, and the corpus/ folder the workers of a campaign
- * share (each writes its own files and loads the others').
+ * energy they earned and the edges they lit first, which entry is picked
+ * next (favoured, rarest, or any), and the corpus/ folder the workers of a
+ * campaign share (each writes its own files and loads the others').
  *
  * Promises: at most MC_CAMPAIGN_MAX_CORPUS entries in memory (a newcomer
  * past it replaces one at random, never the first), at most
@@ -58,7 +59,7 @@ static void hot_remove(mc__camp_corpus_t *k, size_t at)
 }
 
 int mc__camp_corpus_keep(mc__camp_corpus_t *k, mc_gen_t *g, json_object *seq, unsigned energy,
-                         int edge_end)
+                         int edge_end, const uint32_t *lit, size_t n_lit)
 {
     size_t len = 0, at;
 
@@ -77,6 +78,9 @@ int mc__camp_corpus_keep(mc__camp_corpus_t *k, mc_gen_t *g, json_object *seq, un
     k->e[at].seq = json_object_get(seq);
     k->e[at].energy = 0;
     k->e[at].edge_end = edge_end;
+    k->e[at].n_lit = n_lit < MC_EXEC_MAX_LIT ? n_lit : MC_EXEC_MAX_LIT;
+    if (k->e[at].n_lit > 0)
+        memcpy(k->e[at].lit, lit, k->e[at].n_lit * sizeof(*lit));
     if (energy == 0)
         return 1;
     if (k->n_hot >= MC_CAMPAIGN_MAX_HOT) {
@@ -96,14 +100,50 @@ int mc__camp_corpus_keep(mc__camp_corpus_t *k, mc_gen_t *g, json_object *seq, un
     return 1;
 }
 
-json_object *mc__camp_corpus_pick(mc__camp_corpus_t *k, mc_gen_t *g, int *favoured, int *edge_end)
+/* The rarity of entry e: the fewest hits of the edges it lit, or
+ * UINT32_MAX when it lit none. */
+static uint32_t rarity(const mc__camp_entry_t *e, const uint32_t *hits, size_t n_hits)
+{
+    uint32_t r = UINT32_MAX;
+    size_t i;
+
+    for (i = 0; i < e->n_lit; i++)
+        if (e->lit[i] < n_hits && hits[e->lit[i]] < r)
+            r = hits[e->lit[i]];
+    return r;
+}
+
+/* The favoured entry (its index in hot) with the rarest lit edges; ties go
+ * to the first from a random start. */
+static size_t rarest_hot(const mc__camp_corpus_t *k, mc_gen_t *g, const uint32_t *hits,
+                         size_t n_hits)
+{
+    size_t i, start = mc_gen_below(g, k->n_hot), best = start;
+    uint32_t best_r = UINT32_MAX;
+
+    for (i = 0; i < k->n_hot; i++) {
+        size_t h = (start + i) % k->n_hot;
+        uint32_t r = rarity(&k->e[k->hot[h]], hits, n_hits);
+        if (r < best_r) {
+            best_r = r;
+            best = h;
+        }
+    }
+    return best;
+}
+
+json_object *mc__camp_corpus_pick(mc__camp_corpus_t *k, mc_gen_t *g, const uint32_t *hits,
+                                  size_t n_hits, int *favoured, int *edge_end)
 {
     size_t h, at;
 
     *favoured = 0;
     *edge_end = 0;
     if (k->n_hot > 0 && mc_gen_below(g, MC_CAMPAIGN_HOT_ODDS) != 0) {
-        h = mc_gen_below(g, k->n_hot);
+        if (hits != NULL && mc_gen_below(g, MC_CAMPAIGN_RARE_ODDS) == 0)
+            h = rarest_hot(k, g, hits, n_hits);
+        else
+            h = mc_gen_below(g, k->n_hot);
         at = k->hot[h];
         if (--k->e[at].energy == 0)
             k->hot[h] = k->hot[--k->n_hot];
@@ -195,7 +235,7 @@ void mc__camp_corpus_sync(mc__camp_corpus_t *k, mc_gen_t *g)
         snprintf(path, sizeof(path), "%s/%s", k->dir, e->d_name);
         seq = read_seq(path);
         if (seq != NULL && json_object_array_length(seq) > 0)
-            (void)mc__camp_corpus_keep(k, g, seq, 0, 0);
+            (void)mc__camp_corpus_keep(k, g, seq, 0, 0, NULL, 0);
         json_object_put(seq);
     }
     closedir(d);

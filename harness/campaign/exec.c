@@ -225,6 +225,18 @@ size_t mc_exec_coverage(const mc_exec_t *x)
     return x->cov_total;
 }
 
+const uint32_t *mc_exec_lit(const mc_exec_t *x, size_t *n)
+{
+    *n = x->map != NULL ? x->n_lit : 0;
+    return x->map != NULL ? x->lit : NULL;
+}
+
+const uint32_t *mc_exec_hits(const mc_exec_t *x, size_t *n)
+{
+    *n = x->hits != NULL ? x->map_size : 0;
+    return x->hits;
+}
+
 int mc_exec_instrumented(const mc_exec_t *x)
 {
     return x->instrumented;

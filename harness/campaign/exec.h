@@ -67,6 +67,8 @@
 #define MC_EXEC_RESTART_EVERY 200
 /* Default AFL++ map size (bytes). */
 #define MC_EXEC_MAP_SIZE (1u << 18)
+/* New coverage entries of a sequence remembered (what mc_exec_lit gives). */
+#define MC_EXEC_MAX_LIT 4
 /* Integer ids are moved by this much per sequence within one process. */
 #define MC_EXEC_ID_STRIDE 100000
 
@@ -188,6 +190,17 @@ void mc_exec_outcome_free(mc_exec_outcome_t *out);
 
 /* Coverage map entries ever hit (0 without coverage). */
 size_t mc_exec_coverage(const mc_exec_t *x);
+
+/* The coverage entries the last sequence hit for the first time and that
+ * stood (after mc_exec_confirm, those its fresh run reached again; after
+ * mc_exec_forget_new, none): at most MC_EXEC_MAX_LIT, their count in *n.
+ * NULL and 0 without a coverage map. */
+const uint32_t *mc_exec_lit(const mc_exec_t *x, size_t *n);
+
+/* Per coverage entry, how many sequences (fresh confirming runs aside) hit
+ * it so far, saturating; *n gets the map size. NULL and 0 without a
+ * coverage map. The rarer an entry, the less explored what lies behind it. */
+const uint32_t *mc_exec_hits(const mc_exec_t *x, size_t *n);
 /* True when coverage is on and the target has written to the map. */
 int mc_exec_instrumented(const mc_exec_t *x);
 /* Target processes started so far. */

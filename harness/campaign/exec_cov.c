@@ -8,7 +8,8 @@
  * the caller's own left out); reading the map classifies each entry by
  * AFL++'s hit-count buckets (1, 2, 3, 4-7, 8-15, 16-31, 32-127, 128+) against
  * the bits ever set, so that an entry is new when it sets a bit never set,
- * and an edge is new when it is hit for the first time.
+ * and an edge is new when it is hit for the first time; each entry counts
+ * the sequences that hit it (the rarity the scheduler reads).
  */
 #include <limits.h>
 #include <stdio.h>
@@ -65,7 +66,9 @@ int mc__exec_cov_open(mc_exec_t *x, mc_errbuf_t *eb)
     x->virgin = calloc(1, x->map_size);
     x->credited = calloc(1, x->map_size);
     x->newly = calloc(MC__EXEC_MAX_NEWLY, sizeof(*x->newly));
-    if (x->virgin == NULL || x->credited == NULL || x->newly == NULL || build_env(x) != 0)
+    x->hits = calloc(x->map_size, sizeof(*x->hits));
+    if (x->virgin == NULL || x->credited == NULL || x->newly == NULL || x->hits == NULL ||
+        build_env(x) != 0)
         return mc_errbuf_set(eb, MC_ENOMEM, "out of memory");
     return MC_OK;
 }
@@ -90,6 +93,8 @@ void mc__exec_cov_close(mc_exec_t *x)
     x->credited = NULL;
     free(x->newly);
     x->newly = NULL;
+    free(x->hits);
+    x->hits = NULL;
 }
 
 void mc__exec_cov_clear(mc_exec_t *x)
@@ -116,6 +121,15 @@ static uint8_t bucket(uint8_t v)
     return 128;
 }
 
+/* Sets the entries the last sequence lit (that stood) to the first
+ * MC_EXEC_MAX_LIT of e[0..n). */
+static void set_lit(mc_exec_t *x, const uint32_t *e, size_t n)
+{
+    x->n_lit = n < MC_EXEC_MAX_LIT ? n : MC_EXEC_MAX_LIT;
+    if (x->n_lit > 0)
+        memcpy(x->lit, e, x->n_lit * sizeof(*e));
+}
+
 /* Reads the map after a sequence: returns the entries with new bits and
  * puts in *edges those hit for the first time. */
 size_t mc__exec_cov_read(mc_exec_t *x, size_t *edges)
@@ -132,6 +146,8 @@ size_t mc__exec_cov_read(mc_exec_t *x, size_t *edges)
         x->instrumented = 1;
         for (k = i * 8; k < i * 8 + 8; k++) {
             uint8_t b = bucket(x->map[k]);
+            if (b != 0 && x->hits[k] != UINT32_MAX)
+                x->hits[k]++;
             if (b != 0 && (x->virgin[k] & b) != b) {
                 if (x->virgin[k] == 0) {
                     x->cov_total++;
@@ -146,6 +162,7 @@ size_t mc__exec_cov_read(mc_exec_t *x, size_t *edges)
             }
         }
     }
+    set_lit(x, x->newly, x->n_newly);
     return fresh;
 }
 
@@ -186,9 +203,12 @@ size_t mc__exec_cov_confirm(mc_exec_t *x, int all_new)
         x->n_newly = 0;
         return kept;
     }
+    x->n_lit = 0;
     for (i = 0; i < x->n_newly; i++) {
         uint32_t k = x->newly[i];
         if (!all_new && x->map[k] != 0) {
+            if (x->n_lit < MC_EXEC_MAX_LIT)
+                x->lit[x->n_lit++] = k;
             kept++;
             continue;
         }

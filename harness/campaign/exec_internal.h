@@ -140,6 +140,9 @@ struct mc_exec {
     uint32_t *newly;       /* entries the last read found hit for the first time */
     size_t n_newly;
     int newly_over;        /* the last read found more than MC__EXEC_MAX_NEWLY */
+    uint32_t *hits;        /* sequences that hit each entry (read ones; saturating) */
+    uint32_t lit[MC_EXEC_MAX_LIT]; /* the last sequence's new entries that stood */
+    size_t n_lit;
     int confirming;        /* this run checks the last one's new edges: the map is
                               compared with them, not read into what was ever seen */
     int lockstep;          /* this sequence waits for each answer and reads the map after it */

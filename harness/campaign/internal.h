@@ -30,6 +30,8 @@ typedef struct mc__camp_entry {
     json_object *seq;
     unsigned energy;
     int edge_end; /* its last message is the one owed the new edges it lit */
+    uint32_t lit[MC_EXEC_MAX_LIT]; /* coverage entries it lit first */
+    size_t n_lit;
 } mc__camp_entry_t;
 
 /* The corpus (corpus.c): entries in memory, files in DIR/corpus. */
@@ -51,14 +53,19 @@ int mc__camp_corpus_init(mc__camp_corpus_t *k, const char *out_dir, int worker);
 void mc__camp_corpus_free(mc__camp_corpus_t *k);
 
 /* Keeps seq (borrowed) in memory with energy (the picks it is favoured
- * for). Returns 0 when it is too long to keep. */
+ * for) and the coverage entries it lit first (lit[0..n_lit), at most
+ * MC_EXEC_MAX_LIT used). Returns 0 when it is too long to keep. */
 int mc__camp_corpus_keep(mc__camp_corpus_t *k, mc_gen_t *g, json_object *seq, unsigned energy,
-                         int edge_end);
+                         int edge_end, const uint32_t *lit, size_t n_lit);
 
 /* A parent to mutate (borrowed), or NULL when the corpus is empty: most of
  * the time a favoured entry (whose energy the pick spends; *favoured set),
- * otherwise any. *edge_end: its last message is owed the new edges it lit. */
-json_object *mc__camp_corpus_pick(mc__camp_corpus_t *k, mc_gen_t *g, int *favoured, int *edge_end);
+ * otherwise any. With hits (the sequences that hit each of n_hits coverage
+ * entries, mc_exec_hits), one favoured pick in MC_CAMPAIGN_RARE_ODDS is the
+ * entry whose rarest lit edge has the fewest hits. *edge_end: its last
+ * message is owed the new edges it lit. */
+json_object *mc__camp_corpus_pick(mc__camp_corpus_t *k, mc_gen_t *g, const uint32_t *hits,
+                                  size_t n_hits, int *favoured, int *edge_end);
 
 /* Any entry (borrowed), or NULL when the corpus is empty. */
 json_object *mc__camp_corpus_any(mc__camp_corpus_t *k, mc_gen_t *g);

@@ -141,9 +141,10 @@ struct mc_refserver {
     uint32_t watched_rev;                    /* test://watched-resource revision */
     char *subs[RS_MAX_SUBSCRIPTIONS];        /* owned strings */
     int nsubs;
-    /* subscribe-again-update-no-uri: the URI last unsubscribed, and which
-     * entries of subs were subscribed again after it */
-    char unsub_last[RS_UNSUB_MEMO];
+    /* subscribe-again-update-no-uri: with the switch, an unsubscribed
+     * entry of subs stays as a tombstone (gone), and a subscribe to its URI
+     * revives it (again) */
+    unsigned char sub_gone[RS_MAX_SUBSCRIPTIONS];
     unsigned char sub_again[RS_MAX_SUBSCRIPTIONS];
     uint32_t walk_counter; /* for the cursor-unstable switch */
 

@@ -29,8 +29,6 @@
 
 /* Resource subscriptions held per session. */
 #define RS_MAX_SUBSCRIPTIONS 64
-/* Bytes kept of the URI last unsubscribed (one violation switch needs it). */
-#define RS_UNSUB_MEMO 256
 
 /* subscriptions/listen streams open at once (2026-07-28). */
 #define RS_MAX_LISTENS 16

@@ -465,7 +465,12 @@ void mc__rs_resources_subscribe(mc_refserver_t *rs, json_object *id, json_object
         return;
     at = find_sub(rs, uri);
     if (subscribe) {
-        if (at < 0) {
+        if (at >= 0 && rs->sub_gone[at]) {
+            /* Only with the switch: a tombstone revived, and its entry
+             * loses its URI in the updates that follow. */
+            rs->sub_gone[at] = 0;
+            rs->sub_again[at] = 1;
+        } else if (at < 0) {
             char *copy;
             if (!mc__rs_resource_exists(rs, uri)) {
                 read_error(rs, id, MC_RPC_RESOURCE_NOT_FOUND, uri, "resource not found");
@@ -480,17 +485,19 @@ void mc__rs_resources_subscribe(mc_refserver_t *rs, json_object *id, json_object
                 rs->failed = 1;
                 return;
             }
-            /* The switch marks a URI subscribed again after its unsubscribe. */
-            rs->sub_again[rs->nsubs] =
-                rs_bug_on(rs, SUB_AGAIN_NO_URI) && strcmp(rs->unsub_last, uri) == 0;
+            rs->sub_gone[rs->nsubs] = 0;
+            rs->sub_again[rs->nsubs] = 0;
             rs->subs[rs->nsubs++] = copy;
         }
-    } else if (at >= 0) {
-        if (rs_bug_on(rs, SUB_AGAIN_NO_URI))
-            snprintf(rs->unsub_last, sizeof(rs->unsub_last), "%s", uri);
-        free(rs->subs[at]);
-        rs->subs[at] = rs->subs[--rs->nsubs];
-        rs->sub_again[at] = rs->sub_again[rs->nsubs];
+    } else if (at >= 0 && !rs->sub_gone[at]) {
+        if (rs_bug_on(rs, SUB_AGAIN_NO_URI)) {
+            rs->sub_gone[at] = 1; /* the switch: the entry stays, as a tombstone */
+        } else {
+            free(rs->subs[at]);
+            rs->subs[at] = rs->subs[--rs->nsubs];
+            rs->sub_gone[at] = rs->sub_gone[rs->nsubs];
+            rs->sub_again[at] = rs->sub_again[rs->nsubs];
+        }
     }
     mc__rs_result(rs, id, NULL);
 }
@@ -502,6 +509,8 @@ void mc__rs_resources_touch(mc_refserver_t *rs)
 
     int at = find_sub(rs, watched);
 
+    if (at >= 0 && rs->sub_gone[at])
+        at = -1; /* unsubscribed */
     rs->watched_rev++;
     p = json_object_new_object();
     if (at >= 0 && rs->sub_again[at])

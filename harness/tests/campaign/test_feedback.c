@@ -128,7 +128,8 @@ static void test_exec_confirm_carried_edges(void **state)
     json_object *one = seq_methods("tools/list", NULL);
     json_object *two = seq_methods("tools/list", "tools/list");
     json_object *other = seq_methods("prompts/list", NULL);
-    size_t kept, total;
+    size_t kept, total, n_lit, n_hits;
+    const uint32_t *lit, *hits;
 
     (void)state;
     mc_errbuf_clear(&eb);
@@ -154,6 +155,14 @@ static void test_exec_confirm_carried_edges(void **state)
     assert_int_equal(kept, 1);
     assert_int_equal(mc_exec_coverage(x), total);
     mc_exec_outcome_free(&cal);
+    /* The edge that stood is the one the sequence lit. Two sequences hit
+     * it: the second run of one (whose claim did not stand) and two; the
+     * fresh run is not counted. */
+    lit = mc_exec_lit(x, &n_lit);
+    hits = mc_exec_hits(x, &n_hits);
+    assert_int_equal(n_lit, 1);
+    assert_true(lit[0] < n_hits);
+    assert_int_equal(hits[lit[0]], 2);
     /* Nothing new: nothing to confirm, nothing run. */
     assert_int_equal(mc_exec_run(x, one, 0, 0, &out, &eb), MC_OK);
     assert_int_equal(out.new_edges, 0);
@@ -173,6 +182,8 @@ static void test_exec_confirm_carried_edges(void **state)
     total = mc_exec_coverage(x);
     assert_int_equal(mc_exec_forget_new(x), 1);
     assert_int_equal(mc_exec_coverage(x), total - 1);
+    (void)mc_exec_lit(x, &n_lit);
+    assert_int_equal(n_lit, 0);
     assert_int_equal(mc_exec_forget_new(x), 0);
     assert_int_equal(mc_exec_run(x, other, 0, 0, &out, &eb), MC_OK);
     assert_int_equal(out.new_edges, 1);
@@ -181,6 +192,44 @@ static void test_exec_confirm_carried_edges(void **state)
     json_object_put(other);
     json_object_put(one);
     json_object_put(two);
+}
+
+/* On an instrumented target, favoured picks lean to the entry whose lit
+ * edges the fewest sequences hit; without hit counts, none is preferred. */
+static void test_corpus_rare_pick(void **state)
+{
+    enum { N = 8, PICKS = 2000, RARE = 5 };
+    mc__camp_corpus_t k;
+    mc_gen_t g;
+    uint32_t hits[N];
+    json_object *seq[N];
+    size_t i, with = 0, without = 0;
+
+    (void)state;
+    assert_int_equal(mc__camp_corpus_init(&k, "/nonexistent", 0), 0);
+    assert_int_equal(mc_gen_init(&g, 3, NULL, 0), 0);
+    for (i = 0; i < N; i++) {
+        uint32_t edge = (uint32_t)i;
+        char buf[96];
+        snprintf(buf, sizeof(buf), "[{\"jsonrpc\": \"2.0\", \"id\": %zu, \"method\": \"ping\"}]",
+                 i);
+        seq[i] = parse(buf);
+        hits[i] = i == RARE ? 3 : 100;
+        assert_int_equal(mc__camp_corpus_keep(&k, &g, seq[i], 100000, 0, &edge, 1), 1);
+    }
+    for (i = 0; i < PICKS; i++) {
+        int favoured, edge_end;
+        with += mc__camp_corpus_pick(&k, &g, hits, N, &favoured, &edge_end) == seq[RARE];
+        without += mc__camp_corpus_pick(&k, &g, NULL, 0, &favoured, &edge_end) == seq[RARE];
+    }
+    /* Expected: with, 3/4 * (1/2 + 1/2 * 1/8) + 1/4 * 1/8 of the picks
+     * (45%); without, 1/8. */
+    assert_true(with > PICKS * 2 / 5);
+    assert_true(without < PICKS / 5);
+    for (i = 0; i < N; i++)
+        json_object_put(seq[i]);
+    mc__camp_corpus_free(&k);
+    mc_gen_free(&g);
 }
 
 /* A finding is due at its first sighting, and again at later ones until
@@ -369,6 +418,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_keep_up_to_new_edges),
         cmocka_unit_test(test_carry_tokens),
         cmocka_unit_test(test_gen_extend_last),
+        cmocka_unit_test(test_corpus_rare_pick),
         cmocka_unit_test(test_sig_schedule),
         cmocka_unit_test(test_report_drops_confirmed),
     };
