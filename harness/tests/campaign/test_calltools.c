@@ -17,30 +17,10 @@
 
 #include "campaign/exec.h"
 #include "core/json.h"
+#include "support.h"
 #include "judge/wire.h"
 
 static const char *g_refserver;
-
-static json_object *parse(const char *s)
-{
-    json_object *v = json_tokener_parse(s);
-    assert_non_null(v);
-    return v;
-}
-
-static int allow_all(void *ctx, const char *tool)
-{
-    (void)ctx;
-    (void)tool;
-    return 1;
-}
-
-static int deny(void *ctx, const char *tool)
-{
-    (void)ctx;
-    (void)tool;
-    return 0;
-}
 
 /* An executor of the reference server started with extra (NULL-ended, at
  * most 4) arguments, every tool allowed. */
@@ -48,28 +28,22 @@ static mc_exec_t *start(const char *a1, const char *a2, int hang_ms)
 {
     static char *argv[4];
     mc_exec_opts_t o;
-    mc_exec_t *x = NULL;
-    mc_errbuf_t eb;
 
     argv[0] = (char *)g_refserver;
     argv[1] = (char *)a1;
     argv[2] = a1 != NULL ? (char *)a2 : NULL;
     argv[3] = NULL;
-    memset(&o, 0, sizeof(o));
-    o.argv = argv;
-    o.version = "2025-06-18";
-    o.allowed = allow_all;
+    ct_opts(&o, argv);
+    o.allowed = ct_allow_all;
     o.hang_ms = hang_ms;
-    mc_errbuf_clear(&eb);
-    assert_int_equal(mc_exec_new(&x, &o, &eb), MC_OK);
-    return x;
+    return ct_exec(&o);
 }
 
 /* Runs seq (JSON text) in x (fresh: a new process first) and returns the
  * number of findings, printing them. */
 static size_t run(mc_exec_t *x, const char *seqtext, int fresh, const char *want)
 {
-    json_object *seq = parse(seqtext);
+    json_object *seq = ct_parse(seqtext);
     mc_exec_outcome_t out;
     mc_errbuf_t eb;
     size_t i, nf, hit = 0;
@@ -205,7 +179,7 @@ static void test_unreadable_answer_no_hang(void **state)
     json_object_object_add(ans, "answer", json_object_new_string("elicitation/create"));
     json_object_object_add(ans, "error", err);
     json_object_array_add(seq, ans);
-    json_object_array_add(seq, parse("{\"jsonrpc\": \"2.0\", \"id\": 3, \"method\": \"tools/call\","
+    json_object_array_add(seq, ct_parse("{\"jsonrpc\": \"2.0\", \"id\": 3, \"method\": \"tools/call\","
                                      " \"params\": {\"name\": \"test_elicitation_sep1330_enums\","
                                      " \"arguments\": {}}}"));
     mc_errbuf_clear(&eb);
@@ -252,7 +226,7 @@ static void test_raw_forbidden_tool(void **state)
     mc_exec_t *x = NULL;
     mc_exec_outcome_t out;
     mc_errbuf_t eb;
-    json_object *seq = parse(
+    json_object *seq = ct_parse(
         "[\"{\\\"jsonrpc\\\":\\\"2.0\\\",\\\"id\\\":2,\\\"method\\\":\\\"tools/call\\\","
         "\\\"params\\\":{\\\"name\\\":\\\"test_simple_text\\\",\\\"arguments\\\":{}}}\","
         " \"[{\\\"jsonrpc\\\":\\\"2.0\\\",\\\"id\\\":3,\\\"method\\\":\\\"tools/call\\\","
@@ -260,12 +234,10 @@ static void test_raw_forbidden_tool(void **state)
         " {\"jsonrpc\": \"2.0\", \"id\": 4, \"method\": \"ping\"}]");
 
     (void)state;
-    memset(&o, 0, sizeof(o));
-    o.argv = argv;
-    o.version = "2025-06-18";
-    o.allowed = deny;
+    ct_opts(&o, argv);
+    o.allowed = ct_deny;
     mc_errbuf_clear(&eb);
-    assert_int_equal(mc_exec_new(&x, &o, &eb), MC_OK);
+    x = ct_exec(&o);
     assert_int_equal(mc_exec_run(x, seq, 1, 1, &out, &eb), MC_OK);
     assert_int_equal(out.sent[0], 0);
     assert_int_equal(out.sent[1], 0);

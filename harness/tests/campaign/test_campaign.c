@@ -19,18 +19,12 @@
 #include "campaign/gen.h"
 #include "campaign/internal.h"
 #include "core/json.h"
+#include "support.h"
 #include "core/limits.h"
 #include "schema/registry.h"
 
 static const char *g_refserver;
 static const char *g_target;
-
-static json_object *parse(const char *s)
-{
-    json_object *v = json_tokener_parse(s);
-    assert_non_null(v);
-    return v;
-}
 
 static void test_tail_signature(void **state)
 {
@@ -59,8 +53,8 @@ static void test_tail_signature(void **state)
 static void test_gen_tools_and_bounds(void **state)
 {
     mc_gen_t g;
-    json_object *safe = parse("[\"safe_one\"]");
-    json_object *tools = parse("{\"tools\": [{\"name\": \"safe_one\", \"inputSchema\": "
+    json_object *safe = ct_parse("[\"safe_one\"]");
+    json_object *tools = ct_parse("{\"tools\": [{\"name\": \"safe_one\", \"inputSchema\": "
                                "{\"type\": \"object\", \"properties\": {\"n\": {\"type\": "
                                "\"integer\"}}, \"required\": [\"n\"]}}, {\"name\": "
                                "\"rm_rf\", \"inputSchema\": {\"type\": \"object\"}}]}");
@@ -102,13 +96,6 @@ static void test_gen_tools_and_bounds(void **state)
     json_object_put(tools);
 }
 
-static int deny(void *ctx, const char *tool)
-{
-    (void)ctx;
-    (void)tool;
-    return 0;
-}
-
 /* The executor never sends a tools/call the user did not allow; a clean
  * server gives no finding and answers what is due. */
 static void test_exec_refserver(void **state)
@@ -118,19 +105,17 @@ static void test_exec_refserver(void **state)
     mc_exec_t *x = NULL;
     mc_exec_outcome_t out;
     mc_errbuf_t eb;
-    json_object *seq = parse(
+    json_object *seq = ct_parse(
         "[{\"jsonrpc\": \"2.0\", \"id\": 100, \"method\": \"tools/call\", \"params\": "
         "{\"name\": \"test_simple_text\", \"arguments\": {}}},"
         " {\"jsonrpc\": \"2.0\", \"id\": 101, \"method\": \"ping\"},"
         " {\"jsonrpc\": \"2.0\", \"method\": \"notifications/roots/list_changed\"}]");
 
     (void)state;
-    memset(&o, 0, sizeof(o));
-    o.argv = argv;
-    o.version = "2025-06-18";
-    o.allowed = deny;
+    ct_opts(&o, argv);
+    o.allowed = ct_deny;
     mc_errbuf_clear(&eb);
-    assert_int_equal(mc_exec_new(&x, &o, &eb), MC_OK);
+    x = ct_exec(&o);
     assert_int_equal(mc_exec_run(x, seq, 1, 1, &out, &eb), MC_OK);
     assert_int_equal(out.started, 1);
     assert_int_equal(out.sent[0], 0); /* the tool call was not sent */
@@ -155,13 +140,6 @@ static void test_exec_refserver(void **state)
     json_object_put(seq);
 }
 
-static int allow_all(void *ctx, const char *tool)
-{
-    (void)ctx;
-    (void)tool;
-    return 1;
-}
-
 /* Runs seq on a fresh refserver with every tool allowed; returns the trace
  * (caller frees) after checking that nothing was found. */
 static char *run_traced(const char *seqtext)
@@ -171,15 +149,13 @@ static char *run_traced(const char *seqtext)
     mc_exec_t *x = NULL;
     mc_exec_outcome_t out;
     mc_errbuf_t eb;
-    json_object *seq = parse(seqtext);
+    json_object *seq = ct_parse(seqtext);
     char *trace;
 
-    memset(&o, 0, sizeof(o));
-    o.argv = argv;
-    o.version = "2025-06-18";
-    o.allowed = allow_all;
+    ct_opts(&o, argv);
+    o.allowed = ct_allow_all;
     mc_errbuf_clear(&eb);
-    assert_int_equal(mc_exec_new(&x, &o, &eb), MC_OK);
+    x = ct_exec(&o);
     assert_int_equal(mc_exec_run(x, seq, 1, 1, &out, &eb), MC_OK);
     assert_int_equal(out.nf, 0);
     assert_int_equal(out.sent[0], 1); /* the answer element counts as taken */
@@ -201,16 +177,16 @@ static void test_exec_answers(void **state)
     json_object *el;
 
     (void)state;
-    el = parse("{\"answer\": \"roots/list\", \"with\": {\"roots\": []}}");
+    el = ct_parse("{\"answer\": \"roots/list\", \"with\": {\"roots\": []}}");
     assert_true(mc_exec_is_answer(el));
     json_object_put(el);
-    el = parse("{\"answer\": \"roots/list\", \"with\": [], \"error\": {}}");
+    el = ct_parse("{\"answer\": \"roots/list\", \"with\": [], \"error\": {}}");
     assert_false(mc_exec_is_answer(el));
     json_object_put(el);
-    el = parse("{\"answer\": \"roots/list\", \"with\": 5}");
+    el = ct_parse("{\"answer\": \"roots/list\", \"with\": 5}");
     assert_false(mc_exec_is_answer(el));
     json_object_put(el);
-    el = parse("{\"answer\": \"roots/list\", \"with\": {\"x\": \"${a}\"}}");
+    el = ct_parse("{\"answer\": \"roots/list\", \"with\": {\"x\": \"${a}\"}}");
     assert_false(mc_exec_is_answer(el));
     json_object_put(el);
 
@@ -245,15 +221,13 @@ static void test_exec_hang(void **state)
     mc_exec_t *x = NULL;
     mc_exec_outcome_t out;
     mc_errbuf_t eb;
-    json_object *seq = parse("[{\"jsonrpc\": \"2.0\", \"id\": 100, \"method\": \"ping\"}]");
+    json_object *seq = ct_parse("[{\"jsonrpc\": \"2.0\", \"id\": 100, \"method\": \"ping\"}]");
 
     (void)state;
-    memset(&o, 0, sizeof(o));
-    o.argv = argv;
-    o.version = "2025-06-18";
+    ct_opts(&o, argv);
     o.hang_ms = 300;
     mc_errbuf_clear(&eb);
-    assert_int_equal(mc_exec_new(&x, &o, &eb), MC_OK);
+    x = ct_exec(&o);
     assert_int_equal(mc_exec_run(x, seq, 1, 0, &out, &eb), MC_OK);
     assert_int_equal(out.nf, 1);
     assert_int_equal(out.f[0].kind, MC_FIND_HANG);
@@ -272,15 +246,13 @@ static void test_exec_memory(void **state)
     mc_exec_t *x = NULL;
     mc_exec_outcome_t out;
     mc_errbuf_t eb;
-    json_object *seq = parse("[{\"jsonrpc\": \"2.0\", \"id\": 100, \"method\": \"ping\"}]");
+    json_object *seq = ct_parse("[{\"jsonrpc\": \"2.0\", \"id\": 100, \"method\": \"ping\"}]");
 
     (void)state;
-    memset(&o, 0, sizeof(o));
-    o.argv = argv;
-    o.version = "2025-06-18";
+    ct_opts(&o, argv);
     o.mem_limit_mb = 1; /* any process is bigger */
     mc_errbuf_clear(&eb);
-    assert_int_equal(mc_exec_new(&x, &o, &eb), MC_OK);
+    x = ct_exec(&o);
     assert_int_equal(mc_exec_run(x, seq, 1, 0, &out, &eb), MC_OK);
     assert_int_equal(out.nf, 1);
     assert_int_equal(out.f[0].kind, MC_FIND_MEMORY);
@@ -309,14 +281,12 @@ static void test_exec_long_process(void **state)
     for (i = 0; i < per; i++) {
         char buf[96];
         snprintf(buf, sizeof(buf), "{\"jsonrpc\": \"2.0\", \"id\": %zu, \"method\": \"ping\"}", i + 1);
-        json_object_array_add(seq, parse(buf));
+        json_object_array_add(seq, ct_parse(buf));
     }
-    memset(&o, 0, sizeof(o));
-    o.argv = argv;
-    o.version = "2025-06-18";
+    ct_opts(&o, argv);
     o.restart_every = (int)runs + 1;
     mc_errbuf_clear(&eb);
-    assert_int_equal(mc_exec_new(&x, &o, &eb), MC_OK);
+    x = ct_exec(&o);
     for (i = 0; i < runs; i++) {
         assert_int_equal(mc_exec_run(x, seq, 0, 0, &out, &eb), MC_OK);
         assert_int_equal(out.nf, 0);
@@ -341,7 +311,7 @@ static void test_exec_dup_id_judged(void **state)
     mc_errbuf_t eb;
     size_t i;
     int schema = 0;
-    json_object *seq = parse("[{\"jsonrpc\": \"2.0\", \"id\": 5, \"method\": \"ping\"},"
+    json_object *seq = ct_parse("[{\"jsonrpc\": \"2.0\", \"id\": 5, \"method\": \"ping\"},"
                              " {\"jsonrpc\": \"2.0\", \"id\": 5, \"method\": \"ping\"},"
                              " {\"jsonrpc\": \"2.0\", \"id\": 7, \"method\": \"tools/list\"}]");
 
@@ -349,11 +319,9 @@ static void test_exec_dup_id_judged(void **state)
     mc_errbuf_clear(&eb);
     assert_int_equal(mc_registry_new(&reg, NULL, MC_REGISTRY_BUNDLED, &eb), MC_OK);
     assert_int_equal(mc_registry_load(reg, "2025-06-18", &eb), MC_OK);
-    memset(&o, 0, sizeof(o));
-    o.argv = argv;
-    o.version = "2025-06-18";
+    ct_opts(&o, argv);
     o.registry = reg;
-    assert_int_equal(mc_exec_new(&x, &o, &eb), MC_OK);
+    x = ct_exec(&o);
     assert_int_equal(mc_exec_run(x, seq, 1, 0, &out, &eb), MC_OK);
     for (i = 0; i < out.nf; i++)
         if (strncmp(out.f[i].check, "schema/", 7) == 0 && strcmp(out.f[i].method, "tools/list") == 0)
@@ -376,19 +344,17 @@ static void test_exec_unknown_methods_one_state(void **state)
     mc_exec_outcome_t a, b;
     mc_errbuf_t eb;
     size_t i;
-    json_object *sa = parse("[{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"made/up\"}]");
-    json_object *sb = parse("[{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"other/name\"}]");
-    json_object *sp = parse("[{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"tools/list\"}]");
+    json_object *sa = ct_parse("[{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"made/up\"}]");
+    json_object *sb = ct_parse("[{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"other/name\"}]");
+    json_object *sp = ct_parse("[{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"tools/list\"}]");
 
     (void)state;
     mc_errbuf_clear(&eb);
     assert_int_equal(mc_registry_new(&reg, NULL, MC_REGISTRY_BUNDLED, &eb), MC_OK);
     assert_int_equal(mc_registry_load(reg, "2025-06-18", &eb), MC_OK);
-    memset(&o, 0, sizeof(o));
-    o.argv = argv;
-    o.version = "2025-06-18";
+    ct_opts(&o, argv);
     o.registry = reg;
-    assert_int_equal(mc_exec_new(&x, &o, &eb), MC_OK);
+    x = ct_exec(&o);
     assert_int_equal(mc_exec_run(x, sa, 1, 0, &a, &eb), MC_OK);
     assert_int_equal(mc_exec_run(x, sb, 1, 0, &b, &eb), MC_OK);
     assert_true(a.ns > 0);
@@ -420,16 +386,14 @@ static void test_exec_info_rule_no_finding(void **state)
     mc_exec_outcome_t out;
     mc_errbuf_t eb;
     size_t i;
-    json_object *seq = parse("[{\"jsonrpc\": \"2.0\", \"id\": 3, \"method\": \"logging/setLevel\","
+    json_object *seq = ct_parse("[{\"jsonrpc\": \"2.0\", \"id\": 3, \"method\": \"logging/setLevel\","
                              " \"params\": {\"level\": \"error\"}},"
                              " {\"jsonrpc\": \"2.0\", \"id\": 4, \"method\": \"ping\"}]");
 
     (void)state;
-    memset(&o, 0, sizeof(o));
-    o.argv = argv;
-    o.version = "2025-06-18";
+    ct_opts(&o, argv);
     mc_errbuf_clear(&eb);
-    assert_int_equal(mc_exec_new(&x, &o, &eb), MC_OK);
+    x = ct_exec(&o);
     assert_int_equal(mc_exec_run(x, seq, 1, 0, &out, &eb), MC_OK);
     for (i = 0; i < out.nf; i++)
         fprintf(stderr, "finding: %s: %s\n", out.f[i].check, out.f[i].detail);

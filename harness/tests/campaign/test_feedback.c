@@ -21,15 +21,9 @@
 #include "campaign/gen.h"
 #include "campaign/internal.h"
 #include "core/json.h"
+#include "support.h"
 
 static const char *g_target;
-
-static json_object *parse(const char *s)
-{
-    json_object *v = json_tokener_parse(s);
-    assert_non_null(v);
-    return v;
-}
 
 /* An executor with the coverage map on, for the test target in mode (one
  * of its AFL++ stand-ins). Its argv is one static array: one such executor
@@ -38,19 +32,13 @@ static mc_exec_t *cov_exec(const char *mode)
 {
     static char *argv[3];
     mc_exec_opts_t o;
-    mc_exec_t *x = NULL;
-    mc_errbuf_t eb;
 
     argv[0] = (char *)g_target;
     argv[1] = (char *)mode;
     argv[2] = NULL;
-    memset(&o, 0, sizeof(o));
-    o.argv = argv;
-    o.version = "2025-06-18";
+    ct_opts(&o, argv);
     o.coverage = 1;
-    mc_errbuf_clear(&eb);
-    assert_int_equal(mc_exec_new(&x, &o, &eb), MC_OK);
-    return x;
+    return ct_exec(&o);
 }
 
 /* Four pings and a list request, ids from 1. */
@@ -64,7 +52,7 @@ static json_object *seq_of(const char *mid)
              " {\"jsonrpc\": \"2.0\", \"method\": \"notifications/roots/list_changed\"},"
              " {\"jsonrpc\": \"2.0\", \"id\": 3, \"method\": \"ping\"}]",
              mid);
-    return parse(buf);
+    return ct_parse(buf);
 }
 
 /* On an instrumented target the new edges are owed to the request that
@@ -114,7 +102,7 @@ static json_object *seq_methods(const char *a, const char *b)
                  "[{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"%s\"},"
                  " {\"jsonrpc\": \"2.0\", \"id\": 2, \"method\": \"%s\"}]",
                  a, b);
-    return parse(buf);
+    return ct_parse(buf);
 }
 
 /* New edges a persistent process reached only thanks to what an earlier
@@ -213,7 +201,7 @@ static void test_corpus_rare_pick(void **state)
         char buf[96];
         snprintf(buf, sizeof(buf), "[{\"jsonrpc\": \"2.0\", \"id\": %zu, \"method\": \"ping\"}]",
                  i);
-        seq[i] = parse(buf);
+        seq[i] = ct_parse(buf);
         hits[i] = i == RARE ? 3 : 100;
         assert_int_equal(mc__camp_corpus_keep(&k, &g, seq[i], 100000, 0, &edge, 1), 1);
     }
@@ -334,14 +322,14 @@ static void test_gen_extend_last(void **state)
  * renumbered, in the request and its progress alike; others stay. */
 static void test_carry_tokens(void **state)
 {
-    json_object *prev = parse(
+    json_object *prev = ct_parse(
         "[{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"tools/call\", \"params\":"
         " {\"name\": \"a\", \"_meta\": {\"progressToken\": \"p7\"}}},"
         " {\"jsonrpc\": \"2.0\", \"method\": \"notifications/progress\","
         " \"params\": {\"progressToken\": \"p7\", \"progress\": 1}},"
         " {\"jsonrpc\": \"2.0\", \"id\": 2, \"method\": \"tools/call\", \"params\":"
         " {\"name\": \"b\", \"_meta\": {\"progressToken\": \"p8\"}}}]");
-    json_object *seq = parse(
+    json_object *seq = ct_parse(
         "[{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"tools/call\", \"params\":"
         " {\"name\": \"a\", \"_meta\": {\"progressToken\": \"p7\"}}}]");
     json_object *c = mc__camp_with_carry(prev, seq), *m;
