@@ -29,7 +29,8 @@ typedef struct camp {
     mc__camp_corpus_t k;
     mc__camp_sigs_t sigs;
     uint64_t retries;              /* fresh runs spent trying unconfirmed findings again */
-    json_object *prev;             /* the sequence run last in the running process, or NULL */
+    json_object *hist;             /* the sequences run in the running process, oldest first
+                                      (the last MC_CAMPAIGN_HISTORY_SEQS), or NULL */
     int64_t t0, last_stats, last_sync;
     FILE *stats;
 } camp_t;
@@ -39,6 +40,35 @@ typedef struct camp {
 static int64_t elapsed(const camp_t *c)
 {
     return mc_now_ms() - c->t0;
+}
+
+/* The sequence run last in the running process (borrowed), or NULL. */
+static json_object *prev_of(const camp_t *c)
+{
+    size_t n = c->hist != NULL ? json_object_array_length(c->hist) : 0;
+
+    return n > 0 ? json_object_array_get_idx(c->hist, n - 1) : NULL;
+}
+
+/* Records that seq (borrowed) ran in the running process; with fresh, that
+ * it ran first in a new one. */
+static void hist_add(camp_t *c, json_object *seq, int fresh)
+{
+    if (fresh || c->hist == NULL) {
+        json_object_put(c->hist);
+        c->hist = json_object_new_array();
+        if (c->hist == NULL)
+            return;
+    }
+    if (json_object_array_length(c->hist) >= MC_CAMPAIGN_HISTORY_SEQS)
+        json_object_array_del_idx(c->hist, 0, 1);
+    json_object_array_add(c->hist, json_object_get(seq));
+}
+
+static void hist_clear(camp_t *c)
+{
+    json_object_put(c->hist);
+    c->hist = NULL;
 }
 
 static int path_in(char *out, const char *dir, const char *sub, const char *name)
@@ -217,18 +247,21 @@ int mc__camp_reproduces(void *ctx, json_object *seq, const char *sig)
 /* Handles a finding shown by seq (s its record, from mc__camp_sig_due); carry (or
  * NULL) is seq with the end of the sequence before it in front
  * (mc__camp_with_carry), tried when seq alone does not show the finding
- * again on a fresh process. What a fresh process shows goes to findings/;
+ * again on a fresh process, and hist (or NULL) the sequences the process
+ * ran before seq, tried with seq last when carry does not either
+ * (mc__camp_with_history). What a fresh process shows goes to findings/;
  * what it does not, to unconfirmed/ the first time only. */
 static void handle_finding(camp_t *c, mc__camp_sig_t *s, json_object *seq, json_object *carry,
-                           const mc_exec_finding_t *f)
+                           json_object *hist, const mc_exec_finding_t *f)
 {
     char lock[PATH_LEN], name[64];
     uint64_t h = mc__camp_hash(f->sig, strlen(f->sig));
-    json_object *min = NULL;
+    json_object *min = NULL, *joined = NULL;
     mc__camp_found_t fd;
     mc_exec_outcome_t rec;
     mc_errbuf_t eb;
     int fdl, reproduced = 0, tries, first = s->tries == 0;
+    size_t taken = 0;
     int64_t found_ms = elapsed(c);
 
     s->tries++;
@@ -249,16 +282,28 @@ static void handle_finding(camp_t *c, mc__camp_sig_t *s, json_object *seq, json_
     memset(&fd, 0, sizeof(fd));
     fd.f = *f;
     fd.found_ms = found_ms;
-    fd.orig_len = json_object_array_length(seq);
     for (tries = 0; tries < (first ? 3 : 1) && !reproduced; tries++, c->retries += !first)
         reproduced = mc__camp_reproduces(c, seq, f->sig);
     for (tries = 0; carry != NULL && tries < (first ? 3 : 1) && !reproduced;
          tries++, c->retries += !first)
-        if ((reproduced = mc__camp_reproduces(c, carry, f->sig)) != 0)
+        if ((reproduced = mc__camp_reproduces(c, carry, f->sig)) != 0) {
             seq = carry;
+            fd.carried = 1;
+        }
+    if (!reproduced && hist != NULL &&
+        (joined = mc__camp_with_history(hist, seq, &taken)) != NULL &&
+        json_object_array_length(joined) > (carry != NULL ? json_object_array_length(carry) : 0))
+        for (tries = 0; tries < (first ? 2 : 1) && !reproduced; tries++, c->retries += !first)
+            if ((reproduced = mc__camp_reproduces(c, joined, f->sig)) != 0) {
+                seq = joined;
+                fd.before = taken;
+            }
     fd.reproduced = reproduced;
-    if (!reproduced && !first)
+    fd.orig_len = json_object_array_length(seq);
+    if (!reproduced && !first) {
+        json_object_put(joined);
         return; /* in unconfirmed/ already */
+    }
     if (reproduced) {
         s->settled = 1;
         if (c->st->first_finding_ms < 0)
@@ -287,6 +332,7 @@ static void handle_finding(camp_t *c, mc__camp_sig_t *s, json_object *seq, json_
         mc_exec_outcome_free(&rec);
     }
     json_object_put(min);
+    json_object_put(joined);
     if (reproduced)
         c->st->findings++;
     else
@@ -390,7 +436,7 @@ static size_t confirm_edges(camp_t *c, json_object *keep, const mc_exec_outcome_
         mc__camp_sig_t *s;
         if (mc__camp_sig_due(&c->sigs, cal.f[i].sig, &s) &&
             (s->tries == 0 || fresh_run_ok(c, c->retries))) {
-            handle_finding(c, s, keep, NULL, &cal.f[i]);
+            handle_finding(c, s, keep, NULL, NULL, &cal.f[i]);
             *ran = 0;
         }
     }
@@ -405,7 +451,7 @@ static size_t confirm_edges(camp_t *c, json_object *keep, const mc_exec_outcome_
 static json_object *keep_new(camp_t *c, json_object *seq, json_object *carry,
                              const mc_exec_outcome_t *out, size_t fresh_states)
 {
-    json_object *keep = mc__camp_to_keep(c->prev, seq, carry, out), *last;
+    json_object *keep = mc__camp_to_keep(prev_of(c), seq, carry, out), *last;
     int ran = 0;
     uint32_t lit[MC_EXEC_MAX_LIT];
     size_t n_lit;
@@ -436,16 +482,17 @@ static int one(camp_t *c, json_object *seq, mc_errbuf_t *eb)
     json_object *carry = NULL, *last = NULL;
 
     if (rc != MC_OK) {
-        json_object_put(c->prev);
-        c->prev = NULL;
+        hist_clear(c);
         return rc;
     }
     c->st->execs++;
     c->st->msgs_out += out.lines_out;
     c->st->msgs_in += out.lines_in;
     /* A process started for this sequence carried nothing in. */
-    if (!out.started && c->prev != NULL && (out.new_edges > 0 || out.nf > 0))
-        carry = mc__camp_with_carry(c->prev, seq);
+    if (out.started)
+        hist_clear(c);
+    else if (prev_of(c) != NULL && (out.new_edges > 0 || out.nf > 0))
+        carry = mc__camp_with_carry(prev_of(c), seq);
     for (i = 0; i < out.ns; i++)
         fresh_states += (size_t)state_add(c, out.states[i]);
     if (fresh_states > 0 || out.new_cov > 0)
@@ -454,14 +501,16 @@ static int one(camp_t *c, json_object *seq, mc_errbuf_t *eb)
         mc__camp_sig_t *s;
         if (mc__camp_sig_due(&c->sigs, out.f[i].sig, &s) &&
             (s->tries == 0 || fresh_run_ok(c, c->retries))) {
-            handle_finding(c, s, seq, carry, &out.f[i]);
+            handle_finding(c, s, seq, carry, c->hist, &out.f[i]);
             handled = 1;
         }
     }
-    json_object_put(c->prev);
     /* Findings are confirmed on fresh processes: what runs next follows
-     * those runs, not seq. */
-    c->prev = handled ? NULL : last != NULL ? json_object_get(last) : json_object_get(seq);
+     * those runs, not seq; a fresh run of what joins the corpus, that. */
+    if (handled)
+        hist_clear(c);
+    else
+        hist_add(c, last != NULL ? last : seq, last != NULL && last != seq);
     json_object_put(last);
     json_object_put(carry);
     mc_exec_outcome_free(&out);
@@ -591,7 +640,7 @@ out:
         stats_line(&c);
         mc_exec_free(c.x);
     }
-    json_object_put(c.prev);
+    json_object_put(c.hist);
     if (c.stats != NULL)
         fclose(c.stats);
     mc__camp_corpus_free(&c.k);

@@ -60,6 +60,10 @@
  * one that lit new edges or showed a finding (the state a persistent target
  * carried in may be what it owes them to). */
 #define MC_CAMPAIGN_CARRY_MSGS 8
+/* Sequences run in the current process that are remembered, for a finding
+ * that neither it nor its carry shows on a fresh process (the state it
+ * needs may have been built sequences before). */
+#define MC_CAMPAIGN_HISTORY_SEQS 16
 /* Distinct state-model keys remembered (a power of two). */
 #define MC_CAMPAIGN_MAX_STATES 65536
 /* Fresh runs spent on confirming new edges, and those spent on trying

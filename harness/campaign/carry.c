@@ -5,6 +5,7 @@
  */
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include <json-c/json.h>
 
@@ -65,14 +66,52 @@ static int plain_id(json_object *id)
     return prefixed_number(id, 's');
 }
 
+/* The progress token of a request (params._meta.progressToken) or of a
+ * progress notification (params.progressToken), borrowed, or NULL; *holder
+ * gets the object that holds it. */
+static json_object *token_of(json_object *m, json_object **holder)
+{
+    json_object *p = mc_json_get(m, "params"), *meta = mc_json_get(p, "_meta");
+
+    *holder = mc_json_get(meta, "progressToken") != NULL ? meta : p;
+    return mc_json_get(*holder, "progressToken");
+}
+
+/* Gives last, the last message of seq (a request), a progress token one
+ * above the largest generated one ("pN") of seq when another message of
+ * seq names its token already. */
+static void fresh_last_token(json_object *seq, json_object *last)
+{
+    size_t i, n = json_object_array_length(seq);
+    json_object *holder = NULL, *tok = token_of(last, &holder), *h;
+    long long top = -1;
+    int shared = 0;
+    char buf[32];
+
+    if (!prefixed_number(tok, 'p'))
+        return;
+    for (i = 0; i + 1 < n; i++) {
+        json_object *t = token_of(json_object_array_get_idx(seq, i), &h);
+        if (prefixed_number(t, 'p')) {
+            long long v = strtoll(json_object_get_string(t) + 1, NULL, 10);
+            top = v > top ? v : top;
+            shared |= json_object_equal(t, tok);
+        }
+    }
+    if (!shared || top >= MC_EXEC_ID_STRIDE - 1)
+        return;
+    snprintf(buf, sizeof(buf), "p%lld", top + 1);
+    json_object_object_add(holder, "progressToken", json_object_new_string(buf));
+}
+
 /*
  * An extension appends a message, often one taken from another corpus
  * entry, whose id may be one seq already sent: then (as with any id sent
  * twice) the executor cannot tell which request a response with that id
  * answers and judges none of them, which would hide the answer to the very
- * request that extends the sequence. The
- * appended message gets a fresh integer id then; collisions the mutator
- * makes on purpose are left alone.
+ * request that extends the sequence. The appended message gets a fresh
+ * integer id then, and a fresh progress token when another request of seq
+ * has its token; collisions the mutator makes on purpose are left alone.
  */
 void mc__camp_fresh_last_id(json_object *seq)
 {
@@ -84,6 +123,7 @@ void mc__camp_fresh_last_id(json_object *seq)
     if (!json_object_is_type(last, json_type_object) || mc_json_get(last, "method") == NULL ||
         !plain_id(id))
         return;
+    fresh_last_token(seq, last);
     for (i = 0; i + 1 < n; i++)
         if (json_object_equal(mc_json_get(json_object_array_get_idx(seq, i), "id"), id))
             break;
@@ -102,16 +142,6 @@ void mc__camp_fresh_last_id(json_object *seq)
  * generator's progress tokens that seq uses too. Returns a new reference, or NULL when prev adds
  * nothing (seq is full, or prev is empty).
  */
-/* The progress token of a request (params._meta.progressToken) or of a
- * progress notification (params.progressToken), borrowed, or NULL; *holder
- * gets the object that holds it. */
-static json_object *token_of(json_object *m, json_object **holder)
-{
-    json_object *p = mc_json_get(m, "params"), *meta = mc_json_get(p, "_meta");
-
-    *holder = mc_json_get(meta, "progressToken") != NULL ? meta : p;
-    return mc_json_get(*holder, "progressToken");
-}
 
 /* Gives the generator's progress tokens of the carried messages (out's
  * first n) that seq (borrowed) also uses a new number above any the
@@ -191,6 +221,32 @@ json_object *mc__camp_with_carry(json_object *prev, json_object *seq)
     fresh_carried_tokens(out, json_object_array_length(out), seq);
     for (i = 0; i < ns; i++)
         json_object_array_add(out, json_object_get(json_object_array_get_idx(seq, i)));
+    return out;
+}
+
+json_object *mc__camp_with_history(json_object *hist, json_object *seq, size_t *taken)
+{
+    size_t nh = json_object_array_length(hist), ns = json_object_array_length(seq);
+    size_t first = nh, total = ns, i, j, k;
+    json_object *out;
+
+    /* The most recent sequences that fit, whole. */
+    while (first > 0) {
+        size_t len = json_object_array_length(json_object_array_get_idx(hist, first - 1));
+        if (total + len > MC_EXEC_MAX_ELEMS)
+            break;
+        total += len;
+        first--;
+    }
+    *taken = nh - first;
+    if (first == nh || (out = json_object_new_array()) == NULL)
+        return NULL;
+    for (i = first, k = 0; i <= nh; i++, k++) {
+        json_object *s = i < nh ? json_object_array_get_idx(hist, i) : seq;
+        size_t n = json_object_array_length(s);
+        for (j = 0; j < n; j++)
+            json_object_array_add(out, mc_exec_moved(json_object_array_get_idx(s, j), k));
+    }
     return out;
 }
 

@@ -156,8 +156,8 @@ int mc_exec_run(mc_exec_t *x, json_object *seq, int fresh, int record, mc_exec_o
     out->last_edge_elem = -1;
     memset(&r, 0, sizeof(r));
     r.doing = "handling the sequence";
-    if (nel > sizeof(out->sent))
-        nel = sizeof(out->sent); /* longer sequences are cut (MC_GEN_MAX_SEQ is far less) */
+    if (nel > MC_EXEC_MAX_ELEMS)
+        nel = MC_EXEC_MAX_ELEMS; /* longer sequences are cut (MC_GEN_MAX_SEQ is far less) */
     x->cur = out;
     x->record = record;
     x->trace_cap = 0;

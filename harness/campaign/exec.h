@@ -71,6 +71,8 @@
 #define MC_EXEC_MAX_LIT 4
 /* Integer ids are moved by this much per sequence within one process. */
 #define MC_EXEC_ID_STRIDE 100000
+/* Elements of one sequence run at most; the rest of a longer one is cut. */
+#define MC_EXEC_MAX_ELEMS 128
 
 typedef enum mc_find_kind {
     MC_FIND_CHECK = 0, /* a wire or schema check failed */
@@ -101,7 +103,7 @@ typedef struct mc_exec_outcome {
      * lines sent since the answer before; what shows only at the end, to
      * the element sent last. last_edge_elem is the last element owed new
      * edges, or -1 (none, or not known). */
-    unsigned char elem_edges[64];
+    unsigned char elem_edges[MC_EXEC_MAX_ELEMS];
     int last_edge_elem;
     uint64_t lines_out;  /* lines sent (prefix included when it ran) */
     uint64_t lines_in;   /* lines received */
@@ -111,9 +113,9 @@ typedef struct mc_exec_outcome {
      * sequence element, whether a response with its id arrived. */
     char *trace;
     size_t trace_len;
-    unsigned char answered[64];
-    unsigned char sent[64];
-    unsigned char replied[64]; /* some response arrived while it was the last sent */
+    unsigned char answered[MC_EXEC_MAX_ELEMS];
+    unsigned char sent[MC_EXEC_MAX_ELEMS];
+    unsigned char replied[MC_EXEC_MAX_ELEMS]; /* some response arrived while it was the last sent */
 } mc_exec_outcome_t;
 
 typedef struct mc_exec_opts {
@@ -220,6 +222,13 @@ int64_t mc_exec_id_offset(const mc_exec_t *x);
  * `answer` step does; other server requests get the default answers).
  */
 int mc_exec_is_answer(json_object *el);
+
+/* el (borrowed) as the executor sends it in the k-th sequence (from 0) of
+ * a process: its id, a cancellation's requestId and a progress token the
+ * generator made moved by k id strides. A sequence made of several, each
+ * message so moved, sends the same lines to a fresh process as they did
+ * one after the other. A new reference (to el itself when nothing moves). */
+json_object *mc_exec_moved(json_object *el, uint64_t k);
 
 /* The signature text for a sanitizer report or stderr tail: the signal or
  * error kind and the top frames of the first stack ("SEGV|f1|f2|f3"), or "". */

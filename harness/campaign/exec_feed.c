@@ -239,6 +239,11 @@ static json_object *offset_ids(json_object *el, int64_t off)
     return c;
 }
 
+json_object *mc_exec_moved(json_object *el, uint64_t k)
+{
+    return offset_ids(el, (int64_t)k * MC_EXEC_ID_STRIDE);
+}
+
 int mc_exec_is_answer(json_object *el)
 {
     json_object *with = mc_json_get(el, "with"), *err = mc_json_get(el, "error");

@@ -37,8 +37,8 @@
 #define MC__EXEC_STOP_TERM_GRACE_MS 300
 /* Frames handled in one go between sends, and while settling. */
 #define MC__EXEC_MAX_READY_FRAMES 256
-/* Expected answers tracked per sequence. */
-#define MC__EXEC_MAX_EXPECTED 64
+/* Expected answers tracked per sequence: one per element at most. */
+#define MC__EXEC_MAX_EXPECTED MC_EXEC_MAX_ELEMS
 /* Request ids remembered per process (a power of two; half of it is used). */
 #define MC__EXEC_MAX_IDS 16384
 /* Ids sent twice that one sequence keeps apart; past that, no response of

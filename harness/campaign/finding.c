@@ -261,11 +261,16 @@ int mc__camp_write_finding(const mc_campaign_opts_t *o, const char *sub, const c
         (f = fopen(path, "w")) != NULL) {
         comment(f, "mcpcheck fuzz finding. Signature: ", fd->f.sig);
         comment(f, "Seen: ", fd->f.detail);
-        fprintf(f, "// Found after %.1f s (seed %llu, worker %d); %s; minimized from %zu to %zu "
-                   "messages in %u runs.\n",
+        fprintf(f, "// Found after %.1f s (seed %llu, worker %d); %s",
                 (double)fd->found_ms / 1000.0, (unsigned long long)o->seed, o->worker,
-                fd->reproduced ? "reproduced on a fresh process" : "NOT reproduced on a fresh process",
-                fd->orig_len, fd->min_len, fd->min_runs);
+                fd->reproduced ? "reproduced on a fresh process" : "NOT reproduced on a fresh process");
+        if (fd->reproduced && fd->carried)
+            fprintf(f, " after the end of the sequence run before it in its process");
+        else if (fd->reproduced && fd->before > 0)
+            fprintf(f, " after the %zu sequence%s run before it in its process",
+                    fd->before, fd->before == 1 ? "" : "s");
+        fprintf(f, "; minimized from %zu to %zu messages in %u runs.\n", fd->orig_len,
+                fd->min_len, fd->min_runs);
         fprintf(f, "// Replay: mcpcheck run --scenarios %s -- SERVER_CMD\n", path);
         fputs(json_object_to_json_string_ext(sc, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
                                                      JSON_C_TO_STRING_NOSLASHESCAPE),

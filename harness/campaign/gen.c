@@ -326,7 +326,14 @@ json_object *mc__gen_odd_value(mc_gen_t *g)
 /* A known name of a list, or now and then a word or odd string. */
 const char *mc__gen_pick_name(mc_gen_t *g, const mc_gen_list_t *l)
 {
-    const char *s = list_pick(g, l);
+    const char *s;
+
+    /* A later request names what an earlier one did (subscribe, then
+     * unsubscribe the same URI), as stateful API fuzzers feed one
+     * request's values to the next. */
+    if (g->ctx != NULL && mc__gen_one_in(g, 3) && (s = mc__gen_used_name(g, l)) != NULL)
+        return s;
+    s = list_pick(g, l);
 
     if (s == NULL || mc__gen_one_in(g, 8))
         return mc__gen_one_in(g, 2) ? k_words[mc_gen_below(g, N_ELEMS(k_words))]
@@ -585,10 +592,12 @@ json_object *mc_gen_sequence(mc_gen_t *g)
     if (seq != NULL && mc__gen_one_in(g, 4))
         json_object_array_add(seq, mc_gen_answer(g));
 
+    g->ctx = seq;
     for (i = 0; i < n && seq != NULL; i++) {
         json_object *m = mc_gen_message(g);
         if (m != NULL)
             json_object_array_add(seq, m);
     }
+    g->ctx = NULL;
     return seq;
 }

@@ -55,6 +55,7 @@ typedef struct mc_gen {
     json_object *safe_tools;        /* owned copy: tool names that may be called, or NULL */
     int call_tools;                 /* every tool may be called */
     int64_t next_id;                /* private: ids of generated requests */
+    json_object *ctx;               /* private: the sequence a new message joins, or NULL */
 } mc_gen_t;
 
 /* Prepares a generator seeded with seed; safe_tools is borrowed and copied

@@ -24,7 +24,13 @@ const char *mc__gen_any_word(mc_gen_t *g);
  * strings, deep or wide containers. A new reference. */
 json_object *mc__gen_odd_value(mc_gen_t *g);
 
-/* A name from l, or now and then a made-up or odd one. Borrowed. */
+/* A name from l, or now and then a made-up or odd one; while a message is
+ * made for a sequence (g->ctx), now and then one of l's that the sequence
+ * already names. Borrowed: copy it before changing g->ctx. */
 const char *mc__gen_pick_name(mc_gen_t *g, const mc_gen_list_t *l);
+
+/* One of the names of l (a URI list stands for both) that g->ctx already
+ * names, at random, or NULL (gen_mutate.c). Borrowed from g->ctx. */
+const char *mc__gen_used_name(mc_gen_t *g, const mc_gen_list_t *l);
 
 #endif /* MC_CAMPAIGN_GEN_INTERNAL_H */

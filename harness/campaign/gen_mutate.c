@@ -1,9 +1,9 @@
 /*
  * gen_mutate.c - the mutations of a sequence: a message's tree changed in
  * place (a value swapped for an odd one, a member added or dropped), a line
- * mangled, ids and progress tokens reused, sequences cut and spliced. The
- * generation of fresh messages and what is learnt from the server are in
- * gen.c.
+ * mangled, ids and progress tokens reused, a revealed name renamed
+ * throughout, sequences cut and spliced. The generation of fresh messages
+ * and what is learnt from the server are in gen.c.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -255,12 +255,154 @@ static void add_progress_token(mc_gen_t *g, json_object *seq)
     json_object_array_put_idx(seq, k, c);
 }
 
+/* --- consistent renaming ------------------------------------------------ */
+
+static int list_has(const mc_gen_list_t *l, const char *s)
+{
+    size_t i;
+
+    for (i = 0; l != NULL && i < l->n; i++)
+        if (strcmp(l->v[i], s) == 0)
+            return 1;
+    return 0;
+}
+
+/* The list of revealed names that s is one of, with the lists that may
+ * stand for it: a URI may become any other URI, listed or made from a
+ * template. Returns the number of lists put in out (0: s was not revealed). */
+static size_t lists_of(mc_gen_t *g, const char *s, const mc_gen_list_t **out)
+{
+    const mc_gen_list_t *kinds[][2] = {{&g->tools, NULL},
+                                       {&g->prompts, NULL},
+                                       {&g->resources, &g->templates},
+                                       {&g->templates, &g->resources}};
+    size_t k;
+
+    for (k = 0; k < N_ELEMS(kinds); k++)
+        if (list_has(kinds[k][0], s)) {
+            out[0] = kinds[k][0];
+            out[1] = kinds[k][1];
+            return out[1] != NULL ? 2 : 1;
+        }
+    return 0;
+}
+
+/* Puts to (copied) in place of every string value equal to from in v. */
+static void rename_in(json_object *v, const char *from, const char *to, int depth)
+{
+    if (depth > 16 || v == NULL)
+        return;
+    if (json_object_is_type(v, json_type_object)) {
+        json_object_object_foreach(v, k, val)
+        {
+            if (json_object_is_type(val, json_type_string) &&
+                strcmp(json_object_get_string(val), from) == 0)
+                json_object_object_add(v, k, json_object_new_string(to));
+            else
+                rename_in(val, from, to, depth + 1);
+        }
+    } else if (json_object_is_type(v, json_type_array)) {
+        size_t i, len = json_object_array_length(v);
+        for (i = 0; i < len; i++) {
+            json_object *e = json_object_array_get_idx(v, i);
+            if (json_object_is_type(e, json_type_string) &&
+                strcmp(json_object_get_string(e), from) == 0)
+                json_object_array_put_idx(v, i, json_object_new_string(to));
+            else
+                rename_in(e, from, to, depth + 1);
+        }
+    }
+}
+
+/* The revealed names (tools, prompts, URIs) that seq's messages use, at
+ * most MC_GEN_MAX_NODES, into names (borrowed from seq). */
+static size_t revealed_in(mc_gen_t *g, json_object *seq, node_t *nodes, const char **names)
+{
+    size_t i, k, n = json_object_array_length(seq), cands = 0;
+    const mc_gen_list_t *ls[2];
+
+    for (i = 0; i < n && cands < MC_GEN_MAX_NODES; i++) {
+        size_t nn = 0;
+        collect(json_object_array_get_idx(seq, i), nodes, &nn, 0);
+        for (k = 0; k < nn && cands < MC_GEN_MAX_NODES; k++)
+            if (json_object_is_type(nodes[k].value, json_type_string) &&
+                lists_of(g, json_object_get_string(nodes[k].value), ls) > 0)
+                names[cands++] = json_object_get_string(nodes[k].value);
+    }
+    return cands;
+}
+
+const char *mc__gen_used_name(mc_gen_t *g, const mc_gen_list_t *l)
+{
+    node_t *nodes = malloc(sizeof(node_t) * MC_GEN_MAX_NODES);
+    const char **names = malloc(sizeof(*names) * MC_GEN_MAX_NODES);
+    const mc_gen_list_t *ls[2] = {NULL, NULL};
+    const char *got = NULL;
+    size_t i, k = 0, cands = 0;
+
+    if (nodes != NULL && names != NULL && g->ctx != NULL)
+        cands = revealed_in(g, g->ctx, nodes, names);
+    for (i = 0; i < cands; i++)
+        if (lists_of(g, names[i], ls) > 0 && (ls[0] == l || ls[1] == l))
+            names[k++] = names[i];
+    if (k > 0)
+        got = names[mc_gen_below(g, k)];
+    free(nodes);
+    free(names);
+    return got;
+}
+
+/* Renames one revealed name (a tool, a prompt, a URI) that seq uses to
+ * another of its kind, in every message at once: half the time to one the
+ * sequence already names (two requests that named two URIs then name one:
+ * a subscribe and an unsubscribe of the same resource), else to any
+ * revealed. A sequence that subscribes, unsubscribes and reads one URI
+ * does the same with another. The messages of seq are its own
+ * (mc_gen_mutate copied them). */
+static void rename_revealed(mc_gen_t *g, json_object *seq)
+{
+    node_t *nodes = malloc(sizeof(node_t) * MC_GEN_MAX_NODES);
+    const char **names = malloc(sizeof(*names) * MC_GEN_MAX_NODES);
+    const mc_gen_list_t *ls[2] = {NULL, NULL};
+    char from[MC_GEN_MAX_NAME_LEN + 1], to[MC_GEN_MAX_NAME_LEN + 1];
+    size_t i, k, cands = 0, n = json_object_array_length(seq);
+
+    from[0] = to[0] = '\0';
+    if (nodes != NULL && names != NULL && (cands = revealed_in(g, seq, nodes, names)) > 0) {
+        snprintf(from, sizeof(from), "%s", names[mc_gen_below(g, cands)]);
+        (void)lists_of(g, from, ls);
+        if (mc__gen_one_in(g, 2))
+            for (i = 0, k = mc_gen_below(g, cands); i < cands; i++) {
+                const char *s = names[(k + i) % cands];
+                if (strcmp(s, from) != 0 && (list_has(ls[0], s) || list_has(ls[1], s))) {
+                    snprintf(to, sizeof(to), "%s", s);
+                    break;
+                }
+            }
+    }
+    free(nodes);
+    free(names);
+    if (from[0] == '\0')
+        return;
+    if (to[0] == '\0') {
+        k = mc_gen_below(g, ls[0]->n + (ls[1] != NULL ? ls[1]->n : 0));
+        snprintf(to, sizeof(to), "%s", k < ls[0]->n ? ls[0]->v[k] : ls[1]->v[k - ls[0]->n]);
+    }
+    if (strcmp(to, from) == 0)
+        return;
+    for (i = 0; i < n; i++)
+        rename_in(json_object_array_get_idx(seq, i), from, to, 0);
+}
+
 static void one_mutation(mc_gen_t *g, json_object *seq, json_object *other)
 {
     size_t n = json_object_array_length(seq);
     json_object *m, *id;
 
-    switch (mc_gen_below(g, 14)) {
+    switch (mc_gen_below(g, 15)) {
+    case 14: /* a revealed name renamed in every message that uses it */
+        rename_revealed(g, seq);
+        break;
     case 13: /* extend: keep the sequence up to a message, then one new one */
         cut_and_append(g, seq);
         break;
@@ -366,8 +508,10 @@ json_object *mc_gen_mutate(mc_gen_t *g, json_object *seq, json_object *other)
 
     if (seq == NULL || json_object_deep_copy(seq, &out, NULL) != 0 || out == NULL)
         return mc_gen_sequence(g);
+    g->ctx = out;
     for (i = 0; i < rounds; i++)
         one_mutation(g, out, other);
+    g->ctx = NULL;
     if (json_object_array_length(out) == 0)
         json_object_array_add(out, mc_gen_message(g));
     return out;
@@ -383,11 +527,13 @@ static json_object *append_one(mc_gen_t *g, json_object *out, json_object *other
     if (on > 0 && mc__gen_one_in(g, 2) &&
         json_object_deep_copy(json_object_array_get_idx(other, mc_gen_below(g, on)), &m, NULL) != 0)
         m = NULL;
+    g->ctx = out;
     if (m == NULL)
         m = mc_gen_message(g);
     insert_at(out, json_object_array_length(out), m);
     if (mc__gen_one_in(g, 3))
         one_mutation(g, out, other);
+    g->ctx = NULL;
     if (json_object_array_length(out) == 0)
         json_object_array_add(out, mc_gen_message(g));
     return out;

@@ -21,6 +21,10 @@ typedef struct mc__camp_found {
     size_t min_len;     /* messages after minimization */
     unsigned min_runs;  /* runs the minimization took */
     int reproduced;     /* it showed again on a fresh process */
+    int carried;        /* the reproducer starts with the end of the sequence
+                           run before it in its process (mc__camp_with_carry) */
+    size_t before;      /* else the sequences run before it there that the
+                           reproducer replays first (mc__camp_with_history) */
 } mc__camp_found_t;
 
 /* A corpus entry and what it earned: a sequence that lit new coverage or
@@ -146,6 +150,18 @@ void mc__camp_drop_finding(const mc_campaign_opts_t *o, const char *sub,
  * prev adds nothing.
  */
 json_object *mc__camp_with_carry(json_object *prev, json_object *seq);
+
+/*
+ * What a persistent process ran before a finding, as one sequence: the
+ * sequences of hist (an array of them, oldest first, borrowed) that ran in
+ * the process before seq (borrowed), then seq, each message as the
+ * executor sent it there (mc_exec_moved: sequence k of the result moved by
+ * k strides), so that a fresh process gets the same lines. Only the most
+ * recent of hist that fit within MC_EXEC_MAX_ELEMS with seq, whole; *taken
+ * gets how many. Returns a new reference, or NULL when none fits (or out
+ * of memory).
+ */
+json_object *mc__camp_with_history(json_object *hist, json_object *seq, size_t *taken);
 
 /* The first n elements of seq (borrowed): a new reference (to seq itself
  * when it has no more than n), or NULL when out of memory. */

@@ -96,6 +96,225 @@ static void test_gen_tools_and_bounds(void **state)
     json_object_put(tools);
 }
 
+/* The URI a sequence subscribes, unsubscribes and reads is now and then
+ * renamed to another revealed URI in all three messages at once (by chance
+ * alone, three tree mutations would each have to pick the same one). */
+static void test_gen_rename_revealed(void **state)
+{
+    mc_gen_t g;
+    json_object *listed = ct_parse("{\"resources\": [{\"uri\": \"test://a\"}, "
+                                   "{\"uri\": \"test://b\"}, {\"uri\": \"test://c\"}]}");
+    json_object *seq = ct_parse(
+        "[{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"resources/subscribe\", "
+        "\"params\": {\"uri\": \"test://a\"}},"
+        " {\"jsonrpc\": \"2.0\", \"id\": 2, \"method\": \"resources/unsubscribe\", "
+        "\"params\": {\"uri\": \"test://a\"}},"
+        " {\"jsonrpc\": \"2.0\", \"id\": 3, \"method\": \"resources/read\", "
+        "\"params\": {\"uri\": \"test://a\"}}]");
+    size_t i, renamed[2] = {0, 0};
+
+    (void)state;
+    assert_int_equal(mc_gen_init(&g, 11, NULL, 0), 0);
+    mc_gen_learn(&g, "resources/list", listed);
+    for (i = 0; i < 2000; i++) {
+        json_object *out = mc_gen_mutate(&g, seq, NULL);
+        const char *u[3] = {NULL, NULL, NULL};
+        size_t k;
+        for (k = 0; k < 3 && k < json_object_array_length(out); k++)
+            u[k] = mc_json_get_str(mc_json_get(json_object_array_get_idx(out, k), "params"), "uri");
+        if (u[0] != NULL && u[1] != NULL && u[2] != NULL && strcmp(u[0], u[1]) == 0 &&
+            strcmp(u[1], u[2]) == 0 && strcmp(u[0], "test://a") != 0)
+            renamed[strcmp(u[0], "test://b") == 0 ? 0 : 1]++;
+        json_object_put(out);
+    }
+    /* About one mutant in twenty to each other URI (none without the
+     * renaming); the original stays. */
+    assert_true(renamed[0] > 20 && renamed[1] > 20);
+    assert_string_equal(
+        mc_json_get_str(mc_json_get(json_object_array_get_idx(seq, 1), "params"), "uri"),
+        "test://a");
+    json_object_put(seq);
+    json_object_put(listed);
+    /* Two URIs of one sequence often become one of them: of ten revealed
+     * URIs, a renaming to any would pick the other one time in ten. */
+    listed = ct_parse("{\"resources\": [{\"uri\": \"test://a\"}, {\"uri\": \"test://b\"}, "
+                      "{\"uri\": \"u3\"}, {\"uri\": \"u4\"}, {\"uri\": \"u5\"}, "
+                      "{\"uri\": \"u6\"}, {\"uri\": \"u7\"}, {\"uri\": \"u8\"}, "
+                      "{\"uri\": \"u9\"}, {\"uri\": \"u10\"}]}");
+    mc_gen_learn(&g, "resources/list", listed);
+    seq = ct_parse(
+        "[{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"resources/subscribe\", "
+        "\"params\": {\"uri\": \"test://a\"}},"
+        " {\"jsonrpc\": \"2.0\", \"id\": 2, \"method\": \"resources/unsubscribe\", "
+        "\"params\": {\"uri\": \"test://b\"}}]");
+    renamed[0] = 0;
+    for (i = 0; i < 2000; i++) {
+        json_object *out = mc_gen_mutate(&g, seq, NULL);
+        const char *u0 = NULL, *u1 = NULL;
+        if (json_object_array_length(out) == 2) {
+            u0 = mc_json_get_str(mc_json_get(json_object_array_get_idx(out, 0), "params"), "uri");
+            u1 = mc_json_get_str(mc_json_get(json_object_array_get_idx(out, 1), "params"), "uri");
+        }
+        if (u0 != NULL && u1 != NULL && strcmp(u0, u1) == 0 &&
+            (strcmp(u0, "test://a") == 0 || strcmp(u0, "test://b") == 0))
+            renamed[0]++;
+        json_object_put(out);
+    }
+    assert_true(renamed[0] > 35); /* 53 here; 20 with renamings to any URI alone */
+    mc_gen_free(&g);
+    json_object_put(seq);
+    json_object_put(listed);
+}
+
+/* A message made for a sequence often names a URI the sequence already
+ * names: of ten revealed URIs, a pick from the list would name it one time
+ * in ten at most. */
+static void test_gen_reuses_names(void **state)
+{
+    mc_gen_t g;
+    json_object *listed = ct_parse(
+        "{\"resources\": [{\"uri\": \"u1\"}, {\"uri\": \"u2\"}, {\"uri\": \"u3\"}, {\"uri\": \"u4\"}, "
+        "{\"uri\": \"u5\"}, {\"uri\": \"u6\"}, {\"uri\": \"u7\"}, {\"uri\": \"u8\"}, "
+        "{\"uri\": \"u9\"}, {\"uri\": \"u10\"}]}");
+    json_object *seq = ct_parse("[{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": "
+                                "\"resources/subscribe\", \"params\": {\"uri\": \"u7\"}}]");
+    size_t i, with_uri = 0, same = 0;
+
+    (void)state;
+    assert_int_equal(mc_gen_init(&g, 5, NULL, 0), 0);
+    mc_gen_learn(&g, "resources/list", listed);
+    for (i = 0; i < 3000; i++) {
+        json_object *out = mc_gen_extend(&g, seq, NULL);
+        json_object *last = json_object_array_get_idx(out, json_object_array_length(out) - 1);
+        const char *method = mc_json_get_str(last, "method");
+        const char *uri = mc_json_get_str(mc_json_get(last, "params"), "uri");
+        if (json_object_array_length(out) == 2 && method != NULL &&
+            strncmp(method, "resources/", 10) == 0 && uri != NULL) {
+            with_uri++;
+            same += strcmp(uri, "u7") == 0;
+        }
+        json_object_put(out);
+    }
+    assert_true(with_uri > 100);
+    assert_true(same * 4 > with_uri);
+    assert_null(g.ctx);
+    mc_gen_free(&g);
+    json_object_put(seq);
+    json_object_put(listed);
+}
+
+/* The sequences a process ran before a finding join it as one sequence,
+ * each message moved as the executor moved it in that process; only the
+ * most recent that fit, whole. */
+static void test_with_history(void **state)
+{
+    json_object *hist = ct_parse(
+        "[[{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"ping\"},"
+        "  {\"jsonrpc\": \"2.0\", \"id\": \"s2\", \"method\": \"ping\", \"params\": "
+        "   {\"_meta\": {\"progressToken\": \"p3\"}}}],"
+        " [{\"jsonrpc\": \"2.0\", \"method\": \"notifications/cancelled\", \"params\": "
+        "   {\"requestId\": 1}}, \"{not json\"]]");
+    json_object *seq = ct_parse("[{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"ping\"}]");
+    json_object *big = json_object_new_array(), *j;
+    size_t taken = 0, i;
+
+    (void)state;
+    j = mc__camp_with_history(hist, seq, &taken);
+    assert_int_equal(taken, 2);
+    assert_int_equal(json_object_array_length(j), 5);
+    assert_int_equal(json_object_get_int64(mc_json_get(json_object_array_get_idx(j, 0), "id")), 1);
+    assert_string_equal(mc_json_get_str(json_object_array_get_idx(j, 1), "id"), "s2");
+    assert_int_equal(json_object_get_int64(mc_json_get(
+                         mc_json_get(json_object_array_get_idx(j, 2), "params"), "requestId")),
+                     MC_EXEC_ID_STRIDE + 1);
+    assert_string_equal(json_object_get_string(json_object_array_get_idx(j, 3)), "{not json");
+    assert_int_equal(json_object_get_int64(mc_json_get(json_object_array_get_idx(j, 4), "id")),
+                     2 * MC_EXEC_ID_STRIDE + 1);
+    /* The history itself is not changed. */
+    assert_int_equal(json_object_get_int64(mc_json_get(
+                         mc_json_get(json_object_array_get_idx(
+                                         json_object_array_get_idx(hist, 1), 0),
+                                     "params"),
+                         "requestId")),
+                     1);
+    json_object_put(j);
+    /* A sequence that does not fit leaves out it and all before it. */
+    for (i = 0; i < MC_EXEC_MAX_ELEMS; i++)
+        json_object_array_add(big, ct_parse("{\"jsonrpc\": \"2.0\", \"id\": 9, \"method\": \"ping\"}"));
+    json_object_array_put_idx(hist, 0, big);
+    j = mc__camp_with_history(hist, seq, &taken);
+    assert_int_equal(taken, 1);
+    assert_int_equal(json_object_array_length(j), 3);
+    json_object_put(j);
+    json_object_array_put_idx(hist, 1, json_object_get(big));
+    assert_null(mc__camp_with_history(hist, seq, &taken));
+    assert_int_equal(taken, 0);
+    json_object_put(hist);
+    json_object_put(seq);
+}
+
+/* A bug one process shows only after state built over several sequences
+ * (the subscription switch: subscribe, unsubscribe and subscribe again,
+ * then a change) is shown on a fresh process by those sequences joined. */
+static void test_history_reproduces(void **state)
+{
+    char *argv[] = {(char *)g_refserver, "--inject", "subscribe-again-update-no-uri", NULL};
+    static const char *const steps[] = {"resources/subscribe", "resources/unsubscribe",
+                                        "resources/subscribe"};
+    mc_exec_opts_t o;
+    mc_exec_t *x;
+    mc_exec_outcome_t out;
+    mc_errbuf_t eb;
+    mc_registry_t *reg = NULL;
+    json_object *hist = json_object_new_array(), *trigger, *j;
+    char sig[256], buf[256];
+    size_t i, taken = 0;
+
+    (void)state;
+    mc_errbuf_clear(&eb);
+    assert_int_equal(mc_registry_new(&reg, NULL, MC_REGISTRY_BUNDLED, &eb), MC_OK);
+    assert_int_equal(mc_registry_load(reg, "2025-06-18", &eb), MC_OK);
+    ct_opts(&o, argv);
+    o.allowed = ct_allow_all;
+    o.registry = reg;
+    x = ct_exec(&o);
+    for (i = 0; i < 3; i++) {
+        json_object *seq;
+        snprintf(buf, sizeof(buf),
+                 "[{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"%s\", \"params\": "
+                 "{\"uri\": \"test://watched-resource\"}}]",
+                 steps[i]);
+        seq = ct_parse(buf);
+        assert_int_equal(mc_exec_run(x, seq, i == 0, 0, &out, &eb), MC_OK);
+        assert_int_equal(out.nf, 0);
+        assert_int_equal(out.started, i == 0);
+        mc_exec_outcome_free(&out);
+        json_object_array_add(hist, seq);
+    }
+    trigger = ct_parse("[{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"tools/call\", \"params\": "
+                       "{\"name\": \"test_trigger_resource_update\", \"arguments\": {}}}]");
+    assert_int_equal(mc_exec_run(x, trigger, 0, 0, &out, &eb), MC_OK);
+    assert_int_equal(out.nf, 1);
+    snprintf(sig, sizeof(sig), "%s", out.f[0].sig);
+    assert_non_null(strstr(sig, "notifications/resources/updated"));
+    mc_exec_outcome_free(&out);
+    /* Alone on a fresh process the trigger shows nothing; joined, it does. */
+    assert_int_equal(mc_exec_run(x, trigger, 1, 0, &out, &eb), MC_OK);
+    assert_int_equal(out.nf, 0);
+    mc_exec_outcome_free(&out);
+    j = mc__camp_with_history(hist, trigger, &taken);
+    assert_int_equal(taken, 3);
+    assert_int_equal(mc_exec_run(x, j, 1, 0, &out, &eb), MC_OK);
+    assert_int_equal(out.nf, 1);
+    assert_string_equal(out.f[0].sig, sig);
+    mc_exec_outcome_free(&out);
+    json_object_put(j);
+    json_object_put(trigger);
+    json_object_put(hist);
+    mc_exec_free(x);
+    mc_registry_free(reg);
+}
+
 /* The executor never sends a tools/call the user did not allow; a clean
  * server gives no finding and answers what is due. */
 static void test_exec_refserver(void **state)
@@ -408,6 +627,10 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tail_signature),
         cmocka_unit_test(test_gen_tools_and_bounds),
+        cmocka_unit_test(test_gen_rename_revealed),
+        cmocka_unit_test(test_gen_reuses_names),
+        cmocka_unit_test(test_with_history),
+        cmocka_unit_test(test_history_reproduces),
         cmocka_unit_test(test_exec_refserver),
         cmocka_unit_test(test_exec_answers),
         cmocka_unit_test(test_exec_hang),

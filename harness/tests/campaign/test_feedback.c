@@ -318,6 +318,34 @@ static void test_gen_extend_last(void **state)
     json_object_put(seq);
 }
 
+/* An appended request whose id or progress token another request of the
+ * sequence has gets fresh ones; one that shares neither stays as it is. */
+static void test_fresh_last_id(void **state)
+{
+    json_object *seq = ct_parse(
+        "[{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"tools/list\", \"params\": "
+        "{\"_meta\": {\"progressToken\": \"p5\"}}},"
+        " {\"jsonrpc\": \"2.0\", \"id\": 3, \"method\": \"ping\", \"params\": "
+        "{\"_meta\": {\"progressToken\": \"p9\"}}},"
+        " {\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"prompts/list\", \"params\": "
+        "{\"_meta\": {\"progressToken\": \"p5\"}}}]");
+    json_object *last = json_object_array_get_idx(seq, 2), *meta;
+
+    (void)state;
+    mc__camp_fresh_last_id(seq);
+    meta = mc_json_get(mc_json_get(last, "params"), "_meta");
+    assert_int_equal(json_object_get_int64(mc_json_get(last, "id")), 4);
+    assert_string_equal(mc_json_get_str(meta, "progressToken"), "p10");
+    meta = mc_json_get(mc_json_get(json_object_array_get_idx(seq, 0), "params"), "_meta");
+    assert_string_equal(mc_json_get_str(meta, "progressToken"), "p5");
+    /* Now it shares nothing: run again, nothing moves. */
+    mc__camp_fresh_last_id(seq);
+    meta = mc_json_get(mc_json_get(last, "params"), "_meta");
+    assert_int_equal(json_object_get_int64(mc_json_get(last, "id")), 4);
+    assert_string_equal(mc_json_get_str(meta, "progressToken"), "p10");
+    json_object_put(seq);
+}
+
 /* The carried messages' progress tokens that the sequence uses too are
  * renumbered, in the request and its progress alike; others stay. */
 static void test_carry_tokens(void **state)
@@ -405,6 +433,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_exec_confirm_carried_edges),
         cmocka_unit_test(test_keep_up_to_new_edges),
         cmocka_unit_test(test_carry_tokens),
+        cmocka_unit_test(test_fresh_last_id),
         cmocka_unit_test(test_gen_extend_last),
         cmocka_unit_test(test_corpus_rare_pick),
         cmocka_unit_test(test_sig_schedule),
