@@ -109,6 +109,8 @@ typedef struct rs_pending {
     int64_t id;      /* the id the server sent */
     int job;         /* index of the job that waits */
     uint32_t serial; /* the job's serial when the request was sent */
+    int64_t due;     /* when the server stops waiting (RS_CLIENT_REQUEST_TIMEOUT_MS) */
+    char method[32]; /* the request's method */
 } rs_pending_t;
 
 struct rs_fileroot;
@@ -405,6 +407,12 @@ int mc__rs_client_request(mc_refserver_t *rs, rs_job_t *job, const char *method,
 void mc__rs_client_response(mc_refserver_t *rs, const mc_msg_t *msg);
 /* Forgets the requests of a job (cancelled or finished). */
 void mc__rs_client_forget(mc_refserver_t *rs, const rs_job_t *job);
+/* Cancels the requests the client has not answered in time
+ * (notifications/cancelled) and ends the tool calls that waited for them
+ * with an isError result. */
+void mc__rs_client_expire(mc_refserver_t *rs);
+/* When the next request times out, or -1. */
+int64_t mc__rs_client_deadline(const mc_refserver_t *rs);
 
 /* ---- elicit.c: the elicitation, sampling and roots tools ---- */
 int mc__rs_tool_elicit(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply);

@@ -23,6 +23,12 @@
 /* Server->client requests in flight at once (sampling, elicitation, roots). */
 #define RS_MAX_PENDING 64
 
+/* How long the server waits for the client's answer to a server->client
+ * request before it cancels the request and stops waiting
+ * (basic/lifecycle#timeouts: implementations SHOULD establish timeouts for
+ * all sent requests). Long enough for a person to answer an elicitation. */
+#define RS_CLIENT_REQUEST_TIMEOUT_MS 300000
+
 /* Tool calls that may be in progress at once (waiting for a timer or for the
  * client's answer to a server->client request). */
 #define RS_MAX_JOBS 64

@@ -180,6 +180,7 @@ static int serve(app_t *app)
                 if (n < 0)
                     fprintf(stderr, "mcpcheck-refserver: read: %s\n", strerror(errno));
                 mc_framer_finish(&fr, on_frame, app);
+                mc_refserver_input_closed(app->rs);
                 eof = 1;
             } else if (mc_framer_feed(&fr, buf, (size_t)n, on_frame, app, NULL) != MC_OK) {
                 fprintf(stderr, "mcpcheck-refserver: out of memory while framing\n");

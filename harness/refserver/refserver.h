@@ -105,6 +105,11 @@ int mc_refserver_tick(mc_refserver_t *rs, int64_t now_ms);
 /* The next time mc_refserver_tick() has work, or -1 when none is scheduled. */
 int64_t mc_refserver_next_deadline(const mc_refserver_t *rs);
 
+/* Tells the server that the client can no longer answer (its input
+ * closed): the server stops waiting for the answers to its own requests,
+ * whose timeouts then no longer count as work for mc_refserver_tick(). */
+void mc_refserver_input_closed(mc_refserver_t *rs);
+
 /* Lines a violation switch wants printed before any message (a stdout banner),
  * or NULL. Used by the stdio main only. */
 const char *mc_refserver_banner(const mc_refserver_t *rs);

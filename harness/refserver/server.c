@@ -564,13 +564,22 @@ int mc_refserver_tick(mc_refserver_t *rs, int64_t now_ms)
 {
     rs->now = now_ms;
     rs->failed = 0;
+    mc__rs_client_expire(rs);
     mc__rs_jobs_run(rs);
     return rs->failed ? MC_ENOMEM : MC_OK;
 }
 
 int64_t mc_refserver_next_deadline(const mc_refserver_t *rs)
 {
-    return mc__rs_jobs_deadline(rs);
+    int64_t jobs = mc__rs_jobs_deadline(rs), asks = mc__rs_client_deadline(rs);
+
+    return jobs < 0 ? asks : asks < 0 || jobs < asks ? jobs : asks;
+}
+
+void mc_refserver_input_closed(mc_refserver_t *rs)
+{
+    if (rs->pending != NULL)
+        memset(rs->pending, 0, RS_MAX_PENDING * sizeof(*rs->pending));
 }
 
 const char *mc_refserver_banner(const mc_refserver_t *rs)

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "refserver/limits.h"
 #include "rt.h"
 
 #define CAPS_ALL                                                                                   \
@@ -204,6 +205,52 @@ static void test_sampling_roots(void **state)
 }
 
 /* Many tool calls waiting for the client at once: the tables stay bounded. */
+/* A request the client does not answer is cancelled after
+ * RS_CLIENT_REQUEST_TIMEOUT_MS, and the tool call that waited for it ends
+ * with an error; a late answer changes nothing. */
+static void test_client_request_timeout(void **state)
+{
+    rt_t t;
+    json_object *q, *c, *r;
+    long qid;
+
+    (void)state;
+    rt_open(&t, NULL);
+    rt_init(&t, "2025-06-18", CAPS_ALL);
+    rt_clear(&t);
+    rt_send(&t, "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\",\"params\":{\"name\":"
+                "\"test_elicitation\",\"arguments\":{\"message\":\"Who?\"}}}");
+    q = rt_line(&t, t.n - 1);
+    assert_string_equal(rt_str(q, "method"), "elicitation/create");
+    qid = rt_int(q, "id");
+    json_object_put(q);
+    assert_int_equal(mc_refserver_next_deadline(t.rs), t.now + RS_CLIENT_REQUEST_TIMEOUT_MS);
+    rt_clear(&t);
+    rt_advance(&t, RS_CLIENT_REQUEST_TIMEOUT_MS - 1);
+    assert_int_equal(t.n, 0);
+    rt_advance(&t, 1);
+    assert_int_equal(t.n, 2);
+    c = rt_line(&t, 0);
+    assert_string_equal(rt_str(c, "method"), "notifications/cancelled");
+    assert_int_equal(rt_int(c, "params.requestId"), qid);
+    assert_non_null(strstr(rt_str(c, "params.reason"), "elicitation/create"));
+    r = rt_response(&t, 7);
+    assert_true(json_object_get_boolean(rt_at(r, "result.isError")));
+    json_object_put(c);
+    json_object_put(r);
+    assert_int_equal(mc_refserver_next_deadline(t.rs), -1);
+    rt_clear(&t);
+    rt_send(&t, "{\"jsonrpc\":\"2.0\",\"id\":%ld,\"result\":{\"action\":\"decline\"}}", qid);
+    assert_int_equal(t.n, 0);
+    /* Once the client's input is closed, nothing is waited for. */
+    rt_send(&t, "{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"tools/call\",\"params\":{\"name\":"
+                "\"test_elicitation\",\"arguments\":{\"message\":\"Who?\"}}}");
+    assert_true(mc_refserver_next_deadline(t.rs) >= 0);
+    mc_refserver_input_closed(t.rs);
+    assert_int_equal(mc_refserver_next_deadline(t.rs), -1);
+    rt_close(&t);
+}
+
 static void test_pending_limits(void **state)
 {
     rt_t t;
@@ -241,6 +288,7 @@ int main(void)
         cmocka_unit_test(test_elicitation_gating),
         cmocka_unit_test(test_elicitation_url),
         cmocka_unit_test(test_sampling_roots),
+        cmocka_unit_test(test_client_request_timeout),
         cmocka_unit_test(test_pending_limits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
