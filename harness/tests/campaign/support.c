@@ -49,3 +49,14 @@ mc_exec_t *ct_exec(const mc_exec_opts_t *o)
     assert_int_equal(mc_exec_new(&x, o, &eb), MC_OK);
     return x;
 }
+
+mc_registry_t *ct_registry(void)
+{
+    mc_registry_t *reg = NULL;
+    mc_errbuf_t eb;
+
+    mc_errbuf_clear(&eb);
+    assert_int_equal(mc_registry_new(&reg, NULL, MC_REGISTRY_BUNDLED, &eb), MC_OK);
+    assert_int_equal(mc_registry_load(reg, "2025-06-18", &eb), MC_OK);
+    return reg;
+}

@@ -272,8 +272,7 @@ static void test_history_reproduces(void **state)
 
     (void)state;
     mc_errbuf_clear(&eb);
-    assert_int_equal(mc_registry_new(&reg, NULL, MC_REGISTRY_BUNDLED, &eb), MC_OK);
-    assert_int_equal(mc_registry_load(reg, "2025-06-18", &eb), MC_OK);
+    reg = ct_registry();
     ct_opts(&o, argv);
     o.allowed = ct_allow_all;
     o.registry = reg;
@@ -536,8 +535,7 @@ static void test_exec_dup_id_judged(void **state)
 
     (void)state;
     mc_errbuf_clear(&eb);
-    assert_int_equal(mc_registry_new(&reg, NULL, MC_REGISTRY_BUNDLED, &eb), MC_OK);
-    assert_int_equal(mc_registry_load(reg, "2025-06-18", &eb), MC_OK);
+    reg = ct_registry();
     ct_opts(&o, argv);
     o.registry = reg;
     x = ct_exec(&o);
@@ -569,8 +567,7 @@ static void test_exec_unknown_methods_one_state(void **state)
 
     (void)state;
     mc_errbuf_clear(&eb);
-    assert_int_equal(mc_registry_new(&reg, NULL, MC_REGISTRY_BUNDLED, &eb), MC_OK);
-    assert_int_equal(mc_registry_load(reg, "2025-06-18", &eb), MC_OK);
+    reg = ct_registry();
     ct_opts(&o, argv);
     o.registry = reg;
     x = ct_exec(&o);
