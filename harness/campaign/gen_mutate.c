@@ -315,8 +315,10 @@ static void rename_in(json_object *v, const char *from, const char *to, int dept
 }
 
 /* The revealed names (tools, prompts, URIs) that seq's messages use, at
- * most MC_GEN_MAX_NODES, into names (borrowed from seq). */
-static size_t revealed_in(mc_gen_t *g, json_object *seq, node_t *nodes, const char **names)
+ * most MC_GEN_MAX_NODES, into names (borrowed from seq); with want, only
+ * those that want (or the other URI list, for a URI list) holds. */
+static size_t revealed_in(mc_gen_t *g, json_object *seq, const mc_gen_list_t *want,
+                          node_t *nodes, const char **names)
 {
     size_t i, k, n = json_object_array_length(seq), cands = 0;
     const mc_gen_list_t *ls[2];
@@ -326,7 +328,8 @@ static size_t revealed_in(mc_gen_t *g, json_object *seq, node_t *nodes, const ch
         collect(json_object_array_get_idx(seq, i), nodes, &nn, 0);
         for (k = 0; k < nn && cands < MC_GEN_MAX_NODES; k++)
             if (json_object_is_type(nodes[k].value, json_type_string) &&
-                lists_of(g, json_object_get_string(nodes[k].value), ls) > 0)
+                lists_of(g, json_object_get_string(nodes[k].value), ls) > 0 &&
+                (want == NULL || ls[0] == want || ls[1] == want))
                 names[cands++] = json_object_get_string(nodes[k].value);
     }
     return cands;
@@ -336,17 +339,13 @@ const char *mc__gen_used_name(mc_gen_t *g, const mc_gen_list_t *l)
 {
     node_t *nodes = malloc(sizeof(node_t) * MC_GEN_MAX_NODES);
     const char **names = malloc(sizeof(*names) * MC_GEN_MAX_NODES);
-    const mc_gen_list_t *ls[2] = {NULL, NULL};
     const char *got = NULL;
-    size_t i, k = 0, cands = 0;
+    size_t cands = 0;
 
     if (nodes != NULL && names != NULL && g->ctx != NULL)
-        cands = revealed_in(g, g->ctx, nodes, names);
-    for (i = 0; i < cands; i++)
-        if (lists_of(g, names[i], ls) > 0 && (ls[0] == l || ls[1] == l))
-            names[k++] = names[i];
-    if (k > 0)
-        got = names[mc_gen_below(g, k)];
+        cands = revealed_in(g, g->ctx, l, nodes, names);
+    if (cands > 0)
+        got = names[mc_gen_below(g, cands)];
     free(nodes);
     free(names);
     return got;
@@ -368,7 +367,7 @@ static void rename_revealed(mc_gen_t *g, json_object *seq)
     size_t i, k, cands = 0, n = json_object_array_length(seq);
 
     from[0] = to[0] = '\0';
-    if (nodes != NULL && names != NULL && (cands = revealed_in(g, seq, nodes, names)) > 0) {
+    if (nodes != NULL && names != NULL && (cands = revealed_in(g, seq, NULL, nodes, names)) > 0) {
         snprintf(from, sizeof(from), "%s", names[mc_gen_below(g, cands)]);
         (void)lists_of(g, from, ls);
         if (mc__gen_one_in(g, 2))
