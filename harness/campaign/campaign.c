@@ -23,7 +23,9 @@
 typedef struct camp {
     const mc_campaign_opts_t *o;
     mc_campaign_stats_t *st;
-    mc_exec_t *x;
+    mc_exec_t *x;                  /* the persistent process the sequences run in */
+    mc_exec_t *fx;                 /* fresh runs (confirming edges and findings,
+                                      minimizing), so that x keeps its state */
     mc_gen_t g;
     uint32_t *states;              /* open-addressing set; 0 = empty */
     mc__camp_corpus_t k;
@@ -50,16 +52,11 @@ static json_object *prev_of(const camp_t *c)
     return n > 0 ? json_object_array_get_idx(c->hist, n - 1) : NULL;
 }
 
-/* Records that seq (borrowed) ran in the running process; with fresh, that
- * it ran first in a new one. */
-static void hist_add(camp_t *c, json_object *seq, int fresh)
+/* Records that seq (borrowed) ran in the running process. */
+static void hist_add(camp_t *c, json_object *seq)
 {
-    if (fresh || c->hist == NULL) {
-        json_object_put(c->hist);
-        c->hist = json_object_new_array();
-        if (c->hist == NULL)
-            return;
-    }
+    if (c->hist == NULL && (c->hist = json_object_new_array()) == NULL)
+        return;
     if (json_object_array_length(c->hist) >= MC_CAMPAIGN_HISTORY_SEQS)
         json_object_array_del_idx(c->hist, 0, 1);
     json_object_array_add(c->hist, json_object_get(seq));
@@ -187,7 +184,7 @@ static void stats_line(camp_t *c)
 
     st->elapsed_ms = elapsed(c);
     st->corpus = c->k.n;
-    st->starts = mc_exec_starts(c->x);
+    st->starts = mc_exec_starts(c->x) + mc_exec_starts(c->fx);
     st->coverage = mc_exec_coverage(c->x);
     st->instrumented = mc_exec_instrumented(c->x);
     if (c->stats != NULL) {
@@ -223,7 +220,7 @@ int64_t mc__camp_deadline(void *ctx)
     return c->o->seconds > 0 ? c->t0 + (int64_t)c->o->seconds * 1000 : INT64_MAX;
 }
 
-/* Runs seq on a fresh process; 1 when it shows sig. */
+/* Runs seq on a fresh process (of the twin executor); 1 when it shows sig. */
 int mc__camp_reproduces(void *ctx, json_object *seq, const char *sig)
 {
     camp_t *c = ctx;
@@ -234,7 +231,7 @@ int mc__camp_reproduces(void *ctx, json_object *seq, const char *sig)
     if (c->o->stop != NULL && *c->o->stop)
         return 0;
     mc_errbuf_clear(&eb);
-    if (mc_exec_run(c->x, seq, 1, 0, &out, &eb) != MC_OK)
+    if (mc_exec_run(c->fx, seq, 1, 0, &out, &eb) != MC_OK)
         return 0;
     c->st->execs++;
     c->st->msgs_out += out.lines_out;
@@ -322,13 +319,13 @@ static void handle_finding(camp_t *c, mc__camp_sig_t *s, json_object *seq, json_
     /* The minimized run, recorded on a fresh process: its trace, its answers
      * and (for a death) its stderr tail go with the finding. */
     mc_errbuf_clear(&eb);
-    if (mc_exec_run(c->x, min, 1, 1, &rec, &eb) == MC_OK) {
+    if (mc_exec_run(c->fx, min, 1, 1, &rec, &eb) == MC_OK) {
         c->st->execs++;
         /* What a fresh process does not show again depends on state the
          * campaign cannot replay: kept apart, so that findings/ holds only
          * reproducers that fail. */
         mc__camp_write_finding(c->o, reproduced ? "findings" : "unconfirmed",
-                               mc_exec_version(c->x), min, &fd, &rec);
+                               mc_exec_version(c->fx), min, &fd, &rec);
         mc_exec_outcome_free(&rec);
     }
     json_object_put(min);
@@ -401,21 +398,20 @@ static size_t took_lit(const camp_t *c, size_t edges, uint32_t *lit, size_t *n_l
 /*
  * New edges lit in a process that carried state in may be owed to that
  * state: keep (what of the sequence would join the corpus, with what it
- * carried) is run on a fresh process, and only the edges it reaches again
- * stand (mc_exec_confirm). Past the share of runs this may take, they are
- * made new again unconfirmed, to be found again. Returns the edges that
- * stand, and in lit[0..*n_lit) the first of them; *ran is set when keep
- * ran (the process now holds its state). A finding of the fresh run is
- * handled as any other.
+ * carried) is run on a fresh process of the twin executor, and only the
+ * edges it reaches again stand (mc_exec_confirm); the persistent process
+ * keeps the state it built. Past the share of runs this may take, they
+ * are made new again unconfirmed, to be found again. Returns the edges
+ * that stand, and in lit[0..*n_lit) the first of them. A finding of the
+ * fresh run is handled as any other.
  */
-static size_t confirm_edges(camp_t *c, json_object *keep, const mc_exec_outcome_t *out, int *ran,
+static size_t confirm_edges(camp_t *c, json_object *keep, const mc_exec_outcome_t *out,
                             uint32_t *lit, size_t *n_lit)
 {
     mc_exec_outcome_t cal;
     mc_errbuf_t eb;
     size_t kept = out->new_edges, i;
 
-    *ran = 0;
     *n_lit = 0;
     if (out->new_edges == 0)
         return 0;
@@ -424,10 +420,9 @@ static size_t confirm_edges(camp_t *c, json_object *keep, const mc_exec_outcome_
     if (keep == NULL || !fresh_run_ok(c, c->st->confirms))
         return out->new_edges - mc_exec_forget_new(c->x);
     mc_errbuf_clear(&eb);
-    if (mc_exec_confirm(c->x, keep, &cal, &kept, &eb) != MC_OK)
+    if (mc_exec_confirm(c->x, c->fx, keep, &cal, &kept, &eb) != MC_OK)
         return took_lit(c, out->new_edges, lit, n_lit);
     (void)took_lit(c, kept, lit, n_lit);
-    *ran = 1;
     c->st->execs++;
     c->st->confirms++;
     c->st->msgs_out += cal.lines_out;
@@ -435,27 +430,22 @@ static size_t confirm_edges(camp_t *c, json_object *keep, const mc_exec_outcome_
     for (i = 0; i < cal.nf; i++) {
         mc__camp_sig_t *s;
         if (mc__camp_sig_due(&c->sigs, cal.f[i].sig, &s) &&
-            (s->tries == 0 || fresh_run_ok(c, c->retries))) {
+            (s->tries == 0 || fresh_run_ok(c, c->retries)))
             handle_finding(c, s, keep, NULL, NULL, &cal.f[i]);
-            *ran = 0;
-        }
     }
     mc_exec_outcome_free(&cal);
     return kept;
 }
 
 /* Keeps what of seq is new (fresh_states new states of the response
- * model, and its new coverage) in the corpus, and saves it. Returns what
- * ran last in the process (a new reference): keep, when confirming its
- * edges ran it on a fresh process, else seq. */
-static json_object *keep_new(camp_t *c, json_object *seq, json_object *carry,
-                             const mc_exec_outcome_t *out, size_t fresh_states)
+ * model, and its new coverage) in the corpus, and saves it. */
+static void keep_new(camp_t *c, json_object *seq, json_object *carry,
+                     const mc_exec_outcome_t *out, size_t fresh_states)
 {
-    json_object *keep = mc__camp_to_keep(prev_of(c), seq, carry, out), *last;
-    int ran = 0;
+    json_object *keep = mc__camp_to_keep(prev_of(c), seq, carry, out);
     uint32_t lit[MC_EXEC_MAX_LIT];
     size_t n_lit;
-    size_t edges = confirm_edges(c, keep, out, &ran, lit, &n_lit);
+    size_t edges = confirm_edges(c, keep, out, lit, &n_lit);
     /* The entries of edges that did not stand are no new coverage either. */
     size_t cov = out->new_cov - (out->new_edges - edges);
 
@@ -466,9 +456,7 @@ static json_object *keep_new(camp_t *c, json_object *seq, json_object *carry,
         c->st->corpus = c->k.n;
         mc__camp_corpus_save(&c->k, keep);
     }
-    last = json_object_get(ran && keep != NULL ? keep : seq);
     json_object_put(keep);
-    return last;
 }
 
 /* Runs one sequence and acts on what it gave. Returns MC_OK or a harness
@@ -478,8 +466,7 @@ static int one(camp_t *c, json_object *seq, mc_errbuf_t *eb)
     mc_exec_outcome_t out;
     size_t i, fresh_states = 0;
     int rc = mc_exec_run(c->x, seq, 0, 0, &out, eb);
-    int handled = 0;
-    json_object *carry = NULL, *last = NULL;
+    json_object *carry = NULL;
 
     if (rc != MC_OK) {
         hist_clear(c);
@@ -496,22 +483,17 @@ static int one(camp_t *c, json_object *seq, mc_errbuf_t *eb)
     for (i = 0; i < out.ns; i++)
         fresh_states += (size_t)state_add(c, out.states[i]);
     if (fresh_states > 0 || out.new_cov > 0)
-        last = keep_new(c, seq, carry, &out, fresh_states);
+        keep_new(c, seq, carry, &out, fresh_states);
     for (i = 0; i < out.nf; i++) {
         mc__camp_sig_t *s;
         if (mc__camp_sig_due(&c->sigs, out.f[i].sig, &s) &&
-            (s->tries == 0 || fresh_run_ok(c, c->retries))) {
+            (s->tries == 0 || fresh_run_ok(c, c->retries)))
             handle_finding(c, s, seq, carry, c->hist, &out.f[i]);
-            handled = 1;
-        }
     }
-    /* Findings are confirmed on fresh processes: what runs next follows
-     * those runs, not seq; a fresh run of what joins the corpus, that. */
-    if (handled)
-        hist_clear(c);
-    else
-        hist_add(c, last != NULL ? last : seq, last != NULL && last != seq);
-    json_object_put(last);
+    /* The fresh runs were the twin's: the persistent process ran seq last. */
+    hist_add(c, seq);
+    /* The twin idles until its next fresh run, which starts it again. */
+    mc_exec_stop(c->fx);
     json_object_put(carry);
     mc_exec_outcome_free(&out);
     return MC_OK;
@@ -569,6 +551,10 @@ int mc_campaign_run(const mc_campaign_opts_t *o, mc_campaign_stats_t *st, mc_err
     }
     exec_opts(&c, &xo);
     rc = mc_exec_new(&c.x, &xo, eb);
+    if (rc != MC_OK)
+        goto out;
+    xo.twin = c.x;
+    rc = mc_exec_new(&c.fx, &xo, eb);
     if (rc != MC_OK)
         goto out;
     if (o->worker == 0)
@@ -635,11 +621,12 @@ int mc_campaign_run(const mc_campaign_opts_t *o, mc_campaign_stats_t *st, mc_err
         }
     }
 out:
-    if (c.x != NULL) {
+    if (c.x != NULL && c.fx != NULL) {
         mc_exec_stop(c.x);
         stats_line(&c);
-        mc_exec_free(c.x);
     }
+    mc_exec_free(c.x);
+    mc_exec_free(c.fx);
     json_object_put(c.hist);
     if (c.stats != NULL)
         fclose(c.stats);

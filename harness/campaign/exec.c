@@ -170,7 +170,9 @@ int mc_exec_run(mc_exec_t *x, json_object *seq, int fresh, int record, mc_exec_o
     }
     /* Each answer is waited for, and the map read after it, once the
      * target is known to write the map. */
-    x->lockstep = attributing = x->map != NULL && x->instrumented && x->running;
+    x->lockstep = attributing =
+        x->map != NULL && x->running &&
+        (x->instrumented || (x->o.twin != NULL && x->o.twin->instrumented));
     if (!r.dead && !r.stop_after)
         feed(x, seq, nel, &r);
     mc__exec_collect_findings(x, r.n0, out);
@@ -191,8 +193,8 @@ int mc_exec_run(mc_exec_t *x, json_object *seq, int fresh, int record, mc_exec_o
     return MC_OK;
 }
 
-int mc_exec_confirm(mc_exec_t *x, json_object *seq, mc_exec_outcome_t *out, size_t *kept,
-                    mc_errbuf_t *eb)
+int mc_exec_confirm(mc_exec_t *x, mc_exec_t *fx, json_object *seq, mc_exec_outcome_t *out,
+                    size_t *kept, mc_errbuf_t *eb)
 {
     int rc;
 
@@ -201,15 +203,19 @@ int mc_exec_confirm(mc_exec_t *x, json_object *seq, mc_exec_outcome_t *out, size
     *kept = 0;
     if (x->map == NULL || x->n_newly == 0)
         return MC_OK;
-    x->confirming = 1;
-    rc = mc_exec_run(x, seq, 1, 0, out, eb);
-    x->confirming = 0;
+    if (fx->map == NULL || fx->map_size != x->map_size)
+        rc = mc_errbuf_set(eb, MC_EINVAL, "the confirming executor has no coverage map like it");
+    else {
+        fx->confirming = 1;
+        rc = mc_exec_run(fx, seq, 1, 0, out, eb);
+        fx->confirming = 0;
+    }
     if (rc != MC_OK) {
         *kept = x->n_newly;
         x->n_newly = 0;
         return rc;
     }
-    *kept = mc__exec_cov_confirm(x, 0);
+    *kept = mc__exec_cov_confirm(x, fx->map, 0);
     return MC_OK;
 }
 
@@ -217,7 +223,7 @@ size_t mc_exec_forget_new(mc_exec_t *x)
 {
     size_t n = x->n_newly;
 
-    return n - mc__exec_cov_confirm(x, 1);
+    return n - mc__exec_cov_confirm(x, NULL, 1);
 }
 
 size_t mc_exec_coverage(const mc_exec_t *x)

@@ -29,7 +29,8 @@
  * edges after each answer, so that new code is owed to the request that
  * reached it. New edges are then confirmed on a fresh process
  * (mc_exec_confirm): what the process carried in is no merit of the
- * sequence.
+ * sequence. That process may be a second executor's (a twin, opts.twin),
+ * so that the persistent process keeps the state it built.
  *
  * The server's own requests (elicitation/create, sampling/createMessage,
  * roots/list, ping) are answered as the sequence's answer elements say
@@ -143,6 +144,10 @@ typedef struct mc_exec_opts {
     /* Tools that may be called; a tools/call naming another is not sent. */
     int (*allowed)(void *ctx, const char *tool);
     void *allowed_ctx;
+    /* The executor this one makes fresh runs for (borrowed), or NULL: its
+     * requests go one answer after another, as twin's do, once twin's
+     * target is seen to write the coverage map. */
+    const struct mc_exec *twin;
 } mc_exec_opts_t;
 
 typedef struct mc_exec mc_exec_t;
@@ -162,20 +167,24 @@ int mc_exec_run(mc_exec_t *x, json_object *seq, int fresh, int record, mc_exec_o
                 mc_errbuf_t *eb);
 
 /*
- * Confirms the edges the last mc_exec_run found new, by running seq (what
- * of that sequence is kept, with what it carried in) on a fresh process:
- * a persistent target carries state from one sequence into the next, and
- * an edge reached only thanks to it is no merit of the sequence. Edges the
- * fresh run reaches again stay seen; the others become new again, so that
- * the first sequence to reach them from a fresh start is the one credited.
- * *kept gets the edges that stay seen. Without coverage or new edges
- * nothing is run (*kept = 0, out zeroed). out is the fresh run's outcome
- * (its findings included; free it with mc_exec_outcome_free); the map of
- * what was ever seen learns nothing else from it. Returns as mc_exec_run;
- * on an error every edge stays seen.
+ * Confirms the edges the last mc_exec_run of x found new, by running seq
+ * (what of that sequence is kept, with what it carried in) on a fresh
+ * process of fx: a persistent target carries state from one sequence into
+ * the next, and an edge reached only thanks to it is no merit of the
+ * sequence. fx is x itself (its process is restarted and then holds seq's
+ * state) or a twin of x (an executor of the same target and options, with
+ * coverage: x's process keeps running as it was). Edges the fresh run
+ * reaches again stay seen; the others become new again, so that the first
+ * sequence to reach them from a fresh start is the one credited. *kept
+ * gets the edges that stay seen. Without coverage or new edges nothing is
+ * run (*kept = 0, out zeroed). out is the fresh run's outcome (its
+ * findings included; free it with mc_exec_outcome_free); x's map of what
+ * was ever seen learns nothing else from it, nor does fx's. Returns as
+ * mc_exec_run (MC_EINVAL for an fx without a map of x's size); on an
+ * error every edge stays seen.
  */
-int mc_exec_confirm(mc_exec_t *x, json_object *seq, mc_exec_outcome_t *out, size_t *kept,
-                    mc_errbuf_t *eb);
+int mc_exec_confirm(mc_exec_t *x, mc_exec_t *fx, json_object *seq, mc_exec_outcome_t *out,
+                    size_t *kept, mc_errbuf_t *eb);
 
 /* Makes the edges the last mc_exec_run found new again, without a run (a
  * campaign that will not pay for confirming them now); returns their

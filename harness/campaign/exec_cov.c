@@ -194,7 +194,7 @@ size_t mc__exec_cov_credit(mc_exec_t *x, int elem)
     return n;
 }
 
-size_t mc__exec_cov_confirm(mc_exec_t *x, int all_new)
+size_t mc__exec_cov_confirm(mc_exec_t *x, const uint8_t *fresh, int all_new)
 {
     size_t i, kept = 0;
 
@@ -206,7 +206,7 @@ size_t mc__exec_cov_confirm(mc_exec_t *x, int all_new)
     x->n_lit = 0;
     for (i = 0; i < x->n_newly; i++) {
         uint32_t k = x->newly[i];
-        if (!all_new && x->map[k] != 0) {
+        if (!all_new && fresh[k] != 0) {
             if (x->n_lit < MC_EXEC_MAX_LIT)
                 x->lit[x->n_lit++] = k;
             kept++;

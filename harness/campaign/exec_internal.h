@@ -272,11 +272,12 @@ size_t mc__exec_cov_read(mc_exec_t *x, size_t *edges);
  * changed; mc__exec_cov_read still counts them). Returns their number. */
 size_t mc__exec_cov_credit(mc_exec_t *x, int elem);
 
-/* After a fresh run of what the last read found new edges in: keeps as
- * seen those the map shows again and makes the others new again; with
- * all_new (no fresh run), makes them all new again. Returns the edges
- * kept. When the last read found more than MC__EXEC_MAX_NEWLY, all are
- * kept (even with all_new: the rest are not known). */
-size_t mc__exec_cov_confirm(mc_exec_t *x, int all_new);
+/* After a fresh run of what the last read found new edges in (fresh: the
+ * map that run wrote, x's own or a twin's of the same size): keeps as
+ * seen those fresh shows again and makes the others new again; with
+ * all_new (no fresh run, fresh unread), makes them all new again. Returns
+ * the edges kept. When the last read found more than MC__EXEC_MAX_NEWLY,
+ * all are kept (even with all_new: the rest are not known). */
+size_t mc__exec_cov_confirm(mc_exec_t *x, const uint8_t *fresh, int all_new);
 
 #endif /* MC_CAMPAIGN_EXEC_INTERNAL_H */

@@ -25,10 +25,10 @@
 
 static const char *g_target;
 
-/* An executor with the coverage map on, for the test target in mode (one
- * of its AFL++ stand-ins). Its argv is one static array: one such executor
- * at a time. */
-static mc_exec_t *cov_exec(const char *mode)
+/* An executor for the test target in mode (one of its AFL++ stand-ins),
+ * with the coverage map on or off, making fresh runs for twin (or NULL).
+ * Its argv is one static array: one mode at a time. */
+static mc_exec_t *mode_exec(const char *mode, int coverage, const mc_exec_t *twin)
 {
     static char *argv[3];
     mc_exec_opts_t o;
@@ -37,8 +37,15 @@ static mc_exec_t *cov_exec(const char *mode)
     argv[1] = (char *)mode;
     argv[2] = NULL;
     ct_opts(&o, argv);
-    o.coverage = 1;
+    o.coverage = coverage;
+    o.twin = twin;
     return ct_exec(&o);
+}
+
+/* An executor with the coverage map on, for the test target in mode. */
+static mc_exec_t *cov_exec(const char *mode)
+{
+    return mode_exec(mode, 1, NULL);
 }
 
 /* Four pings and a list request, ids from 1. */
@@ -129,7 +136,7 @@ static void test_exec_confirm_carried_edges(void **state)
     assert_int_equal(out.new_edges, 1);
     mc_exec_outcome_free(&out);
     total = mc_exec_coverage(x);
-    assert_int_equal(mc_exec_confirm(x, one, &cal, &kept, &eb), MC_OK);
+    assert_int_equal(mc_exec_confirm(x, x, one, &cal, &kept, &eb), MC_OK);
     assert_true(cal.started);
     assert_int_equal(kept, 0);
     assert_int_equal(mc_exec_coverage(x), total - 1);
@@ -139,7 +146,7 @@ static void test_exec_confirm_carried_edges(void **state)
     assert_int_equal(out.new_edges, 1);
     assert_int_equal(out.last_edge_elem, 1);
     mc_exec_outcome_free(&out);
-    assert_int_equal(mc_exec_confirm(x, two, &cal, &kept, &eb), MC_OK);
+    assert_int_equal(mc_exec_confirm(x, x, two, &cal, &kept, &eb), MC_OK);
     assert_int_equal(kept, 1);
     assert_int_equal(mc_exec_coverage(x), total);
     mc_exec_outcome_free(&cal);
@@ -155,7 +162,7 @@ static void test_exec_confirm_carried_edges(void **state)
     assert_int_equal(mc_exec_run(x, one, 0, 0, &out, &eb), MC_OK);
     assert_int_equal(out.new_edges, 0);
     mc_exec_outcome_free(&out);
-    assert_int_equal(mc_exec_confirm(x, one, &cal, &kept, &eb), MC_OK);
+    assert_int_equal(mc_exec_confirm(x, x, one, &cal, &kept, &eb), MC_OK);
     assert_false(cal.started);
     assert_int_equal(kept, 0);
 
@@ -176,6 +183,65 @@ static void test_exec_confirm_carried_edges(void **state)
     assert_int_equal(mc_exec_run(x, other, 0, 0, &out, &eb), MC_OK);
     assert_int_equal(out.new_edges, 1);
     mc_exec_outcome_free(&out);
+    mc_exec_free(x);
+    json_object_put(other);
+    json_object_put(one);
+    json_object_put(two);
+}
+
+/* Confirmed on a twin's fresh process, new edges are judged as on x's
+ * own, and x's process keeps running with the state it built; a twin
+ * without a map confirms nothing and every edge stays seen. */
+static void test_exec_confirm_on_twin(void **state)
+{
+    mc_exec_t *x = cov_exec("aflstate");
+    mc_exec_t *fx = mode_exec("aflstate", 1, x), *bare = mode_exec("aflstate", 0, x);
+    mc_exec_outcome_t out, cal;
+    mc_errbuf_t eb;
+    json_object *one = seq_methods("tools/list", NULL);
+    json_object *two = seq_methods("tools/list", "tools/list");
+    json_object *other = seq_methods("prompts/list", NULL);
+    size_t kept, total;
+
+    (void)state;
+    mc_errbuf_clear(&eb);
+    assert_int_equal(mc_exec_run(x, one, 1, 0, &out, &eb), MC_OK);
+    mc_exec_outcome_free(&out);
+    assert_int_equal(mc_exec_run(x, one, 0, 0, &out, &eb), MC_OK);
+    assert_int_equal(out.new_edges, 1); /* owed to the state */
+    mc_exec_outcome_free(&out);
+    total = mc_exec_coverage(x);
+    assert_int_equal(mc_exec_confirm(x, fx, one, &cal, &kept, &eb), MC_OK);
+    assert_true(cal.started);
+    assert_int_equal(kept, 0);
+    assert_int_equal(mc_exec_coverage(x), total - 1);
+    assert_int_equal(mc_exec_coverage(fx), 0); /* the twin's map learns nothing */
+    assert_int_equal(mc_exec_starts(fx), 1);
+    mc_exec_outcome_free(&cal);
+    /* x was not restarted: its next sequence runs in the same process, and
+     * reaches the edge (new again) thanks to the state it kept. */
+    assert_int_equal(mc_exec_run(x, one, 0, 0, &out, &eb), MC_OK);
+    assert_false(out.started);
+    assert_int_equal(mc_exec_starts(x), 1);
+    assert_true(mc_exec_id_offset(x) > 0);
+    assert_int_equal(out.new_edges, 1);
+    mc_exec_outcome_free(&out);
+    /* A sequence that reaches it from a fresh start makes it stand. */
+    assert_int_equal(mc_exec_confirm(x, fx, two, &cal, &kept, &eb), MC_OK);
+    assert_int_equal(kept, 1);
+    assert_int_equal(mc_exec_coverage(x), total);
+    assert_int_equal(mc_exec_starts(fx), 2);
+    mc_exec_outcome_free(&cal);
+    /* A twin with no map: an error, and the new edge stays seen. */
+    assert_int_equal(mc_exec_run(x, other, 0, 0, &out, &eb), MC_OK);
+    assert_int_equal(out.new_edges, 1);
+    mc_exec_outcome_free(&out);
+    assert_int_equal(mc_exec_confirm(x, bare, other, &cal, &kept, &eb), MC_EINVAL);
+    assert_int_equal(kept, 1);
+    assert_int_equal(mc_exec_coverage(x), total + 1);
+    assert_int_equal(mc_exec_starts(bare), 0);
+    mc_exec_free(bare);
+    mc_exec_free(fx);
     mc_exec_free(x);
     json_object_put(other);
     json_object_put(one);
@@ -431,6 +497,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_exec_edges_per_request),
         cmocka_unit_test(test_exec_confirm_carried_edges),
+        cmocka_unit_test(test_exec_confirm_on_twin),
         cmocka_unit_test(test_keep_up_to_new_edges),
         cmocka_unit_test(test_carry_tokens),
         cmocka_unit_test(test_fresh_last_id),
