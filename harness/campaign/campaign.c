@@ -423,8 +423,6 @@ static size_t confirm_edges(camp_t *c, json_object *keep, const mc_exec_outcome_
     if (mc_exec_confirm(c->x, c->fx, keep, &cal, &kept, &eb) != MC_OK)
         return took_lit(c, out->new_edges, lit, n_lit);
     (void)took_lit(c, kept, lit, n_lit);
-    if (!cal.started)
-        return kept; /* none was due for a fresh run again: all new again */
     c->st->execs++;
     c->st->confirms++;
     c->st->msgs_out += cal.lines_out;

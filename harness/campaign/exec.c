@@ -203,10 +203,6 @@ int mc_exec_confirm(mc_exec_t *x, mc_exec_t *fx, json_object *seq, mc_exec_outco
     *kept = 0;
     if (x->map == NULL || x->n_newly == 0)
         return MC_OK;
-    if (!mc__exec_cov_due(x)) {
-        (void)mc__exec_cov_confirm(x, NULL, 1);
-        return MC_OK;
-    }
     if (fx->map == NULL || fx->map_size != x->map_size)
         rc = mc_errbuf_set(eb, MC_EINVAL, "the confirming executor has no coverage map like it");
     else {

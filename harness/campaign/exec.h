@@ -177,12 +177,7 @@ int mc_exec_run(mc_exec_t *x, json_object *seq, int fresh, int record, mc_exec_o
  * reaches again stay seen; the others become new again, so that the first
  * sequence to reach them from a fresh start is the one credited. *kept
  * gets the edges that stay seen. Without coverage or new edges nothing is
- * run (*kept = 0, out zeroed). An edge a fresh run did not show again is
- * confirmed again only at its 2nd, 4th, 8th... sighting after (at most
- * every 256th): when no new edge is due, nothing is run either, and they
- * are all new again (as with mc_exec_forget_new). An edge owed to state
- * the persistent process keeps building would otherwise cost a fresh run
- * at nearly every sequence. out is the fresh run's outcome (its
+ * run (*kept = 0, out zeroed). out is the fresh run's outcome (its
  * findings included; free it with mc_exec_outcome_free); x's map of what
  * was ever seen learns nothing else from it, nor does fx's. Returns as
  * mc_exec_run (MC_EINVAL for an fx without a map of x's size); on an

@@ -67,10 +67,8 @@ int mc__exec_cov_open(mc_exec_t *x, mc_errbuf_t *eb)
     x->credited = calloc(1, x->map_size);
     x->newly = calloc(MC__EXEC_MAX_NEWLY, sizeof(*x->newly));
     x->hits = calloc(x->map_size, sizeof(*x->hits));
-    x->fails = calloc(x->map_size, sizeof(*x->fails));
-    x->skip = calloc(x->map_size, sizeof(*x->skip));
     if (x->virgin == NULL || x->credited == NULL || x->newly == NULL || x->hits == NULL ||
-        x->fails == NULL || x->skip == NULL || build_env(x) != 0)
+        build_env(x) != 0)
         return mc_errbuf_set(eb, MC_ENOMEM, "out of memory");
     return MC_OK;
 }
@@ -97,10 +95,6 @@ void mc__exec_cov_close(mc_exec_t *x)
     x->newly = NULL;
     free(x->hits);
     x->hits = NULL;
-    free(x->fails);
-    x->fails = NULL;
-    free(x->skip);
-    x->skip = NULL;
 }
 
 void mc__exec_cov_clear(mc_exec_t *x)
@@ -220,31 +214,11 @@ size_t mc__exec_cov_confirm(mc_exec_t *x, const uint8_t *fresh, int all_new)
         }
         /* Owed to what the process carried in (or not confirmed): new
          * again, so that the sequence that reaches it from a fresh start
-         * is the one credited. A refusal backs its next confirmation off. */
-        if (!all_new) {
-            if (x->fails[k] < MC__EXEC_BACKOFF_MAX)
-                x->fails[k]++;
-            x->skip[k] = (uint16_t)((1u << x->fails[k]) - 1u);
-        }
+         * is the one credited. */
         x->virgin[k] = 0;
         x->credited[k] = 0;
         x->cov_total--;
     }
     x->n_newly = 0;
     return kept;
-}
-
-int mc__exec_cov_due(mc_exec_t *x)
-{
-    size_t i;
-    int due = x->newly_over;
-
-    for (i = 0; i < x->n_newly; i++) {
-        uint32_t k = x->newly[i];
-        if (x->skip[k] == 0)
-            due = 1;
-        else
-            x->skip[k]--;
-    }
-    return due;
 }

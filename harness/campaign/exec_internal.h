@@ -44,12 +44,6 @@
 /* Ids sent twice that one sequence keeps apart; past that, no response of
  * the sequence is judged. */
 #define MC__EXEC_MAX_DUP_IDS 64
-/* An edge a fresh run did not show again is confirmed again only at the
- * 2nd, 4th, 8th... sighting after (2^fails - 1 skipped), at most every
- * 2^MC__EXEC_BACKOFF_MAX-th: one owed to state the persistent process keeps
- * building by chance would otherwise cost a fresh run nearly every
- * sequence. */
-#define MC__EXEC_BACKOFF_MAX 8
 /* Edges new in one sequence that a fresh run is asked to confirm at most;
  * past it the sequence's new edges are all taken as they are. */
 #define MC__EXEC_MAX_NEWLY 4096
@@ -147,8 +141,6 @@ struct mc_exec {
     size_t n_newly;
     int newly_over;        /* the last read found more than MC__EXEC_MAX_NEWLY */
     uint32_t *hits;        /* sequences that hit each entry (read ones; saturating) */
-    uint8_t *fails;        /* per entry: fresh runs that did not show it again */
-    uint16_t *skip;        /* per entry: sightings left before it is confirmed again */
     uint32_t lit[MC_EXEC_MAX_LIT]; /* the last sequence's new entries that stood */
     size_t n_lit;
     int confirming;        /* this run checks the last one's new edges: the map is
@@ -287,11 +279,5 @@ size_t mc__exec_cov_credit(mc_exec_t *x, int elem);
  * the edges kept. When the last read found more than MC__EXEC_MAX_NEWLY,
  * all are kept (even with all_new: the rest are not known). */
 size_t mc__exec_cov_confirm(mc_exec_t *x, const uint8_t *fresh, int all_new);
-
-/* True when a fresh run is due for the edges the last read found new: one
- * of them was never refused by one, or has been sighted (new again) as
- * often as its backoff asks (MC__EXEC_BACKOFF_MAX); counts this sighting
- * against the backoff of the others. */
-int mc__exec_cov_due(mc_exec_t *x);
 
 #endif /* MC_CAMPAIGN_EXEC_INTERNAL_H */
