@@ -112,6 +112,27 @@ static json_object *seq_methods(const char *a, const char *b)
     return ct_parse(buf);
 }
 
+/* Runs seq in x's running process, which must find new_edges new edges,
+ * then confirms them on fx by running keep; returns whether a fresh run
+ * ran, and its kept edges in *kept. */
+static int sight(mc_exec_t *x, mc_exec_t *fx, json_object *seq, size_t new_edges,
+                 json_object *keep, size_t *kept)
+{
+    mc_exec_outcome_t out, cal;
+    mc_errbuf_t eb;
+    int ran;
+
+    mc_errbuf_clear(&eb);
+    assert_int_equal(mc_exec_run(x, seq, 0, 0, &out, &eb), MC_OK);
+    assert_false(out.started);
+    assert_int_equal(out.new_edges, new_edges);
+    mc_exec_outcome_free(&out);
+    assert_int_equal(mc_exec_confirm(x, fx, keep, &cal, kept, &eb), MC_OK);
+    ran = cal.started;
+    mc_exec_outcome_free(&cal);
+    return ran;
+}
+
 /* New edges a persistent process reached only thanks to what an earlier
  * sequence left in it do not stand: confirmed on a fresh process, they are
  * new again, and the first sequence to reach them on its own gets them. */
@@ -131,16 +152,12 @@ static void test_exec_confirm_carried_edges(void **state)
     assert_int_equal(mc_exec_run(x, one, 1, 0, &out, &eb), MC_OK);
     assert_true(out.new_edges >= 1);
     mc_exec_outcome_free(&out);
-    /* Again in the same process: "tools/list again" is new, owed to state. */
-    assert_int_equal(mc_exec_run(x, one, 0, 0, &out, &eb), MC_OK);
-    assert_int_equal(out.new_edges, 1);
-    mc_exec_outcome_free(&out);
-    total = mc_exec_coverage(x);
-    assert_int_equal(mc_exec_confirm(x, x, one, &cal, &kept, &eb), MC_OK);
-    assert_true(cal.started);
+    /* Again in the same process: "tools/list again" is new, owed to state,
+     * and a fresh run refuses it. */
+    total = mc_exec_coverage(x) + 1;
+    assert_true(sight(x, x, one, 1, one, &kept));
     assert_int_equal(kept, 0);
     assert_int_equal(mc_exec_coverage(x), total - 1);
-    mc_exec_outcome_free(&cal);
     /* A sequence that reaches it on its own is credited, and it stands. */
     assert_int_equal(mc_exec_run(x, two, 1, 0, &out, &eb), MC_OK);
     assert_int_equal(out.new_edges, 1);
@@ -159,11 +176,7 @@ static void test_exec_confirm_carried_edges(void **state)
     assert_true(lit[0] < n_hits);
     assert_int_equal(hits[lit[0]], 2);
     /* Nothing new: nothing to confirm, nothing run. */
-    assert_int_equal(mc_exec_run(x, one, 0, 0, &out, &eb), MC_OK);
-    assert_int_equal(out.new_edges, 0);
-    mc_exec_outcome_free(&out);
-    assert_int_equal(mc_exec_confirm(x, x, one, &cal, &kept, &eb), MC_OK);
-    assert_false(cal.started);
+    assert_false(sight(x, x, one, 0, one, &kept));
     assert_int_equal(kept, 0);
 
     /* Not confirmed for want of runs: new again all the same, to be
@@ -207,17 +220,12 @@ static void test_exec_confirm_on_twin(void **state)
     mc_errbuf_clear(&eb);
     assert_int_equal(mc_exec_run(x, one, 1, 0, &out, &eb), MC_OK);
     mc_exec_outcome_free(&out);
-    assert_int_equal(mc_exec_run(x, one, 0, 0, &out, &eb), MC_OK);
-    assert_int_equal(out.new_edges, 1); /* owed to the state */
-    mc_exec_outcome_free(&out);
-    total = mc_exec_coverage(x);
-    assert_int_equal(mc_exec_confirm(x, fx, one, &cal, &kept, &eb), MC_OK);
-    assert_true(cal.started);
+    total = mc_exec_coverage(x) + 1; /* with the edge owed to the state */
+    assert_true(sight(x, fx, one, 1, one, &kept));
     assert_int_equal(kept, 0);
     assert_int_equal(mc_exec_coverage(x), total - 1);
     assert_int_equal(mc_exec_coverage(fx), 0); /* the twin's map learns nothing */
     assert_int_equal(mc_exec_starts(fx), 1);
-    mc_exec_outcome_free(&cal);
     /* x was not restarted: its next sequence runs in the same process, and
      * reaches the edge (new again) thanks to the state it kept. */
     assert_int_equal(mc_exec_run(x, one, 0, 0, &out, &eb), MC_OK);
