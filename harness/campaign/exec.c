@@ -204,7 +204,7 @@ int mc_exec_confirm(mc_exec_t *x, mc_exec_t *fx, json_object *seq, mc_exec_outco
     if (x->map == NULL || x->n_newly == 0)
         return MC_OK;
     if (fx->map == NULL || fx->map_size != x->map_size)
-        rc = mc_errbuf_set(eb, MC_EINVAL, "the confirming executor has no coverage map like it");
+        rc = mc_errbuf_set(eb, MC_EINVAL, "the confirming executor has no coverage map of the same size");
     else {
         fx->confirming = 1;
         rc = mc_exec_run(fx, seq, 1, 0, out, eb);
