@@ -25,7 +25,7 @@ typedef struct camp {
     mc_campaign_stats_t *st;
     mc_exec_t *x;                  /* the persistent process the sequences run in */
     mc_exec_t *fx;                 /* fresh runs (confirming edges and findings,
-                                      minimizing), so that x keeps its state */
+                                      minimizing, recording), so that x keeps its state */
     mc_gen_t g;
     uint32_t *states;              /* open-addressing set; 0 = empty */
     mc__camp_corpus_t k;
@@ -492,7 +492,8 @@ static int one(camp_t *c, json_object *seq, mc_errbuf_t *eb)
     }
     /* The fresh runs were the twin's: the persistent process ran seq last. */
     hist_add(c, seq);
-    /* The twin idles until its next fresh run, which starts it again. */
+    /* The twin's process is not needed until its next fresh run, which
+     * would restart it anyway: stopped now (a no-op when it did not run). */
     mc_exec_stop(c->fx);
     json_object_put(carry);
     mc_exec_outcome_free(&out);
