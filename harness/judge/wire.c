@@ -62,6 +62,17 @@ void mc__wire_free_req(mc_wire_req_t *r)
     memset(r, 0, sizeof(*r));
 }
 
+mc_wire_req_t *mc__wire_next_req_slot(mc_wire_t *w)
+{
+    mc_wire_req_t *r = &w->reqs[w->req_next];
+
+    if (r->id != NULL && !r->answered)
+        w->reqs_forgotten++;
+    mc__wire_free_req(r);
+    w->req_next = (w->req_next + 1) % MC_WIRE_MAX_REQUESTS;
+    return r;
+}
+
 void mc_wire_free(mc_wire_t *w)
 {
     size_t i;
@@ -158,8 +169,23 @@ mc_wire_token_t *mc__wire_find_token(mc_wire_t *w, const char *token, int create
         if (w->tokens[i].token == NULL && free_slot == NULL)
             free_slot = &w->tokens[i];
     }
-    if (!create || free_slot == NULL)
+    if (!create)
         return NULL;
+    /* Full: reuse the slot of a token whose request has ended, round robin.
+     * Progress for a forgotten ended token still fails, as it is unknown. */
+    for (i = 0; free_slot == NULL && i < MC_WIRE_MAX_TOKENS; i++) {
+        mc_wire_token_t *t = &w->tokens[(w->token_next + i) % MC_WIRE_MAX_TOKENS];
+        if (!t->active) {
+            free(t->token);
+            t->token = NULL;
+            free_slot = t;
+            w->token_next = (w->token_next + i + 1) % MC_WIRE_MAX_TOKENS;
+        }
+    }
+    if (free_slot == NULL) {
+        w->tokens_untracked++;
+        return NULL;
+    }
     free_slot->token = strdup(token);
     free_slot->last = 0;
     free_slot->seen = 0;
@@ -186,8 +212,11 @@ static void subscribe(mc_wire_t *w, const char *uri)
     for (i = 0; i < MC_WIRE_MAX_SUBSCRIPTIONS; i++)
         if (w->subs[i] == NULL) {
             w->subs[i] = strdup(uri);
+            if (w->subs[i] == NULL)
+                w->subs_untracked++;
             return;
         }
+    w->subs_untracked++;
 }
 
 void mc__wire_unsubscribe(mc_wire_t *w, const char *uri)
@@ -238,9 +267,7 @@ void mc_wire_outbound(mc_wire_t *w, const char *line, size_t len)
         if (m.root != NULL && json_object_is_type(m.root, json_type_object) &&
             json_object_object_get_ex(m.root, "id", &id) && mc_jsonrpc_id_valid(id)) {
             const char *meth = mc_json_get_str(m.root, "method");
-            r = &w->reqs[w->req_next];
-            mc__wire_free_req(r);
-            w->req_next = (w->req_next + 1) % MC_WIRE_MAX_REQUESTS;
+            r = mc__wire_next_req_slot(w);
             r->id = mc__wire_compact_dup(id);
             r->method = strdup(meth != NULL ? meth : "(invalid request)");
         } else {
@@ -266,9 +293,7 @@ void mc_wire_outbound(mc_wire_t *w, const char *line, size_t len)
         mc_msg_free(&m);
         return;
     }
-    r = &w->reqs[w->req_next];
-    mc__wire_free_req(r);
-    w->req_next = (w->req_next + 1) % MC_WIRE_MAX_REQUESTS;
+    r = mc__wire_next_req_slot(w);
     r->id = mc__wire_compact_dup(m.id);
     r->method = strdup(m.method);
     if (strcmp(m.method, "initialize") == 0) {

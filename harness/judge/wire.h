@@ -76,7 +76,14 @@ typedef struct mc_wire {
     mc_wire_req_t *reqs;
     size_t req_next;
     mc_wire_token_t tokens[MC_WIRE_MAX_TOKENS];
+    size_t token_next; /* where the search for an ended token to reuse starts */
     char *subs[MC_WIRE_MAX_SUBSCRIPTIONS];
+    /* What the tables above had no room for. Once any is non-zero, an
+     * answer, progress token or updated URI the checker does not know may be
+     * one it forgot, and is not judged: a full table never makes a finding. */
+    uint64_t reqs_forgotten;   /* unanswered requests pushed out of reqs */
+    uint64_t tokens_untracked; /* active progress tokens not recorded */
+    uint64_t subs_untracked;   /* subscriptions not recorded */
     char *server_ids[MC_WIRE_MAX_SERVER_IDS]; /* compact JSON of server request ids (owned) */
     size_t server_id_next;
     const char *raw_id;  /* the current inbound line's id as sent (borrowed), or NULL */

@@ -30,9 +30,7 @@ void mc__wire_outbound_batch(mc_wire_t *w, json_object *arr)
         if (el == NULL || !json_object_is_type(el, json_type_object) || meth == NULL ||
             !json_object_object_get_ex(el, "id", &id) || !mc_jsonrpc_id_valid(id))
             continue;
-        r = &w->reqs[w->req_next];
-        mc__wire_free_req(r);
-        w->req_next = (w->req_next + 1) % MC_WIRE_MAX_REQUESTS;
+        r = mc__wire_next_req_slot(w);
         r->id = mc__wire_compact_dup(id);
         r->method = strdup(meth);
     }

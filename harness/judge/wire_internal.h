@@ -35,11 +35,17 @@ char *mc__wire_compact_dup(json_object *v);
  * as sent when the raw text is known, else compact (at most 60 bytes). */
 void mc__wire_id_text(const mc_wire_t *w, const char *compact, char *buf, size_t n);
 
+/* The slot for the next request sent: the oldest, emptied. An unanswered
+ * request pushed out is counted in reqs_forgotten, as its answer can no
+ * longer be matched. */
+mc_wire_req_t *mc__wire_next_req_slot(mc_wire_t *w);
+
 /* The request sent with this id (compact JSON text), or NULL. */
 mc_wire_req_t *mc__wire_find_req(mc_wire_t *w, const char *id);
 
-/* The progress token record of token; with create, a free slot is taken
- * for a new one (NULL when none is left or out of memory). */
+/* The progress token record of token; with create, a free slot, or else
+ * the slot of an ended token, is taken for a new one (NULL when every slot
+ * holds an active token, counted in tokens_untracked, or out of memory). */
 mc_wire_token_t *mc__wire_find_token(mc_wire_t *w, const char *token, int create);
 
 /* True when the client is subscribed to uri. */

@@ -304,6 +304,90 @@ static void test_progress(void **state)
     mc_wire_free(&w);
 }
 
+/* Long sessions outgrow the checker's tables. An ended token's slot is
+ * reused, so progress on the 300th token is judged; what the tables had no
+ * room for is never a finding. */
+static void test_full_tables(void **state)
+{
+    mc_wire_t w;
+    char line[256];
+    int i;
+
+    (void)state;
+    handshake(&w, "{\"tools\":{},\"resources\":{\"subscribe\":true}}", "{}");
+    for (i = 1; i <= MC_WIRE_MAX_TOKENS + 44; i++) {
+        snprintf(line, sizeof(line),
+                 "{\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":\"tools/call\",\"params\":{\"name\":"
+                 "\"t\",\"_meta\":{\"progressToken\":%d}}}", 100 + i, i);
+        out(&w, line);
+        snprintf(line, sizeof(line),
+                 "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{"
+                 "\"progressToken\":%d,\"progress\":1}}", i);
+        in(&w, line);
+        snprintf(line, sizeof(line), "{\"jsonrpc\":\"2.0\",\"id\":%d,\"result\":{\"content\":[]}}",
+                 100 + i);
+        in(&w, line);
+    }
+    assert_int_equal(w.n_findings, 0);
+    assert_int_equal(evals(&w, "wire/progress-active-token"), MC_WIRE_MAX_TOKENS + 44);
+    /* An ended token, forgotten or not, still fails. */
+    in(&w, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{\"progressToken\":1,\"progress\":2}}");
+    assert_int_equal(findings(&w, "wire/progress-active-token"), 1);
+    mc_wire_free(&w);
+
+    /* Every slot holds an active token: the next is not recorded, and its
+     * progress is not judged. */
+    handshake(&w, "{\"tools\":{}}", "{}");
+    for (i = 1; i <= MC_WIRE_MAX_TOKENS + 1; i++) {
+        snprintf(line, sizeof(line),
+                 "{\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":\"tools/call\",\"params\":{\"name\":"
+                 "\"t\",\"_meta\":{\"progressToken\":%d}}}", 100 + i, i);
+        out(&w, line);
+    }
+    assert_int_equal(w.tokens_untracked, 1);
+    snprintf(line, sizeof(line),
+             "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{"
+             "\"progressToken\":%d,\"progress\":1}}", MC_WIRE_MAX_TOKENS + 1);
+    in(&w, line);
+    assert_int_equal(w.n_findings, 0);
+    in(&w, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{\"progressToken\":1,\"progress\":1}}");
+    assert_int_equal(w.n_findings, 0); /* a recorded active token is judged as before */
+    assert_int_equal(evals(&w, "wire/progress-active-token"), 1);
+    mc_wire_free(&w);
+
+    /* More subscriptions than the table holds. */
+    handshake(&w, "{\"resources\":{\"subscribe\":true}}", "{}");
+    in(&w, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/resources/updated\",\"params\":{\"uri\":\"x://0\"}}");
+    assert_int_equal(findings(&w, "wire/resource-updated-subscribed"), 1);
+    for (i = 1; i <= MC_WIRE_MAX_SUBSCRIPTIONS + 1; i++) {
+        snprintf(line, sizeof(line),
+                 "{\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":\"resources/subscribe\",\"params\":{"
+                 "\"uri\":\"x://%d\"}}", 100 + i, i);
+        out(&w, line);
+    }
+    assert_int_equal(w.subs_untracked, 1);
+    snprintf(line, sizeof(line),
+             "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/resources/updated\",\"params\":{"
+             "\"uri\":\"x://%d\"}}", MC_WIRE_MAX_SUBSCRIPTIONS + 1);
+    in(&w, line);
+    assert_int_equal(findings(&w, "wire/resource-updated-subscribed"), 1);
+    mc_wire_free(&w);
+
+    /* An unanswered request pushed out of the request table, answered late. */
+    handshake(&w, "{}", "{}");
+    for (i = 1; i <= MC_WIRE_MAX_REQUESTS + 1; i++) {
+        snprintf(line, sizeof(line), "{\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":\"ping\"}", 100 + i);
+        out(&w, line);
+    }
+    assert_int_equal(w.reqs_forgotten, 1);
+    in(&w, "{\"jsonrpc\":\"2.0\",\"id\":101,\"result\":{}}");
+    assert_int_equal(w.n_findings, 0);
+    in(&w, "{\"jsonrpc\":\"2.0\",\"id\":102,\"result\":{}}"); /* still remembered */
+    assert_int_equal(w.n_findings, 0);
+    assert_int_equal(evals(&w, "wire/response-id"), 2); /* the initialize answer and 102 */
+    mc_wire_free(&w);
+}
+
 /* A stateless (2026-07-28) request line with client capabilities caps and
  * extra _meta members (a leading comma) and params members (likewise). */
 static void mreq(mc_wire_t *w, int id, const char *method, const char *caps, const char *meta,
@@ -423,6 +507,7 @@ int main(void)
         cmocka_unit_test(test_requests_before_initialized),
         cmocka_unit_test(test_logging),
         cmocka_unit_test(test_progress),
+        cmocka_unit_test(test_full_tables),
         cmocka_unit_test(test_bounded_findings),
         cmocka_unit_test(test_stateless),
         cmocka_unit_test(test_null_id_answer_to_notification),
