@@ -348,8 +348,9 @@ static int allowed(void *ctx, const char *tool)
     return mc_gen_allowed(ctx, tool);
 }
 
-/* The first sequence: every list, so the generator learns the names. */
-static json_object *discovery(void)
+/* The first sequence: every list, so the generator learns the names
+ * (each request stamped as g stamps its own). */
+static json_object *discovery(const mc_gen_t *g)
 {
     static const char *const lists[] = {"tools/list", "prompts/list", "resources/list",
                                         "resources/templates/list", "ping"};
@@ -361,6 +362,7 @@ static json_object *discovery(void)
         json_object_object_add(m, "jsonrpc", json_object_new_string("2.0"));
         json_object_object_add(m, "id", json_object_new_int64((int64_t)i + 10));
         json_object_object_add(m, "method", json_object_new_string(lists[i]));
+        mc_gen_stamp(g, m);
         json_object_array_add(seq, m);
     }
     return seq;
@@ -558,6 +560,16 @@ int mc_campaign_run(const mc_campaign_opts_t *o, mc_campaign_stats_t *st, mc_err
     rc = mc_exec_new(&c.fx, &xo, eb);
     if (rc != MC_OK)
         goto out;
+    {
+        /* A stateless version: every request carries its _meta. */
+        json_object *meta = mc_exec_request_meta(c.x);
+        int bad = meta != NULL && mc_gen_set_meta(&c.g, meta) != 0;
+        json_object_put(meta);
+        if (bad) {
+            rc = mc_errbuf_set(eb, MC_ENOMEM, "out of memory");
+            goto out;
+        }
+    }
     if (o->worker == 0)
         snprintf(sname, sizeof(sname), "stats.tsv");
     else
@@ -568,7 +580,7 @@ int mc_campaign_run(const mc_campaign_opts_t *o, mc_campaign_stats_t *st, mc_err
 
     /* The walk of every list comes first; it fails the campaign only when
      * the target cannot be started or refuses the session prefix. */
-    seq = discovery();
+    seq = discovery(&c.g);
     rc = one(&c, seq, eb);
     if (rc == MC_OK && c.k.n == 0)
         (void)mc__camp_corpus_keep(&c.k, &c.g, seq, 0, 0, NULL, 0);

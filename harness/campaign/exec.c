@@ -17,6 +17,8 @@
 
 #include "campaign/exec_internal.h"
 #include "core/clock.h"
+#include "core/json.h"
+#include "core/version.h"
 
 int mc_exec_new(mc_exec_t **out, const mc_exec_opts_t *opts, mc_errbuf_t *eb)
 {
@@ -246,6 +248,18 @@ const uint32_t *mc_exec_hits(const mc_exec_t *x, size_t *n)
 int mc_exec_instrumented(const mc_exec_t *x)
 {
     return x->instrumented;
+}
+
+json_object *mc_exec_request_meta(const mc_exec_t *x)
+{
+    json_object *params, *meta = NULL;
+
+    if (!mc_version_has(x->o.version, MC_VF_STATELESS) || (params = json_object_new_object()) == NULL)
+        return NULL;
+    if (mc_stateless_stamp(params, x->o.version, x->client_caps, "mcpcheck", MC_VERSION) == MC_OK)
+        meta = json_object_get(mc_json_get(params, "_meta"));
+    json_object_put(params);
+    return meta;
 }
 
 uint64_t mc_exec_starts(const mc_exec_t *x)

@@ -216,6 +216,11 @@ const uint32_t *mc_exec_hits(const mc_exec_t *x, size_t *n);
 int mc_exec_instrumented(const mc_exec_t *x);
 /* Target processes started so far. */
 uint64_t mc_exec_starts(const mc_exec_t *x);
+/* The _meta members every request of x's sessions must carry when its
+ * version is stateless (2026-07-28): the protocol version, the client
+ * capabilities x declares and clientInfo, as a session stamps them. A new
+ * object; NULL for a version with a handshake, or when out of memory. */
+json_object *mc_exec_request_meta(const mc_exec_t *x);
 /* The negotiated protocol version ("" before the first start). */
 const char *mc_exec_version(const mc_exec_t *x);
 /* The integer id offset the next sequence gets (0 right after a start). */

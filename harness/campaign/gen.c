@@ -125,7 +125,52 @@ void mc_gen_free(mc_gen_t *g)
     json_object_put(g->tool_schemas);
     json_object_put(g->prompt_args);
     json_object_put(g->safe_tools);
+    json_object_put(g->meta);
     memset(g, 0, sizeof(*g));
+}
+
+int mc_gen_set_meta(mc_gen_t *g, json_object *meta)
+{
+    json_object *copy = NULL;
+
+    if (meta != NULL && json_object_deep_copy(meta, &copy, NULL) != 0)
+        return -1;
+    json_object_put(g->meta);
+    g->meta = copy;
+    return 0;
+}
+
+void mc_gen_stamp(const mc_gen_t *g, json_object *msg)
+{
+    json_object *params, *meta;
+
+    if (g->meta == NULL || !json_object_is_type(msg, json_type_object) ||
+        mc_json_get(msg, "method") == NULL || !json_object_object_get_ex(msg, "id", NULL))
+        return;
+    if (!json_object_object_get_ex(msg, "params", &params)) {
+        params = json_object_new_object();
+        if (params == NULL || json_object_object_add(msg, "params", params) != 0) {
+            json_object_put(params);
+            return;
+        }
+    }
+    if (!json_object_is_type(params, json_type_object))
+        return; /* odd params stay odd */
+    if (!json_object_object_get_ex(params, "_meta", &meta)) {
+        meta = json_object_new_object();
+        if (meta == NULL || json_object_object_add(params, "_meta", meta) != 0) {
+            json_object_put(meta);
+            return;
+        }
+    }
+    if (!json_object_is_type(meta, json_type_object))
+        return;
+    json_object_object_foreach(g->meta, k, v)
+    {
+        json_object *cp = NULL;
+        if (!json_object_object_get_ex(meta, k, NULL) && json_object_deep_copy(v, &cp, NULL) == 0)
+            json_object_object_add(meta, k, cp);
+    }
 }
 
 /* Adds s once; when full, replaces entries in turn. */
@@ -513,6 +558,7 @@ json_object *mc_gen_message(mc_gen_t *g)
     }
     if (params != NULL)
         json_object_object_add(msg, "params", params);
+    mc_gen_stamp(g, msg);
     return msg;
 }
 

@@ -56,6 +56,8 @@ typedef struct mc_gen {
     int call_tools;                 /* every tool may be called */
     int64_t next_id;                /* private: ids of generated requests */
     json_object *ctx;               /* private: the sequence a new message joins, or NULL */
+    json_object *meta;              /* owned: _meta members every request made carries
+                                       (the stateless protocol's), or NULL */
 } mc_gen_t;
 
 /* Prepares a generator seeded with seed; safe_tools is borrowed and copied
@@ -73,6 +75,19 @@ void mc_gen_learn(mc_gen_t *g, const char *method, json_object *result);
 
 /* True when tools/call may name this tool. */
 int mc_gen_allowed(const mc_gen_t *g, const char *tool);
+
+/* From now on every request made (mc_gen_message, so also the sequences
+ * made, mutated and extended) carries the members of meta (borrowed and
+ * copied; NULL = none) in its params._meta: the per-request fields of the
+ * stateless protocol (2026-07-28), without which a server of that version
+ * rejects it. The mutator may drop or change them afterwards. Returns 0, or
+ * -1 when out of memory. */
+int mc_gen_set_meta(mc_gen_t *g, json_object *meta);
+
+/* Adds the members of g->meta that msg's params._meta lacks to msg, when
+ * msg is a request (an object with a method and an id) whose params, if
+ * any, is an object; params and _meta are made when absent. */
+void mc_gen_stamp(const mc_gen_t *g, json_object *msg);
 
 /* A new message (new reference). */
 json_object *mc_gen_message(mc_gen_t *g);

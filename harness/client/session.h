@@ -198,6 +198,12 @@ int mc__session_start_stateless(mc_session_t *s, const char *version, int timeou
  */
 int mc_session_stamp(mc_session_t *s, json_object *params);
 
+/* The same for a client without a session (the fuzz generator stamps the
+ * requests it makes): version, a copy of caps (borrowed; NULL = {}) and
+ * clientInfo {client_name, client_version}. */
+int mc_stateless_stamp(json_object *params, const char *version, json_object *caps,
+                       const char *client_name, const char *client_version);
+
 /*
  * The multi round-trip pattern: given the params of a request (borrowed)
  * and the InputRequiredResult it got (borrowed), builds the params of the

@@ -25,9 +25,10 @@
 #define META_SERVER "io.modelcontextprotocol/serverInfo"
 
 
-int mc_session_stamp(mc_session_t *s, json_object *params)
+int mc_stateless_stamp(json_object *params, const char *version, json_object *caps,
+                       const char *client_name, const char *client_version)
 {
-    json_object *meta, *info, *caps = NULL;
+    json_object *meta, *info, *copy = NULL;
 
     if (!json_object_object_get_ex(params, "_meta", &meta) ||
         !json_object_is_type(meta, json_type_object)) {
@@ -38,25 +39,30 @@ int mc_session_stamp(mc_session_t *s, json_object *params)
         }
     }
     if (!json_object_object_get_ex(meta, META_VERSION, NULL))
-        json_object_object_add(meta, META_VERSION,
-                               json_object_new_string(s->negotiated_version[0]
-                                                          ? s->negotiated_version
-                                                          : s->requested_version));
+        json_object_object_add(meta, META_VERSION, json_object_new_string(version));
     if (!json_object_object_get_ex(meta, META_CAPS, NULL)) {
-        /* A private copy per request: the session's object stays its own. */
-        if (s->client_caps == NULL || json_object_deep_copy(s->client_caps, &caps, NULL) != 0)
-            caps = json_object_new_object();
-        json_object_object_add(meta, META_CAPS, caps);
+        /* A private copy per request: the caller's object stays its own. */
+        if (caps == NULL || json_object_deep_copy(caps, &copy, NULL) != 0)
+            copy = json_object_new_object();
+        json_object_object_add(meta, META_CAPS, copy);
     }
     if (!json_object_object_get_ex(meta, META_INFO, NULL)) {
         info = json_object_new_object();
         if (info != NULL) {
-            json_object_object_add(info, "name", json_object_new_string(s->opts.client_name));
-            json_object_object_add(info, "version", json_object_new_string(s->opts.client_version));
+            json_object_object_add(info, "name", json_object_new_string(client_name));
+            json_object_object_add(info, "version", json_object_new_string(client_version));
         }
         json_object_object_add(meta, META_INFO, info);
     }
     return MC_OK;
+}
+
+int mc_session_stamp(mc_session_t *s, json_object *params)
+{
+    return mc_stateless_stamp(params,
+                              s->negotiated_version[0] ? s->negotiated_version
+                                                       : s->requested_version,
+                              s->client_caps, s->opts.client_name, s->opts.client_version);
 }
 
 int mc_session_input_required(const mc_msg_t *msg)

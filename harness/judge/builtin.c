@@ -291,7 +291,11 @@ static const mc_check_def_t builtins[] = {
      .refs = {REF(MC_VN_2026_07_28, "basic#result-responses")},
      .interpretation = "Every result carries a string resultType, and one the client knows: "
                        "\"complete\" or \"input_required\" (an unrecognized value \"MUST be "
-                       "considered invalid\", basic#resulttype; no extension is negotiated)."},
+                       "considered invalid\", basic#resulttype; no extension is negotiated). "
+                       "Judged on the answers to requests whose _meta names a stateless "
+                       "version: a server of both eras \"MAY implement both behaviors\" "
+                       "(basic/versioning), so a request without one may be served as a "
+                       "legacy request, whose result has no resultType."},
     {.check = "wire/input-required-methods",
      .level = MC_LEVEL_MUST,
      .quote = "Servers MUST NOT send InputRequiredResult responses on any other client requests.",

@@ -65,6 +65,8 @@ void mc_judge_schema(mc_judge_t *j, const mc_wire_info_t *info)
         return; /* no schemas for this version: not judged by schema */
     if (info->msg.kind == MC_MSG_ERROR && info->msg.id == NULL)
         return; /* judged by the wire rules (see judge.h) */
+    if (info->msg.kind == MC_MSG_RESULT && info->answered_unversioned)
+        return; /* perhaps a legacy answer of a server of both eras (see mc_wire_info_t) */
     mc_schema_report_clear(j->rep);
     mc_errbuf_clear(&eb);
     rc = mc_registry_validate_message(j->reg, version, info->msg.root, info->answered_method,

@@ -56,6 +56,7 @@ typedef struct mc_wire_req {
     json_object *caps;    /* owned: _meta's client capabilities, or NULL */
     json_object *filter;  /* owned: a subscriptions/listen request's notifications */
     int acked;            /* its acknowledgement arrived */
+    int modern;           /* its _meta named a stateless version */
 } mc_wire_req_t;
 
 typedef struct mc_wire_token {
@@ -122,6 +123,10 @@ typedef struct mc_wire_info {
     mc_msg_t msg;
     const char *answered_method; /* for responses: the request's method (borrowed, valid
                                     until the next call), or NULL */
+    int answered_unversioned;    /* 1: msg answers a request of a stateless session that
+                                    named no stateless version in its _meta; a server of
+                                    both eras may serve it as a legacy request, so the
+                                    stateless rules and schema do not judge its result */
     int is_line;                 /* 1: msg is a valid JSON-RPC message */
     int is_json;                 /* 1: the frame was one JSON text (else msg.reason
                                     says why not) */

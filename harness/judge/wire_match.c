@@ -77,8 +77,10 @@ void mc__wire_on_response(mc_wire_t *w, mc_msg_t *m, unsigned flags, mc_wire_inf
     }
     r->answered = 1;
     mc_wire_pass(w, "wire/response-id");
-    if (info != NULL)
+    if (info != NULL) {
         info->answered_method = r->method;
+        info->answered_unversioned = w->stateless && !r->modern;
+    }
     if (r->token != NULL) {
         mc_wire_token_t *t = mc__wire_find_token(w, r->token, 0);
         if (t != NULL)
@@ -107,6 +109,7 @@ void mc__wire_on_response(mc_wire_t *w, mc_msg_t *m, unsigned flags, mc_wire_inf
                                       NULL) != 0)
                 w->server_caps = NULL;
         }
-        mc__wire_stateless_result(w, r, m);
+        if (r->modern)
+            mc__wire_stateless_result(w, r, m);
     }
 }

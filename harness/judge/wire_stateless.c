@@ -37,6 +37,7 @@ void mc__wire_stateless_outbound(mc_wire_t *w, mc_wire_req_t *r, const mc_msg_t 
     if (pv == NULL || !mc_version_has(pv, MC_VF_STATELESS))
         return;
     w->stateless = 1;
+    r->modern = 1;
     snprintf(w->version, sizeof(w->version), "%s", pv);
     r->req_log = mc_json_get(meta, META_LOG) != NULL;
     v = mc_json_get(meta, META_CAPS);

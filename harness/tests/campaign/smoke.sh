@@ -55,6 +55,27 @@ f=$(ls "$TMP/http/findings/"http-notification-202-*.jsonc | head -1)
 [[ $? -eq 0 ]] || fail "the HTTP reproducer fails against the clean server"
 left_behind && fail "a server process was left behind (HTTP)"
 
+# 2c. The stateless protocol (2026-07-28): every request carries its _meta,
+#     so the clean server has no finding; a 2026-07-28 violation is found
+#     and its reproducer fails against the faulty server only.
+"$MC" fuzz --seconds 3 --seed 1 --spec-version 2026-07-28 --out "$TMP/modern" -- "$RS" \
+  --root "$TMP/root" 2>"$TMP/modern.err"
+rc=$?
+[[ $rc -eq 0 ]] || { cat "$TMP/modern.err"; cut -f2,3,11 "$TMP/modern/findings/index.tsv"; fail "clean refserver at 2026-07-28: exit $rc"; }
+grep -q '"io.modelcontextprotocol/protocolVersion":"2026-07-28"' "$TMP/modern/corpus/"*.json ||
+  fail "2026-07-28 requests carry no per-request _meta"
+"$MC" fuzz --seconds 4 --max-findings 1 --seed 1 --spec-version 2026-07-28 --out "$TMP/modern-rt" -- \
+  "$RS" --inject result-type-missing --root "$TMP/root" 2>"$TMP/modern-rt.err"
+rc=$?
+[[ $rc -eq 1 ]] || { cat "$TMP/modern-rt.err"; fail "result-type-missing: exit $rc, want 1"; }
+f=$(ls "$TMP/modern-rt/findings/"*.jsonc | head -1)
+grep -q '"version": "2026-07-28"' "$f" || fail "the 2026-07-28 reproducer names another version"
+"$MC" run --report-dir "$TMP/r5" --scenarios "$f" -- "$RS" --inject result-type-missing >/dev/null 2>&1
+[[ $? -eq 1 ]] || fail "the 2026-07-28 reproducer does not fail against the faulty server"
+"$MC" run --report-dir "$TMP/r6" --scenarios "$f" -- "$RS" >/dev/null 2>&1
+[[ $? -eq 0 ]] || fail "the 2026-07-28 reproducer fails against the clean server"
+left_behind && fail "a server process was left behind (2026-07-28)"
+
 # 3. A server that dies on its first message: a crash finding.
 "$MC" fuzz --seconds 2 --seed 1 --out "$TMP/segv" -- "$TT" segv 2>"$TMP/segv.err"
 rc=$?

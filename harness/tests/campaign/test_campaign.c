@@ -96,6 +96,36 @@ static void test_gen_tools_and_bounds(void **state)
     json_object_put(tools);
 }
 
+/* With a stateless version's _meta set, every generated request carries
+ * it (next to a progress token), notifications do not. */
+static void test_gen_stamps_requests(void **state)
+{
+    mc_gen_t g;
+    json_object *meta = ct_parse("{\"io.modelcontextprotocol/protocolVersion\": \"2026-07-28\"}");
+    size_t i, requests = 0, stamped = 0, notes_stamped = 0;
+
+    (void)state;
+    assert_int_equal(mc_gen_init(&g, 9, NULL, 0), 0);
+    assert_int_equal(mc_gen_set_meta(&g, meta), 0);
+    for (i = 0; i < 500; i++) {
+        json_object *m = mc_gen_message(&g);
+        const char *v = mc_json_get_str(mc_json_get(mc_json_get(m, "params"), "_meta"),
+                                        "io.modelcontextprotocol/protocolVersion");
+        if (mc_json_get(m, "id") != NULL) {
+            requests++;
+            stamped += v != NULL && strcmp(v, "2026-07-28") == 0;
+        } else {
+            notes_stamped += v != NULL;
+        }
+        json_object_put(m);
+    }
+    /* Odd params (not an object) stay odd; the rest is every request. */
+    assert_true(requests > 300 && stamped > requests - requests / 20);
+    assert_int_equal(notes_stamped, 0);
+    mc_gen_free(&g);
+    json_object_put(meta);
+}
+
 /* The URI a sequence subscribes, unsubscribes and reads is now and then
  * renamed to another revealed URI in all three messages at once (by chance
  * alone, three tree mutations would each have to pick the same one). */
@@ -624,6 +654,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tail_signature),
         cmocka_unit_test(test_gen_tools_and_bounds),
+        cmocka_unit_test(test_gen_stamps_requests),
         cmocka_unit_test(test_gen_rename_revealed),
         cmocka_unit_test(test_gen_reuses_names),
         cmocka_unit_test(test_with_history),

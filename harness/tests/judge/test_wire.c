@@ -422,6 +422,29 @@ static void test_stateless(void **state)
     mreq(&w, 3, "tools/list", "{}", "", "");
     in(&w, "{\"jsonrpc\":\"2.0\",\"id\":3,\"result\":{\"resultType\":\"partial\",\"tools\":[]}}");
     assert_int_equal(findings(&w, "wire/result-type"), 2);
+    /* A request naming no stateless version (none, or a legacy one): a
+     * server of both eras may serve it as a legacy request, so its result
+     * is not held to resultType (nor, by the judge, to the schema). */
+    out(&w, "{\"jsonrpc\":\"2.0\",\"id\":30,\"method\":\"ping\"}");
+    in(&w, "{\"jsonrpc\":\"2.0\",\"id\":30,\"result\":{}}");
+    out(&w, "{\"jsonrpc\":\"2.0\",\"id\":31,\"method\":\"ping\",\"params\":{\"_meta\":{"
+            "\"io.modelcontextprotocol/protocolVersion\":\"2025-06-18\"}}}");
+    in(&w, "{\"jsonrpc\":\"2.0\",\"id\":31,\"result\":{}}");
+    assert_int_equal(findings(&w, "wire/result-type"), 2);
+    assert_int_equal(evals(&w, "wire/result-type"), 3);
+    {
+        mc_wire_info_t info;
+        const char *a32 = "{\"jsonrpc\":\"2.0\",\"id\":32,\"result\":{}}";
+        const char *a33 = "{\"jsonrpc\":\"2.0\",\"id\":33,\"result\":{\"resultType\":\"complete\"}}";
+        out(&w, "{\"jsonrpc\":\"2.0\",\"id\":32,\"method\":\"ping\"}");
+        mc_wire_inbound(&w, MC_FRAME_LINE, 0, a32, strlen(a32), &info);
+        assert_true(info.answered_unversioned);
+        mc_wire_info_free(&info);
+        mreq(&w, 33, "ping", "{}", "", "");
+        mc_wire_inbound(&w, MC_FRAME_LINE, 0, a33, strlen(a33), &info);
+        assert_false(info.answered_unversioned);
+        mc_wire_info_free(&info);
+    }
 
     /* InputRequiredResult: only on the three methods, never empty, only
      * for declared capabilities. */
