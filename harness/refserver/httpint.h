@@ -176,6 +176,13 @@ hs_stream_t *mc__hs_find_event(const hs_t *hs, hs_sess_t *se, const char *lei, u
 /* Replays to `to` every kept event of the session after place order. */
 void mc__hs_replay_session(const hs_t *hs, hs_sess_t *se, uint64_t order, hs_stream_t *to);
 
+/* ---- httpserve.c ---- */
+
+/* The one JSON value a POST body holds (a new reference), or NULL when it
+ * is not strict JSON (RFC 8259, UTF-8) or has more than white space after
+ * the value. */
+json_object *mc__hs_parse_body(const char *body, size_t len);
+
 /* ---- httpmodern.c: 2026-07-28 ---- */
 
 /* True when a POST is of 2026-07-28: its MCP-Protocol-Version (pv) names a

@@ -155,14 +155,10 @@ typedef struct hm_body {
 
 static void body_read(const char *text, size_t len, hm_body_t *b)
 {
-    json_tokener *tok = json_tokener_new_ex(MC_MAX_JSON_DEPTH);
     json_object *v, *m;
 
     memset(b, 0, sizeof(*b));
-    if (tok == NULL)
-        return;
-    b->o = json_tokener_parse_ex(tok, text, (int)len);
-    json_tokener_free(tok);
+    b->o = mc__hs_parse_body(text, len);
     if (b->o != NULL && !json_object_is_type(b->o, json_type_object)) {
         json_object_put(b->o);
         b->o = NULL;
@@ -173,7 +169,8 @@ static void body_read(const char *text, size_t len, hm_body_t *b)
         b->method = json_object_get_string(v);
     if (json_object_object_get_ex(b->o, "id", &v)) {
         const char *ids = json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN);
-        if (strlen(ids) < sizeof(b->id))
+        /* Only a string or an integer is echoed (else the error's id is null). */
+        if (mc_jsonrpc_id_valid(v) && strlen(ids) < sizeof(b->id))
             snprintf(b->id, sizeof(b->id), "%s", ids);
         b->is_request = b->method != NULL;
     }

@@ -27,6 +27,7 @@
 #include <microhttpd.h>
 
 #include "core/clock.h"
+#include "core/jsonrpc.h"
 #include "core/limits.h"
 #include "refserver/httpint.h"
 
@@ -160,27 +161,25 @@ static int accepts(const char *accept, const char *type)
 
 typedef enum body_kind { B_INVALID, B_REQUEST, B_NOTIFICATION, B_RESPONSE } body_kind_t;
 
+json_object *mc__hs_parse_body(const char *body, size_t len)
+{
+    json_object *o = NULL;
+
+    /* The strict parse of core, as the stdio path's decoder checks a line
+     * (refserver/decode.c): json-c alone takes a raw control byte in a
+     * string, or stops after the first value. */
+    if (mc_json_parse(body, len, 0, &o, NULL) != MC_OK)
+        return NULL;
+    return o;
+}
+
 static body_kind_t classify(const char *body, size_t len, char *id, size_t id_cap, int *is_init,
                             char *token, size_t token_cap)
 {
-    json_tokener *tok = json_tokener_new_ex(MC_MAX_JSON_DEPTH);
-    json_object *o, *v;
+    json_object *o = mc__hs_parse_body(body, len), *v;
     body_kind_t k = B_INVALID;
 
     *is_init = 0;
-    if (tok == NULL)
-        return B_INVALID;
-    o = json_tokener_parse_ex(tok, body, (int)len);
-    if (o != NULL && json_tokener_get_parse_end(tok) < len) {
-        size_t e = json_tokener_get_parse_end(tok);
-        while (e < len && (body[e] == ' ' || body[e] == '\n' || body[e] == '\r' || body[e] == '\t'))
-            e++;
-        if (e < len) {
-            json_object_put(o);
-            o = NULL;
-        }
-    }
-    json_tokener_free(tok);
     if (o == NULL || !json_object_is_type(o, json_type_object)) {
         json_object_put(o);
         return B_INVALID;
@@ -188,7 +187,12 @@ static body_kind_t classify(const char *body, size_t len, char *id, size_t id_ca
     if (json_object_object_get_ex(o, "method", &v) && json_object_is_type(v, json_type_string)) {
         if (json_object_object_get_ex(o, "id", &v)) {
             k = B_REQUEST;
-            snprintf(id, id_cap, "%s", json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN));
+            /* An id of another type is no id to echo: the error goes with
+             * a null id, as the stdio path answers such a request. */
+            if (mc_jsonrpc_id_valid(v))
+                snprintf(id, id_cap, "%s", json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN));
+            else if (id_cap > 0)
+                id[0] = '\0';
             *is_init = strcmp(json_object_get_string(json_object_object_get(o, "method")),
                               "initialize") == 0;
             {

@@ -15,10 +15,17 @@ The scenario library over Streamable HTTP against the reference server:
   4. `mcpcheck ping --url` against a started server works, and against a
      non-loopback host without --allow-remote is a usage error;
   5. no server process is left behind (each run starts its own and must stop
-     it: the run's process group is checked for children afterwards).
+     it: the run's process group is checked for children afterwards);
+  6. POSTed bodies read as strictly as the stdio path reads lines: a request
+     followed by a stray brace, or with a raw control byte in a string, is a
+     parse error (-32700, null id; before a session, a refusal with a null
+     id, whatever its code), and a refusal of a request whose id is neither
+     a string nor an integer carries a null id.
 """
+import http.client
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -49,6 +56,62 @@ EXPECTED_CHECK = {
 }
 # The stateless revision runs over HTTP too: its transport scenarios run and pass.
 STATELESS = "2026-07-28"
+
+
+def post(url, body, headers):
+    """POSTs body (bytes) to url; returns (status, parsed JSON body or None)."""
+    m = re.match(r"http://([^/:]+):(\d+)(/.*)", url)
+    c = http.client.HTTPConnection(m.group(1), int(m.group(2)), timeout=10)
+    h = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
+    h.update(headers)
+    c.request("POST", m.group(3), body=body, headers=h)
+    r = c.getresponse()
+    data = r.read()
+    c.close()
+    try:
+        return r.status, json.loads(data)
+    except ValueError:
+        return r.status, None
+
+
+def strict_bodies(refserver, marker):
+    """Item 6. Returns the number of problems."""
+    p = subprocess.Popen([refserver, "--http", "127.0.0.1:0", marker], stdout=subprocess.PIPE,
+                         stderr=subprocess.DEVNULL, text=True)
+    problems = 0
+    try:
+        m = re.search(r"listening on (http://\S+)", p.stdout.readline())
+        url = m.group(1)
+        modern = {"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "ping"}
+        meta = ('"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28",'
+                '"io.modelcontextprotocol/clientCapabilities":{}}')
+        cases = [
+            ("stray brace, 2026-07-28", modern,
+             b'{"jsonrpc":"2.0","id":7,"method":"ping","params":{' + meta.encode() + b'}} }', -32700),
+            ("raw control byte, 2026-07-28", modern,
+             b'{"jsonrpc":"2.0","id":7,"method":"ping","params":{' + meta.encode() +
+             b',"x":"a\x01b"}}', -32700),
+            ("stray brace, initialize", {},
+             b'{"jsonrpc":"2.0","id":7,"method":"initialize","params":{}}}', None),
+            ("fractional id, no Mcp-Name", {"MCP-Protocol-Version": "2026-07-28",
+                                           "Mcp-Method": "prompts/get"},
+             b'{"jsonrpc":"2.0","id":1.5,"method":"prompts/get","params":{"name":""}}', None),
+            ("fractional id, no session", {},
+             b'{"jsonrpc":"2.0","id":1.5,"method":"ping"}', None),
+        ]
+        for name, headers, body, code in cases:
+            status, doc = post(url, body, headers)
+            err = doc.get("error") if isinstance(doc, dict) else None
+            ok = (status >= 400 and isinstance(err, dict) and "id" in doc and doc["id"] is None and
+                  (code is None or err.get("code") == code))
+            if not ok:
+                print(f"http_library: FAIL {name}: HTTP {status} {doc}")
+                problems += 1
+    finally:
+        p.terminate()
+        p.wait(10)
+    print(f"http_library: strict bodies: {'FAIL' if problems else 'ok'}")
+    return problems
 
 
 def main():
@@ -137,6 +200,7 @@ def main():
         if r.returncode != 2 or "allow-remote" not in r.stderr:
             print(f"http_library: FAIL remote URL without --allow-remote: exit {r.returncode}")
             failures += 1
+    failures += strict_bodies(refserver, marker)
     left = leftovers(marker, refserver)
     if left:
         print("http_library: FAIL servers left running:\n  " + "\n  ".join(left))
