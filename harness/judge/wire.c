@@ -150,12 +150,17 @@ void mc__wire_id_text(const mc_wire_t *w, const char *compact, char *buf, size_t
 
 mc_wire_req_t *mc__wire_find_req(mc_wire_t *w, const char *id)
 {
+    mc_wire_req_t *first = NULL;
     size_t i;
 
     for (i = 0; i < MC_WIRE_MAX_REQUESTS; i++)
-        if (w->reqs[i].id != NULL && strcmp(w->reqs[i].id, id) == 0)
-            return &w->reqs[i];
-    return NULL;
+        if (w->reqs[i].id != NULL && strcmp(w->reqs[i].id, id) == 0) {
+            if (!w->reqs[i].answered)
+                return &w->reqs[i];
+            if (first == NULL)
+                first = &w->reqs[i];
+        }
+    return first;
 }
 
 mc_wire_token_t *mc__wire_find_token(mc_wire_t *w, const char *token, int create)

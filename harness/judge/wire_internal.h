@@ -40,7 +40,9 @@ void mc__wire_id_text(const mc_wire_t *w, const char *compact, char *buf, size_t
  * longer be matched. */
 mc_wire_req_t *mc__wire_next_req_slot(mc_wire_t *w);
 
-/* The request sent with this id (compact JSON text), or NULL. */
+/* The request sent with this id (compact JSON text), or NULL. When the
+ * client sent the id more than once, one not answered yet comes first, so
+ * each of them may be answered once. */
 mc_wire_req_t *mc__wire_find_req(mc_wire_t *w, const char *id);
 
 /* The progress token record of token; with create, a free slot, or else

@@ -304,6 +304,24 @@ static void test_progress(void **state)
     mc_wire_free(&w);
 }
 
+/* A client that sends one id twice (a fuzzer does, on purpose) may get two
+ * answers; a third is a second response. */
+static void test_reused_request_id(void **state)
+{
+    mc_wire_t w;
+
+    (void)state;
+    handshake(&w, "{}", "{}");
+    out(&w, "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"ping\"}");
+    out(&w, "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"ping\"}");
+    in(&w, "{\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{}}");
+    in(&w, "{\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{}}");
+    assert_int_equal(w.n_findings, 0);
+    in(&w, "{\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{}}");
+    assert_int_equal(findings(&w, "wire/single-response"), 1);
+    mc_wire_free(&w);
+}
+
 /* Long sessions outgrow the checker's tables. An ended token's slot is
  * reused, so progress on the 300th token is judged; what the tables had no
  * room for is never a finding. */
@@ -530,6 +548,7 @@ int main(void)
         cmocka_unit_test(test_requests_before_initialized),
         cmocka_unit_test(test_logging),
         cmocka_unit_test(test_progress),
+        cmocka_unit_test(test_reused_request_id),
         cmocka_unit_test(test_full_tables),
         cmocka_unit_test(test_bounded_findings),
         cmocka_unit_test(test_stateless),
