@@ -162,23 +162,30 @@ static uint32_t state_of(const mc_exec_t *x, const mc_wire_info_t *info)
     }
 }
 
-/* Whatever its envelope, a message carrying an id and no method answers
- * that id (a bad envelope is the wire checks' business, not a hang). */
-static void mark_answered(mc_exec_t *x, json_object *root)
+/* Marks the requests expected with the id id (compact JSON) answered. */
+static void mark_id_answered(mc_exec_t *x, const char *id)
 {
-    char id[64];
     size_t i;
 
-    if (!json_object_is_type(root, json_type_object) || mc_json_get(root, "method") != NULL ||
-        mc_json_get(root, "id") == NULL)
-        return;
-    mc__exec_compact(mc_json_get(root, "id"), id, sizeof(id));
     for (i = 0; i < x->n_exp; i++)
         if (strcmp(x->exp[i].id, id) == 0) {
             x->exp[i].answered = 1;
             if (x->cur != NULL && x->exp[i].elem < sizeof(x->cur->answered))
                 x->cur->answered[x->exp[i].elem] = 1;
         }
+}
+
+/* Whatever its envelope, a message carrying an id and no method answers
+ * that id (a bad envelope is the wire checks' business, not a hang). */
+static void mark_answered(mc_exec_t *x, json_object *root)
+{
+    char id[64];
+
+    if (!json_object_is_type(root, json_type_object) || mc_json_get(root, "method") != NULL ||
+        mc_json_get(root, "id") == NULL)
+        return;
+    mc__exec_compact(mc_json_get(root, "id"), id, sizeof(id));
+    mark_id_answered(x, id);
 }
 
 
@@ -261,6 +268,21 @@ void mc__exec_observe(void *ctx, int outbound, uint64_t seq, const char *line, s
     if (x->cur != NULL)
         x->cur->lines_in++;
     x->last_heard = mc_now_ms();
+    /* An HTTP error status refusing a POST answers the request it carried,
+     * with or without its id (2026-07-28/basic/transports/streamable-http). */
+    if (x->s.in_answers != NULL) {
+        if (x->s.in_answers[0] != '\0') {
+            mark_id_answered(x, x->s.in_answers);
+        } else {
+            /* An id too long for the transport to keep: the refusal came on
+             * the stream of the POST sent last. */
+            size_t i;
+            for (i = 0; i < x->n_exp; i++)
+                if (x->cur_elem >= 0 && x->exp[i].elem == (size_t)x->cur_elem)
+                    mark_id_answered(x, x->exp[i].id);
+        }
+        note_replied(x);
+    }
     /* The session's judge (x->j) has judged the line; ip is what it made of it. */
     if (!ip->is_line) {
         observe_invalid(x, ip->msg.root, line);

@@ -161,10 +161,12 @@ static void classify_post(mc_http_t *h, stream_t *s, const char *line, size_t n)
         ids = json_object_to_json_string_ext(id, JSON_C_TO_STRING_PLAIN);
         if (strlen(ids) < sizeof(s->req_id))
             snprintf(s->req_id, sizeof(s->req_id), "%s", ids);
-        else
+        else {
+            s->id_unkept = 1;
             mc__http_note(h, "POST#%u: the request id is %zu bytes of JSON, past the %u kept; "
                              "its answer is not paired with this stream",
                           s->num, strlen(ids), (unsigned)MC_HTTP_MAX_REQ_ID);
+        }
     }
     if (m != NULL && has_id) {
         json_object *tok = mc_json_get(mc_json_get(mc_json_get(o, "params"), "_meta"),

@@ -35,6 +35,7 @@ typedef struct stream {
     int carries_request;    /* the POST body expects an answer: a JSON-RPC request, or
                                malformed input (anything but a notification or response) */
     int malformed;          /* ... the body is no valid JSON-RPC message at all */
+    int id_unkept;          /* ... a valid id past MC_HTTP_MAX_REQ_ID (req_id is "") */
     int is_initialize;      /* ... an initialize request */
     int is_initialized;     /* ... notifications/initialized */
     int is_response;        /* ... a well-formed JSON-RPC response (carries_request 0) */

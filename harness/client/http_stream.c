@@ -463,8 +463,9 @@ static void stream_finished(mc_http_t *h, stream_t *s)
         } else if (s->body_len > 0) {
             mc__http_inspect_message(h, s, s->body, s->body_len);
             if (mc__http_push_frame(h, s, MC_FRAME_LINE, s->body, s->body_len, NULL) &&
-                s->kind == ST_POST && s->carries_request && s->status >= 400 && s->req_id[0])
-                mark_refusal(h, s);
+                s->kind == ST_POST && s->carries_request && s->status >= 400 &&
+                (s->req_id[0] || s->id_unkept))
+                mark_refusal(h, s); /* answers "" when the id was too long to keep */
         }
         mc__http_note(h, "%s#%u -> %ld %s, %llu bytes", kind_name(s), s->num, s->status, s->ctype,
              (unsigned long long)s->bytes);

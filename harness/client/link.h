@@ -25,7 +25,8 @@ typedef struct mc_inframe {
                          content type, session id, SSE event id), valid until the next
                          recv on the link; NULL when the transport has none (stdio) */
     const char *answers; /* borrowed: with MC_FRAME_F_REFUSAL, the id (compact JSON) of the
-                            request the refused POST carried, valid like meta; else NULL */
+                            request the refused POST carried ("" when it was too long to
+                            keep), valid like meta; else NULL */
 } mc_inframe_t;
 
 /* Frees a frame's bytes. */

@@ -150,6 +150,10 @@ struct mc_session {
     const mc_wire_info_t *in_judged; /* read-only: what the judge made of the inbound frame
                                        being handled (the decoded message, borrowed),
                                        valid in the observer; NULL otherwise */
+    const char *in_answers;          /* read-only: with an HTTP refusal (a null-id error
+                                       with MC_FRAME_F_REFUSAL), the id its POST carried
+                                       (compact JSON; "" when too long to keep), valid in
+                                       the observer; NULL otherwise */
 };
 
 /* True when version is a published version (core/version.h): one a session

@@ -199,10 +199,12 @@ static void on_frame(mc_session_t *s, mc_inframe_t *fr)
     s->seq_in++;
     mc_judge_inbound(s->judge, 0, (int)fr->kind, fr->flags, fr->data, fr->len, &info);
     s->in_judged = &info;
+    s->in_answers = (fr->flags & MC_FRAME_F_REFUSAL) ? fr->answers : NULL;
     if (s->opts.observer != NULL)
         s->opts.observer(s->opts.observer_ctx, 0, s->seq_in, fr->data, fr->len, (int)fr->kind,
                          fr->flags);
     s->in_judged = NULL;
+    s->in_answers = NULL;
     msg = info.msg;
     is_json = info.is_json;
     memset(&info, 0, sizeof(info));
