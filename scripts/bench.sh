@@ -13,7 +13,8 @@
 #                               the same over Streamable HTTP (scripts/bench-http.sh)
 #   scripts/bench.sh fuzz [S]   `mcpcheck fuzz` sequences/s and messages/s for S
 #                               seconds (default 10) against the reference server
-#                               (stdio and HTTP), a trivial echo server (the
+#                               (stdio and HTTP, at 2025-06-18 and at the
+#                               stateless 2026-07-28), a trivial echo server (the
 #                               harness's ceiling) and, with BENCH_EVERYTHING set
 #                               to its command, server-everything over stdio
 #   scripts/bench.sh fuzz-coverage [SWITCH...]  AFL++ coverage on vs off, side
@@ -278,7 +279,7 @@ while True:
     sys.stdout.flush()
 PYEOF
     printf '%-16s %10s %12s %12s\n' target seqs/s msgs_out/s msgs_in/s
-    local -a targets=(refserver refserver-http echo)
+    local -a targets=(refserver refserver-http refserver-2026 refserver-2026-http echo)
     [[ -n ${BENCH_EVERYTHING:-} ]] && targets+=(everything)
     for t in "${targets[@]}"; do
         local cmd=("$BUILD_DIR/bin/mcpcheck-refserver") opts=()
@@ -292,6 +293,14 @@ PYEOF
         refserver-http)
             cmd+=(--http 127.0.0.1:0)
             opts=(--url http://127.0.0.1:0/mcp)
+            ;;
+        refserver-2026)
+            # The stateless protocol: every request carries its _meta.
+            opts=(--spec-version 2026-07-28)
+            ;;
+        refserver-2026-http)
+            cmd+=(--http 127.0.0.1:0)
+            opts=(--spec-version 2026-07-28 --url http://127.0.0.1:0/mcp)
             ;;
         everything)
             read -r -a cmd <<<"$BENCH_EVERYTHING"

@@ -348,6 +348,18 @@ static int allowed(void *ctx, const char *tool)
     return mc_gen_allowed(ctx, tool);
 }
 
+/* At a stateless version (2026-07-28), every request the generator makes
+ * carries the per-request _meta of c->x's sessions. Returns MC_OK or
+ * MC_ENOMEM. */
+static int stamp_requests(camp_t *c)
+{
+    json_object *meta = mc_exec_request_meta(c->x);
+    int rc = meta != NULL && mc_gen_set_meta(&c->g, meta) != 0 ? MC_ENOMEM : MC_OK;
+
+    json_object_put(meta);
+    return rc;
+}
+
 /* The first sequence: every list, so the generator learns the names
  * (each request stamped as g stamps its own). */
 static json_object *discovery(const mc_gen_t *g)
@@ -560,15 +572,9 @@ int mc_campaign_run(const mc_campaign_opts_t *o, mc_campaign_stats_t *st, mc_err
     rc = mc_exec_new(&c.fx, &xo, eb);
     if (rc != MC_OK)
         goto out;
-    {
-        /* A stateless version: every request carries its _meta. */
-        json_object *meta = mc_exec_request_meta(c.x);
-        int bad = meta != NULL && mc_gen_set_meta(&c.g, meta) != 0;
-        json_object_put(meta);
-        if (bad) {
-            rc = mc_errbuf_set(eb, MC_ENOMEM, "out of memory");
-            goto out;
-        }
+    if (stamp_requests(&c) != MC_OK) {
+        rc = mc_errbuf_set(eb, MC_ENOMEM, "out of memory");
+        goto out;
     }
     if (o->worker == 0)
         snprintf(sname, sizeof(sname), "stats.tsv");
