@@ -278,7 +278,7 @@ while True:
     sys.stdout.write(json.dumps(out) + "\n")
     sys.stdout.flush()
 PYEOF
-    printf '%-16s %10s %12s %12s\n' target seqs/s msgs_out/s msgs_in/s
+    printf '%-20s %10s %12s %12s\n' target seqs/s msgs_out/s msgs_in/s
     local -a targets=(refserver refserver-http refserver-2026 refserver-2026-http echo)
     [[ -n ${BENCH_EVERYTHING:-} ]] && targets+=(everything)
     for t in "${targets[@]}"; do
@@ -310,7 +310,7 @@ PYEOF
         "$BUILD_DIR/bin/mcpcheck" fuzz --seconds "$secs" --seed 1 --no-minimize "${opts[@]}" \
             --out "$tmp/$t" -- "${cmd[@]}" >/dev/null 2>&1 || true
         tail -1 "$tmp/$t/stats.tsv" | awk -v t="$t" \
-            '{ printf "%-16s %10.0f %12.0f %12.0f\n", t, $2 / $1, $3 / $1, $4 / $1 }'
+            '{ printf "%-20s %10.0f %12.0f %12.0f\n", t, $2 / $1, $3 / $1, $4 / $1 }'
     done
     rm -rf "$tmp"
 }
