@@ -98,6 +98,9 @@ typedef struct mc_wire {
     int unreadable_outstanding; /* raw lines sent whose id could not be read */
     char version[16];           /* negotiated protocol version ("" until known) */
     int stateless;              /* requests carry a stateless version in _meta (2026-07-28) */
+    int legacy_accepted;        /* the server accepted an initialize that named no stateless
+                                   version: a server of both eras also runs a legacy session
+                                   here, whose notifications the stateless rules leave alone */
     json_object *server_caps;   /* owned */
     json_object *client_caps;   /* owned */
     uint64_t seq_in;

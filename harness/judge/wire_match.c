@@ -86,6 +86,8 @@ void mc__wire_on_response(mc_wire_t *w, mc_msg_t *m, unsigned flags, mc_wire_inf
         if (t != NULL)
             t->active = 0; /* progress must stop once the request completes */
     }
+    if (strcmp(r->method, "initialize") == 0 && m->kind == MC_MSG_RESULT && !r->modern)
+        w->legacy_accepted = 1;
     if (strcmp(r->method, "initialize") == 0 && m->kind == MC_MSG_RESULT) {
         json_object_put(w->server_caps);
         w->server_caps = json_object_get(mc_json_get(m->result, "capabilities"));

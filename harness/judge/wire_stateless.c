@@ -145,7 +145,10 @@ static int opted_in(json_object *filter, const char *member, const mc_msg_t *m)
 }
 
 /* Judges a notification in a stateless session. Returns 1 when it was one
- * the stateless protocol handles (the legacy rules do not apply then). */
+ * the stateless protocol handles (the legacy rules do not apply then). Once
+ * the server has accepted a legacy initialize, a notification may belong to
+ * that session (a server of both eras "MAY implement both behaviors",
+ * 2026-07-28/basic/versioning): the legacy rules judge it. */
 int mc__wire_stateless_notification(mc_wire_t *w, const mc_msg_t *m)
 {
     const char *member = change_filter(m->method);
@@ -154,12 +157,16 @@ int mc__wire_stateless_notification(mc_wire_t *w, const mc_msg_t *m)
     char *sid;
     size_t i;
 
-    if (!w->stateless)
+    if (!w->stateless || w->legacy_accepted)
         return 0;
     if (strcmp(m->method, "notifications/message") == 0) {
         int open = 0;
+        /* A request in progress that set a level, or that named no
+         * stateless version (served as a legacy one, its log messages
+         * follow the legacy rules). */
         for (i = 0; i < MC_WIRE_MAX_REQUESTS && !open; i++)
-            open = w->reqs[i].id != NULL && !w->reqs[i].answered && w->reqs[i].req_log;
+            open = w->reqs[i].id != NULL && !w->reqs[i].answered &&
+                   (w->reqs[i].req_log || !w->reqs[i].modern);
         if (!open)
             mc_wire_fail(w, "wire/log-per-request",
                          "notifications/message while no request in progress set "
@@ -171,6 +178,13 @@ int mc__wire_stateless_notification(mc_wire_t *w, const mc_msg_t *m)
     if (member == NULL && strcmp(m->method, "notifications/subscriptions/acknowledged") != 0)
         return 0;
     sub = mc_json_get(mc_json_get(m->params, "_meta"), META_SUB);
+    if (sub == NULL && member != NULL) {
+        /* Untagged, while a request served as a legacy one is in progress:
+         * it may be that request's, judged by the legacy rules. */
+        for (i = 0; i < MC_WIRE_MAX_REQUESTS; i++)
+            if (w->reqs[i].id != NULL && !w->reqs[i].answered && !w->reqs[i].modern)
+                return 0;
+    }
     sid = sub != NULL ? mc__wire_compact_dup(sub) : NULL;
     listen = sid != NULL ? mc__wire_find_req(w, sid) : NULL;
     if (listen != NULL && strcmp(listen->method, "subscriptions/listen") != 0)

@@ -421,6 +421,46 @@ static void mreq(mc_wire_t *w, int id, const char *method, const char *caps, con
     out(w, line);
 }
 
+/* A server of both eras on one connection: what answers or follows a
+ * request served as a legacy one is judged by the legacy rules. */
+static void test_stateless_legacy_requests(void **state)
+{
+    mc_wire_t w;
+    const char *log = "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{"
+                      "\"level\":\"info\",\"data\":1}}";
+    const char *changed = "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/tools/list_changed\"}";
+
+    (void)state;
+    assert_int_equal(mc_wire_init(&w), MC_OK);
+    mreq(&w, 1, "server/discover", "{}", "", "");
+    in(&w, "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"resultType\":\"complete\","
+           "\"supportedVersions\":[\"2026-07-28\"],\"capabilities\":{\"tools\":{\"listChanged\":true},"
+           "\"logging\":{}}}}");
+    /* A tools/call without _meta, in progress: its log message and list
+     * change are not the stateless rules' to judge. */
+    out(&w, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"t\"}}");
+    in(&w, log);
+    in(&w, changed);
+    assert_int_equal(w.n_findings, 0);
+    in(&w, "{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{\"content\":[]}}");
+    in(&w, log);
+    in(&w, changed);
+    assert_int_equal(findings(&w, "wire/log-per-request"), 1);
+    assert_int_equal(findings(&w, "wire/listen-opted-in"), 1);
+    /* Once the server accepts a legacy initialize, the connection also
+     * carries a legacy session. */
+    out(&w, "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"initialize\",\"params\":{"
+            "\"protocolVersion\":\"2025-11-25\",\"capabilities\":{},\"clientInfo\":{\"name\":\"c\","
+            "\"version\":\"1\"}}}");
+    in(&w, "{\"jsonrpc\":\"2.0\",\"id\":3,\"result\":{\"protocolVersion\":\"2025-11-25\","
+           "\"capabilities\":{\"tools\":{\"listChanged\":true}},\"serverInfo\":{\"name\":\"s\","
+           "\"version\":\"1\"}}}");
+    assert_true(w.legacy_accepted);
+    in(&w, changed);
+    assert_int_equal(findings(&w, "wire/listen-opted-in"), 1);
+    mc_wire_free(&w);
+}
+
 static void test_stateless(void **state)
 {
     mc_wire_t w;
@@ -552,6 +592,7 @@ int main(void)
         cmocka_unit_test(test_full_tables),
         cmocka_unit_test(test_bounded_findings),
         cmocka_unit_test(test_stateless),
+        cmocka_unit_test(test_stateless_legacy_requests),
         cmocka_unit_test(test_null_id_answer_to_notification),
         cmocka_unit_test(test_server_request_ids),
         cmocka_unit_test(test_oversize_open),
