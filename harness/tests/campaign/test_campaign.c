@@ -1,6 +1,6 @@
 /*
- * test_campaign.c - the campaign's generator, mutator, executor and
- * sanitizer signatures. argv[1] is the reference server, argv[2] the test
+ * test_campaign.c - the campaign's executor, history and sanitizer
+ * signatures (the generator and mutator: test_gen.c). argv[1] is the reference server, argv[2] the test
  * target (harness/tests/helpers/test_target.c).
  */
 #include <setjmp.h>
@@ -46,191 +46,6 @@ static void test_tail_signature(void **state)
     /* A line with " in " that is not a stack frame does not count. */
     mc_exec_tail_signature("error in config file\n", sig, sizeof(sig));
     assert_string_equal(sig, "");
-}
-
-/* Generated tools/call requests name only allowed tools, and mutants stay
- * within the sequence cap. */
-static void test_gen_tools_and_bounds(void **state)
-{
-    mc_gen_t g;
-    json_object *safe = ct_parse("[\"safe_one\"]");
-    json_object *tools = ct_parse("{\"tools\": [{\"name\": \"safe_one\", \"inputSchema\": "
-                               "{\"type\": \"object\", \"properties\": {\"n\": {\"type\": "
-                               "\"integer\"}}, \"required\": [\"n\"]}}, {\"name\": "
-                               "\"rm_rf\", \"inputSchema\": {\"type\": \"object\"}}]}");
-    json_object *seq;
-    size_t i, calls = 0;
-
-    (void)state;
-    assert_int_equal(mc_gen_init(&g, 42, safe, 0), 0);
-    mc_gen_learn(&g, "tools/list", tools);
-    assert_int_equal(g.tools.n, 2);
-    assert_true(mc_gen_allowed(&g, "safe_one"));
-    assert_false(mc_gen_allowed(&g, "rm_rf"));
-    assert_false(mc_gen_allowed(&g, NULL));
-    for (i = 0; i < 3000; i++) {
-        json_object *m = mc_gen_message(&g);
-        const char *method = mc_json_get_str(m, "method");
-        if (method != NULL && strcmp(method, "tools/call") == 0) {
-            json_object *params = mc_json_get(m, "params");
-            calls++;
-            assert_string_equal(mc_json_get_str(params, "name"), "safe_one");
-            /* Arguments are made from the inputSchema. */
-            assert_non_null(mc_json_get(mc_json_get(params, "arguments"), "n"));
-        }
-        json_object_put(m);
-    }
-    assert_true(calls > 0);
-    seq = mc_gen_sequence(&g);
-    for (i = 0; i < 3000; i++) {
-        json_object *next = mc_gen_mutate(&g, seq, seq);
-        assert_non_null(next);
-        assert_true(json_object_array_length(next) >= 1);
-        assert_true(json_object_array_length(next) <= MC_GEN_MAX_SEQ);
-        json_object_put(seq);
-        seq = next;
-    }
-    json_object_put(seq);
-    mc_gen_free(&g);
-    json_object_put(safe);
-    json_object_put(tools);
-}
-
-/* With a stateless version's _meta set, every generated request carries
- * it (next to a progress token), notifications do not. */
-static void test_gen_stamps_requests(void **state)
-{
-    mc_gen_t g;
-    json_object *meta = ct_parse("{\"io.modelcontextprotocol/protocolVersion\": \"2026-07-28\"}");
-    size_t i, requests = 0, stamped = 0, notes_stamped = 0;
-
-    (void)state;
-    assert_int_equal(mc_gen_init(&g, 9, NULL, 0), 0);
-    assert_int_equal(mc_gen_set_meta(&g, meta), 0);
-    for (i = 0; i < 500; i++) {
-        json_object *m = mc_gen_message(&g);
-        const char *v = mc_json_get_str(mc_json_get(mc_json_get(m, "params"), "_meta"),
-                                        "io.modelcontextprotocol/protocolVersion");
-        if (mc_json_get(m, "id") != NULL) {
-            requests++;
-            stamped += v != NULL && strcmp(v, "2026-07-28") == 0;
-        } else {
-            notes_stamped += v != NULL;
-        }
-        json_object_put(m);
-    }
-    /* Odd params (not an object) stay odd; the rest is every request. */
-    assert_true(requests > 300 && stamped > requests - requests / 20);
-    assert_int_equal(notes_stamped, 0);
-    mc_gen_free(&g);
-    json_object_put(meta);
-}
-
-/* The URI a sequence subscribes, unsubscribes and reads is now and then
- * renamed to another revealed URI in all three messages at once (by chance
- * alone, three tree mutations would each have to pick the same one). */
-static void test_gen_rename_revealed(void **state)
-{
-    mc_gen_t g;
-    json_object *listed = ct_parse("{\"resources\": [{\"uri\": \"test://a\"}, "
-                                   "{\"uri\": \"test://b\"}, {\"uri\": \"test://c\"}]}");
-    json_object *seq = ct_parse(
-        "[{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"resources/subscribe\", "
-        "\"params\": {\"uri\": \"test://a\"}},"
-        " {\"jsonrpc\": \"2.0\", \"id\": 2, \"method\": \"resources/unsubscribe\", "
-        "\"params\": {\"uri\": \"test://a\"}},"
-        " {\"jsonrpc\": \"2.0\", \"id\": 3, \"method\": \"resources/read\", "
-        "\"params\": {\"uri\": \"test://a\"}}]");
-    size_t i, renamed[2] = {0, 0};
-
-    (void)state;
-    assert_int_equal(mc_gen_init(&g, 11, NULL, 0), 0);
-    mc_gen_learn(&g, "resources/list", listed);
-    for (i = 0; i < 2000; i++) {
-        json_object *out = mc_gen_mutate(&g, seq, NULL);
-        const char *u[3] = {NULL, NULL, NULL};
-        size_t k;
-        for (k = 0; k < 3 && k < json_object_array_length(out); k++)
-            u[k] = mc_json_get_str(mc_json_get(json_object_array_get_idx(out, k), "params"), "uri");
-        if (u[0] != NULL && u[1] != NULL && u[2] != NULL && strcmp(u[0], u[1]) == 0 &&
-            strcmp(u[1], u[2]) == 0 && strcmp(u[0], "test://a") != 0)
-            renamed[strcmp(u[0], "test://b") == 0 ? 0 : 1]++;
-        json_object_put(out);
-    }
-    /* About one mutant in twenty to each other URI (none without the
-     * renaming); the original stays. */
-    assert_true(renamed[0] > 20 && renamed[1] > 20);
-    assert_string_equal(
-        mc_json_get_str(mc_json_get(json_object_array_get_idx(seq, 1), "params"), "uri"),
-        "test://a");
-    json_object_put(seq);
-    json_object_put(listed);
-    /* Two URIs of one sequence often become one of them: of ten revealed
-     * URIs, a renaming to any would pick the other one time in ten. */
-    listed = ct_parse("{\"resources\": [{\"uri\": \"test://a\"}, {\"uri\": \"test://b\"}, "
-                      "{\"uri\": \"u3\"}, {\"uri\": \"u4\"}, {\"uri\": \"u5\"}, "
-                      "{\"uri\": \"u6\"}, {\"uri\": \"u7\"}, {\"uri\": \"u8\"}, "
-                      "{\"uri\": \"u9\"}, {\"uri\": \"u10\"}]}");
-    mc_gen_learn(&g, "resources/list", listed);
-    seq = ct_parse(
-        "[{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"resources/subscribe\", "
-        "\"params\": {\"uri\": \"test://a\"}},"
-        " {\"jsonrpc\": \"2.0\", \"id\": 2, \"method\": \"resources/unsubscribe\", "
-        "\"params\": {\"uri\": \"test://b\"}}]");
-    renamed[0] = 0;
-    for (i = 0; i < 2000; i++) {
-        json_object *out = mc_gen_mutate(&g, seq, NULL);
-        const char *u0 = NULL, *u1 = NULL;
-        if (json_object_array_length(out) == 2) {
-            u0 = mc_json_get_str(mc_json_get(json_object_array_get_idx(out, 0), "params"), "uri");
-            u1 = mc_json_get_str(mc_json_get(json_object_array_get_idx(out, 1), "params"), "uri");
-        }
-        if (u0 != NULL && u1 != NULL && strcmp(u0, u1) == 0 &&
-            (strcmp(u0, "test://a") == 0 || strcmp(u0, "test://b") == 0))
-            renamed[0]++;
-        json_object_put(out);
-    }
-    assert_true(renamed[0] > 35); /* 53 here; 20 with renamings to any URI alone */
-    mc_gen_free(&g);
-    json_object_put(seq);
-    json_object_put(listed);
-}
-
-/* A message made for a sequence often names a URI the sequence already
- * names: of ten revealed URIs, a pick from the list would name it one time
- * in ten at most. */
-static void test_gen_reuses_names(void **state)
-{
-    mc_gen_t g;
-    json_object *listed = ct_parse(
-        "{\"resources\": [{\"uri\": \"u1\"}, {\"uri\": \"u2\"}, {\"uri\": \"u3\"}, {\"uri\": \"u4\"}, "
-        "{\"uri\": \"u5\"}, {\"uri\": \"u6\"}, {\"uri\": \"u7\"}, {\"uri\": \"u8\"}, "
-        "{\"uri\": \"u9\"}, {\"uri\": \"u10\"}]}");
-    json_object *seq = ct_parse("[{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": "
-                                "\"resources/subscribe\", \"params\": {\"uri\": \"u7\"}}]");
-    size_t i, with_uri = 0, same = 0;
-
-    (void)state;
-    assert_int_equal(mc_gen_init(&g, 5, NULL, 0), 0);
-    mc_gen_learn(&g, "resources/list", listed);
-    for (i = 0; i < 3000; i++) {
-        json_object *out = mc_gen_extend(&g, seq, NULL);
-        json_object *last = json_object_array_get_idx(out, json_object_array_length(out) - 1);
-        const char *method = mc_json_get_str(last, "method");
-        const char *uri = mc_json_get_str(mc_json_get(last, "params"), "uri");
-        if (json_object_array_length(out) == 2 && method != NULL &&
-            strncmp(method, "resources/", 10) == 0 && uri != NULL) {
-            with_uri++;
-            same += strcmp(uri, "u7") == 0;
-        }
-        json_object_put(out);
-    }
-    assert_true(with_uri > 100);
-    assert_true(same * 4 > with_uri);
-    assert_null(g.ctx);
-    mc_gen_free(&g);
-    json_object_put(seq);
-    json_object_put(listed);
 }
 
 /* The sequences a process ran before a finding join it as one sequence,
@@ -384,6 +199,50 @@ static void test_exec_refserver(void **state)
     assert_int_equal(out.nf, 0);
     mc_exec_outcome_free(&out);
     assert_int_equal(mc_exec_starts(x), 1);
+    mc_exec_free(x);
+    json_object_put(seq);
+}
+
+/* Over HTTP at 2026-07-28, a request the server refuses with an HTTP error
+ * status and a null id is answered by that refusal, even when its id is too
+ * long for the transport to keep: no hang. */
+static void test_exec_http_refusals(void **state)
+{
+    char *argv[] = {(char *)g_refserver, "--http", "127.0.0.1:0", NULL};
+    mc_exec_opts_t o;
+    mc_exec_t *x;
+    mc_exec_outcome_t out;
+    mc_errbuf_t eb;
+    char longid[700], text[1600];
+    json_object *seq;
+    size_t i;
+
+    (void)state;
+    memset(longid, 'I', sizeof(longid) - 1);
+    longid[sizeof(longid) - 1] = '\0';
+    /* An unknown per-request version is refused (-32022) before the id is read. */
+    snprintf(text, sizeof(text),
+             "[{\"jsonrpc\": \"2.0\", \"id\": 100, \"method\": \"ping\", \"params\": {\"_meta\": {"
+             "\"io.modelcontextprotocol/protocolVersion\": \"1999-01-01\", "
+             "\"io.modelcontextprotocol/clientCapabilities\": {}}}},"
+             " {\"jsonrpc\": \"2.0\", \"id\": \"%s\", \"method\": \"ping\", \"params\": {\"_meta\": {"
+             "\"io.modelcontextprotocol/protocolVersion\": \"1999-01-01\", "
+             "\"io.modelcontextprotocol/clientCapabilities\": {}}}}]",
+             longid);
+    seq = ct_parse(text);
+    ct_opts(&o, argv);
+    o.version = "2026-07-28";
+    o.url = "http://127.0.0.1:0/mcp";
+    o.hang_ms = 2000;
+    mc_errbuf_clear(&eb);
+    x = ct_exec(&o);
+    assert_int_equal(mc_exec_run(x, seq, 1, 1, &out, &eb), MC_OK);
+    for (i = 0; i < out.nf; i++)
+        fprintf(stderr, "finding: %s: %s\n", out.f[i].check, out.f[i].detail);
+    assert_int_equal(out.answered[0], 1);
+    assert_int_equal(out.answered[1], 1);
+    assert_int_equal(out.nf, 0);
+    mc_exec_outcome_free(&out);
     mc_exec_free(x);
     json_object_put(seq);
 }
@@ -653,13 +512,10 @@ int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tail_signature),
-        cmocka_unit_test(test_gen_tools_and_bounds),
-        cmocka_unit_test(test_gen_stamps_requests),
-        cmocka_unit_test(test_gen_rename_revealed),
-        cmocka_unit_test(test_gen_reuses_names),
         cmocka_unit_test(test_with_history),
         cmocka_unit_test(test_history_reproduces),
         cmocka_unit_test(test_exec_refserver),
+        cmocka_unit_test(test_exec_http_refusals),
         cmocka_unit_test(test_exec_answers),
         cmocka_unit_test(test_exec_hang),
         cmocka_unit_test(test_exec_memory),
