@@ -140,6 +140,22 @@ int mc_gen_set_meta(mc_gen_t *g, json_object *meta)
     return 0;
 }
 
+/* The member key of the object o, made an empty object when absent; NULL
+ * when it is there but no object (odd values stay odd) or out of memory. */
+static json_object *object_member(json_object *o, const char *key)
+{
+    json_object *v;
+
+    if (!json_object_object_get_ex(o, key, &v)) {
+        v = json_object_new_object();
+        if (v == NULL || json_object_object_add(o, key, v) != 0) {
+            json_object_put(v);
+            return NULL;
+        }
+    }
+    return json_object_is_type(v, json_type_object) ? v : NULL;
+}
+
 void mc_gen_stamp(const mc_gen_t *g, json_object *msg)
 {
     json_object *params, *meta;
@@ -147,23 +163,8 @@ void mc_gen_stamp(const mc_gen_t *g, json_object *msg)
     if (g->meta == NULL || !json_object_is_type(msg, json_type_object) ||
         mc_json_get(msg, "method") == NULL || !json_object_object_get_ex(msg, "id", NULL))
         return;
-    if (!json_object_object_get_ex(msg, "params", &params)) {
-        params = json_object_new_object();
-        if (params == NULL || json_object_object_add(msg, "params", params) != 0) {
-            json_object_put(params);
-            return;
-        }
-    }
-    if (!json_object_is_type(params, json_type_object))
-        return; /* odd params stay odd */
-    if (!json_object_object_get_ex(params, "_meta", &meta)) {
-        meta = json_object_new_object();
-        if (meta == NULL || json_object_object_add(params, "_meta", meta) != 0) {
-            json_object_put(meta);
-            return;
-        }
-    }
-    if (!json_object_is_type(meta, json_type_object))
+    if ((params = object_member(msg, "params")) == NULL ||
+        (meta = object_member(params, "_meta")) == NULL)
         return;
     json_object_object_foreach(g->meta, k, v)
     {
