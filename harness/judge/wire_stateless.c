@@ -144,6 +144,19 @@ static int opted_in(json_object *filter, const char *member, const mc_msg_t *m)
     return 0;
 }
 
+/* True while a request that named no stateless version is in progress: a
+ * server of both eras serves it as a legacy one, and what it sends meanwhile
+ * may be that request's, under the legacy rules. */
+static int legacy_in_progress(const mc_wire_t *w)
+{
+    size_t i;
+
+    for (i = 0; i < MC_WIRE_MAX_REQUESTS; i++)
+        if (w->reqs[i].id != NULL && !w->reqs[i].answered && !w->reqs[i].modern)
+            return 1;
+    return 0;
+}
+
 /* Judges a notification in a stateless session. Returns 1 when it was one
  * the stateless protocol handles (the legacy rules do not apply then). Once
  * the server has accepted a legacy initialize, a notification may belong to
@@ -160,13 +173,10 @@ int mc__wire_stateless_notification(mc_wire_t *w, const mc_msg_t *m)
     if (!w->stateless || w->legacy_accepted)
         return 0;
     if (strcmp(m->method, "notifications/message") == 0) {
-        int open = 0;
-        /* A request in progress that set a level, or that named no
-         * stateless version (served as a legacy one, its log messages
-         * follow the legacy rules). */
+        int open = legacy_in_progress(w);
+        /* A request in progress that set a level. */
         for (i = 0; i < MC_WIRE_MAX_REQUESTS && !open; i++)
-            open = w->reqs[i].id != NULL && !w->reqs[i].answered &&
-                   (w->reqs[i].req_log || !w->reqs[i].modern);
+            open = w->reqs[i].id != NULL && !w->reqs[i].answered && w->reqs[i].req_log;
         if (!open)
             mc_wire_fail(w, "wire/log-per-request",
                          "notifications/message while no request in progress set "
@@ -178,13 +188,8 @@ int mc__wire_stateless_notification(mc_wire_t *w, const mc_msg_t *m)
     if (member == NULL && strcmp(m->method, "notifications/subscriptions/acknowledged") != 0)
         return 0;
     sub = mc_json_get(mc_json_get(m->params, "_meta"), META_SUB);
-    if (sub == NULL && member != NULL) {
-        /* Untagged, while a request served as a legacy one is in progress:
-         * it may be that request's, judged by the legacy rules. */
-        for (i = 0; i < MC_WIRE_MAX_REQUESTS; i++)
-            if (w->reqs[i].id != NULL && !w->reqs[i].answered && !w->reqs[i].modern)
-                return 0;
-    }
+    if (sub == NULL && member != NULL && legacy_in_progress(w))
+        return 0; /* untagged: perhaps the legacy request's, for the legacy rules */
     sid = sub != NULL ? mc__wire_compact_dup(sub) : NULL;
     listen = sid != NULL ? mc__wire_find_req(w, sid) : NULL;
     if (listen != NULL && strcmp(listen->method, "subscriptions/listen") != 0)
