@@ -134,9 +134,12 @@ int mc_campaign_run(const mc_campaign_opts_t *o, mc_campaign_stats_t *st, mc_err
 
 /*
  * Writes report.md and report.html in dir from findings/index.tsv and the
- * stats files (stats.tsv and the workers' stats-wN.tsv). Returns MC_OK or
- * MC_EIO.
+ * stats files (stats.tsv and the workers' stats-wN.tsv). failure says why
+ * the campaign could not run (NULL when it ran); both reports give it
+ * first, so that an empty table is not read as a clean server. Returns
+ * MC_OK or MC_EIO.
  */
-int mc_campaign_write_report(const char *dir, const char *target, mc_errbuf_t *eb);
+int mc_campaign_write_report(const char *dir, const char *target, const char *failure,
+                             mc_errbuf_t *eb);
 
 #endif /* MC_CAMPAIGN_CAMPAIGN_H */

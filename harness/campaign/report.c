@@ -162,7 +162,8 @@ static void polyline(FILE *f, const point_t *pts, size_t n, int k, const char *c
             k == 0 ? "states" : k == 1 ? "coverage" : "findings", vmax);
 }
 
-int mc_campaign_write_report(const char *dir, const char *target, mc_errbuf_t *eb)
+int mc_campaign_write_report(const char *dir, const char *target, const char *failure,
+                             mc_errbuf_t *eb)
 {
     point_t *pts = calloc(MAX_POINTS, sizeof(*pts));
     row_t *rows = calloc(MAX_ROWS, sizeof(*rows));
@@ -187,6 +188,8 @@ int mc_campaign_write_report(const char *dir, const char *target, mc_errbuf_t *e
         return mc_errbuf_set(eb, MC_EIO, "cannot write %s/report.md", dir);
     }
     fprintf(f, "# mcpcheck fuzz campaign\n\nTarget: `%s`\n\n", target ? target : "?");
+    if (failure != NULL)
+        fprintf(f, "**The campaign could not run:** %s\n\n", failure);
     if (last != NULL)
         fprintf(f, "%.1f s, %.0f sequences (%.1f/s), %.0f states, %.0f coverage entries, "
                    "%zu distinct findings.\n\n",
@@ -202,7 +205,7 @@ int mc_campaign_write_report(const char *dir, const char *target, mc_errbuf_t *e
         fputs(" |\n", f);
     }
     if (nr == 0)
-        fputs("\nNo finding.\n", f);
+        fputs(failure != NULL ? "\nNo finding: nothing was fuzzed.\n" : "\nNo finding.\n", f);
     {
         row_t *un = calloc(MAX_ROWS, sizeof(*un));
         size_t nu = un != NULL ? load_rows(dir, "unconfirmed", un) : 0;
@@ -237,6 +240,11 @@ int mc_campaign_write_report(const char *dir, const char *target, mc_errbuf_t *e
           f);
     html_text(f, target ? target : "?");
     fputs("</code></p>\n", f);
+    if (failure != NULL) {
+        fputs("<p><strong>The campaign could not run:</strong> ", f);
+        html_text(f, failure);
+        fputs("</p>\n", f);
+    }
     if (last != NULL)
         fprintf(f, "<p>%.1f s, %.0f sequences, %.0f states, %.0f coverage entries, %zu findings.</p>\n",
                 last->t, last->execs, last->states, last->cov, nr);

@@ -295,8 +295,9 @@ static int safe_tools(const fuzz_opts_t *o, mc_campaign_opts_t *co, mc_profile_t
 }
 
 /* Runs the campaign in jobs worker processes (in this one when jobs is 1).
- * Returns MC_OK, or an error when the campaign (every worker) failed. */
-static int run_workers(const mc_campaign_opts_t *co, int jobs)
+ * Returns MC_OK, or an error when the campaign (every worker) failed, with
+ * why in why (cap bytes). */
+static int run_workers(const mc_campaign_opts_t *co, int jobs, char *why, size_t cap)
 {
     mc_campaign_stats_t st;
     mc_errbuf_t eb;
@@ -306,8 +307,10 @@ static int run_workers(const mc_campaign_opts_t *co, int jobs)
     if (jobs == 1) {
         mc_errbuf_clear(&eb);
         rc = mc_campaign_run(co, &st, &eb);
-        if (rc != MC_OK)
+        if (rc != MC_OK) {
             fprintf(stderr, "mcpcheck fuzz: %s\n", eb.msg);
+            snprintf(why, cap, "%s", eb.msg);
+        }
         return rc;
     }
     /* Each worker is a process of its own (AFL++'s -M/-S model): they share
@@ -341,17 +344,21 @@ static int run_workers(const mc_campaign_opts_t *co, int jobs)
         if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
             bad_exit++;
     }
+    if (bad_exit == started)
+        snprintf(why, cap, "every worker failed (their errors are on standard error)");
     return bad_exit == started ? MC_EIO : MC_OK;
 }
 
-/* Writes the campaign's report and says how it went; returns the exit code. */
-static int finish(const mc_campaign_opts_t *co, int rc)
+/* Writes the campaign's report (with why, when it could not run) and says
+ * how it went; returns the exit code. */
+static int finish(const mc_campaign_opts_t *co, int rc, const char *why)
 {
     mc_errbuf_t eb;
     int nf;
 
     mc_errbuf_clear(&eb);
-    if (mc_campaign_write_report(co->out_dir, report_target(co->url, co->argv), &eb) != MC_OK)
+    if (mc_campaign_write_report(co->out_dir, report_target(co->url, co->argv),
+                                 rc != MC_OK ? why : NULL, &eb) != MC_OK)
         fprintf(stderr, "mcpcheck fuzz: report: %s\n", eb.msg);
     nf = count_findings(co->out_dir);
     fprintf(stderr, "mcpcheck fuzz: %d finding%s; report: %s/report.md\n", nf,
@@ -368,7 +375,7 @@ int mc_cmd_fuzz(int argc, char **argv)
     mc_registry_t *reg = NULL;
     mc_profile_t prof;
     int have_prof = 0, ret;
-    char out_default[128];
+    char out_default[128], why[512] = "";
     struct sigaction sa;
     mc_errbuf_t eb;
     progress_ctx_t pc = {0};
@@ -408,7 +415,8 @@ int mc_cmd_fuzz(int argc, char **argv)
     signal(SIGPIPE, SIG_IGN);
     fprintf(stderr, "mcpcheck fuzz: seed %llu, %d worker%s, campaign directory %s\n",
             (unsigned long long)co.seed, (int)o.jobs, o.jobs > 1 ? "s" : "", co.out_dir);
-    ret = finish(&co, run_workers(&co, (int)o.jobs));
+    ret = run_workers(&co, (int)o.jobs, why, sizeof(why));
+    ret = finish(&co, ret, why);
 out:
     mc_registry_free(reg);
     json_object_put(co.safe_tools);

@@ -82,6 +82,14 @@ rc=$?
 [[ $rc -eq 1 ]] || { cat "$TMP/segv.err"; fail "segv: exit $rc, want 1"; }
 grep -q "process/crash" "$TMP/segv/findings/index.tsv" || fail "crash not found"
 
+# 3b. A server that cannot start: exit 3, and the report says why rather
+#     than showing an empty table as a clean result.
+"$MC" fuzz --seconds 2 --seed 1 --out "$TMP/nostart" -- "$TMP/no-such-server" 2>"$TMP/nostart.err"
+rc=$?
+[[ $rc -eq 3 ]] || { cat "$TMP/nostart.err"; fail "a server that cannot start: exit $rc, want 3"; }
+grep -q "could not run.*no-such-server" "$TMP/nostart/report.md" || fail "report.md does not say why the campaign could not run"
+grep -q "could not run" "$TMP/nostart/report.html" || fail "report.html does not say why the campaign could not run"
+
 # 4. SIGINT ends an unbounded campaign with its report; nothing is left behind.
 "$MC" fuzz --seconds 0 --seed 3 --out "$TMP/int" -- "$RS" --root "$TMP/root" 2>"$TMP/int.err" &
 pid=$!
