@@ -162,6 +162,74 @@ static void polyline(FILE *f, const point_t *pts, size_t n, int k, const char *c
             k == 0 ? "states" : k == 1 ? "coverage" : "findings", vmax);
 }
 
+/* report.html: the same as report.md, with the plot of states, coverage
+ * and findings over time. last is pts[np - 1], or NULL. */
+static int write_html(const char *dir, const char *target, const char *failure,
+                      const point_t *pts, size_t np, const point_t *last, const row_t *rows,
+                      size_t nr, mc_errbuf_t *eb)
+{
+    char path[PATH_LEN];
+    size_t i;
+    FILE *f;
+
+    if (snprintf(path, sizeof(path), "%s/report.html", dir) >= (int)sizeof(path) ||
+        (f = fopen(path, "w")) == NULL)
+        return mc_errbuf_set(eb, MC_EIO, "cannot write %s/report.html", dir);
+    fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>mcpcheck fuzz</title>\n"
+          "<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}"
+          "td,th{border:1px solid #ccc;padding:4px 8px;text-align:left}"
+          "code{font-size:90%}</style></head><body>\n<h1>mcpcheck fuzz campaign</h1>\n<p>Target: <code>",
+          f);
+    html_text(f, target ? target : "?");
+    fputs("</code></p>\n", f);
+    if (failure != NULL) {
+        fputs("<p><strong>The campaign could not run:</strong> ", f);
+        html_text(f, failure);
+        fputs("</p>\n", f);
+    }
+    if (last != NULL)
+        fprintf(f, "<p>%.1f s, %.0f sequences, %.0f states, %.0f coverage entries, %zu findings.</p>\n",
+                last->t, last->execs, last->states, last->cov, nr);
+    fputs("<h2>States and coverage over time</h2>\n<svg width=\"900\" height=\"250\" "
+          "xmlns=\"http://www.w3.org/2000/svg\"><rect x=\"40\" y=\"30\" width=\"680\" "
+          "height=\"200\" fill=\"none\" stroke=\"#999\"/>\n",
+          f);
+    polyline(f, pts, np, 0, "#1f77b4");
+    polyline(f, pts, np, 1, "#2ca02c");
+    polyline(f, pts, np, 2, "#d62728");
+    if (last != NULL)
+        fprintf(f, "<text x=\"40\" y=\"245\" font-size=\"12\">0 s</text><text x=\"690\" y=\"245\" "
+                   "font-size=\"12\">%.0f s</text>\n",
+                last->t);
+    fputs("</svg>\n<h2>Findings</h2>\n<table><tr><th>first seen (s)</th><th>check</th><th>method"
+          "</th><th>reproduced</th><th>messages</th><th>scenario</th><th>detail</th></tr>\n",
+          f);
+    for (i = 0; i < nr; i++) {
+        size_t k;
+        static const int cols[] = {0, 1, 2, 8};
+        fputs("<tr>", f);
+        for (k = 0; k < 4; k++) {
+            fputs("<td>", f);
+            html_text(f, rows[i].f[cols[k]]);
+            fputs("</td>", f);
+        }
+        fputs("<td>", f);
+        html_text(f, rows[i].f[5]);
+        fputs(" &rarr; ", f);
+        html_text(f, rows[i].f[6]);
+        fputs("</td><td><a href=\"findings/", f);
+        html_text(f, rows[i].f[4]);
+        fputs("\">", f);
+        html_text(f, rows[i].f[4]);
+        fputs("</a></td><td>", f);
+        html_text(f, rows[i].f[9]);
+        fputs("</td></tr>\n", f);
+    }
+    fputs("</table>\n</body></html>\n", f);
+    fclose(f);
+    return MC_OK;
+}
+
 int mc_campaign_write_report(const char *dir, const char *target, const char *failure,
                              mc_errbuf_t *eb)
 {
@@ -169,6 +237,7 @@ int mc_campaign_write_report(const char *dir, const char *target, const char *fa
     row_t *rows = calloc(MAX_ROWS, sizeof(*rows));
     char path[PATH_LEN];
     size_t np, nr, i;
+    int rc;
     FILE *f;
     const point_t *last;
 
@@ -227,65 +296,8 @@ int mc_campaign_write_report(const char *dir, const char *target, const char *fa
           "The time series is in stats.tsv.\n", f);
     fclose(f);
 
-    if (snprintf(path, sizeof(path), "%s/report.html", dir) >= (int)sizeof(path) ||
-        (f = fopen(path, "w")) == NULL) {
-        free(pts);
-        free(rows);
-        return mc_errbuf_set(eb, MC_EIO, "cannot write %s/report.html", dir);
-    }
-    fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>mcpcheck fuzz</title>\n"
-          "<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}"
-          "td,th{border:1px solid #ccc;padding:4px 8px;text-align:left}"
-          "code{font-size:90%}</style></head><body>\n<h1>mcpcheck fuzz campaign</h1>\n<p>Target: <code>",
-          f);
-    html_text(f, target ? target : "?");
-    fputs("</code></p>\n", f);
-    if (failure != NULL) {
-        fputs("<p><strong>The campaign could not run:</strong> ", f);
-        html_text(f, failure);
-        fputs("</p>\n", f);
-    }
-    if (last != NULL)
-        fprintf(f, "<p>%.1f s, %.0f sequences, %.0f states, %.0f coverage entries, %zu findings.</p>\n",
-                last->t, last->execs, last->states, last->cov, nr);
-    fputs("<h2>States and coverage over time</h2>\n<svg width=\"900\" height=\"250\" "
-          "xmlns=\"http://www.w3.org/2000/svg\"><rect x=\"40\" y=\"30\" width=\"680\" "
-          "height=\"200\" fill=\"none\" stroke=\"#999\"/>\n",
-          f);
-    polyline(f, pts, np, 0, "#1f77b4");
-    polyline(f, pts, np, 1, "#2ca02c");
-    polyline(f, pts, np, 2, "#d62728");
-    if (last != NULL)
-        fprintf(f, "<text x=\"40\" y=\"245\" font-size=\"12\">0 s</text><text x=\"690\" y=\"245\" "
-                   "font-size=\"12\">%.0f s</text>\n",
-                last->t);
-    fputs("</svg>\n<h2>Findings</h2>\n<table><tr><th>first seen (s)</th><th>check</th><th>method"
-          "</th><th>reproduced</th><th>messages</th><th>scenario</th><th>detail</th></tr>\n",
-          f);
-    for (i = 0; i < nr; i++) {
-        size_t k;
-        static const int cols[] = {0, 1, 2, 8};
-        fputs("<tr>", f);
-        for (k = 0; k < 4; k++) {
-            fputs("<td>", f);
-            html_text(f, rows[i].f[cols[k]]);
-            fputs("</td>", f);
-        }
-        fputs("<td>", f);
-        html_text(f, rows[i].f[5]);
-        fputs(" &rarr; ", f);
-        html_text(f, rows[i].f[6]);
-        fputs("</td><td><a href=\"findings/", f);
-        html_text(f, rows[i].f[4]);
-        fputs("\">", f);
-        html_text(f, rows[i].f[4]);
-        fputs("</a></td><td>", f);
-        html_text(f, rows[i].f[9]);
-        fputs("</td></tr>\n", f);
-    }
-    fputs("</table>\n</body></html>\n", f);
-    fclose(f);
+    rc = write_html(dir, target, failure, pts, np, last, rows, nr, eb);
     free(pts);
     free(rows);
-    return MC_OK;
+    return rc;
 }
