@@ -322,7 +322,10 @@ static const mc_check_def_t builtins[] = {
      .refs = {REF(MC_VN_2026_07_28, "server/utilities/logging#per-request-log-level")},
      .interpretation = "On stdio every stream shares one channel: a notifications/message is "
                        "in order only while a request that set io.modelcontextprotocol/logLevel "
-                       "is still unanswered."},
+                       "is still unanswered. Not judged while a request that named no stateless "
+                       "version is unanswered, or once the server accepted a legacy initialize: "
+                       "a server of both eras \"MAY implement both behaviors\" "
+                       "(basic/versioning), and the message may be that legacy session's."},
     {.check = "wire/listen-opted-in",
      .level = MC_LEVEL_MUST,
      .quote = "The server MUST NOT send notification types the client has not explicitly "
@@ -331,7 +334,10 @@ static const mc_check_def_t builtins[] = {
      .interpretation = "A list_changed or resources/updated notification names, in "
                        "_meta.io.modelcontextprotocol/subscriptionId, a subscriptions/listen "
                        "request whose notifications filter opted in to its type (for "
-                       "resources/updated: to its uri)."},
+                       "resources/updated: to its uri). An untagged one is not judged while a "
+                       "request that named no stateless version is unanswered, or once the "
+                       "server accepted a legacy initialize (a server of both eras \"MAY "
+                       "implement both behaviors\", basic/versioning)."},
     {.check = "wire/listen-ack-first",
      .level = MC_LEVEL_MUST,
      .quote = "The server MUST send notifications/subscriptions/acknowledged as the first "
