@@ -360,8 +360,9 @@ static int stamp_requests(camp_t *c)
     return rc;
 }
 
-/* The first sequence: every list, so the generator learns the names
- * (each request stamped as g stamps its own). */
+/* The first sequence: every list, so the generator learns the names, and
+ * ping (server/discover at a stateless version, which has no ping), each
+ * request stamped as g stamps its own. */
 static json_object *discovery(const mc_gen_t *g)
 {
     static const char *const lists[] = {"tools/list", "prompts/list", "resources/list",
@@ -371,9 +372,12 @@ static json_object *discovery(const mc_gen_t *g)
 
     for (i = 0; i < sizeof(lists) / sizeof(lists[0]); i++) {
         json_object *m = json_object_new_object();
+        const char *method = lists[i];
+        if (g->meta != NULL && strcmp(method, "ping") == 0)
+            method = "server/discover";
         json_object_object_add(m, "jsonrpc", json_object_new_string("2.0"));
         json_object_object_add(m, "id", json_object_new_int64((int64_t)i + 10));
-        json_object_object_add(m, "method", json_object_new_string(lists[i]));
+        json_object_object_add(m, "method", json_object_new_string(method));
         mc_gen_stamp(g, m);
         json_object_array_add(seq, m);
     }
@@ -622,6 +626,7 @@ int mc_campaign_run(const mc_campaign_opts_t *o, mc_campaign_stats_t *st, mc_err
             rc = mc_errbuf_set(eb, MC_ENOMEM, "out of memory");
             break;
         }
+        (void)mc_gen_close_listens(seq);
         rc = one(&c, seq, eb);
         json_object_put(seq);
         if (rc != MC_OK) {

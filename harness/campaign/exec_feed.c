@@ -468,7 +468,10 @@ static void note_due(mc_exec_t *x, json_object *sendv, const char *line, size_t 
         mc__exec_compact(mc_json_get(sendv, "id"), e->id, sizeof(e->id));
         e->elem = i;
         e->answered = 0;
-        e->held = 0;
+        /* A subscriptions/listen stream is answered only when it ends
+         * (2026-07-28/basic/patterns/subscriptions): no answer is due. */
+        e->stream = method != NULL && strcmp(method, "subscriptions/listen") == 0;
+        e->held = e->stream;
         /* An id named by an earlier cancellation is not held against the
          * server either. */
         e->cancelled = 0;

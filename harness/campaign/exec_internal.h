@@ -59,7 +59,10 @@ typedef struct mc__exec_expected {
     int answered;
     int cancelled;
     int held;     /* outstanding when the client answered a server request in a
-                     line the server cannot read: it may wait for that answer */
+                     line the server cannot read: it may wait for that answer;
+                     or a stream */
+    int stream;   /* a subscriptions/listen request: answered only when its
+                     stream ends (held too) */
 } mc__exec_expected_t;
 
 /* What an inbound line was, kept to name the method of a wire finding. */

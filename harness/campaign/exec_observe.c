@@ -162,13 +162,20 @@ static uint32_t state_of(const mc_exec_t *x, const mc_wire_info_t *info)
     }
 }
 
-/* Marks the requests expected with the id id (compact JSON) answered. */
+/* Marks the requests expected with the id id (compact JSON) answered. A
+ * stream (a subscriptions/listen request) whose id a request still
+ * unanswered shares is left open: the answer is taken as that request's,
+ * for a stream is answered only when it ends. */
 static void mark_id_answered(mc_exec_t *x, const char *id)
 {
     size_t i;
+    int other = 0;
 
     for (i = 0; i < x->n_exp; i++)
-        if (strcmp(x->exp[i].id, id) == 0) {
+        if (strcmp(x->exp[i].id, id) == 0 && !x->exp[i].stream && !x->exp[i].answered)
+            other = 1;
+    for (i = 0; i < x->n_exp; i++)
+        if (strcmp(x->exp[i].id, id) == 0 && !(other && x->exp[i].stream)) {
             x->exp[i].answered = 1;
             if (x->cur != NULL && x->exp[i].elem < sizeof(x->cur->answered))
                 x->cur->answered[x->exp[i].elem] = 1;
@@ -200,8 +207,16 @@ static int response_shaped(json_object *root)
 /* Marks the element sent last as replied to. */
 static void note_replied(mc_exec_t *x)
 {
-    if (x->cur != NULL && x->cur_elem >= 0 && (size_t)x->cur_elem < sizeof(x->cur->replied))
-        x->cur->replied[x->cur_elem] = 1;
+    size_t k;
+
+    if (x->cur == NULL || x->cur_elem < 0 || (size_t)x->cur_elem >= sizeof(x->cur->replied))
+        return;
+    /* A stream sent last (a listen request) is answered only when it ends:
+     * a response arriving now answers something sent before it. */
+    for (k = 0; k < x->n_exp; k++)
+        if (x->exp[k].elem == (size_t)x->cur_elem && x->exp[k].stream)
+            return;
+    x->cur->replied[x->cur_elem] = 1;
 }
 
 /* An inbound frame that is no valid JSON-RPC message: root is the judge's
@@ -272,7 +287,14 @@ void mc__exec_observe(void *ctx, int outbound, uint64_t seq, const char *line, s
      * with or without its id (2026-07-28/basic/transports/streamable-http). */
     if (x->s.in_answers != NULL) {
         if (x->s.in_answers[0] != '\0') {
-            mark_id_answered(x, x->s.in_answers);
+            /* The transport's compact JSON may escape what ours does not
+             * ("/"): read again and written as the ids we keep are. */
+            json_object *v = json_tokener_parse(x->s.in_answers);
+            char id[sizeof(x->exp[0].id)];
+            int read = v != NULL;
+            mc__exec_compact(v, id, sizeof(id));
+            json_object_put(v);
+            mark_id_answered(x, read ? id : x->s.in_answers);
         } else {
             /* An id too long for the transport to keep: the refusal came on
              * the stream of the POST sent last. */

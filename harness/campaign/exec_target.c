@@ -146,20 +146,34 @@ int mc__exec_start(mc_exec_t *x, mc_errbuf_t *eb)
     return rc;
 }
 
+/* Asks whether the server still serves: a ping, or at a stateless version
+ * (which has no ping) a server/discover with the per-request _meta. Any
+ * answer, an error too, says it does. */
 int mc__exec_alive(mc_exec_t *x)
 {
-    char line[96], idtext[48];
-    json_object *id;
+    char idtext[48];
+    json_object *id, *req, *meta = mc_exec_request_meta(x), *params;
+    const char *line;
     mc_msg_t resp;
-    int rc;
+    int rc = MC_ENOMEM;
 
     snprintf(idtext, sizeof(idtext), "mcpcheck-alive-%llu", (unsigned long long)x->seq_ctr);
-    snprintf(line, sizeof(line), "{\"jsonrpc\":\"2.0\",\"id\":\"%s\",\"method\":\"ping\"}",
-             idtext);
     id = json_object_new_string(idtext);
-    if (id == NULL)
-        return 0;
-    rc = mc_session_raw_request(&x->s, line, strlen(line), id, x->o.hang_ms, &resp);
+    req = json_object_new_object();
+    if (id != NULL && req != NULL) {
+        json_object_object_add(req, "jsonrpc", json_object_new_string("2.0"));
+        json_object_object_add(req, "id", json_object_get(id));
+        json_object_object_add(req, "method",
+                               json_object_new_string(meta != NULL ? "server/discover" : "ping"));
+        if (meta != NULL && (params = json_object_new_object()) != NULL) {
+            json_object_object_add(params, "_meta", json_object_get(meta));
+            json_object_object_add(req, "params", params);
+        }
+        line = json_object_to_json_string_ext(req, JSON_C_TO_STRING_PLAIN);
+        rc = mc_session_raw_request(&x->s, line, strlen(line), id, x->o.hang_ms, &resp);
+    }
+    json_object_put(meta);
+    json_object_put(req);
     json_object_put(id);
     mc__exec_drain_notes(x);
     if (rc != MC_OK)

@@ -20,6 +20,9 @@
 
 #define PING_QUOTE "The receiver MUST respond promptly with an empty response"
 #define PING_PAGE "basic/utilities/ping#behavior-requirements"
+/* At a stateless version, which has no ping, server/discover asks instead. */
+#define DISCOVER_QUOTE "Servers MUST implement it."
+#define DISCOVER_PAGE "server/discover"
 
 /* A requirement entry in the scenario form (new reference). */
 static json_object *requirement(const char *check, const char *level, const char *quote,
@@ -38,10 +41,12 @@ static json_object *requirement(const char *check, const char *level, const char
 }
 
 /* The requirement a process-level finding reports to: the spec sentence
- * nearest to what was seen (new reference). */
-static json_object *process_requirement(const mc_exec_finding_t *f, const char *check_id)
+ * nearest to what was seen (new reference). A stateless version has no
+ * ping, so an unanswered one there is any unanswered request. */
+static json_object *process_requirement(const mc_exec_finding_t *f, const char *check_id,
+                                        int stateless)
 {
-    if (strcmp(f->check, "process/hang") == 0 && strcmp(f->method, "ping") == 0)
+    if (strcmp(f->check, "process/hang") == 0 && strcmp(f->method, "ping") == 0 && !stateless)
         return requirement(check_id, "MUST", PING_QUOTE, MC_VERSION_BASELINE, PING_PAGE,
                            "A ping left without an answer for the campaign's hang budget was "
                            "not answered promptly.");
@@ -129,6 +134,7 @@ static json_object *build_scenario(const mc_campaign_opts_t *o, const char *vers
     json_object *client = json_object_new_object(), *tags = json_object_new_array();
     size_t i, n = json_object_array_length(seq);
     char title[300];
+    int stateless = mc_version_has(o->version, MC_VF_STATELESS);
 
     snprintf(title, sizeof(title), "fuzz finding: %s%s%s", fd->f.check,
              fd->f.method[0] ? " on " : "", fd->f.method);
@@ -143,11 +149,16 @@ static json_object *build_scenario(const mc_campaign_opts_t *o, const char *vers
         json_object_object_add(sc, "requires", req);
     }
     json_object_array_add(spec, b != NULL && b->quote != NULL ? builtin_requirement(b, check_id)
-                                                              : process_requirement(&fd->f, check_id));
-    json_object_array_add(spec, requirement("fuzz/keeps-serving", "MUST", PING_QUOTE, MC_VERSION_BASELINE,
-                                            PING_PAGE,
-                                            "After the messages of the finding, the server "
-                                            "still answers a ping."));
+                                                              : process_requirement(&fd->f, check_id, stateless));
+    json_object_array_add(spec, stateless ? requirement("fuzz/keeps-serving", "MUST", DISCOVER_QUOTE,
+                                                        MC_VN_2026_07_28, DISCOVER_PAGE,
+                                                        "After the messages of the finding, the "
+                                                        "server still answers a server/discover "
+                                                        "request (with a result or an error).")
+                                          : requirement("fuzz/keeps-serving", "MUST", PING_QUOTE,
+                                                        MC_VERSION_BASELINE, PING_PAGE,
+                                                        "After the messages of the finding, the "
+                                                        "server still answers a ping."));
     json_object_object_add(sc, "spec", spec);
     json_object_object_add(client, "capabilities",
                            json_tokener_parse("{\"roots\": {\"listChanged\": true}, "
@@ -197,15 +208,21 @@ static json_object *build_scenario(const mc_campaign_opts_t *o, const char *vers
         json_object_array_add(steps, st);
     }
     /* The server is asked once more whether it still serves: a finding of
-     * the session prefix alone then has a step too. */
+     * the session prefix alone then has a step too. At a stateless version
+     * a request step, which the runner stamps with the per-request _meta. */
     {
         json_object *st = json_object_new_object();
-        json_object_object_add(st, "raw",
-                               json_object_new_string("{\"jsonrpc\":\"2.0\",\"id\":\"mcpcheck-"
-                                                      "fuzz-ping\",\"method\":\"ping\"}"));
+        int budget = o->hang_ms > 0 ? o->hang_ms : MC_EXEC_HANG_MS;
+        if (stateless) {
+            json_object_object_add(st, "request", json_object_new_string("server/discover"));
+            json_object_object_add(st, "timeout", json_object_new_int(budget));
+        } else {
+            json_object_object_add(st, "raw",
+                                   json_object_new_string("{\"jsonrpc\":\"2.0\",\"id\":\"mcpcheck-"
+                                                          "fuzz-ping\",\"method\":\"ping\"}"));
+            json_object_object_add(st, "within", json_object_new_int(budget));
+        }
         json_object_object_add(st, "expect", json_object_new_string("any"));
-        json_object_object_add(st, "within",
-                               json_object_new_int(o->hang_ms > 0 ? o->hang_ms : MC_EXEC_HANG_MS));
         json_object_object_add(st, "check", json_object_new_string("fuzz/keeps-serving"));
         json_object_array_add(steps, st);
     }

@@ -19,7 +19,9 @@ static const char *const k_words[] = {
     "progressToken", "requestId", "reason", "level", "ref", "argument", "value", "context",
     "protocolVersion", "capabilities", "clientInfo", "ref/prompt", "ref/resource", "debug",
     "info", "notice", "warning", "error", "critical", "alert", "emergency",
-    "file:///etc/passwd", "test://", "../../../../etc/passwd",
+    "file:///etc/passwd", "test://", "../../../../etc/passwd", "server/discover",
+    "subscriptions/listen", "notifications", "toolsListChanged", "resourceSubscriptions",
+    MC_GEN_META_LOG_LEVEL,
 };
 
 static const char *const k_odd_strings[] = {
@@ -28,35 +30,46 @@ static const char *const k_odd_strings[] = {
 };
 
 typedef enum { P_NONE, P_CURSOR, P_TOOL, P_PROMPT, P_URI, P_LEVEL, P_COMPLETE, P_INIT,
-               P_CANCEL, P_PROGRESS, P_ODD } pkind_t;
+               P_CANCEL, P_PROGRESS, P_ODD, P_LISTEN } pkind_t;
 
 typedef struct mdef {
     const char *method;
     int notification;
     pkind_t params;
-    unsigned weight;
+    unsigned weight;  /* how often it is picked in a session of the initialize era */
+    unsigned sweight; /* ... at a stateless version (2026-07-28) */
 } mdef_t;
 
+/*
+ * At a stateless version the methods 2026-07-28 removed (ping,
+ * logging/setLevel, resources/subscribe and unsubscribe, the initialized
+ * and roots notifications; changelog items 2, 4 and 5) are still sent now
+ * and then, for the server's refusal of them, but initialize is not: a
+ * server of both eras MAY accept it (basic/versioning), and from then on
+ * the process would serve the other era.
+ */
 static const mdef_t k_methods[] = {
-    {"ping", 0, P_NONE, 4},
-    {"tools/list", 0, P_CURSOR, 4},
-    {"tools/call", 0, P_TOOL, 6},
-    {"prompts/list", 0, P_CURSOR, 4},
-    {"prompts/get", 0, P_PROMPT, 6},
-    {"resources/list", 0, P_CURSOR, 4},
-    {"resources/templates/list", 0, P_CURSOR, 3},
-    {"resources/read", 0, P_URI, 6},
-    {"resources/subscribe", 0, P_URI, 3},
-    {"resources/unsubscribe", 0, P_URI, 2},
-    {"logging/setLevel", 0, P_LEVEL, 3},
-    {"completion/complete", 0, P_COMPLETE, 3},
-    {"initialize", 0, P_INIT, 1},
-    {"mcpcheck/no-such-method", 0, P_ODD, 1},
-    {"notifications/initialized", 1, P_NONE, 1},
-    {"notifications/cancelled", 1, P_CANCEL, 2},
-    {"notifications/progress", 1, P_PROGRESS, 1},
-    {"notifications/roots/list_changed", 1, P_NONE, 1},
-    {"notifications/mcpcheck-unknown", 1, P_ODD, 1},
+    {"ping", 0, P_NONE, 4, 1},
+    {"tools/list", 0, P_CURSOR, 4, 4},
+    {"tools/call", 0, P_TOOL, 6, 6},
+    {"prompts/list", 0, P_CURSOR, 4, 4},
+    {"prompts/get", 0, P_PROMPT, 6, 6},
+    {"resources/list", 0, P_CURSOR, 4, 4},
+    {"resources/templates/list", 0, P_CURSOR, 3, 3},
+    {"resources/read", 0, P_URI, 6, 6},
+    {"resources/subscribe", 0, P_URI, 3, 1},
+    {"resources/unsubscribe", 0, P_URI, 2, 1},
+    {"logging/setLevel", 0, P_LEVEL, 3, 1},
+    {"completion/complete", 0, P_COMPLETE, 3, 3},
+    {"initialize", 0, P_INIT, 1, 0},
+    {"server/discover", 0, P_NONE, 0, 3},
+    {"subscriptions/listen", 0, P_LISTEN, 0, 3},
+    {"mcpcheck/no-such-method", 0, P_ODD, 1, 1},
+    {"notifications/initialized", 1, P_NONE, 1, 1},
+    {"notifications/cancelled", 1, P_CANCEL, 2, 2},
+    {"notifications/progress", 1, P_PROGRESS, 1, 1},
+    {"notifications/roots/list_changed", 1, P_NONE, 1, 1},
+    {"notifications/mcpcheck-unknown", 1, P_ODD, 1, 1},
 };
 
 
@@ -387,10 +400,16 @@ const char *mc__gen_pick_name(mc_gen_t *g, const mc_gen_list_t *l)
     return s;
 }
 
-static json_object *gen_params(mc_gen_t *g, const mdef_t *m)
+const char *mc__gen_level(mc_gen_t *g)
 {
     static const char *const levels[] = {"debug", "info", "notice", "warning", "error",
                                          "critical", "alert", "emergency"};
+
+    return mc__gen_one_in(g, 8) ? "verbose" : levels[mc_gen_below(g, N_ELEMS(levels))];
+}
+
+static json_object *gen_params(mc_gen_t *g, const mdef_t *m)
+{
     json_object *p = json_object_new_object(), *v;
     const char *s;
 
@@ -454,9 +473,7 @@ static json_object *gen_params(mc_gen_t *g, const mdef_t *m)
         json_object_object_add(p, "uri", json_object_new_string(s));
         break;
     case P_LEVEL:
-        json_object_object_add(
-            p, "level",
-            json_object_new_string(mc__gen_one_in(g, 8) ? "verbose" : levels[mc_gen_below(g, 8)]));
+        json_object_object_add(p, "level", json_object_new_string(mc__gen_level(g)));
         break;
     case P_COMPLETE: {
         json_object *ref = json_object_new_object(), *arg = json_object_new_object();
@@ -504,8 +521,29 @@ static json_object *gen_params(mc_gen_t *g, const mdef_t *m)
     case P_ODD:
         json_object_object_add(p, k_words[mc_gen_below(g, N_ELEMS(k_words))], mc__gen_odd_value(g));
         break;
+    case P_LISTEN:
+        json_object_object_add(p, "notifications", mc__gen_listen_filter(g));
+        break;
     }
     return p;
+}
+
+/* The weight of method m in g's era. */
+static unsigned weight_of(const mc_gen_t *g, const mdef_t *m)
+{
+    return g->meta != NULL ? m->sweight : m->weight;
+}
+
+/* What is sent when no tool may be called: a request every server of g's
+ * era serves (ping; server/discover at a stateless version). */
+static const mdef_t *fallback(const mc_gen_t *g)
+{
+    size_t i;
+
+    for (i = 0; i < N_ELEMS(k_methods); i++)
+        if (strcmp(k_methods[i].method, g->meta != NULL ? "server/discover" : "ping") == 0)
+            return &k_methods[i];
+    return &k_methods[0];
 }
 
 static const mdef_t *pick_method(mc_gen_t *g)
@@ -514,14 +552,14 @@ static const mdef_t *pick_method(mc_gen_t *g)
     size_t i;
 
     for (i = 0; i < N_ELEMS(k_methods); i++)
-        total += k_methods[i].weight;
+        total += weight_of(g, &k_methods[i]);
     r = (unsigned)mc_gen_below(g, total);
     for (i = 0; i < N_ELEMS(k_methods); i++) {
-        if (r < k_methods[i].weight)
+        if (r < weight_of(g, &k_methods[i]))
             return &k_methods[i];
-        r -= k_methods[i].weight;
+        r -= weight_of(g, &k_methods[i]);
     }
-    return &k_methods[0];
+    return fallback(g);
 }
 
 json_object *mc_gen_message(mc_gen_t *g)
@@ -530,10 +568,10 @@ json_object *mc_gen_message(mc_gen_t *g)
     json_object *msg, *params;
 
     if (m->params == P_TOOL && !g->call_tools && g->safe_tools == NULL)
-        m = &k_methods[0]; /* no tool may be called: ping instead */
+        m = fallback(g); /* no tool may be called */
     params = gen_params(g, m);
     if (m->params == P_TOOL && params == NULL)
-        m = &k_methods[0];
+        m = fallback(g);
     msg = json_object_new_object();
     if (msg == NULL) {
         json_object_put(params);
@@ -560,6 +598,8 @@ json_object *mc_gen_message(mc_gen_t *g)
     if (params != NULL)
         json_object_object_add(msg, "params", params);
     mc_gen_stamp(g, msg);
+    if (g->meta != NULL && !m->notification && mc__gen_one_in(g, 3))
+        mc__gen_log_level(g, msg);
     return msg;
 }
 

@@ -89,8 +89,25 @@ int mc_gen_set_meta(mc_gen_t *g, json_object *meta);
  * any, is an object; params and _meta are made when absent. */
 void mc_gen_stamp(const mc_gen_t *g, json_object *msg);
 
-/* A new message (new reference). */
+/* The _meta key of the stateless protocol's per-request log level. */
+#define MC_GEN_META_LOG_LEVEL "io.modelcontextprotocol/logLevel"
+
+/* A new message (new reference). At a stateless version (mc_gen_set_meta)
+ * the methods are those of 2026-07-28 (server/discover, subscriptions/listen;
+ * the removed ones now and then, initialize never), and one request in three
+ * names a log level in its _meta. */
 json_object *mc_gen_message(mc_gen_t *g);
+
+/*
+ * Closes the subscriptions/listen streams seq (borrowed, changed in place)
+ * opens: each listen request that no later notifications/cancelled names
+ * gets one at the end, so that a process kept from one sequence to the next
+ * does not gather open streams (2026-07-28/basic/patterns/subscriptions:
+ * a subscription lasts until the client cancels it). To make room, the
+ * last messages give way (a listen among them needs no cancelling). Returns
+ * the number of cancellations added.
+ */
+size_t mc_gen_close_listens(json_object *seq);
 
 /*
  * An answer element (new reference): how the client answers one kind of

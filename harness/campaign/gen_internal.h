@@ -33,4 +33,19 @@ const char *mc__gen_pick_name(mc_gen_t *g, const mc_gen_list_t *l);
  * names, at random, or NULL (gen_mutate.c). Borrowed from g->ctx. */
 const char *mc__gen_used_name(mc_gen_t *g, const mc_gen_list_t *l);
 
+/* A log level: one of the eight of the spec, or now and then "verbose",
+ * which is none of them. */
+const char *mc__gen_level(mc_gen_t *g);
+
+/* The notifications filter of a subscriptions/listen request (a new
+ * reference): each change kind opted in to (or, now and then, out of) at
+ * random, and now and then resourceSubscriptions naming URIs the server
+ * revealed (gen_stateless.c). */
+json_object *mc__gen_listen_filter(mc_gen_t *g);
+
+/* Sets io.modelcontextprotocol/logLevel in the params._meta of request msg
+ * (made when absent; left alone when either is there but no object), the
+ * per-request log level of the stateless protocol (gen_stateless.c). */
+void mc__gen_log_level(mc_gen_t *g, json_object *msg);
+
 #endif /* MC_CAMPAIGN_GEN_INTERNAL_H */

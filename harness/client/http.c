@@ -178,6 +178,8 @@ static void classify_post(mc_http_t *h, stream_t *s, const char *line, size_t n)
             const char *ts = json_object_to_json_string_ext(tok, JSON_C_TO_STRING_PLAIN);
             if (strlen(ts) < sizeof(s->req_token))
                 snprintf(s->req_token, sizeof(s->req_token), "%s", ts);
+            else
+                s->token_unkept = 1;
         }
     }
     else if (!s->malformed && m != NULL && !has_id && !has_result && !has_error)

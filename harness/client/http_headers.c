@@ -345,6 +345,8 @@ void mc__http_note_unrelated(stream_t *s, json_object *o)
         return;
     if (strcmp(m, "notifications/progress") == 0) {
         tok = mc_json_get(mc_json_get(o, "params"), "progressToken");
+        if (s->token_unkept)
+            return; /* the request's token was too long to keep: not judged */
         if (tok == NULL || s->req_token[0] == '\0' ||
             strcmp(json_object_to_json_string_ext(tok, JSON_C_TO_STRING_PLAIN), s->req_token) != 0)
             snprintf(s->unrelated, sizeof(s->unrelated), "notifications/progress for token %.40s",

@@ -36,6 +36,8 @@ typedef struct stream {
                                malformed input (anything but a notification or response) */
     int malformed;          /* ... the body is no valid JSON-RPC message at all */
     int id_unkept;          /* ... a valid id past MC_HTTP_MAX_REQ_ID (req_id is "") */
+    int token_unkept;       /* ... a progressToken past MC_HTTP_MAX_REQ_ID (req_token
+                               is ""): its progress cannot be told from another's */
     int is_initialize;      /* ... an initialize request */
     int is_initialized;     /* ... notifications/initialized */
     int is_response;        /* ... a well-formed JSON-RPC response (carries_request 0) */

@@ -51,6 +51,8 @@ typedef struct mc_wire_req {
     char *uri;      /* params.uri for (un)subscribe, owned, or NULL */
     char *level;    /* params.level for logging/setLevel, owned, or NULL */
     int answered;
+    int shared;     /* answered while another request with its id was not: which
+                       of them an answer with that id belongs to is unknown */
     /* stateless requests (2026-07-28) */
     int req_log;          /* _meta carried io.modelcontextprotocol/logLevel */
     json_object *caps;    /* owned: _meta's client capabilities, or NULL */

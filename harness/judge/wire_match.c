@@ -4,7 +4,8 @@
  * for a line whose id could not be read. What an answer teaches the other
  * rules is noted here: the server's capabilities and version from
  * initialize (or server/discover), subscriptions ended, the log level set,
- * progress tokens that are no longer active.
+ * progress tokens that are no longer active; nothing is learned of an
+ * answer to an id the client sent twice, which may be the other request's.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,10 +16,30 @@
 #include "core/frame.h"
 #include "core/json.h"
 
+static void learn_from(mc_wire_t *w, mc_wire_req_t *r, const mc_msg_t *m);
+
+/* True when r, about to be answered, shares its id with another request
+ * that is still unanswered, or was marked shared when such a request was
+ * answered: an answer with that id may then be either's. Each other
+ * unanswered request with the id is marked shared, so that its own answer,
+ * when it comes, is as doubtful. */
+static int shared_id(mc_wire_t *w, mc_wire_req_t *r, const char *id)
+{
+    size_t i;
+    int shared = r->shared;
+
+    for (i = 0; i < MC_WIRE_MAX_REQUESTS; i++)
+        if (&w->reqs[i] != r && w->reqs[i].id != NULL && !w->reqs[i].answered &&
+            strcmp(w->reqs[i].id, id) == 0)
+            shared = w->reqs[i].shared = 1;
+    return shared;
+}
+
 void mc__wire_on_response(mc_wire_t *w, mc_msg_t *m, unsigned flags, mc_wire_info_t *info)
 {
     char *id = m->id != NULL ? mc__wire_compact_dup(m->id) : NULL;
     mc_wire_req_t *r = id != NULL ? mc__wire_find_req(w, id) : NULL;
+    int ambiguous;
 
     if (id == NULL) {
         /* Only an answer to a line whose id could not be read may lack one,
@@ -69,6 +90,7 @@ void mc__wire_on_response(mc_wire_t *w, mc_msg_t *m, unsigned flags, mc_wire_inf
         free(id);
         return;
     }
+    ambiguous = r->answered ? 0 : shared_id(w, r, id);
     free(id);
     if (r->answered) {
         mc_wire_fail(w, "wire/single-response", "second response to request %s (%s)", r->id,
@@ -81,6 +103,16 @@ void mc__wire_on_response(mc_wire_t *w, mc_msg_t *m, unsigned flags, mc_wire_inf
         info->answered_method = r->method;
         info->answered_unversioned = w->stateless && !r->modern;
     }
+    /* Under an id the client sent twice, the answer may be the other
+     * request's: nothing is learned of it, and no rule of r's method holds
+     * it (a tools/call result is no answer to server/discover). */
+    if (!ambiguous)
+        learn_from(w, r, m);
+}
+
+/* What the answer m to request r teaches the other rules. */
+static void learn_from(mc_wire_t *w, mc_wire_req_t *r, const mc_msg_t *m)
+{
     if (r->token != NULL) {
         mc_wire_token_t *t = mc__wire_find_token(w, r->token, 0);
         if (t != NULL)

@@ -144,6 +144,36 @@ static int opted_in(json_object *filter, const char *member, const mc_msg_t *m)
     return 0;
 }
 
+/* What the subscriptions/listen requests sent with id sid (compact JSON)
+ * say of a notification of filter member `member` tagged with it: whether
+ * one was sent (return value), whether one opted in to it (*opted) and
+ * whether one was acknowledged (*acked). A client may send one id twice
+ * (a fuzzing campaign does on purpose), and the streams it opens cannot
+ * then be told apart: any of them may be the one. With ack set, an
+ * acknowledgement: each of them counts as acknowledged. */
+static int listens_of(mc_wire_t *w, const char *sid, const char *member, const mc_msg_t *m,
+                      int ack, int *opted, int *acked)
+{
+    size_t i;
+    int found = 0;
+
+    *opted = *acked = 0;
+    for (i = 0; i < MC_WIRE_MAX_REQUESTS; i++) {
+        mc_wire_req_t *r = &w->reqs[i];
+        if (r->id == NULL || strcmp(r->id, sid) != 0 ||
+            strcmp(r->method, "subscriptions/listen") != 0)
+            continue;
+        found = 1;
+        if (ack)
+            r->acked = 1;
+        if (member != NULL && opted_in(r->filter, member, m))
+            *opted = 1;
+        if (r->acked)
+            *acked = 1;
+    }
+    return found;
+}
+
 /* True while a request that named no stateless version is in progress: a
  * server of both eras serves it as a legacy one, and what it sends meanwhile
  * may be that request's, under the legacy rules. */
@@ -166,9 +196,9 @@ int mc__wire_stateless_notification(mc_wire_t *w, const mc_msg_t *m)
 {
     const char *member = change_filter(m->method);
     json_object *sub;
-    mc_wire_req_t *listen = NULL;
     char *sid;
     size_t i;
+    int listen = 0, opted = 0, acked = 0;
 
     if (!w->stateless || w->legacy_accepted)
         return 0;
@@ -191,28 +221,25 @@ int mc__wire_stateless_notification(mc_wire_t *w, const mc_msg_t *m)
     if (sub == NULL && member != NULL && legacy_in_progress(w))
         return 0; /* untagged: perhaps the legacy request's, for the legacy rules */
     sid = sub != NULL ? mc__wire_compact_dup(sub) : NULL;
-    listen = sid != NULL ? mc__wire_find_req(w, sid) : NULL;
-    if (listen != NULL && strcmp(listen->method, "subscriptions/listen") != 0)
-        listen = NULL;
+    /* The acknowledgement (member NULL) opens the stream's notifications. */
+    if (sid != NULL)
+        listen = listens_of(w, sid, member, m, member == NULL, &opted, &acked);
     if (member == NULL) {
-        /* The acknowledgement opens the stream's notifications. */
-        if (listen != NULL)
-            listen->acked = 1;
         free(sid);
         return 1;
     }
-    if (listen == NULL || !opted_in(listen->filter, member, m))
+    if (!listen || !opted)
         mc_wire_fail(w, "wire/listen-opted-in",
                      "%s %s", m->method,
                      sid == NULL ? "without a subscriptionId: no subscriptions/listen stream "
                                    "asked for it"
-                     : listen == NULL ? "tagged with a subscriptionId that names no "
-                                        "subscriptions/listen request"
-                                      : "on a stream that did not opt in to it");
+                     : !listen ? "tagged with a subscriptionId that names no "
+                                 "subscriptions/listen request"
+                               : "on a stream that did not opt in to it");
     else
         mc_wire_pass(w, "wire/listen-opted-in");
-    if (listen != NULL) {
-        if (!listen->acked)
+    if (listen) {
+        if (!acked)
             mc_wire_fail(w, "wire/listen-ack-first",
                          "%s on subscription %.60s before its acknowledgement", m->method, sid);
         else

@@ -52,6 +52,7 @@ mc_refserver_t *mc_refserver_clone(const mc_refserver_t *tmpl, mc_refserver_emit
     rs->jobs = NULL;
     rs->pending = NULL;
     rs->listens = NULL; /* streams belong to the template's client */
+    rs->serving = NULL;
     rs->out = NULL;
     rs->out_cap = 0;
     rs->failed = 0;

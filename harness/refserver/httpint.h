@@ -74,7 +74,8 @@ typedef struct hs_stream {
     hs_sess_t *sess;
     int is_get;
     char req_id[64];      /* POST: the request's id as compact JSON */
-    char orig_id[64];     /* 2026-07-28: the client's id, req_id being the handler's own */
+    char *orig_id;        /* 2026-07-28: the client's id as compact JSON (owned, any
+                             length), req_id being the handler's own; or NULL */
     char token[64];       /* POST: the request's progressToken as compact JSON, or "" */
     int answered;         /* the response went out (or elsewhere) */
     int finished;         /* no more bytes will be added */

@@ -148,6 +148,7 @@ typedef struct hm_body {
     const char *method;   /* borrowed from o, or NULL */
     int is_request;       /* method and id */
     char id[64];          /* the id as compact JSON, "" when none or too long */
+    int id_valid;         /* the id is a string or an integer, of any length */
     json_object *params;  /* borrowed, or NULL */
     const char *version;  /* params._meta's protocol version, or NULL */
     char token[64];       /* params._meta's progressToken as compact JSON, or "" */
@@ -170,7 +171,8 @@ static void body_read(const char *text, size_t len, hm_body_t *b)
     if (json_object_object_get_ex(b->o, "id", &v)) {
         const char *ids = json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN);
         /* Only a string or an integer is echoed (else the error's id is null). */
-        if (mc_jsonrpc_id_valid(v) && strlen(ids) < sizeof(b->id))
+        b->id_valid = mc_jsonrpc_id_valid(v);
+        if (b->id_valid && strlen(ids) < sizeof(b->id))
             snprintf(b->id, sizeof(b->id), "%s", ids);
         b->is_request = b->method != NULL;
     }
@@ -482,20 +484,23 @@ enum MHD_Result mc__hs_do_post_modern(hs_t *hs, struct MHD_Connection *c, hs_req
     }
     snprintf(s->token, sizeof(s->token), "%s", b.token);
     se->current = s;
-    if (b.id[0] != '\0' && mc_jsonrpc_id_valid(json_object_object_get(b.o, "id"))) {
-        /* The handler sees the request under an id of the server's own. */
+    if (b.is_request && b.id_valid &&
+        (s->orig_id = strdup(json_object_to_json_string_ext(json_object_object_get(b.o, "id"),
+                                                            JSON_C_TO_STRING_PLAIN))) != NULL) {
+        /* The handler sees the request under an id of the server's own
+         * (which routes its answer to this stream, however long the
+         * client's id). */
         char own[40];
         const char *line;
         snprintf(own, sizeof(own), "hs:%lu", ++hs->modern_seq);
         json_object_object_add(b.o, "id", json_object_new_string(own));
         snprintf(s->req_id, sizeof(s->req_id), "\"%s\"", own);
-        snprintf(s->orig_id, sizeof(s->orig_id), "%s", b.id);
         line = json_object_to_json_string_ext(b.o, JSON_C_TO_STRING_PLAIN |
                                                        JSON_C_TO_STRING_NOSLASHESCAPE);
         mc_refserver_handle(se->rs, line, strlen(line), mc_now_ms());
     } else {
-        /* An id JSON-RPC does not allow, or one too long to keep: the
-         * handler answers it as it is, on this stream. */
+        /* An id JSON-RPC does not allow: the handler answers it as it
+         * is, on this stream. */
         snprintf(s->req_id, sizeof(s->req_id), "%s", b.id);
         mc_refserver_handle(se->rs, text, rq->len, mc_now_ms());
     }
@@ -538,7 +543,7 @@ char *mc__hs_modern_restore(const hs_stream_t *t, const char *line, size_t len, 
     int changed = 0;
     char *out = NULL;
 
-    if (t->orig_id[0] == '\0')
+    if (t->orig_id == NULL)
         return NULL;
     tok = json_tokener_new_ex(MC_MAX_JSON_DEPTH);
     if (tok == NULL)

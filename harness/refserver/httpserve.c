@@ -370,6 +370,8 @@ static enum MHD_Result do_resume(hs_t *hs, struct MHD_Connection *c, hs_sess_t *
     s->events = old->events;
     s->attached = 1;
     snprintf(s->req_id, sizeof(s->req_id), "%s", old->req_id);
+    s->orig_id = old->orig_id;
+    old->orig_id = NULL;
     snprintf(s->token, sizeof(s->token), "%s", old->token);
     memcpy(s->hist, old->hist, sizeof(s->hist));
     s->h_head = old->h_head;

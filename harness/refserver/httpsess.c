@@ -156,6 +156,7 @@ void mc__hs_stream_free(hs_stream_t *s)
         hist_drop_oldest(s);
     free(s->buf);
     free(s->first);
+    free(s->orig_id);
     free(s);
 }
 
@@ -293,6 +294,7 @@ void mc__hs_on_emit(void *ctx, const char *line, size_t len)
     hs_stream_t *s, *target = NULL, *get = NULL;
     int is_response = 0;
     char ids[64] = "", token[64] = "", sub[64] = "";
+    const char *serving;
 
     while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
         len--;
@@ -340,14 +342,20 @@ void mc__hs_on_emit(void *ctx, const char *line, size_t len)
         return;
     }
     /* A notification or a server request: the listen stream it belongs to,
-     * else the stream of the request whose progress it reports, else the POST being handled, else the newest
-     * POST stream still open (one a connection reads before one waiting to
-     * be resumed), else the GET stream, else the backlog. */
+     * else (2026-07-28) the stream of the request whose work emitted it,
+     * else the stream of the request whose progress it reports, else the
+     * POST being handled, else the newest POST stream still open (one a
+     * connection reads before one waiting to be resumed), else the GET
+     * stream, else the backlog. */
     for (s = se->streams; sub[0] != '\0' && target == NULL && s != NULL; s = s->next)
         if (!s->is_get && !s->answered && !s->superseded && strcmp(s->req_id, sub) == 0)
             target = s;
     if (sub[0] != '\0' && target == NULL && se->stateless)
         return; /* the listen stream is gone: nobody to tell */
+    serving = sub[0] == '\0' && se->stateless ? mc_refserver_serving(se->rs) : NULL;
+    for (s = se->streams; serving != NULL && target == NULL && s != NULL; s = s->next)
+        if (!s->is_get && !s->answered && !s->superseded && strcmp(s->req_id, serving) == 0)
+            target = s;
     for (s = se->streams; token[0] != '\0' && target == NULL && s != NULL; s = s->next)
         if (!s->is_get && !s->answered && !s->superseded && strcmp(s->token, token) == 0)
             target = s;

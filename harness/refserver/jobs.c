@@ -19,6 +19,8 @@ static void job_free(mc_refserver_t *rs, rs_job_t *job)
 {
     if (job->used)
         rs->njobs--;
+    if (rs->serving == job->id)
+        rs->serving = NULL;
     mc__rs_client_forget(rs, job);
     json_object_put(job->id);
     json_object_put(job->token);
@@ -118,8 +120,10 @@ static void job_step(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply)
     rs_reply_t mrtr;
 
     mc__rs_ctx_save(rs, &saved);
-    if (job->ctx.modern)
+    if (job->ctx.modern) {
         mc__rs_ctx_restore(rs, &job->ctx);
+        rs->serving = job->id;
+    }
     if (job->mrtr_reply != NULL && reply == NULL) {
         /* The answer the retry carried in inputResponses. */
         mrtr.result = job->mrtr_reply;
@@ -128,6 +132,7 @@ static void job_step(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply)
         reply = &mrtr;
     }
     rc = mc__rs_tool_step(rs, job, reply);
+    rs->serving = NULL;
     mc__rs_ctx_restore(rs, &saved);
     if (!job->used || job->serial != serial)
         return; /* finished (and possibly reused) */

@@ -110,6 +110,13 @@ int64_t mc_refserver_next_deadline(const mc_refserver_t *rs);
  * whose timeouts then no longer count as work for mc_refserver_tick(). */
 void mc_refserver_input_closed(mc_refserver_t *rs);
 
+/* The id (compact JSON, valid until the next call) of the stateless
+ * (2026-07-28) request whose work is being done now, while a step of its
+ * work runs later than the request was handled (a timer, an answer from
+ * the client); NULL otherwise. What is emitted meanwhile relates to that
+ * request: the HTTP server sends it on that request's response stream. */
+const char *mc_refserver_serving(const mc_refserver_t *rs);
+
 /* Lines a violation switch wants printed before any message (a stdout banner),
  * or NULL. Used by the stdio main only. */
 const char *mc_refserver_banner(const mc_refserver_t *rs);

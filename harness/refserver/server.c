@@ -582,6 +582,13 @@ void mc_refserver_input_closed(mc_refserver_t *rs)
         memset(rs->pending, 0, RS_MAX_PENDING * sizeof(*rs->pending));
 }
 
+const char *mc_refserver_serving(const mc_refserver_t *rs)
+{
+    return rs != NULL && rs->serving != NULL
+               ? json_object_to_json_string_ext(rs->serving, JSON_C_TO_STRING_PLAIN)
+               : NULL;
+}
+
 const char *mc_refserver_banner(const mc_refserver_t *rs)
 {
     if (rs != NULL && rs_bug_on(rs, STDOUT_BANNER))

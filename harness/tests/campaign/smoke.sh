@@ -64,6 +64,11 @@ rc=$?
 [[ $rc -eq 0 ]] || { cat "$TMP/modern.err"; cut -f2,3,11 "$TMP/modern/findings/index.tsv"; fail "clean refserver at 2026-07-28: exit $rc"; }
 grep -q '"io.modelcontextprotocol/protocolVersion":"2026-07-28"' "$TMP/modern/corpus/"*.json ||
   fail "2026-07-28 requests carry no per-request _meta"
+grep -q '"method":"subscriptions/listen"' "$TMP/modern/corpus/"*.json ||
+  fail "no 2026-07-28 sequence opened a subscriptions/listen stream"
+if grep -q '"method":"ping"' "$TMP/modern/corpus/"w0-000000-*.json; then
+  fail "the 2026-07-28 discovery sequence sends ping, which that version removed"
+fi
 "$MC" fuzz --seconds 4 --max-findings 1 --seed 1 --spec-version 2026-07-28 --out "$TMP/modern-rt" -- \
   "$RS" --inject result-type-missing --root "$TMP/root" 2>"$TMP/modern-rt.err"
 rc=$?
@@ -74,6 +79,20 @@ grep -q '"version": "2026-07-28"' "$f" || fail "the 2026-07-28 reproducer names 
 [[ $? -eq 1 ]] || fail "the 2026-07-28 reproducer does not fail against the faulty server"
 "$MC" run --report-dir "$TMP/r6" --scenarios "$f" -- "$RS" >/dev/null 2>&1
 [[ $? -eq 0 ]] || fail "the 2026-07-28 reproducer fails against the clean server"
+# A listen stream hears of a change it did not opt in to: found with the
+# trigger tools alone allowed, and replayed.
+"$MC" fuzz --seconds 30 --max-findings 1 --seed 1 --spec-version 2026-07-28 --out "$TMP/modern-li" \
+  --safe-tools test_trigger_tool_change,test_trigger_prompt_change,test_trigger_resource_list_change,test_trigger_resource_update \
+  -- "$RS" --inject listen-not-opted-in --root "$TMP/root" 2>"$TMP/modern-li.err"
+rc=$?
+[[ $rc -eq 1 ]] || { cat "$TMP/modern-li.err"; fail "listen-not-opted-in: exit $rc, want 1"; }
+grep -q "wire/listen-opted-in" "$TMP/modern-li/findings/index.tsv" || fail "listen-not-opted-in not found"
+f=$(ls "$TMP/modern-li/findings/"*.jsonc | head -1)
+grep -q '"request": "server/discover"' "$f" || fail "the 2026-07-28 reproducer asks with ping whether the server serves"
+"$MC" run --report-dir "$TMP/r7" --scenarios "$f" -- "$RS" --inject listen-not-opted-in >/dev/null 2>&1
+[[ $? -eq 1 ]] || fail "the listen reproducer does not fail against the faulty server"
+"$MC" run --report-dir "$TMP/r8" --scenarios "$f" -- "$RS" >/dev/null 2>&1
+[[ $? -eq 0 ]] || fail "the listen reproducer fails against the clean server"
 left_behind && fail "a server process was left behind (2026-07-28)"
 
 # 3. A server that dies on its first message: a crash finding.

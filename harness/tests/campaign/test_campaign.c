@@ -227,6 +227,9 @@ static void test_exec_http_refusals(void **state)
              "\"io.modelcontextprotocol/clientCapabilities\": {}}}},"
              " {\"jsonrpc\": \"2.0\", \"id\": \"%s\", \"method\": \"ping\", \"params\": {\"_meta\": {"
              "\"io.modelcontextprotocol/protocolVersion\": \"1999-01-01\", "
+             "\"io.modelcontextprotocol/clientCapabilities\": {}}}},"
+             " {\"jsonrpc\": \"2.0\", \"id\": \"a/b\", \"method\": \"ping\", \"params\": {\"_meta\": {"
+             "\"io.modelcontextprotocol/protocolVersion\": \"1999-01-01\", "
              "\"io.modelcontextprotocol/clientCapabilities\": {}}}}]",
              longid);
     seq = ct_parse(text);
@@ -241,7 +244,49 @@ static void test_exec_http_refusals(void **state)
         fprintf(stderr, "finding: %s: %s\n", out.f[i].check, out.f[i].detail);
     assert_int_equal(out.answered[0], 1);
     assert_int_equal(out.answered[1], 1);
+    assert_int_equal(out.answered[2], 1); /* an id whose JSON may escape "/" */
     assert_int_equal(out.nf, 0);
+    mc_exec_outcome_free(&out);
+    mc_exec_free(x);
+    json_object_put(seq);
+}
+
+/* At 2026-07-28 a subscriptions/listen request is a stream, answered only
+ * when it ends: no hang is reported for it, and no answer is noted for it
+ * (its replay step expects none), though an answer arrives after it was
+ * sent. */
+static void test_exec_listen_stream(void **state)
+{
+    char *argv[] = {(char *)g_refserver, NULL};
+    mc_exec_opts_t o;
+    mc_exec_t *x;
+    mc_exec_outcome_t out;
+    mc_errbuf_t eb;
+    json_object *seq = ct_parse(
+        "[{\"jsonrpc\": \"2.0\", \"id\": 100, \"method\": \"tools/call\", \"params\": {"
+        "\"name\": \"test_tool_with_progress\", \"arguments\": {}, \"_meta\": {"
+        "\"io.modelcontextprotocol/protocolVersion\": \"2026-07-28\", "
+        "\"io.modelcontextprotocol/clientCapabilities\": {}}}},"
+        " {\"jsonrpc\": \"2.0\", \"id\": 101, \"method\": \"subscriptions/listen\", \"params\": {"
+        "\"notifications\": {\"toolsListChanged\": true}, \"_meta\": {"
+        "\"io.modelcontextprotocol/protocolVersion\": \"2026-07-28\", "
+        "\"io.modelcontextprotocol/clientCapabilities\": {}}}}]");
+    size_t i;
+
+    (void)state;
+    ct_opts(&o, argv);
+    o.version = "2026-07-28";
+    o.allowed = ct_allow_all;
+    o.hang_ms = 2000;
+    mc_errbuf_clear(&eb);
+    x = ct_exec(&o);
+    assert_int_equal(mc_exec_run(x, seq, 1, 1, &out, &eb), MC_OK);
+    for (i = 0; i < out.nf; i++)
+        fprintf(stderr, "finding: %s: %s\n", out.f[i].check, out.f[i].detail);
+    assert_int_equal(out.nf, 0);
+    assert_int_equal(out.answered[0], 1);
+    assert_int_equal(out.answered[1], 0);
+    assert_int_equal(out.replied[1], 0);
     mc_exec_outcome_free(&out);
     mc_exec_free(x);
     json_object_put(seq);
@@ -516,6 +561,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_history_reproduces),
         cmocka_unit_test(test_exec_refserver),
         cmocka_unit_test(test_exec_http_refusals),
+        cmocka_unit_test(test_exec_listen_stream),
         cmocka_unit_test(test_exec_answers),
         cmocka_unit_test(test_exec_hang),
         cmocka_unit_test(test_exec_memory),

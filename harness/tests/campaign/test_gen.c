@@ -95,6 +95,77 @@ static void test_gen_stamps_requests(void **state)
     json_object_put(meta);
 }
 
+/* At a stateless version the methods are 2026-07-28's: server/discover and
+ * subscriptions/listen are made (with a notifications filter), initialize
+ * never, and a third of the requests name a log level in their _meta; in
+ * the initialize era neither new method is made. */
+static void test_gen_stateless_methods(void **state)
+{
+    mc_gen_t g, legacy;
+    json_object *meta = ct_parse("{\"io.modelcontextprotocol/protocolVersion\": \"2026-07-28\"}");
+    size_t i, discover = 0, listen = 0, filtered = 0, init = 0, leveled = 0, requests = 0;
+    size_t legacy_new = 0;
+
+    (void)state;
+    assert_int_equal(mc_gen_init(&g, 5, NULL, 1), 0);
+    assert_int_equal(mc_gen_init(&legacy, 5, NULL, 1), 0);
+    assert_int_equal(mc_gen_set_meta(&g, meta), 0);
+    for (i = 0; i < 2000; i++) {
+        json_object *m = mc_gen_message(&g), *l = mc_gen_message(&legacy);
+        const char *method = mc_json_get_str(m, "method"), *lm = mc_json_get_str(l, "method");
+        json_object *p = mc_json_get(m, "params");
+        requests += mc_json_get(m, "id") != NULL;
+        discover += strcmp(method, "server/discover") == 0;
+        init += strcmp(method, "initialize") == 0;
+        if (strcmp(method, "subscriptions/listen") == 0) {
+            listen++;
+            filtered += json_object_is_type(mc_json_get(p, "notifications"), json_type_object);
+        }
+        leveled += mc_json_get(mc_json_get(p, "_meta"), MC_GEN_META_LOG_LEVEL) != NULL;
+        legacy_new += strcmp(lm, "server/discover") == 0 || strcmp(lm, "subscriptions/listen") == 0;
+        json_object_put(m);
+        json_object_put(l);
+    }
+    assert_true(discover > 40 && listen > 40);
+    assert_int_equal(filtered, listen);
+    assert_int_equal(init, 0);
+    assert_true(leveled > requests / 5 && leveled < requests / 2);
+    assert_int_equal(legacy_new, 0);
+    mc_gen_free(&g);
+    mc_gen_free(&legacy);
+    json_object_put(meta);
+}
+
+/* A listen stream a sequence opens and does not cancel is cancelled at its
+ * end; one it cancels is left alone; a full sequence makes room. */
+static void test_gen_close_listens(void **state)
+{
+    json_object *seq = ct_parse(
+        "[{\"jsonrpc\": \"2.0\", \"id\": \"L\", \"method\": \"subscriptions/listen\", "
+        "\"params\": {\"notifications\": {}}},"
+        " {\"jsonrpc\": \"2.0\", \"id\": 7, \"method\": \"subscriptions/listen\", "
+        "\"params\": {\"notifications\": {}}},"
+        " {\"jsonrpc\": \"2.0\", \"method\": \"notifications/cancelled\", "
+        "\"params\": {\"requestId\": 7}}]");
+    json_object *last, *full = json_object_new_array();
+    size_t i;
+
+    (void)state;
+    assert_int_equal(mc_gen_close_listens(seq), 1);
+    assert_int_equal(json_object_array_length(seq), 4);
+    last = json_object_array_get_idx(seq, 3);
+    assert_string_equal(mc_json_get_str(last, "method"), "notifications/cancelled");
+    assert_string_equal(mc_json_get_str(mc_json_get(last, "params"), "requestId"), "L");
+    assert_int_equal(mc_gen_close_listens(seq), 0); /* closed now */
+    json_object_array_add(full, json_object_get(json_object_array_get_idx(seq, 0)));
+    for (i = 1; i < MC_GEN_MAX_SEQ; i++)
+        json_object_array_add(full, ct_parse("{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"tools/list\"}"));
+    assert_int_equal(mc_gen_close_listens(full), 1);
+    assert_int_equal(json_object_array_length(full), MC_GEN_MAX_SEQ);
+    json_object_put(seq);
+    json_object_put(full);
+}
+
 /* The URI a sequence subscribes, unsubscribes and reads is now and then
  * renamed to another revealed URI in all three messages at once (by chance
  * alone, three tree mutations would each have to pick the same one). */
@@ -207,6 +278,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_gen_tools_and_bounds),
         cmocka_unit_test(test_gen_stamps_requests),
+        cmocka_unit_test(test_gen_stateless_methods),
+        cmocka_unit_test(test_gen_close_listens),
         cmocka_unit_test(test_gen_rename_revealed),
         cmocka_unit_test(test_gen_reuses_names),
     };

@@ -20,7 +20,12 @@ The scenario library over Streamable HTTP against the reference server:
      followed by a stray brace, or with a raw control byte in a string, is a
      parse error (-32700, null id; before a session, a refusal with a null
      id, whatever its code), and a refusal of a request whose id is neither
-     a string nor an integer carries a null id.
+     a string nor an integer carries a null id;
+  7. at 2026-07-28 a request with a long id (700 bytes) whose answer comes
+     after the handler returned (a tool that reports progress first) is
+     answered on its stream with that id; and the log messages of a tool
+     whose work runs on timers come on its own stream, before its answer,
+     while a subscriptions/listen stream is open too.
 """
 import http.client
 import json
@@ -29,6 +34,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import time
 
 
 def run(cmd, timeout=600):
@@ -111,6 +117,80 @@ def strict_bodies(refserver, marker):
         p.terminate()
         p.wait(10)
     print(f"http_library: strict bodies: {'FAIL' if problems else 'ok'}")
+    return problems
+
+
+def open_stream(url, rid, method, params, name=None):
+    """POSTs a 2026-07-28 request; returns (connection, response) with the
+    response's SSE stream still open."""
+    m = re.match(r"http://([^/:]+):(\d+)(/.*)", url)
+    meta = {"io.modelcontextprotocol/protocolVersion": STATELESS,
+            "io.modelcontextprotocol/clientCapabilities": {}}
+    meta.update(params.pop("_meta", {}))
+    params["_meta"] = meta
+    headers = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream",
+               "MCP-Protocol-Version": STATELESS, "Mcp-Method": method}
+    if name:
+        headers["Mcp-Name"] = name
+    c = http.client.HTTPConnection(m.group(1), int(m.group(2)), timeout=10)
+    c.request("POST", m.group(3), body=json.dumps({"jsonrpc": "2.0", "id": rid, "method": method,
+                                                   "params": params}).encode(), headers=headers)
+    return c, c.getresponse()
+
+
+def read_until_answer(r):
+    """The messages of SSE response r up to and with the first answer, and
+    the text read. Keep-alive comments would keep a plain read waiting: the
+    stream is read a line at a time, for 10 s at most."""
+    msgs, data, deadline = [], "", time.monotonic() + 10
+    while time.monotonic() < deadline:
+        line = r.readline().decode()
+        if not line:
+            break
+        data += line
+        if line.startswith("data:"):
+            msgs.append(json.loads(line[5:]))
+            if "id" in msgs[-1] and ("result" in msgs[-1] or "error" in msgs[-1]):
+                break
+    return msgs, data
+
+
+def late_answers(refserver, marker):
+    """Item 7. Returns the number of problems."""
+    p = subprocess.Popen([refserver, "--http", "127.0.0.1:0", marker], stdout=subprocess.PIPE,
+                         stderr=subprocess.DEVNULL, text=True)
+    problems = 0
+    try:
+        url = re.search(r"listening on (http://\S+)", p.stdout.readline()).group(1)
+        rid = "E" * 700
+        c, r = open_stream(url, rid, "tools/call",
+                           {"name": "test_tool_with_progress", "arguments": {},
+                            "_meta": {"progressToken": "t7"}}, "test_tool_with_progress")
+        msgs, data = read_until_answer(r)
+        c.close()
+        answers = [x["id"] for x in msgs if "id" in x]
+        if r.status != 200 or answers != [rid]:
+            print(f"http_library: FAIL long id: HTTP {r.status}, "
+                  f"answers {[str(a)[:20] for a in answers]} {data[:200]!r}")
+            problems += 1
+        # The listen stream opens while the tool works: the newest stream.
+        c, r = open_stream(url, 8, "tools/call",
+                           {"name": "test_tool_with_logging", "arguments": {},
+                            "_meta": {"io.modelcontextprotocol/logLevel": "debug"}},
+                           "test_tool_with_logging")
+        lc, lr = open_stream(url, "L", "subscriptions/listen", {"notifications": {}})
+        msgs, data = read_until_answer(r)
+        c.close()
+        lc.close()
+        logs = [x for x in msgs if x.get("method") == "notifications/message"]
+        if lr.status != 200 or len(logs) != 3 or "result" not in msgs[-1]:
+            print(f"http_library: FAIL a tool's log messages beside a listen stream: "
+                  f"{len(logs)} of 3 on its stream before its answer {data[:300]!r}")
+            problems += 1
+    finally:
+        p.terminate()
+        p.wait(10)
+    print(f"http_library: late answers at {STATELESS}: {'FAIL' if problems else 'ok'}")
     return problems
 
 
@@ -201,6 +281,7 @@ def main():
             print(f"http_library: FAIL remote URL without --allow-remote: exit {r.returncode}")
             failures += 1
     failures += strict_bodies(refserver, marker)
+    failures += late_answers(refserver, marker)
     left = leftovers(marker, refserver)
     if left:
         print("http_library: FAIL servers left running:\n  " + "\n  ".join(left))

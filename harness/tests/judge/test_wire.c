@@ -565,6 +565,69 @@ static void test_stateless(void **state)
     mc_wire_free(&w);
 }
 
+/* A listen request's id sent again (an invalid request, as a fuzzer's id
+ * collisions make): an answer to that id may be the other request's, and a
+ * notification tagged with it may belong to either listen stream. */
+static void test_listen_reused_id(void **state)
+{
+    mc_wire_t w;
+
+    (void)state;
+    assert_int_equal(mc_wire_init(&w), MC_OK);
+    mreq(&w, 40, "subscriptions/listen", "{}", "", ",\"notifications\":{\"promptsListChanged\":true}");
+    out(&w, "{\"id\":40}");
+    in(&w, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/subscriptions/acknowledged\","
+           "\"params\":{\"_meta\":{\"io.modelcontextprotocol/subscriptionId\":40},"
+           "\"notifications\":{\"promptsListChanged\":true}}}");
+    in(&w, "{\"jsonrpc\":\"2.0\",\"id\":40,\"error\":{\"code\":-32600,\"message\":\"x\"}}");
+    in(&w, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/prompts/list_changed\",\"params\":{"
+           "\"_meta\":{\"io.modelcontextprotocol/subscriptionId\":40}}}");
+    assert_int_equal(findings(&w, "wire/listen-opted-in"), 0);
+    assert_int_equal(evals(&w, "wire/listen-opted-in"), 1);
+    /* Two listens with one id: the second opted in, the first did not. */
+    mreq(&w, 41, "subscriptions/listen", "{}", "", ",\"notifications\":{}");
+    mreq(&w, 41, "subscriptions/listen", "{}", "", ",\"notifications\":{\"toolsListChanged\":true}");
+    in(&w, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/subscriptions/acknowledged\","
+           "\"params\":{\"_meta\":{\"io.modelcontextprotocol/subscriptionId\":41},"
+           "\"notifications\":{}}}");
+    in(&w, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/tools/list_changed\",\"params\":{"
+           "\"_meta\":{\"io.modelcontextprotocol/subscriptionId\":41}}}");
+    assert_int_equal(findings(&w, "wire/listen-opted-in"), 0);
+    assert_int_equal(findings(&w, "wire/listen-ack-first"), 0);
+    /* Still judged: a kind neither opted in to. */
+    in(&w, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/resources/list_changed\",\"params\":{"
+           "\"_meta\":{\"io.modelcontextprotocol/subscriptionId\":41}}}");
+    assert_int_equal(findings(&w, "wire/listen-opted-in"), 1);
+    mc_wire_free(&w);
+}
+
+/* Answers to an id the client sent twice teach nothing: server/discover and
+ * tools/call sent with one id, and the tool's result (which has no
+ * capabilities) must not become the server's declared capabilities. */
+static void test_shared_id_teaches_nothing(void **state)
+{
+    mc_wire_t w;
+    const char *log = "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{"
+                      "\"level\":\"info\",\"data\":1}}";
+
+    (void)state;
+    assert_int_equal(mc_wire_init(&w), MC_OK);
+    mreq(&w, 1, "server/discover", "{}", "", "");
+    in(&w, "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"resultType\":\"complete\","
+           "\"supportedVersions\":[\"2026-07-28\"],\"capabilities\":{\"logging\":{}}}}");
+    mreq(&w, 5, "tools/call", "{}", "", ",\"name\":\"t\"");
+    mreq(&w, 5, "server/discover", "{}", "", "");
+    in(&w, "{\"jsonrpc\":\"2.0\",\"id\":5,\"result\":{\"resultType\":\"complete\","
+           "\"supportedVersions\":[\"2026-07-28\"],\"capabilities\":{\"logging\":{}}}}");
+    in(&w, "{\"jsonrpc\":\"2.0\",\"id\":5,\"result\":{\"resultType\":\"complete\",\"content\":[]}}");
+    mreq(&w, 6, "tools/call", "{}", ",\"io.modelcontextprotocol/logLevel\":\"info\"", ",\"name\":\"t\"");
+    in(&w, log);
+    assert_int_equal(findings(&w, "wire/logging-capability"), 0);
+    assert_int_equal(evals(&w, "wire/logging-capability"), 1);
+    assert_int_equal(findings(&w, "wire/single-response"), 0);
+    mc_wire_free(&w);
+}
+
 static void test_bounded_findings(void **state)
 {
     mc_wire_t w;
@@ -593,6 +656,8 @@ int main(void)
         cmocka_unit_test(test_bounded_findings),
         cmocka_unit_test(test_stateless),
         cmocka_unit_test(test_stateless_legacy_requests),
+        cmocka_unit_test(test_listen_reused_id),
+        cmocka_unit_test(test_shared_id_teaches_nothing),
         cmocka_unit_test(test_null_id_answer_to_notification),
         cmocka_unit_test(test_server_request_ids),
         cmocka_unit_test(test_oversize_open),
