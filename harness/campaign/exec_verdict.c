@@ -116,6 +116,21 @@ static int follows_requests(const char *check)
     return 0;
 }
 
+/* True for the HTTP checks that pair a message with the stream of a
+ * request by its id or progress token. */
+static int pairs_streams(const char *check)
+{
+    static const char *const k[] = {"http/response-on-own-stream", "http/resume-own-stream",
+                                    "http/stateless-response-ends-stream",
+                                    "http/stateless-notification-related"};
+    size_t i;
+
+    for (i = 0; i < sizeof(k) / sizeof(k[0]); i++)
+        if (strcmp(check, k[i]) == 0)
+            return 1;
+    return 0;
+}
+
 /*
  * Whether an HTTP finding of the transport says something about the server.
  * A POSTed notification or unreadable body refused with a 4xx status is no
@@ -130,6 +145,11 @@ static int http_judged(const mc_exec_t *x, const mc_http_finding_t *hf)
     if (strcmp(hf->check, "http/notification-202") == 0 && strstr(hf->detail, " got 4") != NULL)
         return 0;
     if (strcmp(hf->check, "http/response-on-own-stream") == 0 && x->long_id)
+        return 0;
+    /* Once the client sent an id or token twice in this process, or a line
+     * that is not UTF-8 (whose id a server may read otherwise), which stream
+     * a message belongs to cannot be told from its id or token. */
+    if (pairs_streams(hf->check) && (x->reused || x->n_doubt > 0 || x->doubt_all))
         return 0;
     /* A body that is no well-formed request (the transport read no id) is
      * malformed input: what status it gets is the JSON-RPC checks' business. */

@@ -251,6 +251,60 @@ static void test_exec_http_refusals(void **state)
     json_object_put(seq);
 }
 
+/* Runs seq (text) at 2026-07-28 on a fresh HTTP refserver with switch bug,
+ * every tool allowed; returns the number of findings of check. */
+static size_t http_findings(const char *bug, const char *seqtext, const char *check)
+{
+    char *argv[] = {(char *)g_refserver, "--http", "127.0.0.1:0", "--inject", (char *)bug, NULL};
+    mc_exec_opts_t o;
+    mc_exec_t *x;
+    mc_exec_outcome_t out;
+    mc_errbuf_t eb;
+    json_object *seq = ct_parse(seqtext);
+    size_t i, n = 0;
+
+    ct_opts(&o, argv);
+    o.url = "http://127.0.0.1:0/mcp";
+    o.version = "2026-07-28";
+    o.allowed = ct_allow_all;
+    o.hang_ms = 2000;
+    mc_errbuf_clear(&eb);
+    x = ct_exec(&o);
+    assert_int_equal(mc_exec_run(x, seq, 1, 1, &out, &eb), MC_OK);
+    for (i = 0; i < out.nf; i++)
+        n += strcmp(out.f[i].check, check) == 0;
+    mc_exec_outcome_free(&out);
+    mc_exec_free(x);
+    json_object_put(seq);
+    return n;
+}
+
+#define CT_META26 "\"_meta\": {\"io.modelcontextprotocol/protocolVersion\": \"2026-07-28\", " \
+                  "\"io.modelcontextprotocol/clientCapabilities\": {}}"
+
+/* A change notification on a request's stream instead of its listen
+ * stream is found, unless the client sent an id twice: then which stream
+ * a message belongs to cannot be told from ids. */
+static void test_exec_http_stream_pairing(void **state)
+{
+    const char *listen = "{\"jsonrpc\": \"2.0\", \"id\": 100, \"method\": \"subscriptions/listen\", "
+                         "\"params\": {\"notifications\": {\"toolsListChanged\": true}, " CT_META26 "}}";
+    const char *call = "{\"jsonrpc\": \"2.0\", \"id\": 101, \"method\": \"tools/call\", \"params\": {"
+                       "\"name\": \"test_trigger_tool_change\", \"arguments\": {}, " CT_META26 "}}";
+    const char *list = "{\"jsonrpc\": \"2.0\", \"id\": 102, \"method\": \"tools/list\", "
+                       "\"params\": {" CT_META26 "}}";
+    char seq[2048];
+
+    (void)state;
+    snprintf(seq, sizeof(seq), "[%s, %s, %s]", listen, list, call);
+    assert_true(http_findings("http-listen-on-request-stream", seq,
+                              "http/stateless-notification-related") > 0);
+    snprintf(seq, sizeof(seq), "[%s, %s, %s, %s]", listen, list, list, call);
+    assert_int_equal(http_findings("http-listen-on-request-stream", seq,
+                                   "http/stateless-notification-related"),
+                     0);
+}
+
 /* At 2026-07-28 a subscriptions/listen request is a stream, answered only
  * when it ends: no hang is reported for it, and no answer is noted for it
  * (its replay step expects none), though an answer arrives after it was
@@ -562,6 +616,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_exec_refserver),
         cmocka_unit_test(test_exec_http_refusals),
         cmocka_unit_test(test_exec_listen_stream),
+        cmocka_unit_test(test_exec_http_stream_pairing),
         cmocka_unit_test(test_exec_answers),
         cmocka_unit_test(test_exec_hang),
         cmocka_unit_test(test_exec_memory),
