@@ -98,6 +98,17 @@ static int response_doubtful(const mc_exec_t *x, const mc__exec_inline_t *r)
     return 0;
 }
 
+/* True when check is one of the n names of k. */
+static int named_in(const char *check, const char *const *k, size_t n)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        if (strcmp(check, k[i]) == 0)
+            return 1;
+    return 0;
+}
+
 /* True for the wire checks that pair a server message with the request it
  * belongs to (by id or progress token): once the client has sent an id or
  * token twice, which request that is cannot be told. */
@@ -108,12 +119,8 @@ static int follows_requests(const char *check)
                                     "wire/log-level", "wire/resource-updated-subscribed",
                                     "wire/no-response-to-notification",
                                     "wire/null-id-only-for-unreadable-requests"};
-    size_t i;
 
-    for (i = 0; i < sizeof(k) / sizeof(k[0]); i++)
-        if (strcmp(check, k[i]) == 0)
-            return 1;
-    return 0;
+    return named_in(check, k, sizeof(k) / sizeof(k[0]));
 }
 
 /* True for the HTTP checks that pair a message with the stream of a
@@ -123,12 +130,8 @@ static int pairs_streams(const char *check)
     static const char *const k[] = {"http/response-on-own-stream", "http/resume-own-stream",
                                     "http/stateless-response-ends-stream",
                                     "http/stateless-notification-related"};
-    size_t i;
 
-    for (i = 0; i < sizeof(k) / sizeof(k[0]); i++)
-        if (strcmp(check, k[i]) == 0)
-            return 1;
-    return 0;
+    return named_in(check, k, sizeof(k) / sizeof(k[0]));
 }
 
 /*

@@ -27,6 +27,7 @@ The scenario library over Streamable HTTP against the reference server:
      whose work runs on timers come on its own stream, before its answer,
      while a subscriptions/listen stream is open too.
 """
+import contextlib
 import http.client
 import json
 import os
@@ -80,14 +81,23 @@ def post(url, body, headers):
         return r.status, None
 
 
-def strict_bodies(refserver, marker):
-    """Item 6. Returns the number of problems."""
+@contextlib.contextmanager
+def http_refserver(refserver, marker):
+    """Starts REFSERVER --http on a free loopback port; yields its URL and
+    stops it on leaving."""
     p = subprocess.Popen([refserver, "--http", "127.0.0.1:0", marker], stdout=subprocess.PIPE,
                          stderr=subprocess.DEVNULL, text=True)
-    problems = 0
     try:
-        m = re.search(r"listening on (http://\S+)", p.stdout.readline())
-        url = m.group(1)
+        yield re.search(r"listening on (http://\S+)", p.stdout.readline()).group(1)
+    finally:
+        p.terminate()
+        p.wait(10)
+
+
+def strict_bodies(refserver, marker):
+    """Item 6. Returns the number of problems."""
+    problems = 0
+    with http_refserver(refserver, marker) as url:
         modern = {"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "ping"}
         meta = ('"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28",'
                 '"io.modelcontextprotocol/clientCapabilities":{}}')
@@ -113,9 +123,6 @@ def strict_bodies(refserver, marker):
             if not ok:
                 print(f"http_library: FAIL {name}: HTTP {status} {doc}")
                 problems += 1
-    finally:
-        p.terminate()
-        p.wait(10)
     print(f"http_library: strict bodies: {'FAIL' if problems else 'ok'}")
     return problems
 
@@ -157,11 +164,8 @@ def read_until_answer(r):
 
 def late_answers(refserver, marker):
     """Item 7. Returns the number of problems."""
-    p = subprocess.Popen([refserver, "--http", "127.0.0.1:0", marker], stdout=subprocess.PIPE,
-                         stderr=subprocess.DEVNULL, text=True)
     problems = 0
-    try:
-        url = re.search(r"listening on (http://\S+)", p.stdout.readline()).group(1)
+    with http_refserver(refserver, marker) as url:
         rid = "E" * 700
         c, r = open_stream(url, rid, "tools/call",
                            {"name": "test_tool_with_progress", "arguments": {},
@@ -187,9 +191,6 @@ def late_answers(refserver, marker):
             print(f"http_library: FAIL a tool's log messages beside a listen stream: "
                   f"{len(logs)} of 3 on its stream before its answer {data[:300]!r}")
             problems += 1
-    finally:
-        p.terminate()
-        p.wait(10)
     print(f"http_library: late answers at {STATELESS}: {'FAIL' if problems else 'ok'}")
     return problems
 
