@@ -241,7 +241,11 @@
        "2025-06-18/server/resources#subscriptions")                                                \
     XX(LOG_NUMBER_AFTER_CHANGE, "log-level-number-after-change", "MUST",                           \
        "once a second setLevel has changed the level, notifications/message gives it as a number",\
-       "2025-06-18/server/utilities/logging#log-levels")
+       "2025-06-18/server/utilities/logging#log-levels")                                           \
+    /* behind a chain of requests in a row whose answers do not change */                        \
+    XX(COMPLETION_RENARROWED, "completion-renarrowed-objects", "MUST",                             \
+       "a completion narrowed from a list already narrowed (three in a row of one argument, "     \
+       "each typed further) returns its values as objects", "2025-06-18/server/utilities/completion#completion-results")
 
 typedef enum rs_bug {
     RS_BUG_NONE = 0,

@@ -113,6 +113,22 @@ typedef struct rs_pending {
     char method[32]; /* the request's method */
 } rs_pending_t;
 
+/*
+ * The completion the server answered last (completion.c). The next
+ * completion/complete of the same reference, argument and context whose
+ * value extends the one kept is filtered from the values kept (narrowing,
+ * as a client typing further asks again) instead of being looked up again;
+ * any other request drops it. Plain data, so that a clone copies it.
+ */
+typedef struct rs_narrow {
+    int valid;
+    int depth; /* narrowings in a row since the list was looked up */
+    char key[RS_NARROW_KEY_MAX];
+    char value[RS_NARROW_VALUE_MAX];
+    int n;
+    char values[RS_NARROW_VALUES][RS_NARROW_VALUE_MAX];
+} rs_narrow_t;
+
 struct rs_fileroot;
 
 struct mc_refserver {
@@ -139,6 +155,7 @@ struct mc_refserver {
     int log_window_count;
     uint64_t log_dropped;
     int log_changes; /* setLevel calls that changed a level already set (one switch) */
+    rs_narrow_t narrow; /* the completion answered last */
 
     /* mutable fixtures */
     int dyn_resource, dyn_prompt, dyn_tool; /* the trigger tools toggle these */
@@ -438,6 +455,9 @@ const char *mc__rs_log_level_name(int level);
 
 /* ---- completion.c ---- */
 void mc__rs_complete(mc_refserver_t *rs, json_object *id, json_object *params);
+/* Drops the completion kept for narrowing: a request other than
+ * completion/complete came. */
+void mc__rs_complete_forget(mc_refserver_t *rs);
 
 /* ---- fileroot.c ---- */
 struct rs_fileroot *mc__rs_fileroot_open(const char *dir, mc_errbuf_t *eb);

@@ -59,6 +59,13 @@
 /* Values returned by completion/complete (the spec's maximum is 100). */
 #define RS_MAX_COMPLETION_VALUES 100
 
+/* The completion answered last (kept for narrowing, completion.c): longest
+ * key (reference, argument and context) and longest value kept; a longer
+ * one is not kept. RS_NARROW_VALUES is the most candidates a table row has. */
+#define RS_NARROW_KEY_MAX 512
+#define RS_NARROW_VALUE_MAX 64
+#define RS_NARROW_VALUES 8
+
 /* --root: files listed, directory depth walked, bytes read from one file. */
 #define RS_MAX_ROOT_FILES 4096
 #define RS_MAX_ROOT_DEPTH 8

@@ -331,6 +331,8 @@ static void dispatch_request(mc_refserver_t *rs, const mc_msg_t *msg)
     size_t i;
     const char *m = msg->method;
 
+    if (strcmp(m, "completion/complete") != 0)
+        mc__rs_complete_forget(rs);
     if (mc__rs_modern_claims(rs, msg)) {
         dispatch_modern(rs, msg);
         return;

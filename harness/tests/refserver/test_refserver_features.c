@@ -345,6 +345,89 @@ static void test_completion(void **state)
     rt_close(&t);
 }
 
+/* Completions asked in a row as a user types further: narrowed from the
+ * answer before, they are answered exactly as a fresh lookup answers them
+ * (each is compared with the same request after a ping, which drops what
+ * was kept). With completion-renarrowed-objects, the second narrowing in a
+ * row and those after it answer objects; a chain broken by another request
+ * starts again. */
+static const char *const narrow_chain[] = {
+    "{\"ref\":{\"type\":\"ref/prompt\",\"name\":\"test_prompt_with_arguments\"},"
+    "\"argument\":{\"name\":\"arg1\",\"value\":\"\"}}",
+    "{\"ref\":{\"type\":\"ref/prompt\",\"name\":\"test_prompt_with_arguments\"},"
+    "\"argument\":{\"name\":\"arg1\",\"value\":\"a\"}}",
+    "{\"ref\":{\"type\":\"ref/prompt\",\"name\":\"test_prompt_with_arguments\"},"
+    "\"argument\":{\"name\":\"arg1\",\"value\":\"al\"}}",
+    "{\"ref\":{\"type\":\"ref/prompt\",\"name\":\"test_prompt_with_arguments\"},"
+    "\"argument\":{\"name\":\"arg1\",\"value\":\"alp\"}}",
+    /* not typed further: looked up again */
+    "{\"ref\":{\"type\":\"ref/prompt\",\"name\":\"test_prompt_with_arguments\"},"
+    "\"argument\":{\"name\":\"arg1\",\"value\":\"b\"}}",
+    /* another argument, then a context that selects another list */
+    "{\"ref\":{\"type\":\"ref/prompt\",\"name\":\"test_prompt_with_arguments\"},"
+    "\"argument\":{\"name\":\"arg2\",\"value\":\"b\"}}",
+    "{\"ref\":{\"type\":\"ref/resource\",\"uri\":\"test://items/{category}/{item}\"},"
+    "\"argument\":{\"name\":\"item\",\"value\":\"\"},\"context\":{\"arguments\":{\"category\":\"tools\"}}}",
+    "{\"ref\":{\"type\":\"ref/resource\",\"uri\":\"test://items/{category}/{item}\"},"
+    "\"argument\":{\"name\":\"item\",\"value\":\"\"}}",
+    "{\"ref\":{\"type\":\"ref/resource\",\"uri\":\"test://items/{category}/{item}\"},"
+    "\"argument\":{\"name\":\"item\",\"value\":\"ch\"}}",
+    /* a scan of the resources: never narrowed */
+    "{\"ref\":{\"type\":\"ref/prompt\",\"name\":\"test_prompt_with_embedded_resource\"},"
+    "\"argument\":{\"name\":\"resourceUri\",\"value\":\"test://\"}}",
+    "{\"ref\":{\"type\":\"ref/prompt\",\"name\":\"test_prompt_with_embedded_resource\"},"
+    "\"argument\":{\"name\":\"resourceUri\",\"value\":\"test://s\"}}",
+};
+#define NARROW_N (sizeof(narrow_chain) / sizeof(narrow_chain[0]))
+
+/* The result of each request of narrow_chain sent in a row (or, with
+ * ping_between, each after a ping), as compact JSON into out. */
+static void narrow_results(const char *inject, int ping_between, char out[][1024])
+{
+    mc_refserver_opts_t o;
+    rt_t t;
+    size_t i;
+
+    memset(&o, 0, sizeof(o));
+    o.inject = inject;
+    rt_open(&t, &o);
+    rt_init(&t, "2025-06-18", NULL);
+    for (i = 0; i < NARROW_N; i++) {
+        json_object *r;
+        if (ping_between)
+            json_object_put(rt_call(&t, 1000 + (long)i, "ping", NULL));
+        r = rt_call(&t, (long)i + 1, "completion/complete", narrow_chain[i]);
+        assert_non_null(rt_at(r, "result.completion"));
+        snprintf(out[i], 1024, "%s",
+                 json_object_to_json_string_ext(rt_at(r, "result"), JSON_C_TO_STRING_PLAIN));
+        json_object_put(r);
+    }
+    rt_close(&t);
+}
+
+static void test_completion_narrowing(void **state)
+{
+    static char row[NARROW_N][1024], fresh[NARROW_N][1024], bug[NARROW_N][1024],
+        bug_fresh[NARROW_N][1024];
+    size_t i;
+
+    (void)state;
+    narrow_results(NULL, 0, row);
+    narrow_results(NULL, 1, fresh);
+    for (i = 0; i < NARROW_N; i++)
+        assert_string_equal(row[i], fresh[i]);
+    narrow_results("completion-renarrowed-objects", 0, bug);
+    narrow_results("completion-renarrowed-objects", 1, bug_fresh);
+    for (i = 0; i < NARROW_N; i++) {
+        int objects = strstr(bug[i], "\"values\":[{") != NULL;
+        /* requests 3 and 4 are the second and third narrowing in a row */
+        assert_int_equal(objects, i == 2 || i == 3);
+        assert_string_equal(bug_fresh[i], fresh[i]);
+        if (!objects)
+            assert_string_equal(bug[i], row[i]);
+    }
+}
+
 /* ---- progress and cancellation ---- */
 
 static void test_progress_and_cancel(void **state)
@@ -414,6 +497,7 @@ int main(void)
         cmocka_unit_test(test_tools),
         cmocka_unit_test(test_logging),
         cmocka_unit_test(test_completion),
+        cmocka_unit_test(test_completion_narrowing),
         cmocka_unit_test(test_progress_and_cancel),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

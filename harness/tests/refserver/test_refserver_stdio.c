@@ -254,7 +254,14 @@ static const char session_plain[] =
     REQ(9, "resources/templates/list", "{\"cursor\":\"UgIAAAAAAAOFcVxG\"}")
     REQ(10, "completion/complete",
         "{\"ref\":{\"type\":\"ref/prompt\",\"name\":\"test_prompt_with_arguments\"},\"argument\":"
-        "{\"name\":\"arg2\",\"value\":\"t\"}}") REQ(11, "resources/list", "{}")
+        "{\"name\":\"arg2\",\"value\":\"t\"}}")
+    /* typed further twice: narrowed, then narrowed again */
+    REQ(101, "completion/complete",
+        "{\"ref\":{\"type\":\"ref/prompt\",\"name\":\"test_prompt_with_arguments\"},\"argument\":"
+        "{\"name\":\"arg2\",\"value\":\"tw\"}}")
+    REQ(102, "completion/complete",
+        "{\"ref\":{\"type\":\"ref/prompt\",\"name\":\"test_prompt_with_arguments\"},\"argument\":"
+        "{\"name\":\"arg2\",\"value\":\"twe\"}}") REQ(11, "resources/list", "{}")
     REQ(12, "resources/list", "{\"cursor\":\"UgEAAAAAAAO3xrYb\"}")
     CALL(13, "test_elicitation_sep1036_url", "{}");
 
