@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "core/json.h"
+#include "core/jsonrpc.h"
 
 /* The change kinds a listen request may opt in to (basic/patterns/subscriptions). */
 static const char *const k_kinds[] = {"toolsListChanged", "promptsListChanged",
@@ -60,34 +61,23 @@ void mc__gen_log_level(mc_gen_t *g, json_object *msg)
                                json_object_new_string(mc__gen_level(g)));
 }
 
-/* The compact JSON of v in buf (cut to fit; "" for none). */
-static void compact(json_object *v, char *buf, size_t cap)
-{
-    const char *s = v != NULL ? json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN) : "";
-
-    snprintf(buf, cap, "%s", s);
-}
-
-/* True when element i of seq is a listen request that no later
- * notifications/cancelled names. */
+/* True when element i of seq is a listen request with a valid id (one the
+ * server can hold a stream open for) that no later notifications/cancelled
+ * names. */
 static int open_listen(json_object *seq, size_t i)
 {
     json_object *el = json_object_array_get_idx(seq, i), *id;
-    char a[128], b[128];
     size_t k, n = json_object_array_length(seq);
     const char *m = mc_json_get_str(el, "method");
 
     if (m == NULL || strcmp(m, "subscriptions/listen") != 0 ||
-        !json_object_object_get_ex(el, "id", &id) || id == NULL)
+        !json_object_object_get_ex(el, "id", &id) || !mc_jsonrpc_id_valid(id))
         return 0;
-    compact(id, a, sizeof(a));
     for (k = i + 1; k < n; k++) {
         json_object *c = json_object_array_get_idx(seq, k);
         const char *cm = mc_json_get_str(c, "method");
-        if (cm == NULL || strcmp(cm, "notifications/cancelled") != 0)
-            continue;
-        compact(mc_json_get(mc_json_get(c, "params"), "requestId"), b, sizeof(b));
-        if (strcmp(a, b) == 0)
+        if (cm != NULL && strcmp(cm, "notifications/cancelled") == 0 &&
+            mc_jsonrpc_id_equal(id, mc_json_get(mc_json_get(c, "params"), "requestId")))
             return 0;
     }
     return 1;

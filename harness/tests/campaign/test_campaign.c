@@ -318,13 +318,9 @@ static void test_exec_listen_stream(void **state)
     mc_errbuf_t eb;
     json_object *seq = ct_parse(
         "[{\"jsonrpc\": \"2.0\", \"id\": 100, \"method\": \"tools/call\", \"params\": {"
-        "\"name\": \"test_tool_with_progress\", \"arguments\": {}, \"_meta\": {"
-        "\"io.modelcontextprotocol/protocolVersion\": \"2026-07-28\", "
-        "\"io.modelcontextprotocol/clientCapabilities\": {}}}},"
+        "\"name\": \"test_tool_with_progress\", \"arguments\": {}, " CT_META26 "}},"
         " {\"jsonrpc\": \"2.0\", \"id\": 101, \"method\": \"subscriptions/listen\", \"params\": {"
-        "\"notifications\": {\"toolsListChanged\": true}, \"_meta\": {"
-        "\"io.modelcontextprotocol/protocolVersion\": \"2026-07-28\", "
-        "\"io.modelcontextprotocol/clientCapabilities\": {}}}}]");
+        "\"notifications\": {\"toolsListChanged\": true}, " CT_META26 "}}]");
     size_t i;
 
     (void)state;

@@ -166,6 +166,37 @@ static void test_gen_close_listens(void **state)
     json_object_put(full);
 }
 
+/* A listen's id is matched to a cancellation's requestId exactly: two long
+ * ids that share their first 200 bytes are two ids, and a listen whose id
+ * is not valid is refused, so it opens no stream to close. */
+static void test_gen_close_listens_ids(void **state)
+{
+    char a[260], b[260], line[700];
+    json_object *seq, *odd;
+
+    (void)state;
+    memset(a, 'L', 200);
+    memcpy(b, a, 200);
+    snprintf(a + 200, sizeof(a) - 200, "-one");
+    snprintf(b + 200, sizeof(b) - 200, "-two");
+    snprintf(line, sizeof(line),
+             "[{\"jsonrpc\": \"2.0\", \"id\": \"%s\", \"method\": \"subscriptions/listen\", "
+             "\"params\": {\"notifications\": {}}},"
+             " {\"jsonrpc\": \"2.0\", \"method\": \"notifications/cancelled\", "
+             "\"params\": {\"requestId\": \"%s\"}}]", a, b);
+    seq = ct_parse(line);
+    assert_int_equal(mc_gen_close_listens(seq), 1);
+    assert_string_equal(mc_json_get_str(mc_json_get(json_object_array_get_idx(seq, 2), "params"),
+                                        "requestId"), a);
+    assert_int_equal(mc_gen_close_listens(seq), 0);
+    odd = ct_parse("[{\"jsonrpc\": \"2.0\", \"id\": 1.5, \"method\": \"subscriptions/listen\", "
+                   "\"params\": {\"notifications\": {}}}]");
+    assert_int_equal(mc_gen_close_listens(odd), 0);
+    assert_int_equal(json_object_array_length(odd), 1);
+    json_object_put(seq);
+    json_object_put(odd);
+}
+
 /* The URI a sequence subscribes, unsubscribes and reads is now and then
  * renamed to another revealed URI in all three messages at once (by chance
  * alone, three tree mutations would each have to pick the same one). */
@@ -280,6 +311,7 @@ int main(void)
         cmocka_unit_test(test_gen_stamps_requests),
         cmocka_unit_test(test_gen_stateless_methods),
         cmocka_unit_test(test_gen_close_listens),
+        cmocka_unit_test(test_gen_close_listens_ids),
         cmocka_unit_test(test_gen_rename_revealed),
         cmocka_unit_test(test_gen_reuses_names),
     };
