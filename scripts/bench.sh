@@ -20,8 +20,9 @@
 #   scripts/bench.sh fuzz-coverage [SWITCH...]  AFL++ coverage on vs off, side
 #                               by side: per refserver switch (needs build-afl)
 #                               and then the deep target, how many of
-#                               BENCH_SEEDS (5) seeds found the bug within a
-#                               budget of sequences, and the median sequences
+#                               BENCH_SEEDS (5) seeds, from BENCH_SEED_FIRST
+#                               (1), found the bug within a budget of
+#                               sequences, and the median sequences
 #                               (BENCH_DEEP=0: without the deep target)
 #   scripts/bench.sh fuzz-coverage-deep  the deep target alone (tests/campaign/
 #                               deep_target.c, built with afl-clang-fast)
@@ -331,7 +332,8 @@ fuzz_cov_row() {
     shift 2
     local -a xon=() xoff=()
     tmp=$(mktemp -d)
-    for seed in $(seq 1 "${BENCH_SEEDS:-5}"); do
+    local first=${BENCH_SEED_FIRST:-1}
+    for seed in $(seq "$first" $((first + ${BENCH_SEEDS:-5} - 1))); do
         for mode in on off; do
             local flag=() d="$tmp/$mode-$seed" x
             [[ $mode == off ]] && flag=(--no-coverage)
@@ -375,6 +377,15 @@ fuzz_cov_header() {
 # request (docs/fuzzing.md says why each), each switch's branch runs for the
 # first time in the very request that shows the bug, so no new code can
 # lead there before it is found.
+# The switch behind a chain of requests in a row (completion-renarrowed-
+# objects: three completions of one argument, each typed further, the third
+# narrowed from a list already narrowed) is the refserver's counterpart of
+# the deep target: each step of the chain gets the answer it gets off the
+# chain, and any other request in between breaks it, so the persistent
+# process does not build it by chance over several sequences; only the
+# server's own code shows the progress. No tool is needed; default
+# fixtures (BENCH_STATE_RS_ARGS), a budget of BENCH_CHAIN_BUDGET sequences
+# (default 20000).
 # The switches behind protocol state (subscribe-again-update-no-uri,
 # log-level-number-after-change) are the test: each needs several distinct
 # requests in one sequence, each running new server code, whose answers do
@@ -386,6 +397,7 @@ fuzz_cov_header() {
 FUZZ_COV_CONTROLS=(next-cursor-null prompt-image-not-base64 completion-too-many read-uri-mismatch
     blob-not-base64)
 FUZZ_COV_STATE=(subscribe-again-update-no-uri log-level-number-after-change)
+FUZZ_COV_CHAIN=(completion-renarrowed-objects)
 # state_tools SWITCH: the tools the chain of a switch behind state ends with.
 state_tools() {
     case $1 in
@@ -400,11 +412,14 @@ bench_fuzz_coverage() {
     read -r -a srsargs <<<"${BENCH_STATE_RS_ARGS:-}"
     read -r -a extra <<<"${BENCH_FUZZ_ARGS:-}"
     local switches=("$@")
-    ((${#switches[@]})) || switches=("${FUZZ_COV_STATE[@]}" "${FUZZ_COV_CONTROLS[@]}")
+    ((${#switches[@]})) || switches=("${FUZZ_COV_CHAIN[@]}" "${FUZZ_COV_STATE[@]}" "${FUZZ_COV_CONTROLS[@]}")
     [[ -x $afl/bin/mcpcheck-refserver ]] || { echo "bench.sh fuzz-coverage: no $afl/bin/mcpcheck-refserver" >&2; return 2; }
     fuzz_cov_header
     for sw in "${switches[@]}"; do
-        if [[ " ${FUZZ_COV_STATE[*]} " == *" $sw "* ]]; then
+        if [[ " ${FUZZ_COV_CHAIN[*]} " == *" $sw "* ]]; then
+            BENCH_FUZZ_EXTRA=("${extra[@]}")
+            fuzz_cov_row "$sw" "${BENCH_CHAIN_BUDGET:-20000}" "$afl/bin/mcpcheck-refserver" --inject "$sw" "${srsargs[@]}"
+        elif [[ " ${FUZZ_COV_STATE[*]} " == *" $sw "* ]]; then
             BENCH_FUZZ_EXTRA=("${extra[@]}" --safe-tools "$(state_tools "$sw")")
             fuzz_cov_row "$sw" "${BENCH_STATE_BUDGET:-10000}" "$afl/bin/mcpcheck-refserver" --inject "$sw" "${srsargs[@]}"
         else
