@@ -171,7 +171,7 @@ static void test_gen_close_listens(void **state)
  * is not valid is refused, so it opens no stream to close. */
 static void test_gen_close_listens_ids(void **state)
 {
-    char a[260], b[260], line[700];
+    char a[260], b[260], line[1024];
     json_object *seq, *odd;
 
     (void)state;
