@@ -62,7 +62,7 @@ int mc_cmd_coverage(int argc, char **argv)
     if (code != MC_OPTS_CONTINUE)
         return code;
     as_json = o.json;
-    if (mc_cli_scenarios_load(o.scenarios.v, o.scenarios.n, NULL, &scs, "mcpcheck coverage") != 0)
+    if (mc_cli_scenarios_load(o.scenarios.v, o.scenarios.n, NULL, 0, &scs, "mcpcheck coverage") != 0)
         return MC_EXIT_USAGE;
     {
         size_t k = 0;

@@ -9,10 +9,14 @@
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "cli/scenarios_load.h"
+#include "core/json.h"
 #include "core/version.h"
 #include "judge/builtin.h"
+#include "scenario/shapes.h"
 
 #define MC_LIST_MAX_PATHS 256
+/* Scenario ids printed per role by `mcpcheck list --roles`. */
+#define MC_LIST_MAX_ROLE_USERS 12
 
 /* One check in words: level, id, page per version, the quote, the reading. */
 static void print_check(const mc_check_def_t *d)
@@ -126,22 +130,109 @@ static void print_json(const mc_cli_scenarios_t *scs)
     json_object_put(root);
 }
 
+/* The fixture role a scenario role stands on (its first two segments), or
+ * "" for the data-only and list-wide roles. */
+static void fixture_of(const char *role, char *out, size_t n)
+{
+    char base[128];
+    mc_role_kind_t k = mc_role_kind(role, base, sizeof(base));
+
+    out[0] = '\0';
+    if (k == MC_ROLE_DATA) {
+        char bb[128];
+        k = mc_role_kind(base, bb, sizeof(bb));
+        if (strcmp(base, role) == 0)
+            return;
+    }
+    if (k == MC_ROLE_TOOL || k == MC_ROLE_PROMPT || k == MC_ROLE_RESOURCE ||
+        k == MC_ROLE_TEMPLATE)
+        snprintf(out, n, "%s", k == MC_ROLE_TEMPLATE ? "resource.template" : base);
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(json_object_get_string(*(json_object *const *)a),
+                  json_object_get_string(*(json_object *const *)b));
+}
+
+/*
+ * `mcpcheck list --roles`: every fixture role the scenarios use, whether a
+ * listing can fill it (its shape) or only a profile can, and the scenarios
+ * that need it. A role line is "ROLE  listing|profile  SHAPE".
+ */
+static void print_roles(const mc_cli_scenarios_t *scs)
+{
+    json_object *roles = json_object_new_object(), *sorted;
+    size_t k, r, n = 0;
+
+    for (k = 0; k < scs->n; k++)
+        for (r = 0; r < scs->v[k].n_roles; r++) {
+            char fx[128];
+            json_object *users;
+            fixture_of(scs->v[k].roles[r], fx, sizeof(fx));
+            if (fx[0] == '\0')
+                continue;
+            users = mc_json_get(roles, fx);
+            if (users == NULL) {
+                users = json_object_new_array();
+                json_object_object_add(roles, fx, users);
+            }
+            if (json_object_array_length(users) == 0 ||
+                strcmp(json_object_get_string(json_object_array_get_idx(
+                           users, json_object_array_length(users) - 1)),
+                       scs->v[k].id) != 0)
+                json_object_array_add(users, json_object_new_string(scs->v[k].id));
+        }
+    {
+        /* Sorted by name. */
+        json_object *names = json_object_new_array();
+        json_object_object_foreach(roles, key, val)
+        {
+            (void)val;
+            json_object_array_add(names, json_object_new_string(key));
+        }
+        json_object_array_sort(names, by_name);
+        sorted = names;
+    }
+    for (k = 0; k < json_object_array_length(sorted); k++) {
+        const char *role = json_object_get_string(json_object_array_get_idx(sorted, k));
+        json_object *users = mc_json_get(roles, role);
+        size_t i, m = json_object_array_length(users);
+        printf("%-34s %-8s %s\n", role, mc_role_shape_pickable(role) ? "listing" : "profile",
+               mc_role_shape(role));
+        printf("    %zu scenario%s:", m, m == 1 ? "" : "s");
+        for (i = 0; i < m && i < MC_LIST_MAX_ROLE_USERS; i++)
+            printf("%s %s", i > 0 ? "," : "", json_object_get_string(json_object_array_get_idx(users, i)));
+        printf("%s\n", m > MC_LIST_MAX_ROLE_USERS ? ", ..." : "");
+        n++;
+    }
+    printf("%zu roles (listing: a listed item of the shape is picked when the profile maps "
+           "none; profile: only a profile can map it)\n",
+           n);
+    json_object_put(sorted);
+    json_object_put(roles);
+}
+
 /* What the command line asks of `mcpcheck list` and `mcpcheck lint`. */
 typedef struct list_opts {
     mc_opt_list_t scenarios; /* --scenarios, or lint's FILE_OR_FOLDER arguments */
-    const char *filter;
-    int json, builtin;
+    mc_opt_list_t filters;   /* --filter */
+    int json, builtin, roles;
     char *paths_v[MC_LIST_MAX_PATHS];
+    char *filters_v[MC_LIST_MAX_PATHS];
 } list_opts_t;
 
 #define T list_opts_t
 static const mc_opt_t list_opts[] = {
     MC_OPTION_LIST(T, scenarios, "scenarios", 0, "PATH", MC_OPT_GREEDY, NULL, NULL,
                    "scenario files or folders (repeatable; default: the library)"),
-    MC_OPTION_STRING(T, filter, "filter", 0, "GLOB",
-                     "list only scenarios whose id matches, e.g. 'logging/*'"),
+    MC_OPTION_LIST(T, filters, "filter", 0, "GLOB", 0, NULL, NULL,
+                   "list only scenarios whose id matches, e.g. 'logging/*' (repeatable: any)"),
     MC_OPTION_FLAG(T, builtin, "builtin", 0,
                    "list the built-in checks (wire, schema, pagination) instead"),
+    MC_OPTION_FLAG(T, roles, "roles", 0,
+                   "list the fixture roles the scenarios need: the shape each needs, whether "
+                   "a listing can fill it or only a profile, and the scenarios that use it"),
     MC_OPTION_FLAG(T, json, "json", 0,
                    "print the scenarios and the built-in checks as one JSON document "
                    "{\"scenarios\": [{id, file, title, checks}], \"builtin\": [checks]}"),
@@ -150,11 +241,14 @@ static const mc_opt_t list_opts[] = {
 
 static const mc_opts_spec_t list_spec = {
     .prog = "mcpcheck list",
-    .synopsis = "mcpcheck list [--scenarios PATH...] [--filter GLOB] [--builtin] [--json]\n",
+    .synopsis = "mcpcheck list [--scenarios PATH...] [--filter GLOB] [--builtin | --roles] "
+                "[--json]\n",
     .about = "Lists the scenarios with their ids, titles, and for each check its level,\n"
              "id, spec page per protocol version, the quoted sentence and the harness's\n"
              "reading of it.\n",
-    .epilogue = "Example: mcpcheck list --filter 'logging/*'\n",
+    .epilogue = "Examples:\n"
+                "  mcpcheck list --filter 'logging/*'\n"
+                "  mcpcheck list --roles      what a profile can map, and what the listings fill\n",
     .opts = list_opts,
     .positional_at = MC_OPTS_NONE,
     .command_at = MC_OPTS_NONE,
@@ -188,6 +282,7 @@ static int list_options(const mc_opts_spec_t *spec, int argc, char **argv, list_
 {
     memset(o, 0, sizeof(*o));
     o->scenarios = (mc_opt_list_t){o->paths_v, MC_LIST_MAX_PATHS, 0};
+    o->filters = (mc_opt_list_t){o->filters_v, MC_LIST_MAX_PATHS, 0};
     return mc_opts_parse(spec, o, argc, argv);
 }
 
@@ -235,9 +330,12 @@ int mc_cmd_list(int argc, char **argv)
         printf("%zu built-in checks\n", k);
         return MC_EXIT_OK;
     }
-    if (mc_cli_scenarios_load(o.scenarios.v, o.scenarios.n, o.filter, &scs, "mcpcheck list") != 0)
+    if (mc_cli_scenarios_load(o.scenarios.v, o.scenarios.n, o.filters.v, o.filters.n, &scs,
+                              "mcpcheck list") != 0)
         return MC_EXIT_USAGE;
-    if (o.json)
+    if (o.roles)
+        print_roles(&scs);
+    else if (o.json)
         print_json(&scs);
     else
         print_scenarios(&scs);
@@ -256,7 +354,7 @@ int mc_cmd_lint(int argc, char **argv)
     code = list_options(&lint_spec, argc, argv, &o);
     if (code != MC_OPTS_CONTINUE)
         return code;
-    if (mc_cli_scenarios_load(o.scenarios.v, o.scenarios.n, NULL, &scs, "mcpcheck lint") != 0)
+    if (mc_cli_scenarios_load(o.scenarios.v, o.scenarios.n, NULL, 0, &scs, "mcpcheck lint") != 0)
         return MC_EXIT_USAGE;
     for (k = 0; k < scs.n; k++)
         if (scs.v[k].warnings != NULL) {

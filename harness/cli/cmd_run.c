@@ -103,8 +103,8 @@ static mc_runner_shared_t shared;
  * having said why (nothing to free then). */
 static int load_scenarios(run_ctx_t *c)
 {
-    if (mc_cli_scenarios_load(c->o.scenarios.v, c->o.scenarios.n, c->o.filter, &c->scs,
-                              "mcpcheck run") != 0)
+    if (mc_cli_scenarios_load(c->o.scenarios.v, c->o.scenarios.n, c->o.filters.v,
+                              c->o.filters.n, &c->scs, "mcpcheck run") != 0)
         return MC_EXIT_USAGE;
     if (c->scs.failed > 0) {
         fprintf(stderr, "mcpcheck run: %zu scenario file%s did not load (see above); fix them "
@@ -114,8 +114,9 @@ static int load_scenarios(run_ctx_t *c)
         return MC_EXIT_USAGE;
     }
     if (c->scs.n == 0) {
-        fprintf(stderr, "mcpcheck run: no scenario matches%s%s\n", c->o.filter ? " " : "",
-                c->o.filter ? c->o.filter : "");
+        fprintf(stderr, "mcpcheck run: no scenario matches%s%s%s\n",
+                c->o.filters.n > 0 ? " " : "", c->o.filters.n > 0 ? c->o.filters.v[0] : "",
+                c->o.filters.n > 1 ? " (nor any other --filter)" : "");
         mc_cli_scenarios_free(&c->scs);
         return MC_EXIT_USAGE;
     }
@@ -193,7 +194,9 @@ static void set_up_suite(run_ctx_t *c)
     so->runner.argv = c->o.cmd;
     so->runner.roles = c->prof.roles;
     so->runner.safe_tools = c->prof.safe_tools;
+    so->runner.args = c->prof.args;
     so->runner.call_tools = c->o.call_tools;
+    so->runner.user_profile = c->prof.path != NULL && strcmp(c->prof.path, c->def_profile) != 0;
     so->runner.registry = c->reg;
     so->runner.step_timeout_ms = (int)c->o.timeout;
     so->runner.startup_timeout_ms = (int)c->o.startup;

@@ -24,7 +24,8 @@
 typedef struct mc_cli_run_opts {
     mc_opt_list_t scenarios;     /* --scenarios */
     mc_opt_list_t spec_versions; /* --spec-version, as given ("all" or a version) */
-    const char *filter, *profile, *report_dir, *baseline, *url;
+    mc_opt_list_t filters;       /* --filter: globs, any of which selects a scenario */
+    const char *profile, *report_dir, *baseline, *url;
     long jobs, timeout, startup, seed;
     int strict, call_tools, dry, fresh, allow_remote, verbose;
     char **cmd;                  /* after "--", NULL-terminated; NULL when none */
@@ -35,6 +36,7 @@ typedef struct mc_cli_run_opts {
     /* Storage of the lists. */
     char *paths_v[MC_RUN_MAX_PATHS];
     char *versions_v[MC_RUN_MAX_VERSION_OPTS];
+    char *filters_v[MC_RUN_MAX_PATHS];
 } mc_cli_run_opts_t;
 
 /*

@@ -36,8 +36,9 @@ static int check_run_version(const char *value, char *why, size_t n)
 static const mc_opt_t run_opts[] = {
     MC_OPTION_LIST(T, scenarios, "scenarios", 0, "PATH", MC_OPT_GREEDY, NULL, NULL,
                    "scenario files or folders (repeatable; default: the library)"),
-    MC_OPTION_STRING(T, filter, "filter", 0, "GLOB",
-                     "run only scenarios whose id matches, e.g. 'resources/*'"),
+    MC_OPTION_LIST(T, filters, "filter", 0, "GLOB", 0, NULL, NULL,
+                   "run only scenarios whose id matches, e.g. 'resources/*' (repeatable: a "
+                   "scenario matching any runs)"),
     MC_OPTION_LIST(T, spec_versions, "spec-version", 0, "V", 0, check_run_version, NULL,
                    "protocol version to test (repeatable; 'all': every published version "
                    "the harness runs). Default: the versions the server speaks. Before the "
@@ -164,6 +165,7 @@ int mc_cli_run_options(int argc, char **argv, mc_cli_run_opts_t *o)
     memset(o, 0, sizeof(*o));
     o->scenarios = (mc_opt_list_t){o->paths_v, MC_RUN_MAX_PATHS, 0};
     o->spec_versions = (mc_opt_list_t){o->versions_v, MC_RUN_MAX_VERSION_OPTS, 0};
+    o->filters = (mc_opt_list_t){o->filters_v, MC_RUN_MAX_PATHS, 0};
     o->report_dir = MC_RUN_DEFAULT_REPORT_DIR;
     o->jobs = 2;
     o->timeout = MC_RUNNER_STEP_TIMEOUT_MS;

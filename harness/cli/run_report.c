@@ -159,6 +159,8 @@ static void print_closing(const mc_report_t *rep, int color, int verbose)
     fputs(buf, stdout);
     mc_report_console_causes(rep, color, verbose, buf, sizeof(buf));
     fputs(buf, stdout);
+    mc_report_console_missing(rep, verbose, buf, sizeof(buf));
+    fputs(buf, stdout);
 }
 
 int mc_cli_run_report(mc_report_t *rep, const mc_cli_run_opts_t *o,

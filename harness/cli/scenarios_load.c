@@ -46,8 +46,19 @@ static void find_root(const char *path, char *root, size_t n)
     }
 }
 
-int mc_cli_scenarios_load(char *const *paths, size_t n_paths, const char *filter,
-                          mc_cli_scenarios_t *out, const char *prog)
+/* True when id matches one of the globs (or there is none). */
+static int wanted(const char *id, char *const *filters, size_t n)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        if (fnmatch(filters[i], id, 0) == 0)
+            return 1;
+    return n == 0;
+}
+
+int mc_cli_scenarios_load(char *const *paths, size_t n_paths, char *const *filters,
+                          size_t n_filters, mc_cli_scenarios_t *out, const char *prog)
 {
     char **files = NULL;
     size_t n_files = 0, i;
@@ -92,7 +103,7 @@ int mc_cli_scenarios_load(char *const *paths, size_t n_paths, const char *filter
             free(problems);
             continue;
         }
-        if (filter != NULL && fnmatch(filter, sc.id, 0) != 0) {
+        if (!wanted(sc.id, filters, n_filters)) {
             mc_scenario_free(&sc);
             continue;
         }

@@ -22,11 +22,12 @@ const char *mc_cli_default_scenarios(void);
 
 /*
  * Loads every scenario under paths (files or folders), keeping those whose
- * id matches filter (a glob, or NULL). Problems are printed to stderr as
- * "file:line:col: message". Returns 0, or -1 when no file could be found.
+ * id matches one of the n_filters globs (all of them when n_filters is 0).
+ * Problems are printed to stderr as "file:line:col: message". Returns 0, or
+ * -1 when no file could be found.
  */
-int mc_cli_scenarios_load(char *const *paths, size_t n_paths, const char *filter,
-                          mc_cli_scenarios_t *out, const char *prog);
+int mc_cli_scenarios_load(char *const *paths, size_t n_paths, char *const *filters,
+                          size_t n_filters, mc_cli_scenarios_t *out, const char *prog);
 
 void mc_cli_scenarios_free(mc_cli_scenarios_t *s);
 

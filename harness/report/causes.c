@@ -18,7 +18,7 @@
  * "_", words holding "://" as "URI", and "#/$defs/" (2025-11-25 schemas) as
  * "#/definitions/" (2025-06-18), so that one cause reads the same at every
  * version. */
-static void cause_key(const char *message, char *key, size_t n)
+void mc__cause_key(const char *message, char *key, size_t n)
 {
     const char *p = message != NULL ? message : "";
     size_t len = 0;
@@ -79,7 +79,7 @@ int mc__cause_same(const mc_report_cause_t *c, const char *check, const char *me
         return 0;
     if (check != NULL && strcmp(c->check, check) != 0)
         return 0;
-    cause_key(message != NULL ? message
+    mc__cause_key(message != NULL ? message
               : check != NULL ? "the check did not hold"
                               : "the scenario ended in ERROR",
               key, sizeof(key));
@@ -94,7 +94,7 @@ static int add(mc_report_cause_t **v, size_t *n, size_t *cap, const char *check,
     char key[MC_REPORT_CAUSE_KEY];
     size_t i;
 
-    cause_key(message, key, sizeof(key));
+    mc__cause_key(message, key, sizeof(key));
     for (i = 0; i < *n; i++) {
         mc_report_cause_t *c = &(*v)[i];
         if (c->verdict == verdict && strcmp(c->key, key) == 0 &&

@@ -5,6 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "scenario/fixtures.h"
+#include "scenario/shapes.h"
+
 /* Bytes of a target's stderr shown under an ERROR on the console. */
 #define STDERR_TAIL_SHOWN 600
 /* The progress counter is padded to the digits of the total, 2 to 4. */
@@ -249,6 +252,53 @@ size_t mc_report_console_summary(const mc_report_t *rep, int color, char *buf, s
     if (run->partial)
         put(&o, " (partial: %s)", run->partial_why ? run->partial_why : "the run was interrupted");
     put(&o, "\n");
+    return o.len;
+}
+
+size_t mc_report_console_missing(const mc_report_t *rep, int verbose, char *buf, size_t n)
+{
+    out_t o = {buf, n, 0};
+    mc_report_missing_t *ms = NULL;
+    size_t n_ms = 0, total = 0, i, shown;
+    int roles = 0;
+
+    if (n == 0)
+        return 0;
+    buf[0] = '\0';
+    if (mc_report_missing(rep, &ms, &n_ms, &total) != MC_OK) {
+        put(&o, "not verified: out of memory grouping the reasons\n");
+        return o.len;
+    }
+    if (total == 0) {
+        free(ms);
+        return 0;
+    }
+    put(&o, "not verified (%zu run%s), by what is missing:\n", total, total == 1 ? "" : "s");
+    shown = verbose || n_ms <= MC_REPORT_CONSOLE_MISSING ? n_ms : MC_REPORT_CONSOLE_MISSING;
+    for (i = 0; i < shown; i++) {
+        const mc_report_missing_t *m = &ms[i];
+        if (m->role != NULL) {
+            char base[128];
+            mc_role_kind_t k = mc_role_kind(m->role, base, sizeof(base));
+            roles = 1;
+            put(&o, "  %-34s x%-4zu needs %s", m->role, m->count, mc_role_shape(base));
+            if (k == MC_ROLE_MULTI_PAGE || k == MC_ROLE_SAFE_TOOLS)
+                put(&o, "\n");
+            else
+                put(&o, "; profile: \"roles\": {\"%s\": \"...\"}\n", m->role);
+        } else {
+            put(&o, "  x%-4zu ", m->count);
+            put_cut(&o, m->reason, MC_REPORT_CONSOLE_REASON);
+            put(&o, "  (first: %s [%s])\n", rep->run.scenarios[m->scenario].id,
+                rep->run.scenarios[m->scenario].version);
+        }
+    }
+    if (shown < n_ms)
+        put(&o, "  ... and %zu more (-v lists them all)\n", n_ms - shown);
+    if (roles)
+        put(&o, "  roles, their shapes and a profile's form: scenarios/profiles/README.md; "
+                "'mcpcheck list --roles'\n");
+    free(ms);
     return o.len;
 }
 

@@ -103,6 +103,10 @@ void mc__html_foot(mc__buf_t *b);
 /* A verdict's CSS class: "v-pass", "v-fail", ... */
 const char *mc__verdict_class(mc_verdict_t v);
 
+/* Copies message into key (n bytes) with what varies between occurrences of
+ * one cause blanked out: digits, quoted values, URIs (causes.c). */
+void mc__cause_key(const char *message, char *key, size_t n);
+
 /* True when a finding of check (NULL: a scenario ERROR) with this message
  * has cause c. */
 int mc__cause_same(const mc_report_cause_t *c, const char *check, const char *message);

@@ -84,6 +84,10 @@ static json_object *scenario_json(const mc_report_t *rep, size_t i)
         add_str(o, "tags", r->tags);
     add_str(o, "verdict", mc_verdict_name(r->verdict));
     add_str(o, "reason", r->reason);
+    if (r->fixtures != NULL)
+        add_str(o, "fixtures", r->fixtures);
+    if (r->role != NULL)
+        add_str(o, "missing_role", r->role);
     add_str(o, "known", mc__known(rep, i));
     add_int(o, "duration_ms", r->duration_ms);
     add_str(o, "exit", r->exit_desc);

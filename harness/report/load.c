@@ -85,6 +85,8 @@ static int load_scenario(json_object *o, mc_scenario_result_t *r, char **known, 
     r->version = str0(o, "version", &oom);
     r->tags = str(o, "tags", &oom);
     r->reason = str(o, "reason", &oom);
+    r->fixtures = str(o, "fixtures", &oom);
+    r->role = str(o, "missing_role", &oom);
     r->stderr_tail = str(o, "stderr_tail", &oom);
     r->exit_desc = str(o, "exit", &oom);
     r->verdict = verdict_of(v != NULL ? json_object_get_string(v) : NULL);

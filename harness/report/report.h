@@ -192,6 +192,31 @@ typedef struct mc_report_cause {
 int mc_report_causes(const mc_report_t *rep, mc_report_cause_t **out, size_t *n,
                      size_t *findings);
 
+/* ---- what was not verified, and why --------------------------------------- */
+
+/* Groups kept (further NOT-VERIFIED runs still count in the total). */
+#define MC_REPORT_MAX_MISSING 256
+
+/*
+ * NOT-VERIFIED runs grouped by what was missing: the role nothing filled
+ * (role set; its shape is mc_role_shape's), or else the reason with what
+ * varies blanked out (a fixture that refused the harness's arguments, a
+ * step that could not be carried out). Strings are borrowed from the report.
+ */
+typedef struct mc_report_missing {
+    const char *role;       /* the role, or NULL */
+    const char *reason;     /* the first run's reason */
+    char key[MC_REPORT_CAUSE_KEY];
+    size_t count;           /* runs */
+    size_t scenario;        /* index of the first run */
+} mc_report_missing_t;
+
+/* Groups the run's NOT-VERIFIED scenario runs, largest group first. *out is
+ * an owned array (free()), *total the runs grouped. Returns MC_OK or
+ * MC_ENOMEM (then *out is NULL). */
+int mc_report_missing(const mc_report_t *rep, mc_report_missing_t **out, size_t *n,
+                      size_t *total);
+
 /* Reads a report.json back. On error rep is zeroed. */
 int mc_report_load(const char *path, mc_report_t *rep, mc_errbuf_t *eb);
 
@@ -301,6 +326,16 @@ size_t mc_report_console_summary(const mc_report_t *rep, int color, char *out, s
  */
 size_t mc_report_console_causes(const mc_report_t *rep, int color, int verbose, char *out,
                                 size_t n);
+
+/* Groups of NOT-VERIFIED runs the console lists (all with verbose). */
+#define MC_REPORT_CONSOLE_MISSING 12
+
+/*
+ * "not verified (N runs): what is missing" and one line per group of
+ * mc_report_missing(): the role, how many runs, the shape it needs and the
+ * profile line that maps it. Nothing when every run was verified.
+ */
+size_t mc_report_console_missing(const mc_report_t *rep, int verbose, char *out, size_t n);
 
 /* Areas or versions past which a run's area x version matrix is left out. */
 #define MC_REPORT_MATRIX_MAX 64

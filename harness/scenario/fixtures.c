@@ -4,8 +4,14 @@
 #include <string.h>
 
 #include "core/json.h"
+#include "scenario/shapes.h"
 
-enum { L_TOOLS, L_PROMPTS, L_RESOURCES, L_TEMPLATES };
+enum {
+    L_TOOLS = MC_LIST_TOOLS,
+    L_PROMPTS = MC_LIST_PROMPTS,
+    L_RESOURCES = MC_LIST_RESOURCES,
+    L_TEMPLATES = MC_LIST_TEMPLATES
+};
 
 static const struct {
     const char *method, *items, *key, *capability;
@@ -51,6 +57,7 @@ void mc_offer_free(mc_offer_t *o)
 
     for (i = 0; i < 4; i++)
         json_object_put(o->items[i]);
+    json_object_put(o->picked);
     memset(o, 0, sizeof(*o));
 }
 
@@ -171,9 +178,16 @@ static int has_capability(json_object *caps, const char *name)
            !(json_object_is_type(v, json_type_boolean) && !json_object_get_boolean(v));
 }
 
-/* Makes sure list k is walked. Returns MC_ROLE_OFFERED when it is. */
-static mc_role_status_t need(mc_session_t *s, mc_offer_t *o, int k, const mc_fixture_opts_t *opts,
-                             const char *role, char *why, size_t n, int *srv_rc)
+int mc__offer_declares(json_object *caps, const char *cap, const char *sub)
+{
+    if (!has_capability(caps, cap))
+        return 0;
+    return sub == NULL || has_capability(mc_json_get(caps, cap), sub);
+}
+
+mc_role_status_t mc__offer_need(mc_session_t *s, mc_offer_t *o, int k,
+                                const mc_fixture_opts_t *opts, const char *role, char *why,
+                                size_t n, int *srv_rc)
 {
     if (!has_capability(opts->server_caps, lists[k].capability)) {
         snprintf(why, n, "role %s needs %s, but the server does not declare the \"%s\" capability",
@@ -205,7 +219,7 @@ static mc_role_status_t safe_tools(mc_session_t *s, mc_offer_t *o, const mc_fixt
                                    const char *role, json_object **value, char *why, size_t n,
                                    int *srv_rc)
 {
-    mc_role_status_t st = need(s, o, L_TOOLS, opts, role, why, n, srv_rc);
+    mc_role_status_t st = mc__offer_need(s, o, L_TOOLS, opts, role, why, n, srv_rc);
     json_object *out;
     size_t i, m;
 
@@ -233,7 +247,7 @@ static mc_role_status_t safe_tools(mc_session_t *s, mc_offer_t *o, const mc_fixt
 /* Resolves a fixture role whose value is a name or URI (kinds TOOL..TEMPLATE). */
 static mc_role_status_t resolve_named(mc_session_t *s, mc_offer_t *o, const mc_fixture_opts_t *opts,
                                       const char *role, mc_role_kind_t kind, json_object *val,
-                                      char *why, size_t n, int *srv_rc)
+                                      json_object **item, char *why, size_t n, int *srv_rc)
 {
     int k = kind == MC_ROLE_TOOL       ? L_TOOLS
             : kind == MC_ROLE_PROMPT   ? L_PROMPTS
@@ -247,10 +261,11 @@ static mc_role_status_t resolve_named(mc_session_t *s, mc_offer_t *o, const mc_f
         snprintf(why, n, "role %s: the profile's value is not a string", role);
         return MC_ROLE_UNMAPPED;
     }
-    st = need(s, o, k, opts, role, why, n, srv_rc);
+    st = mc__offer_need(s, o, k, opts, role, why, n, srv_rc);
     if (st != MC_ROLE_OFFERED)
         return st;
-    if (find_item(o, k, name) != NULL)
+    *item = find_item(o, k, name);
+    if (*item != NULL)
         return MC_ROLE_OFFERED;
     if (kind == MC_ROLE_RESOURCE) {
         /* A resource may also be an instance of a listed template. */
@@ -282,20 +297,98 @@ static json_object *private_copy(json_object *v)
     return out;
 }
 
+/* Appends "role R: `name` (SHAPE)" to the offer's note, once per role. */
+static void note_pick(mc_offer_t *o, const char *role, const char *name)
+{
+    size_t len = strlen(o->note);
+
+    if (len + 1 >= sizeof(o->note))
+        return;
+    snprintf(o->note + len, sizeof(o->note) - len, "%srole %s: `%.120s`, %s", len > 0 ? "; " : "",
+             role, name, mc_role_shape(role));
+}
+
+/*
+ * Resolves a fixture role (kinds TOOL..TEMPLATE): the profile's name when the
+ * server lists it, else a listed item of the role's shape. *value gets the
+ * name (new), *item the listed item (borrowed from o; NULL for a resource
+ * that only instantiates a template) and *picked whether it was picked by
+ * shape (the profile's data roles then do not apply to it).
+ */
+static mc_role_status_t resolve_fixture(mc_session_t *s, mc_offer_t *o,
+                                        const mc_fixture_opts_t *opts, const char *role,
+                                        mc_role_kind_t kind, json_object **value,
+                                        json_object **item, int *picked, char *why, size_t n,
+                                        int *srv_rc)
+{
+    json_object *val = mc_json_get(opts->roles, role), *name = NULL, *got = NULL;
+    char named_why[512];
+    mc_role_status_t st;
+
+    *item = NULL;
+    *picked = 0;
+    named_why[0] = '\0';
+    if (mc_json_get(o->picked, role) != NULL) {
+        static const char *const keys[] = {"name", "name", "uri", "uriTemplate"};
+        int k = kind == MC_ROLE_TOOL ? 0 : kind == MC_ROLE_PROMPT ? 1
+                                        : kind == MC_ROLE_RESOURCE ? 2 : 3;
+        *item = mc_json_get(o->picked, role);
+        *picked = 1;
+        *value = json_object_new_string(mc_json_get_str(*item, keys[k]));
+        return MC_ROLE_OFFERED;
+    }
+    if (val != NULL) {
+        st = resolve_named(s, o, opts, role, kind, val, item, why, n, srv_rc);
+        if (st == MC_ROLE_OFFERED) {
+            *value = private_copy(val);
+            return st;
+        }
+        if (st != MC_ROLE_NOT_OFFERED || opts->user_profile)
+            return st;
+        snprintf(named_why, sizeof(named_why), "%s", why);
+    }
+    if (!mc_role_shape_pickable(role)) {
+        if (val == NULL)
+            snprintf(why, n, "the profile maps no fixture to role %s (%s)", role,
+                     mc_role_shape(role));
+        else
+            snprintf(why, n, "%.300s; the role needs %s", named_why, mc_role_shape(role));
+        return val == NULL ? MC_ROLE_UNMAPPED : MC_ROLE_NOT_OFFERED;
+    }
+    st = mc__shape_pick(s, o, opts, role, &name, &got, why, n, srv_rc);
+    if (st != MC_ROLE_OFFERED) {
+        if (named_why[0] != '\0' && st == MC_ROLE_NOT_OFFERED) {
+            char pick_why[512];
+            snprintf(pick_why, sizeof(pick_why), "%s", why);
+            snprintf(why, n, "%.250s, and %.250s", named_why, pick_why);
+        }
+        return st;
+    }
+    if (o->picked == NULL)
+        o->picked = json_object_new_object();
+    json_object_object_add(o->picked, role, got);
+    note_pick(o, role, json_object_get_string(name));
+    *item = got;
+    *picked = 1;
+    *value = name;
+    return MC_ROLE_OFFERED;
+}
+
 mc_role_status_t mc_fixture_resolve(mc_session_t *s, mc_offer_t *o, const mc_fixture_opts_t *opts,
                                     const char *role, json_object **value, char *why, size_t n,
                                     int *srv_rc)
 {
     char base[128];
     mc_role_kind_t kind = mc_role_kind(role, base, sizeof(base));
-    json_object *val = mc_json_get(opts->roles, role);
+    json_object *val = mc_json_get(opts->roles, role), *item = NULL, *fixture = NULL;
     mc_role_status_t st;
+    int picked = 0;
 
     *srv_rc = MC_OK;
     if (kind == MC_ROLE_SAFE_TOOLS)
         return safe_tools(s, o, opts, role, value, why, n, srv_rc);
     if (kind == MC_ROLE_MULTI_PAGE) {
-        st = need(s, o, L_RESOURCES, opts, role, why, n, srv_rc);
+        st = mc__offer_need(s, o, L_RESOURCES, opts, role, why, n, srv_rc);
         if (st != MC_ROLE_OFFERED)
             return st;
         if (o->pages[L_RESOURCES] < 2) {
@@ -307,28 +400,47 @@ mc_role_status_t mc_fixture_resolve(mc_session_t *s, mc_offer_t *o, const mc_fix
         *value = json_object_new_boolean(1);
         return MC_ROLE_OFFERED;
     }
-    if (val == NULL) {
-        snprintf(why, n, "the profile maps no fixture to role %s", role);
-        return MC_ROLE_UNMAPPED;
-    }
     if (kind == MC_ROLE_DATA) {
         char bb[128];
         mc_role_kind_t bk = mc_role_kind(base, bb, sizeof(bb));
-        json_object *bv = mc_json_get(opts->roles, base);
-        if (strcmp(base, role) != 0 && bk != MC_ROLE_DATA) {
-            if (bv == NULL) {
-                snprintf(why, n, "the profile maps no fixture to role %s", base);
+        json_object *derived;
+        if (strcmp(base, role) == 0 || bk == MC_ROLE_DATA) {
+            if (val == NULL) {
+                snprintf(why, n, "the profile maps no value to role %s", role);
                 return MC_ROLE_UNMAPPED;
             }
-            st = resolve_named(s, o, opts, base, bk, bv, why, n, srv_rc);
-            if (st != MC_ROLE_OFFERED)
-                return st;
+            *value = private_copy(val);
+            return MC_ROLE_OFFERED;
         }
-        *value = private_copy(val);
+        st = resolve_fixture(s, o, opts, base, bk, &fixture, &item, &picked, why, n, srv_rc);
+        json_object_put(fixture);
+        if (st != MC_ROLE_OFFERED)
+            return st;
+        if (!picked && val != NULL) {
+            *value = private_copy(val);
+            return MC_ROLE_OFFERED;
+        }
+        if (strcmp(role + strlen(base) + 1, "args") == 0 && item != NULL &&
+            mc_json_get_str(item, "name") != NULL &&
+            mc_json_get(opts->args, mc_json_get_str(item, "name")) != NULL) {
+            *value = private_copy(mc_json_get(opts->args, mc_json_get_str(item, "name")));
+            return MC_ROLE_OFFERED;
+        }
+        derived = mc__shape_data(bk, item, role + strlen(base) + 1);
+        if (derived == NULL) {
+            snprintf(why, n, "the profile maps no value to role %s, and the listing of the %s "
+                             "fixture cannot give one",
+                     role, base);
+            return MC_ROLE_UNMAPPED;
+        }
+        *value = derived;
         return MC_ROLE_OFFERED;
     }
-    st = resolve_named(s, o, opts, role, kind, val, why, n, srv_rc);
-    if (st == MC_ROLE_OFFERED)
-        *value = private_copy(val);
-    return st;
+    return resolve_fixture(s, o, opts, role, kind, value, &item, &picked, why, n, srv_rc);
+}
+
+/* The roles picked by their shape so far, in words (empty when none). */
+const char *mc_offer_note(const mc_offer_t *o)
+{
+    return o->note;
 }

@@ -21,8 +21,14 @@
  *                               tool with --call-tools; its value is the
  *                               array of their Tool objects
  * A role with more segments (prompt.with_arguments.args) is data attached
- * to the fixture of its first two segments: it needs that fixture offered
- * and its own value in the profile. Any other role is taken from the profile.
+ * to the fixture of its first two segments: it needs that fixture offered,
+ * and takes its value from the profile, else from the fixture's listing
+ * (scenario/shapes.h). Any other role is taken from the profile.
+ *
+ * A fixture role the profile does not map, or whose default-profile name the
+ * server does not list, resolves to a listed item of the role's shape when
+ * the listings can show one (scenario/shapes.h); the offer's note says
+ * which item was picked for which role.
  */
 #ifndef MC_SCENARIO_FIXTURES_H
 #define MC_SCENARIO_FIXTURES_H
@@ -48,12 +54,20 @@ typedef enum mc_role_kind {
     MC_ROLE_DATA
 } mc_role_kind_t;
 
+/* Bytes of the note that says which listed items were picked for roles. */
+#define MC_FIXTURES_NOTE_MAX 1024
+
+/* The lists, in the order of mc_offer_t's arrays. */
+enum { MC_LIST_TOOLS, MC_LIST_PROMPTS, MC_LIST_RESOURCES, MC_LIST_TEMPLATES };
+
 /* The lists this session has walked so far (each walked at most once). */
 typedef struct mc_offer {
     json_object *items[4]; /* owned arrays: tools, prompts, resources, templates */
     int pages[4];          /* pages each walk took */
     int state[4];          /* 0 = not walked, 1 = walked, -1 = failed */
     char why[4][256];      /* why a walk failed */
+    json_object *picked;   /* owned: role -> the listed item picked for it by its shape */
+    char note[MC_FIXTURES_NOTE_MAX]; /* "role R: `name`, SHAPE; ..." for the report */
 } mc_offer_t;
 
 /* What resolving one role gave. */
@@ -69,9 +83,13 @@ typedef enum mc_role_status {
 typedef struct mc_fixture_opts {
     json_object *roles;      /* borrowed: the profile's role -> value map (may be NULL) */
     json_object *safe_tools; /* borrowed: array of tool names safe to call (may be NULL) */
+    json_object *args;       /* borrowed: the profile's name -> arguments map (may be NULL) */
     int call_tools;          /* non-zero: every listed tool is safe to call */
     json_object *server_caps;/* borrowed: the server's declared capabilities */
     int timeout_ms;          /* per request */
+    int user_profile;        /* the profile is the user's (--profile): a name it maps that the
+                                server does not list stays NOT-VERIFIED instead of giving way to
+                                a listed item of the role's shape */
 } mc_fixture_opts_t;
 
 /* The kind of a role; *base gets the fixture role it belongs to
@@ -80,6 +98,10 @@ mc_role_kind_t mc_role_kind(const char *role, char *base, size_t n);
 
 void mc_offer_init(mc_offer_t *o);
 void mc_offer_free(mc_offer_t *o);
+
+/* Which listed items were picked for which roles by their shape, in words
+ * ("" when none was); borrowed from o. */
+const char *mc_offer_note(const mc_offer_t *o);
 
 /*
  * Resolves role over session s (walking the list it needs once per offer).
@@ -92,6 +114,18 @@ void mc_offer_free(mc_offer_t *o);
 mc_role_status_t mc_fixture_resolve(mc_session_t *s, mc_offer_t *offer,
                                     const mc_fixture_opts_t *opts, const char *role,
                                     json_object **value, char *why, size_t n, int *session_rc);
+
+/* --- for shapes.c --- */
+
+/* Makes sure list k (MC_LIST_*) is walked, the server declaring its
+ * capability. Returns MC_ROLE_OFFERED when it is; otherwise why says why. */
+mc_role_status_t mc__offer_need(mc_session_t *s, mc_offer_t *o, int k,
+                                const mc_fixture_opts_t *opts, const char *role, char *why,
+                                size_t n, int *srv_rc);
+
+/* True when caps declares capability cap (and, when sub is not NULL, its
+ * member sub as true or an object). */
+int mc__offer_declares(json_object *caps, const char *cap, const char *sub);
 
 /*
  * True when uri matches the RFC 6570 level-1 template tmpl: literal text

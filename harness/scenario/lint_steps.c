@@ -119,6 +119,9 @@ static void lint_expect_none(mc__lint_t *l, json_object *st, const mc_step_expec
         mc__lint_problem(l, ptr, "\"%s\" must be a method name or \"*\"", kind);
     mc__lint_want_type(l, st, "for", json_type_int, ptr, "this step");
     mc__lint_want_type(l, st, "related", json_type_boolean, ptr, "this step");
+    mc__lint_want_type(l, st, "at_most", json_type_int, ptr, "this step");
+    if (e->at_most != MC_STEP_UNSET && (e->at_most < 0 || e->at_most > MC_STEP_MAX_AT_MOST))
+        mc__lint_problem(l, ptr, "\"at_most\" must be between 0 and %d", MC_STEP_MAX_AT_MOST);
     mc__lint_member(l, st, ptr, "where", mc__lint_assertions);
     mc__lint_check_field(l, st, ptr);
 }
@@ -354,11 +357,11 @@ static const char *const k_expect_notification[] = {"expect_notification",
                                                     "note",
                                                     NULL};
 static const char *const k_expect_no_notification[] = {
-    "expect_no_notification", "for", "check", "where", "related", "note", NULL};
+    "expect_no_notification", "for", "check", "where", "related", "at_most", "note", NULL};
 static const char *const k_expect_request[] = {
     "expect_request", "within", "assert", "capture", "check", "where", "related", "note", NULL};
-static const char *const k_expect_no_request[] = {"expect_no_request", "for",  "check", "where",
-                                                  "related",           "note", NULL};
+static const char *const k_expect_no_request[] = {
+    "expect_no_request", "for", "check", "where", "related", "at_most", "note", NULL};
 static const char *const k_value[] = {"value", "assert", "check", "note", NULL};
 static const char *const k_answer[] = {"answer", "with", "error", "note", NULL};
 static const char *const k_paginate[] = {"paginate",  "params",  "items",   "key",

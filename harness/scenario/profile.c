@@ -8,7 +8,7 @@
 int mc_profile_load(const char *path, mc_profile_t *p, mc_errbuf_t *eb)
 {
     mc_jsonc_doc_t doc;
-    json_object *roles, *name, *safe;
+    json_object *roles, *name, *safe, *args = NULL;
     int rc = mc_jsonc_load(path, &doc, eb);
 
     if (rc != MC_OK)
@@ -33,9 +33,27 @@ int mc_profile_load(const char *path, mc_profile_t *p, mc_errbuf_t *eb)
     } else {
         safe = NULL;
     }
+    if (json_object_object_get_ex(doc.root, "args", &args)) {
+        int ok = json_object_is_type(args, json_type_object);
+        if (ok) {
+            json_object_object_foreach(args, key, val)
+            {
+                (void)key;
+                ok = ok && json_object_is_type(val, json_type_object);
+            }
+        }
+        if (!ok) {
+            mc_jsonc_free(&doc);
+            return mc_errbuf_set(eb, MC_EINVAL,
+                                 "%s: \"args\" maps a tool or prompt name to its arguments "
+                                 "object",
+                                 path);
+        }
+    }
     memset(p, 0, sizeof(*p));
     p->roles = json_object_get(roles);
     p->safe_tools = json_object_get(safe);
+    p->args = json_object_get(args);
     p->path = strdup(path);
     p->name = strdup(json_object_object_get_ex(doc.root, "name", &name) &&
                              json_object_is_type(name, json_type_string)
@@ -53,6 +71,7 @@ void mc_profile_free(mc_profile_t *p)
 {
     json_object_put(p->roles);
     json_object_put(p->safe_tools);
+    json_object_put(p->args);
     free(p->name);
     free(p->path);
     memset(p, 0, sizeof(*p));

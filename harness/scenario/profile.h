@@ -7,6 +7,8 @@
  * scenarios/profiles/default.json, holds the official conformance suite's
  * fixture names. "safe_tools": ["name", ...] lists the tools that have no
  * side effects and may be called with generated arguments (role tools.safe).
+ * "args": {"NAME": {...}} gives the arguments a tool or prompt fixture is
+ * called with, by its name (role data tool.X.args and prompt.X.args).
  */
 #ifndef MC_SCENARIO_PROFILE_H
 #define MC_SCENARIO_PROFILE_H
@@ -20,6 +22,7 @@ typedef struct mc_profile {
     char *path;         /* owned */
     json_object *roles; /* owned: role -> value */
     json_object *safe_tools; /* owned: array of tool names that may be called, or NULL */
+    json_object *args;  /* owned: "args": tool or prompt name -> its arguments object, or NULL */
 } mc_profile_t;
 
 /* Loads a profile. Errors: MC_EIO, MC_EINVAL ("file:line:col: ..." in eb). */

@@ -267,6 +267,8 @@ void mc_sresult_free(mc_scenario_result_t *r)
     free(r->version);
     free(r->tags);
     free(r->reason);
+    free(r->fixtures);
+    free(r->role);
     free(r->stderr_tail);
     free(r->exit_desc);
     memset(r, 0, sizeof(*r));

@@ -80,6 +80,9 @@ typedef struct mc_scenario_result {
     char *tags;               /* the scenario's tags, comma-separated ("deprecated"), or NULL */
     mc_verdict_t verdict;
     char *reason;             /* why SKIP, NOT-VERIFIED or ERROR */
+    char *role;               /* NOT-VERIFIED: the role nothing filled, or NULL */
+    char *fixtures;           /* the listed items picked for roles by their shape, in words, or
+                                 NULL (scenario/fixtures.h) */
     mc_check_result_t *checks;
     size_t n_checks;
     mc_tx_line_t *tx;

@@ -64,7 +64,11 @@ typedef struct mc_runner_opts {
                                            published version with an initialize handshake */
     json_object *roles;      /* borrowed: the profile's role -> value map (may be NULL) */
     json_object *safe_tools; /* borrowed: tool names the profile allows calling (may be NULL) */
+    json_object *args;       /* borrowed: the profile's "args", name -> arguments (may be NULL) */
     int call_tools;          /* non-zero: every listed tool may be called (--call-tools) */
+    int user_profile;        /* the roles are the user's profile (--profile), not the default:
+                                a name it maps that the server does not list is not replaced by
+                                a listed item of the role's shape (scenario/fixtures.h) */
     mc_registry_t *registry; /* loaded registry for schema checks, or NULL for none */
     int step_timeout_ms;     /* 0 = MC_RUNNER_STEP_TIMEOUT_MS */
     int scenario_timeout_ms; /* 0 = MC_RUNNER_SCENARIO_TIMEOUT_MS */

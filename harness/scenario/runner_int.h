@@ -151,11 +151,13 @@ int mc__runner_judge_outcome(rctx_t *c, const mc_step_t *s, const mc_step_judge_
                              mc_msg_t *resp, int none, const char *label, const char *doing,
                              const char *answered_msg, int window);
 
-/* --- runner_steps.c: the steps --- */
+/* --- runner_expand.c: templates filled in --- */
 
 /* tmpl with variables filled in and instances made (a new reference), or
  * NULL with the failure recorded against line. */
 json_object *mc__runner_expand(rctx_t *c, json_object *tmpl, int line);
+
+/* --- runner_steps.c: the steps --- */
 /* Runs the steps in order; -1 when the scenario cannot go on (the result
  * says why), else 0. */
 int mc__runner_run_steps(rctx_t *c, const mc_step_t *steps, size_t n, int depth);

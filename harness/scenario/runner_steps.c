@@ -10,105 +10,6 @@
 
 #include "core/clock.h"
 #include "core/json.h"
-#include "scenario/instance.h"
-
-/* True when an argument's name says its value is a URI ("resourceUri",
- * "url"): a made-up value must then be one. */
-static int names_uri(const char *name)
-{
-    size_t i;
-
-    for (i = 0; name[i] != '\0'; i++)
-        if ((name[i] == 'u' || name[i] == 'U') && (name[i + 1] == 'r' || name[i + 1] == 'R') &&
-            (name[i + 2] == 'i' || name[i + 2] == 'I' || name[i + 2] == 'l' || name[i + 2] == 'L'))
-            return 1;
-    return 0;
-}
-
-/* {"NAME": "mcpcheck", ...} for each required argument of a prompt's
- * declared arguments (a new object); an argument named as a URI gets
- * "mcpcheck://argument", which is also a string. */
-static json_object *prompt_arguments(json_object *decl)
-{
-    json_object *out = json_object_new_object();
-    size_t i, n = json_object_is_type(decl, json_type_array) ? json_object_array_length(decl) : 0;
-
-    for (i = 0; out != NULL && i < n && i < MC_INSTANCE_MAX_MEMBERS; i++) {
-        json_object *a = json_object_array_get_idx(decl, i);
-        const char *name = mc_json_get_str(a, "name");
-        if (name != NULL && json_object_get_boolean(mc_json_get(a, "required")))
-            json_object_object_add(
-                out, name,
-                json_object_new_string(names_uri(name) ? "mcpcheck://argument" : "mcpcheck"));
-    }
-    return out;
-}
-
-/*
- * Replaces every {"$instance": SCHEMA} inside v (after expansion) with a
- * valid instance of SCHEMA (scenario/instance.h): tool arguments made from
- * an inputSchema; and every {"$arguments": ARGS} with the arguments object a
- * prompt's declared ARGS need (each required one set to "mcpcheck", or to
- * "mcpcheck://argument" when its name says it is a URI).
- * Returns the value to use in v's place (v itself, or its replacement,
- * with v put).
- */
-static json_object *make_instances(json_object *v, int depth)
-{
-    if (depth > MC_INSTANCE_MAX_DEPTH)
-        return v;
-    if (json_object_is_type(v, json_type_object)) {
-        json_object *schema;
-        if (json_object_object_length(v) == 1 &&
-            json_object_object_get_ex(v, "$arguments", &schema)) {
-            json_object *args = prompt_arguments(schema);
-            if (args == NULL)
-                return v;
-            json_object_put(v);
-            return args;
-        }
-        if (json_object_object_length(v) == 1 &&
-            json_object_object_get_ex(v, "$instance", &schema)) {
-            json_object *inst = NULL;
-            if (mc_instance_make(schema, &inst) != MC_OK)
-                return v;
-            json_object_put(v);
-            return inst;
-        }
-        json_object_object_foreach(v, k, m)
-        {
-            json_object *r = make_instances(json_object_get(m), depth + 1);
-            if (r != m)
-                json_object_object_add(v, k, r);
-            else
-                json_object_put(r);
-        }
-    } else if (json_object_is_type(v, json_type_array)) {
-        size_t i, n = json_object_array_length(v);
-        for (i = 0; i < n; i++) {
-            json_object *m = json_object_array_get_idx(v, i);
-            json_object *r = make_instances(json_object_get(m), depth + 1);
-            if (r != m)
-                json_object_array_put_idx(v, i, r);
-            else
-                json_object_put(r);
-        }
-    }
-    return v;
-}
-
-json_object *mc__runner_expand(rctx_t *c, json_object *tmpl, int line)
-{
-    json_object *out = NULL;
-    mc_errbuf_t eb;
-
-    mc_errbuf_clear(&eb);
-    if (mc_vars_expand(&c->vars, tmpl, &out, &eb) != MC_OK) {
-        mc__runner_check(c, "harness/step", 0, eb.msg, NULL, NULL, NULL, 0, line);
-        return NULL;
-    }
-    return make_instances(out, 0);
-}
 
 /* The step's timeout: ms, or dflt when it sets none. */
 static int or_default(int ms, int dflt)
@@ -134,6 +35,52 @@ static int send_async(rctx_t *c, const mc_step_request_t *r, json_object *params
     return 0;
 }
 
+/* True when the step's asserts (a template, may be NULL) look at isError. */
+static int asserts_is_error(json_object *asserts)
+{
+    const char *text = asserts != NULL ? json_object_to_json_string(asserts) : NULL;
+
+    return text != NULL && strstr(text, "isError") != NULL;
+}
+
+/*
+ * A fixture that refuses the arguments the harness made up or the profile
+ * gave (a tools/call answered with isError: true, or a tools/call or
+ * prompts/get answered with -32602, when the step expected a result and
+ * does not judge isError itself) proves nothing either way: the scenario
+ * ends NOT-VERIFIED with the server's own words. Returns 1 when so.
+ */
+static int fixture_refused(rctx_t *c, const mc_step_t *s, const char *method, const char *name,
+                           const mc_msg_t *resp)
+{
+    const mc_step_judge_t *j = &s->u.request.judge;
+    const char *text = NULL;
+    json_object *content;
+
+    if (strcmp(method, "tools/call") != 0 && strcmp(method, "prompts/get") != 0)
+        return 0;
+    if (j->expect.kind != MC_STEP_EXPECT_RESULT || asserts_is_error(j->asserts))
+        return 0;
+    if (resp->kind == MC_MSG_ERROR && resp->error_code == MC_RPC_INVALID_PARAMS) {
+        text = mc_json_get_str(mc_json_get(resp->root, "error"), "message");
+        mc_sresult_set(c->res, MC_NOT_VERIFIED,
+                       "the fixture `%.120s` refused the call at line %d with -32602 (%.200s): "
+                       "give it arguments in the profile (\"args\" of its role)",
+                       name, s->line, text != NULL ? text : "");
+        return 1;
+    }
+    if (resp->kind != MC_MSG_RESULT || strcmp(method, "tools/call") != 0 ||
+        !json_object_get_boolean(mc_json_get(resp->result, "isError")))
+        return 0;
+    content = mc_json_get(resp->result, "content");
+    text = mc_json_get_str(json_object_array_get_idx(content, 0), "text");
+    mc_sresult_set(c->res, MC_NOT_VERIFIED,
+                   "the fixture `%.120s` refused the call at line %d (isError: true: %.200s): "
+                   "give it arguments in the profile (\"args\" of its role)",
+                   name, s->line, text != NULL ? text : "no text");
+    return 1;
+}
+
 static int step_request(rctx_t *c, const mc_step_t *s)
 {
     const mc_step_request_t *r = &s->u.request;
@@ -145,7 +92,7 @@ static int step_request(rctx_t *c, const mc_step_t *s)
         or_default(r->timeout_ms, strcmp(method, "initialize") == 0 ? mc__runner_startup_budget(c)
                                                                     : c->step_timeout);
     int rc;
-    char what[160];
+    char what[160], callee[128];
 
     if (r->params != NULL) {
         params = mc__runner_expand(c, r->params, s->line);
@@ -163,6 +110,8 @@ static int step_request(rctx_t *c, const mc_step_t *s)
         mc_vars_set(&c->vars, "progress_token", json_object_object_get(meta, "progressToken"));
     }
     snprintf(what, sizeof(what), "%s", method);
+    snprintf(callee, sizeof(callee), "%s",
+             mc_json_get_str(params, "name") != NULL ? mc_json_get_str(params, "name") : "?");
     if (r->async != NULL)
         return send_async(c, r, params, timeout);
     /* "retry": false keeps a stateless input_required answer for the step
@@ -182,6 +131,10 @@ static int step_request(rctx_t *c, const mc_step_t *s)
         char doing[200];
         snprintf(doing, sizeof(doing), "the client waited for the answer to %.120s", method);
         mc__runner_target_gone(c, rc, doing);
+        return -1;
+    }
+    if (fixture_refused(c, s, method, callee, &resp)) {
+        mc_msg_free(&resp);
         return -1;
     }
     mc__runner_judge(c, s, &r->judge, &resp, what, mc__runner_resp_tx_seq(c, &resp));
@@ -277,11 +230,35 @@ static int step_expect(rctx_t *c, const mc_step_t *s, const mc_step_expect_msg_t
     return 0;
 }
 
+/* The (at_most + 1)-th untaken message of box matching the step, or NULL
+ * when there are at most at_most of them. */
+static inbox_item_t *beyond(rctx_t *c, inbox_t *box, const mc_step_expect_none_t *e,
+                            uint64_t after)
+{
+    size_t i;
+    int seen = 0;
+
+    if (e->at_most <= 0)
+        return mc__runner_inbox_find(c, box, e->where, e->method, after, e->related);
+    for (i = 0; i < box->n; i++) {
+        inbox_item_t *it = &box->v[i];
+        if (it->taken || it->seq <= after || (e->related && it->on_get))
+            continue;
+        if (strcmp(e->method, "*") != 0 && strcmp(it->msg.method, e->method) != 0)
+            continue;
+        if (!mc__runner_where_ok(c, e->where, it->msg.root))
+            continue;
+        if (++seen > e->at_most)
+            return it;
+    }
+    return NULL;
+}
+
 /*
  * Holds when no notification (is_request = 0) or server request with the
  * step's method (and "where") arrives after the last message sent, for the
  * step's "for" window (with "related", one on the HTTP GET stream does not
- * count).
+ * count); with "at_most": N, when no more than N of them arrive.
  */
 static int step_expect_none(rctx_t *c, const mc_step_t *s, const mc_step_expect_none_t *e,
                             int is_request)
@@ -295,7 +272,7 @@ static int step_expect_none(rctx_t *c, const mc_step_t *s, const mc_step_expect_
 
     for (;;) {
         int left;
-        it = mc__runner_inbox_find(c, box, e->where, e->method, after, e->related);
+        it = beyond(c, box, e, after);
         if (it != NULL)
             break;
         left = mc__runner_time_left(c, (int)(until - mc_now_ms()));
@@ -311,8 +288,12 @@ static int step_expect_none(rctx_t *c, const mc_step_t *s, const mc_step_expect_
     if (it != NULL) {
         char msg[300], act[512];
         mc__runner_compact(it->msg.root, act, sizeof(act));
-        snprintf(msg, sizeof(msg), "unexpected %s %s within %d ms", it->msg.method,
-                 is_request ? "request" : "notification", window);
+        if (e->at_most > 0)
+            snprintf(msg, sizeof(msg), "more than %d %s %ss within %d ms", e->at_most,
+                     it->msg.method, is_request ? "request" : "notification", window);
+        else
+            snprintf(msg, sizeof(msg), "unexpected %s %s within %d ms", it->msg.method,
+                     is_request ? "request" : "notification", window);
         mc__runner_check(c, mc__runner_step_check(c, s), 0, msg,
                          is_request ? "no such request" : "no such notification", act, "",
                          it->tx_seq, s->line);

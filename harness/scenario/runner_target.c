@@ -182,7 +182,9 @@ int mc__runner_resolve_roles(rctx_t *c)
     memset(&fo, 0, sizeof(fo));
     fo.roles = c->o->roles;
     fo.safe_tools = c->o->safe_tools;
+    fo.args = c->o->args;
     fo.call_tools = c->o->call_tools;
+    fo.user_profile = c->o->user_profile;
     fo.server_caps = c->s.server_caps;
     fo.timeout_ms = c->step_timeout;
     mc_offer_init(&offer);
@@ -213,8 +215,14 @@ int mc__runner_resolve_roles(rctx_t *c)
             /* fall through */
         default:
             mc_sresult_set(c->res, MC_NOT_VERIFIED, "%s", why);
+            free(c->res->role);
+            c->res->role = strdup(c->sc->roles[i]);
             ret = -1;
         }
+    }
+    if (mc_offer_note(&offer)[0] != '\0') {
+        free(c->res->fixtures);
+        c->res->fixtures = strdup(mc_offer_note(&offer));
     }
     mc_offer_free(&offer);
     return ret;

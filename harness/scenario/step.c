@@ -194,6 +194,7 @@ static void parse_expect_none(json_object *st, mc_step_t *s, mc_step_expect_none
     e->for_ms = get_int(st, "for");
     e->related = get_true(st, "related");
     e->where = mc_json_get(st, "where");
+    e->at_most = mc_json_get(st, "at_most") != NULL ? get_int(st, "at_most") : 0;
 }
 
 static int parse_expect_no_notification(json_object *st, mc_step_t *s)

@@ -62,6 +62,9 @@ typedef enum mc_step_kind {
 /* An integer member that is not given (nor within int range): the runner's
  * default applies. */
 #define MC_STEP_UNSET INT_MIN
+/* The largest "at_most" of an expect_no_notification or expect_no_request
+ * step (the messages counted are those the runner's inbox keeps). */
+#define MC_STEP_MAX_AT_MOST 10000
 
 /* What a step expects of the response it waits for ("expect"). */
 typedef enum mc_step_expect_kind {
@@ -128,6 +131,8 @@ typedef struct mc_step_expect_none {
     int for_ms;         /* or MC_STEP_UNSET */
     int related;
     json_object *where; /* template, or NULL */
+    int at_most;        /* "at_most": matching messages allowed within the window (0 when not
+                           given; MC_STEP_UNSET when not a number in range) */
 } mc_step_expect_none_t;
 typedef mc_step_expect_none_t mc_step_expect_no_notification_t;
 typedef mc_step_expect_none_t mc_step_expect_no_request_t;

@@ -8,7 +8,13 @@ profile alone:
   and the run still exits 0;
 - a resources list that fits on one page makes the scenarios that need a
   real cursor NOT-VERIFIED (not FAIL);
-- the same scenarios PASS when the fixtures are there.
+- the same scenarios PASS when the fixtures are there;
+- with no profile, a role is filled by a listed item of its shape, and the
+  report names the item (a server with names of its own);
+- a name the user's profile maps is never replaced by a shape;
+- a fixture that refuses the harness's own arguments leaves the scenario
+  NOT-VERIFIED with the tool's words; the profile's "args" make the call
+  judged, and a broken rule then fails.
 """
 import json
 import os
@@ -22,6 +28,69 @@ def run(mcpcheck, args, tmp, name):
     p = subprocess.run([mcpcheck, "run", "--jobs", "2", "--report-dir", out] + args,
                        capture_output=True, text=True, timeout=600)
     return p.returncode, json.load(open(os.path.join(out, "report.json"))), p.stdout
+
+
+def shapes(mcpcheck, scenarios, tmp):
+    """Roles filled by a listed item of their shape, and fixtures that refuse
+    the harness's arguments, against small servers with names of their own."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    catalog = [sys.executable, os.path.join(here, "catalog_server.py")]
+    conformant = [sys.executable, os.path.join(here, "..", "targets", "conformant_server.py")]
+    failures = []
+
+    def verdicts(rep):
+        return {(s["id"], s["version"]): s for s in rep["scenarios"]}
+
+    # 4. No profile: the prompt with a required argument and the text and
+    #    binary resources are picked from the listings, and the report says so.
+    rc, rep, out = run(mcpcheck, ["--filter", "prompts/get-missing-argument", "--filter",
+                                  "resources/read-text", "--filter", "resources/read-blob",
+                                  "--scenarios", scenarios, "--"] + conformant, tmp, "shapes")
+    want = {"prompts/get-missing-argument": "role prompt.with_arguments: `retell`",
+            "resources/read-text": "role resource.static_text: `note://",
+            "resources/read-blob": "role resource.static_binary: `picture://pixel`"}
+    seen = set()
+    for s in rep["scenarios"]:
+        seen.add(s["id"])
+        if s["verdict"] != "PASS" or want.get(s["id"], "?") not in (s.get("fixtures") or ""):
+            failures.append(f"shapes: {s['id']} [{s['version']}] {s['verdict']} "
+                            f"fixtures {s.get('fixtures')!r} reason {s.get('reason')!r}")
+    if seen != set(want) or rc != 0:
+        failures.append(f"shapes: exit {rc}, ran {sorted(seen)}")
+
+    # 5. A name the user's own profile maps is never replaced by a shape.
+    ppath = os.path.join(tmp, "own.json")
+    json.dump({"name": "own", "roles": {"prompt.with_arguments": "no_such_prompt"}}, open(ppath, "w"))
+    rc, rep, out = run(mcpcheck, ["--profile", ppath, "--filter", "prompts/get-missing-argument",
+                                  "--scenarios", scenarios, "--"] + conformant, tmp, "own")
+    for s in rep["scenarios"]:
+        if s["verdict"] != "NOT-VERIFIED" or "no_such_prompt" not in (s.get("reason") or ""):
+            failures.append(f"own profile: {s['id']} {s['verdict']} {s.get('reason')!r}")
+
+    # 6. Arguments made from the inputSchema (a pattern is not solved) are refused:
+    #    NOT-VERIFIED with the tool's words, never the MUST of structured content.
+    sc = ["--filter", "tools/call-structured-content", "--scenarios", scenarios, "--call-tools"]
+    rc, rep, out = run(mcpcheck, sc + ["--"] + catalog, tmp, "refused")
+    for s in rep["scenarios"]:
+        if s["verdict"] != "NOT-VERIFIED" or "isbn must be 13 digits" not in (s.get("reason") or ""):
+            failures.append(f"refused: {s['id']} [{s['version']}] {s['verdict']} {s.get('reason')!r}")
+    if rc != 0 or not rep["scenarios"]:
+        failures.append(f"refused: exit {rc}, {len(rep['scenarios'])} runs")
+
+    # 7. The profile's arguments for the tool, by name: the call is judged,
+    #    and it passes; without structuredContent it fails the MUST.
+    ppath = os.path.join(tmp, "args.json")
+    json.dump({"name": "catalog", "roles": {}, "args": {"lookup": {"isbn": "9780000000002"}}},
+              open(ppath, "w"))
+    rc, rep, out = run(mcpcheck, sc + ["--profile", ppath, "--"] + catalog, tmp, "args")
+    if rc != 0 or not rep["scenarios"] or any(s["verdict"] != "PASS" for s in rep["scenarios"]):
+        failures.append(f"args: exit {rc}, verdicts {[s['verdict'] for s in rep['scenarios']]}")
+    rc, rep, out = run(mcpcheck, sc + ["--profile", ppath, "--"] + catalog + ["--no-structured"],
+                       tmp, "args-bug")
+    failed = [c["id"] for s in rep["scenarios"] for c in s["checks"] if c["verdict"] == "FAIL"]
+    if rc != 1 or "tools/call/structured-content" not in failed:
+        failures.append(f"args, no structuredContent: exit {rc}, failed {failed}")
+    return failures
 
 
 def main():
@@ -68,6 +137,7 @@ def main():
         if rc != 0 or any(s["verdict"] != "PASS" for s in rep["scenarios"]):
             failures.append(f"paged: exit {rc}; verdicts "
                             f"{sorted(set(s['verdict'] for s in rep['scenarios']))}")
+        failures += shapes(mcpcheck, scenarios, tmp)
     for f in failures:
         print("fixtures_live:", f)
     print("fixtures_live:", "ok" if not failures else f"{len(failures)} problems")

@@ -1,0 +1,328 @@
+/*
+ * shapes.c - the shape each role needs, and the listed item that has it
+ * (see shapes.h).
+ */
+#include "scenario/shapes.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "core/json.h"
+
+/* How a listed item is picked for a role. */
+typedef enum pick {
+    PICK_NONE = 0,     /* behaviour, not shape: never picked */
+    PICK_PROMPT_REQ,   /* a prompt with a required argument */
+    PICK_PROMPT_NOARG, /* a prompt that needs no argument */
+    PICK_TEXT,         /* a resource whose read gives text */
+    PICK_BLOB,         /* a resource whose read gives a blob */
+    PICK_SUBSCRIBABLE, /* any listed resource, when resources.subscribe is declared */
+    PICK_TEMPLATE,     /* a listed URI template with a variable */
+    PICK_TOOL_OUTPUT   /* a tool that may be called and declares an outputSchema */
+} pick_t;
+
+static const struct {
+    const char *role;
+    pick_t pick;
+    const char *shape;
+} shapes[] = {
+    {"prompt.with_arguments", PICK_PROMPT_REQ, "a prompt with a required argument"},
+    {"prompt.simple", PICK_PROMPT_NOARG, "a prompt that needs no argument"},
+    {"prompt.with_embedded_resource", PICK_NONE,
+     "a prompt whose messages hold an embedded resource"},
+    {"prompt.with_image", PICK_NONE, "a prompt whose messages hold an image"},
+    {"prompt.with_audio", PICK_NONE, "a prompt whose messages hold audio"},
+    {"resource.static_text", PICK_TEXT, "a listed resource whose read returns text contents"},
+    {"resource.static_binary", PICK_BLOB,
+     "a listed resource whose read returns base64 blob contents"},
+    {"resource.watched", PICK_SUBSCRIBABLE,
+     "a listed resource that can be subscribed to (resources.subscribe declared)"},
+    {"resource.template", PICK_TEMPLATE, "a listed URI template with a {variable}"},
+    {"resource.template_instance", PICK_NONE, "a URI instantiating a listed template"},
+    {"tool.structured_content", PICK_TOOL_OUTPUT,
+     "a tool that may be called (safe_tools or --call-tools) and declares an outputSchema"},
+    {"tool.simple_text", PICK_NONE, "a tool taking no arguments that returns one text block"},
+    {"tool.image_content", PICK_NONE, "a tool taking no arguments that returns an image block"},
+    {"tool.audio_content", PICK_NONE, "a tool taking no arguments that returns an audio block"},
+    {"tool.embedded_resource", PICK_NONE, "a tool returning an embedded resource"},
+    {"tool.resource_link", PICK_NONE, "a tool returning a resource_link block"},
+    {"tool.multiple_content_types", PICK_NONE,
+     "a tool returning text, image and embedded resource blocks"},
+    {"tool.error_handling", PICK_NONE, "a tool whose result is isError: true"},
+    {"tool.with_logging", PICK_NONE, "a tool that sends notifications/message while it runs"},
+    {"tool.logging_levels", PICK_NONE,
+     "a tool that sends one notifications/message at each of the eight levels"},
+    {"tool.with_progress", PICK_NONE,
+     "a tool that reports progress for the request's progressToken"},
+    {"tool.sampling", PICK_NONE, "a tool that sends sampling/createMessage to the client"},
+    {"tool.elicitation", PICK_NONE, "a tool that sends a form-mode elicitation/create"},
+    {"tool.elicitation_defaults", PICK_NONE,
+     "a tool that sends elicitation/create with defaults on every property"},
+    {"tool.elicitation_enums", PICK_NONE,
+     "a tool that sends elicitation/create with single- and multi-select enums"},
+    {"tool.elicitation_url", PICK_NONE, "a tool that sends a URL-mode elicitation/create"},
+    {"tool.elicitation_url_error", PICK_NONE,
+     "a tool that answers -32042 (URL elicitation required)"},
+    {"tool.elicitation_url_complete", PICK_NONE,
+     "a tool that sends notifications/elicitation/complete"},
+    {"tool.list_roots", PICK_NONE, "a tool that sends roots/list to the client"},
+    {"tool.trigger_resource_update", PICK_NONE,
+     "a tool that changes the watched resource and sends notifications/resources/updated"},
+    {"tool.trigger_resource_list_change", PICK_NONE,
+     "a tool that changes the resource list"},
+    {"tool.trigger_prompt_change", PICK_NONE, "a tool that changes the prompt list"},
+    {"tool.trigger_tool_change", PICK_NONE, "a tool that changes the tool list"},
+    {"tool.header_param", PICK_NONE,
+     "a tool with arguments marked x-mcp-header (Streamable HTTP at 2026-07-28)"},
+};
+
+static int find(const char *role)
+{
+    size_t i;
+
+    for (i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++)
+        if (strcmp(shapes[i].role, role) == 0)
+            return (int)i;
+    return -1;
+}
+
+const char *mc_role_shape(const char *role)
+{
+    int i = find(role);
+
+    return i >= 0 ? shapes[i].shape : "a fixture the profile must name";
+}
+
+int mc_role_shape_pickable(const char *role)
+{
+    int i = find(role);
+
+    return i >= 0 && shapes[i].pick != PICK_NONE;
+}
+
+/* True when a listed prompt declares a required argument. */
+static int prompt_has_required(json_object *p)
+{
+    json_object *args = mc_json_get(p, "arguments");
+    size_t i, n = json_object_is_type(args, json_type_array) ? json_object_array_length(args) : 0;
+
+    for (i = 0; i < n; i++) {
+        json_object *req = mc_json_get(json_object_array_get_idx(args, i), "required");
+        if (json_object_is_type(req, json_type_boolean) && json_object_get_boolean(req))
+            return 1;
+    }
+    return 0;
+}
+
+/* True when a listed prompt declares any argument. */
+static int prompt_has_arguments(json_object *p)
+{
+    json_object *args = mc_json_get(p, "arguments");
+
+    return json_object_is_type(args, json_type_array) && json_object_array_length(args) > 0;
+}
+
+/* The first {variable} of a URI template, as a new string, or NULL. */
+static json_object *template_variable(const char *t)
+{
+    const char *open = t != NULL ? strchr(t, '{') : NULL;
+    const char *close = open != NULL ? strchr(open, '}') : NULL;
+    size_t skip;
+
+    if (close == NULL)
+        return NULL;
+    open++;
+    /* RFC 6570 operators before the name ({+var}, {?a,b}). */
+    skip = strspn(open, "+#./;?&");
+    open += skip;
+    if (close <= open)
+        return NULL;
+    return json_object_new_string_len(open, (int)strcspn(open, ",*:}"));
+}
+
+static int template_has_variable(json_object *it)
+{
+    const char *t = mc_json_get_str(it, "uriTemplate");
+
+    return t != NULL && strchr(t, '{') != NULL;
+}
+
+json_object *mc__shape_data(mc_role_kind_t kind, json_object *item, const char *suffix)
+{
+    if (item == NULL)
+        return NULL;
+    if (kind == MC_ROLE_PROMPT && strcmp(suffix, "args") == 0) {
+        json_object *o = json_object_new_object(), *args = mc_json_get(item, "arguments");
+        json_object_object_add(o, "$arguments",
+                               args != NULL ? json_object_get(args) : json_object_new_array());
+        return o;
+    }
+    if (kind == MC_ROLE_PROMPT && strcmp(suffix, "required") == 0) {
+        json_object *args = mc_json_get(item, "arguments");
+        size_t i, n =
+            json_object_is_type(args, json_type_array) ? json_object_array_length(args) : 0;
+        for (i = 0; i < n; i++) {
+            json_object *a = json_object_array_get_idx(args, i);
+            json_object *req = mc_json_get(a, "required");
+            const char *name = mc_json_get_str(a, "name");
+            if (name != NULL && json_object_is_type(req, json_type_boolean) &&
+                json_object_get_boolean(req))
+                return json_object_new_string(name);
+        }
+        return NULL;
+    }
+    if (kind == MC_ROLE_TOOL && strcmp(suffix, "args") == 0) {
+        json_object *o = json_object_new_object(), *schema = mc_json_get(item, "inputSchema");
+        if (schema == NULL)
+            return o; /* no inputSchema: no arguments */
+        json_object_object_add(o, "$instance", json_object_get(schema));
+        return o;
+    }
+    if (kind == MC_ROLE_TEMPLATE && strcmp(suffix, "variable") == 0)
+        return template_variable(mc_json_get_str(item, "uriTemplate"));
+    return NULL;
+}
+
+/* True when the listed resource's mimeType (may be absent) rules it out
+ * for a text (want_text) or a binary read. */
+static int mime_rules_out(json_object *r, int want_text)
+{
+    const char *m = mc_json_get_str(r, "mimeType");
+    int texty;
+
+    if (m == NULL)
+        return 0;
+    texty = strncmp(m, "text/", 5) == 0 || strstr(m, "json") != NULL || strstr(m, "xml") != NULL;
+    return want_text ? !texty : texty;
+}
+
+/* Reads listed resources until one whose first content carries `text`
+ * (want_text) or `blob`; *found gets it (borrowed) or stays NULL. Returns
+ * the session's error when it failed in a way that ends the scenario. */
+static int read_until(mc_session_t *s, json_object *items, int want_text, int timeout_ms,
+                      json_object **found)
+{
+    size_t i, n = items != NULL ? json_object_array_length(items) : 0;
+    int reads = 0;
+
+    *found = NULL;
+    for (i = 0; i < n && reads < MC_SHAPE_MAX_READS; i++) {
+        json_object *r = json_object_array_get_idx(items, i), *params, *first;
+        const char *uri = mc_json_get_str(r, "uri");
+        mc_msg_t resp;
+        int rc;
+
+        if (uri == NULL || mime_rules_out(r, want_text))
+            continue;
+        params = json_object_new_object();
+        json_object_object_add(params, "uri", json_object_new_string(uri));
+        reads++;
+        rc = mc_session_request(s, "resources/read", params, timeout_ms, &resp);
+        if (rc == MC_ETIMEOUT)
+            continue;
+        if (rc != MC_OK)
+            return rc;
+        first = resp.kind == MC_MSG_RESULT
+                    ? json_object_array_get_idx(mc_json_get(resp.result, "contents"), 0)
+                    : NULL;
+        if (first != NULL && json_object_is_type(mc_json_get(first, want_text ? "text" : "blob"),
+                                                 json_type_string)) {
+            *found = r;
+            mc_msg_free(&resp);
+            return MC_OK;
+        }
+        mc_msg_free(&resp);
+    }
+    return MC_OK;
+}
+
+/* True when the tool may be called by the discovery scenarios. */
+static int tool_callable(const mc_fixture_opts_t *opts, json_object *t)
+{
+    const char *name = mc_json_get_str(t, "name");
+    size_t i, n;
+
+    if (name == NULL)
+        return 0;
+    if (opts->call_tools)
+        return 1;
+    n = json_object_is_type(opts->safe_tools, json_type_array)
+            ? json_object_array_length(opts->safe_tools)
+            : 0;
+    for (i = 0; i < n; i++) {
+        const char *v = json_object_get_string(json_object_array_get_idx(opts->safe_tools, i));
+        if (v != NULL && strcmp(v, name) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+mc_role_status_t mc__shape_pick(mc_session_t *s, mc_offer_t *o, const mc_fixture_opts_t *opts,
+                                const char *role, json_object **name, json_object **item,
+                                char *why, size_t n, int *srv_rc)
+{
+    int at = find(role), k;
+    pick_t pick = at >= 0 ? shapes[at].pick : PICK_NONE;
+    json_object *items, *got = NULL;
+    const char *key;
+    mc_role_status_t st;
+    size_t i, m;
+
+    *srv_rc = MC_OK;
+    if (pick == PICK_NONE) {
+        snprintf(why, n, "role %s needs %s, which a listing cannot show: map it in a profile",
+                 role, mc_role_shape(role));
+        return MC_ROLE_UNMAPPED;
+    }
+    k = pick == PICK_PROMPT_REQ || pick == PICK_PROMPT_NOARG ? MC_LIST_PROMPTS
+        : pick == PICK_TEMPLATE                             ? MC_LIST_TEMPLATES
+        : pick == PICK_TOOL_OUTPUT                          ? MC_LIST_TOOLS
+                                                            : MC_LIST_RESOURCES;
+    st = mc__offer_need(s, o, k, opts, role, why, n, srv_rc);
+    if (st != MC_ROLE_OFFERED)
+        return st;
+    if (pick == PICK_SUBSCRIBABLE && !mc__offer_declares(opts->server_caps, "resources",
+                                                         "subscribe")) {
+        snprintf(why, n, "role %s needs %s", role, mc_role_shape(role));
+        return MC_ROLE_NO_CAPABILITY;
+    }
+    items = o->items[k];
+    m = items != NULL ? json_object_array_length(items) : 0;
+    if (pick == PICK_TEXT || pick == PICK_BLOB) {
+        int rc = read_until(s, items, pick == PICK_TEXT, opts->timeout_ms, &got);
+        if (rc != MC_OK) {
+            *srv_rc = rc;
+            snprintf(why, n, "role %s cannot be resolved: resources/read failed (%s)", role,
+                     mc_strerror(rc));
+            return MC_ROLE_UNKNOWN;
+        }
+    }
+    /* A prompt with no arguments at all is preferred over one whose
+     * arguments are all optional. */
+    for (i = 0; got == NULL && i < m; i++) {
+        json_object *it = json_object_array_get_idx(items, i);
+        if ((pick == PICK_PROMPT_REQ && prompt_has_required(it)) ||
+            (pick == PICK_PROMPT_NOARG && !prompt_has_arguments(it)) ||
+            pick == PICK_SUBSCRIBABLE ||
+            (pick == PICK_TEMPLATE && template_has_variable(it)) ||
+            (pick == PICK_TOOL_OUTPUT && tool_callable(opts, it) &&
+             mc_json_get(it, "outputSchema") != NULL))
+            got = it;
+    }
+    for (i = 0; got == NULL && pick == PICK_PROMPT_NOARG && i < m; i++) {
+        json_object *it = json_object_array_get_idx(items, i);
+        if (!prompt_has_required(it))
+            got = it;
+    }
+    key = k == MC_LIST_RESOURCES ? "uri" : k == MC_LIST_TEMPLATES ? "uriTemplate" : "name";
+    if (got == NULL || mc_json_get_str(got, key) == NULL) {
+        snprintf(why, n, "no listed item has the shape role %s needs: %s%s", role,
+                 mc_role_shape(role),
+                 pick == PICK_TEXT || pick == PICK_BLOB ? " (listed resources were read to see)"
+                                                        : "");
+        return MC_ROLE_NOT_OFFERED;
+    }
+    *name = json_object_new_string(mc_json_get_str(got, key));
+    *item = json_object_get(got);
+    return MC_ROLE_OFFERED;
+}
