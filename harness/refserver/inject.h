@@ -116,6 +116,9 @@
     XX(PROMPT_MISSING_ARG_ACCEPTED, "prompt-missing-argument-accepted", "SHOULD",                  \
        "prompts/get without a required argument returns a result instead of -32602",              \
        "2025-06-18/server/prompts#error-handling")                                                 \
+    XX(PROMPT_PARTIAL_ARGS_ACCEPTED, "prompt-partial-arguments-accepted", "SHOULD",                \
+       "prompts/get with one of two required arguments returns a result instead of -32602",       \
+       "2025-06-18/server/prompts#error-handling")                                                 \
     XX(PROMPT_UNKNOWN_CODE, "prompt-unknown-wrong-code", "SHOULD",                                 \
        "prompts/get for an unknown name is answered with -32601 instead of -32602",               \
        "2025-06-18/server/prompts#error-handling")                                                 \

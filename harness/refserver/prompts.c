@@ -206,9 +206,15 @@ void mc__rs_prompts_get(mc_refserver_t *rs, json_object *id, json_object *params
         return;
     }
     if (i >= 0) {
+        /* prompt-partial-arguments-accepted: a missing argument is noticed
+         * only when no required argument is given at all. */
+        int given = 0;
+        for (a = 0; a < 2 && rs_prompts[i].args[a].name != NULL; a++)
+            given += mc__rs_get_str(args, rs_prompts[i].args[a].name) != NULL;
         for (a = 0; a < 2 && rs_prompts[i].args[a].name != NULL; a++) {
             if (mc__rs_get_str(args, rs_prompts[i].args[a].name) == NULL &&
-                !rs_bug_on(rs, PROMPT_MISSING_ARG_ACCEPTED)) {
+                !rs_bug_on(rs, PROMPT_MISSING_ARG_ACCEPTED) &&
+                !(given > 0 && rs_bug_on(rs, PROMPT_PARTIAL_ARGS_ACCEPTED))) {
                 json_object_put(res);
                 json_object_put(msgs);
                 snprintf(text, sizeof(text), "missing required argument \"%s\"",
