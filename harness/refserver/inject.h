@@ -101,6 +101,14 @@
     XX(READ_URI_MISMATCH, "read-uri-mismatch", "SHOULD",                                           \
        "a template read answers with the template instead of the requested URI",                  \
        "2025-06-18/server/resources#reading-resources")                                            \
+    XX(READ_URI_OTHER, "read-uri-other", "INFO",                                                   \
+       "every resources/read answers with contents for test://elsewhere, not the URI asked",      \
+       "2025-06-18/server/resources#reading-resources")                                            \
+    XX(READ_MIMETYPE_DIFFERS, "read-mimetype-differs", "INFO",                                     \
+       "resources/read contents give a MIME type other than the listed one",                      \
+       "2025-06-18/server/resources#reading-resources")                                            \
+    XX(READ_TEXT_AND_BLOB, "read-text-and-blob", "INFO",                                           \
+       "text contents of resources/read carry a blob as well", "2025-06-18/server/resources#resource-contents") \
     XX(RESOURCE_NO_NAME, "resource-missing-name", "MUST",                                          \
        "resources/list items lack the required name", "2025-06-18/server/resources#resource")      \
     XX(TEMPLATE_NO_URITEMPLATE, "template-missing-uritemplate", "MUST",                            \
@@ -169,6 +177,9 @@
     XX(LOG_SETLEVEL_INVALID_ACCEPTED, "log-setlevel-invalid-accepted", "SHOULD",                   \
        "logging/setLevel with an unknown level succeeds instead of -32602",                       \
        "2025-06-18/server/utilities/logging#error-handling")                                       \
+    XX(LOG_LEVEL_IGNORED, "log-level-ignored", "INFO",                                             \
+       "logging/setLevel is accepted and ignored: debug messages keep coming after setLevel error",\
+       "2025-06-18/server/utilities/logging#setting-log-level")                                    \
     XX(LOG_LEVEL_NOT_IN_ENUM, "log-level-not-in-enum", "MUST",                                     \
        "notifications/message uses the level \"verbose\"",                                        \
        "2025-06-18/server/utilities/logging#log-levels")                                           \

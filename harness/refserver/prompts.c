@@ -188,6 +188,8 @@ void mc__rs_prompts_get(mc_refserver_t *rs, json_object *id, json_object *params
         }
     }
     i = find_prompt(rs, name);
+    if (i >= 0)
+        mc__rs_log_activity(rs, "prompts", "getting", name);
     res = json_object_new_object();
     msgs = json_object_new_array();
     if (i == -1) {

@@ -383,24 +383,24 @@ static int step_answer(rctx_t *c, const mc_step_t *s)
 static int step_for_each(rctx_t *c, const mc_step_t *s, int depth)
 {
     const mc_step_for_each_t *f = &s->u.for_each;
-    json_object *list = mc__runner_expand(c, f->list, s->line);
+    json_object *list;
     int max = or_default(f->max, MC_RUNNER_MAX_FOR_EACH);
     size_t i, n;
     int rc = 0;
 
-    if (list == NULL)
-        return 0;
-    /* "when": the loop runs only when its assertions hold on its value. */
+    /* "when": the loop runs only when its assertions hold on its value;
+     * judged first, so that the list may name what only then exists. */
     if (f->when_assert != NULL) {
-        json_object *v = f->when_value != NULL ? mc__runner_expand(c, f->when_value, s->line)
-                                               : NULL;
+        json_object *v =
+            f->when_value != NULL ? mc__runner_expand(c, f->when_value, s->line) : NULL;
         int ok = v != NULL && mc__runner_where_ok(c, f->when_assert, v);
         json_object_put(v);
-        if (!ok) {
-            json_object_put(list);
+        if (!ok)
             return 0;
-        }
     }
+    list = mc__runner_expand(c, f->list, s->line);
+    if (list == NULL)
+        return 0;
     if (!json_object_is_type(list, json_type_array)) {
         mc__runner_check(c, "harness/step", 0, "for_each: the value is not an array", "an array",
                          NULL, NULL, 0, s->line);
