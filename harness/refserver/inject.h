@@ -109,6 +109,9 @@
        "2025-06-18/server/resources#reading-resources")                                            \
     XX(READ_TEXT_AND_BLOB, "read-text-and-blob", "INFO",                                           \
        "text contents of resources/read carry a blob as well", "2025-06-18/server/resources#resource-contents") \
+    XX(UNSUBSCRIBE_REFUSED, "unsubscribe-refused", "INFO",                                         \
+       "resources/unsubscribe of a subscribed URI fails with -32603",                             \
+       "2025-06-18/server/resources#subscriptions")                                                \
     XX(RESOURCE_NO_NAME, "resource-missing-name", "MUST",                                          \
        "resources/list items lack the required name", "2025-06-18/server/resources#resource")      \
     XX(TEMPLATE_NO_URITEMPLATE, "template-missing-uritemplate", "MUST",                            \

@@ -506,6 +506,11 @@ void mc__rs_resources_subscribe(mc_refserver_t *rs, json_object *id, json_object
             rs->subs[rs->nsubs++] = copy;
         }
     } else if (at >= 0 && !rs->sub_gone[at]) {
+        if (rs_bug_on(rs, UNSUBSCRIBE_REFUSED)) {
+            /* the switch: the subscription stays, and the request fails */
+            mc__rs_error(rs, id, MC_RPC_INTERNAL_ERROR, "cannot unsubscribe", NULL);
+            return;
+        }
         if (rs_bug_on(rs, SUB_AGAIN_NO_URI)) {
             rs->sub_gone[at] = 1; /* the switch: the entry stays, as a tombstone */
         } else {
