@@ -70,7 +70,8 @@ static int log_passes(mc_refserver_t *rs, int level)
 {
     /* A stateless request without io.modelcontextprotocol/logLevel gets no
      * log message (2026-07-28/server/utilities/logging#per-request-log-level). */
-    int floor = !rs->modern               ? (rs_bug_on(rs, LOG_LEVEL_IGNORED) ? 0 : rs->log_level)
+    int set = rs_bug_on(rs, LOG_LEVEL_IGNORED) ? 0 : rs->log_level; /* the switch: ignored */
+    int floor = !rs->modern               ? set
                 : rs->req_log >= 0        ? rs->req_log
                 : rs_bug_on(rs, LOG_WITHOUT_LEVEL) ? 0
                                           : RS_LOG_LEVELS;
@@ -130,8 +131,7 @@ void mc__rs_log_message(mc_refserver_t *rs, int level, const char *logger, const
     log_send(rs, level, logger, d);
 }
 
-void mc__rs_log_activity(mc_refserver_t *rs, const char *logger, const char *what,
-                         const char *name)
+void mc__rs_log_activity(mc_refserver_t *rs, const char *logger, const char *what, const char *name)
 {
     char text[RS_MAX_URI_LEN + 64];
 

@@ -381,7 +381,7 @@ static const char *const k_paginate[] = {"paginate",  "params",  "items",   "key
                                          "max_pages", "capture", "timeout", "assert",
                                          "check",     "note",    NULL};
 static const char *const k_for_each[] = {"for_each", "as",   "steps", "max",
-                                          "where",    "when", "note",  NULL};
+                                         "where",    "when", "note",  NULL};
 static const char *const k_raw[] = {"raw",   "expect", "expect_id", "assert",
                                     "check", "within", "note",      NULL};
 static const char *const k_sleep[] = {"sleep", "note", NULL};

@@ -156,6 +156,21 @@ int mc__runner_judge_outcome(rctx_t *c, const mc_step_t *s, const mc_step_judge_
 /* tmpl with variables filled in and instances made (a new reference), or
  * NULL with the failure recorded against line. */
 json_object *mc__runner_expand(rctx_t *c, json_object *tmpl, int line);
+
+/* --- runner_forms.c --- */
+
+/*
+ * Replaces the forms of an expanded template v (runner_forms.c): every
+ * {"$instance": SCHEMA} with a valid instance of SCHEMA, every
+ * {"$arguments": ARGS} (with an optional "$without": a name or an array of
+ * names) with the arguments object a prompt's declared ARGS need but those
+ * named. Takes v; returns the value to use in its place (v itself, or its
+ * replacement with v put).
+ */
+json_object *mc__runner_forms(json_object *v);
+
+/* --- runner_steps.c, again --- */
+
 /* Runs the steps in order; -1 when the scenario cannot go on (the result
  * says why), else 0. */
 int mc__runner_run_steps(rctx_t *c, const mc_step_t *steps, size_t n, int depth);
