@@ -101,6 +101,17 @@
     XX(READ_URI_MISMATCH, "read-uri-mismatch", "SHOULD",                                           \
        "a template read answers with the template instead of the requested URI",                  \
        "2025-06-18/server/resources#reading-resources")                                            \
+    XX(READ_URI_OTHER, "read-uri-other", "INFO",                                                   \
+       "every resources/read answers with contents for test://elsewhere, not the URI asked",      \
+       "2025-06-18/server/resources#reading-resources")                                            \
+    XX(READ_MIMETYPE_DIFFERS, "read-mimetype-differs", "INFO",                                     \
+       "resources/read contents give a MIME type other than the listed one",                      \
+       "2025-06-18/server/resources#reading-resources")                                            \
+    XX(READ_TEXT_AND_BLOB, "read-text-and-blob", "INFO",                                           \
+       "text contents of resources/read carry a blob as well", "2025-06-18/server/resources#resource-contents") \
+    XX(UNSUBSCRIBE_REFUSED, "unsubscribe-refused", "INFO",                                         \
+       "resources/unsubscribe of a subscribed URI fails with -32603",                             \
+       "2025-06-18/server/resources#subscriptions")                                                \
     XX(RESOURCE_NO_NAME, "resource-missing-name", "MUST",                                          \
        "resources/list items lack the required name", "2025-06-18/server/resources#resource")      \
     XX(TEMPLATE_NO_URITEMPLATE, "template-missing-uritemplate", "MUST",                            \
@@ -115,6 +126,9 @@
        "2025-06-18/server/prompts#error-handling")                                                 \
     XX(PROMPT_MISSING_ARG_ACCEPTED, "prompt-missing-argument-accepted", "SHOULD",                  \
        "prompts/get without a required argument returns a result instead of -32602",              \
+       "2025-06-18/server/prompts#error-handling")                                                 \
+    XX(PROMPT_PARTIAL_ARGS_ACCEPTED, "prompt-partial-arguments-accepted", "SHOULD",                \
+       "prompts/get with one of two required arguments returns a result instead of -32602",       \
        "2025-06-18/server/prompts#error-handling")                                                 \
     XX(PROMPT_UNKNOWN_CODE, "prompt-unknown-wrong-code", "SHOULD",                                 \
        "prompts/get for an unknown name is answered with -32601 instead of -32602",               \
@@ -166,6 +180,9 @@
     XX(LOG_SETLEVEL_INVALID_ACCEPTED, "log-setlevel-invalid-accepted", "SHOULD",                   \
        "logging/setLevel with an unknown level succeeds instead of -32602",                       \
        "2025-06-18/server/utilities/logging#error-handling")                                       \
+    XX(LOG_LEVEL_IGNORED, "log-level-ignored", "INFO",                                             \
+       "logging/setLevel is accepted and ignored: debug messages keep coming after setLevel error",\
+       "2025-06-18/server/utilities/logging#setting-log-level")                                    \
     XX(LOG_LEVEL_NOT_IN_ENUM, "log-level-not-in-enum", "MUST",                                     \
        "notifications/message uses the level \"verbose\"",                                        \
        "2025-06-18/server/utilities/logging#log-levels")                                           \

@@ -451,6 +451,12 @@ void mc__rs_logging_set_level(mc_refserver_t *rs, json_object *id, json_object *
 void mc__rs_log(mc_refserver_t *rs, int level, const char *logger, json_object *data);
 /* The same with data {"message": text}, built only when the message passes. */
 void mc__rs_log_message(mc_refserver_t *rs, int level, const char *logger, const char *text);
+
+/* A debug-level notifications/message "WHAT NAME" about a request being
+ * served (a resource read, a prompt fetched), sent only once the client has
+ * set a level with logging/setLevel and only when the level lets it through. */
+void mc__rs_log_activity(mc_refserver_t *rs, const char *logger, const char *what,
+                         const char *name);
 const char *mc__rs_log_level_name(int level);
 
 /* ---- completion.c ---- */

@@ -6,6 +6,7 @@
  * counted and dropped (2025-06-18/server/utilities/logging#implementation-considerations).
  * Log data never carries credentials or internal details.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "refserver/internal.h"
@@ -69,7 +70,8 @@ static int log_passes(mc_refserver_t *rs, int level)
 {
     /* A stateless request without io.modelcontextprotocol/logLevel gets no
      * log message (2026-07-28/server/utilities/logging#per-request-log-level). */
-    int floor = !rs->modern               ? rs->log_level
+    int set = rs_bug_on(rs, LOG_LEVEL_IGNORED) ? 0 : rs->log_level; /* the switch: ignored */
+    int floor = !rs->modern               ? set
                 : rs->req_log >= 0        ? rs->req_log
                 : rs_bug_on(rs, LOG_WITHOUT_LEVEL) ? 0
                                           : RS_LOG_LEVELS;
@@ -127,4 +129,17 @@ void mc__rs_log_message(mc_refserver_t *rs, int level, const char *logger, const
     d = json_object_new_object();
     mc__rs_put_str(rs, d, "message", text);
     log_send(rs, level, logger, d);
+}
+
+void mc__rs_log_activity(mc_refserver_t *rs, const char *logger, const char *what, const char *name)
+{
+    char text[RS_MAX_URI_LEN + 64];
+
+    /* Only once the client has asked for log messages with
+     * logging/setLevel, and not in the stateless protocol (which sets the
+     * level per request). */
+    if (rs->modern || !rs->log_level_set || name == NULL)
+        return;
+    snprintf(text, sizeof(text), "%s %.*s", what, RS_MAX_URI_LEN, name);
+    mc__rs_log_message(rs, 0, logger, text);
 }

@@ -160,12 +160,32 @@ static int resource_uri_ok(const char *uri)
     return mc_uri_is_absolute(uri) && mc_uri_valid(uri, strlen(uri));
 }
 
+/* The first required argument of prompt i that args lacks, or NULL when
+ * none is missing (or a switch lets it through). */
+static const char *missing_argument(mc_refserver_t *rs, int i, json_object *args)
+{
+    int a, given = 0;
+
+    if (rs_bug_on(rs, PROMPT_MISSING_ARG_ACCEPTED))
+        return NULL;
+    for (a = 0; a < 2 && rs_prompts[i].args[a].name != NULL; a++)
+        given += mc__rs_get_str(args, rs_prompts[i].args[a].name) != NULL;
+    /* prompt-partial-arguments-accepted: a missing argument is noticed only
+     * when no required argument is given at all. */
+    if (given > 0 && rs_bug_on(rs, PROMPT_PARTIAL_ARGS_ACCEPTED))
+        return NULL;
+    for (a = 0; a < 2 && rs_prompts[i].args[a].name != NULL; a++)
+        if (mc__rs_get_str(args, rs_prompts[i].args[a].name) == NULL)
+            return rs_prompts[i].args[a].name;
+    return NULL;
+}
+
 void mc__rs_prompts_get(mc_refserver_t *rs, json_object *id, json_object *params)
 {
     const char *name = mc__rs_get_str(params, "name");
     json_object *args = NULL, *res, *msgs;
     char text[RS_MAX_ECHO_TEXT + 128];
-    int i, a;
+    int i;
 
     if (name == NULL) {
         mc__rs_error(rs, id, MC_RPC_INVALID_PARAMS, "params.name must be a string", NULL);
@@ -188,6 +208,8 @@ void mc__rs_prompts_get(mc_refserver_t *rs, json_object *id, json_object *params
         }
     }
     i = find_prompt(rs, name);
+    if (i >= 0)
+        mc__rs_log_activity(rs, "prompts", "getting", name);
     res = json_object_new_object();
     msgs = json_object_new_array();
     if (i == -1) {
@@ -206,16 +228,13 @@ void mc__rs_prompts_get(mc_refserver_t *rs, json_object *id, json_object *params
         return;
     }
     if (i >= 0) {
-        for (a = 0; a < 2 && rs_prompts[i].args[a].name != NULL; a++) {
-            if (mc__rs_get_str(args, rs_prompts[i].args[a].name) == NULL &&
-                !rs_bug_on(rs, PROMPT_MISSING_ARG_ACCEPTED)) {
-                json_object_put(res);
-                json_object_put(msgs);
-                snprintf(text, sizeof(text), "missing required argument \"%s\"",
-                         rs_prompts[i].args[a].name);
-                mc__rs_error(rs, id, MC_RPC_INVALID_PARAMS, text, NULL);
-                return;
-            }
+        const char *missing = missing_argument(rs, i, args);
+        if (missing != NULL) {
+            json_object_put(res);
+            json_object_put(msgs);
+            snprintf(text, sizeof(text), "missing required argument \"%s\"", missing);
+            mc__rs_error(rs, id, MC_RPC_INVALID_PARAMS, text, NULL);
+            return;
         }
         mc__rs_put_str(rs, res, "description", rs_prompts[i].description);
     }

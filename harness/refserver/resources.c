@@ -204,15 +204,30 @@ static size_t parse_pos(const char *s, size_t n, size_t max)
     return v <= max ? v : 0;
 }
 
+/* The uri a contents entry for uri names (another one with read-uri-other). */
+static const char *contents_uri(mc_refserver_t *rs, const char *uri)
+{
+    return rs_bug_on(rs, READ_URI_OTHER) ? "test://elsewhere" : uri;
+}
+
+/* The MIME type a contents entry gives for mime, which is the listed one
+ * (one no listing gives, with read-mimetype-differs). */
+static const char *contents_mime(mc_refserver_t *rs, const char *mime)
+{
+    return rs_bug_on(rs, READ_MIMETYPE_DIFFERS) ? "application/x-unlisted" : mime;
+}
+
 /* One contents entry with text. Returns a new reference. */
 static json_object *text_contents(mc_refserver_t *rs, const char *uri, const char *mime,
                                   const char *text)
 {
     json_object *o = json_object_new_object();
 
-    mc__rs_put_str(rs, o, "uri", uri);
-    mc__rs_put_str(rs, o, "mimeType", mime);
+    mc__rs_put_str(rs, o, "uri", contents_uri(rs, uri));
+    mc__rs_put_str(rs, o, "mimeType", contents_mime(rs, mime));
     mc__rs_put_str(rs, o, "text", text);
+    if (rs_bug_on(rs, READ_TEXT_AND_BLOB))
+        mc__rs_put_str(rs, o, "blob", "dGV4dA=="); /* the switch: "text", as a blob too */
     return o;
 }
 
@@ -222,8 +237,8 @@ static json_object *blob_contents(mc_refserver_t *rs, const char *uri, const cha
 {
     json_object *o = json_object_new_object();
 
-    mc__rs_put_str(rs, o, "uri", uri);
-    mc__rs_put_str(rs, o, "mimeType", mime);
+    mc__rs_put_str(rs, o, "uri", contents_uri(rs, uri));
+    mc__rs_put_str(rs, o, "mimeType", contents_mime(rs, mime));
     mc__rs_put_str(rs, o, "blob", b64);
     return o;
 }
@@ -423,6 +438,7 @@ void mc__rs_resources_read(mc_refserver_t *rs, json_object *id, json_object *par
 
     if (uri == NULL)
         return;
+    mc__rs_log_activity(rs, "resources", "reading", uri);
     fixed = fixed_fixture(uri);
     if (fixed >= 0 && mc__rs_fast_replay(rs, RS_BODY_READ, (size_t)fixed, id))
         return;
@@ -490,6 +506,11 @@ void mc__rs_resources_subscribe(mc_refserver_t *rs, json_object *id, json_object
             rs->subs[rs->nsubs++] = copy;
         }
     } else if (at >= 0 && !rs->sub_gone[at]) {
+        if (rs_bug_on(rs, UNSUBSCRIBE_REFUSED)) {
+            /* the switch: the subscription stays, and the request fails */
+            mc__rs_error(rs, id, MC_RPC_INTERNAL_ERROR, "cannot unsubscribe", NULL);
+            return;
+        }
         if (rs_bug_on(rs, SUB_AGAIN_NO_URI)) {
             rs->sub_gone[at] = 1; /* the switch: the entry stays, as a tombstone */
         } else {

@@ -111,6 +111,38 @@ void mc__lint_use_role(mc__lint_t *l, const char *name, size_t n)
         l->roles[l->n_roles++] = strndup(name, n);
 }
 
+/*
+ * The forms the runner replaces in a template (scenarios/README.md,
+ * "Variables"): {"$instance": SCHEMA} alone, and {"$arguments": ARGS} with
+ * at most a "$without" beside it (one argument name or an array of names).
+ * Anything else beside them would leave the object unreplaced and sent as
+ * written.
+ */
+static void lint_replaced_forms(mc__lint_t *l, json_object *v, const char *pointer)
+{
+    json_object *w = mc_json_get(v, "$without");
+    int args = mc_json_get(v, "$arguments") != NULL;
+    int inst = mc_json_get(v, "$instance") != NULL;
+    size_t n = (size_t)json_object_object_length(v);
+
+    if (inst && n != 1)
+        mc__lint_problem(l, pointer, "{\"$instance\": SCHEMA} takes no other member");
+    if (w != NULL && !args)
+        mc__lint_problem(l, pointer, "\"$without\" goes beside \"$arguments\" only");
+    if (args && n != 1 + (w != NULL))
+        mc__lint_problem(l, pointer,
+                         "{\"$arguments\": ARGS} takes no other member than \"$without\"");
+    if (w != NULL && !json_object_is_type(w, json_type_string)) {
+        size_t i, k = json_object_is_type(w, json_type_array) ? json_object_array_length(w) : 0;
+        int ok = json_object_is_type(w, json_type_array);
+        for (i = 0; i < k; i++)
+            ok = ok && json_object_is_type(json_object_array_get_idx(w, i), json_type_string);
+        if (!ok)
+            mc__lint_problem(l, pointer,
+                             "\"$without\" must be an argument name or an array of names");
+    }
+}
+
 void mc__lint_check_refs(mc__lint_t *l, json_object *v, const char *pointer)
 {
     if (v == NULL)
@@ -152,6 +184,7 @@ void mc__lint_check_refs(mc__lint_t *l, json_object *v, const char *pointer)
     }
     case json_type_object: {
         char sub[512];
+        lint_replaced_forms(l, v, pointer);
         json_object_object_foreach(v, key, val)
         {
             snprintf(sub, sizeof(sub), "%s/%s", pointer, key);

@@ -210,6 +210,22 @@ static void lint_for_each(mc__lint_t *l, json_object *st, mc_step_t *s, const ch
         mc__lint_define_var(l, f->as);
     mc__lint_want_type(l, st, "max", json_type_int, ptr, "a for_each step");
     mc__lint_member(l, st, ptr, "where", mc__lint_assertions);
+    if (mc_json_get(st, "when") != NULL) {
+        static const char *const k_when[] = {"value", "assert", NULL};
+        json_object *w = mc_json_get(st, "when");
+        mc_str_join(sub, sizeof(sub), ptr, "/when");
+        if (!json_object_is_type(w, json_type_object) || f->when_value == NULL ||
+            f->when_assert == NULL) {
+            mc__lint_problem(l, sub,
+                             "\"when\" must be {\"value\": ..., \"assert\": [...]} (paths "
+                             "start at the value)");
+        } else {
+            mc__lint_only_keys(l, w, sub, "\"when\"", k_when);
+            mc__lint_check_refs(l, f->when_value, sub);
+            mc_str_join(sub, sizeof(sub), ptr, "/when/assert");
+            mc__lint_assertions(l, f->when_assert, sub);
+        }
+    }
     if (depth >= MAX_FOR_EACH_DEPTH) {
         mc__lint_problem(l, ptr, "for_each nested more than %d deep", MAX_FOR_EACH_DEPTH);
     } else if (steps == NULL || !json_object_is_type(steps, json_type_array)) {
@@ -367,7 +383,8 @@ static const char *const k_answer[] = {"answer", "with", "error", "note", NULL};
 static const char *const k_paginate[] = {"paginate",  "params",  "items",   "key",
                                          "max_pages", "capture", "timeout", "assert",
                                          "check",     "note",    NULL};
-static const char *const k_for_each[] = {"for_each", "as", "steps", "max", "where", "note", NULL};
+static const char *const k_for_each[] = {"for_each", "as",   "steps", "max",
+                                         "where",    "when", "note",  NULL};
 static const char *const k_raw[] = {"raw",   "expect", "expect_id", "assert",
                                     "check", "within", "note",      NULL};
 static const char *const k_sleep[] = {"sleep", "note", NULL};

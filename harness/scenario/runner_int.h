@@ -151,13 +151,26 @@ int mc__runner_judge_outcome(rctx_t *c, const mc_step_t *s, const mc_step_judge_
                              mc_msg_t *resp, int none, const char *label, const char *doing,
                              const char *answered_msg, int window);
 
-/* --- runner_expand.c: templates filled in --- */
+/* --- runner_steps.c: templates filled in --- */
 
 /* tmpl with variables filled in and instances made (a new reference), or
  * NULL with the failure recorded against line. */
 json_object *mc__runner_expand(rctx_t *c, json_object *tmpl, int line);
 
+/* --- runner_forms.c --- */
+
+/*
+ * Replaces the forms of an expanded template v (runner_forms.c): every
+ * {"$instance": SCHEMA} with a valid instance of SCHEMA, every
+ * {"$arguments": ARGS} (with an optional "$without": a name or an array of
+ * names) with the arguments object a prompt's declared ARGS need but those
+ * named. Takes v; returns the value to use in its place (v itself, or its
+ * replacement with v put).
+ */
+json_object *mc__runner_forms(json_object *v);
+
 /* --- runner_steps.c: the steps --- */
+
 /* Runs the steps in order; -1 when the scenario cannot go on (the result
  * says why), else 0. */
 int mc__runner_run_steps(rctx_t *c, const mc_step_t *steps, size_t n, int depth);

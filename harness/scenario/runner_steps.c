@@ -11,6 +11,19 @@
 #include "core/clock.h"
 #include "core/json.h"
 
+json_object *mc__runner_expand(rctx_t *c, json_object *tmpl, int line)
+{
+    json_object *out = NULL;
+    mc_errbuf_t eb;
+
+    mc_errbuf_clear(&eb);
+    if (mc_vars_expand(&c->vars, tmpl, &out, &eb) != MC_OK) {
+        mc__runner_check(c, "harness/step", 0, eb.msg, NULL, NULL, NULL, 0, line);
+        return NULL;
+    }
+    return mc__runner_forms(out);
+}
+
 /* The step's timeout: ms, or dflt when it sets none. */
 static int or_default(int ms, int dflt)
 {
@@ -341,11 +354,22 @@ static int step_answer(rctx_t *c, const mc_step_t *s)
 static int step_for_each(rctx_t *c, const mc_step_t *s, int depth)
 {
     const mc_step_for_each_t *f = &s->u.for_each;
-    json_object *list = mc__runner_expand(c, f->list, s->line);
+    json_object *list;
     int max = or_default(f->max, MC_RUNNER_MAX_FOR_EACH);
     size_t i, n;
     int rc = 0;
 
+    /* "when": the loop runs only when its assertions hold on its value;
+     * judged first, so that the list may name what only then exists. */
+    if (f->when_assert != NULL) {
+        json_object *v =
+            f->when_value != NULL ? mc__runner_expand(c, f->when_value, s->line) : NULL;
+        int ok = v != NULL && mc__runner_where_ok(c, f->when_assert, v);
+        json_object_put(v);
+        if (!ok)
+            return 0;
+    }
+    list = mc__runner_expand(c, f->list, s->line);
     if (list == NULL)
         return 0;
     if (!json_object_is_type(list, json_type_array)) {

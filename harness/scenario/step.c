@@ -242,6 +242,8 @@ static int parse_for_each(json_object *st, mc_step_t *s)
     s->u.for_each.as = mc_json_get_str(st, "as");
     s->u.for_each.max = get_int(st, "max");
     s->u.for_each.where = mc_json_get(st, "where");
+    s->u.for_each.when_value = mc_json_get(mc_json_get(st, "when"), "value");
+    s->u.for_each.when_assert = mc_json_get(mc_json_get(st, "when"), "assert");
     return MC_OK;
 }
 

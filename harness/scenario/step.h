@@ -158,6 +158,10 @@ typedef struct mc_step_for_each {
     const char *as;     /* the loop variable */
     int max;            /* or MC_STEP_UNSET */
     json_object *where; /* template, or NULL */
+    /* "when": {"value": V, "assert": [...]}: the loop runs only when the
+     * assertions hold on V (paths start at it), judged once before it. */
+    json_object *when_value;  /* template, or NULL */
+    json_object *when_assert; /* template, or NULL: no condition */
 } mc_step_for_each_t;
 
 typedef struct mc_step_raw {

@@ -209,6 +209,8 @@ static const char session_full[] =
     REQ(123, "prompts/get",
         "{\"name\":\"test_prompt_with_arguments\",\"arguments\":{\"arg1\":\"a\",\"arg2\":\"b\"}}")
     REQ(124, "prompts/get", "{\"name\":\"test_prompt_with_arguments\",\"arguments\":{}}")
+    REQ(159, "prompts/get",
+        "{\"name\":\"test_prompt_with_arguments\",\"arguments\":{\"arg1\":\"a\"}}")
     REQ(125, "prompts/get", "{\"name\":\"nope\"}")
     REQ(126, "prompts/get", "{\"name\":\"test_prompt_with_image\"}")
     REQ(127, "prompts/get",
@@ -501,7 +503,8 @@ static void test_cli(void)
             tabs += p[k] == '\t';
         CHECK(tabs == 4, "--list-bugs line without 5 fields: %.*s", (int)n, p);
         CHECK(n > 0 && p[n - 1] != '\t', "--list-bugs line concerns no version: %.*s", (int)n, p);
-        CHECK(contains(p, n, "\tMUST\t") || contains(p, n, "\tSHOULD\t"),
+        CHECK(contains(p, n, "\tMUST\t") || contains(p, n, "\tSHOULD\t") ||
+                  contains(p, n, "\tINFO\t"),
               "--list-bugs level: %.*s", (int)n, p);
         CHECK(contains(p, n, "\t2025-") || contains(p, n, "\t2026-"),
               "--list-bugs spec reference: %.*s", (int)n, p);

@@ -1,20 +1,24 @@
 #!/usr/bin/env python3
-"""inject_caught.py MCPCHECK REFSERVER [JOBS]
+"""inject_caught.py MCPCHECK REFSERVER [JOBS [GLOB,...]]
 
 Proves that every check can fail: for each violation switch the reference
 server lists (--list-bugs), a strict run of the scenario library against the
 server with that switch on, at every protocol version the switch concerns
 (its last column), must exit 1, and at each of those versions at least one
-FAIL or WARN must be tied to the broken rule: its spec reference names the same spec page as the
+FAIL or WARN must be tied to the broken rule. A switch of level INFO breaks
+a rule no keyword backs: its run need not fail, but at each version at least
+one INFO (or FAIL or WARN) must be tied to the rule. Tied: its spec reference names the same spec page as the
 switch's (the version and the anchor aside; "basic" is "basic/index"), or it
 is the schema check of that page's data types (schema/<area> for a page whose
 last part is <area>; schema/messages for "basic"): the schema checks quote
 the transport's "not a valid MCP message" sentence, and their area names the
 page of the broken type.
 Prints one line per switch with the checks that caught it (and the versions
-where none did).
+where none did). GLOB,... (shell patterns, comma-separated) proves only the
+switches whose names match one of them.
 """
 import concurrent.futures
+import fnmatch
 import json
 import os
 import subprocess
@@ -54,9 +58,31 @@ def main():
     if len(bugs) < 40:
         print(f"inject_caught: only {len(bugs)} switches; at least 40 are required")
         return 1
+    if len(sys.argv) > 4:
+        globs = sys.argv[4].split(",")
+        bugs = [b for b in bugs if any(fnmatch.fnmatch(b.split("\t")[0], g) for g in globs)]
+        if not bugs:
+            print(f"inject_caught: no switch matches {sys.argv[4]}")
+            return 1
     failures = 0
     started = time.time()
     with tempfile.TemporaryDirectory() as tmp:
+        # An INFO finding counts only where the server without a switch gives
+        # none for that check at that version: one clean run tells which do.
+        clean_info = set()
+        if any(b.split("\t")[1] == "INFO" for b in bugs):
+            out = os.path.join(tmp, "clean")
+            subprocess.run([mcpcheck, "run", "--strict", "--jobs", jobs, "--timeout", "500",
+                            "--spec-version", "all", "--report-dir", out, "--", refserver],
+                           capture_output=True, text=True, timeout=900)
+            try:
+                report = json.load(open(os.path.join(out, "report.json")))
+            except (OSError, ValueError) as e:
+                print(f"inject_caught: the clean run left no report ({e})")
+                return 1
+            clean_info = {(c["id"], sc["version"]) for sc in report["scenarios"]
+                          for c in sc["checks"] if c["verdict"] == "INFO"}
+
         def judge(line):
             name, level, rule, ref, versions = line.split("\t")
             versions = versions.split(",")
@@ -67,6 +93,8 @@ def main():
                 cmd += ["--spec-version", v]
             run = subprocess.run(cmd + ["--", refserver, "--inject", name],
                                  capture_output=True, text=True, timeout=900)
+            info = level == "INFO"
+            wanted = ("FAIL", "WARN", "INFO") if info else ("FAIL", "WARN")
             caught, tied = [], []
             tied_at = set()
             try:
@@ -76,13 +104,13 @@ def main():
                                f"     stderr: {run.stderr.strip()[-600:]}")
             for sc in report["scenarios"]:
                 for c in sc["checks"]:
-                    if c["verdict"] in ("FAIL", "WARN"):
+                    if c["verdict"] in wanted and (c["id"], sc["version"]) not in clean_info:
                         caught.append(c["id"])
                         if is_tied(c["id"], c["spec"], ref):
                             tied.append(c["id"])
                             tied_at.add(sc["version"])
             missed = [v for v in versions if v not in tied_at]
-            ok = run.returncode == 1 and bool(tied) and not missed
+            ok = (info or run.returncode == 1) and bool(tied) and not missed
             names = sorted(set(tied or caught))
             text = (f"{'ok  ' if ok else 'FAIL'} {name:38} exit {run.returncode}  {level:6} "
                     f"{page(ref):34} {len(versions)} version{'s' if len(versions) > 1 else ''}  "

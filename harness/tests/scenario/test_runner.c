@@ -188,6 +188,59 @@ static void test_run_fail_assertion(void **state)
     mc_scenario_free(&sc);
 }
 
+/* The replaced forms and the loop condition: {"$arguments": ARGS,
+ * "$without": NAME or [NAMES]} gives every required argument but those
+ * named; a for_each whose "when" does not hold runs nothing (and its list,
+ * which names what only then exists, is not even expanded); one whose
+ * "when" holds runs. Any step that ran where it should not would FAIL the
+ * scenario's one check. */
+static void test_run_without_and_when(void **state)
+{
+    char *argv[] = {(char *)refserver, NULL};
+    mc_runner_opts_t o = opts_for(argv, "2025-11-25");
+    mc_scenario_result_t r;
+    mc_scenario_t sc;
+    const mc_check_result_t *c;
+
+    (void)state;
+    sc_load("derived",
+            SC_HEAD("area/derived/held") "\"steps\": ["
+            "{\"request\": \"tools/list\", \"capture\": {\"tools\": \"result.tools\", "
+            "\"answer\": \"\"}},"
+            "{\"value\": {\"$arguments\": [{\"name\": \"a\", \"required\": true}, "
+            "{\"name\": \"b\", \"required\": true}, {\"name\": \"c\"}], \"$without\": \"a\"}, "
+            "\"assert\": [{\"path\": \"a\", \"absent\": true}, "
+            "{\"path\": \"b\", \"equals\": \"mcpcheck\"}, {\"path\": \"c\", \"absent\": true}]},"
+            "{\"value\": {\"$arguments\": [{\"name\": \"a\", \"required\": true}, "
+            "{\"name\": \"b\", \"required\": true}], \"$without\": [\"a\", \"b\"]}, "
+            "\"assert\": [{\"path\": \"\", \"length\": 0}]},"
+            "{\"for_each\": \"${answer.error.data}\", \"as\": \"e\", "
+            "\"when\": {\"value\": \"${answer}\", \"assert\": [{\"path\": \"error\", "
+            "\"present\": true}]}, \"steps\": [{\"value\": \"${e}\", \"assert\": "
+            "[{\"path\": \"\", \"equals\": \"never\"}]}]},"
+            "{\"for_each\": \"${tools}\", \"as\": \"t\", \"max\": 1, "
+            "\"when\": {\"value\": \"${answer}\", \"assert\": [{\"path\": \"error\", "
+            "\"present\": true}]}, \"steps\": [{\"value\": \"${t}\", \"assert\": "
+            "[{\"path\": \"name\", \"equals\": \"never\"}]}]},"
+            "{\"for_each\": \"${tools}\", \"as\": \"t\", \"max\": 1, "
+            "\"when\": {\"value\": \"${answer}\", \"assert\": [{\"path\": \"result\", "
+            "\"present\": true}]}, \"steps\": [{\"value\": \"${t}\", \"assert\": "
+            "[{\"path\": \"name\", \"equals\": \"never\"}]}]}]}",
+            &sc);
+    memset(&r, 0, sizeof(r));
+    assert_int_equal(mc_runner_run(&sc, &o, &r), MC_OK);
+    /* Only the last loop ran its step, and that step fails once. */
+    expect_verdict(&r, MC_FAIL);
+    c = find_check(&r, "area/derived/held");
+    assert_non_null(c);
+    assert_int_equal(c->fails, 1);
+    assert_non_null(c->expected);
+    assert_non_null(strstr(c->expected, "never"));
+    assert_null(find_check(&r, "harness/step"));
+    mc_sresult_free(&r);
+    mc_scenario_free(&sc);
+}
+
 /* What the server does not declare or does not negotiate is SKIP, with the
  * reason; an unmapped role is NOT-VERIFIED. None of them is a PASS. */
 static void test_run_skip_and_not_verified(void **state)
@@ -394,6 +447,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_run_pass),
         cmocka_unit_test(test_run_fail_wire),
         cmocka_unit_test(test_run_fail_assertion),
+        cmocka_unit_test(test_run_without_and_when),
         cmocka_unit_test(test_run_skip_and_not_verified),
         cmocka_unit_test(test_run_error),
         cmocka_unit_test(test_suite_count),

@@ -389,6 +389,28 @@ static void test_lint_problems(void **state)
                    "without declaring client.capabilities.roots.listChanged");
     expect_problem(GOOD_HEAD "\"steps\": [{\"raw\": \"[{'id': 1}]\", \"expect\": \"batch\"}]}",
                    "needs a raw line holding a non-empty JSON array");
+    /* The replaced forms and a for_each's condition. */
+    expect_problem(GOOD_HEAD "\"steps\": [{\"request\": \"x\", \"params\": {\"a\": "
+                             "{\"$without\": \"n\"}}}]}",
+                   "\"$without\" goes beside \"$arguments\" only");
+    expect_problem(GOOD_HEAD "\"steps\": [{\"request\": \"x\", \"params\": {\"a\": "
+                             "{\"$arguments\": [], \"$without\": 3}}}]}",
+                   "\"$without\" must be an argument name or an array of names");
+    expect_problem(GOOD_HEAD "\"steps\": [{\"request\": \"x\", \"params\": {\"a\": "
+                             "{\"$arguments\": [], \"extra\": 1}}}]}",
+                   "takes no other member than \"$without\"");
+    expect_problem(GOOD_HEAD "\"steps\": [{\"request\": \"x\", \"params\": {\"a\": "
+                             "{\"$instance\": {}, \"$without\": \"n\"}}}]}",
+                   "{\"$instance\": SCHEMA} takes no other member");
+    expect_problem(GOOD_HEAD "\"steps\": [{\"request\": \"x\", \"capture\": {\"c\": "
+                             "\"result\"}}, {\"for_each\": \"${c}\", \"as\": \"i\", \"when\": "
+                             "{\"value\": \"${c}\"}, \"steps\": [{\"sleep\": 1}]}]}",
+                   "\"when\" must be {\"value\": ..., \"assert\": [...]}");
+    expect_problem(GOOD_HEAD "\"steps\": [{\"request\": \"x\", \"capture\": {\"c\": "
+                             "\"result\"}}, {\"for_each\": \"${c}\", \"as\": \"i\", \"when\": "
+                             "{\"value\": \"${nope}\", \"assert\": []}, \"steps\": "
+                             "[{\"sleep\": 1}]}]}",
+                   "variable \"nope\" is used before it is captured");
     expect_problem("{\"title\": ", "s.jsonc:1:");
 }
 

@@ -1,11 +1,11 @@
 /*
- * runner_expand.c - a step's templates filled in: variables and roles
- * (scenario/vars.h), then the {"$instance": SCHEMA} and {"$arguments": ARGS}
- * forms that make tool and prompt arguments (see runner_int.h).
+ * runner_forms.c - the forms a step's template holds that are replaced after
+ * its variables are filled in: {"$instance": SCHEMA} and {"$arguments":
+ * ARGS, "$without": NAMES} (scenarios/README.md, "Variables"; see
+ * runner_int.h).
  */
 #include "scenario/runner_int.h"
 
-#include <stdio.h>
 #include <string.h>
 
 #include "core/json.h"
@@ -24,10 +24,29 @@ static int names_uri(const char *name)
     return 0;
 }
 
+/* True when name is without: a string equal to it, or an array holding
+ * such a string. */
+static int left_out(const char *name, json_object *without)
+{
+    size_t i, n;
+
+    if (json_object_is_type(without, json_type_string))
+        return strcmp(name, json_object_get_string(without)) == 0;
+    n = json_object_is_type(without, json_type_array) ? json_object_array_length(without) : 0;
+    for (i = 0; i < n; i++) {
+        json_object *w = json_object_array_get_idx(without, i);
+        if (json_object_is_type(w, json_type_string) &&
+            strcmp(name, json_object_get_string(w)) == 0)
+            return 1;
+    }
+    return 0;
+}
+
 /* {"NAME": "mcpcheck", ...} for each required argument of a prompt's
- * declared arguments (a new object); an argument named as a URI gets
+ * declared arguments but those named in without (a string, an array of
+ * strings, or NULL); a new object. An argument named as a URI gets
  * "mcpcheck://argument", which is also a string. */
-static json_object *prompt_arguments(json_object *decl)
+static json_object *prompt_arguments(json_object *decl, json_object *without)
 {
     json_object *out = json_object_new_object();
     size_t i, n = json_object_is_type(decl, json_type_array) ? json_object_array_length(decl) : 0;
@@ -35,7 +54,8 @@ static json_object *prompt_arguments(json_object *decl)
     for (i = 0; out != NULL && i < n && i < MC_INSTANCE_MAX_MEMBERS; i++) {
         json_object *a = json_object_array_get_idx(decl, i);
         const char *name = mc_json_get_str(a, "name");
-        if (name != NULL && json_object_get_boolean(mc_json_get(a, "required")))
+        if (name != NULL && json_object_get_boolean(mc_json_get(a, "required")) &&
+            !left_out(name, without))
             json_object_object_add(
                 out, name,
                 json_object_new_string(names_uri(name) ? "mcpcheck://argument" : "mcpcheck"));
@@ -48,7 +68,8 @@ static json_object *prompt_arguments(json_object *decl)
  * valid instance of SCHEMA (scenario/instance.h): tool arguments made from
  * an inputSchema; and every {"$arguments": ARGS} with the arguments object a
  * prompt's declared ARGS need (each required one set to "mcpcheck", or to
- * "mcpcheck://argument" when its name says it is a URI).
+ * "mcpcheck://argument" when its name says it is a URI), but for those a
+ * "$without" member beside it names (one name or an array of names).
  * Returns the value to use in v's place (v itself, or its replacement,
  * with v put).
  */
@@ -58,9 +79,11 @@ static json_object *make_instances(json_object *v, int depth)
         return v;
     if (json_object_is_type(v, json_type_object)) {
         json_object *schema;
-        if (json_object_object_length(v) == 1 &&
+        json_object *without = NULL;
+        int has_without = json_object_object_get_ex(v, "$without", &without);
+        if (json_object_object_length(v) == 1 + has_without &&
             json_object_object_get_ex(v, "$arguments", &schema)) {
-            json_object *args = prompt_arguments(schema);
+            json_object *args = prompt_arguments(schema, without);
             if (args == NULL)
                 return v;
             json_object_put(v);
@@ -96,15 +119,7 @@ static json_object *make_instances(json_object *v, int depth)
     return v;
 }
 
-json_object *mc__runner_expand(rctx_t *c, json_object *tmpl, int line)
+json_object *mc__runner_forms(json_object *v)
 {
-    json_object *out = NULL;
-    mc_errbuf_t eb;
-
-    mc_errbuf_clear(&eb);
-    if (mc_vars_expand(&c->vars, tmpl, &out, &eb) != MC_OK) {
-        mc__runner_check(c, "harness/step", 0, eb.msg, NULL, NULL, NULL, 0, line);
-        return NULL;
-    }
-    return make_instances(out, 0);
+    return make_instances(v, 0);
 }
