@@ -24,5 +24,6 @@ int mc_cmd_record(int argc, char **argv);
 int mc_cmd_baseline(int argc, char **argv);
 int mc_cmd_report(int argc, char **argv);
 int mc_cmd_fuzz(int argc, char **argv);
+int mc_cmd_profile(int argc, char **argv);
 
 #endif /* MC_CLI_COMMANDS_H */

@@ -20,6 +20,7 @@ static const command_t commands[] = {
     {"coverage", mc_cmd_coverage, "which scenarios exercise each message path, per version"},
     {"record", mc_cmd_record, "write a scenario skeleton from a live session"},
     {"fuzz", mc_cmd_fuzz, "stateful fuzzing of a server; findings become replayable scenarios"},
+    {"profile", mc_cmd_profile, "write a profile skeleton from what a live server lists"},
     {"ping", mc_cmd_ping, "initialize a server, ping it, and report the round trip"},
     {"validate", mc_cmd_validate, "validate MCP messages or JSONL traces against the schemas"},
     {"baseline", mc_cmd_baseline, "write a baseline of known failures from a report.json"},

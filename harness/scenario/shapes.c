@@ -93,6 +93,11 @@ const char *mc_role_shape(const char *role)
     return i >= 0 ? shapes[i].shape : "a fixture the profile must name";
 }
 
+const char *mc_role_shape_at(size_t i)
+{
+    return i < sizeof(shapes) / sizeof(shapes[0]) ? shapes[i].role : NULL;
+}
+
 int mc_role_shape_pickable(const char *role)
 {
     int i = find(role);

@@ -37,6 +37,10 @@
  * saying the profile must map it. */
 const char *mc_role_shape(const char *role);
 
+/* The i-th fixture role with a shape (in the order profiles/README.md lists
+ * them), or NULL past the last. */
+const char *mc_role_shape_at(size_t i);
+
 /* True when role (a fixture role of kind TOOL..TEMPLATE) can be filled by a
  * listed item of its shape. */
 int mc_role_shape_pickable(const char *role);

@@ -14,7 +14,8 @@ profile alone:
 - a name the user's profile maps is never replaced by a shape;
 - a fixture that refuses the harness's own arguments leaves the scenario
   NOT-VERIFIED with the tool's words; the profile's "args" make the call
-  judged, and a broken rule then fails.
+  judged, and a broken rule then fails;
+- `mcpcheck profile --init` writes a profile with the roles the listings fill.
 """
 import json
 import os
@@ -90,6 +91,22 @@ def shapes(mcpcheck, scenarios, tmp):
     failed = [c["id"] for s in rep["scenarios"] for c in s["checks"] if c["verdict"] == "FAIL"]
     if rc != 1 or "tools/call/structured-content" not in failed:
         failures.append(f"args, no structuredContent: exit {rc}, failed {failed}")
+
+    # 8. `mcpcheck profile --init` writes the roles the listings fill, and the
+    #    profile it writes maps them for a run.
+    ppath = os.path.join(tmp, "init.jsonc")
+    p = subprocess.run([mcpcheck, "profile", "--init", "--out", ppath, "--"] + conformant,
+                       capture_output=True, text=True, timeout=120)
+    text = open(ppath).read() if p.returncode == 0 else ""
+    for want in ('"prompt.with_arguments": "retell"', '"resource.static_binary": "picture://pixel"',
+                 '// "tool.elicitation": "...",  needs a tool that sends'):
+        if want not in text:
+            failures.append(f"profile --init: exit {p.returncode}, {want!r} missing: {p.stderr[-300:]}")
+    rc, rep, out = run(mcpcheck, ["--profile", ppath, "--filter", "prompts/get-missing-argument",
+                                  "--scenarios", scenarios, "--"] + conformant, tmp, "init-run")
+    if rc != 0 or not rep["scenarios"] or any(s["verdict"] != "PASS" for s in rep["scenarios"]):
+        failures.append(f"profile --init then run: exit {rc}, "
+                        f"{[(s['verdict'], s.get('reason')) for s in rep['scenarios']]}")
     return failures
 
 
