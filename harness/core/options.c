@@ -5,12 +5,15 @@
  */
 #include "core/options.h"
 
+#include "core/suggest.h"
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Names longer than this are not compared for "did you mean". */
+/* Longest option name shown in messages and help. */
 #define MC_OPTS_MAX_NAME 64
+
 /* The widest option column of --help; a longer option starts its text on the
  * next line. */
 #define MC_OPTS_MAX_COLUMN 24
@@ -39,58 +42,15 @@ static const mc_opt_t *find_short(const mc_opt_t *opts, char c)
     return NULL;
 }
 
-/* The edit distance of a[0..la) and b[0..lb), both at most MC_OPTS_MAX_NAME
- * long: insertions, deletions, substitutions and swaps of two neighbours
- * ("nmae" is one edit from "name"). */
-static size_t distance(const char *a, size_t la, const char *b, size_t lb)
-{
-    size_t rows[3][MC_OPTS_MAX_NAME + 1], i, j;
-
-    for (j = 0; j <= lb; j++)
-        rows[0][j] = j;
-    for (i = 1; i <= la; i++) {
-        size_t *cur = rows[i % 3], *prev = rows[(i - 1) % 3], *prev2 = rows[(i + 1) % 3];
-        cur[0] = i;
-        for (j = 1; j <= lb; j++) {
-            size_t best = prev[j - 1] + (a[i - 1] != b[j - 1]);
-            if (prev[j] + 1 < best)
-                best = prev[j] + 1;
-            if (cur[j - 1] + 1 < best)
-                best = cur[j - 1] + 1;
-            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
-                prev2[j - 2] + 1 < best)
-                best = prev2[j - 2] + 1;
-            cur[j] = best;
-        }
-    }
-    return rows[la % 3][lb];
-}
-
-/* The long name closest to name[0..len) ("did you mean"): one that starts
- * with it or that it starts with, or one within a few edits. NULL when none
- * is close. */
+/* The long name closest to name[0..len) ("did you mean", suggest.h), or NULL. */
 static const char *suggest(const mc_opt_t *opts, const char *name, size_t len)
 {
-    const char *best = NULL;
-    size_t best_d = (size_t)-1, limit = len < 6 ? 1 : 2;
+    mc_suggest_t s;
 
-    if (len == 0 || len > MC_OPTS_MAX_NAME)
-        return NULL;
-    for (; opts->kind != MC_OPT_END; opts++) {
-        size_t ln = strlen(opts->name), d;
-        if (ln > MC_OPTS_MAX_NAME)
-            continue;
-        if ((len >= 3 && ln > len && strncmp(opts->name, name, len) == 0) ||
-            (ln >= 3 && len > ln && strncmp(opts->name, name, ln) == 0))
-            d = 0;
-        else
-            d = distance(name, len, opts->name, ln);
-        if (d <= limit && d < best_d) {
-            best = opts->name;
-            best_d = d;
-        }
-    }
-    return best;
+    mc_suggest_init(&s, name, len);
+    for (; opts->kind != MC_OPT_END; opts++)
+        mc_suggest_offer(&s, opts->name);
+    return s.best;
 }
 
 static void unknown_option(const mc_opts_spec_t *spec, const char *a, char *why, size_t n)

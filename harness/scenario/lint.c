@@ -210,8 +210,10 @@ void mc__lint_only_keys(mc__lint_t *l, json_object *obj, const char *pointer, co
             if (strcmp(key, allowed[i]) == 0)
                 ok = 1;
         if (!ok) {
+            char hint[160];
             snprintf(sub, sizeof(sub), "%s/%s", pointer, key);
-            mc__lint_problem(l, sub, "unknown field \"%s\" in %s", key, what);
+            mc__lint_suggest_key(key, allowed, hint, sizeof(hint));
+            mc__lint_problem(l, sub, "unknown field \"%s\" in %s%s", key, what, hint);
         }
     }
 }

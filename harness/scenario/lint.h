@@ -14,6 +14,7 @@
 
 #include <json-c/json.h>
 
+#include "schema/vocab.h"
 #include "scenario/scenario.h"
 
 /* A growing buffer of report lines (private to the linter). */
@@ -45,6 +46,8 @@ typedef struct mc__lint {
     size_t n_reqs;
     int steps_seen;
     json_object *client_caps; /* what the scenario's client declares (borrowed) */
+    const mc_vocab_t *vocab;  /* the protocol's words (shared, read-only), or NULL */
+    unsigned vocab_mask;      /* versions the scenario runs at (bit mc_version_id_t) */
 } mc__lint_t;
 
 /* True when v is a JSON string. */
@@ -129,5 +132,32 @@ int mc__scenario_parse_versions(mc__lint_t *l, json_object *v, unsigned *mask, c
  */
 int mc__scenario_parse_requirement(mc__lint_t *l, json_object *r, const char *ptr,
                                    mc_requirement_t *q);
+
+/*
+ * The protocol's words (lint_vocab.c). mc__lint_vocab_scenario() finds the
+ * versions the scenario runs at (its "versions" with its features and
+ * required capabilities; the pinned client.version alone when given) and
+ * checks requires.capabilities, client.capabilities and client.answers
+ * against their schemas; call it before the steps are checked.
+ */
+void mc__lint_vocab_scenario(mc__lint_t *l, const mc_scenario_t *s);
+
+/*
+ * Checks that method is of kind at every version the scenario runs at,
+ * naming the nearest known one when it is unknown. A method no version has
+ * with a segment starting with "mcpcheck" is made up on purpose and passes;
+ * with unknown_on_purpose (the step's "unknown_method": true) the method
+ * must be unknown at every version the scenario runs at instead.
+ */
+void mc__lint_method(mc__lint_t *l, mc_vocab_kind_t kind, const char *method, const char *ptr,
+                     int unknown_on_purpose);
+
+/* Warns about the marks of an unfinished scenario: TODO in the title, the
+ * description or a check's texts, and recorded/ placeholder check ids. */
+void mc__lint_unfinished(mc__lint_t *l, json_object *root);
+
+/* Writes " (did you mean \"X\"?)" into buf (n bytes) for the word of
+ * allowed (NULL-terminated) nearest to key, or "" when none is near. */
+void mc__lint_suggest_key(const char *key, const char *const *allowed, char *buf, size_t n);
 
 #endif /* MC_SCENARIO_LINT_H */

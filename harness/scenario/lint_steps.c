@@ -37,6 +37,15 @@ static void lint_client_sends(mc__lint_t *l, const char *method, const char *ptr
                          "declaring client.capabilities.roots.listChanged");
 }
 
+/* True when step st says it sends a method unknown at its versions on
+ * purpose ("unknown_method": true). */
+static int on_purpose(json_object *st)
+{
+    json_object *u = mc_json_get(st, "unknown_method");
+
+    return json_object_is_type(u, json_type_boolean) && json_object_get_boolean(u);
+}
+
 /* ---- step kinds: one function each, behind one table ---- */
 
 static void lint_request(mc__lint_t *l, json_object *st, mc_step_t *s, const char *ptr, int depth)
@@ -51,6 +60,8 @@ static void lint_request(mc__lint_t *l, json_object *st, mc_step_t *s, const cha
     mc__lint_want_type(l, st, "timeout", json_type_int, ptr, "a request step");
     mc__lint_want_type(l, st, "progress", json_type_boolean, ptr, "a request step");
     mc__lint_want_type(l, st, "retry", json_type_boolean, ptr, "a request step");
+    mc__lint_want_type(l, st, "unknown_method", json_type_boolean, ptr, "a request step");
+    mc__lint_method(l, MC_VOCAB_CLIENT_REQUEST, r->method, ptr, on_purpose(st));
     if (json_object_is_type(mc_json_get(st, "progress"), json_type_boolean) && r->progress)
         mc__lint_define_var(l, "progress_token"); /* the runner sets it */
     mc__lint_check_refs(l, r->params, ptr);
@@ -80,15 +91,18 @@ static void lint_notify(mc__lint_t *l, json_object *st, mc_step_t *s, const char
     else
         lint_client_sends(l, s->u.notify.method, ptr);
     mc__lint_want_type(l, st, "params", json_type_object, ptr, "a notify step");
+    mc__lint_want_type(l, st, "unknown_method", json_type_boolean, ptr, "a notify step");
+    mc__lint_method(l, MC_VOCAB_NOTIFICATION, s->u.notify.method, ptr, on_purpose(st));
     mc__lint_check_refs(l, s->u.notify.params, ptr);
 }
 
 /* expect_notification and expect_request; kind is the step's kind. */
 static void lint_expect_message(mc__lint_t *l, json_object *st, const mc_step_expect_msg_t *e,
-                                const char *ptr, const char *kind)
+                                const char *ptr, const char *kind, mc_vocab_kind_t words)
 {
     if (e->method == NULL)
         mc__lint_problem(l, ptr, "\"%s\" must be a method name", kind);
+    mc__lint_method(l, words, e->method, ptr, 0);
     mc__lint_want_type(l, st, "within", json_type_int, ptr, "this step");
     mc__lint_want_type(l, st, "related", json_type_boolean, ptr, "this step");
     mc__lint_member(l, st, ptr, "where", mc__lint_assertions);
@@ -101,22 +115,26 @@ static void lint_expect_notification(mc__lint_t *l, json_object *st, mc_step_t *
                                      int depth)
 {
     (void)depth;
-    lint_expect_message(l, st, &s->u.expect_notification, ptr, "expect_notification");
+    lint_expect_message(l, st, &s->u.expect_notification, ptr, "expect_notification",
+                        MC_VOCAB_NOTIFICATION);
 }
 
 static void lint_expect_request(mc__lint_t *l, json_object *st, mc_step_t *s, const char *ptr,
                                 int depth)
 {
     (void)depth;
-    lint_expect_message(l, st, &s->u.expect_request, ptr, "expect_request");
+    lint_expect_message(l, st, &s->u.expect_request, ptr, "expect_request",
+                        MC_VOCAB_SERVER_REQUEST);
 }
 
 /* expect_no_notification and expect_no_request. */
 static void lint_expect_none(mc__lint_t *l, json_object *st, const mc_step_expect_none_t *e,
-                             const char *ptr, const char *kind)
+                             const char *ptr, const char *kind, mc_vocab_kind_t words)
 {
     if (e->method == NULL)
         mc__lint_problem(l, ptr, "\"%s\" must be a method name or \"*\"", kind);
+    else if (strcmp(e->method, "*") != 0)
+        mc__lint_method(l, words, e->method, ptr, 0);
     mc__lint_want_type(l, st, "for", json_type_int, ptr, "this step");
     mc__lint_want_type(l, st, "related", json_type_boolean, ptr, "this step");
     mc__lint_want_type(l, st, "at_most", json_type_int, ptr, "this step");
@@ -130,14 +148,16 @@ static void lint_expect_no_notification(mc__lint_t *l, json_object *st, mc_step_
                                         const char *ptr, int depth)
 {
     (void)depth;
-    lint_expect_none(l, st, &s->u.expect_no_notification, ptr, "expect_no_notification");
+    lint_expect_none(l, st, &s->u.expect_no_notification, ptr, "expect_no_notification",
+                     MC_VOCAB_NOTIFICATION);
 }
 
 static void lint_expect_no_request(mc__lint_t *l, json_object *st, mc_step_t *s, const char *ptr,
                                    int depth)
 {
     (void)depth;
-    lint_expect_none(l, st, &s->u.expect_no_request, ptr, "expect_no_request");
+    lint_expect_none(l, st, &s->u.expect_no_request, ptr, "expect_no_request",
+                     MC_VOCAB_SERVER_REQUEST);
 }
 
 static void lint_value(mc__lint_t *l, json_object *st, mc_step_t *s, const char *ptr, int depth)
@@ -162,6 +182,7 @@ static void lint_answer(mc__lint_t *l, json_object *st, mc_step_t *s, const char
     (void)depth;
     if (a->method == NULL)
         mc__lint_problem(l, ptr, "\"answer\" must be the server request method to answer");
+    mc__lint_method(l, MC_VOCAB_SERVER_REQUEST, a->method, ptr, 0);
     if ((a->with == NULL) == (a->error == NULL))
         mc__lint_problem(l, ptr,
                          "an answer step needs exactly one of \"with\" (a result object) or "
@@ -178,6 +199,7 @@ static void lint_paginate(mc__lint_t *l, json_object *st, mc_step_t *s, const ch
     (void)depth;
     if (p->method == NULL)
         mc__lint_problem(l, ptr, "\"paginate\" must be a list method");
+    mc__lint_method(l, MC_VOCAB_CLIENT_REQUEST, p->method, ptr, 0);
     if (p->items == NULL)
         mc__lint_problem(l, ptr,
                          "a paginate step needs \"items\": the result field holding the list");
@@ -361,8 +383,9 @@ static void lint_await(mc__lint_t *l, json_object *st, mc_step_t *s, const char 
 
 static const char *const k_request[] = {"request", "params", "expect",  "assert",
                                         "capture", "check",  "timeout", "progress",
-                                        "async",   "note",   "retry",   NULL};
-static const char *const k_notify[] = {"notify", "params", "note", NULL};
+                                        "async",   "note",   "retry",   "unknown_method",
+                                        NULL};
+static const char *const k_notify[] = {"notify", "params", "note", "unknown_method", NULL};
 static const char *const k_expect_notification[] = {"expect_notification",
                                                     "within",
                                                     "assert",
@@ -406,6 +429,29 @@ static const struct step_lint {
 #undef LINT_ROW
 };
 
+/* A step without a kind whose member is close to a kind's name: says which
+ * (true), else nothing (false). */
+static int unknown_kind(mc__lint_t *l, json_object *st, const char *ptr)
+{
+    static const char *const kinds[] = {
+#define KIND_NAME(id, name, what) name,
+        MC_STEP_KINDS(KIND_NAME)
+#undef KIND_NAME
+            NULL};
+    char hint[160];
+
+    json_object_object_foreach(st, key, val)
+    {
+        (void)val;
+        mc__lint_suggest_key(key, kinds, hint, sizeof(hint));
+        if (hint[0] != '\0') {
+            mc__lint_problem(l, ptr, "unknown step kind \"%s\"%s", key, hint);
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* Checks step st at ptr and types it into *out (left cleared when st is
  * not a step of one kind). */
 static void lint_step(mc__lint_t *l, json_object *st, const char *ptr, int depth, mc_step_t *out)
@@ -419,6 +465,8 @@ static void lint_step(mc__lint_t *l, json_object *st, const char *ptr, int depth
         return;
     }
     kind = mc_step_kind_of(st, &n_kinds);
+    if (n_kinds == 0 && unknown_kind(l, st, ptr))
+        return;
     if (n_kinds != 1) {
         mc__lint_problem(l, ptr,
                          n_kinds == 0

@@ -213,6 +213,8 @@ static int load_fields(mc__lint_t *l, json_object *root_obj, mc_scenario_t *s)
     load_versions(l, root_obj, s);
     load_requires(l, root_obj, s);
     load_client(l, root_obj, s);
+    mc__lint_vocab_scenario(l, s);
+    mc__lint_unfinished(l, root_obj);
     v = mc_json_get(root_obj, "steps");
     if (v == NULL || !json_object_is_type(v, json_type_array) || json_object_array_length(v) == 0) {
         mc__lint_problem(l, "", "the scenario needs \"steps\": a non-empty array");

@@ -108,7 +108,7 @@ static void test_load_valid(void **state)
                                     "{\"request\": \"tools/call\", \"params\": {\"name\": "
                                     "\"${role:tool.x}\"}, \"capture\": {\"c\": \"result.content\"}},"
                                     "{\"for_each\": \"${c}\", \"as\": \"i\", \"steps\": ["
-                                    "{\"notify\": \"x\", \"params\": {\"v\": \"${i.text}\"}}]}]}",
+                                    "{\"notify\": \"notifications/progress\", \"params\": {\"v\": \"${i.text}\"}}]}]}",
                           &problems, &sc),
                      MC_OK);
     assert_null(problems);
@@ -149,7 +149,7 @@ static void test_load_valid(void **state)
                                     "{\"request\": \"tools/call\", \"params\": {\"name\": "
                                     "\"${role:tool.x}\"}, \"capture\": {\"c\": \"result.content\"}},"
                                     "{\"for_each\": \"${c}\", \"as\": \"i\", \"steps\": ["
-                                    "{\"notify\": \"x\", \"params\": {\"v\": \"${i.text}\"}}]}]}",
+                                    "{\"notify\": \"notifications/progress\", \"params\": {\"v\": \"${i.text}\"}}]}]}",
                           &problems, &sc),
                      MC_OK);
     assert_null(sc.warnings);
@@ -192,7 +192,7 @@ static void test_typed_steps(void **state)
                                     "{\"request\": \"tools/list\", \"capture\": {\"c\": \"result.tools\"}},\n"
                                     "{\"sleep\": 5},\n"
                                     "{\"for_each\": \"${c}\", \"as\": \"i\", \"steps\": [\n"
-                                    "  {\"notify\": \"x\"},\n"
+                                    "  {\"notify\": \"notifications/progress\"},\n"
                                     "  {\"expect_no_request\": \"*\"}]},\n"
                                     "{\"value\": 1, \"assert\": [{\"path\": \"\", \"equals\": 1}]}]}",
                           &problems, &sc) != MC_OK)
