@@ -19,6 +19,7 @@ PACKAGES=(
   python3                # small test drivers
   time                   # /usr/bin/time: peak RSS in scripts/bench.sh server
   python3-junitparser    # a JUnit reader: the report tests read junit.xml with it
+  python3-jsonschema     # a second validator for scenarios/scenario.schema.json (its test)
   chromium               # headless rendering test of report.html (skipped without it)
   libcurl4-openssl-dev   # the Streamable HTTP client transport
   libmicrohttpd-dev      # the reference server over Streamable HTTP

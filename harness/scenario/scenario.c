@@ -196,8 +196,8 @@ static void load_client(mc__lint_t *l, json_object *root_obj, mc_scenario_t *s)
  * l) or MC_ENOMEM. */
 static int load_fields(mc__lint_t *l, json_object *root_obj, mc_scenario_t *s)
 {
-    static const char *const top_keys[] = {"title",  "description", "spec", "versions", "requires",
-                                           "client", "steps",       "tags", NULL};
+    static const char *const top_keys[] = {"title", "description", "spec",  "versions", "requires",
+                                           "client", "steps",      "tags", "$schema",  NULL};
     json_object *v;
 
     if (!json_object_is_type(root_obj, json_type_object)) {
@@ -205,6 +205,8 @@ static int load_fields(mc__lint_t *l, json_object *root_obj, mc_scenario_t *s)
         return MC_OK;
     }
     mc__lint_only_keys(l, root_obj, "", "the scenario", top_keys);
+    /* "$schema" is for editors (scenarios/scenario.schema.json). */
+    mc__lint_want_type(l, root_obj, "$schema", json_type_string, "", "the scenario");
     load_title(l, root_obj, s);
     if (load_spec(l, root_obj, s) != MC_OK)
         return MC_ENOMEM;
