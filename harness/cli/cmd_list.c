@@ -263,10 +263,15 @@ static const mc_opts_spec_t lint_spec = {
              "unknown step kinds and matchers, malformed paths and regular expressions,\n"
              "variables used before they are captured, checks not declared in \"spec\",\n"
              "the form of each check (quote, refs per version, a level that is the\n"
-             "quote's RFC 2119 keyword). Problems are printed as FILE:LINE:COLUMN:\n"
-             "message; warnings (a legacy {ref, text} check, which still loads) as\n"
+             "quote's RFC 2119 keyword), and the protocol's words: capability paths,\n"
+             "request and notification methods held to the schema of every version\n"
+             "the scenario runs at. An unknown name is refused with the nearest known\n"
+             "one (\"did you mean\"). Problems are printed as FILE:LINE:COLUMN:\n"
+             "message; warnings (a legacy {ref, text} check, a TODO marker, a\n"
+             "recorded/ placeholder check id: the file still loads) as\n"
              "FILE:LINE:COLUMN: warning: message. With no argument, the whole library\n"
-             "is checked.\n",
+             "is checked. scenarios/README.md says what is checked and how a method\n"
+             "is sent unknown on purpose.\n",
     .epilogue = "Exit codes: 0 every file loads (warnings allowed), 1 problems found,\n"
                 "2 usage error.\n",
     .opts = lint_opts,
