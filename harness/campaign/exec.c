@@ -38,8 +38,13 @@ int mc_exec_new(mc_exec_t **out, const mc_exec_opts_t *opts, mc_errbuf_t *eb)
     x->t0 = mc_now_ms();
     x->inl = calloc(MC_EXEC_MAX_INLINES, sizeof(*x->inl));
     x->ids = calloc(MC__EXEC_MAX_IDS, sizeof(*x->ids));
+    /* What the client declares: every client capability of the version
+     * (the stateless version has no roots.listChanged: it removed
+     * notifications/roots/list_changed). */
     x->client_caps = json_tokener_parse(
-        "{\"roots\": {\"listChanged\": true}, \"sampling\": {}, \"elicitation\": {}}");
+        x->o.version != NULL && mc_version_has(x->o.version, MC_VF_STATELESS)
+            ? "{\"roots\": {}, \"sampling\": {}, \"elicitation\": {}}"
+            : "{\"roots\": {\"listChanged\": true}, \"sampling\": {}, \"elicitation\": {}}");
     if (x->inl == NULL || x->ids == NULL || x->client_caps == NULL) {
         mc_exec_free(x);
         return mc_errbuf_set(eb, MC_ENOMEM, "out of memory");

@@ -161,8 +161,10 @@ static json_object *build_scenario(const mc_campaign_opts_t *o, const char *vers
                                                         "server still answers a ping."));
     json_object_object_add(sc, "spec", spec);
     json_object_object_add(client, "capabilities",
-                           json_tokener_parse("{\"roots\": {\"listChanged\": true}, "
-                                              "\"sampling\": {}, \"elicitation\": {}}"));
+                           json_tokener_parse(stateless ? "{\"roots\": {}, \"sampling\": {}, "
+                                                          "\"elicitation\": {}}"
+                                                        : "{\"roots\": {\"listChanged\": true}, "
+                                                          "\"sampling\": {}, \"elicitation\": {}}"));
     json_object_object_add(client, "version", json_object_new_string(o->version));
     json_object_object_add(sc, "client", client);
     json_object_array_add(tags, json_object_new_string("fuzz"));

@@ -64,8 +64,8 @@ typedef struct opts {
 static const mc_opt_t validate_opts[] = {
     MC_OPTION_CHECKED(T, version, "spec-version", 0, "V", mc_cli_check_version,
                       mc_cli_hint_versions,
-                      "protocol version (default " MC_VERSION_BASELINE
-                      ", the project baseline);"),
+                      "protocol version (default " MC_CLI_DEFAULT_VERSION
+                      ", the newest with the initialize handshake);"),
     MC_OPTION_STRING(T, def, "def", 0, "NAME",
                      "check every message against definition NAME instead (e.g. Tool, "
                      "CallToolResult); a *Result definition given a JSON-RPC response checks "
@@ -115,7 +115,7 @@ static const mc_opts_spec_t validate_spec = {
     .epilogue =
         "Examples:\n"
         "  mcpcheck validate trace.jsonl\n"
-        "  mcpcheck validate --spec-version " MC_VERSION_NEWEST_HANDSHAKE " request.json\n"
+        "  mcpcheck validate --spec-version " MC_VERSION_BASELINE " request.json\n"
         "  mcpcheck validate --def Tool tool.json\n"
         "  mcpcheck validate --result-of resources/list responses.jsonl\n"
         "  mcpcheck validate --schema-dir ../spec/schema --spec-version " MC_VERSION_BASELINE
@@ -573,7 +573,7 @@ static int validate_options(int argc, char **argv, opts_t *o, char ***files_v)
         return code;
     o->version_given = o->version != NULL;
     if (o->version == NULL)
-        o->version = MC_REGISTRY_DEFAULT_VERSION;
+        o->version = MC_CLI_DEFAULT_VERSION;
     o->dialect = o->dialect_id >= 0 ? dialects[o->dialect_id] : NULL;
     o->n_remotes = o->remote_list.n;
     if ((o->dialect != NULL || o->n_remotes > 0) && o->schema_file == NULL)

@@ -10,8 +10,10 @@
 #include "client/stdio.h"
 #include "core/version.h"
 
-/* The protocol version the harness requests unless told otherwise. */
-#define MC_CLI_DEFAULT_VERSION MC_VERSION_BASELINE
+/* The protocol version ping, record, fuzz and validate use unless told
+ * otherwise: the newest with the initialize handshake, what a server of
+ * today most likely speaks (run asks the server which versions it speaks). */
+#define MC_CLI_DEFAULT_VERSION MC_VERSION_NEWEST_HANDSHAKE
 
 /* An option check (cli/options.h): accepts a published protocol version. */
 int mc_cli_check_version(const char *value, char *why, size_t n);

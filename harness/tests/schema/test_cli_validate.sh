@@ -74,7 +74,9 @@ expect unknown-option 2 "unknown option" -- --frobnicate x
 expect missing-file 2 "cannot open" -- "$T/nope.json"
 expect bad-version 2 "unknown protocol version" -- --spec-version 1999-01-01 "$T/good.jsonl"
 expect good 0 "2 messages: 2 valid, 0 invalid" -- "$T/good.jsonl"
-expect trace-locations 1 "trace.jsonl:2: error: /result/resources/1/uri: required property missing \[#/definitions/Resource/required\]" -- "$T/trace.jsonl"
+expect trace-locations 1 "trace.jsonl:2: error: /result/resources/1/uri: required property missing \[#/.defs/Resource/required\]" -- "$T/trace.jsonl"
+# The default version is the newest with the handshake; the baseline on request.
+expect trace-locations-baseline 1 "trace.jsonl:2: error: /result/resources/1/uri: required property missing \[#/definitions/Resource/required\]" -- --spec-version 2025-06-18 "$T/trace.jsonl"
 expect trace-line-4 1 "trace.jsonl:4: error: /params/level" -- "$T/trace.jsonl"
 expect pretty 0 "1 message: 1 valid" -- "$T/pretty.json"
 expect broken-json 1 "broken.json:1: error: not a JSON message" -- "$T/broken.json"
