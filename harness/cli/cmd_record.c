@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/commands.h"
 #include "cli/options.h"
@@ -350,6 +351,14 @@ static int start_session(recording_t *r)
     }
     if (r->t.http != NULL)
         mc_http_after_handshake(r->t.http);
+    /* A person at a terminal would otherwise see nothing happen: the
+     * requests are read from them. */
+    if (r->in == stdin && isatty(STDIN_FILENO))
+        fprintf(stderr,
+                "mcpcheck record: session open at %s; type one request per line "
+                "(METHOD [PARAMS-JSON], e.g. tools/list), then Ctrl-D to write the "
+                "scenario\n",
+                r->s.negotiated_version);
     return MC_OPTS_CONTINUE;
 }
 

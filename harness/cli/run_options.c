@@ -74,7 +74,9 @@ static const mc_opt_t run_opts[] = {
                        MC_DEFAULT_STARTUP_TIMEOUT_MS) "); a server that never completes the "
                                                       "handshake stops the run early (exit 3)"),
     MC_OPTION_LONG(T, seed, "seed", 0, "N", 0, 2147483647L,
-                   "seed recorded in the report (runs are deterministic)"),
+                   "a label written to the report (report.json \"seed\", the HTML "
+                   "header), e.g. the seed of the fuzz campaign that made the scenarios; "
+                   "nothing in a run is random, so it changes nothing else"),
     MC_OPTION_FLAG(T, dry, "dry-run", 0,
                    "list what would run, with requirement sentences; run nothing"),
     MC_OPTION_STRING(T, url, "url", 0, "URL",
