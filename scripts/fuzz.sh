@@ -2,6 +2,12 @@
 # fuzz.sh - build the fuzz targets, run a time-bounded campaign, minimize the
 # corpus, triage the findings and write a report.
 #
+# This fuzzes mcpcheck itself (its reference server, client session, decoders,
+# schema validator and scenario loader, in process with sanitizers): it is for
+# the project's developers. To fuzz YOUR MCP server, use `mcpcheck fuzz --
+# ./your-server` (docs/fuzzing.md), which drives any server over stdio or
+# Streamable HTTP and writes replayable scenarios.
+#
 # Usage: scripts/fuzz.sh [--engine libfuzzer|afl] [--seconds N] [--jobs N]
 #                        [--no-build] [TARGET...]
 #        scripts/fuzz.sh --record-seeds      re-record corpus/<target>/ seeds
