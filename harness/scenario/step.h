@@ -22,7 +22,9 @@
  * linter types each step as it checks it, so that a file is read once (a
  * raw step's line is parsed there, once); the runner, the coverage map and
  * the linter's checks after a member's type is known read the typed
- * members. The format of each kind is in scenarios/README.md.
+ * members. The format of each kind is in scenarios/README.md, and for
+ * editors in scenarios/scenario.schema.json, whose kinds and fields the test
+ * scenario/schema-file holds to this list and to lint_steps.c.
  */
 #ifndef MC_SCENARIO_STEP_H
 #define MC_SCENARIO_STEP_H

@@ -118,6 +118,49 @@ def mutations(doc):
     return out
 
 
+def c_list(text, name):
+    """The strings of the C array `name[] = {...}` in text, or None."""
+    m = re.search(r"\b%s\[\]\s*=\s*\{(.*?)\};" % re.escape(name), text, re.S)
+    return None if m is None else re.findall(r'"([^"]*)"', m.group(1))
+
+
+def source_lists(src):
+    """(what, expected keys, schema path) for every list of the loader that
+    the schema mirrors: the step kinds (MC_STEP_KINDS), each kind's fields,
+    the assertion members, the top-level, requires, client and spec fields."""
+    def read(rel):
+        with open(os.path.join(src, rel), encoding="utf-8") as f:
+            return f.read()
+    step_h, steps_c = read("step.h"), read("lint_steps.c")
+    lint_c, scen_c, req_c = read("lint.c"), read("scenario.c"), read("requirement.c")
+    kinds = re.findall(r'^\s*X\((\w+), "(\w+)", "[^"]*"\)', step_h, re.M)
+    out = [("step kinds (MC_STEP_KINDS)", {n for _, n in kinds}, ("kinds",))]
+    for ident, _ in kinds:
+        out.append(("fields of %s (k_%s in lint_steps.c)" % (ident, ident),
+                    set(c_list(steps_c, "k_" + ident) or []), ("step_" + ident,)))
+    out.append(("assertion members (lint.c)", set(c_list(lint_c, "keys") or []),
+                ("assertion",)))
+    out.append(("top-level fields (scenario.c)", set(c_list(scen_c, "top_keys") or []), ()))
+    out.append(("requires (scenario.c)", set(c_list(scen_c, "requires_keys") or []),
+                ("requires",)))
+    out.append(("client (scenario.c)", set(c_list(scen_c, "client_keys") or []), ("client",)))
+    out.append(("spec entries (requirement.c)", set(c_list(req_c, "keys") or []),
+                ("specEntry",)))
+    return out
+
+
+def schema_keys(schema, where):
+    if where == ():
+        return set(schema["properties"])
+    if where == ("kinds",):
+        kinds = set()
+        for alt in schema["definitions"]["step"]["oneOf"]:
+            d = schema["definitions"][alt["$ref"].rsplit("/", 1)[1]]
+            kinds.update(k for k in d["required"][:1])
+        return kinds
+    return set(schema["definitions"][where[0]]["properties"])
+
+
 def run(cmd):
     p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     return p.returncode, p.stdout
@@ -137,6 +180,24 @@ def main():
         validator = jsonschema.Draft7Validator(schema)
     else:
         print("note: python3-jsonschema is not installed; only mcpcheck validate runs")
+
+    # 1b. The schema lists what the loader's lists hold, no more, no less.
+    src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scenario")
+    for what, want, where in source_lists(src):
+        if not want:
+            problems.append("%s: the list was not found in the sources" % what)
+            continue
+        try:
+            have = schema_keys(schema, where)
+        except KeyError as e:
+            problems.append("%s: the schema has no %s" % (what, e))
+            continue
+        if what.startswith("top-level"):
+            have.discard("$schema")
+            want.discard("$schema")
+        if have != want:
+            problems.append("%s: the schema lacks %s, has extra %s" %
+                            (what, sorted(want - have), sorted(have - want)))
 
     files = sorted(glob.glob(os.path.join(scenarios, "**", "*.jsonc"), recursive=True))
     files = [f for f in files if os.sep + "profiles" + os.sep not in f]
