@@ -301,10 +301,18 @@ void mc__lint_assertions(mc__lint_t *l, json_object *list, const char *pointer)
                              "matches, present, absent, length, range, contains, base64, uri, "
                              "one_of, json_schema, valid_against), found %d",
                              matchers);
-        if (mc_json_get(a, "type") != NULL && !mc_matcher_type_known(mc_json_get(a, "type")))
+        if (mc_json_get(a, "type") != NULL && !mc_matcher_type_known(mc_json_get(a, "type"))) {
+            static const char *const types[] = {"string", "number", "integer", "boolean",
+                                                "object", "array",  "null",    NULL};
+            const char *t = mc_json_get_str(a, "type");
+            char hint[160] = "";
+            if (t != NULL)
+                mc__lint_suggest_key(t, types, hint, sizeof(hint));
             mc__lint_problem(l, sub,
-                             "unknown type in \"type\" matcher (use string, number, integer, "
-                             "boolean, object, array, null)");
+                             "unknown type in \"type\" matcher%s (use string, number, integer, "
+                             "boolean, object, array, null)",
+                             hint);
+        }
         if (mc_json_get(a, "matches") != NULL &&
             mc_matcher_regex_ok(mc_json_get(a, "matches")) != 0)
             mc__lint_problem(l, sub, "\"matches\" is not a valid regular expression");
@@ -339,11 +347,16 @@ void mc__lint_expect(mc__lint_t *l, json_object *e, const char *pointer)
         return;
     if (mc__lint_is_str(e)) {
         const char *s = json_object_get_string(e);
+        static const char *const words[] = {"result", "error", "any", "none", NULL};
+        char hint[160];
         if (strcmp(s, "result") != 0 && strcmp(s, "error") != 0 && strcmp(s, "any") != 0 &&
-            strcmp(s, "none") != 0)
+            strcmp(s, "none") != 0) {
+            mc__lint_suggest_key(s, words, hint, sizeof(hint));
             mc__lint_problem(l, pointer,
                              "\"expect\" must be \"result\", \"error\", \"any\", \"none\" or "
-                             "{\"error\": CODE or [CODES]}");
+                             "{\"error\": CODE or [CODES]}%s",
+                             hint);
+        }
         return;
     }
     if (json_object_is_type(e, json_type_object)) {

@@ -158,7 +158,8 @@ void mc__lint_method(mc__lint_t *l, mc_vocab_kind_t kind, const char *method, co
             mc__lint_problem(l, ptr,
                              "\"unknown_method\": true, but \"%s\" is a %s at %s (the scenario "
                              "runs there)",
-                             method, mc_vocab_kind_what(kind), mask_text(here, there, sizeof(there)));
+                             method, mc_vocab_kind_what(kind),
+                             mask_text(here, there, sizeof(there)));
         return;
     }
     if (here == l->vocab_mask)

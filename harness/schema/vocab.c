@@ -143,11 +143,11 @@ static int index_version(mc_vocab_t *v, int id, json_object *doc)
     if (rc == MC_OK)
         rc = add_notifications(&w[MC_VOCAB_NOTIFICATION], defs);
     if (rc == MC_OK)
-        rc = add_caps(&w[MC_VOCAB_SERVER_CAP], defs, mc_json_get(defs, "ServerCapabilities"), "",
-                      0);
+        rc =
+            add_caps(&w[MC_VOCAB_SERVER_CAP], defs, mc_json_get(defs, "ServerCapabilities"), "", 0);
     if (rc == MC_OK)
-        rc = add_caps(&w[MC_VOCAB_CLIENT_CAP], defs, mc_json_get(defs, "ClientCapabilities"), "",
-                      0);
+        rc =
+            add_caps(&w[MC_VOCAB_CLIENT_CAP], defs, mc_json_get(defs, "ClientCapabilities"), "", 0);
     return rc;
 }
 
@@ -225,8 +225,8 @@ int mc_vocab_has(const mc_vocab_t *v, int version, mc_vocab_kind_t kind, const c
 
 const char *mc_vocab_word(const mc_vocab_t *v, int version, mc_vocab_kind_t kind, size_t i)
 {
-    if (v == NULL || version < 0 || version >= MC_V_COUNT || (unsigned)kind >= MC_VOCAB_KIND_COUNT ||
-        i >= v->words[version][kind].n)
+    if (v == NULL || version < 0 || version >= MC_V_COUNT ||
+        (unsigned)kind >= MC_VOCAB_KIND_COUNT || i >= v->words[version][kind].n)
         return NULL;
     return v->words[version][kind].w[i];
 }

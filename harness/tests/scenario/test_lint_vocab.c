@@ -67,7 +67,7 @@ static void expect_clean(const char *text, const char *needle)
 }
 
 #define HEAD                                                                                       \
-    "{\"title\": \"t\", \"spec\": [{\"check\": \"area/x/y\", \"level\": \"MUST\", "              \
+    "{\"title\": \"t\", \"spec\": [{\"check\": \"area/x/y\", \"level\": \"MUST\", "                \
     "\"quote\": \"Something MUST hold.\", \"refs\": {\"2025-06-18\": \"basic#messages\"}}], "
 
 static void test_suggest(void **state)
@@ -140,8 +140,9 @@ static void test_typos_refused(void **state)
                         "\"elicitation/creat\", \"with\": {}}]}",
                    "unknown server request method \"elicitation/creat\" (did you mean "
                    "\"elicitation/create\"?)");
-    expect_problem(HEAD "\"versions\": \"2025-06-18\", \"client\": {\"answers\": "
-                        "{\"sampling/createMesage\": {\"with\": {}}}}, \"steps\": [{\"sleep\": 1}]}",
+    expect_problem(HEAD
+                   "\"versions\": \"2025-06-18\", \"client\": {\"answers\": "
+                   "{\"sampling/createMesage\": {\"with\": {}}}}, \"steps\": [{\"sleep\": 1}]}",
                    "(did you mean \"sampling/createMessage\"?)");
     expect_problem(HEAD "\"versions\": \"2025-11-25\", \"client\": {\"capabilities\": "
                         "{\"sampling\": {\"contxt\": {}}}}, \"steps\": [{\"sleep\": 1}]}",
@@ -154,6 +155,11 @@ static void test_typos_refused(void **state)
     expect_problem(HEAD "\"steps\": [{\"request\": \"tools/list\", \"assert\": [{\"path\": "
                         "\"a\", \"equal\": 1}]}]}",
                    "unknown field \"equal\" in an assertion (did you mean \"equals\"?)");
+    expect_problem(HEAD "\"steps\": [{\"request\": \"tools/list\", \"assert\": [{\"path\": "
+                        "\"a\", \"type\": \"str\"}]}]}",
+                   "unknown type in \"type\" matcher (did you mean \"string\"?)");
+    expect_problem(HEAD "\"steps\": [{\"request\": \"tools/list\", \"expect\": \"results\"}]}",
+                   "(did you mean \"result\"?)");
     expect_problem(HEAD "\"requires\": {\"capabilites\": []}, \"steps\": [{\"sleep\": 1}]}",
                    "(did you mean \"capabilities\"?)");
     /* The direction counts: roots/list is the server's request. */
@@ -213,16 +219,18 @@ static void test_unfinished_warns(void **state)
                  "\"area/x/y\", \"level\": \"MUST\", \"quote\": \"Something MUST hold.\", "
                  "\"refs\": {\"2025-06-18\": \"basic#messages\"}}], \"steps\": [{\"sleep\": 1}]}",
                  "s.jsonc:1:11: warning: \"title\" holds a TODO marker");
-    expect_clean("{\"title\": \"t\", \"spec\": [{\"check\": \"recorded/todo\", \"level\": \"MUST\", "
-                 "\"quote\": \"Something MUST hold.\", \"refs\": {\"2025-06-18\": "
-                 "\"basic#messages\"}, \"interpretation\": \"TODO: say\"}], \"steps\": "
-                 "[{\"sleep\": 1}]}",
-                 "warning: check \"recorded/todo\" is the placeholder id of mcpcheck record");
-    expect_clean("{\"title\": \"t\", \"spec\": [{\"check\": \"recorded/todo\", \"level\": \"MUST\", "
-                 "\"quote\": \"Something MUST hold.\", \"refs\": {\"2025-06-18\": "
-                 "\"basic#messages\"}, \"interpretation\": \"TODO: say\"}], \"steps\": "
-                 "[{\"sleep\": 1}]}",
-                 "warning: \"interpretation\" holds a TODO marker");
+    expect_clean(
+        "{\"title\": \"t\", \"spec\": [{\"check\": \"recorded/todo\", \"level\": \"MUST\", "
+        "\"quote\": \"Something MUST hold.\", \"refs\": {\"2025-06-18\": "
+        "\"basic#messages\"}, \"interpretation\": \"TODO: say\"}], \"steps\": "
+        "[{\"sleep\": 1}]}",
+        "warning: check \"recorded/todo\" is the placeholder id of mcpcheck record");
+    expect_clean(
+        "{\"title\": \"t\", \"spec\": [{\"check\": \"recorded/todo\", \"level\": \"MUST\", "
+        "\"quote\": \"Something MUST hold.\", \"refs\": {\"2025-06-18\": "
+        "\"basic#messages\"}, \"interpretation\": \"TODO: say\"}], \"steps\": "
+        "[{\"sleep\": 1}]}",
+        "warning: \"interpretation\" holds a TODO marker");
 }
 
 static int setup(void **state)
