@@ -6,6 +6,12 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "campaign/campaign.h"
+#include "judge/quotes.h"
+
+/* The scenario library's quotes, generated at build time (scenario/quotegen.c). */
+extern const char *const mc_library_quotes[];
+
 const char *mc_cli_default_scenarios(void)
 {
     static char path[4096];
@@ -110,6 +116,52 @@ int mc_cli_scenarios_load(char *const *paths, size_t n_paths, char *const *filte
         out->v[out->n++] = sc;
     }
     mc_scenario_paths_free(files);
+    return 0;
+}
+
+/* The catalogue: the quotes of the built-in checks, of the library and of
+ * the scenarios fuzz findings are written as. */
+static int known_quotes(mc_quotes_t *q)
+{
+    size_t i;
+    int rc;
+
+    memset(q, 0, sizeof(*q));
+    rc = mc_quotes_add_builtin(q);
+    for (i = 0; rc == MC_OK && mc_library_quotes[i] != NULL; i++)
+        rc = mc_quotes_add(q, mc_library_quotes[i]);
+    for (i = 0; rc == MC_OK && mc_campaign_quote_at(i) != NULL; i++)
+        rc = mc_quotes_add(q, mc_campaign_quote_at(i));
+    mc_quotes_seal(q);
+    return rc;
+}
+
+int mc_cli_scenarios_hold_quotes(mc_cli_scenarios_t *s, const char *prog)
+{
+    mc_quotes_t q;
+    size_t r, w = 0;
+    int rc = known_quotes(&q);
+
+    for (r = 0; r < s->n; r++) {
+        char *problems = NULL;
+        int n = rc == MC_OK ? mc_scenario_check_quotes(&s->v[r], &q, &problems) : 0;
+        if (n < 0)
+            rc = n;
+        if (n > 0) {
+            fputs(problems != NULL ? problems : "", stderr);
+            free(problems);
+            mc_scenario_free(&s->v[r]);
+            s->failed++;
+            continue;
+        }
+        s->v[w++] = s->v[r];
+    }
+    s->n = w;
+    mc_quotes_free(&q);
+    if (rc != MC_OK) {
+        fprintf(stderr, "%s: %s\n", prog, mc_strerror(rc));
+        return -1;
+    }
     return 0;
 }
 
