@@ -9,7 +9,7 @@
 #include "campaign/campaign.h"
 #include "judge/quotes.h"
 
-/* The scenario library's quotes, generated at build time (scenario/quotegen.c). */
+/* The scenario library's quotes, generated at build time (quotegen/main.c). */
 extern const char *const mc_library_quotes[];
 
 const char *mc_cli_default_scenarios(void)

@@ -1,5 +1,5 @@
 /*
- * quotegen.c - a build step: writes the quotes of the scenario library's
+ * quotegen/main.c - a build step: writes the quotes of the scenario library's
  * checks (each check's quote and its per-version wordings, normalised and
  * without duplicates) as a C array that mcpcheck compiles in, so the catalogue
  * of sentences the project knows ships with the binary:
