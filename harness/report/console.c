@@ -334,9 +334,8 @@ size_t mc_report_console_causes(const mc_report_t *rep, int color, int verbose, 
         verdict(&o, c->verdict, color, 5);
         put(&o, " %-6s %s%s  x%zu  ", c->check != NULL ? mc_level_name(c->level) : "-",
             c->check != NULL ? c->check : "(scenario error)",
-            c->check != NULL && r->checks[c->check_index].author
-                ? " (" MC_REPORT_AUTHOR_LABEL ")"
-                : "",
+            c->check != NULL && r->checks[c->check_index].author ? " (" MC_REPORT_AUTHOR_LABEL ")"
+                                                                 : "",
             c->count);
         put_cut(&o, c->message != NULL ? c->message : "", MC_REPORT_CONSOLE_REASON);
         put(&o, "  (first: %s [%s])\n", r->id, r->version);

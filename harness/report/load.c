@@ -112,9 +112,10 @@ static int load_scenario(json_object *o, mc_scenario_result_t *r, char **known, 
         cr->ref = str0(c, cr->author ? "" : "spec", &oom);
         /* An author's rule is its "text"; "requirement" is what reports of
          * earlier releases called the quote. */
-        cr->quote = str0(c, cr->author               ? "text"
-                            : get(c, "quote") != NULL ? "quote"
-                                                      : "requirement",
+        cr->quote = str0(c,
+                         cr->author                ? "text"
+                         : get(c, "quote") != NULL ? "quote"
+                                                   : "requirement",
                          &oom);
         cr->link = cr->author ? str(c, "link", &oom) : NULL;
         cr->interpretation = str(c, "interpretation", &oom);

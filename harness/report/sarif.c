@@ -46,17 +46,15 @@ typedef struct rules {
  * The rule of an author's check: the author's words and link, labelled as
  * their rule; no spec page, no spec quote (properties.source "author").
  */
-static void author_rule(json_object *rule, json_object *props, json_object *tags,
-                        json_object *cfg, const char *id, const mc_check_result_t *c)
+static void author_rule(json_object *rule, json_object *props, json_object *tags, json_object *cfg,
+                        const char *id, const mc_check_result_t *c)
 {
     const char *slash = strchr(id, '/');
     mc__buf_t h;
 
     json_object_object_add(rule, "name", mc__json_str(id));
-    json_object_object_add(rule, "shortDescription",
-                           text_obj(c->quote[0] != '\0' ? c->quote : id));
-    json_object_object_add(rule, "fullDescription",
-                           text_obj(c->quote[0] != '\0' ? c->quote : id));
+    json_object_object_add(rule, "shortDescription", text_obj(c->quote[0] != '\0' ? c->quote : id));
+    json_object_object_add(rule, "fullDescription", text_obj(c->quote[0] != '\0' ? c->quote : id));
     if (c->link != NULL)
         json_object_object_add(rule, "helpUri", mc__json_str(c->link));
     mc__buf_init(&h);

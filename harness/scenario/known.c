@@ -12,7 +12,7 @@
 #include "scenario/lint.h"
 
 #define NOT_KNOWN                                                                                  \
-    "not a sentence of the spec pages mcpcheck knows; for your own rule use \"author\": true "    \
+    "not a sentence of the spec pages mcpcheck knows; for your own rule use \"author\": true "     \
     "(scenarios/README.md, Testing your own server)"
 
 int mc_scenario_check_quotes(const mc_scenario_t *sc, const mc_quotes_t *known, char **problems)

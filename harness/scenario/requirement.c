@@ -417,9 +417,9 @@ static void parse_author(mc__lint_t *l, json_object *r, const char *ptr, mc_requ
 int mc__scenario_parse_requirement(mc__lint_t *l, json_object *r, const char *ptr,
                                    mc_requirement_t *q)
 {
-    static const char *const keys[] = {"check", "level",          "quote", "refs", "quotes",
-                                       "levels", "interpretation", "ref",   "text", "author",
-                                       "link",   NULL};
+    static const char *const keys[] = {"check",  "level",  "quote",          "refs",
+                                       "quotes", "levels", "interpretation", "ref",
+                                       "text",   "author", "link",           NULL};
     const char *check, *level;
     int legacy, current, level_ok = 0;
 
