@@ -106,6 +106,12 @@ static int load_scenarios(run_ctx_t *c)
     if (mc_cli_scenarios_load(c->o.scenarios.v, c->o.scenarios.n, c->o.filters.v,
                               c->o.filters.n, &c->scs, "mcpcheck run") != 0)
         return MC_EXIT_USAGE;
+    if (c->o.with_library && c->o.scenarios.n > 0 &&
+        mc_cli_scenarios_add_library(&c->scs, c->o.filters.v, c->o.filters.n, "mcpcheck run") !=
+            0) {
+        mc_cli_scenarios_free(&c->scs);
+        return MC_EXIT_USAGE;
+    }
     if (mc_cli_scenarios_hold_quotes(&c->scs, "mcpcheck run") != 0)
         c->scs.failed++;
     if (c->scs.failed > 0) {

@@ -119,6 +119,42 @@ int mc_cli_scenarios_load(char *const *paths, size_t n_paths, char *const *filte
     return 0;
 }
 
+int mc_cli_scenarios_add_library(mc_cli_scenarios_t *s, char *const *filters, size_t n_filters,
+                                 const char *prog)
+{
+    mc_cli_scenarios_t lib;
+    mc_scenario_t *grown;
+    size_t i, k;
+
+    if (mc_cli_scenarios_load(NULL, 0, filters, n_filters, &lib, prog) != 0)
+        return -1;
+    grown = realloc(s->v, (s->n + lib.n + 1) * sizeof(*grown));
+    if (grown == NULL) {
+        fprintf(stderr, "%s: %s\n", prog, mc_strerror(MC_ENOMEM));
+        mc_cli_scenarios_free(&lib);
+        return -1;
+    }
+    s->v = grown;
+    s->failed += lib.failed;
+    for (i = 0; i < lib.n; i++) {
+        int clash = 0;
+        for (k = 0; k < s->n && !clash; k++)
+            clash = strcmp(s->v[k].id, lib.v[i].id) == 0;
+        if (clash) {
+            fprintf(stderr,
+                    "%s: scenario id \"%s\" is also a scenario of the library (%s); give "
+                    "your file another path below its folder\n",
+                    prog, lib.v[i].id, lib.v[i].doc.name);
+            s->failed++;
+            mc_scenario_free(&lib.v[i]);
+            continue;
+        }
+        s->v[s->n++] = lib.v[i];
+    }
+    free(lib.v);
+    return 0;
+}
+
 /* The catalogue: the quotes of the built-in checks, of the library and of
  * the scenarios fuzz findings are written as. */
 static int known_quotes(mc_quotes_t *q)

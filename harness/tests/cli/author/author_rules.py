@@ -10,6 +10,9 @@ calc_server.py:
   the author's (source "author", the text and link, no spec url or quote), and
   so do the outputs `mcpcheck report render` writes again from report.json;
 - the same check at SHOULD warns (exit 0) and fails with --strict;
+- --scenarios replaces the library; with --with-library one run holds the
+  server to both (the user's ids unchanged), and a user's file whose id is a
+  library scenario's is refused;
 - the same rule dressed as a spec check ("level": "MUST", a made-up "quote"
   and "refs") is refused by `mcpcheck lint` and by `mcpcheck run` with the
   message that points to the author's form.
@@ -161,6 +164,29 @@ def main():
                f"an author's SHOULD warns, exit 0 (got {code})\n{out}")
         code, out = mcp_run(mcpcheck, folder, os.path.join(tmp, "s2"), bug=True, extra=["--strict"])
         expect(code == 1, f"an author's SHOULD fails with --strict (got {code})\n{out}")
+
+        # --scenarios replaces the library; --with-library adds it.
+        filters = ["--filter", "calc/*", "--filter", "lifecycle/ping"]
+        code, out = mcp_run(mcpcheck, SCENARIOS, os.path.join(tmp, "w0"), bug=True, extra=filters)
+        rep = os.path.join(tmp, "w1")
+        expect(code == 1 and "lifecycle/ping" not in out,
+               f"--scenarios alone runs only the user's scenarios (exit 1): {code}\n{out}")
+        code, out = mcp_run(mcpcheck, SCENARIOS, rep, bug=True, extra=filters + ["--with-library"])
+        expect(code == 1, f"--with-library: the author's MUST still fails the run: {code}\n{out}")
+        if os.path.isfile(os.path.join(rep, "report.json")):
+            with open(os.path.join(rep, "report.json"), encoding="utf-8") as f:
+                ran = sorted((s["id"], s["verdict"]) for s in json.load(f)["scenarios"])
+            expect(ran == [("calc/add-sum", "FAIL"), ("lifecycle/ping", "PASS")],
+                   f"--with-library runs the user's scenario and the library's: {ran}")
+        clash = os.path.join(tmp, "clash")
+        shutil.copytree(SCENARIOS, clash)
+        os.makedirs(os.path.join(clash, "lifecycle"))
+        shutil.copy(os.path.join(SCENARIOS, "calc", "add-sum.jsonc"),
+                    os.path.join(clash, "lifecycle", "ping.jsonc"))
+        code, out = mcp_run(mcpcheck, clash, os.path.join(tmp, "w2"), bug=False,
+                            extra=filters + ["--with-library"])
+        expect(code == 2 and 'scenario id "lifecycle/ping" is also a scenario of the library'
+               in out, f"--with-library refuses an id the library has (exit 2): {code}\n{out}")
 
         # The same rule dressed as a spec MUST is refused.
         dressed = os.path.join(tmp, "dressed", "calc")
