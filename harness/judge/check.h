@@ -51,7 +51,9 @@ typedef struct mc_check_ref {
 /*
  * One check: a stable id, the level of its quoted sentence, the sentence
  * itself (verbatim from the spec), where it stands per version, and the
- * harness's own reading kept apart (NULL when the quote says it all).
+ * harness's own reading kept apart (NULL when the quote says it all). An
+ * author's check (author set) is a rule of the user's own product instead:
+ * its level is the author's, quote holds the author's words, refs is empty.
  * Scenario checks borrow their strings from the scenario document; the
  * built-in ones are static.
  */
