@@ -155,6 +155,40 @@ int mc_cli_scenarios_add_library(mc_cli_scenarios_t *s, char *const *filters, si
     return 0;
 }
 
+/* The spec check with this id among the scenarios of s, or NULL. */
+static const mc_scenario_t *spec_check_owner(const mc_cli_scenarios_t *s, const char *id)
+{
+    size_t k, r;
+
+    for (k = 0; k < s->n; k++)
+        for (r = 0; r < s->v[k].n_reqs; r++)
+            if (!s->v[k].reqs[r].author && strcmp(s->v[k].reqs[r].check, id) == 0)
+                return &s->v[k];
+    return NULL;
+}
+
+/* True (said on stderr) when an author's check of sc has the id of a spec
+ * check of another scenario of s: one id, one definition, and a report
+ * must not show the one as the other. */
+static int author_id_clash(const mc_cli_scenarios_t *s, const mc_scenario_t *sc)
+{
+    size_t r;
+    int clash = 0;
+
+    for (r = 0; r < sc->n_reqs; r++) {
+        const mc_scenario_t *owner;
+        if (!sc->reqs[r].author || (owner = spec_check_owner(s, sc->reqs[r].check)) == NULL)
+            continue;
+        fprintf(stderr,
+                "%s:%d: check \"%s\" is your rule here and a spec check in %s; give your "
+                "rule an id of its own\n",
+                sc->doc.name, mc_scenario_line(sc, "/spec"), sc->reqs[r].check,
+                owner->doc.name);
+        clash = 1;
+    }
+    return clash;
+}
+
 /* The catalogue: the quotes of the built-in checks, of the library and of
  * the scenarios fuzz findings are written as. */
 static int known_quotes(mc_quotes_t *q)
@@ -175,25 +209,34 @@ static int known_quotes(mc_quotes_t *q)
 int mc_cli_scenarios_hold_quotes(mc_cli_scenarios_t *s, const char *prog)
 {
     mc_quotes_t q;
+    unsigned char *drop = calloc(s->n + 1, 1);
     size_t r, w = 0;
-    int rc = known_quotes(&q);
+    int rc = drop != NULL ? known_quotes(&q) : MC_ENOMEM;
 
-    for (r = 0; r < s->n; r++) {
+    /* Judged first, dropped after: the id test reads every scenario. */
+    for (r = 0; rc == MC_OK && r < s->n; r++) {
         char *problems = NULL;
-        int n = rc == MC_OK ? mc_scenario_check_quotes(&s->v[r], &q, &problems) : 0;
+        int n = mc_scenario_check_quotes(&s->v[r], &q, &problems);
         if (n < 0)
             rc = n;
-        if (n > 0) {
+        if (n > 0)
             fputs(problems != NULL ? problems : "", stderr);
-            free(problems);
+        free(problems);
+        drop[r] = n > 0 || author_id_clash(s, &s->v[r]);
+    }
+    for (r = 0; rc == MC_OK && r < s->n; r++) {
+        if (drop[r]) {
             mc_scenario_free(&s->v[r]);
             s->failed++;
             continue;
         }
         s->v[w++] = s->v[r];
     }
-    s->n = w;
-    mc_quotes_free(&q);
+    if (rc == MC_OK)
+        s->n = w;
+    if (drop != NULL)
+        mc_quotes_free(&q);
+    free(drop);
     if (rc != MC_OK) {
         fprintf(stderr, "%s: %s\n", prog, mc_strerror(rc));
         return -1;

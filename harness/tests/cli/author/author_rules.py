@@ -187,6 +187,17 @@ def main():
                             extra=filters + ["--with-library"])
         expect(code == 2 and 'scenario id "lifecycle/ping" is also a scenario of the library'
                in out, f"--with-library refuses an id the library has (exit 2): {code}\n{out}")
+        # An author's check may not take the id of a spec check of the run.
+        same = os.path.join(tmp, "same", "calc")
+        os.makedirs(same)
+        with open(os.path.join(SCENARIOS, "calc", "add-sum.jsonc"), encoding="utf-8") as f:
+            text = f.read().replace('"calc/add/sum"', '"ping/empty-result"')
+        with open(os.path.join(same, "add-sum.jsonc"), "w", encoding="utf-8") as f:
+            f.write(text)
+        code, out = mcp_run(mcpcheck, os.path.dirname(same), os.path.join(tmp, "w3"), bug=False,
+                            extra=filters + ["--with-library"])
+        expect(code == 2 and 'check "ping/empty-result" is your rule here and a spec check in'
+               in out, f"--with-library refuses a spec check's id for a rule (exit 2): {code}\n{out}")
 
         # The same rule dressed as a spec MUST is refused.
         dressed = os.path.join(tmp, "dressed", "calc")
