@@ -109,7 +109,7 @@ static int load_scenario(json_object *o, mc_scenario_result_t *r, char **known, 
         cr->author = get(c, "source") != NULL &&
                      json_object_is_type(get(c, "source"), json_type_string) &&
                      strcmp(json_object_get_string(get(c, "source")), MC_REPORT_SOURCE_AUTHOR) == 0;
-        cr->ref = str0(c, cr->author ? "" : "spec", &oom);
+        cr->ref = str0(c, "spec", &oom); /* "" for an author's check, which has none */
         /* An author's rule is its "text"; "requirement" is what reports of
          * earlier releases called the quote. */
         cr->quote = str0(c,
