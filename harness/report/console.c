@@ -173,13 +173,17 @@ size_t mc_report_console_result(const mc_scenario_result_t *r, const mc_baseline
         put(&o, "\n");
         if (c->verdict == MC_PASS)
             continue;
-        /* The spec's words, then (with -v) the harness's reading, apart. */
+        /* The spec's words, then (with -v) the harness's reading, apart; an
+         * author's rule is shown as theirs, never as the spec's. */
         put(&o, "                   %s", mc_level_name(c->level));
-        if (mc__spec_url(c->ref, url, sizeof(url)))
+        if (c->author)
+            put(&o, " %s%s%s", MC_REPORT_AUTHOR_LABEL, c->link != NULL ? " " : "",
+                c->link != NULL ? c->link : "");
+        else if (mc__spec_url(c->ref, url, sizeof(url)))
             put(&o, " %s", url);
         put(&o, "\n");
         if (c->quote != NULL && c->quote[0] != '\0') {
-            put(&o, "                   \"");
+            put(&o, "                   %s\"", c->author ? MC_REPORT_AUTHOR_LABEL ": " : "");
             put_cut(&o, c->quote, verbose ? MC_CHECK_MAX_QUOTE : MC_REPORT_CONSOLE_QUOTE);
             put(&o, "\"\n");
         }
@@ -358,8 +362,11 @@ size_t mc_report_console_causes(const mc_report_t *rep, int color, int verbose, 
         const mc_scenario_result_t *r = &rep->run.scenarios[c->scenario];
         put(&o, "  ");
         verdict(&o, c->verdict, color, 5);
-        put(&o, " %-6s %s  x%zu  ", c->check != NULL ? mc_level_name(c->level) : "-",
-            c->check != NULL ? c->check : "(scenario error)", c->count);
+        put(&o, " %-6s %s%s  x%zu  ", c->check != NULL ? mc_level_name(c->level) : "-",
+            c->check != NULL ? c->check : "(scenario error)",
+            c->check != NULL && r->checks[c->check_index].author ? " (" MC_REPORT_AUTHOR_LABEL ")"
+                                                                 : "",
+            c->count);
         put_cut(&o, c->message != NULL ? c->message : "", MC_REPORT_CONSOLE_REASON);
         put(&o, "  (first: %s [%s])\n", r->id, r->version);
         if (c->check == NULL)

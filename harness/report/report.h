@@ -40,6 +40,13 @@
 /* Reports a merge reads. */
 #define MC_REPORT_MAX_MERGE 64
 
+/* How every report names an author's check (a rule of the user's own
+ * product, check.h), beside its level: never as the spec's. */
+#define MC_REPORT_AUTHOR_LABEL "your rule"
+/* The "source" of a check in report.json and SARIF: the spec's or the author's. */
+#define MC_REPORT_SOURCE_SPEC "spec"
+#define MC_REPORT_SOURCE_AUTHOR "author"
+
 /* ---- baselines ------------------------------------------------------------ */
 
 /*
