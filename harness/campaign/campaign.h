@@ -142,4 +142,11 @@ int mc_campaign_run(const mc_campaign_opts_t *o, mc_campaign_stats_t *st, mc_err
 int mc_campaign_write_report(const char *dir, const char *target, const char *failure,
                              mc_errbuf_t *eb);
 
+/*
+ * The i-th spec sentence (0-based) the scenario files of findings quote for
+ * the process-level checks they report to, or NULL past the end. These are
+ * among the sentences a check may claim (judge/quotes.h).
+ */
+const char *mc_campaign_quote_at(size_t i);
+
 #endif /* MC_CAMPAIGN_CAMPAIGN_H */

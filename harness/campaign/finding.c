@@ -23,6 +23,18 @@
 /* At a stateless version, which has no ping, server/discover asks instead. */
 #define DISCOVER_QUOTE "Servers MUST implement it."
 #define DISCOVER_PAGE "server/discover"
+#define RESPONSES_QUOTE                                                                            \
+    "Responses are sent in reply to requests, containing the result or error of the operation."
+#define STDIO_QUOTE                                                                                \
+    "The server reads JSON-RPC messages from its standard input (stdin) and sends messages to "    \
+    "its standard output (stdout)."
+
+const char *mc_campaign_quote_at(size_t i)
+{
+    static const char *const quotes[] = {PING_QUOTE, DISCOVER_QUOTE, RESPONSES_QUOTE, STDIO_QUOTE};
+
+    return i < sizeof(quotes) / sizeof(quotes[0]) ? quotes[i] : NULL;
+}
 
 /* A requirement entry in the scenario form (new reference). */
 static json_object *requirement(const char *check, const char *level, const char *quote,
@@ -51,16 +63,11 @@ static json_object *process_requirement(const mc_exec_finding_t *f, const char *
                            "A ping left without an answer for the campaign's hang budget was "
                            "not answered promptly.");
     if (strcmp(f->check, "process/hang") == 0)
-        return requirement(check_id, "INFO",
-                           "Responses are sent in reply to requests, containing the result or "
-                           "error of the operation.",
-                           MC_VERSION_BASELINE, "basic#responses",
+        return requirement(check_id, "INFO", RESPONSES_QUOTE, MC_VERSION_BASELINE,
+                           "basic#responses",
                            "A request left without an answer for the campaign's hang budget; "
                            "whether the server still serves is the ping at the end.");
-    return requirement(check_id, "INFO",
-                       "The server reads JSON-RPC messages from its standard input (stdin) and "
-                       "sends messages to its standard output (stdout).",
-                       MC_VERSION_BASELINE, "basic/transports#stdio",
+    return requirement(check_id, "INFO", STDIO_QUOTE, MC_VERSION_BASELINE, "basic/transports#stdio",
                        strcmp(f->check, "process/memory") == 0
                            ? "The server grew past the campaign's memory limit while serving "
                              "these messages (the replay does not measure memory)."

@@ -24,6 +24,13 @@ static void print_check(const mc_check_def_t *d)
     size_t i;
 
     printf("    %-6s %s\n", mc_level_name(d->level), d->check);
+    if (d->author) {
+        /* A rule of the user's own product: their words, never the spec's. */
+        printf("           your rule: \"%s\"\n", d->quote != NULL ? d->quote : "");
+        if (d->link != NULL)
+            printf("           %s\n", d->link);
+        return;
+    }
     /* Each page once, with the versions (consecutive in the refs) it holds for. */
     for (i = 0; i < MC_CHECK_MAX_REFS && d->refs[i].version != NULL; i++) {
         int first = i == 0 || strcmp(d->refs[i].page, d->refs[i - 1].page) != 0;
@@ -56,6 +63,17 @@ static json_object *check_json(const mc_check_def_t *d, int line)
 
     json_object_object_add(o, "check", json_object_new_string(d->check));
     json_object_object_add(o, "level", json_object_new_string(mc_level_name(d->level)));
+    if (d->author) {
+        /* The author's form, as written: no quote, no refs. */
+        json_object_object_add(o, "author", json_object_new_boolean(1));
+        json_object_object_add(o, "text", json_object_new_string(d->quote != NULL ? d->quote : ""));
+        if (d->link != NULL)
+            json_object_object_add(o, "link", json_object_new_string(d->link));
+        if (line > 0)
+            json_object_object_add(o, "line", json_object_new_int(line));
+        json_object_put(refs);
+        return o;
+    }
     json_object_object_add(o, "quote", json_object_new_string(d->quote != NULL ? d->quote : ""));
     for (i = 0; i < MC_CHECK_MAX_REFS && d->refs[i].version != NULL; i++) {
         json_object_object_add(refs, d->refs[i].version, json_object_new_string(d->refs[i].page));
@@ -263,12 +281,15 @@ static const mc_opts_spec_t lint_spec = {
              "unknown step kinds and matchers, malformed paths and regular expressions,\n"
              "variables used before they are captured, checks not declared in \"spec\",\n"
              "the form of each check (quote, refs per version, a level that is the\n"
-             "quote's RFC 2119 keyword), and the protocol's words: capability paths,\n"
-             "request and notification methods held to the schema of every version\n"
-             "the scenario runs at. An unknown name is refused with the nearest known\n"
-             "one (\"did you mean\"). Problems are printed as FILE:LINE:COLUMN:\n"
-             "message; warnings (a legacy {ref, text} check, a TODO marker, a\n"
-             "recorded/ placeholder check id: the file still loads) as\n"
+             "quote's RFC 2119 keyword), that every quote is a sentence of the spec\n"
+             "mcpcheck knows (the built-in checks' and the library's; a rule of your own\n"
+             "product is an author's check, {\"author\": true, \"text\": ...}), and the\n"
+             "protocol's words: capability paths, request and notification methods held\n"
+             "to the schema of every version the scenario runs at. An unknown name is\n"
+             "refused with the nearest known one (\"did you mean\"). Problems are\n"
+             "printed as FILE:LINE:COLUMN: message; warnings (a legacy {ref, text}\n"
+             "check, a TODO marker, a recorded/ placeholder check id: the file still\n"
+             "loads) as\n"
              "FILE:LINE:COLUMN: warning: message. With no argument, the whole library\n"
              "is checked. scenarios/README.md says what is checked and how a method\n"
              "is sent unknown on purpose.\n",
@@ -361,6 +382,10 @@ int mc_cmd_lint(int argc, char **argv)
         return code;
     if (mc_cli_scenarios_load(o.scenarios.v, o.scenarios.n, NULL, 0, &scs, "mcpcheck lint") != 0)
         return MC_EXIT_USAGE;
+    if (mc_cli_scenarios_hold_quotes(&scs, "mcpcheck lint") != 0) {
+        mc_cli_scenarios_free(&scs);
+        return MC_EXIT_FAIL;
+    }
     for (k = 0; k < scs.n; k++)
         if (scs.v[k].warnings != NULL) {
             fputs(scs.v[k].warnings, stderr);

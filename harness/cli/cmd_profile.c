@@ -106,6 +106,8 @@ static void write_profile(FILE *f, mc_session_t *s, const profile_opts_t *o)
     mc_offer_init(&offer);
     for (i = 0; i < 64 && (role = mc_role_shape_at(i)) != NULL; i++) {
         int srv_rc = MC_OK;
+        if (strcmp(role, "tools.safe") == 0)
+            continue; /* the profile's "safe_tools", written above */
         if (mc_fixture_resolve(s, &offer, &fo, role, &values[i], why, sizeof(why), &srv_rc) ==
             MC_ROLE_OFFERED)
             last = i;
@@ -129,6 +131,8 @@ static void write_profile(FILE *f, mc_session_t *s, const profile_opts_t *o)
     fprintf(f, "  // \"args\": {\"TOOL_OR_PROMPT\": {\"argument\": \"value\"}},\n"
                "  \"roles\": {\n");
     for (i = 0; i < 64 && (role = mc_role_shape_at(i)) != NULL; i++) {
+        if (strcmp(role, "tools.safe") == 0)
+            continue;
         write_role(f, role, values[i], i == last);
         json_object_put(values[i]);
     }

@@ -198,7 +198,9 @@ static const mc_opts_spec_t record_spec = {
     .about = "Starts the server, initializes, sends each request of the script (or of\n"
              "standard input, one per line), and writes a scenario whose steps repeat those\n"
              "requests and expect exactly what the server answered, plus the notifications\n"
-             "it sent. Trim the expectations to what the spec requires, fill in \"spec\",\n"
+             "it sent. Its check is a placeholder author's check (\"recorded/todo\",\n"
+             "SHOULD, \"TODO: state your rule\"): trim the expectations to what the rule\n"
+             "requires, state the rule (your own, or a spec sentence quoted verbatim),\n"
              "and lint it.\n"
              "\n"
              "A script line is either a JSON-RPC request ({\"method\": ..., \"params\": ...};\n"
@@ -363,26 +365,21 @@ static int start_session(recording_t *r)
 }
 
 /* The scenario's skeleton (new reference): a title and a placeholder check
- * to fill in, at the negotiated version; the steps are added at the end. */
+ * to fill in, at the negotiated version; the steps are added at the end.
+ * The recorded expectations are what this server answered, not a sentence
+ * of the spec, so the placeholder is an author's check (SHOULD: a changed
+ * answer warns, and fails the run with --strict) until it is replaced by
+ * the author's own rule or by a spec sentence quoted verbatim. */
 static json_object *skeleton(const mc_session_t *s)
 {
     json_object *doc = json_object_new_object(), *spec = json_object_new_array();
-    json_object *req = json_object_new_object(), *refs = json_object_new_object();
+    json_object *req = json_object_new_object();
 
     json_object_object_add(doc, "title", json_object_new_string("TODO: what this scenario shows"));
     json_object_object_add(req, "check", json_object_new_string("recorded/todo"));
-    /* A placeholder that lints: a real sentence of the spec, to be replaced
-     * by the one the scenario holds (quoted verbatim, with its keyword). */
-    json_object_object_add(req, "level", json_object_new_string("MUST"));
-    json_object_object_add(req, "quote",
-                           json_object_new_string("All messages between MCP clients and servers "
-                                                  "MUST follow the JSON-RPC 2.0 specification."));
-    json_object_object_add(refs, s->negotiated_version, json_object_new_string("basic#messages"));
-    json_object_object_add(req, "refs", refs);
-    json_object_object_add(req, "interpretation",
-                           json_object_new_string("TODO: quote the sentence this scenario "
-                                                  "checks, with its page per version, and say "
-                                                  "here what the steps read into it."));
+    json_object_object_add(req, "author", json_object_new_boolean(1));
+    json_object_object_add(req, "level", json_object_new_string("SHOULD"));
+    json_object_object_add(req, "text", json_object_new_string("TODO: state your rule"));
     json_object_array_add(spec, req);
     json_object_object_add(doc, "spec", spec);
     json_object_object_add(doc, "versions", json_object_new_string(s->negotiated_version));
@@ -497,7 +494,9 @@ static int write_scenario(json_object *doc, const char *out_path, int code)
     const char *text = json_object_to_json_string_ext(
         doc, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE);
     const char *header = "// Recorded by mcpcheck record: trim the expectations to what the "
-                         "spec requires\n// and fill in \"spec\" before use.\n";
+                         "rule requires\n// and state the rule in \"spec\" before use (your "
+                         "own rule, \"author\": true,\n// or a spec sentence quoted verbatim: "
+                         "scenarios/README.md).\n";
     size_t hl = strlen(header), tl = strlen(text);
     char *all;
     mc_errbuf_t eb;

@@ -106,6 +106,14 @@ static int load_scenarios(run_ctx_t *c)
     if (mc_cli_scenarios_load(c->o.scenarios.v, c->o.scenarios.n, c->o.filters.v,
                               c->o.filters.n, &c->scs, "mcpcheck run") != 0)
         return MC_EXIT_USAGE;
+    if (c->o.with_library && c->o.scenarios.n > 0 &&
+        mc_cli_scenarios_add_library(&c->scs, c->o.filters.v, c->o.filters.n, "mcpcheck run") !=
+            0) {
+        mc_cli_scenarios_free(&c->scs);
+        return MC_EXIT_USAGE;
+    }
+    if (mc_cli_scenarios_hold_quotes(&c->scs, "mcpcheck run") != 0)
+        c->scs.failed++;
     if (c->scs.failed > 0) {
         fprintf(stderr, "mcpcheck run: %zu scenario file%s did not load (see above); fix them "
                         "or check them with 'mcpcheck lint'\n",
@@ -136,8 +144,9 @@ static int dry_run(const run_ctx_t *c)
             char ref[MC_CHECK_MAX_PAGE + 16];
             mc_check_ref_string(&sc->reqs[r], versions[1] == NULL ? versions[0] : NULL, ref,
                                 sizeof(ref));
-            printf("    %-6s %s  [%s]\n      \"%s\"\n", mc_level_name(sc->reqs[r].level),
-                   sc->reqs[r].check, ref, sc->reqs[r].quote);
+            printf("    %-6s %s  [%s]\n      %s\"%s\"\n", mc_level_name(sc->reqs[r].level),
+                   sc->reqs[r].check, sc->reqs[r].author ? "your rule" : ref,
+                   sc->reqs[r].author ? "your rule: " : "", sc->reqs[r].quote);
             if (sc->reqs[r].interpretation != NULL)
                 printf("      reading: %s\n", sc->reqs[r].interpretation);
         }

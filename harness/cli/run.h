@@ -28,6 +28,7 @@ typedef struct mc_cli_run_opts {
     const char *profile, *report_dir, *baseline, *url;
     long jobs, timeout, startup, seed;
     int strict, call_tools, dry, fresh, allow_remote, verbose;
+    int with_library;            /* --with-library: the library too, beside --scenarios */
     char **cmd;                  /* after "--", NULL-terminated; NULL when none */
     /* Derived by mc_cli_run_options(): */
     const char *versions[MC_V_COUNT + 1]; /* to test, oldest first (the default set

@@ -35,7 +35,11 @@ static int check_run_version(const char *value, char *why, size_t n)
 #define T mc_cli_run_opts_t
 static const mc_opt_t run_opts[] = {
     MC_OPTION_LIST(T, scenarios, "scenarios", 0, "PATH", MC_OPT_GREEDY, NULL, NULL,
-                   "scenario files or folders (repeatable; default: the library)"),
+                   "scenario files or folders (repeatable; default: the library, which "
+                   "--scenarios replaces unless --with-library is given)"),
+    MC_OPTION_FLAG(T, with_library, "with-library", 0,
+                   "with --scenarios: run the scenario library too, in the same run and "
+                   "gate (your scenarios keep the ids they have alone)"),
     MC_OPTION_LIST(T, filters, "filter", 0, "GLOB", 0, NULL, NULL,
                    "run only scenarios whose id matches, e.g. 'resources/*' (repeatable: a "
                    "scenario matching any runs)"),

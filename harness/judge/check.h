@@ -36,6 +36,8 @@ int mc_level_parse(const char *s, mc_level_t *out);
 #define MC_CHECK_MAX_QUOTE 2048
 #define MC_CHECK_MAX_INTERPRETATION 4096
 #define MC_CHECK_MAX_PAGE 256
+/* Bytes of an author's link ("https://..."). */
+#define MC_CHECK_MAX_LINK 1024
 
 /* Where a check's sentence stands at one protocol version. */
 typedef struct mc_check_ref {
@@ -49,7 +51,9 @@ typedef struct mc_check_ref {
 /*
  * One check: a stable id, the level of its quoted sentence, the sentence
  * itself (verbatim from the spec), where it stands per version, and the
- * harness's own reading kept apart (NULL when the quote says it all).
+ * harness's own reading kept apart (NULL when the quote says it all). An
+ * author's check (author set) is a rule of the user's own product instead:
+ * its level is the author's, quote holds the author's words, refs is empty.
  * Scenario checks borrow their strings from the scenario document; the
  * built-in ones are static.
  */
@@ -60,6 +64,10 @@ typedef struct mc_check_def {
     const char *interpretation;             /* the harness's reading, or NULL */
     mc_check_ref_t refs[MC_CHECK_MAX_REFS]; /* version order; ends at version == NULL */
     int legacy; /* declared as {ref, text}: the text is not a checked quote */
+    int author; /* an author's check {check, author: true, level, text, link?}: a rule of
+                   the user's own product, not the spec's. quote holds the author's text,
+                   refs is empty, and every report shows it as "your rule" */
+    const char *link; /* an author's check: where the rule is written down, or NULL */
 } mc_check_def_t;
 
 /*

@@ -90,6 +90,36 @@ static void put_cut(out_t *o, const char *s, size_t max)
     put(o, "%.*s...", (int)max, s);
 }
 
+/* The last `lines` lines of a server's stderr tail (may be NULL), each
+ * behind indent and "| ", under a heading; nothing when it is empty. */
+static void put_stderr_tail(out_t *o, const char *tail, int lines, const char *indent)
+{
+    const char *p;
+    int seen = 0;
+
+    if (tail == NULL || tail[0] == '\0')
+        return;
+    /* Back from the end to the start of the last `lines` lines. */
+    p = tail + strlen(tail);
+    while (p > tail && p[-1] == '\n')
+        p--;
+    while (p > tail && seen < lines) {
+        p--;
+        if (*p == '\n' && ++seen == lines) {
+            p++;
+            break;
+        }
+    }
+    put(o, "%sthe server's stderr (last lines):\n", indent);
+    while (*p != '\0') {
+        const char *nl = strchr(p, '\n');
+        size_t l = nl != NULL ? (size_t)(nl - p) : strlen(p);
+        if (l > 0)
+            put(o, "%s| %.*s\n", indent, (int)(l > MC_REPORT_CONSOLE_REASON ? MC_REPORT_CONSOLE_REASON : l), p);
+        p += l + (nl != NULL ? 1 : 0);
+    }
+}
+
 size_t mc_report_console_result(const mc_scenario_result_t *r, const mc_baseline_t *b, int strict,
                                 int color, int verbose, char *buf, size_t n)
 {
@@ -143,13 +173,17 @@ size_t mc_report_console_result(const mc_scenario_result_t *r, const mc_baseline
         put(&o, "\n");
         if (c->verdict == MC_PASS)
             continue;
-        /* The spec's words, then (with -v) the harness's reading, apart. */
+        /* The spec's words, then (with -v) the harness's reading, apart; an
+         * author's rule is shown as theirs, never as the spec's. */
         put(&o, "                   %s", mc_level_name(c->level));
-        if (mc__spec_url(c->ref, url, sizeof(url)))
+        if (c->author)
+            put(&o, " %s%s%s", MC_REPORT_AUTHOR_LABEL, c->link != NULL ? " " : "",
+                c->link != NULL ? c->link : "");
+        else if (mc__spec_url(c->ref, url, sizeof(url)))
             put(&o, " %s", url);
         put(&o, "\n");
         if (c->quote != NULL && c->quote[0] != '\0') {
-            put(&o, "                   \"");
+            put(&o, "                   %s\"", c->author ? MC_REPORT_AUTHOR_LABEL ": " : "");
             put_cut(&o, c->quote, verbose ? MC_CHECK_MAX_QUOTE : MC_REPORT_CONSOLE_QUOTE);
             put(&o, "\"\n");
         }
@@ -328,10 +362,15 @@ size_t mc_report_console_causes(const mc_report_t *rep, int color, int verbose, 
         const mc_scenario_result_t *r = &rep->run.scenarios[c->scenario];
         put(&o, "  ");
         verdict(&o, c->verdict, color, 5);
-        put(&o, " %-6s %s  x%zu  ", c->check != NULL ? mc_level_name(c->level) : "-",
-            c->check != NULL ? c->check : "(scenario error)", c->count);
+        put(&o, " %-6s %s%s  x%zu  ", c->check != NULL ? mc_level_name(c->level) : "-",
+            c->check != NULL ? c->check : "(scenario error)",
+            c->check != NULL && r->checks[c->check_index].author ? " (" MC_REPORT_AUTHOR_LABEL ")"
+                                                                 : "",
+            c->count);
         put_cut(&o, c->message != NULL ? c->message : "", MC_REPORT_CONSOLE_REASON);
         put(&o, "  (first: %s [%s])\n", r->id, r->version);
+        if (c->check == NULL)
+            put_stderr_tail(&o, r->stderr_tail, MC_REPORT_CONSOLE_STDERR_LINES, "         ");
     }
     if (shown < n_cs)
         put(&o, "  ... and %zu more causes (-v lists them all; report.html groups them too)\n",

@@ -108,7 +108,18 @@ static void check_row(mc__buf_t *b, const mc_report_t *rep, size_t i, size_t k)
     mc__buf_puts(b, "</td><td><div class=\"cid mono\">");
     h(b, c->id);
     mc__buf_printf(b, "</div><div class=\"small\">%s", mc_level_name(c->level));
-    if (c->ref[0] != '\0') {
+    if (c->author) {
+        /* The author's rule, never the spec's. */
+        mc__buf_puts(b, " &middot; <span class=\"author\">" MC_REPORT_AUTHOR_LABEL "</span>");
+        if (c->link != NULL &&
+            (strncmp(c->link, "https://", 8) == 0 || strncmp(c->link, "http://", 7) == 0)) {
+            mc__buf_puts(b, " &middot; <a href=\"");
+            h(b, c->link);
+            mc__buf_puts(b, "\" rel=\"noreferrer\">");
+            h(b, c->link);
+            mc__buf_puts(b, "</a>");
+        }
+    } else if (c->ref[0] != '\0') {
         mc__buf_puts(b, " &middot; ");
         spec_link(b, c->ref);
     }
@@ -117,8 +128,10 @@ static void check_row(mc__buf_t *b, const mc_report_t *rep, size_t i, size_t k)
         mc__buf_printf(b, ", %u failed", c->fails);
     mc__buf_puts(b, "</div>");
     if (c->quote[0] != '\0') {
-        /* The spec's words, quoted; the harness's reading apart from them. */
-        mc__buf_puts(b, "<div class=\"req\">Spec: <q>");
+        /* The spec's words (or the author's), quoted; the harness's reading
+         * apart from them. */
+        mc__buf_puts(b, c->author ? "<div class=\"req\">Your rule: <q>"
+                                  : "<div class=\"req\">Spec: <q>");
         h(b, c->quote);
         mc__buf_puts(b, "</q></div>");
     }
@@ -406,7 +419,10 @@ static void attention(mc__buf_t *b, const mc_report_t *rep)
         if (c->check != NULL) {
             mc__buf_puts(b, " <span class=\"mono\">");
             h(b, c->check);
-            mc__buf_printf(b, "</span> <span class=\"small\">%s</span>", mc_level_name(c->level));
+            mc__buf_printf(b, "</span> <span class=\"small\">%s%s</span>", mc_level_name(c->level),
+                           rep->run.scenarios[c->scenario].checks[c->check_index].author
+                               ? " &middot; " MC_REPORT_AUTHOR_LABEL
+                               : "");
         } else {
             mc__buf_puts(b, " <span class=\"small\">scenario error</span>");
         }

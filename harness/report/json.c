@@ -27,10 +27,18 @@ static json_object *check_json(const mc_check_result_t *c, const char *known)
     add_str(o, "id", c->id);
     add_str(o, "verdict", mc_verdict_name(c->verdict));
     add_str(o, "level", mc_level_name(c->level));
-    add_str(o, "spec", c->ref);
-    if (mc__spec_url(c->ref, url, sizeof(url)))
-        add_str(o, "url", url);
-    add_str(o, "quote", c->quote);
+    if (c->author) {
+        /* The author's rule: their words and link, nothing of the spec's. */
+        add_str(o, "source", MC_REPORT_SOURCE_AUTHOR);
+        add_str(o, "text", c->quote);
+        add_str(o, "link", c->link);
+    } else {
+        add_str(o, "source", MC_REPORT_SOURCE_SPEC);
+        add_str(o, "spec", c->ref);
+        if (mc__spec_url(c->ref, url, sizeof(url)))
+            add_str(o, "url", url);
+        add_str(o, "quote", c->quote);
+    }
     add_str(o, "interpretation", c->interpretation);
     add_str(o, "message", c->message);
     add_str(o, "expected", c->expected);

@@ -47,7 +47,14 @@ static void check_text(mc__buf_t *b, const mc_report_t *rep, const mc_scenario_r
     char url[1200];
 
     mc__buf_printf(b, "%s %s (%s", mc_verdict_name(c->verdict), c->id, mc_level_name(c->level));
-    if (c->ref != NULL && mc__spec_url(c->ref, url, sizeof(url))) {
+    if (c->author) {
+        /* The author's rule, never the spec's. */
+        mc__buf_puts(b, ", " MC_REPORT_AUTHOR_LABEL);
+        if (c->link != NULL) {
+            mc__buf_puts(b, ", ");
+            text(b, c->link);
+        }
+    } else if (c->ref != NULL && mc__spec_url(c->ref, url, sizeof(url))) {
         mc__buf_puts(b, ", ");
         text(b, url);
     }
@@ -61,7 +68,7 @@ static void check_text(mc__buf_t *b, const mc_report_t *rep, const mc_scenario_r
     if (c->verdict == MC_PASS)
         return;
     if (c->quote != NULL && c->quote[0] != '\0') {
-        mc__buf_puts(b, "  spec: \"");
+        mc__buf_puts(b, c->author ? "  " MC_REPORT_AUTHOR_LABEL ": \"" : "  spec: \"");
         text(b, c->quote);
         mc__buf_puts(b, "\"\n");
     }

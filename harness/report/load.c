@@ -106,9 +106,18 @@ static int load_scenario(json_object *o, mc_scenario_result_t *r, char **known, 
         mc_level_t level = MC_LEVEL_MUST;
         char *kn;
         cr->id = str0(c, "id", &oom);
-        cr->ref = str0(c, "spec", &oom);
-        /* "requirement" is what reports of earlier releases called the quote. */
-        cr->quote = str0(c, get(c, "quote") != NULL ? "quote" : "requirement", &oom);
+        cr->author = get(c, "source") != NULL &&
+                     json_object_is_type(get(c, "source"), json_type_string) &&
+                     strcmp(json_object_get_string(get(c, "source")), MC_REPORT_SOURCE_AUTHOR) == 0;
+        cr->ref = str0(c, "spec", &oom); /* "" for an author's check, which has none */
+        /* An author's rule is its "text"; "requirement" is what reports of
+         * earlier releases called the quote. */
+        cr->quote = str0(c,
+                         cr->author                ? "text"
+                         : get(c, "quote") != NULL ? "quote"
+                                                   : "requirement",
+                         &oom);
+        cr->link = cr->author ? str(c, "link", &oom) : NULL;
         cr->interpretation = str(c, "interpretation", &oom);
         cr->message = str(c, "message", &oom);
         cr->expected = str(c, "expected", &oom);

@@ -40,6 +40,13 @@
 /* Reports a merge reads. */
 #define MC_REPORT_MAX_MERGE 64
 
+/* How every report names an author's check (a rule of the user's own
+ * product, check.h), beside its level: never as the spec's. */
+#define MC_REPORT_AUTHOR_LABEL "your rule"
+/* The "source" of a check in report.json and SARIF: the spec's or the author's. */
+#define MC_REPORT_SOURCE_SPEC "spec"
+#define MC_REPORT_SOURCE_AUTHOR "author"
+
 /* ---- baselines ------------------------------------------------------------ */
 
 /*
@@ -313,6 +320,8 @@ size_t mc_report_console_baseline(const mc_report_t *rep, int color, char *out, 
 /* The closing line: "N passed, N failed" and the other counts. */
 size_t mc_report_console_summary(const mc_report_t *rep, int color, char *out, size_t n);
 
+/* Lines of the server's stderr the console shows under a scenario ERROR cause. */
+#define MC_REPORT_CONSOLE_STDERR_LINES 5
 /* Causes the console lists before "... and N more" (all with verbose). */
 #define MC_REPORT_CONSOLE_CAUSES 20
 /* Bytes of a reason, and of a quote, on one console line. */

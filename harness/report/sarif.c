@@ -10,7 +10,9 @@
  * each scenario run, located at the scenario file and the line of the step
  * that failed (the scenario's first line for wire and schema checks, which
  * no step owns). A scenario that ended in ERROR gets a result of the rule
- * "mcpcheck/error". Failures a baseline lists carry an external suppression
+ * "mcpcheck/error". An author's check (a rule of the server's own authors)
+ * is a rule of its own kind: its words, its link as helpUri, properties
+ * source "author", never a spec page. Failures a baseline lists carry an external suppression
  * with its reason, so code scanning shows them as dismissed.
  */
 #include <stdio.h>
@@ -40,6 +42,40 @@ typedef struct rules {
     size_t n, cap;
 } rules_t;
 
+/*
+ * The rule of an author's check: the author's words and link, labelled as
+ * their rule; no spec page, no spec quote (properties.source "author").
+ */
+static void author_rule(json_object *rule, json_object *props, json_object *tags, json_object *cfg,
+                        const char *id, const mc_check_result_t *c)
+{
+    const char *slash = strchr(id, '/');
+    mc__buf_t h;
+
+    json_object_object_add(rule, "name", mc__json_str(id));
+    json_object_object_add(rule, "shortDescription", text_obj(c->quote[0] != '\0' ? c->quote : id));
+    json_object_object_add(rule, "fullDescription", text_obj(c->quote[0] != '\0' ? c->quote : id));
+    if (c->link != NULL)
+        json_object_object_add(rule, "helpUri", mc__json_str(c->link));
+    mc__buf_init(&h);
+    mc__buf_printf(&h, "%s (" MC_REPORT_AUTHOR_LABEL "): \"", mc_level_name(c->level));
+    mc__buf_puts(&h, c->quote);
+    mc__buf_puts(&h, "\" (a rule of the server's authors, not of the MCP specification)");
+    json_object_object_add(rule, "help", text_obj(h.p));
+    mc__buf_free(&h);
+    json_object_object_add(cfg, "level", json_object_new_string(sarif_level(c->level)));
+    json_object_object_add(props, "requirementLevel",
+                           json_object_new_string(mc_level_name(c->level)));
+    json_object_object_add(props, "source", json_object_new_string(MC_REPORT_SOURCE_AUTHOR));
+    json_object_object_add(props, "rule", mc__json_str(c->quote));
+    if (c->link != NULL)
+        json_object_object_add(props, "link", mc__json_str(c->link));
+    json_object_array_add(tags, json_object_new_string("your-rule"));
+    json_object_array_add(tags, json_object_new_string(mc_level_name(c->level)));
+    if (slash != NULL)
+        json_object_array_add(tags, json_object_new_string_len(id, (int)(slash - id)));
+}
+
 /* Index of rule id, adding it from c (or as the error rule) when new; -1 on ENOMEM. */
 static int rule_index(rules_t *rs, const char *id, const mc_check_result_t *c)
 {
@@ -66,7 +102,9 @@ static int rule_index(rules_t *rs, const char *id, const mc_check_result_t *c)
     cfg = json_object_new_object();
     tags = json_object_new_array();
     json_object_object_add(rule, "id", mc__json_str(id));
-    if (c != NULL) {
+    if (c != NULL && c->author) {
+        author_rule(rule, props, tags, cfg, id, c);
+    } else if (c != NULL) {
         const char *slash = strchr(id, '/');
         json_object_object_add(rule, "name", mc__json_str(id));
         json_object_object_add(rule, "shortDescription",
@@ -97,6 +135,7 @@ static int rule_index(rules_t *rs, const char *id, const mc_check_result_t *c)
         json_object_object_add(cfg, "level", json_object_new_string(sarif_level(c->level)));
         json_object_object_add(props, "requirementLevel",
                                json_object_new_string(mc_level_name(c->level)));
+        json_object_object_add(props, "source", json_object_new_string(MC_REPORT_SOURCE_SPEC));
         json_object_object_add(props, "spec", mc__json_str(c->ref));
         json_object_object_add(props, "quote", mc__json_str(c->quote));
         if (c->interpretation != NULL)

@@ -236,8 +236,9 @@ static mc_role_status_t safe_tools(mc_session_t *s, mc_offer_t *o, const mc_fixt
     if (json_object_array_length(out) == 0) {
         json_object_put(out);
         snprintf(why, n,
-                 "no listed tool may be called: name safe tools in the profile's \"safe_tools\", "
-                 "or allow every tool with --call-tools");
+                 "role %s: no listed tool may be called: name safe tools in the profile's "
+                 "\"safe_tools\", or allow every tool with --call-tools",
+                 role);
         return MC_ROLE_NOT_OFFERED;
     }
     *value = out;

@@ -9,6 +9,7 @@
 
 #include "core/json.h"
 #include "core/version.h"
+#include "judge/builtin.h"
 #include "scenario/lint.h"
 
 /*
@@ -339,6 +340,75 @@ static void parse_current(mc__lint_t *l, json_object *r, const char *ptr, mc_req
     parse_interpretation(l, r, ptr, q);
 }
 
+/* Where an author is pointed when a check of theirs is in the wrong form. */
+#define AUTHOR_HOW "(scenarios/README.md, Testing your own server)"
+
+/* "link": where the author's rule is written down, an http(s) URL. */
+static void parse_link(mc__lint_t *l, json_object *r, const char *ptr, mc_requirement_t *q)
+{
+    json_object *v = mc_json_get(r, "link");
+    const char *s = mc__lint_is_str(v) ? json_object_get_string(v) : NULL;
+    char sub[512];
+
+    if (v == NULL)
+        return;
+    mc_str_join(sub, sizeof(sub), ptr, "/link");
+    if (s == NULL || (strncmp(s, "https://", 8) != 0 && strncmp(s, "http://", 7) != 0) ||
+        strlen(s) > MC_CHECK_MAX_LINK || strpbrk(s, " \t\r\n\"<>") != NULL) {
+        mc__lint_problem(l, sub,
+                         "\"link\" must be an http:// or https:// URL (at most %d bytes, no "
+                         "spaces): where your rule is written down",
+                         MC_CHECK_MAX_LINK);
+        return;
+    }
+    q->link = s;
+}
+
+/*
+ * The author's form {check, author: true, level, text, link?}: a rule of the
+ * user's own product. Its level is the author's (no keyword is read from the
+ * text), and it carries nothing of the spec's: no quote, no pages.
+ */
+static void parse_author(mc__lint_t *l, json_object *r, const char *ptr, mc_requirement_t *q)
+{
+    static const char *const spec_keys[] = {"quote", "refs",           "quotes", "levels",
+                                            "ref",   "interpretation", NULL};
+    json_object *au = mc_json_get(r, "author");
+    const char *level = str_member(r, "level"), *text = str_member(r, "text");
+    size_t i;
+
+    if (!json_object_is_type(au, json_type_boolean) || !json_object_get_boolean(au)) {
+        mc__lint_problem(l, ptr,
+                         "\"author\" must be true: the check is a rule of your own product, "
+                         "not a sentence of the spec " AUTHOR_HOW);
+        return;
+    }
+    q->author = 1;
+    if (level == NULL || mc_level_parse(level, &q->level) != 0)
+        mc__lint_problem(l, ptr,
+                         "an author's check needs \"level\": MUST (a break fails the run), "
+                         "SHOULD (a break warns) or INFO (reported, never failing)");
+    for (i = 0; spec_keys[i] != NULL; i++)
+        if (mc_json_get(r, spec_keys[i]) != NULL)
+            mc__lint_problem(l, ptr,
+                             "an author's check has no \"%s\": its rule is yours, stated in "
+                             "\"text\"; spec quotes and pages belong to the spec's checks",
+                             spec_keys[i]);
+    if (text == NULL || strlen(text) < 8 || strlen(text) > MC_CHECK_MAX_QUOTE)
+        mc__lint_problem(l, ptr,
+                         "an author's check needs \"text\": your rule in words (8 to %d "
+                         "bytes), e.g. \"add returns the sum of a and b\"",
+                         MC_CHECK_MAX_QUOTE);
+    else
+        q->quote = text;
+    if (q->check != NULL && mc_builtin_check(q->check) != NULL)
+        mc__lint_problem(l, ptr,
+                         "\"%s\" is a built-in check of the spec: give your rule an id of its "
+                         "own, e.g. \"myserver/tool/rule\"",
+                         q->check);
+    parse_link(l, r, ptr, q);
+}
+
 /*
  * Reads one entry of "spec" into q (strings borrowed from the document).
  * Returns 0 when q holds a check id (the entry counts), -1 otherwise.
@@ -347,8 +417,9 @@ static void parse_current(mc__lint_t *l, json_object *r, const char *ptr, mc_req
 int mc__scenario_parse_requirement(mc__lint_t *l, json_object *r, const char *ptr,
                                    mc_requirement_t *q)
 {
-    static const char *const keys[] = {"check", "level", "quote", "refs", "quotes", "levels",
-                                       "interpretation", "ref", "text", NULL};
+    static const char *const keys[] = {"check",  "level",  "quote",          "refs",
+                                       "quotes", "levels", "interpretation", "ref",
+                                       "text",   "author", "link",           NULL};
     const char *check, *level;
     int legacy, current, level_ok = 0;
 
@@ -365,6 +436,14 @@ int mc__scenario_parse_requirement(mc__lint_t *l, json_object *r, const char *pt
                          "requirement needs \"check\": an id like \"area/thing/rule\" "
                          "(lowercase letters, digits, '-', '_', '/', '.')");
     q->check = check;
+    if (mc_json_get(r, "author") != NULL) {
+        parse_author(l, r, ptr, q);
+        return q->check != NULL ? 0 : -1;
+    }
+    if (mc_json_get(r, "link") != NULL)
+        mc__lint_problem(l, ptr,
+                         "\"link\" belongs to an author's check (\"author\": true); a spec "
+                         "check links its pages through \"refs\"");
     if (level == NULL || mc_level_parse(level, &q->level) != 0)
         mc__lint_problem(l, ptr,
                          "requirement needs \"level\": MUST, SHOULD, MAY or INFO (the RFC 2119 "

@@ -127,12 +127,16 @@ int mc_sresult_check(mc_scenario_result_t *r, const char *id, const mc_check_def
         c->interpretation = def != NULL && def->interpretation != NULL
                                 ? dup_cap(def->interpretation, MC_CHECK_MAX_INTERPRETATION)
                                 : NULL;
+        c->author = def != NULL && def->author;
+        c->link = c->author && def->link != NULL ? dup_cap(def->link, MC_CHECK_MAX_LINK) : NULL;
         if (c->id == NULL || c->ref == NULL || c->quote == NULL ||
-            (def != NULL && def->interpretation != NULL && c->interpretation == NULL)) {
+            (def != NULL && def->interpretation != NULL && c->interpretation == NULL) ||
+            (c->author && def->link != NULL && c->link == NULL)) {
             free(c->id);
             free(c->ref);
             free(c->quote);
             free(c->interpretation);
+            free(c->link);
             return MC_ENOMEM;
         }
         c->level = def != NULL ? mc_check_level_for(def, r->version) : MC_LEVEL_MUST;
@@ -249,6 +253,7 @@ void mc_sresult_free(mc_scenario_result_t *r)
         free(c->ref);
         free(c->quote);
         free(c->interpretation);
+        free(c->link);
         free(c->message);
         free(c->expected);
         free(c->actual);

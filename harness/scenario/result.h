@@ -56,6 +56,8 @@ typedef struct mc_check_result {
     char *ref;       /* "VERSION/page#anchor" of the version that ran ("" when none) */
     char *quote;     /* the spec sentence, verbatim, at that version ("" when none) */
     char *interpretation; /* the harness's reading, or NULL */
+    int author;      /* an author's check: quote is the author's rule, not the spec's; ref is "" */
+    char *link;      /* an author's check: where the rule is written down, or NULL */
     char *message;   /* first failure, in words (NULL when it held) */
     char *expected;
     char *actual;

@@ -96,6 +96,18 @@ int mc_scenario_find(char *const *paths, size_t n_paths, char ***out, size_t *n_
                      mc_errbuf_t *eb);
 void mc_scenario_paths_free(char **paths);
 
+struct mc_quotes; /* judge/quotes.h */
+
+/*
+ * Holds every check of sc that presents a spec quote (neither an author's
+ * check nor a legacy one) to the sentences in known (sealed): its quote and
+ * each per-version wording must be one of them. Returns the number of
+ * problems, with *problems their "file:line:col: message" lines (owned, NULL
+ * when none), or MC_ENOMEM (then *problems is NULL).
+ */
+int mc_scenario_check_quotes(const mc_scenario_t *sc, const struct mc_quotes *known,
+                             char **problems);
+
 /* Maximum scenario files mc_scenario_find() returns. */
 #define MC_SCENARIO_MAX_FILES 4096
 

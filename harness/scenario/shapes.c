@@ -72,6 +72,9 @@ static const struct {
      "a tool that changes the resource list"},
     {"tool.trigger_prompt_change", PICK_NONE, "a tool that changes the prompt list"},
     {"tool.trigger_tool_change", PICK_NONE, "a tool that changes the tool list"},
+    {"tools.safe", PICK_NONE,
+     "tools that may be called: named in the profile's \"safe_tools\", or every tool with "
+     "--call-tools"},
     {"tool.header_param", PICK_NONE,
      "a tool with arguments marked x-mcp-header (Streamable HTTP at 2026-07-28)"},
 };

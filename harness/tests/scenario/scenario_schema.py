@@ -240,13 +240,22 @@ def main():
             base = {"title": "t", "spec": [], "steps": []}
         area = os.path.join(tmp, "lib", "area")
         os.makedirs(area)
-        cases = [("unmutated", lambda d: d)] + mutations(base)
+        def author(d, **extra):
+            d["spec"][0] = dict({"check": d["spec"][0]["check"], "author": True,
+                                 "level": "MUST", "text": "a rule of the author's own product"},
+                                **extra)
+            return d
+        # The forms that load: as written, and an author's check.
+        good = {"unmutated", "author's check"}
+        cases = [("unmutated", lambda d: d), ("author's check", author),
+                 ("author's check with a quote",
+                  lambda d: author(d, quote="Something MUST hold."))] + mutations(base)
         for name, mutate in cases:
             doc = mutate(copy.deepcopy(base))
             path = os.path.join(area, "case.jsonc")
             with open(path, "w", encoding="utf-8") as out:
                 json.dump(doc, out, indent=1)
-            want_ok = name == "unmutated"
+            want_ok = name in good
             lint_code, lint_text = run([mcpcheck, "lint", path])
             val_code, val_text = run([mcpcheck, "validate", "--schema", schema_path, path])
             py_ok = validator.is_valid(doc) if validator is not None else want_ok
@@ -261,7 +270,7 @@ def main():
     for p in problems:
         print(p)
     print("%d library files, %d mutations: %d problems" %
-          (len(files), len(cases) - 1, len(problems)))
+          (len(files), len(cases) - len(good), len(problems)))
     return 1 if problems else 0
 
 
