@@ -162,19 +162,37 @@ static void on_server_request(mc_session_t *s, mc_msg_t *msg)
  * says nothing may answer sees that something did. Returns 1 when msg was
  * taken (or recorded), 0 when it is some other invalid message.
  */
+/*
+ * An invalid response that still answers a raw line whose id could not be
+ * read: a result with a null id, or a result or an error whose id is no id
+ * at all (false, 1.5, an object). While such a wait is on, it is that
+ * answer, taken as it came (its envelope was judged already); otherwise it
+ * is dropped. Returns 1 when msg was one of these (and is taken or freed).
+ */
 static int null_id_result(mc_session_t *s, mc_msg_t *msg)
 {
-    json_object *id = NULL, *result = NULL;
+    json_object *id = NULL, *result = NULL, *error = NULL;
+    int has_result, has_error;
 
     if (msg->root == NULL || !json_object_is_type(msg->root, json_type_object) ||
-        !json_object_object_get_ex(msg->root, "id", &id) || id != NULL ||
-        !json_object_object_get_ex(msg->root, "result", &result) ||
-        json_object_object_get_ex(msg->root, "method", NULL) ||
-        json_object_object_get_ex(msg->root, "error", NULL))
+        !json_object_object_get_ex(msg->root, "id", &id) ||
+        json_object_object_get_ex(msg->root, "method", NULL))
         return 0;
+    has_result = json_object_object_get_ex(msg->root, "result", &result);
+    has_error = json_object_object_get_ex(msg->root, "error", &error) &&
+                json_object_is_type(error, json_type_object);
+    if (has_result == has_error)
+        return 0;
+    if (id != NULL ? mc_jsonrpc_id_valid(id) : has_error)
+        return 0; /* a usable id, or a null-id error (a valid message) */
     if (s->raw_wait && !s->raw_got && !s->raw_batch && s->raw_id == NULL) {
-        msg->kind = MC_MSG_RESULT;
-        msg->result = result;
+        msg->kind = has_result ? MC_MSG_RESULT : MC_MSG_ERROR;
+        msg->result = has_result ? result : NULL;
+        msg->error = has_error ? error : NULL;
+        if (has_error) {
+            msg->error_code = mc_json_get_int(error, "code", 0);
+            msg->error_message = mc_json_get_str(error, "message");
+        }
         msg->id = NULL;
         s->raw_got = 1;
         s->raw_resp = *msg;
