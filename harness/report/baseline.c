@@ -275,7 +275,7 @@ static const char *whole_reason(const mc_baseline_t *b, const mc_scenario_result
 }
 
 const char *mc_baseline_result_reason(const mc_baseline_t *b, const mc_scenario_result_t *r,
-                                      int strict)
+                                      mc_fail_on_t fail_on)
 {
     const char *first = NULL;
     size_t k;
@@ -284,12 +284,12 @@ const char *mc_baseline_result_reason(const mc_baseline_t *b, const mc_scenario_
         return NULL;
     if (r->verdict == MC_ERROR)
         return whole_reason(b, r);
-    if (r->verdict != MC_FAIL && !(strict && r->verdict == MC_WARN))
+    if (!mc_sresult_fails(r, fail_on))
         return NULL;
     for (k = 0; k < r->n_checks; k++) {
         const mc_check_result_t *c = &r->checks[k];
         const char *why;
-        if (c->verdict != MC_FAIL && !(strict && c->verdict == MC_WARN))
+        if (!mc_check_fails(c, fail_on))
             continue;
         why = mc_baseline_check_reason(b, r, c->id);
         if (why == NULL)

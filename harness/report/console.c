@@ -90,11 +90,40 @@ static void put_cut(out_t *o, const char *s, size_t max)
     put(o, "%.*s...", (int)max, s);
 }
 
-size_t mc_report_console_result(const mc_scenario_result_t *r, const mc_baseline_t *b, int strict,
-                                int color, int verbose, char *buf, size_t n)
+/* Appends at most max bytes of s with control bytes shown as '.' (the
+ * target's bytes must not drive the terminal), "..." when cut. */
+static void put_safe(out_t *o, const char *s, size_t len, size_t max)
+{
+    size_t i, n = len < max ? len : max;
+    char c;
+
+    while (n < len && n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
+        n--;
+    for (i = 0; i < n && o->len + 1 < o->n; i++) {
+        c = s[i];
+        o->p[o->len++] = ((unsigned char)c < 0x20 || c == 0x7F) ? '.' : c;
+    }
+    o->p[o->len < o->n ? o->len : o->n - 1] = '\0';
+    if (n < len)
+        put(o, "...");
+}
+
+/* The gate's decision on a broken check, on a line of its own, indented. */
+static void put_gate(out_t *o, const mc_check_result_t *c, mc_fail_on_t fail_on,
+                     const char *indent)
+{
+    char gw[MC_RESULT_MAX_TEXT + 64];
+
+    mc_report_gate_words(c, fail_on, gw, sizeof(gw));
+    if (gw[0] != '\0')
+        put(o, "%s%s in the spec; %s\n", indent, mc_verdict_name(c->verdict), gw);
+}
+
+size_t mc_report_console_result(const mc_scenario_result_t *r, const mc_baseline_t *b,
+                                mc_fail_on_t fail_on, int color, int verbose, char *buf, size_t n)
 {
     out_t o = {buf, n, 0};
-    const char *known = mc_baseline_result_reason(b, r, strict);
+    const char *known = mc_baseline_result_reason(b, r, fail_on);
     size_t i;
 
     if (n == 0)
@@ -148,6 +177,7 @@ size_t mc_report_console_result(const mc_scenario_result_t *r, const mc_baseline
         if (mc__spec_url(c->ref, url, sizeof(url)))
             put(&o, " %s", url);
         put(&o, "\n");
+        put_gate(&o, c, fail_on, "                   ");
         if (c->quote != NULL && c->quote[0] != '\0') {
             put(&o, "                   \"");
             put_cut(&o, c->quote, verbose ? MC_CHECK_MAX_QUOTE : MC_REPORT_CONSOLE_QUOTE);
@@ -223,34 +253,45 @@ size_t mc_report_console_summary(const mc_report_t *rep, int color, char *buf, s
 {
     const mc_run_result_t *run = &rep->run;
     out_t o = {buf, n, 0};
-    size_t failed = rep->n_failed - rep->n_errors;
+    char counts[1024];
 
     if (n == 0)
         return 0;
     buf[0] = '\0';
-    put(&o, "%zu passed, ", run->count[MC_PASS]);
-    if (color && failed > 0)
-        put(&o, "\033[1;31m%zu failed\033[0m", failed);
+    mc_report_counts_text(rep, counts, sizeof(counts));
+    if (color && rep->outcomes[MC_OUT_FAIL] + rep->outcomes[MC_OUT_ERROR] > 0)
+        put(&o, "\033[1;31m%s\033[0m", counts);
     else
-        put(&o, "%zu failed", failed);
-    if (run->count[MC_INFO] > 0)
-        put(&o, ", %zu info", run->count[MC_INFO]);
-    if (run->count[MC_WARN] > 0)
-        put(&o, ", %zu warnings", run->count[MC_WARN]);
-    if (run->count[MC_SKIP] > 0)
-        put(&o, ", %zu skipped", run->count[MC_SKIP]);
-    if (run->count[MC_NOT_VERIFIED] > 0)
-        put(&o, ", %zu not verified", run->count[MC_NOT_VERIFIED]);
-    if (rep->n_errors > 0)
-        put(&o, ", %zu errors", rep->n_errors);
-    if (rep->n_known > 0)
-        put(&o, ", %zu known", rep->n_known);
+        put(&o, "%s", counts);
     if (rep->n_stale > 0)
-        put(&o, ", %zu stale baseline entr%s", rep->n_stale, rep->n_stale == 1 ? "y" : "ies");
+        put(&o, "; %zu stale baseline entr%s", rep->n_stale, rep->n_stale == 1 ? "y" : "ies");
     if (rep->n_not_run > 0)
-        put(&o, ", %zu not run", rep->n_not_run);
+        put(&o, "; %zu not run", rep->n_not_run);
+    if (run->fail_on != MC_FAIL_ON_FAIL)
+        put(&o, "; --fail-on %s", mc_fail_on_name(run->fail_on));
     if (run->partial)
         put(&o, " (partial: %s)", run->partial_why ? run->partial_why : "the run was interrupted");
+    put(&o, "\n");
+    return o.len;
+}
+
+size_t mc_report_console_area(const char *area, const size_t count[MC_VERDICT_COUNT],
+                              char *buf, size_t n)
+{
+    static const mc_verdict_t order[] = {MC_FAIL, MC_ERROR, MC_WARN, MC_INFO, MC_NOT_VERIFIED,
+                                         MC_SKIP};
+    out_t o = {buf, n, 0};
+    size_t total = 0, i;
+
+    if (n == 0)
+        return 0;
+    buf[0] = '\0';
+    for (i = 0; i < MC_VERDICT_COUNT; i++)
+        total += count[i];
+    put(&o, "%-14s %4zu run%s: %zu PASS", area, total, total == 1 ? " " : "s", count[MC_PASS]);
+    for (i = 0; i < sizeof(order) / sizeof(order[0]); i++)
+        if (count[order[i]] > 0)
+            put(&o, ", %zu %s", count[order[i]], mc_verdict_name(order[i]));
     put(&o, "\n");
     return o.len;
 }
@@ -302,6 +343,54 @@ size_t mc_report_console_missing(const mc_report_t *rep, int verbose, char *buf,
     return o.len;
 }
 
+/* The transcript line of seq in r, or NULL. */
+static const mc_tx_line_t *tx_at(const mc_scenario_result_t *r, uint64_t seq)
+{
+    size_t k;
+
+    for (k = 0; seq > 0 && k < r->n_tx; k++)
+        if (r->tx[k].seq == seq)
+            return &r->tx[k];
+    return NULL;
+}
+
+/* Where a cause shows first: the step's file:line, the line the harness
+ * sent last before the message judged, and that message. */
+static void put_evidence(out_t *o, const mc_report_t *rep, const mc_report_cause_t *c)
+{
+    const mc_scenario_result_t *r = &rep->run.scenarios[c->scenario];
+    const mc_check_result_t *ck = c->check_index < r->n_checks ? &r->checks[c->check_index] : NULL;
+    const mc_tx_line_t *got = ck != NULL ? tx_at(r, ck->seq) : NULL, *sent = NULL;
+    size_t k;
+
+    put(o, "        at %s:%d [%s]\n", mc__relpath(r->file, rep->base_dir),
+        ck != NULL && ck->line > 0 ? ck->line : 1, r->version);
+    if (got != NULL && got->outbound) {
+        sent = got;
+        got = NULL;
+    } else if (got != NULL) {
+        for (k = 0; k < r->n_tx && r->tx[k].seq < got->seq; k++)
+            if (r->tx[k].outbound)
+                sent = &r->tx[k];
+    }
+    if (sent != NULL) {
+        put(o, "        sent: ");
+        put_safe(o, sent->line, strlen(sent->line), MC_REPORT_CONSOLE_TX);
+        put(o, "\n");
+    }
+    if (got != NULL) {
+        put(o, "        got:  ");
+        put_safe(o, got->line, strlen(got->line), MC_REPORT_CONSOLE_TX);
+        put(o, "\n");
+    } else if (ck != NULL && ck->actual != NULL) {
+        put(o, "        actual: ");
+        put_safe(o, ck->actual, strlen(ck->actual), MC_REPORT_CONSOLE_TX);
+        put(o, "\n");
+    }
+    if (ck != NULL)
+        put_gate(o, ck, rep->run.fail_on, "        ");
+}
+
 size_t mc_report_console_causes(const mc_report_t *rep, int color, int verbose, char *buf,
                                 size_t n)
 {
@@ -330,12 +419,60 @@ size_t mc_report_console_causes(const mc_report_t *rep, int color, int verbose, 
         verdict(&o, c->verdict, color, 5);
         put(&o, " %-6s %s  x%zu  ", c->check != NULL ? mc_level_name(c->level) : "-",
             c->check != NULL ? c->check : "(scenario error)", c->count);
-        put_cut(&o, c->message != NULL ? c->message : "", MC_REPORT_CONSOLE_REASON);
-        put(&o, "  (first: %s [%s])\n", r->id, r->version);
+        put_safe(&o, c->message != NULL ? c->message : "",
+                 c->message != NULL ? strlen(c->message) : 0, MC_REPORT_CONSOLE_REASON);
+        put(&o, "  (first: %s [%s])%s\n", r->id, r->version, c->fails ? "" : " - does not fail the run");
+        put_evidence(&o, rep, c);
     }
     if (shown < n_cs)
         put(&o, "  ... and %zu more causes (-v lists them all; report.html groups them too)\n",
             n_cs - shown);
     free(cs);
     return o.len;
+}
+
+/* One line per group of INFO observations or SKIP reasons. */
+static size_t grouped_lines(const mc_report_t *rep, int skips, int verbose, char *buf, size_t n)
+{
+    out_t o = {buf, n, 0};
+    mc_report_cause_t *cs = NULL;
+    size_t n_cs = 0, total = 0, i, shown;
+    int rc;
+
+    if (n == 0)
+        return 0;
+    buf[0] = '\0';
+    rc = skips ? mc_report_skips(rep, &cs, &n_cs, &total)
+               : mc_report_observations(rep, &cs, &n_cs, &total);
+    if (rc != MC_OK) {
+        put(&o, "%s: out of memory grouping them\n", skips ? "skipped" : "info");
+        return o.len;
+    }
+    if (n_cs > 0)
+        put(&o, "%s (%zu %s%s), by %s:\n", skips ? "skipped" : "info", total,
+            skips ? "run" : "observation", total == 1 ? "" : "s", skips ? "reason" : "check");
+    shown = verbose || n_cs <= MC_REPORT_CONSOLE_GROUPS ? n_cs : MC_REPORT_CONSOLE_GROUPS;
+    for (i = 0; i < shown; i++) {
+        const mc_report_cause_t *c = &cs[i];
+        const mc_scenario_result_t *r = &rep->run.scenarios[c->scenario];
+        put(&o, "  x%-4zu ", c->count);
+        if (c->check != NULL)
+            put(&o, "%s: ", c->check);
+        put_safe(&o, c->message, strlen(c->message), MC_REPORT_CONSOLE_REASON);
+        put(&o, "  (first: %s [%s])\n", r->id, r->version);
+    }
+    if (shown < n_cs)
+        put(&o, "  ... and %zu more (-v lists them all)\n", n_cs - shown);
+    free(cs);
+    return o.len;
+}
+
+size_t mc_report_console_observations(const mc_report_t *rep, int verbose, char *buf, size_t n)
+{
+    return grouped_lines(rep, 0, verbose, buf, n);
+}
+
+size_t mc_report_console_skips(const mc_report_t *rep, int verbose, char *buf, size_t n)
+{
+    return grouped_lines(rep, 1, verbose, buf, n);
 }

@@ -116,6 +116,16 @@ static void check_row(mc__buf_t *b, const mc_report_t *rep, size_t i, size_t k)
     if (c->fails > 0)
         mc__buf_printf(b, ", %u failed", c->fails);
     mc__buf_puts(b, "</div>");
+    {
+        /* The spec's verdict stays; the gate's decision sits beside it. */
+        char gw[MC_RESULT_MAX_TEXT + 64];
+        mc_report_gate_words(c, rep->run.fail_on, gw, sizeof(gw));
+        if (gw[0] != '\0') {
+            mc__buf_printf(b, "<div class=\"gate\">%s in the spec; ", mc_verdict_name(c->verdict));
+            h(b, gw);
+            mc__buf_puts(b, "</div>");
+        }
+    }
     if (c->quote[0] != '\0') {
         /* The spec's words, quoted; the harness's reading apart from them. */
         mc__buf_puts(b, "<div class=\"req\">Spec: <q>");
@@ -198,6 +208,20 @@ static void scenario(mc__buf_t *b, const mc_report_t *rep, size_t i)
     }
     mc__buf_printf(b, "\"%s><summary>", bad && known == NULL ? " open" : "");
     badge(b, cls, label);
+    {
+        /* The gate's say on the run, when it differs from the verdict's. */
+        mc_outcome_t out = mc_report_outcome(rep, i);
+        if (out == MC_OUT_FAIL && r->verdict != MC_FAIL) {
+            mc__buf_puts(b, " ");
+            badge(b, "v-fail", "FAILED BY YOUR GATE");
+        } else if (out == MC_OUT_IGNORED) {
+            mc__buf_puts(b, " ");
+            badge(b, "v-skip", "IGNORED BY YOUR GATE");
+        } else if (out == MC_OUT_WARN && r->verdict == MC_FAIL) {
+            mc__buf_puts(b, " ");
+            badge(b, "v-warn", "WARNING BY YOUR GATE");
+        }
+    }
     mc__buf_puts(b, " <span class=\"sid mono\">");
     h(b, r->id);
     mc__buf_puts(b, "</span><span class=\"ver\">");
@@ -286,11 +310,12 @@ static void scenario(mc__buf_t *b, const mc_report_t *rep, size_t i)
 
 typedef struct area_row {
     const char *name;
-    size_t n[MC_VERDICT_COUNT + 2]; /* verdicts, known, not run */
+    size_t n[MC_OUTCOME_COUNT + 1]; /* outcomes, not run */
 } area_row_t;
 
-#define COL_KNOWN MC_VERDICT_COUNT
-#define COL_NOTRUN (MC_VERDICT_COUNT + 1)
+#define COL_NOTRUN MC_OUTCOME_COUNT
+/* Columns of the areas table, and of the cards above it. */
+#define AREA_COLS (MC_OUTCOME_COUNT + 1)
 
 static size_t area_rows(const mc_report_t *rep, area_row_t *rows)
 {
@@ -308,32 +333,49 @@ static size_t area_rows(const mc_report_t *rep, area_row_t *rows)
         }
         if (i >= rep->run.n)
             rows[k].n[COL_NOTRUN]++;
-        else if (mc__known(rep, i) != NULL && mc_report_scenario_fails(rep, i))
-            rows[k].n[COL_KNOWN]++;
         else
-            rows[k].n[rep->run.scenarios[i].verdict]++;
+            rows[k].n[mc_report_outcome(rep, i)]++;
     }
     return n;
 }
 
+/* The columns in the order shown, their heads, classes, and whether the run
+ * needs them (ignored only with a gate, known only with a baseline, not run
+ * only after an interruption; the others always). */
+static const int col_order[AREA_COLS] = {MC_OUT_PASS, MC_OUT_FAIL, MC_OUT_WARN, MC_OUT_INFO,
+                                         MC_OUT_IGNORED, MC_OUT_SKIP, MC_OUT_NOT_VERIFIED,
+                                         MC_OUT_ERROR, MC_OUT_KNOWN, COL_NOTRUN};
+static const char *const col_cls[AREA_COLS] = {"v-pass", "v-fail", "v-warn", "v-info", "v-skip",
+                                               "v-skip", "v-nv", "v-error", "v-known",
+                                               "v-notrun"};
+
+static int col_shown(const mc_report_t *rep, int c)
+{
+    int o = col_order[c];
+
+    if (o == MC_OUT_IGNORED)
+        return rep->gate_path != NULL || rep->outcomes[MC_OUT_IGNORED] > 0;
+    if (o == MC_OUT_KNOWN)
+        return rep->baseline_path != NULL;
+    if (o == COL_NOTRUN)
+        return rep->run.partial || rep->n_not_run > 0;
+    return 1;
+}
+
+static const char *col_head(int c)
+{
+    return col_order[c] == COL_NOTRUN ? "not run" : mc_outcome_label((mc_outcome_t)col_order[c]);
+}
+
 static void matrix(mc__buf_t *b, const mc_report_t *rep, const area_row_t *rows, size_t n)
 {
-    static const int order[] = {MC_PASS, MC_FAIL, MC_WARN, MC_INFO, MC_SKIP, MC_NOT_VERIFIED,
-                                MC_ERROR, COL_KNOWN, COL_NOTRUN};
-    static const char *const heads[] = {"Pass", "Fail", "Warn", "Info", "Skip", "Not verified",
-                                        "Error", "Known", "Not run"};
-    static const char *const cls[] = {"v-pass", "v-fail", "v-warn", "v-info", "v-skip", "v-nv",
-                                      "v-error", "v-known", "v-notrun"};
-    size_t i, c, total[9] = {0}, all = 0;
-    /* Known and Not run only mean something with a baseline or an interruption. */
-    int show[9] = {1, 1, 1, 1, 1, 1, 1, rep->baseline_path != NULL,
-                   rep->run.partial || rep->n_not_run > 0};
+    size_t i, c, total[AREA_COLS] = {0}, all = 0;
 
-    mc__buf_puts(b, "<section id=\"matrix\"><h2>Areas &times; verdicts</h2>\n<div class=\"scroll\">"
+    mc__buf_puts(b, "<section id=\"matrix\"><h2>Areas &times; outcomes</h2>\n<div class=\"scroll\">"
                     "<table class=\"matrix\"><thead><tr><th>Area</th>");
-    for (c = 0; c < 9; c++)
-        if (show[c])
-            mc__buf_printf(b, "<th class=\"n\">%s</th>", heads[c]);
+    for (c = 0; c < AREA_COLS; c++)
+        if (col_shown(rep, (int)c))
+            mc__buf_printf(b, "<th class=\"n\">%s</th>", col_head((int)c));
     mc__buf_puts(b, "<th class=\"n\">Total</th></tr></thead><tbody>\n");
     for (i = 0; i < n; i++) {
         size_t sum = 0;
@@ -342,31 +384,60 @@ static void matrix(mc__buf_t *b, const mc_report_t *rep, const area_row_t *rows,
         mc__buf_puts(b, "\">");
         h(b, rows[i].name);
         mc__buf_puts(b, "</a></td>");
-        for (c = 0; c < 9; c++) {
-            size_t v = rows[i].n[order[c]];
+        for (c = 0; c < AREA_COLS; c++) {
+            size_t v = rows[i].n[col_order[c]];
             sum += v;
             total[c] += v;
-            if (!show[c])
+            if (!col_shown(rep, (int)c))
                 continue;
             if (v == 0)
                 mc__buf_puts(b, "<td class=\"n z\">0</td>");
             else
-                mc__buf_printf(b, "<td class=\"n hot %s\">%zu</td>", cls[c], v);
+                mc__buf_printf(b, "<td class=\"n hot %s\">%zu</td>", col_cls[c], v);
         }
         all += sum;
         mc__buf_printf(b, "<td class=\"n\">%zu</td></tr>\n", sum);
     }
     mc__buf_puts(b, "</tbody><tfoot><tr><th>All</th>");
-    for (c = 0; c < 9; c++)
-        if (show[c])
+    for (c = 0; c < AREA_COLS; c++)
+        if (col_shown(rep, (int)c))
             mc__buf_printf(b, "<th class=\"n\">%zu</th>", total[c]);
     mc__buf_printf(b, "<th class=\"n\">%zu</th></tr></tfoot></table></div></section>\n", all);
 }
 
-static void card(mc__buf_t *b, const char *cls, size_t n, const char *label)
+/* One count card; key names it for readers of the page (data-outcome). */
+static void card(mc__buf_t *b, const char *cls, const char *key, size_t n, const char *label)
 {
-    mc__buf_printf(b, "<div class=\"card %s%s\"><b>%zu</b><span>%s</span></div>", cls,
-                   n == 0 ? " zero" : "", n, label);
+    mc__buf_printf(b, "<div class=\"card %s%s\" data-outcome=\"%s\"><b>%zu</b><span>%s</span>",
+                   cls, n == 0 ? " zero" : "", key, n, label);
+}
+
+/* The cards: each run once, by outcome, in the areas table's order; then
+ * the runs they add up to. */
+static void cards(mc__buf_t *b, const mc_report_t *rep)
+{
+    int c;
+
+    mc__buf_puts(b, "<div class=\"cards\">");
+    for (c = 0; c < AREA_COLS; c++) {
+        int o = col_order[c];
+        if (!col_shown(rep, c))
+            continue;
+        if (o == COL_NOTRUN) {
+            card(b, col_cls[c], "not_run", rep->n_not_run, "not run");
+        } else {
+            card(b, col_cls[c], mc_outcome_key((mc_outcome_t)o), rep->outcomes[o],
+                 mc_outcome_label((mc_outcome_t)o));
+            if (o == MC_OUT_FAIL && rep->n_gated > 0)
+                mc__buf_printf(b, "<i data-outcome=\"failed_by_gate\">%zu by your gate</i>",
+                               rep->n_gated);
+        }
+        mc__buf_puts(b, "</div>");
+    }
+    mc__buf_printf(b, "</div>\n<p class=\"small\" data-outcome=\"runs\">%zu scenario run%s"
+                      "%s</p>\n",
+                   rep->run.n, rep->run.n == 1 ? "" : "s",
+                   rep->n_not_run > 0 ? " (the runs that did not happen apart)" : "");
 }
 
 static void meta(mc__buf_t *b, const char *k, const char *v)
@@ -468,19 +539,7 @@ static void summary(mc__buf_t *b, const mc_report_t *rep, const char *line)
         mc__buf_printf(b, "<p class=\"banner\"><b>Stale baseline:</b> %zu listed failure%s no "
                           "longer happen%s; see <a href=\"#baseline\">Baseline</a>.</p>\n",
                        rep->n_stale, rep->n_stale == 1 ? "" : "s", rep->n_stale == 1 ? "s" : "");
-    mc__buf_puts(b, "<div class=\"cards\">");
-    card(b, "v-pass", run->count[MC_PASS], "passed");
-    card(b, "v-fail", rep->n_failed - rep->n_errors, "failed");
-    card(b, "v-info", run->count[MC_INFO], "info");
-    card(b, "v-warn", run->count[MC_WARN], "warnings");
-    card(b, "v-skip", run->count[MC_SKIP], "skipped");
-    card(b, "v-nv", run->count[MC_NOT_VERIFIED], "not verified");
-    card(b, "v-error", rep->n_errors, "errors");
-    if (rep->baseline_path != NULL)
-        card(b, "v-known", rep->n_known, "known");
-    if (rep->n_not_run > 0 || run->partial)
-        card(b, "v-notrun", rep->n_not_run, "not run");
-    mc__buf_puts(b, "</div>\n");
+    cards(b, rep);
     attention(b, rep);
     mc__buf_puts(b, "<dl class=\"meta\">");
     meta(b, "Target", run->target);
@@ -492,8 +551,10 @@ static void summary(mc__buf_t *b, const mc_report_t *rep, const char *line)
     snprintf(dur, sizeof(dur), "%s", d.p != NULL ? d.p : "");
     mc__buf_free(&d);
     meta(b, "Duration", dur);
-    meta(b, "Mode", run->strict ? "strict (a broken SHOULD fails the run)"
-                                : "default (a broken SHOULD is a warning)");
+    meta(b, "Fails on", run->fail_on == MC_FAIL_ON_INFO   ? "info (any finding fails the run)"
+                        : run->fail_on == MC_FAIL_ON_WARN ? "warn (a broken SHOULD fails the run)"
+                                                          : "fail (a broken SHOULD is a warning)");
+    meta(b, "Gate", rep->gate_path);
     meta(b, "Baseline", rep->baseline_path);
     if (run->seed != 0) {
         char seed[32];

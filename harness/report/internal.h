@@ -79,9 +79,6 @@ const char *mc__relpath(const char *path, const char *base);
 /* Joins dir and name into out; returns 0 when it does not fit. */
 int mc__path_join(char *out, size_t n, const char *dir, const char *name);
 
-/* Whether a scenario or a check fails the run: FAIL, ERROR, or WARN with --strict. */
-int mc__verdict_fails(mc_verdict_t v, int strict);
-
 /* True when baseline entry e names result r (its id, and its version if any). */
 int mc__bl_matches(const mc_baseline_entry_t *e, const mc_scenario_result_t *r);
 

@@ -122,6 +122,17 @@ static int load_scenario(json_object *o, mc_scenario_result_t *r, char **known, 
         cr->line = (int)num(c, "line");
         cr->evals = (unsigned)num(c, "evaluations");
         cr->fails = (unsigned)num(c, "failures");
+        {
+            json_object *g = get(c, "gate"), *go = g != NULL ? get(g, "outcome") : NULL;
+            const char *gs = go != NULL && json_object_is_type(go, json_type_string)
+                                 ? json_object_get_string(go) : "";
+            cr->gate = strcmp(gs, "fail") == 0     ? MC_GATE_FAIL
+                       : strcmp(gs, "warn") == 0   ? MC_GATE_WARN
+                       : strcmp(gs, "ignore") == 0 ? MC_GATE_IGNORE
+                                                   : MC_GATE_NONE;
+            if (cr->gate != MC_GATE_NONE)
+                cr->gate_reason = str0(g, "reason", &oom);
+        }
         r->n_checks++;
         kn = str(c, "known", &oom);
         if (kn != NULL) {
@@ -195,7 +206,14 @@ static int load_doc(json_object *doc, mc_report_t *rep)
         snprintf(rr->started, sizeof(rr->started), "%s", started);
     free(started);
     rr->partial = flag(run, "partial");
-    rr->strict = flag(run, "strict");
+    {
+        /* Reports of earlier releases say "strict" only. */
+        json_object *fo = get(run, "fail_on");
+        if (fo == NULL || !json_object_is_type(fo, json_type_string) ||
+            mc_fail_on_parse(json_object_get_string(fo), &rr->fail_on) != 0)
+            rr->fail_on = flag(run, "strict") ? MC_FAIL_ON_WARN : MC_FAIL_ON_FAIL;
+    }
+    rep->gate_path = str(run, "gate", &oom);
     rr->duration_ms = num(sum, "duration_ms");
     {
         json_object *bd = get(run, "base_dir");

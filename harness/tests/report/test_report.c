@@ -81,7 +81,7 @@ static void make_report(mc_report_t *rep, int strict)
     run.versions = strdup("2025-06-18,2025-11-25");
     run.profile = strdup("default");
     snprintf(run.started, sizeof(run.started), "2025-01-01T00:00:00Z");
-    run.strict = strict;
+    run.fail_on = strict ? MC_FAIL_ON_WARN : MC_FAIL_ON_FAIL;
     run.duration_ms = 1234;
     assert_int_equal(mc_report_init(rep, &run, "/src"), MC_OK);
 }
@@ -486,7 +486,7 @@ static void test_levels_info(void **state)
     add_check(&run.scenarios[0], "area/info", MC_LEVEL_INFO, 0, "a hint");
     mc_sresult_finish(&run.scenarios[0]);
     assert_int_equal(run.scenarios[0].verdict, MC_INFO);
-    run.strict = 1;
+    run.fail_on = MC_FAIL_ON_WARN;
     assert_int_equal(mc_report_init(&rep, &run, "/src"), MC_OK);
     assert_int_equal(mc_report_exit_code(&rep), 0);
     mc_report_console_summary(&rep, 0, buf, sizeof(buf));
