@@ -90,21 +90,34 @@ static void put_cut(out_t *o, const char *s, size_t max)
     put(o, "%.*s...", (int)max, s);
 }
 
-/* Appends at most max bytes of s with control bytes shown as '.' (the
- * target's bytes must not drive the terminal), "..." when cut. */
+/* Appends at most max bytes of s with control bytes shown as '.' and bytes
+ * that are not UTF-8 as '?' (the target's bytes must not drive the
+ * terminal), "..." when cut. */
 static void put_safe(out_t *o, const char *s, size_t len, size_t max)
 {
-    size_t i, n = len < max ? len : max;
-    char c;
+    size_t i = 0, n = len < max ? len : max;
 
-    while (n < len && n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
-        n--;
-    for (i = 0; i < n && o->len + 1 < o->n; i++) {
-        c = s[i];
-        o->p[o->len++] = ((unsigned char)c < 0x20 || c == 0x7F) ? '.' : c;
+    while (i < n && o->len + 5 < o->n) {
+        unsigned char c = (unsigned char)s[i];
+        uint32_t cp;
+        size_t k = c < 0x80 ? 1 : mc__utf8_seq((const unsigned char *)s + i, len - i, &cp);
+        if (k == 0) {
+            o->p[o->len++] = '?';
+            i++;
+            continue;
+        }
+        if (i + k > n)
+            break;
+        if (c < 0x20 || c == 0x7F) {
+            o->p[o->len++] = '.';
+        } else {
+            memcpy(o->p + o->len, s + i, k);
+            o->len += k;
+        }
+        i += k;
     }
-    o->p[o->len < o->n ? o->len : o->n - 1] = '\0';
-    if (n < len)
+    o->p[o->len] = '\0';
+    if (i < len)
         put(o, "...");
 }
 

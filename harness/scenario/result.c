@@ -11,6 +11,17 @@
 /* Transcript bytes held by every live result (MC_RESULT_MAX_RUN_TX_BYTES). */
 static atomic_size_t tx_held, tx_lines_held;
 
+/* Gives back n of what a counter holds, never below zero: a result read
+ * back from report.json (report/load.c) holds a transcript it never
+ * counted, and freeing it must not wrap the counter round. */
+static void release(atomic_size_t *a, size_t n)
+{
+    size_t cur = atomic_load(a);
+
+    while (!atomic_compare_exchange_weak(a, &cur, cur > n ? cur - n : 0))
+        ;
+}
+
 const char *mc_verdict_name(mc_verdict_t v)
 {
     static const char *const names[] = {"PASS", "SKIP", "INFO", "NOT-VERIFIED",
@@ -258,8 +269,8 @@ void mc_sresult_free(mc_scenario_result_t *r)
     free(r->checks);
     for (i = 0; i < r->n_tx; i++)
         free(r->tx[i].line);
-    atomic_fetch_sub(&tx_held, r->tx_bytes);
-    atomic_fetch_sub(&tx_lines_held, r->n_tx);
+    release(&tx_held, r->tx_bytes);
+    release(&tx_lines_held, r->n_tx);
     free(r->tx);
     free(r->id);
     free(r->area);
