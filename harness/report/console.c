@@ -378,7 +378,17 @@ static void put_evidence(out_t *o, const mc_report_t *rep, const mc_report_cause
 
     put(o, "        at %s:%d [%s]\n", mc__relpath(r->file, rep->base_dir),
         ck != NULL && ck->line > 0 ? ck->line : 1, r->version);
-    if (got != NULL && got->outbound) {
+    if (ck == NULL && r->n_tx > 0) {
+        /* A scenario ERROR: the last line sent, and what came after it. */
+        for (k = 0; k < r->n_tx; k++) {
+            if (r->tx[k].outbound) {
+                sent = &r->tx[k];
+                got = NULL;
+            } else {
+                got = &r->tx[k];
+            }
+        }
+    } else if (got != NULL && got->outbound) {
         sent = got;
         got = NULL;
     } else if (got != NULL) {
@@ -402,6 +412,8 @@ static void put_evidence(out_t *o, const mc_report_t *rep, const mc_report_cause
     }
     if (ck != NULL)
         put_gate(o, ck, rep->run.fail_on, "        ");
+    if (ck == NULL && r->exit_desc != NULL)
+        put(o, "        server: %s\n", r->exit_desc);
 }
 
 size_t mc_report_console_causes(const mc_report_t *rep, int color, int verbose, char *buf,
