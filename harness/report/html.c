@@ -180,6 +180,24 @@ static int seq_is_bad(const mc_scenario_result_t *r, uint64_t seq)
     return 0;
 }
 
+/* The gate's say on run i, beside its verdict, when the two differ. */
+static void gate_badge(mc__buf_t *b, const mc_report_t *rep, size_t i)
+{
+    mc_verdict_t v = rep->run.scenarios[i].verdict;
+    mc_outcome_t out = mc_report_outcome(rep, i);
+
+    if (out == MC_OUT_FAIL && v != MC_FAIL) {
+        mc__buf_puts(b, " ");
+        badge(b, "v-fail", "FAILED BY YOUR GATE");
+    } else if (out == MC_OUT_IGNORED) {
+        mc__buf_puts(b, " ");
+        badge(b, "v-skip", "IGNORED BY YOUR GATE");
+    } else if (out == MC_OUT_WARN && v == MC_FAIL) {
+        mc__buf_puts(b, " ");
+        badge(b, "v-warn", "WARNING BY YOUR GATE");
+    }
+}
+
 static void scenario(mc__buf_t *b, const mc_report_t *rep, size_t i)
 {
     const mc_scenario_result_t *r = &rep->run.scenarios[i];
@@ -208,20 +226,7 @@ static void scenario(mc__buf_t *b, const mc_report_t *rep, size_t i)
     }
     mc__buf_printf(b, "\"%s><summary>", bad && known == NULL ? " open" : "");
     badge(b, cls, label);
-    {
-        /* The gate's say on the run, when it differs from the verdict's. */
-        mc_outcome_t out = mc_report_outcome(rep, i);
-        if (out == MC_OUT_FAIL && r->verdict != MC_FAIL) {
-            mc__buf_puts(b, " ");
-            badge(b, "v-fail", "FAILED BY YOUR GATE");
-        } else if (out == MC_OUT_IGNORED) {
-            mc__buf_puts(b, " ");
-            badge(b, "v-skip", "IGNORED BY YOUR GATE");
-        } else if (out == MC_OUT_WARN && r->verdict == MC_FAIL) {
-            mc__buf_puts(b, " ");
-            badge(b, "v-warn", "WARNING BY YOUR GATE");
-        }
-    }
+    gate_badge(b, rep, i);
     mc__buf_puts(b, " <span class=\"sid mono\">");
     h(b, r->id);
     mc__buf_puts(b, "</span><span class=\"ver\">");
