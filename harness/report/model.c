@@ -267,7 +267,8 @@ static int judge_entry(mc_report_t *rep, const mc_baseline_entry_t *e)
             continue;
         matched++;
         if (e->check == NULL) {
-            if (r->verdict == MC_FAIL || r->verdict == MC_WARN || r->verdict == MC_ERROR)
+            if (r->verdict == MC_FAIL || r->verdict == MC_WARN || r->verdict == MC_ERROR ||
+                mc_sresult_fails(r, run->fail_on))
                 return MC_OK; /* confirmed */
             if (r->verdict == MC_PASS || r->verdict == MC_INFO) {
                 held++;
@@ -275,8 +276,10 @@ static int judge_entry(mc_report_t *rep, const mc_baseline_entry_t *e)
             }
         } else {
             const mc_check_result_t *c = find_check(r, e->check);
-            /* An INFO check never fails a run: listing it is no longer needed. */
-            if (c != NULL && c->verdict != MC_PASS && c->verdict != MC_INFO)
+            /* An INFO check fails a run only by the gate: listing it is
+             * needed only then. */
+            if (c != NULL && c->verdict != MC_PASS &&
+                (c->verdict != MC_INFO || mc_check_fails(c, rep->run.fail_on)))
                 return MC_OK; /* confirmed */
             /* A check that is absent counts as gone only when the whole
              * scenario passed: otherwise it may not have been reached. */

@@ -344,12 +344,45 @@ static void test_gate_and_baseline(void **state)
     mc_report_free(&rep);
 }
 
+/* With --fail-on info, a baseline made from the run lists the INFO that
+ * fails it, and that entry is confirmed, not stale, when the run repeats. */
+static void test_gate_baseline_info(void **state)
+{
+    mc_report_t rep;
+    mc_baseline_t b;
+    mc_errbuf_t eb;
+    char *text = NULL, path[] = "/tmp/mc-gate-bl-XXXXXX";
+    size_t len = 0;
+    FILE *f;
+    int fd;
+
+    (void)state;
+    seven(&rep, MC_FAIL_ON_INFO);
+    assert_int_equal(mc_report_baseline(&rep, &text, &len), MC_OK);
+    assert_non_null(strstr(text, "\"a/may:a/may\""));
+    fd = mkstemp(path);
+    assert_true(fd >= 0);
+    f = fdopen(fd, "w");
+    fwrite(text, 1, len, f);
+    fclose(f);
+    free(text);
+    mc_errbuf_clear(&eb);
+    assert_int_equal(mc_baseline_load(path, &b, &eb), MC_OK);
+    unlink(path);
+    assert_int_equal(mc_report_apply_baseline(&rep, &b), MC_OK);
+    assert_int_equal(rep.n_stale, 0);
+    assert_int_equal(rep.outcomes[MC_OUT_KNOWN], 4);
+    assert_int_equal(mc_report_exit_code(&rep), 0);
+    mc_baseline_free(&b);
+    mc_report_free(&rep);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fail_on_thresholds), cmocka_unit_test(test_gate_load),
         cmocka_unit_test(test_gate_outcomes),      cmocka_unit_test(test_gate_in_outputs),
-        cmocka_unit_test(test_gate_and_baseline),
+        cmocka_unit_test(test_gate_and_baseline),  cmocka_unit_test(test_gate_baseline_info),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
