@@ -367,6 +367,23 @@ static const mc_tx_line_t *tx_at(const mc_scenario_result_t *r, uint64_t seq)
     return NULL;
 }
 
+/* The last line of a target's stderr that is not blank, cut. */
+static void put_stderr_last(out_t *o, const char *tail)
+{
+    size_t end = strlen(tail), start;
+
+    while (end > 0 && (tail[end - 1] == '\n' || tail[end - 1] == '\r' || tail[end - 1] == ' '))
+        end--;
+    if (end == 0)
+        return;
+    start = end;
+    while (start > 0 && tail[start - 1] != '\n')
+        start--;
+    put(o, "        stderr: ");
+    put_safe(o, tail + start, end - start, MC_REPORT_CONSOLE_TX);
+    put(o, "\n");
+}
+
 /* Where a cause shows first: the step's file:line, the line the harness
  * sent last before the message judged, and that message. */
 static void put_evidence(out_t *o, const mc_report_t *rep, const mc_report_cause_t *c)
@@ -376,8 +393,12 @@ static void put_evidence(out_t *o, const mc_report_t *rep, const mc_report_cause
     const mc_tx_line_t *got = ck != NULL ? tx_at(r, ck->seq) : NULL, *sent = NULL;
     size_t k;
 
-    put(o, "        at %s:%d [%s]\n", mc__relpath(r->file, rep->base_dir),
-        ck != NULL && ck->line > 0 ? ck->line : 1, r->version);
+    /* Wire and schema checks judge every message, not a step: no line. */
+    if (ck != NULL && ck->line > 0)
+        put(o, "        at %s:%d [%s]\n", mc__relpath(r->file, rep->base_dir), ck->line,
+            r->version);
+    else
+        put(o, "        at %s [%s]\n", mc__relpath(r->file, rep->base_dir), r->version);
     if (ck == NULL && r->n_tx > 0) {
         /* A scenario ERROR: the last line sent, and what came after it. */
         for (k = 0; k < r->n_tx; k++) {
@@ -414,6 +435,8 @@ static void put_evidence(out_t *o, const mc_report_t *rep, const mc_report_cause
         put_gate(o, ck, rep->run.fail_on, "        ");
     if (ck == NULL && r->exit_desc != NULL)
         put(o, "        server: %s\n", r->exit_desc);
+    if (ck == NULL && r->stderr_tail != NULL)
+        put_stderr_last(o, r->stderr_tail);
 }
 
 size_t mc_report_console_causes(const mc_report_t *rep, int color, int verbose, char *buf,

@@ -313,138 +313,6 @@ static void scenario(mc__buf_t *b, const mc_report_t *rep, size_t i)
 
 /* ---- sections ------------------------------------------------------------------ */
 
-typedef struct area_row {
-    const char *name;
-    size_t n[MC_OUTCOME_COUNT + 1]; /* outcomes, not run */
-} area_row_t;
-
-#define COL_NOTRUN MC_OUTCOME_COUNT
-/* Columns of the areas table, and of the cards above it. */
-#define AREA_COLS (MC_OUTCOME_COUNT + 1)
-
-static size_t area_rows(const mc_report_t *rep, area_row_t *rows)
-{
-    size_t i, k, n = 0;
-
-    for (i = 0; i < rep->run.n + rep->n_not_run; i++) {
-        const char *area =
-            i < rep->run.n ? rep->run.scenarios[i].area : rep->not_run[i - rep->run.n].area;
-        for (k = 0; k < n; k++)
-            if (strcmp(rows[k].name, area) == 0)
-                break;
-        if (k == n) {
-            memset(&rows[n], 0, sizeof(rows[n]));
-            rows[n++].name = area;
-        }
-        if (i >= rep->run.n)
-            rows[k].n[COL_NOTRUN]++;
-        else
-            rows[k].n[mc_report_outcome(rep, i)]++;
-    }
-    return n;
-}
-
-/* The columns in the order shown, their heads, classes, and whether the run
- * needs them (ignored only with a gate, known only with a baseline, not run
- * only after an interruption; the others always). */
-static const int col_order[AREA_COLS] = {MC_OUT_PASS, MC_OUT_FAIL, MC_OUT_WARN, MC_OUT_INFO,
-                                         MC_OUT_IGNORED, MC_OUT_SKIP, MC_OUT_NOT_VERIFIED,
-                                         MC_OUT_ERROR, MC_OUT_KNOWN, COL_NOTRUN};
-static const char *const col_cls[AREA_COLS] = {"v-pass", "v-fail", "v-warn", "v-info", "v-skip",
-                                               "v-skip", "v-nv", "v-error", "v-known",
-                                               "v-notrun"};
-
-static int col_shown(const mc_report_t *rep, int c)
-{
-    int o = col_order[c];
-
-    if (o == MC_OUT_IGNORED)
-        return rep->gate_path != NULL || rep->outcomes[MC_OUT_IGNORED] > 0;
-    if (o == MC_OUT_KNOWN)
-        return rep->baseline_path != NULL;
-    if (o == COL_NOTRUN)
-        return rep->run.partial || rep->n_not_run > 0;
-    return 1;
-}
-
-static const char *col_head(int c)
-{
-    return col_order[c] == COL_NOTRUN ? "not run" : mc_outcome_label((mc_outcome_t)col_order[c]);
-}
-
-static void matrix(mc__buf_t *b, const mc_report_t *rep, const area_row_t *rows, size_t n)
-{
-    size_t i, c, total[AREA_COLS] = {0}, all = 0;
-
-    mc__buf_puts(b, "<section id=\"matrix\"><h2>Areas &times; outcomes</h2>\n<div class=\"scroll\">"
-                    "<table class=\"matrix\"><thead><tr><th>Area</th>");
-    for (c = 0; c < AREA_COLS; c++)
-        if (col_shown(rep, (int)c))
-            mc__buf_printf(b, "<th class=\"n\">%s</th>", col_head((int)c));
-    mc__buf_puts(b, "<th class=\"n\">Total</th></tr></thead><tbody>\n");
-    for (i = 0; i < n; i++) {
-        size_t sum = 0;
-        mc__buf_puts(b, "<tr><td><a href=\"#area-");
-        h(b, rows[i].name);
-        mc__buf_puts(b, "\">");
-        h(b, rows[i].name);
-        mc__buf_puts(b, "</a></td>");
-        for (c = 0; c < AREA_COLS; c++) {
-            size_t v = rows[i].n[col_order[c]];
-            sum += v;
-            total[c] += v;
-            if (!col_shown(rep, (int)c))
-                continue;
-            if (v == 0)
-                mc__buf_puts(b, "<td class=\"n z\">0</td>");
-            else
-                mc__buf_printf(b, "<td class=\"n hot %s\">%zu</td>", col_cls[c], v);
-        }
-        all += sum;
-        mc__buf_printf(b, "<td class=\"n\">%zu</td></tr>\n", sum);
-    }
-    mc__buf_puts(b, "</tbody><tfoot><tr><th>All</th>");
-    for (c = 0; c < AREA_COLS; c++)
-        if (col_shown(rep, (int)c))
-            mc__buf_printf(b, "<th class=\"n\">%zu</th>", total[c]);
-    mc__buf_printf(b, "<th class=\"n\">%zu</th></tr></tfoot></table></div></section>\n", all);
-}
-
-/* One count card; key names it for readers of the page (data-outcome). */
-static void card(mc__buf_t *b, const char *cls, const char *key, size_t n, const char *label)
-{
-    mc__buf_printf(b, "<div class=\"card %s%s\" data-outcome=\"%s\"><b>%zu</b><span>%s</span>",
-                   cls, n == 0 ? " zero" : "", key, n, label);
-}
-
-/* The cards: each run once, by outcome, in the areas table's order; then
- * the runs they add up to. */
-static void cards(mc__buf_t *b, const mc_report_t *rep)
-{
-    int c;
-
-    mc__buf_puts(b, "<div class=\"cards\">");
-    for (c = 0; c < AREA_COLS; c++) {
-        int o = col_order[c];
-        if (!col_shown(rep, c))
-            continue;
-        if (o == COL_NOTRUN) {
-            card(b, col_cls[c], "not_run", rep->n_not_run, "not run");
-        } else {
-            card(b, col_cls[c], mc_outcome_key((mc_outcome_t)o), rep->outcomes[o],
-                 mc_outcome_label((mc_outcome_t)o));
-            if (o == MC_OUT_FAIL && rep->n_gated > 0)
-                mc__buf_printf(b, "<i data-outcome=\"failed_by_gate\">%zu by your gate</i>",
-                               rep->n_gated);
-        }
-        mc__buf_puts(b, "</div>");
-    }
-    mc__buf_printf(b, "</div>\n<p class=\"small\" data-outcome=\"runs\">%zu scenario run%s"
-                      "%s</p>\n",
-                   rep->run.n, rep->run.n == 1 ? "" : "s",
-                   rep->n_not_run > 0 ? " (the runs that did not happen apart)" : "");
-}
-
 static void meta(mc__buf_t *b, const char *k, const char *v)
 {
     if (v == NULL || v[0] == '\0')
@@ -452,6 +320,22 @@ static void meta(mc__buf_t *b, const char *k, const char *v)
     mc__buf_printf(b, "<dt>%s</dt><dd>", k);
     h(b, v);
     mc__buf_puts(b, "</dd>");
+}
+
+/* The gate's decision on a cause's first finding, when it has one. */
+static void attention_gate(mc__buf_t *b, const mc_report_t *rep, const mc_report_cause_t *c)
+{
+    const mc_scenario_result_t *r = &rep->run.scenarios[c->scenario];
+    char gw[MC_RESULT_MAX_TEXT + 64];
+
+    if (c->check == NULL || c->check_index >= r->n_checks)
+        return;
+    mc_report_gate_words(&r->checks[c->check_index], rep->run.fail_on, gw, sizeof(gw));
+    if (gw[0] == '\0')
+        return;
+    mc__buf_printf(b, "<div class=\"gate\">%s in the spec; ", mc_verdict_name(c->verdict));
+    h(b, gw);
+    mc__buf_puts(b, "</div>");
 }
 
 /* What fails the run (and warnings), grouped by cause: one item per check id
@@ -488,7 +372,9 @@ static void attention(mc__buf_t *b, const mc_report_t *rep)
         }
         mc__buf_printf(b, " <span class=\"small\">&times;%zu</span><div>", c->count);
         h(b, c->message);
-        mc__buf_puts(b, "</div><div class=\"small\">");
+        mc__buf_puts(b, "</div>");
+        attention_gate(b, rep, c);
+        mc__buf_puts(b, "<div class=\"small\">");
         /* The runs that show this cause, in report order. */
         for (j = c->scenario; j < rep->run.n && links < MC_REPORT_HTML_CAUSE_LINKS; j++) {
             const mc_scenario_result_t *r = &rep->run.scenarios[j];
@@ -544,7 +430,7 @@ static void summary(mc__buf_t *b, const mc_report_t *rep, const char *line)
         mc__buf_printf(b, "<p class=\"banner\"><b>Stale baseline:</b> %zu listed failure%s no "
                           "longer happen%s; see <a href=\"#baseline\">Baseline</a>.</p>\n",
                        rep->n_stale, rep->n_stale == 1 ? "" : "s", rep->n_stale == 1 ? "s" : "");
-    cards(b, rep);
+    mc__html_cards(b, rep);
     attention(b, rep);
     mc__buf_puts(b, "<dl class=\"meta\">");
     meta(b, "Target", run->target);
@@ -621,7 +507,7 @@ static void not_run_item(mc__buf_t *b, const mc_report_notrun_t *e, size_t idx)
 int mc_report_html(const mc_report_t *rep, char **out, size_t *len)
 {
     mc__buf_t b;
-    area_row_t *rows;
+    mc__area_row_t *rows;
     size_t n_rows, a, i;
     char line[1024], title[1400];
     int code = mc_report_exit_code(rep);
@@ -630,7 +516,7 @@ int mc_report_html(const mc_report_t *rep, char **out, size_t *len)
     rows = calloc(rep->run.n + rep->n_not_run + 1, sizeof(*rows));
     if (rows == NULL)
         return MC_ENOMEM;
-    n_rows = area_rows(rep, rows);
+    n_rows = mc__html_area_rows(rep, rows);
     mc_report_console_summary(rep, 0, line, sizeof(line));
     ll = strlen(line);
     if (ll > 0 && line[ll - 1] == '\n')
@@ -645,7 +531,7 @@ int mc_report_html(const mc_report_t *rep, char **out, size_t *len)
                    code == 0 ? "pass" : code == 1 ? "fail" : "incomplete",
                    code == 0 ? "PASS" : code == 1 ? "FAIL" : "INCOMPLETE");
     summary(&b, rep, line);
-    matrix(&b, rep, rows, n_rows);
+    mc__html_areas_table(&b, rep, rows, n_rows);
     mc__report_matrix_html(&b, rep);
     baseline_section(&b, rep);
 

@@ -95,6 +95,7 @@ static const char css[] =
     "table.checks .req{color:var(--muted);font-size:13px;margin-top:2px}\n"
     "table.checks .req q{font-style:italic}\n"
     "table.checks .reading{color:var(--muted);font-size:13px;margin-top:2px}\n"
+    ".gate{font-size:13px;margin-top:2px;font-weight:600}\n"
     "table.checks .msg{margin-top:4px}\n"
     ".ea{display:grid;grid-template-columns:1fr 1fr;gap:6px;margin-top:6px}\n"
     ".ea div{background:var(--code);border:1px solid var(--line);border-radius:5px;"
