@@ -279,18 +279,18 @@ void mc_report_gate_words(const mc_check_result_t *c, mc_fail_on_t fail_on, char
 
 const char *mc_outcome_label(mc_outcome_t o)
 {
-    static const char *const labels[MC_OUTCOME_COUNT] = {
-        "passed", "failed", "errors", "known", "warnings", "info", "ignored", "skipped",
-        "not verified"};
+    static const char *const labels[MC_OUTCOME_COUNT] = {"passed",  "failed",   "errors",
+                                                         "known",   "warnings", "info",
+                                                         "ignored", "skipped",  "not verified"};
 
     return (unsigned)o < MC_OUTCOME_COUNT ? labels[o] : "?";
 }
 
 const char *mc_outcome_key(mc_outcome_t o)
 {
-    static const char *const keys[MC_OUTCOME_COUNT] = {
-        "passed", "failed", "errors", "known", "warnings", "info", "ignored", "skipped",
-        "not_verified"};
+    static const char *const keys[MC_OUTCOME_COUNT] = {"passed",  "failed",   "errors",
+                                                       "known",   "warnings", "info",
+                                                       "ignored", "skipped",  "not_verified"};
 
     return (unsigned)o < MC_OUTCOME_COUNT ? keys[o] : "?";
 }

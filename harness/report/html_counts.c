@@ -41,12 +41,12 @@ size_t mc__html_area_rows(const mc_report_t *rep, mc__area_row_t *rows)
 /* The columns in the order shown, their heads, classes, and whether the run
  * needs them (ignored only with a gate, known only with a baseline, not run
  * only after an interruption; the others always). */
-static const int col_order[AREA_COLS] = {MC_OUT_PASS, MC_OUT_FAIL, MC_OUT_WARN, MC_OUT_INFO,
-                                         MC_OUT_IGNORED, MC_OUT_SKIP, MC_OUT_NOT_VERIFIED,
-                                         MC_OUT_ERROR, MC_OUT_KNOWN, COL_NOTRUN};
-static const char *const col_cls[AREA_COLS] = {"v-pass", "v-fail", "v-warn", "v-info", "v-skip",
-                                               "v-skip", "v-nv", "v-error", "v-known",
-                                               "v-notrun"};
+static const int col_order[AREA_COLS] = {
+    MC_OUT_PASS, MC_OUT_FAIL,         MC_OUT_WARN,  MC_OUT_INFO,  MC_OUT_IGNORED,
+    MC_OUT_SKIP, MC_OUT_NOT_VERIFIED, MC_OUT_ERROR, MC_OUT_KNOWN, COL_NOTRUN};
+static const char *const col_cls[AREA_COLS] = {"v-pass",  "v-fail",  "v-warn", "v-info",
+                                               "v-skip",  "v-skip",  "v-nv",   "v-error",
+                                               "v-known", "v-notrun"};
 
 static int col_shown(const mc_report_t *rep, int c)
 {
@@ -108,8 +108,8 @@ void mc__html_areas_table(mc__buf_t *b, const mc_report_t *rep, const mc__area_r
 /* One count card; key names it for readers of the page (data-outcome). */
 static void card(mc__buf_t *b, const char *cls, const char *key, size_t n, const char *label)
 {
-    mc__buf_printf(b, "<div class=\"card %s%s\" data-outcome=\"%s\"><b>%zu</b><span>%s</span>",
-                   cls, n == 0 ? " zero" : "", key, n, label);
+    mc__buf_printf(b, "<div class=\"card %s%s\" data-outcome=\"%s\"><b>%zu</b><span>%s</span>", cls,
+                   n == 0 ? " zero" : "", key, n, label);
 }
 
 /* The cards: each run once, by outcome, in the areas table's order; then
@@ -134,9 +134,9 @@ void mc__html_cards(mc__buf_t *b, const mc_report_t *rep)
         }
         mc__buf_puts(b, "</div>");
     }
-    mc__buf_printf(b, "</div>\n<p class=\"small\" data-outcome=\"runs\">%zu scenario run%s"
-                      "%s</p>\n",
+    mc__buf_printf(b,
+                   "</div>\n<p class=\"small\" data-outcome=\"runs\">%zu scenario run%s"
+                   "%s</p>\n",
                    rep->run.n, rep->run.n == 1 ? "" : "s",
                    rep->n_not_run > 0 ? " (the runs that did not happen apart)" : "");
 }
-

@@ -238,7 +238,7 @@ static void test_gate_outcomes(void **state)
     assert_false(mc_check_fails(&rep.run.scenarios[2].checks[1], MC_FAIL_ON_INFO));
     assert_int_equal(rep.run.scenarios[1].verdict, MC_FAIL);
 
-    assert_int_equal(rep.outcomes[MC_OUT_FAIL], 1);    /* the MAY */
+    assert_int_equal(rep.outcomes[MC_OUT_FAIL], 1); /* the MAY */
     assert_int_equal(rep.n_gated, 1);
     assert_int_equal(rep.outcomes[MC_OUT_WARN], 1);    /* the MUST, by the rule */
     assert_int_equal(rep.outcomes[MC_OUT_IGNORED], 1); /* the SHOULD */
