@@ -362,6 +362,9 @@ static size_t run_suite(run_ctx_t *c, mc_run_result_t *run)
     }
     if (c->pr.tty && !c->pr.quiet)
         fputs("\r\033[K", stdout);
+    /* An interrupted run leaves its last area's line unprinted. */
+    if (!c->pr.quiet)
+        flush_area(&c->pr);
     /* Processes the targets left behind that no scenario could attribute. */
     mc_proc_kill_orphans(NULL, 0);
     return suite_n;
