@@ -49,7 +49,7 @@ static const char css[] =
     "var(--c,var(--line))}\n"
     ".card b{display:block;font-size:24px;line-height:1.2}.card span{color:var(--muted);"
     "font-size:13px}\n"
-    ".card.zero{opacity:.55}\n"
+    ".card.zero{opacity:.55}.card i{display:block;font-size:12px;color:var(--muted)}\n"
     "dl.meta{display:grid;grid-template-columns:max-content 1fr;gap:4px 14px;margin:0;"
     "font-size:14px}\n"
     "dl.meta dt{color:var(--muted)}dl.meta dd{margin:0;overflow-wrap:anywhere}\n"
