@@ -202,7 +202,8 @@ static void scenario(mc__buf_t *b, const mc_report_t *rep, size_t i)
 {
     const mc_scenario_result_t *r = &rep->run.scenarios[i];
     const char *cls, *label, *known = mc__known(rep, i);
-    int bad = r->verdict == MC_FAIL || r->verdict == MC_ERROR || r->verdict == MC_WARN;
+    int bad = r->verdict == MC_FAIL || r->verdict == MC_ERROR || r->verdict == MC_WARN ||
+              mc_report_scenario_fails(rep, i);
     size_t k;
 
     scenario_label(rep, i, &cls, &label);
@@ -224,7 +225,9 @@ static void scenario(mc__buf_t *b, const mc_report_t *rep, size_t i)
         h(b, key.p);
         mc__buf_free(&key);
     }
-    mc__buf_printf(b, "\"%s><summary>", bad && known == NULL ? " open" : "");
+    /* data-o: the outcome, so that the Failing filter shows what the gate fails. */
+    mc__buf_printf(b, "\"%s data-o=\"%s\"><summary>", bad && known == NULL ? " open" : "",
+                   mc_outcome_key(mc_report_outcome(rep, i)));
     badge(b, cls, label);
     gate_badge(b, rep, i);
     mc__buf_puts(b, " <span class=\"sid mono\">");
