@@ -3,6 +3,7 @@
  * run_options.c, the version probe in run_probe.c and the report it writes
  * in run_report.c; this file starts the run, shows it, and ends it.
  */
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,25 +55,59 @@ static void on_signal(int sig)
 typedef struct printer {
     int color;
     int verbose;
+    int quiet;
     int tty;                    /* redraw a progress line */
-    int strict;
+    mc_fail_on_t fail_on;
     const mc_baseline_t *baseline;
+    const mc_gate_t *gate;      /* may be NULL */
     size_t failed;              /* failures the baseline does not list, so far */
     int64_t t0;
+    char area[128];             /* the area whose runs are being counted (not a terminal) */
+    size_t area_count[MC_VERDICT_COUNT];
 } printer_t;
 
-static void on_result(void *ctx, const mc_scenario_result_t *r, size_t done, size_t total)
+/* Prints the line of the area counted so far, and starts over. */
+static void flush_area(printer_t *p)
+{
+    char buf[512];
+
+    if (p->area[0] == '\0')
+        return;
+    mc_report_console_area(p->area, p->area_count, buf, sizeof(buf));
+    fputs(buf, stdout);
+    p->area[0] = '\0';
+    memset(p->area_count, 0, sizeof(p->area_count));
+}
+
+static void on_result(void *ctx, mc_scenario_result_t *r, size_t done, size_t total)
 {
     printer_t *p = ctx;
-    char buf[16384];
+    static char buf[MC_RUN_RESULT_BUF];
 
+    /* The gate's decisions are the result's from here on: the console, the
+     * count of failures and every report read them. */
+    if (mc_gate_apply(p->gate, r) != MC_OK)
+        fprintf(stderr, "mcpcheck run: out of memory applying the gate to %s\n", r->id);
+    if (mc_sresult_fails(r, p->fail_on) &&
+        mc_baseline_result_reason(p->baseline, r, p->fail_on) == NULL)
+        p->failed++;
+    if (p->quiet)
+        return;
     if (p->tty)
         fputs("\r\033[K", stdout);
-    mc_report_console_result(r, p->baseline, p->strict, p->color, p->verbose, buf, sizeof(buf));
-    fputs(buf, stdout);
-    if (r->verdict == MC_FAIL || r->verdict == MC_ERROR || (p->strict && r->verdict == MC_WARN))
-        if (mc_baseline_result_reason(p->baseline, r, p->strict) == NULL)
-            p->failed++;
+    if (p->verbose) {
+        mc_report_console_result(r, p->baseline, p->fail_on, p->color, 1, buf, sizeof(buf));
+        fputs(buf, stdout);
+    } else if (!p->tty) {
+        /* Not a terminal: a short line per area (results come in job order,
+         * area by area). */
+        if (strcmp(p->area, r->area != NULL ? r->area : "") != 0)
+            flush_area(p);
+        snprintf(p->area, sizeof(p->area), "%s", r->area != NULL ? r->area : "");
+        p->area_count[r->verdict]++;
+        if (done == total)
+            flush_area(p);
+    }
     if (p->tty && done < total) {
         mc_report_console_progress(done, total, p->failed, mc_now_ms() - p->t0, p->color, buf,
                                    sizeof(buf));
@@ -87,6 +122,7 @@ typedef struct run_ctx {
     mc_cli_scenarios_t scs;
     mc_profile_t prof;
     mc_baseline_t baseline;
+    mc_gate_t gate;
     mc_registry_t *reg;
     mc_http_target_t tgt;
     mc_suite_opts_t so;
@@ -168,6 +204,16 @@ static int load_inputs(run_ctx_t *c)
             return MC_EXIT_USAGE;
         }
     }
+    if (c->o.gate != NULL) {
+        mc_errbuf_clear(&eb);
+        if (mc_gate_load(c->o.gate, &c->gate, &eb) != MC_OK) {
+            fprintf(stderr, "mcpcheck run: gate: %s\n", eb.msg);
+            return MC_EXIT_USAGE;
+        }
+        /* The command line's threshold wins over the file's. */
+        if (c->gate.has_fail_on && c->o.fail_on_opt < 0 && !c->o.strict)
+            c->o.fail_on = c->gate.fail_on;
+    }
     if (c->o.profile == NULL) {
         snprintf(c->def_profile, sizeof(c->def_profile), "%s/profiles/default.json",
                  mc_cli_default_scenarios());
@@ -219,8 +265,10 @@ static void set_up_suite(run_ctx_t *c)
     c->pr.tty = isatty(STDOUT_FILENO);
     c->pr.color = c->pr.tty && (getenv("NO_COLOR") == NULL || getenv("NO_COLOR")[0] == '\0');
     c->pr.verbose = c->o.verbose;
-    c->pr.strict = c->o.strict;
+    c->pr.quiet = c->o.quiet;
+    c->pr.fail_on = c->o.fail_on;
     c->pr.baseline = c->o.baseline != NULL ? &c->baseline : NULL;
+    c->pr.gate = c->o.gate != NULL ? &c->gate : NULL;
     so->on_result = on_result;
     so->cb_ctx = &c->pr;
 }
@@ -274,6 +322,27 @@ static void probe(run_ctx_t *c)
     }
 }
 
+/* The probe with its console lines sent nowhere (-q prints the summary
+ * only); what it finds is kept all the same. */
+static void probe_quietly(run_ctx_t *c)
+{
+    int saved, null_fd;
+
+    fflush(stdout);
+    saved = dup(STDOUT_FILENO);
+    null_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+    if (saved >= 0 && null_fd >= 0)
+        dup2(null_fd, STDOUT_FILENO);
+    probe(c);
+    fflush(stdout);
+    if (saved >= 0) {
+        dup2(saved, STDOUT_FILENO);
+        close(saved);
+    }
+    if (null_fd >= 0)
+        close(null_fd);
+}
+
 /* Runs the suite into run; returns how many results the suite produced. */
 static size_t run_suite(run_ctx_t *c, mc_run_result_t *run)
 {
@@ -300,8 +369,11 @@ static size_t run_suite(run_ctx_t *c, mc_run_result_t *run)
         char how[200];
         mc_http_target_stop(&c->tgt, MC_SHUTDOWN_TERM_GRACE_MS, how, sizeof(how));
     }
-    if (c->pr.tty)
+    if (c->pr.tty && !c->pr.quiet)
         fputs("\r\033[K", stdout);
+    /* An interrupted run leaves its last area's line unprinted. */
+    if (!c->pr.quiet)
+        flush_area(&c->pr);
     /* Processes the targets left behind that no scenario could attribute. */
     mc_proc_kill_orphans(NULL, 0);
     return suite_n;
@@ -338,7 +410,10 @@ static int run_and_report(run_ctx_t *c)
     code = start_target(c);
     if (code != MC_OPTS_CONTINUE)
         return code;
-    probe(c);
+    if (c->o.quiet)
+        probe_quietly(c);
+    else
+        probe(c);
     memset(&run, 0, sizeof(run));
     mc_cli_run_describe(&run, &c->o, c->so.runner.url, c->prof.path);
     suite_n = run_suite(c, &run);
@@ -350,7 +425,7 @@ static int run_and_report(run_ctx_t *c)
                           : "not started: the run was interrupted",
              shared.abort ? shared.reason : "");
     return mc_cli_run_report(&rep, &c->o, c->scs.v, c->scs.n, suite_n, not_run_why,
-                             c->pr.baseline, c->pr.color);
+                             c->pr.baseline, c->pr.gate, c->pr.color);
 }
 
 int mc_cmd_run(int argc, char **argv)
@@ -374,6 +449,7 @@ int mc_cmd_run(int argc, char **argv)
     if (code == MC_OPTS_CONTINUE)
         code = run_and_report(&c);
     mc_baseline_free(&c.baseline);
+    mc_gate_free(&c.gate);
     mc_registry_free(c.reg);
     mc_profile_free(&c.prof);
     mc_cli_scenarios_free(&c.scs);

@@ -25,15 +25,18 @@ typedef struct mc_cli_run_opts {
     mc_opt_list_t scenarios;     /* --scenarios */
     mc_opt_list_t spec_versions; /* --spec-version, as given ("all" or a version) */
     mc_opt_list_t filters;       /* --filter: globs, any of which selects a scenario */
-    const char *profile, *report_dir, *baseline, *url;
+    const char *profile, *report_dir, *baseline, *gate, *url;
     long jobs, timeout, startup, seed;
-    int strict, call_tools, dry, fresh, allow_remote, verbose;
+    int strict, call_tools, dry, fresh, allow_remote, verbose, quiet;
+    int fail_on_opt;             /* --fail-on: index in fail, warn, info; -1 when not given */
     int with_library;            /* --with-library: the library too, beside --scenarios */
     char **cmd;                  /* after "--", NULL-terminated; NULL when none */
     /* Derived by mc_cli_run_options(): */
     const char *versions[MC_V_COUNT + 1]; /* to test, oldest first (the default set
                                              unless --spec-version was given) */
     int probe;                   /* no --spec-version: test what the server speaks */
+    mc_fail_on_t fail_on;        /* --fail-on, or warn for --strict, or the gate file's, or
+                                    fail (set by cmd_run.c once the gate file is read) */
     /* Storage of the lists. */
     char *paths_v[MC_RUN_MAX_PATHS];
     char *versions_v[MC_RUN_MAX_VERSION_OPTS];
@@ -64,7 +67,7 @@ size_t mc_cli_run_probe(const mc_runner_opts_t *ro, const char **out,
 /*
  * Fills what the report says of the run before it starts: the target (the
  * command, the URL, or both; url is the one the run uses), the profile path,
- * seed, strictness, start time and tested versions. Out of memory leaves a
+ * seed, the threshold (o->fail_on), start time and tested versions. Out of memory leaves a
  * field NULL.
  */
 void mc_cli_run_describe(mc_run_result_t *run, const mc_cli_run_opts_t *o, const char *url,
@@ -73,14 +76,18 @@ void mc_cli_run_describe(mc_run_result_t *run, const mc_cli_run_opts_t *o, const
 /*
  * Makes the report of a finished run and writes it: after an interruption or
  * an early stop (rep->run.partial) the scenarios that did not run are listed
- * with why_not; the baseline (may be NULL) is applied; every output is
- * written under o->report_dir; the console gets the baseline's notes, the
- * version matrix, the summary and the causes. suite_n: how many results the
+ * with why_not; the gate and the baseline (either may be NULL) are applied;
+ * every output is written under o->report_dir; the console gets (-v: the
+ * version matrix, and every group), the causes of failure with where each
+ * shows first, the INFO observations and SKIP reasons grouped, what was not
+ * verified, the baseline's notes, the reports' folder and the summary line
+ * (-q: the summary line and the exit code only). suite_n: how many results the
  * suite produced (a failed version probe appended after them is not one).
  * Returns the run's exit code. Frees rep.
  */
 int mc_cli_run_report(mc_report_t *rep, const mc_cli_run_opts_t *o,
                       const mc_scenario_t *scs, size_t n_scs, size_t suite_n,
-                      const char *why_not, const mc_baseline_t *baseline, int color);
+                      const char *why_not, const mc_baseline_t *baseline,
+                      const mc_gate_t *gate, int color);
 
 #endif /* MC_CLI_RUN_H */

@@ -32,6 +32,9 @@ static int check_run_version(const char *value, char *why, size_t n)
     return -1;
 }
 
+/* --fail-on's words, in the order of mc_fail_on_t. */
+static const char *const fail_on_words[] = {"fail", "warn", "info", NULL};
+
 #define T mc_cli_run_opts_t
 static const mc_opt_t run_opts[] = {
     MC_OPTION_LIST(T, scenarios, "scenarios", 0, "PATH", MC_OPT_GREEDY, NULL, NULL,
@@ -57,7 +60,18 @@ static const mc_opt_t run_opts[] = {
     MC_OPTION_STRING(T, profile, "profile", 0, "FILE",
                      "role -> fixture map (default: scenarios/profiles/default.json, the "
                      "official conformance suite's fixture names)"),
-    MC_OPTION_FLAG(T, strict, "strict", 0, "WARN (a broken SHOULD) fails the run"),
+    MC_OPTION_ENUM(T, fail_on_opt, "fail-on", 0, "LEVEL", fail_on_words,
+                   "what fails the run: 'fail' (default: a broken MUST, an ERROR), 'warn' (a "
+                   "broken SHOULD too), 'info' (any finding, MAY observations included). The "
+                   "spec's level of each check never changes; reports show the gate's decision "
+                   "beside it"),
+    MC_OPTION_FLAG(T, strict, "strict", 0, "the same as --fail-on warn"),
+    MC_OPTION_STRING(T, gate, "gate", 0, "FILE",
+                     "per-check outcomes with a reason (JSONC): {\"fail_on\": LEVEL, "
+                     "\"rules\": [{\"check\": ID or GLOB, \"outcome\": \"fail\"|\"warn\"|"
+                     "\"ignore\", \"reason\": TEXT}]}; an exact id wins over a glob, the first "
+                     "glob over later ones; --fail-on and --strict win over its \"fail_on\" "
+                     "(docs/gate.md)"),
     MC_OPTION_FLAG(T, call_tools, "call-tools", 0,
                    "scenarios may call every listed tool with arguments made from its "
                    "inputSchema (tools can have side effects: by default only the "
@@ -95,8 +109,12 @@ static const mc_opt_t run_opts[] = {
     MC_OPTION_FLAG(T, allow_remote, "allow-remote", 0,
                    "allow a --url host that is not a loopback address"),
     MC_OPTION_FLAG(T, verbose, "verbose", 'v',
-                   "show passing checks, the checks of SKIP and NOT-VERIFIED scenarios, the "
-                   "harness's reading of each failed check and every cause of failure"),
+                   "list every run as it ends (passing checks, the checks of SKIP and "
+                   "NOT-VERIFIED scenarios, the harness's reading of each failed check), the "
+                   "area x version matrix and every cause of failure. Without it the console "
+                   "shows a progress line (a line per area when not a terminal), then only "
+                   "what did not pass, grouped by cause"),
+    MC_OPTION_FLAG(T, quiet, "quiet", 'q', "print only the summary line and the exit code"),
     MC_OPTION_END,
 };
 
@@ -114,7 +132,8 @@ static const mc_opts_spec_t run_spec = {
         "SKIP (capability not declared, or the version lacks a feature), NOT-VERIFIED\n"
         "(the server does not offer the fixture a scenario needs: roles are looked up in\n"
         "what the server lists), ERROR (the server crashed, hung or could not start).\n"
-        "Exit codes: 0 pass, 1 fail (or WARN with --strict, or a stale baseline entry),\n"
+        "Exit codes: 0 pass, 1 fail (a finding the gate fails: see --fail-on and --gate;\n"
+        "or a stale baseline entry),\n"
         "2 usage, 3 nothing could run, or the run was interrupted before a failure was\n"
         "found (SIGINT/SIGTERM: the scenarios under way end within a second, the ones\n"
         "that finished are reported, the rest are listed as not run, and the report is\n"
@@ -176,9 +195,18 @@ int mc_cli_run_options(int argc, char **argv, mc_cli_run_opts_t *o)
     o->jobs = 2;
     o->timeout = MC_RUNNER_STEP_TIMEOUT_MS;
     o->startup = MC_DEFAULT_STARTUP_TIMEOUT_MS;
+    o->fail_on_opt = -1;
     code = mc_opts_parse(&run_spec, o, argc, argv);
     if (code != MC_OPTS_CONTINUE)
         return code;
+    if (o->strict && o->fail_on_opt >= 0 && o->fail_on_opt != (int)MC_FAIL_ON_WARN)
+        return mc_opts_fail(&run_spec, "--strict is --fail-on warn; it contradicts --fail-on %s",
+                            fail_on_words[o->fail_on_opt]);
+    if (o->verbose && o->quiet)
+        return mc_opts_fail(&run_spec, "-v and -q contradict each other");
+    o->fail_on = o->fail_on_opt >= 0 ? (mc_fail_on_t)o->fail_on_opt
+                 : o->strict         ? MC_FAIL_ON_WARN
+                                     : MC_FAIL_ON_FAIL;
     if (o->url != NULL) {
         mc_errbuf_clear(&eb);
         if (mc_http_url_check(o->url, o->allow_remote, NULL, 0, NULL, &eb) != MC_OK)

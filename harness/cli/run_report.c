@@ -134,7 +134,7 @@ void mc_cli_run_describe(mc_run_result_t *run, const mc_cli_run_opts_t *o, const
     }
     run->profile = strdup(profile_path);
     run->seed = (uint64_t)o->seed;
-    run->strict = o->strict;
+    run->fail_on = o->fail_on;
     gmtime_r(&now, &tmv);
     strftime(run->started, sizeof(run->started), "%Y-%m-%dT%H:%M:%SZ", &tmv);
     for (k = 0; o->versions[k] != NULL && used < sizeof(joined); k++) {
@@ -145,43 +145,61 @@ void mc_cli_run_describe(mc_run_result_t *run, const mc_cli_run_opts_t *o, const
     run->versions = strdup(joined);
 }
 
-/* The console's closing blocks: the baseline's notes, the version matrix,
- * the summary and the causes of failure. */
-static void print_closing(const mc_report_t *rep, int color, int verbose)
+/* The console's closing blocks, worst first: the causes of failure, the
+ * INFO observations, the SKIP reasons, what was not verified, the
+ * baseline's notes; then where the reports are and the summary line. */
+static void print_closing(const mc_report_t *rep, const mc_cli_run_opts_t *o, int color,
+                          int written)
 {
     static char buf[MC_RUN_CONSOLE_BUF];
+    int verbose = o->verbose;
 
-    mc_report_console_baseline(rep, color, buf, sizeof(buf));
-    fputs(buf, stdout);
-    if (mc_report_console_matrix(rep, buf, sizeof(buf)) > 0)
+    if (o->quiet) {
+        mc_report_console_summary(rep, 0, buf, sizeof(buf));
+        buf[strcspn(buf, "\n")] = '\0';
+        printf("%s; exit %d\n", buf, mc_report_exit_code(rep));
+        return;
+    }
+    if (verbose && mc_report_console_matrix(rep, buf, sizeof(buf)) > 0)
         fputs(buf, stdout);
-    mc_report_console_summary(rep, color, buf, sizeof(buf));
-    fputs(buf, stdout);
     mc_report_console_causes(rep, color, verbose, buf, sizeof(buf));
     fputs(buf, stdout);
+    mc_report_console_observations(rep, verbose, buf, sizeof(buf));
+    fputs(buf, stdout);
+    mc_report_console_skips(rep, verbose, buf, sizeof(buf));
+    fputs(buf, stdout);
     mc_report_console_missing(rep, verbose, buf, sizeof(buf));
+    fputs(buf, stdout);
+    mc_report_console_baseline(rep, color, buf, sizeof(buf));
+    fputs(buf, stdout);
+    if (written)
+        printf("reports: %s/{%s,%s,%s,%s,%s/}\n", o->report_dir, MC_REPORT_JSON,
+               MC_REPORT_JUNIT, MC_REPORT_SARIF, MC_REPORT_HTML, MC_REPORT_TRACES);
+    mc_report_console_summary(rep, color, buf, sizeof(buf));
     fputs(buf, stdout);
 }
 
 int mc_cli_run_report(mc_report_t *rep, const mc_cli_run_opts_t *o,
                       const mc_scenario_t *scs, size_t n_scs, size_t suite_n,
-                      const char *why_not, const mc_baseline_t *baseline, int color)
+                      const char *why_not, const mc_baseline_t *baseline,
+                      const mc_gate_t *gate, int color)
 {
     mc_errbuf_t eb;
-    int code;
+    int code, written;
 
     if (rep->run.partial &&
         list_not_run(rep, scs, n_scs, o->versions, suite_n, why_not) != MC_OK)
         fprintf(stderr, "mcpcheck run: out of memory listing the scenarios that did not run\n");
+    /* The gate first: the baseline lists what fails the run, which is the gate's say. */
+    if (gate != NULL && mc_report_apply_gate(rep, gate) != MC_OK)
+        fprintf(stderr, "mcpcheck run: out of memory applying the gate\n");
     if (baseline != NULL && mc_report_apply_baseline(rep, baseline) != MC_OK)
         fprintf(stderr, "mcpcheck run: out of memory applying the baseline\n");
     mc_errbuf_clear(&eb);
-    if (mc_report_write_all(rep, o->report_dir, &eb) != MC_OK)
+    written = mc_report_write_all(rep, o->report_dir, &eb) == MC_OK;
+    if (!written)
         fprintf(stderr, "mcpcheck run: %s\n", eb.msg);
-    else
-        printf("reports: %s/{%s,%s,%s,%s,%s/}\n", o->report_dir, MC_REPORT_JSON,
-               MC_REPORT_JUNIT, MC_REPORT_SARIF, MC_REPORT_HTML, MC_REPORT_TRACES);
-    print_closing(rep, color, o->verbose);
+    print_closing(rep, o, color, written);
     code = mc_report_exit_code(rep);
     mc_report_free(rep);
     return code;

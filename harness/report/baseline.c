@@ -275,7 +275,7 @@ static const char *whole_reason(const mc_baseline_t *b, const mc_scenario_result
 }
 
 const char *mc_baseline_result_reason(const mc_baseline_t *b, const mc_scenario_result_t *r,
-                                      int strict)
+                                      mc_fail_on_t fail_on)
 {
     const char *first = NULL;
     size_t k;
@@ -284,12 +284,12 @@ const char *mc_baseline_result_reason(const mc_baseline_t *b, const mc_scenario_
         return NULL;
     if (r->verdict == MC_ERROR)
         return whole_reason(b, r);
-    if (r->verdict != MC_FAIL && !(strict && r->verdict == MC_WARN))
+    if (!mc_sresult_fails(r, fail_on))
         return NULL;
     for (k = 0; k < r->n_checks; k++) {
         const mc_check_result_t *c = &r->checks[k];
         const char *why;
-        if (c->verdict != MC_FAIL && !(strict && c->verdict == MC_WARN))
+        if (!mc_check_fails(c, fail_on))
             continue;
         why = mc_baseline_check_reason(b, r, c->id);
         if (why == NULL)
@@ -343,6 +343,13 @@ static void keys_free(keys_t *k)
     free(k->v);
 }
 
+/* Whether a baseline lists check c: a FAIL or WARN, or anything the gate
+ * fails (an INFO with --fail-on info or a rule's "fail"). */
+static int listable(const mc_check_result_t *c, mc_fail_on_t fail_on)
+{
+    return c->verdict == MC_FAIL || c->verdict == MC_WARN || mc_check_fails(c, fail_on);
+}
+
 /* True when the check broke in every result of this scenario id. */
 static int broken_everywhere(const mc_run_result_t *run, const char *id, const char *check)
 {
@@ -357,8 +364,7 @@ static int broken_everywhere(const mc_run_result_t *run, const char *id, const c
             broken = r->verdict == MC_ERROR;
         } else {
             for (k = 0; k < r->n_checks; k++)
-                if (strcmp(r->checks[k].id, check) == 0 &&
-                    (r->checks[k].verdict == MC_FAIL || r->checks[k].verdict == MC_WARN))
+                if (strcmp(r->checks[k].id, check) == 0 && listable(&r->checks[k], run->fail_on))
                     broken = 1;
         }
         if (!broken)
@@ -437,7 +443,7 @@ int mc_report_baseline(const mc_report_t *rep, char **out, size_t *len)
         for (k = 0; k < r->n_checks; k++) {
             const mc_check_result_t *c = &r->checks[k];
             int every;
-            if (c->verdict != MC_FAIL && c->verdict != MC_WARN)
+            if (!listable(c, run->fail_on))
                 continue;
             every = broken_everywhere(run, r->id, c->id);
             snprintf(key, sizeof(key), "%s%s%s:%s", r->id, every ? "" : "@",

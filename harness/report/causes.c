@@ -89,7 +89,7 @@ int mc__cause_same(const mc_report_cause_t *c, const char *check, const char *me
 /* Adds one finding to the list; returns MC_OK or MC_ENOMEM. */
 static int add(mc_report_cause_t **v, size_t *n, size_t *cap, const char *check,
                mc_verdict_t verdict, mc_level_t level, const char *message, size_t scenario,
-               size_t check_index)
+               size_t check_index, int fails)
 {
     char key[MC_REPORT_CAUSE_KEY];
     size_t i;
@@ -97,7 +97,7 @@ static int add(mc_report_cause_t **v, size_t *n, size_t *cap, const char *check,
     mc__cause_key(message, key, sizeof(key));
     for (i = 0; i < *n; i++) {
         mc_report_cause_t *c = &(*v)[i];
-        if (c->verdict == verdict && strcmp(c->key, key) == 0 &&
+        if (c->verdict == verdict && c->fails == fails && strcmp(c->key, key) == 0 &&
             ((c->check == NULL && check == NULL) ||
              (c->check != NULL && check != NULL && strcmp(c->check, check) == 0))) {
             c->count++;
@@ -123,6 +123,7 @@ static int add(mc_report_cause_t **v, size_t *n, size_t *cap, const char *check,
     (*v)[*n].count = 1;
     (*v)[*n].scenario = scenario;
     (*v)[*n].check_index = check_index;
+    (*v)[*n].fails = fails;
     (*n)++;
     return MC_OK;
 }
@@ -131,6 +132,8 @@ static int cmp_cause(const void *a, const void *b)
 {
     const mc_report_cause_t *x = a, *y = b;
 
+    if (x->fails != y->fails)
+        return x->fails ? -1 : 1;
     if (x->verdict != y->verdict)
         return x->verdict > y->verdict ? -1 : 1;
     if (x->count != y->count)
@@ -140,35 +143,62 @@ static int cmp_cause(const void *a, const void *b)
     return x->check_index < y->check_index ? -1 : x->check_index > y->check_index;
 }
 
-int mc_report_causes(const mc_report_t *rep, mc_report_cause_t **out, size_t *n_out,
-                     size_t *findings)
+/* Which findings a grouping takes. */
+typedef enum pick { PICK_CAUSES, PICK_INFO, PICK_SKIP } pick_t;
+
+/* Adds the findings of run i that pick selects. */
+static int collect_one(const mc_report_t *rep, size_t i, pick_t pick, mc_report_cause_t **v,
+                       size_t *n, size_t *cap, size_t *total)
+{
+    const mc_scenario_result_t *r = &rep->run.scenarios[i];
+    mc_fail_on_t fo = rep->run.fail_on;
+    size_t k;
+
+    if (pick == PICK_SKIP) {
+        if (r->verdict != MC_SKIP)
+            return MC_OK;
+        (*total)++;
+        return add(v, n, cap, NULL, MC_SKIP, MC_LEVEL_MUST,
+                   r->reason != NULL ? r->reason : "not applicable", i, (size_t)-1, 0);
+    }
+    if (pick == PICK_CAUSES && r->verdict == MC_ERROR && mc__known(rep, i) == NULL) {
+        (*total)++;
+        if (add(v, n, cap, NULL, MC_ERROR, MC_LEVEL_MUST,
+                r->reason != NULL ? r->reason : "the scenario ended in ERROR", i, (size_t)-1,
+                1) != MC_OK)
+            return MC_ENOMEM;
+    }
+    for (k = 0; k < r->n_checks; k++) {
+        const mc_check_result_t *c = &r->checks[k];
+        int fails = mc_check_fails(c, fo);
+        int take = pick == PICK_CAUSES
+                       ? c->verdict == MC_FAIL || c->verdict == MC_WARN || fails
+                       : c->verdict == MC_INFO && !fails;
+        if (!take || mc_report_check_known(rep, i, k) != NULL)
+            continue;
+        (*total)++;
+        if (add(v, n, cap, c->id, c->verdict, c->level,
+                c->message != NULL ? c->message : "the check did not hold", i, k,
+                fails) != MC_OK)
+            return MC_ENOMEM;
+    }
+    return MC_OK;
+}
+
+static int collect(const mc_report_t *rep, pick_t pick, mc_report_cause_t **out, size_t *n_out,
+                   size_t *findings)
 {
     mc_report_cause_t *v = NULL;
-    size_t n = 0, cap = 0, total = 0, i, k;
+    size_t n = 0, cap = 0, total = 0, i;
 
     *out = NULL;
     *n_out = 0;
     if (findings != NULL)
         *findings = 0;
     for (i = 0; i < rep->run.n; i++) {
-        const mc_scenario_result_t *r = &rep->run.scenarios[i];
-        if (r->verdict == MC_ERROR && mc__known(rep, i) == NULL) {
-            total++;
-            if (add(&v, &n, &cap, NULL, MC_ERROR, MC_LEVEL_MUST,
-                    r->reason != NULL ? r->reason : "the scenario ended in ERROR", i,
-                    (size_t)-1) != MC_OK)
-                goto oom;
-        }
-        for (k = 0; k < r->n_checks; k++) {
-            const mc_check_result_t *c = &r->checks[k];
-            if (c->verdict != MC_FAIL && c->verdict != MC_WARN)
-                continue;
-            if (mc_report_check_known(rep, i, k) != NULL)
-                continue;
-            total++;
-            if (add(&v, &n, &cap, c->id, c->verdict, c->level,
-                    c->message != NULL ? c->message : "the check did not hold", i, k) != MC_OK)
-                goto oom;
+        if (collect_one(rep, i, pick, &v, &n, &cap, &total) != MC_OK) {
+            free(v);
+            return MC_ENOMEM;
         }
     }
     if (n > 1)
@@ -178,7 +208,22 @@ int mc_report_causes(const mc_report_t *rep, mc_report_cause_t **out, size_t *n_
     if (findings != NULL)
         *findings = total;
     return MC_OK;
-oom:
-    free(v);
-    return MC_ENOMEM;
+}
+
+int mc_report_causes(const mc_report_t *rep, mc_report_cause_t **out, size_t *n_out,
+                     size_t *findings)
+{
+    return collect(rep, PICK_CAUSES, out, n_out, findings);
+}
+
+int mc_report_observations(const mc_report_t *rep, mc_report_cause_t **out, size_t *n_out,
+                           size_t *findings)
+{
+    return collect(rep, PICK_INFO, out, n_out, findings);
+}
+
+int mc_report_skips(const mc_report_t *rep, mc_report_cause_t **out, size_t *n_out,
+                    size_t *findings)
+{
+    return collect(rep, PICK_SKIP, out, n_out, findings);
 }

@@ -90,41 +90,53 @@ static void put_cut(out_t *o, const char *s, size_t max)
     put(o, "%.*s...", (int)max, s);
 }
 
-/* The last `lines` lines of a server's stderr tail (may be NULL), each
- * behind indent and "| ", under a heading; nothing when it is empty. */
-static void put_stderr_tail(out_t *o, const char *tail, int lines, const char *indent)
+/* Appends at most max bytes of s with control bytes shown as '.' and bytes
+ * that are not UTF-8 as '?' (the target's bytes must not drive the
+ * terminal), "..." when cut. */
+static void put_safe(out_t *o, const char *s, size_t len, size_t max)
 {
-    const char *p;
-    int seen = 0;
+    size_t i = 0, n = len < max ? len : max;
 
-    if (tail == NULL || tail[0] == '\0')
-        return;
-    /* Back from the end to the start of the last `lines` lines. */
-    p = tail + strlen(tail);
-    while (p > tail && p[-1] == '\n')
-        p--;
-    while (p > tail && seen < lines) {
-        p--;
-        if (*p == '\n' && ++seen == lines) {
-            p++;
-            break;
+    while (i < n && o->len + 5 < o->n) {
+        unsigned char c = (unsigned char)s[i];
+        uint32_t cp;
+        size_t k = c < 0x80 ? 1 : mc__utf8_seq((const unsigned char *)s + i, len - i, &cp);
+        if (k == 0) {
+            o->p[o->len++] = '?';
+            i++;
+            continue;
         }
+        if (i + k > n)
+            break;
+        if (c < 0x20 || c == 0x7F) {
+            o->p[o->len++] = '.';
+        } else {
+            memcpy(o->p + o->len, s + i, k);
+            o->len += k;
+        }
+        i += k;
     }
-    put(o, "%sthe server's stderr (last lines):\n", indent);
-    while (*p != '\0') {
-        const char *nl = strchr(p, '\n');
-        size_t l = nl != NULL ? (size_t)(nl - p) : strlen(p);
-        if (l > 0)
-            put(o, "%s| %.*s\n", indent, (int)(l > MC_REPORT_CONSOLE_REASON ? MC_REPORT_CONSOLE_REASON : l), p);
-        p += l + (nl != NULL ? 1 : 0);
-    }
+    o->p[o->len] = '\0';
+    if (i < len)
+        put(o, "...");
 }
 
-size_t mc_report_console_result(const mc_scenario_result_t *r, const mc_baseline_t *b, int strict,
-                                int color, int verbose, char *buf, size_t n)
+/* The gate's decision on a broken check, on a line of its own, indented. */
+static void put_gate(out_t *o, const mc_check_result_t *c, mc_fail_on_t fail_on,
+                     const char *indent)
+{
+    char gw[MC_RESULT_MAX_TEXT + 64];
+
+    mc_report_gate_words(c, fail_on, gw, sizeof(gw));
+    if (gw[0] != '\0')
+        put(o, "%s%s in the spec; %s\n", indent, mc_verdict_name(c->verdict), gw);
+}
+
+size_t mc_report_console_result(const mc_scenario_result_t *r, const mc_baseline_t *b,
+                                mc_fail_on_t fail_on, int color, int verbose, char *buf, size_t n)
 {
     out_t o = {buf, n, 0};
-    const char *known = mc_baseline_result_reason(b, r, strict);
+    const char *known = mc_baseline_result_reason(b, r, fail_on);
     size_t i;
 
     if (n == 0)
@@ -182,6 +194,7 @@ size_t mc_report_console_result(const mc_scenario_result_t *r, const mc_baseline
         else if (mc__spec_url(c->ref, url, sizeof(url)))
             put(&o, " %s", url);
         put(&o, "\n");
+        put_gate(&o, c, fail_on, "                   ");
         if (c->quote != NULL && c->quote[0] != '\0') {
             put(&o, "                   %s\"", c->author ? MC_REPORT_AUTHOR_LABEL ": " : "");
             put_cut(&o, c->quote, verbose ? MC_CHECK_MAX_QUOTE : MC_REPORT_CONSOLE_QUOTE);
@@ -257,34 +270,45 @@ size_t mc_report_console_summary(const mc_report_t *rep, int color, char *buf, s
 {
     const mc_run_result_t *run = &rep->run;
     out_t o = {buf, n, 0};
-    size_t failed = rep->n_failed - rep->n_errors;
+    char counts[1024];
 
     if (n == 0)
         return 0;
     buf[0] = '\0';
-    put(&o, "%zu passed, ", run->count[MC_PASS]);
-    if (color && failed > 0)
-        put(&o, "\033[1;31m%zu failed\033[0m", failed);
+    mc_report_counts_text(rep, counts, sizeof(counts));
+    if (color && rep->outcomes[MC_OUT_FAIL] + rep->outcomes[MC_OUT_ERROR] > 0)
+        put(&o, "\033[1;31m%s\033[0m", counts);
     else
-        put(&o, "%zu failed", failed);
-    if (run->count[MC_INFO] > 0)
-        put(&o, ", %zu info", run->count[MC_INFO]);
-    if (run->count[MC_WARN] > 0)
-        put(&o, ", %zu warnings", run->count[MC_WARN]);
-    if (run->count[MC_SKIP] > 0)
-        put(&o, ", %zu skipped", run->count[MC_SKIP]);
-    if (run->count[MC_NOT_VERIFIED] > 0)
-        put(&o, ", %zu not verified", run->count[MC_NOT_VERIFIED]);
-    if (rep->n_errors > 0)
-        put(&o, ", %zu errors", rep->n_errors);
-    if (rep->n_known > 0)
-        put(&o, ", %zu known", rep->n_known);
+        put(&o, "%s", counts);
     if (rep->n_stale > 0)
-        put(&o, ", %zu stale baseline entr%s", rep->n_stale, rep->n_stale == 1 ? "y" : "ies");
+        put(&o, "; %zu stale baseline entr%s", rep->n_stale, rep->n_stale == 1 ? "y" : "ies");
     if (rep->n_not_run > 0)
-        put(&o, ", %zu not run", rep->n_not_run);
+        put(&o, "; %zu not run", rep->n_not_run);
+    if (run->fail_on != MC_FAIL_ON_FAIL)
+        put(&o, "; --fail-on %s", mc_fail_on_name(run->fail_on));
     if (run->partial)
         put(&o, " (partial: %s)", run->partial_why ? run->partial_why : "the run was interrupted");
+    put(&o, "\n");
+    return o.len;
+}
+
+size_t mc_report_console_area(const char *area, const size_t count[MC_VERDICT_COUNT],
+                              char *buf, size_t n)
+{
+    static const mc_verdict_t order[] = {MC_FAIL, MC_ERROR, MC_WARN, MC_INFO, MC_NOT_VERIFIED,
+                                         MC_SKIP};
+    out_t o = {buf, n, 0};
+    size_t total = 0, i;
+
+    if (n == 0)
+        return 0;
+    buf[0] = '\0';
+    for (i = 0; i < MC_VERDICT_COUNT; i++)
+        total += count[i];
+    put(&o, "%-14s %4zu run%s: %zu PASS", area, total, total == 1 ? " " : "s", count[MC_PASS]);
+    for (i = 0; i < sizeof(order) / sizeof(order[0]); i++)
+        if (count[order[i]] > 0)
+            put(&o, ", %zu %s", count[order[i]], mc_verdict_name(order[i]));
     put(&o, "\n");
     return o.len;
 }
@@ -336,6 +360,89 @@ size_t mc_report_console_missing(const mc_report_t *rep, int verbose, char *buf,
     return o.len;
 }
 
+/* The transcript line of seq in r, or NULL. */
+static const mc_tx_line_t *tx_at(const mc_scenario_result_t *r, uint64_t seq)
+{
+    size_t k;
+
+    for (k = 0; seq > 0 && k < r->n_tx; k++)
+        if (r->tx[k].seq == seq)
+            return &r->tx[k];
+    return NULL;
+}
+
+/* The last line of a target's stderr that is not blank, cut. */
+static void put_stderr_last(out_t *o, const char *tail)
+{
+    size_t end = strlen(tail), start;
+
+    while (end > 0 && (tail[end - 1] == '\n' || tail[end - 1] == '\r' || tail[end - 1] == ' '))
+        end--;
+    if (end == 0)
+        return;
+    start = end;
+    while (start > 0 && tail[start - 1] != '\n')
+        start--;
+    put(o, "        stderr: ");
+    put_safe(o, tail + start, end - start, MC_REPORT_CONSOLE_TX);
+    put(o, "\n");
+}
+
+/* Where a cause shows first: the step's file:line, the line the harness
+ * sent last before the message judged, and that message. */
+static void put_evidence(out_t *o, const mc_report_t *rep, const mc_report_cause_t *c)
+{
+    const mc_scenario_result_t *r = &rep->run.scenarios[c->scenario];
+    const mc_check_result_t *ck = c->check_index < r->n_checks ? &r->checks[c->check_index] : NULL;
+    const mc_tx_line_t *got = ck != NULL ? tx_at(r, ck->seq) : NULL, *sent = NULL;
+    size_t k;
+
+    /* Wire and schema checks judge every message, not a step: no line. */
+    if (ck != NULL && ck->line > 0)
+        put(o, "        at %s:%d [%s]\n", mc__relpath(r->file, rep->base_dir), ck->line,
+            r->version);
+    else
+        put(o, "        at %s [%s]\n", mc__relpath(r->file, rep->base_dir), r->version);
+    if (ck == NULL && r->n_tx > 0) {
+        /* A scenario ERROR: the last line sent, and what came after it. */
+        for (k = 0; k < r->n_tx; k++) {
+            if (r->tx[k].outbound) {
+                sent = &r->tx[k];
+                got = NULL;
+            } else {
+                got = &r->tx[k];
+            }
+        }
+    } else if (got != NULL && got->outbound) {
+        sent = got;
+        got = NULL;
+    } else if (got != NULL) {
+        for (k = 0; k < r->n_tx && r->tx[k].seq < got->seq; k++)
+            if (r->tx[k].outbound)
+                sent = &r->tx[k];
+    }
+    if (sent != NULL) {
+        put(o, "        sent: ");
+        put_safe(o, sent->line, strlen(sent->line), MC_REPORT_CONSOLE_TX);
+        put(o, "\n");
+    }
+    if (got != NULL) {
+        put(o, "        got:  ");
+        put_safe(o, got->line, strlen(got->line), MC_REPORT_CONSOLE_TX);
+        put(o, "\n");
+    } else if (ck != NULL && ck->actual != NULL) {
+        put(o, "        actual: ");
+        put_safe(o, ck->actual, strlen(ck->actual), MC_REPORT_CONSOLE_TX);
+        put(o, "\n");
+    }
+    if (ck != NULL)
+        put_gate(o, ck, rep->run.fail_on, "        ");
+    if (ck == NULL && r->exit_desc != NULL)
+        put(o, "        server: %s\n", r->exit_desc);
+    if (ck == NULL && r->stderr_tail != NULL)
+        put_stderr_last(o, r->stderr_tail);
+}
+
 size_t mc_report_console_causes(const mc_report_t *rep, int color, int verbose, char *buf,
                                 size_t n)
 {
@@ -367,14 +474,60 @@ size_t mc_report_console_causes(const mc_report_t *rep, int color, int verbose, 
             c->check != NULL && r->checks[c->check_index].author ? " (" MC_REPORT_AUTHOR_LABEL ")"
                                                                  : "",
             c->count);
-        put_cut(&o, c->message != NULL ? c->message : "", MC_REPORT_CONSOLE_REASON);
-        put(&o, "  (first: %s [%s])\n", r->id, r->version);
-        if (c->check == NULL)
-            put_stderr_tail(&o, r->stderr_tail, MC_REPORT_CONSOLE_STDERR_LINES, "         ");
+        put_safe(&o, c->message != NULL ? c->message : "",
+                 c->message != NULL ? strlen(c->message) : 0, MC_REPORT_CONSOLE_REASON);
+        put(&o, "  (first: %s [%s])%s\n", r->id, r->version, c->fails ? "" : " - does not fail the run");
+        put_evidence(&o, rep, c);
     }
     if (shown < n_cs)
         put(&o, "  ... and %zu more causes (-v lists them all; report.html groups them too)\n",
             n_cs - shown);
     free(cs);
     return o.len;
+}
+
+/* One line per group of INFO observations or SKIP reasons. */
+static size_t grouped_lines(const mc_report_t *rep, int skips, int verbose, char *buf, size_t n)
+{
+    out_t o = {buf, n, 0};
+    mc_report_cause_t *cs = NULL;
+    size_t n_cs = 0, total = 0, i, shown;
+    int rc;
+
+    if (n == 0)
+        return 0;
+    buf[0] = '\0';
+    rc = skips ? mc_report_skips(rep, &cs, &n_cs, &total)
+               : mc_report_observations(rep, &cs, &n_cs, &total);
+    if (rc != MC_OK) {
+        put(&o, "%s: out of memory grouping them\n", skips ? "skipped" : "info");
+        return o.len;
+    }
+    if (n_cs > 0)
+        put(&o, "%s (%zu %s%s), by %s:\n", skips ? "skipped" : "info", total,
+            skips ? "run" : "observation", total == 1 ? "" : "s", skips ? "reason" : "check");
+    shown = verbose || n_cs <= MC_REPORT_CONSOLE_GROUPS ? n_cs : MC_REPORT_CONSOLE_GROUPS;
+    for (i = 0; i < shown; i++) {
+        const mc_report_cause_t *c = &cs[i];
+        const mc_scenario_result_t *r = &rep->run.scenarios[c->scenario];
+        put(&o, "  x%-4zu ", c->count);
+        if (c->check != NULL)
+            put(&o, "%s: ", c->check);
+        put_safe(&o, c->message, strlen(c->message), MC_REPORT_CONSOLE_REASON);
+        put(&o, "  (first: %s [%s])\n", r->id, r->version);
+    }
+    if (shown < n_cs)
+        put(&o, "  ... and %zu more (-v lists them all)\n", n_cs - shown);
+    free(cs);
+    return o.len;
+}
+
+size_t mc_report_console_observations(const mc_report_t *rep, int verbose, char *buf, size_t n)
+{
+    return grouped_lines(rep, 0, verbose, buf, n);
+}
+
+size_t mc_report_console_skips(const mc_report_t *rep, int verbose, char *buf, size_t n)
+{
+    return grouped_lines(rep, 1, verbose, buf, n);
 }

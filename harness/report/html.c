@@ -127,6 +127,16 @@ static void check_row(mc__buf_t *b, const mc_report_t *rep, size_t i, size_t k)
     if (c->fails > 0)
         mc__buf_printf(b, ", %u failed", c->fails);
     mc__buf_puts(b, "</div>");
+    {
+        /* The spec's verdict stays; the gate's decision sits beside it. */
+        char gw[MC_RESULT_MAX_TEXT + 64];
+        mc_report_gate_words(c, rep->run.fail_on, gw, sizeof(gw));
+        if (gw[0] != '\0') {
+            mc__buf_printf(b, "<div class=\"gate\">%s in the spec; ", mc_verdict_name(c->verdict));
+            h(b, gw);
+            mc__buf_puts(b, "</div>");
+        }
+    }
     if (c->quote[0] != '\0') {
         /* The spec's words (or the author's), quoted; the harness's reading
          * apart from them. */
@@ -183,11 +193,30 @@ static int seq_is_bad(const mc_scenario_result_t *r, uint64_t seq)
     return 0;
 }
 
+/* The gate's say on run i, beside its verdict, when the two differ. */
+static void gate_badge(mc__buf_t *b, const mc_report_t *rep, size_t i)
+{
+    mc_verdict_t v = rep->run.scenarios[i].verdict;
+    mc_outcome_t out = mc_report_outcome(rep, i);
+
+    if (out == MC_OUT_FAIL && v != MC_FAIL) {
+        mc__buf_puts(b, " ");
+        badge(b, "v-fail", "FAILED BY YOUR GATE");
+    } else if (out == MC_OUT_IGNORED) {
+        mc__buf_puts(b, " ");
+        badge(b, "v-skip", "IGNORED BY YOUR GATE");
+    } else if (out == MC_OUT_WARN && v == MC_FAIL) {
+        mc__buf_puts(b, " ");
+        badge(b, "v-warn", "WARNING BY YOUR GATE");
+    }
+}
+
 static void scenario(mc__buf_t *b, const mc_report_t *rep, size_t i)
 {
     const mc_scenario_result_t *r = &rep->run.scenarios[i];
     const char *cls, *label, *known = mc__known(rep, i);
-    int bad = r->verdict == MC_FAIL || r->verdict == MC_ERROR || r->verdict == MC_WARN;
+    int bad = r->verdict == MC_FAIL || r->verdict == MC_ERROR || r->verdict == MC_WARN ||
+              mc_report_scenario_fails(rep, i);
     size_t k;
 
     scenario_label(rep, i, &cls, &label);
@@ -209,8 +238,11 @@ static void scenario(mc__buf_t *b, const mc_report_t *rep, size_t i)
         h(b, key.p);
         mc__buf_free(&key);
     }
-    mc__buf_printf(b, "\"%s><summary>", bad && known == NULL ? " open" : "");
+    /* data-o: the outcome, so that the Failing filter shows what the gate fails. */
+    mc__buf_printf(b, "\"%s data-o=\"%s\"><summary>", bad && known == NULL ? " open" : "",
+                   mc_outcome_key(mc_report_outcome(rep, i)));
     badge(b, cls, label);
+    gate_badge(b, rep, i);
     mc__buf_puts(b, " <span class=\"sid mono\">");
     h(b, r->id);
     mc__buf_puts(b, "</span><span class=\"ver\">");
@@ -297,91 +329,6 @@ static void scenario(mc__buf_t *b, const mc_report_t *rep, size_t i)
 
 /* ---- sections ------------------------------------------------------------------ */
 
-typedef struct area_row {
-    const char *name;
-    size_t n[MC_VERDICT_COUNT + 2]; /* verdicts, known, not run */
-} area_row_t;
-
-#define COL_KNOWN MC_VERDICT_COUNT
-#define COL_NOTRUN (MC_VERDICT_COUNT + 1)
-
-static size_t area_rows(const mc_report_t *rep, area_row_t *rows)
-{
-    size_t i, k, n = 0;
-
-    for (i = 0; i < rep->run.n + rep->n_not_run; i++) {
-        const char *area =
-            i < rep->run.n ? rep->run.scenarios[i].area : rep->not_run[i - rep->run.n].area;
-        for (k = 0; k < n; k++)
-            if (strcmp(rows[k].name, area) == 0)
-                break;
-        if (k == n) {
-            memset(&rows[n], 0, sizeof(rows[n]));
-            rows[n++].name = area;
-        }
-        if (i >= rep->run.n)
-            rows[k].n[COL_NOTRUN]++;
-        else if (mc__known(rep, i) != NULL && mc_report_scenario_fails(rep, i))
-            rows[k].n[COL_KNOWN]++;
-        else
-            rows[k].n[rep->run.scenarios[i].verdict]++;
-    }
-    return n;
-}
-
-static void matrix(mc__buf_t *b, const mc_report_t *rep, const area_row_t *rows, size_t n)
-{
-    static const int order[] = {MC_PASS, MC_FAIL, MC_WARN, MC_INFO, MC_SKIP, MC_NOT_VERIFIED,
-                                MC_ERROR, COL_KNOWN, COL_NOTRUN};
-    static const char *const heads[] = {"Pass", "Fail", "Warn", "Info", "Skip", "Not verified",
-                                        "Error", "Known", "Not run"};
-    static const char *const cls[] = {"v-pass", "v-fail", "v-warn", "v-info", "v-skip", "v-nv",
-                                      "v-error", "v-known", "v-notrun"};
-    size_t i, c, total[9] = {0}, all = 0;
-    /* Known and Not run only mean something with a baseline or an interruption. */
-    int show[9] = {1, 1, 1, 1, 1, 1, 1, rep->baseline_path != NULL,
-                   rep->run.partial || rep->n_not_run > 0};
-
-    mc__buf_puts(b, "<section id=\"matrix\"><h2>Areas &times; verdicts</h2>\n<div class=\"scroll\">"
-                    "<table class=\"matrix\"><thead><tr><th>Area</th>");
-    for (c = 0; c < 9; c++)
-        if (show[c])
-            mc__buf_printf(b, "<th class=\"n\">%s</th>", heads[c]);
-    mc__buf_puts(b, "<th class=\"n\">Total</th></tr></thead><tbody>\n");
-    for (i = 0; i < n; i++) {
-        size_t sum = 0;
-        mc__buf_puts(b, "<tr><td><a href=\"#area-");
-        h(b, rows[i].name);
-        mc__buf_puts(b, "\">");
-        h(b, rows[i].name);
-        mc__buf_puts(b, "</a></td>");
-        for (c = 0; c < 9; c++) {
-            size_t v = rows[i].n[order[c]];
-            sum += v;
-            total[c] += v;
-            if (!show[c])
-                continue;
-            if (v == 0)
-                mc__buf_puts(b, "<td class=\"n z\">0</td>");
-            else
-                mc__buf_printf(b, "<td class=\"n hot %s\">%zu</td>", cls[c], v);
-        }
-        all += sum;
-        mc__buf_printf(b, "<td class=\"n\">%zu</td></tr>\n", sum);
-    }
-    mc__buf_puts(b, "</tbody><tfoot><tr><th>All</th>");
-    for (c = 0; c < 9; c++)
-        if (show[c])
-            mc__buf_printf(b, "<th class=\"n\">%zu</th>", total[c]);
-    mc__buf_printf(b, "<th class=\"n\">%zu</th></tr></tfoot></table></div></section>\n", all);
-}
-
-static void card(mc__buf_t *b, const char *cls, size_t n, const char *label)
-{
-    mc__buf_printf(b, "<div class=\"card %s%s\"><b>%zu</b><span>%s</span></div>", cls,
-                   n == 0 ? " zero" : "", n, label);
-}
-
 static void meta(mc__buf_t *b, const char *k, const char *v)
 {
     if (v == NULL || v[0] == '\0')
@@ -389,6 +336,22 @@ static void meta(mc__buf_t *b, const char *k, const char *v)
     mc__buf_printf(b, "<dt>%s</dt><dd>", k);
     h(b, v);
     mc__buf_puts(b, "</dd>");
+}
+
+/* The gate's decision on a cause's first finding, when it has one. */
+static void attention_gate(mc__buf_t *b, const mc_report_t *rep, const mc_report_cause_t *c)
+{
+    const mc_scenario_result_t *r = &rep->run.scenarios[c->scenario];
+    char gw[MC_RESULT_MAX_TEXT + 64];
+
+    if (c->check == NULL || c->check_index >= r->n_checks)
+        return;
+    mc_report_gate_words(&r->checks[c->check_index], rep->run.fail_on, gw, sizeof(gw));
+    if (gw[0] == '\0')
+        return;
+    mc__buf_printf(b, "<div class=\"gate\">%s in the spec; ", mc_verdict_name(c->verdict));
+    h(b, gw);
+    mc__buf_puts(b, "</div>");
 }
 
 /* What fails the run (and warnings), grouped by cause: one item per check id
@@ -428,7 +391,9 @@ static void attention(mc__buf_t *b, const mc_report_t *rep)
         }
         mc__buf_printf(b, " <span class=\"small\">&times;%zu</span><div>", c->count);
         h(b, c->message);
-        mc__buf_puts(b, "</div><div class=\"small\">");
+        mc__buf_puts(b, "</div>");
+        attention_gate(b, rep, c);
+        mc__buf_puts(b, "<div class=\"small\">");
         /* The runs that show this cause, in report order. */
         for (j = c->scenario; j < rep->run.n && links < MC_REPORT_HTML_CAUSE_LINKS; j++) {
             const mc_scenario_result_t *r = &rep->run.scenarios[j];
@@ -484,19 +449,7 @@ static void summary(mc__buf_t *b, const mc_report_t *rep, const char *line)
         mc__buf_printf(b, "<p class=\"banner\"><b>Stale baseline:</b> %zu listed failure%s no "
                           "longer happen%s; see <a href=\"#baseline\">Baseline</a>.</p>\n",
                        rep->n_stale, rep->n_stale == 1 ? "" : "s", rep->n_stale == 1 ? "s" : "");
-    mc__buf_puts(b, "<div class=\"cards\">");
-    card(b, "v-pass", run->count[MC_PASS], "passed");
-    card(b, "v-fail", rep->n_failed - rep->n_errors, "failed");
-    card(b, "v-info", run->count[MC_INFO], "info");
-    card(b, "v-warn", run->count[MC_WARN], "warnings");
-    card(b, "v-skip", run->count[MC_SKIP], "skipped");
-    card(b, "v-nv", run->count[MC_NOT_VERIFIED], "not verified");
-    card(b, "v-error", rep->n_errors, "errors");
-    if (rep->baseline_path != NULL)
-        card(b, "v-known", rep->n_known, "known");
-    if (rep->n_not_run > 0 || run->partial)
-        card(b, "v-notrun", rep->n_not_run, "not run");
-    mc__buf_puts(b, "</div>\n");
+    mc__html_cards(b, rep);
     attention(b, rep);
     mc__buf_puts(b, "<dl class=\"meta\">");
     meta(b, "Target", run->target);
@@ -508,8 +461,10 @@ static void summary(mc__buf_t *b, const mc_report_t *rep, const char *line)
     snprintf(dur, sizeof(dur), "%s", d.p != NULL ? d.p : "");
     mc__buf_free(&d);
     meta(b, "Duration", dur);
-    meta(b, "Mode", run->strict ? "strict (a broken SHOULD fails the run)"
-                                : "default (a broken SHOULD is a warning)");
+    meta(b, "Fails on", run->fail_on == MC_FAIL_ON_INFO   ? "info (any finding fails the run)"
+                        : run->fail_on == MC_FAIL_ON_WARN ? "warn (a broken SHOULD fails the run)"
+                                                          : "fail (a broken SHOULD is a warning)");
+    meta(b, "Gate", rep->gate_path);
     meta(b, "Baseline", rep->baseline_path);
     if (run->seed != 0) {
         char seed[32];
@@ -571,7 +526,7 @@ static void not_run_item(mc__buf_t *b, const mc_report_notrun_t *e, size_t idx)
 int mc_report_html(const mc_report_t *rep, char **out, size_t *len)
 {
     mc__buf_t b;
-    area_row_t *rows;
+    mc__area_row_t *rows;
     size_t n_rows, a, i;
     char line[1024], title[1400];
     int code = mc_report_exit_code(rep);
@@ -580,7 +535,7 @@ int mc_report_html(const mc_report_t *rep, char **out, size_t *len)
     rows = calloc(rep->run.n + rep->n_not_run + 1, sizeof(*rows));
     if (rows == NULL)
         return MC_ENOMEM;
-    n_rows = area_rows(rep, rows);
+    n_rows = mc__html_area_rows(rep, rows);
     mc_report_console_summary(rep, 0, line, sizeof(line));
     ll = strlen(line);
     if (ll > 0 && line[ll - 1] == '\n')
@@ -595,7 +550,7 @@ int mc_report_html(const mc_report_t *rep, char **out, size_t *len)
                    code == 0 ? "pass" : code == 1 ? "fail" : "incomplete",
                    code == 0 ? "PASS" : code == 1 ? "FAIL" : "INCOMPLETE");
     summary(&b, rep, line);
-    matrix(&b, rep, rows, n_rows);
+    mc__html_areas_table(&b, rep, rows, n_rows);
     mc__report_matrix_html(&b, rep);
     baseline_section(&b, rep);
 

@@ -79,9 +79,6 @@ const char *mc__relpath(const char *path, const char *base);
 /* Joins dir and name into out; returns 0 when it does not fit. */
 int mc__path_join(char *out, size_t n, const char *dir, const char *name);
 
-/* Whether a scenario or a check fails the run: FAIL, ERROR, or WARN with --strict. */
-int mc__verdict_fails(mc_verdict_t v, int strict);
-
 /* True when baseline entry e names result r (its id, and its version if any). */
 int mc__bl_matches(const mc_baseline_entry_t *e, const mc_scenario_result_t *r);
 
@@ -116,6 +113,22 @@ int mc__buf_write(mc__buf_t *b, const char *path, mc_errbuf_t *eb);
 
 /* The text of one matrix cell ("12 F1 S3"; "-" when the cell is empty). */
 void mc__report_matrix_cell_text(const size_t count[MC_VERDICT_COUNT], char *out, size_t n);
+
+/* An area of report.html's areas table: its runs per outcome, and its
+ * planned runs that did not happen (n[MC_OUTCOME_COUNT]). */
+typedef struct mc__area_row {
+    const char *name; /* borrowed from the report */
+    size_t n[MC_OUTCOME_COUNT + 1];
+} mc__area_row_t;
+
+/* Fills rows (room for every run and not-run entry) with the areas in order
+ * of first appearance; returns how many (html_counts.c). */
+size_t mc__html_area_rows(const mc_report_t *rep, mc__area_row_t *rows);
+/* The areas x outcomes table, with a total per column and in all. */
+void mc__html_areas_table(mc__buf_t *b, const mc_report_t *rep, const mc__area_row_t *rows,
+                          size_t n);
+/* The summary's cards, one per outcome, and the runs they add up to. */
+void mc__html_cards(mc__buf_t *b, const mc_report_t *rep);
 
 /* The area x version matrix as an HTML section (nothing for an empty run). */
 void mc__report_matrix_html(mc__buf_t *b, const mc_report_t *rep);

@@ -19,10 +19,11 @@ static void add_int(json_object *o, const char *k, int64_t v)
     json_object_object_add(o, k, json_object_new_int64(v));
 }
 
-static json_object *check_json(const mc_check_result_t *c, const char *known)
+static json_object *check_json(const mc_check_result_t *c, const char *known,
+                               mc_fail_on_t fail_on)
 {
     json_object *o = json_object_new_object();
-    char url[512];
+    char url[512], words[MC_RESULT_MAX_TEXT + 64];
 
     add_str(o, "id", c->id);
     add_str(o, "verdict", mc_verdict_name(c->verdict));
@@ -49,6 +50,18 @@ static json_object *check_json(const mc_check_result_t *c, const char *known)
     add_int(o, "evaluations", c->evals);
     add_int(o, "failures", c->fails);
     add_str(o, "known", known);
+    if (c->gate != MC_GATE_NONE) {
+        json_object *g = json_object_new_object();
+        add_str(g, "outcome", mc_gate_outcome_name(c->gate));
+        add_str(g, "reason", c->gate_reason);
+        json_object_object_add(o, "gate", g);
+    }
+    /* What the gate made of it, beside the spec's verdict ("" when the
+     * verdict stands as it is). */
+    mc_report_gate_words(c, fail_on, words, sizeof(words));
+    if (words[0] != '\0')
+        add_str(o, "gate_decision", words);
+    json_object_object_add(o, "fails_run", json_object_new_boolean(mc_check_fails(c, fail_on)));
     return o;
 }
 
@@ -97,11 +110,13 @@ static json_object *scenario_json(const mc_report_t *rep, size_t i)
     if (r->role != NULL)
         add_str(o, "missing_role", r->role);
     add_str(o, "known", mc__known(rep, i));
+    add_str(o, "outcome", mc_outcome_key(mc_report_outcome(rep, i)));
     add_int(o, "duration_ms", r->duration_ms);
     add_str(o, "exit", r->exit_desc);
     add_str(o, "stderr_tail", r->stderr_tail);
     for (k = 0; k < r->n_checks; k++)
-        json_object_array_add(checks, check_json(&r->checks[k], mc_report_check_known(rep, i, k)));
+        json_object_array_add(checks, check_json(&r->checks[k], mc_report_check_known(rep, i, k),
+                                                      rep->run.fail_on));
     json_object_object_add(o, "checks", checks);
     for (k = 0; k < r->n_tx; k++)
         json_object_array_add(tx, tx_json(&r->tx[k]));
@@ -156,6 +171,16 @@ json_object *mc_report_json(const mc_report_t *rep)
     add_int(sum, "failed", (int64_t)rep->n_failed);
     add_int(sum, "duration_ms", run->duration_ms);
     add_int(sum, "exit_code", mc_report_exit_code(rep));
+    {
+        /* Each run once, by what it came to under the gate and the baseline. */
+        json_object *oc = json_object_new_object();
+        size_t o;
+        add_int(oc, "runs", (int64_t)run->n);
+        for (o = 0; o < MC_OUTCOME_COUNT; o++)
+            add_int(oc, mc_outcome_key((mc_outcome_t)o), (int64_t)rep->outcomes[o]);
+        add_int(oc, "failed_by_gate", (int64_t)rep->n_gated);
+        json_object_object_add(sum, "outcomes", oc);
+    }
     json_object_object_add(root, "summary", sum);
 
     add_str(r, "target", run->target);
@@ -168,7 +193,9 @@ json_object *mc_report_json(const mc_report_t *rep)
         json_object_object_add(r, "partial_reason",
                                json_object_new_string(run->partial_why ? run->partial_why
                                                                        : "the run was interrupted"));
-    json_object_object_add(r, "strict", json_object_new_boolean(run->strict));
+    json_object_object_add(r, "strict", json_object_new_boolean(run->fail_on >= MC_FAIL_ON_WARN));
+    add_str(r, "fail_on", mc_fail_on_name(run->fail_on));
+    add_str(r, "gate", rep->gate_path);
     add_str(r, "tool", "mcpcheck " MC_VERSION);
     add_str(r, "base_dir", rep->base_dir);
     json_object_object_add(root, "run", r);

@@ -5,11 +5,14 @@
  *
  *   FAIL                  <failure type="FAIL">   the broken checks in the body
  *   ERROR                 <error type="ERROR">    the reason and the stderr tail
- *   WARN                  <failure type="WARN"> with --strict, else it passes
+ *   WARN, INFO            <failure type="WARN"|"INFO"> when the gate fails it (--fail-on,
+ *                         a rule), else it passes; the gate's words beside the level
  *   SKIP, NOT-VERIFIED    <skipped message="reason">
  *   known (baseline)      <skipped message="known failure: reason">
  *   not run (interrupted) <skipped message="not run: reason">
  *
+ * The run's outcome counts (they add up to the runs) are properties
+ * "count.passed", "count.failed", ... of the first suite, with "runs".
  * Stale baseline entries are failed testcases of a "baseline" suite. Every
  * testcase has the check lines in <system-out> and the target's stderr tail
  * in <system-err>.
@@ -59,6 +62,15 @@ static void check_text(mc__buf_t *b, const mc_report_t *rep, const mc_scenario_r
         text(b, url);
     }
     mc__buf_puts(b, ")");
+    {
+        char gw[MC_RESULT_MAX_TEXT + 64];
+        mc_report_gate_words(c, rep->run.fail_on, gw, sizeof(gw));
+        if (gw[0] != '\0') {
+            mc__buf_printf(b, " [%s in the spec; ", mc_verdict_name(c->verdict));
+            text(b, gw);
+            mc__buf_puts(b, "]");
+        }
+    }
     if (known != NULL) {
         mc__buf_puts(b, " [known: ");
         text(b, known);
@@ -120,12 +132,12 @@ static void stderr_text(mc__buf_t *b, const mc_scenario_result_t *r)
 }
 
 /* The first failing check's message, for the message="" attribute. */
-static const char *first_message(const mc_scenario_result_t *r, int strict)
+static const char *first_message(const mc_scenario_result_t *r, mc_fail_on_t fail_on)
 {
     size_t k;
 
     for (k = 0; k < r->n_checks; k++)
-        if (mc__verdict_fails(r->checks[k].verdict, strict) && r->checks[k].message != NULL)
+        if (mc_check_fails(&r->checks[k], fail_on) && r->checks[k].message != NULL)
             return r->checks[k].message;
     return r->reason != NULL ? r->reason : "the scenario failed";
 }
@@ -134,7 +146,7 @@ static void testcase(mc__buf_t *b, const mc_report_t *rep, size_t i)
 {
     const mc_scenario_result_t *r = &rep->run.scenarios[i];
     const char *known = mc__known(rep, i);
-    int strict = rep->run.strict;
+    mc_outcome_t out = mc_report_outcome(rep, i);
     char name[600];
     size_t k;
 
@@ -147,14 +159,14 @@ static void testcase(mc__buf_t *b, const mc_report_t *rep, size_t i)
     attr_secs(b, "time", r->duration_ms);
     mc__buf_puts(b, ">\n");
 
-    if (known != NULL && mc__verdict_fails(r->verdict, strict)) {
+    if (out == MC_OUT_KNOWN) {
         char msg[1200];
         snprintf(msg, sizeof(msg), "known failure (%s, baseline): %s", mc_verdict_name(r->verdict),
                  known);
         mc__buf_puts(b, "      <skipped");
         attr(b, "message", msg);
         mc__buf_puts(b, "/>\n");
-    } else if (r->verdict == MC_ERROR) {
+    } else if (out == MC_OUT_ERROR) {
         mc__buf_puts(b, "      <error type=\"ERROR\"");
         attr(b, "message", r->reason != NULL ? r->reason : "the harness or the target failed");
         mc__buf_puts(b, ">");
@@ -165,9 +177,9 @@ static void testcase(mc__buf_t *b, const mc_report_t *rep, size_t i)
                 check_text(b, rep, r, &r->checks[k], mc_report_check_known(rep, i, k));
         stderr_text(b, r);
         mc__buf_puts(b, "</error>\n");
-    } else if (r->verdict == MC_FAIL || (strict && r->verdict == MC_WARN)) {
+    } else if (out == MC_OUT_FAIL) {
         mc__buf_printf(b, "      <failure type=\"%s\"", mc_verdict_name(r->verdict));
-        attr(b, "message", first_message(r, strict));
+        attr(b, "message", first_message(r, rep->run.fail_on));
         mc__buf_puts(b, ">");
         for (k = 0; k < r->n_checks; k++)
             if (r->checks[k].verdict != MC_PASS)
@@ -212,16 +224,16 @@ static void count_one(const mc_report_t *rep, size_t i, counts_t *c)
 {
     const mc_scenario_result_t *r = &rep->run.scenarios[i];
 
+    mc_outcome_t out = mc_report_outcome(rep, i);
+
     c->tests++;
     c->ms += r->duration_ms;
-    if (mc__known(rep, i) != NULL && mc__verdict_fails(r->verdict, rep->run.strict))
+    if (out == MC_OUT_KNOWN || out == MC_OUT_SKIP || out == MC_OUT_NOT_VERIFIED)
         c->skipped++;
-    else if (r->verdict == MC_ERROR)
+    else if (out == MC_OUT_ERROR)
         c->errors++;
-    else if (r->verdict == MC_FAIL || (rep->run.strict && r->verdict == MC_WARN))
+    else if (out == MC_OUT_FAIL)
         c->failures++;
-    else if (r->verdict == MC_SKIP || r->verdict == MC_NOT_VERIFIED)
-        c->skipped++;
 }
 
 static void counts_attrs(mc__buf_t *b, const counts_t *c)
@@ -243,7 +255,20 @@ static void properties(mc__buf_t *b, const mc_report_t *rep)
     mc__buf_puts(b, "/>\n      <property name=\"profile\"");
     attr(b, "value", run->profile);
     mc__buf_printf(b, "/>\n      <property name=\"strict\" value=\"%s\"/>\n",
-                   run->strict ? "true" : "false");
+                   run->fail_on >= MC_FAIL_ON_WARN ? "true" : "false");
+    mc__buf_printf(b, "      <property name=\"fail_on\" value=\"%s\"/>\n",
+                   mc_fail_on_name(run->fail_on));
+    if (rep->gate_path != NULL) {
+        mc__buf_puts(b, "      <property name=\"gate\"");
+        attr(b, "value", rep->gate_path);
+        mc__buf_puts(b, "/>\n");
+    }
+    mc__buf_printf(b, "      <property name=\"runs\" value=\"%zu\"/>\n", run->n);
+    for (size_t o = 0; o < MC_OUTCOME_COUNT; o++)
+        mc__buf_printf(b, "      <property name=\"count.%s\" value=\"%zu\"/>\n",
+                       mc_outcome_key((mc_outcome_t)o), rep->outcomes[o]);
+    mc__buf_printf(b, "      <property name=\"count.failed_by_gate\" value=\"%zu\"/>\n",
+                   rep->n_gated);
     mc__buf_printf(b, "      <property name=\"partial\" value=\"%s\"/>\n",
                    run->partial ? "true" : "false");
     if (rep->baseline_path != NULL) {

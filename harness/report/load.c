@@ -71,6 +71,21 @@ static mc_verdict_t verdict_of(const char *s)
     return MC_ERROR;
 }
 
+/* A check's "gate": {"outcome", "reason"} (the gate's decision on it), if any. */
+static void load_gate(json_object *c, mc_check_result_t *cr, int *oom)
+{
+    json_object *g = get(c, "gate"), *go = g != NULL ? get(g, "outcome") : NULL;
+    const char *gs =
+        go != NULL && json_object_is_type(go, json_type_string) ? json_object_get_string(go) : "";
+
+    cr->gate = strcmp(gs, "fail") == 0     ? MC_GATE_FAIL
+               : strcmp(gs, "warn") == 0   ? MC_GATE_WARN
+               : strcmp(gs, "ignore") == 0 ? MC_GATE_IGNORE
+                                           : MC_GATE_NONE;
+    if (cr->gate != MC_GATE_NONE)
+        cr->gate_reason = str0(g, "reason", oom);
+}
+
 static int load_scenario(json_object *o, mc_scenario_result_t *r, char **known, char ***ck)
 {
     json_object *checks = get(o, "checks"), *tx = get(o, "transcript");
@@ -131,6 +146,7 @@ static int load_scenario(json_object *o, mc_scenario_result_t *r, char **known, 
         cr->line = (int)num(c, "line");
         cr->evals = (unsigned)num(c, "evaluations");
         cr->fails = (unsigned)num(c, "failures");
+        load_gate(c, cr, &oom);
         r->n_checks++;
         kn = str(c, "known", &oom);
         if (kn != NULL) {
@@ -204,7 +220,14 @@ static int load_doc(json_object *doc, mc_report_t *rep)
         snprintf(rr->started, sizeof(rr->started), "%s", started);
     free(started);
     rr->partial = flag(run, "partial");
-    rr->strict = flag(run, "strict");
+    {
+        /* Reports of earlier releases say "strict" only. */
+        json_object *fo = get(run, "fail_on");
+        if (fo == NULL || !json_object_is_type(fo, json_type_string) ||
+            mc_fail_on_parse(json_object_get_string(fo), &rr->fail_on) != 0)
+            rr->fail_on = flag(run, "strict") ? MC_FAIL_ON_WARN : MC_FAIL_ON_FAIL;
+    }
+    rep->gate_path = str(run, "gate", &oom);
     rr->duration_ms = num(sum, "duration_ms");
     {
         json_object *bd = get(run, "base_dir");

@@ -9,11 +9,6 @@
 
 #include "report/internal.h"
 
-int mc__verdict_fails(mc_verdict_t v, int strict)
-{
-    return v == MC_FAIL || v == MC_ERROR || (strict && v == MC_WARN);
-}
-
 int mc_report_init(mc_report_t *rep, mc_run_result_t *run, const char *base_dir)
 {
     memset(rep, 0, sizeof(*rep));
@@ -65,7 +60,113 @@ int mc_report_add_not_run(mc_report_t *rep, const char *id, const char *version,
 
 int mc_report_scenario_fails(const mc_report_t *rep, size_t i)
 {
-    return mc__verdict_fails(rep->run.scenarios[i].verdict, rep->run.strict);
+    return mc_sresult_fails(&rep->run.scenarios[i], rep->run.fail_on);
+}
+
+/* The outcome of a run that does not fail: its worst broken check as the
+ * gate classes it (a rule's "warn" is a warning, "ignore" drops it). */
+static mc_outcome_t standing_outcome(const mc_scenario_result_t *r)
+{
+    mc_verdict_t worst = MC_PASS;
+    size_t k;
+    int broken = 0;
+
+    for (k = 0; k < r->n_checks; k++) {
+        const mc_check_result_t *c = &r->checks[k];
+        mc_verdict_t cls = c->verdict;
+        if (cls != MC_FAIL && cls != MC_WARN && cls != MC_INFO)
+            continue;
+        broken = 1;
+        if (c->gate == MC_GATE_IGNORE)
+            continue;
+        if (c->gate == MC_GATE_WARN || c->gate == MC_GATE_FAIL)
+            cls = MC_WARN;
+        if (cls > worst)
+            worst = cls;
+    }
+    if (worst == MC_PASS && broken)
+        return MC_OUT_IGNORED;
+    if (worst == MC_PASS)
+        worst = r->verdict;
+    return worst == MC_INFO ? MC_OUT_INFO : MC_OUT_WARN;
+}
+
+mc_outcome_t mc_report_outcome(const mc_report_t *rep, size_t i)
+{
+    const mc_scenario_result_t *r = &rep->run.scenarios[i];
+
+    if (mc_report_scenario_fails(rep, i)) {
+        if (mc__known(rep, i) != NULL)
+            return MC_OUT_KNOWN;
+        return r->verdict == MC_ERROR ? MC_OUT_ERROR : MC_OUT_FAIL;
+    }
+    switch (r->verdict) {
+    case MC_PASS:
+        return MC_OUT_PASS;
+    case MC_SKIP:
+        return MC_OUT_SKIP;
+    case MC_NOT_VERIFIED:
+        return MC_OUT_NOT_VERIFIED;
+    default:
+        return standing_outcome(r);
+    }
+}
+
+/* True when run i fails only because of the gate: no check broke a MUST
+ * that fails by itself, and it is no ERROR. */
+static int gated(const mc_report_t *rep, size_t i)
+{
+    const mc_scenario_result_t *r = &rep->run.scenarios[i];
+    size_t k;
+
+    if (r->verdict == MC_ERROR)
+        return 0;
+    for (k = 0; k < r->n_checks; k++)
+        if (r->checks[k].verdict == MC_FAIL && r->checks[k].gate == MC_GATE_NONE)
+            return 0;
+    return r->n_checks > 0;
+}
+
+int mc_report_apply_gate(mc_report_t *rep, const mc_gate_t *g)
+{
+    size_t i;
+    int rc = MC_OK;
+
+    free(rep->gate_path);
+    rep->gate_path = NULL;
+    if (g->path != NULL) {
+        rep->gate_path = strdup(g->path);
+        if (rep->gate_path == NULL)
+            rc = MC_ENOMEM;
+    }
+    for (i = 0; i < rep->run.n && rc == MC_OK; i++)
+        rc = mc_gate_apply(g, &rep->run.scenarios[i]);
+    mc_report_summarize(rep);
+    return rc;
+}
+
+void mc_report_counts_text(const mc_report_t *rep, char *out, size_t n)
+{
+    size_t used = 0, o;
+    int w;
+
+    if (n == 0)
+        return;
+    out[0] = '\0';
+    for (o = 0; o < MC_OUTCOME_COUNT && used < n; o++) {
+        size_t c = rep->outcomes[o];
+        if (c == 0 && o != MC_OUT_PASS && o != MC_OUT_FAIL)
+            continue;
+        w = snprintf(out + used, n - used, "%s%zu %s", used > 0 ? ", " : "", c,
+                     mc_outcome_label((mc_outcome_t)o));
+        used += w > 0 ? (size_t)w : 0;
+        if (o == MC_OUT_FAIL && rep->n_gated > 0 && used < n) {
+            w = snprintf(out + used, n - used, " (%zu by your gate)", rep->n_gated);
+            used += w > 0 ? (size_t)w : 0;
+        }
+    }
+    if (used < n)
+        snprintf(out + used, n - used, " (%zu run%s)", rep->run.n, rep->run.n == 1 ? "" : "s");
 }
 
 const char *mc__known(const mc_report_t *rep, size_t i)
@@ -166,7 +267,8 @@ static int judge_entry(mc_report_t *rep, const mc_baseline_entry_t *e)
             continue;
         matched++;
         if (e->check == NULL) {
-            if (r->verdict == MC_FAIL || r->verdict == MC_WARN || r->verdict == MC_ERROR)
+            if (r->verdict == MC_FAIL || r->verdict == MC_WARN || r->verdict == MC_ERROR ||
+                mc_sresult_fails(r, run->fail_on))
                 return MC_OK; /* confirmed */
             if (r->verdict == MC_PASS || r->verdict == MC_INFO) {
                 held++;
@@ -174,8 +276,10 @@ static int judge_entry(mc_report_t *rep, const mc_baseline_entry_t *e)
             }
         } else {
             const mc_check_result_t *c = find_check(r, e->check);
-            /* An INFO check never fails a run: listing it is no longer needed. */
-            if (c != NULL && c->verdict != MC_PASS && c->verdict != MC_INFO)
+            /* An INFO check fails a run only by the gate: listing it is
+             * needed only then. */
+            if (c != NULL && c->verdict != MC_PASS &&
+                (c->verdict != MC_INFO || mc_check_fails(c, rep->run.fail_on)))
                 return MC_OK; /* confirmed */
             /* A check that is absent counts as gone only when the whole
              * scenario passed: otherwise it may not have been reached. */
@@ -229,7 +333,7 @@ int mc_report_apply_baseline(mc_report_t *rep, const mc_baseline_t *b)
         return MC_ENOMEM;
     for (i = 0; i < run->n; i++) {
         const mc_scenario_result_t *r = &run->scenarios[i];
-        const char *why = mc_baseline_result_reason(b, r, run->strict);
+        const char *why = mc_baseline_result_reason(b, r, run->fail_on);
         if (why != NULL) {
             rep->known[i] = strdup(why);
             if (rep->known[i] == NULL)
@@ -262,8 +366,13 @@ void mc_report_summarize(mc_report_t *rep)
     size_t i;
 
     mc_run_summarize(&rep->run);
-    rep->n_failed = rep->n_errors = rep->n_known = rep->n_stale = 0;
+    rep->n_failed = rep->n_errors = rep->n_known = rep->n_stale = rep->n_gated = 0;
+    memset(rep->outcomes, 0, sizeof(rep->outcomes));
     for (i = 0; i < rep->run.n; i++) {
+        mc_outcome_t o = mc_report_outcome(rep, i);
+        rep->outcomes[o]++;
+        if (o == MC_OUT_FAIL && gated(rep, i))
+            rep->n_gated++;
         if (!mc_report_scenario_fails(rep, i))
             continue;
         if (mc__known(rep, i) != NULL) {
@@ -305,6 +414,7 @@ void mc_report_free(mc_report_t *rep)
     }
     free(rep->not_run);
     free(rep->baseline_path);
+    free(rep->gate_path);
     mc_run_free(&rep->run);
     memset(rep, 0, sizeof(*rep));
 }

@@ -83,7 +83,81 @@ int mc_baseline_parse_key(const char *key, mc_baseline_entry_t *e, mc_errbuf_t *
 
 void mc_baseline_free(mc_baseline_t *b);
 
+/* ---- the gate -------------------------------------------------------------- */
+
+/* Rules a gate file may hold. */
+#define MC_GATE_MAX_RULES 4096
+
+/* One rule: the outcome of the checks whose id matches a glob. */
+typedef struct mc_gate_rule {
+    char *check;               /* a check id, or a glob of them (wildcards * ? [...]) */
+    mc_gate_outcome_t outcome; /* FAIL, WARN or IGNORE */
+    char *reason;
+    int line;                  /* line in the gate file */
+} mc_gate_rule_t;
+
+typedef struct mc_gate {
+    char *path;           /* owned */
+    int has_fail_on;      /* the file sets "fail_on" */
+    mc_fail_on_t fail_on; /* its threshold (the command line's --fail-on wins) */
+    mc_gate_rule_t *v;    /* owned */
+    size_t n;
+} mc_gate_t;
+
+/*
+ * Reads a gate file (JSON or JSONC):
+ *   {"mcpcheck_gate": 1, "fail_on": "fail"|"warn"|"info",
+ *    "rules": [{"check": ID-OR-GLOB, "outcome": "fail"|"warn"|"ignore", "reason": TEXT}]}
+ * ("mcpcheck_gate" and "fail_on" optional). Problems are reported as
+ * "file:line:col: what is wrong". On error g is untouched.
+ */
+int mc_gate_load(const char *path, mc_gate_t *g, mc_errbuf_t *eb);
+
+/* The rule deciding check id: the first whose pattern is the id itself,
+ * else the first glob that matches it; NULL when none (or g is NULL). */
+const mc_gate_rule_t *mc_gate_rule_for(const mc_gate_t *g, const char *check);
+
+/* Writes the gate's decision onto every check of r a rule names. Returns
+ * MC_OK or MC_ENOMEM. */
+int mc_gate_apply(const mc_gate_t *g, mc_scenario_result_t *r);
+
+void mc_gate_free(mc_gate_t *g);
+
+/*
+ * The gate's decision on a broken check in words, or "" when it has nothing
+ * to say (no rule, and the verdict stands): "failed by your gate: REASON",
+ * "warning by your gate: REASON", "ignored by your gate: REASON", or,
+ * without a rule, "fails the run (--fail-on warn)" for a WARN or INFO that
+ * the threshold fails.
+ */
+void mc_report_gate_words(const mc_check_result_t *c, mc_fail_on_t fail_on, char *out, size_t n);
+
 /* ---- the report ------------------------------------------------------------ */
+
+/*
+ * What a scenario run came to once the gate and the baseline have spoken.
+ * Every run has exactly one outcome, so the outcomes add up to the runs.
+ */
+typedef enum mc_outcome {
+    MC_OUT_PASS = 0,
+    MC_OUT_FAIL,         /* fails the run (a WARN or INFO the gate fails included) */
+    MC_OUT_ERROR,        /* fails the run: the harness or the target's process failed */
+    MC_OUT_KNOWN,        /* would fail the run, but the baseline lists it */
+    MC_OUT_WARN,         /* broken SHOULD (or a rule's "warn") that does not fail the run */
+    MC_OUT_INFO,         /* MAY observations only */
+    MC_OUT_IGNORED,      /* broken checks only, every one ignored by the gate */
+    MC_OUT_SKIP,
+    MC_OUT_NOT_VERIFIED
+} mc_outcome_t;
+
+#define MC_OUTCOME_COUNT 9
+
+/* The words of an outcome in counts: "passed", "failed", "errors", "known",
+ * "warnings", "info", "ignored", "skipped", "not verified". */
+const char *mc_outcome_label(mc_outcome_t o);
+/* Its key in report.json and junit.xml: "passed", "failed", "errors",
+ * "known", "warnings", "info", "ignored", "skipped", "not_verified". */
+const char *mc_outcome_key(mc_outcome_t o);
 
 /* A planned scenario run that did not happen (the run was interrupted). */
 typedef struct mc_report_notrun {
@@ -109,12 +183,16 @@ typedef struct mc_report {
     char ***check_known;            /* owned, per scenario, per check: reason or NULL */
     mc_report_bnote_t *notes;       /* owned: stale and unexercised baseline entries */
     size_t n_notes;
+    char *gate_path;                /* owned, or NULL when no gate file was used */
     char base_dir[4096];            /* file paths in outputs are made relative to it */
     /* read-only, computed by mc_report_summarize() */
     size_t n_failed;                /* failing scenarios the baseline does not list */
     size_t n_errors;                /* of which ERROR */
     size_t n_known;                 /* failing scenarios the baseline lists */
     size_t n_stale;                 /* stale baseline entries */
+    size_t outcomes[MC_OUTCOME_COUNT]; /* runs per outcome; they add up to run.n */
+    size_t n_gated;                 /* of outcomes[MC_OUT_FAIL]: runs failed only because the
+                                       gate fails a WARN or INFO (or a rule says "fail") */
 } mc_report_t;
 
 /*
@@ -136,12 +214,24 @@ int mc_report_add_not_run(mc_report_t *rep, const char *id, const char *version,
  */
 int mc_report_apply_baseline(mc_report_t *rep, const mc_baseline_t *b);
 
-/* Recounts run->count and the n_* fields. */
+/* Applies a gate: its rules' decisions onto the checks (mc_gate_apply), its
+ * path into the report. Recounts. Returns MC_OK or MC_ENOMEM. */
+int mc_report_apply_gate(mc_report_t *rep, const mc_gate_t *g);
+
+/* Recounts run->count, outcomes and the n_* fields. */
 void mc_report_summarize(mc_report_t *rep);
 
-/* True when this scenario fails the run: FAIL, ERROR, or WARN with --strict
- * (known or not). */
+/* True when this scenario fails the run by the gate (mc_sresult_fails),
+ * known or not. */
 int mc_report_scenario_fails(const mc_report_t *rep, size_t i);
+
+/* The outcome of scenario run i. */
+mc_outcome_t mc_report_outcome(const mc_report_t *rep, size_t i);
+
+/* The counts line: "N passed, N failed (N by your gate), N info ... (N runs)"
+ * with every non-zero outcome once (passed and failed always), adding up
+ * to the runs. */
+void mc_report_counts_text(const mc_report_t *rep, char *out, size_t n);
 
 /* The baseline reason of check k of scenario i, or NULL. */
 const char *mc_report_check_known(const mc_report_t *rep, size_t i, size_t k);
@@ -153,7 +243,7 @@ const char *mc_report_check_known(const mc_report_t *rep, size_t i, size_t k);
  * check of r, or NULL.
  */
 const char *mc_baseline_result_reason(const mc_baseline_t *b, const mc_scenario_result_t *r,
-                                      int strict);
+                                      mc_fail_on_t fail_on);
 const char *mc_baseline_check_reason(const mc_baseline_t *b, const mc_scenario_result_t *r,
                                      const char *check);
 
@@ -187,17 +277,28 @@ typedef struct mc_report_cause {
     char key[MC_REPORT_CAUSE_KEY];
     size_t count;           /* findings with this cause */
     size_t scenario;        /* index of the first scenario run that shows it */
-    size_t check_index;     /* its check there ((size_t)-1 for an ERROR) */
+    size_t check_index;     /* its check there ((size_t)-1 for an ERROR or a SKIP) */
+    int fails;              /* it fails the run (the gate's say) */
 } mc_report_cause_t;
 
 /*
- * Groups the findings that fail or warn (FAIL and WARN checks, ERROR
- * scenarios; not those a baseline lists) by cause, worst first, then by how
- * often they occur. *out is an owned array (free()), *findings the number of
- * findings grouped. Returns MC_OK or MC_ENOMEM (then *out is NULL).
+ * Groups the findings that fail or warn (FAIL and WARN checks, any check
+ * the gate fails, ERROR scenarios; not those a baseline lists) by cause:
+ * those that fail the run first, then the worst, then by how often they
+ * occur. *out is an owned array (free()), *findings the number of findings
+ * grouped. Returns MC_OK or MC_ENOMEM (then *out is NULL).
  */
 int mc_report_causes(const mc_report_t *rep, mc_report_cause_t **out, size_t *n,
                      size_t *findings);
+
+/* The same grouping of the INFO checks that do not fail the run (MAY
+ * observations). */
+int mc_report_observations(const mc_report_t *rep, mc_report_cause_t **out, size_t *n,
+                           size_t *findings);
+
+/* The same grouping of the SKIP runs by reason (check NULL, verdict SKIP). */
+int mc_report_skips(const mc_report_t *rep, mc_report_cause_t **out, size_t *n,
+                    size_t *findings);
 
 /* ---- what was not verified, and why --------------------------------------- */
 
@@ -307,8 +408,9 @@ int mc_report_merge_html(const mc_report_t *const *reps, const char *const *labe
  * NULL) is shown as known. color adds ANSI colours. Returns the length
  * written.
  */
-size_t mc_report_console_result(const mc_scenario_result_t *r, const mc_baseline_t *b, int strict,
-                                int color, int verbose, char *out, size_t n);
+size_t mc_report_console_result(const mc_scenario_result_t *r, const mc_baseline_t *b,
+                                mc_fail_on_t fail_on, int color, int verbose, char *out,
+                                size_t n);
 
 /* A progress line (no newline): "[ 12/292] ████···· 2 failed  0:04". */
 size_t mc_report_console_progress(size_t done, size_t total, size_t failed, int64_t elapsed_ms,
@@ -317,24 +419,45 @@ size_t mc_report_console_progress(size_t done, size_t total, size_t failed, int6
 /* The baseline's stale and unexercised entries, one line each ("" when none). */
 size_t mc_report_console_baseline(const mc_report_t *rep, int color, char *out, size_t n);
 
-/* The closing line: "N passed, N failed" and the other counts. */
+/* The closing line: mc_report_counts_text(), then the stale baseline
+ * entries, the runs that did not happen, the threshold when not "fail",
+ * and why a run is partial. */
 size_t mc_report_console_summary(const mc_report_t *rep, int color, char *out, size_t n);
 
-/* Lines of the server's stderr the console shows under a scenario ERROR cause. */
-#define MC_REPORT_CONSOLE_STDERR_LINES 5
+
+/* One line of an area's runs, by the spec's verdicts:
+ * "resources        30 runs: 29 PASS, 1 FAIL". */
+size_t mc_report_console_area(const char *area, const size_t count[MC_VERDICT_COUNT],
+                              char *out, size_t n);
+
 /* Causes the console lists before "... and N more" (all with verbose). */
 #define MC_REPORT_CONSOLE_CAUSES 20
-/* Bytes of a reason, and of a quote, on one console line. */
+/* Bytes of a reason, of a quote, and of a message sent or received, on one
+ * console line. */
 #define MC_REPORT_CONSOLE_REASON 160
 #define MC_REPORT_CONSOLE_QUOTE 240
+#define MC_REPORT_CONSOLE_TX 160
+/* Groups of INFO observations and of SKIP reasons listed (all with verbose). */
+#define MC_REPORT_CONSOLE_GROUPS 12
 
 /*
- * The run's last lines: "failures by cause (N findings, N causes):" and one
- * line per cause (verdict, level, check id, count, reason, first scenario),
- * as mc_report_causes() groups them. Nothing when nothing fails or warns.
+ * "failures by cause (N findings, N causes):" and per cause (as
+ * mc_report_causes() groups them) a line (verdict, level, check id, count,
+ * reason, first scenario), then where it shows first: the step's
+ * file:line, the line sent and the message judged (cut to
+ * MC_REPORT_CONSOLE_TX bytes, control bytes shown as '.'), and the gate's
+ * decision when it has one. Nothing when nothing fails or warns.
  */
 size_t mc_report_console_causes(const mc_report_t *rep, int color, int verbose, char *out,
                                 size_t n);
+
+/* "info (N observations), by check:" and one line per group of
+ * mc_report_observations(); nothing when there is none. */
+size_t mc_report_console_observations(const mc_report_t *rep, int verbose, char *out, size_t n);
+
+/* "skipped (N runs), by reason:" and one line per group of mc_report_skips();
+ * nothing when nothing was skipped. */
+size_t mc_report_console_skips(const mc_report_t *rep, int verbose, char *out, size_t n);
 
 /* Groups of NOT-VERIFIED runs the console lists (all with verbose). */
 #define MC_REPORT_CONSOLE_MISSING 12

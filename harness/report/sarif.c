@@ -188,6 +188,20 @@ static json_object *location(const mc_report_t *rep, const char *file, int line)
     return loc;
 }
 
+/* A result's level: the spec's (its rule's default), unless the gate
+ * decides otherwise: "error" when the check fails the run, "warning" for a
+ * rule's "warn" that does not, "note" for one it ignores. */
+static const char *gated_level(const mc_report_t *rep, const mc_check_result_t *c)
+{
+    if (mc_check_fails(c, rep->run.fail_on))
+        return "error";
+    if (c->gate == MC_GATE_WARN || c->gate == MC_GATE_FAIL)
+        return "warning";
+    if (c->gate == MC_GATE_IGNORE)
+        return "note";
+    return sarif_level(c->level);
+}
+
 static void add_result(json_object *results, const mc_report_t *rep,
                        const mc_scenario_result_t *r, const char *rule_id, int idx,
                        const char *level, const char *message, int line,
@@ -238,6 +252,13 @@ static void add_result(json_object *results, const mc_report_t *rep,
             json_object_object_add(props, "expected", mc__json_str(c->expected));
         if (c->actual != NULL)
             json_object_object_add(props, "actual", mc__json_str(c->actual));
+        json_object_object_add(props, "specLevel",
+                               json_object_new_string(mc_level_name(c->level)));
+        json_object_object_add(props, "failsRun",
+                               json_object_new_boolean(mc_check_fails(c, rep->run.fail_on)));
+        mc_report_gate_words(c, rep->run.fail_on, url, sizeof(url));
+        if (url[0] != '\0')
+            json_object_object_add(props, "gateDecision", mc__json_str(url));
     }
     if (r->stderr_tail != NULL && r->stderr_tail[0] != '\0' && c == NULL)
         json_object_object_add(props, "stderrTail", mc__json_str(r->stderr_tail));
@@ -249,6 +270,12 @@ static void add_result(json_object *results, const mc_report_t *rep,
         json_object_array_add(sups, s);
         json_object_object_add(res, "suppressions", sups);
         json_object_object_add(res, "baselineState", json_object_new_string("unchanged"));
+    } else if (c != NULL && c->gate == MC_GATE_IGNORE) {
+        json_object *sups = json_object_new_array(), *s = json_object_new_object();
+        json_object_object_add(s, "kind", json_object_new_string("external"));
+        json_object_object_add(s, "justification", mc__json_str(c->gate_reason));
+        json_object_array_add(sups, s);
+        json_object_object_add(res, "suppressions", sups);
     }
     json_object_array_add(results, res);
 }
@@ -292,7 +319,7 @@ int mc_report_sarif(const mc_report_t *rep, char **out, size_t *len)
             }
             if (c->verdict == MC_PASS)
                 continue;
-            add_result(results, rep, r, c->id, idx, sarif_level(c->level),
+            add_result(results, rep, r, c->id, idx, gated_level(rep, c),
                        c->message != NULL ? c->message : c->quote, c->line, c,
                        mc_report_check_known(rep, i, k));
         }

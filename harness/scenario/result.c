@@ -11,6 +11,17 @@
 /* Transcript bytes held by every live result (MC_RESULT_MAX_RUN_TX_BYTES). */
 static atomic_size_t tx_held, tx_lines_held;
 
+/* Gives back n of what a counter holds, never below zero: a result read
+ * back from report.json (report/load.c) holds a transcript it never
+ * counted, and freeing it must not wrap the counter round. */
+static void release(atomic_size_t *a, size_t n)
+{
+    size_t cur = atomic_load(a);
+
+    while (!atomic_compare_exchange_weak(a, &cur, cur > n ? cur - n : 0))
+        ;
+}
+
 const char *mc_verdict_name(mc_verdict_t v)
 {
     static const char *const names[] = {"PASS", "SKIP", "INFO", "NOT-VERIFIED",
@@ -258,12 +269,13 @@ void mc_sresult_free(mc_scenario_result_t *r)
         free(c->expected);
         free(c->actual);
         free(c->path);
+        free(c->gate_reason);
     }
     free(r->checks);
     for (i = 0; i < r->n_tx; i++)
         free(r->tx[i].line);
-    atomic_fetch_sub(&tx_held, r->tx_bytes);
-    atomic_fetch_sub(&tx_lines_held, r->n_tx);
+    release(&tx_held, r->tx_bytes);
+    release(&tx_lines_held, r->n_tx);
     free(r->tx);
     free(r->id);
     free(r->area);
@@ -288,14 +300,108 @@ void mc_run_summarize(mc_run_result_t *run)
         run->count[run->scenarios[i].verdict]++;
 }
 
+const char *mc_fail_on_name(mc_fail_on_t f)
+{
+    switch (f) {
+    case MC_FAIL_ON_WARN:
+        return "warn";
+    case MC_FAIL_ON_INFO:
+        return "info";
+    default:
+        return "fail";
+    }
+}
+
+int mc_fail_on_parse(const char *s, mc_fail_on_t *out)
+{
+    if (strcmp(s, "fail") == 0)
+        *out = MC_FAIL_ON_FAIL;
+    else if (strcmp(s, "warn") == 0)
+        *out = MC_FAIL_ON_WARN;
+    else if (strcmp(s, "info") == 0)
+        *out = MC_FAIL_ON_INFO;
+    else
+        return -1;
+    return 0;
+}
+
+const char *mc_gate_outcome_name(mc_gate_outcome_t g)
+{
+    switch (g) {
+    case MC_GATE_FAIL:
+        return "fail";
+    case MC_GATE_WARN:
+        return "warn";
+    case MC_GATE_IGNORE:
+        return "ignore";
+    default:
+        return "";
+    }
+}
+
+/* Whether a finding of verdict class v fails the run at this threshold. */
+static int class_fails(mc_verdict_t v, mc_fail_on_t fail_on)
+{
+    return v == MC_FAIL || v == MC_ERROR || (v == MC_WARN && fail_on >= MC_FAIL_ON_WARN) ||
+           (v == MC_INFO && fail_on >= MC_FAIL_ON_INFO);
+}
+
+int mc_check_fails(const mc_check_result_t *c, mc_fail_on_t fail_on)
+{
+    if (c->verdict != MC_FAIL && c->verdict != MC_WARN && c->verdict != MC_INFO)
+        return 0;
+    switch (c->gate) {
+    case MC_GATE_FAIL:
+        return 1;
+    case MC_GATE_WARN:
+        return class_fails(MC_WARN, fail_on);
+    case MC_GATE_IGNORE:
+        return 0;
+    default:
+        return class_fails(c->verdict, fail_on);
+    }
+}
+
+int mc_sresult_fails(const mc_scenario_result_t *r, mc_fail_on_t fail_on)
+{
+    size_t k;
+    int explained = 0;
+
+    if (r->verdict == MC_ERROR)
+        return 1;
+    for (k = 0; k < r->n_checks; k++) {
+        if (mc_check_fails(&r->checks[k], fail_on))
+            return 1;
+        explained |= r->checks[k].verdict == r->verdict;
+    }
+    /* A verdict set without a check to show for it is judged as it stands. */
+    return !explained && class_fails(r->verdict, fail_on);
+}
+
+int mc_check_set_gate(mc_check_result_t *c, mc_gate_outcome_t g, const char *reason)
+{
+    char *copy = NULL;
+
+    if (g != MC_GATE_NONE && reason != NULL) {
+        copy = strdup(reason);
+        if (copy == NULL)
+            return MC_ENOMEM;
+    }
+    free(c->gate_reason);
+    c->gate = g;
+    c->gate_reason = copy;
+    return MC_OK;
+}
+
 int mc_run_exit_code(const mc_run_result_t *run)
 {
+    size_t i;
+
     if (run->n > 0 && run->count[MC_ERROR] == run->n)
         return 3;
-    if (run->count[MC_FAIL] > 0 || run->count[MC_ERROR] > 0)
-        return 1;
-    if (run->strict && run->count[MC_WARN] > 0)
-        return 1;
+    for (i = 0; i < run->n; i++)
+        if (mc_sresult_fails(&run->scenarios[i], run->fail_on))
+            return 1;
     if (run->partial)
         return 3;
     return 0;

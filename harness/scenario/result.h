@@ -46,8 +46,37 @@ typedef enum mc_verdict {
 const char *mc_verdict_name(mc_verdict_t v);
 
 /* The verdict of a broken check of this level: MUST -> FAIL, SHOULD -> WARN,
- * MAY and INFO -> INFO (which never fails a run, even with --strict). */
+ * MAY and INFO -> INFO (which fails a run only with --fail-on info). */
 mc_verdict_t mc_verdict_for_level(mc_level_t level);
+
+/*
+ * The gate: what fails the user's run. The spec's level and a check's
+ * verdict never change; the gate decides, beside them, whether a broken
+ * check fails the run. --fail-on sets the threshold (FAIL by default; WARN
+ * is --strict; INFO fails on any finding); a gate rule may set a check's
+ * outcome outright, with a reason every report prints.
+ */
+typedef enum mc_fail_on {
+    MC_FAIL_ON_FAIL = 0, /* a broken MUST (and an ERROR) fails the run */
+    MC_FAIL_ON_WARN,     /* a broken SHOULD too (--strict) */
+    MC_FAIL_ON_INFO      /* any finding, MAY observations included */
+} mc_fail_on_t;
+
+/* "fail", "warn", "info". */
+const char *mc_fail_on_name(mc_fail_on_t f);
+/* Parses "fail", "warn" or "info". Returns 0, or -1 for another word. */
+int mc_fail_on_parse(const char *s, mc_fail_on_t *out);
+
+/* A gate rule's outcome for a check; NONE: no rule names it. */
+typedef enum mc_gate_outcome {
+    MC_GATE_NONE = 0,
+    MC_GATE_FAIL,   /* broken, it fails the run whatever its level */
+    MC_GATE_WARN,   /* broken, it is a warning (fails only with --fail-on warn or info) */
+    MC_GATE_IGNORE  /* broken, it is shown but never fails the run */
+} mc_gate_outcome_t;
+
+/* "" (NONE), "fail", "warn", "ignore". */
+const char *mc_gate_outcome_name(mc_gate_outcome_t g);
 
 typedef struct mc_check_result {
     char *id;
@@ -66,6 +95,8 @@ typedef struct mc_check_result {
     int line;        /* scenario file line of the step */
     unsigned evals;  /* times evaluated */
     unsigned fails;  /* times it did not hold */
+    mc_gate_outcome_t gate; /* the gate rule naming this check, or NONE */
+    char *gate_reason;      /* owned: that rule's reason (NULL when NONE) */
 } mc_check_result_t;
 
 typedef struct mc_tx_line {
@@ -108,7 +139,7 @@ typedef struct mc_run_result {
     int partial;              /* interrupted: not every scenario ran */
     char *partial_why;        /* why the run is partial, e.g. "the run was interrupted" (owned;
                                  NULL: interrupted) */
-    int strict;               /* WARN fails the run */
+    mc_fail_on_t fail_on;     /* --fail-on: the level from which a finding fails the run */
     size_t count[MC_VERDICT_COUNT];
 } mc_run_result_t;
 
@@ -145,11 +176,27 @@ void mc_sresult_finish(mc_scenario_result_t *r);
 
 void mc_sresult_free(mc_scenario_result_t *r);
 
-/* Counts verdicts. */
+/* Whether a check fails the run: it is broken (FAIL, WARN or INFO) and its
+ * gate rule says "fail", or no rule names it and its verdict is at or above
+ * the threshold (WARN needs --fail-on warn, INFO --fail-on info). A rule's
+ * "warn" fails with --fail-on warn or info; "ignore" never fails. */
+int mc_check_fails(const mc_check_result_t *c, mc_fail_on_t fail_on);
+
+/* Whether a scenario run fails the run: an ERROR, a check that fails
+ * (mc_check_fails), or a FAIL, WARN or INFO verdict no check accounts for,
+ * judged against the threshold. */
+int mc_sresult_fails(const mc_scenario_result_t *r, mc_fail_on_t fail_on);
+
+/* Sets a check's gate decision (reason copied; NULL for NONE). Returns
+ * MC_OK or MC_ENOMEM (the check is then untouched). */
+int mc_check_set_gate(mc_check_result_t *c, mc_gate_outcome_t g, const char *reason);
+
+/* Counts verdicts: count[v] is how many scenario runs have the spec's
+ * verdict v (each run once). */
 void mc_run_summarize(mc_run_result_t *run);
 
-/* Exit code of a run: 0 pass, 1 fail (FAIL, ERROR, or WARN with strict),
- * 3 when nothing could run (every scenario ERROR). */
+/* Exit code of a run: 0 pass, 1 fail (a scenario run that fails by
+ * mc_sresult_fails), 3 when nothing could run (every scenario ERROR). */
 int mc_run_exit_code(const mc_run_result_t *run);
 
 void mc_run_free(mc_run_result_t *run);

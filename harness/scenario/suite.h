@@ -20,7 +20,10 @@
 /* Worker threads at most. */
 #define MC_SUITE_MAX_JOBS 64
 
-typedef void (*mc_suite_cb)(void *ctx, const mc_scenario_result_t *r, size_t done, size_t total);
+/* Called with each finished result, in job order, one at a time. The
+ * callback may annotate r (the gate's decisions on its checks); the result
+ * stays the suite's. */
+typedef void (*mc_suite_cb)(void *ctx, mc_scenario_result_t *r, size_t done, size_t total);
 
 typedef struct mc_suite_opts {
     const char *const *versions; /* NULL-terminated versions to run */

@@ -21,7 +21,7 @@ fi
 # Against a server whose static text differs the recording's SHOULD warns,
 # as the author's rule, and fails the run with --strict.
 sed -i 's/This is the content/Changed content/' "$dir/scenarios/recorded/r.jsonc"
-if "$mcpcheck" run --strict --scenarios "$dir/scenarios" --report-dir "$dir/rep" -- "$refserver" >"$dir/out" 2>&1; then
+if "$mcpcheck" run -v --strict --scenarios "$dir/scenarios" --report-dir "$dir/rep" -- "$refserver" >"$dir/out" 2>&1; then
   echo "record_round_trip: an edited expectation still passed"; cat "$dir/out"; exit 1
 fi
 grep -q 'WARN' "$dir/out"

@@ -21,7 +21,7 @@ filter='resources/*'
 grep -q '"resources/read-blob:resources/read/blob-base64"' "$tmp/known.jsonc" \
   && ok "the baseline lists scenario:check" || fail "baseline lacks resources/read-blob:resources/read/blob-base64"
 
-"$mcpcheck" run --strict $versions --filter "$filter" --baseline "$tmp/known.jsonc" --report-dir "$tmp/known" \
+"$mcpcheck" run -v --strict $versions --filter "$filter" --baseline "$tmp/known.jsonc" --report-dir "$tmp/known" \
   -- "$refserver" --inject blob-not-base64 >"$tmp/2.log" 2>&1
 code=$?
 [ "$code" -eq 0 ] && ok "the same failing run with the baseline exits 0" \

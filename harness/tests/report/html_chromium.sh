@@ -47,7 +47,7 @@ browse --window-size=390,844 --screenshot="$tmp/phone.png" "$url" >/dev/null
 browse --dump-dom "$url" >"$tmp/dom.html"
 grep -q "<p class=\"sumline\" id=\"sumline\">$summary</p>" "$tmp/dom.html" \
   && ok "the rendered page shows the summary '$summary'" || { fail "summary not in the DOM"; head -c 600 "$tmp/dom.html"; }
-grep -q 'Areas × verdicts\|Areas &times; verdicts' "$tmp/dom.html" && ok "the matrix is on the page" \
+grep -q 'Areas × outcomes\|Areas &times; outcomes' "$tmp/dom.html" && ok "the matrix is on the page" \
   || fail "no matrix"
 grep -q '<details class="sc v-fail" id="s[0-9]*" data-v="FAIL" data-k="resources/read-blob [^"]*" open=""' "$tmp/dom.html" \
   && ok "the failing scenario is rendered open" || fail "failing scenario not open"

@@ -81,7 +81,7 @@ static void make_report(mc_report_t *rep, int strict)
     run.versions = strdup("2025-06-18,2025-11-25");
     run.profile = strdup("default");
     snprintf(run.started, sizeof(run.started), "2025-01-01T00:00:00Z");
-    run.strict = strict;
+    run.fail_on = strict ? MC_FAIL_ON_WARN : MC_FAIL_ON_FAIL;
     run.duration_ms = 1234;
     assert_int_equal(mc_report_init(rep, &run, "/src"), MC_OK);
 }
@@ -385,7 +385,7 @@ static void test_trace_and_html(void **state)
     assert_null(strstr(t, "<b>&"));
     assert_null(strstr(t, "<oops>"));
     assert_non_null(strstr(t, "&lt;oops&gt;"));
-    assert_non_null(strstr(t, "id=\"sumline\">1 passed, 2 failed, 1 errors</p>"));
+    assert_non_null(strstr(t, "id=\"sumline\">1 passed, 2 failed, 1 errors (4 runs)</p>"));
     free(t);
     mc_report_free(&rep);
 }
@@ -427,7 +427,7 @@ static void test_console(void **state)
     (void)state;
     make_report(&rep, 0);
     mc_report_console_summary(&rep, 0, buf, sizeof(buf));
-    assert_string_equal(buf, "1 passed, 2 failed, 1 errors\n");
+    assert_string_equal(buf, "1 passed, 2 failed, 1 errors (4 runs)\n");
     mc_report_console_result(&rep.run.scenarios[0], NULL, 0, 0, 0, buf, sizeof(buf));
     assert_non_null(strstr(buf, "FAIL         res/broken [2025-06-18] (12 ms)\n"));
     assert_null(strchr(buf, '\033'));
@@ -486,11 +486,11 @@ static void test_levels_info(void **state)
     add_check(&run.scenarios[0], "area/info", MC_LEVEL_INFO, 0, "a hint");
     mc_sresult_finish(&run.scenarios[0]);
     assert_int_equal(run.scenarios[0].verdict, MC_INFO);
-    run.strict = 1;
+    run.fail_on = MC_FAIL_ON_WARN;
     assert_int_equal(mc_report_init(&rep, &run, "/src"), MC_OK);
     assert_int_equal(mc_report_exit_code(&rep), 0);
     mc_report_console_summary(&rep, 0, buf, sizeof(buf));
-    assert_string_equal(buf, "0 passed, 0 failed, 1 info\n");
+    assert_string_equal(buf, "0 passed, 0 failed, 1 info (1 run); --fail-on warn\n");
     mc_report_console_causes(&rep, 0, 0, buf, sizeof(buf));
     assert_string_equal(buf, "");
     {
@@ -554,12 +554,21 @@ static void test_causes_folding(void **state)
     free(cs);
 
     mc_report_console_summary(&rep, 0, buf, sizeof(buf));
-    assert_string_equal(buf, "0 passed, 5 failed, 1 skipped, 1 not verified\n");
+    assert_string_equal(buf, "0 passed, 5 failed, 1 skipped, 1 not verified (7 runs)\n");
     mc_report_console_causes(&rep, 0, 0, buf, sizeof(buf));
     assert_non_null(strstr(buf, "failures by cause (5 findings, 2 causes):\n"));
     assert_non_null(strstr(buf, "area/rule  x3  it broke: <here>  (first: res/broken [2025-06-18])"));
     assert_non_null(strstr(buf, "wire/response-id  x2  response id 5 matches no request sent"));
-    assert_int_equal(lines_of(buf), 3);
+    /* Each cause shows where it shows first: the step's file:line, the line
+     * sent and the message judged, the target's control bytes made harmless. */
+    assert_non_null(strstr(buf, "  (first: res/broken [2025-06-18])\n"
+                                "        at scenarios/res/broken.jsonc:7 [2025-06-18]\n"
+                                "        sent: {\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n"
+                                "        got:  <b>&\"quote'</b> ]]> ..[31m "));
+    assert_null(strchr(buf, '\x1b'));
+    assert_null(strchr(buf, '\x01'));
+    assert_null(strchr(buf, '\xff'));
+    assert_int_equal(lines_of(buf), 9);
 
     /* Folded: SKIP and NOT-VERIFIED are one line each; -v expands them. */
     mc_report_console_result(&rep.run.scenarios[5], NULL, 0, 0, 0, buf, sizeof(buf));
@@ -607,7 +616,7 @@ static void test_causes_html_json(void **state)
         assert_non_null(strstr(att, "&times;3"));
         assert_non_null(strstr(att, "it broke: &lt;here&gt;"));
     }
-    assert_non_null(strstr(t, "id=\"sumline\">0 passed, 5 failed, 1 skipped, 1 not verified</p>"));
+    assert_non_null(strstr(t, "id=\"sumline\">0 passed, 5 failed, 1 skipped, 1 not verified (7 runs)</p>"));
     free(t);
 
     /* report.json: level, quote, the reading apart, ref and url of the version. */

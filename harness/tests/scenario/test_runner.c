@@ -324,7 +324,7 @@ typedef struct seen {
     volatile int *stop_after_first;
 } seen_t;
 
-static void on_result(void *ctx, const mc_scenario_result_t *r, size_t done, size_t total)
+static void on_result(void *ctx, mc_scenario_result_t *r, size_t done, size_t total)
 {
     seen_t *s = ctx;
 

@@ -135,6 +135,10 @@ def main():
         rep = os.path.join(tmp, "bug")
         code, out = mcp_run(mcpcheck, SCENARIOS, rep, bug=True)
         expect(code == 1, f"run with the bug exits 1, got {code}\n{out}")
+        expect(f"MUST   {CHECK} (your rule)" in out,
+               f"the default console's cause names the rule as yours\n{out}")
+        # Every run with its checks (-v): the rule's own lines.
+        code, out = mcp_run(mcpcheck, SCENARIOS, rep, bug=True, extra=["-v"])
         expect(f"FAIL  {CHECK}: tools/call: result.content[0].text: expected \"5\", got \"6\""
                in out, f"console names the broken rule\n{out}")
         expect(f"MUST your rule {LINK}" in out, f"console labels it your rule\n{out}")
@@ -159,7 +163,7 @@ def main():
         with open(os.path.join(should, "add-sum.jsonc"), "w", encoding="utf-8") as f:
             f.write(text)
         folder = os.path.dirname(should)
-        code, out = mcp_run(mcpcheck, folder, os.path.join(tmp, "s1"), bug=True)
+        code, out = mcp_run(mcpcheck, folder, os.path.join(tmp, "s1"), bug=True, extra=["-v"])
         expect(code == 0 and "SHOULD your rule" in out and "WARN" in out,
                f"an author's SHOULD warns, exit 0 (got {code})\n{out}")
         code, out = mcp_run(mcpcheck, folder, os.path.join(tmp, "s2"), bug=True, extra=["--strict"])
