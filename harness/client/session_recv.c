@@ -186,6 +186,22 @@ static int null_id_result(mc_session_t *s, mc_msg_t *msg)
 }
 
 /*
+ * True when a line that is no JSON text carries, as its id, the id of the
+ * handshake request being waited for: it is that request's answer, and it
+ * cannot be read (why says why; kept in handshake_why).
+ */
+static int unreadable_answer(mc_session_t *s, const char *raw_id, size_t len, const char *why)
+{
+    char want[32];
+    int n = snprintf(want, sizeof(want), "%lld", (long long)s->handshake_id);
+
+    if (raw_id == NULL || n <= 0 || (size_t)n != len || memcmp(raw_id, want, len) != 0)
+        return 0;
+    snprintf(s->handshake_why, sizeof(s->handshake_why), "%.150s", why);
+    return 1;
+}
+
+/*
  * Handles one inbound frame: the judge parses and judges it, the observer
  * sees it with what the judge made of it (in_judged), and the session acts
  * on the decoded message, which it takes over from the judge.
@@ -194,6 +210,8 @@ static void on_frame(mc_session_t *s, mc_inframe_t *fr)
 {
     mc_wire_info_t info;
     mc_msg_t msg;
+    const char *raw_id;
+    size_t raw_id_len;
     int is_json;
 
     s->seq_in++;
@@ -207,12 +225,17 @@ static void on_frame(mc_session_t *s, mc_inframe_t *fr)
     s->in_answers = NULL;
     msg = info.msg;
     is_json = info.is_json;
+    raw_id = info.raw_id;
+    raw_id_len = info.raw_id_len;
     memset(&info, 0, sizeof(info));
     /* Framing and parsing were judged (wire/newline-delimited,
      * wire/message-size, wire/stdout-only-messages, wire/utf8): what is no
      * JSON text is not acted on. */
     if (fr->kind == MC_FRAME_OVERSIZE)
         s->oversize_seen++;
+    if (fr->kind == MC_FRAME_LINE && !is_json && s->handshake_id > 0 &&
+        unreadable_answer(s, raw_id, raw_id_len, msg.reason))
+        s->handshake_unreadable = 1;
     if (fr->kind != MC_FRAME_LINE || (fr->flags & MC_FRAME_F_NUL) || !is_json) {
         mc_msg_free(&msg);
         return;
