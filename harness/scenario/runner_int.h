@@ -74,6 +74,10 @@ typedef struct rctx {
     char version[32];
     int step_timeout;
     int unusable;           /* the target failed in a way no scenario can get past */
+    int64_t first_line_ms;  /* from t0 to the target's first line; -1 until it comes */
+    uint64_t first_msg_seq; /* the transcript line of its first message; 0 until it comes */
+    mc_probe_t *probe;      /* a version probe's findings, or NULL for a scenario */
+    int startup_owner;      /* this run reports the suite's start-up lines */
 } rctx_t;
 
 /* --- runner.c: checks and traffic --- */

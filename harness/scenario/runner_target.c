@@ -334,6 +334,25 @@ int mc__runner_start(rctx_t *c, int *rc)
     return 0;
 }
 
+/* What a version probe's handshake found (c->probe). */
+static void probe_outcome(rctx_t *c, int rc, const char *want_version, int startup,
+                          const mc_errbuf_t *eb)
+{
+    mc_probe_t *p = c->probe;
+
+    snprintf(p->why, sizeof(p->why), "%s", eb->msg);
+    if (rc == MC_OK)
+        p->outcome = strcmp(c->s.negotiated_version, want_version) == 0 ? MC_PROBE_SPOKEN
+                                                                        : MC_PROBE_COUNTER;
+    else if (rc == MC_EPROTO)
+        p->outcome = MC_PROBE_REFUSED;
+    else if (rc == MC_ETIMEOUT)
+        p->outcome = MC_PROBE_NO_ANSWER;
+    else
+        p->outcome = MC_PROBE_FAILED;
+    p->silent = rc == MC_ETIMEOUT && c->first_line_ms < 0 && mc_now_ms() - c->t0 >= startup;
+}
+
 /* The runner's own initialize; 0 when it completed, else -1 with the
  * result saying why (and the target counted as unusable). */
 static int initialize(rctx_t *c, const char *want_version)
@@ -346,10 +365,24 @@ static int initialize(rctx_t *c, const char *want_version)
     rc = mc_session_initialize(&c->s, want_version, c->sc->client_caps,
                                mc__runner_time_left(c, startup), &eb);
     mc__runner_drain(c);
+    if (c->probe != NULL)
+        probe_outcome(c, rc, want_version, startup, &eb);
     if (rc == MC_OK) {
         if (c->http_on)
             mc_http_after_handshake(c->http.http);
         return 0;
+    }
+    if (rc == MC_ETIMEOUT && c->probe != NULL && c->probe->server_up) {
+        /* The server runs (another probe completed a handshake) and left
+         * this request unanswered: a finding, not a failure to start. */
+        char msg[MC_ERRBUF_SIZE + 64];
+        snprintf(msg, sizeof(msg), "%s got no response: %s", c->probe->method, eb.msg);
+        mc__runner_check(c, "wire/single-response", 0, msg, "a response", "(none)", "", 0, 0);
+        mc_sresult_set(c->res, MC_FAIL,
+                       "%s is not spoken: the server answered initialize at other versions but "
+                       "not %s",
+                       want_version, c->probe->method);
+        return -1;
     }
     if (rc == MC_EPROTO && c->s.version_not_spoken) {
         /* An answer, not a failure: the server does not speak this version
