@@ -279,18 +279,25 @@ static void wire_to_checks(rctx_t *c)
 
 /*
  * Before the target starts: SKIP for a version that lacks a feature the
- * scenario needs (or the HTTP transport), NOT-VERIFIED for a role the
- * profile does not map when the scenario does the lifecycle itself.
- * Returns 0 to go on, -1 when the result says why not.
+ * scenario needs (or the HTTP transport) and for a scenario of the other
+ * transport, NOT-VERIFIED for a role the profile does not map when the
+ * scenario does the lifecycle itself. Returns 0 to go on, -1 when the
+ * result says why not.
  */
 static int gate_before_start(rctx_t *c, const char *want_version)
 {
     const mc_scenario_t *sc = c->sc;
+    const char *tr = mc_json_get_str(mc_json_get(sc->doc.root, "requires"), "transport");
     char why[200];
     size_t i;
 
     if (mc_scenario_version_gap(sc, want_version, why, sizeof(why))) {
         mc_sresult_set(c->res, MC_SKIP, "%s", why);
+        return -1;
+    }
+    /* A scenario for the other transport needs no server started. */
+    if (tr != NULL && strcmp(tr, c->o->url != NULL ? "http" : "stdio") != 0) {
+        mc_sresult_set(c->res, MC_SKIP, "the scenario is for the %s transport", tr);
         return -1;
     }
     if (c->o->url != NULL && mc_version_missing(want_version, MC_VF_STREAMABLE_HTTP) != 0) {
