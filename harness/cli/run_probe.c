@@ -13,6 +13,8 @@
 typedef struct probe_row {
     const char *version;
     mc_probe_outcome_t outcome;
+    int server_up;       /* another probe had completed a handshake */
+    char method[32];     /* the handshake request sent */
     char answered[32];   /* the version the server answered, for a counter-offer */
     char why[MC_ERRBUF_SIZE];
 } probe_row_t;
@@ -57,6 +59,8 @@ static void take_probe(probe_state_t *st, const char *v, mc_probe_t *p,
 
     row->version = v;
     row->outcome = p->outcome;
+    row->server_up = p->server_up;
+    snprintf(row->method, sizeof(row->method), "%s", p->method);
     snprintf(row->answered, sizeof(row->answered), "%s", p->version);
     snprintf(row->why, sizeof(row->why), "%s", p->why);
     if (p->outcome == MC_PROBE_SPOKEN || p->outcome == MC_PROBE_COUNTER) {
@@ -90,6 +94,9 @@ static void short_why(const probe_row_t *row, char *out, size_t n)
     if (row->outcome == MC_PROBE_REFUSED)
         snprintf(out, n, "%s",
                  strstr(row->why, "initialize era") != NULL ? "initialize era" : "refused");
+    else if (row->outcome == MC_PROBE_NO_ANSWER && row->server_up)
+        snprintf(out, n, "no answer to %s in %d s", row->method,
+                 MC_VERSION_PROBE_TIMEOUT_MS / 1000);
     else
         snprintf(out, n, "%s", row->why);
 }

@@ -375,12 +375,11 @@ static int initialize(rctx_t *c, const char *want_version)
     if (rc == MC_ETIMEOUT && c->probe != NULL && c->probe->server_up) {
         /* The server runs (another probe completed a handshake) and left
          * this request unanswered: a finding, not a failure to start. */
-        char msg[MC_ERRBUF_SIZE + 64];
-        snprintf(msg, sizeof(msg), "%s got no response: %s", c->probe->method, eb.msg);
-        mc__runner_check(c, "wire/single-response", 0, msg, "a response", "(none)", "", 0, 0);
+        mc__runner_check(c, "wire/single-response", 0, eb.msg, "a response", "(none)", "", 0,
+                         0);
         mc_sresult_set(c->res, MC_FAIL,
                        "%s is not spoken: the server answered initialize at other versions but "
-                       "not %s",
+                       "left %s unanswered",
                        want_version, c->probe->method);
         return -1;
     }
