@@ -24,7 +24,7 @@ typedef struct probe_state {
     size_t n_rows;
     size_t completed;      /* probes that completed a handshake */
     size_t failures;       /* probes that failed while none had completed */
-    int64_t start_ms;      /* the longest a completed probe's server took to write */
+    int64_t start_ms;      /* the longest a completed probe's server took to answer */
     int gave_up;           /* the target cannot be tested */
     mc_scenario_result_t last_failed; /* the last failed probe, for a target given up on */
 } probe_state_t;
@@ -65,8 +65,8 @@ static void take_probe(probe_state_t *st, const char *v, mc_probe_t *p,
     snprintf(row->why, sizeof(row->why), "%s", p->why);
     if (p->outcome == MC_PROBE_SPOKEN || p->outcome == MC_PROBE_COUNTER) {
         st->completed++;
-        if (p->first_line_ms > st->start_ms)
-            st->start_ms = p->first_line_ms;
+        if (p->answer_ms > st->start_ms)
+            st->start_ms = p->answer_ms;
         mc_sresult_free(&p->result);
         return;
     }

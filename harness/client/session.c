@@ -295,7 +295,7 @@ int mc__session_handshake_request(mc_session_t *s, const char *method, json_obje
                                   int timeout_ms, mc_msg_t *response)
 {
     int64_t id, deadline;
-    uint64_t seen0 = s->seq_in, oversize0 = s->oversize_seen;
+    uint64_t spoke0 = s->spoke, oversize0 = s->oversize_seen;
     int after = s->opts.answer_timeout_ms;
     mc_pending_t *p;
     int rc;
@@ -308,7 +308,7 @@ int mc__session_handshake_request(mc_session_t *s, const char *method, json_obje
         return rc;
     deadline = deadline_after(timeout_ms);
     /* A server that has spoken has started: what is left is an answer's wait. */
-    if (after > 0 && seen0 > 0 && after < timeout_ms) {
+    if (after > 0 && spoke0 > 0 && after < timeout_ms) {
         deadline = deadline_after(after);
         s->handshake_after_ms = after;
     }
@@ -328,7 +328,7 @@ int mc__session_handshake_request(mc_session_t *s, const char *method, json_obje
             rc = MC_EPARSE;
             break;
         }
-        if (after > 0 && s->handshake_after_ms == 0 && s->seq_in > seen0) {
+        if (after > 0 && s->handshake_after_ms == 0 && s->spoke > spoke0) {
             deadline = deadline_after(after);
             s->handshake_after_ms = after;
         }
@@ -353,7 +353,7 @@ int mc__session_handshake_error(mc_session_t *s, int rc, const char *method, int
 {
     if (rc == MC_ETIMEOUT && s->handshake_after_ms > 0)
         return mc_errbuf_set(eb, rc,
-                             "no answer to %s within %d ms of the server's first line", method,
+                             "no answer to %s within %d ms of the server's first message", method,
                              s->handshake_after_ms);
     if (rc == MC_ETIMEOUT)
         return mc_errbuf_set(eb, rc, "no answer to %s within %d ms", method, timeout_ms);

@@ -87,8 +87,9 @@ typedef struct mc_session_opts {
                                    one of its own, without schemas */
     int answer_timeout_ms;      /* the wait for a handshake answer (initialize,
                                    server/discover) once the server has written its first
-                                   line: the start-up budget is for starting only. 0: the
-                                   whole start-up budget (see mc_session_initialize) */
+                                   message-like line (spoke): the start-up budget is for
+                                   starting only. 0: the whole start-up budget (see
+                                   mc_session_initialize) */
 } mc_session_opts_t;
 
 typedef struct mc_pending {
@@ -135,6 +136,10 @@ struct mc_session {
     uint64_t step_frames, step_bytes; /* read-only: received since mc_session_begin_step() */
     uint64_t overdue;               /* private: frames handed out past a wait's deadline */
     uint64_t oversize_seen;         /* read-only: oversize lines received */
+    uint64_t spoke;                 /* read-only: inbound lines that are JSON texts or begin
+                                       like one ('{', '['), and oversize lines: what a server
+                                       that has started writes (a plain-text banner may be
+                                       written before a slow start, and is not counted) */
     uint64_t notes_dropped;         /* read-only: notifications dropped (queue full) */
     int flooded;                    /* read-only: the rate guard tripped; waits end with
                                        MC_EFLOOD from then on */
@@ -155,7 +160,7 @@ struct mc_session {
     int handshake_unreadable;        /* private: its answer came as a line that is no JSON */
     char handshake_why[160];         /* read-only: why that line could not be read */
     int handshake_after_ms;          /* read-only: the last handshake wait was cut to this
-                                        once the server's first line came (0: it was not) */
+                                        once the server spoke (0: it was not) */
     const mc_wire_info_t *in_judged; /* read-only: what the judge made of the inbound frame
                                        being handled (the decoded message, borrowed),
                                        valid in the observer; NULL otherwise */
@@ -182,8 +187,8 @@ void mc_session_free(mc_session_t *s);
  * harness knows is accepted (counter_offer = 1); one it does not know sets
  * unsupported_version and returns MC_EPROTO without sending initialized.
  * timeout_ms is the start-up budget: once the server has written its first
- * line, the wait for the answer is cut to opts.answer_timeout_ms (when set)
- * from that line on. Returns MC_ETIMEOUT / MC_EEOF when the server is silent
+ * message-like line (see spoke), the wait for the answer is cut to
+ * opts.answer_timeout_ms (when set) from that line on. Returns MC_ETIMEOUT / MC_EEOF when the server is silent
  * or gone, MC_ETOOBIG at once when a line over MC_MAX_MESSAGE_SIZE came
  * before the answer (the answer may have been that line), MC_EPARSE at once
  * when the answer (the line carrying the request's id) is no JSON text

@@ -103,8 +103,8 @@ int mc__session_step(mc_session_t *s, int64_t deadline);
 /*
  * Sends a handshake request (initialize, server/discover; params owned) and
  * waits for its answer: timeout_ms at most, cut to opts.answer_timeout_ms
- * from the server's first line on (from the start when it has already
- * written one). The wait ends at once with MC_ETOOBIG when a line over the
+ * from the server's first message-like line on (s->spoke; from the start
+ * when it has already written one). The wait ends at once with MC_ETOOBIG when a line over the
  * size limit comes, and with MC_EPARSE when a line carrying the request's id
  * is no JSON text (handshake_why says why). Otherwise as
  * mc_session_request(). handshake_after_ms tells whether the wait was cut.

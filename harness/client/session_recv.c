@@ -185,6 +185,21 @@ static int null_id_result(mc_session_t *s, mc_msg_t *msg)
     return 1;
 }
 
+/* True when a line is a JSON text or begins like one: written by a server
+ * that has started, unlike a plain-text banner. */
+static int message_like(const mc_inframe_t *fr, int is_json)
+{
+    size_t i = 0;
+
+    if (is_json)
+        return 1;
+    if (fr->data == NULL)
+        return 0;
+    while (i < fr->len && (fr->data[i] == ' ' || fr->data[i] == '\t'))
+        i++;
+    return i < fr->len && (fr->data[i] == '{' || fr->data[i] == '[');
+}
+
 /*
  * True when a line that is no JSON text carries, as its id, the id of the
  * handshake request being waited for: it is that request's answer, and it
@@ -233,6 +248,8 @@ static void on_frame(mc_session_t *s, mc_inframe_t *fr)
      * JSON text is not acted on. */
     if (fr->kind == MC_FRAME_OVERSIZE)
         s->oversize_seen++;
+    if (fr->kind == MC_FRAME_OVERSIZE || (fr->kind == MC_FRAME_LINE && message_like(fr, is_json)))
+        s->spoke++;
     if (fr->kind == MC_FRAME_LINE && !is_json && s->handshake_id > 0 &&
         unreadable_answer(s, raw_id, raw_id_len, msg.reason))
         s->handshake_unreadable = 1;

@@ -79,9 +79,10 @@
 #define MC_MAX_OVERDUE_FRAMES 256u
 
 /* A version probe's wait for the answer once the server is up: from its
- * first line, or, when it writes nothing, from the longest start-up an
- * earlier probe saw. A version whose probe gets no answer in it is not
- * spoken, and the unanswered request is reported (wire/single-response). */
+ * first message, or, when it writes none, from the longest an earlier
+ * probe's server took to start and answer. A version whose probe gets no
+ * answer in it is not spoken, and the unanswered request is reported
+ * (wire/single-response). */
 #define MC_VERSION_PROBE_TIMEOUT_MS 5000
 
 /* Early stop: the run ends (exit 3) when this many scenarios failed the

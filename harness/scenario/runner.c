@@ -432,8 +432,6 @@ static int run(const mc_scenario_t *sc, const mc_runner_opts_t *o, mc_scenario_r
             mc__runner_handshake(c, want_version) == 0)
             run_body(c);
     }
-    if (probe != NULL)
-        probe->first_line_ms = c->first_line_ms;
     run_end(c);
     return rc == MC_ENOMEM ? rc : MC_OK;
 }
@@ -452,7 +450,7 @@ int mc_runner_probe(const mc_runner_opts_t *o, const char *version, mc_probe_t *
 
     p->outcome = MC_PROBE_FAILED;
     p->method[0] = p->version[0] = p->why[0] = '\0';
-    p->first_line_ms = -1;
+    p->answer_ms = -1;
     p->silent = 0;
     memset(&p->result, 0, sizeof(p->result));
     if (steps == NULL)

@@ -111,8 +111,9 @@ typedef struct mc_probe {
                                     server/discover) */
     char version[32];            /* out: the version the server answered ("" when none) */
     char why[MC_ERRBUF_SIZE];    /* out: the session's words on a failed handshake */
-    int64_t first_line_ms;       /* out: from the start to the server's first line; -1
-                                    when none came */
+    int64_t answer_ms;           /* out: from the start to the handshake's answer (the
+                                    time the server took to start and answer); -1 when
+                                    the handshake did not complete */
     int silent;                  /* out: the server wrote nothing for its whole start-up
                                     budget */
     mc_scenario_result_t result; /* out: the probe's run (verdict, checks, transcript);

@@ -342,6 +342,8 @@ static void probe_outcome(rctx_t *c, int rc, const char *want_version, int start
 
     snprintf(p->why, sizeof(p->why), "%s", eb->msg);
     if (rc == MC_OK)
+        p->answer_ms = mc_now_ms() - c->t0;
+    if (rc == MC_OK)
         p->outcome = strcmp(c->s.negotiated_version, want_version) == 0 ? MC_PROBE_SPOKEN
                                                                         : MC_PROBE_COUNTER;
     else if (rc == MC_EPROTO)
