@@ -249,13 +249,16 @@ static int start_target(run_ctx_t *c)
  * in any case the versions a counter-offer must come from. */
 static void probe(run_ctx_t *c)
 {
+    int stateless = c->o.probe;
+
     c->n_probe_res = 0;
-    /* Versions named on the command line are tested as named: nothing else
-     * is asked of the server (${server_versions} is then every version of
-     * the initialize era). */
-    if (!c->o.probe)
-        return;
-    if (!stop_flag && mc_cli_run_probe(&c->so.runner, c->spoken, c->probe_res,
+    /* Versions named on the command line are tested as named. The
+     * initialize era is still asked, since a counter-offer must name a
+     * version the server speaks (${server_versions}), but server/discover
+     * is sent only when a stateless version was named. */
+    for (size_t k = 0; c->o.versions[k] != NULL; k++)
+        stateless |= mc_version_has(c->o.versions[k], MC_VF_STATELESS) != 0;
+    if (!stop_flag && mc_cli_run_probe(&c->so.runner, stateless, c->spoken, c->probe_res,
                                        &c->n_probe_res) > 0) {
         c->so.runner.server_versions = c->spoken;
         if (c->o.probe) {

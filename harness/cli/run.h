@@ -46,8 +46,8 @@ int mc_cli_run_options(int argc, char **argv, mc_cli_run_opts_t *o);
 
 /*
  * The versions the target speaks: each version the harness can request is
- * offered to a fresh target, the initialize era first (newest first), then
- * the stateless versions (server/discover). Fills out[] (MC_V_COUNT + 1
+ * offered to a fresh target, the initialize era first (newest first), then,
+ * when stateless is set, the stateless versions (server/discover). Fills out[] (MC_V_COUNT + 1
  * entries, NULL-terminated, oldest first) with the ones it accepted as
  * offered or, when it accepted none, the known versions it answered
  * instead, and prints the outcome in one line. Returns how many; 0 when no
@@ -59,7 +59,7 @@ int mc_cli_run_options(int argc, char **argv, mc_cli_run_opts_t *o);
  * one; ro->shared is then marked given up (abort, with the reason) and
  * *ro->stop set, so that the run starts nothing.
  */
-size_t mc_cli_run_probe(const mc_runner_opts_t *ro, const char **out,
+size_t mc_cli_run_probe(const mc_runner_opts_t *ro, int stateless, const char **out,
                         mc_scenario_result_t *results, size_t *n_results);
 
 /*

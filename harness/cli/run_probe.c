@@ -34,7 +34,7 @@ typedef struct probe_state {
  * result or an error), so by the time a stateless probe runs it is known
  * whether the server runs and how long it takes to start: a server/discover
  * it leaves unanswered is then not waited on for the whole start-up budget. */
-static size_t probe_order(const char **order)
+static size_t probe_order(const char **order, int stateless)
 {
     const char *const *names = mc_version_names();
     size_t count = 0, k = 0;
@@ -42,7 +42,7 @@ static size_t probe_order(const char **order)
 
     while (names[count] != NULL)
         count++;
-    for (pass = 0; pass < 2; pass++)
+    for (pass = 0; pass < (stateless ? 2 : 1); pass++)
         for (id = (int)count - 1; id >= 0; id--)
             if (mc_protocol_version_known(names[id]) &&
                 (mc_version_has(names[id], MC_VF_STATELESS) != 0) == (pass == 1))
@@ -174,7 +174,7 @@ static size_t spoken_versions(const probe_state_t *st, const char **out, size_t 
     return k;
 }
 
-size_t mc_cli_run_probe(const mc_runner_opts_t *ro, const char **out,
+size_t mc_cli_run_probe(const mc_runner_opts_t *ro, int stateless, const char **out,
                         mc_scenario_result_t *results, size_t *n_results)
 {
     /* The probes count against a record of their own that never gives up
@@ -186,7 +186,7 @@ size_t mc_cli_run_probe(const mc_runner_opts_t *ro, const char **out,
     static probe_state_t st;
     const char *order[MC_V_COUNT];
     mc_runner_opts_t po = *ro;
-    size_t n_order = probe_order(order), i, n, n_spoken;
+    size_t n_order = probe_order(order, stateless), i, n, n_spoken;
     int startup = ro->startup_timeout_ms ? ro->startup_timeout_ms : MC_DEFAULT_STARTUP_TIMEOUT_MS;
 
     memset(&probes, 0, sizeof(probes));
