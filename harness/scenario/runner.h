@@ -31,6 +31,12 @@
 #define MC_RUNNER_MAX_FOR_EACH 200
 /* Notifications and server requests kept for expect_* steps. */
 #define MC_RUNNER_MAX_INBOX 1024
+/* Requests a target left unanswered for a whole step, remembered per suite
+ * (by method and the tool, prompt or resource they name), and the wait the
+ * same request gets in later runs. */
+#define MC_RUNNER_SILENT_KEYS 64
+#define MC_RUNNER_SILENT_KEY_LEN 160
+#define MC_RUNNER_SILENT_WAIT_MS 1000
 
 /*
  * What the runs of one target learn about it, shared by the scenarios of a
@@ -42,7 +48,11 @@
  * - a target that cannot be used at all (the handshake fails, or it floods
  *   the client) before any run completed makes the runner give up: it sets
  *   abort, keeps the first reason, and sets *opts->stop so that the suite
- *   starts nothing more.
+ *   starts nothing more;
+ * - a request the target left unanswered for a whole step (the same method,
+ *   naming the same tool, prompt or resource) is waited on for
+ *   MC_RUNNER_SILENT_WAIT_MS in later runs: its FAIL was found, and a
+ *   target that ignores requests is not waited on a full step per scenario.
  */
 typedef struct mc_runner_shared {
     _Atomic int usable;         /* runs that completed without a target-level failure */
@@ -56,6 +66,9 @@ typedef struct mc_runner_shared {
                                    every run sees it, one reports it */
     _Atomic int reason_set;     /* private */
     char reason[512];           /* read-only once abort is set: why, in one line */
+    _Atomic int silent_lock;    /* private: guards what follows */
+    int n_silent;               /* private */
+    char silent[MC_RUNNER_SILENT_KEYS][MC_RUNNER_SILENT_KEY_LEN]; /* private */
 } mc_runner_shared_t;
 
 typedef struct mc_runner_opts {

@@ -11,7 +11,8 @@ the reference server. Cases:
                 tested.
   quiet-version the same with --spec-version 2025-11-25: exit 1, the unanswered
                 requests are FAILs, no server/discover is sent at all and only
-                2025-11-25 is tested.
+                2025-11-25 is tested; then, with one job, a request an earlier
+                run waited a whole step for in vain is waited on less.
   banner        conformant_server.py behind a line of its own on stdout
                 ("Starting demo MCP server..."), against the same server
                 without it: exactly one FAIL more, wire/stdout-only-messages
@@ -142,6 +143,29 @@ def case_quiet(mcpcheck, scenarios, targets, with_version):
                            re.M), "the console does not say why 2026-07-28 is not spoken")
     for f in fails[:40]:
         print("  FAIL %s [%s] %s: %s" % f)
+    if with_version:
+        chk.errors += learned_silence(mcpcheck, scenarios, server)
+    return chk.errors
+
+
+def learned_silence(mcpcheck, scenarios, server):
+    """One job, so the order is known: jsonrpc/error-object-shape waits a whole
+    step for mcpcheck/no-such-method in vain; jsonrpc/method-not-found, later,
+    sends the same request and waits less, and says so."""
+    chk = Check()
+    with tempfile.TemporaryDirectory() as tmp:
+        code, out, err, elapsed, report = mcpcheck_run(
+            mcpcheck, scenarios, tmp, server,
+            ["--jobs", "1", "--filter", "jsonrpc/*", "--spec-version", "2025-11-25"])
+    if report is None:
+        return 1
+    msgs = dict(((f[0], f[2]), f[3]) for f in findings(report, ("FAIL",)))
+    first = msgs.get(("jsonrpc/error-object-shape", "jsonrpc/method-not-found"), "")
+    later = msgs.get(("jsonrpc/method-not-found", "jsonrpc/method-not-found"), "")
+    chk.that("no response within" in first and "earlier run" not in first,
+             "error-object-shape: %r" % first)
+    chk.that("no response within" in later and "earlier run waited a whole step" in later,
+             "method-not-found does not wait less after an earlier run waited in vain: %r" % later)
     return chk.errors
 
 
