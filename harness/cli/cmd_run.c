@@ -258,8 +258,8 @@ static void probe(run_ctx_t *c)
      * is sent only when a stateless version was named. */
     for (size_t k = 0; c->o.versions[k] != NULL; k++)
         stateless |= mc_version_has(c->o.versions[k], MC_VF_STATELESS) != 0;
-    if (!stop_flag && mc_cli_run_probe(&c->so.runner, stateless, c->spoken, c->probe_res,
-                                       &c->n_probe_res) > 0) {
+    if (!stop_flag &&
+        mc_cli_run_probe(&c->so.runner, stateless, c->spoken, c->probe_res, &c->n_probe_res) > 0) {
         c->so.runner.server_versions = c->spoken;
         if (c->o.probe) {
             size_t k;

@@ -13,19 +13,19 @@
 typedef struct probe_row {
     const char *version;
     mc_probe_outcome_t outcome;
-    int server_up;       /* another probe had completed a handshake */
-    char method[32];     /* the handshake request sent */
-    char answered[32];   /* the version the server answered, for a counter-offer */
+    int server_up;     /* another probe had completed a handshake */
+    char method[32];   /* the handshake request sent */
+    char answered[32]; /* the version the server answered, for a counter-offer */
     char why[MC_ERRBUF_SIZE];
 } probe_row_t;
 
 typedef struct probe_state {
     probe_row_t rows[MC_V_COUNT];
     size_t n_rows;
-    size_t completed;      /* probes that completed a handshake */
-    size_t failures;       /* probes that failed while none had completed */
-    int64_t start_ms;      /* the longest a completed probe's server took to answer */
-    int gave_up;           /* the target cannot be tested */
+    size_t completed;                 /* probes that completed a handshake */
+    size_t failures;                  /* probes that failed while none had completed */
+    int64_t start_ms;                 /* the longest a completed probe's server took to answer */
+    int gave_up;                      /* the target cannot be tested */
     mc_scenario_result_t last_failed; /* the last failed probe, for a target given up on */
 } probe_state_t;
 
@@ -83,8 +83,7 @@ static void take_probe(probe_state_t *st, const char *v, mc_probe_t *p,
     memset(&p->result, 0, sizeof(p->result));
     /* No handshake yet, and a server silent for its whole start-up budget
      * (or failing again and again) will not do better at another version. */
-    if (st->completed == 0 &&
-        (p->silent || st->failures >= MC_EARLY_STOP_HANDSHAKE_FAILURES))
+    if (st->completed == 0 && (p->silent || st->failures >= MC_EARLY_STOP_HANDSHAKE_FAILURES))
         st->gave_up = 1;
 }
 

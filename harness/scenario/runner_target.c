@@ -344,8 +344,8 @@ static void probe_outcome(rctx_t *c, int rc, const char *want_version, int start
     if (rc == MC_OK)
         p->answer_ms = mc_now_ms() - c->t0;
     if (rc == MC_OK)
-        p->outcome = strcmp(c->s.negotiated_version, want_version) == 0 ? MC_PROBE_SPOKEN
-                                                                        : MC_PROBE_COUNTER;
+        p->outcome =
+            strcmp(c->s.negotiated_version, want_version) == 0 ? MC_PROBE_SPOKEN : MC_PROBE_COUNTER;
     else if (rc == MC_EPROTO)
         p->outcome = MC_PROBE_REFUSED;
     else if (rc == MC_ETIMEOUT)
@@ -377,8 +377,7 @@ static int initialize(rctx_t *c, const char *want_version)
     if (rc == MC_ETIMEOUT && c->probe != NULL && c->probe->server_up) {
         /* The server runs (another probe completed a handshake) and left
          * this request unanswered: a finding, not a failure to start. */
-        mc__runner_check(c, "wire/single-response", 0, eb.msg, "a response", "(none)", "", 0,
-                         0);
+        mc__runner_check(c, "wire/single-response", 0, eb.msg, "a response", "(none)", "", 0, 0);
         mc_sresult_set(c->res, MC_FAIL,
                        "%s is not spoken: the server answered initialize at other versions but "
                        "left %s unanswered",
