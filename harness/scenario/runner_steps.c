@@ -4,7 +4,6 @@
  */
 #include "scenario/runner_int.h"
 
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -135,58 +134,6 @@ static int send_async(rctx_t *c, const mc_step_request_t *r, json_object *params
     return 0;
 }
 
-/* The key a request's silence is remembered by: its method, and the tool
- * or prompt name or the resource URI its params name. */
-static void silence_key(const char *method, json_object *params, char *out, size_t n)
-{
-    const char *what = mc_json_get_str(params, "name");
-
-    if (what == NULL)
-        what = mc_json_get_str(params, "uri");
-    snprintf(out, n, "%s %s", method, what != NULL ? what : "");
-}
-
-static void silence_lock(mc_runner_shared_t *sh)
-{
-    int expected = 0;
-
-    while (!atomic_compare_exchange_weak(&sh->silent_lock, &expected, 1))
-        expected = 0;
-}
-
-/* True when an earlier run of the suite waited a whole step for this
- * request in vain. */
-static int silence_known(rctx_t *c, const char *key)
-{
-    mc_runner_shared_t *sh = c->o->shared;
-    int k, found = 0;
-
-    if (sh == NULL)
-        return 0;
-    silence_lock(sh);
-    for (k = 0; k < sh->n_silent && !found; k++)
-        found = strcmp(sh->silent[k], key) == 0;
-    atomic_store(&sh->silent_lock, 0);
-    return found;
-}
-
-/* Remembers a request left unanswered for a whole step (while there is
- * room; past MC_RUNNER_SILENT_KEYS, later ones wait their full step). */
-static void silence_note(rctx_t *c, const char *key)
-{
-    mc_runner_shared_t *sh = c->o->shared;
-    int k, found = 0;
-
-    if (sh == NULL)
-        return;
-    silence_lock(sh);
-    for (k = 0; k < sh->n_silent && !found; k++)
-        found = strcmp(sh->silent[k], key) == 0;
-    if (!found && sh->n_silent < MC_RUNNER_SILENT_KEYS)
-        snprintf(sh->silent[sh->n_silent++], MC_RUNNER_SILENT_KEY_LEN, "%s", key);
-    atomic_store(&sh->silent_lock, 0);
-}
-
 static int step_request(rctx_t *c, const mc_step_t *s)
 {
     const mc_step_request_t *r = &s->u.request;
@@ -218,9 +165,9 @@ static int step_request(rctx_t *c, const mc_step_t *s)
     snprintf(what, sizeof(what), "%s", method);
     if (r->async != NULL)
         return send_async(c, r, params, timeout);
-    silence_key(method, params, key, sizeof(key));
+    mc__runner_silence_key(method, params, key, sizeof(key));
     if (timeout > MC_RUNNER_SILENT_WAIT_MS && strcmp(method, "initialize") != 0 &&
-        silence_known(c, key)) {
+        mc__runner_silence_known(c, key)) {
         learned = 1;
         timeout = MC_RUNNER_SILENT_WAIT_MS;
     }
@@ -233,7 +180,7 @@ static int step_request(rctx_t *c, const mc_step_t *s)
     if (rc == MC_ETIMEOUT) {
         char msg[300];
         if (!learned && timeout >= c->step_timeout)
-            silence_note(c, key);
+            mc__runner_silence_note(c, key);
         snprintf(msg, sizeof(msg), "%s: no response within %d ms%s", method, timeout,
                  learned ? " (an earlier run waited a whole step for it in vain)" : "");
         mc__runner_check(c, mc__runner_step_check(c, s), 0, msg, "a response", "(none)", "", 0,

@@ -334,6 +334,58 @@ int mc__runner_start(rctx_t *c, int *rc)
     return 0;
 }
 
+/* The key a request's silence is remembered by: its method, and the tool
+ * or prompt name or the resource URI its params name. */
+void mc__runner_silence_key(const char *method, json_object *params, char *out, size_t n)
+{
+    const char *what = mc_json_get_str(params, "name");
+
+    if (what == NULL)
+        what = mc_json_get_str(params, "uri");
+    snprintf(out, n, "%s %s", method, what != NULL ? what : "");
+}
+
+static void silence_lock(mc_runner_shared_t *sh)
+{
+    int expected = 0;
+
+    while (!atomic_compare_exchange_weak(&sh->silent_lock, &expected, 1))
+        expected = 0;
+}
+
+/* True when an earlier run of the suite waited a whole step for this
+ * request in vain. */
+int mc__runner_silence_known(rctx_t *c, const char *key)
+{
+    mc_runner_shared_t *sh = c->o->shared;
+    int k, found = 0;
+
+    if (sh == NULL)
+        return 0;
+    silence_lock(sh);
+    for (k = 0; k < sh->n_silent && !found; k++)
+        found = strcmp(sh->silent[k], key) == 0;
+    atomic_store(&sh->silent_lock, 0);
+    return found;
+}
+
+/* Remembers a request left unanswered for a whole step (while there is
+ * room; past MC_RUNNER_SILENT_KEYS, later ones wait their full step). */
+void mc__runner_silence_note(rctx_t *c, const char *key)
+{
+    mc_runner_shared_t *sh = c->o->shared;
+    int k, found = 0;
+
+    if (sh == NULL)
+        return;
+    silence_lock(sh);
+    for (k = 0; k < sh->n_silent && !found; k++)
+        found = strcmp(sh->silent[k], key) == 0;
+    if (!found && sh->n_silent < MC_RUNNER_SILENT_KEYS)
+        snprintf(sh->silent[sh->n_silent++], MC_RUNNER_SILENT_KEY_LEN, "%s", key);
+    atomic_store(&sh->silent_lock, 0);
+}
+
 /* What a version probe's handshake found (c->probe). */
 static void probe_outcome(rctx_t *c, int rc, const char *want_version, int startup,
                           const mc_errbuf_t *eb)
