@@ -253,6 +253,9 @@ int mc_cmd_ping(int argc, char **argv)
         return MC_EXIT_INCOMPLETE;
     }
     memset(&so, 0, sizeof(so));
+    /* The start-up budget is for starting: once the server has written a
+     * line, the answer to initialize gets the --timeout of any answer. */
+    so.answer_timeout_ms = (int)o.timeout;
     if (mc_session_init(&s, mc_stdio_link(&t), &so) != MC_OK) {
         fprintf(stderr, "mcpcheck ping: out of memory\n");
         mc_cli_target_stop(&t);

@@ -127,7 +127,8 @@ typedef struct run_ctx {
     mc_http_target_t tgt;
     mc_suite_opts_t so;
     printer_t pr;
-    mc_scenario_result_t probe_failed; /* the probe that gave the target up, if one did */
+    mc_scenario_result_t probe_res[MC_V_COUNT]; /* probe results the report carries */
+    size_t n_probe_res;
     const char *spoken[MC_V_COUNT + 1];
     char def_profile[4200];
 } run_ctx_t;
@@ -308,8 +309,17 @@ static int start_target(run_ctx_t *c)
  * in any case the versions a counter-offer must come from. */
 static void probe(run_ctx_t *c)
 {
-    memset(&c->probe_failed, 0, sizeof(c->probe_failed));
-    if (!stop_flag && mc_cli_run_probe(&c->so.runner, c->spoken, &c->probe_failed) > 0) {
+    int stateless = c->o.probe;
+
+    c->n_probe_res = 0;
+    /* Versions named on the command line are tested as named. The
+     * initialize era is still asked, since a counter-offer must name a
+     * version the server speaks (${server_versions}), but server/discover
+     * is sent only when a stateless version was named. */
+    for (size_t k = 0; c->o.versions[k] != NULL; k++)
+        stateless |= mc_version_has(c->o.versions[k], MC_VF_STATELESS) != 0;
+    if (!stop_flag &&
+        mc_cli_run_probe(&c->so.runner, stateless, c->spoken, c->probe_res, &c->n_probe_res) > 0) {
         c->so.runner.server_versions = c->spoken;
         if (c->o.probe) {
             size_t k;
@@ -352,18 +362,24 @@ static size_t run_suite(run_ctx_t *c, mc_run_result_t *run)
     c->pr.t0 = t0;
     if (mc_suite_run(c->scs.v, c->scs.n, &c->so, run) != MC_OK)
         fprintf(stderr, "mcpcheck run: out of memory during the run; the report is partial\n");
-    /* A target the probes gave up on ran nothing: the failed probe is the
-     * one result, with the findings that explain why. */
+    /* The probes' own results follow the suite's: a request the server left
+     * unanswered (its FAIL), or, for a target the probes gave up on, the
+     * failed probe, the one result, with the findings that explain why. */
     suite_n = run->n;
-    if (c->probe_failed.id != NULL && shared.abort && run->n == 0) {
-        mc_scenario_result_t *grown = realloc(run->scenarios, sizeof(*grown));
+    if (c->n_probe_res > 0) {
+        mc_scenario_result_t *grown =
+            realloc(run->scenarios, (run->n + c->n_probe_res) * sizeof(*grown));
         if (grown != NULL) {
             run->scenarios = grown;
-            run->scenarios[run->n++] = c->probe_failed;
-            memset(&c->probe_failed, 0, sizeof(c->probe_failed));
+            for (size_t k = 0; k < c->n_probe_res; k++) {
+                run->scenarios[run->n++] = c->probe_res[k];
+                memset(&c->probe_res[k], 0, sizeof(c->probe_res[k]));
+            }
         }
     }
-    mc_sresult_free(&c->probe_failed);
+    for (size_t k = 0; k < c->n_probe_res; k++)
+        mc_sresult_free(&c->probe_res[k]);
+    c->n_probe_res = 0;
     run->duration_ms = mc_now_ms() - t0;
     if (c->tgt.started) {
         char how[200];

@@ -51,18 +51,22 @@ typedef struct mc_cli_run_opts {
 int mc_cli_run_options(int argc, char **argv, mc_cli_run_opts_t *o);
 
 /*
- * The versions the target speaks: each version the harness can request,
- * newest first, is offered in initialize to a fresh target. Fills out[]
- * (MC_V_COUNT + 1 entries, NULL-terminated, oldest first) with the ones it
- * accepted as offered or, when it accepted none, the known versions it
- * answered instead, and prints them. Returns how many; 0 when no probe
- * completed (the target cannot be asked). Stops early once *ro->stop is set.
- * When the probes gave the target up, ro->shared is marked so (abort, with
- * the reason) and *failed holds the last failed probe's result (failed->id
- * NULL otherwise; the caller frees it with mc_sresult_free).
+ * The versions the target speaks: each version the harness can request is
+ * offered to a fresh target, the initialize era first (newest first), then,
+ * when stateless is set, the stateless versions (server/discover). Fills out[] (MC_V_COUNT + 1
+ * entries, NULL-terminated, oldest first) with the ones it accepted as
+ * offered or, when it accepted none, the known versions it answered
+ * instead, and prints the outcome in one line. Returns how many; 0 when no
+ * probe completed (the target cannot be asked) or the run was interrupted.
+ * results[] (MC_V_COUNT entries) receives the probe results the report
+ * carries, *n_results says how many (the caller frees each with
+ * mc_sresult_free): a probe whose request a running server left unanswered
+ * (its FAIL), and, when no probe could complete a handshake, the last failed
+ * one; ro->shared is then marked given up (abort, with the reason) and
+ * *ro->stop set, so that the run starts nothing.
  */
-size_t mc_cli_run_probe(const mc_runner_opts_t *ro, const char **out,
-                        mc_scenario_result_t *failed);
+size_t mc_cli_run_probe(const mc_runner_opts_t *ro, int stateless, const char **out,
+                        mc_scenario_result_t *results, size_t *n_results);
 
 /*
  * Fills what the report says of the run before it starts: the target (the

@@ -9,75 +9,237 @@
 #include "cli/run.h"
 #include "client/session.h"
 
-size_t mc_cli_run_probe(const mc_runner_opts_t *ro, const char **out,
-                        mc_scenario_result_t *failed)
-{
-    /* The probes count against a record of their own: the target is given
-     * up on when no probe completed and one stayed silent for its whole
-     * start-up budget or two failed (as in a run); a version refused by a
-     * server that accepted another is only an answer. Giving up is then
-     * handed to the run's record, so the run starts nothing and says why. */
-    static mc_runner_shared_t probes;
-    mc_runner_opts_t po = *ro;
-    const char *const *names = mc_version_names();
-    const char *spoken[MC_V_COUNT + 1], *answered[MC_V_COUNT + 1];
-    size_t n_spoken = 0, n_answered = 0, count = 0, k;
-    int id;
+/* What the probes of one run found, version by version. */
+typedef struct probe_row {
+    const char *version;
+    mc_probe_outcome_t outcome;
+    int server_up;     /* another probe had completed a handshake */
+    char method[32];   /* the handshake request sent */
+    char answered[32]; /* the version the server answered, for a counter-offer */
+    char why[MC_ERRBUF_SIZE];
+} probe_row_t;
 
-    out[0] = NULL;
+typedef struct probe_state {
+    probe_row_t rows[MC_V_COUNT];
+    size_t n_rows;
+    size_t completed;                 /* probes that completed a handshake */
+    size_t failures;                  /* probes that failed while none had completed */
+    int64_t start_ms;                 /* the longest a completed probe's server took to answer */
+    int gave_up;                      /* the target cannot be tested */
+    mc_scenario_result_t last_failed; /* the last failed probe, for a target given up on */
+} probe_state_t;
+
+/* The order of the probes: the initialize era, newest first, then the
+ * stateless versions. A server of either era answers initialize (with a
+ * result or an error), so by the time a stateless probe runs it is known
+ * whether the server runs and how long it takes to start: a server/discover
+ * it leaves unanswered is then not waited on for the whole start-up budget. */
+static size_t probe_order(const char **order, int stateless)
+{
+    const char *const *names = mc_version_names();
+    size_t count = 0, k = 0;
+    int pass, id;
+
     while (names[count] != NULL)
         count++;
-    for (id = (int)count - 1; id >= 0 && !(ro->stop != NULL && *ro->stop); id--) {
-        char got[32], why[600];
-        const char *v = names[id];
-        if (!mc_protocol_version_known(v))
+    for (pass = 0; pass < (stateless ? 2 : 1); pass++)
+        for (id = (int)count - 1; id >= 0; id--)
+            if (mc_protocol_version_known(names[id]) &&
+                (mc_version_has(names[id], MC_VF_STATELESS) != 0) == (pass == 1))
+                order[k++] = names[id];
+    return k;
+}
+
+/* Keeps what one probe found; the results the report must carry go to
+ * results[] (*n grows), the rest is freed. */
+static void take_probe(probe_state_t *st, const char *v, mc_probe_t *p,
+                       mc_scenario_result_t *results, size_t *n)
+{
+    probe_row_t *row = &st->rows[st->n_rows++];
+
+    row->version = v;
+    row->outcome = p->outcome;
+    row->server_up = p->server_up;
+    snprintf(row->method, sizeof(row->method), "%s", p->method);
+    snprintf(row->answered, sizeof(row->answered), "%s", p->version);
+    snprintf(row->why, sizeof(row->why), "%s", p->why);
+    if (p->outcome == MC_PROBE_SPOKEN || p->outcome == MC_PROBE_COUNTER) {
+        st->completed++;
+        if (p->answer_ms > st->start_ms)
+            st->start_ms = p->answer_ms;
+        mc_sresult_free(&p->result);
+        return;
+    }
+    if (p->outcome == MC_PROBE_NO_ANSWER && p->server_up) {
+        /* An unanswered request of a running server: its FAIL is reported. */
+        results[(*n)++] = p->result;
+        memset(&p->result, 0, sizeof(p->result));
+        return;
+    }
+    if (st->completed == 0 && p->outcome != MC_PROBE_REFUSED)
+        st->failures++;
+    mc_sresult_free(&st->last_failed);
+    st->last_failed = p->result;
+    memset(&p->result, 0, sizeof(p->result));
+    /* No handshake yet, and a server silent for its whole start-up budget
+     * (or failing again and again) will not do better at another version. */
+    if (st->completed == 0 && (p->silent || st->failures >= MC_EARLY_STOP_HANDSHAKE_FAILURES))
+        st->gave_up = 1;
+}
+
+/* Why a version is not spoken, in a few words. */
+static void short_why(const probe_row_t *row, char *out, size_t n)
+{
+    if (row->outcome == MC_PROBE_REFUSED)
+        snprintf(out, n, "%s",
+                 strstr(row->why, "initialize era") != NULL ? "initialize era" : "refused");
+    else if (row->outcome == MC_PROBE_NO_ANSWER && row->server_up)
+        snprintf(out, n, "no answer to %s in %d s", row->method,
+                 MC_VERSION_PROBE_TIMEOUT_MS / 1000);
+    else
+        snprintf(out, n, "%s", row->why);
+}
+
+/* The outcome in one line: what the server speaks, what it does not (and in
+ * a few words why), what it answered instead. A probe that failed outright
+ * gets a line of its own. */
+static void print_outcome(const probe_state_t *st, const char *const *out, size_t n_spoken)
+{
+    size_t k, a;
+
+    for (k = 0; k < st->n_rows; k++)
+        if (st->rows[k].outcome == MC_PROBE_FAILED)
+            printf("version probe: %s: %s\n", st->rows[k].version, st->rows[k].why);
+    printf("versions: the server speaks");
+    for (k = 0; out[k] != NULL; k++)
+        printf("%s %s", k > 0 ? "," : "", out[k]);
+    if (n_spoken == 0)
+        printf(" (as it answered; it accepted none as offered)");
+    for (k = 0; k < st->n_rows; k++) {
+        const probe_row_t *row = &st->rows[k];
+        char why[MC_ERRBUF_SIZE];
+        if (row->outcome != MC_PROBE_REFUSED && row->outcome != MC_PROBE_NO_ANSWER)
             continue;
-        po.shared = &probes;
-        mc_sresult_free(failed);
-        memset(failed, 0, sizeof(*failed));
-        if (mc_runner_probe(&po, v, got, sizeof(got), why, sizeof(why), failed) != MC_OK) {
-            printf("version probe: %s: %s\n", v, why);
+        short_why(row, why, sizeof(why));
+        printf("; not %s (%s)", row->version, why);
+    }
+    for (k = 0; k < st->n_rows; k++) {
+        const probe_row_t *row = &st->rows[k];
+        if (row->outcome != MC_PROBE_COUNTER)
             continue;
-        }
-        if (strcmp(got, v) == 0) {
-            spoken[n_spoken++] = v;
-            continue;
-        }
-        printf("version probe: %s: the server answered %s\n", v, got);
-        for (k = 0; k < n_answered && strcmp(answered[k], got) != 0; k++)
+        /* Versions that got the same answer share one phrase. */
+        for (a = 0; a < k && !(st->rows[a].outcome == MC_PROBE_COUNTER &&
+                               strcmp(st->rows[a].answered, row->answered) == 0);
+             a++)
             ;
-        if (k == n_answered && mc_version_find(got) != NULL && mc_protocol_version_known(got))
-            answered[n_answered++] = mc_version_find(got)->name;
+        if (a < k)
+            continue;
+        printf("; asked for %s", row->version);
+        for (a = k + 1; a < st->n_rows; a++)
+            if (st->rows[a].outcome == MC_PROBE_COUNTER &&
+                strcmp(st->rows[a].answered, row->answered) == 0)
+                printf(", %s", st->rows[a].version);
+        printf(" it answered %s", row->answered);
     }
-    if (!probes.abort) {
-        mc_sresult_free(failed);
-        memset(failed, 0, sizeof(*failed));
-    }
-    if (probes.abort && ro->shared != NULL) {
-        ro->shared->unusable = probes.unusable;
-        snprintf(ro->shared->reason, sizeof(ro->shared->reason), "%s", probes.reason);
-        ro->shared->reason_set = 1;
-        ro->shared->abort = 1;
-    }
-    if (n_spoken == 0 && n_answered == 0)
-        return 0;
-    /* Oldest first. */
-    k = 0;
+    printf("\n");
+    fflush(stdout);
+}
+
+/* The versions to test, oldest first, from what the probes found: those
+ * spoken, else those answered. Returns how many. */
+static size_t spoken_versions(const probe_state_t *st, const char **out, size_t *n_spoken)
+{
+    const char *const *names = mc_version_names();
+    size_t k = 0, a;
+    int id;
+
+    *n_spoken = 0;
+    for (a = 0; a < st->n_rows; a++)
+        *n_spoken += st->rows[a].outcome == MC_PROBE_SPOKEN;
     for (id = 0; names[id] != NULL; id++) {
-        size_t a;
         int in = 0;
-        for (a = 0; a < n_spoken; a++)
-            in |= strcmp(spoken[a], names[id]) == 0;
-        for (a = 0; n_spoken == 0 && a < n_answered; a++)
-            in |= strcmp(answered[a], names[id]) == 0;
+        for (a = 0; a < st->n_rows; a++) {
+            const probe_row_t *row = &st->rows[a];
+            if (*n_spoken > 0)
+                in |= row->outcome == MC_PROBE_SPOKEN && strcmp(row->version, names[id]) == 0;
+            else
+                in |= row->outcome == MC_PROBE_COUNTER && strcmp(row->answered, names[id]) == 0 &&
+                      mc_protocol_version_known(names[id]);
+        }
         if (in)
             out[k++] = names[id];
     }
     out[k] = NULL;
-    printf("versions: the server speaks");
-    for (k = 0; out[k] != NULL; k++)
-        printf("%s %s", k > 0 ? "," : "", out[k]);
-    printf("%s\n", n_spoken == 0 ? " (as it answered; it accepted none as offered)" : "");
-    fflush(stdout);
     return k;
+}
+
+size_t mc_cli_run_probe(const mc_runner_opts_t *ro, int stateless, const char **out,
+                        mc_scenario_result_t *results, size_t *n_results)
+{
+    /* The probes count against a record of their own that never gives up
+     * (usable is preset): whether the target can be tested is decided here,
+     * once no probe can complete a handshake. It also keeps what the probes
+     * learn of the target's shutdown, so that later probes do not wait out
+     * a grace it ignores again. */
+    static mc_runner_shared_t probes;
+    static probe_state_t st;
+    const char *order[MC_V_COUNT];
+    mc_runner_opts_t po = *ro;
+    size_t n_order = probe_order(order, stateless), i, n, n_spoken;
+    int startup = ro->startup_timeout_ms ? ro->startup_timeout_ms : MC_DEFAULT_STARTUP_TIMEOUT_MS;
+
+    memset(&probes, 0, sizeof(probes));
+    memset(&st, 0, sizeof(st));
+    probes.usable = 1;
+    *n_results = 0;
+    out[0] = NULL;
+    po.shared = &probes;
+    po.step_timeout_ms = MC_VERSION_PROBE_TIMEOUT_MS;
+    for (i = 0; i < n_order && !st.gave_up && !(ro->stop != NULL && *ro->stop); i++) {
+        mc_probe_t p;
+        memset(&p, 0, sizeof(p));
+        p.server_up = st.completed > 0;
+        /* A server known to run gets its start-up time and then the probe's
+         * own budget; one not yet seen to answer, the whole start-up budget. */
+        po.startup_timeout_ms = startup;
+        if (p.server_up && st.start_ms + MC_VERSION_PROBE_TIMEOUT_MS < startup)
+            po.startup_timeout_ms = (int)st.start_ms + MC_VERSION_PROBE_TIMEOUT_MS;
+        if (mc_runner_probe(&po, order[i], &p) != MC_OK)
+            continue;
+        take_probe(&st, order[i], &p, results, n_results);
+    }
+    if (ro->stop != NULL && *ro->stop && !st.gave_up) {
+        /* Interrupted: nothing was decided. */
+        mc_sresult_free(&st.last_failed);
+        return 0;
+    }
+    if (st.completed == 0 && st.n_rows > 0)
+        st.gave_up = 1;
+    if (st.gave_up) {
+        /* Nothing can be tested: the run starts nothing and says why, with
+         * the last failed probe as its one result. */
+        const char *why = st.last_failed.reason != NULL ? st.last_failed.reason : "no handshake";
+        for (i = 0; i < st.n_rows; i++)
+            printf("version probe: %s: %s\n", st.rows[i].version, st.rows[i].why);
+        fflush(stdout);
+        if (ro->shared != NULL) {
+            ro->shared->unusable = (int)st.n_rows;
+            snprintf(ro->shared->reason, sizeof(ro->shared->reason), "%s", why);
+            ro->shared->reason_set = 1;
+            ro->shared->abort = 1;
+        }
+        if (ro->stop != NULL && *ro->stop == 0)
+            *ro->stop = 1;
+        if (st.last_failed.id != NULL)
+            results[(*n_results)++] = st.last_failed;
+        else
+            mc_sresult_free(&st.last_failed);
+        memset(&st.last_failed, 0, sizeof(st.last_failed));
+        return 0;
+    }
+    mc_sresult_free(&st.last_failed);
+    n = spoken_versions(&st, out, &n_spoken);
+    if (n > 0)
+        print_outcome(&st, out, n_spoken);
+    return n;
 }

@@ -291,6 +291,91 @@ int mc_session_await(mc_session_t *s, int64_t id, int timeout_ms, mc_msg_t *resp
     return rc;
 }
 
+int mc__session_handshake_request(mc_session_t *s, const char *method, json_object *params,
+                                  int timeout_ms, mc_msg_t *response)
+{
+    int64_t id, deadline;
+    uint64_t spoke0 = s->spoke, oversize0 = s->oversize_seen;
+    int after = s->opts.answer_timeout_ms;
+    mc_pending_t *p;
+    int rc;
+
+    s->handshake_after_ms = 0;
+    s->handshake_unreadable = 0;
+    s->handshake_why[0] = '\0';
+    rc = mc_session_send_request(s, method, params, &id, timeout_ms);
+    if (rc != MC_OK)
+        return rc;
+    deadline = deadline_after(timeout_ms);
+    /* A server that has spoken has started: what is left is an answer's wait. */
+    if (after > 0 && spoke0 > 0 && after < timeout_ms) {
+        deadline = deadline_after(after);
+        s->handshake_after_ms = after;
+    }
+    s->handshake_id = id;
+    p = mc__session_find_pending(s, id);
+    begin_wait(s);
+    while (p != NULL && !p->answered) {
+        rc = mc__session_step(s, deadline);
+        p = mc__session_find_pending(s, id);
+        if (rc != MC_OK || p == NULL)
+            break;
+        if (s->oversize_seen != oversize0) {
+            rc = MC_ETOOBIG;
+            break;
+        }
+        if (s->handshake_unreadable) {
+            rc = MC_EPARSE;
+            break;
+        }
+        if (after > 0 && s->handshake_after_ms == 0 && s->spoke > spoke0) {
+            deadline = deadline_after(after);
+            s->handshake_after_ms = after;
+        }
+    }
+    s->handshake_id = 0;
+    if (rc == MC_ETIMEOUT && s->oversize_seen != oversize0)
+        rc = MC_ETOOBIG;
+    if (p == NULL)
+        return rc != MC_OK ? rc : MC_ENOTFOUND;
+    if (p->answered) {
+        *response = p->response;
+        memset(&p->response, 0, sizeof(p->response));
+        rc = MC_OK;
+    }
+    clear_pending(p);
+    s->n_pending--;
+    return rc;
+}
+
+int mc__session_handshake_error(mc_session_t *s, int rc, const char *method, int timeout_ms,
+                                mc_errbuf_t *eb)
+{
+    if (rc == MC_ETIMEOUT && s->handshake_after_ms > 0)
+        return mc_errbuf_set(eb, rc,
+                             "no answer to %s within %d ms of the server's first message", method,
+                             s->handshake_after_ms);
+    if (rc == MC_ETIMEOUT)
+        return mc_errbuf_set(eb, rc, "no answer to %s within %d ms", method, timeout_ms);
+    if (rc == MC_EEOF)
+        return mc_errbuf_set(eb, rc, "the server's output ended before it answered %s", method);
+    if (rc == MC_ETOOBIG)
+        return mc_errbuf_set(eb, rc,
+                             "the server wrote a line over the %u-byte message limit and no "
+                             "answer to %s came before it (the wait ended there: the answer may "
+                             "have been that line)",
+                             MC_MAX_MESSAGE_SIZE, method);
+    if (rc == MC_EPARSE)
+        return mc_errbuf_set(eb, rc, "the server answered %s with a line that cannot be read (%s)",
+                             method, s->handshake_why);
+    if (rc == MC_EFLOOD)
+        return mc_errbuf_set(eb, rc, "the server flooded the client before it answered %s: %s",
+                             method, s->flood_desc);
+    if (rc == MC_EINTR)
+        return mc_errbuf_set(eb, rc, "interrupted while waiting for the answer to %s", method);
+    return mc_errbuf_set(eb, rc, "%s could not be sent: %s", method, mc_strerror(rc));
+}
+
 int mc_session_request(mc_session_t *s, const char *method, json_object *params, int timeout_ms,
                        mc_msg_t *response)
 {
@@ -405,24 +490,9 @@ int mc_session_initialize(mc_session_t *s, const char *version, json_object *cli
     json_object_object_add(params, "clientInfo", info);
 
     mc_session_begin_step(s);
-    rc = mc_session_request(s, "initialize", params, timeout_ms, &resp);
-    if (rc == MC_ETIMEOUT)
-        return mc_errbuf_set(eb, rc, "no answer to initialize within %d ms", timeout_ms);
-    if (rc == MC_EEOF)
-        return mc_errbuf_set(eb, rc, "the server's output ended before it answered initialize");
-    if (rc == MC_ETOOBIG)
-        return mc_errbuf_set(eb, rc,
-                             "the server wrote a line over the %u-byte message limit and no "
-                             "answer to initialize came within %d ms",
-                             MC_MAX_MESSAGE_SIZE, timeout_ms);
-    if (rc == MC_EFLOOD)
-        return mc_errbuf_set(eb, rc, "the server flooded the client before it answered "
-                                     "initialize: %s",
-                             s->flood_desc);
-    if (rc == MC_EINTR)
-        return mc_errbuf_set(eb, rc, "interrupted while waiting for the answer to initialize");
+    rc = mc__session_handshake_request(s, "initialize", params, timeout_ms, &resp);
     if (rc != MC_OK)
-        return mc_errbuf_set(eb, rc, "initialize could not be sent: %s", mc_strerror(rc));
+        return mc__session_handshake_error(s, rc, "initialize", timeout_ms, eb);
     if (resp.kind == MC_MSG_ERROR) {
         mc_errbuf_set(eb, MC_EPROTO, "initialize failed with error %lld: %.200s",
                       (long long)resp.error_code, resp.error_message);

@@ -85,6 +85,11 @@ typedef struct mc_session_opts {
     mc_judge_t *judge;          /* borrowed: the judge every line goes through (the
                                    caller's, with its schemas); NULL: the session makes
                                    one of its own, without schemas */
+    int answer_timeout_ms;      /* the wait for a handshake answer (initialize,
+                                   server/discover) once the server has written its first
+                                   message-like line (spoke): the start-up budget is for
+                                   starting only. 0: the whole start-up budget (see
+                                   mc_session_initialize) */
 } mc_session_opts_t;
 
 typedef struct mc_pending {
@@ -131,6 +136,10 @@ struct mc_session {
     uint64_t step_frames, step_bytes; /* read-only: received since mc_session_begin_step() */
     uint64_t overdue;               /* private: frames handed out past a wait's deadline */
     uint64_t oversize_seen;         /* read-only: oversize lines received */
+    uint64_t spoke;                 /* read-only: inbound lines that are JSON texts or begin
+                                       like one ('{', '['), and oversize lines: what a server
+                                       that has started writes (a plain-text banner may be
+                                       written before a slow start, and is not counted) */
     uint64_t notes_dropped;         /* read-only: notifications dropped (queue full) */
     int flooded;                    /* read-only: the rate guard tripped; waits end with
                                        MC_EFLOOD from then on */
@@ -147,6 +156,11 @@ struct mc_session {
     mc_judge_t *judge;              /* read-only: the judge of every line (opts.judge or
                                        own_judge) */
     mc_judge_t *own_judge;          /* private */
+    int64_t handshake_id;            /* private: the handshake request being waited for */
+    int handshake_unreadable;        /* private: its answer came as a line that is no JSON */
+    char handshake_why[160];         /* read-only: why that line could not be read */
+    int handshake_after_ms;          /* read-only: the last handshake wait was cut to this
+                                        once the server spoke (0: it was not) */
     const mc_wire_info_t *in_judged; /* read-only: what the judge made of the inbound frame
                                        being handled (the decoded message, borrowed),
                                        valid in the observer; NULL otherwise */
@@ -172,8 +186,15 @@ void mc_session_free(mc_session_t *s);
  * negotiates, then sends notifications/initialized. A counter-offer the
  * harness knows is accepted (counter_offer = 1); one it does not know sets
  * unsupported_version and returns MC_EPROTO without sending initialized.
- * Returns MC_ETIMEOUT / MC_EEOF when the server is silent or gone, MC_EPROTO
- * when it answered with an error or a malformed result (eb says which).
+ * timeout_ms is the start-up budget: once the server has written its first
+ * message-like line (see spoke), the wait for the answer is cut to
+ * opts.answer_timeout_ms (when set) from that line on. Returns MC_ETIMEOUT / MC_EEOF when the server is silent
+ * or gone, MC_ETOOBIG at once when a line over MC_MAX_MESSAGE_SIZE came
+ * before the answer (the answer may have been that line), MC_EPARSE at once
+ * when the answer (the line carrying the request's id) is no JSON text
+ * (invalid UTF-8, a NUL, nesting past MC_MAX_JSON_DEPTH, bad syntax),
+ * MC_EPROTO when it answered with an error or a malformed result (eb says
+ * which in every case).
  */
 int mc_session_initialize(mc_session_t *s, const char *version, json_object *client_caps,
                           int timeout_ms, mc_errbuf_t *eb);

@@ -100,6 +100,23 @@ mc_pending_t *mc__session_find_pending(mc_session_t *s, int64_t id);
  * MC_EFLOOD, MC_EEOF, MC_EINTR or the link's error. */
 int mc__session_step(mc_session_t *s, int64_t deadline);
 
+/*
+ * Sends a handshake request (initialize, server/discover; params owned) and
+ * waits for its answer: timeout_ms at most, cut to opts.answer_timeout_ms
+ * from the server's first message-like line on (s->spoke; from the start
+ * when it has already written one). The wait ends at once with MC_ETOOBIG when a line over the
+ * size limit comes, and with MC_EPARSE when a line carrying the request's id
+ * is no JSON text (handshake_why says why). Otherwise as
+ * mc_session_request(). handshake_after_ms tells whether the wait was cut.
+ */
+int mc__session_handshake_request(mc_session_t *s, const char *method, json_object *params,
+                                  int timeout_ms, mc_msg_t *response);
+
+/* What a failed handshake wait means, in eb (method: what was sent;
+ * timeout_ms: the budget given). Returns rc. */
+int mc__session_handshake_error(mc_session_t *s, int rc, const char *method, int timeout_ms,
+                                mc_errbuf_t *eb);
+
 /* While a batch waits (session_raw.c): keeps a response to one of its
  * requests that came on its own, and ends the wait once each has one. */
 void mc__session_collect_batch_part(mc_session_t *s, const mc_msg_t *msg);

@@ -203,6 +203,37 @@ static int null_id_result(mc_session_t *s, mc_msg_t *msg)
     return 1;
 }
 
+/* True when a line is a JSON text or begins like one: written by a server
+ * that has started, unlike a plain-text banner. */
+static int message_like(const mc_inframe_t *fr, int is_json)
+{
+    size_t i = 0;
+
+    if (is_json)
+        return 1;
+    if (fr->data == NULL)
+        return 0;
+    while (i < fr->len && (fr->data[i] == ' ' || fr->data[i] == '\t'))
+        i++;
+    return i < fr->len && (fr->data[i] == '{' || fr->data[i] == '[');
+}
+
+/*
+ * True when a line that is no JSON text carries, as its id, the id of the
+ * handshake request being waited for: it is that request's answer, and it
+ * cannot be read (why says why; kept in handshake_why).
+ */
+static int unreadable_answer(mc_session_t *s, const char *raw_id, size_t len, const char *why)
+{
+    char want[32];
+    int n = snprintf(want, sizeof(want), "%lld", (long long)s->handshake_id);
+
+    if (raw_id == NULL || n <= 0 || (size_t)n != len || memcmp(raw_id, want, len) != 0)
+        return 0;
+    snprintf(s->handshake_why, sizeof(s->handshake_why), "%.150s", why);
+    return 1;
+}
+
 /*
  * Handles one inbound frame: the judge parses and judges it, the observer
  * sees it with what the judge made of it (in_judged), and the session acts
@@ -212,6 +243,8 @@ static void on_frame(mc_session_t *s, mc_inframe_t *fr)
 {
     mc_wire_info_t info;
     mc_msg_t msg;
+    const char *raw_id;
+    size_t raw_id_len;
     int is_json;
 
     s->seq_in++;
@@ -225,12 +258,19 @@ static void on_frame(mc_session_t *s, mc_inframe_t *fr)
     s->in_answers = NULL;
     msg = info.msg;
     is_json = info.is_json;
+    raw_id = info.raw_id;
+    raw_id_len = info.raw_id_len;
     memset(&info, 0, sizeof(info));
     /* Framing and parsing were judged (wire/newline-delimited,
      * wire/message-size, wire/stdout-only-messages, wire/utf8): what is no
      * JSON text is not acted on. */
     if (fr->kind == MC_FRAME_OVERSIZE)
         s->oversize_seen++;
+    if (fr->kind == MC_FRAME_OVERSIZE || (fr->kind == MC_FRAME_LINE && message_like(fr, is_json)))
+        s->spoke++;
+    if (fr->kind == MC_FRAME_LINE && !is_json && s->handshake_id > 0 &&
+        unreadable_answer(s, raw_id, raw_id_len, msg.reason))
+        s->handshake_unreadable = 1;
     if (fr->kind != MC_FRAME_LINE || (fr->flags & MC_FRAME_F_NUL) || !is_json) {
         mc_msg_free(&msg);
         return;

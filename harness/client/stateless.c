@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "client/session.h"
+#include "client/session_internal.h"
 #include "core/json.h"
 #include "core/version.h"
 
@@ -166,7 +167,8 @@ static int modern_error_to_unknown_version(mc_session_t *s, int timeout_ms)
     }
     json_object_object_add(meta, META_VERSION, json_object_new_string(NO_SUCH_VERSION));
     json_object_object_add(params, "_meta", meta);
-    if (mc_session_request(s, "server/discover", params, timeout_ms, &resp) != MC_OK)
+    /* The server has answered once: this is a handshake request's wait. */
+    if (mc__session_handshake_request(s, "server/discover", params, timeout_ms, &resp) != MC_OK)
         return 0;
     modern = resp.kind == MC_MSG_ERROR && resp.error_code == MC_RPC_UNSUPPORTED_VERSION;
     mc_msg_free(&resp);
@@ -183,26 +185,9 @@ int mc__session_start_stateless(mc_session_t *s, const char *version, int timeou
     s->stateless = 1;
     snprintf(s->negotiated_version, sizeof(s->negotiated_version), "%s", version);
     mc_session_begin_step(s);
-    rc = mc_session_request(s, "server/discover", NULL, timeout_ms, &resp);
-    if (rc == MC_ETIMEOUT)
-        return mc_errbuf_set(eb, rc, "no answer to server/discover within %d ms", timeout_ms);
-    if (rc == MC_EEOF)
-        return mc_errbuf_set(eb, rc,
-                             "the server's output ended before it answered server/discover");
-    if (rc == MC_ETOOBIG)
-        return mc_errbuf_set(eb, rc,
-                             "the server wrote a line over the %u-byte message limit and no "
-                             "answer to server/discover came within %d ms",
-                             MC_MAX_MESSAGE_SIZE, timeout_ms);
-    if (rc == MC_EFLOOD)
-        return mc_errbuf_set(eb, rc,
-                             "the server flooded the client before it answered "
-                             "server/discover: %s",
-                             s->flood_desc);
-    if (rc == MC_EINTR)
-        return mc_errbuf_set(eb, rc, "interrupted while waiting for the answer to server/discover");
+    rc = mc__session_handshake_request(s, "server/discover", NULL, timeout_ms, &resp);
     if (rc != MC_OK)
-        return mc_errbuf_set(eb, rc, "server/discover could not be sent: %s", mc_strerror(rc));
+        return mc__session_handshake_error(s, rc, "server/discover", timeout_ms, eb);
     if (resp.kind == MC_MSG_ERROR && resp.error_code == MC_RPC_UNSUPPORTED_VERSION) {
         /* A modern server that does not serve this version says so. */
         s->unsupported_version = 1;

@@ -78,6 +78,13 @@
  * has passed (so late messages reach the wire checks); then it times out. */
 #define MC_MAX_OVERDUE_FRAMES 256u
 
+/* A version probe's wait for the answer once the server is up: from its
+ * first message, or, when it writes none, from the longest an earlier
+ * probe's server took to start and answer. A version whose probe gets no
+ * answer in it is not spoken, and the unanswered request is reported
+ * (wire/single-response). */
+#define MC_VERSION_PROBE_TIMEOUT_MS 5000
+
 /* Early stop: the run ends (exit 3) when this many scenarios failed the
  * handshake before any completed one; a single one suffices when the target
  * stayed silent for its whole start-up budget. */

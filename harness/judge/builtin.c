@@ -109,7 +109,13 @@ static const mc_check_def_t builtins[] = {
      .quote = Q_JSONRPC,
      .refs = REFS_MESSAGES,
      .interpretation = "JSON-RPC 2.0 answers a request with one response: a second response "
-                       "to an id already answered corresponds to no request."},
+                       "to an id already answered corresponds to no request, and a request "
+                       "never answered has none. The version probe judges the latter: a "
+                       "server that answered initialize at other versions and leaves the "
+                       "probe's initialize or server/discover unanswered for the probe's "
+                       "budget (MC_VERSION_PROBE_TIMEOUT_MS once it is up) does not speak that "
+                       "version and breaks this rule. A scenario step reports a request left "
+                       "unanswered to its own check."},
     {.check = "wire/no-response-to-notification",
      .level = MC_LEVEL_MUST,
      .quote = "The receiver MUST NOT send a response.",

@@ -411,6 +411,9 @@ void mc_wire_inbound(mc_wire_t *w, int kind, unsigned flags, const char *data, s
         info->msg.kind = MC_MSG_INVALID;
         info->msg.rpc_error = MC_RPC_PARSE_ERROR;
         snprintf(info->msg.reason, sizeof(info->msg.reason), "%s", eb.msg);
+        /* Which request an unreadable answer was for, when its id can be told. */
+        if (data != NULL && !mc__raw_member_id(data, len, &info->raw_id, &info->raw_id_len))
+            info->raw_id = NULL;
     }
     if (rc == MC_EUTF8) {
         mc_wire_fail(w, "wire/utf8", "%s", eb.msg);

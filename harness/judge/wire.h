@@ -135,6 +135,10 @@ typedef struct mc_wire_info {
     int is_line;                 /* 1: msg is a valid JSON-RPC message */
     int is_json;                 /* 1: the frame was one JSON text (else msg.reason
                                     says why not) */
+    const char *raw_id;          /* a line that is no JSON text: the text of its top-level
+                                    "id" member when one can be found (borrowed from the
+                                    frame's data, valid while it lives), else NULL */
+    size_t raw_id_len;
 } mc_wire_info_t;
 
 /*

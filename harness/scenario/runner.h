@@ -17,6 +17,7 @@
 #include <json-c/json.h>
 
 #include "client/process.h"
+#include "core/limits.h"
 #include "scenario/result.h"
 #include "scenario/scenario.h"
 #include "schema/registry.h"
@@ -30,6 +31,12 @@
 #define MC_RUNNER_MAX_FOR_EACH 200
 /* Notifications and server requests kept for expect_* steps. */
 #define MC_RUNNER_MAX_INBOX 1024
+/* Requests a target left unanswered for a whole step, remembered per suite
+ * (by method and the tool, prompt or resource they name), and the wait the
+ * same request gets in later runs. */
+#define MC_RUNNER_SILENT_KEYS 64
+#define MC_RUNNER_SILENT_KEY_LEN 160
+#define MC_RUNNER_SILENT_WAIT_MS 1000
 
 /*
  * What the runs of one target learn about it, shared by the scenarios of a
@@ -41,7 +48,11 @@
  * - a target that cannot be used at all (the handshake fails, or it floods
  *   the client) before any run completed makes the runner give up: it sets
  *   abort, keeps the first reason, and sets *opts->stop so that the suite
- *   starts nothing more.
+ *   starts nothing more;
+ * - a request the target left unanswered for a whole step (the same method,
+ *   naming the same tool, prompt or resource) is waited on for
+ *   MC_RUNNER_SILENT_WAIT_MS in later runs: its FAIL was found, and a
+ *   target that ignores requests is not waited on a full step per scenario.
  */
 typedef struct mc_runner_shared {
     _Atomic int usable;         /* runs that completed without a target-level failure */
@@ -50,8 +61,14 @@ typedef struct mc_runner_shared {
     _Atomic int ignores_eof;    /* the target did not exit when its stdin closed */
     _Atomic int ignores_term;   /* nor on SIGTERM */
     _Atomic int shutdown_noted; /* lifecycle/shutdown/stdio has been reported */
+    _Atomic int startup_noted;  /* a line that is no message, written before the server's
+                                   first message (a start-up banner), has been reported:
+                                   every run sees it, one reports it */
     _Atomic int reason_set;     /* private */
     char reason[512];           /* read-only once abort is set: why, in one line */
+    _Atomic int silent_lock;    /* private: guards what follows */
+    int n_silent;               /* private */
+    char silent[MC_RUNNER_SILENT_KEYS][MC_RUNNER_SILENT_KEY_LEN]; /* private */
 } mc_runner_shared_t;
 
 typedef struct mc_runner_opts {
@@ -91,21 +108,44 @@ typedef struct mc_runner_opts {
 int mc_runner_run(const mc_scenario_t *sc, const mc_runner_opts_t *opts,
                   mc_scenario_result_t *out);
 
+/* What one version probe found. */
+typedef enum mc_probe_outcome {
+    MC_PROBE_SPOKEN,    /* the server accepted the version as offered */
+    MC_PROBE_COUNTER,   /* it answered another version the harness knows */
+    MC_PROBE_REFUSED,   /* it answered that it does not speak the version (an error, a
+                           version the harness does not know, the initialize era) */
+    MC_PROBE_NO_ANSWER, /* the handshake request got no answer within the budget */
+    MC_PROBE_FAILED     /* no handshake: the server exited, flooded, or answered with
+                           what cannot be read */
+} mc_probe_outcome_t;
+
+typedef struct mc_probe {
+    int server_up;               /* in: another probe completed a handshake, so the server
+                                    runs: a request it leaves unanswered is a finding
+                                    (wire/single-response, FAIL), not a failure to start */
+    mc_probe_outcome_t outcome;  /* out */
+    char method[32];             /* out: the handshake request sent (initialize,
+                                    server/discover) */
+    char version[32];            /* out: the version the server answered ("" when none) */
+    char why[MC_ERRBUF_SIZE];    /* out: the session's words on a failed handshake */
+    int64_t answer_ms;           /* out: from the start to the handshake's answer (the
+                                    time the server took to start and answer); -1 when
+                                    the handshake did not complete */
+    int silent;                  /* out: the server wrote nothing for its whole start-up
+                                    budget */
+    mc_scenario_result_t result; /* out: the probe's run (verdict, checks, transcript);
+                                    the caller frees it with mc_sresult_free */
+} mc_probe_t;
+
 /*
- * Asks the target which version it speaks: starts it as a scenario would,
- * sends initialize requesting version, and shuts it down. On MC_OK,
- * negotiated holds the version the server answered (equal to version when
- * it accepted it as offered). When the handshake fails (the server refused,
- * answered a version the harness does not know, crashed or stayed silent)
- * MC_EPROTO is returned with why filled. MC_ENOMEM when out of memory.
- * o->shared (when set) counts the probe like any run: give each series of
- * probes a record of its own, so that a refused version, answered by a
- * working server, never stops the suite's runs. When failed is not NULL and
- * the handshake fails, the probe's result (verdict, reason, checks and
- * transcript) is moved there for the report; the caller frees it with
- * mc_sresult_free. Otherwise the result is freed here.
+ * Asks the target whether it speaks version: starts it as a scenario would,
+ * sends initialize requesting version (server/discover for a stateless
+ * version), and shuts it down, filling *p (p->server_up is read). The wait
+ * is o->startup_timeout_ms, cut to o->step_timeout_ms once the server has
+ * written a line. o->shared (when set) is the probes' record, never the
+ * suite's: the caller decides when the target cannot be tested. Returns
+ * MC_OK, or MC_ENOMEM when out of memory (nothing to free then).
  */
-int mc_runner_probe(const mc_runner_opts_t *o, const char *version, char *negotiated, size_t n,
-                    char *why, size_t wn, mc_scenario_result_t *failed);
+int mc_runner_probe(const mc_runner_opts_t *o, const char *version, mc_probe_t *p);
 
 #endif /* MC_SCENARIO_RUNNER_H */

@@ -74,6 +74,10 @@ typedef struct rctx {
     char version[32];
     int step_timeout;
     int unusable;           /* the target failed in a way no scenario can get past */
+    int64_t first_line_ms;  /* from t0 to the target's first line; -1 until it comes */
+    uint64_t first_msg_seq; /* the transcript line of its first message; 0 until it comes */
+    mc_probe_t *probe;      /* a version probe's findings, or NULL for a scenario */
+    int startup_owner;      /* this run reports the suite's start-up lines */
 } rctx_t;
 
 /* --- runner.c: checks and traffic --- */
@@ -108,6 +112,14 @@ void mc__runner_target_gone(rctx_t *c, int rc, const char *doing);
 /* After a wait of the session: 0 to go on (OK, timeout), else -1 with the
  * target marked gone. */
 int mc__runner_wait_ok(rctx_t *c, int rc, const char *doing);
+/* What the suite remembers of requests the target left unanswered for a
+ * whole step (mc_runner_shared_t): the key a request is remembered by (its
+ * method and the tool or prompt name or resource URI its params name),
+ * whether an earlier run waited for it in vain, and noting that this run
+ * did. */
+void mc__runner_silence_key(const char *method, json_object *params, char *out, size_t n);
+int mc__runner_silence_known(rctx_t *c, const char *key);
+void mc__runner_silence_note(rctx_t *c, const char *key);
 /* True when the server's capabilities hold the dotted path. */
 int mc__runner_server_has(json_object *caps, const char *path);
 /* Sets ${role:NAME} from the profile, ${version} and ${server_versions}. */

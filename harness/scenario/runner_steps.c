@@ -104,8 +104,8 @@ static int step_request(rctx_t *c, const mc_step_t *s)
     int timeout =
         or_default(r->timeout_ms, strcmp(method, "initialize") == 0 ? mc__runner_startup_budget(c)
                                                                     : c->step_timeout);
-    int rc;
-    char what[160], callee[128];
+    int rc, learned = 0;
+    char what[160], callee[128], key[MC_RUNNER_SILENT_KEY_LEN];
 
     if (r->params != NULL) {
         params = mc__runner_expand(c, r->params, s->line);
@@ -127,6 +127,12 @@ static int step_request(rctx_t *c, const mc_step_t *s)
              mc_json_get_str(params, "name") != NULL ? mc_json_get_str(params, "name") : "?");
     if (r->async != NULL)
         return send_async(c, r, params, timeout);
+    mc__runner_silence_key(method, params, key, sizeof(key));
+    if (timeout > MC_RUNNER_SILENT_WAIT_MS && strcmp(method, "initialize") != 0 &&
+        mc__runner_silence_known(c, key)) {
+        learned = 1;
+        timeout = MC_RUNNER_SILENT_WAIT_MS;
+    }
     /* "retry": false keeps a stateless input_required answer for the step
      * to judge, instead of answering it and retrying. */
     c->s.input_retry_off = r->retry_off;
@@ -134,8 +140,11 @@ static int step_request(rctx_t *c, const mc_step_t *s)
     c->s.input_retry_off = 0;
     mc__runner_drain(c);
     if (rc == MC_ETIMEOUT) {
-        char msg[200];
-        snprintf(msg, sizeof(msg), "%s: no response within %d ms", method, timeout);
+        char msg[300];
+        if (!learned && timeout >= c->step_timeout)
+            mc__runner_silence_note(c, key);
+        snprintf(msg, sizeof(msg), "%s: no response within %d ms%s", method, timeout,
+                 learned ? " (an earlier run waited a whole step for it in vain)" : "");
         mc__runner_check(c, mc__runner_step_check(c, s), 0, msg, "a response", "(none)", "", 0,
                          s->line);
         return 0;

@@ -342,6 +342,79 @@ int mc__runner_start(rctx_t *c, int *rc)
     return 0;
 }
 
+/* The key a request's silence is remembered by: its method, and the tool
+ * or prompt name or the resource URI its params name. */
+void mc__runner_silence_key(const char *method, json_object *params, char *out, size_t n)
+{
+    const char *what = mc_json_get_str(params, "name");
+
+    if (what == NULL)
+        what = mc_json_get_str(params, "uri");
+    snprintf(out, n, "%s %s", method, what != NULL ? what : "");
+}
+
+static void silence_lock(mc_runner_shared_t *sh)
+{
+    int expected = 0;
+
+    while (!atomic_compare_exchange_weak(&sh->silent_lock, &expected, 1))
+        expected = 0;
+}
+
+/* True when an earlier run of the suite waited a whole step for this
+ * request in vain. */
+int mc__runner_silence_known(rctx_t *c, const char *key)
+{
+    mc_runner_shared_t *sh = c->o->shared;
+    int k, found = 0;
+
+    if (sh == NULL)
+        return 0;
+    silence_lock(sh);
+    for (k = 0; k < sh->n_silent && !found; k++)
+        found = strcmp(sh->silent[k], key) == 0;
+    atomic_store(&sh->silent_lock, 0);
+    return found;
+}
+
+/* Remembers a request left unanswered for a whole step (while there is
+ * room; past MC_RUNNER_SILENT_KEYS, later ones wait their full step). */
+void mc__runner_silence_note(rctx_t *c, const char *key)
+{
+    mc_runner_shared_t *sh = c->o->shared;
+    int k, found = 0;
+
+    if (sh == NULL)
+        return;
+    silence_lock(sh);
+    for (k = 0; k < sh->n_silent && !found; k++)
+        found = strcmp(sh->silent[k], key) == 0;
+    if (!found && sh->n_silent < MC_RUNNER_SILENT_KEYS)
+        snprintf(sh->silent[sh->n_silent++], MC_RUNNER_SILENT_KEY_LEN, "%s", key);
+    atomic_store(&sh->silent_lock, 0);
+}
+
+/* What a version probe's handshake found (c->probe). */
+static void probe_outcome(rctx_t *c, int rc, const char *want_version, int startup,
+                          const mc_errbuf_t *eb)
+{
+    mc_probe_t *p = c->probe;
+
+    snprintf(p->why, sizeof(p->why), "%s", eb->msg);
+    if (rc == MC_OK)
+        p->answer_ms = mc_now_ms() - c->t0;
+    if (rc == MC_OK)
+        p->outcome =
+            strcmp(c->s.negotiated_version, want_version) == 0 ? MC_PROBE_SPOKEN : MC_PROBE_COUNTER;
+    else if (rc == MC_EPROTO)
+        p->outcome = MC_PROBE_REFUSED;
+    else if (rc == MC_ETIMEOUT)
+        p->outcome = MC_PROBE_NO_ANSWER;
+    else
+        p->outcome = MC_PROBE_FAILED;
+    p->silent = rc == MC_ETIMEOUT && c->first_line_ms < 0 && mc_now_ms() - c->t0 >= startup;
+}
+
 /* The runner's own initialize; 0 when it completed, else -1 with the
  * result saying why (and the target counted as unusable). */
 static int initialize(rctx_t *c, const char *want_version)
@@ -354,10 +427,22 @@ static int initialize(rctx_t *c, const char *want_version)
     rc = mc_session_initialize(&c->s, want_version, c->sc->client_caps,
                                mc__runner_time_left(c, startup), &eb);
     mc__runner_drain(c);
+    if (c->probe != NULL)
+        probe_outcome(c, rc, want_version, startup, &eb);
     if (rc == MC_OK) {
         if (c->http_on)
             mc_http_after_handshake(c->http.http);
         return 0;
+    }
+    if (rc == MC_ETIMEOUT && c->probe != NULL && c->probe->server_up) {
+        /* The server runs (another probe completed a handshake) and left
+         * this request unanswered: a finding, not a failure to start. */
+        mc__runner_check(c, "wire/single-response", 0, eb.msg, "a response", "(none)", "", 0, 0);
+        mc_sresult_set(c->res, MC_FAIL,
+                       "%s is not spoken: the server answered initialize at other versions but "
+                       "left %s unanswered",
+                       want_version, c->probe->method);
+        return -1;
     }
     if (rc == MC_EPROTO && c->s.version_not_spoken) {
         /* An answer, not a failure: the server does not speak this version

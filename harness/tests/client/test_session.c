@@ -254,6 +254,103 @@ static void test_initialize_error_and_silence(void **state)
     fake_free(&f);
 }
 
+/* Answers initialize with a line carrying its id that is no JSON text
+ * (invalid UTF-8, then, on the next session, nesting past the limit). */
+static void script_unreadable_init(fake_t *f, json_object *sent)
+{
+    char buf[512];
+    int n;
+
+    if (strcmp(sent_method(sent), "initialize") != 0)
+        return;
+    if (f->version != NULL && strcmp(f->version, "deep") == 0) {
+        n = snprintf(buf, sizeof(buf), "{\"jsonrpc\":\"2.0\",\"id\":%lld,\"result\":",
+                     (long long)sent_id(sent));
+        for (int i = 0; i < 100 && n < (int)sizeof(buf) - 2; i++)
+            buf[n++] = '[';
+        buf[n] = '\0';
+    } else {
+        snprintf(buf, sizeof(buf),
+                 "{\"jsonrpc\":\"2.0\",\"id\":%lld,\"result\":{\"protocolVersion\":\"\xff\xfe\"}}",
+                 (long long)sent_id(sent));
+    }
+    push(f, buf);
+}
+
+/* An answer to initialize that cannot be read ends the wait at once, with
+ * why; the budget given is long enough that a wait left running would
+ * time out instead. */
+static void test_unreadable_answer_ends_handshake(void **state)
+{
+    static const char *kinds[] = {"utf8", "deep"};
+    static const char *whys[] = {"invalid UTF-8", "nesting"};
+    fake_t f;
+    mc_session_t s;
+    mc_errbuf_t eb;
+
+    (void)state;
+    for (int k = 0; k < 2; k++) {
+        start(&f, &s, script_unreadable_init);
+        f.version = kinds[k];
+        mc_errbuf_clear(&eb);
+        assert_int_equal(mc_session_initialize(&s, "2025-06-18", NULL, 2000, &eb), MC_EPARSE);
+        assert_non_null(strstr(eb.msg, "answered initialize with a line that cannot be read"));
+        assert_non_null(strstr(eb.msg, whys[k]));
+        mc_session_free(&s);
+        fake_free(&f);
+    }
+}
+
+/* Writes a log notification (a message) or a plain-text banner before
+ * anything else, and never answers. */
+static void script_speaks_no_answer(fake_t *f, json_object *sent)
+{
+    if (strcmp(sent_method(sent), "initialize") != 0)
+        return;
+    if (f->version != NULL && strcmp(f->version, "banner") == 0)
+        push(f, "Starting demo server...");
+    else
+        push(f, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\","
+                "\"params\":{\"level\":\"info\",\"data\":\"up\"}}");
+}
+
+/* Once the server has written a message, the start-up budget is over: the
+ * answer gets opts.answer_timeout_ms. A plain-text line does not end it (a
+ * banner may come before a slow start). */
+static void test_answer_timeout_after_first_message(void **state)
+{
+    mc_session_opts_t o;
+    fake_t f;
+    mc_session_t s;
+    mc_link_t l = {&f, fake_send, fake_recv};
+    mc_errbuf_t eb;
+
+    (void)state;
+    memset(&o, 0, sizeof(o));
+    o.answer_timeout_ms = 1;
+    memset(&f, 0, sizeof(f));
+    f.script = script_speaks_no_answer;
+    assert_int_equal(mc_session_init(&s, l, &o), MC_OK);
+    mc_errbuf_clear(&eb);
+    assert_int_equal(mc_session_initialize(&s, "2025-06-18", NULL, 60000, &eb), MC_ETIMEOUT);
+    assert_string_equal(eb.msg, "no answer to initialize within 1 ms of the server's first message");
+    assert_int_equal(s.handshake_after_ms, 1);
+    mc_session_free(&s);
+    fake_free(&f);
+
+    memset(&f, 0, sizeof(f));
+    f.script = script_speaks_no_answer;
+    f.version = "banner";
+    assert_int_equal(mc_session_init(&s, l, &o), MC_OK);
+    mc_errbuf_clear(&eb);
+    assert_int_equal(mc_session_initialize(&s, "2025-06-18", NULL, 50, &eb), MC_ETIMEOUT);
+    assert_string_equal(eb.msg, "no answer to initialize within 50 ms");
+    assert_int_equal(s.handshake_after_ms, 0);
+    assert_int_equal(count_findings(&s, "wire/stdout-only-messages"), 1);
+    mc_session_free(&s);
+    fake_free(&f);
+}
+
 /* Answers requests out of order and sprinkles anomalies between them. */
 static void test_out_of_order_and_anomalies(void **state)
 {
@@ -580,6 +677,8 @@ int main(void)
         cmocka_unit_test(test_known_versions),
         cmocka_unit_test(test_stateless_session),
         cmocka_unit_test(test_http_refusal_answers_request),
+        cmocka_unit_test(test_unreadable_answer_ends_handshake),
+        cmocka_unit_test(test_answer_timeout_after_first_message),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
