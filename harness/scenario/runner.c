@@ -281,8 +281,9 @@ static void wire_to_checks(rctx_t *c)
  * Before the target starts: SKIP for a version that lacks a feature the
  * scenario needs (or the HTTP transport) and for a scenario of the other
  * transport, NOT-VERIFIED for a role the profile does not map when the
- * scenario does the lifecycle itself. Returns 0 to go on, -1 when the
- * result says why not.
+ * scenario does the lifecycle itself; SKIP for a capability an earlier run
+ * at the version saw the server not declare (runner_caps.c). Returns 0 to
+ * go on, -1 when the result says why not.
  */
 static int gate_before_start(rctx_t *c, const char *want_version)
 {
@@ -317,7 +318,7 @@ static int gate_before_start(rctx_t *c, const char *want_version)
             }
         }
     }
-    return 0;
+    return mc__runner_caps_gate(c, want_version);
 }
 
 /* The scenario's canned answers to server requests, with variables filled

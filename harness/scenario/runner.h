@@ -36,6 +36,9 @@
  * same request gets in later runs. */
 #define MC_RUNNER_SILENT_KEYS 64
 #define MC_RUNNER_SILENT_KEY_LEN 160
+/* Bytes of the declared capabilities the suite keeps per version (compact
+ * JSON; larger ones are not kept, and every run then starts its server). */
+#define MC_RUNNER_CAPS_LEN 2048
 #define MC_RUNNER_SILENT_WAIT_MS 1000
 
 /*
@@ -69,6 +72,10 @@ typedef struct mc_runner_shared {
     _Atomic int silent_lock;    /* private: guards what follows */
     int n_silent;               /* private */
     char silent[MC_RUNNER_SILENT_KEYS][MC_RUNNER_SILENT_KEY_LEN]; /* private */
+    _Atomic int caps_lock;      /* private: guards what follows */
+    char caps[MC_V_COUNT][MC_RUNNER_CAPS_LEN]; /* private: the capabilities the server declared
+                                                  at each version, as compact JSON ("": not seen
+                                                  yet); see runner_caps.c */
 } mc_runner_shared_t;
 
 typedef struct mc_runner_opts {

@@ -163,6 +163,16 @@ int mc__runner_judge_outcome(rctx_t *c, const mc_step_t *s, const mc_step_judge_
                              mc_msg_t *resp, int none, const char *label, const char *doing,
                              const char *answered_msg, int window);
 
+/* --- runner_caps.c: capabilities the suite has seen --- */
+
+/* Keeps the capabilities the server declared in this run, when it ran at
+ * the version it was asked for and none are kept for that version yet. */
+void mc__runner_caps_note(rctx_t *c);
+/* Before a server is started: -1 with the result SKIP when an earlier run at
+ * want_version saw the server declare none of a capability the scenario
+ * requires; 0 to go on (also when nothing is known yet). */
+int mc__runner_caps_gate(rctx_t *c, const char *want_version);
+
 /* --- runner_steps.c: templates filled in --- */
 
 /* tmpl with variables filled in and instances made (a new reference), or

@@ -516,5 +516,6 @@ int mc__runner_handshake(rctx_t *c, const char *want_version)
     snprintf(c->version, sizeof(c->version), "%s", c->s.negotiated_version);
     free(c->res->version);
     c->res->version = strdup(c->version);
+    mc__runner_caps_note(c);
     return gate_negotiated(c);
 }
