@@ -15,7 +15,9 @@ profile alone:
 - a fixture that refuses the harness's own arguments leaves the scenario
   NOT-VERIFIED with the tool's words; the profile's "args" make the call
   judged, and a broken rule then fails;
-- `mcpcheck profile --init` writes a profile with the roles the listings fill.
+- `mcpcheck profile --init` writes a profile with the roles the listings fill;
+- a scenario needing a capability an earlier run saw the server not declare
+  is SKIP without a server started for it.
 """
 import json
 import os
@@ -107,6 +109,17 @@ def shapes(mcpcheck, scenarios, tmp):
     if rc != 0 or not rep["scenarios"] or any(s["verdict"] != "PASS" for s in rep["scenarios"]):
         failures.append(f"profile --init then run: exit {rc}, "
                         f"{[(s['verdict'], s.get('reason')) for s in rep['scenarios']]}")
+
+    # 9. A capability an earlier run saw the server not declare: later runs
+    #    at that version are SKIP without a server started for them.
+    rc, rep, out = run(mcpcheck, ["--jobs", "1", "--spec-version", "2025-11-25", "--filter",
+                                  "discovery/tools-input-schema", "--filter", "logging/*",
+                                  "--scenarios", scenarios, "--"] + conformant, tmp, "caps")
+    logging = [s for s in rep["scenarios"] if s["id"].startswith("logging/")]
+    early = [s for s in logging if "no server was started" in (s.get("reason") or "")]
+    if rc != 0 or not logging or any(s["verdict"] != "SKIP" for s in logging) or not early:
+        failures.append(f"capabilities seen: exit {rc}, "
+                        f"{[(s['id'], s['verdict'], s.get('reason')) for s in logging][:3]}")
     return failures
 
 
