@@ -256,6 +256,28 @@ int mc_session_send_request(mc_session_t *s, const char *method, json_object *pa
     return MC_OK;
 }
 
+/* The end of a wait for the answer to pending request p (NULL when its slot
+ * is gone): the answer in *response (MC_OK), or rc. A wait that timed out
+ * while a line over the limit came names that line (MC_ETOOBIG: the answer
+ * may have been it), not mere silence. Answered or abandoned, the slot is
+ * free again. */
+static int finish_wait(mc_session_t *s, mc_pending_t *p, int rc, uint64_t oversize0,
+                       mc_msg_t *response)
+{
+    if (rc == MC_ETIMEOUT && s->oversize_seen != oversize0)
+        rc = MC_ETOOBIG;
+    if (p == NULL)
+        return rc != MC_OK ? rc : MC_ENOTFOUND;
+    if (p->answered) {
+        *response = p->response;
+        memset(&p->response, 0, sizeof(p->response));
+        rc = MC_OK;
+    }
+    clear_pending(p);
+    s->n_pending--;
+    return rc;
+}
+
 int mc_session_await(mc_session_t *s, int64_t id, int timeout_ms, mc_msg_t *response)
 {
     int64_t deadline = deadline_after(timeout_ms);
@@ -274,21 +296,7 @@ int mc_session_await(mc_session_t *s, int64_t id, int timeout_ms, mc_msg_t *resp
         if (rc != MC_OK || p == NULL)
             break;
     }
-    /* No answer, and a line over the limit came meanwhile: that is the cause
-     * to name (the answer may have been that line), not mere silence. */
-    if (rc == MC_ETIMEOUT && s->oversize_seen != oversize0)
-        rc = MC_ETOOBIG;
-    if (p == NULL)
-        return rc != MC_OK ? rc : MC_ENOTFOUND;
-    if (p->answered) {
-        *response = p->response;
-        memset(&p->response, 0, sizeof(p->response));
-        rc = MC_OK;
-    }
-    /* Answered or abandoned, the slot is free again. */
-    clear_pending(p);
-    s->n_pending--;
-    return rc;
+    return finish_wait(s, p, rc, oversize0, response);
 }
 
 int mc__session_handshake_request(mc_session_t *s, const char *method, json_object *params,
@@ -320,10 +328,10 @@ int mc__session_handshake_request(mc_session_t *s, const char *method, json_obje
         p = mc__session_find_pending(s, id);
         if (rc != MC_OK || p == NULL)
             break;
-        if (s->oversize_seen != oversize0) {
-            rc = MC_ETOOBIG;
-            break;
-        }
+        /* A line over the limit may be the answer, or a line before it (its
+         * id cannot be read): the server has spoken, so what is left is an
+         * answer's wait (below), and a wait that ends unanswered names the
+         * line (finish_wait). */
         if (s->handshake_unreadable) {
             rc = MC_EPARSE;
             break;
@@ -334,18 +342,7 @@ int mc__session_handshake_request(mc_session_t *s, const char *method, json_obje
         }
     }
     s->handshake_id = 0;
-    if (rc == MC_ETIMEOUT && s->oversize_seen != oversize0)
-        rc = MC_ETOOBIG;
-    if (p == NULL)
-        return rc != MC_OK ? rc : MC_ENOTFOUND;
-    if (p->answered) {
-        *response = p->response;
-        memset(&p->response, 0, sizeof(p->response));
-        rc = MC_OK;
-    }
-    clear_pending(p);
-    s->n_pending--;
-    return rc;
+    return finish_wait(s, p, rc, oversize0, response);
 }
 
 int mc__session_handshake_error(mc_session_t *s, int rc, const char *method, int timeout_ms,
