@@ -16,6 +16,9 @@ typedef struct rs_bug_info {
     const char *ref;
 } rs_bug_info_t;
 
+/* Bytes of one --list-bugs line. */
+#define RS_BUG_LINE_MAX 2048
+
 static const rs_bug_info_t rs_bugs[] = {
     {"", "", "", ""},
 #define RS__XX(id, name, level, rule, ref) {name, level, rule, ref},
@@ -110,13 +113,14 @@ int mc_refserver_bug_count(void)
 
 void mc_refserver_list_bugs(void (*fn)(void *ctx, const char *line), void *ctx)
 {
-    char line[640], vers[128];
+    char line[RS_BUG_LINE_MAX], vers[128];
     int i;
 
     for (i = 1; i < RS_BUG_COUNT; i++) {
         bug_versions((rs_bug_t)i, vers, sizeof(vers));
-        snprintf(line, sizeof(line), "%s\t%s\t%s\t%s\t%s", rs_bugs[i].name, rs_bugs[i].level,
-                 rs_bugs[i].rule, rs_bugs[i].ref, vers);
+        snprintf(line, sizeof(line), "%s\t%s\t%s\t%s\t%s\t%s\t%s", rs_bugs[i].name,
+                 rs_bugs[i].level, rs_bugs[i].rule, rs_bugs[i].ref, vers,
+                 mc__rs_bug_catchers((rs_bug_t)i), mc__rs_bug_where((rs_bug_t)i));
         fn(ctx, line);
     }
 }

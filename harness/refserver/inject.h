@@ -278,4 +278,14 @@ rs_bug_t mc__rs_bug_find(const char *name);
 /* Returns the switch's name ("" for RS_BUG_NONE or out of range). */
 const char *mc__rs_bug_name(rs_bug_t bug);
 
+/*
+ * The ids of the checks that must catch bug, comma-separated: a FAIL or WARN
+ * of one of them (an INFO, for a switch of level INFO) proves the switch
+ * caught, and no other check's finding counts (catches.c). "" when none.
+ */
+const char *mc__rs_bug_catchers(rs_bug_t bug);
+/* The scenarios that exercise the rule bug breaks: scenario id globs,
+ * comma-separated, as `mcpcheck run --filter` takes them. "" when none. */
+const char *mc__rs_bug_where(rs_bug_t bug);
+
 #endif /* MC_REFSERVER_INJECT_H */

@@ -238,7 +238,8 @@ static const mc_opt_t refserver_opts[] = {
                    "response"),
     MC_OPTION_FLAG(T, list_bugs, "list-bugs", 0,
                    "print the violation switches: NAME, level, rule, spec reference, the "
-                   "protocol versions it concerns (comma-separated)"),
+                   "protocol versions it concerns, the checks that must catch it and the scenarios "
+                   "that exercise it (both comma-separated)"),
     MC_OPTION_FLAG(T, list_http_bugs, "list-http-bugs", 0,
                    "print the Streamable HTTP violation switches (need --http)"),
     MC_OPTION_FLAG(T, version, "version", 0, "print the version"),

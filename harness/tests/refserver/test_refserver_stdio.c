@@ -501,8 +501,9 @@ static void test_cli(void)
         size_t n = e != NULL ? (size_t)(e - p) : strlen(p), tabs = 0, k;
         for (k = 0; k < n; k++)
             tabs += p[k] == '\t';
-        CHECK(tabs == 4, "--list-bugs line without 5 fields: %.*s", (int)n, p);
-        CHECK(n > 0 && p[n - 1] != '\t', "--list-bugs line concerns no version: %.*s", (int)n, p);
+        CHECK(tabs == 6, "--list-bugs line without 7 fields: %.*s", (int)n, p);
+        CHECK(n > 0 && p[n - 1] != '\t' && !contains(p, n, "\t\t"),
+              "--list-bugs line without versions, checks or scenarios: %.*s", (int)n, p);
         CHECK(contains(p, n, "\tMUST\t") || contains(p, n, "\tSHOULD\t") ||
                   contains(p, n, "\tINFO\t"),
               "--list-bugs level: %.*s", (int)n, p);

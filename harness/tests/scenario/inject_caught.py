@@ -1,18 +1,22 @@
 #!/usr/bin/env python3
 """inject_caught.py MCPCHECK REFSERVER [JOBS [GLOB,...]]
 
-Proves that every check can fail: for each violation switch the reference
-server lists (--list-bugs), a strict run of the scenario library against the
-server with that switch on, at every protocol version the switch concerns
-(its last column), must exit 1, and at each of those versions at least one
-FAIL or WARN must be tied to the broken rule. A switch of level INFO breaks
-a rule no keyword backs: its run need not fail, but at each version at least
-one INFO (or FAIL or WARN) must be tied to the rule. Tied: its spec reference names the same spec page as the
-switch's (the version and the anchor aside; "basic" is "basic/index"), or it
-is the schema check of that page's data types (schema/<area> for a page whose
-last part is <area>; schema/messages for "basic"): the schema checks quote
-the transport's "not a valid MCP message" sentence, and their area names the
-page of the broken type.
+Proves that every check can fail. Each violation switch the reference server
+lists (--list-bugs) names the checks that must catch it (its sixth column)
+and the scenarios that exercise the rule it breaks (its seventh: scenario id
+globs). A strict run of those scenarios against the server with the switch
+on, at every protocol version the switch concerns (its fifth column), must
+exit 1, and at each of those versions at least one FAIL or WARN must come
+from a named check. A switch of level INFO breaks a rule no keyword backs:
+its run need not fail, but at each version one of its checks must give an
+INFO (or FAIL or WARN) that the server without the switch does not give.
+Findings of checks the switch does not name do not count, and a named check
+must quote the page of the broken rule (the version and the anchor aside;
+"basic" is "basic/index"), or be the schema check of that page's data types
+(schema/<area> for a page whose last part is <area>; schema/messages for
+"basic").
+The table itself is held too: every named check exists (in the scenario
+library or built in) and every scenario glob matches a scenario.
 Prints one line per switch with the checks that caught it (and the versions
 where none did). GLOB,... (shell patterns, comma-separated) proves only the
 switches whose names match one of them.
@@ -29,6 +33,8 @@ import time
 # Runs in flight at once: most of a broken server's run is spent waiting for
 # answers that never come, so several runs share the two cores well.
 PARALLEL_RUNS = 4
+# Fields of a --list-bugs line.
+FIELDS = 7
 
 
 def page(ref):
@@ -58,85 +64,127 @@ def is_tied(check_id, check_ref, switch_ref):
 ONCE_PER_RUN = {"stdout-banner"}
 
 
+def split(field):
+    return [x for x in field.split(",") if x]
+
+
+def table_problems(bugs, mcpcheck):
+    """What is wrong with the switch table itself: unknown checks, globs
+    matching no scenario, switches naming none."""
+    lib = json.loads(subprocess.run([mcpcheck, "list", "--json"], capture_output=True,
+                                    text=True, check=True).stdout)
+    known = {c["check"] for s in lib["scenarios"] for c in s["checks"]}
+    known |= {c["check"] for c in lib["builtin"]}
+    ids = [s["id"] for s in lib["scenarios"]]
+    problems = []
+    for b in bugs:
+        name, checks, where = b[0], split(b[5]), split(b[6])
+        if not checks or not where:
+            problems.append(f"{name}: names no check or no scenario")
+        problems += [f"{name}: no check {c}" for c in checks if c not in known]
+        problems += [f"{name}: no scenario matches {g}" for g in where
+                     if not any(fnmatch.fnmatchcase(i, g) for i in ids)]
+    return problems
+
+
+def run(mcpcheck, refserver, jobs, out, versions, where, inject):
+    cmd = [mcpcheck, "run", "--strict", "--jobs", jobs, "--timeout", "500", "--report-dir", out]
+    for v in versions:
+        cmd += ["--spec-version", v]
+    for g in where:
+        cmd += ["--filter", g]
+    cmd += ["--", refserver] + (["--inject", inject] if inject else [])
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=900)
+    try:
+        return proc, json.load(open(os.path.join(out, "report.json")))
+    except (OSError, ValueError) as e:
+        return proc, str(e)
+
+
 def main():
     mcpcheck, refserver = sys.argv[1], sys.argv[2]
     jobs = sys.argv[3] if len(sys.argv) > 3 else "2"
-    bugs = subprocess.run([refserver, "--list-bugs"], capture_output=True, text=True,
-                          check=True).stdout.splitlines()
-    if len(bugs) < 40:
-        print(f"inject_caught: only {len(bugs)} switches; at least 40 are required")
+    lines = subprocess.run([refserver, "--list-bugs"], capture_output=True, text=True,
+                           check=True).stdout.splitlines()
+    if len(lines) < 40:
+        print(f"inject_caught: only {len(lines)} switches; at least 40 are required")
         return 1
+    bugs = [line.split("\t") for line in lines]
+    bad = [b[0] for b in bugs if len(b) != FIELDS]
+    if bad:
+        print(f"inject_caught: --list-bugs lines without {FIELDS} fields: {', '.join(bad)}")
+        return 1
+    problems = table_problems(bugs, mcpcheck)
+    for p in problems:
+        print(f"FAIL table: {p}")
     if len(sys.argv) > 4:
         globs = sys.argv[4].split(",")
-        bugs = [b for b in bugs if any(fnmatch.fnmatch(b.split("\t")[0], g) for g in globs)]
+        bugs = [b for b in bugs if any(fnmatch.fnmatch(b[0], g) for g in globs)]
         if not bugs:
             print(f"inject_caught: no switch matches {sys.argv[4]}")
             return 1
-    failures = 0
+    failures = len(problems)
     started = time.time()
     with tempfile.TemporaryDirectory() as tmp:
         # An INFO finding counts only where the server without a switch gives
-        # none for that check at that version: one clean run tells which do.
+        # none for that check at that version: one clean run of the INFO
+        # switches' scenarios tells which do.
         clean_info = set()
-        if any(b.split("\t")[1] == "INFO" for b in bugs):
-            out = os.path.join(tmp, "clean")
-            subprocess.run([mcpcheck, "run", "--strict", "--jobs", jobs, "--timeout", "500",
-                            "--spec-version", "all", "--report-dir", out, "--", refserver],
-                           capture_output=True, text=True, timeout=900)
-            try:
-                report = json.load(open(os.path.join(out, "report.json")))
-            except (OSError, ValueError) as e:
-                print(f"inject_caught: the clean run left no report ({e})")
+        info_where = sorted({g for b in bugs if b[1] == "INFO" for g in split(b[6])})
+        if info_where:
+            proc, report = run(mcpcheck, refserver, jobs, os.path.join(tmp, "clean"), ["all"],
+                               info_where, None)
+            if isinstance(report, str):
+                print(f"inject_caught: the clean run left no report ({report})")
                 return 1
             clean_info = {(c["id"], sc["version"]) for sc in report["scenarios"]
                           for c in sc["checks"] if c["verdict"] == "INFO"}
 
-        def judge(line):
-            name, level, rule, ref, versions = line.split("\t")
-            versions = versions.split(",")
-            out = os.path.join(tmp, name)
-            cmd = [mcpcheck, "run", "--strict", "--jobs", jobs, "--timeout", "500",
-                   "--report-dir", out]
-            for v in versions:
-                cmd += ["--spec-version", v]
-            run = subprocess.run(cmd + ["--", refserver, "--inject", name],
-                                 capture_output=True, text=True, timeout=900)
+        def judge(bug):
+            name, level, rule, ref, versions, checks, where = bug
+            versions, checks = split(versions), set(split(checks))
+            proc, report = run(mcpcheck, refserver, jobs, os.path.join(tmp, name), versions,
+                               split(where), name)
+            if isinstance(report, str):
+                return False, (f"FAIL {name}: no report ({report}); exit {proc.returncode}\n"
+                               f"     stderr: {proc.stderr.strip()[-600:]}")
             info = level == "INFO"
             wanted = ("FAIL", "WARN", "INFO") if info else ("FAIL", "WARN")
-            caught, tied = [], []
-            tied_at = set()
-            try:
-                report = json.load(open(os.path.join(out, "report.json")))
-            except (OSError, ValueError) as e:
-                return False, (f"FAIL {name}: no report ({e}); exit {run.returncode}\n"
-                               f"     stderr: {run.stderr.strip()[-600:]}")
+            caught, untied, caught_at = set(), set(), set()
             for sc in report["scenarios"]:
                 for c in sc["checks"]:
-                    if c["verdict"] in wanted and (c["id"], sc["version"]) not in clean_info:
-                        caught.append(c["id"])
+                    if (c["id"] in checks and c["verdict"] in wanted
+                            and (c["id"], sc["version"]) not in clean_info):
                         if is_tied(c["id"], c["spec"], ref):
-                            tied.append(c["id"])
-                            tied_at.add(sc["version"])
-            missed = [v for v in versions if v not in tied_at]
-            if name in ONCE_PER_RUN and tied_at:
+                            caught.add(c["id"])
+                            caught_at.add(sc["version"])
+                        else:
+                            untied.add(f"{c['id']} ({c['spec']})")
+            missed = [v for v in versions if v not in caught_at]
+            if name in ONCE_PER_RUN and caught_at:
                 missed = []
-            ok = (info or run.returncode == 1) and bool(tied) and not missed
-            names = sorted(set(tied or caught))
-            text = (f"{'ok  ' if ok else 'FAIL'} {name:38} exit {run.returncode}  {level:6} "
+            ok = (info or proc.returncode == 1) and bool(caught) and not missed and not untied
+            text = (f"{'ok  ' if ok else 'FAIL'} {name:38} exit {proc.returncode}  {level:6} "
                     f"{page(ref):34} {len(versions)} version{'s' if len(versions) > 1 else ''}  "
-                    f"{', '.join(names[:4])}{' ...' if len(names) > 4 else ''}")
+                    f"{', '.join(sorted(caught))}")
             if missed:
                 text += f"\n     not caught at: {', '.join(missed)}"
+            if untied:
+                text += f"\n     named checks quoting another page: {', '.join(sorted(untied))}"
             if not ok:
-                text += f"\n     rule: {rule}"
+                others = sorted({c["id"] for sc in report["scenarios"] for c in sc["checks"]
+                                 if c["verdict"] in wanted and c["id"] not in checks})
+                text += f"\n     rule: {rule}\n     named: {', '.join(sorted(checks))}"
+                if others:
+                    text += f"\n     other checks that fired: {', '.join(others[:8])}"
             return ok, text
 
         with concurrent.futures.ThreadPoolExecutor(PARALLEL_RUNS) as pool:
             for ok, text in pool.map(judge, bugs):
                 print(text, flush=True)
                 failures += 0 if ok else 1
-    print(f"{len(bugs) - failures} of {len(bugs)} switches caught by a check tied to their rule "
-          f"({time.time() - started:.0f} s)")
+    print(f"{len(bugs) - failures + len(problems)} of {len(bugs)} switches caught by the checks "
+          f"they name ({time.time() - started:.0f} s)")
     return 1 if failures else 0
 
 
