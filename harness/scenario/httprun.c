@@ -595,20 +595,18 @@ static void judge_answer(const mc_step_http_t *sp, const char *method, const mc_
  * or an integer). */
 static int readable_request(const char *body, size_t len)
 {
-    json_tokener *tok = json_tokener_new_ex(MC_MAX_JSON_DEPTH);
-    json_object *o = NULL, *id;
-    int yes = 0;
+    mc_msg_t m;
+    json_object *id;
+    int yes;
 
-    if (tok == NULL || len > (size_t)MC_MAX_MESSAGE_SIZE)
-        goto done;
-    o = json_tokener_parse_ex(tok, body, (int)len);
-    yes = o != NULL && json_object_is_type(o, json_type_object) &&
-          json_object_object_get_ex(o, "method", NULL) && json_object_object_get_ex(o, "id", &id) &&
-          mc_jsonrpc_id_valid(id);
-done:
-    json_object_put(o);
-    if (tok != NULL)
-        json_tokener_free(tok);
+    if (mc_msg_decode(body, len, MC_MAX_JSON_DEPTH, &m) != MC_OK) {
+        mc_msg_free(&m);
+        return 0; /* no JSON text as a whole: no id can be read */
+    }
+    yes = m.root != NULL && json_object_is_type(m.root, json_type_object) &&
+          json_object_object_get_ex(m.root, "method", NULL) &&
+          json_object_object_get_ex(m.root, "id", &id) && mc_jsonrpc_id_valid(id);
+    mc_msg_free(&m);
     return yes;
 }
 
