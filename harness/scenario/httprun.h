@@ -85,5 +85,12 @@ int mc_httprun_step(mc_httprun_t *hr, const mc_step_http_t *sp, const mc_httprun
                     const char *version, int timeout_ms, mc_judge_t *judge,
                     mc_scenario_result_t *res, uint64_t seq, int64_t t_ms,
                     mc_httprun_outcome_t *out);
+
+/*
+ * Feeds what a POST step sent (body) and the messages of its answer x to
+ * the session's judge j (NULL: nothing is done); internal to httprun.c.
+ */
+void mc__httprun_judge_exchange(mc_judge_t *j, uint64_t seq, const char *body, size_t body_len,
+                                const mc_http_exchange_t *x);
 #endif
 #endif /* MC_SCENARIO_HTTPRUN_H */
