@@ -145,8 +145,29 @@ static void print_outcome(const probe_state_t *st, const char *const *out, size_
     fflush(stdout);
 }
 
-/* The versions to test, oldest first, from what the probes found: those
- * spoken, else those answered. Returns how many. */
+/* True when the probe that asked for version v completed a handshake
+ * (the server answered it, with v or with a counter-offer). */
+static int asked_completes(const probe_state_t *st, const char *v)
+{
+    size_t a;
+
+    for (a = 0; a < st->n_rows; a++)
+        if (strcmp(st->rows[a].version, v) == 0)
+            return st->rows[a].outcome == MC_PROBE_SPOKEN ||
+                   st->rows[a].outcome == MC_PROBE_COUNTER;
+    return 0;
+}
+
+/*
+ * The versions to test, oldest first, from what the probes found: those
+ * spoken, and those the server answered with when asked for another (a
+ * counter-offer names "another protocol version it supports") and that
+ * complete a handshake when asked for themselves; else, when none was
+ * spoken, those answered. A version the server offers but does not echo
+ * when asked for it is then tested, and lifecycle/version/echo judges it;
+ * a server that speaks fewer versions never offers the others and is not
+ * tested at them. Returns how many.
+ */
 static size_t spoken_versions(const probe_state_t *st, const char **out, size_t *n_spoken)
 {
     const char *const *names = mc_version_names();
@@ -160,11 +181,14 @@ static size_t spoken_versions(const probe_state_t *st, const char **out, size_t 
         int in = 0;
         for (a = 0; a < st->n_rows; a++) {
             const probe_row_t *row = &st->rows[a];
+            int offered = row->outcome == MC_PROBE_COUNTER &&
+                          strcmp(row->answered, names[id]) == 0 &&
+                          mc_protocol_version_known(names[id]);
             if (*n_spoken > 0)
-                in |= row->outcome == MC_PROBE_SPOKEN && strcmp(row->version, names[id]) == 0;
+                in |= (row->outcome == MC_PROBE_SPOKEN && strcmp(row->version, names[id]) == 0) ||
+                      (offered && asked_completes(st, names[id]));
             else
-                in |= row->outcome == MC_PROBE_COUNTER && strcmp(row->answered, names[id]) == 0 &&
-                      mc_protocol_version_known(names[id]);
+                in |= offered;
         }
         if (in)
             out[k++] = names[id];

@@ -144,11 +144,15 @@ static void classify_post(mc_http_t *h, stream_t *s, const char *line, size_t n)
     const char *m, *ids;
     int has_id, has_result, has_error;
 
+    int not_json;
+
     s->carries_request = 1;
-    s->malformed = mc_msg_decode(line, n, MC_MAX_JSON_DEPTH, &msg) != MC_OK ||
-                   msg.kind == MC_MSG_INVALID;
+    not_json = mc_msg_decode(line, n, MC_MAX_JSON_DEPTH, &msg) != MC_OK;
+    s->malformed = not_json || msg.kind == MC_MSG_INVALID;
     mc_msg_free(&msg);
-    o = mc__http_parse_n(line, n);
+    /* A body that is no JSON text as a whole (an object followed by a stray
+     * brace) has no id a server can read, whatever its start holds. */
+    o = not_json ? NULL : mc__http_parse_n(line, n);
     if (o == NULL || !json_object_is_type(o, json_type_object)) {
         json_object_put(o);
         return;

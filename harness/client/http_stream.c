@@ -286,6 +286,8 @@ static void mark_refusal(mc_http_t *h, stream_t *s)
         return;
     q = &h->queue[(h->q_head + h->q_count - 1) % MC_MAX_QUEUED_FRAMES];
     q->f.flags |= MC_FRAME_F_REFUSAL;
+    if (s->status == 403)
+        q->f.flags |= MC_FRAME_F_ID_OPTIONAL;
     snprintf(q->answers, sizeof(q->answers), "%s", s->req_id);
 }
 

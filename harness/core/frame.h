@@ -27,11 +27,16 @@ typedef enum mc_frame_kind {
  * the limit, before its newline; len counts the bytes seen so far. */
 #define MC_FRAME_F_OPEN 0x4u
 /* On a frame from the HTTP transport: the JSON body of an HTTP error status
- * (4xx or 5xx) by which the server refused one POSTed request. The body
- * explains the refusal; it may be an error without an id (the transports
- * page allows such a body), and it answers that POST's request, whose id the
- * transport names beside the frame. */
+ * (4xx or 5xx) by which the server refused one POSTed request whose id was
+ * readable. The body explains the refusal and answers that POST's request,
+ * whose id the transport names beside the frame; being an error response to
+ * a request whose id could be read, it carries that id (basic#responses),
+ * unless MC_FRAME_F_ID_OPTIONAL is set too. */
 #define MC_FRAME_F_REFUSAL 0x8u
+/* With MC_FRAME_F_REFUSAL: the status is one whose body the transports page
+ * allows to be "a JSON-RPC error response that has no id" whatever the POST
+ * carried (403 Forbidden for an invalid Origin, #security-warning). */
+#define MC_FRAME_F_ID_OPTIONAL 0x10u
 
 typedef struct mc_frame {
     mc_frame_kind_t kind;

@@ -42,12 +42,20 @@ void mc__wire_on_response(mc_wire_t *w, mc_msg_t *m, unsigned flags, mc_wire_inf
     int ambiguous;
 
     if (id == NULL) {
-        /* Only an answer to a line whose id could not be read may lack one,
-         * or the body of an HTTP error status refusing a POSTed request
-         * (the transport pairs it with that request; the transports page
-         * allows such a body "a JSON-RPC error response that has no id"). */
-        if (m->kind == MC_MSG_ERROR && (flags & MC_FRAME_F_REFUSAL)) {
+        /* Only an answer to a line whose id could not be read may lack one
+         * (basic#responses), or the body of a 403 refusing a POST for its
+         * Origin (the transports page allows that body "a JSON-RPC error
+         * response that has no id"). The body of any other HTTP error status
+         * refusing a request whose id was readable answers that request,
+         * and an error response carries its request's id whatever the
+         * transport. */
+        if (m->kind == MC_MSG_ERROR && (flags & MC_FRAME_F_REFUSAL) &&
+            (flags & MC_FRAME_F_ID_OPTIONAL)) {
             mc_wire_pass(w, "wire/null-id-only-for-unreadable-requests");
+        } else if (m->kind == MC_MSG_ERROR && (flags & MC_FRAME_F_REFUSAL)) {
+            mc_wire_fail(w, "wire/response-id",
+                         "the error in the body of an HTTP error status refusing a request "
+                         "has no id, though the request's id was readable");
         } else if (m->kind == MC_MSG_ERROR && w->unreadable_outstanding > 0) {
             w->unreadable_outstanding--;
             mc_wire_pass(w, "wire/null-id-only-for-unreadable-requests");

@@ -195,10 +195,15 @@ int mc__hs_modern_wants(const char *pv, const char *sid, const char *body, size_
  * session's handler. Called without the lock. */
 enum MHD_Result mc__hs_do_post_modern(hs_t *hs, struct MHD_Connection *c, hs_req_t *rq,
                                       const char *pv);
-/* 400 with an UnsupportedProtocolVersionError naming the versions served
- * over HTTP; id is the request's id as compact JSON, or NULL. */
-enum MHD_Result mc__hs_unsupported_version(struct MHD_Connection *c, const char *requested,
-                                           const char *id);
+/* 400 with an UnsupportedProtocolVersionError naming the versions a request
+ * may name in its _meta (those server/discover lists); id is the request's
+ * id as compact JSON, or NULL when it could not be read. */
+enum MHD_Result mc__hs_unsupported_version(hs_t *hs, struct MHD_Connection *c,
+                                           const char *requested, const char *id);
+/* The id of the request a POSTed body holds, as compact JSON, into id (""
+ * when it holds none that can be read: no JSON object, no string or
+ * integer id, or one longer than cap). */
+void mc__hs_body_id(const char *text, size_t len, char *id, size_t cap);
 /* The response stream s of the stateless session se closed before its
  * answer: its request is cancelled (a listen ends, a tool call stops). */
 void mc__hs_modern_cancel(hs_sess_t *se, const hs_stream_t *s);

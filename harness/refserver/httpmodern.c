@@ -38,6 +38,7 @@
 #include "core/limits.h"
 #include "core/version.h"
 #include "refserver/httpint.h"
+#include "refserver/inject.h"
 
 #define META_VERSION "io.modelcontextprotocol/protocolVersion"
 /* The Base64 form of a header value (#value-encoding). */
@@ -111,15 +112,23 @@ static enum MHD_Result send_error(struct MHD_Connection *c, unsigned status, int
     return rc;
 }
 
-enum MHD_Result mc__hs_unsupported_version(struct MHD_Connection *c, const char *requested,
-                                           const char *id)
+enum MHD_Result mc__hs_unsupported_version(hs_t *hs, struct MHD_Connection *c,
+                                           const char *requested, const char *id)
 {
     json_object *data = json_object_new_object(), *sup = json_object_new_array();
     const char *const *names = mc_version_names();
+    /* The versions a request may name in its _meta (and its header), the
+     * list server/discover gives as supportedVersions: a client retries
+     * with one of them (basic/versioning#protocol-version-negotiation). The
+     * switch lists the session-based versions too. */
+    unsigned feature = hs->opts != NULL && hs->opts->inject != NULL &&
+                               mc__rs_bug_find(hs->opts->inject) == RS_BUG_VERSION_ERROR_LIST_DIFFERS
+                           ? MC_VF_STREAMABLE_HTTP
+                           : MC_VF_STATELESS;
     size_t i;
 
     for (i = 0; names[i] != NULL; i++)
-        if (mc_version_has(names[i], MC_VF_STREAMABLE_HTTP))
+        if (mc_version_has(names[i], feature))
             json_object_array_add(sup, json_object_new_string(names[i]));
     json_object_object_add(data, "supported", sup);
     json_object_object_add(data, "requested", json_object_new_string(requested));
@@ -152,6 +161,7 @@ typedef struct hm_body {
     json_object *params;  /* borrowed, or NULL */
     const char *version;  /* params._meta's protocol version, or NULL */
     char token[64];       /* params._meta's progressToken as compact JSON, or "" */
+    int meta_missing;     /* a request without a field _meta must carry (basic#_meta) */
 } hm_body_t;
 
 static void body_read(const char *text, size_t len, hm_body_t *b)
@@ -189,6 +199,25 @@ static void body_read(const char *text, size_t len, hm_body_t *b)
                 snprintf(b->token, sizeof(b->token), "%s", t);
         }
     }
+    if (b->is_request) {
+        json_object *caps = NULL;
+        m = NULL;
+        if (b->params != NULL)
+            json_object_object_get_ex(b->params, "_meta", &m);
+        if (m != NULL && json_object_is_type(m, json_type_object))
+            json_object_object_get_ex(m, "io.modelcontextprotocol/clientCapabilities", &caps);
+        b->meta_missing = b->version == NULL || caps == NULL ||
+                          !json_object_is_type(caps, json_type_object);
+    }
+}
+
+void mc__hs_body_id(const char *text, size_t len, char *id, size_t cap)
+{
+    hm_body_t b;
+
+    body_read(text, len, &b);
+    snprintf(id, cap, "%s", strlen(b.id) < cap ? b.id : "");
+    json_object_put(b.o);
 }
 
 int mc__hs_modern_wants(const char *pv, const char *sid, const char *body, size_t len)
@@ -394,8 +423,10 @@ static hs_sess_t *modern_sess(hs_t *hs)
 }
 
 /* The HTTP status of a lone JSON answer: 404 for an unknown method, 400 for
- * the refusals of this revision, else 200. */
-static unsigned answer_status(const char *text)
+ * the refusals of this revision and for the -32602 refusing a request that
+ * lacks a required _meta field (meta_missing; basic#_meta: "On HTTP, the
+ * response status MUST be 400 Bad Request"), else 200. */
+static unsigned answer_status(const char *text, int meta_missing)
 {
     json_object *o = json_tokener_parse(text), *e, *code;
     unsigned st = 200;
@@ -408,6 +439,8 @@ static unsigned answer_status(const char *text)
         else if (k == MC_RPC_UNSUPPORTED_VERSION || k == MC_RPC_MISSING_CLIENT_CAPABILITY ||
                  k == MC_RPC_HEADER_MISMATCH)
             st = 400;
+        else if (k == MC_RPC_INVALID_PARAMS && meta_missing)
+            st = 400;
     }
     json_object_put(o);
     return st;
@@ -419,6 +452,7 @@ enum MHD_Result mc__hs_do_post_modern(hs_t *hs, struct MHD_Connection *c, hs_req
     hm_body_t b;
     hs_sess_t *se;
     hs_stream_t *s;
+    int b_meta_missing;
     char why[400];
     const char *text = rq->body ? rq->body : "";
 
@@ -506,6 +540,7 @@ enum MHD_Result mc__hs_do_post_modern(hs_t *hs, struct MHD_Connection *c, hs_req
     }
     se->current = NULL;
     json_object_put(b.o);
+    b_meta_missing = b.meta_missing && hs->bug != RS_HTTP_BUG_META_MISSING_200;
     if (s->answered && s->events == 1 && s->first != NULL) {
         char *first = s->first;
         enum MHD_Result rc;
@@ -513,7 +548,7 @@ enum MHD_Result mc__hs_do_post_modern(hs_t *hs, struct MHD_Connection *c, hs_req
         mc__hs_stream_unlink(s);
         pthread_mutex_unlock(&hs->mu);
         mc__hs_stream_free(s);
-        rc = send_json(c, answer_status(first), first);
+        rc = send_json(c, answer_status(first, b_meta_missing), first);
         free(first);
         return rc;
     }

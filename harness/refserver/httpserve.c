@@ -533,8 +533,15 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
                       "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32000,"
                       "\"message\":\"Method not allowed: this protocol version has only POST\"}}",
                       NULL, "POST");
-    if (pv != NULL && !known_version(pv) && !mc_version_has(pv, MC_VF_STATELESS))
-        return mc__hs_unsupported_version(c, pv, NULL);
+    if (pv != NULL && !known_version(pv) && !mc_version_has(pv, MC_VF_STATELESS)) {
+        /* An error response carries the id of the request it refuses when
+         * that id can be read (basic#responses), whatever refused it. */
+        char id[64] = "";
+        if (strcmp(method, "POST") == 0 && !rq->too_big &&
+            hs->bug != RS_HTTP_BUG_UNSUPPORTED_VERSION_NULL_ID)
+            mc__hs_body_id(rq->body ? rq->body : "", rq->len, id, sizeof(id));
+        return mc__hs_unsupported_version(hs, c, pv, id[0] ? id : NULL);
+    }
     if (strcmp(method, "POST") == 0)
         return do_post(hs, c, rq);
     if (strcmp(method, "GET") == 0)

@@ -67,7 +67,13 @@
        "same name (Region)")                                                                    \
     XX(LISTEN_ON_REQUEST_STREAM, "http-listen-on-request-stream", "MUST",                        \
        "2026-07-28: change notifications go out on the stream of the request being served, "     \
-       "not on their subscriptions/listen stream")
+       "not on their subscriptions/listen stream")                                               \
+    XX(META_MISSING_200, "http-meta-missing-200", "MUST",                                        \
+       "2026-07-28: a request missing a required _meta field gets -32602 with 200 instead of "   \
+       "400 Bad Request")                                                                        \
+    XX(UNSUPPORTED_VERSION_NULL_ID, "http-unsupported-version-null-id", "MUST",                  \
+       "the UnsupportedProtocolVersionError refusing a request for its MCP-Protocol-Version "     \
+       "header carries id null instead of the request's id")
 
 typedef enum rs_http_bug {
     RS_HTTP_BUG_NONE = 0,

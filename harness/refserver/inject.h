@@ -242,6 +242,9 @@
     XX(NOT_FOUND_OLD_CODE, "resource-not-found-old-code", "MUST",                                  \
        "an unknown resource is answered -32002 instead of -32602 at 2026-07-28",                  \
        "2026-07-28/server/resources#error-handling")                                               \
+    XX(VERSION_ERROR_LIST_DIFFERS, "version-error-list-differs", "MUST",                           \
+       "the UnsupportedProtocolVersionError lists the session-based versions too, while "          \
+       "server/discover lists only 2026-07-28", "2026-07-28/basic/versioning#protocol-version-negotiation") \
     XX(INPUT_REQUIRED_EMPTY, "input-required-empty", "MUST",                                       \
        "InputRequiredResult carries neither inputRequests nor requestState",                      \
        "2026-07-28/basic/patterns/mrtr#server-requirements-basic-workflow")                        \

@@ -133,6 +133,12 @@ void mc__rs_initialize(mc_refserver_t *rs, json_object *id, json_object *params)
         answer = rs_versions[rs->version];
     }
     mc__rs_record_client_caps(rs, caps);
+    /* The switch asks the client for its roots while initialize is being
+     * answered: before the result, so that over HTTP the request goes out
+     * on the initialize POST's own stream (an SSE answer), where the client
+     * reads it, as it does over stdio. */
+    if (rs_bug_on(rs, REQUEST_BEFORE_INITIALIZED) && rs->cap_roots)
+        mc__rs_client_request(rs, NULL, "roots/list", NULL);
 
     /* Without a violation switch the result depends on the version alone. */
     if (mc__rs_fast_replay(rs, RS_BODY_INIT, 0, id))
@@ -155,7 +161,4 @@ void mc__rs_initialize(mc_refserver_t *rs, json_object *id, json_object *params)
     mc__rs_fast_keep(rs, RS_BODY_INIT, 0, id, res);
 answered:
     rs->phase = RS_PHASE_INITIALIZED;
-
-    if (rs_bug_on(rs, REQUEST_BEFORE_INITIALIZED) && rs->cap_roots)
-        mc__rs_client_request(rs, NULL, "roots/list", NULL);
 }

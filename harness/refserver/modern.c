@@ -97,6 +97,23 @@ static json_object *modern_versions(mc_refserver_t *rs, int lie)
     return a;
 }
 
+/* Every version the server speaks, the session-based ones too, as a new
+ * JSON array (what the list-differs switch puts in the -32022 error). */
+static json_object *all_versions(mc_refserver_t *rs)
+{
+    json_object *a = json_object_new_array();
+    const char *const *names = mc_version_names();
+    size_t i;
+
+    if (a == NULL) {
+        rs->failed = 1;
+        return NULL;
+    }
+    for (i = 0; names[i] != NULL; i++)
+        json_object_array_add(a, json_object_new_string(names[i]));
+    return a;
+}
+
 /* Index of a log level name, or -1. */
 static int level_index(const char *name)
 {
@@ -137,7 +154,12 @@ int mc__rs_modern_enter(mc_refserver_t *rs, const mc_msg_t *msg, rs_ctx_t *saved
     }
     if (!mc_version_has(pv, MC_VF_STATELESS)) {
         json_object *data = json_object_new_object();
-        mc__rs_put(rs, data, "supported", modern_versions(rs, 0));
+        /* The versions a request may name in _meta, the list server/discover
+         * gives: the retry the client makes from this list is a request of
+         * this revision (basic/versioning#protocol-version-negotiation). */
+        mc__rs_put(rs, data, "supported",
+                   rs_bug_on(rs, VERSION_ERROR_LIST_DIFFERS) ? all_versions(rs)
+                                                             : modern_versions(rs, 0));
         mc__rs_put_str(rs, data, "requested", pv);
         mc__rs_error(rs, msg->id, MC_RPC_UNSUPPORTED_VERSION, "Unsupported protocol version", data);
         return -1;

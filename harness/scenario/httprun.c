@@ -586,8 +586,9 @@ static void judge_answer(const mc_step_http_t *sp, const char *method, const mc_
 }
 
 int mc_httprun_step(mc_httprun_t *hr, const mc_step_http_t *sp, const mc_httprun_fill_t *fill,
-                    const char *version, int timeout_ms, mc_scenario_result_t *res, uint64_t seq,
-                    int64_t t_ms, mc_httprun_outcome_t *out)
+                    const char *version, int timeout_ms, mc_judge_t *judge,
+                    mc_scenario_result_t *res, uint64_t seq, int64_t t_ms,
+                    mc_httprun_outcome_t *out)
 {
     const char *method = mc_step_http_method_name(sp->method);
     json_object *msg = fill->message;
@@ -639,6 +640,8 @@ int mc_httprun_step(mc_httprun_t *hr, const mc_step_http_t *sp, const mc_httprun
         mc_http_exchange_free(&x);
         return MC_OK;
     }
+    if (sp->method == MC_STEP_HTTP_POST)
+        mc__httprun_judge_exchange(judge, seq, body, body_len, &x);
     judge_answer(sp, method, &x, out);
     mc_http_exchange_free(&x);
     return MC_OK;

@@ -12,6 +12,7 @@
 #include "client/http.h"
 #include "client/httptarget.h"
 #include "judge/check.h"
+#include "judge/judge.h"
 #include "scenario/result.h"
 #include "scenario/runner.h"
 #include "scenario/step.h"
@@ -73,11 +74,23 @@ void mc_httprun_fill_free(mc_httprun_fill_t *f);
  * one HTTP request built from the typed step sp and its filled-in templates
  * (method, JSON message or raw body, headers, which session id) and the
  * expectations on its answer (status, content type, empty body). Each
- * exchange is noted in the transcript at seq. Returns MC_OK with *out
+ * exchange is noted in the transcript at seq. What a POST sent and the
+ * messages of its answer go to judge (the session's, borrowed; NULL: not
+ * judged) like every other message of the session, the body of an HTTP
+ * error status as the refusal of the POSTed request (a "resume" step's
+ * streams are judged by its own rule only). Returns MC_OK with *out
  * filled, or MC_EINVAL when the step is not usable (out->message says why).
  */
 int mc_httprun_step(mc_httprun_t *hr, const mc_step_http_t *sp, const mc_httprun_fill_t *fill,
-                    const char *version, int timeout_ms, mc_scenario_result_t *res, uint64_t seq,
-                    int64_t t_ms, mc_httprun_outcome_t *out);
+                    const char *version, int timeout_ms, mc_judge_t *judge,
+                    mc_scenario_result_t *res, uint64_t seq, int64_t t_ms,
+                    mc_httprun_outcome_t *out);
+
+/*
+ * Feeds what a POST step sent (body) and the messages of its answer x to
+ * the session's judge j (NULL: nothing is done); internal to httprun.c.
+ */
+void mc__httprun_judge_exchange(mc_judge_t *j, uint64_t seq, const char *body, size_t body_len,
+                                const mc_http_exchange_t *x);
 #endif
 #endif /* MC_SCENARIO_HTTPRUN_H */

@@ -616,7 +616,7 @@ static int step_http(rctx_t *c, const mc_step_t *s)
         return -1;
     c->seq_all++;
     rc = mc_httprun_step(&c->http, &s->u.http, &fill, c->version,
-                         mc__runner_time_left(c, c->step_timeout), c->res, c->seq_all,
+                         mc__runner_time_left(c, c->step_timeout), &c->j, c->res, c->seq_all,
                          mc_now_ms() - c->t0, &oc);
     mc_httprun_fill_free(&fill);
     if (rc != MC_OK) {

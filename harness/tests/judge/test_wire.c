@@ -198,9 +198,11 @@ static void test_batch_answers(void **state)
     mc_wire_free(&w);
 }
 
-/* Over HTTP, the body of an error status that refused a POSTed request may
- * be an error without an id (the transport flags the frame); the same error
- * in any other frame breaks the id rule. */
+/* Over HTTP, the body of an error status that refused a POSTed request
+ * whose id was readable answers that request and carries its id: without
+ * one it breaks wire/response-id. A 403 (the transport flags the id as
+ * optional) may have none; the same null-id error in any other frame
+ * breaks the id rule. */
 static void test_http_refusal_null_id(void **state)
 {
     mc_wire_t w;
@@ -211,7 +213,12 @@ static void test_http_refusal_null_id(void **state)
     handshake(&w, "{}", "{}");
     out(&w, "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/list\"}");
     mc_wire_inbound(&w, MC_FRAME_LINE, MC_FRAME_F_REFUSAL, err, strlen(err), NULL);
-    assert_int_equal(w.n_findings, 0);
+    assert_int_equal(findings(&w, "wire/response-id"), 1);
+    assert_int_equal(w.n_findings, 1);
+    out(&w, "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"tools/list\"}");
+    mc_wire_inbound(&w, MC_FRAME_LINE, MC_FRAME_F_REFUSAL | MC_FRAME_F_ID_OPTIONAL, err,
+                    strlen(err), NULL);
+    assert_int_equal(w.n_findings, 1);
     assert_true(evals(&w, "wire/null-id-only-for-unreadable-requests") >= 1);
     out(&w, "{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"tools/list\"}");
     in(&w, err);

@@ -317,7 +317,11 @@ static const char session_stateless[] =
          ",\"name\":\"test_elicitation\",\"arguments\":{\"message\":\"m\"}")
     MREQ(7, "tools/list", "{}", "", "")
     MREQ(8, "tools/call", "{}", ",\"io.modelcontextprotocol/logLevel\":\"info\"",
-         ",\"name\":\"test_simple_text\"");
+         ",\"name\":\"test_simple_text\"")
+    /* A version no server speaks: -32022 listing what server/discover lists. */
+    "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"tools/list\",\"params\":{\"_meta\":{"
+    "\"io.modelcontextprotocol/protocolVersion\":\"1900-01-01\","
+    "\"io.modelcontextprotocol/clientCapabilities\":{}}}}\n";
 
 typedef struct session {
     const char *name;
@@ -465,6 +469,9 @@ static void test_sessions(void)
             CHECK(strstr(r.out, "LLM response: hello") != NULL, "full: sampling");
             CHECK(strstr(r.out, "\"id\":153,\"result\":{}") != NULL, "full: last ping");
         }
+        if (strcmp(sessions[i].name, "stateless") == 0)
+            CHECK(strstr(r.out, "\"supported\":[\"2026-07-28\"]") != NULL,
+                  "stateless: -32022 does not list what server/discover lists");
         if (strcmp(sessions[i].name, "cancel") == 0)
             CHECK(strstr(r.out, "\"id\":2,") == NULL, "cancel: cancelled request answered");
         if (strcmp(sessions[i].name, "hostile") == 0) {
