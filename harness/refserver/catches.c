@@ -132,6 +132,8 @@ static const rs_bug_catch_t rs_catches[] = {
     {RS_BUG_SUB_AGAIN_NO_URI, "schema/resources", "resources/subscribe-again"},
     {RS_BUG_LOG_NUMBER_AFTER_CHANGE, "schema/logging", "logging/filter-change"},
     {RS_BUG_COMPLETION_RENARROWED, "schema/completion", "completion/typed-further"},
+    {RS_BUG_VERSION_ERROR_LIST_DIFFERS, "lifecycle/version/error-lists-discover-versions",
+     "lifecycle/version-lists-agree"},
 };
 
 static const rs_bug_catch_t *find(rs_bug_t bug)
