@@ -3,12 +3,15 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <json-c/json.h>
 
 #include "cli/commands.h"
 #include "cli/options.h"
+#include "cli/requirements.h"
 #include "cli/scenarios_load.h"
+#include "cli/util.h"
 #include "core/json.h"
 #include "core/version.h"
 #include "judge/builtin.h"
@@ -235,7 +238,8 @@ static void print_roles(const mc_cli_scenarios_t *scs)
 typedef struct list_opts {
     mc_opt_list_t scenarios; /* --scenarios, or lint's FILE_OR_FOLDER arguments */
     mc_opt_list_t filters;   /* --filter */
-    int json, builtin, roles;
+    int json, builtin, roles, requirements;
+    const char *version; /* --spec-version (with --requirements) */
     char *paths_v[MC_LIST_MAX_PATHS];
     char *filters_v[MC_LIST_MAX_PATHS];
 } list_opts_t;
@@ -251,6 +255,12 @@ static const mc_opt_t list_opts[] = {
     MC_OPTION_FLAG(T, roles, "roles", 0,
                    "list the fixture roles the scenarios need: the shape each needs, whether "
                    "a listing can fill it or only a profile, and the scenarios that use it"),
+    MC_OPTION_FLAG(T, requirements, "requirements", 0,
+                   "list the traceability table: every RFC 2119 sentence of the spec pages in "
+                   "scope per version, with the checks that judge it or the reason it is not "
+                   "tested (scenarios/requirements.json), and per-version totals"),
+    MC_OPTION_CHECKED(T, version, "spec-version", 0, "V", mc_cli_check_version,
+                      mc_cli_hint_versions, "with --requirements: only this protocol version"),
     MC_OPTION_FLAG(T, json, "json", 0,
                    "print the scenarios and the built-in checks as one JSON document "
                    "{\"scenarios\": [{id, file, title, checks}], \"builtin\": [checks]}"),
@@ -260,13 +270,15 @@ static const mc_opt_t list_opts[] = {
 static const mc_opts_spec_t list_spec = {
     .prog = "mcpcheck list",
     .synopsis = "mcpcheck list [--scenarios PATH...] [--filter GLOB] [--builtin | --roles] "
-                "[--json]\n",
+                "[--json]\n"
+                "mcpcheck list --requirements [--spec-version V] [--json]\n",
     .about = "Lists the scenarios with their ids, titles, and for each check its level,\n"
              "id, spec page per protocol version, the quoted sentence and the harness's\n"
              "reading of it.\n",
     .epilogue = "Examples:\n"
                 "  mcpcheck list --filter 'logging/*'\n"
-                "  mcpcheck list --roles      what a profile can map, and what the listings fill\n",
+                "  mcpcheck list --roles      what a profile can map, and what the listings fill\n"
+                "  mcpcheck list --requirements --spec-version 2025-11-25\n",
     .opts = list_opts,
     .positional_at = MC_OPTS_NONE,
     .command_at = MC_OPTS_NONE,
@@ -359,6 +371,23 @@ int mc_cmd_list(int argc, char **argv)
     if (mc_cli_scenarios_load(o.scenarios.v, o.scenarios.n, o.filters.v, o.filters.n, &scs,
                               "mcpcheck list") != 0)
         return MC_EXIT_USAGE;
+    if (o.version != NULL && !o.requirements) {
+        mc_cli_scenarios_free(&scs);
+        return mc_opts_fail(&list_spec, "--spec-version goes with --requirements");
+    }
+    if (o.requirements) {
+        /* The data file stands beside the scenario library, or beside the
+         * folder given with --scenarios. */
+        const char *dir = mc_cli_default_scenarios();
+        struct stat st;
+        if (o.scenarios.n > 0 && stat(o.scenarios.v[0], &st) == 0 && S_ISDIR(st.st_mode))
+            dir = o.scenarios.v[0];
+        code = mc_cli_list_requirements(&scs, dir, o.version, o.json, "mcpcheck list");
+        if (code == MC_EXIT_OK && scs.failed > 0)
+            code = MC_EXIT_FAIL;
+        mc_cli_scenarios_free(&scs);
+        return code;
+    }
     if (o.roles)
         print_roles(&scs);
     else if (o.json)
