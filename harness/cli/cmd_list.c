@@ -130,7 +130,8 @@ static void print_json(const mc_cli_scenarios_t *scs)
             json_object *vs = json_object_new_array();
             char why[200];
             for (const char *const *v = mc_version_names(); *v != NULL; v++)
-                if (mc_scenario_applies(sc, *v) && !mc_scenario_version_gap(sc, *v, why, sizeof(why)))
+                if (mc_scenario_applies(sc, *v) &&
+                    !mc_scenario_version_gap(sc, *v, why, sizeof(why)))
                     json_object_array_add(vs, json_object_new_string(*v));
             json_object_object_add(o, "versions", vs);
         }
@@ -165,8 +166,7 @@ static void fixture_of(const char *role, char *out, size_t n)
         if (strcmp(base, role) == 0)
             return;
     }
-    if (k == MC_ROLE_TOOL || k == MC_ROLE_PROMPT || k == MC_ROLE_RESOURCE ||
-        k == MC_ROLE_TEMPLATE)
+    if (k == MC_ROLE_TOOL || k == MC_ROLE_PROMPT || k == MC_ROLE_RESOURCE || k == MC_ROLE_TEMPLATE)
         snprintf(out, n, "%s", k == MC_ROLE_TEMPLATE ? "resource.template" : base);
 }
 
@@ -199,8 +199,8 @@ static void print_roles(const mc_cli_scenarios_t *scs)
                 json_object_object_add(roles, fx, users);
             }
             if (json_object_array_length(users) == 0 ||
-                strcmp(json_object_get_string(json_object_array_get_idx(
-                           users, json_object_array_length(users) - 1)),
+                strcmp(json_object_get_string(
+                           json_object_array_get_idx(users, json_object_array_length(users) - 1)),
                        scs->v[k].id) != 0)
                 json_object_array_add(users, json_object_new_string(scs->v[k].id));
         }
@@ -223,7 +223,8 @@ static void print_roles(const mc_cli_scenarios_t *scs)
                mc_role_shape(role));
         printf("    %zu scenario%s:", m, m == 1 ? "" : "s");
         for (i = 0; i < m && i < MC_LIST_MAX_ROLE_USERS; i++)
-            printf("%s %s", i > 0 ? "," : "", json_object_get_string(json_object_array_get_idx(users, i)));
+            printf("%s %s", i > 0 ? "," : "",
+                   json_object_get_string(json_object_array_get_idx(users, i)));
         printf("%s\n", m > MC_LIST_MAX_ROLE_USERS ? ", ..." : "");
         n++;
     }

@@ -59,8 +59,8 @@ static mc_level_t strongest(const char *q)
     static const struct {
         const char *word;
         mc_level_t level;
-    } kw[] = {{"MUST", MC_LEVEL_MUST},       {"REQUIRED", MC_LEVEL_MUST},
-              {"SHALL", MC_LEVEL_MUST},      {"SHOULD", MC_LEVEL_SHOULD},
+    } kw[] = {{"MUST", MC_LEVEL_MUST},          {"REQUIRED", MC_LEVEL_MUST},
+              {"SHALL", MC_LEVEL_MUST},         {"SHOULD", MC_LEVEL_SHOULD},
               {"RECOMMENDED", MC_LEVEL_SHOULD}, {"MAY", MC_LEVEL_MAY},
               {"OPTIONAL", MC_LEVEL_MAY}};
     mc_level_t best = MC_LEVEL_INFO;
@@ -70,8 +70,8 @@ static mc_level_t strongest(const char *q)
         size_t n = strlen(kw[i].word);
         const char *p = q;
         while ((p = strstr(p, kw[i].word)) != NULL) {
-            int before = p > q && (p[-1] == '-' || p[-1] == '_' ||
-                                   (p[-1] >= 'A' && p[-1] <= 'Z') || (p[-1] >= 'a' && p[-1] <= 'z'));
+            int before = p > q && (p[-1] == '-' || p[-1] == '_' || (p[-1] >= 'A' && p[-1] <= 'Z') ||
+                                   (p[-1] >= 'a' && p[-1] <= 'z'));
             char c = p[n];
             int after = c == '-' || c == '_' || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
             if (!before && !after && kw[i].level < best)
@@ -379,8 +379,8 @@ static void print_table(const req_table_t *t, int json)
     }
 }
 
-int mc_cli_list_requirements(const mc_cli_scenarios_t *scs, const char *dir,
-                             const char *version, int json, const char *prog)
+int mc_cli_list_requirements(const mc_cli_scenarios_t *scs, const char *dir, const char *version,
+                             int json, const char *prog)
 {
     req_table_t t = {0};
     json_object *root = NULL;

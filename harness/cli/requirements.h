@@ -28,7 +28,7 @@
  * document. Problems (an unreadable or malformed data file) are printed to
  * stderr as "prog: ...". Returns the exit code: 0, 1 on a problem.
  */
-int mc_cli_list_requirements(const mc_cli_scenarios_t *scs, const char *dir,
-                             const char *version, int json, const char *prog);
+int mc_cli_list_requirements(const mc_cli_scenarios_t *scs, const char *dir, const char *version,
+                             int json, const char *prog);
 
 #endif /* MC_CLI_REQUIREMENTS_H */

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""requirements.py MCPCHECK SCENARIOS SPEC_DOCS [--draft] [--verbose]
+"""requirements.py MCPCHECK SCENARIOS SPEC_DOCS [--draft] [--verbose] [--data=FILE]
 
 The traceability test. It extracts every sentence holding an upper-case
 RFC 2119 keyword (MUST, MUST NOT, REQUIRED, SHALL, SHALL NOT, SHOULD,
@@ -36,6 +36,9 @@ client (or no one); with --verbose every uncovered requirement too.
 that have neither a check nor an entry (binds guessed from the sentence's
 subject, server MUST/SHOULD as gaps): a start for a person to review, never
 to be committed unread.
+
+--data=FILE reads the entries from FILE instead of SCENARIOS/requirements.json
+(requirements_selftest.py plants defects that way).
 
 A missing SPEC_DOCS is a failure, never a skip.
 """
@@ -163,18 +166,25 @@ def extract(docs, version):
 
 def spans(page_text, quote):
     """The page spans of the fragments of quote, in order, or None when one
-    fragment is not on the page."""
-    out, pos = [], 0
-    for frag in quote.split(ELLIPSIS.strip()):
-        frag = normalise(frag)
-        if not frag:
-            continue
-        at = page_text.find(frag, pos)
-        if at < 0:
-            return None
-        out.append((at, at + len(frag)))
-        pos = at + len(frag)
-    return out
+    fragment is not on the page. A sentence a page says twice is covered
+    where it stands each time: every place the quote starts counts."""
+    frags = [f for f in (normalise(f) for f in quote.split(ELLIPSIS.strip())) if f]
+    if not frags:
+        return None
+    found, start = [], page_text.find(frags[0])
+    while start >= 0:
+        out, pos = [], start
+        for frag in frags:
+            at = page_text.find(frag, pos)
+            if at < 0:
+                break
+            out.append((at, at + len(frag)))
+            pos = at + len(frag)
+        if len(out) < len(frags):
+            break
+        found += out
+        start = page_text.find(frags[0], start + 1)
+    return found or None
 
 
 def overlapping(sentences, sp):
@@ -222,7 +232,8 @@ def main():
     checks = list(listing["builtin"])
     for sc in listing["scenarios"]:
         checks += [d for d in sc["checks"] if not d.get("author") and not d.get("legacy")]
-    data_path = os.path.join(scenarios, DATA_FILE)
+    data_path = next((a.partition("=")[2] for a in sys.argv if a.startswith("--data=")),
+                     os.path.join(scenarios, DATA_FILE))
     try:
         with open(data_path, encoding="utf-8") as f:
             entries = json.load(f)["requirements"]
