@@ -187,9 +187,11 @@ def spans(page_text, quote):
     return found or None
 
 
-def overlapping(sentences, sp):
-    """The sentences a span list overlaps."""
-    return [s for s in sentences for a, b in sp if a < s.end and s.start < b]
+def overlapping(sentences, sp, keyword=False):
+    """The sentences a span list overlaps (with keyword: only where a span
+    holds one of the sentence's keywords, as a check must to judge it)."""
+    return [s for s in sentences for a, b in sp if a < s.end and s.start < b and
+            (not keyword or any(a <= k < b for k, _ in s.kws))]
 
 
 def guess_binds(text):
@@ -259,7 +261,7 @@ def main():
                 continue
             seen.add((d["check"], v))
             sp = spans(texts[v][page], d.get("quotes", {}).get(v, d["quote"]))
-            for s in overlapping(on_page(v, page), sp or []):
+            for s in overlapping(on_page(v, page), sp or [], keyword=True):
                 s.checks.add(d["check"])
 
     # Entries: well formed, on their pages, over keyword sentences.
@@ -347,6 +349,32 @@ def main():
             continue  # still the disposition of an unchecked sentence at another version
         problems.append(f"{DATA_FILE}[{i}]: now has a check ({', '.join(sorted(ids))}): remove "
                         f"the entry  (\"{e['quote'][:80]}\")")
+
+    # The table mcpcheck prints holds the same: every entry where it stands
+    # (whom it binds, its reason or gap) and every check that quotes a sentence.
+    if data_path == os.path.join(scenarios, DATA_FILE):
+        table = subprocess.run([mcpcheck, "list", "--requirements", "--json", "--scenarios",
+                                scenarios], capture_output=True, text=True, timeout=300)
+        if table.returncode != 0:
+            problems.append(f"mcpcheck list --requirements failed: {table.stderr.strip()[:500]}")
+        else:
+            rows = {v["version"]: v["sentences"] for v in json.loads(table.stdout)["versions"]}
+            for i, e in enumerate(entries):
+                for v in e["refs"]:
+                    q = normalise(e.get("quotes", {}).get(v, e["quote"]))
+                    if not any((q in normalise(r["quote"]) or normalise(r["quote"]) in q)
+                               and r["binds"] == e["binds"]
+                               and r.get("reason") == e.get("reason")
+                               and bool(r.get("gap")) == bool(e.get("gap"))
+                               for r in rows.get(v, [])):
+                        problems.append(f"{DATA_FILE}[{i}]:{v}: not in mcpcheck list "
+                                        f"--requirements as written")
+            for v in versions:
+                listed = {c for r in rows.get(v, []) for c in r["checks"]}
+                for s in by_version[v]:
+                    for c in sorted(s.checks - listed):
+                        problems.append(f"{v}: check {c} quotes \"{s.text[:60]}\" but mcpcheck "
+                                        f"list --requirements does not list it")
 
     if draft:
         out, done = [], {}
