@@ -3,12 +3,15 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <json-c/json.h>
 
 #include "cli/commands.h"
 #include "cli/options.h"
+#include "cli/requirements.h"
 #include "cli/scenarios_load.h"
+#include "cli/util.h"
 #include "core/json.h"
 #include "core/version.h"
 #include "judge/builtin.h"
@@ -127,7 +130,8 @@ static void print_json(const mc_cli_scenarios_t *scs)
             json_object *vs = json_object_new_array();
             char why[200];
             for (const char *const *v = mc_version_names(); *v != NULL; v++)
-                if (mc_scenario_applies(sc, *v) && !mc_scenario_version_gap(sc, *v, why, sizeof(why)))
+                if (mc_scenario_applies(sc, *v) &&
+                    !mc_scenario_version_gap(sc, *v, why, sizeof(why)))
                     json_object_array_add(vs, json_object_new_string(*v));
             json_object_object_add(o, "versions", vs);
         }
@@ -162,8 +166,7 @@ static void fixture_of(const char *role, char *out, size_t n)
         if (strcmp(base, role) == 0)
             return;
     }
-    if (k == MC_ROLE_TOOL || k == MC_ROLE_PROMPT || k == MC_ROLE_RESOURCE ||
-        k == MC_ROLE_TEMPLATE)
+    if (k == MC_ROLE_TOOL || k == MC_ROLE_PROMPT || k == MC_ROLE_RESOURCE || k == MC_ROLE_TEMPLATE)
         snprintf(out, n, "%s", k == MC_ROLE_TEMPLATE ? "resource.template" : base);
 }
 
@@ -196,8 +199,8 @@ static void print_roles(const mc_cli_scenarios_t *scs)
                 json_object_object_add(roles, fx, users);
             }
             if (json_object_array_length(users) == 0 ||
-                strcmp(json_object_get_string(json_object_array_get_idx(
-                           users, json_object_array_length(users) - 1)),
+                strcmp(json_object_get_string(
+                           json_object_array_get_idx(users, json_object_array_length(users) - 1)),
                        scs->v[k].id) != 0)
                 json_object_array_add(users, json_object_new_string(scs->v[k].id));
         }
@@ -220,7 +223,8 @@ static void print_roles(const mc_cli_scenarios_t *scs)
                mc_role_shape(role));
         printf("    %zu scenario%s:", m, m == 1 ? "" : "s");
         for (i = 0; i < m && i < MC_LIST_MAX_ROLE_USERS; i++)
-            printf("%s %s", i > 0 ? "," : "", json_object_get_string(json_object_array_get_idx(users, i)));
+            printf("%s %s", i > 0 ? "," : "",
+                   json_object_get_string(json_object_array_get_idx(users, i)));
         printf("%s\n", m > MC_LIST_MAX_ROLE_USERS ? ", ..." : "");
         n++;
     }
@@ -235,7 +239,8 @@ static void print_roles(const mc_cli_scenarios_t *scs)
 typedef struct list_opts {
     mc_opt_list_t scenarios; /* --scenarios, or lint's FILE_OR_FOLDER arguments */
     mc_opt_list_t filters;   /* --filter */
-    int json, builtin, roles;
+    int json, builtin, roles, requirements;
+    const char *version; /* --spec-version (with --requirements) */
     char *paths_v[MC_LIST_MAX_PATHS];
     char *filters_v[MC_LIST_MAX_PATHS];
 } list_opts_t;
@@ -251,6 +256,12 @@ static const mc_opt_t list_opts[] = {
     MC_OPTION_FLAG(T, roles, "roles", 0,
                    "list the fixture roles the scenarios need: the shape each needs, whether "
                    "a listing can fill it or only a profile, and the scenarios that use it"),
+    MC_OPTION_FLAG(T, requirements, "requirements", 0,
+                   "list the traceability table: every RFC 2119 sentence of the spec pages in "
+                   "scope per version, with the checks that judge it or the reason it is not "
+                   "tested (scenarios/requirements.json), and per-version totals"),
+    MC_OPTION_CHECKED(T, version, "spec-version", 0, "V", mc_cli_check_version,
+                      mc_cli_hint_versions, "with --requirements: only this protocol version"),
     MC_OPTION_FLAG(T, json, "json", 0,
                    "print the scenarios and the built-in checks as one JSON document "
                    "{\"scenarios\": [{id, file, title, checks}], \"builtin\": [checks]}"),
@@ -260,13 +271,15 @@ static const mc_opt_t list_opts[] = {
 static const mc_opts_spec_t list_spec = {
     .prog = "mcpcheck list",
     .synopsis = "mcpcheck list [--scenarios PATH...] [--filter GLOB] [--builtin | --roles] "
-                "[--json]\n",
+                "[--json]\n"
+                "mcpcheck list --requirements [--spec-version V] [--json]\n",
     .about = "Lists the scenarios with their ids, titles, and for each check its level,\n"
              "id, spec page per protocol version, the quoted sentence and the harness's\n"
              "reading of it.\n",
     .epilogue = "Examples:\n"
                 "  mcpcheck list --filter 'logging/*'\n"
-                "  mcpcheck list --roles      what a profile can map, and what the listings fill\n",
+                "  mcpcheck list --roles      what a profile can map, and what the listings fill\n"
+                "  mcpcheck list --requirements --spec-version 2025-11-25\n",
     .opts = list_opts,
     .positional_at = MC_OPTS_NONE,
     .command_at = MC_OPTS_NONE,
@@ -359,6 +372,23 @@ int mc_cmd_list(int argc, char **argv)
     if (mc_cli_scenarios_load(o.scenarios.v, o.scenarios.n, o.filters.v, o.filters.n, &scs,
                               "mcpcheck list") != 0)
         return MC_EXIT_USAGE;
+    if (o.version != NULL && !o.requirements) {
+        mc_cli_scenarios_free(&scs);
+        return mc_opts_fail(&list_spec, "--spec-version goes with --requirements");
+    }
+    if (o.requirements) {
+        /* The data file stands beside the scenario library, or beside the
+         * folder given with --scenarios. */
+        const char *dir = mc_cli_default_scenarios();
+        struct stat st;
+        if (o.scenarios.n > 0 && stat(o.scenarios.v[0], &st) == 0 && S_ISDIR(st.st_mode))
+            dir = o.scenarios.v[0];
+        code = mc_cli_list_requirements(&scs, dir, o.version, o.json, "mcpcheck list");
+        if (code == MC_EXIT_OK && scs.failed > 0)
+            code = MC_EXIT_FAIL;
+        mc_cli_scenarios_free(&scs);
+        return code;
+    }
     if (o.roles)
         print_roles(&scs);
     else if (o.json)
