@@ -8,6 +8,7 @@
 
 #include "campaign/campaign.h"
 #include "judge/quotes.h"
+#include "scenario/catalogue.h"
 
 /* The scenario library's quotes, generated at build time (quotegen/main.c). */
 extern const char *const mc_library_quotes[];
@@ -52,6 +53,34 @@ static void find_root(const char *path, char *root, size_t n)
     }
 }
 
+/*
+ * The library's check catalogue (catalogue.h), which every scenario loaded
+ * may name checks of, the user's own included. A library without one loads
+ * an empty catalogue. Returns 0, or -1 when it does not load (said on stderr).
+ */
+static int load_catalogue(mc_catalogue_t *cat, const char *prog)
+{
+    char path[4200], *problems = NULL;
+    mc_errbuf_t eb;
+    struct stat st;
+    int rc;
+
+    memset(cat, 0, sizeof(*cat));
+    snprintf(path, sizeof(path), "%s/%s", mc_cli_default_scenarios(), MC_CATALOGUE_FILE);
+    if (stat(path, &st) != 0)
+        return 0;
+    mc_errbuf_clear(&eb);
+    rc = mc_catalogue_load(path, cat, &problems, &eb);
+    if (rc == MC_OK)
+        return 0;
+    if (problems != NULL)
+        fprintf(stderr, "%s", problems);
+    else
+        fprintf(stderr, "%s: %s: %s\n", prog, path, eb.msg);
+    free(problems);
+    return -1;
+}
+
 /* True when id matches one of the globs (or there is none). */
 static int wanted(const char *id, char *const *filters, size_t n)
 {
@@ -71,6 +100,7 @@ int mc_cli_scenarios_load(char *const *paths, size_t n_paths, char *const *filte
     mc_errbuf_t eb;
     const char *def = mc_cli_default_scenarios();
     char *def_paths[1];
+    mc_catalogue_t cat;
 
     memset(out, 0, sizeof(*out));
     if (n_paths == 0) {
@@ -78,14 +108,18 @@ int mc_cli_scenarios_load(char *const *paths, size_t n_paths, char *const *filte
         paths = def_paths;
         n_paths = 1;
     }
+    if (load_catalogue(&cat, prog) != 0)
+        return -1;
     mc_errbuf_clear(&eb);
     if (mc_scenario_find(paths, n_paths, &files, &n_files, &eb) != MC_OK) {
         fprintf(stderr, "%s: %s\n", prog, eb.msg);
+        mc_catalogue_free(&cat);
         return -1;
     }
     out->v = calloc(n_files + 1, sizeof(*out->v));
     if (out->v == NULL) {
         mc_scenario_paths_free(files);
+        mc_catalogue_free(&cat);
         return -1;
     }
     for (i = 0; i < n_files; i++) {
@@ -99,7 +133,7 @@ int mc_cli_scenarios_load(char *const *paths, size_t n_paths, char *const *filte
             find_root(files[i], root, sizeof(root));
         snprintf(out->root, sizeof(out->root), "%s", root);
         mc_errbuf_clear(&eb);
-        rc = mc_scenario_load(files[i], root, &sc, &problems, &eb);
+        rc = mc_scenario_load_with(files[i], root, &cat, &sc, &problems, &eb);
         if (rc != MC_OK) {
             out->failed++;
             if (problems != NULL)
@@ -116,6 +150,7 @@ int mc_cli_scenarios_load(char *const *paths, size_t n_paths, char *const *filte
         out->v[out->n++] = sc;
     }
     mc_scenario_paths_free(files);
+    mc_catalogue_free(&cat);
     return 0;
 }
 

@@ -43,6 +43,7 @@ typedef struct mc__lint {
     char *roles[64];
     int n_roles;
     const mc_requirement_t *reqs;
+    const struct mc_catalogue *catalogue; /* the checks "spec" may name by id, or NULL */
     size_t n_reqs;
     int steps_seen;
     json_object *client_caps; /* what the scenario's client declares (borrowed) */

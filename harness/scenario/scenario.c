@@ -16,6 +16,7 @@
 
 #include "core/json.h"
 #include "core/version.h"
+#include "scenario/catalogue.h"
 #include "scenario/lint.h"
 
 static char *derive_id(const char *path, const char *root)
@@ -53,6 +54,49 @@ static void load_title(mc__lint_t *l, json_object *root_obj, mc_scenario_t *s)
         s->title = json_object_get_string(v);
 }
 
+/*
+ * Entry k of "spec" when it names a check of the catalogue: an id alone is
+ * replaced in the document by a copy of the catalogue's definition (which
+ * the scenario then reads as its own); a definition of an id the catalogue
+ * has is a problem: the check is defined once. Returns 0 when the entry is
+ * to be read as a definition now, -1 when it was a problem.
+ */
+static int take_catalogue_check(mc__lint_t *l, json_object *spec, size_t k, const char *ptr)
+{
+    json_object *e = json_object_array_get_idx(spec, k), *def, *copy = NULL;
+    const char *id;
+
+    if (mc__lint_is_str(e)) {
+        id = json_object_get_string(e);
+        def = mc_catalogue_find(l->catalogue, id);
+        if (def == NULL) {
+            mc__lint_problem(l, ptr,
+                             "\"%s\" is not a check of the catalogue (scenarios/%s): name a "
+                             "check it defines, or define yours here as {check, level, quote, "
+                             "refs}",
+                             id, MC_CATALOGUE_FILE);
+            return -1;
+        }
+        if (json_object_deep_copy(def, &copy, NULL) != 0 ||
+            json_object_array_put_idx(spec, k, copy) != 0) {
+            json_object_put(copy);
+            l->nomem = 1;
+            return -1;
+        }
+        return 0;
+    }
+    id = json_object_get_string(mc_json_get(e, "check"));
+    if (json_object_is_type(e, json_type_object) && mc_json_get(e, "author") == NULL &&
+        mc_catalogue_find(l->catalogue, id) != NULL) {
+        mc__lint_problem(l, ptr,
+                         "check \"%s\" is defined in the catalogue (scenarios/%s): name it by "
+                         "its id alone (\"%s\") instead of restating it",
+                         id, MC_CATALOGUE_FILE, id);
+        return -1;
+    }
+    return 0;
+}
+
 /* spec: the requirements (and check ids) the scenario holds. Returns MC_OK,
  * or MC_ENOMEM when the table cannot be allocated. */
 static int load_spec(mc__lint_t *l, json_object *root_obj, mc_scenario_t *s)
@@ -73,6 +117,8 @@ static int load_spec(mc__lint_t *l, json_object *root_obj, mc_scenario_t *s)
     for (k = 0; k < n; k++) {
         char ptr[64];
         snprintf(ptr, sizeof(ptr), "/spec/%zu", k);
+        if (take_catalogue_check(l, v, k, ptr) != 0)
+            continue;
         if (mc__scenario_parse_requirement(l, json_object_array_get_idx(v, k), ptr,
                                            &s->reqs[s->n_reqs]) == 0) {
             if (mc_scenario_requirement(s, s->reqs[s->n_reqs].check) != NULL)
@@ -296,6 +342,12 @@ static int load_keep(mc__lint_t *l, mc_scenario_t *s, const char *path, const ch
 int mc_scenario_load(const char *path, const char *root, mc_scenario_t *sc, char **problems,
                      mc_errbuf_t *eb)
 {
+    return mc_scenario_load_with(path, root, NULL, sc, problems, eb);
+}
+
+int mc_scenario_load_with(const char *path, const char *root, const mc_catalogue_t *cat,
+                          mc_scenario_t *sc, char **problems, mc_errbuf_t *eb)
+{
     mc_scenario_t s;
     mc__lint_t l;
     int rc, i;
@@ -306,6 +358,7 @@ int mc_scenario_load(const char *path, const char *root, mc_scenario_t *sc, char
     if (rc != MC_OK)
         return load_failed(rc, problems, eb);
     l.doc = &s.doc;
+    l.catalogue = cat;
     rc = load_fields(&l, s.doc.root, &s);
     if (rc == MC_OK && l.nomem)
         rc = MC_ENOMEM;

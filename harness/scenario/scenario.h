@@ -66,6 +66,17 @@ typedef struct mc_scenario {
 int mc_scenario_load(const char *path, const char *root, mc_scenario_t *sc, char **problems,
                      mc_errbuf_t *eb);
 
+struct mc_catalogue; /* scenario/catalogue.h */
+
+/*
+ * mc_scenario_load() with the check catalogue: an id alone in "spec" names
+ * a check of cat (its definition is copied into the scenario's document),
+ * and a definition in "spec" of an id cat defines is a problem. cat NULL:
+ * as mc_scenario_load(), where an id alone is a problem.
+ */
+int mc_scenario_load_with(const char *path, const char *root, const struct mc_catalogue *cat,
+                          mc_scenario_t *sc, char **problems, mc_errbuf_t *eb);
+
 /* Frees what mc_scenario_load() filled. */
 void mc_scenario_free(mc_scenario_t *sc);
 

@@ -238,6 +238,17 @@ def main():
         if base is None:
             problems.append("no library file has a request step with assertions")
             base = {"title": "t", "spec": [], "steps": []}
+        # A check the library names by id is defined in its catalogue: the
+        # mutations need a definition in place, under an id of the case's own
+        # (restating a catalogue check is itself refused).
+        catalogue = os.path.join(scenarios, "checks.json")
+        if base["spec"] and isinstance(base["spec"][0], str) and os.path.exists(catalogue):
+            defs = {c["check"]: c for c in json.load(open(catalogue))["checks"]}
+            base["spec"][0] = dict(defs[base["spec"][0]], check="case/" + base["spec"][0])
+            for step in base["steps"]:
+                for a in step.get("assert", []) if isinstance(step, dict) else []:
+                    if isinstance(a, dict) and a.get("check") == base["spec"][0]["check"][5:]:
+                        a["check"] = base["spec"][0]["check"]
         area = os.path.join(tmp, "lib", "area")
         os.makedirs(area)
         def author(d, **extra):

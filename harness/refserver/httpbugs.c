@@ -1,17 +1,66 @@
 /*
- * httpcatches.c - what must catch each Streamable HTTP violation switch,
- * and where.
+ * httpbugs.c - the Streamable HTTP violation switches: lookup by name, the
+ * --list-http-bugs lines, and what must catch each switch, and where.
  *
- * The HTTP counterpart of catches.c: for every switch of httpserve.h, the
+ * The HTTP counterpart of inject.c and catches.c: for every switch of
+ * httpserve.h, the
  * ids of the checks whose finding proves it caught (a FAIL or WARN; an INFO
  * for a switch of level INFO) and the scenarios that exercise the broken
  * rule, as `mcpcheck run --filter` globs. A finding of any other check does
  * not count. Read off runs of the whole library over HTTP with each switch
  * on; the test http/library runs just these scenarios and holds every entry.
  */
-#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
 
+#include "core/version.h"
 #include "refserver/httpserve.h"
+
+/* Bytes of one --list-http-bugs line. */
+#define RS_HTTP_BUG_LINE_MAX 1024
+
+static const struct {
+    const char *id, *level, *desc;
+} g_bugs[] = {
+#define RS__XX(name, id, level, desc) {id, level, desc},
+    RS_HTTP_BUG_MAP(RS__XX)
+#undef RS__XX
+};
+
+rs_http_bug_t mc_refserver_http_bug(const char *name)
+{
+    size_t i;
+
+    for (i = 0; name != NULL && i < sizeof(g_bugs) / sizeof(g_bugs[0]); i++)
+        if (strcmp(name, g_bugs[i].id) == 0)
+            return (rs_http_bug_t)(i + 1);
+    return RS_HTTP_BUG_NONE;
+}
+
+void mc_refserver_http_list_bugs(void (*fn)(void *ctx, const char *line), void *ctx)
+{
+    size_t i;
+    char line[RS_HTTP_BUG_LINE_MAX];
+
+    for (i = 0; i < sizeof(g_bugs) / sizeof(g_bugs[0]); i++) {
+        if (strncmp(g_bugs[i].desc, MC_VN_2026_07_28 ":", strlen(MC_VN_2026_07_28) + 1) == 0) {
+            snprintf(line, sizeof(line), "%s\t%s\t%s\t%s/basic/transports/streamable-http\t%s\t%s",
+                     g_bugs[i].id, g_bugs[i].level, g_bugs[i].desc, MC_VN_2026_07_28,
+                     mc__rs_http_bug_catchers((rs_http_bug_t)(i + 1)),
+                     mc__rs_http_bug_where((rs_http_bug_t)(i + 1)));
+            fn(ctx, line);
+            continue;
+        }
+        snprintf(line, sizeof(line), "%s\t%s\t%s\t%s/basic/transports#%s\t%s\t%s", g_bugs[i].id,
+                 g_bugs[i].level, g_bugs[i].desc, MC_VERSION_BASELINE,
+                 strstr(g_bugs[i].id, "resume") != NULL || strstr(g_bugs[i].id, "event-id")
+                     ? "resumability-and-redelivery"
+                     : "streamable-http",
+                 mc__rs_http_bug_catchers((rs_http_bug_t)(i + 1)),
+                 mc__rs_http_bug_where((rs_http_bug_t)(i + 1)));
+        fn(ctx, line);
+    }
+}
 
 typedef struct rs_http_catch {
     rs_http_bug_t bug;
