@@ -244,11 +244,15 @@ def main():
         catalogue = os.path.join(scenarios, "checks.json")
         if base["spec"] and isinstance(base["spec"][0], str) and os.path.exists(catalogue):
             defs = {c["check"]: c for c in json.load(open(catalogue))["checks"]}
-            base["spec"][0] = dict(defs[base["spec"][0]], check="case/" + base["spec"][0])
-            for step in base["steps"]:
-                for a in step.get("assert", []) if isinstance(step, dict) else []:
-                    if isinstance(a, dict) and a.get("check") == base["spec"][0]["check"][5:]:
-                        a["check"] = base["spec"][0]["check"]
+            old_id = base["spec"][0]
+
+            def rename(v):
+                if isinstance(v, dict):
+                    return {k: ("case/" + old_id if k == "check" and x == old_id else rename(x))
+                            for k, x in v.items()}
+                return [rename(x) for x in v] if isinstance(v, list) else v
+            base["steps"] = rename(base["steps"])
+            base["spec"][0] = dict(defs[old_id], check="case/" + old_id)
         area = os.path.join(tmp, "lib", "area")
         os.makedirs(area)
         def author(d, **extra):
