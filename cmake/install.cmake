@@ -13,6 +13,10 @@
 # `cpack -G DEB` (scripts/package.sh) builds mcpcheck_VERSION_ARCH.deb; its
 # Depends come from dpkg-shlibdeps.
 include(GNUInstallDirs)
+# cpack and `make install` do not build the whole tree (the tests) first:
+# scripts/package.sh builds the two programs, and the package test packs
+# what the build made.
+set(CMAKE_SKIP_INSTALL_ALL_DEPENDENCY ON)
 
 set(MC_DATA_INSTALL_DIR ${CMAKE_INSTALL_DATADIR}/mcpcheck)
 set(MC_DOC_INSTALL_DIR ${CMAKE_INSTALL_DATADIR}/doc/mcpcheck)
