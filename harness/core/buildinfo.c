@@ -7,10 +7,10 @@
 #include <string.h>
 
 #include "core/version.h"
-/* The build writes the revision header (cmake/gitrev.cmake); a build
+/* The build writes core/gitrev.h into its own tree (cmake/gitrev.cmake); a build
  * without it (fuzz/build.sh) has no revision. */
 #ifdef MC_HAVE_GITREV
-#include "mc_gitrev.h"
+#include "core/gitrev.h"
 #else
 #define MC_GIT_REVISION ""
 #endif
