@@ -44,9 +44,9 @@ typedef enum mc_data {
 
 /* How the data folder was found. */
 typedef enum mc_datadir_how {
-    MC_DATADIR_FROM_ENV = 0,  /* MCPCHECK_DATA_DIR */
-    MC_DATADIR_FROM_EXE,      /* share/mcpcheck beside or above the executable */
-    MC_DATADIR_FROM_CWD       /* none found: the source layout, relative */
+    MC_DATADIR_FROM_ENV = 0, /* MCPCHECK_DATA_DIR */
+    MC_DATADIR_FROM_EXE,     /* share/mcpcheck beside or above the executable */
+    MC_DATADIR_FROM_CWD      /* none found: the source layout, relative */
 } mc_datadir_how_t;
 
 /*

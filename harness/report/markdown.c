@@ -106,9 +106,10 @@ static void md_head(md_t *m, const mc_report_t *rep)
     size_t o;
 
     mc_report_counts_text(rep, counts, sizeof(counts));
-    mc__buf_printf(&m->b, "# mcpcheck: %s\n\n", code == 0   ? "passed"
-                                                  : code == 3 ? "incomplete"
-                                                              : "failed");
+    mc__buf_printf(&m->b, "# mcpcheck: %s\n\n",
+                   code == 0   ? "passed"
+                   : code == 3 ? "incomplete"
+                               : "failed");
     mc__buf_puts(&m->b, "**");
     md_text(&m->b, counts, sizeof(counts));
     mc__buf_printf(&m->b, "** (exit code %d)\n\n", code);
@@ -127,9 +128,8 @@ static void md_head(md_t *m, const mc_report_t *rep)
         md_text(&m->b, rep->gate_path, MD_CELL_MAX);
     }
     if (rep->baseline_path != NULL) {
-        mc__buf_printf(&m->b, "\n- baseline: %zu known failure%s, %zu stale entr%s (",
-                       rep->n_known, rep->n_known == 1 ? "" : "s", rep->n_stale,
-                       rep->n_stale == 1 ? "y" : "ies");
+        mc__buf_printf(&m->b, "\n- baseline: %zu known failure%s, %zu stale entr%s (", rep->n_known,
+                       rep->n_known == 1 ? "" : "s", rep->n_stale, rep->n_stale == 1 ? "y" : "ies");
         md_text(&m->b, rep->baseline_path, MD_CELL_MAX);
         mc__buf_puts(&m->b, ")");
     }
@@ -191,9 +191,9 @@ static void md_causes(md_t *m, const mc_report_t *rep, const mc_report_cause_t *
     mc__buf_init(&row);
     for (i = 0; i < n; i++) {
         const mc_scenario_result_t *r = &rep->run.scenarios[cs[i].scenario];
-        const mc_check_result_t *c =
-            cs[i].check != NULL && cs[i].check_index < r->n_checks ? &r->checks[cs[i].check_index]
-                                                                   : NULL;
+        const mc_check_result_t *c = cs[i].check != NULL && cs[i].check_index < r->n_checks
+                                         ? &r->checks[cs[i].check_index]
+                                         : NULL;
         char gw[MC_RESULT_MAX_TEXT + 64] = "";
         mc__buf_printf(&row, "| %s | %s | ", mc_verdict_name(cs[i].verdict),
                        c != NULL && c->author ? MC_REPORT_AUTHOR_LABEL
@@ -246,8 +246,8 @@ static int md_findings(md_t *m, const mc_report_t *rep)
     if (rc != MC_OK)
         return rc;
     if (n > 0) {
-        mc__buf_printf(&m->b, "\n## Failures by cause\n\n%zu finding%s, %zu cause%s.\n\n",
-                       findings, findings == 1 ? "" : "s", n, n == 1 ? "" : "s");
+        mc__buf_printf(&m->b, "\n## Failures by cause\n\n%zu finding%s, %zu cause%s.\n\n", findings,
+                       findings == 1 ? "" : "s", n, n == 1 ? "" : "s");
         md_causes(m, rep, cs, n, findings);
     }
     free(cs);
@@ -256,8 +256,9 @@ static int md_findings(md_t *m, const mc_report_t *rep)
     if (rc != MC_OK)
         return rc;
     if (n > 0) {
-        mc__buf_printf(&m->b, "\n<details><summary>INFO observations: %zu finding%s, %zu "
-                              "cause%s</summary>\n\n",
+        mc__buf_printf(&m->b,
+                       "\n<details><summary>INFO observations: %zu finding%s, %zu "
+                       "cause%s</summary>\n\n",
                        findings, findings == 1 ? "" : "s", n, n == 1 ? "" : "s");
         md_causes(m, rep, cs, n, findings);
         mc__buf_puts(&m->b, "\n</details>\n");
@@ -280,8 +281,9 @@ static int md_missing(md_t *m, const mc_report_t *rep)
         free(ms);
         return MC_OK;
     }
-    mc__buf_printf(&m->b, "\n<details><summary>Not verified: %zu run%s, %zu reason%s"
-                          "</summary>\n\n| role | runs | first run | why |\n|---|---:|---|---|\n",
+    mc__buf_printf(&m->b,
+                   "\n<details><summary>Not verified: %zu run%s, %zu reason%s"
+                   "</summary>\n\n| role | runs | first run | why |\n|---|---:|---|---|\n",
                    total, total == 1 ? "" : "s", n, n == 1 ? "" : "s");
     mc__buf_init(&row);
     for (i = 0; i < n; i++) {

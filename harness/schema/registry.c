@@ -14,8 +14,6 @@
 #include "core/version.h"
 #include "schema/registry.h"
 
-
-
 /*
  * The result definition of each request method. The schemas do not say
  * which result answers which request (ServerResult and ClientResult are

@@ -78,8 +78,7 @@ static size_t cell_bars(const char *line, size_t len)
 }
 
 /* Calls fn on each line of s. */
-static void each_line(const char *s, void (*fn)(const char *line, size_t len, void *arg),
-                      void *arg)
+static void each_line(const char *s, void (*fn)(const char *line, size_t len, void *arg), void *arg)
 {
     while (*s != '\0') {
         const char *nl = strchr(s, '\n');
