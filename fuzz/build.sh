@@ -61,8 +61,7 @@ for layer in core schema judge client refserver scenario; do
     [[ $(basename "$src") == main.c || $(basename "$src") == bench*.c ]] && continue
     grep -qE '^int[[:space:]]+main[[:space:]]*\(' "$src" && continue
     obj="$OBJ/${layer}_$(basename "$src" .c).o"
-    "$CC" "${COMMON_FLAGS[@]}" "${EXTRA[@]}" \
-      -DMC_SCHEMAS_DIR=\"$MC_SRC/harness/schemas\" -c "$src" -o "$obj"
+    "$CC" "${COMMON_FLAGS[@]}" "${EXTRA[@]}" -c "$src" -o "$obj"
     lib_objs+=("$obj")
   done
 done

@@ -23,6 +23,10 @@ PACKAGES=(
   chromium               # headless rendering test of report.html (skipped without it)
   libcurl4-openssl-dev   # the Streamable HTTP client transport
   libmicrohttpd-dev      # the reference server over Streamable HTTP
+  dpkg-dev               # dpkg-shlibdeps: the Depends of the .deb (scripts/package.sh)
+  lintian                # the package's checker (tests/install/deb.py)
+  help2man               # the programs' manuals, made from --help
+  cmark-gfm              # report.md rendered as GitHub does (tests/report/counts_agree.py)
 )
 
 say() { printf 'setup: %s\n' "$*"; }

@@ -234,8 +234,8 @@ static int cmd_render(int argc, char **argv)
         mc_report_free(&rep);
         return MC_EXIT_USAGE;
     }
-    printf("reports: %s/{%s,%s,%s,%s,%s/}\n", dir, MC_REPORT_JSON, MC_REPORT_JUNIT,
-           MC_REPORT_SARIF, MC_REPORT_HTML, MC_REPORT_TRACES);
+    printf("reports: %s/{%s,%s,%s,%s,%s,%s/}\n", dir, MC_REPORT_JSON, MC_REPORT_JUNIT,
+           MC_REPORT_SARIF, MC_REPORT_HTML, MC_REPORT_MD, MC_REPORT_TRACES);
     mc_report_free(&rep);
     return MC_EXIT_OK;
 }

@@ -72,7 +72,8 @@ static const mc_opt_t validate_opts[] = {
                      "its \"result\" member"),
     MC_OPTION_STRING(T, schema_dir, "schema-dir", 0, "DIR",
                      "use the official schemas DIR/<version>/schema.json (the upstream spec "
-                     "repository layout) instead of the bundled harness/schemas/<version>.json"),
+                     "repository layout) instead of the bundled schemas/<version>.json of the "
+                     "data folder (mcpcheck --version names it)"),
     MC_OPTION_STRING(T, schema_file, "schema", 0, "FILE",
                      "check any JSON values against the root of any JSON Schema document "
                      "(draft-07 or 2020-12); with --def, against its definition NAME"),

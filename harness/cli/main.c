@@ -6,12 +6,29 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "core/buildinfo.h"
+#include "core/datadir.h"
 
 typedef struct command {
     const char *name;
     int (*fn)(int argc, char **argv);
     const char *summary;
 } command_t;
+
+/* The version, the git revision, the protocol versions, and where the
+ * run-time data is read from. */
+static void print_version(void)
+{
+    char line[256], protocols[256];
+    mc_datadir_how_t how;
+    const char *root = mc_datadir_root(&how);
+
+    mc_build_version_line("mcpcheck", line, sizeof(line));
+    mc_build_protocols(protocols, sizeof(protocols));
+    printf("%s\n", line);
+    printf("protocol versions: %s\n", protocols);
+    printf("data: %s (%s)\n", root[0] != '\0' ? root : ".", mc_datadir_how_name(how));
+}
 
 static const command_t commands[] = {
     {"run", mc_cmd_run, "run the scenario library against a server (the conformance run)"},
@@ -61,7 +78,7 @@ int main(int argc, char **argv)
         return MC_EXIT_OK;
     }
     if (strcmp(argv[1], "--version") == 0) {
-        printf("mcpcheck %s\n", MC_VERSION);
+        print_version();
         return MC_EXIT_OK;
     }
     for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)

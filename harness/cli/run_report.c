@@ -173,8 +173,8 @@ static void print_closing(const mc_report_t *rep, const mc_cli_run_opts_t *o, in
     mc_report_console_baseline(rep, color, buf, sizeof(buf));
     fputs(buf, stdout);
     if (written)
-        printf("reports: %s/{%s,%s,%s,%s,%s/}\n", o->report_dir, MC_REPORT_JSON,
-               MC_REPORT_JUNIT, MC_REPORT_SARIF, MC_REPORT_HTML, MC_REPORT_TRACES);
+        printf("reports: %s/{%s,%s,%s,%s,%s,%s/}\n", o->report_dir, MC_REPORT_JSON,
+               MC_REPORT_JUNIT, MC_REPORT_SARIF, MC_REPORT_HTML, MC_REPORT_MD, MC_REPORT_TRACES);
     mc_report_console_summary(rep, color, buf, sizeof(buf));
     fputs(buf, stdout);
 }

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "campaign/campaign.h"
+#include "core/datadir.h"
 #include "judge/quotes.h"
 #include "scenario/catalogue.h"
 
@@ -15,13 +16,7 @@ extern const char *const mc_library_quotes[];
 
 const char *mc_cli_default_scenarios(void)
 {
-    static char path[4096];
-    struct stat st;
-
-    snprintf(path, sizeof(path), "%s/scenarios", MC_SOURCE_DIR);
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-        return path;
-    return "scenarios";
+    return mc_datadir_get(MC_DATA_SCENARIOS);
 }
 
 /* The root ids are relative to: the folder itself for a folder argument, or

@@ -16,8 +16,8 @@ typedef struct mc_cli_scenarios {
     char root[4096];   /* the scenarios folder ids are relative to */
 } mc_cli_scenarios_t;
 
-/* The scenario library folder used when --scenarios is not given: the
- * source tree's scenarios/ when it exists, else ./scenarios. */
+/* The scenario library folder used when --scenarios is not given: the data
+ * folder's scenarios/ (core/datadir.h), else ./scenarios. */
 const char *mc_cli_default_scenarios(void);
 
 /*

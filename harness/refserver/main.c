@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/buildinfo.h"
 #include "core/clock.h"
 #include "core/frame.h"
 #include "core/options.h"
@@ -306,7 +307,10 @@ static int parse_args(int argc, char **argv, cmdline_t *cl)
         return 2;
     }
     if (cl->version) {
-        printf("mcpcheck-refserver %s\n", MC_VERSION);
+        char line[256], protocols[256];
+        mc_build_version_line("mcpcheck-refserver", line, sizeof(line));
+        mc_build_protocols(protocols, sizeof(protocols));
+        printf("%s\nprotocol versions: %s\n", line, protocols);
         return 0;
     }
     if (cl->list_bugs) {

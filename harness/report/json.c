@@ -6,7 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/buildinfo.h"
 #include "core/limits.h"
+#include "core/version.h"
 #include "report/internal.h"
 
 static void add_str(json_object *o, const char *k, const char *v)
@@ -148,6 +150,22 @@ static json_object *baseline_json(const mc_report_t *rep)
     return o;
 }
 
+/* The program that wrote the report: {"version", "revision" (absent when
+ * not built from git), "protocol_versions": [...]} (new reference). */
+static json_object *tool_json(void)
+{
+    json_object *t = json_object_new_object(), *pv = json_object_new_array();
+    const char *const *v;
+
+    add_str(t, "version", mc_build_version());
+    if (mc_build_revision()[0] != '\0')
+        add_str(t, "revision", mc_build_revision());
+    for (v = mc_version_names(); *v != NULL; v++)
+        json_object_array_add(pv, json_object_new_string(*v));
+    json_object_object_add(t, "protocol_versions", pv);
+    return t;
+}
+
 json_object *mc_report_json(const mc_report_t *rep)
 {
     const mc_run_result_t *run = &rep->run;
@@ -197,6 +215,7 @@ json_object *mc_report_json(const mc_report_t *rep)
     add_str(r, "fail_on", mc_fail_on_name(run->fail_on));
     add_str(r, "gate", rep->gate_path);
     add_str(r, "tool", "mcpcheck " MC_VERSION);
+    json_object_object_add(r, "mcpcheck", tool_json());
     add_str(r, "base_dir", rep->base_dir);
     json_object_object_add(root, "run", r);
 
@@ -285,6 +304,8 @@ int mc_report_write_all(const mc_report_t *rep, const char *dir, mc_errbuf_t *eb
     rc = write_built(rep, dir, MC_REPORT_SARIF, mc_report_sarif, eb);
     first = first != MC_OK ? first : rc;
     rc = write_built(rep, dir, MC_REPORT_HTML, mc_report_html, eb);
+    first = first != MC_OK ? first : rc;
+    rc = write_built(rep, dir, MC_REPORT_MD, mc_report_markdown, eb);
     first = first != MC_OK ? first : rc;
     rc = mc__write_traces(rep, dir, eb);
     return first != MC_OK ? first : rc;

@@ -10,6 +10,7 @@
  *   junit.xml     one testsuite per area, one testcase per scenario
  *   report.sarif  SARIF 2.1.0: one rule per check id, one result per broken check
  *   report.html   one self-contained page (no network fetch)
+ *   report.md     a Markdown summary for a CI job summary or a PR comment
  *   traces/       each scenario's messages as JSONL
  *   console       lines for the CLI to print
  *
@@ -37,6 +38,10 @@
 /* Causes "Needs attention" lists, and the scenario runs it links per cause. */
 #define MC_REPORT_HTML_MAX_CAUSES 100
 #define MC_REPORT_HTML_CAUSE_LINKS 12
+/* Largest report.md, in bytes: under GitHub's 65536 characters of a
+ * pull-request comment (a job summary may hold 1 MiB), with room to spare
+ * for a line the posting step adds. */
+#define MC_REPORT_MD_MAX (60u * 1024u)
 /* Reports a merge reads. */
 #define MC_REPORT_MAX_MERGE 64
 
@@ -338,6 +343,15 @@ json_object *mc_report_json(const mc_report_t *rep);
 int mc_report_junit(const mc_report_t *rep, char **out, size_t *len);
 int mc_report_sarif(const mc_report_t *rep, char **out, size_t *len);
 int mc_report_html(const mc_report_t *rep, char **out, size_t *len);
+/*
+ * report.md: the outcome counts (mc_report_counts_text's, one row per
+ * outcome, and the runs), the failures grouped by cause with the rule's
+ * sentence and its spec link, the INFO observations and NOT-VERIFIED runs
+ * in folded sections, and the area x version matrix, in GitHub-flavoured
+ * Markdown of at most MC_REPORT_MD_MAX bytes: a table holds whole rows, and
+ * what does not fit is counted under it.
+ */
+int mc_report_markdown(const mc_report_t *rep, char **out, size_t *len);
 /* The JSONL trace of scenario i: {"seq","t_ms","dir","line"} per message. */
 int mc_report_trace(const mc_scenario_result_t *r, char **out, size_t *len);
 /*
@@ -356,11 +370,12 @@ void mc_report_trace_name(const mc_scenario_result_t *r, char *out, size_t n);
 #define MC_REPORT_JUNIT "junit.xml"
 #define MC_REPORT_SARIF "report.sarif"
 #define MC_REPORT_HTML "report.html"
+#define MC_REPORT_MD "report.md"
 #define MC_REPORT_TRACES "traces"
 
 /*
  * Writes every output into dir (created if needed): report.json, junit.xml,
- * report.sarif, report.html and traces/ (replaced as a whole). Each file is
+ * report.sarif, report.html, report.md and traces/ (replaced as a whole). Each file is
  * written atomically; a failure of one does not stop the others. Returns
  * MC_OK or the first error (in eb).
  */

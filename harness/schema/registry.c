@@ -8,15 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/datadir.h"
 #include "core/file.h"
 #include "core/jsonrpc.h"
 #include "core/version.h"
 #include "schema/registry.h"
-
-#ifndef MC_SCHEMAS_DIR
-#define MC_SCHEMAS_DIR "harness/schemas"
-#endif
-
 
 /*
  * The result definition of each request method. The schemas do not say
@@ -137,7 +133,7 @@ const char *const *mc_registry_versions(void)
 
 const char *mc_registry_bundled_dir(void)
 {
-    return MC_SCHEMAS_DIR;
+    return mc_datadir_get(MC_DATA_SCHEMAS);
 }
 
 const char *mc_registry_leniency(size_t i, const char **path, const char **why)
@@ -161,7 +157,7 @@ int mc_registry_new(mc_registry_t **out, const char *dir, mc_registry_layout_t l
     if (reg == NULL)
         return mc_errbuf_set(eb, MC_ENOMEM, "out of memory creating the schema registry");
     if (dir == NULL) {
-        dir = MC_SCHEMAS_DIR;
+        dir = mc_datadir_get(MC_DATA_SCHEMAS);
         layout = MC_REGISTRY_BUNDLED;
     }
     n = snprintf(reg->dir, sizeof(reg->dir), "%s", dir);

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """counts_agree.py MCPCHECK REFSERVER SCENARIOS - the counts of a run agree
-across the console, report.json, junit.xml and report.html, each run counted
-once, and they add up to the runs; the gate's decisions show beside the
-spec's verdict.
+across the console, report.json, junit.xml, report.html and report.md (read
+as GitHub renders it, through cmark-gfm, which scripts/setup.sh installs),
+each run counted once, and they add up to the runs; the gate's decisions
+show beside the spec's verdict; report.md has its sections.
 
 The run is small and made to hold one of each: a copy of lifecycle/ping
 expecting a result the server never gives (FAIL, a MUST), a copy of
@@ -13,6 +14,7 @@ server does not list (NOT-VERIFIED) and transport/get-stream over stdio
 (SKIP). It runs three times: as it is; with --strict and a gate file that
 fails one INFO check and ignores the WARN; and with -q --fail-on info.
 """
+import html.parser
 import json
 import os
 import re
@@ -140,6 +142,105 @@ def html_counts(html):
     return got
 
 
+class Tree(html.parser.HTMLParser):
+    """The rendered report.md: headings, tables (rows of cell texts, with the
+    links of each row), and the summaries of <details>."""
+
+    def __init__(self):
+        super().__init__()
+        self.headings, self.tables, self.summaries, self.strong = [], [], [], []
+        self.text, self.links, self.stack = None, [], []
+
+    def handle_starttag(self, tag, attrs):
+        self.stack.append(tag)
+        if tag == "table":
+            self.tables.append([])
+        elif tag == "tr":
+            self.tables[-1].append({"cells": [], "links": []})
+        elif tag in ("td", "th", "h1", "h2", "summary", "strong"):
+            self.text = ""
+        elif tag == "a" and self.tables and "table" in self.stack:
+            self.tables[-1][-1]["links"].append(dict(attrs).get("href", ""))
+
+    def handle_endtag(self, tag):
+        if self.stack and self.stack[-1] == tag:
+            self.stack.pop()
+        if tag in ("td", "th") and self.tables:
+            self.tables[-1][-1]["cells"].append(self.text.strip())
+        elif tag in ("h1", "h2"):
+            self.headings.append((tag, self.text.strip()))
+        elif tag == "summary":
+            self.summaries.append(self.text.strip())
+        elif tag == "strong" and "table" not in self.stack:
+            self.strong.append(self.text.strip())
+
+    def handle_data(self, data):
+        if self.text is not None:
+            self.text += data
+
+
+def render_md(path):
+    """report.md through cmark-gfm with GitHub's table extension."""
+    cmark = shutil.which("cmark-gfm")
+    check(cmark is not None, "cmark-gfm is installed (scripts/setup.sh installs it)")
+    if cmark is None:
+        return Tree()
+    p = subprocess.run([cmark, "-e", "table", "--unsafe", path], capture_output=True, text=True,
+                       timeout=60)
+    tree = Tree()
+    tree.feed(p.stdout)
+    return tree
+
+
+def md_counts(tree):
+    got = {k: 0 for k in KEYS}
+    table = tree.tables[0] if tree.tables else []
+    check(table and table[0]["cells"] == ["outcome", "runs"], "report.md: the counts table first")
+    for row in table[1:]:
+        label, n = row["cells"][0], int(row["cells"][1])
+        if label == "runs":
+            got["runs"] = n
+        else:
+            got[label.replace(" ", "_")] = n
+    line = tree.strong[0] if tree.strong else ""
+    m = re.search(r"\((\d+) by your gate\)", line)
+    got["failed_by_gate"] = int(m.group(1)) if m else 0
+    check(console_counts(line) == got, "report.md: its counts line is its table (%r)" % line)
+    return got
+
+
+def md_sections(tree, rep):
+    """The plain run's report.md: its heading, the failures by cause with the
+    spec's sentence and link, the INFO and NOT-VERIFIED runs folded, and the
+    matrix with a column per version that ran."""
+    check(tree.headings[:1] == [("h1", "mcpcheck: failed")], "report.md: the heading says failed")
+    h2 = [t for h, t in tree.headings if h == "h2"]
+    check(h2 == ["Failures by cause", "Areas by protocol version"],
+          "report.md: the sections (%s)" % h2)
+    causes = next((t for t in tree.tables if t[0]["cells"][:3] == ["verdict", "level", "check"]),
+                  [])
+    fails = [r for r in causes[1:] if r["cells"][0] == "FAIL"]
+    check(len(fails) == 1 and fails[0]["cells"][2] == "ping/empty-result" and
+          fails[0]["cells"][1] == "MUST", "report.md: the FAIL cause, its level and its check")
+    check(fails and fails[0]["links"] and fails[0]["links"][0].startswith(
+        "https://modelcontextprotocol.io/specification/%s/" % VERSION),
+          "report.md: the check links its spec page at the version that ran")
+    check(fails and fails[0]["cells"][-1].startswith('"') and "MUST" in fails[0]["cells"][-1],
+          "report.md: the cause quotes the spec's sentence")
+    check(any(r["cells"][0] == "WARN" for r in causes[1:]), "report.md: the WARN cause")
+    check(any(s.startswith("INFO observations: 2 findings") for s in tree.summaries),
+          "report.md: the INFO observations folded (%s)" % tree.summaries)
+    check(any(s.startswith("Not verified: 5 runs") for s in tree.summaries),
+          "report.md: the NOT-VERIFIED runs folded")
+    nv = [t for t in tree.tables if t[0]["cells"][:2] == ["role", "runs"]]
+    check(nv and any(r["cells"][0] == "tool.with_progress" for r in nv[0][1:]),
+          "report.md: the role nothing filled is named")
+    matrix = [t for t in tree.tables if t[0]["cells"][:1] == ["area"]]
+    check(matrix and matrix[0][0]["cells"] == ["area", VERSION] and
+          {r["cells"][0] for r in matrix[0][1:]} == {s["area"] for s in rep["scenarios"]},
+          "report.md: the matrix has a row per area and a column per version")
+
+
 def run(mcpcheck, refserver, sc, tmp, name, extra):
     out = os.path.join(tmp, name)
     cmd = [mcpcheck, "run"] + extra + ["--spec-version", VERSION, "--jobs", "2",
@@ -150,8 +251,8 @@ def run(mcpcheck, refserver, sc, tmp, name, extra):
     with open(os.path.join(out, "report.json"), encoding="utf-8") as f:
         rep = json.load(f)
     with open(os.path.join(out, "report.html"), encoding="utf-8") as f:
-        html = f.read()
-    return p, rep, html, os.path.join(out, "junit.xml")
+        page = f.read()
+    return p, rep, page, os.path.join(out, "junit.xml")
 
 
 def agree(name, p, rep, html, junit, want):
@@ -160,7 +261,8 @@ def agree(name, p, rep, html, junit, want):
     check(len(summary) == 1, "%s: one summary line" % name)
     forms = {"console": console_counts(summary[0] if summary else ""),
              "report.json": json_counts(rep), "junit.xml": junit_counts(junit),
-             "report.html": html_counts(html)}
+             "report.html": html_counts(html),
+             "report.md": md_counts(render_md(os.path.join(os.path.dirname(junit), "report.md")))}
     runs = len(rep["scenarios"])
     for form, got in forms.items():
         total = sum(got[k] for k in KEYS)
@@ -186,6 +288,7 @@ def main():
                       {"passed": 7, "failed": 1, "warnings": 1, "info": 2, "skipped": 1,
                        "not_verified": 5, "failed_by_gate": 0, "ignored": 0})
         text = p.stdout
+        md_sections(render_md(os.path.join(tmp, "plain", "report.md")), rep)
         check(not any(l.startswith("PASS ") for l in lines), "plain: no line per passing run")
         check(len(lines) <= 40, "plain: the console is short (%d lines)" % len(lines))
         check(re.search(r"ping/empty-result .*\n +at .*gate/ping-wrong\.jsonc:\d+ \[%s\]\n"

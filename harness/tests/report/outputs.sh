@@ -1,5 +1,5 @@
 #!/bin/sh
-# outputs.sh MCPCHECK REFSERVER - a run with failures writes all five
+# outputs.sh MCPCHECK REFSERVER - a run with failures writes all six
 # outputs, and they agree with each other (check_outputs.py); `report render`
 # rebuilds them byte for byte from report.json; `report merge` writes the matrix.
 here=$(cd "$(dirname "$0")" && pwd)
@@ -16,7 +16,7 @@ code=$?
 [ "$code" -eq 1 ] && ok "a run with failures exits 1" || { fail "exit $code, want 1"; tail -20 "$tmp/run.log"; }
 grep -Eq '^[0-9]+ passed, [1-9][0-9]* failed' "$tmp/run.log" && ok "the run ends with 'N passed, N failed'" \
   || fail "no summary line"
-for f in report.json junit.xml report.sarif report.html; do
+for f in report.json junit.xml report.sarif report.html report.md; do
   [ -s "$tmp/out/$f" ] && ok "$f written" || fail "$f missing"
 done
 [ -n "$(ls "$tmp/out/traces" 2>/dev/null)" ] && ok "traces/ written" || fail "traces/ missing"
@@ -39,7 +39,7 @@ printf '%s\n' '{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"x","rules":
   && ok "validate --trace passes a clean trace" || fail "validate --trace on a clean trace"
 
 "$mcpcheck" report render "$tmp/out/report.json" -o "$tmp/again" >/dev/null
-for f in report.json junit.xml report.sarif report.html; do
+for f in report.json junit.xml report.sarif report.html report.md; do
   cmp -s "$tmp/out/$f" "$tmp/again/$f" && ok "report render rebuilds $f" || fail "report render: $f differs"
 done
 diff -r "$tmp/out/traces" "$tmp/again/traces" >/dev/null && ok "report render rebuilds traces/" \
