@@ -35,13 +35,12 @@
 #define Q_ENVELOPE_IDS                                                                             \
     " … Requests MUST include a string or integer ID. … Unlike base JSON-RPC, the ID MUST NOT " \
     "be null."
-#define Q_ENVELOPE_2411                                                                            \
-    "All messages in MCP MUST follow the JSON-RPC 2.0 specification." Q_ENVELOPE_IDS            \
-    " … Either a result or an error MUST be set. A response MUST NOT set both. … Error codes " \
+#define Q_ENVELOPE_XOR                                                                             \
+    " … Either a result or an error MUST be set. A response MUST NOT set both. … Error codes "   \
     "MUST be integers."
-#define Q_ENVELOPE_2503                                                                            \
-    Q_JSONRPC Q_ENVELOPE_IDS " … Either a result or an error MUST be set. A response MUST NOT " \
-    "set both. … Error codes MUST be integers."
+#define Q_ENVELOPE_2411                                                                            \
+    "All messages in MCP MUST follow the JSON-RPC 2.0 specification." Q_ENVELOPE_IDS Q_ENVELOPE_XOR
+#define Q_ENVELOPE_2503 Q_JSONRPC Q_ENVELOPE_IDS Q_ENVELOPE_XOR
 #define Q_ENVELOPE_2511                                                                            \
     Q_JSONRPC Q_ENVELOPE_IDS " … Result responses MUST include a result field. … Error "        \
     "responses MUST include an error field with a code and message. … Error codes MUST be "     \
@@ -343,6 +342,15 @@ static const mc_check_def_t builtins[] = {
      .interpretation = "An elicitation/create, sampling/createMessage or roots/list input "
                        "request needs that capability in the clientCapabilities of the request "
                        "it answers."},
+    {.check = "wire/error-code-reserved",
+     .level = MC_LEVEL_MUST,
+     .quote = "Implementations MUST NOT emit any code from this sub-range that is not defined by "
+              "this specification … Implementations of this protocol version MUST NOT emit these "
+              "codes: … -32002 — resource not found … -32042 — URL elicitation required",
+     .refs = {REF(MC_VN_2026_07_28, "basic#error-codes")},
+     .interpretation = "An error answering a request naming 2026-07-28 has no code of -32099.."
+                       "-32020 but -32020, -32021 and -32022, nor -32002 or -32042 (a defined "
+                       "code's meaning is judged by the checks of the rule defining it)."},
     {.check = "wire/log-per-request",
      .level = MC_LEVEL_MUST,
      .quote = "The server MUST NOT emit notifications/message for a request that does not "
