@@ -33,6 +33,10 @@
 /* 2026-07-28, Streamable HTTP: the request's headers do not match its body,
  * or a required one is missing or malformed. */
 #define MC_RPC_HEADER_MISMATCH (-32020)
+/* 2026-07-28/basic#error-codes: the sub-range of JSON-RPC's server errors
+ * that only the MCP specification allocates (it defines -32020..-32022). */
+#define MC_RPC_MCP_RESERVED_MIN (-32099)
+#define MC_RPC_MCP_RESERVED_MAX (-32020)
 
 typedef enum mc_msg_kind {
     MC_MSG_INVALID = 0,  /* not a JSON-RPC 2.0 message; see reason */

@@ -31,12 +31,26 @@
     "responses MUST include the same ID as the request they correspond to (except in error "      \
     "cases where the ID could not be read due a malformed request)."
 #define Q_STABLE_CURSORS "Servers SHOULD: … Provide stable cursors"
+/* The envelope's rules as each version's page words them, after its JSON-RPC sentence. */
+#define Q_ENVELOPE_IDS                                                                             \
+    " … Requests MUST include a string or integer ID. … Unlike base JSON-RPC, the ID MUST NOT " \
+    "be null."
+#define Q_ENVELOPE_XOR                                                                             \
+    " … Either a result or an error MUST be set. A response MUST NOT set both. … Error codes "   \
+    "MUST be integers."
+#define Q_ENVELOPE_2411                                                                            \
+    "All messages in MCP MUST follow the JSON-RPC 2.0 specification." Q_ENVELOPE_IDS Q_ENVELOPE_XOR
+#define Q_ENVELOPE_2503 Q_JSONRPC Q_ENVELOPE_IDS Q_ENVELOPE_XOR
+#define Q_ENVELOPE_2511                                                                            \
+    Q_JSONRPC Q_ENVELOPE_IDS " … Result responses MUST include a result field. … Error "        \
+    "responses MUST include an error field with a code and message. … Error codes MUST be "     \
+    "integers."
 
 #define REFS_STDIO                                                                                 \
     {REF(MC_VN_2025_03_26, "basic/transports#stdio"), REF(MC_VN_2025_06_18, "basic/transports#stdio"),     \
      REF(MC_VN_2025_11_25, "basic/transports#stdio"), REF(MC_VN_2026_07_28, "basic/transports/stdio")}
 #define REFS_MESSAGES                                                                              \
-    {REF(MC_VN_2025_03_26, "basic#messages"), REF(MC_VN_2025_06_18, "basic#messages"),                     \
+    {REF(MC_VN_2024_11_05, "basic"), REF(MC_VN_2025_03_26, "basic#messages"), REF(MC_VN_2025_06_18, "basic#messages"),                     \
      REF(MC_VN_2025_11_25, "basic#messages"), REF(MC_VN_2026_07_28, "basic#messages")}
 #define REFS_PAGINATION                                                                            \
     {REF(MC_VN_2025_03_26, "server/utilities/pagination#implementation-guidelines"),                   \
@@ -91,15 +105,19 @@ static const mc_check_def_t builtins[] = {
     /* --- JSON-RPC (basic) --- */
     {.check = "wire/jsonrpc-envelope",
      .level = MC_LEVEL_MUST,
-     .quote = Q_JSONRPC,
-     .refs = REFS_MESSAGES,
+     .quote = Q_ENVELOPE_2503,
+     .refs = {REFQ(MC_VN_2024_11_05, "basic/messages", Q_ENVELOPE_2411),
+              REF(MC_VN_2025_03_26, "basic#messages"), REF(MC_VN_2025_06_18, "basic#messages"),
+              REFQ(MC_VN_2025_11_25, "basic#messages", Q_ENVELOPE_2511),
+              REFQ(MC_VN_2026_07_28, "basic#messages", Q_ENVELOPE_2511)},
      .interpretation = "Per JSON-RPC 2.0 and basic#responses: \"jsonrpc\": \"2.0\"; a string "
                        "or integer id; exactly one of result and error; an error with an "
                        "integer code and a string message."},
     {.check = "wire/response-id",
      .level = MC_LEVEL_MUST,
      .quote = Q_RESPONSE_ID,
-     .refs = {REF(MC_VN_2025_03_26, "basic#responses"), REF(MC_VN_2025_06_18, "basic#responses"),
+     .refs = {REF(MC_VN_2024_11_05, "basic/messages#responses"),
+              REF(MC_VN_2025_03_26, "basic#responses"), REF(MC_VN_2025_06_18, "basic#responses"),
               REFQ(MC_VN_2025_11_25, "basic#responses", Q_RESPONSE_ID_2511),
               REFQ(MC_VN_2026_07_28, "basic#responses", Q_RESPONSE_ID_2511)},
      .interpretation = "The id of a response is the id of a request the client sent and has "
@@ -127,7 +145,8 @@ static const mc_check_def_t builtins[] = {
      .level = MC_LEVEL_MUST,
      .quote = "The request ID MUST NOT have been previously used by the requestor within the same "
               "session.",
-     .refs = {REF(MC_VN_2025_03_26, "basic#requests"), REF(MC_VN_2025_06_18, "basic#requests"),
+     .refs = {REF(MC_VN_2024_11_05, "basic/messages#requests"),
+              REF(MC_VN_2025_03_26, "basic#requests"), REF(MC_VN_2025_06_18, "basic#requests"),
               REF(MC_VN_2025_11_25, "basic#requests")},
      .interpretation = "Every request the server sends to the client carries an id it has not "
                        "used for an earlier request of the same session."},
@@ -242,7 +261,8 @@ static const mc_check_def_t builtins[] = {
     {.check = "wire/negotiated-capabilities",
      .level = MC_LEVEL_MUST,
      .quote = "Both parties MUST: … Only use capabilities that were successfully negotiated",
-     .refs = {REFQL(MC_VN_2025_03_26, "basic/lifecycle#operation", Q_NEGOTIATED_2503, MC_LEVEL_SHOULD),
+     .refs = {REFQL(MC_VN_2024_11_05, "basic/lifecycle#operation", Q_NEGOTIATED_2503, MC_LEVEL_SHOULD),
+              REFQL(MC_VN_2025_03_26, "basic/lifecycle#operation", Q_NEGOTIATED_2503, MC_LEVEL_SHOULD),
               REF(MC_VN_2025_06_18, "basic/lifecycle#operation"),
               REF(MC_VN_2025_11_25, "basic/lifecycle#operation")},
      .interpretation = "The server sends list_changed only with <feature>.listChanged, "
@@ -261,7 +281,8 @@ static const mc_check_def_t builtins[] = {
      .level = MC_LEVEL_SHOULD,
      .quote = "The server SHOULD NOT send requests other than pings and logging before "
               "receiving the initialized notification.",
-     .refs = {REF(MC_VN_2025_03_26, "basic/lifecycle#initialization"),
+     .refs = {REF(MC_VN_2024_11_05, "basic/lifecycle#initialization"),
+              REF(MC_VN_2025_03_26, "basic/lifecycle#initialization"),
               REF(MC_VN_2025_06_18, "basic/lifecycle#initialization"),
               REF(MC_VN_2025_11_25, "basic/lifecycle#initialization")}},
     {.check = "wire/resource-updated-subscribed",
@@ -321,6 +342,15 @@ static const mc_check_def_t builtins[] = {
      .interpretation = "An elicitation/create, sampling/createMessage or roots/list input "
                        "request needs that capability in the clientCapabilities of the request "
                        "it answers."},
+    {.check = "wire/error-code-reserved",
+     .level = MC_LEVEL_MUST,
+     .quote = "Implementations MUST NOT emit any code from this sub-range that is not defined by "
+              "this specification … Implementations of this protocol version MUST NOT emit these "
+              "codes: … -32002 — resource not found … -32042 — URL elicitation required",
+     .refs = {REF(MC_VN_2026_07_28, "basic#error-codes")},
+     .interpretation = "An error answering a request naming 2026-07-28 has no code of -32099.."
+                       "-32020 but -32020, -32021 and -32022, nor -32002 or -32042 (a defined "
+                       "code's meaning is judged by the checks of the rule defining it)."},
     {.check = "wire/log-per-request",
      .level = MC_LEVEL_MUST,
      .quote = "The server MUST NOT emit notifications/message for a request that does not "
@@ -355,7 +385,8 @@ static const mc_check_def_t builtins[] = {
      .level = MC_LEVEL_MUST,
      .quote = "The progress value MUST increase with each notification, even if the total is "
               "unknown.",
-     .refs = {REF(MC_VN_2025_03_26, "basic/utilities/progress#progress-flow"),
+     .refs = {REF(MC_VN_2024_11_05, "basic/utilities/progress#progress-flow"),
+              REF(MC_VN_2025_03_26, "basic/utilities/progress#progress-flow"),
               REF(MC_VN_2025_06_18, "basic/utilities/progress#progress-flow"),
               REF(MC_VN_2025_11_25, "basic/utilities/progress#progress-flow"),
               REF(MC_VN_2026_07_28, "basic/patterns/progress#progress-flow")}},
@@ -363,7 +394,8 @@ static const mc_check_def_t builtins[] = {
      .level = MC_LEVEL_MUST,
      .quote = "Progress notifications MUST only reference tokens that: … Were provided in an "
               "active request … Are associated with an in-progress operation",
-     .refs = {REF(MC_VN_2025_03_26, "basic/utilities/progress#behavior-requirements"),
+     .refs = {REF(MC_VN_2024_11_05, "basic/utilities/progress#behavior-requirements"),
+              REF(MC_VN_2025_03_26, "basic/utilities/progress#behavior-requirements"),
               REF(MC_VN_2025_06_18, "basic/utilities/progress#behavior-requirements"),
               REF(MC_VN_2025_11_25, "basic/utilities/progress#behavior-requirements"),
               REF(MC_VN_2026_07_28, "basic/patterns/progress#behavior-requirements")},

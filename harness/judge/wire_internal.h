@@ -83,6 +83,9 @@ void mc__wire_stateless_outbound(mc_wire_t *w, mc_wire_req_t *r, const mc_msg_t 
 /* Judges a result at a version whose results carry resultType. */
 void mc__wire_stateless_result(mc_wire_t *w, const mc_wire_req_t *r, const mc_msg_t *m);
 
+/* Judges the code of an error answering a request that named a stateless version. */
+void mc__wire_stateless_error(mc_wire_t *w, const mc_wire_req_t *r, const mc_msg_t *m);
+
 /* Judges a notification in a stateless session. Returns 1 when it was one
  * the stateless protocol handles (the legacy rules do not apply then). */
 int mc__wire_stateless_notification(mc_wire_t *w, const mc_msg_t *m);

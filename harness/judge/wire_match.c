@@ -154,4 +154,6 @@ static void learn_from(mc_wire_t *w, mc_wire_req_t *r, const mc_msg_t *m)
         if (r->modern)
             mc__wire_stateless_result(w, r, m);
     }
+    if (m->kind == MC_MSG_ERROR && r->modern)
+        mc__wire_stateless_error(w, r, m);
 }

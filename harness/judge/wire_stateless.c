@@ -5,8 +5,10 @@
  * for the methods that may return it and only asking for what the request
  * declared; log messages only while a request that set a level is open;
  * change notifications only on a subscriptions/listen stream that opted in
- * to them, after its acknowledgement.
+ * to them, after its acknowledgement; error codes only those the version
+ * allows.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +16,7 @@
 #include "judge/wire.h"
 #include "judge/wire_internal.h"
 #include "core/json.h"
+#include "core/jsonrpc.h"
 #include "core/version.h"
 
 #define META_VERSION "io.modelcontextprotocol/protocolVersion"
@@ -105,6 +108,32 @@ void mc__wire_stateless_result(mc_wire_t *w, const mc_wire_req_t *r, const mc_ms
                 mc_wire_pass(w, "wire/input-requests-declared");
         }
     }
+}
+
+/*
+ * Judges the code of an error answering a request that named a stateless
+ * version (basic#error-codes): no code of the sub-range the MCP
+ * specification reserves but those it defines, and neither code an earlier
+ * version defined and this one retired (-32002, -32042).
+ */
+void mc__wire_stateless_error(mc_wire_t *w, const mc_wire_req_t *r, const mc_msg_t *m)
+{
+    int64_t c = m->error_code;
+    int defined = c == MC_RPC_HEADER_MISMATCH || c == MC_RPC_MISSING_CLIENT_CAPABILITY ||
+                  c == MC_RPC_UNSUPPORTED_VERSION;
+
+    if (c == MC_RPC_RESOURCE_NOT_FOUND || c == MC_RPC_URL_ELICITATION_REQUIRED)
+        mc_wire_fail(w, "wire/error-code-reserved",
+                     "%s was answered with %lld, a code of an earlier version that %s must not "
+                     "emit",
+                     r->method, (long long)c, w->version);
+    else if (c >= MC_RPC_MCP_RESERVED_MIN && c <= MC_RPC_MCP_RESERVED_MAX && !defined)
+        mc_wire_fail(w, "wire/error-code-reserved",
+                     "%s was answered with %lld, a code of the sub-range the MCP specification "
+                     "reserves (-32099 to -32020) that it does not define",
+                     r->method, (long long)c);
+    else
+        mc_wire_pass(w, "wire/error-code-reserved");
 }
 
 /* The filter member a change notification needs, or NULL for other methods. */

@@ -134,6 +134,7 @@ static const rs_bug_catch_t rs_catches[] = {
     {RS_BUG_COMPLETION_RENARROWED, "schema/completion", "completion/typed-further"},
     {RS_BUG_VERSION_ERROR_LIST_DIFFERS, "lifecycle/version/error-lists-discover-versions",
      "lifecycle/version-lists-agree"},
+    {RS_BUG_ERROR_CODE_UNDEFINED, "wire/error-code-reserved", "jsonrpc/method-not-found"},
 };
 
 static const rs_bug_catch_t *find(rs_bug_t bug)

@@ -59,6 +59,7 @@ static const struct {
     {RS_BUG_NOT_FOUND_OLD_CODE, MC_VF_STATELESS, MC_V_2024_11_05},
     {RS_BUG_INPUT_REQUIRED_EMPTY, MC_VF_STATELESS, MC_V_2024_11_05},
     {RS_BUG_VERSION_ERROR_LIST_DIFFERS, MC_VF_STATELESS, MC_V_2024_11_05},
+    {RS_BUG_ERROR_CODE_UNDEFINED, MC_VF_STATELESS, MC_V_2024_11_05},
 };
 
 /* Writes the versions bug concerns into buf, comma-separated. */

@@ -248,6 +248,9 @@
     XX(INPUT_REQUIRED_EMPTY, "input-required-empty", "MUST",                                       \
        "InputRequiredResult carries neither inputRequests nor requestState",                      \
        "2026-07-28/basic/patterns/mrtr#server-requirements-basic-workflow")                        \
+    XX(ERROR_CODE_UNDEFINED, "error-code-undefined-reserved", "MUST",                              \
+       "an unknown method at 2026-07-28 is answered with -32050, a code of the sub-range the "     \
+       "specification reserves that it does not define", "2026-07-28/basic#error-codes")          \
     XX(COMPLETION_TOO_MANY, "completion-too-many", "MUST",                                         \
        "completion/complete returns more than 100 values",                                        \
        "2025-06-18/server/utilities/completion#completion-results")                                \

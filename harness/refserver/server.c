@@ -285,6 +285,11 @@ static const char *const rs_removed[] = {"initialize", "ping", "logging/setLevel
 static const char *const rs_cacheable[] = {"tools/list", "prompts/list", "resources/list",
                                            "resources/read", "resources/templates/list"};
 
+/* A code of the sub-range the MCP specification reserves (-32099..-32020)
+ * that it does not define: only the error-code-undefined-reserved switch
+ * sends it. */
+#define RS_UNDEFINED_MCP_CODE (-32050)
+
 /* Serves a request in the stateless protocol (modern.c has the context). */
 static void dispatch_modern(mc_refserver_t *rs, const mc_msg_t *msg)
 {
@@ -317,11 +322,14 @@ static void dispatch_modern(mc_refserver_t *rs, const mc_msg_t *msg)
             goto done;
         }
     }
-    mc__rs_error(rs, msg->id,
-                 rs_bug_on(rs, METHOD_NOT_FOUND_CODE) ? MC_RPC_INTERNAL_ERROR
-                                                      : MC_RPC_METHOD_NOT_FOUND,
-                 rs_bug_on(rs, METHOD_NOT_FOUND_CODE) ? "internal error" : "method not found",
-                 NULL);
+    if (rs_bug_on(rs, ERROR_CODE_UNDEFINED))
+        mc__rs_error(rs, msg->id, RS_UNDEFINED_MCP_CODE, "method not found", NULL);
+    else
+        mc__rs_error(rs, msg->id,
+                     rs_bug_on(rs, METHOD_NOT_FOUND_CODE) ? MC_RPC_INTERNAL_ERROR
+                                                          : MC_RPC_METHOD_NOT_FOUND,
+                     rs_bug_on(rs, METHOD_NOT_FOUND_CODE) ? "internal error" : "method not found",
+                     NULL);
 done:
     mc__rs_ctx_restore(rs, &saved);
 }

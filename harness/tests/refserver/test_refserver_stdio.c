@@ -318,6 +318,7 @@ static const char session_stateless[] =
     MREQ(7, "tools/list", "{}", "", "")
     MREQ(8, "tools/call", "{}", ",\"io.modelcontextprotocol/logLevel\":\"info\"",
          ",\"name\":\"test_simple_text\"")
+    MREQ(10, "mcpcheck/no-such-method", "{}", "", "")
     /* A version no server speaks: -32022 listing what server/discover lists. */
     "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"tools/list\",\"params\":{\"_meta\":{"
     "\"io.modelcontextprotocol/protocolVersion\":\"1900-01-01\","
