@@ -134,6 +134,8 @@ static const rs_bug_catch_t rs_catches[] = {
     {RS_BUG_COMPLETION_RENARROWED, "schema/completion", "completion/typed-further"},
     {RS_BUG_VERSION_ERROR_LIST_DIFFERS, "lifecycle/version/error-lists-discover-versions",
      "lifecycle/version-lists-agree"},
+    {RS_BUG_LOG_META_LEVEL_INVALID_ACCEPTED, "logging/per-request/invalid-level",
+     "logging/per-request-invalid-level"},
 };
 
 static const rs_bug_catch_t *find(rs_bug_t bug)

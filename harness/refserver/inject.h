@@ -191,6 +191,9 @@
     XX(LOG_FLOOD, "log-not-rate-limited", "SHOULD",                                                \
        "test_tool_with_logging floods 500 messages at once",                                      \
        "2025-06-18/server/utilities/logging#implementation-considerations")                        \
+    XX(LOG_META_LEVEL_INVALID_ACCEPTED, "log-meta-level-invalid-accepted", "SHOULD",               \
+       "a 2026-07-28 request whose _meta logLevel is no log level is served as if it had none",   \
+       "2026-07-28/server/utilities/logging#error-handling")                                       \
     /* pagination */                                                                               \
     XX(CURSOR_REPEAT, "cursor-repeat", "SHOULD",                                                   \
        "the second page's nextCursor repeats the cursor that requested it",                       \

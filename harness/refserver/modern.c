@@ -167,7 +167,7 @@ int mc__rs_modern_enter(mc_refserver_t *rs, const mc_msg_t *msg, rs_ctx_t *saved
     if (json_object_object_get_ex(meta, META_LOG, &lv)) {
         level = json_object_is_type(lv, json_type_string) ? level_index(json_object_get_string(lv))
                                                           : -1;
-        if (level < 0) {
+        if (level < 0 && !rs_bug_on(rs, LOG_META_LEVEL_INVALID_ACCEPTED)) {
             mc__rs_error(rs, msg->id, MC_RPC_INVALID_PARAMS,
                          "params._meta[\"" META_LOG "\"] must be one of debug, info, notice, "
                          "warning, error, critical, alert, emergency",
