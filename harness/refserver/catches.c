@@ -136,6 +136,9 @@ static const rs_bug_catch_t rs_catches[] = {
      "lifecycle/version-lists-agree"},
     {RS_BUG_LOG_META_LEVEL_INVALID_ACCEPTED, "logging/per-request/invalid-level",
      "logging/per-request-invalid-level"},
+    {RS_BUG_RESOURCES_CAP_UNDECLARED, "resources/capability/declared",
+     "resources/capability-declared"},
+    {RS_BUG_TOOLS_CAP_UNDECLARED, "tools/capability/declared", "tools/capability-declared"},
 };
 
 static const rs_bug_catch_t *find(rs_bug_t bug)

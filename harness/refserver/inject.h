@@ -120,6 +120,9 @@
     XX(ANNOTATION_PRIORITY_RANGE, "annotation-priority-range", "MUST",                             \
        "a resource annotation has priority 1.5, outside 0..1",                                    \
        "2025-06-18/server/resources#annotations")                                                  \
+    XX(RESOURCES_CAP_UNDECLARED, "resources-capability-undeclared", "MUST",                        \
+       "the capabilities lack resources while resources/list still lists them",                   \
+       "2025-06-18/server/resources#capabilities")                                                 \
     /* prompts */                                                                                  \
     XX(PROMPT_UNKNOWN_ACCEPTED, "prompt-unknown-accepted", "SHOULD",                               \
        "prompts/get for an unknown name returns a result instead of -32602",                      \
@@ -146,6 +149,9 @@
        "tools/list items lack the required inputSchema", "2025-06-18/server/tools#tool")           \
     XX(TOOL_CONTENT_NO_TYPE, "tool-content-missing-type", "MUST",                                  \
        "the content of test_simple_text lacks its type", "2025-06-18/server/tools#tool-result")    \
+    XX(TOOLS_CAP_UNDECLARED, "tools-capability-undeclared", "MUST",                                \
+       "the capabilities lack tools while tools/list still lists them",                           \
+       "2025-06-18/server/tools#capabilities")                                                     \
     /* elicitation, sampling, roots */                                                             \
     XX(ELICIT_NO_CAP, "elicitation-without-capability", "MUST",                                    \
        "elicitation/create is sent to a client that did not declare elicitation",                 \
