@@ -139,6 +139,7 @@ static const rs_bug_catch_t rs_catches[] = {
     {RS_BUG_RESOURCES_CAP_UNDECLARED, "resources/capability/declared",
      "resources/capability-declared"},
     {RS_BUG_TOOLS_CAP_UNDECLARED, "tools/capability/declared", "tools/capability-declared"},
+    {RS_BUG_CACHE_TTL_NEGATIVE, "caching/ttl-non-negative", "resources/cacheable-hints"},
 };
 
 static const rs_bug_catch_t *find(rs_bug_t bug)

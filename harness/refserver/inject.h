@@ -123,6 +123,9 @@
     XX(RESOURCES_CAP_UNDECLARED, "resources-capability-undeclared", "MUST",                        \
        "the capabilities lack resources while resources/list still lists them",                   \
        "2025-06-18/server/resources#capabilities")                                                 \
+    XX(CACHE_TTL_NEGATIVE, "cache-ttl-negative", "MUST",                                           \
+       "2026-07-28 cacheable results carry ttlMs -1",                                             \
+       "2026-07-28/server/utilities/caching#time-to-live-ttl-field")                               \
     /* prompts */                                                                                  \
     XX(PROMPT_UNKNOWN_ACCEPTED, "prompt-unknown-accepted", "SHOULD",                               \
        "prompts/get for an unknown name returns a result instead of -32602",                      \

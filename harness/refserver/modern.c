@@ -199,7 +199,8 @@ void mc__rs_modern_decorate(mc_refserver_t *rs, json_object *result)
         !rs_bug_on(rs, RESULT_TYPE_MISSING))
         mc__rs_put_str(rs, result, "resultType", "complete");
     if (rs->cacheable) {
-        mc__rs_put(rs, result, "ttlMs", json_object_new_int(RS_CACHE_TTL_MS));
+        mc__rs_put(rs, result, "ttlMs",
+                   json_object_new_int(rs_bug_on(rs, CACHE_TTL_NEGATIVE) ? -1 : RS_CACHE_TTL_MS));
         mc__rs_put_str(rs, result, "cacheScope", "public");
     }
     if (!json_object_object_get_ex(result, "_meta", &meta)) {
