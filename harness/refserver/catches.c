@@ -135,6 +135,12 @@ static const rs_bug_catch_t rs_catches[] = {
     {RS_BUG_VERSION_ERROR_LIST_DIFFERS, "lifecycle/version/error-lists-discover-versions",
      "lifecycle/version-lists-agree"},
     {RS_BUG_ERROR_CODE_UNDEFINED, "wire/error-code-reserved", "jsonrpc/method-not-found"},
+    {RS_BUG_LOG_META_LEVEL_INVALID_ACCEPTED, "logging/per-request/invalid-level",
+     "logging/per-request-invalid-level"},
+    {RS_BUG_RESOURCES_CAP_UNDECLARED, "resources/capability/declared",
+     "resources/capability-declared"},
+    {RS_BUG_TOOLS_CAP_UNDECLARED, "tools/capability/declared", "tools/capability-declared"},
+    {RS_BUG_CACHE_TTL_NEGATIVE, "caching/ttl-non-negative", "resources/cacheable-hints"},
 };
 
 static const rs_bug_catch_t *find(rs_bug_t bug)

@@ -120,6 +120,12 @@
     XX(ANNOTATION_PRIORITY_RANGE, "annotation-priority-range", "MUST",                             \
        "a resource annotation has priority 1.5, outside 0..1",                                    \
        "2025-06-18/server/resources#annotations")                                                  \
+    XX(RESOURCES_CAP_UNDECLARED, "resources-capability-undeclared", "MUST",                        \
+       "the capabilities lack resources while resources/list still lists them",                   \
+       "2025-06-18/server/resources#capabilities")                                                 \
+    XX(CACHE_TTL_NEGATIVE, "cache-ttl-negative", "MUST",                                           \
+       "2026-07-28 cacheable results carry ttlMs -1",                                             \
+       "2026-07-28/server/utilities/caching#time-to-live-ttl-field")                               \
     /* prompts */                                                                                  \
     XX(PROMPT_UNKNOWN_ACCEPTED, "prompt-unknown-accepted", "SHOULD",                               \
        "prompts/get for an unknown name returns a result instead of -32602",                      \
@@ -146,6 +152,9 @@
        "tools/list items lack the required inputSchema", "2025-06-18/server/tools#tool")           \
     XX(TOOL_CONTENT_NO_TYPE, "tool-content-missing-type", "MUST",                                  \
        "the content of test_simple_text lacks its type", "2025-06-18/server/tools#tool-result")    \
+    XX(TOOLS_CAP_UNDECLARED, "tools-capability-undeclared", "MUST",                                \
+       "the capabilities lack tools while tools/list still lists them",                           \
+       "2025-06-18/server/tools#capabilities")                                                     \
     /* elicitation, sampling, roots */                                                             \
     XX(ELICIT_NO_CAP, "elicitation-without-capability", "MUST",                                    \
        "elicitation/create is sent to a client that did not declare elicitation",                 \
@@ -191,6 +200,9 @@
     XX(LOG_FLOOD, "log-not-rate-limited", "SHOULD",                                                \
        "test_tool_with_logging floods 500 messages at once",                                      \
        "2025-06-18/server/utilities/logging#implementation-considerations")                        \
+    XX(LOG_META_LEVEL_INVALID_ACCEPTED, "log-meta-level-invalid-accepted", "SHOULD",               \
+       "a 2026-07-28 request whose _meta logLevel is no log level is served as if it had none",   \
+       "2026-07-28/server/utilities/logging#error-handling")                                       \
     /* pagination */                                                                               \
     XX(CURSOR_REPEAT, "cursor-repeat", "SHOULD",                                                   \
        "the second page's nextCursor repeats the cursor that requested it",                       \

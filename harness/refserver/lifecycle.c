@@ -86,11 +86,17 @@ json_object *mc__rs_server_caps(mc_refserver_t *rs)
         mc__rs_put(rs, o, "subscribe", json_object_new_boolean(1));
     if (!rs_bug_on(rs, RESOURCES_LIST_CHANGED_UNDECLARED))
         mc__rs_put(rs, o, "listChanged", json_object_new_boolean(1));
-    mc__rs_put(rs, caps, "resources", o);
+    if (rs_bug_on(rs, RESOURCES_CAP_UNDECLARED))
+        json_object_put(o);
+    else
+        mc__rs_put(rs, caps, "resources", o);
     o = json_object_new_object();
     if (!rs_bug_on(rs, TOOLS_LIST_CHANGED_UNDECLARED))
         mc__rs_put(rs, o, "listChanged", json_object_new_boolean(1));
-    mc__rs_put(rs, caps, "tools", o);
+    if (rs_bug_on(rs, TOOLS_CAP_UNDECLARED))
+        json_object_put(o);
+    else
+        mc__rs_put(rs, caps, "tools", o);
     return caps;
 }
 

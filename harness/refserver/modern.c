@@ -167,7 +167,7 @@ int mc__rs_modern_enter(mc_refserver_t *rs, const mc_msg_t *msg, rs_ctx_t *saved
     if (json_object_object_get_ex(meta, META_LOG, &lv)) {
         level = json_object_is_type(lv, json_type_string) ? level_index(json_object_get_string(lv))
                                                           : -1;
-        if (level < 0) {
+        if (level < 0 && !rs_bug_on(rs, LOG_META_LEVEL_INVALID_ACCEPTED)) {
             mc__rs_error(rs, msg->id, MC_RPC_INVALID_PARAMS,
                          "params._meta[\"" META_LOG "\"] must be one of debug, info, notice, "
                          "warning, error, critical, alert, emergency",
@@ -199,7 +199,8 @@ void mc__rs_modern_decorate(mc_refserver_t *rs, json_object *result)
         !rs_bug_on(rs, RESULT_TYPE_MISSING))
         mc__rs_put_str(rs, result, "resultType", "complete");
     if (rs->cacheable) {
-        mc__rs_put(rs, result, "ttlMs", json_object_new_int(RS_CACHE_TTL_MS));
+        mc__rs_put(rs, result, "ttlMs",
+                   json_object_new_int(rs_bug_on(rs, CACHE_TTL_NEGATIVE) ? -1 : RS_CACHE_TTL_MS));
         mc__rs_put_str(rs, result, "cacheScope", "public");
     }
     if (!json_object_object_get_ex(result, "_meta", &meta)) {

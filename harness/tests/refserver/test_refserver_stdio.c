@@ -319,6 +319,8 @@ static const char session_stateless[] =
     MREQ(8, "tools/call", "{}", ",\"io.modelcontextprotocol/logLevel\":\"info\"",
          ",\"name\":\"test_simple_text\"")
     MREQ(10, "mcpcheck/no-such-method", "{}", "", "")
+    /* A log level that is none: refused with -32602. */
+    MREQ(11, "tools/list", "{}", ",\"io.modelcontextprotocol/logLevel\":\"verbose\"", "")
     /* A version no server speaks: -32022 listing what server/discover lists. */
     "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"tools/list\",\"params\":{\"_meta\":{"
     "\"io.modelcontextprotocol/protocolVersion\":\"1900-01-01\","
