@@ -581,15 +581,19 @@ static const mc_check_def_t http_checks[] = {
     {.check = "http/x-mcp-header-valid",
      .level = MC_LEVEL_MUST,
      .quote = "Constraints on x-mcp-header values: \u2026 MUST NOT be empty \u2026 MUST match "
-              "HTTP field-name token syntax (1*tchar, RFC 9110 Section 5.1) \u2026 MUST be "
-              "case-insensitively unique among all x-mcp-header values in the inputSchema "
-              "\u2026 MUST only be applied to parameters with primitive types (integer, string, "
-              "boolean). \u2026 MUST only be applied to properties that are _statically "
-              "reachable_ from the schema root",
+              "HTTP field-name token syntax (1*tchar, RFC 9110 Section 5.1) \u2026 MUST NOT "
+              "contain control characters, including carriage return (CR, \\r) or line feed "
+              "(LF, \\n) \u2026 MUST be case-insensitively unique among all x-mcp-header values "
+              "in the inputSchema \u2026 MUST only be applied to parameters with primitive types "
+              "(integer, string, boolean). \u2026 MUST only be applied to properties that are "
+              "_statically reachable_ from the schema root \u2026 The chain MUST NOT pass through "
+              "items (or any other array keyword), composition keywords (oneOf, anyOf, allOf, "
+              "not), conditional keywords (if/then/else), or $ref.",
      .refs = {REF(MC_VN_2026_07_28, "basic/transports/streamable-http#schema-extension"),
               {.version = NULL}},
      .interpretation = "Judged on every tool of a tools/list result over HTTP at this revision "
-                       "that has an annotation: a value that is empty, no token, used twice "
+                       "that has an annotation: a value that is empty, no token (a control "
+                       "character is no tchar), used twice "
                        "(any case), on a parameter whose type is not integer, string or boolean "
                        "(a parameter without a type included), or reached through anything but "
                        "properties keys fails, and the harness then mirrors none of the tool's "
