@@ -54,10 +54,27 @@ static const mc_check_def_t builtins[] = {
     {.check = "wire/stdout-only-messages",
      .level = MC_LEVEL_MUST,
      .quote = Q_STDOUT,
-     .refs = REFS_STDIO,
+     .refs = {REF(MC_VN_2024_11_05, "basic/transports#stdio"),
+              REF(MC_VN_2025_03_26, "basic/transports#stdio"),
+              REF(MC_VN_2025_06_18, "basic/transports#stdio"),
+              REF(MC_VN_2025_11_25, "basic/transports#stdio"),
+              REF(MC_VN_2026_07_28, "basic/transports/stdio")},
      .interpretation = "Every line the server writes to stdout is one JSON text; a line that "
                        "does not parse, or bytes left without a final newline when the output "
                        "ends, are not a message."},
+    {.check = "wire/no-embedded-newline",
+     .level = MC_LEVEL_MUST,
+     .quote = "Messages are delimited by newlines, and MUST NOT contain embedded newlines.",
+     .refs = {REF(MC_VN_2024_11_05, "basic/transports#stdio"),
+              REF(MC_VN_2025_03_26, "basic/transports#stdio"),
+              REF(MC_VN_2025_06_18, "basic/transports#stdio"),
+              REF(MC_VN_2025_11_25, "basic/transports#stdio"),
+              REF(MC_VN_2026_07_28, "basic/transports/stdio")},
+     .interpretation = "Judged on stdio, line by line: a line that opens a JSON text and ends "
+                       "before the text does (a pretty-printed or multi-line message) is a "
+                       "message holding a newline. The lines after it are no messages either "
+                       "(wire/stdout-only-messages). A newline escaped inside a JSON string "
+                       "(\\n) is no embedded newline."},
     {.check = "wire/utf8",
      .level = MC_LEVEL_MUST,
      .quote = "JSON-RPC messages MUST be UTF-8 encoded.",
