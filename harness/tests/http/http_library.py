@@ -61,6 +61,7 @@ EXPECTED_CHECK = {
     "http-stateless-session-id": "http/stateless-no-session-id",
     "http-param-header-duplicate": "http/x-mcp-header-valid",
     "http-listen-on-request-stream": "http/stateless-notification-related",
+    "http-unreadable-body-200": "transport/http/unacceptable-input-error-status",
     # Rules of pages other than the transports page: their check counts.
     "http-meta-missing-200": "transport/http/meta-required-400",
     "http-unsupported-version-null-id": "wire/response-id",
