@@ -75,7 +75,7 @@ static int emit_line(const char *p, size_t n, mc_frame_cb cb, void *ctx)
 {
     mc_frame_t fr;
 
-    fr.flags = 0;
+    fr.flags = MC_FRAME_F_NEWLINE;
     if (n > 0 && p[n - 1] == '\r') {
         fr.flags |= MC_FRAME_F_CRLF;
         n--;

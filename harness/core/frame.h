@@ -37,6 +37,10 @@ typedef enum mc_frame_kind {
  * allows to be "a JSON-RPC error response that has no id" whatever the POST
  * carried (403 Forbidden for an invalid Origin, #security-warning). */
 #define MC_FRAME_F_ID_OPTIONAL 0x10u
+/* On MC_FRAME_LINE and MC_FRAME_EMPTY from the line framer: the frame is a
+ * line cut at a newline (stdio), so a message split over several frames has
+ * a newline inside it. Frames of HTTP bodies and SSE events never carry it. */
+#define MC_FRAME_F_NEWLINE 0x20u
 
 typedef struct mc_frame {
     mc_frame_kind_t kind;

@@ -68,10 +68,27 @@ static const mc_check_def_t builtins[] = {
     {.check = "wire/stdout-only-messages",
      .level = MC_LEVEL_MUST,
      .quote = Q_STDOUT,
-     .refs = REFS_STDIO,
+     .refs = {REF(MC_VN_2024_11_05, "basic/transports#stdio"),
+              REF(MC_VN_2025_03_26, "basic/transports#stdio"),
+              REF(MC_VN_2025_06_18, "basic/transports#stdio"),
+              REF(MC_VN_2025_11_25, "basic/transports#stdio"),
+              REF(MC_VN_2026_07_28, "basic/transports/stdio")},
      .interpretation = "Every line the server writes to stdout is one JSON text; a line that "
                        "does not parse, or bytes left without a final newline when the output "
                        "ends, are not a message."},
+    {.check = "wire/no-embedded-newline",
+     .level = MC_LEVEL_MUST,
+     .quote = "Messages are delimited by newlines, and MUST NOT contain embedded newlines.",
+     .refs = {REF(MC_VN_2024_11_05, "basic/transports#stdio"),
+              REF(MC_VN_2025_03_26, "basic/transports#stdio"),
+              REF(MC_VN_2025_06_18, "basic/transports#stdio"),
+              REF(MC_VN_2025_11_25, "basic/transports#stdio"),
+              REF(MC_VN_2026_07_28, "basic/transports/stdio")},
+     .interpretation = "Judged on stdio, line by line: a line that opens a JSON text and ends "
+                       "before the text does (a pretty-printed or multi-line message) is a "
+                       "message holding a newline. The lines after it are no messages either "
+                       "(wire/stdout-only-messages). A newline escaped inside a JSON string "
+                       "(\\n) is no embedded newline."},
     {.check = "wire/utf8",
      .level = MC_LEVEL_MUST,
      .quote = "JSON-RPC messages MUST be UTF-8 encoded.",
@@ -615,15 +632,19 @@ static const mc_check_def_t http_checks[] = {
     {.check = "http/x-mcp-header-valid",
      .level = MC_LEVEL_MUST,
      .quote = "Constraints on x-mcp-header values: \u2026 MUST NOT be empty \u2026 MUST match "
-              "HTTP field-name token syntax (1*tchar, RFC 9110 Section 5.1) \u2026 MUST be "
-              "case-insensitively unique among all x-mcp-header values in the inputSchema "
-              "\u2026 MUST only be applied to parameters with primitive types (integer, string, "
-              "boolean). \u2026 MUST only be applied to properties that are _statically "
-              "reachable_ from the schema root",
+              "HTTP field-name token syntax (1*tchar, RFC 9110 Section 5.1) \u2026 MUST NOT "
+              "contain control characters, including carriage return (CR, \\r) or line feed "
+              "(LF, \\n) \u2026 MUST be case-insensitively unique among all x-mcp-header values "
+              "in the inputSchema \u2026 MUST only be applied to parameters with primitive types "
+              "(integer, string, boolean). \u2026 MUST only be applied to properties that are "
+              "_statically reachable_ from the schema root \u2026 The chain MUST NOT pass through "
+              "items (or any other array keyword), composition keywords (oneOf, anyOf, allOf, "
+              "not), conditional keywords (if/then/else), or $ref.",
      .refs = {REF(MC_VN_2026_07_28, "basic/transports/streamable-http#schema-extension"),
               {.version = NULL}},
      .interpretation = "Judged on every tool of a tools/list result over HTTP at this revision "
-                       "that has an annotation: a value that is empty, no token, used twice "
+                       "that has an annotation: a value that is empty, no token (a control "
+                       "character is no tchar), used twice "
                        "(any case), on a parameter whose type is not integer, string or boolean "
                        "(a parameter without a type included), or reached through anything but "
                        "properties keys fails, and the harness then mirrors none of the tool's "

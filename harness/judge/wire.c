@@ -17,6 +17,7 @@
 #include "judge/wire_internal.h"
 #include "core/frame.h"
 #include "core/json.h"
+#include "core/jsonsyntax.h"
 #include "core/limits.h"
 #include "core/version.h"
 
@@ -372,6 +373,22 @@ void mc__wire_on_message(mc_wire_t *w, mc_msg_t *m, unsigned flags, mc_wire_info
     }
 }
 
+/* True when line [data, data+len) opens a JSON object or array and ends
+ * before closing it, with no syntax error before its end: the start of a
+ * message that goes on after a newline. */
+static int ends_inside_value(const char *data, size_t len)
+{
+    size_t i = 0, at = 0;
+    const char *what = NULL;
+
+    while (data != NULL && i < len && (data[i] == ' ' || data[i] == '\t'))
+        i++;
+    if (data == NULL || i == len || (data[i] != '{' && data[i] != '['))
+        return 0;
+    return mc_json_syntax_check(data, len, MC_MAX_JSON_DEPTH, &at, &what) == MC_EPARSE &&
+           at >= len;
+}
+
 void mc_wire_inbound(mc_wire_t *w, int kind, unsigned flags, const char *data, size_t len,
                      mc_wire_info_t *info)
 {
@@ -421,10 +438,18 @@ void mc_wire_inbound(mc_wire_t *w, int kind, unsigned flags, const char *data, s
     }
     mc_wire_pass(w, "wire/utf8");
     if (rc != MC_OK) {
+        /* A line that opens a JSON text and ends before it closes: the
+         * newline that ended it was inside the message. */
+        if ((flags & MC_FRAME_F_NEWLINE) && rc == MC_EPARSE && ends_inside_value(data, len))
+            mc_wire_fail(w, "wire/no-embedded-newline",
+                         "a line ends inside a JSON value (a message holding a newline): %.80s",
+                         data != NULL ? data : "");
         mc_wire_fail(w, "wire/stdout-only-messages", "not JSON (%s): %.80s", eb.msg,
                      data != NULL ? data : "");
         return;
     }
+    if (flags & MC_FRAME_F_NEWLINE)
+        mc_wire_pass(w, "wire/no-embedded-newline");
     if (info != NULL)
         info->is_json = 1;
     mc_wire_pass(w, "wire/stdout-only-messages");

@@ -31,7 +31,7 @@ static const rs_bug_catch_t rs_catches[] = {
     {RS_BUG_NOTIFICATION_ANSWERED, "wire/null-id-only-for-unreadable-requests", "lifecycle/ping"},
     {RS_BUG_DUPLICATE_RESPONSE, "wire/single-response", "lifecycle/ping"},
     {RS_BUG_STDOUT_BANNER, "wire/stdout-only-messages", "cancellation/after-completion"},
-    {RS_BUG_EMBEDDED_NEWLINE, "wire/stdout-only-messages", "roots/list"},
+    {RS_BUG_EMBEDDED_NEWLINE, "wire/no-embedded-newline,wire/stdout-only-messages", "roots/list"},
     {RS_BUG_INVALID_UTF8, "wire/utf8", "resources/read-text"},
     {RS_BUG_PARSE_ERROR_CODE, "jsonrpc/parse-error/code", "jsonrpc/parse-error"},
     {RS_BUG_METHOD_NOT_FOUND_CODE, "jsonrpc/method-not-found", "jsonrpc/method-not-found"},

@@ -98,6 +98,8 @@ static const rs_http_catch_t rs_http_catches[] = {
      "transport/meta-required-400"},
     {RS_HTTP_BUG_UNSUPPORTED_VERSION_NULL_ID, "wire/response-id",
      "transport/unsupported-version-400,transport/protocol-version-invalid"},
+    {RS_HTTP_BUG_UNREADABLE_BODY_200, "transport/http/unacceptable-input-error-status",
+     "transport/unreadable-body-error-status"},
 };
 
 static const rs_http_catch_t *find(rs_http_bug_t bug)

@@ -277,7 +277,8 @@ static enum MHD_Result do_post(hs_t *hs, struct MHD_Connection *c, hs_req_t *rq)
         mc__hs_stream_unlink(s);
         pthread_mutex_unlock(&hs->mu);
         mc__hs_stream_free(s);
-        rc = answer(c, 400, "application/json", first ? first : "", NULL, NULL);
+        rc = answer(c, hs->bug == RS_HTTP_BUG_UNREADABLE_BODY_200 ? MHD_HTTP_OK : 400,
+                    "application/json", first ? first : "", NULL, NULL);
         free(first);
         return rc;
     }

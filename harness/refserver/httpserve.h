@@ -73,7 +73,10 @@
        "400 Bad Request")                                                                        \
     XX(UNSUPPORTED_VERSION_NULL_ID, "http-unsupported-version-null-id", "MUST",                  \
        "the UnsupportedProtocolVersionError refusing a request for its MCP-Protocol-Version "     \
-       "header carries id null instead of the request's id")
+       "header carries id null instead of the request's id")                                  \
+    XX(UNREADABLE_BODY_200, "http-unreadable-body-200", "MUST",                                  \
+       "a POSTed body that is no JSON-RPC message is refused with its JSON-RPC error and 200 "   \
+       "instead of an HTTP error status")
 
 typedef enum rs_http_bug {
     RS_HTTP_BUG_NONE = 0,
