@@ -21,7 +21,7 @@ case $BUILD_DIR in /*) ;; *) BUILD_DIR=$ROOT/$BUILD_DIR ;; esac
 CLIENTS=${BENCH_CLIENTS:-8}
 SECONDS_=${BENCH_SECONDS:-5}
 EVERYTHING=$BUILD_DIR/npm-everything/node_modules/@modelcontextprotocol/server-everything/dist/index.js
-SUITE_DIR=$BUILD_DIR/npm-conformance/0.1.16/node_modules
+SUITE_DIR=$BUILD_DIR/npm-conformance/conformance-0.1.16/node_modules
 
 # Drives URL with the load; prints "REQS SECONDS".
 load() {

@@ -250,10 +250,37 @@ static int value_chars_ok(const char *v)
 }
 
 /*
+ * The value of header h without the optional whitespace (spaces and tabs)
+ * around it, into out (cap bytes); NULL when h is NULL or too long. The
+ * page takes header values as RFC 9110 defines them (streamable-http#value-
+ * encoding: "Per RFC 9110, HTTP header field values must consist of ...");
+ * there a field value has no leading or trailing whitespace, and a parser
+ * MUST exclude such whitespace before evaluating it (RFC 9110 5.5). A value
+ * that needs edge whitespace travels in the Base64 form.
+ */
+static const char *header_trim(const char *h, char *out, size_t cap)
+{
+    size_t n;
+
+    if (h == NULL)
+        return NULL;
+    while (*h == ' ' || *h == '\t')
+        h++;
+    n = strlen(h);
+    while (n > 0 && (h[n - 1] == ' ' || h[n - 1] == '\t'))
+        n--;
+    if (n >= cap)
+        return NULL;
+    memcpy(out, h, n);
+    out[n] = '\0';
+    return out;
+}
+
+/*
  * The value of header v as the client meant it, into out: decoded from the
  * Base64 form when it has that form. Returns 0, or -1 when v holds
- * characters no header value may, or its Base64 form does not decode to a
- * string without NUL.
+ * characters no header value may, or its Base64 form is not padded or does
+ * not decode to a string without NUL.
  */
 static int header_decode(const char *v, char *out, size_t cap)
 {
@@ -263,6 +290,13 @@ static int header_decode(const char *v, char *out, size_t cap)
     if (!value_chars_ok(v))
         return -1;
     if (n >= pl + sl && strncmp(v, B64_PREFIX, pl) == 0 && strcmp(v + n - sl, B64_SUFFIX) == 0) {
+        /* Base64 as RFC 4648 section 4 writes it, padding included (its
+         * section 3.2: implementations MUST include appropriate pad
+         * characters unless the referring specification says otherwise,
+         * and the page does not): a length that is no multiple of four is
+         * a malformed value. */
+        if ((n - pl - sl) % 4 != 0)
+            return -1;
         got = mc_base64_decode(v + pl, n - pl - sl, (unsigned char *)out, cap - 1);
         if (got < 0 || memchr(out, '\0', (size_t)got) != NULL)
             return -1;
@@ -331,7 +365,7 @@ static void check_params(struct MHD_Connection *c, json_object *params, char *wh
     const char *schema_text = mc_refserver_tool_schema(json_str(params, "name"));
     json_object *schema, *args = NULL;
     hm_param_t ps[HM_MAX_PARAMS];
-    char path[HM_MAX_DEPTH][64], hname[100], val[HM_MAX_VALUE];
+    char path[HM_MAX_DEPTH][64], hname[100], val[HM_MAX_VALUE], raw[HM_MAX_VALUE];
     int n = 0, i, k;
 
     why[0] = '\0';
@@ -348,6 +382,8 @@ static void check_params(struct MHD_Connection *c, json_object *params, char *wh
                 v = NULL;
         snprintf(hname, sizeof(hname), "Mcp-Param-%s", ps[i].header);
         h = MHD_lookup_connection_value(c, MHD_HEADER_KIND, hname);
+        if (h != NULL && header_trim(h, raw, sizeof(raw)) != NULL)
+            h = raw;
         if (v == NULL) /* absent or null: no header is expected */
             continue;
         if (h == NULL)
@@ -365,10 +401,17 @@ static void check_params(struct MHD_Connection *c, json_object *params, char *wh
 static void check_headers(struct MHD_Connection *c, const char *pv, const hm_body_t *b, char *why,
                           size_t cap)
 {
-    const char *mm = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Mcp-Method");
-    const char *mn = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Mcp-Name");
+    char val[HM_MAX_VALUE], mmbuf[HM_MAX_VALUE], mnbuf[HM_MAX_VALUE];
+    const char *mmraw = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Mcp-Method");
+    const char *mnraw = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Mcp-Name");
+    const char *mm = header_trim(mmraw, mmbuf, sizeof(mmbuf));
+    const char *mn = header_trim(mnraw, mnbuf, sizeof(mnbuf));
     const char *src = NULL;
-    char val[HM_MAX_VALUE];
+
+    if (mm == NULL)
+        mm = mmraw; /* absent, or too long to be any method: compared as it came */
+    if (mn == NULL)
+        mn = mnraw;
 
     why[0] = '\0';
     if (pv == NULL) {

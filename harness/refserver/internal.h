@@ -272,6 +272,27 @@ int mc__rs_mrtr_ask(mc_refserver_t *rs, rs_job_t *job, const char *method, json_
  * with -32021, data.requiredCapabilities {cap: {sub: {}}} (sub may be NULL). */
 int mc__rs_need_capability(mc_refserver_t *rs, rs_job_t *job, const char *cap, const char *sub);
 
+/* ---- inputreq.c: the multi round-trip fixtures (2026-07-28) ---- */
+
+/* What mc__rs_ir_serve did. */
+#define RS_IR_REFUSED 0 /* an error answered the request */
+#define RS_IR_ASK 1     /* *result is the InputRequiredResult to answer with */
+#define RS_IR_DONE 2    /* every input is in hand; text says what the client gave */
+
+/* True when name is a multi round-trip fixture (a prompt when prompt is set). */
+int mc__rs_ir_is_fixture(const char *name, int prompt);
+
+/*
+ * Serves one attempt at fixture name of a stateless request id with params
+ * (borrowed): checks requestState and inputResponses, and returns RS_IR_ASK
+ * with *result (a new reference) when inputs are still missing, RS_IR_DONE
+ * with a summary of the answers in text (size bytes) when none is, or
+ * RS_IR_REFUSED after answering id with an error (-32602, or -32021 for an
+ * input whose capability the client did not declare).
+ */
+int mc__rs_ir_serve(mc_refserver_t *rs, json_object *id, const char *name, int prompt,
+                    json_object *params, json_object **result, char *text, size_t size);
+
 /* ---- lifecycle.c ---- */
 
 /* Answers initialize: negotiates the version, records client capabilities. */

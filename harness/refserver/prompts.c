@@ -43,11 +43,21 @@ static const rs_prompt_t rs_prompts[] = {
 
 #define DYN_PROMPT "test_dynamic_prompt"
 #define SYN_PROMPT "synthetic_prompt_"
+/* The multi round-trip prompt of 2026-07-28 (inputreq.c), listed after the
+ * fixtures at that version. */
+#define IR_PROMPT "test_input_required_result_prompt"
+#define IR_PROMPT_INDEX (-3)
+
+/* Fixture prompts the version being served lists beyond rs_prompts. */
+static size_t prompts_late(const mc_refserver_t *rs)
+{
+    return rs->version >= RS_V_2026_07_28 ? 1 : 0;
+}
 
 /* Number of listed prompts. */
 static size_t prompt_count(mc_refserver_t *rs)
 {
-    return (size_t)RS_NPROMPTS + (rs->dyn_prompt ? 1 : 0) + (size_t)rs->extra;
+    return (size_t)RS_NPROMPTS + prompts_late(rs) + (rs->dyn_prompt ? 1 : 0) + (size_t)rs->extra;
 }
 
 /* Builds listed prompt i. Returns a new reference. */
@@ -75,6 +85,19 @@ static json_object *prompt_item(mc_refserver_t *rs, size_t i)
         return o;
     }
     i -= (size_t)RS_NPROMPTS;
+    if (prompts_late(rs)) {
+        if (i == 0) {
+            mc__rs_put_str(rs, o, "name", IR_PROMPT);
+            mc__rs_add_title(rs, o, "Prompt that needs input");
+            mc__rs_put_str(rs, o, "description",
+                           "Asks the user for the context to use (an InputRequiredResult) "
+                           "before it is resolved");
+            mc__rs_put(rs, o, "arguments", json_object_new_array());
+            mc__rs_add_icons(rs, o);
+            return o;
+        }
+        i--;
+    }
     if (rs->dyn_prompt) {
         if (i == 0) {
             mc__rs_put_str(rs, o, "name", DYN_PROMPT);
@@ -97,7 +120,8 @@ void mc__rs_prompts_list(mc_refserver_t *rs, json_object *id, json_object *param
 }
 
 /* Returns the fixture index of name, -2 for the dynamic or a synthetic prompt,
- * or -1 when there is no such prompt. */
+ * IR_PROMPT_INDEX for the multi round-trip prompt, or -1 when there is no
+ * such prompt. */
 static int find_prompt(mc_refserver_t *rs, const char *name)
 {
     int i;
@@ -106,6 +130,8 @@ static int find_prompt(mc_refserver_t *rs, const char *name)
     for (i = 0; i < RS_NPROMPTS; i++)
         if (strcmp(rs_prompts[i].name, name) == 0)
             return i;
+    if (prompts_late(rs) && strcmp(name, IR_PROMPT) == 0)
+        return IR_PROMPT_INDEX;
     if (rs->dyn_prompt && strcmp(name, DYN_PROMPT) == 0)
         return -2;
     if (strncmp(name, SYN_PROMPT, n) == 0 && name[n] >= '1' && name[n] <= '9') {
@@ -180,6 +206,30 @@ static const char *missing_argument(mc_refserver_t *rs, int i, json_object *args
     return NULL;
 }
 
+/* Answers prompts/get of the multi round-trip prompt: an InputRequiredResult
+ * until the retry carries the context, then the prompt with it. */
+static void get_ir_prompt(mc_refserver_t *rs, json_object *id, const char *name,
+                          json_object *params)
+{
+    json_object *res, *msgs;
+    char text[RS_MAX_ECHO_TEXT], line[RS_MAX_ECHO_TEXT + 64];
+    int done = mc__rs_ir_serve(rs, id, name, 1, params, &res, text, sizeof(text));
+
+    if (done == RS_IR_ASK) {
+        mc__rs_result(rs, id, res);
+        return;
+    }
+    if (done != RS_IR_DONE)
+        return;
+    res = json_object_new_object();
+    msgs = json_object_new_array();
+    mc__rs_put_str(rs, res, "description", "A prompt resolved with the context the user gave");
+    snprintf(line, sizeof(line), "Answer with this context in mind (%s).", text);
+    add_message(rs, msgs, "user", mc__rs_text_block(rs, line));
+    mc__rs_put(rs, res, "messages", msgs);
+    mc__rs_result(rs, id, res);
+}
+
 void mc__rs_prompts_get(mc_refserver_t *rs, json_object *id, json_object *params)
 {
     const char *name = mc__rs_get_str(params, "name");
@@ -210,6 +260,10 @@ void mc__rs_prompts_get(mc_refserver_t *rs, json_object *id, json_object *params
     i = find_prompt(rs, name);
     if (i >= 0)
         mc__rs_log_activity(rs, "prompts", "getting", name);
+    if (i == IR_PROMPT_INDEX) {
+        get_ir_prompt(rs, id, name, params);
+        return;
+    }
     res = json_object_new_object();
     msgs = json_object_new_array();
     if (i == -1) {

@@ -40,6 +40,24 @@ static int tool_trigger_prompts(mc_refserver_t *rs, rs_job_t *job, const rs_repl
 static int tool_trigger_tools(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply);
 static int tool_generic(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply);
 static int tool_header_param(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply);
+static int tool_contact(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply);
+static int tool_log_once(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply);
+static int tool_ir(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply);
+
+/* An input schema in the 2020-12 dialect (the default from 2025-11-25 on,
+ * basic#json-schema-usage) with a definition found by $ref and $anchor,
+ * composition and a conditional. */
+#define CONTACT_SCHEMA                                                                          \
+    "{\"$schema\":\"https://json-schema.org/draft/2020-12/schema\",\"type\":\"object\","         \
+    "\"$defs\":{\"address\":{\"$anchor\":\"postalAddress\",\"type\":\"object\",\"properties\":" \
+    "{\"street\":{\"type\":\"string\"},\"city\":{\"type\":\"string\"}}}},"                    \
+    "\"properties\":{\"name\":{\"type\":\"string\"},\"address\":{\"$ref\":\"#/$defs/address\"}," \
+    "\"contactMethod\":{\"type\":\"string\",\"enum\":[\"phone\",\"email\"]},\"phone\":"        \
+    "{\"type\":\"string\"},\"email\":{\"type\":\"string\"}},"                                   \
+    "\"allOf\":[{\"anyOf\":[{\"required\":[\"phone\"]},{\"required\":[\"email\"]}]}],"           \
+    "\"if\":{\"properties\":{\"contactMethod\":{\"const\":\"phone\"}},\"required\":"            \
+    "[\"contactMethod\"]},\"then\":{\"required\":[\"phone\"]},\"else\":{\"required\":"          \
+    "[\"email\"]},\"additionalProperties\":false}"
 
 static const rs_tool_t rs_tools[] = {
     {"test_simple_text", "Simple text", "Returns one text block", NO_ARGS, 1, tool_simple_text},
@@ -113,9 +131,54 @@ static const rs_tool_t rs_tools[] = {
      "\"description\":\"How many rows\",\"x-mcp-header\":\"Count\"},\"query\":{\"type\":"
      "\"string\",\"description\":\"The query\"}}}",
      1, tool_header_param},
+    /* From here on, tools listed from a version on (tool_since); each
+     * version's list is a prefix of the table. */
+    {"json_schema_2020_12_tool", "Contact record",
+     "Takes a contact written against a JSON Schema 2020-12 input schema ($defs, $anchor, "
+     "allOf/anyOf, if/then/else)",
+     CONTACT_SCHEMA, 1, tool_contact},
+    /* 2026-07-28: the multi round-trip fixtures (inputreq.c) and a tool that
+     * logs only at the level its request's _meta sets. */
+    {"test_logging_tool", "Logging tool",
+     "Sends one info log message, which goes out only when the request's _meta sets a log "
+     "level",
+     NO_ARGS, 1, tool_log_once},
+    {"test_missing_capability", "Needs sampling",
+     "Asks the client's LLM through an input request; a client that did not declare "
+     "sampling gets -32021",
+     NO_ARGS, 1, tool_ir},
+    {"test_streaming_elicitation", "Elicitation in the response",
+     "Asks the user for a name with an InputRequiredResult in its response", NO_ARGS, 1, tool_ir},
+    {"test_input_required_result_elicitation", "Input required: elicitation",
+     "Asks for a name (input user_name) before it greets", NO_ARGS, 1, tool_ir},
+    {"test_input_required_result_sampling", "Input required: sampling",
+     "Asks the client's LLM a question (input capital_question)", NO_ARGS, 1, tool_ir},
+    {"test_input_required_result_list_roots", "Input required: roots",
+     "Asks for the client's roots (input client_roots)", NO_ARGS, 1, tool_ir},
+    {"test_input_required_result_request_state", "Input required with requestState",
+     "Asks for a confirmation and carries its round in requestState", NO_ARGS, 1, tool_ir},
+    {"test_input_required_result_multiple_inputs", "Input required: three inputs",
+     "Asks for an elicitation, a sampling and the roots in one InputRequiredResult", NO_ARGS, 1,
+     tool_ir},
+    {"test_input_required_result_multi_round", "Input required: two rounds",
+     "Asks for a name, then for a colour, each round with its own requestState", NO_ARGS, 1,
+     tool_ir},
+    {"test_input_required_result_tampered_state", "Input required: verified state",
+     "Refuses a retry whose requestState does not verify", NO_ARGS, 1, tool_ir},
+    {"test_input_required_result_capabilities", "Input required: declared capabilities",
+     "Asks for an elicitation only of a client that declared it, and for a sampling", NO_ARGS,
+     1, tool_ir},
 };
 #define RS_NTOOLS ((int)(sizeof(rs_tools) / sizeof(rs_tools[0])))
+/* The tools at the end of the table listed from 2026-07-28 on, and the one
+ * before them listed from 2025-11-25 on. */
+#define RS_TOOLS_2026_07_28 11
+#define RS_TOOL_FIRST_2026_07_28 (RS_NTOOLS - RS_TOOLS_2026_07_28)
+#define RS_TOOL_FIRST_2025_11_25 (RS_TOOL_FIRST_2026_07_28 - 1)
 #define RS_TOOL_DYNAMIC RS_NTOOLS
+_Static_assert(RS_NTOOLS + 1 <= (int)(sizeof(((mc_refserver_t *)0)->tool_schemas) /
+                                      sizeof(((mc_refserver_t *)0)->tool_schemas[0])),
+               "a cached input schema slot per fixture tool and one for the others");
 #define RS_TOOL_SYNTHETIC (RS_NTOOLS + 1)
 #define DYN_TOOL "test_dynamic_tool"
 #define SYN_TOOL "synthetic_tool_"
@@ -178,9 +241,20 @@ const char *mc_refserver_tool_schema(const char *name)
 
 /* ---- tools/list ---- */
 
+/* The number of fixture tools the version being served lists: a prefix of
+ * rs_tools. */
+static int tools_listed(const mc_refserver_t *rs)
+{
+    if (rs->version >= RS_V_2026_07_28)
+        return RS_NTOOLS;
+    if (rs->version >= RS_V_2025_11_25)
+        return RS_TOOL_FIRST_2026_07_28;
+    return RS_TOOL_FIRST_2025_11_25;
+}
+
 static size_t tool_count(mc_refserver_t *rs)
 {
-    return (size_t)RS_NTOOLS + (rs->dyn_tool ? 1 : 0) + (size_t)rs->extra;
+    return (size_t)tools_listed(rs) + (rs->dyn_tool ? 1 : 0) + (size_t)rs->extra;
 }
 
 /* Returns the cached input schema of fixture tool t (borrowed). */
@@ -200,20 +274,21 @@ static json_object *tool_item(mc_refserver_t *rs, size_t i)
 {
     json_object *o = json_object_new_object();
     char name[64];
-    int t = i < (size_t)RS_NTOOLS ? (int)i : RS_NTOOLS;
+    size_t listed = (size_t)tools_listed(rs);
+    int t = i < listed ? (int)i : RS_NTOOLS;
 
-    if (i < (size_t)RS_NTOOLS) {
+    if (i < listed) {
         const rs_tool_t *d = &rs_tools[i];
         mc__rs_put_str(rs, o, "name", d->name);
         mc__rs_add_title(rs, o, d->title);
         mc__rs_put_str(rs, o, "description", d->description);
-    } else if (rs->dyn_tool && i == (size_t)RS_NTOOLS) {
+    } else if (rs->dyn_tool && i == listed) {
         mc__rs_put_str(rs, o, "name", DYN_TOOL);
         mc__rs_put_str(rs, o, "description",
                        "Present while test_trigger_tool_change has switched it on");
     } else {
         snprintf(name, sizeof(name), SYN_TOOL "%zu",
-                 i - (size_t)RS_NTOOLS - (rs->dyn_tool ? 1 : 0) + 1);
+                 i - listed - (rs->dyn_tool ? 1 : 0) + 1);
         mc__rs_put_str(rs, o, "name", name);
         mc__rs_put_str(rs, o, "description", "A synthetic tool (--resources)");
     }
@@ -227,13 +302,13 @@ static json_object *tool_item(mc_refserver_t *rs, size_t i)
                                       "\"string\"}},\"required\":[\"temperature\","
                                       "\"conditions\"]}"));
     }
-    if (rs->version >= RS_V_2025_03_26 && i < (size_t)RS_NTOOLS) {
+    if (rs->version >= RS_V_2025_03_26 && i < listed) {
         json_object *an = json_object_new_object();
         mc__rs_put(rs, an, "readOnlyHint", json_object_new_boolean(rs_tools[i].read_only));
         mc__rs_put(rs, an, "openWorldHint", json_object_new_boolean(0));
         mc__rs_put(rs, o, "annotations", an);
     }
-    if (i < (size_t)RS_NTOOLS)
+    if (i < listed)
         mc__rs_add_icons(rs, o);
     return o;
 }
@@ -252,7 +327,7 @@ static int find_tool(mc_refserver_t *rs, const char *name)
     size_t n = strlen(SYN_TOOL);
     int i;
 
-    for (i = 0; i < RS_NTOOLS; i++)
+    for (i = 0; i < tools_listed(rs); i++)
         if (strcmp(rs_tools[i].name, name) == 0)
             return i;
     if (rs->dyn_tool && strcmp(name, DYN_TOOL) == 0)
@@ -290,6 +365,17 @@ void mc__rs_tools_call(mc_refserver_t *rs, json_object *id, json_object *params)
         char msg[160];
         snprintf(msg, sizeof(msg), "Unknown tool: %.100s", name);
         mc__rs_error(rs, id, MC_RPC_INVALID_PARAMS, msg, NULL);
+        return;
+    }
+    if (t < RS_NTOOLS && rs_tools[t].fn == tool_ir) {
+        /* A multi round-trip fixture answers each attempt at once. */
+        json_object *res;
+        char text[RS_MAX_ECHO_TEXT];
+        int done = mc__rs_ir_serve(rs, id, name, 0, params, &res, text, sizeof(text));
+        if (done == RS_IR_ASK)
+            mc__rs_result(rs, id, res);
+        else if (done == RS_IR_DONE)
+            mc__rs_result(rs, id, mc__rs_tool_text(rs, text));
         return;
     }
     if (json_object_object_get_ex(params, "_meta", &meta) &&
@@ -527,5 +613,48 @@ static int tool_header_param(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t
     snprintf(text, sizeof(text), "region %.100s, query %.100s", region ? region : "(none)",
              query ? query : "(none)");
     mc__rs_job_finish(rs, job, mc__rs_tool_text(rs, text));
+    return RS_STEP_DONE;
+}
+
+/* Answers with the contact it was given, or an isError result naming what
+ * its input schema wants that the arguments lack. */
+static int tool_contact(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply)
+{
+    const char *name = mc__rs_get_str(job->args, "name");
+    const char *method = mc__rs_get_str(job->args, "contactMethod");
+    const char *phone = mc__rs_get_str(job->args, "phone");
+    const char *email = mc__rs_get_str(job->args, "email");
+    int by_phone = method != NULL && strcmp(method, "phone") == 0;
+    char text[300];
+
+    (void)reply;
+    if (by_phone && phone == NULL) {
+        mc__rs_job_finish_text(rs, job, "contactMethod phone needs a phone number", 1);
+        return RS_STEP_DONE;
+    }
+    if (!by_phone && email == NULL) {
+        mc__rs_job_finish_text(rs, job, "an email address is needed unless contactMethod is phone",
+                               1);
+        return RS_STEP_DONE;
+    }
+    snprintf(text, sizeof(text), "contact %.100s by %.100s", name != NULL ? name : "(no name)",
+             by_phone ? phone : email);
+    mc__rs_job_finish(rs, job, mc__rs_tool_text(rs, text));
+    return RS_STEP_DONE;
+}
+
+static int tool_log_once(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply)
+{
+    (void)reply;
+    tool_log(rs, 1, "test_logging_tool", "test_logging_tool ran");
+    mc__rs_job_finish_text(rs, job, "Logged one info message where the level allows it", 0);
+    return RS_STEP_DONE;
+}
+
+/* Never run as a job: tools/call answers the fixtures itself. */
+static int tool_ir(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply)
+{
+    (void)reply;
+    mc__rs_job_finish_text(rs, job, "not reached", 1);
     return RS_STEP_DONE;
 }

@@ -235,8 +235,18 @@ def main():
         for p in prompts:
             args = {a["name"]: "test://static-text" if a["name"].lower().endswith("uri")
                     else "mcpcheck" for a in p.get("arguments", [])}
-            result_of("prompts/get " + p["name"],
-                      srv.request("prompts/get", {"name": p["name"], "arguments": args})[0])
+            params = {"name": p["name"], "arguments": args}
+            for attempt in range(3):
+                r = result_of("prompts/get " + p["name"],
+                              srv.request("prompts/get", params, caps=FULL_CAPS)[0])
+                if r is None or r.get("resultType") != "input_required":
+                    break
+                params = {"name": p["name"], "arguments": args, "inputResponses": {
+                    k: answer_for(v) for k, v in r.get("inputRequests", {}).items()}}
+                if "requestState" in r:
+                    params["requestState"] = r["requestState"]
+            if r is not None and r.get("resultType") == "input_required":
+                problem("prompts/get %s: still input_required after the retries" % p["name"])
         result_of("completion/complete", srv.request("completion/complete", {
             "ref": {"type": "ref/prompt", "name": "test_prompt_with_arguments"},
             "argument": {"name": "arg1", "value": "a"}})[0])
@@ -248,7 +258,8 @@ def main():
                 continue
             call_tool(srv, t, FULL_CAPS, level="debug")
         for name, cap in (("test_elicitation", "elicitation"), ("test_sampling", "sampling"),
-                          ("test_list_roots", "roots")):
+                          ("test_list_roots", "roots"), ("test_missing_capability", "sampling"),
+                          ("test_input_required_result_elicitation", "elicitation")):
             t = next((x for x in tools if x["name"] == name), None)
             if t is None:
                 problem("tool %s is not listed" % name)
@@ -256,6 +267,27 @@ def main():
             err = error_of(name + " without capability", call_tool(srv, t, {}, refused=True), -32021)
             if err is not None and cap not in err.get("data", {}).get("requiredCapabilities", {}):
                 problem("%s: -32021 does not name %s in data.requiredCapabilities" % (name, cap))
+        # The multi round-trip fixtures: a requestState the server did not
+        # issue is refused; an input whose capability the client did not
+        # declare is not asked for when the tool can do without it.
+        name = "test_input_required_result_tampered_state"
+        r = result_of(name, srv.request("tools/call", {"name": name}, caps=FULL_CAPS)[0])
+        if r is not None:
+            retry = {"name": name, "requestState": r.get("requestState", "") + "x",
+                     "inputResponses": {k: answer_for(v)
+                                        for k, v in r.get("inputRequests", {}).items()}}
+            error_of(name + " with a modified requestState",
+                     srv.request("tools/call", retry, caps=FULL_CAPS)[0], -32602)
+        name = "test_input_required_result_capabilities"
+        r = result_of(name, srv.request("tools/call", {"name": name},
+                                        caps={"sampling": {}})[0])
+        if r is not None and sorted(v.get("method") for v in
+                                    r.get("inputRequests", {}).values()) != \
+                ["sampling/createMessage"]:
+            problem("%s: asks a client with sampling alone for %s" % (name, r))
+        error_of("inputResponses null", srv.request("tools/call", {
+            "name": "test_input_required_result_elicitation", "inputResponses": None},
+            caps=FULL_CAPS, keep=False)[0], -32602)
         t = next(x for x in tools if x["name"] == "test_tool_with_logging")
         call_tool(srv, t, {})
         resp, before = srv.request("tools/call", {"name": "test_tool_with_progress",
