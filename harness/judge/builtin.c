@@ -10,8 +10,9 @@
  * its sentence verbatim from the spec pages (../shared/spec/docs), names its
  * page and anchor at every version the sentence stands at, and takes its
  * level from the sentence's RFC 2119 keyword; what the harness reads into it
- * is kept apart, in the interpretation. A built-in check applies from the
- * first version it names. The quote test (ctest -R scenario/quotes) holds
+ * is kept apart, in the interpretation. A built-in check applies at exactly
+ * the versions it names (a verdict quotes and links the page of the version
+ * it is made at; scenario/result.c makes none elsewhere). The quote test (ctest -R scenario/quotes) holds
  * every entry to its pages.
  */
 #define REF(v, p) {.version = (v), .page = (p)}
@@ -31,15 +32,18 @@
     "responses MUST include the same ID as the request they correspond to (except in error "      \
     "cases where the ID could not be read due a malformed request)."
 #define Q_STABLE_CURSORS "Servers SHOULD: … Provide stable cursors"
+/* 2024-11-05's basic/messages adopts JSON-RPC 2.0 in these words. */
+#define Q_JSONRPC_2411 "All messages in MCP MUST follow the JSON-RPC 2.0 specification."
 
 #define REFS_STDIO                                                                                 \
-    {REF(MC_VN_2025_03_26, "basic/transports#stdio"), REF(MC_VN_2025_06_18, "basic/transports#stdio"),     \
+    {REF(MC_VN_2024_11_05, "basic/transports#stdio"), REF(MC_VN_2025_03_26, "basic/transports#stdio"), REF(MC_VN_2025_06_18, "basic/transports#stdio"),     \
      REF(MC_VN_2025_11_25, "basic/transports#stdio"), REF(MC_VN_2026_07_28, "basic/transports/stdio")}
 #define REFS_MESSAGES                                                                              \
-    {REF(MC_VN_2025_03_26, "basic#messages"), REF(MC_VN_2025_06_18, "basic#messages"),                     \
+    {REF(MC_VN_2024_11_05, "basic"), REF(MC_VN_2025_03_26, "basic#messages"), REF(MC_VN_2025_06_18, "basic#messages"),                     \
      REF(MC_VN_2025_11_25, "basic#messages"), REF(MC_VN_2026_07_28, "basic#messages")}
 #define REFS_PAGINATION                                                                            \
-    {REF(MC_VN_2025_03_26, "server/utilities/pagination#implementation-guidelines"),                   \
+    {REF(MC_VN_2024_11_05, "server/utilities/pagination#implementation-guidelines"),                   \
+     REF(MC_VN_2025_03_26, "server/utilities/pagination#implementation-guidelines"),                   \
      REF(MC_VN_2025_06_18, "server/utilities/pagination#implementation-guidelines"),                   \
      REF(MC_VN_2025_11_25, "server/utilities/pagination#implementation-guidelines"),                   \
      REF(MC_VN_2026_07_28, "server/utilities/pagination#implementation-guidelines")}
@@ -61,8 +65,12 @@ static const mc_check_def_t builtins[] = {
     {.check = "wire/utf8",
      .level = MC_LEVEL_MUST,
      .quote = "JSON-RPC messages MUST be UTF-8 encoded.",
-     .refs = {REF(MC_VN_2025_03_26, "basic/transports"), REF(MC_VN_2025_06_18, "basic/transports"),
-              REF(MC_VN_2025_11_25, "basic/transports"), REF(MC_VN_2026_07_28, "basic/transports")}},
+     .refs = {REFQ(MC_VN_2024_11_05, "basic/transports#stdio", Q_STDOUT), REF(MC_VN_2025_03_26, "basic/transports"), REF(MC_VN_2025_06_18, "basic/transports"),
+              REF(MC_VN_2025_11_25, "basic/transports"), REF(MC_VN_2026_07_28, "basic/transports")},
+     .interpretation = "At 2024-11-05, whose pages put no sentence on the encoding, a line that "
+                       "is not UTF-8 is no JSON text (RFC 8259 section 8.1 has JSON exchanged "
+                       "between systems encoded in UTF-8), so it is not a valid MCP message: the "
+                       "check quotes the stdio rule there."},
     {.check = "wire/newline-delimited",
      .level = MC_LEVEL_INFO,
      .quote = Q_DELIMITED,
@@ -80,13 +88,16 @@ static const mc_check_def_t builtins[] = {
     {.check = "wire/no-batch",
      .level = MC_LEVEL_MUST,
      .quote = Q_STDOUT,
-     .refs = {REF(MC_VN_2025_06_18, "basic/transports#stdio"),
+     .refs = {REF(MC_VN_2024_11_05, "basic/transports#stdio"),
+              REF(MC_VN_2025_06_18, "basic/transports#stdio"),
               REF(MC_VN_2025_11_25, "basic/transports#stdio"),
               REF(MC_VN_2026_07_28, "basic/transports/stdio")},
      .interpretation = "From 2025-06-18 a JSON array (a JSON-RPC batch) is not an MCP message: "
                        "the 2025-06-18 changelog removes batching and the stdio section says "
                        "\"Messages are individual JSON-RPC requests, notifications, or "
-                       "responses.\" At 2025-03-26 a batch is a valid message."},
+                       "responses.\" At 2025-03-26 a batch is a valid message, and the check is "
+                       "not made there. 2024-11-05 names no batches: its pages define three "
+                       "types of messages (basic/messages) and its schema has no batch type."},
 
     /* --- JSON-RPC (basic) --- */
     {.check = "wire/jsonrpc-envelope",
@@ -99,7 +110,8 @@ static const mc_check_def_t builtins[] = {
     {.check = "wire/response-id",
      .level = MC_LEVEL_MUST,
      .quote = Q_RESPONSE_ID,
-     .refs = {REF(MC_VN_2025_03_26, "basic#responses"), REF(MC_VN_2025_06_18, "basic#responses"),
+     .refs = {REF(MC_VN_2024_11_05, "basic/messages#responses"),
+              REF(MC_VN_2025_03_26, "basic#responses"), REF(MC_VN_2025_06_18, "basic#responses"),
               REFQ(MC_VN_2025_11_25, "basic#responses", Q_RESPONSE_ID_2511),
               REFQ(MC_VN_2026_07_28, "basic#responses", Q_RESPONSE_ID_2511)},
      .interpretation = "The id of a response is the id of a request the client sent and has "
@@ -119,15 +131,19 @@ static const mc_check_def_t builtins[] = {
     {.check = "wire/no-response-to-notification",
      .level = MC_LEVEL_MUST,
      .quote = "The receiver MUST NOT send a response.",
-     .refs = {REF(MC_VN_2025_03_26, "basic#notifications"), REF(MC_VN_2025_06_18, "basic#notifications"),
+     .refs = {REFQ(MC_VN_2024_11_05, "basic/messages", Q_JSONRPC_2411), REF(MC_VN_2025_03_26, "basic#notifications"), REF(MC_VN_2025_06_18, "basic#notifications"),
               REF(MC_VN_2025_11_25, "basic#notifications"), REF(MC_VN_2026_07_28, "basic#notifications")},
      .interpretation = "A response whose id matches no request, arriving right after the "
-                       "client sent a notification, answers that notification."},
+                       "client sent a notification, answers that notification. 2024-11-05 has "
+                       "no such sentence; its basic/messages adopts JSON-RPC 2.0 with a MUST, "
+                       "and JSON-RPC 2.0 (section 4.1) has the server not reply to a "
+                       "notification: the check quotes that sentence there."},
     {.check = "wire/server-request-id-unique",
      .level = MC_LEVEL_MUST,
      .quote = "The request ID MUST NOT have been previously used by the requestor within the same "
               "session.",
-     .refs = {REF(MC_VN_2025_03_26, "basic#requests"), REF(MC_VN_2025_06_18, "basic#requests"),
+     .refs = {REF(MC_VN_2024_11_05, "basic/messages#requests"),
+              REF(MC_VN_2025_03_26, "basic#requests"), REF(MC_VN_2025_06_18, "basic#requests"),
               REF(MC_VN_2025_11_25, "basic#requests")},
      .interpretation = "Every request the server sends to the client carries an id it has not "
                        "used for an earlier request of the same session."},
@@ -135,7 +151,8 @@ static const mc_check_def_t builtins[] = {
      .level = MC_LEVEL_INFO,
      .quote = "Waiting for the server to exit, or sending SIGTERM if the server does not exit "
               "within a reasonable time",
-     .refs = {REF(MC_VN_2025_03_26, "basic/lifecycle#stdio"), REF(MC_VN_2025_06_18, "basic/lifecycle#stdio"),
+     .refs = {REF(MC_VN_2024_11_05, "basic/lifecycle#stdio"),
+              REF(MC_VN_2025_03_26, "basic/lifecycle#stdio"), REF(MC_VN_2025_06_18, "basic/lifecycle#stdio"),
               REF(MC_VN_2025_11_25, "basic/lifecycle#stdio")},
      .interpretation = "The shutdown sequence is the client's SHOULD: the harness closes stdin, "
                        "waits, sends SIGTERM, waits, then SIGKILL. A server that outlives stdin "
@@ -144,7 +161,8 @@ static const mc_check_def_t builtins[] = {
     {.check = "wire/null-id-only-for-unreadable-requests",
      .level = MC_LEVEL_MUST,
      .quote = Q_RESPONSE_ID,
-     .refs = {REF(MC_VN_2025_03_26, "basic#responses"), REF(MC_VN_2025_06_18, "basic#responses"),
+     .refs = {REF(MC_VN_2024_11_05, "basic/messages#responses"),
+              REF(MC_VN_2025_03_26, "basic#responses"), REF(MC_VN_2025_06_18, "basic#responses"),
               REFQ(MC_VN_2025_11_25, "basic#responses", Q_RESPONSE_ID_2511),
               REFQ(MC_VN_2026_07_28, "basic#responses", Q_RESPONSE_ID_2511)},
      .interpretation = "An error response may lack an id (null) only for a line whose id "
@@ -242,7 +260,8 @@ static const mc_check_def_t builtins[] = {
     {.check = "wire/negotiated-capabilities",
      .level = MC_LEVEL_MUST,
      .quote = "Both parties MUST: … Only use capabilities that were successfully negotiated",
-     .refs = {REFQL(MC_VN_2025_03_26, "basic/lifecycle#operation", Q_NEGOTIATED_2503, MC_LEVEL_SHOULD),
+     .refs = {REFQL(MC_VN_2024_11_05, "basic/lifecycle#operation", Q_NEGOTIATED_2503, MC_LEVEL_SHOULD),
+              REFQL(MC_VN_2025_03_26, "basic/lifecycle#operation", Q_NEGOTIATED_2503, MC_LEVEL_SHOULD),
               REF(MC_VN_2025_06_18, "basic/lifecycle#operation"),
               REF(MC_VN_2025_11_25, "basic/lifecycle#operation")},
      .interpretation = "The server sends list_changed only with <feature>.listChanged, "
@@ -261,14 +280,16 @@ static const mc_check_def_t builtins[] = {
      .level = MC_LEVEL_SHOULD,
      .quote = "The server SHOULD NOT send requests other than pings and logging before "
               "receiving the initialized notification.",
-     .refs = {REF(MC_VN_2025_03_26, "basic/lifecycle#initialization"),
+     .refs = {REF(MC_VN_2024_11_05, "basic/lifecycle#initialization"),
+              REF(MC_VN_2025_03_26, "basic/lifecycle#initialization"),
               REF(MC_VN_2025_06_18, "basic/lifecycle#initialization"),
               REF(MC_VN_2025_11_25, "basic/lifecycle#initialization")}},
     {.check = "wire/resource-updated-subscribed",
      .level = MC_LEVEL_INFO,
      .quote = "The protocol supports optional subscriptions to resource changes. Clients can "
               "subscribe to specific resources and receive notifications when they change:",
-     .refs = {REF(MC_VN_2025_03_26, "server/resources#subscriptions"),
+     .refs = {REF(MC_VN_2024_11_05, "server/resources#subscriptions"),
+              REF(MC_VN_2025_03_26, "server/resources#subscriptions"),
               REF(MC_VN_2025_06_18, "server/resources#subscriptions"),
               REF(MC_VN_2025_11_25, "server/resources#subscriptions")},
      .interpretation = "notifications/resources/updated comes only for URIs the client "
@@ -277,7 +298,8 @@ static const mc_check_def_t builtins[] = {
     {.check = "wire/log-level",
      .level = MC_LEVEL_MAY,
      .quote = "To configure the minimum log level, clients MAY send a logging/setLevel request:",
-     .refs = {REF(MC_VN_2025_03_26, "server/utilities/logging#setting-log-level"),
+     .refs = {REF(MC_VN_2024_11_05, "server/utilities/logging#setting-log-level"),
+              REF(MC_VN_2025_03_26, "server/utilities/logging#setting-log-level"),
               REF(MC_VN_2025_06_18, "server/utilities/logging#setting-log-level"),
               REF(MC_VN_2025_11_25, "server/utilities/logging#setting-log-level")},
      .interpretation = "After logging/setLevel the level is a minimum: no notifications/message "
@@ -286,7 +308,8 @@ static const mc_check_def_t builtins[] = {
     {.check = "wire/logging-capability",
      .level = MC_LEVEL_MUST,
      .quote = "Servers that emit log message notifications MUST declare the logging capability:",
-     .refs = {REF(MC_VN_2025_03_26, "server/utilities/logging#capabilities"),
+     .refs = {REF(MC_VN_2024_11_05, "server/utilities/logging#capabilities"),
+              REF(MC_VN_2025_03_26, "server/utilities/logging#capabilities"),
               REF(MC_VN_2025_06_18, "server/utilities/logging#capabilities"),
               REF(MC_VN_2025_11_25, "server/utilities/logging#capabilities"),
               REF(MC_VN_2026_07_28, "server/utilities/logging#capabilities")}},
@@ -355,7 +378,8 @@ static const mc_check_def_t builtins[] = {
      .level = MC_LEVEL_MUST,
      .quote = "The progress value MUST increase with each notification, even if the total is "
               "unknown.",
-     .refs = {REF(MC_VN_2025_03_26, "basic/utilities/progress#progress-flow"),
+     .refs = {REF(MC_VN_2024_11_05, "basic/utilities/progress#progress-flow"),
+              REF(MC_VN_2025_03_26, "basic/utilities/progress#progress-flow"),
               REF(MC_VN_2025_06_18, "basic/utilities/progress#progress-flow"),
               REF(MC_VN_2025_11_25, "basic/utilities/progress#progress-flow"),
               REF(MC_VN_2026_07_28, "basic/patterns/progress#progress-flow")}},
@@ -363,7 +387,8 @@ static const mc_check_def_t builtins[] = {
      .level = MC_LEVEL_MUST,
      .quote = "Progress notifications MUST only reference tokens that: … Were provided in an "
               "active request … Are associated with an in-progress operation",
-     .refs = {REF(MC_VN_2025_03_26, "basic/utilities/progress#behavior-requirements"),
+     .refs = {REF(MC_VN_2024_11_05, "basic/utilities/progress#behavior-requirements"),
+              REF(MC_VN_2025_03_26, "basic/utilities/progress#behavior-requirements"),
               REF(MC_VN_2025_06_18, "basic/utilities/progress#behavior-requirements"),
               REF(MC_VN_2025_11_25, "basic/utilities/progress#behavior-requirements"),
               REF(MC_VN_2026_07_28, "basic/patterns/progress#behavior-requirements")},
@@ -373,7 +398,8 @@ static const mc_check_def_t builtins[] = {
      .level = MC_LEVEL_MAY,
      .quote = "The server MAY initiate shutdown by closing its output stream to the client and "
               "exiting.",
-     .refs = {REF(MC_VN_2025_03_26, "basic/lifecycle#stdio"), REF(MC_VN_2025_06_18, "basic/lifecycle#stdio"),
+     .refs = {REF(MC_VN_2024_11_05, "basic/lifecycle#stdio"),
+              REF(MC_VN_2025_03_26, "basic/lifecycle#stdio"), REF(MC_VN_2025_06_18, "basic/lifecycle#stdio"),
               REF(MC_VN_2025_11_25, "basic/lifecycle#stdio"),
               REF(MC_VN_2026_07_28, "basic/transports/stdio#shutdown")},
      .interpretation = "A server that exits while the client still talks to it used this "

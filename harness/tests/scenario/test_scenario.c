@@ -347,6 +347,19 @@ static void test_lint_problems(void **state)
         assert_int_equal(mc_check_level_for(&d, "2025-03-26"), MC_LEVEL_SHOULD);
         assert_int_equal(mc_check_level_for(&d, "2025-06-18"), MC_LEVEL_MUST);
         assert_int_equal(mc_check_level_for(&d, "2026-07-28"), MC_LEVEL_MUST);
+        /* A verdict quotes the page of its own version: only a named one stands. */
+        assert_non_null(mc_check_ref_at(&d, "2025-06-18"));
+        assert_null(mc_check_ref_at(&d, "2024-11-05"));
+        assert_null(mc_check_ref_at(&d, "2026-07-28"));
+        assert_true(mc_check_stands_at(&d, "2025-03-26"));
+        assert_false(mc_check_stands_at(&d, "2024-11-05"));
+        assert_false(mc_check_stands_at(&d, "2025-11-25"));
+        /* An author's check and a legacy entry are held to no page. */
+        d.author = 1;
+        assert_true(mc_check_stands_at(&d, "2024-11-05"));
+        d.author = 0;
+        d.legacy = 1;
+        assert_true(mc_check_stands_at(&d, "2024-11-05"));
     }
     /* A per-version level must be the keyword of that version's wording. */
     expect_problem(ONE_CHECK("{\"check\": \"a/b\", \"level\": \"MUST\", \"quote\": \"Both "
