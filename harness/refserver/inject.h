@@ -142,6 +142,9 @@
     XX(TOOL_STRUCTURED_NONCONFORMING, "tool-structured-nonconforming", "MUST",                     \
        "test_structured_content returns structuredContent whose temperature is a string, "         \
        "against its outputSchema", "2025-06-18/server/tools#output-schema")                        \
+    XX(TOOL_STRUCTURED_TEXT_MISMATCH, "tool-structured-text-mismatch", "SHOULD",                   \
+       "the text block of test_structured_content is not its structuredContent serialized "       \
+       "(another temperature)", "2025-06-18/server/tools#structured-content")                     \
     XX(TOOL_NO_INPUT_SCHEMA, "tool-missing-input-schema", "MUST",                                  \
        "tools/list items lack the required inputSchema", "2025-06-18/server/tools#tool")           \
     XX(TOOL_CONTENT_NO_TYPE, "tool-content-missing-type", "MUST",                                  \

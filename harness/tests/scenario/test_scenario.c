@@ -539,6 +539,23 @@ static void test_matchers(void **state)
     assert_true(holds("{\"path\": \"result.nope\", \"type\": \"string\", \"optional\": true}", msg));
     assert_false(holds("{\"path\": \"result.n\", \"type\": \"string\", \"optional\": true}", msg));
     assert_true(holds("{\"path\": \"result.nope\", \"not_equals\": \"form\"}", msg));
+    /* text_json: some text block's text is the value serialized (any spelling). */
+    {
+        const char *tm = "{\"result\": {\"content\": [{\"type\": \"image\", \"data\": \"x\"}, "
+                         "{\"type\": \"text\", \"text\": \"not json\"}, {\"type\": \"text\", "
+                         "\"text\": \"{ \\\"b\\\": [1, 2.0], \\\"a\\\": 1e0 }\"}]}}";
+        assert_true(holds("{\"path\": \"result.content\", \"text_json\": {\"a\": 1, "
+                          "\"b\": [1, 2]}}",
+                          tm));
+        assert_false(holds("{\"path\": \"result.content\", \"text_json\": {\"a\": 2, "
+                           "\"b\": [1, 2]}}",
+                           tm));
+        /* Not an array of blocks, or the JSON only in a block that is no text. */
+        assert_false(holds("{\"path\": \"result\", \"text_json\": {\"a\": 1}}", tm));
+        assert_false(holds("{\"path\": \"result.content\", \"text_json\": \"x\"}",
+                           "{\"result\": {\"content\": [{\"type\": \"blob\", \"text\": "
+                           "\"\\\"x\\\"\"}]}}"));
+    }
     assert_true(mc_is_base64("", 0));
     assert_false(mc_is_base64("a=bc", 4));
     assert_false(mc_is_base64("ab==c===", 8));
