@@ -43,7 +43,7 @@
        "the text of test://static-text contains a byte that is not UTF-8",                        \
        "2025-06-18/basic/transports")                                                              \
     XX(PARSE_ERROR_CODE, "parse-error-code", "MUST",                                               \
-       "malformed JSON is answered with -32600 instead of -32700", "2025-06-18/basic#messages")    \
+       "malformed JSON is answered with -32600 instead of -32700", "2025-11-25/basic#messages")    \
     XX(METHOD_NOT_FOUND_CODE, "method-not-found-code", "MUST",                                     \
        "an unknown method is answered with -32603 instead of -32601",                             \
        "2025-06-18/basic#messages")                                                                \

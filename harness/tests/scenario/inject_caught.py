@@ -8,7 +8,8 @@ server with that switch on, at every protocol version the switch concerns
 FAIL or WARN must be tied to the broken rule. A switch of level INFO breaks
 a rule no keyword backs: its run need not fail, but at each version at least
 one INFO (or FAIL or WARN) must be tied to the rule. Tied: its spec reference names the same spec page as the
-switch's (the version and the anchor aside; "basic" is "basic/index"), or it
+switch's (the version and the anchor aside; "basic" is "basic/index", and
+2024-11-05's "basic/messages" is "basic"), or it
 is the schema check of that page's data types (schema/<area> for a page whose
 last part is <area>; schema/messages for "basic"): the schema checks quote
 the transport's "not a valid MCP message" sentence, and their area names the
@@ -31,13 +32,19 @@ import time
 PARALLEL_RUNS = 4
 
 
+# Pages a later version merged into another: 2024-11-05's basic/messages is
+# the messages section of "basic" from 2025-03-26 on (a check quotes the page
+# of the version it runs at, so the same rule cites either).
+PAGE_MOVES = {"basic/messages": "basic"}
+
+
 def page(ref):
     ref = ref.split("#", 1)[0]
     parts = ref.split("/", 1)
     page = parts[1] if len(parts) == 2 else ref
     if page.endswith("/index"):
         page = page[: -len("/index")]
-    return page
+    return PAGE_MOVES.get(page, page)
 
 
 def is_tied(check_id, check_ref, switch_ref):
