@@ -198,6 +198,8 @@ static int binds_server(const mc_exec_t *x, const char *check)
         d = mc_builtin_http_check(check);
     if (d == NULL)
         return 1;
+    if (!mc_check_stands_at(d, x->version))
+        return 0; /* a built-in check applies at exactly the versions it names */
     level = mc_check_level_for(d, x->version);
     return level == MC_LEVEL_MUST || level == MC_LEVEL_SHOULD;
 }

@@ -10,8 +10,9 @@
  * its sentence verbatim from the spec pages (../shared/spec/docs), names its
  * page and anchor at every version the sentence stands at, and takes its
  * level from the sentence's RFC 2119 keyword; what the harness reads into it
- * is kept apart, in the interpretation. A built-in check applies from the
- * first version it names. The quote test (ctest -R scenario/quotes) holds
+ * is kept apart, in the interpretation. A built-in check applies at exactly
+ * the versions it names (a verdict quotes and links the page of the version
+ * it is made at; scenario/result.c makes none elsewhere). The quote test (ctest -R scenario/quotes) holds
  * every entry to its pages.
  */
 #define REF(v, p) {.version = (v), .page = (p)}
@@ -45,15 +46,18 @@
     Q_JSONRPC Q_ENVELOPE_IDS " … Result responses MUST include a result field. … Error "        \
     "responses MUST include an error field with a code and message. … Error codes MUST be "     \
     "integers."
+/* 2024-11-05's basic/messages adopts JSON-RPC 2.0 in these words. */
+#define Q_JSONRPC_2411 "All messages in MCP MUST follow the JSON-RPC 2.0 specification."
 
 #define REFS_STDIO                                                                                 \
-    {REF(MC_VN_2025_03_26, "basic/transports#stdio"), REF(MC_VN_2025_06_18, "basic/transports#stdio"),     \
+    {REF(MC_VN_2024_11_05, "basic/transports#stdio"), REF(MC_VN_2025_03_26, "basic/transports#stdio"), REF(MC_VN_2025_06_18, "basic/transports#stdio"),     \
      REF(MC_VN_2025_11_25, "basic/transports#stdio"), REF(MC_VN_2026_07_28, "basic/transports/stdio")}
 #define REFS_MESSAGES                                                                              \
     {REF(MC_VN_2024_11_05, "basic"), REF(MC_VN_2025_03_26, "basic#messages"), REF(MC_VN_2025_06_18, "basic#messages"),                     \
      REF(MC_VN_2025_11_25, "basic#messages"), REF(MC_VN_2026_07_28, "basic#messages")}
 #define REFS_PAGINATION                                                                            \
-    {REF(MC_VN_2025_03_26, "server/utilities/pagination#implementation-guidelines"),                   \
+    {REF(MC_VN_2024_11_05, "server/utilities/pagination#implementation-guidelines"),                   \
+     REF(MC_VN_2025_03_26, "server/utilities/pagination#implementation-guidelines"),                   \
      REF(MC_VN_2025_06_18, "server/utilities/pagination#implementation-guidelines"),                   \
      REF(MC_VN_2025_11_25, "server/utilities/pagination#implementation-guidelines"),                   \
      REF(MC_VN_2026_07_28, "server/utilities/pagination#implementation-guidelines")}
@@ -92,8 +96,12 @@ static const mc_check_def_t builtins[] = {
     {.check = "wire/utf8",
      .level = MC_LEVEL_MUST,
      .quote = "JSON-RPC messages MUST be UTF-8 encoded.",
-     .refs = {REF(MC_VN_2025_03_26, "basic/transports"), REF(MC_VN_2025_06_18, "basic/transports"),
-              REF(MC_VN_2025_11_25, "basic/transports"), REF(MC_VN_2026_07_28, "basic/transports")}},
+     .refs = {REFQ(MC_VN_2024_11_05, "basic/transports#stdio", Q_STDOUT), REF(MC_VN_2025_03_26, "basic/transports"), REF(MC_VN_2025_06_18, "basic/transports"),
+              REF(MC_VN_2025_11_25, "basic/transports"), REF(MC_VN_2026_07_28, "basic/transports")},
+     .interpretation = "At 2024-11-05, whose pages put no sentence on the encoding, a line that "
+                       "is not UTF-8 is no JSON text (RFC 8259 section 8.1 has JSON exchanged "
+                       "between systems encoded in UTF-8), so it is not a valid MCP message: the "
+                       "check quotes the stdio rule there."},
     {.check = "wire/newline-delimited",
      .level = MC_LEVEL_INFO,
      .quote = Q_DELIMITED,
@@ -111,13 +119,16 @@ static const mc_check_def_t builtins[] = {
     {.check = "wire/no-batch",
      .level = MC_LEVEL_MUST,
      .quote = Q_STDOUT,
-     .refs = {REF(MC_VN_2025_06_18, "basic/transports#stdio"),
+     .refs = {REF(MC_VN_2024_11_05, "basic/transports#stdio"),
+              REF(MC_VN_2025_06_18, "basic/transports#stdio"),
               REF(MC_VN_2025_11_25, "basic/transports#stdio"),
               REF(MC_VN_2026_07_28, "basic/transports/stdio")},
      .interpretation = "From 2025-06-18 a JSON array (a JSON-RPC batch) is not an MCP message: "
                        "the 2025-06-18 changelog removes batching and the stdio section says "
                        "\"Messages are individual JSON-RPC requests, notifications, or "
-                       "responses.\" At 2025-03-26 a batch is a valid message."},
+                       "responses.\" At 2025-03-26 a batch is a valid message, and the check is "
+                       "not made there. 2024-11-05 names no batches: its pages define three "
+                       "types of messages (basic/messages) and its schema has no batch type."},
 
     /* --- JSON-RPC (basic) --- */
     {.check = "wire/jsonrpc-envelope",
@@ -154,10 +165,13 @@ static const mc_check_def_t builtins[] = {
     {.check = "wire/no-response-to-notification",
      .level = MC_LEVEL_MUST,
      .quote = "The receiver MUST NOT send a response.",
-     .refs = {REF(MC_VN_2025_03_26, "basic#notifications"), REF(MC_VN_2025_06_18, "basic#notifications"),
+     .refs = {REFQ(MC_VN_2024_11_05, "basic/messages", Q_JSONRPC_2411), REF(MC_VN_2025_03_26, "basic#notifications"), REF(MC_VN_2025_06_18, "basic#notifications"),
               REF(MC_VN_2025_11_25, "basic#notifications"), REF(MC_VN_2026_07_28, "basic#notifications")},
      .interpretation = "A response whose id matches no request, arriving right after the "
-                       "client sent a notification, answers that notification."},
+                       "client sent a notification, answers that notification. 2024-11-05 has "
+                       "no such sentence; its basic/messages adopts JSON-RPC 2.0 with a MUST, "
+                       "and JSON-RPC 2.0 (section 4.1) has the server not reply to a "
+                       "notification: the check quotes that sentence there."},
     {.check = "wire/server-request-id-unique",
      .level = MC_LEVEL_MUST,
      .quote = "The request ID MUST NOT have been previously used by the requestor within the same "
@@ -171,7 +185,8 @@ static const mc_check_def_t builtins[] = {
      .level = MC_LEVEL_INFO,
      .quote = "Waiting for the server to exit, or sending SIGTERM if the server does not exit "
               "within a reasonable time",
-     .refs = {REF(MC_VN_2025_03_26, "basic/lifecycle#stdio"), REF(MC_VN_2025_06_18, "basic/lifecycle#stdio"),
+     .refs = {REF(MC_VN_2024_11_05, "basic/lifecycle#stdio"),
+              REF(MC_VN_2025_03_26, "basic/lifecycle#stdio"), REF(MC_VN_2025_06_18, "basic/lifecycle#stdio"),
               REF(MC_VN_2025_11_25, "basic/lifecycle#stdio")},
      .interpretation = "The shutdown sequence is the client's SHOULD: the harness closes stdin, "
                        "waits, sends SIGTERM, waits, then SIGKILL. A server that outlives stdin "
@@ -180,7 +195,8 @@ static const mc_check_def_t builtins[] = {
     {.check = "wire/null-id-only-for-unreadable-requests",
      .level = MC_LEVEL_MUST,
      .quote = Q_RESPONSE_ID,
-     .refs = {REF(MC_VN_2025_03_26, "basic#responses"), REF(MC_VN_2025_06_18, "basic#responses"),
+     .refs = {REF(MC_VN_2024_11_05, "basic/messages#responses"),
+              REF(MC_VN_2025_03_26, "basic#responses"), REF(MC_VN_2025_06_18, "basic#responses"),
               REFQ(MC_VN_2025_11_25, "basic#responses", Q_RESPONSE_ID_2511),
               REFQ(MC_VN_2026_07_28, "basic#responses", Q_RESPONSE_ID_2511)},
      .interpretation = "An error response may lack an id (null) only for a line whose id "
@@ -306,7 +322,8 @@ static const mc_check_def_t builtins[] = {
      .level = MC_LEVEL_INFO,
      .quote = "The protocol supports optional subscriptions to resource changes. Clients can "
               "subscribe to specific resources and receive notifications when they change:",
-     .refs = {REF(MC_VN_2025_03_26, "server/resources#subscriptions"),
+     .refs = {REF(MC_VN_2024_11_05, "server/resources#subscriptions"),
+              REF(MC_VN_2025_03_26, "server/resources#subscriptions"),
               REF(MC_VN_2025_06_18, "server/resources#subscriptions"),
               REF(MC_VN_2025_11_25, "server/resources#subscriptions")},
      .interpretation = "notifications/resources/updated comes only for URIs the client "
@@ -424,7 +441,8 @@ static const mc_check_def_t builtins[] = {
      .level = MC_LEVEL_MAY,
      .quote = "The server MAY initiate shutdown by closing its output stream to the client and "
               "exiting.",
-     .refs = {REF(MC_VN_2025_03_26, "basic/lifecycle#stdio"), REF(MC_VN_2025_06_18, "basic/lifecycle#stdio"),
+     .refs = {REF(MC_VN_2024_11_05, "basic/lifecycle#stdio"),
+              REF(MC_VN_2025_03_26, "basic/lifecycle#stdio"), REF(MC_VN_2025_06_18, "basic/lifecycle#stdio"),
               REF(MC_VN_2025_11_25, "basic/lifecycle#stdio"),
               REF(MC_VN_2026_07_28, "basic/transports/stdio#shutdown")},
      .interpretation = "A server that exits while the client still talks to it used this "

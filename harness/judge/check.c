@@ -49,6 +49,25 @@ const mc_check_ref_t *mc_check_ref_for(const mc_check_def_t *d, const char *vers
     return best != NULL ? best : &d->refs[0];
 }
 
+const mc_check_ref_t *mc_check_ref_at(const mc_check_def_t *d, const char *version)
+{
+    size_t i;
+
+    if (d == NULL || version == NULL)
+        return NULL;
+    for (i = 0; i < MC_CHECK_MAX_REFS && d->refs[i].version != NULL; i++)
+        if (strcmp(d->refs[i].version, version) == 0)
+            return &d->refs[i];
+    return NULL;
+}
+
+int mc_check_stands_at(const mc_check_def_t *d, const char *version)
+{
+    if (d == NULL || d->author || d->legacy || d->refs[0].version == NULL)
+        return 1;
+    return mc_check_ref_at(d, version) != NULL;
+}
+
 mc_level_t mc_check_level_for(const mc_check_def_t *d, const char *version)
 {
     const mc_check_ref_t *r = mc_check_ref_for(d, version);

@@ -73,9 +73,24 @@ typedef struct mc_check_def {
 /*
  * The ref of d for version: the exact one when d names it, else the one of
  * the nearest earlier version it names, else its first. NULL when d has no
- * refs at all.
+ * refs at all. For display and lookups only: a verdict reads
+ * mc_check_ref_at (its own version's page) and mc_check_stands_at.
  */
 const mc_check_ref_t *mc_check_ref_for(const mc_check_def_t *d, const char *version);
+
+/*
+ * The ref of d that names version itself, or NULL: a verdict at a version
+ * quotes and links that version's page, never another's.
+ */
+const mc_check_ref_t *mc_check_ref_at(const mc_check_def_t *d, const char *version);
+
+/*
+ * True when d's sentence stands at version: d names version in its refs,
+ * or d is held to no page at all (an author's check, a legacy {ref, text}
+ * entry, a check without refs). A spec check that does not stand at a
+ * version gives no FAIL or WARN there (scenario/result.c).
+ */
+int mc_check_stands_at(const mc_check_def_t *d, const char *version);
 
 /*
  * The level of d at version: the level its ref for version (as

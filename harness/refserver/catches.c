@@ -141,6 +141,8 @@ static const rs_bug_catch_t rs_catches[] = {
      "resources/capability-declared"},
     {RS_BUG_TOOLS_CAP_UNDECLARED, "tools/capability/declared", "tools/capability-declared"},
     {RS_BUG_CACHE_TTL_NEGATIVE, "caching/ttl-non-negative", "resources/cacheable-hints"},
+    {RS_BUG_TOOL_STRUCTURED_TEXT_MISMATCH, "tools/call/structured-text-copy",
+     "tools/call-structured-content"},
 };
 
 static const rs_bug_catch_t *find(rs_bug_t bug)

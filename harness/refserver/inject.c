@@ -39,7 +39,11 @@ static const struct {
     {RS_BUG_BATCH_ANSWERED_WRONGLY, MC_VF_BATCH, MC_V_2024_11_05},
     /* The switched server does not speak its oldest version at all. */
     {RS_BUG_VERSION_COUNTER_OFFER_UNSPOKEN, 0, MC_V_2025_03_26},
+    /* Up to 2025-06-18 the null-id answer JSON-RPC 2.0 asks for is one the
+     * version's schema forbids: the rule is a MUST only from 2025-11-25. */
+    {RS_BUG_PARSE_ERROR_CODE, 0, MC_V_2025_11_25},
     {RS_BUG_TOOL_STRUCTURED_NONCONFORMING, MC_VF_STRUCTURED, MC_V_2024_11_05},
+    {RS_BUG_TOOL_STRUCTURED_TEXT_MISMATCH, MC_VF_STRUCTURED, MC_V_2024_11_05},
     {RS_BUG_ELICIT_NO_CAP, MC_VF_ELICIT_FORM, MC_V_2024_11_05},
     {RS_BUG_ELICIT_NESTED_SCHEMA, MC_VF_ELICIT_FORM, MC_V_2024_11_05},
     {RS_BUG_ELICIT_SENSITIVE, MC_VF_ELICIT_FORM, MC_V_2024_11_05},

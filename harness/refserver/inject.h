@@ -43,7 +43,7 @@
        "the text of test://static-text contains a byte that is not UTF-8",                        \
        "2025-06-18/basic/transports")                                                              \
     XX(PARSE_ERROR_CODE, "parse-error-code", "MUST",                                               \
-       "malformed JSON is answered with -32600 instead of -32700", "2025-06-18/basic#messages")    \
+       "malformed JSON is answered with -32600 instead of -32700", "2025-11-25/basic#messages")    \
     XX(METHOD_NOT_FOUND_CODE, "method-not-found-code", "MUST",                                     \
        "an unknown method is answered with -32603 instead of -32601",                             \
        "2025-06-18/basic#messages")                                                                \
@@ -148,6 +148,9 @@
     XX(TOOL_STRUCTURED_NONCONFORMING, "tool-structured-nonconforming", "MUST",                     \
        "test_structured_content returns structuredContent whose temperature is a string, "         \
        "against its outputSchema", "2025-06-18/server/tools#output-schema")                        \
+    XX(TOOL_STRUCTURED_TEXT_MISMATCH, "tool-structured-text-mismatch", "SHOULD",                   \
+       "the text block of test_structured_content is not its structuredContent serialized "       \
+       "(another temperature)", "2025-06-18/server/tools#structured-content")                     \
     XX(TOOL_NO_INPUT_SCHEMA, "tool-missing-input-schema", "MUST",                                  \
        "tools/list items lack the required inputSchema", "2025-06-18/server/tools#tool")           \
     XX(TOOL_CONTENT_NO_TYPE, "tool-content-missing-type", "MUST",                                  \

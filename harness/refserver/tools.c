@@ -536,8 +536,11 @@ static int tool_structured(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *
 {
     static const char good[] = "{\"temperature\":22.5,\"conditions\":\"Partly cloudy\"}";
     static const char bad[] = "{\"temperature\":\"warm\",\"conditions\":\"Partly cloudy\"}";
+    /* Valid JSON, but not the value of structuredContent. */
+    static const char other[] = "{\"temperature\":23.5,\"conditions\":\"Partly cloudy\"}";
     const char *doc = rs_bug_on(rs, TOOL_STRUCTURED_NONCONFORMING) ? bad : good;
-    json_object *res = mc__rs_tool_text(rs, doc);
+    json_object *res =
+        mc__rs_tool_text(rs, rs_bug_on(rs, TOOL_STRUCTURED_TEXT_MISMATCH) ? other : doc);
 
     (void)reply;
     if (rs->version >= RS_V_2025_06_18)

@@ -269,7 +269,7 @@ void mc__lint_assertions(mc__lint_t *l, json_object *list, const char *pointer)
     static const char *const keys[] = {
         "path",     "equals",     "type",        "matches",       "present", "absent", "length",
         "range",    "contains",   "base64",      "uri",           "one_of",  "check",  "message",
-        "optional", "not_equals", "json_schema", "valid_against", NULL};
+        "optional", "not_equals", "json_schema", "valid_against", "text_json", NULL};
     size_t i, n;
     char sub[512];
 
@@ -299,7 +299,7 @@ void mc__lint_assertions(mc__lint_t *l, json_object *list, const char *pointer)
             mc__lint_problem(l, sub,
                              "assertion needs exactly one matcher (equals, not_equals, type, "
                              "matches, present, absent, length, range, contains, base64, uri, "
-                             "one_of, json_schema, valid_against), found %d",
+                             "one_of, json_schema, valid_against, text_json), found %d",
                              matchers);
         if (mc_json_get(a, "type") != NULL && !mc_matcher_type_known(mc_json_get(a, "type"))) {
             static const char *const types[] = {"string", "number", "integer", "boolean",

@@ -9,13 +9,14 @@
 #include <string.h>
 
 #include "core/json.h"
+#include "core/jsonrpc.h"
 #include "schema/validator.h"
 #include "scenario/vars.h"
 
 const char *const mc_matcher_names[] = {"equals", "not_equals", "type",   "matches", "present",
                                         "absent", "length",     "range",  "contains", "base64",
                                         "uri",    "one_of",     "json_schema", "valid_against",
-                                        NULL};
+                                        "text_json", NULL};
 
 static const char *const type_names[] = {"string", "number", "integer", "boolean",
                                          "object", "array",  "null",    NULL};
@@ -372,6 +373,48 @@ static int match_contains(json_object *arg, json_object *v, char *expected, size
     return mc_json_subset(arg, v);
 }
 
+/* True when block is a text content block ({"type": "text", "text": T})
+ * whose T parses as one JSON value equal to want. */
+static int text_block_is_json(json_object *block, json_object *want)
+{
+    json_object *type, *text, *parsed = NULL;
+    int eq;
+
+    if (!json_object_is_type(block, json_type_object) ||
+        !json_object_object_get_ex(block, "type", &type) ||
+        !json_object_is_type(type, json_type_string) ||
+        strcmp(json_object_get_string(type), "text") != 0 ||
+        !json_object_object_get_ex(block, "text", &text) ||
+        !json_object_is_type(text, json_type_string))
+        return 0;
+    if (mc_json_parse(json_object_get_string(text), (size_t)json_object_get_string_len(text), 0,
+                      &parsed, NULL) != MC_OK)
+        return 0;
+    eq = mc_json_equal(want, parsed);
+    json_object_put(parsed);
+    return eq;
+}
+
+/* The "text_json" matcher: an array of content blocks holding a text block
+ * whose text is arg serialized. The JSON values are compared (numbers by
+ * value, members in any order), not their spelling: any serialization of
+ * the value is one. */
+static int match_text_json(json_object *arg, json_object *v, char *expected, size_t en)
+{
+    size_t i, n;
+    char t[400];
+
+    compact(arg, t, sizeof(t));
+    snprintf(expected, en, "a text block whose text is the JSON %s", t);
+    if (v == NULL || !json_object_is_type(v, json_type_array))
+        return 0;
+    n = json_object_array_length(v);
+    for (i = 0; i < n; i++)
+        if (text_block_is_json(json_object_array_get_idx(v, i), arg))
+            return 1;
+    return 0;
+}
+
 /* Applies the matcher to one selected value; returns 1 when it holds. */
 static int apply(eval_t *e, json_object *v, int found, char *expected, size_t en)
 {
@@ -436,6 +479,8 @@ static int apply(eval_t *e, json_object *v, int found, char *expected, size_t en
         return match_range(arg, v, expected, en);
     if (strcmp(m, "contains") == 0)
         return match_contains(arg, v, expected, en);
+    if (strcmp(m, "text_json") == 0)
+        return match_text_json(arg, v, expected, en);
     if (strcmp(m, "base64") == 0) {
         int want = json_object_get_boolean(arg);
         int ok = v != NULL && json_object_is_type(v, json_type_string) &&

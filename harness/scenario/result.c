@@ -1,6 +1,7 @@
 #include "scenario/result.h"
 
 #include "core/version.h"
+#include "judge/builtin.h"
 
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -113,12 +114,27 @@ int mc_sresult_init(mc_scenario_result_t *r, const mc_scenario_t *sc, const char
     return MC_OK;
 }
 
+/* True when def is the registry's own entry for id (a built-in check). */
+static int is_builtin(const char *id, const mc_check_def_t *def)
+{
+    return def != NULL && (mc_builtin_check(id) == def || mc_builtin_http_check(id) == def);
+}
+
 int mc_sresult_check(mc_scenario_result_t *r, const char *id, const mc_check_def_t *def,
                      int pass, const char *message, const char *expected, const char *actual,
                      const char *path, uint64_t seq, int line)
 {
     mc_check_result_t *c = NULL;
     size_t i;
+    /* A verdict at a version quotes that version's page. A built-in check
+     * applies at exactly the versions it names, so elsewhere it makes no
+     * verdict; a scenario check whose sentence is not on the pages of the
+     * version it runs at (the quote test keeps the library free of them)
+     * is reported at INFO, without a page. */
+    int stands = mc_check_stands_at(def, r->version);
+
+    if (!stands && is_builtin(id, def))
+        return MC_OK;
 
     for (i = 0; i < r->n_checks; i++)
         if (strcmp(r->checks[i].id, id) == 0) {
@@ -130,8 +146,9 @@ int mc_sresult_check(mc_scenario_result_t *r, const char *id, const mc_check_def
             return MC_EFULL;
         c = &r->checks[r->n_checks];
         memset(c, 0, sizeof(*c));
-        char ref[MC_CHECK_MAX_PAGE + 16];
-        mc_check_ref_string(def, r->version, ref, sizeof(ref));
+        char ref[MC_CHECK_MAX_PAGE + 16] = "";
+        if (stands)
+            mc_check_ref_string(def, r->version, ref, sizeof(ref));
         c->id = strdup(id);
         c->ref = strdup(ref);
         c->quote = dup_cap(mc_check_quote_for(def, r->version), MC_CHECK_MAX_QUOTE);
@@ -150,7 +167,9 @@ int mc_sresult_check(mc_scenario_result_t *r, const char *id, const mc_check_def
             free(c->link);
             return MC_ENOMEM;
         }
-        c->level = def != NULL ? mc_check_level_for(def, r->version) : MC_LEVEL_MUST;
+        c->level = def == NULL ? MC_LEVEL_MUST
+                   : stands    ? mc_check_level_for(def, r->version)
+                               : MC_LEVEL_INFO;
         c->verdict = MC_PASS;
         c->line = line;
         r->n_checks++;
@@ -160,8 +179,12 @@ int mc_sresult_check(mc_scenario_result_t *r, const char *id, const mc_check_def
         c->fails++;
         if (c->message == NULL) {
             c->verdict = mc_verdict_for_level(c->level);
-            c->message = dup_cap(message ? message : "the requirement did not hold",
-                                 MC_RESULT_MAX_TEXT);
+            char note[MC_RESULT_MAX_TEXT];
+            snprintf(note, sizeof(note), "%s%s%s%s",
+                     message ? message : "the requirement did not hold",
+                     stands ? "" : " (the check's sentence is not on the pages of ",
+                     stands ? "" : r->version, stands ? "" : ": INFO)");
+            c->message = dup_cap(note, MC_RESULT_MAX_TEXT);
             c->expected = dup_cap(expected, MC_RESULT_MAX_TEXT);
             c->actual = dup_cap(actual, MC_RESULT_MAX_TEXT);
             c->path = dup_cap(path, MC_RESULT_MAX_TEXT);

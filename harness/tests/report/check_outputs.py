@@ -211,17 +211,19 @@ def main():
                   where + ": the interpretation stands apart from the quote")
             d = defs.get((x["id"], ck["id"])) or defs.get((None, ck["id"]))
             if d is not None:
-                # The ref a version reads: its own, else the nearest earlier, else the first.
-                refs = sorted(d.get("refs", {}))
-                rv = x["version"] if x["version"] in refs else \
-                    max([r for r in refs if r < x["version"]] or refs[:1] or [None])
-                level = d.get("levels", {}).get(rv, d["level"])
-                quote = d.get("quotes", {}).get(rv, d["quote"])
-                check(ck["level"] == level and ck["quote"] == quote,
-                      where + ": level and quote are the check's at its version")
-                if x["version"] in d["refs"]:
-                    check(ck.get("spec") == "%s/%s" % (x["version"], d["refs"][x["version"]]),
+                # A verdict reads the ref of its own version; a check whose refs do
+                # not name that version is INFO there, without a page.
+                refs = d.get("refs", {})
+                if x["version"] in refs:
+                    level = d.get("levels", {}).get(x["version"], d["level"])
+                    quote = d.get("quotes", {}).get(x["version"], d["quote"])
+                    check(ck["level"] == level and ck["quote"] == quote,
+                          where + ": level and quote are the check's at its version")
+                    check(ck.get("spec") == "%s/%s" % (x["version"], refs[x["version"]]),
                           where + ": the ref is the page of the version that ran")
+                elif refs:
+                    check(ck["level"] == "INFO" and not ck.get("spec"),
+                          where + ": a check not named at its version is INFO, without a page")
             if ck.get("spec"):
                 check(ck.get("url") == spec + ck["spec"], where + ": url is the spec link of spec")
             if ck["verdict"] != "PASS" and ck.get("seq"):

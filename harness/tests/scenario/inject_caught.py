@@ -10,11 +10,7 @@ exit 1, and at each of those versions at least one FAIL or WARN must come
 from a named check. A switch of level INFO breaks a rule no keyword backs:
 its run need not fail, but at each version one of its checks must give an
 INFO (or FAIL or WARN) that the server without the switch does not give.
-Findings of checks the switch does not name do not count, and a named check
-must quote the page of the broken rule (the version and the anchor aside;
-"basic" is "basic/index"), or be the schema check of that page's data types
-(schema/<area> for a page whose last part is <area>; schema/messages for
-"basic").
+Findings of checks the switch does not name do not count.
 The table itself is held too: every named check exists (in the scenario
 library or built in) and every scenario glob matches a scenario.
 Prints one line per switch with the checks that caught it (and the versions
@@ -35,25 +31,6 @@ import time
 PARALLEL_RUNS = 4
 # Fields of a --list-bugs line.
 FIELDS = 7
-
-
-def page(ref):
-    ref = ref.split("#", 1)[0]
-    parts = ref.split("/", 1)
-    page = parts[1] if len(parts) == 2 else ref
-    if page.endswith("/index"):
-        page = page[: -len("/index")]
-    return page
-
-
-def is_tied(check_id, check_ref, switch_ref):
-    if page(check_ref) == page(switch_ref):
-        return True
-    if check_id.startswith("schema/"):
-        area = check_id.split("/", 1)[1]
-        last = page(switch_ref).rsplit("/", 1)[-1]
-        return area == last or (area == "messages" and last == "basic")
-    return False
 
 
 # Switches whose finding a run reports once, whatever the versions: a line
@@ -150,27 +127,22 @@ def main():
                                f"     stderr: {proc.stderr.strip()[-600:]}")
             info = level == "INFO"
             wanted = ("FAIL", "WARN", "INFO") if info else ("FAIL", "WARN")
-            caught, untied, caught_at = set(), set(), set()
+            caught, caught_at = set(), set()
             for sc in report["scenarios"]:
                 for c in sc["checks"]:
                     if (c["id"] in checks and c["verdict"] in wanted
                             and (c["id"], sc["version"]) not in clean_info):
-                        if is_tied(c["id"], c["spec"], ref):
-                            caught.add(c["id"])
-                            caught_at.add(sc["version"])
-                        else:
-                            untied.add(f"{c['id']} ({c['spec']})")
+                        caught.add(c["id"])
+                        caught_at.add(sc["version"])
             missed = [v for v in versions if v not in caught_at]
             if name in ONCE_PER_RUN and caught_at:
                 missed = []
-            ok = (info or proc.returncode == 1) and bool(caught) and not missed and not untied
+            ok = (info or proc.returncode == 1) and bool(caught) and not missed
             text = (f"{'ok  ' if ok else 'FAIL'} {name:38} exit {proc.returncode}  {level:6} "
-                    f"{page(ref):34} {len(versions)} version{'s' if len(versions) > 1 else ''}  "
-                    f"{', '.join(sorted(caught))}")
+                    f"{ref.split('#')[0]:40} {len(versions)} version"
+                    f"{'s' if len(versions) > 1 else ''}  {', '.join(sorted(caught))}")
             if missed:
                 text += f"\n     not caught at: {', '.join(missed)}"
-            if untied:
-                text += f"\n     named checks quoting another page: {', '.join(sorted(untied))}"
             if not ok:
                 others = sorted({c["id"] for sc in report["scenarios"] for c in sc["checks"]
                                  if c["verdict"] in wanted and c["id"] not in checks})

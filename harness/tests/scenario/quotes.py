@@ -13,10 +13,12 @@ SPEC_DOCS/<version>/<page>.mdx (or <page>/index.mdx). It fails when
   (b) the anchor is not the slug of a heading of that page,
   (c) the level is not the quote's RFC 2119 keyword (INFO: none),
   (d) one id is declared differently in two places,
-  (e) a version the harness runs (2025-06-18, 2025-11-25) is missing from the
-      refs of a check that applies there (inside the scenario's version range;
-      a built-in check applies from the first version it names); another
-      version whose same page carries the quote verbatim gets a note only,
+  (e) a version a scenario carrying the check runs at (its effective
+      versions, 2024-11-05 included) is missing from the check's refs: every
+      verdict at a version quotes and links that version's own page. A
+      built-in check applies at exactly the versions it names (the harness
+      reports it nowhere else); a version it does not name whose same page
+      carries the quote verbatim gets a note only,
   (f) a check is still in the legacy {ref, text} form (nothing to verify).
 
 Each problem is printed as FILE:CHECK:VERSION: what ("-" when no version),
@@ -30,10 +32,9 @@ import subprocess
 import sys
 
 BUILTIN_FILE = "harness/judge/builtin.c"
-# The versions with pages that the harness runs: every check that applies there
-# names them (2024-11-05 runs too, but has no pages in ../shared/spec/docs).
-RUN_VERSIONS = ("2025-03-26", "2025-06-18", "2025-11-25")
-# Versions that have pages; a check names them where the sentence is there.
+# The protocol versions the harness runs; each has its pages in SPEC_DOCS, and
+# every check that applies at one of them names it in its refs.
+RUN_VERSIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28")
 ELLIPSIS = " \u2026 "
 
 KEYWORDS = {
@@ -138,10 +139,11 @@ def main():
         print(__doc__)
         return 2
     mcpcheck, scenarios, docs = args
-    if not os.path.isdir(docs) or not any(
-            os.path.isdir(os.path.join(docs, v)) for v in RUN_VERSIONS):
+    missing = [v for v in RUN_VERSIONS if not os.path.isdir(os.path.join(docs, v))]
+    if not os.path.isdir(docs) or missing:
         print(f"quotes: the spec pages are missing: {docs} has no "
-              f"{' or '.join(RUN_VERSIONS)} folder; the quote test cannot pass without them")
+              f"{' or '.join(missing or RUN_VERSIONS)} folder; the quote test cannot pass "
+              f"without them")
         return 1
     doc_versions = sorted(v for v in os.listdir(docs) if re.match(r"^\d{4}-\d\d-\d\d$", v)
                           and os.path.isdir(os.path.join(docs, v)))
@@ -156,8 +158,8 @@ def main():
 
     entries = []  # (file, scenario range, check)
     for d in [] if scenarios_only else listing["builtin"]:
-        # A built-in check applies from the first version it names.
-        entries.append((BUILTIN_FILE, (min(d["refs"]) if d.get("refs") else None, None), d))
+        # A built-in check applies at exactly the versions it names.
+        entries.append((BUILTIN_FILE, sorted(d.get("refs", {})), d))
     if not builtin_only:
         for sc in listing["scenarios"]:
             rel = os.path.relpath(sc["file"], repo)
@@ -234,8 +236,11 @@ def main():
             if version in refs or not in_range(version, where):
                 continue
             if version in RUN_VERSIONS:
-                bad(version, "missing from refs: the harness runs this version and the check "
-                             "applies to it")
+                bad(version, "missing from refs: a scenario carrying the check runs at this "
+                             "version, and its verdict there must quote and link this "
+                             "version's page (name the page, give quotes[version] where the "
+                             "wording differs, or narrow the scenario's versions where the "
+                             "sentence is not there)")
                 continue
             # Another version: a hint when the same page carries the sentence (the
             # rule may still differ there, e.g. batches at 2025-03-26).

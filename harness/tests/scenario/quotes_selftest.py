@@ -33,8 +33,9 @@ A thing is blue, for example.
 PAGE_1125 = PAGE_0618.replace("Stay calm", "Stay very calm")
 
 
-def scenario(checks):
-    return ('{"title": "t", "spec": [%s], "steps": [{"sleep": 1}]}' % ", ".join(checks))
+def scenario(checks, versions="2025-06-18..2025-11-25"):
+    return ('{"title": "t", "versions": "%s", "spec": [%s], "steps": [{"sleep": 1}]}'
+            % (versions, ", ".join(checks)))
 
 
 def entry(check, level, quote, refs, quotes=None):
@@ -54,6 +55,8 @@ def main():
     failures = []
     with tempfile.TemporaryDirectory() as tmp:
         docs = os.path.join(tmp, "docs")
+        for v in ("2024-11-05", "2025-03-26", "2026-07-28"):
+            os.makedirs(os.path.join(docs, v))  # every version the harness runs has pages
         for v, text in (("2025-06-18", PAGE_0618), ("2025-11-25", PAGE_1125)):
             os.makedirs(os.path.join(docs, v, "server"))
             with open(os.path.join(docs, v, "server", "things.mdx"), "w") as f:
@@ -88,6 +91,9 @@ def main():
             "legacy": '{"title": "t", "spec": [{"check": "area/legacy", "level": "MUST", '
                       '"ref": "2025-06-18/server/things#overview", "text": "Things are '
                       'answered."}], "steps": [{"sleep": 1}]}',
+            # Runs at 2024-11-05 too, which its refs do not name.
+            "old": scenario([entry("area/old-version", "MUST", "Servers MUST answer every "
+                                   "things/get request", BOTH)], "..2025-11-25"),
             "wrong-level": scenario([entry("area/wrong-level", "MUST", "Servers SHOULD: … Stay "
                                            "calm", ERRS)]),
         }
@@ -121,6 +127,8 @@ def main():
         want("area/anchor:2025-06-18: #nowhere is not a heading", "an anchor that is no heading")
         absent("area/anchor:2025-11-25", "the good ref of area/anchor is not reported")
         want("area/one-version:2025-11-25: missing from refs", "a version the harness runs")
+        want("area/old-version:2024-11-05: missing from refs",
+             "a version a scenario runs at, 2024-11-05 included")
         want("area/no-page:2025-06-18: no page server/gone.mdx", "a page that does not exist")
         want("area/shared:-: declared differently in scenarios/area/", "one id, two definitions")
         want("scenarios/area/legacy.jsonc:area/legacy:-: legacy {ref, text}", "a legacy entry")

@@ -78,6 +78,7 @@ static inline void sc_load(const char *name, const char *text, mc_scenario_t *sc
 /* A one-check scenario head: the check area/NAME/held, level MUST. */
 #define SC_HEAD(check)                                                                            \
     "{\"title\": \"t\", \"spec\": [{\"check\": \"" check "\", \"level\": \"MUST\", "             \
-    "\"quote\": \"Something MUST hold.\", \"refs\": {\"2025-06-18\": \"basic#responses\"}}], "
+    "\"quote\": \"Something MUST hold.\", \"refs\": {\"2025-06-18\": \"basic#responses\", "    \
+    "\"2025-11-25\": \"basic#responses\"}}], "
 
 #endif /* MC_TESTS_SCENARIO_SC_FILES_H */

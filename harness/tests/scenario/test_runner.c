@@ -190,6 +190,37 @@ static void test_run_fail_assertion(void **state)
     mc_scenario_free(&sc);
 }
 
+/* A check run at a version its refs do not name quotes no page of that
+ * version: its break is INFO, and says why, never FAIL. */
+static void test_run_check_not_at_version(void **state)
+{
+    char *argv[] = {(char *)refserver, NULL};
+    mc_runner_opts_t o = opts_for(argv, "2025-11-25");
+    mc_scenario_result_t r;
+    mc_scenario_t sc;
+    const mc_check_result_t *c;
+
+    (void)state;
+    sc_load("tools",
+            "{\"title\": \"t\", \"spec\": [{\"check\": \"area/tools/named\", \"level\": "
+            "\"MUST\", \"quote\": \"Something MUST hold.\", \"refs\": {\"2025-06-18\": "
+            "\"basic#responses\"}}], \"steps\": [{\"request\": \"tools/list\", \"expect\": "
+            "\"result\", \"assert\": [{\"path\": \"result.tools[0].name\", \"equals\": "
+            "\"no-such-tool\", \"check\": \"area/tools/named\"}]}]}",
+            &sc);
+    memset(&r, 0, sizeof(r));
+    assert_int_equal(mc_runner_run(&sc, &o, &r), MC_OK);
+    c = find_check(&r, "area/tools/named");
+    assert_non_null(c);
+    assert_int_equal(c->level, MC_LEVEL_INFO);
+    assert_int_equal(c->verdict, MC_INFO);
+    assert_string_equal(c->ref, "");
+    assert_non_null(c->message);
+    assert_non_null(strstr(c->message, "not on the pages of 2025-11-25"));
+    mc_sresult_free(&r);
+    mc_scenario_free(&sc);
+}
+
 /* The replaced forms and the loop condition: {"$arguments": ARGS,
  * "$without": NAME or [NAMES]} gives every required argument but those
  * named; a for_each whose "when" does not hold runs nothing (and its list,
@@ -449,6 +480,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_run_pass),
         cmocka_unit_test(test_run_fail_wire),
         cmocka_unit_test(test_run_fail_assertion),
+        cmocka_unit_test(test_run_check_not_at_version),
         cmocka_unit_test(test_run_without_and_when),
         cmocka_unit_test(test_run_skip_and_not_verified),
         cmocka_unit_test(test_run_error),

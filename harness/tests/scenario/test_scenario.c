@@ -347,6 +347,19 @@ static void test_lint_problems(void **state)
         assert_int_equal(mc_check_level_for(&d, "2025-03-26"), MC_LEVEL_SHOULD);
         assert_int_equal(mc_check_level_for(&d, "2025-06-18"), MC_LEVEL_MUST);
         assert_int_equal(mc_check_level_for(&d, "2026-07-28"), MC_LEVEL_MUST);
+        /* A verdict quotes the page of its own version: only a named one stands. */
+        assert_non_null(mc_check_ref_at(&d, "2025-06-18"));
+        assert_null(mc_check_ref_at(&d, "2024-11-05"));
+        assert_null(mc_check_ref_at(&d, "2026-07-28"));
+        assert_true(mc_check_stands_at(&d, "2025-03-26"));
+        assert_false(mc_check_stands_at(&d, "2024-11-05"));
+        assert_false(mc_check_stands_at(&d, "2025-11-25"));
+        /* An author's check and a legacy entry are held to no page. */
+        d.author = 1;
+        assert_true(mc_check_stands_at(&d, "2024-11-05"));
+        d.author = 0;
+        d.legacy = 1;
+        assert_true(mc_check_stands_at(&d, "2024-11-05"));
     }
     /* A per-version level must be the keyword of that version's wording. */
     expect_problem(ONE_CHECK("{\"check\": \"a/b\", \"level\": \"MUST\", \"quote\": \"Both "
@@ -526,6 +539,23 @@ static void test_matchers(void **state)
     assert_true(holds("{\"path\": \"result.nope\", \"type\": \"string\", \"optional\": true}", msg));
     assert_false(holds("{\"path\": \"result.n\", \"type\": \"string\", \"optional\": true}", msg));
     assert_true(holds("{\"path\": \"result.nope\", \"not_equals\": \"form\"}", msg));
+    /* text_json: some text block's text is the value serialized (any spelling). */
+    {
+        const char *tm = "{\"result\": {\"content\": [{\"type\": \"image\", \"data\": \"x\"}, "
+                         "{\"type\": \"text\", \"text\": \"not json\"}, {\"type\": \"text\", "
+                         "\"text\": \"{ \\\"b\\\": [1, 2.0], \\\"a\\\": 1e0 }\"}]}}";
+        assert_true(holds("{\"path\": \"result.content\", \"text_json\": {\"a\": 1, "
+                          "\"b\": [1, 2]}}",
+                          tm));
+        assert_false(holds("{\"path\": \"result.content\", \"text_json\": {\"a\": 2, "
+                           "\"b\": [1, 2]}}",
+                           tm));
+        /* Not an array of blocks, or the JSON only in a block that is no text. */
+        assert_false(holds("{\"path\": \"result\", \"text_json\": {\"a\": 1}}", tm));
+        assert_false(holds("{\"path\": \"result.content\", \"text_json\": \"x\"}",
+                           "{\"result\": {\"content\": [{\"type\": \"blob\", \"text\": "
+                           "\"\\\"x\\\"\"}]}}"));
+    }
     assert_true(mc_is_base64("", 0));
     assert_false(mc_is_base64("a=bc", 4));
     assert_false(mc_is_base64("ab==c===", 8));
