@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "core/version.h"
+#include "judge/builtin_internal.h"
 
 /*
  * The check registry: every check the harness makes on its own. Each quotes
@@ -15,10 +16,6 @@
  * it is made at; scenario/result.c makes none elsewhere). The quote test (ctest -R scenario/quotes) holds
  * every entry to its pages.
  */
-#define REF(v, p) {.version = (v), .page = (p)}
-#define REFQ(v, p, q) {.version = (v), .page = (p), .quote = (q)}
-/* The sentence at a version where its keyword differs. */
-#define REFQL(version, page, quote, lvl) {version, page, quote, 1, lvl}
 
 /* Sentences several checks rest on. */
 #define Q_NEGOTIATED_2503 "Both parties SHOULD: … Only use capabilities that were successfully negotiated"
@@ -474,200 +471,6 @@ static const mc_check_def_t builtins[] = {
                        "cursor may carry a nonce): only what they designate is compared."},
 };
 
-#define HTTP_REFS2(p) {REF(MC_VN_2025_06_18, p), REF(MC_VN_2025_11_25, p), {.version = NULL}}
-/* The Streamable HTTP page of the stateless revision. */
-#define HTTP_PAGE_2607 "basic/transports/streamable-http"
-/* What the session-era checks that end at 2026-07-28 say of that revision. */
-#define HTTP_NO_SESSIONS                                                                           \
-    "2026-07-28, which has no sessions and no GET stream "                                         \
-    "(basic/transports/streamable-http#earlier-streamable-http-revisions)."
-/* The stateless revision's words on what answers a request (its opening
- * list, under no heading; the link text [Server-Sent Events] is elided). */
-#define Q_ANSWER_SCOPED_2607                                                                       \
-    "The server answers each request with either a single JSON object or a \u2026 (SSE) stream " \
-    "scoped to that request, carrying request-related notifications followed by the final "      \
-    "response."
-#define HTTP_REFS3(p)                                                                              \
-    {REF(MC_VN_2025_03_26, p), REF(MC_VN_2025_06_18, p), REF(MC_VN_2025_11_25, p),              \
-     {.version = NULL}}
-
-/*
- * The checks of the Streamable HTTP transport, made while a scenario runs over
- * HTTP. Listed after builtins[] (mc_builtin_check_at), and held to their pages
- * by the quote test like them; kept apart from builtins[] so that a scenario
- * cannot name one as an undeclared check id (mc_builtin_check does not find
- * them), since a stdio run never makes them. Each quote is the spec's
- * sentence, verbatim, on the pages named.
- */
-static const mc_check_def_t http_checks[] = {
-    {.check = "http/notification-202",
-     .level = MC_LEVEL_MUST,
-     .quote = "If the server accepts the input, the server MUST return HTTP status code 202 "
-              "Accepted with no body.",
-     .refs = {REF(MC_VN_2025_03_26, "basic/transports#sending-messages-to-the-server"),
-              REF(MC_VN_2025_06_18, "basic/transports#sending-messages-to-the-server"),
-              REF(MC_VN_2025_11_25, "basic/transports#sending-messages-to-the-server"),
-              REFQ(MC_VN_2026_07_28, HTTP_PAGE_2607 "#sending-messages",
-                   "If the server accepts it, the server MUST return HTTP status code 202 "
-                   "Accepted with no body."),
-              {.version = NULL}},
-     .interpretation = "Judged on every POST whose body is a well-formed notification (up to "
-                       "2025-11-25 also a response, which that input covers). At 2026-07-28 "
-                       "the rule covers a notification only: the client of that revision "
-                       "sends no responses, so a POSTed response is not judged."},
-    {.check = "http/request-content-type",
-     .level = MC_LEVEL_MUST,
-     .quote = "If the input is a JSON-RPC _request_, the server MUST either return Content-Type: "
-              "text/event-stream, to initiate an SSE stream, or Content-Type: application/json, "
-              "to return one JSON object.",
-     .refs = {REFQ(MC_VN_2025_03_26, "basic/transports#sending-messages-to-the-server",
-                   "If the input contains any number of JSON-RPC _requests_, the server MUST "
-                   "either return Content-Type: text/event-stream, to initiate an SSE stream, or "
-                   "Content-Type: application/json, to return one JSON object."),
-              REF(MC_VN_2025_06_18, "basic/transports#sending-messages-to-the-server"),
-              REF(MC_VN_2025_11_25, "basic/transports#sending-messages-to-the-server"),
-              REFQ(MC_VN_2026_07_28, HTTP_PAGE_2607 "#sending-messages",
-                   "If the body is a JSON-RPC _request_, the server MUST return either "
-                   "Content-Type: application/json (a single JSON object) or Content-Type: "
-                   "text/event-stream (an SSE response stream)."),
-              {.version = NULL}}},
-    {.check = "http/session-id-visible-ascii",
-     .level = MC_LEVEL_MUST,
-     .quote = "The session ID MUST only contain visible ASCII characters (ranging from 0x21 to "
-              "0x7E).",
-     .refs = HTTP_REFS3("basic/transports#session-management"),
-     .interpretation = "Judged on the first Mcp-Session-Id the server assigns. Not judged at "
-                       HTTP_NO_SESSIONS},
-    {.check = "http/get-stream-no-response",
-     .level = MC_LEVEL_MUST,
-     .quote = "The server MUST NOT send a JSON-RPC _response_ on the stream unless resuming a "
-              "stream associated with a previous client request.",
-     .refs = HTTP_REFS3("basic/transports#listening-for-messages-from-the-server"),
-     .interpretation = "Judged on the GET stream the client opens after the handshake. Not "
-                       "judged at " HTTP_NO_SESSIONS},
-    {.check = "http/response-on-own-stream",
-     .level = MC_LEVEL_SHOULD,
-     .quote = "The SSE stream SHOULD eventually include JSON-RPC _response_ for the JSON-RPC "
-              "_request_ sent in the POST body.",
-     .refs = {REFQ(MC_VN_2025_03_26, "basic/transports#sending-messages-to-the-server",
-                   "The SSE stream SHOULD eventually include one JSON-RPC _response_ per each "
-                   "JSON-RPC _request_ sent in the POST body."),
-              REF(MC_VN_2025_06_18, "basic/transports#sending-messages-to-the-server"),
-              REFQ(MC_VN_2025_11_25, "basic/transports#sending-messages-to-the-server",
-                   "The SSE stream SHOULD eventually include a JSON-RPC _response_ for the "
-                   "JSON-RPC _request_ sent in the POST body."),
-              REFQL(MC_VN_2026_07_28, HTTP_PAGE_2607, Q_ANSWER_SCOPED_2607, MC_LEVEL_INFO),
-              {.version = NULL}},
-     .interpretation = "Judged on every answer (JSON body or SSE stream) to a POSTed request "
-                       "with a readable id: a response to another id on it breaks the rule. "
-                       "At 2026-07-28 the page says it without a keyword (the answer is "
-                       "scoped to its request), so a break there is INFO."},
-    {.check = "http/sse-event-id-unique",
-     .level = MC_LEVEL_MUST,
-     .quote = "If present, the ID MUST be globally unique across all streams within that "
-              "session\u2014or all streams with that specific client, if session management is "
-              "not in use.",
-     .refs = HTTP_REFS3("basic/transports#resumability-and-redelivery"),
-     .interpretation = "Every SSE event id the session receives is remembered (the last "
-                       "MC_HTTP_MAX_TRACKED_EVENT_IDS of them); one seen before, on any stream "
-                       "of the session, is a FAIL. A resumed stream repeating an id of the "
-                       "stream it resumes is a redelivery, not a reuse. Not judged at "
-                       "2026-07-28, which has no sessions and no resumption (its streams are "
-                       "not resumable, so it gives event ids no rule: "
-                       "basic/transports/streamable-http#receiving-messages)."},
-    {.check = "http/resume-own-stream",
-     .level = MC_LEVEL_MUST,
-     .quote = "The server MUST NOT replay messages that would have been delivered on a "
-              "different stream.",
-     .refs = HTTP_REFS3("basic/transports#resumability-and-redelivery"),
-     .interpretation = "When a stream ends before the response to its request, the client "
-                       "resumes it with GET and Last-Event-ID; an event on that GET whose id "
-                       "another stream of the session sent is a replayed message of another "
-                       "stream. Not judged at 2026-07-28, whose streams are not resumable "
-                       "(the client does not resume them: "
-                       "basic/transports/streamable-http#receiving-messages)."},
-    {.check = "http/sse-event-has-data",
-     .level = MC_LEVEL_INFO,
-     .quote = "Server can optionally make use of Server-Sent Events (SSE) to stream multiple "
-              "server messages.",
-     .refs = {REF(MC_VN_2025_03_26, "basic/transports#streamable-http"),
-              REF(MC_VN_2025_06_18, "basic/transports#streamable-http"),
-              REF(MC_VN_2025_11_25, "basic/transports#streamable-http"),
-              REFQ(MC_VN_2026_07_28, HTTP_PAGE_2607, Q_ANSWER_SCOPED_2607),
-              {.version = NULL}},
-     .interpretation = "An SSE event without a data field carries no message (event-stream "
-                       "clients do not dispatch it); it is reported, never failed."},
-
-    /* --- 2026-07-28: judged on the answers to the POSTs of that revision --- */
-    {.check = "http/stateless-no-server-request",
-     .level = MC_LEVEL_MUST,
-     .quote = "The server MUST NOT send independent JSON-RPC _requests_ on this stream.",
-     .refs = {REF(MC_VN_2026_07_28, "basic/transports/streamable-http#receiving-messages"),
-              {.version = NULL}},
-     .interpretation = "Any JSON-RPC request (method and id) on the SSE answer to a request "
-                       "of this revision breaks it: input the server needs comes back as an "
-                       "InputRequiredResult."},
-    {.check = "http/sse-accel-buffering",
-     .level = MC_LEVEL_SHOULD,
-     .quote = "When initiating an SSE stream, servers SHOULD include the X-Accel-Buffering: no "
-              "header in the HTTP response.",
-     .refs = {REF(MC_VN_2026_07_28, "basic/transports/streamable-http#receiving-messages"),
-              {.version = NULL}}},
-    {.check = "http/stateless-no-session-id",
-     .level = MC_LEVEL_SHOULD,
-     .quote = "A server that supports only this revision and receives such traffic from an "
-              "older client SHOULD respond as follows: \u2026 An Mcp-Session-Id header on a "
-              "request: ignore it, and do not mint or echo session IDs.",
-     .refs = {REF(MC_VN_2026_07_28,
-                  "basic/transports/streamable-http#earlier-streamable-http-revisions"),
-              {.version = NULL}},
-     .interpretation = "Read for every server on the answers to requests of this revision, "
-                       "which have no sessions: none carries an Mcp-Session-Id header."},
-    {.check = "http/method-not-found-404",
-     .level = MC_LEVEL_MUST,
-     .quote = "If the server does not implement the requested RPC method, it MUST respond with "
-              "404 Not Found and a JSON-RPC error with code -32601 (Method not found).",
-     .refs = {REF(MC_VN_2026_07_28, "basic/transports/streamable-http#protocol-version-header"),
-              {.version = NULL}},
-     .interpretation = "Judged on every JSON answer to a request of this revision that carries "
-                       "error -32601: its status is 404."},
-    {.check = "http/stateless-response-ends-stream",
-     .level = MC_LEVEL_SHOULD,
-     .quote = "The final JSON-RPC _response_ SHOULD terminate the stream.",
-     .refs = {REF(MC_VN_2026_07_28, "basic/transports/streamable-http#receiving-messages"),
-              {.version = NULL}},
-     .interpretation = "Judged on the SSE answers to requests of this revision: no message "
-                       "follows the response on its stream."},
-    {.check = "http/stateless-notification-related",
-     .level = MC_LEVEL_MUST,
-     .quote = "These notifications MUST relate to the originating client request.",
-     .refs = {REF(MC_VN_2026_07_28, "basic/transports/streamable-http#receiving-messages"),
-              {.version = NULL}},
-     .interpretation = "Judged on the SSE answers to requests of this revision, where it can be "
-                       "told: a notifications/progress whose token is not the request's, or a "
-                       "change notification (list_changed, resources/updated) on a stream that "
-                       "is no subscriptions/listen answer, relates to another request."},
-    {.check = "http/x-mcp-header-valid",
-     .level = MC_LEVEL_MUST,
-     .quote = "Constraints on x-mcp-header values: \u2026 MUST NOT be empty \u2026 MUST match "
-              "HTTP field-name token syntax (1*tchar, RFC 9110 Section 5.1) \u2026 MUST NOT "
-              "contain control characters, including carriage return (CR, \\r) or line feed "
-              "(LF, \\n) \u2026 MUST be case-insensitively unique among all x-mcp-header values "
-              "in the inputSchema \u2026 MUST only be applied to parameters with primitive types "
-              "(integer, string, boolean). \u2026 MUST only be applied to properties that are "
-              "_statically reachable_ from the schema root \u2026 The chain MUST NOT pass through "
-              "items (or any other array keyword), composition keywords (oneOf, anyOf, allOf, "
-              "not), conditional keywords (if/then/else), or $ref.",
-     .refs = {REF(MC_VN_2026_07_28, "basic/transports/streamable-http#schema-extension"),
-              {.version = NULL}},
-     .interpretation = "Judged on every tool of a tools/list result over HTTP at this revision "
-                       "that has an annotation: a value that is empty, no token (a control "
-                       "character is no tchar), used twice "
-                       "(any case), on a parameter whose type is not integer, string or boolean "
-                       "(a parameter without a type included), or reached through anything but "
-                       "properties keys fails, and the harness then mirrors none of the tool's "
-                       "parameters, as a client rejects such a tool."},
-};
 
 const char *mc_schema_check_for(const char *method, const char *instance_path)
 {
@@ -726,16 +529,5 @@ const mc_check_def_t *mc_builtin_check_at(size_t i)
 
     if (i < n)
         return &builtins[i];
-    i -= n;
-    return i < sizeof(http_checks) / sizeof(http_checks[0]) ? &http_checks[i] : NULL;
-}
-
-const mc_check_def_t *mc_builtin_http_check(const char *id)
-{
-    size_t i;
-
-    for (i = 0; id != NULL && i < sizeof(http_checks) / sizeof(http_checks[0]); i++)
-        if (strcmp(http_checks[i].check, id) == 0)
-            return &http_checks[i];
-    return NULL;
+    return mc__builtin_http_at(i - n);
 }

@@ -200,10 +200,10 @@ enum MHD_Result mc__hs_do_post_modern(hs_t *hs, struct MHD_Connection *c, hs_req
  * id as compact JSON, or NULL when it could not be read. */
 enum MHD_Result mc__hs_unsupported_version(hs_t *hs, struct MHD_Connection *c,
                                            const char *requested, const char *id);
-/* The id of the request a POSTed body holds, as compact JSON, into id (""
- * when it holds none that can be read: no JSON object, no string or
- * integer id, or one longer than cap). */
-void mc__hs_body_id(const char *text, size_t len, char *id, size_t cap);
+/* The id of the request text holds as compact JSON, whatever its length
+ * (malloc'd; the caller frees), or NULL when it holds no request whose id is
+ * a string or an integer. */
+char *mc__hs_body_id_dup(const char *text, size_t len);
 /* The response stream s of the stateless session se closed before its
  * answer: its request is cancelled (a listen ends, a tool call stops). */
 void mc__hs_modern_cancel(hs_sess_t *se, const hs_stream_t *s);

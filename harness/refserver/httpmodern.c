@@ -211,13 +211,17 @@ static void body_read(const char *text, size_t len, hm_body_t *b)
     }
 }
 
-void mc__hs_body_id(const char *text, size_t len, char *id, size_t cap)
+char *mc__hs_body_id_dup(const char *text, size_t len)
 {
-    hm_body_t b;
+    json_object *o = mc__hs_parse_body(text, len), *v;
+    char *id = NULL;
 
-    body_read(text, len, &b);
-    snprintf(id, cap, "%s", strlen(b.id) < cap ? b.id : "");
-    json_object_put(b.o);
+    if (o != NULL && json_object_is_type(o, json_type_object) &&
+        json_object_object_get_ex(o, "method", NULL) && json_object_object_get_ex(o, "id", &v) &&
+        mc_jsonrpc_id_valid(v))
+        id = strdup(json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN));
+    json_object_put(o);
+    return id;
 }
 
 int mc__hs_modern_wants(const char *pv, const char *sid, const char *body, size_t len)

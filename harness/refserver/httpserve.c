@@ -498,11 +498,14 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
     if (pv != NULL && !known_version(pv) && !mc_version_has(pv, MC_VF_STATELESS)) {
         /* An error response carries the id of the request it refuses when
          * that id can be read (basic#responses), whatever refused it. */
-        char id[64] = "";
+        char *id = NULL;
+        enum MHD_Result rc;
         if (strcmp(method, "POST") == 0 && !rq->too_big &&
             hs->bug != RS_HTTP_BUG_UNSUPPORTED_VERSION_NULL_ID)
-            mc__hs_body_id(rq->body ? rq->body : "", rq->len, id, sizeof(id));
-        return mc__hs_unsupported_version(hs, c, pv, id[0] ? id : NULL);
+            id = mc__hs_body_id_dup(rq->body ? rq->body : "", rq->len);
+        rc = mc__hs_unsupported_version(hs, c, pv, id);
+        free(id);
+        return rc;
     }
     if (strcmp(method, "POST") == 0)
         return do_post(hs, c, rq);

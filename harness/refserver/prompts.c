@@ -230,77 +230,35 @@ static void get_ir_prompt(mc_refserver_t *rs, json_object *id, const char *name,
     mc__rs_result(rs, id, res);
 }
 
-void mc__rs_prompts_get(mc_refserver_t *rs, json_object *id, json_object *params)
+/* params.arguments: absent, or an object of strings (*args, borrowed). On
+ * anything else answers id with -32602 and returns 0. */
+static int arguments_ok(mc_refserver_t *rs, json_object *id, json_object *params,
+                        json_object **args)
 {
-    const char *name = mc__rs_get_str(params, "name");
-    json_object *args = NULL, *res, *msgs;
-    char text[RS_MAX_ECHO_TEXT + 128];
-    int i;
+    *args = NULL;
+    if (!json_object_object_get_ex(params, "arguments", args) || *args == NULL)
+        return 1;
+    if (!json_object_is_type(*args, json_type_object)) {
+        mc__rs_error(rs, id, MC_RPC_INVALID_PARAMS, "params.arguments must be an object", NULL);
+        return 0;
+    }
+    json_object_object_foreach(*args, k, v)
+    {
+        (void)k;
+        if (!json_object_is_type(v, json_type_string)) {
+            mc__rs_error(rs, id, MC_RPC_INVALID_PARAMS, "prompt arguments must be strings", NULL);
+            return 0;
+        }
+    }
+    return 1;
+}
 
-    if (name == NULL) {
-        mc__rs_error(rs, id, MC_RPC_INVALID_PARAMS, "params.name must be a string", NULL);
-        return;
-    }
-    if (json_object_object_get_ex(params, "arguments", &args) && args != NULL) {
-        if (!json_object_is_type(args, json_type_object)) {
-            mc__rs_error(rs, id, MC_RPC_INVALID_PARAMS, "params.arguments must be an object",
-                         NULL);
-            return;
-        }
-        json_object_object_foreach(args, k, v)
-        {
-            (void)k;
-            if (!json_object_is_type(v, json_type_string)) {
-                mc__rs_error(rs, id, MC_RPC_INVALID_PARAMS, "prompt arguments must be strings",
-                             NULL);
-                return;
-            }
-        }
-    }
-    i = find_prompt(rs, name);
-    if (i >= 0)
-        mc__rs_log_activity(rs, "prompts", "getting", name);
-    if (i == IR_PROMPT_INDEX) {
-        get_ir_prompt(rs, id, name, params);
-        return;
-    }
-    res = json_object_new_object();
-    msgs = json_object_new_array();
-    if (i == -1) {
-        if (!rs_bug_on(rs, PROMPT_UNKNOWN_ACCEPTED)) {
-            json_object_put(res);
-            json_object_put(msgs);
-            mc__rs_error(rs, id,
-                         rs_bug_on(rs, PROMPT_UNKNOWN_CODE) ? MC_RPC_METHOD_NOT_FOUND
-                                                            : MC_RPC_INVALID_PARAMS,
-                         "unknown prompt", NULL);
-            return;
-        }
-        add_message(rs, msgs, "user", mc__rs_text_block(rs, "(no such prompt)"));
-        mc__rs_put(rs, res, "messages", msgs);
-        mc__rs_result(rs, id, res);
-        return;
-    }
-    if (i >= 0) {
-        const char *missing = missing_argument(rs, i, args);
-        if (missing != NULL) {
-            json_object_put(res);
-            json_object_put(msgs);
-            snprintf(text, sizeof(text), "missing required argument \"%s\"", missing);
-            mc__rs_error(rs, id, MC_RPC_INVALID_PARAMS, text, NULL);
-            return;
-        }
-        mc__rs_put_str(rs, res, "description", rs_prompts[i].description);
-    }
-    if (i == 2 && !resource_uri_ok(mc__rs_get_str(args, "resourceUri"))) {
-        /* The URI becomes the embedded resource's uri, which the schema
-         * requires to be an absolute URI: refuse it as an invalid argument. */
-        json_object_put(res);
-        json_object_put(msgs);
-        mc__rs_error(rs, id, MC_RPC_INVALID_PARAMS,
-                     "argument \"resourceUri\" must be an absolute URI (scheme:rest)", NULL);
-        return;
-    }
+/* The messages of listed prompt i (0 to 4, or another listed name) with args. */
+static void add_prompt_messages(mc_refserver_t *rs, json_object *msgs, int i, const char *name,
+                                json_object *args)
+{
+    char text[RS_MAX_ECHO_TEXT + 128];
+
     switch (i) {
     case 0:
         add_message(rs, msgs, rs_bug_on(rs, PROMPT_ROLE_INVALID) ? "system" : "user",
@@ -350,6 +308,66 @@ void mc__rs_prompts_get(mc_refserver_t *rs, json_object *id, json_object *params
         add_message(rs, msgs, "user", mc__rs_text_block(rs, text));
         break;
     }
+}
+
+void mc__rs_prompts_get(mc_refserver_t *rs, json_object *id, json_object *params)
+{
+    const char *name = mc__rs_get_str(params, "name");
+    json_object *args = NULL, *res, *msgs;
+    char text[RS_MAX_ECHO_TEXT + 128];
+    int i;
+
+    if (name == NULL) {
+        mc__rs_error(rs, id, MC_RPC_INVALID_PARAMS, "params.name must be a string", NULL);
+        return;
+    }
+    if (!arguments_ok(rs, id, params, &args))
+        return;
+    i = find_prompt(rs, name);
+    if (i >= 0)
+        mc__rs_log_activity(rs, "prompts", "getting", name);
+    if (i == IR_PROMPT_INDEX) {
+        get_ir_prompt(rs, id, name, params);
+        return;
+    }
+    res = json_object_new_object();
+    msgs = json_object_new_array();
+    if (i == -1) {
+        if (!rs_bug_on(rs, PROMPT_UNKNOWN_ACCEPTED)) {
+            json_object_put(res);
+            json_object_put(msgs);
+            mc__rs_error(rs, id,
+                         rs_bug_on(rs, PROMPT_UNKNOWN_CODE) ? MC_RPC_METHOD_NOT_FOUND
+                                                            : MC_RPC_INVALID_PARAMS,
+                         "unknown prompt", NULL);
+            return;
+        }
+        add_message(rs, msgs, "user", mc__rs_text_block(rs, "(no such prompt)"));
+        mc__rs_put(rs, res, "messages", msgs);
+        mc__rs_result(rs, id, res);
+        return;
+    }
+    if (i >= 0) {
+        const char *missing = missing_argument(rs, i, args);
+        if (missing != NULL) {
+            json_object_put(res);
+            json_object_put(msgs);
+            snprintf(text, sizeof(text), "missing required argument \"%s\"", missing);
+            mc__rs_error(rs, id, MC_RPC_INVALID_PARAMS, text, NULL);
+            return;
+        }
+        mc__rs_put_str(rs, res, "description", rs_prompts[i].description);
+    }
+    if (i == 2 && !resource_uri_ok(mc__rs_get_str(args, "resourceUri"))) {
+        /* The URI becomes the embedded resource's uri, which the schema
+         * requires to be an absolute URI: refuse it as an invalid argument. */
+        json_object_put(res);
+        json_object_put(msgs);
+        mc__rs_error(rs, id, MC_RPC_INVALID_PARAMS,
+                     "argument \"resourceUri\" must be an absolute URI (scheme:rest)", NULL);
+        return;
+    }
+    add_prompt_messages(rs, msgs, i, name, args);
     mc__rs_put(rs, res, "messages", msgs);
     mc__rs_result(rs, id, res);
 }
