@@ -105,6 +105,8 @@ def main():
         os.makedirs(os.path.join(own, "scenarios", "lifecycle"))
         shutil.copy(os.path.join(data, "scenarios", "lifecycle", "ping.jsonc"),
                     os.path.join(own, "scenarios", "lifecycle"))
+        # The scenario names its checks by id: the library's catalogue comes along.
+        shutil.copy(os.path.join(data, "scenarios", "checks.json"), os.path.join(own, "scenarios"))
         shutil.copytree(os.path.join(data, "schemas"), os.path.join(own, "schemas"))
         env2 = dict(env, MCPCHECK_DATA_DIR=own)
         p = sh([mcpcheck, "list"], cwd, env2)
