@@ -1,6 +1,8 @@
 /*
  * httpjudge.c - the answers of "http" steps go through the session's judge
- * (httprun.h, mc__httprun_judge_exchange), as every other message does.
+ * (httprun.h), as every other message does: a POST step's message and its
+ * answer, and for a resume step the streams as the client read them (the
+ * first events of the dropped stream, the other stream, the replay).
  */
 #include <string.h>
 #include <strings.h>
@@ -36,15 +38,39 @@ static int readable_request(const char *body, size_t len)
 typedef struct judge_feed {
     mc_judge_t *j;
     uint64_t seq;
+    size_t limit; /* events to feed (0: all) */
+    size_t n;     /* events seen: those with an id or data */
 } judge_feed_t;
 
 static int judge_event(void *ctx, const mc_sse_event_t *ev)
 {
     judge_feed_t *f = ctx;
 
+    if (!ev->has_id && ev->data_len == 0)
+        return 0;
+    f->n++;
     if (ev->data_len > 0)
         mc_judge_inbound(f->j, f->seq, MC_FRAME_LINE, 0, ev->data, ev->data_len, NULL);
-    return 0;
+    return f->limit > 0 && f->n >= f->limit;
+}
+
+void mc__httprun_judge_sent(mc_judge_t *j, uint64_t seq, const char *body, size_t body_len)
+{
+    if (j != NULL && body != NULL)
+        mc_judge_outbound(j, seq, body, body_len);
+}
+
+void mc__httprun_judge_stream(mc_judge_t *j, uint64_t seq, const char *body, size_t body_len,
+                              size_t limit)
+{
+    mc_sse_t p;
+    judge_feed_t f = {j, seq, limit, 0};
+
+    if (j == NULL || body == NULL || body_len == 0)
+        return;
+    mc_sse_init(&p, 0, 0);
+    mc_sse_feed(&p, body, body_len, judge_event, &f);
+    mc_sse_free(&p);
 }
 
 /*
@@ -69,11 +95,7 @@ void mc__httprun_judge_exchange(mc_judge_t *j, uint64_t seq, const char *body, s
     if (x->body == NULL || x->body_len == 0 || x->body_truncated)
         return;
     if (strncasecmp(x->ctype, "text/event-stream", 17) == 0) {
-        mc_sse_t p;
-        judge_feed_t f = {j, seq};
-        mc_sse_init(&p, 0, 0);
-        mc_sse_feed(&p, x->body, x->body_len, judge_event, &f);
-        mc_sse_free(&p);
+        mc__httprun_judge_stream(j, seq, x->body, x->body_len, 0);
         return;
     }
     if (strncasecmp(x->ctype, "application/json", 16) != 0)

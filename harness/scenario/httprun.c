@@ -278,7 +278,7 @@ static int resume_exchange(mc_httprun_t *hr, const char *method, const char *con
  * step not applicable: resuming is a MAY.
  */
 static int resume_step(mc_httprun_t *hr, const mc_step_http_t *sp, const mc_httprun_fill_t *fill,
-                       const char *const *hl, const char *version, int within,
+                       const char *const *hl, const char *version, int within, mc_judge_t *judge,
                        mc_scenario_result_t *res, uint64_t seq, int64_t t_ms,
                        mc_httprun_outcome_t *out)
 {
@@ -321,6 +321,14 @@ static int resume_step(mc_httprun_t *hr, const mc_step_http_t *sp, const mc_http
 
     resume_exchange(hr, "POST", hl, body_a, within, events > 0 ? events : 1, res, seq, t_ms,
                     "(the stream to resume; dropped after its first events)", &x, a);
+    /* The judge sees what a client that stopped reading there received: the
+     * first events of the stream; the rest comes with the replay. */
+    if (strncasecmp(x.ctype, "text/event-stream", 17) == 0) {
+        mc__httprun_judge_sent(judge, seq, body_a, strlen(body_a));
+        mc__httprun_judge_stream(judge, seq, x.body, x.body_len, events > 0 ? (size_t)events : 1);
+    } else {
+        mc__httprun_judge_exchange(judge, seq, body_a, strlen(body_a), &x);
+    }
     mc_http_exchange_free(&x);
     if (a->last_id[0] == '\0' || has_response(a, a_id)) {
         out->not_applicable = 1;
@@ -335,6 +343,7 @@ static int resume_step(mc_httprun_t *hr, const mc_step_http_t *sp, const mc_http
     }
     resume_exchange(hr, "POST", hl, body_b, within, 0, res, seq, t_ms,
                     "(another stream of the session)", &x, b);
+    mc__httprun_judge_exchange(judge, seq, body_b, strlen(body_b), &x);
     mc_http_exchange_free(&x);
 
     snprintf(gh[ng++], sizeof(gh[0]), "Accept: text/event-stream");
@@ -350,6 +359,8 @@ static int resume_step(mc_httprun_t *hr, const mc_step_http_t *sp, const mc_http
                     "(resume the first stream with Last-Event-ID)", &x, r);
     snprintf(out->actual, sizeof(out->actual), "GET with Last-Event-ID %.60s: %ld %.60s, %zu events",
              a->last_id, x.status, x.ctype, r->n);
+    if (x.status == 200 && strncasecmp(x.ctype, "text/event-stream", 17) == 0)
+        mc__httprun_judge_stream(judge, seq, x.body, x.body_len, 0);
     if (x.status != 200 || strncasecmp(x.ctype, "text/event-stream", 17) != 0) {
         out->not_applicable = 1;
         snprintf(out->message, sizeof(out->message),
@@ -614,7 +625,7 @@ int mc_httprun_step(mc_httprun_t *hr, const mc_step_http_t *sp, const mc_httprun
         return MC_OK;
     step_headers(hr, sp, fill->headers, method, version, &h);
     if (sp->resume && sp->method == MC_STEP_HTTP_POST)
-        return resume_step(hr, sp, fill, h.list, version, within, res, seq, t_ms, out);
+        return resume_step(hr, sp, fill, h.list, version, within, judge, res, seq, t_ms, out);
     if (msg != NULL) {
         body = json_object_to_json_string_ext(msg, JSON_C_TO_STRING_PLAIN |
                                                        JSON_C_TO_STRING_NOSLASHESCAPE);

@@ -92,5 +92,14 @@ int mc_httprun_step(mc_httprun_t *hr, const mc_step_http_t *sp, const mc_httprun
  */
 void mc__httprun_judge_exchange(mc_judge_t *j, uint64_t seq, const char *body, size_t body_len,
                                 const mc_http_exchange_t *x);
+
+/* Feeds a message an http step sent to j (NULL: nothing). */
+void mc__httprun_judge_sent(mc_judge_t *j, uint64_t seq, const char *body, size_t body_len);
+
+/* Feeds the messages of the first limit events of an SSE body (0: all of
+ * them; an event counts when it has an id or data, as a reader that stopped
+ * there received them) to j as inbound messages. */
+void mc__httprun_judge_stream(mc_judge_t *j, uint64_t seq, const char *body, size_t body_len,
+                              size_t limit);
 #endif
 #endif /* MC_SCENARIO_HTTPRUN_H */
