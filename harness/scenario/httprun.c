@@ -266,6 +266,40 @@ static int resume_exchange(mc_httprun_t *hr, const char *method, const char *con
     return rc;
 }
 
+/* The replay r of stream a after its last event holds nothing of stream b
+ * (the request b_id's): out says whether it did and what it held. */
+static void judge_replay(const ev_list_t *a, const ev_list_t *b, const ev_list_t *r,
+                         const char *a_id, const char *b_id, mc_httprun_outcome_t *out)
+{
+    size_t i, k;
+
+    for (i = 0; i < r->n && out->pass; i++) {
+        const ev_item_t *e = &r->e[i];
+        for (k = 0; k < b->n && out->pass; k++) {
+            const ev_item_t *o = &b->e[k];
+            if ((e->id[0] && strcmp(e->id, o->id) == 0) ||
+                (e->data_hash != 0 && e->data_hash == o->data_hash)) {
+                out->pass = 0;
+                snprintf(out->message, sizeof(out->message),
+                         "the replay after event %.60s carried event %.60s, a message of the "
+                         "other stream (request %.40s)",
+                         a->last_id, e->id[0] ? e->id : "(no id)", b_id);
+            }
+        }
+        if (out->pass && strcmp(e->resp_id, b_id) == 0) {
+            out->pass = 0;
+            snprintf(out->message, sizeof(out->message),
+                     "the replay after event %.60s carried the response to %.40s, the request "
+                     "of another stream",
+                     a->last_id, b_id);
+        }
+    }
+    if (out->pass)
+        snprintf(out->message, sizeof(out->message),
+                 "the replay after event %.60s held %zu events of its own stream%s", a->last_id,
+                 r->n, has_response(r, a_id) ? ", the response included" : "");
+}
+
 /*
  * The "resume" form of a POST step: POST the message and read `events`
  * SSE events, then drop the connection (events that came in the same read
@@ -291,7 +325,7 @@ static int resume_step(mc_httprun_t *hr, const mc_step_http_t *sp, const mc_http
     char gh[4][400];
     const char *gl[5];
     mc_http_exchange_t x;
-    size_t i, k, ng = 0;
+    size_t i, ng = 0;
     int events = sp->events != MC_STEP_UNSET ? sp->events : 1;
 
     if (a == NULL) {
@@ -370,31 +404,7 @@ static int resume_step(mc_httprun_t *hr, const mc_step_http_t *sp, const mc_http
         return MC_OK;
     }
     mc_http_exchange_free(&x);
-    for (i = 0; i < r->n && out->pass; i++) {
-        const ev_item_t *e = &r->e[i];
-        for (k = 0; k < b->n && out->pass; k++) {
-            const ev_item_t *o = &b->e[k];
-            if ((e->id[0] && strcmp(e->id, o->id) == 0) ||
-                (e->data_hash != 0 && e->data_hash == o->data_hash)) {
-                out->pass = 0;
-                snprintf(out->message, sizeof(out->message),
-                         "the replay after event %.60s carried event %.60s, a message of the "
-                         "other stream (request %.40s)",
-                         a->last_id, e->id[0] ? e->id : "(no id)", b_id);
-            }
-        }
-        if (out->pass && strcmp(e->resp_id, b_id) == 0) {
-            out->pass = 0;
-            snprintf(out->message, sizeof(out->message),
-                     "the replay after event %.60s carried the response to %.40s, the request "
-                     "of another stream",
-                     a->last_id, b_id);
-        }
-    }
-    if (out->pass)
-        snprintf(out->message, sizeof(out->message),
-                 "the replay after event %.60s held %zu events of its own stream%s", a->last_id,
-                 r->n, has_response(r, a_id) ? ", the response included" : "");
+    judge_replay(a, b, r, a_id, b_id, out);
     free(a);
     return MC_OK;
 }
