@@ -1,6 +1,6 @@
 /*
- * httpbugs.c - the Streamable HTTP violation switches: lookup by name, the
- * --list-http-bugs lines, and what must catch each switch, and where.
+ * httpbugs.c - the Streamable HTTP violation switches: lookup by name and
+ * the --list-http-bugs lines (what must catch each is in catches.c).
  *
  * The HTTP counterpart of inject.c and catches.c: for every switch of
  * httpserve.h, the
@@ -15,6 +15,7 @@
 
 #include "core/version.h"
 #include "refserver/httpserve.h"
+#include "refserver/inject.h"
 
 /* Bytes of one --list-http-bugs line. */
 #define RS_HTTP_BUG_LINE_MAX 1024
@@ -46,8 +47,8 @@ void mc_refserver_http_list_bugs(void (*fn)(void *ctx, const char *line), void *
         if (strncmp(g_bugs[i].desc, MC_VN_2026_07_28 ":", strlen(MC_VN_2026_07_28) + 1) == 0) {
             snprintf(line, sizeof(line), "%s\t%s\t%s\t%s/basic/transports/streamable-http\t%s\t%s",
                      g_bugs[i].id, g_bugs[i].level, g_bugs[i].desc, MC_VN_2026_07_28,
-                     mc__rs_http_bug_catchers((rs_http_bug_t)(i + 1)),
-                     mc__rs_http_bug_where((rs_http_bug_t)(i + 1)));
+                     mc__rs_switch_catchers(g_bugs[i].id),
+                     mc__rs_switch_where(g_bugs[i].id));
             fn(ctx, line);
             continue;
         }
@@ -56,70 +57,8 @@ void mc_refserver_http_list_bugs(void (*fn)(void *ctx, const char *line), void *
                  strstr(g_bugs[i].id, "resume") != NULL || strstr(g_bugs[i].id, "event-id")
                      ? "resumability-and-redelivery"
                      : "streamable-http",
-                 mc__rs_http_bug_catchers((rs_http_bug_t)(i + 1)),
-                 mc__rs_http_bug_where((rs_http_bug_t)(i + 1)));
+                 mc__rs_switch_catchers(g_bugs[i].id),
+                 mc__rs_switch_where(g_bugs[i].id));
         fn(ctx, line);
     }
-}
-
-typedef struct rs_http_catch {
-    rs_http_bug_t bug;
-    const char *checks; /* check ids, comma-separated */
-    const char *where;  /* scenario id globs, comma-separated */
-} rs_http_catch_t;
-
-static const rs_http_catch_t rs_http_catches[] = {
-    {RS_HTTP_BUG_NOTIFICATION_200, "http/notification-202,transport/http/notification-202",
-     "transport/get-stream,transport/notification-accepted"},
-    {RS_HTTP_BUG_SESSION_OPTIONAL, "transport/http/session-required", "transport/session-required"},
-    {RS_HTTP_BUG_SESSION_AFTER_DELETE, "transport/http/session-ended-404",
-     "transport/session-deleted"},
-    {RS_HTTP_BUG_FOREIGN_ORIGIN, "transport/http/origin-refused,transport/http/origin-validated",
-     "transport/origin-foreign,transport/origin-validated"},
-    {RS_HTTP_BUG_SSE_NO_DATA, "http/sse-event-has-data", "transport/get-stream"},
-    {RS_HTTP_BUG_RESPONSE_WRONG_STREAM, "http/get-stream-no-response",
-     "transport/resume-own-stream"},
-    {RS_HTTP_BUG_SESSION_ID_INVISIBLE, "http/session-id-visible-ascii", "transport/get-stream"},
-    {RS_HTTP_BUG_SSE_EVENT_ID_REUSED, "http/sse-event-id-unique", "transport/sse-event-id-unique"},
-    {RS_HTTP_BUG_RESUME_OTHER_STREAM, "transport/http/resume-no-other-stream",
-     "transport/resume-own-stream"},
-    {RS_HTTP_BUG_HEADER_MISMATCH_ACCEPTED, "transport/http/header-body-mismatch",
-     "transport/header-method-mismatch,transport/header-name-mismatch"},
-    {RS_HTTP_BUG_HEADER_WRONG_ERROR, "transport/http/header-rejection-status",
-     "transport/header-method-missing"},
-    {RS_HTTP_BUG_PARAM_HEADER_IGNORED, "transport/http/param-header-mismatch",
-     "transport/param-header-mismatch"},
-    {RS_HTTP_BUG_SSE_BUFFERED, "http/sse-accel-buffering", "progress/no-token"},
-    {RS_HTTP_BUG_STATELESS_SESSION_ID, "http/stateless-no-session-id", "transport/get-405"},
-    {RS_HTTP_BUG_PARAM_HEADER_DUPLICATE, "http/x-mcp-header-valid", "discovery/tools-input-schema"},
-    {RS_HTTP_BUG_LISTEN_ON_REQUEST_STREAM, "http/stateless-notification-related",
-     "resources/listen-opt-in"},
-    {RS_HTTP_BUG_META_MISSING_200, "transport/http/meta-required-400",
-     "transport/meta-required-400"},
-    {RS_HTTP_BUG_UNSUPPORTED_VERSION_NULL_ID, "wire/response-id",
-     "transport/unsupported-version-400,transport/protocol-version-invalid"},
-    {RS_HTTP_BUG_UNREADABLE_BODY_200, "transport/http/unacceptable-input-error-status",
-     "transport/unreadable-body-error-status"},
-};
-
-static const rs_http_catch_t *find(rs_http_bug_t bug)
-{
-    size_t i;
-
-    for (i = 0; i < sizeof(rs_http_catches) / sizeof(rs_http_catches[0]); i++)
-        if (rs_http_catches[i].bug == bug)
-            return &rs_http_catches[i];
-    return NULL;
-}
-
-const char *mc__rs_http_bug_catchers(rs_http_bug_t bug)
-{
-    const rs_http_catch_t *c = find(bug);
-    return c != NULL ? c->checks : "";
-}
-
-const char *mc__rs_http_bug_where(rs_http_bug_t bug)
-{
-    const rs_http_catch_t *c = find(bug);
-    return c != NULL ? c->where : "";
 }

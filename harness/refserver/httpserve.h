@@ -92,12 +92,6 @@ rs_http_bug_t mc_refserver_http_bug(const char *name);
  * reference), one line per call of fn. */
 void mc_refserver_http_list_bugs(void (*fn)(void *ctx, const char *line), void *ctx);
 
-/* The ids of the checks that must catch bug, comma-separated; no other
- * check's finding counts (httpbugs.c). "" when none. */
-const char *mc__rs_http_bug_catchers(rs_http_bug_t bug);
-/* The scenarios that exercise the rule bug breaks: scenario id globs,
- * comma-separated, as `mcpcheck run --filter` takes them. "" when none. */
-const char *mc__rs_http_bug_where(rs_http_bug_t bug);
 
 /* Flags of mc_refserver_http_serve. */
 /* SSE polling: every SSE answer to a POST starts with a priming event (an

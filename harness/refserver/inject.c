@@ -128,7 +128,7 @@ void mc_refserver_list_bugs(void (*fn)(void *ctx, const char *line), void *ctx)
         bug_versions((rs_bug_t)i, vers, sizeof(vers));
         snprintf(line, sizeof(line), "%s\t%s\t%s\t%s\t%s\t%s\t%s", rs_bugs[i].name,
                  rs_bugs[i].level, rs_bugs[i].rule, rs_bugs[i].ref, vers,
-                 mc__rs_bug_catchers((rs_bug_t)i), mc__rs_bug_where((rs_bug_t)i));
+                 mc__rs_switch_catchers(rs_bugs[i].name), mc__rs_switch_where(rs_bugs[i].name));
         fn(ctx, line);
     }
 }

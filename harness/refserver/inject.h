@@ -300,13 +300,15 @@ rs_bug_t mc__rs_bug_find(const char *name);
 const char *mc__rs_bug_name(rs_bug_t bug);
 
 /*
- * The ids of the checks that must catch bug, comma-separated: a FAIL or WARN
- * of one of them (an INFO, for a switch of level INFO) proves the switch
- * caught, and no other check's finding counts (catches.c). "" when none.
+ * The ids of the checks that must catch the switch named name (of this table
+ * or of httpserve.h), comma-separated: a FAIL or WARN of one of them (an INFO,
+ * for a switch of level INFO) proves it caught, and no other check's finding
+ * counts (catches.c). "" when none.
  */
-const char *mc__rs_bug_catchers(rs_bug_t bug);
-/* The scenarios that exercise the rule bug breaks: scenario id globs,
- * comma-separated, as `mcpcheck run --filter` takes them. "" when none. */
-const char *mc__rs_bug_where(rs_bug_t bug);
+const char *mc__rs_switch_catchers(const char *name);
+/* The scenarios that exercise the rule the switch named name breaks:
+ * scenario id globs, comma-separated, as `mcpcheck run --filter` takes
+ * them. "" when none. */
+const char *mc__rs_switch_where(const char *name);
 
 #endif /* MC_REFSERVER_INJECT_H */
