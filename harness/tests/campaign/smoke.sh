@@ -2,6 +2,7 @@
 # smoke.sh MCPCHECK REFSERVER TEST_TARGET - a few short fuzzing campaigns.
 set -u
 MC=$1 RS=$2 TT=$3
+. "$(dirname "$0")/../testenv.sh"
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
@@ -112,10 +113,10 @@ grep -q "could not run" "$TMP/nostart/report.html" || fail "report.html does not
 # 4. SIGINT ends an unbounded campaign with its report; nothing is left behind.
 "$MC" fuzz --seconds 0 --seed 3 --out "$TMP/int" -- "$RS" --root "$TMP/root" 2>"$TMP/int.err" &
 pid=$!
-for _ in $(seq 1 100); do [[ -s $TMP/int/stats.tsv ]] && break; sleep 0.1; done
+for _ in $(seq 1 $((100 * MC_TEST_MULT))); do [[ -s $TMP/int/stats.tsv ]] && break; sleep 0.1; done
 sleep 1
 kill -INT $pid
-for _ in $(seq 1 100); do kill -0 $pid 2>/dev/null || break; sleep 0.1; done
+for _ in $(seq 1 $((100 * MC_TEST_MULT))); do kill -0 $pid 2>/dev/null || break; sleep 0.1; done
 kill -0 $pid 2>/dev/null && { kill -KILL $pid; fail "SIGINT did not end the campaign"; }
 wait $pid
 [[ -s $TMP/int/report.md ]] || fail "no report after SIGINT"

@@ -13,9 +13,11 @@ import select
 import subprocess
 import sys
 import time
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from testenv import budget  # noqa: E402
 
 HINT = b"type one request per line"
-BUDGET_S = 20
+BUDGET_S = budget(20)
 
 
 def read_until(fd, needle, deadline):

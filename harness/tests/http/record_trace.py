@@ -19,6 +19,8 @@ import os
 import subprocess
 import sys
 import tempfile
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from testenv import budget  # noqa: E402
 
 MARKER = "--resources=1"  # makes this test's servers recognisable in ps
 
@@ -29,7 +31,7 @@ ping
 """
 
 
-def run(cmd, timeout=300, **kw):
+def run(cmd, timeout=budget(300), **kw):
     return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, **kw)
 
 

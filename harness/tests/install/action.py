@@ -16,6 +16,8 @@ import shutil
 import subprocess
 import sys
 import tempfile
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from testenv import budget  # noqa: E402
 
 failures = 0
 KEYS = ["passed", "failed", "errors", "known", "warnings", "info", "ignored", "skipped",
@@ -49,7 +51,7 @@ def one(script, mcpcheck, refserver, tmp, name, inject, want_code):
                MC_VERSIONS="2025-06-18,2025-11-25", MC_ARGS="--filter lifecycle/* -q",
                MC_REPORT_DIR=os.path.join(gh, "reports"))
     p = subprocess.run(["bash", script, "run"], cwd=gh, env=env, capture_output=True, text=True,
-                       timeout=120)
+                       timeout=budget(120))
     check(p.returncode == 0, "%s: the run step itself succeeds (exit %d)" % (name, p.returncode))
     out = outputs(output)
     with open(os.path.join(gh, "reports", "report.json"), encoding="utf-8") as f:
@@ -71,7 +73,7 @@ def one(script, mcpcheck, refserver, tmp, name, inject, want_code):
           re.search(r"^\| failed \| %d \|$" % oc["failed"], text, re.M) is not None,
           "%s: the summary's counts are report.json's" % name)
     gate = subprocess.run(["bash", script, "gate"], env=dict(os.environ,
-                          MC_EXIT_CODE=out.get("exit-code", "")), timeout=30)
+                          MC_EXIT_CODE=out.get("exit-code", "")), timeout=budget(30))
     check(gate.returncode == want_code, "%s: the gate step exits %d" % (name, want_code))
     return text, rep
 
@@ -103,7 +105,7 @@ def main():
                   "action.yml maps an input onto %s" % var)
         p = subprocess.run(["bash", script, "run"], env=dict(os.environ, MC_COMMAND="",
                            MC_URL="", GITHUB_OUTPUT=os.path.join(tmp, "none")),
-                           capture_output=True, text=True, timeout=30)
+                           capture_output=True, text=True, timeout=budget(30))
         check(outputs(os.path.join(tmp, "none")).get("exit-code") == "2",
               "no command and no URL: exit-code 2")
     finally:

@@ -15,6 +15,8 @@ import shutil
 import subprocess
 import sys
 import tempfile
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from testenv import budget  # noqa: E402
 
 failures = 0
 
@@ -31,7 +33,7 @@ def main():
     tmp = tempfile.mkdtemp(prefix="mc-deb-")
     try:
         p = subprocess.run(["cpack", "-G", "DEB", "-B", tmp], cwd=build, capture_output=True,
-                           text=True, timeout=240)
+                           text=True, timeout=budget(240))
         check(p.returncode == 0, "cpack -G DEB (%s)" % (p.stdout + p.stderr)[-400:])
         debs = glob.glob(os.path.join(tmp, "*.deb"))
         arch = subprocess.run(["dpkg", "--print-architecture"], capture_output=True,
@@ -61,7 +63,7 @@ def main():
             check(os.path.isfile(os.path.join(root, path)), "the package holds /%s" % path)
 
         lint = subprocess.run(["lintian", "--fail-on", "error", deb], capture_output=True,
-                              text=True, timeout=180)
+                              text=True, timeout=budget(180))
         errors = [l for l in lint.stdout.splitlines() if l.startswith("E:")]
         check(lint.returncode == 0 and not errors,
               "lintian reports no error (exit %d) %s" % (lint.returncode, errors[:5]))
@@ -72,7 +74,7 @@ def main():
         p = subprocess.run([os.path.join(bindir, "mcpcheck"), "run", "-q", "--filter",
                             "lifecycle/*", "--spec-version", "2025-11-25", "--report-dir", rep,
                             "--", os.path.join(bindir, "mcpcheck-refserver")],
-                           cwd=tmp, env=env, capture_output=True, text=True, timeout=120)
+                           cwd=tmp, env=env, capture_output=True, text=True, timeout=budget(120))
         check(p.returncode == 0, "the unpacked mcpcheck passes against the packaged reference "
               "server (exit %d: %s)" % (p.returncode, (p.stdout + p.stderr)[-300:]))
         with open(os.path.join(rep, "report.json"), encoding="utf-8") as f:

@@ -16,6 +16,8 @@ import shutil
 import subprocess
 import sys
 import tempfile
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from testenv import budget  # noqa: E402
 
 failures = 0
 
@@ -27,7 +29,7 @@ def check(cond, what):
         failures += 1
 
 
-def sh(cmd, cwd, env, timeout=120):
+def sh(cmd, cwd, env, timeout=budget(120)):
     return subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True,
                           timeout=timeout)
 
@@ -38,7 +40,7 @@ def main():
     try:
         first = os.path.join(tmp, "first")
         p = subprocess.run(["cmake", "--install", build, "--prefix", first, "--strip"],
-                           capture_output=True, text=True, timeout=120)
+                           capture_output=True, text=True, timeout=budget(120))
         check(p.returncode == 0, "cmake --install into a temporary prefix (%s)" % p.stderr[-300:])
         moved = os.path.join(tmp, "elsewhere", "opt")
         shutil.copytree(first, moved, symlinks=True)

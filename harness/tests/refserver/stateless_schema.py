@@ -23,6 +23,8 @@ import subprocess
 import sys
 import tempfile
 import time
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from testenv import budget  # noqa: E402
 
 VERSION = "2026-07-28"
 META_VERSION = "io.modelcontextprotocol/protocolVersion"
@@ -33,7 +35,7 @@ CACHEABLE = {"tools/list", "prompts/list", "resources/list", "resources/template
              "resources/read", "server/discover"}
 FULL_CAPS = {"elicitation": {"form": {}, "url": {}}, "sampling": {}, "roots": {}}
 # A budget for a hang, not for speed.
-WAIT_S = 30
+WAIT_S = budget(30)
 
 problems = []
 

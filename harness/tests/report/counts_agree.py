@@ -23,6 +23,8 @@ import subprocess
 import sys
 import tempfile
 import xml.etree.ElementTree as ET
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from testenv import budget  # noqa: E402
 
 KEYS = ["passed", "failed", "errors", "known", "warnings", "info", "ignored", "skipped",
         "not_verified"]
@@ -186,7 +188,7 @@ def render_md(path):
     if cmark is None:
         return Tree()
     p = subprocess.run([cmark, "-e", "table", "--unsafe", path], capture_output=True, text=True,
-                       timeout=60)
+                       timeout=budget(60))
     tree = Tree()
     tree.feed(p.stdout)
     return tree
@@ -247,7 +249,7 @@ def run(mcpcheck, refserver, sc, tmp, name, extra):
                                        "--profile", os.path.join(tmp, "profile.json"),
                                        "--scenarios", sc, "--report-dir", out, "--",
                                        refserver, "--inject", "read-uri-other"]
-    p = subprocess.run(cmd, capture_output=True, text=True, timeout=240)
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=budget(240))
     with open(os.path.join(out, "report.json"), encoding="utf-8") as f:
         rep = json.load(f)
     with open(os.path.join(out, "report.html"), encoding="utf-8") as f:

@@ -29,7 +29,7 @@ summary=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$tmp/run.log")
 
 browse() {
   profile=$(mktemp -d "$tmp/chromium.XXXXXX")
-  timeout 120 "$chromium" --headless --no-sandbox --disable-gpu --disable-background-networking \
+  timeout $((120 * MC_TEST_MULT)) "$chromium" --headless --no-sandbox --disable-gpu --disable-background-networking \
     --disable-component-update --disable-sync --no-first-run --disable-dev-shm-usage \
     --user-data-dir="$profile" "$@" 2>>"$tmp/chromium.err"
 }

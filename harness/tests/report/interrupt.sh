@@ -24,12 +24,12 @@ pid=$!
 # Interrupt once targets are running (the signal handlers are in place by
 # then); a busy or sanitized build may take a while to get there.
 i=0
-while [ ! -s "$tmp/pids" ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+while [ ! -s "$tmp/pids" ] && [ $i -lt $((300 * MC_TEST_MULT)) ]; do sleep 0.1; i=$((i + 1)); done
 sleep 1
 kill -INT "$pid"
 # The run ends the steps under way, stops the targets and writes the report.
 i=0
-while kill -0 "$pid" 2>/dev/null && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+while kill -0 "$pid" 2>/dev/null && [ $i -lt $((300 * MC_TEST_MULT)) ]; do sleep 0.1; i=$((i + 1)); done
 if kill -0 "$pid" 2>/dev/null; then
   fail "mcpcheck still running 30 s after SIGINT"
   kill -KILL "$pid"

@@ -1,6 +1,8 @@
 # lib.sh - shared by the report tests: a scratch folder removed on exit,
-# failure reporting, and the python that has the JUnit reader.
+# failure reporting, and the python that has the JUnit reader; sources
+# ../testenv.sh (MC_TEST_MULT, unavailable).
 set -u
+. "$(dirname "$0")/../testenv.sh"
 fails=0
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/mcpcheck-report-test.XXXXXX")
 cleanup_hooks=""

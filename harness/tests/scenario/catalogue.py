@@ -19,6 +19,8 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from scenario_schema import load_jsonc  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from testenv import budget  # noqa: E402
 
 
 def main():
@@ -47,7 +49,7 @@ def main():
     for c in sorted(set(defs) - used):
         problems.append(f"checks.json: {c} is named by no scenario")
     listing = subprocess.run([mcpcheck, "list", "--json", "--scenarios", scenarios],
-                             capture_output=True, text=True, timeout=120)
+                             capture_output=True, text=True, timeout=budget(120))
     if listing.returncode != 0:
         problems.append(f"mcpcheck list --json failed: {listing.stderr[-500:]}")
     else:

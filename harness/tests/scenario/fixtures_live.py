@@ -24,12 +24,14 @@ import os
 import subprocess
 import sys
 import tempfile
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from testenv import budget  # noqa: E402
 
 
 def run(mcpcheck, args, tmp, name):
     out = os.path.join(tmp, name)
     p = subprocess.run([mcpcheck, "run", "--jobs", "2", "--report-dir", out] + args,
-                       capture_output=True, text=True, timeout=600)
+                       capture_output=True, text=True, timeout=budget(600))
     return p.returncode, json.load(open(os.path.join(out, "report.json"))), p.stdout
 
 
@@ -98,7 +100,7 @@ def shapes(mcpcheck, scenarios, tmp):
     #    profile it writes maps them for a run.
     ppath = os.path.join(tmp, "init.jsonc")
     p = subprocess.run([mcpcheck, "profile", "--init", "--out", ppath, "--"] + conformant,
-                       capture_output=True, text=True, timeout=120)
+                       capture_output=True, text=True, timeout=budget(120))
     text = open(ppath).read() if p.returncode == 0 else ""
     for want in ('"prompt.with_arguments": "retell"', '"resource.static_binary": "picture://pixel"',
                  '// "tool.elicitation": "...",  needs a tool that sends'):

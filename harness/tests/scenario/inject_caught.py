@@ -25,6 +25,8 @@ import subprocess
 import sys
 import tempfile
 import time
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from testenv import budget  # noqa: E402
 
 # Runs in flight at once: most of a broken server's run is spent waiting for
 # answers that never come, so several runs share the two cores well.
@@ -65,13 +67,13 @@ def table_problems(bugs, mcpcheck):
 
 
 def run(mcpcheck, refserver, jobs, out, versions, where, inject):
-    cmd = [mcpcheck, "run", "--strict", "--jobs", jobs, "--timeout", "500", "--report-dir", out]
+    cmd = [mcpcheck, "run", "--strict", "--jobs", jobs, "--timeout", str(budget(500)), "--report-dir", out]
     for v in versions:
         cmd += ["--spec-version", v]
     for g in where:
         cmd += ["--filter", g]
     cmd += ["--", refserver] + (["--inject", inject] if inject else [])
-    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=900)
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=budget(900))
     try:
         return proc, json.load(open(os.path.join(out, "report.json")))
     except (OSError, ValueError) as e:

@@ -26,9 +26,10 @@ import subprocess
 import sys
 import tempfile
 import time
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from testenv import budget, unavailable  # noqa: E402
 
 VERSION = "2026.8.31"
-SKIP = 77
 # The versions a target is tested at here: server-everything at every
 # version it speaks (the run probes them); the three single-purpose servers,
 # whose deviations are the same at every version, at the oldest version with
@@ -61,7 +62,7 @@ def install(cache):
     os.makedirs(cache, exist_ok=True)
     inst = subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--loglevel=error"] +
                           [f"{package(n)}@{VERSION}" for n in TARGETS],
-                          cwd=cache, capture_output=True, text=True, timeout=900)
+                          cwd=cache, capture_output=True, text=True, timeout=budget(900))
     if inst.returncode != 0 or not all(os.path.exists(e) for e in entries):
         return inst.stderr.strip()[-400:] or "the packages did not install"
     return None
@@ -112,14 +113,14 @@ def run_http(mcpcheck, scenarios, cache, name, tmp):
            "--profile", os.path.join(scenarios, "profiles", t["profile"]),
            "--report-dir", out, "--url", f"http://127.0.0.1:{port}/mcp", "--",
            "env", f"PORT={port}", "node", entry(cache, t["package"])] + t["args"] + [marker]
-    run = subprocess.run(cmd, capture_output=True, text=True, timeout=1500)
+    run = subprocess.run(cmd, capture_output=True, text=True, timeout=budget(1500))
     summary = [l for l in run.stdout.splitlines() if " passed, " in l]
     print(f"{package(t['package'])}@{VERSION} over Streamable HTTP (port {port}):",
           summary[-1] if summary else "(no summary line)")
     problems = []
     # The server is stopped before mcpcheck exits; give the kernel a moment
     # to release the socket before it is looked at.
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + budget(10)
     while time.monotonic() < deadline:
         ps = subprocess.run(["ps", "-eo", "pid,args"], capture_output=True, text=True).stdout
         left = [l for l in ps.splitlines() if marker in l and "ps -eo" not in l]
@@ -140,12 +141,10 @@ def main():
     http = name in HTTP_TARGETS
     pkg = HTTP_TARGETS[name]["package"] if http else name
     if shutil.which("node") is None or shutil.which("npm") is None:
-        print(f"known_targets: skipped: node and npm are needed to run {package(pkg)}")
-        return SKIP
+        unavailable(f"known_targets: node and npm are needed to run {package(pkg)}")
     err = install(cache)
     if err is not None:
-        print("known_targets: skipped: npm install failed:", err)
-        return SKIP
+        unavailable("known_targets: npm install failed: %s" % err)
     known = known_rows(known_md, pkg, http)
     if http:
         with tempfile.TemporaryDirectory() as tmp:
@@ -170,7 +169,7 @@ def main():
                               "--profile", os.path.join(scenarios, "profiles", t["profile"]),
                               "--report-dir", out] + t["versions"] +
                              ["--", "node", entry(cache, name)] + args,
-                             capture_output=True, text=True, timeout=1500, env=env)
+                             capture_output=True, text=True, timeout=budget(1500), env=env)
         summary = [l for l in run.stdout.splitlines() if " passed, " in l]
         print(f"{package(name)}@{VERSION}:", summary[-1] if summary else "(no summary line)")
         report = json.load(open(os.path.join(out, "report.json")))

@@ -13,6 +13,8 @@ import subprocess
 import sys
 import tempfile
 import time
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from testenv import budget  # noqa: E402
 
 MIN_SCENARIOS = 120
 # The versions the reference server speaks: through initialize, and the
@@ -29,7 +31,7 @@ def main():
         started = time.time()
         run = subprocess.run([mcpcheck, "run", "--strict", "--jobs", "2", "--scenarios", scenarios,
                               "--report-dir", tmp, *extra, "--", refserver],
-                             capture_output=True, text=True, timeout=600)
+                             capture_output=True, text=True, timeout=budget(600))
         took = time.time() - started
         print(run.stdout.strip().splitlines()[-1] if run.stdout.strip() else "(no output)")
         print(f"{len(files)} scenario files, {took:.2f} s wall with --jobs 2")

@@ -12,6 +12,9 @@ Prints each mismatch and ends with "N passed, M failed".
 import re
 import subprocess
 import sys
+import os
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from testenv import budget  # noqa: E402
 
 
 def section(text, title):
@@ -38,7 +41,7 @@ def first_column_roles(lines):
 def main():
     mcpcheck, scenarios = sys.argv[1:3]
     p = subprocess.run([mcpcheck, "list", "--roles", "--scenarios", scenarios],
-                       capture_output=True, text=True, timeout=120)
+                       capture_output=True, text=True, timeout=budget(120))
     used = {}
     for line in p.stdout.splitlines():
         parts = line.split()

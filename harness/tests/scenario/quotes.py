@@ -30,6 +30,8 @@ import os
 import re
 import subprocess
 import sys
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from testenv import budget  # noqa: E402
 
 BUILTIN_FILE = "harness/judge/builtin.c"
 # The protocol versions the harness runs; each has its pages in SPEC_DOCS, and
@@ -149,7 +151,7 @@ def main():
                           and os.path.isdir(os.path.join(docs, v)))
     repo = os.path.dirname(os.path.abspath(scenarios.rstrip("/")))
     run = subprocess.run([mcpcheck, "list", "--json", "--scenarios", scenarios],
-                         capture_output=True, text=True, timeout=300)
+                         capture_output=True, text=True, timeout=budget(300))
     problems, notes = [], []
     if run.returncode != 0:
         for line in run.stderr.splitlines():

@@ -10,6 +10,8 @@ import os
 import subprocess
 import sys
 import tempfile
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from testenv import budget  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -102,7 +104,7 @@ def main():
                 f.write(text)
         run = subprocess.run([sys.executable, os.path.join(HERE, "quotes.py"), mcpcheck, scen,
                               docs, "--scenarios-only"], capture_output=True, text=True,
-                             timeout=120)
+                             timeout=budget(120))
         out = run.stdout
         print(out)
 
@@ -137,7 +139,7 @@ def main():
 
         miss = subprocess.run([sys.executable, os.path.join(HERE, "quotes.py"), mcpcheck, scen,
                                os.path.join(tmp, "no-such-docs"), "--scenarios-only"],
-                              capture_output=True, text=True, timeout=120)
+                              capture_output=True, text=True, timeout=budget(120))
         if miss.returncode != 1 or "spec pages are missing" not in miss.stdout:
             failures.append("missing spec pages fail the test (exit %d)" % miss.returncode)
     print("quotes_selftest: %s" % ("ok" if not failures else "%d problems" % len(failures)))

@@ -50,6 +50,8 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from quotes import ELLIPSIS, Pages, normalise, slug  # noqa: E402  (one normalisation)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from testenv import budget  # noqa: E402
 
 DATA_FILE = "requirements.json"
 BINDS = ("client", "server", "both", "neither")
@@ -226,7 +228,7 @@ def main():
               f"the traceability test cannot pass without them")
         return 1
     run = subprocess.run([mcpcheck, "list", "--json", "--scenarios", scenarios],
-                         capture_output=True, text=True, timeout=300)
+                         capture_output=True, text=True, timeout=budget(300))
     if run.returncode != 0:
         print(f"requirements: mcpcheck list --json failed: {run.stderr.strip()[:2000]}")
         return 1
@@ -354,7 +356,7 @@ def main():
     # (whom it binds, its reason or gap) and every check that quotes a sentence.
     if data_path == os.path.join(scenarios, DATA_FILE):
         table = subprocess.run([mcpcheck, "list", "--requirements", "--json", "--scenarios",
-                                scenarios], capture_output=True, text=True, timeout=300)
+                                scenarios], capture_output=True, text=True, timeout=budget(300))
         if table.returncode != 0:
             problems.append(f"mcpcheck list --requirements failed: {table.stderr.strip()[:500]}")
         else:

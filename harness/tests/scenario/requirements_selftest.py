@@ -10,6 +10,8 @@ import os
 import subprocess
 import sys
 import tempfile
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from testenv import budget  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -19,7 +21,7 @@ def run(args, data):
         json.dump(data, f)
     try:
         p = subprocess.run([sys.executable, os.path.join(HERE, "requirements.py"), *args,
-                            f"--data={f.name}"], capture_output=True, text=True, timeout=120)
+                            f"--data={f.name}"], capture_output=True, text=True, timeout=budget(120))
     finally:
         os.unlink(f.name)
     return p.returncode, p.stdout

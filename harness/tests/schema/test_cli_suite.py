@@ -19,6 +19,8 @@ import re
 import subprocess
 import sys
 import tempfile
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from testenv import budget  # noqa: E402
 
 MIN_SHARE = 0.99
 
@@ -56,7 +58,7 @@ def main():
                 proc = subprocess.run(
                     [mcpcheck, "validate", "--schema", schema_path, "--dialect", dialect,
                      "--remote", remotes, data_path],
-                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=60)
+                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=budget(60))
                 if proc.returncode not in (0, 1):
                     print(f"  FAIL {draft}/{name}: group \"{group['description']}\": "
                           f"exit {proc.returncode}: {proc.stderr.strip()[:300]}")

@@ -14,13 +14,15 @@ import os
 import subprocess
 import sys
 import tempfile
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from testenv import budget  # noqa: E402
 
 # A budget for a hang, not for speed: the run takes about a minute and a half
 # with two jobs on an idle machine.
-RUN_BUDGET_S = 900
+RUN_BUDGET_S = budget(900)
 # Per-step wait; generous so that a busy machine cannot turn a slow answer into
 # a verdict.
-STEP_TIMEOUT_MS = "15000"
+STEP_TIMEOUT_MS = str(budget(15000))
 # The library has well over a hundred scenarios; a run of fewer rows means the
 # run itself went wrong.
 MIN_ROWS = 100

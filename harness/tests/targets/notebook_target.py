@@ -35,6 +35,8 @@ import re
 import subprocess
 import sys
 import tempfile
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from testenv import budget  # noqa: E402
 
 # ---- what counts as catching each bug: check ids, as regular expressions
 # (re.search). Today's ids first; ids the team may add next.
@@ -71,10 +73,10 @@ BUG_AREAS = {
 JOBS = "2"
 # Per-step wait; generous so that a busy machine cannot turn a slow answer into
 # a verdict.
-STEP_TIMEOUT_MS = "15000"
+STEP_TIMEOUT_MS = str(budget(15000))
 # Budget for one mcpcheck run: for a hang, not for speed (the whole library
 # takes a little over a minute with two jobs on an idle machine).
-RUN_BUDGET_S = 900
+RUN_BUDGET_S = budget(900)
 NOT_PASS = ("FAIL", "WARN", "INFO")
 
 
@@ -98,7 +100,7 @@ def run_mcpcheck(mcpcheck, scenarios, server, extra, server_args):
 def listing_roles(mcpcheck, scenarios):
     """The roles `mcpcheck list --roles` says a listing can fill."""
     p = subprocess.run([mcpcheck, "list", "--roles", "--scenarios", scenarios],
-                       capture_output=True, text=True, timeout=120)
+                       capture_output=True, text=True, timeout=budget(120))
     return {line.split()[0] for line in p.stdout.splitlines()
             if not line.startswith(" ") and len(line.split()) > 1 and line.split()[1] == "listing"}
 

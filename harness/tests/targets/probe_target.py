@@ -33,12 +33,16 @@ import subprocess
 import sys
 import tempfile
 import time
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from testenv import budget  # noqa: E402
 
 # A budget for a hang: a library run against a Python server takes a few
 # minutes on a busy machine.
-RUN_BUDGET_S = 900
+RUN_BUDGET_S = budget(900)
 # The start-up budget (MC_DEFAULT_STARTUP_TIMEOUT_MS): an unreadable answer to
 # initialize must end the wait before it is spent.
+# It is mcpcheck's constant, not a budget of the test's: not stretched by
+# MCPCHECK_TEST_TIMEOUT_MULTIPLIER.
 STARTUP_BUDGET_S = 30
 BANNER = "Starting demo MCP server..."
 SPOKEN = "2025-06-18,2025-11-25"

@@ -24,6 +24,8 @@ import shutil
 import subprocess
 import sys
 import tempfile
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+from testenv import budget  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCENARIOS = os.path.join(HERE, "scenarios")
@@ -53,7 +55,7 @@ def expect(cond, what):
         print("FAILED: " + what)
 
 
-def run(mcpcheck, args, timeout=120):
+def run(mcpcheck, args, timeout=budget(120)):
     p = subprocess.run([mcpcheck] + args, capture_output=True, text=True, timeout=timeout)
     return p.returncode, p.stdout + p.stderr
 
