@@ -30,6 +30,7 @@
 #include "common.h"
 #include "core/error.h"
 #include "core/frame.h"
+#include "core/hash.h"
 #include "core/jsonfast.h"
 #include "core/jsonrpc.h"
 #include "core/jsonsyntax.h"
@@ -240,13 +241,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     mc_framer_t f;
     check_t c;
-    size_t off = 0, i;
-    uint32_t h = 2166136261u;
+    size_t off = 0;
+    uint32_t h;
 
     if (size > MC_FUZZ_MAX_INPUT)
         return -1;
-    for (i = 0; i < size && i < 64; i++)
-        h = (h ^ data[i]) * 16777619u;
+    h = mc_fnv1a32(MC_FNV1A32_INIT, data, size < 64 ? size : 64);
     h ^= (uint32_t)size;
 
     /* Pass 1: tiny cap, small chunks, stops. */

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "common.h"
+#include "core/hash.h"
 #include "core/jsonrpc.h"
 #include "refserver/units.h"
 
@@ -86,13 +87,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     mc_errbuf_t eb;
     sink_t sk;
     json_object *params, *val;
-    uint32_t h = 2166136261u;
+    uint32_t h = MC_FNV1A32_INIT;
     size_t i, j, start, total;
 
     if (size > MAX_CURSOR_INPUT)
         return -1;
-    for (i = 0; i < size; i++)
-        h = (h ^ data[i]) * 16777619u;
+    h = mc_fnv1a32(h, data, size);
     memset(&opts, 0, sizeof(opts));
     opts.page_size = 1 + (int)(h % 50);
     opts.step_delay_ms = -1;

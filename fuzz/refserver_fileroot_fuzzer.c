@@ -30,9 +30,10 @@
 #include <unistd.h>
 
 #include "common.h"
-#include "core/jsonrpc.h"
 #include "core/base64.h"
 #include "core/file.h"
+#include "core/hash.h"
+#include "core/jsonrpc.h"
 #include "refserver/units.h"
 
 #define MAX_URI_INPUT 8192
@@ -255,7 +256,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const size_t mlen = sizeof(marker) - 1;
     size_t rlen = strlen(g_rootdir), i, o = 0, cap;
     char *uri;
-    uint32_t h = 2166136261u;
+    uint32_t h = MC_FNV1A32_INIT;
 
     if (size > MAX_URI_INPUT)
         return -1;
@@ -270,7 +271,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         o = 7;
     }
     for (i = 0; i < size && data[i] != '\0'; i++) {
-        h = (h ^ data[i]) * 16777619u;
+        h = mc_fnv1a32_byte(h, data[i]);
         if (i + mlen <= size && memcmp(data + i, marker, mlen) == 0) {
             memcpy(uri + o, g_rootdir, rlen);
             o += rlen;

@@ -14,12 +14,13 @@
 #include <json-c/json.h>
 
 #include "common.h"
+#include "core/hash.h"
 #include "refserver/refserver.h"
 
 #define MAX_IDS (MC_FUZZ_MAX_LINES + 2)
 #define METHOD_CAP 64
 
-#define FNV_INIT 14695981039346656037ull
+#define FNV_INIT MC_FNV1A64_INIT
 
 /* ---- per input ---- */
 

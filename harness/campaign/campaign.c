@@ -1,4 +1,5 @@
 #include "campaign/campaign.h"
+#include "core/hash.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -97,14 +98,7 @@ static int mkdir_p(const char *path)
 
 uint64_t mc__camp_hash(const char *s, size_t n)
 {
-    uint64_t h = 1469598103934665603ULL;
-    size_t i;
-
-    for (i = 0; i < n; i++) {
-        h ^= (unsigned char)s[i];
-        h *= 1099511628211ULL;
-    }
-    return h;
+    return mc_fnv1a64(MC_FNV1A64_INIT, s, n);
 }
 
 int mc__camp_write_file(const char *path, const char *data, size_t len)

@@ -17,6 +17,7 @@
 
 #include "campaign/exec_internal.h"
 #include "core/clock.h"
+#include "core/hash.h"
 #include "core/json.h"
 
 /* Bytes of one line kept in a recorded trace. */
@@ -25,14 +26,10 @@
 uint32_t mc__exec_hash(uint32_t h, const char *s)
 {
     if (h == 0)
-        h = 2166136261u;
-    while (s != NULL && *s != '\0') {
-        h ^= (unsigned char)*s++;
-        h *= 16777619u;
-    }
-    h ^= 0xff;
-    h *= 16777619u;
-    return h;
+        h = MC_FNV1A32_INIT;
+    if (s != NULL)
+        h = mc_fnv1a32_str(h, s);
+    return mc_fnv1a32_byte(h, 0xff);
 }
 
 static void add_state(mc_exec_t *x, uint32_t st)

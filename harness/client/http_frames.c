@@ -11,6 +11,7 @@
 
 #include "client/http_internal.h"
 #include "core/clock.h"
+#include "core/hash.h"
 #include "core/json.h"
 
 /* --- notes, findings, queue ---------------------------------------------- */
@@ -220,13 +221,7 @@ void mc__http_inspect_message(mc_http_t *h, stream_t *s, const char *data, size_
 
 static uint64_t id_hash(const char *id)
 {
-    uint64_t v = 1469598103934665603ull;
-
-    for (; *id; id++) {
-        v ^= (unsigned char)*id;
-        v *= 1099511628211ull;
-    }
-    return v;
+    return mc_fnv1a64_str(MC_FNV1A64_INIT, id);
 }
 
 /*

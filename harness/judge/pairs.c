@@ -1,3 +1,4 @@
+#include "core/hash.h"
 #include "judge/pairs.h"
 
 #include <stdint.h>
@@ -26,13 +27,7 @@ static int id_key(json_object *id, char *out, size_t cap)
 
 static size_t slot_of(const char *key)
 {
-    uint32_t h = 2166136261u;
-
-    for (; *key != '\0'; key++) {
-        h ^= (unsigned char)*key;
-        h *= 16777619u;
-    }
-    return h & MASK;
+    return mc_fnv1a32_str(MC_FNV1A32_INIT, key) & MASK;
 }
 
 void mc_pairs_init(mc_pairs_t *p)

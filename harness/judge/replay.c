@@ -1,3 +1,4 @@
+#include "core/hash.h"
 #include "judge/replay.h"
 
 #include <stdio.h>
@@ -105,13 +106,7 @@ static const char *str_at(json_object *o, const char *a, const char *b)
 
 static uint64_t hash_str(const char *p)
 {
-    uint64_t v = 1469598103934665603ull;
-
-    for (; *p; p++) {
-        v ^= (unsigned char)*p;
-        v *= 1099511628211ull;
-    }
-    return v;
+    return mc_fnv1a64_str(MC_FNV1A64_INIT, p);
 }
 
 /*

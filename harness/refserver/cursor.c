@@ -10,6 +10,7 @@
  */
 #include <string.h>
 
+#include "core/hash.h"
 #include "refserver/internal.h"
 
 #define CURSOR_BYTES 12
@@ -22,14 +23,7 @@ static const char b64url[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwx
 static uint32_t cursor_check(const unsigned char *rec)
 {
     static const char key[] = "mcpcheck-refserver/cursor/v1";
-    uint32_t h = 2166136261u;
-    size_t i;
-
-    for (i = 0; i < sizeof(key) - 1; i++)
-        h = (h ^ (unsigned char)key[i]) * 16777619u;
-    for (i = 0; i < 8; i++)
-        h = (h ^ rec[i]) * 16777619u;
-    return h;
+    return mc_fnv1a32(mc_fnv1a32(MC_FNV1A32_INIT, key, sizeof(key) - 1), rec, 8);
 }
 
 /* Writes the cursor for (list, offset) into out (CURSOR_CHARS + 1 bytes). */

@@ -1,3 +1,4 @@
+#include "core/hash.h"
 #include "scenario/httprun.h"
 
 #include <stdarg.h>
@@ -182,13 +183,8 @@ typedef struct ev_list {
 
 static uint64_t fnv64(const char *p, size_t n)
 {
-    uint64_t v = 1469598103934665603ull;
-    size_t i;
+    uint64_t v = mc_fnv1a64(MC_FNV1A64_INIT, p, n);
 
-    for (i = 0; i < n; i++) {
-        v ^= (unsigned char)p[i];
-        v *= 1099511628211ull;
-    }
     return v ? v : 1;
 }
 

@@ -10,6 +10,7 @@
 
 #include "core/datadir.h"
 #include "core/file.h"
+#include "core/hash.h"
 #include "core/jsonrpc.h"
 #include "core/version.h"
 #include "schema/registry.h"
@@ -230,13 +231,7 @@ static const mc_schema_node_t *first_def(const mc_schema_t *s, const char *a, co
 
 static uint32_t hash_str(const char *str)
 {
-    uint32_t h = 2166136261u;
-
-    for (; *str != '\0'; str++) {
-        h ^= (unsigned char)*str;
-        h *= 16777619u;
-    }
-    return h;
+    return mc_fnv1a32_str(MC_FNV1A32_INIT, str);
 }
 
 /* The result definition answering a request method: the table's name when

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/hash.h"
 #include "schema/compile.h"
 
 /* ---- arena ------------------------------------------------------------- */
@@ -66,27 +67,13 @@ char *mc__arena_strdup(mc_schema_t *s, const char *str)
 
 uint32_t mc__hash_key(const char *str, size_t *len_out)
 {
-    uint32_t h = 2166136261u;
-    const unsigned char *p = (const unsigned char *)str;
-
-    while (*p != '\0') {
-        h ^= *p++;
-        h *= 16777619u;
-    }
-    *len_out = (size_t)((const char *)p - str);
-    return h;
+    *len_out = strlen(str);
+    return mc_fnv1a32(MC_FNV1A32_INIT, str, *len_out);
 }
 
 uint32_t mc__hash_mem(const char *str, size_t len)
 {
-    uint32_t h = 2166136261u;
-    size_t i;
-
-    for (i = 0; i < len; i++) {
-        h ^= (unsigned char)str[i];
-        h *= 16777619u;
-    }
-    return h;
+    return mc_fnv1a32(MC_FNV1A32_INIT, str, len);
 }
 
 /* ---- json_object* -> node map ------------------------------------------ */

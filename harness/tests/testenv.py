@@ -19,7 +19,7 @@ unavailable(reason)
     The test cannot run because something outside the project is missing.
     Outside CI that is a skip (exit 77, which ctest shows as "Skipped"),
     printed loudly; when the CI environment variable is set (any value but
-    "" or "0"/"false"), a skip would hide a test that CI must run, so it is a
+    "", "0", "false" or "no"), a skip would hide a test that CI must run, so it is a
     failure (exit 1). Never returns.
 """
 import os
