@@ -175,6 +175,16 @@ static const rs_bug_catch_t rs_catches[] = {
      "transport/unsupported-version-400,transport/protocol-version-invalid"},
     {"http-unreadable-body-200", "transport/http/unacceptable-input-error-status",
      "transport/unreadable-body-error-status"},
+    {"http-param-header-omitted-accepted", "transport/http/param-header-omitted-refused",
+     "transport/param-header-omitted"},
+    {"http-param-header-expected",
+     "transport/http/param-header-null-not-expected,"
+     "transport/http/param-header-absent-not-expected",
+     "transport/param-header-not-expected"},
+    {"http-header-name-case", "transport/http/header-names-case-insensitive",
+     "transport/header-name-case"},
+    {"http-protocol-version-required", "transport/http/protocol-version-absent",
+     "transport/protocol-version-absent"},
 };
 
 static const rs_bug_catch_t *find(const char *name)

@@ -362,9 +362,41 @@ static void collect_params(json_object *schema, hm_param_t *out, int *n, char pa
     }
 }
 
+/* The search of exact_header: a name spelled as asked, and its value. */
+typedef struct hm_exact {
+    const char *name, *value;
+} hm_exact_t;
+
+static enum MHD_Result exact_header_it(void *cls, enum MHD_ValueKind kind, const char *key,
+                                       const char *value)
+{
+    hm_exact_t *x = cls;
+
+    (void)kind;
+    if (key != NULL && strcmp(key, x->name) == 0) {
+        x->value = value;
+        return MHD_NO;
+    }
+    return MHD_YES;
+}
+
+/* The value of the header named name, names compared case-insensitively
+ * (basic/transports/streamable-http#case-sensitivity); with the switch
+ * http-header-name-case, only a name spelled exactly so. NULL when absent. */
+static const char *param_header(struct MHD_Connection *c, const char *name, rs_http_bug_t bug)
+{
+    hm_exact_t x = {name, NULL};
+
+    if (bug != RS_HTTP_BUG_HEADER_NAME_CASE)
+        return MHD_lookup_connection_value(c, MHD_HEADER_KIND, name);
+    MHD_get_connection_values(c, MHD_HEADER_KIND, exact_header_it, &x);
+    return x.value;
+}
+
 /* Checks the Mcp-Param-{Name} headers of a tools/call: "" when they hold,
- * else why not into why. */
-static void check_params(struct MHD_Connection *c, json_object *params, char *why, size_t cap)
+ * else why not into why. bug may be one of the switches that break it. */
+static void check_params(struct MHD_Connection *c, json_object *params, rs_http_bug_t bug,
+                         char *why, size_t cap)
 {
     const char *schema_text = mc_refserver_tool_schema(json_str(params, "name"));
     json_object *schema, *args = NULL;
@@ -385,11 +417,15 @@ static void check_params(struct MHD_Connection *c, json_object *params, char *wh
                 !json_object_object_get_ex(v, ps[i].path[k], &v))
                 v = NULL;
         snprintf(hname, sizeof(hname), "Mcp-Param-%s", ps[i].header);
-        h = MHD_lookup_connection_value(c, MHD_HEADER_KIND, hname);
+        h = param_header(c, hname, bug);
         if (h != NULL && header_trim(h, raw, sizeof(raw)) != NULL)
             h = raw;
+        if (v == NULL && bug == RS_HTTP_BUG_PARAM_HEADER_EXPECTED && h == NULL)
+            snprintf(why, cap, "%s is missing", hname); /* the switch */
         if (v == NULL) /* absent or null: no header is expected */
             continue;
+        if (h == NULL && bug == RS_HTTP_BUG_PARAM_HEADER_OMITTED_ACCEPTED)
+            continue; /* the switch: an argument without its header is served */
         if (h == NULL)
             snprintf(why, cap, "%s is missing; the argument it mirrors is in the body", hname);
         else if (header_decode(h, val, sizeof(val)) != 0)
@@ -516,7 +552,7 @@ enum MHD_Result mc__hs_do_post_modern(hs_t *hs, struct MHD_Connection *c, hs_req
             why[0] = '\0'; /* the switch: headers and body may disagree */
         if (why[0] == '\0' && strcmp(b.method, "tools/call") == 0 &&
             hs->bug != RS_HTTP_BUG_PARAM_HEADER_IGNORED)
-            check_params(c, b.params, why, sizeof(why));
+            check_params(c, b.params, hs->bug, why, sizeof(why));
         if (why[0] != '\0') {
             enum MHD_Result rc = mismatch(hs, c, b.id, why);
             json_object_put(b.o);

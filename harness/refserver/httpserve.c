@@ -507,6 +507,11 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         free(id);
         return rc;
     }
+    if (pv == NULL && hs->bug == RS_HTTP_BUG_PROTOCOL_VERSION_REQUIRED &&
+        strcmp(method, "POST") == 0 &&
+        MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Mcp-Session-Id") != NULL)
+        /* The switch: no version assumed for a request without the header. */
+        return answer_error(c, 400, -32600, "the MCP-Protocol-Version header is missing");
     if (strcmp(method, "POST") == 0)
         return do_post(hs, c, rq);
     if (strcmp(method, "GET") == 0)

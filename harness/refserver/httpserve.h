@@ -76,7 +76,19 @@
        "header carries id null instead of the request's id")                                  \
     XX(UNREADABLE_BODY_200, "http-unreadable-body-200", "MUST",                                  \
        "a POSTed body that is no JSON-RPC message is refused with its JSON-RPC error and 200 "   \
-       "instead of an HTTP error status")
+       "instead of an HTTP error status")                                                        \
+    XX(PARAM_HEADER_OMITTED_ACCEPTED, "http-param-header-omitted-accepted", "MUST",              \
+       "2026-07-28: a tools/call without the Mcp-Param-{Name} header of an argument it carries " \
+       "is served instead of refused")                                                           \
+    XX(PARAM_HEADER_EXPECTED, "http-param-header-expected", "MUST",                              \
+       "2026-07-28: a tools/call whose x-mcp-header argument is null or absent is refused for "  \
+       "lacking its Mcp-Param-{Name} header")                                                    \
+    XX(HEADER_NAME_CASE, "http-header-name-case", "MUST",                                        \
+       "2026-07-28: Mcp-Param-{Name} headers are found only when their name is spelled as the "  \
+       "x-mcp-header annotation is (case-sensitive header names)")                               \
+    XX(PROTOCOL_VERSION_REQUIRED, "http-protocol-version-required", "SHOULD",                    \
+       "a request of a session without the MCP-Protocol-Version header is refused with 400 "     \
+       "instead of served")
 
 typedef enum rs_http_bug {
     RS_HTTP_BUG_NONE = 0,
