@@ -14,7 +14,7 @@
  * form itself) go in the =?base64?...?= form (#value-encoding).
  *
  * Here also the judgement of the answers to such POSTs (the http checks
- * of that revision, judge/builtin.c).
+ * of that revision, judge/builtin_http.c).
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -2,13 +2,11 @@
  * httpbugs.c - the Streamable HTTP violation switches: lookup by name and
  * the --list-http-bugs lines (what must catch each is in catches.c).
  *
- * The HTTP counterpart of inject.c and catches.c: for every switch of
- * httpserve.h, the
- * ids of the checks whose finding proves it caught (a FAIL or WARN; an INFO
- * for a switch of level INFO) and the scenarios that exercise the broken
- * rule, as `mcpcheck run --filter` globs. A finding of any other check does
- * not count. Read off runs of the whole library over HTTP with each switch
- * on; the test http/library runs just these scenarios and holds every entry.
+ * The HTTP counterpart of inject.c: every switch of httpserve.h with its
+ * level and words, looked up by name. The checks whose finding proves a
+ * switch caught and the scenarios that exercise the rule it breaks are in
+ * catches.c, with the handler switches'; the test http/library runs just
+ * those scenarios and holds every entry.
  */
 #include <stdio.h>
 #include <string.h>

@@ -14,8 +14,10 @@
 #     that are facts rather than limits pass by value: HTTP status classes
 #     (200, 300, 400), the largest port (65535), an octet (255), ASCII (127),
 #     a DNS name (253) and nanoseconds per second (1000000000).
-#  4. Arrows (DESIGN.md): core includes only core; the reference server
-#     includes only core and itself; the judge includes only core, schema
+#  4. Arrows (DESIGN.md), each layer includes only itself and the layers
+#     below it: core only core; schema core; judge core and schema; client
+#     core, schema and judge; scenario those and client; report and campaign
+#     those and scenario (not each other); the reference server only core
 #     and itself; nothing outside harness/refserver/
 #     includes refserver/internal.h (fuzz targets and tests use
 #     refserver.h and units.h); core/limits.h holds no refserver limit.
@@ -86,6 +88,20 @@ arrows=$( (grep -Hn '#include "' core/*.c core/*.h 2>/dev/null | grep -v '#inclu
              grep -v -e '#include "core/' -e '#include "refserver/'
            grep -Hn '#include "' judge/*.c judge/*.h 2>/dev/null |
              grep -v -e '#include "core/' -e '#include "schema/' -e '#include "judge/'
+           grep -Hn '#include "' schema/*.c schema/*.h 2>/dev/null |
+             grep -v -e '#include "core/' -e '#include "schema/'
+           grep -Hn '#include "' client/*.c client/*.h 2>/dev/null |
+             grep -v -e '#include "core/' -e '#include "schema/' -e '#include "judge/' \
+                     -e '#include "client/'
+           grep -Hn '#include "' scenario/*.c scenario/*.h 2>/dev/null |
+             grep -v -e '#include "core/' -e '#include "schema/' -e '#include "judge/' \
+                     -e '#include "client/' -e '#include "scenario/'
+           grep -Hn '#include "' report/*.c report/*.h 2>/dev/null |
+             grep -v -e '#include "core/' -e '#include "schema/' -e '#include "judge/' \
+                     -e '#include "client/' -e '#include "scenario/' -e '#include "report/'
+           grep -Hn '#include "' campaign/*.c campaign/*.h 2>/dev/null |
+             grep -v -e '#include "core/' -e '#include "schema/' -e '#include "judge/' \
+                     -e '#include "client/' -e '#include "scenario/' -e '#include "campaign/'
            grep -rHn '#include "refserver/internal.h"' --include='*.c' --include='*.h' . ../fuzz \
              2>/dev/null | grep -v -e '^\./refserver/' -e '^refserver/') )
 if [ -n "$arrows" ]; then

@@ -49,15 +49,20 @@ out=$(sh "$here/check_sources.sh" "$tmp" 2>&1); rc=$?
 mkdir -p "$tmp/harness/refserver"
 printf '#include "schema/validator.h"\n' >"$tmp/harness/refserver/up.c"
 printf '#include "refserver/internal.h"\n' >"$tmp/harness/scenario/peek.c"
+mkdir -p "$tmp/harness/client" "$tmp/harness/report"
+printf '#include "scenario/runner.h"\n' >"$tmp/harness/client/up.c"
+printf '#include "campaign/campaign.h"\n' >"$tmp/harness/report/side.c"
 printf '#define RS_MAX_THINGS 4\n' >>"$tmp/harness/core/limits.h"
 out=$(sh "$here/check_sources.sh" "$tmp" 2>&1); rc=$?
-for want in "refserver/up.c:1:" "scenario/peek.c:1:" "holds a reference-server limit"; do
+for want in "refserver/up.c:1:" "scenario/peek.c:1:" "client/up.c:1:" "report/side.c:1:" \
+            "holds a reference-server limit"; do
   case $out in
     *"$want"*) ;;
     *) echo "FAIL: the arrow checks miss '$want'"; status=1 ;;
   esac
 done
-rm -f "$tmp/harness/refserver/up.c" "$tmp/harness/scenario/peek.c"
+rm -f "$tmp/harness/refserver/up.c" "$tmp/harness/scenario/peek.c" "$tmp/harness/client/up.c" \
+      "$tmp/harness/report/side.c"
 sed -i '/RS_MAX_THINGS/d' "$tmp/harness/core/limits.h"
 
 # A core/limits.h without a shared bound fails.
