@@ -9,37 +9,7 @@
 
 #include <string.h>
 
-/* Character classes. */
-#define C_ALPHA 0x01u
-#define C_DIGIT 0x02u
-#define C_UNRES 0x04u /* unreserved minus ALPHA/DIGIT: - . _ ~ */
-#define C_SUB 0x08u   /* sub-delims: ! $ & ' ( ) * + , ; = */
-#define C_HEX 0x10u
-
-/* Generated from the C_* definitions above: one byte of class bits per character. */
-static const unsigned char cls[256] = {
-    0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
-    0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
-    0x00, 0x08, 0x00, 0x00, 0x08, 0x00, 0x08, 0x08, 0x08, 0x08, 0x08, 0x08, 0x08, 0x04, 0x04, 0x00,
-    0x12, 0x12, 0x12, 0x12, 0x12, 0x12, 0x12, 0x12, 0x12, 0x12, 0x00, 0x08, 0x00, 0x08, 0x00, 0x00,
-    0x00, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01,
-    0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x00, 0x00, 0x00, 0x00, 0x04,
-    0x00, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01,
-    0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x00, 0x00, 0x00, 0x04, 0x00,
-    0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
-    0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
-    0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
-    0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
-    0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
-    0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
-    0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
-    0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
-};
-
-static int is(unsigned char ch, unsigned mask)
-{
-    return (cls[ch] & mask) != 0;
-}
+#include "core/charclass.h"
 
 /* Scans *( allowed / pct-encoded ) from s[*i] up to a stop character; returns 0
  * on a malformed percent-encoding or a character that is neither. */
@@ -52,30 +22,30 @@ static int scan(const char *s, size_t len, size_t *i, unsigned mask, const char 
     const char *st;
 
     for (st = stops; *st != '\0'; st++)
-        mask_stops |= is((unsigned char)*st, mask);
+        mask_stops |= mc_char_is((unsigned char)*st, mask);
     while (*i < len) {
         unsigned char ch = (unsigned char)s[*i];
-        if (!mask_stops && is(ch, mask)) {
+        if (!mask_stops && mc_char_is(ch, mask)) {
             (*i)++;
             continue;
         }
         if (strchr(stops, ch) != NULL && ch != '\0')
             return 1;
         if (ch == '%') {
-            if (*i + 2 >= len || !is((unsigned char)s[*i + 1], C_HEX) ||
-                !is((unsigned char)s[*i + 2], C_HEX))
+            if (*i + 2 >= len || !mc_char_is((unsigned char)s[*i + 1], MC_CC_HEX) ||
+                !mc_char_is((unsigned char)s[*i + 2], MC_CC_HEX))
                 return 0;
             *i += 3;
             continue;
         }
-        if (!is(ch, mask) && (ch == '\0' || strchr(extra, ch) == NULL))
+        if (!mc_char_is(ch, mask) && (ch == '\0' || strchr(extra, ch) == NULL))
             return 0;
         (*i)++;
     }
     return 1;
 }
 
-#define PCHAR (C_ALPHA | C_DIGIT | C_UNRES | C_SUB)
+#define PCHAR (MC_CC_ALPHA | MC_CC_DIGIT | MC_CC_UNRES | MC_CC_SUB)
 
 int mc_uri_ip_literal_valid(const char *s, size_t len)
 {
@@ -85,12 +55,12 @@ int mc_uri_ip_literal_valid(const char *s, size_t len)
         return 0;
     if (s[0] == 'v' || s[0] == 'V') {
         /* IPvFuture: "v" 1*HEXDIG "." 1*( unreserved / sub-delims / ":" ) */
-        for (i = 1; i < len && is((unsigned char)s[i], C_HEX); i++)
+        for (i = 1; i < len && mc_char_is((unsigned char)s[i], MC_CC_HEX); i++)
             ;
         if (i == 1 || i >= len || s[i] != '.' || i + 1 >= len)
             return 0;
         for (i++; i < len; i++)
-            if (!is((unsigned char)s[i], PCHAR) && s[i] != ':')
+            if (!mc_char_is((unsigned char)s[i], PCHAR) && s[i] != ':')
                 return 0;
         return 1;
     }
@@ -105,7 +75,7 @@ int mc_uri_ip_literal_valid(const char *s, size_t len)
                 if (i + 1 < len && s[i + 1] == ':')
                     doubles++;
                 group = 0;
-            } else if (is((unsigned char)ch, C_HEX) || ch == '.') {
+            } else if (mc_char_is((unsigned char)ch, MC_CC_HEX) || ch == '.') {
                 if (++group > 15)
                     return 0;
             } else {
@@ -146,7 +116,7 @@ static int authority_ok(const char *s, size_t len)
         i = (size_t)(close - s) + 1;
     } else {
         i = 0;
-        if (!scan(s, len, &i, C_ALPHA | C_DIGIT | C_UNRES | C_SUB, "", ":"))
+        if (!scan(s, len, &i, MC_CC_ALPHA | MC_CC_DIGIT | MC_CC_UNRES | MC_CC_SUB, "", ":"))
             return 0;
     }
     hlen = i;
@@ -156,7 +126,7 @@ static int authority_ok(const char *s, size_t len)
         if (s[i] != ':')
             return 0;
         for (i++; i < len; i++)
-            if (!is((unsigned char)s[i], C_DIGIT))
+            if (!mc_char_is((unsigned char)s[i], MC_CC_DIGIT))
                 return 0;
     }
     return 1;
@@ -168,9 +138,9 @@ static int uri_ok(const char *s, size_t len, int relative_ok)
     size_t i = 0, start;
     int has_scheme = 0;
 
-    if (len > 0 && is((unsigned char)s[0], C_ALPHA)) {
-        for (i = 1; i < len && (is((unsigned char)s[i], C_ALPHA | C_DIGIT) || s[i] == '+' ||
-                                s[i] == '-' || s[i] == '.');
+    if (len > 0 && mc_char_is((unsigned char)s[0], MC_CC_ALPHA)) {
+        for (i = 1; i < len && (mc_char_is((unsigned char)s[i], MC_CC_ALPHA | MC_CC_DIGIT) ||
+                                s[i] == '+' || s[i] == '-' || s[i] == '.');
              i++)
             ;
         if (i < len && s[i] == ':') {

@@ -15,42 +15,9 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "core/charclass.h"
 #include "core/uri.h"
 #include "schema/internal.h"
-
-/* Character classes. */
-#define C_ALPHA 0x01u
-#define C_DIGIT 0x02u
-#define C_UNRES 0x04u /* unreserved minus ALPHA/DIGIT: - . _ ~ */
-#define C_SUB 0x08u   /* sub-delims: ! $ & ' ( ) * + , ; = */
-#define C_HEX 0x10u
-#define C_B64 0x20u
-#define C_ATEXT 0x40u /* RFC 5322 atext besides ALPHA/DIGIT */
-
-/* Generated from the C_* definitions above: one byte of class bits per character. */
-static const unsigned char cls[256] = {
-    0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
-    0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
-    0x00, 0x48, 0x00, 0x40, 0x48, 0x40, 0x48, 0x48, 0x08, 0x08, 0x48, 0x68, 0x08, 0x44, 0x04, 0x60,
-    0x32, 0x32, 0x32, 0x32, 0x32, 0x32, 0x32, 0x32, 0x32, 0x32, 0x00, 0x08, 0x00, 0x48, 0x00, 0x40,
-    0x00, 0x31, 0x31, 0x31, 0x31, 0x31, 0x31, 0x21, 0x21, 0x21, 0x21, 0x21, 0x21, 0x21, 0x21, 0x21,
-    0x21, 0x21, 0x21, 0x21, 0x21, 0x21, 0x21, 0x21, 0x21, 0x21, 0x21, 0x00, 0x00, 0x00, 0x40, 0x44,
-    0x40, 0x31, 0x31, 0x31, 0x31, 0x31, 0x31, 0x21, 0x21, 0x21, 0x21, 0x21, 0x21, 0x21, 0x21, 0x21,
-    0x21, 0x21, 0x21, 0x21, 0x21, 0x21, 0x21, 0x21, 0x21, 0x21, 0x21, 0x40, 0x40, 0x40, 0x44, 0x00,
-    0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
-    0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
-    0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
-    0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
-    0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
-    0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
-    0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
-    0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
-};
-
-static int is(unsigned char ch, unsigned mask)
-{
-    return (cls[ch] & mask) != 0;
-}
 
 /* ---- URI template (RFC 6570) ---------------------------------------------------- */
 
@@ -78,11 +45,11 @@ static int template_expr(const char *s, size_t len)
         /* varname = varchar *( ["."] varchar ) */
         while (i < len) {
             unsigned char ch = (unsigned char)s[i];
-            if (is(ch, C_ALPHA | C_DIGIT) || ch == '_') {
+            if (mc_char_is(ch, MC_CC_ALPHA | MC_CC_DIGIT) || ch == '_') {
                 i++;
             } else if (ch == '%') {
-                if (i + 2 >= len || !is((unsigned char)s[i + 1], C_HEX) ||
-                    !is((unsigned char)s[i + 2], C_HEX))
+                if (i + 2 >= len || !mc_char_is((unsigned char)s[i + 1], MC_CC_HEX) ||
+                    !mc_char_is((unsigned char)s[i + 2], MC_CC_HEX))
                     return 0;
                 i += 3;
             } else if (ch == '.' && i > start && i + 1 < len && s[i + 1] != '.' &&
@@ -99,7 +66,7 @@ static int template_expr(const char *s, size_t len)
             i++;
             if (i >= len || s[i] < '1' || s[i] > '9')
                 return 0;
-            while (i < len && is((unsigned char)s[i], C_DIGIT) && d < 4) {
+            while (i < len && mc_char_is((unsigned char)s[i], MC_CC_DIGIT) && d < 4) {
                 i++;
                 d++;
             }
@@ -126,8 +93,8 @@ static int uri_template_ok(const char *s, size_t len)
                 return 0;
             i = (size_t)(close - s) + 1;
         } else if (ch == '%') {
-            if (i + 2 >= len || !is((unsigned char)s[i + 1], C_HEX) ||
-                !is((unsigned char)s[i + 2], C_HEX))
+            if (i + 2 >= len || !mc_char_is((unsigned char)s[i + 1], MC_CC_HEX) ||
+                !mc_char_is((unsigned char)s[i + 2], MC_CC_HEX))
                 return 0;
             i += 3;
         } else if (template_literal(ch)) {
@@ -171,7 +138,7 @@ static int byte_ok(const char *s, size_t len)
             return 0;
     }
     for (; i < body; i++)
-        if (!(cls[(unsigned char)s[i]] & C_B64))
+        if (!mc_char_is((unsigned char)s[i], MC_CC_B64))
             return 0;
     return 1;
 }
@@ -293,7 +260,7 @@ static int email_ok(const char *s, size_t len)
         if (ch == '.') {
             if (s[i + 1] == '.')
                 return 0;
-        } else if (!is(ch, C_ALPHA | C_DIGIT | C_ATEXT)) {
+        } else if (!mc_char_is(ch, MC_CC_ALPHA | MC_CC_DIGIT | MC_CC_ATEXT)) {
             return 0;
         }
     }
@@ -314,7 +281,7 @@ static int email_ok(const char *s, size_t len)
                 if (label == 0 || d[i - 1] == '-')
                     return 0;
                 label = 0;
-            } else if (is(ch, C_ALPHA | C_DIGIT) || (ch == '-' && label > 0)) {
+            } else if (mc_char_is(ch, MC_CC_ALPHA | MC_CC_DIGIT) || (ch == '-' && label > 0)) {
                 if (++label > 63)
                     return 0;
             } else {
@@ -332,9 +299,12 @@ mc__fmt_t mc__format_id(const char *name)
     static const struct {
         const char *name;
         mc__fmt_t id;
-    } fmts[] = {{"uri", MC__FMT_URI},       {"uri-reference", MC__FMT_URIREF},
-                {"uri-template", MC__FMT_URITEMPLATE}, {"byte", MC__FMT_BYTE},
-                {"date-time", MC__FMT_DATETIME},       {"date", MC__FMT_DATE},
+    } fmts[] = {{"uri", MC__FMT_URI},
+                {"uri-reference", MC__FMT_URIREF},
+                {"uri-template", MC__FMT_URITEMPLATE},
+                {"byte", MC__FMT_BYTE},
+                {"date-time", MC__FMT_DATETIME},
+                {"date", MC__FMT_DATE},
                 {"email", MC__FMT_EMAIL}};
     size_t i;
 
