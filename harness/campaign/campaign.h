@@ -125,22 +125,12 @@ typedef struct mc_campaign_opts {
 
 /*
  * Runs a campaign until the time or execution budget is spent or *stop is
- * set, writing the campaign directory as it goes (the report is written by
- * mc_campaign_write_report). Fills *st. Returns MC_OK, or an error when the
+ * set, writing the campaign directory as it goes (its report is written by
+ * mc_report_campaign, report/report.h). Fills *st. Returns MC_OK, or an error when the
  * campaign could not run at all (directory, target never started or refused
  * the session prefix; eb says why).
  */
 int mc_campaign_run(const mc_campaign_opts_t *o, mc_campaign_stats_t *st, mc_errbuf_t *eb);
-
-/*
- * Writes report.md and report.html in dir from findings/index.tsv and the
- * stats files (stats.tsv and the workers' stats-wN.tsv). failure says why
- * the campaign could not run (NULL when it ran); both reports give it
- * first, so that an empty table is not read as a clean server. Returns
- * MC_OK or MC_EIO.
- */
-int mc_campaign_write_report(const char *dir, const char *target, const char *failure,
-                             mc_errbuf_t *eb);
 
 /*
  * The i-th spec sentence (0-based) the scenario files of findings quote for

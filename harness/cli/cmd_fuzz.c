@@ -17,6 +17,7 @@
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "cli/util.h"
+#include "report/report.h"
 #include "scenario/profile.h"
 #include "schema/registry.h"
 
@@ -360,7 +361,7 @@ static int finish(const mc_campaign_opts_t *co, int rc, const char *why)
     int nf;
 
     mc_errbuf_clear(&eb);
-    if (mc_campaign_write_report(co->out_dir, report_target(co->url, co->argv),
+    if (mc_report_campaign(co->out_dir, report_target(co->url, co->argv),
                                  rc != MC_OK ? why : NULL, &eb) != MC_OK)
         fprintf(stderr, "mcpcheck fuzz: report: %s\n", eb.msg);
     nf = count_findings(co->out_dir);

@@ -61,6 +61,15 @@ void mc__buf_xml(mc__buf_t *b, const char *s, size_t n, int attribute);
 /* Appends s escaped for HTML text or attributes (as mc__buf_xml). */
 void mc__buf_html(mc__buf_t *b, const char *s);
 
+/*
+ * Appends s (NUL-terminated; NULL is "") as inline Markdown text, at most
+ * max bytes of it (then "…"): invalid UTF-8 becomes U+FFFD, line breaks and
+ * other control characters a space, the characters that would start markup
+ * are escaped with a backslash, and <, > and & are written as entities
+ * (GitHub renders HTML in Markdown).
+ */
+void mc__buf_md(mc__buf_t *b, const char *s, size_t max);
+
 /* Percent-encodes s for a URI path (keeps unreserved characters and '/'). */
 void mc__buf_uri_path(mc__buf_t *b, const char *s);
 

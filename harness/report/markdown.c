@@ -30,52 +30,6 @@ typedef struct md {
     size_t limit; /* the largest b.len may become before the closing lines */
 } md_t;
 
-/*
- * Appends s (n bytes) as inline Markdown text, at most max bytes of it
- * (then "…"): invalid UTF-8 becomes U+FFFD, line breaks and other control
- * characters a space, the characters that would start markup are escaped
- * with a backslash, and <, > and & are written as entities (GitHub renders
- * HTML in Markdown).
- */
-static void md_text(mc__buf_t *b, const char *s, size_t max)
-{
-    const unsigned char *p = (const unsigned char *)(s != NULL ? s : "");
-    size_t n = strlen((const char *)p), i = 0;
-    uint32_t cp;
-
-    while (i < n) {
-        size_t k = mc__utf8_seq(p + i, n - i, &cp);
-        if (i >= max) {
-            mc__buf_puts(b, "\xE2\x80\xA6");
-            return;
-        }
-        if (k == 0) {
-            mc__buf_puts(b, "\xEF\xBF\xBD");
-            i++;
-            continue;
-        }
-        if (k == 1) {
-            char c = (char)p[i];
-            if (p[i] < 0x20 || p[i] == 0x7F)
-                mc__buf_puts(b, " ");
-            else if (c == '<')
-                mc__buf_puts(b, "&lt;");
-            else if (c == '>')
-                mc__buf_puts(b, "&gt;");
-            else if (c == '&')
-                mc__buf_puts(b, "&amp;");
-            else if (strchr("\\`*_[]#!|~@", c) != NULL) {
-                char esc[3] = {'\\', c, '\0'};
-                mc__buf_puts(b, esc);
-            } else
-                mc__buf_add(b, &c, 1);
-        } else {
-            mc__buf_add(b, (const char *)p + i, k);
-        }
-        i += k;
-    }
-}
-
 /* Bytes of one table cell's text from the target before "…". */
 #define MD_CELL_MAX 400
 
@@ -111,7 +65,7 @@ static void md_head(md_t *m, const mc_report_t *rep)
                    : code == 3 ? "incomplete"
                                : "failed");
     mc__buf_puts(&m->b, "**");
-    md_text(&m->b, counts, sizeof(counts));
+    mc__buf_md(&m->b, counts, sizeof(counts));
     mc__buf_printf(&m->b, "** (exit code %d)\n\n", code);
     mc__buf_puts(&m->b, "| outcome | runs |\n|---|---:|\n");
     for (o = 0; o < MC_OUTCOME_COUNT; o++)
@@ -119,18 +73,18 @@ static void md_head(md_t *m, const mc_report_t *rep)
                        rep->outcomes[o]);
     mc__buf_printf(&m->b, "| **runs** | **%zu** |\n\n", rep->run.n);
     mc__buf_puts(&m->b, "- target: ");
-    md_text(&m->b, rep->run.target, MD_CELL_MAX);
+    mc__buf_md(&m->b, rep->run.target, MD_CELL_MAX);
     mc__buf_puts(&m->b, "\n- protocol versions: ");
-    md_text(&m->b, rep->run.versions, MD_CELL_MAX);
+    mc__buf_md(&m->b, rep->run.versions, MD_CELL_MAX);
     mc__buf_printf(&m->b, "\n- gate: fails on %s", mc_fail_on_name(rep->run.fail_on));
     if (rep->gate_path != NULL) {
         mc__buf_puts(&m->b, ", rules from ");
-        md_text(&m->b, rep->gate_path, MD_CELL_MAX);
+        mc__buf_md(&m->b, rep->gate_path, MD_CELL_MAX);
     }
     if (rep->baseline_path != NULL) {
         mc__buf_printf(&m->b, "\n- baseline: %zu known failure%s, %zu stale entr%s (", rep->n_known,
                        rep->n_known == 1 ? "" : "s", rep->n_stale, rep->n_stale == 1 ? "y" : "ies");
-        md_text(&m->b, rep->baseline_path, MD_CELL_MAX);
+        mc__buf_md(&m->b, rep->baseline_path, MD_CELL_MAX);
         mc__buf_puts(&m->b, ")");
     }
     if (rep->run.partial)
@@ -138,7 +92,7 @@ static void md_head(md_t *m, const mc_report_t *rep)
                        rep->n_not_run, rep->n_not_run == 1 ? "" : "s");
     mc_build_version_line("mcpcheck", line, sizeof(line));
     mc__buf_puts(&m->b, "\n- ");
-    md_text(&m->b, line, sizeof(line));
+    mc__buf_md(&m->b, line, sizeof(line));
     mc__buf_puts(&m->b, "\n");
 }
 
@@ -206,20 +160,20 @@ static void md_causes(md_t *m, const mc_report_t *rep, const mc_report_cause_t *
         mc__buf_printf(&row, " | %zu | `", cs[i].count);
         mc__buf_utf8(&row, r->id, strlen(r->id));
         mc__buf_puts(&row, "` ");
-        md_text(&row, r->version, MD_CELL_MAX);
+        mc__buf_md(&row, r->version, MD_CELL_MAX);
         mc__buf_puts(&row, " | ");
-        md_text(&row, cs[i].message, MD_CELL_MAX);
+        mc__buf_md(&row, cs[i].message, MD_CELL_MAX);
         if (c != NULL)
             mc_report_gate_words(c, rep->run.fail_on, gw, sizeof(gw));
         if (gw[0] != '\0') {
             mc__buf_puts(&row, " (");
-            md_text(&row, gw, MD_CELL_MAX);
+            mc__buf_md(&row, gw, MD_CELL_MAX);
             mc__buf_puts(&row, ")");
         }
         mc__buf_puts(&row, " | ");
         if (c != NULL && c->quote != NULL && c->quote[0] != '\0') {
             mc__buf_puts(&row, "_\"");
-            md_text(&row, c->quote, MD_CELL_MAX);
+            mc__buf_md(&row, c->quote, MD_CELL_MAX);
             mc__buf_puts(&row, "\"_");
         }
         mc__buf_puts(&row, " |\n");
@@ -299,9 +253,9 @@ static int md_missing(md_t *m, const mc_report_t *rep)
         mc__buf_printf(&row, " | %zu | `", ms[i].count);
         mc__buf_utf8(&row, r->id, strlen(r->id));
         mc__buf_puts(&row, "` ");
-        md_text(&row, r->version, MD_CELL_MAX);
+        mc__buf_md(&row, r->version, MD_CELL_MAX);
         mc__buf_puts(&row, " | ");
-        md_text(&row, ms[i].reason, MD_CELL_MAX);
+        mc__buf_md(&row, ms[i].reason, MD_CELL_MAX);
         mc__buf_puts(&row, " |\n");
         if (!md_row(m, &row))
             break;
@@ -338,7 +292,7 @@ static void md_matrix(mc__buf_t *b, const mc_report_t *rep)
         const char *area = json_object_get_string(json_object_array_get_idx(areas, a));
         json_object *row = json_object_object_get(cells, area);
         mc__buf_puts(b, "| ");
-        md_text(b, area, MD_CELL_MAX);
+        mc__buf_md(b, area, MD_CELL_MAX);
         mc__buf_puts(b, " |");
         for (v = 0; v < json_object_array_length(versions); v++) {
             const char *ver = json_object_get_string(json_object_array_get_idx(versions, v));

@@ -396,6 +396,16 @@ char *mc_report_utf8_clean(const char *s);
 int mc_report_mkdirs(const char *dir, mc_errbuf_t *eb);
 
 /*
+ * Writes report.md and report.html of a fuzzing campaign's directory dir
+ * from findings/index.tsv, unconfirmed/index.tsv and stats.tsv. failure
+ * says why the campaign could not run (NULL when it ran); both reports give
+ * it first, so that an empty table is not read as a clean server. Returns
+ * MC_OK, or MC_EIO / MC_ENOMEM with eb saying why.
+ */
+int mc_report_campaign(const char *dir, const char *target, const char *failure,
+                       mc_errbuf_t *eb);
+
+/*
  * Builds a baseline listing every failure of the report (FAIL, WARN and
  * ERROR scenarios): one "SCENARIO:CHECK" entry per broken check, without a
  * version when it broke at every version the scenario ran at, else one per

@@ -358,3 +358,43 @@ char *mc_report_utf8_clean(const char *s)
     }
     return b.p != NULL ? b.p : calloc(1, 1);
 }
+
+/* See internal.h. */
+void mc__buf_md(mc__buf_t *b, const char *s, size_t max)
+{
+    const unsigned char *p = (const unsigned char *)(s != NULL ? s : "");
+    size_t n = strlen((const char *)p), i = 0;
+    uint32_t cp;
+
+    while (i < n) {
+        size_t k = mc__utf8_seq(p + i, n - i, &cp);
+        if (i >= max) {
+            mc__buf_puts(b, "\xE2\x80\xA6");
+            return;
+        }
+        if (k == 0) {
+            mc__buf_puts(b, "\xEF\xBF\xBD");
+            i++;
+            continue;
+        }
+        if (k == 1) {
+            char c = (char)p[i];
+            if (p[i] < 0x20 || p[i] == 0x7F)
+                mc__buf_puts(b, " ");
+            else if (c == '<')
+                mc__buf_puts(b, "&lt;");
+            else if (c == '>')
+                mc__buf_puts(b, "&gt;");
+            else if (c == '&')
+                mc__buf_puts(b, "&amp;");
+            else if (strchr("\\`*_[]#!|~@", c) != NULL) {
+                char esc[3] = {'\\', c, '\0'};
+                mc__buf_puts(b, esc);
+            } else
+                mc__buf_add(b, &c, 1);
+        } else {
+            mc__buf_add(b, (const char *)p + i, k);
+        }
+        i += k;
+    }
+}

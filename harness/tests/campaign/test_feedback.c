@@ -21,6 +21,7 @@
 #include "campaign/gen.h"
 #include "campaign/internal.h"
 #include "core/json.h"
+#include "report/report.h"
 #include "support.h"
 
 static const char *g_target;
@@ -343,7 +344,7 @@ static void test_report_drops_confirmed(void **state)
     fputs("1.500\twire/single-response\ttools/call\tSIG-B\tb.jsonc\t2\t2\t0\tno\tkept-detail\n", f);
     fclose(f);
     mc_errbuf_clear(&eb);
-    assert_int_equal(mc_campaign_write_report(dir, "server", NULL, &eb), MC_OK);
+    assert_int_equal(mc_report_campaign(dir, "server", NULL, &eb), MC_OK);
     snprintf(path, sizeof(path), "%s/report.md", dir);
     assert_non_null(f = fopen(path, "r"));
     while (getline(&text, &len, f) > 0) {

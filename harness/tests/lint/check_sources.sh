@@ -16,8 +16,9 @@
 #     a DNS name (253) and nanoseconds per second (1000000000).
 #  4. Arrows (DESIGN.md), each layer includes only itself and the layers
 #     below it: core only core; schema core; judge core and schema; client
-#     core, schema and judge; scenario those and client; report and campaign
-#     those and scenario (not each other); the reference server only core
+#     core, schema and judge; scenario those and client; report those and
+#     scenario; campaign those and report (its campaign report is written by
+#     report/); the reference server only core
 #     and itself; nothing outside harness/refserver/
 #     includes refserver/internal.h (fuzz targets and tests use
 #     refserver.h and units.h); core/limits.h holds no refserver limit.
@@ -101,7 +102,8 @@ arrows=$( (grep -Hn '#include "' core/*.c core/*.h 2>/dev/null | grep -v '#inclu
                      -e '#include "client/' -e '#include "scenario/' -e '#include "report/'
            grep -Hn '#include "' campaign/*.c campaign/*.h 2>/dev/null |
              grep -v -e '#include "core/' -e '#include "schema/' -e '#include "judge/' \
-                     -e '#include "client/' -e '#include "scenario/' -e '#include "campaign/'
+                     -e '#include "client/' -e '#include "scenario/' -e '#include "report/' \
+                     -e '#include "campaign/'
            grep -rHn '#include "refserver/internal.h"' --include='*.c' --include='*.h' . ../fuzz \
              2>/dev/null | grep -v -e '^\./refserver/' -e '^refserver/') )
 if [ -n "$arrows" ]; then
