@@ -124,6 +124,29 @@ static int polling_version(const hs_sess_t *se)
            (v != NULL && mc_version_cmp(v, MC_VN_2025_11_25) >= 0);
 }
 
+/* --sse-poll (from 2025-11-25), or the switch http-sse-close-no-retry:
+ * starts the answer s with the priming event (an id, a retry, empty data);
+ * the connection ends once what is ready now is sent, and the client
+ * resumes. The switch leaves out the retry field (and polls at every
+ * version). */
+static void prime_poll(hs_t *hs, const hs_sess_t *se, hs_stream_t *s)
+{
+    char head[96], eid[48];
+    int n;
+
+    if (!(hs->flags & MC_REFSERVER_HTTP_SSE_POLL) && hs->bug != RS_HTTP_BUG_SSE_CLOSE_NO_RETRY)
+        return;
+    if (!polling_version(se))
+        return;
+    mc__hs_event_id(hs, s->num, ++s->seq, eid, sizeof(eid));
+    if (hs->bug == RS_HTTP_BUG_SSE_CLOSE_NO_RETRY)
+        n = snprintf(head, sizeof(head), "id: %s\ndata: \n\n", eid);
+    else
+        n = snprintf(head, sizeof(head), "id: %s\nretry: %d\ndata: \n\n", eid, HS_POLL_RETRY_MS);
+    mc__hs_append(s, head, (size_t)n);
+    s->poll_close = 1;
+}
+
 static int known_version(const char *v)
 {
     /* The versions the server speaks over Streamable HTTP: those with the
@@ -272,22 +295,8 @@ static enum MHD_Result do_post(hs_t *hs, struct MHD_Connection *c, hs_req_t *rq)
     snprintf(s->token, sizeof(s->token), "%s", token);
     if (hs->bug == RS_HTTP_BUG_SSE_NO_DATA && k == B_REQUEST)
         mc__hs_append(s, "event: ping\n\n", 13);
-    if (((hs->flags & MC_REFSERVER_HTTP_SSE_POLL) || hs->bug == RS_HTTP_BUG_SSE_CLOSE_NO_RETRY) &&
-        k == B_REQUEST && polling_version(se)) {
-        /* The priming event (an id, a retry, empty data); the connection
-         * ends once what is ready now is sent, and the client resumes. The
-         * switch leaves out the retry field (and polls at every version). */
-        char head[96], eid[48];
-        int n;
-        mc__hs_event_id(hs, s->num, ++s->seq, eid, sizeof(eid));
-        if (hs->bug == RS_HTTP_BUG_SSE_CLOSE_NO_RETRY)
-            n = snprintf(head, sizeof(head), "id: %s\ndata: \n\n", eid);
-        else
-            n = snprintf(head, sizeof(head), "id: %s\nretry: %d\ndata: \n\n", eid,
-                         HS_POLL_RETRY_MS);
-        mc__hs_append(s, head, (size_t)n);
-        s->poll_close = 1;
-    }
+    if (k == B_REQUEST)
+        prime_poll(hs, se, s);
     se->current = s;
     mc_refserver_handle(se->rs, rq->body ? rq->body : "", rq->len, mc_now_ms());
     se->current = NULL;

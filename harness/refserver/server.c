@@ -599,12 +599,6 @@ const char *mc_refserver_serving(const mc_refserver_t *rs)
                : NULL;
 }
 
-const char *mc_refserver_version(const mc_refserver_t *rs)
-{
-    return rs != NULL && rs->phase != RS_PHASE_NEW ? mc__rs_version_str(rs->version)
-                                                          : NULL;
-}
-
 const char *mc_refserver_banner(const mc_refserver_t *rs)
 {
     if (rs != NULL && rs_bug_on(rs, STDOUT_BANNER))
