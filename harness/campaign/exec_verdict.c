@@ -129,7 +129,8 @@ static int pairs_streams(const char *check)
 {
     static const char *const k[] = {"http/response-on-own-stream", "http/resume-own-stream",
                                     "http/stateless-response-ends-stream",
-                                    "http/stateless-notification-related"};
+                                    "http/stateless-notification-related",
+                                    "http/response-closes-stream"};
 
     return named_in(check, k, sizeof(k) / sizeof(k[0]));
 }

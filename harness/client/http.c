@@ -194,6 +194,13 @@ static void classify_post(mc_http_t *h, stream_t *s, const char *line, size_t n)
     }
     if (s->carries_request == 0 && m != NULL)
         s->is_initialized = strcmp(m, "notifications/initialized") == 0;
+    if (s->carries_request == 0 && m != NULL && strcmp(m, "notifications/cancelled") == 0) {
+        json_object *rid = mc_json_get(mc_json_get(o, "params"), "requestId");
+        ids = rid != NULL ? json_object_to_json_string_ext(rid, JSON_C_TO_STRING_PLAIN) : "";
+        if (rid != NULL && strlen(ids) <= MC_HTTP_MAX_REQ_ID)
+            snprintf(h->cancelled[h->cancelled_next++ % MC_HTTP_MAX_CANCELLED],
+                     sizeof(h->cancelled[0]), "%s", ids);
+    }
     json_object_put(o);
 }
 

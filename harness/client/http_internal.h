@@ -145,6 +145,9 @@ struct mc_http {
     mc_http_tool_t *tools;  /* MC_HTTP_MAX_TOOLS, allocated on first use */
     size_t tools_n, tools_next;
     size_t seen_head, seen_count;
+    /* the requestId of the last MC_HTTP_MAX_CANCELLED cancellations, compact JSON */
+    char cancelled[MC_HTTP_MAX_CANCELLED][MC_HTTP_MAX_REQ_ID + 1];
+    unsigned cancelled_next;
 };
 
 /* ---- http_headers.c: 2026-07-28 request metadata ---- */

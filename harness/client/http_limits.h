@@ -35,6 +35,9 @@
  * that carried it (where a response may come, resumption, refusals). A
  * longer id is noted and its answer left unpaired, never cut. */
 #define MC_HTTP_MAX_REQ_ID 512u
+/* The request ids of the last notifications/cancelled the client POSTed:
+ * the stream of a cancelled request may end without its response. */
+#define MC_HTTP_MAX_CANCELLED 16u
 /* Bytes of one recorded "HTTP facts" note beside a frame. */
 #define MC_HTTP_MAX_META 320u
 /* Time allowed to connect to the server. */

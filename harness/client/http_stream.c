@@ -397,6 +397,60 @@ static int start_due_resumes(mc_http_t *h)
     return next > INT32_MAX ? INT32_MAX : (int)next;
 }
 
+/* Whether the client cancelled the request whose compact JSON id is id. */
+static int was_cancelled(const mc_http_t *h, const char *id)
+{
+    unsigned i;
+
+    for (i = 0; i < MC_HTTP_MAX_CANCELLED; i++)
+        if (h->cancelled[i][0] != '\0' && strcmp(h->cancelled[i], id) == 0)
+            return 1;
+    return 0;
+}
+
+/*
+ * Judges how the SSE answer to a request of the session-based revisions
+ * (2025-03-26 to 2025-11-25) ended: after its response nothing more
+ * (http/response-closes-stream); before it, up to 2025-06-18 not at all
+ * (http/stream-open-until-response) and from 2025-11-25 only after a retry
+ * field (http/sse-retry-before-close). Only an end the server chose (the
+ * transfer completed) of a request the client did not cancel is judged.
+ */
+static void judge_stream_end(mc_http_t *h, const stream_t *s)
+{
+    int polling;
+    long retry;
+
+    if (!s->is_sse || !s->carries_request || s->malformed || s->status != 200 ||
+        s->req_id[0] == '\0' || mc__http_stateless(h, s) || h->version[0] == '\0' ||
+        (s->kind != ST_POST && s->resume_of == 0))
+        return;
+    polling = mc_version_cmp(h->version, mc_version_name(MC_V_2025_11_25)) >= 0;
+    if (s->answered) {
+        mc__http_finding(h, "http/response-closes-stream", s->after_response == 0,
+                         "%s#%u (request %s): %d message(s) followed the response on its SSE "
+                         "stream",
+                         kind_name(s), s->num, s->req_id, s->after_response);
+        if (!polling)
+            mc__http_finding(h, "http/stream-open-until-response", 1,
+                             "the stream of a request stayed open until its response");
+        return;
+    }
+    if (s->result != CURLE_OK || was_cancelled(h, s->req_id))
+        return;
+    retry = s->sse.retry_ms >= 0 ? s->sse.retry_ms : s->retry_in;
+    if (!polling)
+        mc__http_finding(h, "http/stream-open-until-response", 0,
+                         "%s#%u (request %s): the server ended the SSE stream before the "
+                         "response",
+                         kind_name(s), s->num, s->req_id);
+    else
+        mc__http_finding(h, "http/sse-retry-before-close", retry >= 0,
+                         "%s#%u (request %s): the server closed the connection before the "
+                         "response without a retry field",
+                         kind_name(s), s->num, s->req_id);
+}
+
 /* Judges and records a finished transfer; queues a JSON body's message. */
 static void stream_finished(mc_http_t *h, stream_t *s)
 {
@@ -484,6 +538,7 @@ static void stream_finished(mc_http_t *h, stream_t *s)
     if (s->kind == ST_POST && s->carries_request && s->is_sse && s->responses == 0 &&
         s->result == CURLE_OK)
         mc__http_note(h, "POST#%u: the SSE stream closed without the response to %s", s->num, s->req_id);
+    judge_stream_end(h, s);
     if (s->is_sse && s->carries_request && s->req_id[0] && !s->answered && s->status == 200 &&
         (s->kind == ST_POST || s->resume_of != 0))
         schedule_resume(h, s);

@@ -132,6 +132,51 @@ static const mc_check_def_t http_checks[] = {
      .interpretation = "An SSE event without a data field carries no message (event-stream "
                        "clients do not dispatch it); it is reported, never failed."},
 
+    {.check = "http/response-closes-stream",
+     .level = MC_LEVEL_SHOULD,
+     .quote = "After the JSON-RPC _response_ has been sent, the server SHOULD close the SSE "
+              "stream.",
+     .refs = {REFQ(MC_VN_2025_03_26, "basic/transports#sending-messages-to-the-server",
+                   "After all JSON-RPC _responses_ have been sent, the server SHOULD close the "
+                   "SSE stream."),
+              REF(MC_VN_2025_06_18, "basic/transports#sending-messages-to-the-server"),
+              REFQ(MC_VN_2025_11_25, "basic/transports#sending-messages-to-the-server",
+                   "After the JSON-RPC _response_ has been sent, the server SHOULD terminate the "
+                   "SSE stream."),
+              {.version = NULL}},
+     .interpretation = "Judged on every SSE answer to a request (and every resumption of one) "
+                       "that carried the request's response: a message after the response "
+                       "breaks it. A stream left open without further messages cannot be "
+                       "told from a slow close and is not judged. At 2026-07-28 the rule is "
+                       "http/stateless-response-ends-stream."},
+    {.check = "http/stream-open-until-response",
+     .level = MC_LEVEL_SHOULD,
+     .quote = "The server SHOULD NOT close the SSE stream before sending the JSON-RPC "
+              "_response_ for the received JSON-RPC _request_, unless the session expires.",
+     .refs = {REFQ(MC_VN_2025_03_26, "basic/transports#sending-messages-to-the-server",
+                   "The server SHOULD NOT close the SSE stream before sending a JSON-RPC "
+                   "_response_ per each received JSON-RPC _request_, unless the session "
+                   "expires."),
+              REF(MC_VN_2025_06_18, "basic/transports#sending-messages-to-the-server"),
+              {.version = NULL}},
+     .interpretation = "Judged on every SSE answer to a request (and every resumption of one) "
+                       "that the server ended, the transfer complete, before the request's "
+                       "response; a request the client cancelled is not judged (its response "
+                       "is not due). A session that expired answers the resumption with 404, "
+                       "which the session checks judge. From 2025-11-25 the page lets the "
+                       "server close the connection early (http/sse-retry-before-close)."},
+    {.check = "http/sse-retry-before-close",
+     .level = MC_LEVEL_SHOULD,
+     .quote = "If the server does close the _connection_ prior to terminating the _SSE "
+              "stream_, it SHOULD send an SSE event with a standard retry field before closing "
+              "the connection.",
+     .refs = {REF(MC_VN_2025_11_25, "basic/transports#sending-messages-to-the-server"),
+              {.version = NULL}},
+     .interpretation = "Judged on every SSE answer to a request (and every resumption of one) "
+                       "that the server ended, the transfer complete, before the request's "
+                       "response (a request the client cancelled aside): some event of it, or "
+                       "of the stream it resumes, carried a retry field."},
+
     /* --- 2026-07-28: judged on the answers to the POSTs of that revision --- */
     {.check = "http/stateless-no-server-request",
      .level = MC_LEVEL_MUST,

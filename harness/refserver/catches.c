@@ -185,6 +185,9 @@ static const rs_bug_catch_t rs_catches[] = {
      "transport/header-name-case"},
     {"http-protocol-version-required", "transport/http/protocol-version-absent",
      "transport/protocol-version-absent"},
+    {"http-sse-close-no-retry", "http/stream-open-until-response,http/sse-retry-before-close",
+     "progress/stops-after-response"},
+    {"http-sse-after-response", "http/response-closes-stream", "progress/stops-after-response"},
 };
 
 static const rs_bug_catch_t *find(const char *name)

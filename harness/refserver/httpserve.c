@@ -108,6 +108,45 @@ static int loopback_host(const char *v, int is_origin)
     return inet_pton(AF_INET, h, &a4) == 1 && (ntohl(a4.s_addr) >> 24) == 127;
 }
 
+/*
+ * Whether the session se may close an SSE answer before its response (the
+ * polling of --sse-poll): from 2025-11-25, whose transport page lets the
+ * server close the connection once it sent an event id and a retry field;
+ * before it, "The server SHOULD NOT close the SSE stream before sending the
+ * JSON-RPC response". The switch http-sse-close-no-retry polls at every
+ * version.
+ */
+static int polling_version(const hs_sess_t *se)
+{
+    const char *v = mc_refserver_version(se->rs);
+
+    return mc__hs_g->bug == RS_HTTP_BUG_SSE_CLOSE_NO_RETRY ||
+           (v != NULL && mc_version_cmp(v, MC_VN_2025_11_25) >= 0);
+}
+
+/* --sse-poll (from 2025-11-25), or the switch http-sse-close-no-retry:
+ * starts the answer s with the priming event (an id, a retry, empty data);
+ * the connection ends once what is ready now is sent, and the client
+ * resumes. The switch leaves out the retry field (and polls at every
+ * version). */
+static void prime_poll(hs_t *hs, const hs_sess_t *se, hs_stream_t *s)
+{
+    char head[96], eid[48];
+    int n;
+
+    if (!(hs->flags & MC_REFSERVER_HTTP_SSE_POLL) && hs->bug != RS_HTTP_BUG_SSE_CLOSE_NO_RETRY)
+        return;
+    if (!polling_version(se))
+        return;
+    mc__hs_event_id(hs, s->num, ++s->seq, eid, sizeof(eid));
+    if (hs->bug == RS_HTTP_BUG_SSE_CLOSE_NO_RETRY)
+        n = snprintf(head, sizeof(head), "id: %s\ndata: \n\n", eid);
+    else
+        n = snprintf(head, sizeof(head), "id: %s\nretry: %d\ndata: \n\n", eid, HS_POLL_RETRY_MS);
+    mc__hs_append(s, head, (size_t)n);
+    s->poll_close = 1;
+}
+
 static int known_version(const char *v)
 {
     /* The versions the server speaks over Streamable HTTP: those with the
@@ -256,16 +295,8 @@ static enum MHD_Result do_post(hs_t *hs, struct MHD_Connection *c, hs_req_t *rq)
     snprintf(s->token, sizeof(s->token), "%s", token);
     if (hs->bug == RS_HTTP_BUG_SSE_NO_DATA && k == B_REQUEST)
         mc__hs_append(s, "event: ping\n\n", 13);
-    if ((hs->flags & MC_REFSERVER_HTTP_SSE_POLL) && k == B_REQUEST) {
-        /* The priming event (an id, a retry, empty data); the connection
-         * ends once what is ready now is sent, and the client resumes. */
-        char head[96], eid[48];
-        int n;
-        mc__hs_event_id(hs, s->num, ++s->seq, eid, sizeof(eid));
-        n = snprintf(head, sizeof(head), "id: %s\nretry: %d\ndata: \n\n", eid, HS_POLL_RETRY_MS);
-        mc__hs_append(s, head, (size_t)n);
-        s->poll_close = 1;
-    }
+    if (k == B_REQUEST)
+        prime_poll(hs, se, s);
     se->current = s;
     mc_refserver_handle(se->rs, rq->body ? rq->body : "", rq->len, mc_now_ms());
     se->current = NULL;

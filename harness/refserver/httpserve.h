@@ -88,7 +88,12 @@
        "x-mcp-header annotation is (case-sensitive header names)")                               \
     XX(PROTOCOL_VERSION_REQUIRED, "http-protocol-version-required", "SHOULD",                    \
        "a request of a session without the MCP-Protocol-Version header is refused with 400 "     \
-       "instead of served")
+       "instead of served")                                                                      \
+    XX(SSE_CLOSE_NO_RETRY, "http-sse-close-no-retry", "SHOULD",                                  \
+       "an SSE answer to a POST ends after a priming event without a retry field, before its "   \
+       "response, at every version")                                                             \
+    XX(SSE_AFTER_RESPONSE, "http-sse-after-response", "SHOULD",                                  \
+       "an SSE answer to a POST carries a log message after its response")
 
 typedef enum rs_http_bug {
     RS_HTTP_BUG_NONE = 0,

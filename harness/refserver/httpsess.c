@@ -336,7 +336,16 @@ void mc__hs_on_emit(void *ctx, const char *line, size_t len)
             return;
         }
         if (target != NULL) {
+            int had_events = target->events > 0;
             emit_to(hs, se, target, line, len);
+            if (hs->bug == RS_HTTP_BUG_SSE_AFTER_RESPONSE && !se->stateless && had_events) {
+                /* The switch: one more message on an SSE answer after its response. */
+                static const char extra[] =
+                    "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":"
+                    "{\"level\":\"info\",\"logger\":\"mcpcheck-refserver\","
+                    "\"data\":\"after the response\"}}";
+                mc__hs_push_event(hs, target, extra, sizeof(extra) - 1);
+            }
             target->answered = target->finished = 1;
         }
         return;

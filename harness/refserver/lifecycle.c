@@ -168,3 +168,8 @@ void mc__rs_initialize(mc_refserver_t *rs, json_object *id, json_object *params)
 answered:
     rs->phase = RS_PHASE_INITIALIZED;
 }
+
+const char *mc_refserver_version(const mc_refserver_t *rs)
+{
+    return rs != NULL && rs->phase != RS_PHASE_NEW ? mc__rs_version_str(rs->version) : NULL;
+}

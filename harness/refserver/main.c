@@ -233,8 +233,9 @@ static const mc_opt_t refserver_opts[] = {
                      "carry ids unique in the session; GET with Last-Event-ID resumes a stream "
                      "(its later events are replayed, then it goes on)"),
     MC_OPTION_FLAG(T, sse_poll, "sse-poll", 0,
-                   "with --http: each SSE answer to a POST starts with a priming event (id, "
-                   "retry, empty data) and its connection closes after what is ready at once; "
+                   "with --http: from 2025-11-25, each SSE answer to a POST starts with a "
+                   "priming event (id, retry, empty data) and its connection closes after what "
+                   "is ready at once; "
                    "the client must resume the stream with GET and Last-Event-ID to get its "
                    "response"),
     MC_OPTION_FLAG(T, list_bugs, "list-bugs", 0,

@@ -117,6 +117,10 @@ void mc_refserver_input_closed(mc_refserver_t *rs);
  * request: the HTTP server sends it on that request's response stream. */
 const char *mc_refserver_serving(const mc_refserver_t *rs);
 
+/* The protocol version the session's initialize negotiated (its wire
+ * string, static), or NULL before one did. */
+const char *mc_refserver_version(const mc_refserver_t *rs);
+
 /* Lines a violation switch wants printed before any message (a stdout banner),
  * or NULL. Used by the stdio main only. */
 const char *mc_refserver_banner(const mc_refserver_t *rs);
