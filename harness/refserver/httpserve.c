@@ -118,7 +118,7 @@ static int loopback_host(const char *v, int is_origin)
  */
 static int polling_version(const hs_sess_t *se)
 {
-    const char *v = mc_refserver_version(se->rs);
+    const char *v = mc_refserver_negotiated(se->rs);
 
     return mc__hs_g->bug == RS_HTTP_BUG_SSE_CLOSE_NO_RETRY ||
            (v != NULL && mc_version_cmp(v, MC_VN_2025_11_25) >= 0);

@@ -169,7 +169,7 @@ answered:
     rs->phase = RS_PHASE_INITIALIZED;
 }
 
-const char *mc_refserver_version(const mc_refserver_t *rs)
+const char *mc_refserver_negotiated(const mc_refserver_t *rs)
 {
     return rs != NULL && rs->phase != RS_PHASE_NEW ? mc__rs_version_str(rs->version) : NULL;
 }

@@ -118,8 +118,9 @@ void mc_refserver_input_closed(mc_refserver_t *rs);
 const char *mc_refserver_serving(const mc_refserver_t *rs);
 
 /* The protocol version the session's initialize negotiated (its wire
- * string, static), or NULL before one did. */
-const char *mc_refserver_version(const mc_refserver_t *rs);
+ * string, static), or NULL before one did (units.h's mc_refserver_version
+ * gives the latest supported instead). */
+const char *mc_refserver_negotiated(const mc_refserver_t *rs);
 
 /* Lines a violation switch wants printed before any message (a stdout banner),
  * or NULL. Used by the stdio main only. */
