@@ -146,6 +146,17 @@ static const rs_bug_catch_t rs_catches[] = {
     {"cache-ttl-negative", "caching/ttl-non-negative", "resources/cacheable-hints"},
     {"tool-structured-text-mismatch", "tools/call/structured-text-copy",
      "tools/call-structured-content"},
+    {"notification-with-id", "wire/notification-no-id", "progress/increasing"},
+    {"stateless-server-request", "wire/no-server-requests", "elicitation/mrtr-form"},
+    {"cancelled-not-listen", "wire/cancelled-listen-only", "lifecycle/mrtr-input-responses"},
+    {"input-request-kind", "wire/input-requests-kind", "elicitation/mrtr-form"},
+    {"error-code-legacy", "wire/error-code-outside-reserved", "jsonrpc/method-not-found"},
+    {"input-responses-unchecked", "lifecycle/mrtr/invalid-refused",
+     "lifecycle/mrtr-input-responses"},
+    {"input-responses-missing-error", "lifecycle/mrtr/missing-asked-again",
+     "lifecycle/mrtr-input-responses"},
+    {"input-responses-unknown-refused", "lifecycle/mrtr/unknown-ignored",
+     "lifecycle/mrtr-input-responses"},
     /* The Streamable HTTP server's switches (httpserve.h). */
     {"http-notification-200", "http/notification-202,transport/http/notification-202",
      "transport/get-stream,transport/notification-accepted"},
@@ -175,6 +186,8 @@ static const rs_bug_catch_t rs_catches[] = {
      "transport/unsupported-version-400,transport/protocol-version-invalid"},
     {"http-unreadable-body-200", "transport/http/unacceptable-input-error-status",
      "transport/unreadable-body-error-status"},
+    {"http-capability-required-200", "lifecycle/capability/required-400",
+     "lifecycle/capability-required-http"},
 };
 
 static const rs_bug_catch_t *find(const char *name)

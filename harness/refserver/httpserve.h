@@ -76,7 +76,10 @@
        "header carries id null instead of the request's id")                                  \
     XX(UNREADABLE_BODY_200, "http-unreadable-body-200", "MUST",                                  \
        "a POSTed body that is no JSON-RPC message is refused with its JSON-RPC error and 200 "   \
-       "instead of an HTTP error status")
+       "instead of an HTTP error status")                                                          \
+    XX(CAPABILITY_REQUIRED_200, "http-capability-required-200", "MUST",                          \
+       "2026-07-28: a request needing a client capability it did not declare gets -32021 with "  \
+       "200 instead of 400 Bad Request")
 
 typedef enum rs_http_bug {
     RS_HTTP_BUG_NONE = 0,

@@ -433,12 +433,24 @@ int mc__rs_mrtr_ask(mc_refserver_t *rs, rs_job_t *job, const char *method, json_
         job->mrtr_reply = answer;
         return RS_STEP_LATER;
     }
+    if (job->responses != NULL && (rs_bug_on(rs, INPUT_RESPONSES_MISSING_ERROR) ||
+                                   (rs_bug_on(rs, INPUT_RESPONSES_UNKNOWN_REFUSED) &&
+                                    json_object_object_length(job->responses) > 0))) {
+        json_object_put(params);
+        mc__rs_error(rs, job->id, MC_RPC_INVALID_PARAMS,
+                     "params.inputResponses does not hold the input asked for", NULL);
+        return RS_STEP_DONE;
+    }
+    if (rs_bug_on(rs, STATELESS_SERVER_REQUEST))
+        mc__rs_emit(rs, mc_jsonrpc_request(json_object_new_string("mcpcheck-refserver-ask"),
+                                           method, params != NULL ? json_object_get(params)
+                                                                  : json_object_new_object()));
     res = json_object_new_object();
     mc__rs_put_str(rs, res, "resultType", "input_required");
     if (!rs_bug_on(rs, INPUT_REQUIRED_EMPTY)) {
         reqs = json_object_new_object();
         req = json_object_new_object();
-        mc__rs_put_str(rs, req, "method", method);
+        mc__rs_put_str(rs, req, "method", rs_bug_on(rs, INPUT_REQUEST_KIND) ? "ping" : method);
         if (params != NULL)
             mc__rs_put(rs, req, "params", params);
         mc__rs_put(rs, reqs, key, req);
