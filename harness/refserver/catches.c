@@ -157,6 +157,8 @@ static const rs_bug_catch_t rs_catches[] = {
      "lifecycle/mrtr-input-responses"},
     {"input-responses-unknown-refused", "lifecycle/mrtr/unknown-ignored",
      "lifecycle/mrtr-input-responses"},
+    {"discover-required-first", "lifecycle/stateless/no-prior-request",
+     "lifecycle/stateless-first-request"},
     /* The Streamable HTTP server's switches (httpserve.h). */
     {"http-notification-200", "http/notification-202,transport/http/notification-202",
      "transport/get-stream,transport/notification-accepted"},

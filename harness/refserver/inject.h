@@ -296,6 +296,9 @@
     XX(INPUT_RESPONSES_UNKNOWN_REFUSED, "input-responses-unknown-refused", "SHOULD",               \
        "a retry whose inputResponses holds a key the server did not ask for is refused with "     \
        "-32602", "2026-07-28/basic/patterns/mrtr#error-handling")                                  \
+    XX(DISCOVER_REQUIRED_FIRST, "discover-required-first", "MUST",                                \
+       "at 2026-07-28 a request before server/discover on the connection is refused with -32600", \
+       "2026-07-28/basic#statelessness")                                                           \
     /* behind protocol state: several distinct requests first */                                  \
     XX(SUB_AGAIN_NO_URI, "subscribe-again-update-no-uri", "MUST",                                  \
        "after subscribe, unsubscribe and subscribe again to a URI, its update has uri null",      \

@@ -147,6 +147,7 @@ struct mc_refserver {
     int cap_roots, cap_sampling, cap_elicit_form, cap_elicit_url;
     int modern, req_log, cacheable; /* the request being served (rs_ctx_t) */
     rs_listen_t *listens; /* owned: RS_MAX_LISTENS slots, NULL until the first listen */
+    int discovered; /* server/discover was served (only the discover-required-first switch reads it) */
     json_object *serving; /* borrowed: the id of the stateless request a job step is
                              run for, or NULL (mc_refserver_serving) */
     int log_level;           /* index into the level table; messages below are dropped */

@@ -221,6 +221,7 @@ void mc__rs_discover(mc_refserver_t *rs, json_object *id, json_object *params)
     json_object *res;
 
     (void)params;
+    rs->discovered = 1;
     if (rs_bug_on(rs, DISCOVER_MISSING)) {
         mc__rs_error(rs, id, MC_RPC_METHOD_NOT_FOUND, "method not found", NULL);
         return;

@@ -309,6 +309,12 @@ static void dispatch_modern(mc_refserver_t *rs, const mc_msg_t *msg)
 
     if (mc__rs_modern_enter(rs, msg, &saved) != 0)
         return;
+    if (rs_bug_on(rs, DISCOVER_REQUIRED_FIRST) && !rs->discovered &&
+        strcmp(m, "server/discover") != 0) {
+        mc__rs_error(rs, msg->id, MC_RPC_INVALID_REQUEST,
+                     "send server/discover on this connection first", NULL);
+        goto done;
+    }
     if (rs_bug_on(rs, CANCELLED_NOT_LISTEN) && strcmp(m, "tools/call") == 0 && msg->id != NULL) {
         json_object *p = json_object_new_object();
         mc__rs_put(rs, p, "requestId", json_object_get(msg->id));
