@@ -219,6 +219,20 @@ void mc__rs_error(mc_refserver_t *rs, json_object *id, int code, const char *mes
 /* Sends a notification. params is consumed and may be NULL. */
 void mc__rs_notify(mc_refserver_t *rs, const char *method, json_object *params);
 
+/* The violation switches of a stateless request's dispatch (modern.c): a
+ * notifications/cancelled naming a tools/call (cancelled-not-listen), a
+ * request refused before server/discover (discover-required-first). Returns
+ * 1 when the request was answered. */
+int mc__rs_modern_switched(mc_refserver_t *rs, const mc_msg_t *msg);
+
+/* With the notification-with-id switch on, sends the notification with an
+ * id member and returns 1; else returns 0. params stays the caller's. */
+int mc__rs_notify_switched(mc_refserver_t *rs, const char *method, json_object *params);
+
+/* The code an unknown stateless method is refused with under the switches
+ * error-code-undefined-reserved and error-code-legacy, or 0 (modern.c). */
+int mc__rs_switched_code(const mc_refserver_t *rs);
+
 /* Makes room for n bytes in the line buffer rs->out. Returns 0, or -1 past
  * MC_MAX_MESSAGE_SIZE or when memory runs out (the buffer is then unchanged). */
 int mc__rs_out_reserve(mc_refserver_t *rs, size_t n);
