@@ -486,9 +486,9 @@ int mc__rs_mrtr_ask(mc_refserver_t *rs, rs_job_t *job, const char *method, json_
         return RS_STEP_DONE;
     }
     if (rs_bug_on(rs, STATELESS_SERVER_REQUEST))
-        mc__rs_emit(rs, mc_jsonrpc_request(json_object_new_string("mcpcheck-refserver-ask"),
-                                           method, params != NULL ? json_object_get(params)
-                                                                  : json_object_new_object()));
+        mc__rs_emit(rs, mc_jsonrpc_request(json_object_new_string("mcpcheck-refserver-ask"), method,
+                                           params != NULL ? json_object_get(params)
+                                                          : json_object_new_object()));
     res = json_object_new_object();
     mc__rs_put_str(rs, res, "resultType", "input_required");
     if (!rs_bug_on(rs, INPUT_REQUIRED_EMPTY)) {
