@@ -37,6 +37,9 @@
  * that only the MCP specification allocates (it defines -32020..-32022). */
 #define MC_RPC_MCP_RESERVED_MIN (-32099)
 #define MC_RPC_MCP_RESERVED_MAX (-32020)
+/* The range JSON-RPC 2.0 reserves (its own codes and -32000..-32099 among them). */
+#define MC_RPC_JSONRPC_RESERVED_MIN (-32768)
+#define MC_RPC_JSONRPC_RESERVED_MAX (-32000)
 
 typedef enum mc_msg_kind {
     MC_MSG_INVALID = 0,  /* not a JSON-RPC 2.0 message; see reason */

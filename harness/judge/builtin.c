@@ -169,6 +169,14 @@ static const mc_check_def_t builtins[] = {
                        "no such sentence; its basic/messages adopts JSON-RPC 2.0 with a MUST, "
                        "and JSON-RPC 2.0 (section 4.1) has the server not reply to a "
                        "notification: the check quotes that sentence there."},
+    {.check = "wire/notification-no-id",
+     .level = MC_LEVEL_MUST,
+     .quote = "Notifications MUST NOT include an ID.",
+     .refs = {REF(MC_VN_2024_11_05, "basic/messages#notifications"),
+              REF(MC_VN_2025_03_26, "basic#notifications"), REF(MC_VN_2025_06_18, "basic#notifications"),
+              REF(MC_VN_2025_11_25, "basic#notifications"), REF(MC_VN_2026_07_28, "basic#notifications")},
+     .interpretation = "A message of the server whose method is a notification's (notifications/"
+                       "...) carries no id member: with one it would be read as a request."},
     {.check = "wire/server-request-id-unique",
      .level = MC_LEVEL_MUST,
      .quote = "The request ID MUST NOT have been previously used by the requestor within the same "
@@ -347,7 +355,10 @@ static const mc_check_def_t builtins[] = {
     /* --- the stateless protocol (2026-07-28) --- */
     {.check = "wire/result-type",
      .level = MC_LEVEL_MUST,
-     .quote = "The result MUST include a resultType field to indicate the type of the result.",
+     .quote = "The result MUST include a resultType field to indicate the type of the result. "
+              "… The set of supported ResultType values MUST be created from the set defined "
+              "in the core protocol and include any additional values of supported extensions "
+              "that are advertised via capabilities.",
      .refs = {REF(MC_VN_2026_07_28, "basic#result-responses")},
      .interpretation = "Every result carries a string resultType, and one the client knows: "
                        "\"complete\" or \"input_required\" (an unrecognized value \"MUST be "
@@ -370,11 +381,55 @@ static const mc_check_def_t builtins[] = {
     {.check = "wire/input-requests-declared",
      .level = MC_LEVEL_MUST,
      .quote = "Servers MUST NOT send an inputRequests that the client has not declared support "
-              "for in its capabilities.",
+              "for in its capabilities. For example, if a client does not declare support for "
+              "elicitation, the server MUST NOT include any elicitation/create requests in the "
+              "inputRequests field.",
      .refs = {REF(MC_VN_2026_07_28, "basic/patterns/mrtr#server-requirements-basic-workflow")},
      .interpretation = "An elicitation/create, sampling/createMessage or roots/list input "
                        "request needs that capability in the clientCapabilities of the request "
                        "it answers."},
+    {.check = "wire/input-requests-kind",
+     .level = MC_LEVEL_MUST,
+     .quote = "inputRequests values are request objects that MUST be one of ElicitRequest, "
+              "CreateMessageRequest, or ListRootsRequest",
+     .refs = {REF(MC_VN_2026_07_28, "basic/patterns/mrtr#server-requirements-basic-workflow")},
+     .interpretation = "Each value of an InputRequiredResult's inputRequests names the method "
+                       "elicitation/create, sampling/createMessage or roots/list (the shape of "
+                       "its params is the schema checks' matter)."},
+    {.check = "wire/no-server-requests",
+     .level = MC_LEVEL_MUST,
+     .quote = "Servers MUST NOT initiate JSON-RPC requests, and clients do not send JSON-RPC "
+              "responses.",
+     .refs = {REF(MC_VN_2026_07_28, "basic/patterns")},
+     .interpretation = "In a stateless session no message of the server has a method and an "
+                       "id: what it needs from the client comes as an InputRequiredResult. Not "
+                       "judged while a request that named no stateless version is in progress, "
+                       "or once the server accepted a legacy initialize (a server of both eras "
+                       "\"MAY implement both behaviors\", basic/versioning)."},
+    {.check = "wire/cancelled-listen-only",
+     .level = MC_LEVEL_MUST,
+     .quote = "Servers MUST NOT send notifications/cancelled for any other purpose. … "
+              "Cancellation notifications MUST only reference requests that: … Were previously "
+              "issued by the client … Are believed to still be in-progress … Server-sent "
+              "cancellation notifications MUST reference a subscriptions/listen request, to "
+              "terminate that subscription stream",
+     .refs = {REF(MC_VN_2026_07_28, "basic/patterns/cancellation#behavior-requirements")},
+     .interpretation = "A notifications/cancelled from the server names, in requestId, a "
+                       "subscriptions/listen request the client sent and that is not answered "
+                       "yet. Not judged while a request that named no stateless version is in "
+                       "progress (a legacy session's server cancels requests of its own)."},
+    {.check = "wire/error-code-outside-reserved",
+     .level = MC_LEVEL_SHOULD,
+     .quote = "new implementations SHOULD NOT use codes from this sub-range at all. … New error "
+              "codes for purposes not defined by this specification SHOULD be allocated outside "
+              "the JSON-RPC reserved range (-32768 to -32000)",
+     .refs = {REF(MC_VN_2026_07_28, "basic#error-codes")},
+     .interpretation = "An error answering a request naming 2026-07-28 carries no code of the "
+                       "JSON-RPC reserved range but JSON-RPC's own (-32700, -32600 to -32603) "
+                       "and those the MCP sub-range rule judges (wire/error-code-reserved): "
+                       "neither one of the legacy sub-range (-32019 to -32000; -32002 is the "
+                       "MUST's) nor one below -32099. A server implementing 2026-07-28 is read "
+                       "as a new implementation, and a code it emits as one it allocated."},
     {.check = "wire/error-code-reserved",
      .level = MC_LEVEL_MUST,
      .quote = "Implementations MUST NOT emit any code from this sub-range that is not defined by "

@@ -90,4 +90,7 @@ void mc__wire_stateless_error(mc_wire_t *w, const mc_wire_req_t *r, const mc_msg
  * the stateless protocol handles (the legacy rules do not apply then). */
 int mc__wire_stateless_notification(mc_wire_t *w, const mc_msg_t *m);
 
+/* Judges a request of the server's own in a stateless session. */
+void mc__wire_stateless_server_request(mc_wire_t *w, const mc_msg_t *m);
+
 #endif

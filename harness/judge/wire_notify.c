@@ -35,6 +35,7 @@ void mc__wire_on_notification(mc_wire_t *w, mc_msg_t *m)
                    {"notifications/tools/list_changed", "tools"}};
     size_t i;
 
+    mc_wire_pass(w, "wire/notification-no-id");
     if (mc__wire_stateless_notification(w, m))
         return;
     for (i = 0; i < sizeof(changed) / sizeof(changed[0]); i++) {
@@ -124,6 +125,13 @@ void mc__wire_on_server_request(mc_wire_t *w, mc_msg_t *m)
                 {"roots/list", "roots"}};
     size_t i;
 
+    if (strncmp(m->method, "notifications/", strlen("notifications/")) == 0) {
+        /* A notification's method with an id: no request, but a notification
+         * that includes an id (basic#notifications). */
+        mc_wire_fail(w, "wire/notification-no-id", "%.60s carries an id", m->method);
+        return;
+    }
+    mc__wire_stateless_server_request(w, m);
     {
         /* Keyed by the id as written: the parser clamps integers past 64 bits. */
         char *id = w->raw_id != NULL ? strndup(w->raw_id, w->raw_id_len) : mc__wire_compact_dup(m->id);

@@ -97,8 +97,15 @@ void mc__wire_stateless_result(mc_wire_t *w, const mc_wire_req_t *r, const mc_ms
                               : strcmp(meth, "sampling/createMessage") == 0 ? "sampling"
                               : strcmp(meth, "roots/list") == 0             ? "roots"
                                                                             : NULL;
-            if (cap == NULL)
+            if (cap == NULL) {
+                mc_wire_fail(w, "wire/input-requests-kind",
+                             "inputRequests[\"%.60s\"] is %s%.60s, not an elicitation/create, "
+                             "sampling/createMessage or roots/list request",
+                             key, meth == NULL ? "a request without a method" : "a request of ",
+                             meth == NULL ? "" : meth);
                 continue;
+            }
+            mc_wire_pass(w, "wire/input-requests-kind");
             if (mc_json_get(r->caps, cap) == NULL)
                 mc_wire_fail(w, "wire/input-requests-declared",
                              "inputRequests[\"%.60s\"] asks for %s, but the request did not "
@@ -134,6 +141,18 @@ void mc__wire_stateless_error(mc_wire_t *w, const mc_wire_req_t *r, const mc_msg
                      r->method, (long long)c);
     else
         mc_wire_pass(w, "wire/error-code-reserved");
+    /* The rest of the JSON-RPC reserved range: the legacy sub-range and
+     * below -32099, but the codes of JSON-RPC itself. */
+    if (c >= MC_RPC_JSONRPC_RESERVED_MIN && c <= MC_RPC_JSONRPC_RESERVED_MAX &&
+        !(c >= MC_RPC_MCP_RESERVED_MIN && c <= MC_RPC_MCP_RESERVED_MAX) &&
+        c != MC_RPC_RESOURCE_NOT_FOUND && c != MC_RPC_PARSE_ERROR &&
+        !(c >= MC_RPC_INTERNAL_ERROR && c <= MC_RPC_INVALID_REQUEST))
+        mc_wire_fail(w, "wire/error-code-outside-reserved",
+                     "%s was answered with %lld, a code of the JSON-RPC reserved range "
+                     "(-32768 to -32000) that neither JSON-RPC nor this version defines",
+                     r->method, (long long)c);
+    else
+        mc_wire_pass(w, "wire/error-code-outside-reserved");
 }
 
 /* The filter member a change notification needs, or NULL for other methods. */
@@ -216,6 +235,46 @@ static int legacy_in_progress(const mc_wire_t *w)
     return 0;
 }
 
+/* Judges notifications/cancelled from the server in a stateless session
+ * (basic/patterns/cancellation): it ends a subscriptions/listen stream the
+ * client opened and that is still open, and serves no other purpose. Not
+ * judged while a legacy request is in progress (a legacy session's server
+ * may cancel a request of its own). Returns 1 when judged. */
+static int cancelled(mc_wire_t *w, const mc_msg_t *m)
+{
+    json_object *rid = mc_json_get(m->params, "requestId");
+    char *id = rid != NULL ? mc__wire_compact_dup(rid) : NULL;
+    size_t i;
+    int listen = 0;
+
+    for (i = 0; i < MC_WIRE_MAX_REQUESTS && id != NULL && !listen; i++) {
+        const mc_wire_req_t *r = &w->reqs[i];
+        listen = r->id != NULL && !r->answered && strcmp(r->id, id) == 0 &&
+                 strcmp(r->method, "subscriptions/listen") == 0;
+    }
+    if (!listen && legacy_in_progress(w)) {
+        free(id);
+        return 0;
+    }
+    if (!listen)
+        mc_wire_fail(w, "wire/cancelled-listen-only",
+                     "notifications/cancelled for %.60s, which is no open subscriptions/listen "
+                     "request of the client",
+                     id != NULL ? id : "(no requestId)");
+    else
+        mc_wire_pass(w, "wire/cancelled-listen-only");
+    free(id);
+    return 1;
+}
+
+void mc__wire_stateless_server_request(mc_wire_t *w, const mc_msg_t *m)
+{
+    if (!w->stateless || w->legacy_accepted || legacy_in_progress(w))
+        return;
+    mc_wire_fail(w, "wire/no-server-requests",
+                 "the server sent a %.60s request in a stateless session", m->method);
+}
+
 /* Judges a notification in a stateless session. Returns 1 when it was one
  * the stateless protocol handles (the legacy rules do not apply then). Once
  * the server has accepted a legacy initialize, a notification may belong to
@@ -244,6 +303,8 @@ int mc__wire_stateless_notification(mc_wire_t *w, const mc_msg_t *m)
             mc_wire_pass(w, "wire/log-per-request");
         return 0; /* the level and capability rules hold as before */
     }
+    if (strcmp(m->method, "notifications/cancelled") == 0)
+        return cancelled(w, m);
     if (member == NULL && strcmp(m->method, "notifications/subscriptions/acknowledged") != 0)
         return 0;
     sub = mc_json_get(mc_json_get(m->params, "_meta"), META_SUB);

@@ -146,6 +146,19 @@ static const rs_bug_catch_t rs_catches[] = {
     {"cache-ttl-negative", "caching/ttl-non-negative", "resources/cacheable-hints"},
     {"tool-structured-text-mismatch", "tools/call/structured-text-copy",
      "tools/call-structured-content"},
+    {"notification-with-id", "wire/notification-no-id", "progress/increasing"},
+    {"stateless-server-request", "wire/no-server-requests", "elicitation/mrtr-form"},
+    {"cancelled-not-listen", "wire/cancelled-listen-only", "lifecycle/mrtr-input-responses"},
+    {"input-request-kind", "wire/input-requests-kind", "elicitation/mrtr-form"},
+    {"error-code-legacy", "wire/error-code-outside-reserved", "jsonrpc/method-not-found"},
+    {"input-responses-unchecked", "lifecycle/mrtr/invalid-refused",
+     "lifecycle/mrtr-input-responses"},
+    {"input-responses-missing-error", "lifecycle/mrtr/missing-asked-again",
+     "lifecycle/mrtr-input-responses"},
+    {"input-responses-unknown-refused", "lifecycle/mrtr/unknown-ignored",
+     "lifecycle/mrtr-input-responses"},
+    {"discover-required-first", "lifecycle/stateless/no-prior-request",
+     "lifecycle/stateless-first-request"},
     /* The Streamable HTTP server's switches (httpserve.h). */
     {"http-notification-200", "http/notification-202,transport/http/notification-202",
      "transport/get-stream,transport/notification-accepted"},
@@ -188,6 +201,8 @@ static const rs_bug_catch_t rs_catches[] = {
     {"http-sse-close-no-retry", "http/stream-open-until-response,http/sse-retry-before-close",
      "progress/stops-after-response"},
     {"http-sse-after-response", "http/response-closes-stream", "progress/stops-after-response"},
+    {"http-capability-required-200", "lifecycle/capability/required-400",
+     "lifecycle/capability-required-http"},
 };
 
 static const rs_bug_catch_t *find(const char *name)

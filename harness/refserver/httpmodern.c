@@ -509,7 +509,7 @@ static hs_sess_t *modern_sess(hs_t *hs)
  * the refusals of this revision and for the -32602 refusing a request that
  * lacks a required _meta field (meta_missing; basic#_meta: "On HTTP, the
  * response status MUST be 400 Bad Request"), else 200. */
-static unsigned answer_status(const char *text, int meta_missing)
+static unsigned answer_status(const hs_t *hs, const char *text, int meta_missing)
 {
     json_object *o = json_tokener_parse(text), *e, *code;
     unsigned st = 200;
@@ -519,8 +519,9 @@ static unsigned answer_status(const char *text, int meta_missing)
         int k = json_object_get_int(code);
         if (k == MC_RPC_METHOD_NOT_FOUND)
             st = 404;
-        else if (k == MC_RPC_UNSUPPORTED_VERSION || k == MC_RPC_MISSING_CLIENT_CAPABILITY ||
-                 k == MC_RPC_HEADER_MISMATCH)
+        else if (k == MC_RPC_MISSING_CLIENT_CAPABILITY)
+            st = hs->bug == RS_HTTP_BUG_CAPABILITY_REQUIRED_200 ? 200 : 400;
+        else if (k == MC_RPC_UNSUPPORTED_VERSION || k == MC_RPC_HEADER_MISMATCH)
             st = 400;
         else if (k == MC_RPC_INVALID_PARAMS && meta_missing)
             st = 400;
@@ -631,7 +632,7 @@ enum MHD_Result mc__hs_do_post_modern(hs_t *hs, struct MHD_Connection *c, hs_req
         mc__hs_stream_unlink(s);
         pthread_mutex_unlock(&hs->mu);
         mc__hs_stream_free(s);
-        rc = send_json(c, answer_status(first, b_meta_missing), first);
+        rc = send_json(c, answer_status(hs, first, b_meta_missing), first);
         free(first);
         return rc;
     }

@@ -93,7 +93,10 @@
        "an SSE answer to a POST ends after a priming event without a retry field, before its "   \
        "response, at every version")                                                             \
     XX(SSE_AFTER_RESPONSE, "http-sse-after-response", "SHOULD",                                  \
-       "an SSE answer to a POST carries a log message after its response")
+       "an SSE answer to a POST carries a log message after its response")                      \
+    XX(CAPABILITY_REQUIRED_200, "http-capability-required-200", "MUST",                          \
+       "2026-07-28: a request needing a client capability it did not declare gets -32021 with "  \
+       "200 instead of 400 Bad Request")
 
 typedef enum rs_http_bug {
     RS_HTTP_BUG_NONE = 0,

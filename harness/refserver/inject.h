@@ -273,6 +273,32 @@
        "2025-06-18/basic/utilities/ping#behavior-requirements")                                    \
     XX(PING_IGNORED, "ping-ignored", "MUST", "ping is never answered",                             \
        "2025-06-18/basic/utilities/ping#behavior-requirements")                                    \
+    XX(NOTIFICATION_WITH_ID, "notification-with-id", "MUST",                                       \
+       "every notification the server sends carries an id", "2025-06-18/basic#notifications")     \
+    XX(STATELESS_SERVER_REQUEST, "stateless-server-request", "MUST",                               \
+       "at 2026-07-28 an InputRequiredResult is preceded by the same input asked as a request "   \
+       "of the server's own", "2026-07-28/basic/patterns")                                         \
+    XX(CANCELLED_NOT_LISTEN, "cancelled-not-listen", "MUST",                                       \
+       "at 2026-07-28 a tools/call is preceded by a notifications/cancelled naming it",           \
+       "2026-07-28/basic/patterns/cancellation#behavior-requirements")                             \
+    XX(INPUT_REQUEST_KIND, "input-request-kind", "MUST",                                           \
+       "an InputRequiredResult's inputRequests value is a ping request",                          \
+       "2026-07-28/basic/patterns/mrtr#server-requirements-basic-workflow")                        \
+    XX(ERROR_CODE_LEGACY, "error-code-legacy", "SHOULD",                                           \
+       "an unknown method at 2026-07-28 is answered with -32000, a code of the legacy sub-range", \
+       "2026-07-28/basic#error-codes")                                                             \
+    XX(INPUT_RESPONSES_UNCHECKED, "input-responses-unchecked", "SHOULD",                           \
+       "a tools/call retry whose inputResponses is no object is served as if it had none",        \
+       "2026-07-28/basic/patterns/mrtr#error-handling")                                            \
+    XX(INPUT_RESPONSES_MISSING_ERROR, "input-responses-missing-error", "SHOULD",                   \
+       "a retry whose inputResponses lacks the input asked for is refused with -32602 instead "   \
+       "of asked for it again", "2026-07-28/basic/patterns/mrtr#error-handling")                   \
+    XX(INPUT_RESPONSES_UNKNOWN_REFUSED, "input-responses-unknown-refused", "SHOULD",               \
+       "a retry whose inputResponses holds a key the server did not ask for is refused with "     \
+       "-32602", "2026-07-28/basic/patterns/mrtr#error-handling")                                  \
+    XX(DISCOVER_REQUIRED_FIRST, "discover-required-first", "MUST",                                \
+       "at 2026-07-28 a request before server/discover on the connection is refused with -32600", \
+       "2026-07-28/basic#statelessness")                                                           \
     /* behind protocol state: several distinct requests first */                                  \
     XX(SUB_AGAIN_NO_URI, "subscribe-again-update-no-uri", "MUST",                                  \
        "after subscribe, unsubscribe and subscribe again to a URI, its update has uri null",      \

@@ -147,6 +147,7 @@ struct mc_refserver {
     int cap_roots, cap_sampling, cap_elicit_form, cap_elicit_url;
     int modern, req_log, cacheable; /* the request being served (rs_ctx_t) */
     rs_listen_t *listens; /* owned: RS_MAX_LISTENS slots, NULL until the first listen */
+    int discovered; /* server/discover was served (only the discover-required-first switch reads it) */
     json_object *serving; /* borrowed: the id of the stateless request a job step is
                              run for, or NULL (mc_refserver_serving) */
     int log_level;           /* index into the level table; messages below are dropped */
@@ -217,6 +218,20 @@ void mc__rs_error(mc_refserver_t *rs, json_object *id, int code, const char *mes
 
 /* Sends a notification. params is consumed and may be NULL. */
 void mc__rs_notify(mc_refserver_t *rs, const char *method, json_object *params);
+
+/* The violation switches of a stateless request's dispatch (modern.c): a
+ * notifications/cancelled naming a tools/call (cancelled-not-listen), a
+ * request refused before server/discover (discover-required-first). Returns
+ * 1 when the request was answered. */
+int mc__rs_modern_switched(mc_refserver_t *rs, const mc_msg_t *msg);
+
+/* With the notification-with-id switch on, sends the notification with an
+ * id member and returns 1; else returns 0. params stays the caller's. */
+int mc__rs_notify_switched(mc_refserver_t *rs, const char *method, json_object *params);
+
+/* The code an unknown stateless method is refused with under the switches
+ * error-code-undefined-reserved and error-code-legacy, or 0 (modern.c). */
+int mc__rs_switched_code(const mc_refserver_t *rs);
 
 /* Makes room for n bytes in the line buffer rs->out. Returns 0, or -1 past
  * MC_MAX_MESSAGE_SIZE or when memory runs out (the buffer is then unchanged). */

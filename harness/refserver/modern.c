@@ -221,6 +221,7 @@ void mc__rs_discover(mc_refserver_t *rs, json_object *id, json_object *params)
     json_object *res;
 
     (void)params;
+    rs->discovered = 1;
     if (rs_bug_on(rs, DISCOVER_MISSING)) {
         mc__rs_error(rs, id, MC_RPC_METHOD_NOT_FOUND, "method not found", NULL);
         return;
@@ -409,6 +410,49 @@ void mc__rs_notify_change(mc_refserver_t *rs, const char *method, const char *ur
         json_object_put(params);
 }
 
+int mc__rs_modern_switched(mc_refserver_t *rs, const mc_msg_t *msg)
+{
+    if (rs_bug_on(rs, DISCOVER_REQUIRED_FIRST) && !rs->discovered &&
+        strcmp(msg->method, "server/discover") != 0) {
+        mc__rs_error(rs, msg->id, MC_RPC_INVALID_REQUEST,
+                     "send server/discover on this connection first", NULL);
+        return 1;
+    }
+    if (rs_bug_on(rs, CANCELLED_NOT_LISTEN) && strcmp(msg->method, "tools/call") == 0 &&
+        msg->id != NULL) {
+        json_object *p = json_object_new_object();
+        mc__rs_put(rs, p, "requestId", json_object_get(msg->id));
+        mc__rs_notify(rs, "notifications/cancelled", p);
+    }
+    return 0;
+}
+
+int mc__rs_notify_switched(mc_refserver_t *rs, const char *method, json_object *params)
+{
+    json_object *n;
+
+    if (!rs_bug_on(rs, NOTIFICATION_WITH_ID))
+        return 0;
+    n = mc_jsonrpc_notification(method, json_object_get(params));
+    if (n != NULL)
+        mc__rs_put_str(rs, n, "id", "mcpcheck-refserver-notification");
+    mc__rs_emit(rs, n);
+    return 1;
+}
+
+/* A code of the sub-range the MCP specification reserves (-32099..-32020)
+ * that it does not define, and one of the legacy sub-range (-32019..-32000)
+ * new implementations should not use: only their switches send them. */
+#define RS_UNDEFINED_MCP_CODE (-32050)
+#define RS_LEGACY_CODE (-32000)
+
+int mc__rs_switched_code(const mc_refserver_t *rs)
+{
+    return rs_bug_on(rs, ERROR_CODE_UNDEFINED) ? RS_UNDEFINED_MCP_CODE
+           : rs_bug_on(rs, ERROR_CODE_LEGACY)  ? RS_LEGACY_CODE
+                                               : 0;
+}
+
 /* ---- multi round-trip requests ---- */
 
 /* The inputRequests key the server uses for a method. */
@@ -433,12 +477,24 @@ int mc__rs_mrtr_ask(mc_refserver_t *rs, rs_job_t *job, const char *method, json_
         job->mrtr_reply = answer;
         return RS_STEP_LATER;
     }
+    if (job->responses != NULL && (rs_bug_on(rs, INPUT_RESPONSES_MISSING_ERROR) ||
+                                   (rs_bug_on(rs, INPUT_RESPONSES_UNKNOWN_REFUSED) &&
+                                    json_object_object_length(job->responses) > 0))) {
+        json_object_put(params);
+        mc__rs_error(rs, job->id, MC_RPC_INVALID_PARAMS,
+                     "params.inputResponses does not hold the input asked for", NULL);
+        return RS_STEP_DONE;
+    }
+    if (rs_bug_on(rs, STATELESS_SERVER_REQUEST))
+        mc__rs_emit(rs, mc_jsonrpc_request(json_object_new_string("mcpcheck-refserver-ask"), method,
+                                           params != NULL ? json_object_get(params)
+                                                          : json_object_new_object()));
     res = json_object_new_object();
     mc__rs_put_str(rs, res, "resultType", "input_required");
     if (!rs_bug_on(rs, INPUT_REQUIRED_EMPTY)) {
         reqs = json_object_new_object();
         req = json_object_new_object();
-        mc__rs_put_str(rs, req, "method", method);
+        mc__rs_put_str(rs, req, "method", rs_bug_on(rs, INPUT_REQUEST_KIND) ? "ping" : method);
         if (params != NULL)
             mc__rs_put(rs, req, "params", params);
         mc__rs_put(rs, reqs, key, req);

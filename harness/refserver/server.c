@@ -172,7 +172,8 @@ void mc__rs_error(mc_refserver_t *rs, json_object *id, int code, const char *mes
 
 void mc__rs_notify(mc_refserver_t *rs, const char *method, json_object *params)
 {
-    if (mc__rs_fast_send(rs,
+    if (mc__rs_notify_switched(rs, method, params) ||
+        mc__rs_fast_send(rs,
                          &(rs_fast_msg_t){.kind = RS_FAST_NOTIFY, .method = method, .body = params})) {
         json_object_put(params);
         return;
@@ -285,10 +286,6 @@ static const char *const rs_removed[] = {"initialize", "ping", "logging/setLevel
 static const char *const rs_cacheable[] = {"tools/list", "prompts/list", "resources/list",
                                            "resources/read", "resources/templates/list"};
 
-/* A code of the sub-range the MCP specification reserves (-32099..-32020)
- * that it does not define: only the error-code-undefined-reserved switch
- * sends it. */
-#define RS_UNDEFINED_MCP_CODE (-32050)
 
 /* Serves a request in the stateless protocol (modern.c has the context). */
 static void dispatch_modern(mc_refserver_t *rs, const mc_msg_t *msg)
@@ -299,6 +296,8 @@ static void dispatch_modern(mc_refserver_t *rs, const mc_msg_t *msg)
 
     if (mc__rs_modern_enter(rs, msg, &saved) != 0)
         return;
+    if (mc__rs_modern_switched(rs, msg))
+        goto done;
     for (i = 0; i < sizeof(rs_cacheable) / sizeof(rs_cacheable[0]); i++)
         if (strcmp(m, rs_cacheable[i]) == 0)
             rs->cacheable = 1;
@@ -322,8 +321,8 @@ static void dispatch_modern(mc_refserver_t *rs, const mc_msg_t *msg)
             goto done;
         }
     }
-    if (rs_bug_on(rs, ERROR_CODE_UNDEFINED))
-        mc__rs_error(rs, msg->id, RS_UNDEFINED_MCP_CODE, "method not found", NULL);
+    if (mc__rs_switched_code(rs) != 0)
+        mc__rs_error(rs, msg->id, mc__rs_switched_code(rs), "method not found", NULL);
     else
         mc__rs_error(rs, msg->id,
                      rs_bug_on(rs, METHOD_NOT_FOUND_CODE) ? MC_RPC_INTERNAL_ERROR

@@ -382,9 +382,17 @@ void mc__rs_tools_call(mc_refserver_t *rs, json_object *id, json_object *params)
         json_object_is_type(meta, json_type_object) &&
         json_object_object_get_ex(meta, "progressToken", &token) && !mc_jsonrpc_id_valid(token))
         token = NULL;
-    if (!rs->modern || !json_object_object_get_ex(params, "inputResponses", &resp) ||
-        !json_object_is_type(resp, json_type_object))
+    if (!rs->modern || !json_object_object_get_ex(params, "inputResponses", &resp))
         resp = NULL;
+    if (resp != NULL && !json_object_is_type(resp, json_type_object)) {
+        /* mrtr#error-handling: an InputResponses that is no object is refused. */
+        if (!rs_bug_on(rs, INPUT_RESPONSES_UNCHECKED)) {
+            mc__rs_error(rs, id, MC_RPC_INVALID_PARAMS, "params.inputResponses must be an object",
+                         NULL);
+            return;
+        }
+        resp = NULL;
+    }
     mc__rs_job_start(rs, id, t, token, args, resp);
 }
 

@@ -308,6 +308,8 @@ static const char session_cancel[] =
     "{\"jsonrpc\":\"2.0\",\"id\":" #id ",\"method\":\"" method "\",\"params\":{"         \
     MODERN_META(caps, extra) params "}}\n"
 static const char session_stateless[] =
+    /* A request before server/discover is served all the same. */
+    MREQ(12, "tools/list", "{}", "", "")
     MREQ(1, "server/discover", "{}", "", "")
     MREQ(2, "subscriptions/listen", "{}", "", ",\"notifications\":{\"toolsListChanged\":true}")
     MREQ(3, "tools/call", "{}", "", ",\"name\":\"test_trigger_prompt_change\"")
@@ -319,6 +321,14 @@ static const char session_stateless[] =
     MREQ(8, "tools/call", "{}", ",\"io.modelcontextprotocol/logLevel\":\"info\"",
          ",\"name\":\"test_simple_text\"")
     MREQ(10, "mcpcheck/no-such-method", "{}", "", "")
+    /* Retries whose inputResponses lack the input, hold an unknown key, are no object. */
+    MREQ(13, "tools/call", "{\"elicitation\":{}}", "",
+         ",\"name\":\"test_elicitation\",\"arguments\":{\"message\":\"m\"},\"inputResponses\":{}")
+    MREQ(14, "tools/call", "{\"elicitation\":{}}", "",
+         ",\"name\":\"test_elicitation\",\"arguments\":{\"message\":\"m\"},"
+         "\"inputResponses\":{\"mcpcheck\":{\"action\":\"decline\"}}")
+    MREQ(15, "tools/call", "{\"elicitation\":{}}", "",
+         ",\"name\":\"test_elicitation\",\"arguments\":{\"message\":\"m\"},\"inputResponses\":\"x\"")
     /* A log level that is none: refused with -32602. */
     MREQ(11, "tools/list", "{}", ",\"io.modelcontextprotocol/logLevel\":\"verbose\"", "")
     /* A version no server speaks: -32022 listing what server/discover lists. */
