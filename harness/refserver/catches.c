@@ -175,6 +175,14 @@ static const rs_bug_catch_t rs_catches[] = {
      "transport/unsupported-version-400,transport/protocol-version-invalid"},
     {"http-unreadable-body-200", "transport/http/unacceptable-input-error-status",
      "transport/unreadable-body-error-status"},
+    {"discover-capabilities-lacking",
+     "tools/capability/declared,resources/capability/declared,prompts/capability/declared",
+     "tools/capability-discover,resources/capability-discover,prompts/capability-discover"},
+    {"list-refused-declared", "tools/list/served,resources/list/served,prompts/list/served",
+     "tools/capability-discover,resources/capability-discover,prompts/capability-discover"},
+    {"progress-not-rate-limited", "progress/rate-limited", "progress/rate-limited"},
+    {"x-mcp-header-not-token", "tools/x-mcp-header/token", "tools/x-mcp-header"},
+    {"x-mcp-header-number", "tools/x-mcp-header/primitive", "tools/x-mcp-header"},
 };
 
 static const rs_bug_catch_t *find(const char *name)

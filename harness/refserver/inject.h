@@ -126,6 +126,12 @@
     XX(CACHE_TTL_NEGATIVE, "cache-ttl-negative", "MUST",                                           \
        "2026-07-28 cacheable results carry ttlMs -1",                                             \
        "2026-07-28/server/utilities/caching#time-to-live-ttl-field")                               \
+    XX(DISCOVER_CAPS_LACKING, "discover-capabilities-lacking", "MUST",                             \
+       "server/discover declares neither tools, resources nor prompts while it lists them",      \
+       "2026-07-28/server/resources#capabilities")                                                 \
+    XX(LIST_REFUSED_DECLARED, "list-refused-declared", "MUST",                                     \
+       "tools/list, resources/list and prompts/list are answered -32603 at 2026-07-28 while "      \
+       "server/discover declares the capabilities", "2026-07-28/server/resources#capabilities")   \
     /* prompts */                                                                                  \
     XX(PROMPT_UNKNOWN_ACCEPTED, "prompt-unknown-accepted", "SHOULD",                               \
        "prompts/get for an unknown name returns a result instead of -32602",                      \
@@ -158,6 +164,12 @@
     XX(TOOLS_CAP_UNDECLARED, "tools-capability-undeclared", "MUST",                                \
        "the capabilities lack tools while tools/list still lists them",                           \
        "2025-06-18/server/tools#capabilities")                                                     \
+    XX(X_MCP_HEADER_NOT_TOKEN, "x-mcp-header-not-token", "MUST",                                   \
+       "test_header_param names the header of region \"Re gion\" (a space is no tchar)",          \
+       "2026-07-28/server/tools#x-mcp-header")                                                     \
+    XX(X_MCP_HEADER_NUMBER, "x-mcp-header-number", "MUST",                                         \
+       "the header-mirrored count of test_header_param has type number",                          \
+       "2026-07-28/server/tools#x-mcp-header")                                                     \
     /* elicitation, sampling, roots */                                                             \
     XX(ELICIT_NO_CAP, "elicitation-without-capability", "MUST",                                    \
        "elicitation/create is sent to a client that did not declare elicitation",                 \
@@ -240,6 +252,9 @@
     XX(CANCELLED_ANSWERED, "cancelled-request-answered", "SHOULD",                                 \
        "a request cancelled by notifications/cancelled is still answered",                        \
        "2025-06-18/basic/utilities/cancellation#behavior-requirements")                            \
+    XX(PROGRESS_FLOOD, "progress-not-rate-limited", "SHOULD",                                      \
+       "test_tool_with_progress floods 500 progress notifications after its first one",           \
+       "2025-06-18/basic/utilities/progress#implementation-notes")                                 \
     /* the stateless protocol (2026-07-28) */                                                     \
     XX(RESULT_TYPE_MISSING, "result-type-missing", "MUST",                                         \
        "2026-07-28 results lack resultType", "2026-07-28/basic#result-responses")                 \

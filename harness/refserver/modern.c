@@ -218,7 +218,7 @@ void mc__rs_modern_decorate(mc_refserver_t *rs, json_object *result)
 
 void mc__rs_discover(mc_refserver_t *rs, json_object *id, json_object *params)
 {
-    json_object *res;
+    json_object *res, *caps;
 
     (void)params;
     if (rs_bug_on(rs, DISCOVER_MISSING)) {
@@ -227,7 +227,13 @@ void mc__rs_discover(mc_refserver_t *rs, json_object *id, json_object *params)
     }
     res = json_object_new_object();
     mc__rs_put(rs, res, "supportedVersions", modern_versions(rs, rs_bug_on(rs, DISCOVER_LYING)));
-    mc__rs_put(rs, res, "capabilities", mc__rs_server_caps(rs));
+    caps = mc__rs_server_caps(rs);
+    if (rs_bug_on(rs, DISCOVER_CAPS_LACKING)) {
+        json_object_object_del(caps, "tools");
+        json_object_object_del(caps, "resources");
+        json_object_object_del(caps, "prompts");
+    }
+    mc__rs_put(rs, res, "capabilities", caps);
     mc__rs_put_str(rs, res, "instructions",
                    "Reference MCP server of mcpcheck: fixtures of the official conformance "
                    "suite, paginated lists and trigger tools.");

@@ -316,6 +316,12 @@ static void dispatch_modern(mc_refserver_t *rs, const mc_msg_t *msg)
         mc__rs_listen(rs, msg->id, msg->params);
         goto done;
     }
+    if (rs_bug_on(rs, LIST_REFUSED_DECLARED) &&
+        (strcmp(m, "tools/list") == 0 || strcmp(m, "resources/list") == 0 ||
+         strcmp(m, "prompts/list") == 0)) {
+        mc__rs_error(rs, msg->id, MC_RPC_INTERNAL_ERROR, "internal error", NULL);
+        goto done;
+    }
     for (i = 0; i < sizeof(rs_methods) / sizeof(rs_methods[0]); i++) {
         if (strcmp(m, rs_methods[i].name) == 0) {
             rs_methods[i].fn(rs, msg->id, msg->params);
