@@ -183,6 +183,8 @@ static const rs_bug_catch_t rs_catches[] = {
     {"progress-not-rate-limited", "progress/rate-limited", "progress/rate-limited"},
     {"x-mcp-header-not-token", "tools/x-mcp-header/token", "tools/x-mcp-header"},
     {"x-mcp-header-number", "tools/x-mcp-header/primitive", "tools/x-mcp-header"},
+    {"completions-capability-undeclared", "completion/capability/declared",
+     "completion/capability-declared"},
 };
 
 static const rs_bug_catch_t *find(const char *name)

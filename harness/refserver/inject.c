@@ -54,6 +54,7 @@ static const struct {
     /* Completion scenarios need the capability flag to know the server completes. */
     {RS_BUG_COMPLETION_TOO_MANY, MC_VF_COMPLETIONS_CAP, MC_V_2024_11_05},
     {RS_BUG_COMPLETION_RENARROWED, MC_VF_COMPLETIONS_CAP, MC_V_2024_11_05},
+    {RS_BUG_COMPLETIONS_CAP_UNDECLARED, MC_VF_COMPLETIONS_CAP, MC_V_2024_11_05},
     /* The rules of the stateless protocol. */
     {RS_BUG_RESULT_TYPE_MISSING, MC_VF_STATELESS, MC_V_2024_11_05},
     {RS_BUG_DISCOVER_MISSING, MC_VF_STATELESS, MC_V_2024_11_05},

@@ -288,6 +288,9 @@
        "2025-06-18/basic/utilities/ping#behavior-requirements")                                    \
     XX(PING_IGNORED, "ping-ignored", "MUST", "ping is never answered",                             \
        "2025-06-18/basic/utilities/ping#behavior-requirements")                                    \
+    XX(COMPLETIONS_CAP_UNDECLARED, "completions-capability-undeclared", "MUST",                    \
+       "the capabilities lack completions while completion/complete still completes",            \
+       "2025-06-18/server/utilities/completion#capabilities")                                      \
     /* behind protocol state: several distinct requests first */                                  \
     XX(SUB_AGAIN_NO_URI, "subscribe-again-update-no-uri", "MUST",                                  \
        "after subscribe, unsubscribe and subscribe again to a URI, its update has uri null",      \
