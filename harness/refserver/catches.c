@@ -185,6 +185,8 @@ static const rs_bug_catch_t rs_catches[] = {
     {"x-mcp-header-number", "tools/x-mcp-header/primitive", "tools/x-mcp-header"},
     {"completions-capability-undeclared", "completion/capability/declared",
      "completion/capability-declared"},
+    {"elicitation-form-clickable-url", "elicitation/form/no-clickable-url",
+     "elicitation/form-no-url"},
 };
 
 static const rs_bug_catch_t *find(const char *name)

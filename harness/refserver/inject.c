@@ -51,6 +51,8 @@ static const struct {
     {RS_BUG_ELICIT_URL_NO_ID, MC_VF_ELICIT_URL, MC_V_2024_11_05},
     {RS_BUG_ELICIT_COMPLETE_WRONG_ID, MC_VF_ELICIT_URL, MC_V_2024_11_05},
     {RS_BUG_URL_ERROR_NO_LIST, MC_VF_ELICIT_URL, MC_V_2024_11_05},
+    /* The rule is written from 2025-11-25 on (client/elicitation#safe-url-handling). */
+    {RS_BUG_ELICIT_FORM_URL, MC_VF_ELICIT_FORM, MC_V_2025_11_25},
     /* Completion scenarios need the capability flag to know the server completes. */
     {RS_BUG_COMPLETION_TOO_MANY, MC_VF_COMPLETIONS_CAP, MC_V_2024_11_05},
     {RS_BUG_COMPLETION_RENARROWED, MC_VF_COMPLETIONS_CAP, MC_V_2024_11_05},

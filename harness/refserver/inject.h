@@ -192,6 +192,9 @@
     XX(URL_ERROR_NO_LIST, "url-elicitation-error-no-list", "MUST",                                 \
        "the -32042 error lacks data.elicitations",                                                \
        "2025-11-25/client/elicitation#url-elicitation-required-error")                             \
+    XX(ELICIT_FORM_URL, "elicitation-form-clickable-url", "SHOULD",                                \
+       "a form-mode elicitation describes a field with a link to https://example.com/terms",      \
+       "2025-11-25/client/elicitation#safe-url-handling")                                          \
     XX(SAMPLING_NO_CAP, "sampling-without-capability", "MUST",                                     \
        "sampling/createMessage is sent to a client that did not declare sampling",                \
        "2025-06-18/basic/lifecycle#operation")                                                     \
