@@ -187,6 +187,7 @@ static const rs_bug_catch_t rs_catches[] = {
      "completion/capability-declared"},
     {"elicitation-form-clickable-url", "elicitation/form/no-clickable-url",
      "elicitation/form-no-url"},
+    {"cache-scope-differs-by-page", "caching/pages/same-scope", "resources/cacheable-pages"},
 };
 
 static const rs_bug_catch_t *find(const char *name)

@@ -132,6 +132,9 @@
     XX(LIST_REFUSED_DECLARED, "list-refused-declared", "MUST",                                     \
        "tools/list, resources/list and prompts/list are answered -32603 at 2026-07-28 while "      \
        "server/discover declares the capabilities", "2026-07-28/server/resources#capabilities")   \
+    XX(CACHE_SCOPE_BY_PAGE, "cache-scope-differs-by-page", "MUST",                                 \
+       "2026-07-28 list pages asked for with a cursor say cacheScope private, the first public",  \
+       "2026-07-28/server/utilities/caching#interaction-with-pagination")                          \
     /* prompts */                                                                                  \
     XX(PROMPT_UNKNOWN_ACCEPTED, "prompt-unknown-accepted", "SHOULD",                               \
        "prompts/get for an unknown name returns a result instead of -32602",                      \

@@ -201,7 +201,8 @@ void mc__rs_modern_decorate(mc_refserver_t *rs, json_object *result)
     if (rs->cacheable) {
         mc__rs_put(rs, result, "ttlMs",
                    json_object_new_int(rs_bug_on(rs, CACHE_TTL_NEGATIVE) ? -1 : RS_CACHE_TTL_MS));
-        mc__rs_put_str(rs, result, "cacheScope", "public");
+        mc__rs_put_str(rs, result, "cacheScope",
+                       rs->cacheable == RS_CACHEABLE_LATER_PAGE ? "private" : "public");
     }
     if (!json_object_object_get_ex(result, "_meta", &meta)) {
         meta = json_object_new_object();
