@@ -180,7 +180,6 @@ static const rs_bug_catch_t rs_catches[] = {
      "tools/capability-discover,resources/capability-discover,prompts/capability-discover"},
     {"list-refused-declared", "tools/list/served,resources/list/served,prompts/list/served",
      "tools/capability-discover,resources/capability-discover,prompts/capability-discover"},
-    {"progress-not-rate-limited", "progress/rate-limited", "progress/rate-limited"},
     {"x-mcp-header-not-token", "tools/x-mcp-header/token", "tools/x-mcp-header"},
     {"x-mcp-header-number", "tools/x-mcp-header/primitive", "tools/x-mcp-header"},
     {"completions-capability-undeclared", "completion/capability/declared",

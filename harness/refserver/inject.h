@@ -258,9 +258,6 @@
     XX(CANCELLED_ANSWERED, "cancelled-request-answered", "SHOULD",                                 \
        "a request cancelled by notifications/cancelled is still answered",                        \
        "2025-06-18/basic/utilities/cancellation#behavior-requirements")                            \
-    XX(PROGRESS_FLOOD, "progress-not-rate-limited", "SHOULD",                                      \
-       "test_tool_with_progress floods 500 progress notifications after its first one",           \
-       "2025-06-18/basic/utilities/progress#implementation-notes")                                 \
     /* the stateless protocol (2026-07-28) */                                                     \
     XX(RESULT_TYPE_MISSING, "result-type-missing", "MUST",                                         \
        "2026-07-28 results lack resultType", "2026-07-28/basic#result-responses")                 \

@@ -189,8 +189,6 @@ _Static_assert(RS_NTOOLS + 1 <= (int)(sizeof(((mc_refserver_t *)0)->tool_schemas
 #define SYN_TOOL "synthetic_tool_"
 /* Log lines the log-flood switch sends at once. */
 #define RS_LOG_FLOOD_LINES 500
-/* Progress notifications of the progress-not-rate-limited flood. */
-#define RS_PROGRESS_FLOOD 500
 
 /* ---- results ---- */
 
@@ -497,7 +495,6 @@ static int tool_logging(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *rep
 static int tool_progress(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply)
 {
     double value = job->step * 50.0;
-    int i;
 
     (void)reply;
     /* Steps 0-2 report 0, 50 and 100; step 3 answers, one step delay after
@@ -506,10 +503,6 @@ static int tool_progress(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *re
         if (rs_bug_on(rs, PROGRESS_NOT_INCREASING) && job->step == 2)
             value = 50.0;
         mc__rs_job_progress(rs, job, value, 100, job->step == 2 ? "done" : "working");
-        /* The flood climbs from the first report towards the second, so the
-         * values still increase and only the rate is broken. */
-        for (i = 1; rs_bug_on(rs, PROGRESS_FLOOD) && job->step == 0 && i <= RS_PROGRESS_FLOOD; i++)
-            mc__rs_job_progress(rs, job, i * 0.01, 100, "working");
         return RS_STEP_LATER;
     }
     mc__rs_job_finish_text(rs, job, "Tool with progress executed successfully", 0);
