@@ -203,6 +203,18 @@ static const rs_bug_catch_t rs_catches[] = {
     {"http-sse-after-response", "http/response-closes-stream", "progress/stops-after-response"},
     {"http-capability-required-200", "lifecycle/capability/required-400",
      "lifecycle/capability-required-http"},
+    {"discover-capabilities-lacking",
+     "tools/capability/declared,resources/capability/declared,prompts/capability/declared",
+     "tools/capability-discover,resources/capability-discover,prompts/capability-discover"},
+    {"list-refused-declared", "tools/list/served,resources/list/served,prompts/list/served",
+     "tools/capability-discover,resources/capability-discover,prompts/capability-discover"},
+    {"x-mcp-header-not-token", "tools/x-mcp-header/token", "tools/x-mcp-header"},
+    {"x-mcp-header-number", "tools/x-mcp-header/primitive", "tools/x-mcp-header"},
+    {"completions-capability-undeclared", "completion/capability/declared",
+     "completion/capability-declared"},
+    {"elicitation-form-clickable-url", "elicitation/form/no-clickable-url",
+     "elicitation/form-no-url"},
+    {"cache-scope-differs-by-page", "caching/pages/same-scope", "resources/cacheable-pages"},
 };
 
 static const rs_bug_catch_t *find(const char *name)

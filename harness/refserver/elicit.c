@@ -94,6 +94,9 @@ static json_object *form_schema(mc_refserver_t *rs, json_object *props, json_obj
     }
     if (rs_bug_on(rs, ELICIT_SENSITIVE))
         mc__rs_put(rs, props, "password", prop(rs, "string", "Your account password"));
+    if (rs_bug_on(rs, ELICIT_FORM_URL))
+        mc__rs_put(rs, props, "reviewed",
+                   prop(rs, "boolean", "Read the terms at https://example.com/terms first"));
     mc__rs_put_str(rs, s, "type", "object");
     mc__rs_put(rs, s, "properties", props);
     if (required != NULL)

@@ -126,6 +126,15 @@
     XX(CACHE_TTL_NEGATIVE, "cache-ttl-negative", "MUST",                                           \
        "2026-07-28 cacheable results carry ttlMs -1",                                             \
        "2026-07-28/server/utilities/caching#time-to-live-ttl-field")                               \
+    XX(DISCOVER_CAPS_LACKING, "discover-capabilities-lacking", "MUST",                             \
+       "server/discover declares neither tools, resources nor prompts while it lists them",      \
+       "2026-07-28/server/resources#capabilities")                                                 \
+    XX(LIST_REFUSED_DECLARED, "list-refused-declared", "MUST",                                     \
+       "tools/list, resources/list and prompts/list are answered -32603 at 2026-07-28 while "      \
+       "server/discover declares the capabilities", "2026-07-28/server/resources#capabilities")   \
+    XX(CACHE_SCOPE_BY_PAGE, "cache-scope-differs-by-page", "MUST",                                 \
+       "2026-07-28 list pages asked for with a cursor say cacheScope private, the first public",  \
+       "2026-07-28/server/utilities/caching#interaction-with-pagination")                          \
     /* prompts */                                                                                  \
     XX(PROMPT_UNKNOWN_ACCEPTED, "prompt-unknown-accepted", "SHOULD",                               \
        "prompts/get for an unknown name returns a result instead of -32602",                      \
@@ -158,6 +167,12 @@
     XX(TOOLS_CAP_UNDECLARED, "tools-capability-undeclared", "MUST",                                \
        "the capabilities lack tools while tools/list still lists them",                           \
        "2025-06-18/server/tools#capabilities")                                                     \
+    XX(X_MCP_HEADER_NOT_TOKEN, "x-mcp-header-not-token", "MUST",                                   \
+       "test_header_param names the header of region \"Re gion\" (a space is no tchar)",          \
+       "2026-07-28/server/tools#x-mcp-header")                                                     \
+    XX(X_MCP_HEADER_NUMBER, "x-mcp-header-number", "MUST",                                         \
+       "the header-mirrored count of test_header_param has type number",                          \
+       "2026-07-28/server/tools#x-mcp-header")                                                     \
     /* elicitation, sampling, roots */                                                             \
     XX(ELICIT_NO_CAP, "elicitation-without-capability", "MUST",                                    \
        "elicitation/create is sent to a client that did not declare elicitation",                 \
@@ -180,6 +195,9 @@
     XX(URL_ERROR_NO_LIST, "url-elicitation-error-no-list", "MUST",                                 \
        "the -32042 error lacks data.elicitations",                                                \
        "2025-11-25/client/elicitation#url-elicitation-required-error")                             \
+    XX(ELICIT_FORM_URL, "elicitation-form-clickable-url", "SHOULD",                                \
+       "a form-mode elicitation describes a field with a link to https://example.com/terms",      \
+       "2025-11-25/client/elicitation#safe-url-handling")                                          \
     XX(SAMPLING_NO_CAP, "sampling-without-capability", "MUST",                                     \
        "sampling/createMessage is sent to a client that did not declare sampling",                \
        "2025-06-18/basic/lifecycle#operation")                                                     \
@@ -299,6 +317,9 @@
     XX(DISCOVER_REQUIRED_FIRST, "discover-required-first", "MUST",                                \
        "at 2026-07-28 a request before server/discover on the connection is refused with -32600", \
        "2026-07-28/basic#statelessness")                                                           \
+    XX(COMPLETIONS_CAP_UNDECLARED, "completions-capability-undeclared", "MUST",                    \
+       "the capabilities lack completions while completion/complete still completes",            \
+       "2025-06-18/server/utilities/completion#capabilities")                                      \
     /* behind protocol state: several distinct requests first */                                  \
     XX(SUB_AGAIN_NO_URI, "subscribe-again-update-no-uri", "MUST",                                  \
        "after subscribe, unsubscribe and subscribe again to a URI, its update has uri null",      \

@@ -12,6 +12,9 @@
 #ifndef MC_REFSERVER_INTERNAL_H
 #define MC_REFSERVER_INTERNAL_H
 
+/* rs->cacheable of a later page under the cache-scope-differs-by-page switch. */
+#define RS_CACHEABLE_LATER_PAGE 2
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -46,7 +49,8 @@ typedef struct rs_ctx {
     rs_version_t version;
     int cap_roots, cap_sampling, cap_elicit_form, cap_elicit_url;
     int req_log;  /* modern: the per-request log level index, or -1 (no log messages) */
-    int cacheable; /* modern: the result gets ttlMs and cacheScope */
+    int cacheable; /* modern: the result gets ttlMs and cacheScope (RS_CACHEABLE_LATER_PAGE:
+                    * a page after the first under the cache-scope-differs-by-page switch) */
 } rs_ctx_t;
 
 /* Session phases. Client requests other than initialize and ping are refused

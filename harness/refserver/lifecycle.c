@@ -75,7 +75,7 @@ json_object *mc__rs_server_caps(mc_refserver_t *rs)
 
     if (!rs_bug_on(rs, LOGGING_UNDECLARED))
         mc__rs_put(rs, caps, "logging", json_object_new_object());
-    if (rs->version >= RS_V_2025_03_26)
+    if (rs->version >= RS_V_2025_03_26 && !rs_bug_on(rs, COMPLETIONS_CAP_UNDECLARED))
         mc__rs_put(rs, caps, "completions", json_object_new_object());
     o = json_object_new_object();
     if (!rs_bug_on(rs, PROMPTS_LIST_CHANGED_UNDECLARED))

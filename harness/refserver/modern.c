@@ -201,7 +201,8 @@ void mc__rs_modern_decorate(mc_refserver_t *rs, json_object *result)
     if (rs->cacheable) {
         mc__rs_put(rs, result, "ttlMs",
                    json_object_new_int(rs_bug_on(rs, CACHE_TTL_NEGATIVE) ? -1 : RS_CACHE_TTL_MS));
-        mc__rs_put_str(rs, result, "cacheScope", "public");
+        mc__rs_put_str(rs, result, "cacheScope",
+                       rs->cacheable == RS_CACHEABLE_LATER_PAGE ? "private" : "public");
     }
     if (!json_object_object_get_ex(result, "_meta", &meta)) {
         meta = json_object_new_object();
@@ -218,7 +219,7 @@ void mc__rs_modern_decorate(mc_refserver_t *rs, json_object *result)
 
 void mc__rs_discover(mc_refserver_t *rs, json_object *id, json_object *params)
 {
-    json_object *res;
+    json_object *res, *caps;
 
     (void)params;
     rs->discovered = 1;
@@ -228,7 +229,13 @@ void mc__rs_discover(mc_refserver_t *rs, json_object *id, json_object *params)
     }
     res = json_object_new_object();
     mc__rs_put(rs, res, "supportedVersions", modern_versions(rs, rs_bug_on(rs, DISCOVER_LYING)));
-    mc__rs_put(rs, res, "capabilities", mc__rs_server_caps(rs));
+    caps = mc__rs_server_caps(rs);
+    if (rs_bug_on(rs, DISCOVER_CAPS_LACKING)) {
+        json_object_object_del(caps, "tools");
+        json_object_object_del(caps, "resources");
+        json_object_object_del(caps, "prompts");
+    }
+    mc__rs_put(rs, res, "capabilities", caps);
     mc__rs_put_str(rs, res, "instructions",
                    "Reference MCP server of mcpcheck: fixtures of the official conformance "
                    "suite, paginated lists and trigger tools.");

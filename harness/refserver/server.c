@@ -301,6 +301,9 @@ static void dispatch_modern(mc_refserver_t *rs, const mc_msg_t *msg)
     for (i = 0; i < sizeof(rs_cacheable) / sizeof(rs_cacheable[0]); i++)
         if (strcmp(m, rs_cacheable[i]) == 0)
             rs->cacheable = 1;
+    if (rs->cacheable && rs_bug_on(rs, CACHE_SCOPE_BY_PAGE) &&
+        json_object_object_get_ex(msg->params, "cursor", NULL))
+        rs->cacheable = RS_CACHEABLE_LATER_PAGE;
     for (i = 0; i < sizeof(rs_removed) / sizeof(rs_removed[0]); i++) {
         if (strcmp(m, rs_removed[i]) == 0) {
             mc__rs_error(rs, msg->id, MC_RPC_METHOD_NOT_FOUND, "method not found", NULL);
@@ -313,6 +316,12 @@ static void dispatch_modern(mc_refserver_t *rs, const mc_msg_t *msg)
     }
     if (strcmp(m, "subscriptions/listen") == 0) {
         mc__rs_listen(rs, msg->id, msg->params);
+        goto done;
+    }
+    if (rs_bug_on(rs, LIST_REFUSED_DECLARED) &&
+        (strcmp(m, "tools/list") == 0 || strcmp(m, "resources/list") == 0 ||
+         strcmp(m, "prompts/list") == 0)) {
+        mc__rs_error(rs, msg->id, MC_RPC_INTERNAL_ERROR, "internal error", NULL);
         goto done;
     }
     for (i = 0; i < sizeof(rs_methods) / sizeof(rs_methods[0]); i++) {

@@ -59,6 +59,15 @@ static int tool_ir(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply);
     "[\"contactMethod\"]},\"then\":{\"required\":[\"phone\"]},\"else\":{\"required\":"          \
     "[\"email\"]},\"additionalProperties\":false}"
 
+/* The inputSchema of test_header_param, with the x-mcp-header name of
+ * "region" and the type of "count" as given (the x-mcp-header switches list
+ * other ones). */
+#define HEADER_PARAM_SCHEMA(region_header, count_type)                                            \
+    "{\"type\":\"object\",\"properties\":{\"region\":{\"type\":\"string\",\"description\":"     \
+    "\"The region to run in\",\"x-mcp-header\":\"" region_header "\"},\"count\":{\"type\":\""      \
+    count_type "\",\"description\":\"How many rows\",\"x-mcp-header\":\"Count\"},\"query\":{"      \
+    "\"type\":\"string\",\"description\":\"The query\"}}}"
+
 static const rs_tool_t rs_tools[] = {
     {"test_simple_text", "Simple text", "Returns one text block", NO_ARGS, 1, tool_simple_text},
     {"test_image_content", "Image content", "Returns a 1x1 PNG image", NO_ARGS, 1, tool_image},
@@ -126,11 +135,7 @@ static const rs_tool_t rs_tools[] = {
     {"test_header_param", "Header-mirrored parameter",
      "Echoes its region and query; region and count are mirrored into the Mcp-Param-Region "
      "and Mcp-Param-Count headers",
-     "{\"type\":\"object\",\"properties\":{\"region\":{\"type\":\"string\",\"description\":"
-     "\"The region to run in\",\"x-mcp-header\":\"Region\"},\"count\":{\"type\":\"integer\","
-     "\"description\":\"How many rows\",\"x-mcp-header\":\"Count\"},\"query\":{\"type\":"
-     "\"string\",\"description\":\"The query\"}}}",
-     1, tool_header_param},
+     HEADER_PARAM_SCHEMA("Region", "integer"), 1, tool_header_param},
     /* From here on, tools listed from a version on (tool_since); each
      * version's list is a prefix of the table. */
     {"json_schema_2020_12_tool", "Contact record",
@@ -270,6 +275,20 @@ static json_object *tool_schema(mc_refserver_t *rs, int t)
     return rs->tool_schemas[slot];
 }
 
+/* Returns the inputSchema tools/list gives for tool t (a new reference):
+ * its own, or under an x-mcp-header switch a test_header_param schema whose
+ * annotation breaks one of the constraints of server/tools#x-mcp-header. */
+static json_object *listed_schema(mc_refserver_t *rs, int t)
+{
+    if (t < RS_NTOOLS && rs_tools[t].fn == tool_header_param) {
+        if (rs_bug_on(rs, X_MCP_HEADER_NOT_TOKEN))
+            return json_tokener_parse(HEADER_PARAM_SCHEMA("Re gion", "integer"));
+        if (rs_bug_on(rs, X_MCP_HEADER_NUMBER))
+            return json_tokener_parse(HEADER_PARAM_SCHEMA("Region", "number"));
+    }
+    return json_object_get(tool_schema(rs, t));
+}
+
 static json_object *tool_item(mc_refserver_t *rs, size_t i)
 {
     json_object *o = json_object_new_object();
@@ -293,7 +312,7 @@ static json_object *tool_item(mc_refserver_t *rs, size_t i)
         mc__rs_put_str(rs, o, "description", "A synthetic tool (--resources)");
     }
     if (!rs_bug_on(rs, TOOL_NO_INPUT_SCHEMA))
-        mc__rs_put(rs, o, "inputSchema", json_object_get(tool_schema(rs, t)));
+        mc__rs_put(rs, o, "inputSchema", listed_schema(rs, t));
     if (i < (size_t)RS_NTOOLS && strcmp(rs_tools[i].name, "test_structured_content") == 0 &&
         rs->version >= RS_V_2025_06_18) {
         mc__rs_put(rs, o, "outputSchema",

@@ -318,6 +318,8 @@ static const char session_stateless[] =
     MREQ(6, "tools/call", "{\"elicitation\":{}}", "",
          ",\"name\":\"test_elicitation\",\"arguments\":{\"message\":\"m\"}")
     MREQ(7, "tools/list", "{}", "", "")
+    /* The page that lists test_header_param (the x-mcp-header switches). */
+    MREQ(12, "tools/list", "{}", "", ",\"cursor\":\"UgQAAAAAABWpcWeG\"")
     MREQ(8, "tools/call", "{}", ",\"io.modelcontextprotocol/logLevel\":\"info\"",
          ",\"name\":\"test_simple_text\"")
     MREQ(10, "mcpcheck/no-such-method", "{}", "", "")
