@@ -274,6 +274,15 @@ void mc_sresult_finish(mc_scenario_result_t *r)
     }
     if (r->reason != NULL && r->verdict == MC_ERROR)
         v = MC_ERROR;
+    /* A run that judged nothing proved nothing: a loop over an empty list,
+     * a step guarded by what the server did not show. */
+    if (v == MC_PASS && r->n_checks == 0) {
+        mc_sresult_set(r, MC_NOT_VERIFIED,
+                       "no check of the scenario was exercised: its steps ran, but what they "
+                       "judge never came up (a loop over an empty list, a step the server's "
+                       "answers ruled out)");
+        return;
+    }
     r->verdict = v;
 }
 

@@ -277,6 +277,17 @@ static void wire_to_checks(rctx_t *c)
     }
 }
 
+/* True when the version probe saw the server speak version. */
+static int spoken(const mc_runner_opts_t *o, const char *version)
+{
+    const char *const *sv;
+
+    for (sv = o->server_versions; sv != NULL && *sv != NULL; sv++)
+        if (strcmp(*sv, version) == 0)
+            return 1;
+    return 0;
+}
+
 /*
  * Before the target starts: SKIP for a version that lacks a feature the
  * scenario needs (or the HTTP transport) and for a scenario of the other
@@ -304,6 +315,15 @@ static int gate_before_start(rctx_t *c, const char *want_version)
     if (c->o->url != NULL && mc_version_missing(want_version, MC_VF_STREAMABLE_HTTP) != 0) {
         mc_sresult_set(c->res, MC_SKIP, "%s lacks %s (its HTTP transport was HTTP+SSE)",
                        want_version, mc_version_feature_what(MC_VF_STREAMABLE_HTTP));
+        return -1;
+    }
+    /* A scenario that sends stateless requests itself, to a server the
+     * version probe saw not speak that version, is skipped as a scenario
+     * whose handshake failed would be: nothing it sends could be judged. */
+    if (sc->manual_init && c->o->server_versions != NULL &&
+        mc_version_has(want_version, MC_VF_STATELESS) && !spoken(c->o, want_version)) {
+        mc_sresult_set(c->res, MC_SKIP, "the server does not speak %s (the version probe)",
+                       want_version);
         return -1;
     }
     /* A scenario that does the lifecycle itself cannot have its roles
