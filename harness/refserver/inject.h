@@ -258,8 +258,8 @@
     XX(TASK_GET_NO_TTL, "task-get-no-ttl", "MUST",                                                 \
        "tasks/get answers without ttl",                                                            \
        "2025-11-25/basic/utilities/tasks#ttl-and-resource-management")                             \
-    XX(TASK_GET_RELATED, "task-get-related-meta", "SHOULD",                                        \
-       "tasks/get results carry the related-task _meta",                                           \
+    XX(TASK_RELATED_ON_OPS, "task-related-meta-on-task-ops", "SHOULD",                             \
+       "tasks/get, tasks/list and tasks/cancel results carry the related-task _meta",              \
        "2025-11-25/basic/utilities/tasks#associating-task-related-messages")                       \
     XX(TASK_RESULT_NO_RELATED, "task-result-no-related-meta", "MUST",                              \
        "tasks/result answers without the related-task _meta",                                      \
@@ -288,6 +288,15 @@
     XX(TASK_REQUIRED_RUN, "task-required-tool-run-plainly", "MUST",                                \
        "a tool whose taskSupport is required runs without a task",                                 \
        "2025-11-25/basic/utilities/tasks#tool-level-negotiation")                                  \
+    XX(TASK_CALL_ANSWERED_PLAINLY, "task-call-answered-plainly", "MUST",                           \
+       "a task-augmented call of test_task_tool is answered with its CallToolResult",              \
+       "2025-11-25/basic/utilities/tasks#result-retrieval")                                        \
+    XX(TASK_RELATED_META_WINS, "task-related-meta-wins", "MUST",                                   \
+       "tasks/get serves the task the request's related-task _meta names, not its taskId",         \
+       "2025-11-25/basic/utilities/tasks#associating-task-related-messages")                       \
+    XX(TASK_UNDECLARED_REFUSED, "task-undeclared-type-refused", "MUST",                            \
+       "a tools/list request with a task field is refused with -32601",                            \
+       "2025-11-25/basic/utilities/tasks#task-support-and-handling")                               \
     /* the stateless protocol (2026-07-28) */                                                     \
     XX(RESULT_TYPE_MISSING, "result-type-missing", "MUST",                                         \
        "2026-07-28 results lack resultType", "2026-07-28/basic#result-responses")                 \

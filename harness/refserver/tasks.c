@@ -299,7 +299,10 @@ void mc__rs_task_tool_call(mc_refserver_t *rs, json_object *id, int k, json_obje
             mc__rs_error(rs, id, MC_RPC_INVALID_PARAMS, "params.task must be an object", NULL);
             return;
         }
-        task_create(rs, id, k, task);
+        if (rs_bug_on(rs, TASK_CALL_ANSWERED_PLAINLY))
+            mc__rs_result(rs, id, mc__rs_tool_text(rs, TASK_TOOL_TEXT));
+        else
+            task_create(rs, id, k, task);
         return;
     }
     if (strcmp(task_tools[k].support, "required") == 0 && !rs_bug_on(rs, TASK_REQUIRED_RUN)) {
@@ -331,7 +334,14 @@ int mc__rs_task_refused(mc_refserver_t *rs, json_object *id, json_object *params
 static rs_task_t *task_of(mc_refserver_t *rs, json_object *id, json_object *params)
 {
     const char *tid = mc__rs_get_str(params, "taskId");
+    json_object *meta, *rel;
     rs_task_t *t;
+
+    if (rs_bug_on(rs, TASK_RELATED_META_WINS) &&
+        json_object_object_get_ex(params, "_meta", &meta) &&
+        json_object_object_get_ex(meta, RELATED_TASK, &rel) &&
+        mc__rs_get_str(rel, "taskId") != NULL)
+        tid = mc__rs_get_str(rel, "taskId");
 
     if (tid == NULL) {
         mc__rs_error(rs, id, MC_RPC_INVALID_PARAMS, "params.taskId must be a string", NULL);
@@ -346,6 +356,21 @@ static rs_task_t *task_of(mc_refserver_t *rs, json_object *id, json_object *para
     return t;
 }
 
+/* The task-related-meta-on-task-ops switch: a result of tasks/get,
+ * tasks/list or tasks/cancel carries the related-task _meta of task id. */
+static void ops_related(mc_refserver_t *rs, json_object *res, const char *id)
+{
+    json_object *meta, *rel;
+
+    if (!rs_bug_on(rs, TASK_RELATED_ON_OPS) || id == NULL)
+        return;
+    meta = json_object_new_object();
+    rel = json_object_new_object();
+    mc__rs_put_str(rs, rel, "taskId", id);
+    mc__rs_put(rs, meta, RELATED_TASK, rel);
+    mc__rs_put(rs, res, "_meta", meta);
+}
+
 static void tasks_get(mc_refserver_t *rs, json_object *id, json_object *params)
 {
     rs_task_t *t = task_of(rs, id, params);
@@ -356,12 +381,7 @@ static void tasks_get(mc_refserver_t *rs, json_object *id, json_object *params)
     o = task_object(rs, t);
     if (rs_bug_on(rs, TASK_GET_NO_TTL))
         json_object_object_del(o, "ttl");
-    if (rs_bug_on(rs, TASK_GET_RELATED)) {
-        json_object *meta = json_object_new_object(), *rel = json_object_new_object();
-        mc__rs_put_str(rs, rel, "taskId", t->id);
-        mc__rs_put(rs, meta, RELATED_TASK, rel);
-        mc__rs_put(rs, o, "_meta", meta);
-    }
+    ops_related(rs, o, t->id);
     mc__rs_result(rs, id, o);
 }
 
@@ -393,6 +413,7 @@ static void tasks_result(mc_refserver_t *rs, json_object *id, json_object *param
 static void tasks_cancel(mc_refserver_t *rs, json_object *id, json_object *params)
 {
     rs_task_t *t = task_of(rs, id, params);
+    json_object *o;
     char msg[96];
     int w;
 
@@ -421,7 +442,9 @@ static void tasks_cancel(mc_refserver_t *rs, json_object *id, json_object *param
         t->status = s;
         return;
     }
-    mc__rs_result(rs, id, task_object(rs, t));
+    o = task_object(rs, t);
+    ops_related(rs, o, t->id);
+    mc__rs_result(rs, id, o);
     if (rs_bug_on(rs, TASK_CANCELLED_COMPLETES))
         task_finish(rs, t, RS_TASK_COMPLETED, mc__rs_tool_text(rs, TASK_TOOL_TEXT));
 }
@@ -459,6 +482,7 @@ static void tasks_list(mc_refserver_t *rs, json_object *id, json_object *params)
         if (json_object_array_add(arr, task_object(rs, order[i])) != 0)
             rs->failed = 1;
     mc__rs_put(rs, res, "tasks", arr);
+    ops_related(rs, res, n > 0 ? order[0]->id : NULL);
     if (!rs_bug_on(rs, TASK_LIST_NO_CURSOR))
         mc__rs_page_finish(rs, RS_LIST_TASKS, res, end, n, cin);
     mc__rs_result(rs, id, res);

@@ -322,6 +322,11 @@ static json_object *tool_item(mc_refserver_t *rs, size_t i)
 
 void mc__rs_tools_list(mc_refserver_t *rs, json_object *id, json_object *params)
 {
+    if (rs_bug_on(rs, TASK_UNDECLARED_REFUSED) && mc__rs_tasks_on(rs) &&
+        json_object_object_get_ex(params, "task", NULL)) {
+        mc__rs_error(rs, id, MC_RPC_METHOD_NOT_FOUND, "tools/list does not run as a task", NULL);
+        return;
+    }
     mc__rs_serve_list(rs, RS_LIST_TOOLS, id, params, tool_count(rs), "tools", tool_item,
                       rs_bug_on(rs, EMBEDDED_NEWLINE));
 }
