@@ -264,7 +264,7 @@ static void task_create(mc_refserver_t *rs, json_object *id, int k, json_object 
 {
     rs_task_t *t = task_slot(rs);
     json_object *res;
-    uint32_t h;
+    uint32_t h, n;
 
     if (t == NULL) {
         mc__rs_error(rs, id, MC_RPC_INTERNAL_ERROR, "too many tasks in progress", NULL);
@@ -274,9 +274,9 @@ static void task_create(mc_refserver_t *rs, json_object *id, int k, json_object 
     t->serial = ++rs->task_serial;
     /* Unique in the session: the serial, and a hash of it (deterministic:
      * the same session always gets the same ids). */
-    h = ((2166136261u ^ t->serial) * 16777619u ^ 0x7461736bu) * 16777619u;
-    snprintf(t->id, sizeof(t->id), "task-%u-%08x",
-             rs_bug_on(rs, TASK_ID_REUSED) ? 1u : (unsigned)t->serial, (unsigned)h);
+    n = rs_bug_on(rs, TASK_ID_REUSED) ? 1u : t->serial;
+    h = ((2166136261u ^ n) * 16777619u ^ 0x7461736bu) * 16777619u;
+    snprintf(t->id, sizeof(t->id), "task-%u-%08x", (unsigned)n, (unsigned)h);
     t->tool = k;
     t->ttl = task_ttl(task);
     now_text(rs, t->created, sizeof(t->created));
