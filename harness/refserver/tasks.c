@@ -32,13 +32,13 @@ static const char *const status_names[] = {"working", "completed", "failed", "ca
 
 struct rs_task {
     int used;
-    uint32_t serial;          /* creation order */
-    char id[RS_TASK_ID_MAX];  /* the receiver-generated task id */
+    uint32_t serial;         /* creation order */
+    char id[RS_TASK_ID_MAX]; /* the receiver-generated task id */
     rs_task_status_t status;
-    int tool;                 /* index in task_tools */
-    int64_t ttl;              /* the retention granted (ms) */
+    int tool;    /* index in task_tools */
+    int64_t ttl; /* the retention granted (ms) */
     char created[RS_TASK_TIME_MAX], updated[RS_TASK_TIME_MAX];
-    json_object *result;      /* owned: the final result once terminal, or NULL */
+    json_object *result;                       /* owned: the final result once terminal, or NULL */
     json_object *waiters[RS_TASK_MAX_WAITERS]; /* owned: ids of held tasks/result requests */
 };
 
@@ -56,8 +56,8 @@ static const struct {
      "Returns one text block; run as a task, it stays working until tasks/result asks for "
      "its result",
      "optional"},
-    {"test_task_held", "Held task",
-     "Runs only as a task, which stays working until tasks/cancel", "required"},
+    {"test_task_held", "Held task", "Runs only as a task, which stays working until tasks/cancel",
+     "required"},
 };
 #define RS_TASK_TOOLS ((int)(sizeof(task_tools) / sizeof(task_tools[0])))
 #define TASK_TOOL_TEXT "The task tool ran"
@@ -318,8 +318,8 @@ int mc__rs_task_refused(mc_refserver_t *rs, json_object *id, json_object *params
 {
     json_object *task;
 
-    if (!mc__rs_tasks_on(rs) || !json_object_object_get_ex(params, "task", &task) ||
-        task == NULL || rs_bug_on(rs, TASK_FORBIDDEN_RUN))
+    if (!mc__rs_tasks_on(rs) || !json_object_object_get_ex(params, "task", &task) || task == NULL ||
+        rs_bug_on(rs, TASK_FORBIDDEN_RUN))
         return 0;
     /* basic/utilities/tasks#tool-level-negotiation: a tool without
      * execution.taskSupport does not run as a task. */
