@@ -177,6 +177,8 @@ static const rs_bug_catch_t rs_catches[] = {
      "tasks/lifecycle"},
     {"task-undeclared-type-refused", "tasks/undeclared-type/processed-normally",
      "tasks/undeclared-request-type"},
+    {"task-error-not-returned", "tasks/result/same-error", "tasks/failed"},
+    {"task-failed-no-status-message", "tasks/get/failed-status-message", "tasks/failed"},
     /* The Streamable HTTP server's switches (httpserve.h). */
     {"http-notification-200", "http/notification-202,transport/http/notification-202",
      "transport/get-stream,transport/notification-accepted"},

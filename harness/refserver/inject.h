@@ -297,6 +297,12 @@
     XX(TASK_UNDECLARED_REFUSED, "task-undeclared-type-refused", "MUST",                            \
        "a tools/list request with a task field is refused with -32601",                            \
        "2025-11-25/basic/utilities/tasks#task-support-and-handling")                               \
+    XX(TASK_ERROR_NOT_RETURNED, "task-error-not-returned", "MUST",                                 \
+       "tasks/result of a task whose call failed with a JSON-RPC error answers an empty result",   \
+       "2025-11-25/basic/utilities/tasks#task-execution-errors")                                   \
+    XX(TASK_FAILED_NO_STATUS_MESSAGE, "task-failed-no-status-message", "SHOULD",                   \
+       "a failed task has no statusMessage",                                                       \
+       "2025-11-25/basic/utilities/tasks#task-execution-errors")                                   \
     /* the stateless protocol (2026-07-28) */                                                     \
     XX(RESULT_TYPE_MISSING, "result-type-missing", "MUST",                                         \
        "2026-07-28 results lack resultType", "2026-07-28/basic#result-responses")                 \

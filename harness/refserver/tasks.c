@@ -38,7 +38,8 @@ struct rs_task {
     int tool;    /* index in task_tools */
     int64_t ttl; /* the retention granted (ms) */
     char created[RS_TASK_TIME_MAX], updated[RS_TASK_TIME_MAX];
-    json_object *result;                       /* owned: the final result once terminal, or NULL */
+    json_object *result; /* owned: the final result once terminal, or NULL */
+    int failed_rpc;      /* the underlying request ended with a JSON-RPC error */
     json_object *waiters[RS_TASK_MAX_WAITERS]; /* owned: ids of held tasks/result requests */
 };
 
@@ -58,9 +59,16 @@ static const struct {
      "optional"},
     {"test_task_held", "Held task", "Runs only as a task, which stays working until tasks/cancel",
      "required"},
+    {"test_task_failing", "Failing task",
+     "Fails with a JSON-RPC error (-32603); run as a task, the task fails when tasks/result asks "
+     "for its result",
+     "optional"},
 };
 #define RS_TASK_TOOLS ((int)(sizeof(task_tools) / sizeof(task_tools[0])))
 #define TASK_TOOL_TEXT "The task tool ran"
+/* test_task_failing: its index, and the error every run of it ends with. */
+#define TASK_TOOL_FAILING 2
+#define TASK_FAILING_MESSAGE "test_task_failing always fails"
 
 int mc__rs_tasks_on(const mc_refserver_t *rs)
 {
@@ -202,6 +210,8 @@ static json_object *task_object(mc_refserver_t *rs, const rs_task_t *t)
     mc__rs_put_str(rs, o, "status", status_names[t->status]);
     if (t->status == RS_TASK_CANCELLED)
         mc__rs_put_str(rs, o, "statusMessage", "The task was cancelled by request.");
+    if (t->status == RS_TASK_FAILED && !rs_bug_on(rs, TASK_FAILED_NO_STATUS_MESSAGE))
+        mc__rs_put_str(rs, o, "statusMessage", "Tool execution failed: " TASK_FAILING_MESSAGE);
     mc__rs_put_str(rs, o, "createdAt", t->created);
     mc__rs_put_str(rs, o, "lastUpdatedAt", t->updated);
     mc__rs_put(rs, o, "ttl", json_object_new_int64(t->ttl));
@@ -224,6 +234,11 @@ static void task_answer(mc_refserver_t *rs, rs_task_t *t, json_object *id)
 {
     json_object *res = json_object_new_object(), *meta, *rel;
 
+    if (t->failed_rpc && !rs_bug_on(rs, TASK_ERROR_NOT_RETURNED)) {
+        json_object_put(res);
+        mc__rs_error(rs, id, MC_RPC_INTERNAL_ERROR, TASK_FAILING_MESSAGE, NULL);
+        return;
+    }
     if (rs_bug_on(rs, TASK_RESULT_NOT_UNDERLYING)) {
         mc__rs_result(rs, id, task_object(rs, t));
         json_object_put(res);
@@ -311,7 +326,10 @@ void mc__rs_task_tool_call(mc_refserver_t *rs, json_object *id, int k, json_obje
         mc__rs_error(rs, id, MC_RPC_METHOD_NOT_FOUND, msg, NULL);
         return;
     }
-    mc__rs_result(rs, id, mc__rs_tool_text(rs, TASK_TOOL_TEXT));
+    if (k == TASK_TOOL_FAILING)
+        mc__rs_error(rs, id, MC_RPC_INTERNAL_ERROR, TASK_FAILING_MESSAGE, NULL);
+    else
+        mc__rs_result(rs, id, mc__rs_tool_text(rs, TASK_TOOL_TEXT));
 }
 
 int mc__rs_task_refused(mc_refserver_t *rs, json_object *id, json_object *params)
@@ -392,7 +410,13 @@ static void tasks_result(mc_refserver_t *rs, json_object *id, json_object *param
 
     if (t == NULL)
         return;
-    if (t->status == RS_TASK_WORKING && task_tools[t->tool].support[0] == 'o') {
+    if (t->status == RS_TASK_WORKING && t->tool == TASK_TOOL_FAILING) {
+        /* test_task_failing fails when its result is asked for; the result
+         * kept is what a client would see instead of the error with the
+         * task-error-not-returned switch. */
+        t->failed_rpc = 1;
+        task_finish(rs, t, RS_TASK_FAILED, json_object_new_object());
+    } else if (t->status == RS_TASK_WORKING && task_tools[t->tool].support[0] == 'o') {
         /* test_task_tool runs when its result is asked for. */
         task_finish(rs, t, RS_TASK_COMPLETED, mc__rs_tool_text(rs, TASK_TOOL_TEXT));
     }

@@ -80,6 +80,9 @@ static const struct {
     {"tool.task", PICK_NONE,
      "a tool with execution.taskSupport \"optional\" whose result does not change from call to "
      "call and whose task does not end before its result is asked for"},
+    {"tool.task_failing", PICK_NONE,
+     "a tool with execution.taskSupport \"optional\" whose call always ends with the same "
+     "JSON-RPC error"},
     {"tool.task_required", PICK_NONE,
      "a tool with execution.taskSupport \"required\" whose task stays working until it is "
      "cancelled"},

@@ -330,7 +330,8 @@ static const char session_stateless[] =
 /* Tasks (2025-11-25): three tasks (their ids are the server's deterministic
  * ones), polled, listed, a result retrieved, cancellations, an unknown task,
  * task augmentation of a tool that forbids it and of a request type nobody
- * declares, and a plain call of a tool that requires it. */
+ * declares, a plain call of a tool that requires it, and a fourth task that
+ * fails with a JSON-RPC error. */
 #define TASK1 "\"task-1-e2d763a5\""
 #define TASK2 "\"task-2-e2b5316a\""
 #define TASK3 "\"task-3-fadf2c9b\""
@@ -349,7 +350,10 @@ static const char session_tasks[] =
     REQ(310, "tasks/get", "{\"taskId\":" TASK3 "}")
     REQ(311, "tasks/get", "{\"taskId\":\"nope\"}")
     REQ(312, "tools/call", "{\"name\":\"test_simple_text\",\"task\":{}}")
-    CALL(313, "test_task_held", "{}") REQ(314, "tools/list", "{\"task\":{}}");
+    CALL(313, "test_task_held", "{}") REQ(314, "tools/list", "{\"task\":{}}")
+    REQ(315, "tools/call", "{\"name\":\"test_task_failing\",\"task\":{}}")
+    REQ(316, "tasks/result", "{\"taskId\":\"task-4-92d260a8\"}")
+    REQ(317, "tasks/get", "{\"taskId\":\"task-4-92d260a8\"}");
 
 typedef struct session {
     const char *name;
