@@ -50,6 +50,7 @@ mc_refserver_t *mc_refserver_clone(const mc_refserver_t *tmpl, mc_refserver_emit
     rs->emit = emit;
     rs->emit_ctx = emit_ctx;
     rs->jobs = NULL;
+    rs->tasks = NULL; /* tasks belong to the template's client */
     rs->pending = NULL;
     rs->listens = NULL; /* streams belong to the template's client */
     rs->serving = NULL;

@@ -258,6 +258,69 @@
     XX(CANCELLED_ANSWERED, "cancelled-request-answered", "SHOULD",                                 \
        "a request cancelled by notifications/cancelled is still answered",                        \
        "2025-06-18/basic/utilities/cancellation#behavior-requirements")                            \
+    /* tasks (2025-11-25) */                                                                       \
+    XX(TASK_CAP_UNDECLARED, "task-capability-undeclared", "MUST",                                  \
+       "tools run as tasks but initialize declares no tasks capability",                           \
+       "2025-11-25/basic/utilities/tasks#capabilities")                                            \
+    XX(TASK_ID_NOT_STRING, "task-id-not-string", "MUST",                                           \
+       "a task's taskId is an integer", "2025-11-25/basic/utilities/tasks#task-id-requirements")   \
+    XX(TASK_ID_REUSED, "task-id-reused", "MUST",                                                   \
+       "every task created gets the same taskId",                                                  \
+       "2025-11-25/basic/utilities/tasks#task-id-requirements")                                    \
+    XX(TASK_BEGINS_COMPLETED, "task-begins-completed", "MUST",                                     \
+       "a new task begins in status completed",                                                    \
+       "2025-11-25/basic/utilities/tasks#task-status-lifecycle")                                   \
+    XX(TASK_TIME_NOT_ISO, "task-time-not-iso8601", "MUST",                                         \
+       "createdAt and lastUpdatedAt say \"just now\"",                                             \
+       "2025-11-25/basic/utilities/tasks#ttl-and-resource-management")                             \
+    XX(TASK_GET_NO_TTL, "task-get-no-ttl", "MUST",                                                 \
+       "tasks/get answers without ttl",                                                            \
+       "2025-11-25/basic/utilities/tasks#ttl-and-resource-management")                             \
+    XX(TASK_RELATED_ON_OPS, "task-related-meta-on-task-ops", "SHOULD",                             \
+       "tasks/get, tasks/list and tasks/cancel results carry the related-task _meta",              \
+       "2025-11-25/basic/utilities/tasks#associating-task-related-messages")                       \
+    XX(TASK_RESULT_NO_RELATED, "task-result-no-related-meta", "MUST",                              \
+       "tasks/result answers without the related-task _meta",                                      \
+       "2025-11-25/basic/utilities/tasks#related-task-metadata")                                   \
+    XX(TASK_RESULT_NOT_UNDERLYING, "task-result-not-underlying", "MUST",                           \
+       "tasks/result answers with the task instead of the tool's result",                          \
+       "2025-11-25/basic/utilities/tasks#result-retrieval")                                        \
+    XX(TASK_LIST_NO_CURSOR, "task-list-no-next-cursor", "MUST",                                    \
+       "tasks/list answers its first page without nextCursor",                                     \
+       "2025-11-25/basic/utilities/tasks#task-listing")                                            \
+    XX(TASK_CANCEL_TERMINAL, "task-cancel-terminal-accepted", "MUST",                              \
+       "tasks/cancel of a completed task is answered with the task",                               \
+       "2025-11-25/basic/utilities/tasks#task-cancellation")                                       \
+    XX(TASK_CANCEL_STILL_WORKING, "task-cancel-answered-working", "MUST",                          \
+       "tasks/cancel answers with the task still working",                                         \
+       "2025-11-25/basic/utilities/tasks#task-cancellation")                                       \
+    XX(TASK_CANCELLED_COMPLETES, "task-cancelled-completes", "MUST",                               \
+       "a cancelled task moves on to completed",                                                   \
+       "2025-11-25/basic/utilities/tasks#task-cancellation")                                       \
+    XX(TASK_UNKNOWN_ID_INTERNAL, "task-unknown-id-internal-error", "MUST",                         \
+       "an unknown taskId is answered with -32603 instead of -32602",                              \
+       "2025-11-25/basic/utilities/tasks#protocol-errors")                                         \
+    XX(TASK_FORBIDDEN_RUN, "task-forbidden-tool-run-as-task", "SHOULD",                            \
+       "a tool without execution.taskSupport runs as a task",                                      \
+       "2025-11-25/basic/utilities/tasks#tool-level-negotiation")                                  \
+    XX(TASK_REQUIRED_RUN, "task-required-tool-run-plainly", "MUST",                                \
+       "a tool whose taskSupport is required runs without a task",                                 \
+       "2025-11-25/basic/utilities/tasks#tool-level-negotiation")                                  \
+    XX(TASK_CALL_ANSWERED_PLAINLY, "task-call-answered-plainly", "MUST",                           \
+       "a task-augmented call of test_task_tool is answered with its CallToolResult",              \
+       "2025-11-25/basic/utilities/tasks#result-retrieval")                                        \
+    XX(TASK_RELATED_META_WINS, "task-related-meta-wins", "MUST",                                   \
+       "tasks/get serves the task the request's related-task _meta names, not its taskId",         \
+       "2025-11-25/basic/utilities/tasks#associating-task-related-messages")                       \
+    XX(TASK_UNDECLARED_REFUSED, "task-undeclared-type-refused", "MUST",                            \
+       "a tools/list request with a task field is refused with -32601",                            \
+       "2025-11-25/basic/utilities/tasks#task-support-and-handling")                               \
+    XX(TASK_ERROR_NOT_RETURNED, "task-error-not-returned", "MUST",                                 \
+       "tasks/result of a task whose call failed with a JSON-RPC error answers an empty result",   \
+       "2025-11-25/basic/utilities/tasks#task-execution-errors")                                   \
+    XX(TASK_FAILED_NO_STATUS_MESSAGE, "task-failed-no-status-message", "SHOULD",                   \
+       "a failed task has no statusMessage",                                                       \
+       "2025-11-25/basic/utilities/tasks#task-execution-errors")                                   \
     /* the stateless protocol (2026-07-28) */                                                     \
     XX(RESULT_TYPE_MISSING, "result-type-missing", "MUST",                                         \
        "2026-07-28 results lack resultType", "2026-07-28/basic#result-responses")                 \

@@ -134,6 +134,7 @@ typedef struct rs_narrow {
 } rs_narrow_t;
 
 struct rs_fileroot;
+typedef struct rs_task rs_task_t; /* tasks.c */
 
 struct mc_refserver {
     /* configuration (read-only after mc_refserver_new) */
@@ -175,6 +176,8 @@ struct mc_refserver {
     uint32_t walk_counter; /* for the cursor-unstable switch */
 
     /* work in progress */
+    rs_task_t *tasks; /* owned: RS_MAX_TASKS slots, NULL until the first task */
+    uint32_t task_serial;
     rs_job_t *jobs; /* owned: RS_MAX_JOBS slots, NULL until the first tool call */
     int njobs; /* jobs in use */
     uint32_t job_serial;
@@ -326,6 +329,30 @@ void mc__rs_record_client_caps(mc_refserver_t *rs, json_object *caps);
 
 /* The server capabilities object for rs->version. New reference. */
 json_object *mc__rs_server_caps(mc_refserver_t *rs);
+
+/* ---- tasks.c: task-augmented tools/call and the tasks methods (2025-11-25) ---- */
+
+/* True when the request in hand is served with tasks (2025-11-25, legacy). */
+int mc__rs_tasks_on(const mc_refserver_t *rs);
+/* Adds the tasks capability to caps at 2025-11-25. */
+void mc__rs_task_caps(mc_refserver_t *rs, json_object *caps);
+/* The task tools listed now (0 where tasks are off). */
+size_t mc__rs_task_tool_count(const mc_refserver_t *rs);
+/* Listed item of task tool k with inputSchema schema (borrowed). New reference. */
+json_object *mc__rs_task_tool_item(mc_refserver_t *rs, size_t k, json_object *schema);
+/* The task tool named name, or -1. */
+int mc__rs_task_tool_find(const mc_refserver_t *rs, const char *name);
+/* Answers tools/call of task tool k: a CreateTaskResult with params.task,
+ * else the plain result (or -32601 for a tool that runs only as a task). */
+void mc__rs_task_tool_call(mc_refserver_t *rs, json_object *id, int k, json_object *params);
+/* A tools/call with params.task of a tool that does not run as a task:
+ * answers -32601 and returns 1 where tasks are on, else returns 0. */
+int mc__rs_task_refused(mc_refserver_t *rs, json_object *id, json_object *params);
+/* Serves tasks/get, tasks/result, tasks/list and tasks/cancel where tasks are
+ * on and returns 1; returns 0 otherwise. */
+int mc__rs_tasks_dispatch(mc_refserver_t *rs, const char *method, json_object *id,
+                          json_object *params);
+void mc__rs_tasks_free(mc_refserver_t *rs);
 
 /* ---- json helpers (content.c) ---- */
 

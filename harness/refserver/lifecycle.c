@@ -97,6 +97,7 @@ json_object *mc__rs_server_caps(mc_refserver_t *rs)
         json_object_put(o);
     else
         mc__rs_put(rs, caps, "tools", o);
+    mc__rs_task_caps(rs, caps);
     return caps;
 }
 

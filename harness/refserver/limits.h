@@ -39,6 +39,23 @@
 /* subscriptions/listen streams open at once (2026-07-28). */
 #define RS_MAX_LISTENS 16
 
+/* Tasks (2025-11-25, basic/utilities/tasks) kept per session; a full table
+ * drops its oldest terminal task for a new one. */
+#define RS_MAX_TASKS 32
+/* A task id's buffer, and an RFC 3339 timestamp's (with milliseconds). */
+#define RS_TASK_ID_MAX 32
+#define RS_TASK_TIME_MAX 48
+/* tasks/result requests held per working task until it ends. */
+#define RS_TASK_MAX_WAITERS 4
+/* The retention granted when the request names none, and the longest one
+ * granted (receivers MAY override the requested ttl). */
+#define RS_TASK_DEFAULT_TTL_MS 60000
+#define RS_TASK_MAX_TTL_MS 3600000
+/* The pollInterval suggested in every task. */
+#define RS_TASK_POLL_INTERVAL_MS 500
+/* Tasks per tasks/list page: small, so that a few tasks span pages. */
+#define RS_TASK_PAGE_SIZE 2
+
 /* Longest resource URI the server stores or echoes in full (bytes). */
 #define RS_MAX_URI_LEN 2048
 

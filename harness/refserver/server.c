@@ -374,12 +374,10 @@ static void dispatch_request(mc_refserver_t *rs, const mc_msg_t *msg)
         mc__rs_initialize(rs, msg->id, msg->params);
         return;
     }
-    /*
-     * The lifecycle page's ordering rules bind the client
-     * (2025-06-18/basic/lifecycle#initialization) and name no error code for
-     * a request that comes too early; -32600 Invalid Request says "this
-     * request is not acceptable now" without claiming the method is unknown.
-     */
+    /* The lifecycle page's ordering rules bind the client
+     * (2025-06-18/basic/lifecycle#initialization) and name no error code for a
+     * request that comes too early; -32600 Invalid Request says "this request
+     * is not acceptable now" without claiming the method is unknown. */
     if (rs->phase == RS_PHASE_NEW) {
         mc__rs_error(rs, msg->id, MC_RPC_INVALID_REQUEST,
                      "the session is not initialized: send initialize first", NULL);
@@ -402,6 +400,8 @@ static void dispatch_request(mc_refserver_t *rs, const mc_msg_t *msg)
             return;
         }
     }
+    if (mc__rs_tasks_dispatch(rs, m, msg->id, msg->params))
+        return;
     if (rs_bug_on(rs, METHOD_NOT_FOUND_CODE))
         mc__rs_error(rs, msg->id, MC_RPC_INTERNAL_ERROR, "internal error", NULL);
     else
@@ -691,6 +691,7 @@ void mc_refserver_free(mc_refserver_t *rs)
         return;
     mc__rs_jobs_free(rs);
     mc__rs_listens_free(rs);
+    mc__rs_tasks_free(rs);
     free(rs->jobs);
     free(rs->pending);
     for (i = 0; i < rs->nsubs; i++)

@@ -259,7 +259,8 @@ static int tools_listed(const mc_refserver_t *rs)
 
 static size_t tool_count(mc_refserver_t *rs)
 {
-    return (size_t)tools_listed(rs) + (rs->dyn_tool ? 1 : 0) + (size_t)rs->extra;
+    return (size_t)tools_listed(rs) + mc__rs_task_tool_count(rs) + (rs->dyn_tool ? 1 : 0) +
+           (size_t)rs->extra;
 }
 
 /* Returns the cached input schema of fixture tool t (borrowed). */
@@ -291,11 +292,17 @@ static json_object *listed_schema(mc_refserver_t *rs, int t)
 
 static json_object *tool_item(mc_refserver_t *rs, size_t i)
 {
-    json_object *o = json_object_new_object();
+    json_object *o;
     char name[64];
-    size_t listed = (size_t)tools_listed(rs);
+    size_t listed = (size_t)tools_listed(rs), ntask = mc__rs_task_tool_count(rs);
     int t = i < listed ? (int)i : RS_NTOOLS;
 
+    /* The task tools (2025-11-25) follow the fixtures. */
+    if (i >= listed && i - listed < ntask)
+        return mc__rs_task_tool_item(rs, i - listed, tool_schema(rs, RS_NTOOLS));
+    if (i >= listed)
+        i -= ntask;
+    o = json_object_new_object();
     if (i < listed) {
         const rs_tool_t *d = &rs_tools[i];
         mc__rs_put_str(rs, o, "name", d->name);
@@ -334,6 +341,11 @@ static json_object *tool_item(mc_refserver_t *rs, size_t i)
 
 void mc__rs_tools_list(mc_refserver_t *rs, json_object *id, json_object *params)
 {
+    if (rs_bug_on(rs, TASK_UNDECLARED_REFUSED) && mc__rs_tasks_on(rs) &&
+        json_object_object_get_ex(params, "task", NULL)) {
+        mc__rs_error(rs, id, MC_RPC_METHOD_NOT_FOUND, "tools/list does not run as a task", NULL);
+        return;
+    }
     mc__rs_serve_list(rs, RS_LIST_TOOLS, id, params, tool_count(rs), "tools", tool_item,
                       rs_bug_on(rs, EMBEDDED_NEWLINE));
 }
@@ -380,12 +392,18 @@ void mc__rs_tools_call(mc_refserver_t *rs, json_object *id, json_object *params)
         return;
     }
     t = find_tool(rs, name);
+    if (t < 0 && mc__rs_task_tool_find(rs, name) >= 0) {
+        mc__rs_task_tool_call(rs, id, mc__rs_task_tool_find(rs, name), params);
+        return;
+    }
     if (t < 0) {
         char msg[160];
         snprintf(msg, sizeof(msg), "Unknown tool: %.100s", name);
         mc__rs_error(rs, id, MC_RPC_INVALID_PARAMS, msg, NULL);
         return;
     }
+    if (mc__rs_task_refused(rs, id, params))
+        return;
     if (t < RS_NTOOLS && rs_tools[t].fn == tool_ir) {
         /* A multi round-trip fixture answers each attempt at once. */
         json_object *res;

@@ -77,6 +77,15 @@ static const struct {
      "--call-tools"},
     {"tool.header_param", PICK_NONE,
      "a tool with arguments marked x-mcp-header (Streamable HTTP at 2026-07-28)"},
+    {"tool.task", PICK_NONE,
+     "a tool with execution.taskSupport \"optional\" whose result does not change from call to "
+     "call and whose task does not end before its result is asked for"},
+    {"tool.task_failing", PICK_NONE,
+     "a tool with execution.taskSupport \"optional\" whose call always ends with the same "
+     "JSON-RPC error"},
+    {"tool.task_required", PICK_NONE,
+     "a tool with execution.taskSupport \"required\" whose task stays working until it is "
+     "cancelled"},
 };
 
 static int find(const char *role)

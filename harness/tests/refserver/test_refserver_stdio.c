@@ -14,6 +14,7 @@
  *
  * usage: test_refserver_stdio PATH-TO-mcpcheck-refserver
  */
+#include <ctype.h>
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
@@ -338,6 +339,34 @@ static const char session_stateless[] =
     "\"io.modelcontextprotocol/protocolVersion\":\"1900-01-01\","
     "\"io.modelcontextprotocol/clientCapabilities\":{}}}}\n";
 
+/* Tasks (2025-11-25): three tasks (their ids are the server's deterministic
+ * ones), polled, listed, a result retrieved, cancellations, an unknown task,
+ * task augmentation of a tool that forbids it and of a request type nobody
+ * declares, a plain call of a tool that requires it, and a fourth task that
+ * fails with a JSON-RPC error. */
+#define TASK1 "\"task-1-e2d763a5\""
+#define TASK2 "\"task-2-e2b5316a\""
+#define TASK3 "\"task-3-fadf2c9b\""
+static const char session_tasks[] =
+    INIT(300, "2025-11-25", "{}")
+    REQ(301, "tools/call", "{\"name\":\"test_task_tool\",\"task\":{\"ttl\":5000}}")
+    REQ(302, "tools/call", "{\"name\":\"test_task_tool\",\"task\":{}}")
+    REQ(303, "tools/call", "{\"name\":\"test_task_held\",\"task\":{}}")
+    REQ(304, "tasks/get",
+        "{\"taskId\":" TASK1 ",\"_meta\":{\"io.modelcontextprotocol/related-task\":{"
+        "\"taskId\":" TASK2 "}}}")
+    REQ(305, "tasks/list", "{}") REQ(306, "tasks/result", "{\"taskId\":" TASK1 "}")
+    REQ(307, "tasks/cancel", "{\"taskId\":" TASK1 "}")
+    REQ(308, "tasks/result", "{\"taskId\":" TASK3 "}")
+    REQ(309, "tasks/cancel", "{\"taskId\":" TASK3 "}")
+    REQ(310, "tasks/get", "{\"taskId\":" TASK3 "}")
+    REQ(311, "tasks/get", "{\"taskId\":\"nope\"}")
+    REQ(312, "tools/call", "{\"name\":\"test_simple_text\",\"task\":{}}")
+    CALL(313, "test_task_held", "{}") REQ(314, "tools/list", "{\"task\":{}}")
+    REQ(315, "tools/call", "{\"name\":\"test_task_failing\",\"task\":{}}")
+    REQ(316, "tasks/result", "{\"taskId\":\"task-4-92d260a8\"}")
+    REQ(317, "tasks/get", "{\"taskId\":\"task-4-92d260a8\"}");
+
 typedef struct session {
     const char *name;
     const char *script;
@@ -349,6 +378,7 @@ static const session_t sessions[] = {
     {"hostile", session_hostile, "0"}, {"old", session_old, "0"},
     {"2024", session_2024, "0"},       {"form-only", session_form_only, "0"},
     {"cancel", session_cancel, "30"},  {"stateless", session_stateless, "0"},
+    {"tasks", session_tasks, "0"},
 };
 #define NSESSIONS (sizeof(sessions) / sizeof(sessions[0]))
 
@@ -562,6 +592,26 @@ static void test_sigterm(void)
 
 /* ---- every violation switch shows ---- */
 
+/* Zeroes the digits of every RFC 3339 timestamp in out (a task's createdAt
+ * and lastUpdatedAt), so that two runs differ only where a switch makes them:
+ * "2026-01-02T03:04:05.678Z" becomes "0000-00-00T00:00:00.000Z". */
+static void mask_times(char *out, size_t len)
+{
+    static const char shape[] = "dddd-dd-ddTdd:dd:dd.dddZ";
+    size_t n = sizeof(shape) - 1, i, k;
+
+    for (i = 0; i + n <= len; i++) {
+        for (k = 0; k < n; k++)
+            if (shape[k] == 'd' ? !isdigit((unsigned char)out[i + k]) : out[i + k] != shape[k])
+                break;
+        if (k < n)
+            continue;
+        for (k = 0; k < n; k++)
+            if (shape[k] == 'd')
+                out[i + k] = '0';
+    }
+}
+
 static void test_switches(void)
 {
     char *bugs[] = {"--list-bugs", NULL};
@@ -570,8 +620,10 @@ static void test_switches(void)
     size_t i;
     int count = 0;
 
-    for (i = 0; i < NSESSIONS; i++)
+    for (i = 0; i < NSESSIONS; i++) {
         clean[i] = run_session(&sessions[i], NULL);
+        mask_times(clean[i].out, clean[i].len);
+    }
     run_server(bugs, NULL, 5000, -1, &list);
     for (p = list.out; *p != '\0';) {
         const char *e = strchr(p, '\n');
@@ -585,6 +637,7 @@ static void test_switches(void)
              * the switch), and its output differs from the clean one. */
             CHECK(WIFEXITED(r.status) && WEXITSTATUS(r.status) != 2 && r.len > 0,
                   "--inject %s: the server did not run the session", name);
+            mask_times(r.out, r.len);
             differs = r.len != clean[i].len || memcmp(r.out, clean[i].out, r.len) != 0;
             if (differs)
                 printf("%-40s differs in session %s\n", name, sessions[i].name);

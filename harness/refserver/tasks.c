@@ -1,0 +1,542 @@
+/*
+ * tasks.c - task-augmented tools/call and the tasks methods (2025-11-25,
+ * basic/utilities/tasks).
+ *
+ * At 2025-11-25 the server declares tasks {list, cancel, requests.tools.call}
+ * and lists two tools that run as tasks. test_task_tool (taskSupport
+ * "optional") answers a plain call at once; run as a task it stays working
+ * until tasks/result asks for its result, which runs it then: a task's
+ * course never depends on time, so a client sees "working" right after the
+ * CreateTaskResult whatever the machine's load. test_task_held (taskSupport
+ * "required") runs only as a task and stays working until tasks/cancel; a
+ * tasks/result for it is held (the page: it "MUST block the response until
+ * the task reaches a terminal status") and answered when it is cancelled.
+ * A terminal task keeps its result until the table is full, when the oldest
+ * terminal task makes room (the page lets a receiver delete tasks).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "refserver/internal.h"
+
+typedef enum rs_task_status {
+    RS_TASK_WORKING = 0,
+    RS_TASK_COMPLETED,
+    RS_TASK_FAILED,
+    RS_TASK_CANCELLED
+} rs_task_status_t;
+
+static const char *const status_names[] = {"working", "completed", "failed", "cancelled"};
+
+struct rs_task {
+    int used;
+    uint32_t serial;         /* creation order */
+    char id[RS_TASK_ID_MAX]; /* the receiver-generated task id */
+    rs_task_status_t status;
+    int tool;    /* index in task_tools */
+    int64_t ttl; /* the retention granted (ms) */
+    char created[RS_TASK_TIME_MAX], updated[RS_TASK_TIME_MAX];
+    json_object *result; /* owned: the final result once terminal, or NULL */
+    int failed_rpc;      /* the underlying request ended with a JSON-RPC error */
+    json_object *waiters[RS_TASK_MAX_WAITERS]; /* owned: ids of held tasks/result requests */
+};
+
+/* The cursor tag of tasks/list: past the lists of the response cache
+ * (RS_BODY_LISTS), whose pages are never kept for it. */
+#define RS_LIST_TASKS ((rs_list_t)9)
+
+/* The key of the related-task metadata (basic/utilities/tasks#related-task-metadata). */
+#define RELATED_TASK "io.modelcontextprotocol/related-task"
+
+static const struct {
+    const char *name, *title, *description, *support;
+} task_tools[] = {
+    {"test_task_tool", "Task-capable tool",
+     "Returns one text block; run as a task, it stays working until tasks/result asks for "
+     "its result",
+     "optional"},
+    {"test_task_held", "Held task", "Runs only as a task, which stays working until tasks/cancel",
+     "required"},
+    {"test_task_failing", "Failing task",
+     "Fails with a JSON-RPC error (-32603); run as a task, the task fails when tasks/result asks "
+     "for its result",
+     "optional"},
+};
+#define RS_TASK_TOOLS ((int)(sizeof(task_tools) / sizeof(task_tools[0])))
+#define TASK_TOOL_TEXT "The task tool ran"
+/* test_task_failing: its index, and the error every run of it ends with. */
+#define TASK_TOOL_FAILING 2
+#define TASK_FAILING_MESSAGE "test_task_failing always fails"
+
+int mc__rs_tasks_on(const mc_refserver_t *rs)
+{
+    return !rs->modern && rs->version == RS_V_2025_11_25;
+}
+
+void mc__rs_task_caps(mc_refserver_t *rs, json_object *caps)
+{
+    json_object *t, *req, *tools;
+
+    if (rs->version != RS_V_2025_11_25 || rs_bug_on(rs, TASK_CAP_UNDECLARED))
+        return;
+    t = json_object_new_object();
+    req = json_object_new_object();
+    tools = json_object_new_object();
+    mc__rs_put(rs, t, "list", json_object_new_object());
+    mc__rs_put(rs, t, "cancel", json_object_new_object());
+    mc__rs_put(rs, tools, "call", json_object_new_object());
+    mc__rs_put(rs, req, "tools", tools);
+    mc__rs_put(rs, t, "requests", req);
+    mc__rs_put(rs, caps, "tasks", t);
+}
+
+/* ---- the task tools in tools/list and tools/call ---- */
+
+size_t mc__rs_task_tool_count(const mc_refserver_t *rs)
+{
+    return mc__rs_tasks_on(rs) ? (size_t)RS_TASK_TOOLS : 0;
+}
+
+json_object *mc__rs_task_tool_item(mc_refserver_t *rs, size_t k, json_object *schema)
+{
+    json_object *o = json_object_new_object(), *an = json_object_new_object();
+    json_object *ex = json_object_new_object();
+
+    mc__rs_put_str(rs, o, "name", task_tools[k].name);
+    mc__rs_add_title(rs, o, task_tools[k].title);
+    mc__rs_put_str(rs, o, "description", task_tools[k].description);
+    mc__rs_put(rs, o, "inputSchema", json_object_get(schema));
+    mc__rs_put_str(rs, ex, "taskSupport", task_tools[k].support);
+    mc__rs_put(rs, o, "execution", ex);
+    mc__rs_put(rs, an, "readOnlyHint", json_object_new_boolean(1));
+    mc__rs_put(rs, an, "openWorldHint", json_object_new_boolean(0));
+    mc__rs_put(rs, o, "annotations", an);
+    mc__rs_add_icons(rs, o);
+    return o;
+}
+
+int mc__rs_task_tool_find(const mc_refserver_t *rs, const char *name)
+{
+    int k;
+
+    for (k = 0; mc__rs_tasks_on(rs) && k < RS_TASK_TOOLS; k++)
+        if (strcmp(task_tools[k].name, name) == 0)
+            return k;
+    return -1;
+}
+
+/* ---- the task table ---- */
+
+/* Writes the current UTC time as an RFC 3339 timestamp with milliseconds. */
+static void now_text(mc_refserver_t *rs, char *out, size_t size)
+{
+    struct timespec ts;
+    struct tm tm;
+
+    if (rs_bug_on(rs, TASK_TIME_NOT_ISO)) {
+        snprintf(out, size, "%s", "just now");
+        return;
+    }
+    clock_gettime(CLOCK_REALTIME, &ts);
+    gmtime_r(&ts.tv_sec, &tm);
+    snprintf(out, size, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900, tm.tm_mon + 1,
+             tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, (int)(ts.tv_nsec / 1000000));
+}
+
+static rs_task_t *task_find(mc_refserver_t *rs, const char *id)
+{
+    int i;
+
+    for (i = 0; id != NULL && rs->tasks != NULL && i < RS_MAX_TASKS; i++)
+        if (rs->tasks[i].used && strcmp(rs->tasks[i].id, id) == 0)
+            return &rs->tasks[i];
+    return NULL;
+}
+
+static void task_clear(rs_task_t *t)
+{
+    int w;
+
+    json_object_put(t->result);
+    for (w = 0; w < RS_TASK_MAX_WAITERS; w++)
+        json_object_put(t->waiters[w]);
+    memset(t, 0, sizeof(*t));
+}
+
+/* A free slot, else the oldest terminal task's (dropped), else NULL. */
+static rs_task_t *task_slot(mc_refserver_t *rs)
+{
+    rs_task_t *old = NULL;
+    int i;
+
+    if (rs->tasks == NULL) {
+        rs->tasks = calloc(RS_MAX_TASKS, sizeof(*rs->tasks));
+        if (rs->tasks == NULL)
+            return NULL;
+    }
+    for (i = 0; i < RS_MAX_TASKS; i++) {
+        rs_task_t *t = &rs->tasks[i];
+        if (!t->used)
+            return t;
+        if (t->status != RS_TASK_WORKING && (old == NULL || t->serial < old->serial))
+            old = t;
+    }
+    if (old != NULL)
+        task_clear(old);
+    return old;
+}
+
+void mc__rs_tasks_free(mc_refserver_t *rs)
+{
+    int i;
+
+    for (i = 0; rs->tasks != NULL && i < RS_MAX_TASKS; i++)
+        task_clear(&rs->tasks[i]);
+    free(rs->tasks);
+    rs->tasks = NULL;
+}
+
+/* The Task object of t (tasks/get, tasks/cancel, tasks/list, CreateTaskResult). */
+static json_object *task_object(mc_refserver_t *rs, const rs_task_t *t)
+{
+    json_object *o = json_object_new_object();
+
+    if (rs_bug_on(rs, TASK_ID_NOT_STRING))
+        mc__rs_put(rs, o, "taskId", json_object_new_int64((int64_t)t->serial));
+    else
+        mc__rs_put_str(rs, o, "taskId", t->id);
+    mc__rs_put_str(rs, o, "status", status_names[t->status]);
+    if (t->status == RS_TASK_CANCELLED)
+        mc__rs_put_str(rs, o, "statusMessage", "The task was cancelled by request.");
+    if (t->status == RS_TASK_FAILED && !rs_bug_on(rs, TASK_FAILED_NO_STATUS_MESSAGE))
+        mc__rs_put_str(rs, o, "statusMessage", "Tool execution failed: " TASK_FAILING_MESSAGE);
+    mc__rs_put_str(rs, o, "createdAt", t->created);
+    mc__rs_put_str(rs, o, "lastUpdatedAt", t->updated);
+    mc__rs_put(rs, o, "ttl", json_object_new_int64(t->ttl));
+    mc__rs_put(rs, o, "pollInterval", json_object_new_int(RS_TASK_POLL_INTERVAL_MS));
+    return o;
+}
+
+/* Sets t's status, its final result (consumed) and lastUpdatedAt. */
+static void task_finish(mc_refserver_t *rs, rs_task_t *t, rs_task_status_t status,
+                        json_object *result)
+{
+    json_object_put(t->result);
+    t->result = result;
+    t->status = status;
+    now_text(rs, t->updated, sizeof(t->updated));
+}
+
+/* Answers id with t's final result and the related-task metadata. */
+static void task_answer(mc_refserver_t *rs, rs_task_t *t, json_object *id)
+{
+    json_object *res = json_object_new_object(), *meta, *rel;
+
+    if (t->failed_rpc && !rs_bug_on(rs, TASK_ERROR_NOT_RETURNED)) {
+        json_object_put(res);
+        mc__rs_error(rs, id, MC_RPC_INTERNAL_ERROR, TASK_FAILING_MESSAGE, NULL);
+        return;
+    }
+    if (rs_bug_on(rs, TASK_RESULT_NOT_UNDERLYING)) {
+        mc__rs_result(rs, id, task_object(rs, t));
+        json_object_put(res);
+        return;
+    }
+    json_object_object_foreach(t->result, k, v)
+    {
+        mc__rs_put(rs, res, k, json_object_get(v));
+    }
+    if (!rs_bug_on(rs, TASK_RESULT_NO_RELATED)) {
+        meta = json_object_new_object();
+        rel = json_object_new_object();
+        mc__rs_put_str(rs, rel, "taskId", t->id);
+        mc__rs_put(rs, meta, RELATED_TASK, rel);
+        mc__rs_put(rs, res, "_meta", meta);
+    }
+    mc__rs_result(rs, id, res);
+}
+
+/* The requested retention: params.task.ttl when it is a non-negative
+ * integer, capped at RS_TASK_MAX_TTL_MS (the page: receivers MAY override
+ * it), else RS_TASK_DEFAULT_TTL_MS. */
+static int64_t task_ttl(json_object *task)
+{
+    json_object *v;
+    int64_t ttl;
+
+    if (!json_object_object_get_ex(task, "ttl", &v) || !json_object_is_type(v, json_type_int))
+        return RS_TASK_DEFAULT_TTL_MS;
+    ttl = json_object_get_int64(v);
+    if (ttl < 0)
+        return RS_TASK_DEFAULT_TTL_MS;
+    return ttl > RS_TASK_MAX_TTL_MS ? RS_TASK_MAX_TTL_MS : ttl;
+}
+
+/* Creates a task for task tool k and answers id with a CreateTaskResult. */
+static void task_create(mc_refserver_t *rs, json_object *id, int k, json_object *task)
+{
+    rs_task_t *t = task_slot(rs);
+    json_object *res;
+    uint32_t h, n;
+
+    if (t == NULL) {
+        mc__rs_error(rs, id, MC_RPC_INTERNAL_ERROR, "too many tasks in progress", NULL);
+        return;
+    }
+    t->used = 1;
+    t->serial = ++rs->task_serial;
+    /* Unique in the session: the serial, and a hash of it (deterministic:
+     * the same session always gets the same ids). */
+    n = rs_bug_on(rs, TASK_ID_REUSED) ? 1u : t->serial;
+    h = ((2166136261u ^ n) * 16777619u ^ 0x7461736bu) * 16777619u;
+    snprintf(t->id, sizeof(t->id), "task-%u-%08x", (unsigned)n, (unsigned)h);
+    t->tool = k;
+    t->ttl = task_ttl(task);
+    now_text(rs, t->created, sizeof(t->created));
+    memcpy(t->updated, t->created, sizeof(t->updated));
+    t->status = RS_TASK_WORKING;
+    res = json_object_new_object();
+    if (rs_bug_on(rs, TASK_BEGINS_COMPLETED))
+        task_finish(rs, t, RS_TASK_COMPLETED, mc__rs_tool_text(rs, TASK_TOOL_TEXT));
+    mc__rs_put(rs, res, "task", task_object(rs, t));
+    mc__rs_result(rs, id, res);
+}
+
+void mc__rs_task_tool_call(mc_refserver_t *rs, json_object *id, int k, json_object *params)
+{
+    json_object *task = NULL;
+    char msg[160];
+
+    if (json_object_object_get_ex(params, "task", &task) && task != NULL) {
+        if (!json_object_is_type(task, json_type_object)) {
+            mc__rs_error(rs, id, MC_RPC_INVALID_PARAMS, "params.task must be an object", NULL);
+            return;
+        }
+        if (rs_bug_on(rs, TASK_CALL_ANSWERED_PLAINLY))
+            mc__rs_result(rs, id, mc__rs_tool_text(rs, TASK_TOOL_TEXT));
+        else
+            task_create(rs, id, k, task);
+        return;
+    }
+    if (strcmp(task_tools[k].support, "required") == 0 && !rs_bug_on(rs, TASK_REQUIRED_RUN)) {
+        snprintf(msg, sizeof(msg), "%s runs only as a task (execution.taskSupport is required)",
+                 task_tools[k].name);
+        mc__rs_error(rs, id, MC_RPC_METHOD_NOT_FOUND, msg, NULL);
+        return;
+    }
+    if (k == TASK_TOOL_FAILING)
+        mc__rs_error(rs, id, MC_RPC_INTERNAL_ERROR, TASK_FAILING_MESSAGE, NULL);
+    else
+        mc__rs_result(rs, id, mc__rs_tool_text(rs, TASK_TOOL_TEXT));
+}
+
+int mc__rs_task_refused(mc_refserver_t *rs, json_object *id, json_object *params)
+{
+    json_object *task;
+
+    if (!mc__rs_tasks_on(rs) || !json_object_object_get_ex(params, "task", &task) || task == NULL ||
+        rs_bug_on(rs, TASK_FORBIDDEN_RUN))
+        return 0;
+    /* basic/utilities/tasks#tool-level-negotiation: a tool without
+     * execution.taskSupport does not run as a task. */
+    mc__rs_error(rs, id, MC_RPC_METHOD_NOT_FOUND,
+                 "this tool does not support task-augmented execution", NULL);
+    return 1;
+}
+
+/* ---- tasks/get, tasks/result, tasks/list, tasks/cancel ---- */
+
+/* The task params.taskId names, or NULL after answering id with -32602. */
+static rs_task_t *task_of(mc_refserver_t *rs, json_object *id, json_object *params)
+{
+    const char *tid = mc__rs_get_str(params, "taskId");
+    json_object *meta, *rel;
+    rs_task_t *t;
+
+    if (rs_bug_on(rs, TASK_RELATED_META_WINS) &&
+        json_object_object_get_ex(params, "_meta", &meta) &&
+        json_object_object_get_ex(meta, RELATED_TASK, &rel) &&
+        mc__rs_get_str(rel, "taskId") != NULL)
+        tid = mc__rs_get_str(rel, "taskId");
+
+    if (tid == NULL) {
+        mc__rs_error(rs, id, MC_RPC_INVALID_PARAMS, "params.taskId must be a string", NULL);
+        return NULL;
+    }
+    t = task_find(rs, tid);
+    if (t == NULL && rs_bug_on(rs, TASK_UNKNOWN_ID_INTERNAL))
+        mc__rs_error(rs, id, MC_RPC_INTERNAL_ERROR, "Failed to retrieve task", NULL);
+    else if (t == NULL)
+        mc__rs_error(rs, id, MC_RPC_INVALID_PARAMS, "Failed to retrieve task: Task not found",
+                     NULL);
+    return t;
+}
+
+/* The task-related-meta-on-task-ops switch: a result of tasks/get,
+ * tasks/list or tasks/cancel carries the related-task _meta of task id. */
+static void ops_related(mc_refserver_t *rs, json_object *res, const char *id)
+{
+    json_object *meta, *rel;
+
+    if (!rs_bug_on(rs, TASK_RELATED_ON_OPS) || id == NULL)
+        return;
+    meta = json_object_new_object();
+    rel = json_object_new_object();
+    mc__rs_put_str(rs, rel, "taskId", id);
+    mc__rs_put(rs, meta, RELATED_TASK, rel);
+    mc__rs_put(rs, res, "_meta", meta);
+}
+
+static void tasks_get(mc_refserver_t *rs, json_object *id, json_object *params)
+{
+    rs_task_t *t = task_of(rs, id, params);
+    json_object *o;
+
+    if (t == NULL)
+        return;
+    o = task_object(rs, t);
+    if (rs_bug_on(rs, TASK_GET_NO_TTL))
+        json_object_object_del(o, "ttl");
+    ops_related(rs, o, t->id);
+    mc__rs_result(rs, id, o);
+}
+
+static void tasks_result(mc_refserver_t *rs, json_object *id, json_object *params)
+{
+    rs_task_t *t = task_of(rs, id, params);
+    int w;
+
+    if (t == NULL)
+        return;
+    if (t->status == RS_TASK_WORKING && t->tool == TASK_TOOL_FAILING) {
+        /* test_task_failing fails when its result is asked for; the result
+         * kept is what a client would see instead of the error with the
+         * task-error-not-returned switch. */
+        t->failed_rpc = 1;
+        task_finish(rs, t, RS_TASK_FAILED, json_object_new_object());
+    } else if (t->status == RS_TASK_WORKING && task_tools[t->tool].support[0] == 'o') {
+        /* test_task_tool runs when its result is asked for. */
+        task_finish(rs, t, RS_TASK_COMPLETED, mc__rs_tool_text(rs, TASK_TOOL_TEXT));
+    }
+    if (t->status != RS_TASK_WORKING) {
+        task_answer(rs, t, id);
+        return;
+    }
+    for (w = 0; w < RS_TASK_MAX_WAITERS; w++) {
+        if (t->waiters[w] == NULL) {
+            t->waiters[w] = json_object_get(id);
+            return;
+        }
+    }
+    mc__rs_error(rs, id, MC_RPC_INTERNAL_ERROR, "too many tasks/result requests wait for this task",
+                 NULL);
+}
+
+static void tasks_cancel(mc_refserver_t *rs, json_object *id, json_object *params)
+{
+    rs_task_t *t = task_of(rs, id, params);
+    json_object *o;
+    char msg[96];
+    int w;
+
+    if (t == NULL)
+        return;
+    if (t->status != RS_TASK_WORKING && !rs_bug_on(rs, TASK_CANCEL_TERMINAL)) {
+        snprintf(msg, sizeof(msg), "Cannot cancel task: already in terminal status '%s'",
+                 status_names[t->status]);
+        mc__rs_error(rs, id, MC_RPC_INVALID_PARAMS, msg, NULL);
+        return;
+    }
+    if (t->status == RS_TASK_WORKING)
+        task_finish(rs, t, RS_TASK_CANCELLED,
+                    mc__rs_tool_error(rs, "The task was cancelled before it produced a result"));
+    for (w = 0; w < RS_TASK_MAX_WAITERS; w++) {
+        if (t->waiters[w] != NULL) {
+            task_answer(rs, t, t->waiters[w]);
+            json_object_put(t->waiters[w]);
+            t->waiters[w] = NULL;
+        }
+    }
+    if (rs_bug_on(rs, TASK_CANCEL_STILL_WORKING)) {
+        rs_task_status_t s = t->status;
+        t->status = RS_TASK_WORKING;
+        mc__rs_result(rs, id, task_object(rs, t));
+        t->status = s;
+        return;
+    }
+    o = task_object(rs, t);
+    ops_related(rs, o, t->id);
+    mc__rs_result(rs, id, o);
+    if (rs_bug_on(rs, TASK_CANCELLED_COMPLETES))
+        task_finish(rs, t, RS_TASK_COMPLETED, mc__rs_tool_text(rs, TASK_TOOL_TEXT));
+}
+
+/* Tasks in creation order: the serials of the used slots, sorted. */
+static size_t tasks_ordered(const mc_refserver_t *rs, const rs_task_t **out)
+{
+    size_t n = 0, i, j;
+
+    for (i = 0; rs->tasks != NULL && i < RS_MAX_TASKS; i++) {
+        const rs_task_t *t = &rs->tasks[i];
+        if (!t->used)
+            continue;
+        for (j = n; j > 0 && out[j - 1]->serial > t->serial; j--)
+            out[j] = out[j - 1];
+        out[j] = t;
+        n++;
+    }
+    return n;
+}
+
+static void tasks_list(mc_refserver_t *rs, json_object *id, json_object *params)
+{
+    const rs_task_t *order[RS_MAX_TASKS];
+    size_t n = tasks_ordered(rs, order), start, end, i;
+    const char *cin;
+    json_object *res, *arr;
+
+    if (mc__rs_page(rs, RS_LIST_TASKS, id, params, n, &start, &end, &cin) != 0)
+        return;
+    end = start + RS_TASK_PAGE_SIZE < n ? start + RS_TASK_PAGE_SIZE : n;
+    res = json_object_new_object();
+    arr = json_object_new_array();
+    for (i = start; i < end; i++)
+        if (json_object_array_add(arr, task_object(rs, order[i])) != 0)
+            rs->failed = 1;
+    mc__rs_put(rs, res, "tasks", arr);
+    ops_related(rs, res, n > 0 ? order[0]->id : NULL);
+    if (!rs_bug_on(rs, TASK_LIST_NO_CURSOR))
+        mc__rs_page_finish(rs, RS_LIST_TASKS, res, end, n, cin);
+    mc__rs_result(rs, id, res);
+}
+
+int mc__rs_tasks_dispatch(mc_refserver_t *rs, const char *method, json_object *id,
+                          json_object *params)
+{
+    static const struct {
+        const char *name;
+        void (*fn)(mc_refserver_t *, json_object *, json_object *);
+    } methods[] = {{"tasks/get", tasks_get},
+                   {"tasks/result", tasks_result},
+                   {"tasks/list", tasks_list},
+                   {"tasks/cancel", tasks_cancel}};
+    size_t i;
+
+    if (!mc__rs_tasks_on(rs))
+        return 0;
+    for (i = 0; i < sizeof(methods) / sizeof(methods[0]); i++) {
+        if (strcmp(method, methods[i].name) != 0)
+            continue;
+        if (params != NULL && !json_object_is_type(params, json_type_object))
+            mc__rs_error(rs, id, MC_RPC_INVALID_PARAMS, "params must be an object", NULL);
+        else if (mc__rs_has_nul_string(params, 0))
+            mc__rs_error(rs, id, MC_RPC_INVALID_PARAMS,
+                         "params hold a string with a NUL character (\\u0000)", NULL);
+        else
+            methods[i].fn(rs, id, params);
+        return 1;
+    }
+    return 0;
+}
