@@ -213,6 +213,9 @@ struct mc_refserver {
 
 /* Encodes msg as one line and emits it. Consumes msg. */
 void mc__rs_emit(mc_refserver_t *rs, json_object *msg);
+/* Sends a whole response message (consumed), or adds it to the batch being
+ * answered. */
+void mc__rs_send_response(mc_refserver_t *rs, json_object *msg);
 
 /* Sends a success response. id is borrowed (the server takes its own
  * reference); result is consumed (NULL means {}). */
@@ -509,6 +512,13 @@ int mc__rs_tool_elicit_url_error(mc_refserver_t *rs, rs_job_t *job, const rs_rep
 int mc__rs_tool_elicit_url_complete(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply);
 int mc__rs_tool_sampling(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply);
 int mc__rs_tool_roots(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply);
+
+/* ---- tools_trigger.c: the tools that change the watched resource and the
+ * resource, prompt and tool lists ---- */
+int mc__rs_tool_trigger_update(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply);
+int mc__rs_tool_trigger_resources(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply);
+int mc__rs_tool_trigger_prompts(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply);
+int mc__rs_tool_trigger_tools(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply);
 
 /* ---- logging.c ---- */
 #define RS_LOG_LEVELS 8

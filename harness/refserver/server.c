@@ -1,10 +1,10 @@
 /*
- * server.c - the session object, message dispatch and the output path.
+ * server.c - the session object and message dispatch.
  *
  * mc_refserver_handle() decodes one line, classifies it and routes it: client
  * requests to the method table, notifications to their handlers, responses
- * to the server->client request table. Every outbound message goes through
- * mc__rs_emit(), which encodes it as one line and calls the emit callback.
+ * to the server->client request table. What the handlers send goes out
+ * through emit.c.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,174 +12,6 @@
 
 #include "core/version.h"
 #include "refserver/internal.h"
-
-#define RS_JSON_FLAGS (JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE)
-
-/* ---- output ---- */
-
-int mc__rs_out_reserve(mc_refserver_t *rs, size_t n)
-{
-    char *nb;
-    size_t cap;
-
-    if (n <= rs->out_cap)
-        return 0;
-    if (n > MC_MAX_MESSAGE_SIZE)
-        return -1;
-    cap = rs->out_cap ? rs->out_cap : 4096;
-    while (cap < n)
-        cap *= 2;
-    if (cap > MC_MAX_MESSAGE_SIZE)
-        cap = MC_MAX_MESSAGE_SIZE;
-    nb = realloc(rs->out, cap);
-    if (nb == NULL)
-        return -1;
-    rs->out = nb;
-    rs->out_cap = cap;
-    return 0;
-}
-
-/* Emits s[0..n) plus a newline. */
-static void emit_line(mc_refserver_t *rs, const char *s, size_t n)
-{
-    if (mc__rs_out_reserve(rs, n + 1) != 0) {
-        rs->failed = 1;
-        return;
-    }
-    memcpy(rs->out, s, n);
-    rs->out[n] = '\n';
-    rs->emit(rs->emit_ctx, rs->out, n + 1);
-}
-
-/* The embedded-newline switch: the message is pretty-printed, and each of its
- * lines goes out on its own, so no line is a complete message. */
-static void emit_pretty(mc_refserver_t *rs, json_object *msg)
-{
-    size_t n = 0, i, start = 0;
-    const char *s = json_object_to_json_string_length(msg, JSON_C_TO_STRING_PRETTY, &n);
-
-    if (s == NULL) {
-        rs->failed = 1;
-        return;
-    }
-    for (i = 0; i <= n; i++) {
-        if (i == n || s[i] == '\n') {
-            if (i > start)
-                emit_line(rs, s + start, i - start);
-            start = i + 1;
-        }
-    }
-}
-
-void mc__rs_emit(mc_refserver_t *rs, json_object *msg)
-{
-    size_t n = 0;
-    const char *s;
-
-    if (msg == NULL) {
-        rs->failed = 1;
-        return;
-    }
-    if (rs->pretty_next) {
-        rs->pretty_next = 0;
-        emit_pretty(rs, msg);
-        json_object_put(msg);
-        return;
-    }
-    s = json_object_to_json_string_length(msg, RS_JSON_FLAGS, &n);
-    if (s == NULL)
-        rs->failed = 1;
-    else
-        emit_line(rs, s, n);
-    json_object_put(msg);
-}
-
-/* Sends a response, or adds it to the batch being collected. Consumes msg. */
-static void send_response(mc_refserver_t *rs, json_object *msg)
-{
-    if (msg == NULL) {
-        rs->failed = 1;
-        return;
-    }
-    if (rs->batch != NULL) {
-        if (json_object_array_add(rs->batch, msg) != 0) {
-            json_object_put(msg);
-            rs->failed = 1;
-        }
-        return;
-    }
-    mc__rs_emit(rs, msg);
-}
-
-void mc__rs_result(mc_refserver_t *rs, json_object *id, json_object *result)
-{
-    if (rs->modern) {
-        if (result == NULL)
-            result = json_object_new_object();
-        if (result == NULL) {
-            rs->failed = 1;
-            return;
-        }
-        mc__rs_modern_decorate(rs, result);
-    }
-    if (mc__rs_fast_send(rs, &(rs_fast_msg_t){.kind = RS_FAST_RESULT, .id = id, .body = result})) {
-        json_object_put(result);
-        return;
-    }
-    send_response(rs, mc_jsonrpc_result(json_object_get(id), result));
-}
-
-void mc__rs_error(mc_refserver_t *rs, json_object *id, int code, const char *message,
-                  json_object *data)
-{
-    json_object *o, *e;
-
-    if (mc__rs_fast_send(rs, &(rs_fast_msg_t){.kind = RS_FAST_ERROR,
-                                              .id = id,
-                                              .code = code,
-                                              .text = message,
-                                              .body = data})) {
-        json_object_put(data);
-        return;
-    }
-    o = json_object_new_object();
-    e = json_object_new_object();
-    if (o == NULL || e == NULL) {
-        json_object_put(o);
-        json_object_put(e);
-        json_object_put(data);
-        rs->failed = 1;
-        return;
-    }
-    mc__rs_put_str(rs, o, "jsonrpc", "2.0");
-    mc__rs_put(rs, o, "id", json_object_get(id));
-    if (rs_bug_on(rs, ENV_ERROR_CODE_STRING)) {
-        char buf[24];
-        snprintf(buf, sizeof(buf), "%d", code);
-        mc__rs_put_str(rs, e, "code", buf);
-    } else {
-        mc__rs_put(rs, e, "code", json_object_new_int(code));
-    }
-    if (!rs_bug_on(rs, ENV_ERROR_NO_MESSAGE))
-        mc__rs_put_str(rs, e, "message", message);
-    if (data != NULL)
-        mc__rs_put(rs, e, "data", data);
-    mc__rs_put(rs, o, "error", e);
-    if (rs_bug_on(rs, ENV_RESULT_AND_ERROR))
-        mc__rs_put(rs, o, "result", json_object_new_object());
-    send_response(rs, o);
-}
-
-void mc__rs_notify(mc_refserver_t *rs, const char *method, json_object *params)
-{
-    if (mc__rs_notify_switched(rs, method, params) ||
-        mc__rs_fast_send(rs,
-                         &(rs_fast_msg_t){.kind = RS_FAST_NOTIFY, .method = method, .body = params})) {
-        json_object_put(params);
-        return;
-    }
-    mc__rs_emit(rs, mc_jsonrpc_notification(method, params));
-}
 
 /* ---- ping ---- */
 
@@ -232,7 +64,7 @@ static void handle_ping(mc_refserver_t *rs, json_object *id, json_object *params
         } else {
             mc__rs_put(rs, o, "result", json_object_new_object());
         }
-        send_response(rs, o);
+        mc__rs_send_response(rs, o);
     }
 }
 

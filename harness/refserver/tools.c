@@ -34,10 +34,6 @@ static int tool_error(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply
 static int tool_log_levels(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply);
 static int tool_resource_link(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply);
 static int tool_structured(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply);
-static int tool_trigger_update(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply);
-static int tool_trigger_resources(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply);
-static int tool_trigger_prompts(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply);
-static int tool_trigger_tools(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply);
 static int tool_generic(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply);
 static int tool_header_param(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply);
 static int tool_contact(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply);
@@ -118,16 +114,16 @@ static const rs_tool_t rs_tools[] = {
      "Returns structuredContent that matches its outputSchema", NO_ARGS, 1, tool_structured},
     {"test_trigger_resource_update", "Trigger resource update",
      "Changes test://watched-resource and notifies its subscribers", NO_ARGS, 0,
-     tool_trigger_update},
+     mc__rs_tool_trigger_update},
     {"test_trigger_resource_list_change", "Trigger resource list change",
      "Adds or removes test://dynamic-resource and sends list_changed", NO_ARGS, 0,
-     tool_trigger_resources},
+     mc__rs_tool_trigger_resources},
     {"test_trigger_prompt_change", "Trigger prompt list change",
      "Adds or removes test_dynamic_prompt and sends list_changed", NO_ARGS, 0,
-     tool_trigger_prompts},
+     mc__rs_tool_trigger_prompts},
     {"test_trigger_tool_change", "Trigger tool list change",
      "Adds or removes test_dynamic_tool and sends list_changed", NO_ARGS, 0,
-     tool_trigger_tools},
+     mc__rs_tool_trigger_tools},
     /* Over Streamable HTTP at 2026-07-28 the client mirrors "region" and
      * "count" into the Mcp-Param-Region and Mcp-Param-Count headers
      * (basic/transports/streamable-http#custom-headers-from-tool-
@@ -592,53 +588,6 @@ static int tool_structured(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *
         mc__rs_put(rs, res, "structuredContent", json_tokener_parse(doc));
     mc__rs_job_finish(rs, job, res);
     return RS_STEP_DONE;
-}
-
-static int tool_trigger_update(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply)
-{
-    char text[96];
-
-    (void)reply;
-    mc__rs_resources_touch(rs);
-    snprintf(text, sizeof(text), "test://watched-resource is now at revision %u",
-             (unsigned)rs->watched_rev);
-    mc__rs_job_finish_text(rs, job, text, 0);
-    return RS_STEP_DONE;
-}
-
-/* Flips a list toggle, announces the change and answers the call. */
-static int trigger_list(mc_refserver_t *rs, rs_job_t *job, rs_list_t list, int *toggle,
-                        const char *method, const char *what)
-{
-    char text[128];
-
-    *toggle = !*toggle;
-    mc__rs_fast_list_changed(rs, list);
-    mc__rs_notify_change(rs, method, NULL, 1, NULL);
-    snprintf(text, sizeof(text), "%s is now %s", what, *toggle ? "listed" : "gone");
-    mc__rs_job_finish_text(rs, job, text, 0);
-    return RS_STEP_DONE;
-}
-
-static int tool_trigger_resources(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply)
-{
-    (void)reply;
-    return trigger_list(rs, job, RS_LIST_RESOURCES, &rs->dyn_resource,
-                        "notifications/resources/list_changed", "test://dynamic-resource");
-}
-
-static int tool_trigger_prompts(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply)
-{
-    (void)reply;
-    return trigger_list(rs, job, RS_LIST_PROMPTS, &rs->dyn_prompt,
-                        "notifications/prompts/list_changed", "test_dynamic_prompt");
-}
-
-static int tool_trigger_tools(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply)
-{
-    (void)reply;
-    return trigger_list(rs, job, RS_LIST_TOOLS, &rs->dyn_tool, "notifications/tools/list_changed",
-                        DYN_TOOL);
 }
 
 static int tool_generic(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply)
