@@ -246,7 +246,7 @@ static void test_client_request_timeout(void **state)
     rt_send(&t, "{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"tools/call\",\"params\":{\"name\":"
                 "\"test_elicitation\",\"arguments\":{\"message\":\"Who?\"}}}");
     assert_true(mc_refserver_next_deadline(t.rs) >= 0);
-    mc_refserver_input_closed(t.rs);
+    assert_int_equal(mc_refserver_input_closed(t.rs), 1);
     assert_int_equal(mc_refserver_next_deadline(t.rs), -1);
     rt_close(&t);
 }
