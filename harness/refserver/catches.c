@@ -250,6 +250,8 @@ static const rs_bug_catch_t rs_catches[] = {
      "elicitation/form-no-url"},
     {"cache-scope-differs-by-page", "caching/pages/same-scope", "resources/cacheable-pages"},
     {"stdin-eof-ignored", "lifecycle/shutdown/stdio", "lifecycle/discover"},
+    {"stateless-cancelled-answered", "transport/stdio/cancelled-no-further-messages",
+     "transport/stdio-cancelled-silent"},
 };
 
 static const rs_bug_catch_t *find(const char *name)

@@ -84,6 +84,7 @@ static const struct {
     {RS_BUG_X_MCP_HEADER_NUMBER, MC_VF_STATELESS, MC_V_2024_11_05},
     /* The stdio page of 2026-07-28 asks the server to exit when stdin closes. */
     {RS_BUG_STDIN_EOF_IGNORED, MC_VF_STATELESS, MC_V_2024_11_05},
+    {RS_BUG_STATELESS_CANCELLED_ANSWERED, MC_VF_STATELESS, MC_V_2024_11_05},
     /* The tasks rules (2025-11-25). */
     {RS_BUG_TASK_CAP_UNDECLARED, MC_VF_TASKS, MC_V_2024_11_05},
     {RS_BUG_TASK_ID_NOT_STRING, MC_VF_TASKS, MC_V_2024_11_05},
