@@ -192,11 +192,19 @@ static const mc_check_def_t builtins[] = {
               "within a reasonable time",
      .refs = {REF(MC_VN_2024_11_05, "basic/lifecycle#stdio"),
               REF(MC_VN_2025_03_26, "basic/lifecycle#stdio"), REF(MC_VN_2025_06_18, "basic/lifecycle#stdio"),
-              REF(MC_VN_2025_11_25, "basic/lifecycle#stdio")},
+              REF(MC_VN_2025_11_25, "basic/lifecycle#stdio"),
+              REFQL(MC_VN_2026_07_28, "basic/transports/stdio#shutdown",
+                    "Servers SHOULD exit promptly when their standard input is closed or reads "
+                    "return end-of-file.",
+                    MC_LEVEL_SHOULD)},
      .interpretation = "The shutdown sequence is the client's SHOULD: the harness closes stdin, "
-                       "waits, sends SIGTERM, waits, then SIGKILL. A server that outlives stdin "
-                       "EOF (or SIGTERM) breaks no rule of its own; it is reported once, as an "
-                       "observation, and later scenarios skip the grace periods."},
+                       "waits (MC_SHUTDOWN_STDIN_GRACE_MS), sends SIGTERM, waits, then SIGKILL. "
+                       "Up to 2025-11-25 a server that outlives stdin EOF (or SIGTERM) breaks no "
+                       "rule of its own and is reported as an observation; from 2026-07-28 the "
+                       "stdio page asks the server to exit promptly, and one still running a "
+                       "second after its stdin closed did not. Reported once per run at each "
+                       "of the two levels; later scenarios of that level skip the grace "
+                       "periods."},
     {.check = "wire/null-id-only-for-unreadable-requests",
      .level = MC_LEVEL_MUST,
      .quote = Q_RESPONSE_ID,
@@ -406,6 +414,15 @@ static const mc_check_def_t builtins[] = {
                        "judged while a request that named no stateless version is in progress, "
                        "or once the server accepted a legacy initialize (a server of both eras "
                        "\"MAY implement both behaviors\", basic/versioning)."},
+    {.check = "wire/stdio-no-server-requests",
+     .level = MC_LEVEL_MUST,
+     .quote = "The server MUST NOT write JSON-RPC _requests_ to stdout.",
+     .refs = {REF(MC_VN_2026_07_28, "basic/transports/stdio#receiving-messages")},
+     .interpretation = "Over stdio, in a stateless session, no line the server writes is a "
+                       "message with a method and an id; not judged where "
+                       "wire/no-server-requests is not (a legacy request in progress, a legacy "
+                       "initialize accepted). Over HTTP the answers' streams are judged by "
+                       "http/stateless-no-server-request."},
     {.check = "wire/cancelled-listen-only",
      .level = MC_LEVEL_MUST,
      .quote = "Servers MUST NOT send notifications/cancelled for any other purpose. … "

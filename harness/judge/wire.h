@@ -108,6 +108,8 @@ typedef struct mc_wire {
     uint64_t seq_in;
     uint64_t cur_seq; /* public: the caller's number for the current line; findings use it
                          when non-zero, else the inbound line count */
+    int over_stdio;   /* public: the caller's transport is stdio (the lines are the server's
+                         stdout); 0 for HTTP or unknown */
 } mc_wire_t;
 
 /* Prepares a checker. Returns MC_OK or MC_ENOMEM. */

@@ -273,6 +273,10 @@ void mc__wire_stateless_server_request(mc_wire_t *w, const mc_msg_t *m)
         return;
     mc_wire_fail(w, "wire/no-server-requests",
                  "the server sent a %.60s request in a stateless session", m->method);
+    if (w->over_stdio)
+        mc_wire_fail(w, "wire/stdio-no-server-requests",
+                     "the server wrote a %.60s request to stdout in a stateless session",
+                     m->method);
 }
 
 /* Judges a notification in a stateless session. Returns 1 when it was one

@@ -147,7 +147,8 @@ static const rs_bug_catch_t rs_catches[] = {
     {"tool-structured-text-mismatch", "tools/call/structured-text-copy",
      "tools/call-structured-content"},
     {"notification-with-id", "wire/notification-no-id", "progress/increasing"},
-    {"stateless-server-request", "wire/no-server-requests", "elicitation/mrtr-form"},
+    {"stateless-server-request", "wire/no-server-requests,wire/stdio-no-server-requests",
+     "elicitation/mrtr-form"},
     {"cancelled-not-listen", "wire/cancelled-listen-only", "lifecycle/mrtr-input-responses"},
     {"input-request-kind", "wire/input-requests-kind", "elicitation/mrtr-form"},
     {"error-code-legacy", "wire/error-code-outside-reserved", "jsonrpc/method-not-found"},
@@ -248,6 +249,9 @@ static const rs_bug_catch_t rs_catches[] = {
     {"elicitation-form-clickable-url", "elicitation/form/no-clickable-url",
      "elicitation/form-no-url"},
     {"cache-scope-differs-by-page", "caching/pages/same-scope", "resources/cacheable-pages"},
+    {"stdin-eof-ignored", "lifecycle/shutdown/stdio", "lifecycle/discover"},
+    {"stateless-cancelled-answered", "transport/stdio/cancelled-no-further-messages",
+     "transport/stdio-cancelled-silent"},
 };
 
 static const rs_bug_catch_t *find(const char *name)

@@ -53,6 +53,12 @@
     XX(BATCH_ANSWERED_WRONGLY, "batch-answered-wrongly", "MUST",                                   \
        "a 2025-03-26 batch is answered with one message per request instead of one array",        \
        "2025-03-26/basic#batching")                                                                \
+    XX(STDIN_EOF_IGNORED, "stdin-eof-ignored", "SHOULD",                                           \
+       "the stdio server keeps running after its stdin closes, until a signal stops it",           \
+       "2026-07-28/basic/transports/stdio#shutdown")                                               \
+    XX(STATELESS_CANCELLED_ANSWERED, "stateless-cancelled-answered", "MUST",                       \
+       "at 2026-07-28 a call cancelled by notifications/cancelled is still answered",             \
+       "2026-07-28/basic/transports/stdio#cancellation")                                           \
     /* lifecycle and negotiation */                                                                \
     XX(VERSION_NOT_ECHOED, "version-not-echoed", "MUST",                                           \
        "a supported requested protocol version is answered with a different one",                 \

@@ -15,6 +15,12 @@
 /* Passes over the job table in one run, so jobs that start jobs end. */
 #define RS_MAX_JOB_ROUNDS 1000
 
+/* A cancelled call is answered all the same (the switches
+ * cancelled-request-answered, and stateless-cancelled-answered for the
+ * 2026-07-28 rule of the same kind). */
+#define CANCEL_IGNORED(rs)                                                                         \
+    (rs_bug_on(rs, CANCELLED_ANSWERED) || rs_bug_on(rs, STATELESS_CANCELLED_ANSWERED))
+
 static void job_free(mc_refserver_t *rs, rs_job_t *job)
 {
     if (job->used)
@@ -142,18 +148,18 @@ static void job_step(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply)
     }
     job->step++;
     /* An answer already at hand is used at once. */
-    job->due = rc != RS_STEP_LATER          ? -1
-               : job->mrtr_reply != NULL     ? rs->now
-               : job->cancel_ignored         ? -1 /* it ends after the next message */
-               : rs_bug_on(rs, CANCELLED_ANSWERED) ? base + RS_CANCEL_IGNORED_STEP_MS
-                                                   : base + rs->step_ms;
+    job->due = rc != RS_STEP_LATER       ? -1
+               : job->mrtr_reply != NULL ? rs->now
+               : job->cancel_ignored     ? -1 /* it ends after the next message */
+               : CANCEL_IGNORED(rs)      ? base + RS_CANCEL_IGNORED_STEP_MS
+                                         : base + rs->step_ms;
 }
 
 void mc__rs_jobs_after_message(mc_refserver_t *rs)
 {
     int i, k;
 
-    if (rs->njobs == 0 || !rs_bug_on(rs, CANCELLED_ANSWERED))
+    if (rs->njobs == 0 || !CANCEL_IGNORED(rs))
         return;
     for (i = 0; i < RS_MAX_JOBS; i++) {
         rs_job_t *job = &rs->jobs[i];
@@ -218,7 +224,7 @@ void mc__rs_jobs_cancel(mc_refserver_t *rs, json_object *params)
         rs_job_t *job = &rs->jobs[i];
         if (!job->used || !mc_jsonrpc_id_equal(job->id, rid))
             continue;
-        if (rs_bug_on(rs, CANCELLED_ANSWERED)) {
+        if (CANCEL_IGNORED(rs)) {
             /* Answered anyway, after the next message's answer (a job
              * waiting for the client is left to wait). */
             if (job->due < 0)

@@ -144,7 +144,7 @@ static int serve(app_t *app)
 {
     mc_framer_t fr;
     char *buf = malloc(MC_READ_CHUNK);
-    int eof = 0;
+    int eof = 0, exit_on_eof = 1;
 
     if (buf == NULL) {
         fprintf(stderr, "mcpcheck-refserver: out of memory\n");
@@ -161,7 +161,7 @@ static int serve(app_t *app)
             int64_t wait = deadline - mc_now_ms();
             timeout = wait < 0 ? 0 : wait > INT_MAX ? INT_MAX : (int)wait;
         }
-        if (eof && deadline < 0)
+        if (eof && deadline < 0 && exit_on_eof)
             break;
         pfd.fd = STDIN_FILENO;
         pfd.events = POLLIN;
@@ -181,7 +181,7 @@ static int serve(app_t *app)
                 if (n < 0)
                     fprintf(stderr, "mcpcheck-refserver: read: %s\n", strerror(errno));
                 mc_framer_finish(&fr, on_frame, app);
-                mc_refserver_input_closed(app->rs);
+                exit_on_eof = mc_refserver_input_closed(app->rs);
                 eof = 1;
             } else if (mc_framer_feed(&fr, buf, (size_t)n, on_frame, app, NULL) != MC_OK) {
                 fprintf(stderr, "mcpcheck-refserver: out of memory while framing\n");

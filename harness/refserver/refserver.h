@@ -107,8 +107,10 @@ int64_t mc_refserver_next_deadline(const mc_refserver_t *rs);
 
 /* Tells the server that the client can no longer answer (its input
  * closed): the server stops waiting for the answers to its own requests,
- * whose timeouts then no longer count as work for mc_refserver_tick(). */
-void mc_refserver_input_closed(mc_refserver_t *rs);
+ * whose timeouts then no longer count as work for mc_refserver_tick().
+ * Returns 1 when the server is to exit once its scheduled work is done, 0
+ * when it is to run on until a signal (the switch stdin-eof-ignored). */
+int mc_refserver_input_closed(mc_refserver_t *rs);
 
 /* The id (compact JSON, valid until the next call) of the stateless
  * (2026-07-28) request whose work is being done now, while a step of its

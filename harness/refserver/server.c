@@ -426,10 +426,11 @@ int64_t mc_refserver_next_deadline(const mc_refserver_t *rs)
     return jobs < 0 ? asks : asks < 0 || jobs < asks ? jobs : asks;
 }
 
-void mc_refserver_input_closed(mc_refserver_t *rs)
+int mc_refserver_input_closed(mc_refserver_t *rs)
 {
     if (rs->pending != NULL)
         memset(rs->pending, 0, RS_MAX_PENDING * sizeof(*rs->pending));
+    return !rs_bug_on(rs, STDIN_EOF_IGNORED);
 }
 
 const char *mc_refserver_serving(const mc_refserver_t *rs)

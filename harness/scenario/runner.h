@@ -63,7 +63,8 @@ typedef struct mc_runner_shared {
     _Atomic int abort;          /* the runner gave up on the target */
     _Atomic int ignores_eof;    /* the target did not exit when its stdin closed */
     _Atomic int ignores_term;   /* nor on SIGTERM */
-    _Atomic int shutdown_noted; /* lifecycle/shutdown/stdio has been reported */
+    _Atomic int shutdown_noted; /* lifecycle/shutdown/stdio has been reported: bit 1 at a
+                                   version before 2026-07-28, bit 2 from it */
     _Atomic int startup_noted;  /* a line that is no message, written before the server's
                                    first message (a start-up banner), has been reported:
                                    every run sees it, one reports it */

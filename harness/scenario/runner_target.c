@@ -228,17 +228,25 @@ int mc__runner_resolve_roles(rctx_t *c)
     return ret;
 }
 
+/* The level class of lifecycle/shutdown/stdio at the run's version, as a bit
+ * of mc_runner_shared_t.shutdown_noted: 2 from 2026-07-28, whose stdio page
+ * asks the server to exit when its stdin closes (SHOULD), 1 before (INFO). */
+static int shutdown_class(const rctx_t *c)
+{
+    return mc_version_has(c->version, MC_VF_STATELESS) ? 2 : 1;
+}
+
 /*
- * Reports, once per suite, a target that had to be signalled to stop (the
- * shutdown sequence is the client's SHOULD: an INFO observation, not a
- * failure), and remembers it so that later runs do not wait out the same
- * grace again.
+ * Reports, once per suite and level class, a target that had to be signalled
+ * to stop (up to 2025-11-25 the shutdown sequence is the client's SHOULD: an
+ * INFO observation; from 2026-07-28 the server's own SHOULD), and remembers
+ * it so that later runs do not wait out the same grace again.
  */
 static void note_shutdown(rctx_t *c, int sig, int stdin_grace, int term_grace)
 {
     mc_runner_shared_t *sh = c->o->shared;
     char msg[300];
-    int expected = 0;
+    int bit = shutdown_class(c);
 
     if (sig == 0)
         return;
@@ -257,7 +265,7 @@ static void note_shutdown(rctx_t *c, int sig, int stdin_grace, int term_grace)
                  "the server did not exit within %d ms of its stdin closing; it was stopped "
                  "with SIGTERM",
                  stdin_grace);
-    if (sh == NULL || atomic_compare_exchange_strong(&sh->shutdown_noted, &expected, 1))
+    if (sh == NULL || (atomic_fetch_or(&sh->shutdown_noted, bit) & bit) == 0)
         mc__runner_check(c, "lifecycle/shutdown/stdio", 0, msg, "exit after stdin closes",
                          sig == SIGKILL ? "ignored stdin EOF and SIGTERM" : "ignored stdin EOF", "",
                          0, 0);
@@ -277,8 +285,9 @@ void mc__runner_finish_target(rctx_t *c)
     }
     if (!c->started)
         return;
-    /* A grace the target is known to ignore is not waited out again. */
-    if (sh != NULL && sh->ignores_eof) {
+    /* A grace the target is known to ignore is not waited out again, once
+     * the finding has been reported at the level of this run's version. */
+    if (sh != NULL && sh->ignores_eof && (sh->shutdown_noted & shutdown_class(c)) != 0) {
         stdin_grace = MC_SHUTDOWN_LEARNED_GRACE_MS;
         learned = 1;
     }
@@ -331,6 +340,7 @@ int mc__runner_start(rctx_t *c, int *rc)
             return -1;
         }
         c->started = 1;
+        c->j.w.over_stdio = 1;
         link = mc_stdio_link(&c->t);
     }
     mc__runner_session_opts(c, &sopts);

@@ -246,8 +246,23 @@ static void test_client_request_timeout(void **state)
     rt_send(&t, "{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"tools/call\",\"params\":{\"name\":"
                 "\"test_elicitation\",\"arguments\":{\"message\":\"Who?\"}}}");
     assert_true(mc_refserver_next_deadline(t.rs) >= 0);
-    mc_refserver_input_closed(t.rs);
+    assert_int_equal(mc_refserver_input_closed(t.rs), 1);
     assert_int_equal(mc_refserver_next_deadline(t.rs), -1);
+    rt_close(&t);
+}
+
+/* The switch stdin-eof-ignored: the server does not end with its input. */
+static void test_input_closed_ignored(void **state)
+{
+    mc_refserver_opts_t o;
+    rt_t t;
+
+    (void)state;
+    memset(&o, 0, sizeof(o));
+    o.inject = "stdin-eof-ignored";
+    rt_open(&t, &o);
+    rt_init(&t, "2025-06-18", CAPS_ALL);
+    assert_int_equal(mc_refserver_input_closed(t.rs), 0);
     rt_close(&t);
 }
 
@@ -290,6 +305,7 @@ int main(void)
         cmocka_unit_test(test_sampling_roots),
         cmocka_unit_test(test_client_request_timeout),
         cmocka_unit_test(test_pending_limits),
+        cmocka_unit_test(test_input_closed_ignored),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

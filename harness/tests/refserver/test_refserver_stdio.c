@@ -631,6 +631,8 @@ static void test_switches(void)
         char name[96];
         int differs = 0;
         snprintf(name, sizeof(name), "%.*s", (int)(n < 95 ? n : 95), p);
+        /* Its mark is the exit, not the output (test_refserver_client.c). */
+        differs = strcmp(name, "stdin-eof-ignored") == 0;
         for (i = 0; i < NSESSIONS && !differs; i++) {
             run_t r = run_session(&sessions[i], name);
             /* An injected server still runs the session (it does not refuse
