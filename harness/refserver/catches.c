@@ -248,6 +248,10 @@ static const rs_bug_catch_t rs_catches[] = {
     {"elicitation-form-clickable-url", "elicitation/form/no-clickable-url",
      "elicitation/form-no-url"},
     {"cache-scope-differs-by-page", "caching/pages/same-scope", "resources/cacheable-pages"},
+    {"x-mcp-header-not-static", "tools/x-mcp-header/static", "tools/x-mcp-header"},
+    {"task-augmented-undeclared", "tasks/capability/requestor-gated",
+     "elicitation/form-request-shape"},
+    {"task-result-not-blocking", "tasks/result/blocks", "tasks/lifecycle"},
 };
 
 static const rs_bug_catch_t *find(const char *name)

@@ -173,6 +173,9 @@
     XX(X_MCP_HEADER_NUMBER, "x-mcp-header-number", "MUST",                                         \
        "the header-mirrored count of test_header_param has type number",                          \
        "2026-07-28/server/tools#x-mcp-header")                                                     \
+    XX(X_MCP_HEADER_NOT_STATIC, "x-mcp-header-not-static", "MUST",                                 \
+       "test_header_param annotates the items of an array parameter with x-mcp-header",           \
+       "2026-07-28/server/tools#x-mcp-header")                                                     \
     /* elicitation, sampling, roots */                                                             \
     XX(ELICIT_NO_CAP, "elicitation-without-capability", "MUST",                                    \
        "elicitation/create is sent to a client that did not declare elicitation",                 \
@@ -321,6 +324,12 @@
     XX(TASK_FAILED_NO_STATUS_MESSAGE, "task-failed-no-status-message", "SHOULD",                   \
        "a failed task has no statusMessage",                                                       \
        "2025-11-25/basic/utilities/tasks#task-execution-errors")                                   \
+    XX(TASK_AUGMENTED_UNDECLARED, "task-augmented-undeclared", "SHOULD",                           \
+       "elicitation/create carries a task to a client that declared no tasks capability",         \
+       "2025-11-25/basic/utilities/tasks#capability-negotiation")                                  \
+    XX(TASK_RESULT_NOT_BLOCKING, "task-result-not-blocking", "MUST",                               \
+       "tasks/result of a working test_task_tool answers at once, the task still working",        \
+       "2025-11-25/basic/utilities/tasks#result-retrieval")                                        \
     /* the stateless protocol (2026-07-28) */                                                     \
     XX(RESULT_TYPE_MISSING, "result-type-missing", "MUST",                                         \
        "2026-07-28 results lack resultType", "2026-07-28/basic#result-responses")                 \
