@@ -252,6 +252,7 @@ static const rs_bug_catch_t rs_catches[] = {
     {"task-augmented-undeclared", "tasks/capability/requestor-gated",
      "elicitation/form-request-shape"},
     {"task-result-not-blocking", "tasks/result/blocks", "tasks/lifecycle"},
+    {"http-tasks-get-sse", "tasks/get/json-answer", "tasks/get-json-http"},
 };
 
 static const rs_bug_catch_t *find(const char *name)
