@@ -246,7 +246,7 @@ static const rs_bug_catch_t rs_catches[] = {
     {"completions-capability-undeclared", "completion/capability/declared",
      "completion/capability-declared"},
     {"elicitation-form-clickable-url", "elicitation/form/no-clickable-url",
-     "elicitation/form-no-url"},
+     "elicitation/form-no-url,elicitation/form-no-url-stateless"},
     {"cache-scope-differs-by-page", "caching/pages/same-scope", "resources/cacheable-pages"},
     {"x-mcp-header-not-static", "tools/x-mcp-header/static", "tools/x-mcp-header"},
     {"task-augmented-undeclared", "tasks/capability/requestor-gated",
