@@ -253,6 +253,9 @@ static const rs_bug_catch_t rs_catches[] = {
      "elicitation/form-request-shape"},
     {"task-result-not-blocking", "tasks/result/blocks", "tasks/lifecycle"},
     {"http-tasks-get-sse", "tasks/get/json-answer", "tasks/get-json-http"},
+    {"list-varies-after-request",
+     "tools/list/no-side-effect,prompts/list/no-side-effect,resources/list/no-side-effect",
+     "tools/list-stable,prompts/list-stable,resources/list-stable"},
 };
 
 static const rs_bug_catch_t *find(const char *name)

@@ -176,6 +176,9 @@
     XX(X_MCP_HEADER_NOT_STATIC, "x-mcp-header-not-static", "MUST",                                 \
        "test_header_param annotates the items of an array parameter with x-mcp-header",           \
        "2026-07-28/server/tools#x-mcp-header")                                                     \
+    XX(LIST_VARIES_AFTER_REQUEST, "list-varies-after-request", "MUST",                             \
+       "after a tools/call, prompts/get or resources/read, every list is one item short",         \
+       "2026-07-28/server/tools#capabilities")                                                     \
     /* elicitation, sampling, roots */                                                             \
     XX(ELICIT_NO_CAP, "elicitation-without-capability", "MUST",                                    \
        "elicitation/create is sent to a client that did not declare elicitation",                 \

@@ -436,6 +436,7 @@ void mc__rs_resources_read(mc_refserver_t *rs, json_object *id, json_object *par
     char why[256];
     int rc, fixed;
 
+    rs->other_served = 1;
     if (uri == NULL)
         return;
     mc__rs_log_activity(rs, "resources", "reading", uri);

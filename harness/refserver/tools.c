@@ -388,6 +388,8 @@ void mc__rs_tools_call(mc_refserver_t *rs, json_object *id, json_object *params)
     json_object *args = NULL, *meta, *token = NULL, *resp;
     int t;
 
+    rs->other_served = 1;
+
     if (name == NULL) {
         mc__rs_error(rs, id, MC_RPC_INVALID_PARAMS, "params.name must be a string", NULL);
         return;
