@@ -256,6 +256,7 @@ static const rs_bug_catch_t rs_catches[] = {
     {"list-varies-after-request",
      "tools/list/no-side-effect,prompts/list/no-side-effect,resources/list/no-side-effect",
      "tools/list-stable,prompts/list-stable,resources/list-stable"},
+    {"read-uri-unvalidated", "resources/read/invalid-uri", "resources/read-invalid-uri"},
 };
 
 static const rs_bug_catch_t *find(const char *name)

@@ -135,6 +135,9 @@
     XX(CACHE_SCOPE_BY_PAGE, "cache-scope-differs-by-page", "MUST",                                 \
        "2026-07-28 list pages asked for with a cursor say cacheScope private, the first public",  \
        "2026-07-28/server/utilities/caching#interaction-with-pagination")                          \
+    XX(READ_URI_UNVALIDATED, "read-uri-unvalidated", "MUST",                                       \
+       "resources/read of a string with no URI scheme answers an empty contents array",           \
+       "2025-06-18/server/resources#security-considerations")                                      \
     /* prompts */                                                                                  \
     XX(PROMPT_UNKNOWN_ACCEPTED, "prompt-unknown-accepted", "SHOULD",                               \
        "prompts/get for an unknown name returns a result instead of -32602",                      \
