@@ -247,11 +247,20 @@ static const rs_bug_catch_t rs_catches[] = {
     {"completions-capability-undeclared", "completion/capability/declared",
      "completion/capability-declared"},
     {"elicitation-form-clickable-url", "elicitation/form/no-clickable-url",
-     "elicitation/form-no-url"},
+     "elicitation/form-no-url,elicitation/form-no-url-stateless"},
     {"cache-scope-differs-by-page", "caching/pages/same-scope", "resources/cacheable-pages"},
     {"stdin-eof-ignored", "lifecycle/shutdown/stdio", "lifecycle/discover"},
     {"stateless-cancelled-answered", "transport/stdio/cancelled-no-further-messages",
      "transport/stdio-cancelled-silent"},
+    {"x-mcp-header-not-static", "tools/x-mcp-header/static", "tools/x-mcp-header"},
+    {"task-augmented-undeclared", "tasks/capability/requestor-gated",
+     "elicitation/form-request-shape"},
+    {"task-result-not-blocking", "tasks/result/blocks", "tasks/lifecycle"},
+    {"http-tasks-get-sse", "tasks/get/json-answer", "tasks/get-json-http"},
+    {"list-varies-after-request",
+     "tools/list/no-side-effect,prompts/list/no-side-effect,resources/list/no-side-effect",
+     "tools/list-stable,prompts/list-stable,resources/list-stable"},
+    {"read-uri-unvalidated", "resources/read/invalid-uri", "resources/read-invalid-uri"},
 };
 
 static const rs_bug_catch_t *find(const char *name)

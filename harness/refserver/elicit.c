@@ -121,6 +121,11 @@ static int send_form(mc_refserver_t *rs, rs_job_t *job, const char *message, jso
         mc__rs_put_str(rs, p, "mode", "form");
     mc__rs_put_str(rs, p, "message", message);
     mc__rs_put(rs, p, "requestedSchema", schema);
+    if (rs_bug_on(rs, TASK_AUGMENTED_UNDECLARED)) {
+        json_object *task = json_object_new_object();
+        mc__rs_put(rs, task, "ttl", json_object_new_int(60000));
+        mc__rs_put(rs, p, "task", task);
+    }
     return ask(rs, job, "elicitation/create", p);
 }
 

@@ -313,7 +313,9 @@ static enum MHD_Result do_post(hs_t *hs, struct MHD_Connection *c, hs_req_t *rq)
         free(first);
         return rc;
     }
-    if (s->answered && s->events == 1 && s->first != NULL && hs->bug != RS_HTTP_BUG_SSE_NO_DATA) {
+    if (s->answered && s->events == 1 && s->first != NULL && hs->bug != RS_HTTP_BUG_SSE_NO_DATA &&
+        !(hs->bug == RS_HTTP_BUG_TASKS_GET_SSE && rq->body != NULL &&
+          strstr(rq->body, "\"tasks/get\"") != NULL)) {
         char *first = s->first;
         enum MHD_Result rc;
         s->first = NULL;

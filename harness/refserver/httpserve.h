@@ -96,7 +96,9 @@
        "an SSE answer to a POST carries a log message after its response")                      \
     XX(CAPABILITY_REQUIRED_200, "http-capability-required-200", "MUST",                          \
        "2026-07-28: a request needing a client capability it did not declare gets -32021 with "  \
-       "200 instead of 400 Bad Request")
+       "200 instead of 400 Bad Request")                                                         \
+    XX(TASKS_GET_SSE, "http-tasks-get-sse", "SHOULD",                                            \
+       "2025-11-25: tasks/get is answered on an SSE stream, though its answer is ready at once")
 
 typedef enum rs_http_bug {
     RS_HTTP_BUG_NONE = 0,

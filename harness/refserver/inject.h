@@ -141,6 +141,9 @@
     XX(CACHE_SCOPE_BY_PAGE, "cache-scope-differs-by-page", "MUST",                                 \
        "2026-07-28 list pages asked for with a cursor say cacheScope private, the first public",  \
        "2026-07-28/server/utilities/caching#interaction-with-pagination")                          \
+    XX(READ_URI_UNVALIDATED, "read-uri-unvalidated", "MUST",                                       \
+       "resources/read of a string with no URI scheme answers an empty contents array",           \
+       "2025-06-18/server/resources#security-considerations")                                      \
     /* prompts */                                                                                  \
     XX(PROMPT_UNKNOWN_ACCEPTED, "prompt-unknown-accepted", "SHOULD",                               \
        "prompts/get for an unknown name returns a result instead of -32602",                      \
@@ -179,6 +182,12 @@
     XX(X_MCP_HEADER_NUMBER, "x-mcp-header-number", "MUST",                                         \
        "the header-mirrored count of test_header_param has type number",                          \
        "2026-07-28/server/tools#x-mcp-header")                                                     \
+    XX(X_MCP_HEADER_NOT_STATIC, "x-mcp-header-not-static", "MUST",                                 \
+       "test_header_param annotates the items of an array parameter with x-mcp-header",           \
+       "2026-07-28/server/tools#x-mcp-header")                                                     \
+    XX(LIST_VARIES_AFTER_REQUEST, "list-varies-after-request", "MUST",                             \
+       "after a tools/call, prompts/get or resources/read, every list is one item short",         \
+       "2026-07-28/server/tools#capabilities")                                                     \
     /* elicitation, sampling, roots */                                                             \
     XX(ELICIT_NO_CAP, "elicitation-without-capability", "MUST",                                    \
        "elicitation/create is sent to a client that did not declare elicitation",                 \
@@ -327,6 +336,12 @@
     XX(TASK_FAILED_NO_STATUS_MESSAGE, "task-failed-no-status-message", "SHOULD",                   \
        "a failed task has no statusMessage",                                                       \
        "2025-11-25/basic/utilities/tasks#task-execution-errors")                                   \
+    XX(TASK_AUGMENTED_UNDECLARED, "task-augmented-undeclared", "SHOULD",                           \
+       "elicitation/create carries a task to a client that declared no tasks capability",         \
+       "2025-11-25/basic/utilities/tasks#capability-negotiation")                                  \
+    XX(TASK_RESULT_NOT_BLOCKING, "task-result-not-blocking", "MUST",                               \
+       "tasks/result of a working test_task_tool answers at once, the task still working",        \
+       "2025-11-25/basic/utilities/tasks#result-retrieval")                                        \
     /* the stateless protocol (2026-07-28) */                                                     \
     XX(RESULT_TYPE_MISSING, "result-type-missing", "MUST",                                         \
        "2026-07-28 results lack resultType", "2026-07-28/basic#result-responses")                 \

@@ -165,6 +165,7 @@ struct mc_refserver {
 
     /* mutable fixtures */
     int dyn_resource, dyn_prompt, dyn_tool; /* the trigger tools toggle these */
+    int other_served; /* a tools/call, prompts/get or resources/read was served */
     uint32_t watched_rev;                    /* test://watched-resource revision */
     char *subs[RS_MAX_SUBSCRIPTIONS];        /* owned strings */
     int nsubs;

@@ -317,6 +317,7 @@ void mc__rs_prompts_get(mc_refserver_t *rs, json_object *id, json_object *params
     char text[RS_MAX_ECHO_TEXT + 128];
     int i;
 
+    rs->other_served = 1;
     if (name == NULL) {
         mc__rs_error(rs, id, MC_RPC_INVALID_PARAMS, "params.name must be a string", NULL);
         return;

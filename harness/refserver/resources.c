@@ -436,12 +436,20 @@ void mc__rs_resources_read(mc_refserver_t *rs, json_object *id, json_object *par
     char why[256];
     int rc, fixed;
 
+    rs->other_served = 1;
     if (uri == NULL)
         return;
     mc__rs_log_activity(rs, "resources", "reading", uri);
     fixed = fixed_fixture(uri);
     if (fixed >= 0 && mc__rs_fast_replay(rs, RS_BODY_READ, (size_t)fixed, id))
         return;
+    if (rs_bug_on(rs, READ_URI_UNVALIDATED) && strchr(uri, ':') == NULL) {
+        /* The switch: a string that is no URI is read as an empty resource. */
+        res = json_object_new_object();
+        mc__rs_put(rs, res, "contents", json_object_new_array());
+        mc__rs_result(rs, id, res);
+        return;
+    }
     rc = read_uri(rs, uri, &c, why, sizeof(why));
     if (rc != 0) {
         read_error(rs, id, rc, uri, why);

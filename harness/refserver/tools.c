@@ -64,6 +64,14 @@ static int tool_ir(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply);
     count_type "\",\"description\":\"How many rows\",\"x-mcp-header\":\"Count\"},\"query\":{"      \
     "\"type\":\"string\",\"description\":\"The query\"}}}"
 
+/* test_header_param's schema with one more, array parameter whose items carry
+ * an annotation: not statically reachable (switch x-mcp-header-not-static). */
+#define HEADER_PARAM_SCHEMA_IN_ITEMS                                                               \
+    "{\"type\":\"object\",\"properties\":{\"region\":{\"type\":\"string\",\"x-mcp-header\":"       \
+    "\"Region\"},\"count\":{\"type\":\"integer\",\"x-mcp-header\":\"Count\"},\"query\":{\"type\":" \
+    "\"string\"},\"tags\":{\"type\":\"array\",\"items\":{\"type\":\"string\",\"x-mcp-header\":"    \
+    "\"Tag\"}}}}"
+
 static const rs_tool_t rs_tools[] = {
     {"test_simple_text", "Simple text", "Returns one text block", NO_ARGS, 1, tool_simple_text},
     {"test_image_content", "Image content", "Returns a 1x1 PNG image", NO_ARGS, 1, tool_image},
@@ -282,6 +290,8 @@ static json_object *listed_schema(mc_refserver_t *rs, int t)
             return json_tokener_parse(HEADER_PARAM_SCHEMA("Re gion", "integer"));
         if (rs_bug_on(rs, X_MCP_HEADER_NUMBER))
             return json_tokener_parse(HEADER_PARAM_SCHEMA("Region", "number"));
+        if (rs_bug_on(rs, X_MCP_HEADER_NOT_STATIC))
+            return json_tokener_parse(HEADER_PARAM_SCHEMA_IN_ITEMS);
     }
     return json_object_get(tool_schema(rs, t));
 }
@@ -377,6 +387,8 @@ void mc__rs_tools_call(mc_refserver_t *rs, json_object *id, json_object *params)
     const char *name = mc__rs_get_str(params, "name");
     json_object *args = NULL, *meta, *token = NULL, *resp;
     int t;
+
+    rs->other_served = 1;
 
     if (name == NULL) {
         mc__rs_error(rs, id, MC_RPC_INVALID_PARAMS, "params.name must be a string", NULL);

@@ -196,6 +196,7 @@ static const char session_full[] =
     REQ(111, "resources/read", "{\"uri\":\"test://static-binary\"}")
     REQ(112, "resources/read", "{\"uri\":\"test://template/123/data\"}")
     REQ(113, "resources/read", "{\"uri\":\"test://nope\"}")
+    REQ(190, "resources/read", "{\"uri\":\"not a URI\"}")
     CALL(114, "test_trigger_resource_update", "{}")
     REQ(115, "resources/subscribe", "{\"uri\":\"test://watched-resource\"}")
     CALL(116, "test_trigger_resource_update", "{}")
