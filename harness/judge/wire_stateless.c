@@ -23,6 +23,7 @@
 #define META_CAPS "io.modelcontextprotocol/clientCapabilities"
 #define META_LOG "io.modelcontextprotocol/logLevel"
 #define META_SUB "io.modelcontextprotocol/subscriptionId"
+#define META_SERVER "io.modelcontextprotocol/serverInfo"
 
 /*
  * A request whose _meta names a stateless version makes the session
@@ -68,6 +69,12 @@ void mc__wire_stateless_result(mc_wire_t *w, const mc_wire_req_t *r, const mc_ms
     if (!mc_version_has(w->version, MC_VF_RESULT_TYPE) ||
         !json_object_is_type(m->result, json_type_object))
         return;
+    if (!json_object_is_type(mc_json_get(mc_json_get(m->result, "_meta"), META_SERVER),
+                             json_type_object))
+        mc_wire_fail(w, "wire/result-server-info",
+                     "the result to %s has no object _meta[\"" META_SERVER "\"]", r->method);
+    else
+        mc_wire_pass(w, "wire/result-server-info");
     if (rt == NULL || (strcmp(rt, "complete") != 0 && strcmp(rt, "input_required") != 0)) {
         mc_wire_fail(w, "wire/result-type", "%s result %s", r->method,
                      rt == NULL ? "has no string resultType" : "has an unknown resultType");

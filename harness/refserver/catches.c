@@ -248,6 +248,10 @@ static const rs_bug_catch_t rs_catches[] = {
     {"elicitation-form-clickable-url", "elicitation/form/no-clickable-url",
      "elicitation/form-no-url"},
     {"cache-scope-differs-by-page", "caching/pages/same-scope", "resources/cacheable-pages"},
+    {"meta-key-malformed", "wire/meta-key-format", "lifecycle/initialize-result"},
+    {"meta-traceparent-malformed", "wire/meta-trace-context", "resources/icons"},
+    {"extension-id-unprefixed", "wire/extension-id-format", "lifecycle/discover"},
+    {"result-no-server-info", "wire/result-server-info", "resources/icons"},
 };
 
 static const rs_bug_catch_t *find(const char *name)
