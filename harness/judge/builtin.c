@@ -430,6 +430,18 @@ static const mc_check_def_t builtins[] = {
                        "neither one of the legacy sub-range (-32019 to -32000; -32002 is the "
                        "MUST's) nor one below -32099. A server implementing 2026-07-28 is read "
                        "as a new implementation, and a code it emits as one it allocated."},
+    {.check = "wire/error-code-meaning",
+     .level = MC_LEVEL_MUST,
+     .quote = "MUST use defined codes only with their specified meanings.",
+     .refs = {REF(MC_VN_2026_07_28, "basic#error-codes")},
+     .interpretation = "An error answering a request that named 2026-07-28 uses -32022 "
+                       "(UnsupportedProtocolVersion) only for a version the server does not "
+                       "support: not when its data.supported lists the version the request "
+                       "named; and -32021 (MissingRequiredClientCapability) only for "
+                       "capabilities the request did not declare: not when every member of "
+                       "data.requiredCapabilities (recursively) is in the request's "
+                       "clientCapabilities. The meaning of -32020 (HeaderMismatch) is the "
+                       "HTTP header checks' matter."},
     {.check = "wire/error-code-reserved",
      .level = MC_LEVEL_MUST,
      .quote = "Implementations MUST NOT emit any code from this sub-range that is not defined by "

@@ -248,6 +248,7 @@ static const rs_bug_catch_t rs_catches[] = {
     {"elicitation-form-clickable-url", "elicitation/form/no-clickable-url",
      "elicitation/form-no-url"},
     {"cache-scope-differs-by-page", "caching/pages/same-scope", "resources/cacheable-pages"},
+    {"error-code-misused", "wire/error-code-meaning", "jsonrpc/method-not-found"},
     {"meta-key-malformed", "wire/meta-key-format", "lifecycle/initialize-result"},
     {"meta-traceparent-malformed", "wire/meta-trace-context", "resources/icons"},
     {"extension-id-unprefixed", "wire/extension-id-format", "lifecycle/discover"},

@@ -85,6 +85,9 @@
     XX(LOGGING_UNDECLARED, "logging-undeclared", "MUST",                                           \
        "notifications/message is sent without the logging capability declared",                  \
        "2025-06-18/server/utilities/logging#capabilities")                                         \
+    XX(ERROR_CODE_MISUSED, "error-code-misused", "MUST",                                           \
+       "an unknown method at 2026-07-28 is answered with -32022 UnsupportedProtocolVersion, "      \
+       "whose data.supported lists 2026-07-28", "2026-07-28/basic#error-codes")                    \
     XX(META_KEY_MALFORMED, "meta-key-malformed", "MUST",                                           \
        "every result's _meta carries the key com.example-/note, whose prefix label ends with "     \
        "a hyphen", "2025-06-18/basic#_meta")                                                       \

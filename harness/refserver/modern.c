@@ -462,6 +462,15 @@ int mc__rs_notify_switched(mc_refserver_t *rs, const char *method, json_object *
 #define RS_UNDEFINED_MCP_CODE (-32050)
 #define RS_LEGACY_CODE (-32000)
 
+void mc__rs_misused_code(mc_refserver_t *rs, json_object *id)
+{
+    json_object *data = json_object_new_object();
+
+    mc__rs_put(rs, data, "supported", modern_versions(rs, 0));
+    mc__rs_put_str(rs, data, "requested", MC_VN_2026_07_28);
+    mc__rs_error(rs, id, MC_RPC_UNSUPPORTED_VERSION, "Unsupported protocol version", data);
+}
+
 int mc__rs_switched_code(const mc_refserver_t *rs)
 {
     return rs_bug_on(rs, ERROR_CODE_UNDEFINED) ? RS_UNDEFINED_MCP_CODE

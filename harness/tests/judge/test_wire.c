@@ -636,71 +636,6 @@ static void test_shared_id_teaches_nothing(void **state)
     mc_wire_free(&w);
 }
 
-/* The _meta objects of the server's messages: key names from 2025-06-18;
- * trace context values, extension identifiers and serverInfo in every
- * result at 2026-07-28. */
-static void test_meta(void **state)
-{
-    mc_wire_t w;
-    const char *info = "\"io.modelcontextprotocol/serverInfo\":{\"name\":\"s\",\"version\":\"1\"}";
-    char line[1024];
-
-    (void)state;
-    handshake(&w, "{\"tools\":{}}", "{}");
-    out(&w, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\"}");
-    in(&w, "{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{\"_meta\":{\"com.example/ok\":1,"
-           "\"io.modelcontextprotocol/related-task\":{},\"progressToken\":1,\"a1.b-2/\":0,\"\":0,"
-           "\"x.y/n_a.m-e\":0},\"tools\":[{\"name\":\"t\",\"inputSchema\":{\"type\":\"object\","
-           "\"properties\":{\"_meta\":{\"-\":1}}},\"_meta\":{\"com.example-/x\":1}}]}}");
-    assert_int_equal(findings(&w, "wire/meta-key-format"), 1);
-    assert_non_null(strstr(detail(&w, "wire/meta-key-format"), "com.example-/x"));
-    assert_int_equal(evals(&w, "wire/meta-key-format"), 7);
-    out(&w, "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/list\"}");
-    in(&w, "{\"jsonrpc\":\"2.0\",\"id\":3,\"result\":{\"_meta\":{\"_x\":1,\"a/b/c\":1,"
-           "\"1a/x\":1,\"a..b/x\":1,\"x-\":1,\"traceparent\":\"bad\"},\"tools\":[]}}");
-    assert_int_equal(findings(&w, "wire/meta-key-format"), 6);
-    /* No trace context rule before 2026-07-28. */
-    assert_int_equal(evals(&w, "wire/meta-trace-context"), 0);
-    in(&w, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{"
-           "\"_meta\":{\"bad name!\":1},\"level\":\"info\",\"data\":1}}");
-    assert_int_equal(findings(&w, "wire/meta-key-format"), 7);
-    mc_wire_free(&w);
-
-    assert_int_equal(mc_wire_init(&w), MC_OK);
-    mreq(&w, 1, "server/discover", "{}", "", "");
-    snprintf(line, sizeof(line),
-             "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"resultType\":\"complete\","
-             "\"supportedVersions\":[\"2026-07-28\"],\"capabilities\":{\"extensions\":{"
-             "\"io.modelcontextprotocol/ui\":{},\"ui\":{},\"com.example/x-\":{}}},\"_meta\":{%s,"
-             "\"traceparent\":\"00-0af7651916cd43dd8448eb211c80319c-00f067aa0ba902b7-01\","
-             "\"tracestate\":\"rojo=00f067aa0ba902b7, congo=t61rcWkgMzE\","
-             "\"baggage\":\"userId=alice,serverNode=DF%%2028;p=1\"}}}",
-             info);
-    in(&w, line);
-    assert_int_equal(findings(&w, "wire/extension-id-format"), 2);
-    assert_int_equal(evals(&w, "wire/extension-id-format"), 3);
-    assert_int_equal(findings(&w, "wire/meta-trace-context"), 0);
-    assert_int_equal(evals(&w, "wire/meta-trace-context"), 3);
-    assert_int_equal(findings(&w, "wire/result-server-info"), 0);
-    mreq(&w, 2, "tools/list", "{}", "", "");
-    in(&w, "{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{\"resultType\":\"complete\",\"tools\":[],"
-           "\"_meta\":{\"traceparent\":\"00-00000000000000000000000000000000-00f067aa0ba902b7-01\","
-           "\"tracestate\":\"novalue\",\"baggage\":7}}}");
-    assert_int_equal(findings(&w, "wire/meta-trace-context"), 3);
-    assert_int_equal(findings(&w, "wire/result-server-info"), 1);
-    /* A later traceparent version may carry more after its flags. */
-    mreq(&w, 3, "tools/list", "{}", "", "");
-    snprintf(line, sizeof(line),
-             "{\"jsonrpc\":\"2.0\",\"id\":3,\"result\":{\"resultType\":\"complete\",\"tools\":[],"
-             "\"_meta\":{%s,\"traceparent\":\"01-0af7651916cd43dd8448eb211c80319c-00f067aa0ba902b7-01-"
-             "ab\"}}}",
-             info);
-    in(&w, line);
-    assert_int_equal(findings(&w, "wire/meta-trace-context"), 3);
-    assert_int_equal(findings(&w, "wire/result-server-info"), 1);
-    mc_wire_free(&w);
-}
-
 
 static void test_bounded_findings(void **state)
 {
@@ -737,7 +672,6 @@ int main(void)
         cmocka_unit_test(test_oversize_open),
         cmocka_unit_test(test_batch_answers),
         cmocka_unit_test(test_http_refusal_null_id),
-        cmocka_unit_test(test_meta),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
