@@ -447,6 +447,18 @@ static const mc_check_def_t builtins[] = {
                        "neither one of the legacy sub-range (-32019 to -32000; -32002 is the "
                        "MUST's) nor one below -32099. A server implementing 2026-07-28 is read "
                        "as a new implementation, and a code it emits as one it allocated."},
+    {.check = "wire/error-code-meaning",
+     .level = MC_LEVEL_MUST,
+     .quote = "MUST use defined codes only with their specified meanings.",
+     .refs = {REF(MC_VN_2026_07_28, "basic#error-codes")},
+     .interpretation = "An error answering a request that named 2026-07-28 uses -32022 "
+                       "(UnsupportedProtocolVersion) only for a version the server does not "
+                       "support: not when its data.supported lists the version the request "
+                       "named; and -32021 (MissingRequiredClientCapability) only for "
+                       "capabilities the request did not declare: not when every member of "
+                       "data.requiredCapabilities (recursively) is in the request's "
+                       "clientCapabilities. The meaning of -32020 (HeaderMismatch) is the "
+                       "HTTP header checks' matter."},
     {.check = "wire/error-code-reserved",
      .level = MC_LEVEL_MUST,
      .quote = "Implementations MUST NOT emit any code from this sub-range that is not defined by "
@@ -456,6 +468,53 @@ static const mc_check_def_t builtins[] = {
      .interpretation = "An error answering a request naming 2026-07-28 has no code of -32099.."
                        "-32020 but -32020, -32021 and -32022, nor -32002 or -32042 (a defined "
                        "code's meaning is judged by the checks of the rule defining it)."},
+    {.check = "wire/extension-id-format",
+     .level = MC_LEVEL_MUST,
+     .quote = "Extension identifiers MUST follow the _meta key naming rules, with a mandatory "
+              "prefix.",
+     .refs = {REF(MC_VN_2026_07_28, "basic/versioning#extension-negotiation")},
+     .interpretation = "Every key of capabilities.extensions in a result (server/discover's) "
+                       "has a prefix and keeps the key name format as wire/meta-key-format "
+                       "reads it."},
+    {.check = "wire/meta-key-format",
+     .level = MC_LEVEL_MUST,
+     .quote = "If specified, MUST be a series of labels separated by dots (.), followed by a slash "
+              "(/). … Labels MUST start with a letter and end with a letter or digit; interior "
+              "characters can be letters, digits, or hyphens (-). … Unless empty, MUST begin and "
+              "end with an alphanumeric character ([a-z0-9A-Z]).",
+     .refs = {REF(MC_VN_2025_06_18, "basic#_meta"), REF(MC_VN_2025_11_25, "basic#_meta"),
+              REF(MC_VN_2026_07_28, "basic#_meta")},
+     .interpretation = "Every key of the _meta of a server message's result or params, and of "
+                       "the objects in their arrays (tools, content blocks, resources...), "
+                       "has the key name format: the prefix, up to the first slash, is labels "
+                       "separated by dots, each a letter first, a letter or digit last and "
+                       "letters, digits or hyphens between; the name after it holds no slash "
+                       "and, unless empty, begins and ends with a letter or digit. The "
+                       "characters inside a name are not judged (the sentence listing them is "
+                       "a MAY), nor deeper _meta members, which may be data of the server's "
+                       "own (a tool's schema or structured content)."},
+    {.check = "wire/meta-trace-context",
+     .level = MC_LEVEL_MUST,
+     .quote = "When present, their values MUST follow W3C Trace Context and W3C Baggage formats "
+              "respectively.",
+     .refs = {REF(MC_VN_2026_07_28, "basic#_meta")},
+     .interpretation = "In the _meta objects wire/meta-key-format judges, traceparent is a "
+                       "string of lower-case hex version-traceid-parentid-flags (2, 32, 16 and "
+                       "2 digits; version not ff, neither id all zeros; nothing after the flags "
+                       "at version 00); tracestate and baggage are strings of printable ASCII "
+                       "whose comma-separated members each hold a key and a \"=\" (a value over "
+                       "8192 bytes is not judged). The grammar of keys and values inside a "
+                       "member is not judged."},
+    {.check = "wire/result-server-info",
+     .level = MC_LEVEL_SHOULD,
+     .quote = "Servers SHOULD include the following io.modelcontextprotocol/* field in every "
+              "result's _meta, unless specifically configured not to do so, to identify "
+              "themselves without relying on any prior connection state:",
+     .refs = {REF(MC_VN_2026_07_28, "basic#_meta")},
+     .interpretation = "Every result answering a request that named 2026-07-28 carries an "
+                       "object at _meta[\"io.modelcontextprotocol/serverInfo\"] (the "
+                       "Implementation the table below the sentence names). A server configured "
+                       "not to cannot be told apart: the level stays the sentence's SHOULD."},
     {.check = "wire/log-per-request",
      .level = MC_LEVEL_MUST,
      .quote = "The server MUST NOT emit notifications/message for a request that does not "

@@ -371,6 +371,9 @@ void mc__wire_on_message(mc_wire_t *w, mc_msg_t *m, unsigned flags, mc_wire_info
     default:
         break;
     }
+    /* After the response is matched: an initialize result sets the version. */
+    if (m->kind == MC_MSG_RESULT || m->kind == MC_MSG_NOTIFICATION || m->kind == MC_MSG_REQUEST)
+        mc__wire_meta(w, m);
 }
 
 /* True when line [data, data+len) opens a JSON object or array and ends

@@ -10,6 +10,7 @@
  *                   subscriptions, log level, progress, server request ids
  * wire_batch.c      JSON-RPC batches (2025-03-26)
  * wire_stateless.c  the stateless protocol's rules (2026-07-28)
+ * wire_meta.c       the _meta key names and trace context values
  */
 #ifndef MC_JUDGE_WIRE_INTERNAL_H
 #define MC_JUDGE_WIRE_INTERNAL_H
@@ -85,6 +86,9 @@ void mc__wire_stateless_result(mc_wire_t *w, const mc_wire_req_t *r, const mc_ms
 
 /* Judges the code of an error answering a request that named a stateless version. */
 void mc__wire_stateless_error(mc_wire_t *w, const mc_wire_req_t *r, const mc_msg_t *m);
+
+/* Judges the _meta objects of a server message's result or params (wire_meta.c). */
+void mc__wire_meta(mc_wire_t *w, const mc_msg_t *m);
 
 /* Judges a notification in a stateless session. Returns 1 when it was one
  * the stateless protocol handles (the legacy rules do not apply then). */

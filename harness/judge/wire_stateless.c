@@ -6,7 +6,7 @@
  * declared; log messages only while a request that set a level is open;
  * change notifications only on a subscriptions/listen stream that opted in
  * to them, after its acknowledgement; error codes only those the version
- * allows.
+ * allows, and the defined ones only with their meaning.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -23,6 +23,10 @@
 #define META_CAPS "io.modelcontextprotocol/clientCapabilities"
 #define META_LOG "io.modelcontextprotocol/logLevel"
 #define META_SUB "io.modelcontextprotocol/subscriptionId"
+#define META_SERVER "io.modelcontextprotocol/serverInfo"
+/* How deep requiredCapabilities is compared with the request's capabilities;
+ * deeper members are taken as declared. */
+#define MC_WIRE_CAPS_DEPTH_MAX 8
 
 /*
  * A request whose _meta names a stateless version makes the session
@@ -68,6 +72,12 @@ void mc__wire_stateless_result(mc_wire_t *w, const mc_wire_req_t *r, const mc_ms
     if (!mc_version_has(w->version, MC_VF_RESULT_TYPE) ||
         !json_object_is_type(m->result, json_type_object))
         return;
+    if (!json_object_is_type(mc_json_get(mc_json_get(m->result, "_meta"), META_SERVER),
+                             json_type_object))
+        mc_wire_fail(w, "wire/result-server-info",
+                     "the result to %s has no object _meta[\"" META_SERVER "\"]", r->method);
+    else
+        mc_wire_pass(w, "wire/result-server-info");
     if (rt == NULL || (strcmp(rt, "complete") != 0 && strcmp(rt, "input_required") != 0)) {
         mc_wire_fail(w, "wire/result-type", "%s result %s", r->method,
                      rt == NULL ? "has no string resultType" : "has an unknown resultType");
@@ -117,6 +127,54 @@ void mc__wire_stateless_result(mc_wire_t *w, const mc_wire_req_t *r, const mc_ms
     }
 }
 
+/* True when every member of need is in have, objects member by member
+ * (a capability and, recursively, its sub-capabilities). */
+static int caps_cover(json_object *have, json_object *need, int depth)
+{
+    if (!json_object_is_type(need, json_type_object) || depth > MC_WIRE_CAPS_DEPTH_MAX)
+        return 1;
+    if (!json_object_is_type(have, json_type_object))
+        return 0;
+    json_object_object_foreach(need, key, sub)
+    {
+        json_object *h;
+
+        if (!json_object_object_get_ex(have, key, &h) || !caps_cover(h, sub, depth + 1))
+            return 0;
+    }
+    return 1;
+}
+
+/* Why a defined code answers against its meaning, as far as the error
+ * shows it, or NULL. */
+static const char *code_misused(const mc_wire_t *w, const mc_wire_req_t *r, const mc_msg_t *m)
+{
+    json_object *data = mc_json_get(m->error, "data");
+
+    if (m->error_code == MC_RPC_UNSUPPORTED_VERSION) {
+        json_object *sup = mc_json_get(data, "supported");
+        size_t i, n = json_object_is_type(sup, json_type_array) ? json_object_array_length(sup) : 0;
+
+        for (i = 0; i < n; i++) {
+            json_object *v = json_object_array_get_idx(sup, i);
+
+            if (json_object_is_type(v, json_type_string) &&
+                strcmp(json_object_get_string(v), w->version) == 0)
+                return "UnsupportedProtocolVersion, while its data.supported lists the version "
+                       "the request named";
+        }
+    }
+    if (m->error_code == MC_RPC_MISSING_CLIENT_CAPABILITY) {
+        json_object *need = mc_json_get(data, "requiredCapabilities");
+
+        if (json_object_is_type(need, json_type_object) && json_object_object_length(need) > 0 &&
+            caps_cover(r->caps, need, 0))
+            return "MissingRequiredClientCapability, while the request declared every capability "
+                   "its data.requiredCapabilities names";
+    }
+    return NULL;
+}
+
 /*
  * Judges the code of an error answering a request that named a stateless
  * version (basic#error-codes): no code of the sub-range the MCP
@@ -141,6 +199,15 @@ void mc__wire_stateless_error(mc_wire_t *w, const mc_wire_req_t *r, const mc_msg
                      r->method, (long long)c);
     else
         mc_wire_pass(w, "wire/error-code-reserved");
+    if (defined) {
+        const char *why = code_misused(w, r, m);
+
+        if (why != NULL)
+            mc_wire_fail(w, "wire/error-code-meaning", "%s was answered with %lld, %s", r->method,
+                         (long long)c, why);
+        else
+            mc_wire_pass(w, "wire/error-code-meaning");
+    }
     /* The rest of the JSON-RPC reserved range: the legacy sub-range and
      * below -32099, but the codes of JSON-RPC itself. */
     if (c >= MC_RPC_JSONRPC_RESERVED_MIN && c <= MC_RPC_JSONRPC_RESERVED_MAX &&

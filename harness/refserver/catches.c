@@ -261,6 +261,11 @@ static const rs_bug_catch_t rs_catches[] = {
      "tools/list/no-side-effect,prompts/list/no-side-effect,resources/list/no-side-effect",
      "tools/list-stable,prompts/list-stable,resources/list-stable"},
     {"read-uri-unvalidated", "resources/read/invalid-uri", "resources/read-invalid-uri"},
+    {"error-code-misused", "wire/error-code-meaning", "jsonrpc/method-not-found"},
+    {"meta-key-malformed", "wire/meta-key-format", "lifecycle/initialize-result"},
+    {"meta-traceparent-malformed", "wire/meta-trace-context", "resources/icons"},
+    {"extension-id-unprefixed", "wire/extension-id-format", "lifecycle/discover"},
+    {"result-no-server-info", "wire/result-server-info", "resources/icons"},
 };
 
 static const rs_bug_catch_t *find(const char *name)

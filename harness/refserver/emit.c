@@ -111,6 +111,16 @@ void mc__rs_send_response(mc_refserver_t *rs, json_object *msg)
 
 void mc__rs_result(mc_refserver_t *rs, json_object *id, json_object *result)
 {
+    if (rs_bug_on(rs, META_KEY_MALFORMED) && json_object_is_type(result, json_type_object)) {
+        json_object *meta = NULL;
+
+        if (!json_object_object_get_ex(result, "_meta", &meta)) {
+            meta = json_object_new_object();
+            mc__rs_put(rs, result, "_meta", meta);
+        }
+        if (json_object_is_type(meta, json_type_object))
+            mc__rs_put_str(rs, meta, "com.example-/note", "malformed prefix");
+    }
     if (rs->modern) {
         if (result == NULL)
             result = json_object_new_object();

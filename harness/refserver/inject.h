@@ -91,6 +91,21 @@
     XX(LOGGING_UNDECLARED, "logging-undeclared", "MUST",                                           \
        "notifications/message is sent without the logging capability declared",                  \
        "2025-06-18/server/utilities/logging#capabilities")                                         \
+    XX(ERROR_CODE_MISUSED, "error-code-misused", "MUST",                                           \
+       "an unknown method at 2026-07-28 is answered with -32022 UnsupportedProtocolVersion, "      \
+       "whose data.supported lists 2026-07-28", "2026-07-28/basic#error-codes")                    \
+    XX(META_KEY_MALFORMED, "meta-key-malformed", "MUST",                                           \
+       "every result's _meta carries the key com.example-/note, whose prefix label ends with "     \
+       "a hyphen", "2025-06-18/basic#_meta")                                                       \
+    XX(META_TRACEPARENT_MALFORMED, "meta-traceparent-malformed", "MUST",                           \
+       "2026-07-28 results carry a _meta traceparent that is no W3C traceparent",                  \
+       "2026-07-28/basic#_meta")                                                                   \
+    XX(EXTENSION_ID_UNPREFIXED, "extension-id-unprefixed", "MUST",                                 \
+       "server/discover declares an extension identified as \"ui\", without a prefix",             \
+       "2026-07-28/basic/versioning#extension-negotiation")                                        \
+    XX(RESULT_NO_SERVER_INFO, "result-no-server-info", "SHOULD",                                   \
+       "2026-07-28 results lack io.modelcontextprotocol/serverInfo in _meta",                      \
+       "2026-07-28/basic#_meta")                                                                   \
     /* resources */                                                                                \
     XX(RESOURCE_NOT_FOUND_CODE, "resource-not-found-code", "SHOULD",                               \
        "an unknown resource URI is answered with -32603 instead of -32002",                       \

@@ -244,6 +244,11 @@ int mc__rs_notify_switched(mc_refserver_t *rs, const char *method, json_object *
  * error-code-undefined-reserved and error-code-legacy, or 0 (modern.c). */
 int mc__rs_switched_code(const mc_refserver_t *rs);
 
+/* Answers an unknown stateless method with -32022 listing the versions the
+ * server supports, 2026-07-28 among them: the switch error-code-misused
+ * (modern.c). */
+void mc__rs_misused_code(mc_refserver_t *rs, json_object *id);
+
 /* Makes room for n bytes in the line buffer rs->out. Returns 0, or -1 past
  * MC_MAX_MESSAGE_SIZE or when memory runs out (the buffer is then unchanged). */
 int mc__rs_out_reserve(mc_refserver_t *rs, size_t n);

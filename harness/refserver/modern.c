@@ -208,8 +208,11 @@ void mc__rs_modern_decorate(mc_refserver_t *rs, json_object *result)
         meta = json_object_new_object();
         mc__rs_put(rs, result, "_meta", meta);
     }
-    if (meta == NULL || !json_object_is_type(meta, json_type_object) ||
-        json_object_object_get_ex(meta, META_SERVER, NULL))
+    if (meta == NULL || !json_object_is_type(meta, json_type_object))
+        return;
+    if (rs_bug_on(rs, META_TRACEPARENT_MALFORMED))
+        mc__rs_put_str(rs, meta, "traceparent", "00-0af7651916cd43dd8448eb211c80319c-00f067aa");
+    if (json_object_object_get_ex(meta, META_SERVER, NULL) || rs_bug_on(rs, RESULT_NO_SERVER_INFO))
         return;
     info = json_object_new_object();
     mc__rs_put_str(rs, info, "name", "mcpcheck-refserver");
@@ -234,6 +237,12 @@ void mc__rs_discover(mc_refserver_t *rs, json_object *id, json_object *params)
         json_object_object_del(caps, "tools");
         json_object_object_del(caps, "resources");
         json_object_object_del(caps, "prompts");
+    }
+    if (rs_bug_on(rs, EXTENSION_ID_UNPREFIXED) && caps != NULL) {
+        json_object *ext = json_object_new_object();
+
+        mc__rs_put(rs, ext, "ui", json_object_new_object());
+        mc__rs_put(rs, caps, "extensions", ext);
     }
     mc__rs_put(rs, res, "capabilities", caps);
     mc__rs_put_str(rs, res, "instructions",
@@ -452,6 +461,15 @@ int mc__rs_notify_switched(mc_refserver_t *rs, const char *method, json_object *
  * new implementations should not use: only their switches send them. */
 #define RS_UNDEFINED_MCP_CODE (-32050)
 #define RS_LEGACY_CODE (-32000)
+
+void mc__rs_misused_code(mc_refserver_t *rs, json_object *id)
+{
+    json_object *data = json_object_new_object();
+
+    mc__rs_put(rs, data, "supported", modern_versions(rs, 0));
+    mc__rs_put_str(rs, data, "requested", MC_VN_2026_07_28);
+    mc__rs_error(rs, id, MC_RPC_UNSUPPORTED_VERSION, "Unsupported protocol version", data);
+}
 
 int mc__rs_switched_code(const mc_refserver_t *rs)
 {

@@ -162,7 +162,9 @@ static void dispatch_modern(mc_refserver_t *rs, const mc_msg_t *msg)
             goto done;
         }
     }
-    if (mc__rs_switched_code(rs) != 0)
+    if (rs->modern && rs_bug_on(rs, ERROR_CODE_MISUSED))
+        mc__rs_misused_code(rs, msg->id);
+    else if (mc__rs_switched_code(rs) != 0)
         mc__rs_error(rs, msg->id, mc__rs_switched_code(rs), "method not found", NULL);
     else
         mc__rs_error(rs, msg->id,

@@ -442,7 +442,8 @@ static void test_stateless_legacy_requests(void **state)
     mreq(&w, 1, "server/discover", "{}", "", "");
     in(&w, "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"resultType\":\"complete\","
            "\"supportedVersions\":[\"2026-07-28\"],\"capabilities\":{\"tools\":{\"listChanged\":true},"
-           "\"logging\":{}}}}");
+           "\"logging\":{}},\"_meta\":{\"io.modelcontextprotocol/serverInfo\":{\"name\":\"s\","
+           "\"version\":\"1\"}}}}");
     /* A tools/call without _meta, in progress: its log message and list
      * change are not the stateless rules' to judge. */
     out(&w, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"t\"}}");
@@ -634,6 +635,7 @@ static void test_shared_id_teaches_nothing(void **state)
     assert_int_equal(findings(&w, "wire/single-response"), 0);
     mc_wire_free(&w);
 }
+
 
 static void test_bounded_findings(void **state)
 {

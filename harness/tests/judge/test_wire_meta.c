@@ -1,0 +1,174 @@
+/* Unit tests for the rules on the _meta of the server's messages
+ * (judge/wire_meta.c) and on the meaning of the codes 2026-07-28 defines:
+ * each seen holding and seen failing on a scripted transcript. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "judge/wire.h"
+#include "core/frame.h"
+
+static void out(mc_wire_t *w, const char *line)
+{
+    mc_wire_outbound(w, line, strlen(line));
+}
+
+static void in(mc_wire_t *w, const char *line)
+{
+    mc_wire_inbound(w, line[0] ? MC_FRAME_LINE : MC_FRAME_EMPTY, 0, line, strlen(line), NULL);
+}
+
+static int findings(const mc_wire_t *w, const char *check)
+{
+    int n = 0;
+    for (size_t i = 0; i < w->n_findings; i++)
+        n += strcmp(w->findings[i].check, check) == 0;
+    return n;
+}
+
+/* The detail of the last finding of check, or "". */
+static const char *detail(const mc_wire_t *w, const char *check)
+{
+    const char *d = "";
+    for (size_t i = 0; i < w->n_findings; i++)
+        if (strcmp(w->findings[i].check, check) == 0)
+            d = w->findings[i].detail;
+    return d;
+}
+
+static int evals(const mc_wire_t *w, const char *check)
+{
+    for (size_t i = 0; i < w->n_checks; i++)
+        if (strcmp(w->check_ids[i], check) == 0)
+            return (int)w->check_evals[i];
+    return 0;
+}
+
+/* initialize with the given server capabilities and client capabilities. */
+static void handshake(mc_wire_t *w, const char *server_caps, const char *client_caps)
+{
+    char line[512];
+
+    assert_int_equal(mc_wire_init(w), MC_OK);
+    snprintf(line, sizeof(line),
+             "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":"
+             "\"2025-06-18\",\"capabilities\":%s,\"clientInfo\":{\"name\":\"c\",\"version\":\"1\"}}}",
+             client_caps);
+    out(w, line);
+    snprintf(line, sizeof(line),
+             "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"protocolVersion\":\"2025-06-18\","
+             "\"capabilities\":%s,\"serverInfo\":{\"name\":\"s\",\"version\":\"1\"}}}",
+             server_caps);
+    in(w, line);
+    out(w, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
+}
+
+/* A stateless (2026-07-28) request line with client capabilities caps and
+ * extra _meta members (a leading comma) and params members (likewise). */
+static void mreq(mc_wire_t *w, int id, const char *method, const char *caps, const char *meta,
+                 const char *params)
+{
+    char line[1024];
+
+    snprintf(line, sizeof(line),
+             "{\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":\"%s\",\"params\":{\"_meta\":{"
+             "\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","
+             "\"io.modelcontextprotocol/clientCapabilities\":%s%s}%s}}",
+             id, method, caps, meta, params);
+    out(w, line);
+}
+
+/* The _meta objects of the server's messages: key names from 2025-06-18;
+ * trace context values, extension identifiers and serverInfo in every
+ * result at 2026-07-28. */
+static void test_meta(void **state)
+{
+    mc_wire_t w;
+    const char *info = "\"io.modelcontextprotocol/serverInfo\":{\"name\":\"s\",\"version\":\"1\"}";
+    char line[1024];
+
+    (void)state;
+    handshake(&w, "{\"tools\":{}}", "{}");
+    out(&w, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\"}");
+    in(&w, "{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{\"_meta\":{\"com.example/ok\":1,"
+           "\"io.modelcontextprotocol/related-task\":{},\"progressToken\":1,\"a1.b-2/\":0,\"\":0,"
+           "\"x.y/n_a.m-e\":0},\"tools\":[{\"name\":\"t\",\"inputSchema\":{\"type\":\"object\","
+           "\"properties\":{\"_meta\":{\"-\":1}}},\"_meta\":{\"com.example-/x\":1}}]}}");
+    assert_int_equal(findings(&w, "wire/meta-key-format"), 1);
+    assert_non_null(strstr(detail(&w, "wire/meta-key-format"), "com.example-/x"));
+    assert_int_equal(evals(&w, "wire/meta-key-format"), 7);
+    out(&w, "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/list\"}");
+    in(&w, "{\"jsonrpc\":\"2.0\",\"id\":3,\"result\":{\"_meta\":{\"_x\":1,\"a/b/c\":1,"
+           "\"1a/x\":1,\"a..b/x\":1,\"x-\":1,\"traceparent\":\"bad\"},\"tools\":[]}}");
+    assert_int_equal(findings(&w, "wire/meta-key-format"), 6);
+    /* No trace context rule before 2026-07-28. */
+    assert_int_equal(evals(&w, "wire/meta-trace-context"), 0);
+    in(&w, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{"
+           "\"_meta\":{\"bad name!\":1},\"level\":\"info\",\"data\":1}}");
+    assert_int_equal(findings(&w, "wire/meta-key-format"), 7);
+    mc_wire_free(&w);
+
+    assert_int_equal(mc_wire_init(&w), MC_OK);
+    mreq(&w, 1, "server/discover", "{}", "", "");
+    snprintf(line, sizeof(line),
+             "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"resultType\":\"complete\","
+             "\"supportedVersions\":[\"2026-07-28\"],\"capabilities\":{\"extensions\":{"
+             "\"io.modelcontextprotocol/ui\":{},\"ui\":{},\"com.example/x-\":{}}},\"_meta\":{%s,"
+             "\"traceparent\":\"00-0af7651916cd43dd8448eb211c80319c-00f067aa0ba902b7-01\","
+             "\"tracestate\":\"rojo=00f067aa0ba902b7, congo=t61rcWkgMzE\","
+             "\"baggage\":\"userId=alice,serverNode=DF%%2028;p=1\"}}}",
+             info);
+    in(&w, line);
+    assert_int_equal(findings(&w, "wire/extension-id-format"), 2);
+    assert_int_equal(evals(&w, "wire/extension-id-format"), 3);
+    assert_int_equal(findings(&w, "wire/meta-trace-context"), 0);
+    assert_int_equal(evals(&w, "wire/meta-trace-context"), 3);
+    assert_int_equal(findings(&w, "wire/result-server-info"), 0);
+    mreq(&w, 2, "tools/list", "{}", "", "");
+    in(&w, "{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{\"resultType\":\"complete\",\"tools\":[],"
+           "\"_meta\":{\"traceparent\":\"00-00000000000000000000000000000000-00f067aa0ba902b7-01\","
+           "\"tracestate\":\"novalue\",\"baggage\":7}}}");
+    assert_int_equal(findings(&w, "wire/meta-trace-context"), 3);
+    assert_int_equal(findings(&w, "wire/result-server-info"), 1);
+    /* A later traceparent version may carry more after its flags. */
+    mreq(&w, 3, "tools/list", "{}", "", "");
+    snprintf(line, sizeof(line),
+             "{\"jsonrpc\":\"2.0\",\"id\":3,\"result\":{\"resultType\":\"complete\",\"tools\":[],"
+             "\"_meta\":{%s,\"traceparent\":\"01-0af7651916cd43dd8448eb211c80319c-00f067aa0ba902b7-01-"
+             "ab\"}}}",
+             info);
+    in(&w, line);
+    assert_int_equal(findings(&w, "wire/meta-trace-context"), 3);
+    assert_int_equal(findings(&w, "wire/result-server-info"), 1);
+    /* Defined codes only with their meaning. */
+    mreq(&w, 4, "tools/list", "{}", "", "");
+    in(&w, "{\"jsonrpc\":\"2.0\",\"id\":4,\"error\":{\"code\":-32022,\"message\":\"v\",\"data\":{"
+           "\"supported\":[\"2026-07-28\"],\"requested\":\"2026-07-28\"}}}");
+    assert_int_equal(findings(&w, "wire/error-code-meaning"), 1);
+    mreq(&w, 5, "tools/list", "{}", "", "");
+    in(&w, "{\"jsonrpc\":\"2.0\",\"id\":5,\"error\":{\"code\":-32022,\"message\":\"v\",\"data\":{"
+           "\"supported\":[\"2025-11-25\"],\"requested\":\"2026-07-28\"}}}");
+    mreq(&w, 6, "tools/call", "{\"elicitation\":{}}", "", "");
+    in(&w, "{\"jsonrpc\":\"2.0\",\"id\":6,\"error\":{\"code\":-32021,\"message\":\"c\",\"data\":{"
+           "\"requiredCapabilities\":{\"elicitation\":{\"url\":{}}}}}}");
+    assert_int_equal(findings(&w, "wire/error-code-meaning"), 1);
+    mreq(&w, 7, "tools/call", "{\"elicitation\":{\"form\":{}}}", "", "");
+    in(&w, "{\"jsonrpc\":\"2.0\",\"id\":7,\"error\":{\"code\":-32021,\"message\":\"c\",\"data\":{"
+           "\"requiredCapabilities\":{\"elicitation\":{}}}}}");
+    assert_int_equal(findings(&w, "wire/error-code-meaning"), 2);
+    assert_int_equal(evals(&w, "wire/error-code-meaning"), 4);
+    mc_wire_free(&w);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_meta),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
