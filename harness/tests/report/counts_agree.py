@@ -287,7 +287,7 @@ def main():
         p, rep, html, junit = run(mcpcheck, refserver, sc, tmp, "plain", [])
         check(p.returncode == 1, "plain: a FAIL exits 1 (exit %d)" % p.returncode)
         lines = agree("plain", p, rep, html, junit,
-                      {"passed": 7, "failed": 1, "warnings": 1, "info": 2, "skipped": 1,
+                      {"passed": 8, "failed": 1, "warnings": 1, "info": 2, "skipped": 1,
                        "not_verified": 5, "failed_by_gate": 0, "ignored": 0})
         text = p.stdout
         md_sections(render_md(os.path.join(tmp, "plain", "report.md")), rep)
@@ -307,7 +307,7 @@ def main():
                                   ["--strict", "--gate", os.path.join(tmp, "gate.jsonc")])
         check(p.returncode == 1, "gated: exit 1 (exit %d)" % p.returncode)
         agree("gated", p, rep, html, junit,
-              {"passed": 7, "failed": 2, "failed_by_gate": 1, "warnings": 0, "info": 1,
+              {"passed": 8, "failed": 2, "failed_by_gate": 1, "warnings": 0, "info": 1,
                "ignored": 1, "skipped": 1, "not_verified": 5})
         words = "INFO in the spec; failed by your gate: we promise exact URIs"
         check(words in p.stdout, "gated: the console shows '%s'" % words)
