@@ -81,8 +81,11 @@ grep -q '"version": "2026-07-28"' "$f" || fail "the 2026-07-28 reproducer names 
 "$MC" run --report-dir "$TMP/r6" --scenarios "$f" -- "$RS" >/dev/null 2>&1
 [[ $? -eq 0 ]] || fail "the 2026-07-28 reproducer fails against the clean server"
 # A listen stream hears of a change it did not opt in to: found with the
-# trigger tools alone allowed, and replayed.
-"$MC" fuzz --seconds 30 --max-findings 1 --seed 1 --spec-version 2026-07-28 --out "$TMP/modern-li" \
+# trigger tools alone allowed, and replayed. The seed fixes the sequences and
+# the first finding ends the campaign, so the seconds are a budget: about
+# 2,000 sequences find it, some 10 s of a default build and over 30 s of a
+# sanitized one.
+"$MC" fuzz --seconds $((90 * MC_TEST_MULT)) --max-findings 1 --seed 1 --spec-version 2026-07-28 --out "$TMP/modern-li" \
   --safe-tools test_trigger_tool_change,test_trigger_prompt_change,test_trigger_resource_list_change,test_trigger_resource_update \
   -- "$RS" --inject listen-not-opted-in --root "$TMP/root" 2>"$TMP/modern-li.err"
 rc=$?
