@@ -12,61 +12,7 @@
 
 #include "judge/wire.h"
 #include "core/frame.h"
-
-static void out(mc_wire_t *w, const char *line)
-{
-    mc_wire_outbound(w, line, strlen(line));
-}
-
-static void in(mc_wire_t *w, const char *line)
-{
-    mc_wire_inbound(w, line[0] ? MC_FRAME_LINE : MC_FRAME_EMPTY, 0, line, strlen(line), NULL);
-}
-
-static int findings(const mc_wire_t *w, const char *check)
-{
-    int n = 0;
-    for (size_t i = 0; i < w->n_findings; i++)
-        n += strcmp(w->findings[i].check, check) == 0;
-    return n;
-}
-
-/* The detail of the last finding of check, or "". */
-static const char *detail(const mc_wire_t *w, const char *check)
-{
-    const char *d = "";
-    for (size_t i = 0; i < w->n_findings; i++)
-        if (strcmp(w->findings[i].check, check) == 0)
-            d = w->findings[i].detail;
-    return d;
-}
-
-static int evals(const mc_wire_t *w, const char *check)
-{
-    for (size_t i = 0; i < w->n_checks; i++)
-        if (strcmp(w->check_ids[i], check) == 0)
-            return (int)w->check_evals[i];
-    return 0;
-}
-
-/* initialize with the given server capabilities and client capabilities. */
-static void handshake(mc_wire_t *w, const char *server_caps, const char *client_caps)
-{
-    char line[512];
-
-    assert_int_equal(mc_wire_init(w), MC_OK);
-    snprintf(line, sizeof(line),
-             "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":"
-             "\"2025-06-18\",\"capabilities\":%s,\"clientInfo\":{\"name\":\"c\",\"version\":\"1\"}}}",
-             client_caps);
-    out(w, line);
-    snprintf(line, sizeof(line),
-             "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"protocolVersion\":\"2025-06-18\","
-             "\"capabilities\":%s,\"serverInfo\":{\"name\":\"s\",\"version\":\"1\"}}}",
-             server_caps);
-    in(w, line);
-    out(w, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
-}
+#include "wire_support.h"
 
 /* A stateless (2026-07-28) request line with client capabilities caps and
  * extra _meta members (a leading comma) and params members (likewise). */
