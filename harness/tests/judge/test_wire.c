@@ -359,21 +359,6 @@ static void test_full_tables(void **state)
     mc_wire_free(&w);
 }
 
-/* A stateless (2026-07-28) request line with client capabilities caps and
- * extra _meta members (a leading comma) and params members (likewise). */
-static void mreq(mc_wire_t *w, int id, const char *method, const char *caps, const char *meta,
-                 const char *params)
-{
-    char line[1024];
-
-    snprintf(line, sizeof(line),
-             "{\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":\"%s\",\"params\":{\"_meta\":{"
-             "\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","
-             "\"io.modelcontextprotocol/clientCapabilities\":%s%s}%s}}",
-             id, method, caps, meta, params);
-    out(w, line);
-}
-
 /* A server of both eras on one connection: what answers or follows a
  * request served as a legacy one is judged by the legacy rules. */
 static void test_stateless_legacy_requests(void **state)

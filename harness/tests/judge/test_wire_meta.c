@@ -14,21 +14,6 @@
 #include "core/frame.h"
 #include "wire_support.h"
 
-/* A stateless (2026-07-28) request line with client capabilities caps and
- * extra _meta members (a leading comma) and params members (likewise). */
-static void mreq(mc_wire_t *w, int id, const char *method, const char *caps, const char *meta,
-                 const char *params)
-{
-    char line[1024];
-
-    snprintf(line, sizeof(line),
-             "{\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":\"%s\",\"params\":{\"_meta\":{"
-             "\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","
-             "\"io.modelcontextprotocol/clientCapabilities\":%s%s}%s}}",
-             id, method, caps, meta, params);
-    out(w, line);
-}
-
 /* The _meta objects of the server's messages: key names from 2025-06-18;
  * trace context values, extension identifiers and serverInfo in every
  * result at 2026-07-28. */

@@ -1,7 +1,8 @@
 /*
  * wire_support.h - what the wire-rule tests share: a transcript fed to a
  * judge line by line (out: the client's, in: the server's), the findings and
- * evaluations of a check, and an initialize handshake at 2025-06-18.
+ * evaluations of a check, an initialize handshake at 2025-06-18 and a
+ * stateless request line at 2026-07-28.
  * Included after cmocka.h by one test program each; every function is static.
  */
 #ifndef MC_TESTS_WIRE_SUPPORT_H
@@ -66,6 +67,21 @@ static inline void handshake(mc_wire_t *w, const char *server_caps, const char *
              server_caps);
     in(w, line);
     out(w, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
+}
+
+/* A stateless (2026-07-28) request line with client capabilities caps and
+ * extra _meta members (a leading comma) and params members (likewise). */
+static inline void mreq(mc_wire_t *w, int id, const char *method, const char *caps, const char *meta,
+                 const char *params)
+{
+    char line[1024];
+
+    snprintf(line, sizeof(line),
+             "{\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":\"%s\",\"params\":{\"_meta\":{"
+             "\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","
+             "\"io.modelcontextprotocol/clientCapabilities\":%s%s}%s}}",
+             id, method, caps, meta, params);
+    out(w, line);
 }
 
 #endif /* MC_TESTS_WIRE_SUPPORT_H */
