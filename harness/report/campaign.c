@@ -216,6 +216,19 @@ static void md_field(mc__buf_t *b, const char *s)
     mc__buf_md(b, s, MD_FIELD_MAX);
 }
 
+/* Opens a report.md table row with the fields cols[0..n) of r, each a cell. */
+static void md_cells(mc__buf_t *b, const row_t *r, const int *cols, size_t n)
+{
+    size_t k;
+
+    mc__buf_puts(b, "|");
+    for (k = 0; k < n; k++) {
+        mc__buf_puts(b, " ");
+        md_field(b, r->f[cols[k]]);
+        mc__buf_puts(b, " |");
+    }
+}
+
 /* report.md: the counts, the confirmed findings, then those seen once. */
 static void campaign_md(mc__buf_t *b, const char *dir, const char *target, const char *failure,
                         const point_t *last, const row_t *rows, size_t nr)
@@ -241,13 +254,7 @@ static void campaign_md(mc__buf_t *b, const char *dir, const char *target, const
                     "detail |\n|---|---|---|---|---|---|---|\n");
     for (i = 0; i < nr; i++) {
         static const int cols[] = {0, 1, 2, 8};
-        size_t k;
-        mc__buf_puts(b, "|");
-        for (k = 0; k < 4; k++) {
-            mc__buf_puts(b, " ");
-            md_field(b, rows[i].f[cols[k]]);
-            mc__buf_puts(b, " |");
-        }
+        md_cells(b, &rows[i], cols, 4);
         mc__buf_puts(b, " ");
         md_field(b, rows[i].f[5]);
         mc__buf_puts(b, " -> ");
@@ -274,13 +281,7 @@ static void campaign_md(mc__buf_t *b, const char *dir, const char *target, const
                        nu);
         for (i = 0; i < nu; i++) {
             static const int cols[] = {0, 1, 2, 9};
-            size_t k;
-            mc__buf_puts(b, "|");
-            for (k = 0; k < 4; k++) {
-                mc__buf_puts(b, " ");
-                md_field(b, un[i].f[cols[k]]);
-                mc__buf_puts(b, " |");
-            }
+            md_cells(b, &un[i], cols, 4);
             mc__buf_puts(b, "\n");
         }
     }
