@@ -177,9 +177,10 @@ static int by_name(const void *a, const void *b)
 }
 
 /*
- * `mcpcheck list --roles`: every fixture role the scenarios use, whether a
- * listing can fill it (its shape) or only a profile can, and the scenarios
- * that need it. A role line is "ROLE  listing|profile  SHAPE".
+ * `mcpcheck list --roles`: every fixture role the scenarios use, what can
+ * fill it (a listing, by its shape; the behaviour probe, a tool seen when
+ * called or a prompt seen when got; else only a profile), and the scenarios
+ * that need it. A role line is "ROLE  listing|called|got|profile  SHAPE".
  */
 static void print_roles(const mc_cli_scenarios_t *scs)
 {
@@ -219,7 +220,12 @@ static void print_roles(const mc_cli_scenarios_t *scs)
         const char *role = json_object_get_string(json_object_array_get_idx(sorted, k));
         json_object *users = mc_json_get(roles, role);
         size_t i, m = json_object_array_length(users);
-        printf("%-34s %-8s %s\n", role, mc_role_shape_pickable(role) ? "listing" : "profile",
+        int by = mc_role_seen_by(role);
+        printf("%-34s %-8s %s\n", role,
+               mc_role_shape_pickable(role) ? "listing"
+               : by == MC_SEEN_CALL         ? "called"
+               : by == MC_SEEN_GET          ? "got"
+                                            : "profile",
                mc_role_shape(role));
         printf("    %zu scenario%s:", m, m == 1 ? "" : "s");
         for (i = 0; i < m && i < MC_LIST_MAX_ROLE_USERS; i++)
@@ -229,7 +235,8 @@ static void print_roles(const mc_cli_scenarios_t *scs)
         n++;
     }
     printf("%zu roles (listing: a listed item of the shape is picked when the profile maps "
-           "none; profile: only a profile can map it)\n",
+           "none; called, got: the item the behaviour probe saw do it when called (tools, with "
+           "--call-tools or safe_tools) or got (prompts); profile: only a profile can map it)\n",
            n);
     json_object_put(sorted);
     json_object_put(roles);

@@ -18,6 +18,7 @@
 #include "core/json.h"
 #include "core/version.h"
 #include "scenario/fixtures.h"
+#include "scenario/runner.h"
 #include "scenario/shapes.h"
 
 /* The longest --timeout: an hour, in milliseconds. */
@@ -88,8 +89,10 @@ static void names_of(json_object *items, const char *key, char *out, size_t n)
     }
 }
 
-/* Resolves every shaped role over the live session and writes the profile. */
-static void write_profile(FILE *f, mc_session_t *s, const profile_opts_t *o)
+/* Resolves every shaped role over the live session (and what the behaviour
+ * probe saw the tools and prompts do, when it ran) and writes the profile. */
+static void write_profile(FILE *f, mc_session_t *s, const profile_opts_t *o,
+                          json_object *behaviours)
 {
     json_object *values[64] = {0};
     char why[512], tools[1024];
@@ -101,6 +104,7 @@ static void write_profile(FILE *f, mc_session_t *s, const profile_opts_t *o)
 
     memset(&fo, 0, sizeof(fo));
     fo.call_tools = o->call_tools;
+    fo.behaviours = behaviours;
     fo.server_caps = s->server_caps;
     fo.timeout_ms = (int)o->timeout;
     mc_offer_init(&offer);
@@ -108,6 +112,8 @@ static void write_profile(FILE *f, mc_session_t *s, const profile_opts_t *o)
         int srv_rc = MC_OK;
         if (strcmp(role, "tools.safe") == 0)
             continue; /* the profile's "safe_tools", written above */
+        /* A role known absent (nothing offered has its shape) is left a
+         * comment like any other unfilled role. */
         if (mc_fixture_resolve(s, &offer, &fo, role, &values[i], why, sizeof(why), &srv_rc) ==
             MC_ROLE_OFFERED)
             last = i;
@@ -140,6 +146,28 @@ static void write_profile(FILE *f, mc_session_t *s, const profile_opts_t *o)
     mc_offer_free(&offer);
 }
 
+/* What the server's tools (with --call-tools) and prompts do when used, at
+ * version: the behaviour probe of a run (scenario/runner.h), or NULL. */
+static json_object *probe_behaviours(const profile_opts_t *o, const char *version)
+{
+    mc_runner_opts_t ro;
+    json_object *b = NULL;
+
+    memset(&ro, 0, sizeof(ro));
+    ro.argv = o->cmd;
+    ro.call_tools = o->call_tools;
+    ro.step_timeout_ms = (int)o->timeout;
+    if (mc_runner_behaviours(&ro, version, &b) != MC_OK)
+        return NULL;
+    if (mc_json_get(b, "failed") != NULL) {
+        fprintf(stderr, "mcpcheck profile: the behaviour probe ended early: %s\n",
+                mc_json_get_str(b, "failed"));
+        json_object_put(b);
+        return NULL;
+    }
+    return b;
+}
+
 int mc_cmd_profile(int argc, char **argv)
 {
     mc_cli_target_opts_t topts;
@@ -149,6 +177,8 @@ int mc_cmd_profile(int argc, char **argv)
     mc_errbuf_t eb;
     profile_opts_t o;
     FILE *f = stdout;
+    json_object *behaviours;
+    const char *version;
     int code, rc;
 
     memset(&o, 0, sizeof(o));
@@ -161,11 +191,14 @@ int mc_cmd_profile(int argc, char **argv)
                         "-- SERVER_CMD [ARGS...]\n");
         return MC_EXIT_USAGE;
     }
+    version = o.version != NULL ? o.version : MC_VERSION_NEWEST_HANDSHAKE;
+    behaviours = probe_behaviours(&o, version);
     memset(&topts, 0, sizeof(topts));
     topts.argv = o.cmd;
     mc_errbuf_clear(&eb);
     if (mc_cli_target_start(&t, &topts, &eb) != MC_OK) {
         fprintf(stderr, "mcpcheck profile: %s\n", eb.msg);
+        json_object_put(behaviours);
         return MC_EXIT_INCOMPLETE;
     }
     memset(&so, 0, sizeof(so));
@@ -173,12 +206,11 @@ int mc_cmd_profile(int argc, char **argv)
         mc_cli_target_stop(&t);
         mc_stdio_free(&t);
         fprintf(stderr, "mcpcheck profile: out of memory\n");
+        json_object_put(behaviours);
         return MC_EXIT_INCOMPLETE;
     }
     mc_errbuf_clear(&eb);
-    rc = mc_session_initialize(&s,
-                               o.version != NULL ? o.version : MC_VERSION_NEWEST_HANDSHAKE, NULL,
-                               MC_DEFAULT_STARTUP_TIMEOUT_MS, &eb);
+    rc = mc_session_initialize(&s, version, NULL, MC_DEFAULT_STARTUP_TIMEOUT_MS, &eb);
     if (rc != MC_OK) {
         fprintf(stderr, "mcpcheck profile: the handshake failed: %s\n", eb.msg);
         code = MC_EXIT_INCOMPLETE;
@@ -186,7 +218,9 @@ int mc_cmd_profile(int argc, char **argv)
         fprintf(stderr, "mcpcheck profile: cannot write %s\n", o.out);
         code = MC_EXIT_USAGE;
     } else {
-        write_profile(f, &s, &o);
+        const char *bv = mc_json_get_str(behaviours, "version");
+        write_profile(f, &s, &o,
+                      bv != NULL && strcmp(bv, s.negotiated_version) == 0 ? behaviours : NULL);
         if (f != stdout && fclose(f) != 0) {
             fprintf(stderr, "mcpcheck profile: writing %s failed\n", o.out);
             code = MC_EXIT_INCOMPLETE;
@@ -197,6 +231,7 @@ int mc_cmd_profile(int argc, char **argv)
         }
     }
     mc_session_free(&s);
+    json_object_put(behaviours);
     mc_cli_target_stop(&t);
     if (code == MC_EXIT_INCOMPLETE)
         mc_cli_print_stderr_tail(&t.proc, "mcpcheck profile");

@@ -130,6 +130,7 @@ typedef struct run_ctx {
     mc_scenario_result_t probe_res[MC_V_COUNT]; /* probe results the report carries */
     size_t n_probe_res;
     const char *spoken[MC_V_COUNT + 1];
+    json_object *behaviours; /* what the behaviour probe saw, by version (or NULL) */
     char def_profile[4200];
 } run_ctx_t;
 
@@ -430,6 +431,9 @@ static int run_and_report(run_ctx_t *c)
         probe_quietly(c);
     else
         probe(c);
+    c->behaviours = mc_cli_run_behaviours(&c->so.runner, (const char *const *)c->o.versions,
+                                          c->scs.v, c->scs.n, c->o.quiet);
+    c->so.runner.behaviours = c->behaviours;
     memset(&run, 0, sizeof(run));
     mc_cli_run_describe(&run, &c->o, c->so.runner.url, c->prof.path);
     suite_n = run_suite(c, &run);
@@ -467,6 +471,7 @@ int mc_cmd_run(int argc, char **argv)
     mc_baseline_free(&c.baseline);
     mc_gate_free(&c.gate);
     mc_registry_free(c.reg);
+    json_object_put(c.behaviours);
     mc_profile_free(&c.prof);
     mc_cli_scenarios_free(&c.scs);
     return code;

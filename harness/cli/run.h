@@ -69,6 +69,17 @@ size_t mc_cli_run_probe(const mc_runner_opts_t *ro, int stateless, const char **
                         mc_scenario_result_t *results, size_t *n_results);
 
 /*
+ * The behaviour probe (scenario/runner.h, mc_runner_behaviours) at each of
+ * versions (NULL-terminated), when one of the n scenarios has a role it can
+ * fill (scenario/shapes.h, mc_role_seen_by; resource.watched); says in a
+ * line per version what it saw, unless quiet. Returns a new object,
+ * negotiated version -> what the probe saw there, or NULL when no probe ran
+ * (none needed, interrupted, out of memory).
+ */
+json_object *mc_cli_run_behaviours(const mc_runner_opts_t *ro, const char *const *versions,
+                                   const mc_scenario_t *scs, size_t n, int quiet);
+
+/*
  * Fills what the report says of the run before it starts: the target (the
  * command, the URL, or both; url is the one the run uses), the profile path,
  * seed, the threshold (o->fail_on), start time and tested versions. Out of memory leaves a

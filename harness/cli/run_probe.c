@@ -8,6 +8,9 @@
 
 #include "cli/run.h"
 #include "client/session.h"
+#include "core/json.h"
+#include "scenario/fixtures.h"
+#include "scenario/shapes.h"
 
 /* What the probes of one run found, version by version. */
 typedef struct probe_row {
@@ -266,4 +269,77 @@ size_t mc_cli_run_probe(const mc_runner_opts_t *ro, int stateless, const char **
     if (n > 0)
         print_outcome(&st, out, n_spoken);
     return n;
+}
+
+/* True when a scenario has a role the behaviour probe can fill. */
+static int needs_behaviours(const mc_scenario_t *scs, size_t n)
+{
+    size_t i, j;
+    char base[128];
+
+    for (i = 0; i < n; i++)
+        for (j = 0; j < scs[i].n_roles; j++) {
+            mc_role_kind_t k = mc_role_kind(scs[i].roles[j], base, sizeof(base));
+            (void)k;
+            if (mc_role_seen_by(base) || strcmp(base, "resource.watched") == 0)
+                return 1;
+        }
+    return 0;
+}
+
+/* One console line: what the behaviour probe saw at a version. */
+static void say_behaviours(const char *version, json_object *b, int call_tools)
+{
+    json_object *roles = mc_json_get(b, "roles");
+    const char *failed = mc_json_get_str(b, "failed");
+    int listed = mc_json_get_int(b, "tools_listed", 0), called = mc_json_get_int(b, "tools_called", 0);
+    size_t shown = 0;
+
+    printf("behaviour probe at %s: ", version);
+    if (mc_json_get(b, "tools_listed") != NULL)
+        printf("%d of %d tool%s called%s, ", called, listed, listed == 1 ? "" : "s",
+               called < listed && !call_tools ? " (--call-tools calls them all)" : "");
+    if (mc_json_get(b, "prompts_listed") != NULL)
+        printf("%d prompt%s got, ", mc_json_get_int(b, "prompts_got", 0),
+               mc_json_get_int(b, "prompts_got", 0) == 1 ? "" : "s");
+    printf("roles seen:");
+    if (json_object_is_type(roles, json_type_object)) {
+        json_object_object_foreach(roles, role, v)
+        {
+            printf("%s %s (`%s`)", shown > 0 ? "," : "", role, json_object_get_string(v));
+            shown++;
+        }
+    }
+    printf("%s%s%s\n", shown == 0 ? " none" : "", failed != NULL ? "; ended early: " : "",
+           failed != NULL ? failed : "");
+}
+
+json_object *mc_cli_run_behaviours(const mc_runner_opts_t *ro, const char *const *versions,
+                                   const mc_scenario_t *scs, size_t n, int quiet)
+{
+    json_object *map;
+    size_t i;
+
+    if (!needs_behaviours(scs, n) || (ro->stop != NULL && *ro->stop))
+        return NULL;
+    map = json_object_new_object();
+    for (i = 0; map != NULL && versions[i] != NULL; i++) {
+        json_object *b = NULL;
+        const char *v;
+        if (ro->stop != NULL && *ro->stop)
+            break;
+        if (mc_runner_behaviours(ro, versions[i], &b) != MC_OK)
+            break;
+        v = mc_json_get_str(b, "version");
+        if (!quiet)
+            say_behaviours(versions[i], b, ro->call_tools);
+        fflush(stdout);
+        /* A counter-offer lands on a version probed already: the first
+         * probe of a version stands. */
+        if (v != NULL && mc_json_get(map, v) == NULL && mc_json_get(b, "failed") == NULL)
+            json_object_object_add(map, v, b);
+        else
+            json_object_put(b);
+    }
+    return map;
 }

@@ -342,6 +342,9 @@ size_t mc_report_console_missing(const mc_report_t *rep, int verbose, char *buf,
             put(&o, "  %-34s x%-4zu needs %s", m->role, m->count, mc_role_shape(base));
             if (k == MC_ROLE_MULTI_PAGE || k == MC_ROLE_SAFE_TOOLS)
                 put(&o, "\n");
+            else if (mc_role_seen_by(base) == MC_SEEN_CALL)
+                /* A listed tool is seen to do it only when it may be called. */
+                put(&o, "; --call-tools, or profile: \"roles\": {\"%s\": \"...\"}\n", m->role);
             else
                 put(&o, "; profile: \"roles\": {\"%s\": \"...\"}\n", m->role);
         } else {

@@ -158,7 +158,7 @@ static int walk(mc_session_t *s, mc_offer_t *o, int k, const mc_fixture_opts_t *
 }
 
 /* The listed item of list k whose key equals want, or NULL (borrowed). */
-static json_object *find_item(const mc_offer_t *o, int k, const char *want)
+json_object *mc__offer_find(const mc_offer_t *o, int k, const char *want)
 {
     size_t i, n = o->items[k] != NULL ? json_object_array_length(o->items[k]) : 0;
 
@@ -169,6 +169,15 @@ static json_object *find_item(const mc_offer_t *o, int k, const char *want)
             return it;
     }
     return NULL;
+}
+
+/* The list a fixture role of kind names items of. */
+static int list_of_kind(mc_role_kind_t kind)
+{
+    return kind == MC_ROLE_TOOL       ? L_TOOLS
+           : kind == MC_ROLE_PROMPT   ? L_PROMPTS
+           : kind == MC_ROLE_TEMPLATE ? L_TEMPLATES
+                                      : L_RESOURCES;
 }
 
 static int has_capability(json_object *caps, const char *name)
@@ -250,10 +259,7 @@ static mc_role_status_t resolve_named(mc_session_t *s, mc_offer_t *o, const mc_f
                                       const char *role, mc_role_kind_t kind, json_object *val,
                                       json_object **item, char *why, size_t n, int *srv_rc)
 {
-    int k = kind == MC_ROLE_TOOL       ? L_TOOLS
-            : kind == MC_ROLE_PROMPT   ? L_PROMPTS
-            : kind == MC_ROLE_TEMPLATE ? L_TEMPLATES
-                                       : L_RESOURCES;
+    int k = list_of_kind(kind);
     const char *name = json_object_is_type(val, json_type_string) ? json_object_get_string(val)
                                                                    : NULL;
     mc_role_status_t st;
@@ -265,7 +271,7 @@ static mc_role_status_t resolve_named(mc_session_t *s, mc_offer_t *o, const mc_f
     st = mc__offer_need(s, o, k, opts, role, why, n, srv_rc);
     if (st != MC_ROLE_OFFERED)
         return st;
-    *item = find_item(o, k, name);
+    *item = mc__offer_find(o, k, name);
     if (*item != NULL)
         return MC_ROLE_OFFERED;
     if (kind == MC_ROLE_RESOURCE) {
@@ -298,15 +304,94 @@ static json_object *private_copy(json_object *v)
     return out;
 }
 
-/* Appends "role R: `name` (SHAPE)" to the offer's note, once per role. */
-static void note_pick(mc_offer_t *o, const char *role, const char *name)
+/* Appends "role R: `name`, SHAPE[ HOW]" to the offer's note, once per role. */
+static void note_pick(mc_offer_t *o, const char *role, const char *name, const char *how)
 {
     size_t len = strlen(o->note);
 
     if (len + 1 >= sizeof(o->note))
         return;
-    snprintf(o->note + len, sizeof(o->note) - len, "%srole %s: `%.120s`, %s", len > 0 ? "; " : "",
-             role, name, mc_role_shape(role));
+    snprintf(o->note + len, sizeof(o->note) - len, "%srole %s: `%.120s`, %s%s",
+             len > 0 ? "; " : "", role, name, mc_role_shape(role), how);
+}
+
+/* True when some listed tool may be called: --call-tools, or the profile's
+ * safe_tools names one the behaviour probe called (names one at all, when
+ * no probe ran). */
+static int any_tool_callable(const mc_fixture_opts_t *opts)
+{
+    if (opts->call_tools)
+        return 1;
+    if (opts->behaviours != NULL)
+        return mc_json_get_int(opts->behaviours, "tools_called", 0) > 0;
+    return json_object_is_type(opts->safe_tools, json_type_array) &&
+           json_object_array_length(opts->safe_tools) > 0;
+}
+
+/*
+ * Why a role whose shape is behaviour (mc_role_seen_by) has no item: absent
+ * when the behaviour probe used every listed item that could show it, else
+ * not verified, saying what would let it be seen. named_why: why the
+ * profile's name did not resolve ("" when the profile maps none).
+ */
+static mc_role_status_t unseen(const mc_fixture_opts_t *opts, const char *role,
+                               const char *named_why, char *why, size_t n)
+{
+    json_object *b = opts->behaviours;
+    int by = mc_role_seen_by(role);
+    const char *shape = mc_role_shape(role);
+    char pre[320];
+
+    snprintf(pre, sizeof(pre), "%.250s%s", named_why, named_why[0] != '\0' ? "; " : "");
+    if (by == MC_SEEN_CALL && b != NULL && json_object_get_boolean(mc_json_get(b, "tools_complete"))) {
+        snprintf(why, n, "not applicable: no listed tool showed the shape role %s needs (%s) when "
+                         "each of the %d listed tools was called once",
+                 role, shape, mc_json_get_int(b, "tools_listed", 0));
+        return MC_ROLE_ABSENT;
+    }
+    if (by == MC_SEEN_GET && b != NULL &&
+        json_object_get_boolean(mc_json_get(b, "prompts_complete"))) {
+        snprintf(why, n, "not applicable: no listed prompt showed the shape role %s needs (%s) "
+                         "when each of the %d listed prompts was got once",
+                 role, shape, mc_json_get_int(b, "prompts_listed", 0));
+        return MC_ROLE_ABSENT;
+    }
+    if (by == MC_SEEN_CALL && !any_tool_callable(opts))
+        snprintf(why, n, "%srole %s needs %s: tools are called only with --call-tools or when the "
+                         "profile's \"safe_tools\" names them, so no listed tool could be seen to "
+                         "do it (or map the role in a profile)",
+                 pre, role, shape);
+    else if (by == MC_SEEN_CALL && b != NULL)
+        snprintf(why, n, "%srole %s needs %s: none of the %d tools that may be called showed it "
+                         "(%d listed)",
+                 pre, role, shape, mc_json_get_int(b, "tools_called", 0),
+                 mc_json_get_int(b, "tools_listed", 0));
+    else if (named_why[0] != '\0')
+        snprintf(why, n, "%.300s; the role needs %s", named_why, shape);
+    else
+        snprintf(why, n, "the profile maps no fixture to role %s (%s)", role, shape);
+    return named_why[0] != '\0' ? MC_ROLE_NOT_OFFERED : MC_ROLE_UNMAPPED;
+}
+
+/* The item the behaviour probe saw fill role, when the server lists it:
+ * MC_ROLE_OFFERED with *got (borrowed from o), MC_ROLE_NOT_OFFERED when
+ * the probe saw none, else the status of the list's walk. */
+static mc_role_status_t seen_item(mc_session_t *s, mc_offer_t *o, const mc_fixture_opts_t *opts,
+                                  const char *role, mc_role_kind_t kind, json_object **got,
+                                  char *why, size_t n, int *srv_rc)
+{
+    const char *name = mc_json_get_str(mc_json_get(opts->behaviours, "roles"), role);
+    int k = list_of_kind(kind);
+    mc_role_status_t st;
+
+    *got = NULL;
+    if (name == NULL)
+        return MC_ROLE_NOT_OFFERED;
+    st = mc__offer_need(s, o, k, opts, role, why, n, srv_rc);
+    if (st != MC_ROLE_OFFERED)
+        return st;
+    *got = mc__offer_find(o, k, name);
+    return *got != NULL ? MC_ROLE_OFFERED : MC_ROLE_NOT_OFFERED;
 }
 
 /*
@@ -323,6 +408,7 @@ static mc_role_status_t resolve_fixture(mc_session_t *s, mc_offer_t *o,
                                         int *srv_rc)
 {
     json_object *val = mc_json_get(opts->roles, role), *name = NULL, *got = NULL;
+    const char *how = "";
     char named_why[512];
     mc_role_status_t st;
 
@@ -348,15 +434,27 @@ static mc_role_status_t resolve_fixture(mc_session_t *s, mc_offer_t *o,
             return st;
         snprintf(named_why, sizeof(named_why), "%s", why);
     }
-    if (!mc_role_shape_pickable(role)) {
+    /* An item the behaviour probe saw behave so comes before the listing's
+     * shapes (resource.watched: the resource a tool was seen to update). */
+    st = seen_item(s, o, opts, role, kind, &got, why, n, srv_rc);
+    if (st == MC_ROLE_OFFERED) {
+        name = json_object_new_string(mc_json_get_str(got, lists[list_of_kind(kind)].key));
+        json_object_get(got);
+        how = " (seen so when used)";
+    } else if (st != MC_ROLE_NOT_OFFERED) {
+        return st;
+    } else if (!mc_role_shape_pickable(role)) {
+        if (mc_role_seen_by(role))
+            return unseen(opts, role, named_why, why, n);
         if (val == NULL)
             snprintf(why, n, "the profile maps no fixture to role %s (%s)", role,
                      mc_role_shape(role));
         else
             snprintf(why, n, "%.300s; the role needs %s", named_why, mc_role_shape(role));
         return val == NULL ? MC_ROLE_UNMAPPED : MC_ROLE_NOT_OFFERED;
+    } else {
+        st = mc__shape_pick(s, o, opts, role, &name, &got, why, n, srv_rc);
     }
-    st = mc__shape_pick(s, o, opts, role, &name, &got, why, n, srv_rc);
     if (st != MC_ROLE_OFFERED) {
         if (named_why[0] != '\0' && st == MC_ROLE_NOT_OFFERED) {
             char pick_why[512];
@@ -368,7 +466,7 @@ static mc_role_status_t resolve_fixture(mc_session_t *s, mc_offer_t *o,
     if (o->picked == NULL)
         o->picked = json_object_new_object();
     json_object_object_add(o->picked, role, got);
-    note_pick(o, role, json_object_get_string(name));
+    note_pick(o, role, json_object_get_string(name), how);
     *item = got;
     *picked = 1;
     *value = name;

@@ -27,8 +27,10 @@
  *
  * A fixture role the profile does not map, or whose default-profile name the
  * server does not list, resolves to a listed item of the role's shape when
- * the listings can show one (scenario/shapes.h); the offer's note says
- * which item was picked for which role.
+ * the listings can show one (scenario/shapes.h), or to the item the
+ * behaviour probe saw behave so (opts->behaviours); the offer's note says
+ * which item was picked for which role. When every item that could have
+ * the shape was looked at and none has it, the role is MC_ROLE_ABSENT.
  */
 #ifndef MC_SCENARIO_FIXTURES_H
 #define MC_SCENARIO_FIXTURES_H
@@ -76,6 +78,9 @@ typedef enum mc_role_status {
     MC_ROLE_UNMAPPED,     /* the profile maps nothing to the role */
     MC_ROLE_NOT_OFFERED,  /* the server does not offer the fixture */
     MC_ROLE_NO_CAPABILITY,/* the server does not declare the capability the list needs */
+    MC_ROLE_ABSENT,       /* nothing the server offers has the role's shape: every listed
+                             item was looked at (listed, read, got or called), so the
+                             scenario does not apply (SKIP) */
     MC_ROLE_UNKNOWN       /* the list could not be read (error, silence, exit) */
 } mc_role_status_t;
 
@@ -86,6 +91,8 @@ typedef struct mc_fixture_opts {
     json_object *args;       /* borrowed: the profile's name -> arguments map (may be NULL) */
     int call_tools;          /* non-zero: every listed tool is safe to call */
     json_object *server_caps;/* borrowed: the server's declared capabilities */
+    json_object *behaviours; /* borrowed: what the behaviour probe saw at this version
+                                (scenario/runner.h, mc_runner_behaviours), or NULL */
     int timeout_ms;          /* per request */
     int user_profile;        /* the profile is the user's (--profile): a name it maps that the
                                 server does not list stays NOT-VERIFIED instead of giving way to
@@ -122,6 +129,10 @@ mc_role_status_t mc_fixture_resolve(mc_session_t *s, mc_offer_t *offer,
 mc_role_status_t mc__offer_need(mc_session_t *s, mc_offer_t *o, int k,
                                 const mc_fixture_opts_t *opts, const char *role, char *why,
                                 size_t n, int *srv_rc);
+
+/* The listed item of list k whose key (name, uri, uriTemplate) is want,
+ * borrowed from o, or NULL. */
+json_object *mc__offer_find(const mc_offer_t *o, int k, const char *want);
 
 /* True when caps declares capability cap (and, when sub is not NULL, its
  * member sub as true or an object). */

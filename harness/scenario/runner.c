@@ -195,6 +195,15 @@ static void respond(void *ctx, mc_session_t *s, const mc_msg_t *request, mc_repl
     rctx_t *c = ctx;
     json_object *a = mc_json_get(c->answers, request->method);
 
+    if (c->seen_reqs != NULL &&
+        json_object_array_length(c->seen_reqs) < MC_BEHAVIOUR_MAX_REQUESTS) {
+        json_object *r = json_object_new_object();
+        json_object_object_add(r, "method", json_object_new_string(request->method));
+        if (request->params != NULL)
+            json_object_object_add(r, "params", json_object_get(request->params));
+        json_object_array_add(c->seen_reqs, r);
+    }
+
     if (a != NULL) {
         json_object *with = mc_json_get(a, "with"), *err = mc_json_get(a, "error");
         if (err != NULL) {
@@ -387,6 +396,10 @@ static void run_body(rctx_t *c)
     int rc;
 
     mc__runner_set_role_vars(c);
+    if (c->behave != NULL) {
+        mc__runner_behave(c);
+        return;
+    }
     if (!c->sc->manual_init && mc__runner_resolve_roles(c) != 0)
         return;
     mc__runner_run_steps(c, c->sc->step_v, c->sc->n_steps, 0);
@@ -418,12 +431,14 @@ static void run_end(rctx_t *c)
     inbox_free(&c->notes);
     inbox_free(&c->reqs);
     json_object_put(c->answers);
+    json_object_put(c->seen_reqs);
     free(c);
 }
 
-/* Runs sc (a scenario, or a version probe when probe is not NULL). */
+/* Runs sc (a scenario; a version probe when probe is not NULL; a behaviour
+ * probe when behave is not NULL). */
 static int run(const mc_scenario_t *sc, const mc_runner_opts_t *o, mc_scenario_result_t *out,
-               mc_probe_t *probe)
+               mc_probe_t *probe, json_object *behave)
 {
     rctx_t *c;
     int rc;
@@ -439,6 +454,11 @@ static int run(const mc_scenario_t *sc, const mc_runner_opts_t *o, mc_scenario_r
     c->o = o;
     c->res = out;
     c->probe = probe;
+    c->behave = behave;
+    if (behave != NULL && (c->seen_reqs = json_object_new_array()) == NULL) {
+        free(c);
+        return MC_ENOMEM;
+    }
     c->t0 = mc_now_ms();
     c->first_line_ms = -1;
     c->deadline = c->t0 + (o->scenario_timeout_ms ? o->scenario_timeout_ms
@@ -459,7 +479,7 @@ static int run(const mc_scenario_t *sc, const mc_runner_opts_t *o, mc_scenario_r
 
 int mc_runner_run(const mc_scenario_t *sc, const mc_runner_opts_t *o, mc_scenario_result_t *out)
 {
-    return run(sc, o, out, NULL);
+    return run(sc, o, out, NULL, NULL);
 }
 
 int mc_runner_probe(const mc_runner_opts_t *o, const char *version, mc_probe_t *p)
@@ -487,7 +507,7 @@ int mc_runner_probe(const mc_runner_opts_t *o, const char *version, mc_probe_t *
     po.version = version;
     snprintf(p->method, sizeof(p->method), "%s",
              mc_version_has(version, MC_VF_STATELESS) ? "server/discover" : "initialize");
-    rc = run(&sc, &po, &p->result, p);
+    rc = run(&sc, &po, &p->result, p, NULL);
     json_object_put(steps);
     if (rc != MC_OK) {
         mc_sresult_free(&p->result);
@@ -497,4 +517,52 @@ int mc_runner_probe(const mc_runner_opts_t *o, const char *version, mc_probe_t *
         snprintf(p->version, sizeof(p->version), "%s",
                  p->result.version != NULL ? p->result.version : "");
     return MC_OK;
+}
+
+int mc_runner_behaviours(const mc_runner_opts_t *o, const char *version, json_object **out)
+{
+    mc_scenario_t sc;
+    mc_scenario_result_t res;
+    mc_runner_opts_t po = *o;
+    json_object *steps = json_object_new_array(), *caps = json_tokener_parse(
+        "{\"roots\": {\"listChanged\": true}, \"sampling\": {}, "
+        "\"elicitation\": {\"form\": {}, \"url\": {}}}");
+    int rc;
+
+    *out = json_object_new_object();
+    if (steps == NULL || caps == NULL || *out == NULL) {
+        json_object_put(steps);
+        json_object_put(caps);
+        json_object_put(*out);
+        *out = NULL;
+        return MC_ENOMEM;
+    }
+    memset(&sc, 0, sizeof(sc));
+    memset(&res, 0, sizeof(res));
+    sc.id = (char *)"discovery/behaviour-probe";
+    sc.area = (char *)"discovery";
+    sc.title = "what the server's tools and prompts do when used";
+    sc.doc.name = (char *)"(behaviour probe)";
+    sc.version_mask = (1u << MC_V_COUNT) - 1;
+    sc.steps = steps;
+    sc.client_caps = caps;
+    po.version = version;
+    po.shared = NULL;
+    rc = run(&sc, &po, &res, NULL, *out);
+    if (rc == MC_OK) {
+        json_object_object_add(*out, "version",
+                               json_object_new_string(res.version != NULL ? res.version : version));
+        if (mc_json_get(*out, "roles") == NULL)
+            json_object_object_add(*out, "failed",
+                                   json_object_new_string(res.reason != NULL
+                                                              ? res.reason
+                                                              : "the handshake did not complete"));
+    } else {
+        json_object_put(*out);
+        *out = NULL;
+    }
+    mc_sresult_free(&res);
+    json_object_put(steps);
+    json_object_put(caps);
+    return rc;
 }

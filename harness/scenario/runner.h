@@ -40,6 +40,11 @@
  * JSON; larger ones are not kept, and every run then starts its server). */
 #define MC_RUNNER_CAPS_LEN 2048
 #define MC_RUNNER_SILENT_WAIT_MS 1000
+/* The behaviour probe (mc_runner_behaviours): tools called and prompts got
+ * at most, resources subscribed to at most, server requests noted at most. */
+#define MC_BEHAVIOUR_MAX_CALLS 32
+#define MC_BEHAVIOUR_MAX_SUBSCRIPTIONS 16
+#define MC_BEHAVIOUR_MAX_REQUESTS 256
 
 /*
  * What the runs of one target learn about it, shared by the scenarios of a
@@ -91,6 +96,8 @@ typedef struct mc_runner_opts {
     json_object *safe_tools; /* borrowed: tool names the profile allows calling (may be NULL) */
     json_object *args;       /* borrowed: the profile's "args", name -> arguments (may be NULL) */
     int call_tools;          /* non-zero: every listed tool may be called (--call-tools) */
+    json_object *behaviours; /* borrowed: negotiated version -> what the behaviour probe saw at
+                                it (mc_runner_behaviours), or NULL when no probe ran */
     int user_profile;        /* the roles are the user's profile (--profile), not the default:
                                 a name it maps that the server does not list is not replaced by
                                 a listed item of the role's shape (scenario/fixtures.h) */
@@ -155,5 +162,28 @@ typedef struct mc_probe {
  * MC_OK, or MC_ENOMEM when out of memory (nothing to free then).
  */
 int mc_runner_probe(const mc_runner_opts_t *o, const char *version, mc_probe_t *p);
+
+/*
+ * The behaviour probe: starts the target as a scenario would at version,
+ * declaring every client capability; sets the log level to debug and
+ * subscribes to the listed resources (when declared and the version has
+ * them); calls each listed tool that may be called (o->call_tools, or
+ * o->safe_tools names it) once, with the arguments a scenario sends it and a
+ * progress token, and gets each listed prompt once with its required
+ * arguments; notes which roles of scenario/shapes.h each was seen to fill.
+ * *out gets a new object (the caller puts it):
+ *   "version"           the version negotiated
+ *   "roles"             role -> the tool or prompt name (resource.watched:
+ *                       the URI a tool was seen to update) that showed it
+ *   "tools_listed", "tools_called", "tools_complete" (every listed tool
+ *                       was called), "prompts_listed", "prompts_got",
+ *                       "prompts_complete" (absent when the capability is
+ *                       not declared)
+ *   "failed"            why the probe ended early (the target stopped,
+ *                       the handshake failed); what it saw before stays
+ * Findings of the run are not kept: every scenario judges the same
+ * traffic again. Returns MC_OK, or MC_ENOMEM (*out NULL).
+ */
+int mc_runner_behaviours(const mc_runner_opts_t *o, const char *version, json_object **out);
 
 #endif /* MC_SCENARIO_RUNNER_H */

@@ -77,6 +77,11 @@ typedef struct rctx {
     int64_t first_line_ms;  /* from t0 to the target's first line; -1 until it comes */
     uint64_t first_msg_seq; /* the transcript line of its first message; 0 until it comes */
     mc_probe_t *probe;      /* a version probe's findings, or NULL for a scenario */
+    json_object *behave;    /* borrowed: what a behaviour probe saw (mc_runner_behaviours), or
+                               NULL for a scenario */
+    json_object *seen_reqs; /* owned, behaviour probe only: {method, params} of every server
+                               request answered, in order (a stateless session answers input
+                               requests without a line of their own) */
     int startup_owner;      /* this run reports the suite's start-up lines */
 } rctx_t;
 
@@ -196,6 +201,12 @@ json_object *mc__runner_forms(json_object *v);
 /* Runs the steps in order; -1 when the scenario cannot go on (the result
  * says why), else 0. */
 int mc__runner_run_steps(rctx_t *c, const mc_step_t *steps, size_t n, int depth);
+
+/* --- runner_behave.c: the behaviour probe --- */
+
+/* Uses the server's tools and prompts once each and notes in c->behave what
+ * they did (mc_runner_behaviours). */
+void mc__runner_behave(rctx_t *c);
 
 /* --- runner_page.c: pagination --- */
 

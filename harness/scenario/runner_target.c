@@ -168,7 +168,7 @@ void mc__runner_set_role_vars(rctx_t *c)
  * capability gate). Sets ${role:NAME} to each resolved value. Returns 0
  * when every role is offered; otherwise sets the verdict (NOT-VERIFIED for
  * a fixture the server does not offer, SKIP for a capability it does not
- * declare) and returns -1.
+ * declare or a shape nothing it offers has) and returns -1.
  */
 int mc__runner_resolve_roles(rctx_t *c)
 {
@@ -186,6 +186,7 @@ int mc__runner_resolve_roles(rctx_t *c)
     fo.call_tools = c->o->call_tools;
     fo.user_profile = c->o->user_profile;
     fo.server_caps = c->s.server_caps;
+    fo.behaviours = mc_json_get(c->o->behaviours, c->version);
     fo.timeout_ms = c->step_timeout;
     mc_offer_init(&offer);
     for (i = 0; i < c->sc->n_roles && ret == 0; i++) {
@@ -202,6 +203,7 @@ int mc__runner_resolve_roles(rctx_t *c)
             json_object_put(val);
             break;
         case MC_ROLE_NO_CAPABILITY:
+        case MC_ROLE_ABSENT:
             mc_sresult_set(c->res, MC_SKIP, "%s", why);
             ret = -1;
             break;

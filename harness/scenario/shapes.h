@@ -19,6 +19,8 @@
  *   tool.X.args         {"$instance": INPUTSCHEMA}: an instance made by the
  *                       runner (scenario/instance.h)
  *   resource.template.variable   the template's first {variable}
+ * resource.template_instance is a URI made from a listed template with one
+ * plain {variable}, its value the first that completion/complete offers.
  */
 #ifndef MC_SCENARIO_SHAPES_H
 #define MC_SCENARIO_SHAPES_H
@@ -29,8 +31,11 @@
 
 #include "scenario/fixtures.h"
 
-/* Listed resources read at most while looking for a text or binary one. */
+/* Listed resources read at most while looking for a text or binary one
+ * (and templates whose variable is completed, for a template instance). */
 #define MC_SHAPE_MAX_READS 8
+/* Bytes of a URI made from a template. */
+#define MC_SHAPE_MAX_URI 2048
 
 /* Words for the shape role needs ("a prompt with a required argument"), for
  * reasons and summaries. Never NULL: a role without an entry gets words
@@ -40,6 +45,13 @@ const char *mc_role_shape(const char *role);
 /* The i-th fixture role with a shape (in the order profiles/README.md lists
  * them), or NULL past the last. */
 const char *mc_role_shape_at(size_t i);
+
+/* How the behaviour probe (scenario/runner.h) sees a role whose shape is
+ * behaviour: MC_SEEN_CALL by calling a tool, MC_SEEN_GET by getting a
+ * prompt; 0 for a role it does not see. */
+#define MC_SEEN_CALL 1
+#define MC_SEEN_GET 2
+int mc_role_seen_by(const char *role);
 
 /* True when role (a fixture role of kind TOOL..TEMPLATE) can be filled by a
  * listed item of its shape. */

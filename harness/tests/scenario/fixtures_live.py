@@ -17,7 +17,12 @@ profile alone:
   judged, and a broken rule then fails;
 - `mcpcheck profile --init` writes a profile with the roles the listings fill;
 - a scenario needing a capability an earlier run saw the server not declare
-  is SKIP without a server started for it.
+  is SKIP without a server started for it;
+- a role whose shape is behaviour is filled by a listed tool the behaviour
+  probe saw behave so (--call-tools), and the scenario judges it (a planted
+  bug fails); without --call-tools it stays NOT-VERIFIED and says how to
+  let the tool be seen; a behaviour no listed tool shows, every tool
+  having been called, makes its scenarios SKIP, not applicable.
 """
 import json
 import os
@@ -122,6 +127,46 @@ def shapes(mcpcheck, scenarios, tmp):
     if rc != 0 or not logging or any(s["verdict"] != "SKIP" for s in logging) or not early:
         failures.append(f"capabilities seen: exit {rc}, "
                         f"{[(s['id'], s['verdict'], s.get('reason')) for s in logging][:3]}")
+    failures += behaviours(mcpcheck, scenarios, tmp, catalog)
+    return failures
+
+
+def behaviours(mcpcheck, scenarios, tmp, catalog):
+    """10. Roles seen by calling the server's own tools."""
+    failures = []
+    sc = ["--spec-version", "2025-11-25", "--filter", "progress/increasing", "--filter",
+          "tools/call-text", "--filter", "elicitation/form-accept", "--scenarios", scenarios]
+    rc, rep, out = run(mcpcheck, sc + ["--call-tools", "--"] + catalog + ["--reindex"], tmp,
+                       "seen")
+    got = {s["id"]: s for s in rep["scenarios"]}
+    for sid, role in (("progress/increasing", "role tool.with_progress: `reindex`"),
+                      ("tools/call-text", "role tool.simple_text: `reindex`")):
+        s = got.get(sid, {})
+        if s.get("verdict") != "PASS" or role not in (s.get("fixtures") or "") \
+                or "seen so when used" not in (s.get("fixtures") or ""):
+            failures.append(f"seen: {sid} {s.get('verdict')} fixtures {s.get('fixtures')!r} "
+                            f"reason {s.get('reason')!r}")
+    s = got.get("elicitation/form-accept", {})
+    if s.get("verdict") != "SKIP" or "not applicable" not in (s.get("reason") or "") \
+            or "tool.elicitation" not in (s.get("reason") or ""):
+        failures.append(f"seen: elicitation/form-accept {s.get('verdict')} {s.get('reason')!r}")
+    if rc != 0 or "behaviour probe at 2025-11-25: 2 of 2 tools called" not in out:
+        failures.append(f"seen: exit {rc}; console: {out[:300]!r}")
+
+    # The same tool reporting its progress backwards: the check fails.
+    rc, rep, out = run(mcpcheck, sc + ["--call-tools", "--"] + catalog + ["--reindex-backwards"],
+                       tmp, "seen-bug")
+    failed = [c["id"] for s in rep["scenarios"] for c in s["checks"] if c["verdict"] == "FAIL"]
+    if rc != 1 or not any(f.startswith("progress/") for f in failed):
+        failures.append(f"seen, progress backwards: exit {rc}, failed {failed}")
+
+    # Without --call-tools no tool is called: NOT-VERIFIED, saying how.
+    rc, rep, out = run(mcpcheck, sc + ["--"] + catalog + ["--reindex"], tmp, "unseen")
+    for s in rep["scenarios"]:
+        if s["verdict"] != "NOT-VERIFIED" or "--call-tools" not in (s.get("reason") or ""):
+            failures.append(f"unseen: {s['id']} {s['verdict']} {s.get('reason')!r}")
+    if rc != 0 or len(rep["scenarios"]) != 3:
+        failures.append(f"unseen: exit {rc}, {len(rep['scenarios'])} runs")
     return failures
 
 

@@ -45,7 +45,7 @@ def main():
     used = {}
     for line in p.stdout.splitlines():
         parts = line.split()
-        if len(parts) > 2 and not line.startswith(" ") and parts[1] in ("listing", "profile"):
+        if len(parts) > 2 and not line.startswith(" ") and parts[1] in ("listing", "called", "got", "profile"):
             used[parts[0]] = parts[1]
     text = open(f"{scenarios}/profiles/README.md", encoding="utf-8").read()
     contracts = first_column_roles(section(text, "Contracts"))
