@@ -74,7 +74,8 @@ static const mc_opt_t run_opts[] = {
                      "(docs/gate.md)"),
     MC_OPTION_FLAG(T, call_tools, "call-tools", 0,
                    "scenarios may call every listed tool with arguments made from its "
-                   "inputSchema (tools can have side effects: by default only the "
+                   "inputSchema, and the behaviour probe calls each once to see which "
+                   "roles it fills (tools can have side effects: by default only the "
                    "profile's \"safe_tools\" are called)"),
     MC_OPTION_STRING(T, report_dir, "report-dir", 0, "DIR",
                      "where the reports go (default: " MC_RUN_DEFAULT_REPORT_DIR
@@ -129,9 +130,12 @@ static const mc_opts_spec_t run_spec = {
              "version, and each scenario's own requirements are checked step by step.\n",
     .epilogue =
         "Verdicts: PASS, FAIL (a MUST broken), WARN (a SHOULD broken), INFO (a MAY),\n"
-        "SKIP (capability not declared, or the version lacks a feature), NOT-VERIFIED\n"
-        "(the server does not offer the fixture a scenario needs: roles are looked up in\n"
-        "what the server lists), ERROR (the server crashed, hung or could not start).\n"
+        "SKIP (not applicable: capability not declared, the version lacks a feature, or\n"
+        "nothing the server offers has the shape a scenario needs, every listed item\n"
+        "looked at), NOT-VERIFIED (the fixture a scenario needs could not be found:\n"
+        "roles are looked up in what the server lists and, before the scenarios, in what\n"
+        "its prompts and, with --call-tools, its tools are seen to do), ERROR (the\n"
+        "server crashed, hung or could not start).\n"
         "Exit codes: 0 pass, 1 fail (a finding the gate fails: see --fail-on and --gate;\n"
         "or a stale baseline entry),\n"
         "2 usage, 3 nothing could run, or the run was interrupted before a failure was\n"

@@ -332,6 +332,18 @@ size_t mc_report_console_missing(const mc_report_t *rep, int verbose, char *buf,
         return 0;
     }
     put(&o, "not verified (%zu run%s), by what is missing:\n", total, total == 1 ? "" : "s");
+    {
+        /* The runs that wait on a tool being called: one option fills them
+         * or shows them not applicable. */
+        size_t need_calls = 0;
+        for (i = 0; i < n_ms; i++)
+            if (ms[i].reason != NULL && strstr(ms[i].reason, "--call-tools") != NULL)
+                need_calls += ms[i].count;
+        if (need_calls > 0)
+            put(&o, "  %zu of them wait on a tool being called: with --call-tools every listed "
+                    "tool is called once (arguments from its inputSchema) and seen\n",
+                need_calls);
+    }
     shown = verbose || n_ms <= MC_REPORT_CONSOLE_MISSING ? n_ms : MC_REPORT_CONSOLE_MISSING;
     for (i = 0; i < shown; i++) {
         const mc_report_missing_t *m = &ms[i];
