@@ -1,14 +1,17 @@
 #!/usr/bin/env python3
-"""library_refserver.py MCPCHECK REFSERVER SCENARIOS_DIR [RUN_OPTION...]
+"""library_refserver.py MCPCHECK REFSERVER SCENARIOS_DIR [--keep DIR] [RUN_OPTION...]
 
 The whole scenario library against the reference server: a strict run exits
 0 with no FAIL, WARN, NOT-VERIFIED or ERROR, and the library holds at least
 120 scenarios. Options after the directory go to `mcpcheck run`
 (`--spec-version 2026-07-28`). Prints the run's closing line and its wall
-time.
+time. With --keep, the run's report folder is DIR (emptied first) and stays
+there: schema/differential_traces reads its traces (the ctest fixture
+library-run), which spares the library a second run.
 """
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -25,9 +28,14 @@ EXPECTED_VERSIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "20
 def main():
     mcpcheck, refserver, scenarios = sys.argv[1:4]
     extra = sys.argv[4:]
+    keep = None
+    if extra[:1] == ["--keep"] and len(extra) > 1:
+        keep, extra = extra[1], extra[2:]
+        shutil.rmtree(keep, ignore_errors=True)
     files = [os.path.join(d, f) for d, _, fs in os.walk(scenarios) for f in fs
              if f.endswith(".jsonc") and "/profiles" not in d]
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory() as scratch:
+        tmp = keep or scratch
         started = time.time()
         run = subprocess.run([mcpcheck, "run", "--strict", "--jobs", "2", "--scenarios", scenarios,
                               "--report-dir", tmp, *extra, "--", refserver],

@@ -1,28 +1,39 @@
 #!/usr/bin/env bash
 # test_diff_traces.sh - the bundled MCP schemas against the official ones on
 # every message the scenario library exchanges with the reference server:
-# `mcpcheck run` at each protocol version it runs, then test_schema_diff
-# --traces on the traces it wrote. A version the run does not support yet
-# (exit 2) is reported and left out; at least one version must run.
-# usage: test_diff_traces.sh MCPCHECK REFSERVER TEST_SCHEMA_DIFF BUNDLED_DIR OFFICIAL_DIR
+# test_schema_diff --traces on the traces of each protocol version that
+# scenario/library-refserver's run wrote (it keeps its report in REPORT_DIR,
+# the fixture library-run; the whole library, every version the server
+# speaks). Every version the report says ran must have its traces.
+# usage: test_diff_traces.sh REPORT_DIR TEST_SCHEMA_DIFF BUNDLED_DIR OFFICIAL_DIR
 set -u
-MC=$1 REF=$2 DIFF=$3 BUNDLED=$4 OFFICIAL=$5
+REPORT=$1 DIFF=$2 BUNDLED=$3 OFFICIAL=$4
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 if [ ! -d "$OFFICIAL" ]; then
     echo "FAIL: official schemas not found at $OFFICIAL (the spec is expected at ../shared/spec)"
     exit 1
 fi
+if [ ! -f "$REPORT/report.json" ] || [ ! -d "$REPORT/traces" ]; then
+    echo "FAIL: no report with traces in $REPORT (scenario/library-refserver writes it)"
+    exit 1
+fi
+versions=$(python3 -c 'import json, sys
+print(" ".join(sorted({s["version"] for s in json.load(open(sys.argv[1]))["scenarios"]})))' \
+    "$REPORT/report.json")
 args=()
-for v in 2024-11-05 2025-03-26 2025-06-18 2025-11-25 2026-07-28; do
-    "$MC" run --spec-version "$v" --jobs 2 --report-dir "$T/$v" -- "$REF" >"$T/$v.log" 2>&1
-    rc=$?
-    if [ "$rc" -eq 2 ] || [ ! -d "$T/$v/traces" ]; then
-        echo "note: no run at $v (mcpcheck run exit $rc): $(tail -1 "$T/$v.log")"
-        continue
+for v in $versions; do
+    mkdir -p "$T/$v"
+    for f in "$REPORT/traces/"*"@$v.jsonl"; do
+        [ -f "$f" ] && ln -s "$f" "$T/$v/"
+    done
+    n=$(ls "$T/$v" | wc -l)
+    echo "run at $v: $n traces"
+    if [ "$n" -eq 0 ]; then
+        echo "FAIL: the report lists runs at $v but no trace of them"
+        exit 1
     fi
-    echo "run at $v: $(ls "$T/$v/traces" | wc -l) traces ($(tail -1 "$T/$v.log"))"
-    args+=(--traces "$v" "$T/$v/traces")
+    args+=(--traces "$v" "$T/$v")
 done
 if [ "${#args[@]}" -eq 0 ]; then
     echo "FAIL: no version ran"

@@ -44,6 +44,11 @@ RUN_BUDGET_S = budget(900)
 # It is mcpcheck's constant, not a budget of the test's: not stretched by
 # MCPCHECK_TEST_TIMEOUT_MULTIPLIER.
 STARTUP_BUDGET_S = 30
+# The per-step wait of the banner case's runs, which must find the same
+# things with and without the banner: generous, so that a busy machine cannot
+# turn a slow answer of the conformant server into a finding of one run only
+# (that server answers every request, so the wait is never spent).
+ANSWERED_STEP_MS = str(budget(15000))
 BANNER = "Starting demo MCP server..."
 SPOKEN = "2025-06-18,2025-11-25"
 
@@ -178,8 +183,10 @@ def case_banner(mcpcheck, scenarios, targets):
     plain = [sys.executable, os.path.join(targets, "conformant_server.py")]
     banner = ["/bin/sh", "-c", 'echo "%s"; exec "$0" "$1"' % BANNER] + plain
     with tempfile.TemporaryDirectory() as tmp:
-        a = mcpcheck_run(mcpcheck, scenarios, os.path.join(tmp, "plain"), plain)
-        b = mcpcheck_run(mcpcheck, scenarios, os.path.join(tmp, "banner"), banner)
+        a = mcpcheck_run(mcpcheck, scenarios, os.path.join(tmp, "plain"), plain,
+                         ["--timeout", ANSWERED_STEP_MS])
+        b = mcpcheck_run(mcpcheck, scenarios, os.path.join(tmp, "banner"), banner,
+                         ["--timeout", ANSWERED_STEP_MS])
     for name, (code, out, err, elapsed, report) in (("plain", a), ("banner", b)):
         print("%s: exit %d, %.1f s; %s" % (name, code, elapsed, "\n".join(
             line for line in out.splitlines() if line.startswith("version"))))
