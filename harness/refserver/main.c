@@ -8,6 +8,7 @@
  * from the client) or on SIGTERM/SIGINT.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
 #include <signal.h>
@@ -30,6 +31,11 @@
 #define OUT_FLUSH_AT (256u * 1024u)
 
 static volatile sig_atomic_t g_stop;
+/* The self-pipe: a signal handler writes a byte to [1], and the poll loop
+ * watches [0], so that a signal landing between the g_stop test and poll()
+ * still ends the wait. -1 when not made (the HTTP server, which has its own
+ * wait). */
+static int g_wake[2] = {-1, -1};
 
 typedef struct out_buf {
     char *data;
@@ -45,8 +51,28 @@ typedef struct app {
 
 static void on_signal(int sig)
 {
+    int saved = errno;
+
     (void)sig;
     g_stop = 1;
+    if (g_wake[1] >= 0)
+        (void)!write(g_wake[1], "x", 1);
+    errno = saved;
+}
+
+/* Makes the self-pipe, both ends non-blocking and close-on-exec. */
+static void make_wake_pipe(void)
+{
+    int i;
+
+    if (pipe(g_wake) != 0) {
+        g_wake[0] = g_wake[1] = -1;
+        return;
+    }
+    for (i = 0; i < 2; i++) {
+        fcntl(g_wake[i], F_SETFL, fcntl(g_wake[i], F_GETFL) | O_NONBLOCK);
+        fcntl(g_wake[i], F_SETFD, FD_CLOEXEC);
+    }
 }
 
 /* Writes all of buf to fd, retrying on EINTR. Returns 0 or -1. */
@@ -154,7 +180,7 @@ static int serve(app_t *app)
     while (!g_stop && !app->fatal && !app->out.broken) {
         int64_t deadline = mc_refserver_next_deadline(app->rs);
         int timeout = -1, rc;
-        struct pollfd pfd;
+        struct pollfd pfd[2];
 
         out_flush(&app->out);
         if (deadline >= 0) {
@@ -163,17 +189,24 @@ static int serve(app_t *app)
         }
         if (eof && deadline < 0 && exit_on_eof)
             break;
-        pfd.fd = STDIN_FILENO;
-        pfd.events = POLLIN;
-        pfd.revents = 0;
-        rc = poll(&pfd, eof ? 0 : 1, timeout);
+        /* The self-pipe first; stdin only until it ends (a negative fd is
+         * skipped by poll). */
+        pfd[0].fd = g_wake[0];
+        pfd[0].events = POLLIN;
+        pfd[0].revents = 0;
+        pfd[1].fd = eof ? -1 : STDIN_FILENO;
+        pfd[1].events = POLLIN;
+        pfd[1].revents = 0;
+        rc = poll(pfd, 2, timeout);
         if (rc < 0) {
             if (errno == EINTR)
                 continue;
             fprintf(stderr, "mcpcheck-refserver: poll: %s\n", strerror(errno));
             break;
         }
-        if (rc > 0 && (pfd.revents & (POLLIN | POLLHUP | POLLERR))) {
+        if (pfd[0].revents != 0)
+            continue; /* a signal: g_stop is set */
+        if (rc > 0 && (pfd[1].revents & (POLLIN | POLLHUP | POLLERR))) {
             ssize_t n = read(STDIN_FILENO, buf, MC_READ_CHUNK);
             if (n < 0 && (errno == EINTR || errno == EAGAIN))
                 continue;
@@ -411,6 +444,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "mcpcheck-refserver: %s\n", eb.msg);
         return 2;
     }
+    make_wake_pipe();
     install_signals();
 
     banner = mc_refserver_banner(app.rs);
