@@ -538,6 +538,50 @@ mc_role_status_t mc_fixture_resolve(mc_session_t *s, mc_offer_t *o, const mc_fix
     return resolve_fixture(s, o, opts, role, kind, value, &item, &picked, why, n, srv_rc);
 }
 
+mc_role_status_t mc_fixture_presolve(const mc_fixture_opts_t *opts, const char *role, char *why,
+                                     size_t n, int *decided)
+{
+    char base[128], named_why[512];
+    mc_role_kind_t kind = mc_role_kind(role, base, sizeof(base));
+    json_object *b = opts->behaviours, *val, *names;
+    const char *name;
+    size_t i, m;
+
+    *decided = 0;
+    if (kind == MC_ROLE_DATA && strcmp(base, role) != 0)
+        kind = mc_role_kind(base, base, sizeof(base));
+    if (b == NULL || (kind != MC_ROLE_TOOL && kind != MC_ROLE_PROMPT) || !mc_role_seen_by(base))
+        return MC_ROLE_OFFERED;
+    names = mc_json_get(mc_json_get(b, "listed"), kind == MC_ROLE_TOOL ? "tools" : "prompts");
+    if (!json_object_is_type(names, json_type_array))
+        return MC_ROLE_OFFERED; /* the list was not walked */
+    *decided = 1;
+    if (mc_json_get(mc_json_get(b, "roles"), base) != NULL)
+        return MC_ROLE_OFFERED; /* an item was seen doing it */
+    val = mc_json_get(opts->roles, base);
+    name = json_object_is_type(val, json_type_string) ? json_object_get_string(val) : NULL;
+    named_why[0] = '\0';
+    if (val != NULL && name == NULL) {
+        *decided = 0; /* resolving says why the profile's value is wrong */
+        return MC_ROLE_OFFERED;
+    }
+    m = json_object_array_length(names);
+    for (i = 0; name != NULL && i < m; i++)
+        if (strcmp(json_object_get_string(json_object_array_get_idx(names, i)), name) == 0)
+            return MC_ROLE_OFFERED; /* the profile's fixture is listed */
+    if (name != NULL) {
+        int k = kind == MC_ROLE_TOOL ? L_TOOLS : L_PROMPTS;
+        snprintf(named_why, sizeof(named_why),
+                 "fixture `%.120s` (role %s) is not offered by the server (%s lists %zu)", name,
+                 base, lists[k].method, m);
+        if (opts->user_profile) {
+            snprintf(why, n, "%s", named_why);
+            return MC_ROLE_NOT_OFFERED;
+        }
+    }
+    return unseen(opts, base, named_why, why, n);
+}
+
 /* The roles picked by their shape so far, in words (empty when none). */
 const char *mc_offer_note(const mc_offer_t *o)
 {

@@ -122,6 +122,19 @@ mc_role_status_t mc_fixture_resolve(mc_session_t *s, mc_offer_t *offer,
                                     const mc_fixture_opts_t *opts, const char *role,
                                     json_object **value, char *why, size_t n, int *session_rc);
 
+/*
+ * Decides role without a session, from what the behaviour probe saw at the
+ * version (opts->behaviours with its "listed" names): for a role the probe
+ * sees (scenario/shapes.h, mc_role_seen_by) whose list it walked, the
+ * status mc_fixture_resolve would give on a server listing the same: a
+ * status other than MC_ROLE_OFFERED with why as resolving would say it.
+ * MC_ROLE_OFFERED means the role may be filled (*decided set: the profile's
+ * fixture is listed, or an item was seen doing it), or cannot be decided
+ * without the server (*decided cleared: every other role).
+ */
+mc_role_status_t mc_fixture_presolve(const mc_fixture_opts_t *opts, const char *role, char *why,
+                                     size_t n, int *decided);
+
 /* --- for shapes.c --- */
 
 /* Makes sure list k (MC_LIST_*) is walked, the server declaring its

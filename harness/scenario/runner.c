@@ -21,6 +21,7 @@
 #include "core/limits.h"
 #include "core/version.h"
 #include "judge/builtin.h"
+#include "scenario/fixtures.h"
 #include "scenario/instance.h"
 #include "scenario/httprun.h"
 #include "scenario/runner_int.h"
@@ -305,6 +306,54 @@ static int spoken(const mc_runner_opts_t *o, const char *version)
  * at the version saw the server not declare (runner_caps.c). Returns 0 to
  * go on, -1 when the result says why not.
  */
+/*
+ * The roles a scenario needs, decided before a server is started from what
+ * the behaviour probe saw at want_version (mc_fixture_presolve), when the
+ * outcome is the one resolving them on a fresh server would give: the
+ * probe's server declared every capability the scenario requires, and the
+ * roles before the deciding one are known to be filled. -1 with the
+ * verdict set (SKIP for an absent shape, NOT-VERIFIED otherwise), else 0.
+ */
+static int roles_gate(rctx_t *c, const char *want_version)
+{
+    const mc_scenario_t *sc = c->sc;
+    json_object *b = mc_json_get(c->o->behaviours, want_version);
+    mc_fixture_opts_t fo;
+    size_t i, n = sc->requires_caps != NULL ? json_object_array_length(sc->requires_caps) : 0;
+
+    if (b == NULL || sc->manual_init || sc->client_version != NULL || sc->n_roles == 0)
+        return 0;
+    for (i = 0; i < n; i++)
+        if (!mc__runner_server_has(mc_json_get(b, "capabilities"),
+                                   json_object_get_string(
+                                       json_object_array_get_idx(sc->requires_caps, i))))
+            return 0;
+    memset(&fo, 0, sizeof(fo));
+    fo.roles = c->o->roles;
+    fo.safe_tools = c->o->safe_tools;
+    fo.call_tools = c->o->call_tools;
+    fo.user_profile = c->o->user_profile;
+    fo.behaviours = b;
+    for (i = 0; i < sc->n_roles; i++) {
+        char why[512];
+        int decided;
+        mc_role_status_t st = mc_fixture_presolve(&fo, sc->roles[i], why, sizeof(why), &decided);
+        if (st == MC_ROLE_OFFERED && decided)
+            continue;
+        if (st == MC_ROLE_OFFERED)
+            return 0;
+        mc_sresult_set(c->res, st == MC_ROLE_ABSENT ? MC_SKIP : MC_NOT_VERIFIED,
+                       "%s (from what the behaviour probe saw; no server was started for this one)",
+                       why);
+        if (st != MC_ROLE_ABSENT) {
+            free(c->res->role);
+            c->res->role = strdup(sc->roles[i]);
+        }
+        return -1;
+    }
+    return 0;
+}
+
 static int gate_before_start(rctx_t *c, const char *want_version)
 {
     const mc_scenario_t *sc = c->sc;
@@ -347,7 +396,9 @@ static int gate_before_start(rctx_t *c, const char *want_version)
             }
         }
     }
-    return mc__runner_caps_gate(c, want_version);
+    if (mc__runner_caps_gate(c, want_version) != 0)
+        return -1;
+    return roles_gate(c, want_version);
 }
 
 /* The scenario's canned answers to server requests, with variables filled

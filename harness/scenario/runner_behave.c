@@ -394,6 +394,36 @@ static int get_prompts(rctx_t *c, mc_offer_t *offer, const mc_fixture_opts_t *fo
     return 0;
 }
 
+/* Keeps in out what a scenario's roles can be decided from before its
+ * server is started (mc_fixture_presolve): the capabilities declared and
+ * the names of the tools and prompts listed (the lists the probe walked). */
+static void keep_listing(rctx_t *c, const mc_offer_t *offer, json_object *out)
+{
+    static const struct {
+        int k;
+        const char *name;
+    } kept[] = {{MC_LIST_TOOLS, "tools"}, {MC_LIST_PROMPTS, "prompts"}};
+    json_object *listed = json_object_new_object(), *caps = NULL;
+    size_t i, j;
+
+    if (c->s.server_caps != NULL && json_object_deep_copy(c->s.server_caps, &caps, NULL) == 0)
+        json_object_object_add(out, "capabilities", caps);
+    for (i = 0; listed != NULL && i < sizeof(kept) / sizeof(kept[0]); i++) {
+        json_object *items = offer->state[kept[i].k] == 1 ? offer->items[kept[i].k] : NULL;
+        json_object *names;
+        if (items == NULL)
+            continue;
+        names = json_object_new_array();
+        for (j = 0; names != NULL && j < json_object_array_length(items); j++) {
+            const char *v = mc_json_get_str(json_object_array_get_idx(items, j), "name");
+            if (v != NULL)
+                json_object_array_add(names, json_object_new_string(v));
+        }
+        json_object_object_add(listed, kept[i].name, names);
+    }
+    json_object_object_add(out, "listed", listed);
+}
+
 void mc__runner_behave(rctx_t *c)
 {
     json_object *roles = json_object_new_object(), *out = c->behave;
@@ -425,6 +455,7 @@ void mc__runner_behave(rctx_t *c)
         goto done;
     ok = 1;
 done:
+    keep_listing(c, &offer, out);
     if (!ok)
         json_object_object_add(out, "failed",
                                json_object_new_string(c->res->reason != NULL ? c->res->reason
