@@ -266,6 +266,12 @@ static const rs_bug_catch_t rs_catches[] = {
     {"meta-traceparent-malformed", "wire/meta-trace-context", "resources/icons"},
     {"extension-id-unprefixed", "wire/extension-id-format", "lifecycle/discover"},
     {"result-no-server-info", "wire/result-server-info", "resources/icons"},
+    {"task-progress-token-changed", "tasks/progress/same-token,wire/progress-active-token",
+     "tasks/progress"},
+    {"task-progress-after-terminal", "tasks/progress/stops-at-terminal,wire/progress-active-token",
+     "tasks/progress"},
+    {"task-progress-no-related-meta",
+     "tasks/related-task/in-task-messages,tasks/related-task/in-task-meta", "tasks/progress"},
 };
 
 static const rs_bug_catch_t *find(const char *name)

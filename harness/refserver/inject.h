@@ -357,6 +357,15 @@
     XX(TASK_RESULT_NOT_BLOCKING, "task-result-not-blocking", "MUST",                               \
        "tasks/result of a working test_task_tool answers at once, the task still working",        \
        "2025-11-25/basic/utilities/tasks#result-retrieval")                                        \
+    XX(TASK_PROGRESS_TOKEN_CHANGED, "task-progress-token-changed", "MUST",                         \
+       "a task's progress notifications carry its taskId instead of the call's progressToken",    \
+       "2025-11-25/basic/utilities/progress#behavior-requirements")                                \
+    XX(TASK_PROGRESS_AFTER_TERMINAL, "task-progress-after-terminal", "MUST",                       \
+       "tasks/get of a completed task is preceded by one more progress notification for it",      \
+       "2025-11-25/basic/utilities/progress#behavior-requirements")                                \
+    XX(TASK_PROGRESS_NO_RELATED, "task-progress-no-related-meta", "MUST",                          \
+       "a task's progress notifications carry no related-task _meta",                              \
+       "2025-11-25/basic/utilities/tasks#associating-task-related-messages")                       \
     /* the stateless protocol (2026-07-28) */                                                     \
     XX(RESULT_TYPE_MISSING, "result-type-missing", "MUST",                                         \
        "2026-07-28 results lack resultType", "2026-07-28/basic#result-responses")                 \

@@ -7,7 +7,9 @@
  * "optional") answers a plain call at once; run as a task it stays working
  * until tasks/result asks for its result, which runs it then: a task's
  * course never depends on time, so a client sees "working" right after the
- * CreateTaskResult whatever the machine's load. test_task_held (taskSupport
+ * CreateTaskResult whatever the machine's load; given a progressToken, the
+ * task reports progress once under it as it runs, with the related-task
+ * metadata (the token lasts as long as the task). test_task_held (taskSupport
  * "required") runs only as a task and stays working until tasks/cancel; a
  * tasks/result for it is held (the page: it "MUST block the response until
  * the task reaches a terminal status") and answered when it is cancelled.
@@ -41,6 +43,7 @@ struct rs_task {
     json_object *result; /* owned: the final result once terminal, or NULL */
     int failed_rpc;      /* the underlying request ended with a JSON-RPC error */
     json_object *waiters[RS_TASK_MAX_WAITERS]; /* owned: ids of held tasks/result requests */
+    json_object *token; /* owned: the progressToken of the call that created it, or NULL */
 };
 
 /* The cursor tag of tasks/list: past the lists of the response cache
@@ -160,6 +163,7 @@ static void task_clear(rs_task_t *t)
     int w;
 
     json_object_put(t->result);
+    json_object_put(t->token);
     for (w = 0; w < RS_TASK_MAX_WAITERS; w++)
         json_object_put(t->waiters[w]);
     memset(t, 0, sizeof(*t));
@@ -219,6 +223,35 @@ static json_object *task_object(mc_refserver_t *rs, const rs_task_t *t)
     return o;
 }
 
+/* Reports the progress of t under the progressToken of the call that
+ * created it, which lasts as long as the task (2025-11-25
+ * basic/utilities/progress#behavior-requirements), with the related-task
+ * metadata of every message related to a task
+ * (basic/utilities/tasks#associating-task-related-messages). Nothing when
+ * the call gave no token. */
+static void task_progress(mc_refserver_t *rs, const rs_task_t *t, int progress, const char *message)
+{
+    json_object *p, *meta, *rel;
+
+    if (t->token == NULL)
+        return;
+    p = json_object_new_object();
+    if (rs_bug_on(rs, TASK_PROGRESS_TOKEN_CHANGED))
+        mc__rs_put_str(rs, p, "progressToken", t->id);
+    else
+        mc__rs_put(rs, p, "progressToken", json_object_get(t->token));
+    mc__rs_put(rs, p, "progress", json_object_new_int(progress));
+    mc__rs_put_str(rs, p, "message", message);
+    if (!rs_bug_on(rs, TASK_PROGRESS_NO_RELATED)) {
+        meta = json_object_new_object();
+        rel = json_object_new_object();
+        mc__rs_put_str(rs, rel, "taskId", t->id);
+        mc__rs_put(rs, meta, RELATED_TASK, rel);
+        mc__rs_put(rs, p, "_meta", meta);
+    }
+    mc__rs_notify(rs, "notifications/progress", p);
+}
+
 /* Sets t's status, its final result (consumed) and lastUpdatedAt. */
 static void task_finish(mc_refserver_t *rs, rs_task_t *t, rs_task_status_t status,
                         json_object *result)
@@ -274,8 +307,10 @@ static int64_t task_ttl(json_object *task)
     return ttl > RS_TASK_MAX_TTL_MS ? RS_TASK_MAX_TTL_MS : ttl;
 }
 
-/* Creates a task for task tool k and answers id with a CreateTaskResult. */
-static void task_create(mc_refserver_t *rs, json_object *id, int k, json_object *task)
+/* Creates a task for task tool k and answers id with a CreateTaskResult;
+ * token (borrowed, may be NULL) is the call's progressToken. */
+static void task_create(mc_refserver_t *rs, json_object *id, int k, json_object *task,
+                        json_object *token)
 {
     rs_task_t *t = task_slot(rs);
     json_object *res;
@@ -293,6 +328,7 @@ static void task_create(mc_refserver_t *rs, json_object *id, int k, json_object 
     h = ((2166136261u ^ n) * 16777619u ^ 0x7461736bu) * 16777619u;
     snprintf(t->id, sizeof(t->id), "task-%u-%08x", (unsigned)n, (unsigned)h);
     t->tool = k;
+    t->token = token != NULL ? json_object_get(token) : NULL;
     t->ttl = task_ttl(task);
     now_text(rs, t->created, sizeof(t->created));
     memcpy(t->updated, t->created, sizeof(t->updated));
@@ -306,9 +342,14 @@ static void task_create(mc_refserver_t *rs, json_object *id, int k, json_object 
 
 void mc__rs_task_tool_call(mc_refserver_t *rs, json_object *id, int k, json_object *params)
 {
-    json_object *task = NULL;
+    json_object *task = NULL, *meta, *token = NULL;
     char msg[160];
 
+    if (json_object_object_get_ex(params, "_meta", &meta) &&
+        json_object_is_type(meta, json_type_object) &&
+        json_object_object_get_ex(meta, "progressToken", &token) &&
+        !json_object_is_type(token, json_type_string) && !json_object_is_type(token, json_type_int))
+        token = NULL; /* ProgressToken: a string or an integer */
     if (json_object_object_get_ex(params, "task", &task) && task != NULL) {
         if (!json_object_is_type(task, json_type_object)) {
             mc__rs_error(rs, id, MC_RPC_INVALID_PARAMS, "params.task must be an object", NULL);
@@ -317,7 +358,7 @@ void mc__rs_task_tool_call(mc_refserver_t *rs, json_object *id, int k, json_obje
         if (rs_bug_on(rs, TASK_CALL_ANSWERED_PLAINLY))
             mc__rs_result(rs, id, mc__rs_tool_text(rs, TASK_TOOL_TEXT));
         else
-            task_create(rs, id, k, task);
+            task_create(rs, id, k, task, token);
         return;
     }
     if (strcmp(task_tools[k].support, "required") == 0 && !rs_bug_on(rs, TASK_REQUIRED_RUN)) {
@@ -396,6 +437,8 @@ static void tasks_get(mc_refserver_t *rs, json_object *id, json_object *params)
 
     if (t == NULL)
         return;
+    if (t->status != RS_TASK_WORKING && rs_bug_on(rs, TASK_PROGRESS_AFTER_TERMINAL))
+        task_progress(rs, t, 2, "after the end");
     o = task_object(rs, t);
     if (rs_bug_on(rs, TASK_GET_NO_TTL))
         json_object_object_del(o, "ttl");
@@ -423,7 +466,9 @@ static void tasks_result(mc_refserver_t *rs, json_object *id, json_object *param
             task_answer(rs, t, id);
             return;
         }
-        /* test_task_tool runs when its result is asked for. */
+        /* test_task_tool runs when its result is asked for, and says so
+         * under the call's progressToken before it ends. */
+        task_progress(rs, t, 1, "The task tool ran");
         task_finish(rs, t, RS_TASK_COMPLETED, mc__rs_tool_text(rs, TASK_TOOL_TEXT));
     }
     if (t->status != RS_TASK_WORKING) {
