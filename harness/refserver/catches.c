@@ -272,6 +272,8 @@ static const rs_bug_catch_t rs_catches[] = {
      "tasks/progress"},
     {"task-progress-no-related-meta",
      "tasks/related-task/in-task-messages,tasks/related-task/in-task-meta", "tasks/progress"},
+    {"task-status-related-meta", "tasks/status-notification/no-related-task",
+     "tasks/lifecycle,tasks/cancel"},
 };
 
 static const rs_bug_catch_t *find(const char *name)

@@ -366,6 +366,9 @@
     XX(TASK_PROGRESS_NO_RELATED, "task-progress-no-related-meta", "MUST",                          \
        "a task's progress notifications carry no related-task _meta",                              \
        "2025-11-25/basic/utilities/tasks#associating-task-related-messages")                       \
+    XX(TASK_STATUS_RELATED, "task-status-related-meta", "SHOULD",                                  \
+       "notifications/tasks/status carries the related-task _meta",                                \
+       "2025-11-25/basic/utilities/tasks#task-notifications")                                      \
     /* the stateless protocol (2026-07-28) */                                                     \
     XX(RESULT_TYPE_MISSING, "result-type-missing", "MUST",                                         \
        "2026-07-28 results lack resultType", "2026-07-28/basic#result-responses")                 \

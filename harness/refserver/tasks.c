@@ -9,7 +9,9 @@
  * course never depends on time, so a client sees "working" right after the
  * CreateTaskResult whatever the machine's load; given a progressToken, the
  * task reports progress once under it as it runs, with the related-task
- * metadata (the token lasts as long as the task). test_task_held (taskSupport
+ * metadata (the token lasts as long as the task). Every change of a task's
+ * status to a terminal one is told with notifications/tasks/status.
+ * test_task_held (taskSupport
  * "required") runs only as a task and stays working until tasks/cancel; a
  * tasks/result for it is held (the page: it "MUST block the response until
  * the task reaches a terminal status") and answered when it is cancelled.
@@ -252,14 +254,27 @@ static void task_progress(mc_refserver_t *rs, const rs_task_t *t, int progress, 
     mc__rs_notify(rs, "notifications/progress", p);
 }
 
-/* Sets t's status, its final result (consumed) and lastUpdatedAt. */
+/* Sets t's status, its final result (consumed) and lastUpdatedAt, and tells
+ * the requestor with notifications/tasks/status (basic/utilities/tasks#task-notifications:
+ * receivers MAY), which carries the full task and no related-task metadata. */
 static void task_finish(mc_refserver_t *rs, rs_task_t *t, rs_task_status_t status,
                         json_object *result)
 {
+    json_object *p, *meta, *rel;
+
     json_object_put(t->result);
     t->result = result;
     t->status = status;
     now_text(rs, t->updated, sizeof(t->updated));
+    p = task_object(rs, t);
+    if (rs_bug_on(rs, TASK_STATUS_RELATED)) {
+        meta = json_object_new_object();
+        rel = json_object_new_object();
+        mc__rs_put_str(rs, rel, "taskId", t->id);
+        mc__rs_put(rs, meta, RELATED_TASK, rel);
+        mc__rs_put(rs, p, "_meta", meta);
+    }
+    mc__rs_notify(rs, "notifications/tasks/status", p);
 }
 
 /* Answers id with t's final result and the related-task metadata. */
