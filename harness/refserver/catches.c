@@ -274,6 +274,11 @@ static const rs_bug_catch_t rs_catches[] = {
      "tasks/related-task/in-task-messages,tasks/related-task/in-task-meta", "tasks/progress"},
     {"task-status-related-meta", "tasks/status-notification/no-related-task",
      "tasks/lifecycle,tasks/cancel"},
+    {"task-input-not-required", "tasks/input-required/status", "tasks/input-required"},
+    {"task-elicit-no-related-meta",
+     "tasks/input-required/related-task,tasks/related-task/elicitation-shares-id,"
+     "tasks/related-task/in-task-messages,tasks/related-task/in-task-meta",
+     "tasks/input-required"},
 };
 
 static const rs_bug_catch_t *find(const char *name)

@@ -369,6 +369,12 @@
     XX(TASK_STATUS_RELATED, "task-status-related-meta", "SHOULD",                                  \
        "notifications/tasks/status carries the related-task _meta",                                \
        "2025-11-25/basic/utilities/tasks#task-notifications")                                      \
+    XX(TASK_INPUT_NOT_REQUIRED, "task-input-not-required", "SHOULD",                               \
+       "test_task_elicit's task stays working while it needs the client's input",                 \
+       "2025-11-25/basic/utilities/tasks#input-required-status")                                   \
+    XX(TASK_ELICIT_NO_RELATED, "task-elicit-no-related-meta", "MUST",                              \
+       "test_task_elicit's elicitation/create carries no related-task _meta",                      \
+       "2025-11-25/basic/utilities/tasks#input-required-status")                                   \
     /* the stateless protocol (2026-07-28) */                                                     \
     XX(RESULT_TYPE_MISSING, "result-type-missing", "MUST",                                         \
        "2026-07-28 results lack resultType", "2026-07-28/basic#result-responses")                 \

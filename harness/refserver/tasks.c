@@ -29,10 +29,15 @@ typedef enum rs_task_status {
     RS_TASK_WORKING = 0,
     RS_TASK_COMPLETED,
     RS_TASK_FAILED,
-    RS_TASK_CANCELLED
+    RS_TASK_CANCELLED,
+    RS_TASK_INPUT_REQUIRED
 } rs_task_status_t;
 
-static const char *const status_names[] = {"working", "completed", "failed", "cancelled"};
+static const char *const status_names[] = {"working", "completed", "failed", "cancelled",
+                                           "input_required"};
+
+/* Completed, failed and cancelled are terminal (basic/utilities/tasks#task-status-lifecycle). */
+#define TERMINAL(st) ((st) != RS_TASK_WORKING && (st) != RS_TASK_INPUT_REQUIRED)
 
 struct rs_task {
     int used;
@@ -46,6 +51,7 @@ struct rs_task {
     int failed_rpc;      /* the underlying request ended with a JSON-RPC error */
     json_object *waiters[RS_TASK_MAX_WAITERS]; /* owned: ids of held tasks/result requests */
     json_object *token; /* owned: the progressToken of the call that created it, or NULL */
+    int64_t asked;      /* the id of the elicitation/create it sent, 0 for none */
 };
 
 /* The cursor tag of tasks/list: past the lists of the response cache
@@ -68,12 +74,18 @@ static const struct {
      "Fails with a JSON-RPC error (-32603); run as a task, the task fails when tasks/result asks "
      "for its result",
      "optional"},
+    {"test_task_elicit", "Task asking for input",
+     "Runs only as a task, which needs the client's confirmation: input_required until its "
+     "elicitation/create, sent when tasks/result is called, is answered",
+     "required"},
 };
 #define RS_TASK_TOOLS ((int)(sizeof(task_tools) / sizeof(task_tools[0])))
 #define TASK_TOOL_TEXT "The task tool ran"
 /* test_task_failing: its index, and the error every run of it ends with. */
 #define TASK_TOOL_FAILING 2
 #define TASK_FAILING_MESSAGE "test_task_failing always fails"
+/* test_task_elicit: its index. */
+#define TASK_TOOL_ELICIT 3
 
 int mc__rs_tasks_on(const mc_refserver_t *rs)
 {
@@ -186,7 +198,7 @@ static rs_task_t *task_slot(mc_refserver_t *rs)
         rs_task_t *t = &rs->tasks[i];
         if (!t->used)
             return t;
-        if (t->status != RS_TASK_WORKING && (old == NULL || t->serial < old->serial))
+        if (TERMINAL(t->status) && (old == NULL || t->serial < old->serial))
             old = t;
     }
     if (old != NULL)
@@ -204,6 +216,16 @@ void mc__rs_tasks_free(mc_refserver_t *rs)
     rs->tasks = NULL;
 }
 
+/* Puts the related-task metadata of task id in o's _meta (o has none yet). */
+static void put_related(mc_refserver_t *rs, json_object *o, const char *id)
+{
+    json_object *meta = json_object_new_object(), *rel = json_object_new_object();
+
+    mc__rs_put_str(rs, rel, "taskId", id);
+    mc__rs_put(rs, meta, RELATED_TASK, rel);
+    mc__rs_put(rs, o, "_meta", meta);
+}
+
 /* The Task object of t (tasks/get, tasks/cancel, tasks/list, CreateTaskResult). */
 static json_object *task_object(mc_refserver_t *rs, const rs_task_t *t)
 {
@@ -217,7 +239,10 @@ static json_object *task_object(mc_refserver_t *rs, const rs_task_t *t)
     if (t->status == RS_TASK_CANCELLED)
         mc__rs_put_str(rs, o, "statusMessage", "The task was cancelled by request.");
     if (t->status == RS_TASK_FAILED && !rs_bug_on(rs, TASK_FAILED_NO_STATUS_MESSAGE))
-        mc__rs_put_str(rs, o, "statusMessage", "Tool execution failed: " TASK_FAILING_MESSAGE);
+        mc__rs_put_str(rs, o, "statusMessage",
+                       t->tool == TASK_TOOL_FAILING
+                           ? "Tool execution failed: " TASK_FAILING_MESSAGE
+                           : "Tool execution failed: the client's input could not be had");
     mc__rs_put_str(rs, o, "createdAt", t->created);
     mc__rs_put_str(rs, o, "lastUpdatedAt", t->updated);
     mc__rs_put(rs, o, "ttl", json_object_new_int64(t->ttl));
@@ -233,7 +258,7 @@ static json_object *task_object(mc_refserver_t *rs, const rs_task_t *t)
  * the call gave no token. */
 static void task_progress(mc_refserver_t *rs, const rs_task_t *t, int progress, const char *message)
 {
-    json_object *p, *meta, *rel;
+    json_object *p;
 
     if (t->token == NULL)
         return;
@@ -244,43 +269,39 @@ static void task_progress(mc_refserver_t *rs, const rs_task_t *t, int progress, 
         mc__rs_put(rs, p, "progressToken", json_object_get(t->token));
     mc__rs_put(rs, p, "progress", json_object_new_int(progress));
     mc__rs_put_str(rs, p, "message", message);
-    if (!rs_bug_on(rs, TASK_PROGRESS_NO_RELATED)) {
-        meta = json_object_new_object();
-        rel = json_object_new_object();
-        mc__rs_put_str(rs, rel, "taskId", t->id);
-        mc__rs_put(rs, meta, RELATED_TASK, rel);
-        mc__rs_put(rs, p, "_meta", meta);
-    }
+    if (!rs_bug_on(rs, TASK_PROGRESS_NO_RELATED))
+        put_related(rs, p, t->id);
     mc__rs_notify(rs, "notifications/progress", p);
 }
 
-/* Sets t's status, its final result (consumed) and lastUpdatedAt, and tells
- * the requestor with notifications/tasks/status (basic/utilities/tasks#task-notifications:
+/* Sets t's status and lastUpdatedAt, and tells the requestor with
+ * notifications/tasks/status (basic/utilities/tasks#task-notifications:
  * receivers MAY), which carries the full task and no related-task metadata. */
-static void task_finish(mc_refserver_t *rs, rs_task_t *t, rs_task_status_t status,
-                        json_object *result)
+static void task_status(mc_refserver_t *rs, rs_task_t *t, rs_task_status_t status)
 {
-    json_object *p, *meta, *rel;
+    json_object *p;
 
-    json_object_put(t->result);
-    t->result = result;
     t->status = status;
     now_text(rs, t->updated, sizeof(t->updated));
     p = task_object(rs, t);
-    if (rs_bug_on(rs, TASK_STATUS_RELATED)) {
-        meta = json_object_new_object();
-        rel = json_object_new_object();
-        mc__rs_put_str(rs, rel, "taskId", t->id);
-        mc__rs_put(rs, meta, RELATED_TASK, rel);
-        mc__rs_put(rs, p, "_meta", meta);
-    }
+    if (rs_bug_on(rs, TASK_STATUS_RELATED))
+        put_related(rs, p, t->id);
     mc__rs_notify(rs, "notifications/tasks/status", p);
+}
+
+/* Sets t's final result (consumed) and its terminal status. */
+static void task_finish(mc_refserver_t *rs, rs_task_t *t, rs_task_status_t status,
+                        json_object *result)
+{
+    json_object_put(t->result);
+    t->result = result;
+    task_status(rs, t, status);
 }
 
 /* Answers id with t's final result and the related-task metadata. */
 static void task_answer(mc_refserver_t *rs, rs_task_t *t, json_object *id)
 {
-    json_object *res = json_object_new_object(), *meta, *rel;
+    json_object *res = json_object_new_object();
 
     if (t->failed_rpc && !rs_bug_on(rs, TASK_ERROR_NOT_RETURNED)) {
         json_object_put(res);
@@ -296,14 +317,89 @@ static void task_answer(mc_refserver_t *rs, rs_task_t *t, json_object *id)
     {
         mc__rs_put(rs, res, k, json_object_get(v));
     }
-    if (!rs_bug_on(rs, TASK_RESULT_NO_RELATED)) {
-        meta = json_object_new_object();
-        rel = json_object_new_object();
-        mc__rs_put_str(rs, rel, "taskId", t->id);
-        mc__rs_put(rs, meta, RELATED_TASK, rel);
-        mc__rs_put(rs, res, "_meta", meta);
-    }
+    if (!rs_bug_on(rs, TASK_RESULT_NO_RELATED))
+        put_related(rs, res, t->id);
     mc__rs_result(rs, id, res);
+}
+
+/* Answers every tasks/result held for t (now terminal). */
+static void task_release(mc_refserver_t *rs, rs_task_t *t)
+{
+    int w;
+
+    for (w = 0; w < RS_TASK_MAX_WAITERS; w++) {
+        if (t->waiters[w] != NULL) {
+            task_answer(rs, t, t->waiters[w]);
+            json_object_put(t->waiters[w]);
+            t->waiters[w] = NULL;
+        }
+    }
+}
+
+/* test_task_elicit asks the client for its confirmation with a form-mode
+ * elicitation/create that carries the related-task metadata
+ * (basic/utilities/tasks#input-required-status). A session whose client
+ * cannot be asked fails the task. */
+static void task_ask(mc_refserver_t *rs, rs_task_t *t)
+{
+    json_object *p, *schema, *props, *confirm, *req;
+
+    if (!rs->cap_elicit_form || rs->phase != RS_PHASE_READY) {
+        task_finish(rs, t, RS_TASK_FAILED,
+                    mc__rs_tool_error(rs, "the task needs the client's input, and the client "
+                                          "did not declare elicitation (form mode)"));
+        return;
+    }
+    confirm = json_object_new_object();
+    mc__rs_put_str(rs, confirm, "type", "boolean");
+    mc__rs_put_str(rs, confirm, "description", "Go on with the task");
+    props = json_object_new_object();
+    mc__rs_put(rs, props, "confirm", confirm);
+    req = json_object_new_array();
+    json_object_array_add(req, json_object_new_string("confirm"));
+    schema = json_object_new_object();
+    mc__rs_put_str(rs, schema, "type", "object");
+    mc__rs_put(rs, schema, "properties", props);
+    mc__rs_put(rs, schema, "required", req);
+    p = json_object_new_object();
+    mc__rs_put_str(rs, p, "mode", "form");
+    mc__rs_put_str(rs, p, "message", "test_task_elicit needs your confirmation to go on");
+    mc__rs_put(rs, p, "requestedSchema", schema);
+    if (!rs_bug_on(rs, TASK_ELICIT_NO_RELATED))
+        put_related(rs, p, t->id);
+    if (mc__rs_client_request(rs, NULL, "elicitation/create", p) != MC_OK) {
+        task_finish(rs, t, RS_TASK_FAILED,
+                    mc__rs_tool_error(rs, "too many requests to the client are outstanding"));
+        return;
+    }
+    t->asked = rs->last_out_id;
+}
+
+int mc__rs_task_input(mc_refserver_t *rs, int64_t id, const mc_msg_t *msg)
+{
+    rs_task_t *t = NULL;
+    const char *action;
+    char text[160];
+    int i;
+
+    for (i = 0; rs->tasks != NULL && i < RS_MAX_TASKS && t == NULL; i++)
+        if (rs->tasks[i].used && rs->tasks[i].asked == id && !TERMINAL(rs->tasks[i].status))
+            t = &rs->tasks[i];
+    if (t == NULL)
+        return 0;
+    /* The input is in: the task works again, and ends with the answer. */
+    if (t->status == RS_TASK_INPUT_REQUIRED)
+        task_status(rs, t, RS_TASK_WORKING);
+    action = msg->kind == MC_MSG_RESULT ? mc__rs_get_str(msg->result, "action") : NULL;
+    if (action == NULL) {
+        task_finish(rs, t, RS_TASK_FAILED,
+                    mc__rs_tool_error(rs, "the client did not answer the task's elicitation"));
+    } else {
+        snprintf(text, sizeof(text), "The client answered the task's elicitation: %.40s", action);
+        task_finish(rs, t, RS_TASK_COMPLETED, mc__rs_tool_text(rs, text));
+    }
+    task_release(rs, t);
+    return 1;
 }
 
 /* The requested retention: params.task.ttl when it is a non-negative
@@ -353,6 +449,10 @@ static void task_create(mc_refserver_t *rs, json_object *id, int k, json_object 
         task_finish(rs, t, RS_TASK_COMPLETED, mc__rs_tool_text(rs, TASK_TOOL_TEXT));
     mc__rs_put(rs, res, "task", task_object(rs, t));
     mc__rs_result(rs, id, res);
+    /* test_task_elicit needs the client's input before anything else
+     * (basic/utilities/tasks#input-required-status). */
+    if (k == TASK_TOOL_ELICIT && !rs_bug_on(rs, TASK_INPUT_NOT_REQUIRED))
+        task_status(rs, t, RS_TASK_INPUT_REQUIRED);
 }
 
 void mc__rs_task_tool_call(mc_refserver_t *rs, json_object *id, int k, json_object *params)
@@ -434,15 +534,8 @@ static rs_task_t *task_of(mc_refserver_t *rs, json_object *id, json_object *para
  * tasks/list or tasks/cancel carries the related-task _meta of task id. */
 static void ops_related(mc_refserver_t *rs, json_object *res, const char *id)
 {
-    json_object *meta, *rel;
-
-    if (!rs_bug_on(rs, TASK_RELATED_ON_OPS) || id == NULL)
-        return;
-    meta = json_object_new_object();
-    rel = json_object_new_object();
-    mc__rs_put_str(rs, rel, "taskId", id);
-    mc__rs_put(rs, meta, RELATED_TASK, rel);
-    mc__rs_put(rs, res, "_meta", meta);
+    if (rs_bug_on(rs, TASK_RELATED_ON_OPS) && id != NULL)
+        put_related(rs, res, id);
 }
 
 static void tasks_get(mc_refserver_t *rs, json_object *id, json_object *params)
@@ -452,7 +545,7 @@ static void tasks_get(mc_refserver_t *rs, json_object *id, json_object *params)
 
     if (t == NULL)
         return;
-    if (t->status != RS_TASK_WORKING && rs_bug_on(rs, TASK_PROGRESS_AFTER_TERMINAL))
+    if (TERMINAL(t->status) && rs_bug_on(rs, TASK_PROGRESS_AFTER_TERMINAL))
         task_progress(rs, t, 2, "after the end");
     o = task_object(rs, t);
     if (rs_bug_on(rs, TASK_GET_NO_TTL))
@@ -468,7 +561,9 @@ static void tasks_result(mc_refserver_t *rs, json_object *id, json_object *param
 
     if (t == NULL)
         return;
-    if (t->status == RS_TASK_WORKING && t->tool == TASK_TOOL_FAILING) {
+    if (!TERMINAL(t->status) && t->tool == TASK_TOOL_ELICIT && t->asked == 0)
+        task_ask(rs, t); /* its input is asked for now (a task that cannot ask fails) */
+    else if (t->status == RS_TASK_WORKING && t->tool == TASK_TOOL_FAILING) {
         /* test_task_failing fails when its result is asked for; the result
          * kept is what a client would see instead of the error with the
          * task-error-not-returned switch. */
@@ -486,7 +581,7 @@ static void tasks_result(mc_refserver_t *rs, json_object *id, json_object *param
         task_progress(rs, t, 1, "The task tool ran");
         task_finish(rs, t, RS_TASK_COMPLETED, mc__rs_tool_text(rs, TASK_TOOL_TEXT));
     }
-    if (t->status != RS_TASK_WORKING) {
+    if (TERMINAL(t->status)) {
         task_answer(rs, t, id);
         return;
     }
@@ -505,26 +600,19 @@ static void tasks_cancel(mc_refserver_t *rs, json_object *id, json_object *param
     rs_task_t *t = task_of(rs, id, params);
     json_object *o;
     char msg[96];
-    int w;
 
     if (t == NULL)
         return;
-    if (t->status != RS_TASK_WORKING && !rs_bug_on(rs, TASK_CANCEL_TERMINAL)) {
+    if (TERMINAL(t->status) && !rs_bug_on(rs, TASK_CANCEL_TERMINAL)) {
         snprintf(msg, sizeof(msg), "Cannot cancel task: already in terminal status '%s'",
                  status_names[t->status]);
         mc__rs_error(rs, id, MC_RPC_INVALID_PARAMS, msg, NULL);
         return;
     }
-    if (t->status == RS_TASK_WORKING)
+    if (!TERMINAL(t->status))
         task_finish(rs, t, RS_TASK_CANCELLED,
                     mc__rs_tool_error(rs, "The task was cancelled before it produced a result"));
-    for (w = 0; w < RS_TASK_MAX_WAITERS; w++) {
-        if (t->waiters[w] != NULL) {
-            task_answer(rs, t, t->waiters[w]);
-            json_object_put(t->waiters[w]);
-            t->waiters[w] = NULL;
-        }
-    }
+    task_release(rs, t);
     if (rs_bug_on(rs, TASK_CANCEL_STILL_WORKING)) {
         rs_task_status_t s = t->status;
         t->status = RS_TASK_WORKING;
