@@ -3,20 +3,23 @@
  * basic/utilities/tasks).
  *
  * At 2025-11-25 the server declares tasks {list, cancel, requests.tools.call}
- * and lists two tools that run as tasks. test_task_tool (taskSupport
+ * and lists four tools that run as tasks. test_task_tool (taskSupport
  * "optional") answers a plain call at once; run as a task it stays working
  * until tasks/result asks for its result, which runs it then: a task's
  * course never depends on time, so a client sees "working" right after the
  * CreateTaskResult whatever the machine's load; given a progressToken, the
  * task reports progress once under it as it runs, with the related-task
- * metadata (the token lasts as long as the task). Every change of a task's
- * status to a terminal one is told with notifications/tasks/status.
- * test_task_held (taskSupport
- * "required") runs only as a task and stays working until tasks/cancel; a
+ * metadata (the token lasts as long as the task). test_task_held
+ * ("required") runs only as a task and stays working until tasks/cancel; a
  * tasks/result for it is held (the page: it "MUST block the response until
  * the task reaches a terminal status") and answered when it is cancelled.
- * A terminal task keeps its result until the table is full, when the oldest
- * terminal task makes room (the page lets a receiver delete tasks).
+ * test_task_elicit ("required") needs the client's input: input_required
+ * from its CreateTaskResult on, it asks with elicitation/create (with the
+ * related-task metadata) once tasks/result is called, and completes with
+ * the answer. Every change of a task's status is told with
+ * notifications/tasks/status. A terminal task keeps its result until the
+ * table is full, when the oldest terminal task makes room (the page lets a
+ * receiver delete tasks).
  */
 #include <stdio.h>
 #include <stdlib.h>
