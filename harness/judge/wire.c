@@ -58,6 +58,7 @@ void mc__wire_free_req(mc_wire_req_t *r)
     free(r->token);
     free(r->uri);
     free(r->level);
+    free(r->task_id);
     json_object_put(r->caps);
     json_object_put(r->filter);
     memset(r, 0, sizeof(*r));
@@ -82,8 +83,10 @@ void mc_wire_free(mc_wire_t *w)
         for (i = 0; i < MC_WIRE_MAX_REQUESTS; i++)
             mc__wire_free_req(&w->reqs[i]);
     free(w->reqs);
-    for (i = 0; i < MC_WIRE_MAX_TOKENS; i++)
+    for (i = 0; i < MC_WIRE_MAX_TOKENS; i++) {
         free(w->tokens[i].token);
+        free(w->tokens[i].task_id);
+    }
     for (i = 0; i < MC_WIRE_MAX_SUBSCRIPTIONS; i++)
         free(w->subs[i]);
     for (i = 0; i < MC_WIRE_MAX_SERVER_IDS; i++)
@@ -164,6 +167,21 @@ mc_wire_req_t *mc__wire_find_req(mc_wire_t *w, const char *id)
     return first;
 }
 
+void mc__wire_task_ended(mc_wire_t *w, const char *task_id)
+{
+    size_t i;
+
+    for (i = 0; task_id != NULL && i < MC_WIRE_MAX_TOKENS; i++)
+        if (w->tokens[i].task_id != NULL && strcmp(w->tokens[i].task_id, task_id) == 0)
+            w->tokens[i].active = 0;
+}
+
+int mc__wire_task_terminal(const char *status)
+{
+    return status != NULL && (strcmp(status, "completed") == 0 || strcmp(status, "failed") == 0 ||
+                              strcmp(status, "cancelled") == 0);
+}
+
 mc_wire_token_t *mc__wire_find_token(mc_wire_t *w, const char *token, int create)
 {
     size_t i;
@@ -183,7 +201,9 @@ mc_wire_token_t *mc__wire_find_token(mc_wire_t *w, const char *token, int create
         mc_wire_token_t *t = &w->tokens[(w->token_next + i) % MC_WIRE_MAX_TOKENS];
         if (!t->active) {
             free(t->token);
+            free(t->task_id);
             t->token = NULL;
+            t->task_id = NULL;
             free_slot = t;
             w->token_next = (w->token_next + i + 1) % MC_WIRE_MAX_TOKENS;
         }
@@ -196,6 +216,7 @@ mc_wire_token_t *mc__wire_find_token(mc_wire_t *w, const char *token, int create
     free_slot->last = 0;
     free_slot->seen = 0;
     free_slot->active = 1;
+    free_slot->task_id = NULL;
     return free_slot->token != NULL ? free_slot : NULL;
 }
 
@@ -327,6 +348,14 @@ void mc_wire_outbound(mc_wire_t *w, const char *line, size_t len)
         const char *lv = mc_json_get_str(m.params, "level");
         if (lv != NULL)
             r->level = strdup(lv);
+    }
+    {
+        /* Tasks (2025-11-25): a task-augmented request, or one about a task. */
+        json_object *task = mc_json_get(m.params, "task");
+        const char *tid = mc_json_get_str(m.params, "taskId");
+        r->task = task != NULL && json_object_is_type(task, json_type_object);
+        if (tid != NULL && strncmp(m.method, "tasks/", strlen("tasks/")) == 0)
+            r->task_id = strdup(tid);
     }
     mc__wire_stateless_outbound(w, r, &m);
     mc_msg_free(&m);

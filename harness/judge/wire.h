@@ -50,6 +50,8 @@ typedef struct mc_wire_req {
     char *token;    /* progress token (compact JSON, owned) or NULL */
     char *uri;      /* params.uri for (un)subscribe, owned, or NULL */
     char *level;    /* params.level for logging/setLevel, owned, or NULL */
+    char *task_id;  /* params.taskId of tasks/get, tasks/result, tasks/cancel, owned, or NULL */
+    int task;       /* params.task was an object: a task-augmented request */
     int answered;
     int shared;     /* answered while another request with its id was not: which
                        of them an answer with that id belongs to is unknown */
@@ -66,6 +68,8 @@ typedef struct mc_wire_token {
     double last;    /* last progress value */
     int seen;       /* a notification arrived */
     int active;
+    char *task_id;  /* owned: the task its request created (a CreateTaskResult answered
+                       it), whose lifetime the token now lasts, or NULL */
 } mc_wire_token_t;
 
 typedef struct mc_wire {

@@ -51,6 +51,14 @@ mc_wire_req_t *mc__wire_find_req(mc_wire_t *w, const char *id);
  * holds an active token, counted in tokens_untracked, or out of memory). */
 mc_wire_token_t *mc__wire_find_token(mc_wire_t *w, const char *token, int create);
 
+/* The task task_id has reached a terminal status: the progress tokens of
+ * the request that created it are no longer active. */
+void mc__wire_task_ended(mc_wire_t *w, const char *task_id);
+
+/* True when status names a terminal task status (completed, failed,
+ * cancelled). */
+int mc__wire_task_terminal(const char *status);
+
 /* True when the client is subscribed to uri. */
 int mc__wire_subscribed(const mc_wire_t *w, const char *uri);
 

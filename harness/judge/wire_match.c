@@ -123,8 +123,26 @@ static void learn_from(mc_wire_t *w, mc_wire_req_t *r, const mc_msg_t *m)
 {
     if (r->token != NULL) {
         mc_wire_token_t *t = mc__wire_find_token(w, r->token, 0);
-        if (t != NULL)
+        const char *tid = mc_json_get_str(mc_json_get(m->result, "task"), "taskId");
+        if (t != NULL && r->task && m->kind == MC_MSG_RESULT && tid != NULL) {
+            /* A CreateTaskResult: the token lasts as long as the task
+             * (2025-11-25 basic/utilities/progress#behavior-requirements). */
+            free(t->task_id);
+            t->task_id = strdup(tid);
+            if (t->task_id == NULL)
+                t->active = 0;
+        } else if (t != NULL) {
             t->active = 0; /* progress must stop once the request completes */
+        }
+    }
+    if (r->task_id != NULL) {
+        /* A tasks/result result comes once the task is terminal (an error
+         * may be a protocol error about a task still running: not read);
+         * tasks/get and tasks/cancel say whether it is. */
+        if (m->kind == MC_MSG_RESULT &&
+            (strcmp(r->method, "tasks/result") == 0 ||
+             mc__wire_task_terminal(mc_json_get_str(m->result, "status"))))
+            mc__wire_task_ended(w, r->task_id);
     }
     if (strcmp(r->method, "initialize") == 0 && m->kind == MC_MSG_RESULT && !r->modern)
         w->legacy_accepted = 1;

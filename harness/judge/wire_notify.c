@@ -85,6 +85,11 @@ void mc__wire_on_notification(mc_wire_t *w, mc_msg_t *m)
         }
         return;
     }
+    if (strcmp(meth, "notifications/tasks/status") == 0) {
+        if (mc__wire_task_terminal(mc_json_get_str(m->params, "status")))
+            mc__wire_task_ended(w, mc_json_get_str(m->params, "taskId"));
+        return;
+    }
     if (strcmp(meth, "notifications/progress") == 0) {
         json_object *tok = mc_json_get(m->params, "progressToken");
         json_object *prog = mc_json_get(m->params, "progress");

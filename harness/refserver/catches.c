@@ -266,6 +266,19 @@ static const rs_bug_catch_t rs_catches[] = {
     {"meta-traceparent-malformed", "wire/meta-trace-context", "resources/icons"},
     {"extension-id-unprefixed", "wire/extension-id-format", "lifecycle/discover"},
     {"result-no-server-info", "wire/result-server-info", "resources/icons"},
+    {"task-progress-token-changed", "tasks/progress/same-token,wire/progress-active-token",
+     "tasks/progress"},
+    {"task-progress-after-terminal", "tasks/progress/stops-at-terminal,wire/progress-active-token",
+     "tasks/progress"},
+    {"task-progress-no-related-meta",
+     "tasks/related-task/in-task-messages,tasks/related-task/in-task-meta", "tasks/progress"},
+    {"task-status-related-meta", "tasks/status-notification/no-related-task",
+     "tasks/lifecycle,tasks/cancel"},
+    {"task-input-not-required", "tasks/input-required/status", "tasks/input-required"},
+    {"task-elicit-no-related-meta",
+     "tasks/input-required/related-task,tasks/related-task/elicitation-shares-id,"
+     "tasks/related-task/in-task-messages,tasks/related-task/in-task-meta",
+     "tasks/input-required"},
 };
 
 static const rs_bug_catch_t *find(const char *name)

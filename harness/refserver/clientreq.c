@@ -40,6 +40,7 @@ int mc__rs_client_request(mc_refserver_t *rs, rs_job_t *job, const char *method,
     id = rs_bug_on(rs, SERVER_ID_REUSE) ? 1 : rs->next_out_id++;
     p->used = 1;
     p->id = id;
+    rs->last_out_id = id;
     p->job = job != NULL ? (int)(job - rs->jobs) : -1;
     p->serial = job != NULL ? job->serial : 0;
     p->due = rs->now + RS_CLIENT_REQUEST_TIMEOUT_MS;
@@ -70,7 +71,11 @@ void mc__rs_client_response(mc_refserver_t *rs, const mc_msg_t *msg)
         job = p->job;
         serial = (int)p->serial;
         memset(p, 0, sizeof(*p));
-        if (job < 0 || !rs->jobs[job].used || rs->jobs[job].serial != (uint32_t)serial)
+        if (job < 0) {
+            mc__rs_task_input(rs, id, msg);
+            return;
+        }
+        if (!rs->jobs[job].used || rs->jobs[job].serial != (uint32_t)serial)
             return;
         reply.result = msg->kind == MC_MSG_RESULT ? msg->result : NULL;
         reply.error = msg->kind == MC_MSG_ERROR ? msg->error : NULL;

@@ -357,6 +357,24 @@
     XX(TASK_RESULT_NOT_BLOCKING, "task-result-not-blocking", "MUST",                               \
        "tasks/result of a working test_task_tool answers at once, the task still working",        \
        "2025-11-25/basic/utilities/tasks#result-retrieval")                                        \
+    XX(TASK_PROGRESS_TOKEN_CHANGED, "task-progress-token-changed", "MUST",                         \
+       "a task's progress notifications carry its taskId instead of the call's progressToken",    \
+       "2025-11-25/basic/utilities/progress#behavior-requirements")                                \
+    XX(TASK_PROGRESS_AFTER_TERMINAL, "task-progress-after-terminal", "MUST",                       \
+       "tasks/get of a completed task is preceded by one more progress notification for it",      \
+       "2025-11-25/basic/utilities/progress#behavior-requirements")                                \
+    XX(TASK_PROGRESS_NO_RELATED, "task-progress-no-related-meta", "MUST",                          \
+       "a task's progress notifications carry no related-task _meta",                              \
+       "2025-11-25/basic/utilities/tasks#associating-task-related-messages")                       \
+    XX(TASK_STATUS_RELATED, "task-status-related-meta", "SHOULD",                                  \
+       "notifications/tasks/status carries the related-task _meta",                                \
+       "2025-11-25/basic/utilities/tasks#task-notifications")                                      \
+    XX(TASK_INPUT_NOT_REQUIRED, "task-input-not-required", "SHOULD",                               \
+       "test_task_elicit's task stays working while it needs the client's input",                 \
+       "2025-11-25/basic/utilities/tasks#input-required-status")                                   \
+    XX(TASK_ELICIT_NO_RELATED, "task-elicit-no-related-meta", "MUST",                              \
+       "test_task_elicit's elicitation/create carries no related-task _meta",                      \
+       "2025-11-25/basic/utilities/tasks#input-required-status")                                   \
     /* the stateless protocol (2026-07-28) */                                                     \
     XX(RESULT_TYPE_MISSING, "result-type-missing", "MUST",                                         \
        "2026-07-28 results lack resultType", "2026-07-28/basic#result-responses")                 \

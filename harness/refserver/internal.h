@@ -185,6 +185,7 @@ struct mc_refserver {
     rs_pending_t *pending; /* owned: RS_MAX_PENDING slots, NULL until the
                               first server->client request */
     int64_t next_out_id;
+    int64_t last_out_id; /* the id of the last server->client request sent */
     uint32_t elicitation_seq;
     int64_t now;
 
@@ -362,6 +363,11 @@ int mc__rs_task_refused(mc_refserver_t *rs, json_object *id, json_object *params
 int mc__rs_tasks_dispatch(mc_refserver_t *rs, const char *method, json_object *id,
                           json_object *params);
 void mc__rs_tasks_free(mc_refserver_t *rs);
+
+/* The client's answer (msg) to server request id, which no job waits for:
+ * a task's request for input gets it (tasks.c). Returns 1 when a task took
+ * it, else 0. */
+int mc__rs_task_input(mc_refserver_t *rs, int64_t id, const mc_msg_t *msg);
 
 /* ---- json helpers (content.c) ---- */
 

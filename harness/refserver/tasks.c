@@ -3,16 +3,23 @@
  * basic/utilities/tasks).
  *
  * At 2025-11-25 the server declares tasks {list, cancel, requests.tools.call}
- * and lists two tools that run as tasks. test_task_tool (taskSupport
+ * and lists four tools that run as tasks. test_task_tool (taskSupport
  * "optional") answers a plain call at once; run as a task it stays working
  * until tasks/result asks for its result, which runs it then: a task's
  * course never depends on time, so a client sees "working" right after the
- * CreateTaskResult whatever the machine's load. test_task_held (taskSupport
- * "required") runs only as a task and stays working until tasks/cancel; a
+ * CreateTaskResult whatever the machine's load; given a progressToken, the
+ * task reports progress once under it as it runs, with the related-task
+ * metadata (the token lasts as long as the task). test_task_held
+ * ("required") runs only as a task and stays working until tasks/cancel; a
  * tasks/result for it is held (the page: it "MUST block the response until
  * the task reaches a terminal status") and answered when it is cancelled.
- * A terminal task keeps its result until the table is full, when the oldest
- * terminal task makes room (the page lets a receiver delete tasks).
+ * test_task_elicit ("required") needs the client's input: input_required
+ * from its CreateTaskResult on, it asks with elicitation/create (with the
+ * related-task metadata) once tasks/result is called, and completes with
+ * the answer. Every change of a task's status is told with
+ * notifications/tasks/status. A terminal task keeps its result until the
+ * table is full, when the oldest terminal task makes room (the page lets a
+ * receiver delete tasks).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,10 +32,15 @@ typedef enum rs_task_status {
     RS_TASK_WORKING = 0,
     RS_TASK_COMPLETED,
     RS_TASK_FAILED,
-    RS_TASK_CANCELLED
+    RS_TASK_CANCELLED,
+    RS_TASK_INPUT_REQUIRED
 } rs_task_status_t;
 
-static const char *const status_names[] = {"working", "completed", "failed", "cancelled"};
+static const char *const status_names[] = {"working", "completed", "failed", "cancelled",
+                                           "input_required"};
+
+/* Completed, failed and cancelled are terminal (basic/utilities/tasks#task-status-lifecycle). */
+#define TERMINAL(st) ((st) != RS_TASK_WORKING && (st) != RS_TASK_INPUT_REQUIRED)
 
 struct rs_task {
     int used;
@@ -41,6 +53,8 @@ struct rs_task {
     json_object *result; /* owned: the final result once terminal, or NULL */
     int failed_rpc;      /* the underlying request ended with a JSON-RPC error */
     json_object *waiters[RS_TASK_MAX_WAITERS]; /* owned: ids of held tasks/result requests */
+    json_object *token; /* owned: the progressToken of the call that created it, or NULL */
+    int64_t asked;      /* the id of the elicitation/create it sent, 0 for none */
 };
 
 /* The cursor tag of tasks/list: past the lists of the response cache
@@ -63,12 +77,18 @@ static const struct {
      "Fails with a JSON-RPC error (-32603); run as a task, the task fails when tasks/result asks "
      "for its result",
      "optional"},
+    {"test_task_elicit", "Task asking for input",
+     "Runs only as a task, which needs the client's confirmation: input_required until its "
+     "elicitation/create, sent when tasks/result is called, is answered",
+     "required"},
 };
 #define RS_TASK_TOOLS ((int)(sizeof(task_tools) / sizeof(task_tools[0])))
 #define TASK_TOOL_TEXT "The task tool ran"
 /* test_task_failing: its index, and the error every run of it ends with. */
 #define TASK_TOOL_FAILING 2
 #define TASK_FAILING_MESSAGE "test_task_failing always fails"
+/* test_task_elicit: its index. */
+#define TASK_TOOL_ELICIT 3
 
 int mc__rs_tasks_on(const mc_refserver_t *rs)
 {
@@ -160,6 +180,7 @@ static void task_clear(rs_task_t *t)
     int w;
 
     json_object_put(t->result);
+    json_object_put(t->token);
     for (w = 0; w < RS_TASK_MAX_WAITERS; w++)
         json_object_put(t->waiters[w]);
     memset(t, 0, sizeof(*t));
@@ -180,7 +201,7 @@ static rs_task_t *task_slot(mc_refserver_t *rs)
         rs_task_t *t = &rs->tasks[i];
         if (!t->used)
             return t;
-        if (t->status != RS_TASK_WORKING && (old == NULL || t->serial < old->serial))
+        if (TERMINAL(t->status) && (old == NULL || t->serial < old->serial))
             old = t;
     }
     if (old != NULL)
@@ -198,6 +219,16 @@ void mc__rs_tasks_free(mc_refserver_t *rs)
     rs->tasks = NULL;
 }
 
+/* Puts the related-task metadata of task id in o's _meta (o has none yet). */
+static void put_related(mc_refserver_t *rs, json_object *o, const char *id)
+{
+    json_object *meta = json_object_new_object(), *rel = json_object_new_object();
+
+    mc__rs_put_str(rs, rel, "taskId", id);
+    mc__rs_put(rs, meta, RELATED_TASK, rel);
+    mc__rs_put(rs, o, "_meta", meta);
+}
+
 /* The Task object of t (tasks/get, tasks/cancel, tasks/list, CreateTaskResult). */
 static json_object *task_object(mc_refserver_t *rs, const rs_task_t *t)
 {
@@ -211,7 +242,10 @@ static json_object *task_object(mc_refserver_t *rs, const rs_task_t *t)
     if (t->status == RS_TASK_CANCELLED)
         mc__rs_put_str(rs, o, "statusMessage", "The task was cancelled by request.");
     if (t->status == RS_TASK_FAILED && !rs_bug_on(rs, TASK_FAILED_NO_STATUS_MESSAGE))
-        mc__rs_put_str(rs, o, "statusMessage", "Tool execution failed: " TASK_FAILING_MESSAGE);
+        mc__rs_put_str(rs, o, "statusMessage",
+                       t->tool == TASK_TOOL_FAILING
+                           ? "Tool execution failed: " TASK_FAILING_MESSAGE
+                           : "Tool execution failed: the client's input could not be had");
     mc__rs_put_str(rs, o, "createdAt", t->created);
     mc__rs_put_str(rs, o, "lastUpdatedAt", t->updated);
     mc__rs_put(rs, o, "ttl", json_object_new_int64(t->ttl));
@@ -219,20 +253,58 @@ static json_object *task_object(mc_refserver_t *rs, const rs_task_t *t)
     return o;
 }
 
-/* Sets t's status, its final result (consumed) and lastUpdatedAt. */
+/* Reports the progress of t under the progressToken of the call that
+ * created it, which lasts as long as the task (2025-11-25
+ * basic/utilities/progress#behavior-requirements), with the related-task
+ * metadata of every message related to a task
+ * (basic/utilities/tasks#associating-task-related-messages). Nothing when
+ * the call gave no token. */
+static void task_progress(mc_refserver_t *rs, const rs_task_t *t, int progress, const char *message)
+{
+    json_object *p;
+
+    if (t->token == NULL)
+        return;
+    p = json_object_new_object();
+    if (rs_bug_on(rs, TASK_PROGRESS_TOKEN_CHANGED))
+        mc__rs_put_str(rs, p, "progressToken", t->id);
+    else
+        mc__rs_put(rs, p, "progressToken", json_object_get(t->token));
+    mc__rs_put(rs, p, "progress", json_object_new_int(progress));
+    mc__rs_put_str(rs, p, "message", message);
+    if (!rs_bug_on(rs, TASK_PROGRESS_NO_RELATED))
+        put_related(rs, p, t->id);
+    mc__rs_notify(rs, "notifications/progress", p);
+}
+
+/* Sets t's status and lastUpdatedAt, and tells the requestor with
+ * notifications/tasks/status (basic/utilities/tasks#task-notifications:
+ * receivers MAY), which carries the full task and no related-task metadata. */
+static void task_status(mc_refserver_t *rs, rs_task_t *t, rs_task_status_t status)
+{
+    json_object *p;
+
+    t->status = status;
+    now_text(rs, t->updated, sizeof(t->updated));
+    p = task_object(rs, t);
+    if (rs_bug_on(rs, TASK_STATUS_RELATED))
+        put_related(rs, p, t->id);
+    mc__rs_notify(rs, "notifications/tasks/status", p);
+}
+
+/* Sets t's final result (consumed) and its terminal status. */
 static void task_finish(mc_refserver_t *rs, rs_task_t *t, rs_task_status_t status,
                         json_object *result)
 {
     json_object_put(t->result);
     t->result = result;
-    t->status = status;
-    now_text(rs, t->updated, sizeof(t->updated));
+    task_status(rs, t, status);
 }
 
 /* Answers id with t's final result and the related-task metadata. */
 static void task_answer(mc_refserver_t *rs, rs_task_t *t, json_object *id)
 {
-    json_object *res = json_object_new_object(), *meta, *rel;
+    json_object *res = json_object_new_object();
 
     if (t->failed_rpc && !rs_bug_on(rs, TASK_ERROR_NOT_RETURNED)) {
         json_object_put(res);
@@ -248,14 +320,89 @@ static void task_answer(mc_refserver_t *rs, rs_task_t *t, json_object *id)
     {
         mc__rs_put(rs, res, k, json_object_get(v));
     }
-    if (!rs_bug_on(rs, TASK_RESULT_NO_RELATED)) {
-        meta = json_object_new_object();
-        rel = json_object_new_object();
-        mc__rs_put_str(rs, rel, "taskId", t->id);
-        mc__rs_put(rs, meta, RELATED_TASK, rel);
-        mc__rs_put(rs, res, "_meta", meta);
-    }
+    if (!rs_bug_on(rs, TASK_RESULT_NO_RELATED))
+        put_related(rs, res, t->id);
     mc__rs_result(rs, id, res);
+}
+
+/* Answers every tasks/result held for t (now terminal). */
+static void task_release(mc_refserver_t *rs, rs_task_t *t)
+{
+    int w;
+
+    for (w = 0; w < RS_TASK_MAX_WAITERS; w++) {
+        if (t->waiters[w] != NULL) {
+            task_answer(rs, t, t->waiters[w]);
+            json_object_put(t->waiters[w]);
+            t->waiters[w] = NULL;
+        }
+    }
+}
+
+/* test_task_elicit asks the client for its confirmation with a form-mode
+ * elicitation/create that carries the related-task metadata
+ * (basic/utilities/tasks#input-required-status). A session whose client
+ * cannot be asked fails the task. */
+static void task_ask(mc_refserver_t *rs, rs_task_t *t)
+{
+    json_object *p, *schema, *props, *confirm, *req;
+
+    if (!rs->cap_elicit_form || rs->phase != RS_PHASE_READY) {
+        task_finish(rs, t, RS_TASK_FAILED,
+                    mc__rs_tool_error(rs, "the task needs the client's input, and the client "
+                                          "did not declare elicitation (form mode)"));
+        return;
+    }
+    confirm = json_object_new_object();
+    mc__rs_put_str(rs, confirm, "type", "boolean");
+    mc__rs_put_str(rs, confirm, "description", "Go on with the task");
+    props = json_object_new_object();
+    mc__rs_put(rs, props, "confirm", confirm);
+    req = json_object_new_array();
+    json_object_array_add(req, json_object_new_string("confirm"));
+    schema = json_object_new_object();
+    mc__rs_put_str(rs, schema, "type", "object");
+    mc__rs_put(rs, schema, "properties", props);
+    mc__rs_put(rs, schema, "required", req);
+    p = json_object_new_object();
+    mc__rs_put_str(rs, p, "mode", "form");
+    mc__rs_put_str(rs, p, "message", "test_task_elicit needs your confirmation to go on");
+    mc__rs_put(rs, p, "requestedSchema", schema);
+    if (!rs_bug_on(rs, TASK_ELICIT_NO_RELATED))
+        put_related(rs, p, t->id);
+    if (mc__rs_client_request(rs, NULL, "elicitation/create", p) != MC_OK) {
+        task_finish(rs, t, RS_TASK_FAILED,
+                    mc__rs_tool_error(rs, "too many requests to the client are outstanding"));
+        return;
+    }
+    t->asked = rs->last_out_id;
+}
+
+int mc__rs_task_input(mc_refserver_t *rs, int64_t id, const mc_msg_t *msg)
+{
+    rs_task_t *t = NULL;
+    const char *action;
+    char text[160];
+    int i;
+
+    for (i = 0; rs->tasks != NULL && i < RS_MAX_TASKS && t == NULL; i++)
+        if (rs->tasks[i].used && rs->tasks[i].asked == id && !TERMINAL(rs->tasks[i].status))
+            t = &rs->tasks[i];
+    if (t == NULL)
+        return 0;
+    /* The input is in: the task works again, and ends with the answer. */
+    if (t->status == RS_TASK_INPUT_REQUIRED)
+        task_status(rs, t, RS_TASK_WORKING);
+    action = msg->kind == MC_MSG_RESULT ? mc__rs_get_str(msg->result, "action") : NULL;
+    if (action == NULL) {
+        task_finish(rs, t, RS_TASK_FAILED,
+                    mc__rs_tool_error(rs, "the client did not answer the task's elicitation"));
+    } else {
+        snprintf(text, sizeof(text), "The client answered the task's elicitation: %.40s", action);
+        task_finish(rs, t, RS_TASK_COMPLETED, mc__rs_tool_text(rs, text));
+    }
+    task_release(rs, t);
+    return 1;
 }
 
 /* The requested retention: params.task.ttl when it is a non-negative
@@ -274,8 +421,10 @@ static int64_t task_ttl(json_object *task)
     return ttl > RS_TASK_MAX_TTL_MS ? RS_TASK_MAX_TTL_MS : ttl;
 }
 
-/* Creates a task for task tool k and answers id with a CreateTaskResult. */
-static void task_create(mc_refserver_t *rs, json_object *id, int k, json_object *task)
+/* Creates a task for task tool k and answers id with a CreateTaskResult;
+ * token (borrowed, may be NULL) is the call's progressToken. */
+static void task_create(mc_refserver_t *rs, json_object *id, int k, json_object *task,
+                        json_object *token)
 {
     rs_task_t *t = task_slot(rs);
     json_object *res;
@@ -293,6 +442,7 @@ static void task_create(mc_refserver_t *rs, json_object *id, int k, json_object 
     h = ((2166136261u ^ n) * 16777619u ^ 0x7461736bu) * 16777619u;
     snprintf(t->id, sizeof(t->id), "task-%u-%08x", (unsigned)n, (unsigned)h);
     t->tool = k;
+    t->token = token != NULL ? json_object_get(token) : NULL;
     t->ttl = task_ttl(task);
     now_text(rs, t->created, sizeof(t->created));
     memcpy(t->updated, t->created, sizeof(t->updated));
@@ -302,13 +452,22 @@ static void task_create(mc_refserver_t *rs, json_object *id, int k, json_object 
         task_finish(rs, t, RS_TASK_COMPLETED, mc__rs_tool_text(rs, TASK_TOOL_TEXT));
     mc__rs_put(rs, res, "task", task_object(rs, t));
     mc__rs_result(rs, id, res);
+    /* test_task_elicit needs the client's input before anything else
+     * (basic/utilities/tasks#input-required-status). */
+    if (k == TASK_TOOL_ELICIT && !rs_bug_on(rs, TASK_INPUT_NOT_REQUIRED))
+        task_status(rs, t, RS_TASK_INPUT_REQUIRED);
 }
 
 void mc__rs_task_tool_call(mc_refserver_t *rs, json_object *id, int k, json_object *params)
 {
-    json_object *task = NULL;
+    json_object *task = NULL, *meta, *token = NULL;
     char msg[160];
 
+    if (json_object_object_get_ex(params, "_meta", &meta) &&
+        json_object_is_type(meta, json_type_object) &&
+        json_object_object_get_ex(meta, "progressToken", &token) &&
+        !json_object_is_type(token, json_type_string) && !json_object_is_type(token, json_type_int))
+        token = NULL; /* ProgressToken: a string or an integer */
     if (json_object_object_get_ex(params, "task", &task) && task != NULL) {
         if (!json_object_is_type(task, json_type_object)) {
             mc__rs_error(rs, id, MC_RPC_INVALID_PARAMS, "params.task must be an object", NULL);
@@ -317,7 +476,7 @@ void mc__rs_task_tool_call(mc_refserver_t *rs, json_object *id, int k, json_obje
         if (rs_bug_on(rs, TASK_CALL_ANSWERED_PLAINLY))
             mc__rs_result(rs, id, mc__rs_tool_text(rs, TASK_TOOL_TEXT));
         else
-            task_create(rs, id, k, task);
+            task_create(rs, id, k, task, token);
         return;
     }
     if (strcmp(task_tools[k].support, "required") == 0 && !rs_bug_on(rs, TASK_REQUIRED_RUN)) {
@@ -378,15 +537,8 @@ static rs_task_t *task_of(mc_refserver_t *rs, json_object *id, json_object *para
  * tasks/list or tasks/cancel carries the related-task _meta of task id. */
 static void ops_related(mc_refserver_t *rs, json_object *res, const char *id)
 {
-    json_object *meta, *rel;
-
-    if (!rs_bug_on(rs, TASK_RELATED_ON_OPS) || id == NULL)
-        return;
-    meta = json_object_new_object();
-    rel = json_object_new_object();
-    mc__rs_put_str(rs, rel, "taskId", id);
-    mc__rs_put(rs, meta, RELATED_TASK, rel);
-    mc__rs_put(rs, res, "_meta", meta);
+    if (rs_bug_on(rs, TASK_RELATED_ON_OPS) && id != NULL)
+        put_related(rs, res, id);
 }
 
 static void tasks_get(mc_refserver_t *rs, json_object *id, json_object *params)
@@ -396,6 +548,8 @@ static void tasks_get(mc_refserver_t *rs, json_object *id, json_object *params)
 
     if (t == NULL)
         return;
+    if (TERMINAL(t->status) && rs_bug_on(rs, TASK_PROGRESS_AFTER_TERMINAL))
+        task_progress(rs, t, 2, "after the end");
     o = task_object(rs, t);
     if (rs_bug_on(rs, TASK_GET_NO_TTL))
         json_object_object_del(o, "ttl");
@@ -410,7 +564,9 @@ static void tasks_result(mc_refserver_t *rs, json_object *id, json_object *param
 
     if (t == NULL)
         return;
-    if (t->status == RS_TASK_WORKING && t->tool == TASK_TOOL_FAILING) {
+    if (!TERMINAL(t->status) && t->tool == TASK_TOOL_ELICIT && t->asked == 0)
+        task_ask(rs, t); /* its input is asked for now (a task that cannot ask fails) */
+    else if (t->status == RS_TASK_WORKING && t->tool == TASK_TOOL_FAILING) {
         /* test_task_failing fails when its result is asked for; the result
          * kept is what a client would see instead of the error with the
          * task-error-not-returned switch. */
@@ -423,10 +579,12 @@ static void tasks_result(mc_refserver_t *rs, json_object *id, json_object *param
             task_answer(rs, t, id);
             return;
         }
-        /* test_task_tool runs when its result is asked for. */
+        /* test_task_tool runs when its result is asked for, and says so
+         * under the call's progressToken before it ends. */
+        task_progress(rs, t, 1, "The task tool ran");
         task_finish(rs, t, RS_TASK_COMPLETED, mc__rs_tool_text(rs, TASK_TOOL_TEXT));
     }
-    if (t->status != RS_TASK_WORKING) {
+    if (TERMINAL(t->status)) {
         task_answer(rs, t, id);
         return;
     }
@@ -445,26 +603,19 @@ static void tasks_cancel(mc_refserver_t *rs, json_object *id, json_object *param
     rs_task_t *t = task_of(rs, id, params);
     json_object *o;
     char msg[96];
-    int w;
 
     if (t == NULL)
         return;
-    if (t->status != RS_TASK_WORKING && !rs_bug_on(rs, TASK_CANCEL_TERMINAL)) {
+    if (TERMINAL(t->status) && !rs_bug_on(rs, TASK_CANCEL_TERMINAL)) {
         snprintf(msg, sizeof(msg), "Cannot cancel task: already in terminal status '%s'",
                  status_names[t->status]);
         mc__rs_error(rs, id, MC_RPC_INVALID_PARAMS, msg, NULL);
         return;
     }
-    if (t->status == RS_TASK_WORKING)
+    if (!TERMINAL(t->status))
         task_finish(rs, t, RS_TASK_CANCELLED,
                     mc__rs_tool_error(rs, "The task was cancelled before it produced a result"));
-    for (w = 0; w < RS_TASK_MAX_WAITERS; w++) {
-        if (t->waiters[w] != NULL) {
-            task_answer(rs, t, t->waiters[w]);
-            json_object_put(t->waiters[w]);
-            t->waiters[w] = NULL;
-        }
-    }
+    task_release(rs, t);
     if (rs_bug_on(rs, TASK_CANCEL_STILL_WORKING)) {
         rs_task_status_t s = t->status;
         t->status = RS_TASK_WORKING;

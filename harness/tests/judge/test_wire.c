@@ -257,6 +257,60 @@ static void test_progress(void **state)
     mc_wire_free(&w);
 }
 
+/* A task-augmented request's token outlives its CreateTaskResult and ends
+ * with the task: a tasks/result result, a terminal tasks/get or tasks/cancel
+ * result, or a terminal notifications/tasks/status (2025-11-25). */
+static void test_task_progress(void **state)
+{
+    static const char *const ends[] = {
+        "{\"jsonrpc\":\"2.0\",\"id\":9,\"result\":{\"content\":[]}}",
+        "{\"jsonrpc\":\"2.0\",\"id\":9,\"result\":{\"taskId\":\"T\",\"status\":\"failed\"}}",
+        "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/tasks/status\",\"params\":{"
+        "\"taskId\":\"T\",\"status\":\"cancelled\"}}",
+    };
+    static const char *const methods[] = {"tasks/result", "tasks/cancel", "tasks/get"};
+    char line[256];
+    mc_wire_t w;
+    size_t i;
+
+    (void)state;
+    for (i = 0; i < sizeof(ends) / sizeof(ends[0]); i++) {
+        handshake(&w, "{\"tools\":{},\"tasks\":{}}", "{}");
+        out(&w, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"t\","
+                "\"task\":{},\"_meta\":{\"progressToken\":\"tok\"}}}");
+        in(&w, "{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{\"task\":{\"taskId\":\"T\","
+               "\"status\":\"working\"}}}");
+        in(&w, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{"
+               "\"progressToken\":\"tok\",\"progress\":1}}");
+        /* A poll that finds the task working, or an error, ends nothing. */
+        out(&w, "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tasks/get\",\"params\":{\"taskId\":\"T\"}}");
+        in(&w, "{\"jsonrpc\":\"2.0\",\"id\":3,\"result\":{\"taskId\":\"T\",\"status\":\"working\"}}");
+        out(&w, "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"tasks/result\",\"params\":{\"taskId\":\"T\"}}");
+        in(&w, "{\"jsonrpc\":\"2.0\",\"id\":4,\"error\":{\"code\":-32603,\"message\":\"busy\"}}");
+        in(&w, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{"
+               "\"progressToken\":\"tok\",\"progress\":2}}");
+        assert_int_equal(w.n_findings, 0);
+        snprintf(line, sizeof(line),
+                 "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"%s\",\"params\":{\"taskId\":\"T\"}}",
+                 methods[i]);
+        out(&w, line);
+        in(&w, ends[i]);
+        in(&w, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{"
+               "\"progressToken\":\"tok\",\"progress\":3}}");
+        assert_int_equal(findings(&w, "wire/progress-active-token"), 1);
+        mc_wire_free(&w);
+    }
+    /* Without a task field, a task-shaped result still ends the request. */
+    handshake(&w, "{\"tools\":{}}", "{}");
+    out(&w, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"t\","
+            "\"_meta\":{\"progressToken\":\"tok\"}}}");
+    in(&w, "{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{\"task\":{\"taskId\":\"T\"}}}");
+    in(&w, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{"
+           "\"progressToken\":\"tok\",\"progress\":1}}");
+    assert_int_equal(findings(&w, "wire/progress-active-token"), 1);
+    mc_wire_free(&w);
+}
+
 /* A client that sends one id twice (a fuzzer does, on purpose) may get two
  * answers; a third is a second response. */
 static void test_reused_request_id(void **state)
@@ -591,6 +645,7 @@ int main(void)
         cmocka_unit_test(test_requests_before_initialized),
         cmocka_unit_test(test_logging),
         cmocka_unit_test(test_progress),
+        cmocka_unit_test(test_task_progress),
         cmocka_unit_test(test_reused_request_id),
         cmocka_unit_test(test_full_tables),
         cmocka_unit_test(test_bounded_findings),

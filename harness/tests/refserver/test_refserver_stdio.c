@@ -344,13 +344,16 @@ static const char session_stateless[] =
  * ones), polled, listed, a result retrieved, cancellations, an unknown task,
  * task augmentation of a tool that forbids it and of a request type nobody
  * declares, a plain call of a tool that requires it, and a fourth task that
- * fails with a JSON-RPC error. */
+ * fails with a JSON-RPC error. The first task reports progress under its
+ * call's token when its result is asked for; a fifth needs the client's
+ * input, which it asks for (elicitation/create) on tasks/result. */
 #define TASK1 "\"task-1-e2d763a5\""
 #define TASK2 "\"task-2-e2b5316a\""
 #define TASK3 "\"task-3-fadf2c9b\""
 static const char session_tasks[] =
-    INIT(300, "2025-11-25", "{}")
-    REQ(301, "tools/call", "{\"name\":\"test_task_tool\",\"task\":{\"ttl\":5000}}")
+    INIT(300, "2025-11-25", "{\"elicitation\":{}}")
+    REQ(301, "tools/call",
+        "{\"name\":\"test_task_tool\",\"task\":{\"ttl\":5000},\"_meta\":{\"progressToken\":7}}")
     REQ(302, "tools/call", "{\"name\":\"test_task_tool\",\"task\":{}}")
     REQ(303, "tools/call", "{\"name\":\"test_task_held\",\"task\":{}}")
     REQ(304, "tasks/get",
@@ -366,7 +369,10 @@ static const char session_tasks[] =
     CALL(313, "test_task_held", "{}") REQ(314, "tools/list", "{\"task\":{}}")
     REQ(315, "tools/call", "{\"name\":\"test_task_failing\",\"task\":{}}")
     REQ(316, "tasks/result", "{\"taskId\":\"task-4-92d260a8\"}")
-    REQ(317, "tasks/get", "{\"taskId\":\"task-4-92d260a8\"}");
+    REQ(317, "tasks/get", "{\"taskId\":\"task-4-92d260a8\"}")
+    REQ(318, "tasks/get", "{\"taskId\":" TASK1 "}")
+    REQ(319, "tools/call", "{\"name\":\"test_task_elicit\",\"task\":{}}")
+    REQ(320, "tasks/result", "{\"taskId\":\"task-5-72d315b1\"}");
 
 typedef struct session {
     const char *name;
