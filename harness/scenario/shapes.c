@@ -148,7 +148,9 @@ static const struct {
      "a tool with execution.taskSupport \"required\" whose task stays working until it is " "cancelled",
      SEEN_NO},
     {"tool.task_elicit", PICK_NONE,
-     "a tool with execution.taskSupport \"optional\" or \"required\" whose task needs the " "client's input from its start: input_required until the form-mode elicitation/create it " "sends once tasks/result is called is answered",
+     "a tool with execution.taskSupport \"optional\" or \"required\" whose task needs the "
+     "client's input from its start: input_required until the form-mode elicitation/create it "
+     "sends once tasks/result is called is answered",
      SEEN_NO},
 };
 
