@@ -86,8 +86,10 @@ void mc_wire_free(mc_wire_t *w)
         free(w->tokens[i].token);
     for (i = 0; i < MC_WIRE_MAX_SUBSCRIPTIONS; i++)
         free(w->subs[i]);
-    for (i = 0; i < MC_WIRE_MAX_SERVER_IDS; i++)
+    for (i = 0; i < MC_WIRE_MAX_SERVER_IDS; i++) {
         free(w->server_ids[i]);
+        free(w->server_ids_compact[i]);
+    }
     json_object_put(w->server_caps);
     json_object_put(w->client_caps);
     memset(w, 0, sizeof(*w));

@@ -266,6 +266,7 @@ static const rs_bug_catch_t rs_catches[] = {
     {"meta-traceparent-malformed", "wire/meta-trace-context", "resources/icons"},
     {"extension-id-unprefixed", "wire/extension-id-format", "lifecycle/discover"},
     {"result-no-server-info", "wire/result-server-info", "resources/icons"},
+    {"cancelled-client-request", "wire/cancelled-own-request", "progress/token-echoed"},
 };
 
 static const rs_bug_catch_t *find(const char *name)

@@ -294,6 +294,9 @@
        "2025-11-25/basic/utilities/tasks#capabilities")                                            \
     XX(TASK_ID_NOT_STRING, "task-id-not-string", "MUST",                                           \
        "a task's taskId is an integer", "2025-11-25/basic/utilities/tasks#task-id-requirements")   \
+    XX(CANCELLED_FOREIGN, "cancelled-client-request", "MUST",                                      \
+       "a tool call run as a job is met with notifications/cancelled naming the client's own "     \
+       "request", "2025-06-18/basic/utilities/cancellation#behavior-requirements")                 \
     XX(TASK_ID_REUSED, "task-id-reused", "MUST",                                                   \
        "every task created gets the same taskId",                                                  \
        "2025-11-25/basic/utilities/tasks#task-id-requirements")                                    \

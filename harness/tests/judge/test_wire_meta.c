@@ -1,6 +1,7 @@
 /* Unit tests for the rules on the _meta of the server's messages
- * (judge/wire_meta.c) and on the meaning of the codes 2026-07-28 defines:
- * each seen holding and seen failing on a scripted transcript. */
+ * (judge/wire_meta.c), on the meaning of the codes 2026-07-28 defines and on
+ * the requests a server's cancellation names: each seen holding and seen
+ * failing on a scripted transcript. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -96,10 +97,42 @@ static void test_meta(void **state)
     mc_wire_free(&w);
 }
 
+/* A server's notifications/cancelled names a request the server sent,
+ * answered or not (the answer may cross it), never one of the client's. */
+static void test_cancelled_own(void **state)
+{
+    mc_wire_t w;
+
+    (void)state;
+    handshake(&w, "{\"tools\":{}}", "{\"sampling\":{}}");
+    in(&w, "{\"jsonrpc\":\"2.0\",\"id\":\"s/1\",\"method\":\"sampling/createMessage\","
+           "\"params\":{\"messages\":[],\"maxTokens\":1}}");
+    in(&w, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{"
+           "\"requestId\":\"s/1\"}}");
+    out(&w, "{\"jsonrpc\":\"2.0\",\"id\":\"s/1\",\"result\":{}}");
+    in(&w, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{"
+           "\"requestId\":\"s\\/1\"}}");
+    assert_int_equal(findings(&w, "wire/cancelled-own-request"), 0);
+    assert_int_equal(evals(&w, "wire/cancelled-own-request"), 2);
+    out(&w, "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\",\"params\":{\"name\":\"t\"}}");
+    in(&w, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{"
+           "\"requestId\":7}}");
+    assert_int_equal(findings(&w, "wire/cancelled-own-request"), 1);
+    assert_non_null(strstr(detail(&w, "wire/cancelled-own-request"), "client request"));
+    in(&w, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{"
+           "\"requestId\":99}}");
+    assert_int_equal(findings(&w, "wire/cancelled-own-request"), 2);
+    /* No requestId: the schema's matter, not judged here. */
+    in(&w, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{}}");
+    assert_int_equal(evals(&w, "wire/cancelled-own-request"), 4);
+    mc_wire_free(&w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_meta),
+        cmocka_unit_test(test_cancelled_own),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
