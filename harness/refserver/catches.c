@@ -267,6 +267,7 @@ static const rs_bug_catch_t rs_catches[] = {
     {"extension-id-unprefixed", "wire/extension-id-format", "lifecycle/discover"},
     {"result-no-server-info", "wire/result-server-info", "resources/icons"},
     {"cancelled-client-request", "wire/cancelled-own-request", "progress/token-echoed"},
+    {"tool-name-case-folded", "tools/name/case-sensitive", "tools/call-name-case"},
 };
 
 static const rs_bug_catch_t *find(const char *name)

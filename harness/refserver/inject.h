@@ -206,6 +206,9 @@
     /* elicitation, sampling, roots */                                                             \
     XX(ELICIT_NO_CAP, "elicitation-without-capability", "MUST",                                    \
        "elicitation/create is sent to a client that did not declare elicitation",                 \
+    XX(TOOL_NAME_CASE_FOLDED, "tool-name-case-folded", "SHOULD",                                   \
+       "tools/call finds a listed tool by its name in any case (TEST_SIMPLE_TEXT runs "            \
+       "test_simple_text)", "2025-11-25/server/tools#tool-names")                                  \
        "2025-06-18/basic/lifecycle#operation")                                                     \
     XX(ELICIT_NESTED_SCHEMA, "elicitation-nested-schema", "MUST",                                  \
        "the requested schema has a nested object property",                                       \
