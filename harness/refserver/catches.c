@@ -268,6 +268,8 @@ static const rs_bug_catch_t rs_catches[] = {
     {"result-no-server-info", "wire/result-server-info", "resources/icons"},
     {"cancelled-client-request", "wire/cancelled-own-request", "progress/token-echoed"},
     {"tool-name-case-folded", "tools/name/case-sensitive", "tools/call-name-case"},
+    {"version-counter-offer-oldest", "lifecycle/version/counter-offer-latest",
+     "lifecycle/version-unknown,lifecycle/version-newer"},
 };
 
 static const rs_bug_catch_t *find(const char *name)

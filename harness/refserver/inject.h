@@ -106,6 +106,9 @@
     XX(RESULT_NO_SERVER_INFO, "result-no-server-info", "SHOULD",                                   \
        "2026-07-28 results lack io.modelcontextprotocol/serverInfo in _meta",                      \
        "2026-07-28/basic#_meta")                                                                   \
+    XX(VERSION_COUNTER_OFFER_OLDEST, "version-counter-offer-oldest", "SHOULD",                     \
+       "an unsupported requested version is answered with 2024-11-05, the oldest version the "     \
+       "server speaks, not its latest", "2025-06-18/basic/lifecycle#version-negotiation")          \
     /* resources */                                                                                \
     XX(RESOURCE_NOT_FOUND_CODE, "resource-not-found-code", "SHOULD",                               \
        "an unknown resource URI is answered with -32603 instead of -32002",                       \
@@ -203,12 +206,12 @@
     XX(LIST_VARIES_AFTER_REQUEST, "list-varies-after-request", "MUST",                             \
        "after a tools/call, prompts/get or resources/read, every list is one item short",         \
        "2026-07-28/server/tools#capabilities")                                                     \
-    /* elicitation, sampling, roots */                                                             \
-    XX(ELICIT_NO_CAP, "elicitation-without-capability", "MUST",                                    \
-       "elicitation/create is sent to a client that did not declare elicitation",                 \
     XX(TOOL_NAME_CASE_FOLDED, "tool-name-case-folded", "SHOULD",                                   \
        "tools/call finds a listed tool by its name in any case (TEST_SIMPLE_TEXT runs "            \
        "test_simple_text)", "2025-11-25/server/tools#tool-names")                                  \
+    /* elicitation, sampling, roots */                                                             \
+    XX(ELICIT_NO_CAP, "elicitation-without-capability", "MUST",                                    \
+       "elicitation/create is sent to a client that did not declare elicitation",                 \
        "2025-06-18/basic/lifecycle#operation")                                                     \
     XX(ELICIT_NESTED_SCHEMA, "elicitation-nested-schema", "MUST",                                  \
        "the requested schema has a nested object property",                                       \
@@ -291,15 +294,15 @@
     XX(CANCELLED_ANSWERED, "cancelled-request-answered", "SHOULD",                                 \
        "a request cancelled by notifications/cancelled is still answered",                        \
        "2025-06-18/basic/utilities/cancellation#behavior-requirements")                            \
+    XX(CANCELLED_FOREIGN, "cancelled-client-request", "MUST",                                      \
+       "a tool call run as a job is met with notifications/cancelled naming the client's own "     \
+       "request", "2025-06-18/basic/utilities/cancellation#behavior-requirements")                 \
     /* tasks (2025-11-25) */                                                                       \
     XX(TASK_CAP_UNDECLARED, "task-capability-undeclared", "MUST",                                  \
        "tools run as tasks but initialize declares no tasks capability",                           \
        "2025-11-25/basic/utilities/tasks#capabilities")                                            \
     XX(TASK_ID_NOT_STRING, "task-id-not-string", "MUST",                                           \
        "a task's taskId is an integer", "2025-11-25/basic/utilities/tasks#task-id-requirements")   \
-    XX(CANCELLED_FOREIGN, "cancelled-client-request", "MUST",                                      \
-       "a tool call run as a job is met with notifications/cancelled naming the client's own "     \
-       "request", "2025-06-18/basic/utilities/cancellation#behavior-requirements")                 \
     XX(TASK_ID_REUSED, "task-id-reused", "MUST",                                                   \
        "every task created gets the same taskId",                                                  \
        "2025-11-25/basic/utilities/tasks#task-id-requirements")                                    \
