@@ -270,6 +270,8 @@ static const rs_bug_catch_t rs_catches[] = {
     {"tool-name-case-folded", "tools/name/case-sensitive", "tools/call-name-case"},
     {"version-counter-offer-oldest", "lifecycle/version/counter-offer-latest",
      "lifecycle/version-unknown,lifecycle/version-newer"},
+    {"elicitation-decline-unhandled", "elicitation/error-handling/handled",
+     "elicitation/mrtr-decline"},
 };
 
 static const rs_bug_catch_t *find(const char *name)

@@ -242,6 +242,9 @@
        "2025-06-18/basic/lifecycle#operation")                                                     \
     XX(SERVER_ID_REUSE, "server-request-id-reuse", "MUST",                                         \
        "every server->client request uses the same id", "2025-06-18/basic#requests")               \
+    XX(ELICIT_DECLINE_UNHANDLED, "elicitation-decline-unhandled", "MUST",                          \
+       "at 2026-07-28 a declined or cancelled elicitation ends the call with -32603, as if its "   \
+       "content were always there", "2026-07-28/client/elicitation#error-handling")                \
     /* logging */                                                                                  \
     XX(LOG_SETLEVEL_INVALID_ACCEPTED, "log-setlevel-invalid-accepted", "SHOULD",                   \
        "logging/setLevel with an unknown level succeeds instead of -32602",                       \
