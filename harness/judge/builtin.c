@@ -417,6 +417,16 @@ static const mc_check_def_t builtins[] = {
      .interpretation = "Each value of an InputRequiredResult's inputRequests names the method "
                        "elicitation/create, sampling/createMessage or roots/list (the shape of "
                        "its params is the schema checks' matter)."},
+    {.check = "wire/input-request-keys-unique",
+     .level = MC_LEVEL_MUST,
+     .quote = "inputRequests keys are server assigned identifiers and MUST be unique within the "
+              "scope of the request.",
+     .refs = {REF(MC_VN_2026_07_28, "basic/patterns/mrtr#server-requirements-basic-workflow")},
+     .interpretation = "Within one InputRequiredResult no key of inputRequests is written twice "
+                       "(a JSON parser keeps one of them, so the raw text is read; names are "
+                       "compared as written). Whether a later round of the same request may "
+                       "reuse an earlier round's key the page does not settle: it is not "
+                       "judged."},
     {.check = "wire/no-server-requests",
      .level = MC_LEVEL_MUST,
      .quote = "Servers MUST NOT initiate JSON-RPC requests, and clients do not send JSON-RPC "

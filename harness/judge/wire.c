@@ -488,8 +488,11 @@ void mc_wire_inbound(mc_wire_t *w, int kind, unsigned flags, const char *data, s
     w->raw_id = NULL;
     if (m.id != NULL && !mc__raw_member_id(data, len, &w->raw_id, &w->raw_id_len))
         w->raw_id = NULL;
+    w->raw_line = data;
+    w->raw_line_len = len;
     mc__wire_on_message(w, &m, flags, info);
     w->raw_id = NULL;
+    w->raw_line = NULL;
     if (info != NULL) {
         info->msg = m;
         info->is_line = 1;

@@ -93,6 +93,8 @@ typedef struct mc_wire {
     int server_ids_wrapped; /* the ring dropped an id: an unknown one may be a forgotten one */
     const char *raw_id;  /* the current inbound line's id as sent (borrowed), or NULL */
     size_t raw_id_len;
+    const char *raw_line; /* the current inbound message's text as sent (borrowed), or NULL */
+    size_t raw_line_len;
     int log_level; /* -1: not set */
     int initialized_sent;
     int init_answered;

@@ -272,6 +272,7 @@ static const rs_bug_catch_t rs_catches[] = {
      "lifecycle/version-unknown,lifecycle/version-newer"},
     {"elicitation-decline-unhandled", "elicitation/error-handling/handled",
      "elicitation/mrtr-decline"},
+    {"input-request-key-duplicated", "wire/input-request-keys-unique", "elicitation/mrtr-form"},
 };
 
 static const rs_bug_catch_t *find(const char *name)

@@ -428,6 +428,9 @@
     XX(DISCOVER_REQUIRED_FIRST, "discover-required-first", "MUST",                                \
        "at 2026-07-28 a request before server/discover on the connection is refused with -32600", \
        "2026-07-28/basic#statelessness")                                                           \
+    XX(INPUT_REQUEST_KEY_DUPLICATED, "input-request-key-duplicated", "MUST",                       \
+       "the first key of every InputRequiredResult's inputRequests is written twice",             \
+       "2026-07-28/basic/patterns/mrtr#server-requirements-basic-workflow")                        \
     XX(COMPLETIONS_CAP_UNDECLARED, "completions-capability-undeclared", "MUST",                    \
        "the capabilities lack completions while completion/complete still completes",            \
        "2025-06-18/server/utilities/completion#capabilities")                                      \

@@ -1,7 +1,8 @@
 /* Unit tests for the rules on the _meta of the server's messages
- * (judge/wire_meta.c), on the meaning of the codes 2026-07-28 defines and on
- * the requests a server's cancellation names: each seen holding and seen
- * failing on a scripted transcript. */
+ * (judge/wire_meta.c), on the meaning of the codes 2026-07-28 defines, on
+ * the requests a server's cancellation names and on the keys of
+ * inputRequests as written: each seen holding and seen failing on a
+ * scripted transcript. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -128,11 +129,42 @@ static void test_cancelled_own(void **state)
     mc_wire_free(&w);
 }
 
+/* The keys of an InputRequiredResult's inputRequests, read as written: a
+ * key written twice is found though the parsed object holds it once. */
+static void test_input_keys(void **state)
+{
+    mc_wire_t w;
+    const char *req = "{\"method\":\"roots/list\"}";
+    char line[1024];
+
+    (void)state;
+    assert_int_equal(mc_wire_init(&w), MC_OK);
+    mreq(&w, 1, "tools/call", "{\"roots\":{}}", "", "");
+    snprintf(line, sizeof(line),
+             "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"resultType\":\"input_required\","
+             "\"inputRequests\":{\"a\":%s, \"b\" : {\"method\":\"roots/list\",\"params\":{\"x\":"
+             "[\"a\",{\"a\":1}]}}}}}",
+             req);
+    in(&w, line);
+    assert_int_equal(findings(&w, "wire/input-request-keys-unique"), 0);
+    assert_int_equal(evals(&w, "wire/input-request-keys-unique"), 1);
+    mreq(&w, 2, "tools/call", "{\"roots\":{}}", "", "");
+    snprintf(line, sizeof(line),
+             "{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{\"resultType\":\"input_required\","
+             "\"inputRequests\":{\"a\":%s,\"b\\\"\":%s,\"a\":%s}}}",
+             req, req, req);
+    in(&w, line);
+    assert_int_equal(findings(&w, "wire/input-request-keys-unique"), 1);
+    assert_non_null(strstr(detail(&w, "wire/input-request-keys-unique"), "\"a\" twice"));
+    mc_wire_free(&w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_meta),
         cmocka_unit_test(test_cancelled_own),
+        cmocka_unit_test(test_input_keys),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
