@@ -186,6 +186,19 @@ static const mc_check_def_t builtins[] = {
               REF(MC_VN_2025_11_25, "basic#requests")},
      .interpretation = "Every request the server sends to the client carries an id it has not "
                        "used for an earlier request of the same session."},
+    {.check = "wire/cancelled-own-request",
+     .level = MC_LEVEL_MUST,
+     .quote = "Cancellation notifications MUST only reference requests that: … Were previously "
+              "issued in the same direction",
+     .refs = {REF(MC_VN_2024_11_05, "basic/utilities/cancellation#behavior-requirements"),
+              REF(MC_VN_2025_03_26, "basic/utilities/cancellation#behavior-requirements"),
+              REF(MC_VN_2025_06_18, "basic/utilities/cancellation#behavior-requirements"),
+              REF(MC_VN_2025_11_25, "basic/utilities/cancellation#behavior-requirements")},
+     .interpretation = "A notifications/cancelled from the server names, in requestId, a request "
+                       "the server sent in this session (never one of the client's). That it is "
+                       "\"believed to still be in-progress\" is the server's belief: a "
+                       "cancellation may cross the client's answer on the wire, so it is not "
+                       "judged."},
     {.check = "lifecycle/shutdown/stdio",
      .level = MC_LEVEL_INFO,
      .quote = "Waiting for the server to exit, or sending SIGTERM if the server does not exit "
@@ -404,6 +417,16 @@ static const mc_check_def_t builtins[] = {
      .interpretation = "Each value of an InputRequiredResult's inputRequests names the method "
                        "elicitation/create, sampling/createMessage or roots/list (the shape of "
                        "its params is the schema checks' matter)."},
+    {.check = "wire/input-request-keys-unique",
+     .level = MC_LEVEL_MUST,
+     .quote = "inputRequests keys are server assigned identifiers and MUST be unique within the "
+              "scope of the request.",
+     .refs = {REF(MC_VN_2026_07_28, "basic/patterns/mrtr#server-requirements-basic-workflow")},
+     .interpretation = "Within one InputRequiredResult no key of inputRequests is written twice "
+                       "(a JSON parser keeps one of them, so the raw text is read; names are "
+                       "compared as written). Whether a later round of the same request may "
+                       "reuse an earlier round's key the page does not settle: it is not "
+                       "judged."},
     {.check = "wire/no-server-requests",
      .level = MC_LEVEL_MUST,
      .quote = "Servers MUST NOT initiate JSON-RPC requests, and clients do not send JSON-RPC "

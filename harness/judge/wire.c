@@ -89,8 +89,10 @@ void mc_wire_free(mc_wire_t *w)
     }
     for (i = 0; i < MC_WIRE_MAX_SUBSCRIPTIONS; i++)
         free(w->subs[i]);
-    for (i = 0; i < MC_WIRE_MAX_SERVER_IDS; i++)
+    for (i = 0; i < MC_WIRE_MAX_SERVER_IDS; i++) {
         free(w->server_ids[i]);
+        free(w->server_ids_compact[i]);
+    }
     json_object_put(w->server_caps);
     json_object_put(w->client_caps);
     memset(w, 0, sizeof(*w));
@@ -515,8 +517,11 @@ void mc_wire_inbound(mc_wire_t *w, int kind, unsigned flags, const char *data, s
     w->raw_id = NULL;
     if (m.id != NULL && !mc__raw_member_id(data, len, &w->raw_id, &w->raw_id_len))
         w->raw_id = NULL;
+    w->raw_line = data;
+    w->raw_line_len = len;
     mc__wire_on_message(w, &m, flags, info);
     w->raw_id = NULL;
+    w->raw_line = NULL;
     if (info != NULL) {
         info->msg = m;
         info->is_line = 1;

@@ -91,10 +91,14 @@ typedef struct mc_wire {
     uint64_t reqs_forgotten;   /* unanswered requests pushed out of reqs */
     uint64_t tokens_untracked; /* active progress tokens not recorded */
     uint64_t subs_untracked;   /* subscriptions not recorded */
-    char *server_ids[MC_WIRE_MAX_SERVER_IDS]; /* compact JSON of server request ids (owned) */
+    char *server_ids[MC_WIRE_MAX_SERVER_IDS]; /* server request ids as sent (owned) */
+    char *server_ids_compact[MC_WIRE_MAX_SERVER_IDS]; /* the same ids as compact JSON (owned) */
     size_t server_id_next;
+    int server_ids_wrapped; /* the ring dropped an id: an unknown one may be a forgotten one */
     const char *raw_id;  /* the current inbound line's id as sent (borrowed), or NULL */
     size_t raw_id_len;
+    const char *raw_line; /* the current inbound message's text as sent (borrowed), or NULL */
+    size_t raw_line_len;
     int log_level; /* -1: not set */
     int initialized_sent;
     int init_answered;

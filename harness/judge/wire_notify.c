@@ -2,8 +2,9 @@
  * wire_notify.c - what the server sends unasked: notifications only for
  * the capabilities it declared (list_changed, resources/updated for a
  * subscribed resource, log messages at or above the level set, progress for
- * an active token and increasing), and server requests with ids of their
- * own, only for what the client declared, and not before initialization.
+ * an active token and increasing, cancellations only of the server's own
+ * requests), and server requests with ids of their own, only for what the
+ * client declared, and not before initialization.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +24,32 @@ static int cap_declared(json_object *caps, const char *cap, const char *flag)
         return 1;
     c = mc_json_get(c, flag);
     return c != NULL && json_object_is_type(c, json_type_boolean) && json_object_get_boolean(c);
+}
+
+/*
+ * Judges a notifications/cancelled of the server outside the stateless
+ * protocol (basic/utilities/cancellation): its requestId is the id of a
+ * request the server itself sent in this session. Whether that request was
+ * still in progress is not judged: a cancellation may cross the client's
+ * answer on the wire. Not judged when requestId is missing (the schema
+ * check's matter) or once the id ring forgot an id.
+ */
+static void cancelled(mc_wire_t *w, const mc_msg_t *m)
+{
+    json_object *rid = mc_json_get(m->params, "requestId");
+    char *id = rid != NULL ? mc__wire_compact_dup(rid) : NULL;
+    size_t k;
+    int own = 0;
+
+    for (k = 0; id != NULL && k < MC_WIRE_MAX_SERVER_IDS && !own; k++)
+        own = w->server_ids_compact[k] != NULL && strcmp(w->server_ids_compact[k], id) == 0;
+    if (own)
+        mc_wire_pass(w, "wire/cancelled-own-request");
+    else if (id != NULL && !w->server_ids_wrapped)
+        mc_wire_fail(w, "wire/cancelled-own-request",
+                     "notifications/cancelled for %.60s, which is no request the server sent%s", id,
+                     mc__wire_find_req(w, id) != NULL ? " (it is the id of a client request)" : "");
+    free(id);
 }
 
 void mc__wire_on_notification(mc_wire_t *w, mc_msg_t *m)
@@ -90,6 +117,10 @@ void mc__wire_on_notification(mc_wire_t *w, mc_msg_t *m)
             mc__wire_task_ended(w, mc_json_get_str(m->params, "taskId"));
         return;
     }
+    if (strcmp(meth, "notifications/cancelled") == 0) {
+        cancelled(w, m);
+        return;
+    }
     if (strcmp(meth, "notifications/progress") == 0) {
         json_object *tok = mc_json_get(m->params, "progressToken");
         json_object *prog = mc_json_get(m->params, "progress");
@@ -153,10 +184,15 @@ void mc__wire_on_server_request(mc_wire_t *w, mc_msg_t *m)
                          m->method, shown);
             free(id);
         } else if (id != NULL) {
+            size_t at = w->server_id_next;
             mc_wire_pass(w, "wire/server-request-id-unique");
-            free(w->server_ids[w->server_id_next]);
-            w->server_ids[w->server_id_next] = id;
-            w->server_id_next = (w->server_id_next + 1) % MC_WIRE_MAX_SERVER_IDS;
+            if (w->server_ids[at] != NULL)
+                w->server_ids_wrapped = 1;
+            free(w->server_ids[at]);
+            free(w->server_ids_compact[at]);
+            w->server_ids[at] = id;
+            w->server_ids_compact[at] = mc__wire_compact_dup(m->id);
+            w->server_id_next = (at + 1) % MC_WIRE_MAX_SERVER_IDS;
         }
     }
     if (!w->initialized_sent && strcmp(m->method, "ping") != 0)

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "judge/wire.h"
+#include "judge/rawid.h"
 #include "judge/wire_internal.h"
 #include "core/json.h"
 #include "core/jsonrpc.h"
@@ -64,6 +65,28 @@ static int input_required_allowed(const char *method)
 }
 
 /* Judges a result at a version whose results carry resultType. */
+/* Judges the keys of an InputRequiredResult's inputRequests as the server
+ * wrote them: the parsed object keeps one member of each name, so a key
+ * written twice is found in the raw text (names compared as written). */
+static void input_keys_unique(mc_wire_t *w)
+{
+    const char *res, *reqs, *dup;
+    size_t res_n, reqs_n, dup_n;
+    int rc;
+
+    if (w->raw_line == NULL ||
+        !mc__raw_member(w->raw_line, w->raw_line_len, "result", &res, &res_n) ||
+        !mc__raw_member(res, res_n, "inputRequests", &reqs, &reqs_n))
+        return;
+    rc = mc__raw_duplicate_key(reqs, reqs_n, &dup, &dup_n);
+    if (rc == 1)
+        mc_wire_fail(w, "wire/input-request-keys-unique",
+                     "inputRequests holds the key \"%.*s\" twice", (int)(dup_n > 60 ? 60 : dup_n),
+                     dup);
+    else if (rc == 0)
+        mc_wire_pass(w, "wire/input-request-keys-unique");
+}
+
 void mc__wire_stateless_result(mc_wire_t *w, const mc_wire_req_t *r, const mc_msg_t *m)
 {
     const char *rt = mc_json_get_str(m->result, "resultType");
@@ -98,6 +121,8 @@ void mc__wire_stateless_result(mc_wire_t *w, const mc_wire_req_t *r, const mc_ms
                      r->method);
     else
         mc_wire_pass(w, "wire/input-required-shape");
+    if (json_object_is_type(reqs, json_type_object))
+        input_keys_unique(w);
     if (json_object_is_type(reqs, json_type_object)) {
         json_object_object_foreach(reqs, key, req)
         {

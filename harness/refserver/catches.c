@@ -279,6 +279,13 @@ static const rs_bug_catch_t rs_catches[] = {
      "tasks/input-required/related-task,tasks/related-task/elicitation-shares-id,"
      "tasks/related-task/in-task-messages,tasks/related-task/in-task-meta",
      "tasks/input-required"},
+    {"cancelled-client-request", "wire/cancelled-own-request", "progress/token-echoed"},
+    {"tool-name-case-folded", "tools/name/case-sensitive", "tools/call-name-case"},
+    {"version-counter-offer-oldest", "lifecycle/version/counter-offer-latest",
+     "lifecycle/version-unknown,lifecycle/version-newer"},
+    {"elicitation-decline-unhandled", "elicitation/error-handling/handled",
+     "elicitation/mrtr-decline"},
+    {"input-request-key-duplicated", "wire/input-request-keys-unique", "elicitation/mrtr-form"},
 };
 
 static const rs_bug_catch_t *find(const char *name)

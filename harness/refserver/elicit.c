@@ -143,6 +143,12 @@ static int elicit_answer(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *re
     if (action == NULL || (strcmp(action, "accept") != 0 && strcmp(action, "decline") != 0 &&
                            strcmp(action, "cancel") != 0))
         return fail(rs, job, "the client's elicitation result has no valid action");
+    if (rs_bug_on(rs, ELICIT_DECLINE_UNHANDLED) && strcmp(action, "accept") != 0) {
+        /* The switched server counts on an accepted answer's content. */
+        mc__rs_error(rs, job->id, MC_RPC_INTERNAL_ERROR, "the elicitation returned no content",
+                     NULL);
+        return RS_STEP_DONE;
+    }
     if (strcmp(action, "accept") == 0 &&
         json_object_object_get_ex(reply->result, "content", &content) &&
         json_object_is_type(content, json_type_object)) {

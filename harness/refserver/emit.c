@@ -69,6 +69,63 @@ static void emit_pretty(mc_refserver_t *rs, json_object *msg)
     }
 }
 
+/* The end of the JSON value that starts at s[i] (string-aware), or n. */
+static size_t value_end(const char *s, size_t n, size_t i)
+{
+    int depth = 0, in_str = 0;
+
+    for (; i < n; i++) {
+        char c = s[i];
+        if (in_str) {
+            if (c == '\\')
+                i++;
+            else if (c == '"')
+                in_str = 0;
+        } else if (c == '"') {
+            in_str = 1;
+        } else if (c == '{' || c == '[') {
+            depth++;
+        } else if (c == '}' || c == ']') {
+            if (depth == 0)
+                return i;
+            depth--;
+        } else if (c == ',' && depth == 0) {
+            return i;
+        }
+    }
+    return n;
+}
+
+/* The input-request-key-duplicated switch: the first member of a message's
+ * inputRequests is written twice (a parser keeps one of them). Emits the
+ * line and returns 1, or returns 0 when the line has no such member. */
+static int emit_duplicated_key(mc_refserver_t *rs, const char *s, size_t n)
+{
+    static const char mark[] = "\"inputRequests\":{\"";
+    const char *at = strstr(s, mark);
+    size_t k, e;
+    char *out;
+
+    if (at == NULL)
+        return 0;
+    k = (size_t)(at - s) + sizeof(mark) - 2; /* the first member's opening quote */
+    e = value_end(s, n, k);
+    if (e >= n)
+        return 0;
+    out = malloc(n + (e - k) + 2);
+    if (out == NULL) {
+        rs->failed = 1;
+        return 1;
+    }
+    memcpy(out, s, e);
+    out[e] = ',';
+    memcpy(out + e + 1, s + k, e - k);
+    memcpy(out + e + 1 + (e - k), s + e, n - e);
+    emit_line(rs, out, n + (e - k) + 1);
+    free(out);
+    return 1;
+}
+
 void mc__rs_emit(mc_refserver_t *rs, json_object *msg)
 {
     size_t n = 0;
@@ -87,7 +144,7 @@ void mc__rs_emit(mc_refserver_t *rs, json_object *msg)
     s = json_object_to_json_string_length(msg, RS_JSON_FLAGS, &n);
     if (s == NULL)
         rs->failed = 1;
-    else
+    else if (!rs_bug_on(rs, INPUT_REQUEST_KEY_DUPLICATED) || !emit_duplicated_key(rs, s, n))
         emit_line(rs, s, n);
     json_object_put(msg);
 }

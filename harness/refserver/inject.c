@@ -123,6 +123,10 @@ static const struct {
     {RS_BUG_META_TRACEPARENT_MALFORMED, MC_VF_STATELESS, MC_V_2024_11_05},
     {RS_BUG_RESULT_NO_SERVER_INFO, MC_VF_STATELESS, MC_V_2024_11_05},
     {RS_BUG_EXTENSION_ID_UNPREFIXED, MC_VF_STATELESS, MC_V_2024_11_05},
+    /* Tool names are case-sensitive from 2025-11-25 on (server/tools#tool-names). */
+    {RS_BUG_TOOL_NAME_CASE_FOLDED, 0, MC_V_2025_11_25},
+    {RS_BUG_ELICIT_DECLINE_UNHANDLED, MC_VF_STATELESS, MC_V_2024_11_05},
+    {RS_BUG_INPUT_REQUEST_KEY_DUPLICATED, MC_VF_STATELESS, MC_V_2024_11_05},
 };
 
 /* Writes the versions bug concerns into buf, comma-separated. */

@@ -106,6 +106,9 @@
     XX(RESULT_NO_SERVER_INFO, "result-no-server-info", "SHOULD",                                   \
        "2026-07-28 results lack io.modelcontextprotocol/serverInfo in _meta",                      \
        "2026-07-28/basic#_meta")                                                                   \
+    XX(VERSION_COUNTER_OFFER_OLDEST, "version-counter-offer-oldest", "SHOULD",                     \
+       "an unsupported requested version is answered with 2024-11-05, the oldest version the "     \
+       "server speaks, not its latest", "2025-06-18/basic/lifecycle#version-negotiation")          \
     /* resources */                                                                                \
     XX(RESOURCE_NOT_FOUND_CODE, "resource-not-found-code", "SHOULD",                               \
        "an unknown resource URI is answered with -32603 instead of -32002",                       \
@@ -203,6 +206,9 @@
     XX(LIST_VARIES_AFTER_REQUEST, "list-varies-after-request", "MUST",                             \
        "after a tools/call, prompts/get or resources/read, every list is one item short",         \
        "2026-07-28/server/tools#capabilities")                                                     \
+    XX(TOOL_NAME_CASE_FOLDED, "tool-name-case-folded", "SHOULD",                                   \
+       "tools/call finds a listed tool by its name in any case (TEST_SIMPLE_TEXT runs "            \
+       "test_simple_text)", "2025-11-25/server/tools#tool-names")                                  \
     /* elicitation, sampling, roots */                                                             \
     XX(ELICIT_NO_CAP, "elicitation-without-capability", "MUST",                                    \
        "elicitation/create is sent to a client that did not declare elicitation",                 \
@@ -236,6 +242,9 @@
        "2025-06-18/basic/lifecycle#operation")                                                     \
     XX(SERVER_ID_REUSE, "server-request-id-reuse", "MUST",                                         \
        "every server->client request uses the same id", "2025-06-18/basic#requests")               \
+    XX(ELICIT_DECLINE_UNHANDLED, "elicitation-decline-unhandled", "MUST",                          \
+       "at 2026-07-28 a declined or cancelled elicitation ends the call with -32603, as if its "   \
+       "content were always there", "2026-07-28/client/elicitation#error-handling")                \
     /* logging */                                                                                  \
     XX(LOG_SETLEVEL_INVALID_ACCEPTED, "log-setlevel-invalid-accepted", "SHOULD",                   \
        "logging/setLevel with an unknown level succeeds instead of -32602",                       \
@@ -288,6 +297,9 @@
     XX(CANCELLED_ANSWERED, "cancelled-request-answered", "SHOULD",                                 \
        "a request cancelled by notifications/cancelled is still answered",                        \
        "2025-06-18/basic/utilities/cancellation#behavior-requirements")                            \
+    XX(CANCELLED_FOREIGN, "cancelled-client-request", "MUST",                                      \
+       "a tool call run as a job is met with notifications/cancelled naming the client's own "     \
+       "request", "2025-06-18/basic/utilities/cancellation#behavior-requirements")                 \
     /* tasks (2025-11-25) */                                                                       \
     XX(TASK_CAP_UNDECLARED, "task-capability-undeclared", "MUST",                                  \
        "tools run as tasks but initialize declares no tasks capability",                           \
@@ -434,6 +446,9 @@
     XX(DISCOVER_REQUIRED_FIRST, "discover-required-first", "MUST",                                \
        "at 2026-07-28 a request before server/discover on the connection is refused with -32600", \
        "2026-07-28/basic#statelessness")                                                           \
+    XX(INPUT_REQUEST_KEY_DUPLICATED, "input-request-key-duplicated", "MUST",                       \
+       "the first key of every InputRequiredResult's inputRequests is written twice",             \
+       "2026-07-28/basic/patterns/mrtr#server-requirements-basic-workflow")                        \
     XX(COMPLETIONS_CAP_UNDECLARED, "completions-capability-undeclared", "MUST",                    \
        "the capabilities lack completions while completion/complete still completes",            \
        "2025-06-18/server/utilities/completion#capabilities")                                      \

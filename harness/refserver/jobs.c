@@ -68,6 +68,12 @@ void mc__rs_job_start(mc_refserver_t *rs, json_object *id, int tool, json_object
     mc__rs_ctx_save(rs, &job->ctx);
     job->responses = json_object_get(responses);
     job->mrtr_reply = NULL;
+    if (rs_bug_on(rs, CANCELLED_FOREIGN) && !job->ctx.modern) {
+        json_object *p = json_object_new_object();
+        mc__rs_put(rs, p, "requestId", json_object_get(id));
+        mc__rs_put_str(rs, p, "reason", "the server cancels the client's own request");
+        mc__rs_notify(rs, "notifications/cancelled", p);
+    }
     /* The first step runs from mc__rs_jobs_run() at the end of this message. */
 }
 

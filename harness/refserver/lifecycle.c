@@ -133,6 +133,10 @@ void mc__rs_initialize(mc_refserver_t *rs, json_object *id, json_object *params)
             rs->version = RS_V_2024_11_05;
             answer = rs_versions[RS_V_2024_11_05];
         }
+        if (rs_bug_on(rs, VERSION_COUNTER_OFFER_OLDEST)) {
+            rs->version = RS_V_2024_11_05;
+            answer = rs_versions[RS_V_2024_11_05];
+        }
     } else {
         rs->version = (rs_version_t)v;
         if (rs_bug_on(rs, VERSION_NOT_ECHOED))

@@ -7,6 +7,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "refserver/internal.h"
 
@@ -365,7 +366,8 @@ static int find_tool(mc_refserver_t *rs, const char *name)
     int i;
 
     for (i = 0; i < tools_listed(rs); i++)
-        if (strcmp(rs_tools[i].name, name) == 0)
+        if (strcmp(rs_tools[i].name, name) == 0 ||
+            (rs_bug_on(rs, TOOL_NAME_CASE_FOLDED) && strcasecmp(rs_tools[i].name, name) == 0))
             return i;
     if (rs->dyn_tool && strcmp(name, DYN_TOOL) == 0)
         return RS_TOOL_DYNAMIC;

@@ -113,8 +113,9 @@ void mc__lint_use_role(mc__lint_t *l, const char *name, size_t n)
 
 /*
  * The forms the runner replaces in a template (scenarios/README.md,
- * "Variables"): {"$instance": SCHEMA} alone, and {"$arguments": ARGS} with
- * at most a "$without" beside it (one argument name or an array of names).
+ * "Variables"): {"$instance": SCHEMA} and {"$swapcase": STRING} alone, and
+ * {"$arguments": ARGS} with at most a "$without" beside it (one argument
+ * name or an array of names).
  * Anything else beside them would leave the object unreplaced and sent as
  * written.
  */
@@ -122,11 +123,14 @@ static void lint_replaced_forms(mc__lint_t *l, json_object *v, const char *point
 {
     json_object *w = mc_json_get(v, "$without");
     int args = mc_json_get(v, "$arguments") != NULL;
+    json_object *sw = mc_json_get(v, "$swapcase");
     int inst = mc_json_get(v, "$instance") != NULL;
     size_t n = (size_t)json_object_object_length(v);
 
     if (inst && n != 1)
         mc__lint_problem(l, pointer, "{\"$instance\": SCHEMA} takes no other member");
+    if (sw != NULL && (n != 1 || !json_object_is_type(sw, json_type_string)))
+        mc__lint_problem(l, pointer, "{\"$swapcase\": STRING} takes a string and no other member");
     if (w != NULL && !args)
         mc__lint_problem(l, pointer, "\"$without\" goes beside \"$arguments\" only");
     if (args && n != 1 + (w != NULL))

@@ -142,7 +142,8 @@ void mc__runner_judge(rctx_t *c, const mc_step_t *s, const mc_step_judge_t *j, c
     capture(c, j, resp, cid, what, s->line, seq);
 }
 
-/* Runs the "where" filter of a step on a message. */
+/* Runs the "where" filter of a step on a message (its values filled in,
+ * forms such as {"$swapcase": ...} replaced). */
 int mc__runner_where_ok(rctx_t *c, json_object *where, json_object *msg)
 {
     size_t i, n;
@@ -157,6 +158,7 @@ int mc__runner_where_ok(rctx_t *c, json_object *where, json_object *msg)
         mc_errbuf_clear(&eb);
         if (mc_vars_expand(&c->vars, json_object_array_get_idx(where, i), &ea, &eb) != MC_OK)
             return 0;
+        ea = mc__runner_forms(ea);
         if (mc_assert_eval(ea, msg, &m) != 0 || !m.pass) {
             json_object_put(ea);
             return 0;

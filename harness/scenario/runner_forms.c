@@ -1,11 +1,12 @@
 /*
  * runner_forms.c - the forms a step's template holds that are replaced after
- * its variables are filled in: {"$instance": SCHEMA} and {"$arguments":
- * ARGS, "$without": NAMES} (scenarios/README.md, "Variables"; see
+ * its variables are filled in: {"$instance": SCHEMA}, {"$arguments":
+ * ARGS, "$without": NAMES} and {"$swapcase": STRING} (scenarios/README.md, "Variables"; see
  * runner_int.h).
  */
 #include "scenario/runner_int.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/json.h"
@@ -63,13 +64,40 @@ static json_object *prompt_arguments(json_object *decl, json_object *without)
     return out;
 }
 
+/* The string s with the case of each ASCII letter swapped ("Echo" ->
+ * "eCHO"), a new string object, or NULL when out of memory. Other bytes,
+ * UTF-8 sequences included, are kept as they are. */
+static json_object *swapcase(json_object *s)
+{
+    const char *in = json_object_get_string(s);
+    size_t i, n = (size_t)json_object_get_string_len(s);
+    char *buf = malloc(n + 1);
+    json_object *out;
+
+    if (buf == NULL)
+        return NULL;
+    for (i = 0; i < n; i++) {
+        char c = in[i];
+        if (c >= 'a' && c <= 'z')
+            c = (char)(c - 'a' + 'A');
+        else if (c >= 'A' && c <= 'Z')
+            c = (char)(c - 'A' + 'a');
+        buf[i] = c;
+    }
+    buf[n] = '\0';
+    out = json_object_new_string_len(buf, (int)n);
+    free(buf);
+    return out;
+}
+
 /*
  * Replaces every {"$instance": SCHEMA} inside v (after expansion) with a
  * valid instance of SCHEMA (scenario/instance.h): tool arguments made from
- * an inputSchema; and every {"$arguments": ARGS} with the arguments object a
+ * an inputSchema; every {"$arguments": ARGS} with the arguments object a
  * prompt's declared ARGS need (each required one set to "mcpcheck", or to
  * "mcpcheck://argument" when its name says it is a URI), but for those a
- * "$without" member beside it names (one name or an array of names).
+ * "$without" member beside it names (one name or an array of names); and
+ * every {"$swapcase": STRING} with STRING, its ASCII letters' case swapped.
  * Returns the value to use in v's place (v itself, or its replacement,
  * with v put).
  */
@@ -88,6 +116,15 @@ static json_object *make_instances(json_object *v, int depth)
                 return v;
             json_object_put(v);
             return args;
+        }
+        if (json_object_object_length(v) == 1 &&
+            json_object_object_get_ex(v, "$swapcase", &schema) &&
+            json_object_is_type(schema, json_type_string)) {
+            json_object *sw = swapcase(schema);
+            if (sw == NULL)
+                return v;
+            json_object_put(v);
+            return sw;
         }
         if (json_object_object_length(v) == 1 &&
             json_object_object_get_ex(v, "$instance", &schema)) {

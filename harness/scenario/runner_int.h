@@ -127,7 +127,8 @@ int mc__runner_silence_known(rctx_t *c, const char *key);
 void mc__runner_silence_note(rctx_t *c, const char *key);
 /* True when the server's capabilities hold the dotted path. */
 int mc__runner_server_has(json_object *caps, const char *path);
-/* Sets ${role:NAME} from the profile, ${version} and ${server_versions}. */
+/* Sets ${role:NAME} from the profile, ${version}, ${server_versions} and
+ * ${server_versions_older}. */
 void mc__runner_set_role_vars(rctx_t *c);
 /* Resolves the scenario's roles on the live server: 0 when all are
  * offered, else -1 with the verdict set (NOT-VERIFIED, SKIP or ERROR). */

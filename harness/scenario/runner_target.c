@@ -137,6 +137,24 @@ int mc__runner_server_has(json_object *caps, const char *path)
     return !json_object_is_type(cur, json_type_null);
 }
 
+/* ${server_versions_older}: the versions with an initialize handshake the
+ * probe saw the server speak, but the newest of them, as a new array; empty
+ * when the probe could not tell (sv NULL). NULL when out of memory. */
+static json_object *older_spoken(const char *const *sv)
+{
+    json_object *v = json_object_new_array();
+    const char *newest = NULL;
+    const char *const *p;
+
+    for (p = sv; v != NULL && p != NULL && *p != NULL; p++)
+        if (mc_version_has(*p, MC_VF_INITIALIZE) && (newest == NULL || strcmp(*p, newest) > 0))
+            newest = *p;
+    for (p = sv; v != NULL && p != NULL && *p != NULL; p++)
+        if (mc_version_has(*p, MC_VF_INITIALIZE) && strcmp(*p, newest) < 0)
+            json_object_array_add(v, json_object_new_string(*p));
+    return v;
+}
+
 void mc__runner_set_role_vars(rctx_t *c)
 {
     json_object *v;
@@ -159,6 +177,11 @@ void mc__runner_set_role_vars(rctx_t *c)
             if (c->o->server_versions != NULL || mc_version_has(*sv, MC_VF_INITIALIZE))
                 json_object_array_add(v, json_object_new_string(*sv));
         mc_vars_set(&c->vars, "server_versions", v);
+        json_object_put(v);
+    }
+    v = older_spoken(c->o->server_versions);
+    if (v != NULL) {
+        mc_vars_set(&c->vars, "server_versions_older", v);
         json_object_put(v);
     }
 }

@@ -54,7 +54,8 @@ int mc_vars_expand(const mc_vars_t *v, json_object *tmpl, json_object **out, mc_
 int mc_var_name_ok(const char *name);
 /* Length of the variable name at the start of ref (up to '.', '[' or n). */
 size_t mc_var_name_len(const char *ref, size_t n);
-/* True for the names the runner always defines ("version", "server_versions"). */
+/* True for the names the runner always defines ("version", "server_versions",
+ * "server_versions_older"). */
 int mc_var_builtin(const char *name, size_t n);
 
 /* Returns 0 when path is well-formed. */

@@ -1,6 +1,8 @@
 /* Unit tests for the rules on the _meta of the server's messages
- * (judge/wire_meta.c) and on the meaning of the codes 2026-07-28 defines:
- * each seen holding and seen failing on a scripted transcript. */
+ * (judge/wire_meta.c), on the meaning of the codes 2026-07-28 defines, on
+ * the requests a server's cancellation names and on the keys of
+ * inputRequests as written: each seen holding and seen failing on a
+ * scripted transcript. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -96,10 +98,73 @@ static void test_meta(void **state)
     mc_wire_free(&w);
 }
 
+/* A server's notifications/cancelled names a request the server sent,
+ * answered or not (the answer may cross it), never one of the client's. */
+static void test_cancelled_own(void **state)
+{
+    mc_wire_t w;
+
+    (void)state;
+    handshake(&w, "{\"tools\":{}}", "{\"sampling\":{}}");
+    in(&w, "{\"jsonrpc\":\"2.0\",\"id\":\"s/1\",\"method\":\"sampling/createMessage\","
+           "\"params\":{\"messages\":[],\"maxTokens\":1}}");
+    in(&w, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{"
+           "\"requestId\":\"s/1\"}}");
+    out(&w, "{\"jsonrpc\":\"2.0\",\"id\":\"s/1\",\"result\":{}}");
+    in(&w, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{"
+           "\"requestId\":\"s\\/1\"}}");
+    assert_int_equal(findings(&w, "wire/cancelled-own-request"), 0);
+    assert_int_equal(evals(&w, "wire/cancelled-own-request"), 2);
+    out(&w, "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\",\"params\":{\"name\":\"t\"}}");
+    in(&w, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{"
+           "\"requestId\":7}}");
+    assert_int_equal(findings(&w, "wire/cancelled-own-request"), 1);
+    assert_non_null(strstr(detail(&w, "wire/cancelled-own-request"), "client request"));
+    in(&w, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{"
+           "\"requestId\":99}}");
+    assert_int_equal(findings(&w, "wire/cancelled-own-request"), 2);
+    /* No requestId: the schema's matter, not judged here. */
+    in(&w, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{}}");
+    assert_int_equal(evals(&w, "wire/cancelled-own-request"), 4);
+    mc_wire_free(&w);
+}
+
+/* The keys of an InputRequiredResult's inputRequests, read as written: a
+ * key written twice is found though the parsed object holds it once. */
+static void test_input_keys(void **state)
+{
+    mc_wire_t w;
+    const char *req = "{\"method\":\"roots/list\"}";
+    char line[1024];
+
+    (void)state;
+    assert_int_equal(mc_wire_init(&w), MC_OK);
+    mreq(&w, 1, "tools/call", "{\"roots\":{}}", "", "");
+    snprintf(line, sizeof(line),
+             "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"resultType\":\"input_required\","
+             "\"inputRequests\":{\"a\":%s, \"b\" : {\"method\":\"roots/list\",\"params\":{\"x\":"
+             "[\"a\",{\"a\":1}]}}}}}",
+             req);
+    in(&w, line);
+    assert_int_equal(findings(&w, "wire/input-request-keys-unique"), 0);
+    assert_int_equal(evals(&w, "wire/input-request-keys-unique"), 1);
+    mreq(&w, 2, "tools/call", "{\"roots\":{}}", "", "");
+    snprintf(line, sizeof(line),
+             "{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{\"resultType\":\"input_required\","
+             "\"inputRequests\":{\"a\":%s,\"b\\\"\":%s,\"a\":%s}}}",
+             req, req, req);
+    in(&w, line);
+    assert_int_equal(findings(&w, "wire/input-request-keys-unique"), 1);
+    assert_non_null(strstr(detail(&w, "wire/input-request-keys-unique"), "\"a\" twice"));
+    mc_wire_free(&w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_meta),
+        cmocka_unit_test(test_cancelled_own),
+        cmocka_unit_test(test_input_keys),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -197,6 +197,7 @@ static const char session_full[] =
     REQ(112, "resources/read", "{\"uri\":\"test://template/123/data\"}")
     REQ(113, "resources/read", "{\"uri\":\"test://nope\"}")
     REQ(190, "resources/read", "{\"uri\":\"not a URI\"}")
+    CALL(191, "TEST_SIMPLE_TEXT", "{}")
     CALL(114, "test_trigger_resource_update", "{}")
     REQ(115, "resources/subscribe", "{\"uri\":\"test://watched-resource\"}")
     CALL(116, "test_trigger_resource_update", "{}")

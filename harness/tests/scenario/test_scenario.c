@@ -415,6 +415,12 @@ static void test_lint_problems(void **state)
     expect_problem(GOOD_HEAD "\"steps\": [{\"request\": \"x\", \"params\": {\"a\": "
                              "{\"$instance\": {}, \"$without\": \"n\"}}}]}",
                    "{\"$instance\": SCHEMA} takes no other member");
+    expect_problem(GOOD_HEAD "\"steps\": [{\"request\": \"x\", \"params\": {\"name\": "
+                             "{\"$swapcase\": 3}}}]}",
+                   "{\"$swapcase\": STRING} takes a string and no other member");
+    expect_problem(GOOD_HEAD "\"steps\": [{\"request\": \"x\", \"params\": {\"name\": "
+                             "{\"$swapcase\": \"a\", \"b\": 1}}}]}",
+                   "{\"$swapcase\": STRING} takes a string and no other member");
     expect_problem(GOOD_HEAD "\"steps\": [{\"request\": \"x\", \"capture\": {\"c\": "
                              "\"result\"}}, {\"for_each\": \"${c}\", \"as\": \"i\", \"when\": "
                              "{\"value\": \"${c}\"}, \"steps\": [{\"sleep\": 1}]}]}",
