@@ -402,7 +402,13 @@ static void test_lint_problems(void **state)
                    "without declaring client.capabilities.roots.listChanged");
     expect_problem(GOOD_HEAD "\"steps\": [{\"raw\": \"[{'id': 1}]\", \"expect\": \"batch\"}]}",
                    "needs a raw line holding a non-empty JSON array");
-    /* The replaced forms and a for_each's condition. */
+    expect_problem("{\"title\": ", "s.jsonc:1:");
+}
+
+/* The replaced forms and a for_each's condition. */
+static void test_lint_forms(void **state)
+{
+    (void)state;
     expect_problem(GOOD_HEAD "\"steps\": [{\"request\": \"x\", \"params\": {\"a\": "
                              "{\"$without\": \"n\"}}}]}",
                    "\"$without\" goes beside \"$arguments\" only");
@@ -430,7 +436,6 @@ static void test_lint_problems(void **state)
                              "{\"value\": \"${nope}\", \"assert\": []}, \"steps\": "
                              "[{\"sleep\": 1}]}]}",
                    "variable \"nope\" is used before it is captured");
-    expect_problem("{\"title\": ", "s.jsonc:1:");
 }
 
 static void test_paths(void **state)
@@ -611,6 +616,7 @@ int main(void)
         cmocka_unit_test(test_jsonc_positions_and_errors),
         cmocka_unit_test(test_load_valid),
         cmocka_unit_test(test_lint_problems),
+        cmocka_unit_test(test_lint_forms),
         cmocka_unit_test(test_load_legacy_warns),
         cmocka_unit_test(test_lint_check_entries),
         cmocka_unit_test(test_typed_steps),
