@@ -440,6 +440,7 @@ void mc_http_free(mc_http_t *h)
         curl_multi_cleanup(h->multi);
     free(h->findings);
     free(h->seen);
+    free(h->msgs);
     free(h->tools);
     free(h->url);
     free(h->origin);

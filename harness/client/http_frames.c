@@ -188,6 +188,8 @@ void mc__http_inspect_message(mc_http_t *h, stream_t *s, const char *data, size_
         s->after_response++;
     if (s->modern && s->kind == ST_POST && s->unrelated[0] == '\0')
         mc__http_note_unrelated(s, o);
+    if (!mc__http_stateless(h, s))
+        mc__http_judge_placement(h, s, o);
     is_response = json_object_object_get_ex(o, "id", &id) &&
                   !json_object_object_get_ex(o, "method", NULL) &&
                   (json_object_object_get_ex(o, "result", NULL) ||

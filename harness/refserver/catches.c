@@ -266,6 +266,10 @@ static const rs_bug_catch_t rs_catches[] = {
     {"meta-traceparent-malformed", "wire/meta-trace-context", "resources/icons"},
     {"extension-id-unprefixed", "wire/extension-id-format", "lifecycle/discover"},
     {"result-no-server-info", "wire/result-server-info", "resources/icons"},
+    {"http-broadcast", "http/message-on-one-stream", "progress/stops-after-response"},
+    {"http-progress-on-get", "http/get-stream-unrelated", "progress/stops-after-response"},
+    {"http-progress-other-stream", "http/request-stream-related",
+     "transport/progress-concurrent"},
 };
 
 static const rs_bug_catch_t *find(const char *name)

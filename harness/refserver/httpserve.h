@@ -98,7 +98,14 @@
        "2026-07-28: a request needing a client capability it did not declare gets -32021 with "  \
        "200 instead of 400 Bad Request")                                                         \
     XX(TASKS_GET_SSE, "http-tasks-get-sse", "SHOULD",                                            \
-       "2025-11-25: tasks/get is answered on an SSE stream, though its answer is ready at once")
+       "2025-11-25: tasks/get is answered on an SSE stream, though its answer is ready at once") \
+    XX(BROADCAST, "http-broadcast", "MUST",                                                      \
+       "a notification or request sent on a POST's SSE stream goes out on the GET stream too")   \
+    XX(PROGRESS_ON_GET, "http-progress-on-get", "SHOULD",                                        \
+       "progress reports of a running request go out on the GET stream, not on its POST's")     \
+    XX(PROGRESS_OTHER_STREAM, "http-progress-other-stream", "SHOULD",                            \
+       "progress reports go out on the SSE stream of another running request that has a "        \
+       "progress token, when there is one")
 
 typedef enum rs_http_bug {
     RS_HTTP_BUG_NONE = 0,
