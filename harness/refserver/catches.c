@@ -270,6 +270,8 @@ static const rs_bug_catch_t rs_catches[] = {
     {"http-progress-on-get", "http/get-stream-unrelated", "progress/stops-after-response"},
     {"http-progress-other-stream", "http/request-stream-related",
      "transport/progress-concurrent"},
+    {"http-version-header-optional", "transport/http/protocol-version-missing-rejected",
+     "transport/protocol-version-missing"},
 };
 
 static const rs_bug_catch_t *find(const char *name)

@@ -246,6 +246,13 @@ static enum MHD_Result do_post(hs_t *hs, struct MHD_Connection *c, hs_req_t *rq)
     k = classify(rq->body ? rq->body : "", rq->len, id, sizeof(id), &is_init, token,
                  sizeof(token));
 
+    if (is_init && hs->bug == RS_HTTP_BUG_VERSION_HEADER_OPTIONAL && rq->body != NULL) {
+        /* The switch supports no client older than 2025-06-18: an initialize
+         * asking for 2025-03-26 asks for 2025-06-18 (the same length). */
+        char *at = strstr(rq->body, "\"" MC_VN_2025_03_26 "\"");
+        if (at != NULL)
+            memcpy(at + 1, MC_VN_2025_06_18, strlen(MC_VN_2025_06_18));
+    }
     pthread_mutex_lock(&hs->mu);
     if (is_init) {
         se = mc__hs_sess_new(hs);

@@ -105,7 +105,11 @@
        "progress reports of a running request go out on the GET stream, not on its POST's")     \
     XX(PROGRESS_OTHER_STREAM, "http-progress-other-stream", "SHOULD",                            \
        "progress reports go out on the SSE stream of another running request that has a "        \
-       "progress token, when there is one")
+       "progress token, when there is one")                                                     \
+    XX(VERSION_HEADER_OPTIONAL, "http-version-header-optional", "MUST",                          \
+       "2026-07-28: the server supports no client older than 2025-06-18 (an initialize asking "  \
+       "for 2025-03-26 is answered with 2025-06-18), yet serves a request without "               \
+       "MCP-Protocol-Version as the version its _meta names")
 
 typedef enum rs_http_bug {
     RS_HTTP_BUG_NONE = 0,
