@@ -66,6 +66,8 @@ typedef struct stream {
     unsigned frames;        /* frames delivered from this stream */
     int responses;          /* JSON-RPC responses seen on this stream */
     int paused;
+    int first_event;        /* an SSE event arrived on this stream */
+    int primed;             /* ... and the first was an id with empty data (a priming event) */
     int done;
     CURLcode result;
     unsigned origin;        /* the stream this one carries on: its own num, or the POST it resumes */
@@ -180,7 +182,8 @@ void mc__http_note_unrelated(stream_t *s, json_object *o);
  * (http/get-stream-unrelated). */
 void mc__http_judge_placement(mc_http_t *h, stream_t *s, json_object *o);
 /* Judges a finished POST stream of the initialize era that carried a
- * request: no progress of another request on it (http/request-stream-related). */
+ * request: no progress of another request on it (http/request-stream-related)
+ * and, from 2025-11-25, a priming event first (http/sse-priming-event). */
 void mc__http_judge_related(mc_http_t *h, const stream_t *s);
 
 /* Learns the x-mcp-header annotations of the tools of a tools/list result. */

@@ -18,6 +18,7 @@
 #include "client/http_internal.h"
 #include "core/hash.h"
 #include "core/json.h"
+#include "core/version.h"
 
 /* Bytes of a message's key: its kind, and its id or progress token and
  * value, as compact JSON. */
@@ -153,10 +154,19 @@ void mc__http_judge_placement(mc_http_t *h, stream_t *s, json_object *o)
 
 void mc__http_judge_related(mc_http_t *h, const stream_t *s)
 {
+    if (s->kind != ST_POST || !s->carries_request || s->malformed || !s->is_sse)
+        return;
+    /* The priming event opens the SSE answer to a request from 2025-11-25;
+     * a stream that brought no event at all is not judged. */
+    if (s->first_event && h->version[0] != '\0' &&
+        mc_version_cmp(h->version, MC_VN_2025_11_25) >= 0)
+        mc__http_finding(h, "http/sse-priming-event", s->primed,
+                         "POST#%u (%s %s): the SSE answer's first event was no event id with "
+                         "empty data",
+                         s->num, s->req_method, s->req_id);
     /* A task's progress goes on after its request was answered
      * (basic/utilities/tasks): a tasks/ request about it may carry it. */
-    if (s->kind != ST_POST || !s->carries_request || s->malformed || !s->is_sse ||
-        s->req_method[0] == '\0' || strncmp(s->req_method, "tasks/", 6) == 0)
+    if (s->req_method[0] == '\0' || strncmp(s->req_method, "tasks/", 6) == 0)
         return;
     mc__http_finding(h, "http/request-stream-related", s->unrelated[0] == '\0',
                      "POST#%u (%s %s) carried %s", s->num, s->req_method, s->req_id,

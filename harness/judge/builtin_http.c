@@ -160,6 +160,17 @@ static const mc_check_def_t http_checks[] = {
                        "response relates to that running request (its own stream was the "
                        "place for it). Other messages carry no such mark and are not judged. "
                        "Not judged at " HTTP_NO_SESSIONS},
+    {.check = "http/sse-priming-event",
+     .level = MC_LEVEL_SHOULD,
+     .quote = "If the server initiates an SSE stream: \u2026 The server SHOULD immediately send an "
+              "SSE event consisting of an event ID and an empty data field in order to prime the "
+              "client to reconnect (using that event ID as Last-Event-ID).",
+     .refs = {REF(MC_VN_2025_11_25, "basic/transports#sending-messages-to-the-server"),
+              {.version = NULL}},
+     .interpretation = "Judged on every SSE answer to a POSTed request that brought an event: "
+                       "its first event has an id and a data field that is empty. The session "
+                       "GET stream and resumptions are not judged (the sentence is about the "
+                       "stream that answers a request)."},
     {.check = "http/sse-event-has-data",
      .level = MC_LEVEL_INFO,
      .quote = "Server can optionally make use of Server-Sent Events (SSE) to stream multiple "

@@ -272,6 +272,7 @@ static const rs_bug_catch_t rs_catches[] = {
      "transport/progress-concurrent"},
     {"http-version-header-optional", "transport/http/protocol-version-missing-rejected",
      "transport/protocol-version-missing"},
+    {"http-sse-no-priming", "http/sse-priming-event", "progress/stops-after-response"},
 };
 
 static const rs_bug_catch_t *find(const char *name)

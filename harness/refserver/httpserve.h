@@ -109,7 +109,10 @@
     XX(VERSION_HEADER_OPTIONAL, "http-version-header-optional", "MUST",                          \
        "2026-07-28: the server supports no client older than 2025-06-18 (an initialize asking "  \
        "for 2025-03-26 is answered with 2025-06-18), yet serves a request without "               \
-       "MCP-Protocol-Version as the version its _meta names")
+       "MCP-Protocol-Version as the version its _meta names")                                    \
+    XX(SSE_NO_PRIMING, "http-sse-no-priming", "SHOULD",                                          \
+       "2025-11-25: an SSE answer to a request starts with its first message, without the "     \
+       "priming event (an event id and empty data)")
 
 typedef enum rs_http_bug {
     RS_HTTP_BUG_NONE = 0,
