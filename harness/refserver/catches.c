@@ -273,6 +273,8 @@ static const rs_bug_catch_t rs_catches[] = {
     {"http-version-header-optional", "transport/http/protocol-version-missing-rejected",
      "transport/protocol-version-missing"},
     {"http-sse-no-priming", "http/sse-priming-event", "progress/stops-after-response"},
+    {"http-disconnect-cancels", "transport/http/disconnect-not-cancel",
+     "transport/disconnect-not-cancel"},
 };
 
 static const rs_bug_catch_t *find(const char *name)

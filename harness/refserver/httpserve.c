@@ -342,6 +342,14 @@ static enum MHD_Result do_post(hs_t *hs, struct MHD_Connection *c, hs_req_t *rq)
         free(first);
         return rc;
     }
+    if (hs->bug == RS_HTTP_BUG_DISCONNECT_CANCELS && !s->answered && rq->body != NULL &&
+        strstr(rq->body, "\"tools/call\"") != NULL) {
+        /* The switch: the call is dropped as if its connection had gone
+         * (the client's disconnection taken for a cancellation), and its
+         * stream ends after what it holds, without the response. */
+        mc__hs_modern_cancel(se, s);
+        s->answered = s->finished = 1;
+    }
     pthread_mutex_unlock(&hs->mu);
     return mc__hs_answer_sse(c, s, is_init ? sidcopy : NULL);
 }

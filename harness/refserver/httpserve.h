@@ -112,7 +112,11 @@
        "MCP-Protocol-Version as the version its _meta names")                                    \
     XX(SSE_NO_PRIMING, "http-sse-no-priming", "SHOULD",                                          \
        "2025-11-25: an SSE answer to a request starts with its first message, without the "     \
-       "priming event (an event id and empty data)")
+       "priming event (an event id and empty data)")                                            \
+    XX(DISCONNECT_CANCELS, "http-disconnect-cancels", "SHOULD",                                  \
+       "a tools/call answered on an SSE stream is cancelled once the stream's first messages "   \
+       "are out, as if its connection had been dropped, and the stream ends without the "      \
+       "response")
 
 typedef enum rs_http_bug {
     RS_HTTP_BUG_NONE = 0,
