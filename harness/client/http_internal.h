@@ -146,6 +146,10 @@ struct mc_http {
     seen_id_t *seen;        /* ring of MC_HTTP_MAX_TRACKED_EVENT_IDS, allocated on first use */
     seen_id_t *msgs;        /* ring of MC_HTTP_MAX_TRACKED_MESSAGES: each message's key and stream */
     size_t msgs_head, msgs_count;
+    /* ring of MC_HTTP_MAX_TRACKED_TOKENS: the hash of each progress token the
+     * requests carried, origin 1 once a second request carried it */
+    seen_id_t *tokens;
+    size_t tokens_head, tokens_count;
     char modern_version[32]; /* the stateless version the requests carry in _meta, "" none yet */
     mc_http_tool_t *tools;  /* MC_HTTP_MAX_TOOLS, allocated on first use */
     size_t tools_n, tools_next;
@@ -185,6 +189,8 @@ void mc__http_judge_placement(mc_http_t *h, stream_t *s, json_object *o);
  * request: no progress of another request on it (http/request-stream-related)
  * and, from 2025-11-25, a priming event first (http/sse-priming-event). */
 void mc__http_judge_related(mc_http_t *h, const stream_t *s);
+/* Notes that a request carried the progress token tok (compact JSON). */
+void mc__http_note_token(mc_http_t *h, const char *tok);
 
 /* Learns the x-mcp-header annotations of the tools of a tools/list result. */
 void mc__http_learn_tools(mc_http_t *h, json_object *result);

@@ -9,7 +9,9 @@
  * is a broadcast); the messages on a POST's SSE stream relate to that POST's
  * request; those on the GET stream relate to no request still running. What
  * a message relates to is read from the one mark the protocol gives it:
- * the progress token of a progress report names the request it is about.
+ * the progress token of a progress report names the request it is about
+ * (a token the client gave two requests names neither). From 2025-11-25 the
+ * SSE answer to a request opens with a priming event as well.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,12 +26,51 @@
  * value, as compact JSON. */
 #define MSG_KEY_MAX 200
 
+/* The entry of the progress token whose hash is hv, or NULL. */
+static seen_id_t *token_entry(const mc_http_t *h, uint64_t hv)
+{
+    size_t i;
+
+    for (i = 0; h->tokens != NULL && i < h->tokens_count; i++) {
+        seen_id_t *e = &h->tokens[(h->tokens_head + i) % MC_HTTP_MAX_TRACKED_TOKENS];
+        if (e->hash == hv)
+            return e;
+    }
+    return NULL;
+}
+
+void mc__http_note_token(mc_http_t *h, const char *tok)
+{
+    uint64_t hv = mc_fnv1a64_str(MC_FNV1A64_INIT, tok);
+    seen_id_t *e = token_entry(h, hv);
+
+    if (e != NULL) {
+        e->origin = 1; /* used twice: its reports cannot be told apart */
+        return;
+    }
+    if (h->tokens == NULL) {
+        h->tokens = calloc(MC_HTTP_MAX_TRACKED_TOKENS, sizeof(*h->tokens));
+        if (h->tokens == NULL)
+            return;
+    }
+    if (h->tokens_count == MC_HTTP_MAX_TRACKED_TOKENS) {
+        h->tokens_head = (h->tokens_head + 1) % MC_HTTP_MAX_TRACKED_TOKENS;
+        h->tokens_count--;
+    }
+    e = &h->tokens[(h->tokens_head + h->tokens_count) % MC_HTTP_MAX_TRACKED_TOKENS];
+    e->hash = hv;
+    e->origin = 0;
+    h->tokens_count++;
+}
+
 /* The key that names one message of the server, into key: "q" and the id
- * of a request, "r" and the id of a response, "p" and the token and value
- * of a progress report. Other notifications carry nothing that tells one
- * from a second with the same content, so they get none. Returns 1 when o
- * has a key. */
-static int message_key(json_object *o, char *key, size_t cap)
+ * of a request of the server's, "p" and the token and value of a progress
+ * report whose token one request of the client's carried. Responses are
+ * left to the rules on responses (one per request, on its own stream: the
+ * client may send an id twice), and other notifications carry nothing that
+ * tells one from a second with the same content. Returns 1 when o has a
+ * key. */
+static int message_key(const mc_http_t *h, json_object *o, char *key, size_t cap)
 {
     json_object *id = mc_json_get(o, "id");
     const char *method = mc_json_get_str(o, "method");
@@ -39,15 +80,18 @@ static int message_key(json_object *o, char *key, size_t cap)
         return 0; /* an error answering what could not be read: no id to tell it by */
     if (id != NULL && method != NULL) {
         n = snprintf(key, cap, "q%s", json_object_to_json_string_ext(id, JSON_C_TO_STRING_PLAIN));
-    } else if (id != NULL) {
-        n = snprintf(key, cap, "r%s", json_object_to_json_string_ext(id, JSON_C_TO_STRING_PLAIN));
-    } else if (method != NULL && strcmp(method, "notifications/progress") == 0) {
+    } else if (id == NULL && method != NULL && strcmp(method, "notifications/progress") == 0) {
         json_object *p = mc_json_get(o, "params");
         json_object *tok = mc_json_get(p, "progressToken"), *val = mc_json_get(p, "progress");
+        const char *toks;
+        const seen_id_t *e;
         if (tok == NULL || val == NULL)
             return 0;
-        n = snprintf(key, cap, "p%s",
-                     json_object_to_json_string_ext(tok, JSON_C_TO_STRING_PLAIN));
+        toks = json_object_to_json_string_ext(tok, JSON_C_TO_STRING_PLAIN);
+        e = token_entry(h, mc_fnv1a64_str(MC_FNV1A64_INIT, toks));
+        if (e == NULL || e->origin != 0)
+            return 0; /* a token no request or two requests carried */
+        n = snprintf(key, cap, "p%s", toks);
         if (n > 0 && (size_t)n < cap)
             n += snprintf(key + n, cap - (size_t)n, "|%s",
                           json_object_to_json_string_ext(val, JSON_C_TO_STRING_PLAIN));
@@ -83,9 +127,7 @@ static void judge_one_stream(mc_http_t *h, const stream_t *s, const char *key)
             mc__http_finding(h, "http/message-on-one-stream", 0,
                              "%s#%u carried %s %.100s, which %s#%u had carried",
                              stream_name(s), s->origin,
-                             key[0] == 'q'   ? "the request"
-                             : key[0] == 'r' ? "the response"
-                                             : "the progress report (token|value)",
+                             key[0] == 'q' ? "the request" : "the progress report (token|value)",
                              key + 1, e->is_get ? "GET" : "POST", e->origin);
         return;
     }
@@ -123,7 +165,7 @@ void mc__http_judge_placement(mc_http_t *h, stream_t *s, json_object *o)
     json_object *tok;
     const char *toks;
 
-    if (message_key(o, key, sizeof(key)))
+    if (message_key(h, o, key, sizeof(key)))
         judge_one_stream(h, s, key);
     if (method == NULL || strcmp(method, "notifications/progress") != 0 ||
         mc_json_get(o, "id") != NULL)
@@ -131,7 +173,9 @@ void mc__http_judge_placement(mc_http_t *h, stream_t *s, json_object *o)
     tok = mc_json_get(mc_json_get(o, "params"), "progressToken");
     toks = tok != NULL ? json_object_to_json_string_ext(tok, JSON_C_TO_STRING_PLAIN) : "(none)";
     if (s->kind == ST_GET && s->resume_of == 0) {
-        const stream_t *p = tok != NULL ? running_with_token(h, toks) : NULL;
+        const seen_id_t *e = token_entry(h, mc_fnv1a64_str(MC_FNV1A64_INIT, toks));
+        const stream_t *p = tok != NULL && e != NULL && e->origin == 0 ? running_with_token(h, toks)
+                                                                       : NULL;
         if (p != NULL)
             mc__http_finding(h, "http/get-stream-unrelated", 0,
                              "GET#%u carried notifications/progress for token %.40s, the token "

@@ -127,13 +127,15 @@ static const mc_check_def_t http_checks[] = {
               "streams.",
      .refs = HTTP_REFS3("basic/transports#multiple-connections"),
      .interpretation = "Judged on every message that can be told from another with the same "
-                       "content: a request of the server's or a response (by its id) and a "
-                       "progress report (by its token and value, which rises with every "
-                       "report). One of them that came on one stream of the session (the GET "
+                       "content: a request of the server's (by its id) and a progress report "
+                       "(by its token and value, which rises with every report) whose token "
+                       "one request of the session carried. One of them that came on one stream of the session (the GET "
                        "stream or a POST's, a resumption counting as the stream it resumes) "
                        "and again on another was broadcast: both sentences are broken at "
                        "once. Other notifications carry no such mark (two identical log "
-                       "messages may be two messages) and are not judged. Not judged at "
+                       "messages may be two messages) and are not judged, nor are responses "
+                       "(wire/single-response and http/response-on-own-stream hold them). "
+                       "Not judged at "
                        "2026-07-28, whose page has no multiple connections (each answer is "
                        "its request's own stream)."},
     {.check = "http/request-stream-related",
