@@ -201,8 +201,9 @@ void mc__http_judge_related(mc_http_t *h, const stream_t *s)
     if (s->kind != ST_POST || !s->carries_request || s->malformed || !s->is_sse)
         return;
     /* The priming event opens the SSE answer to a request from 2025-11-25;
-     * a stream that brought no event at all is not judged. */
-    if (s->first_event && h->version[0] != '\0' &&
+     * a stream that brought no event at all is not judged, nor the answer
+     * to initialize, whose stream starts before a version is agreed. */
+    if (s->first_event && !s->is_initialize && h->version[0] != '\0' &&
         mc_version_cmp(h->version, MC_VN_2025_11_25) >= 0)
         mc__http_finding(h, "http/sse-priming-event", s->primed,
                          "POST#%u (%s %s): the SSE answer's first event was no event id with "

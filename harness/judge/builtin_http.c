@@ -172,7 +172,9 @@ static const mc_check_def_t http_checks[] = {
      .interpretation = "Judged on every SSE answer to a POSTed request that brought an event: "
                        "its first event has an id and a data field that is empty. The session "
                        "GET stream and resumptions are not judged (the sentence is about the "
-                       "stream that answers a request)."},
+                       "stream that answers a request), nor is the answer to initialize: its "
+                       "stream starts before the version is agreed (a client that asked for "
+                       "another version learns of 2025-11-25 only from the result)."},
     {.check = "http/sse-event-has-data",
      .level = MC_LEVEL_INFO,
      .quote = "Server can optionally make use of Server-Sent Events (SSE) to stream multiple "
