@@ -125,8 +125,8 @@ static void judge_one_stream(mc_http_t *h, const stream_t *s, const char *key)
             continue;
         if (e->origin != s->origin)
             mc__http_finding(h, "http/message-on-one-stream", 0,
-                             "%s#%u carried %s %.100s, which %s#%u had carried",
-                             stream_name(s), s->origin,
+                             "%s#%u carried %s %.100s, which %s#%u had carried", stream_name(s),
+                             s->origin,
                              key[0] == 'q' ? "the request" : "the progress report (token|value)",
                              key + 1, e->is_get ? "GET" : "POST", e->origin);
         return;
@@ -151,8 +151,8 @@ static const stream_t *running_with_token(const mc_http_t *h, const char *tok)
 
     for (i = 0; i < MC_HTTP_MAX_STREAMS; i++) {
         const stream_t *p = h->streams[i];
-        if (p != NULL && p->kind == ST_POST && p->carries_request && !p->answered &&
-            !p->done && p->req_token[0] != '\0' && strcmp(p->req_token, tok) == 0)
+        if (p != NULL && p->kind == ST_POST && p->carries_request && !p->answered && !p->done &&
+            p->req_token[0] != '\0' && strcmp(p->req_token, tok) == 0)
             return p;
     }
     return NULL;
@@ -174,8 +174,8 @@ void mc__http_judge_placement(mc_http_t *h, stream_t *s, json_object *o)
     toks = tok != NULL ? json_object_to_json_string_ext(tok, JSON_C_TO_STRING_PLAIN) : "(none)";
     if (s->kind == ST_GET && s->resume_of == 0) {
         const seen_id_t *e = token_entry(h, mc_fnv1a64_str(MC_FNV1A64_INIT, toks));
-        const stream_t *p = tok != NULL && e != NULL && e->origin == 0 ? running_with_token(h, toks)
-                                                                       : NULL;
+        const stream_t *p =
+            tok != NULL && e != NULL && e->origin == 0 ? running_with_token(h, toks) : NULL;
         if (p != NULL)
             mc__http_finding(h, "http/get-stream-unrelated", 0,
                              "GET#%u carried notifications/progress for token %.40s, the token "
@@ -214,6 +214,5 @@ void mc__http_judge_related(mc_http_t *h, const stream_t *s)
     if (s->req_method[0] == '\0' || strncmp(s->req_method, "tasks/", 6) == 0)
         return;
     mc__http_finding(h, "http/request-stream-related", s->unrelated[0] == '\0',
-                     "POST#%u (%s %s) carried %s", s->num, s->req_method, s->req_id,
-                     s->unrelated);
+                     "POST#%u (%s %s) carried %s", s->num, s->req_method, s->req_id, s->unrelated);
 }
