@@ -130,7 +130,10 @@ static int pairs_streams(const char *check)
     static const char *const k[] = {"http/response-on-own-stream", "http/resume-own-stream",
                                     "http/stateless-response-ends-stream",
                                     "http/stateless-notification-related",
-                                    "http/response-closes-stream"};
+                                    "http/response-closes-stream",
+                                    "http/message-on-one-stream",
+                                    "http/request-stream-related",
+                                    "http/get-stream-unrelated"};
 
     return named_in(check, k, sizeof(k) / sizeof(k[0]));
 }

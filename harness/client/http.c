@@ -180,6 +180,7 @@ static void classify_post(mc_http_t *h, stream_t *s, const char *line, size_t n)
             snprintf(s->req_method, sizeof(s->req_method), "%s", m);
         if (tok != NULL) {
             const char *ts = json_object_to_json_string_ext(tok, JSON_C_TO_STRING_PLAIN);
+            mc__http_note_token(h, ts);
             if (strlen(ts) < sizeof(s->req_token))
                 snprintf(s->req_token, sizeof(s->req_token), "%s", ts);
             else
@@ -440,6 +441,8 @@ void mc_http_free(mc_http_t *h)
         curl_multi_cleanup(h->multi);
     free(h->findings);
     free(h->seen);
+    free(h->msgs);
+    free(h->tokens);
     free(h->tools);
     free(h->url);
     free(h->origin);

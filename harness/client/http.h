@@ -109,6 +109,8 @@ typedef struct mc_http_exchange {
     size_t body_len;
     int body_truncated;
     char error[240];              /* transport failure, "" when none */
+    int complete;                 /* the answer ended by itself: not cut by the timeout, the
+                                     event count or the body cap */
 } mc_http_exchange_t;
 
 /*

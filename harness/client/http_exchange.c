@@ -140,6 +140,7 @@ int mc_http_exchange(const char *url, const char *method, const char *const *hea
         }
     }
     rc = curl_easy_perform(e);
+    x->complete = rc == CURLE_OK;
     curl_easy_getinfo(e, CURLINFO_RESPONSE_CODE, &x->status);
     curl_easy_cleanup(e);
     curl_slist_free_all(hl);

@@ -188,6 +188,8 @@ void mc__http_inspect_message(mc_http_t *h, stream_t *s, const char *data, size_
         s->after_response++;
     if (s->modern && s->kind == ST_POST && s->unrelated[0] == '\0')
         mc__http_note_unrelated(s, o);
+    if (!mc__http_stateless(h, s))
+        mc__http_judge_placement(h, s, o);
     is_response = json_object_object_get_ex(o, "id", &id) &&
                   !json_object_object_get_ex(o, "method", NULL) &&
                   (json_object_object_get_ex(o, "result", NULL) ||
@@ -279,6 +281,10 @@ int mc__http_on_sse_event(void *ctx, const mc_sse_event_t *ev)
     stream_t *s = ctx;
     mc_http_t *h = s->h;
 
+    if (!s->first_event) {
+        s->first_event = 1;
+        s->primed = ev->has_id && ev->id[0] != '\0' && ev->has_data && ev->data_len == 0;
+    }
     /* Event ids are held unique per session, and a resumption to its own
      * stream, only where there are sessions and resumption: 2026-07-28's
      * streams are not resumable (streamable-http#receiving-messages) and it

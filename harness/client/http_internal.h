@@ -56,7 +56,8 @@ typedef struct stream {
     int after_response;     /* messages that arrived on this stream after its response */
     char req_method[48];    /* the request's method ("" none or too long) */
     char req_token[MC_HTTP_MAX_REQ_ID + 1]; /* its progressToken, compact JSON, "" none */
-    char unrelated[120];    /* stateless: the first notification unrelated to the request */
+    char unrelated[120];    /* the first notification unrelated to the request (up to
+                               2025-11-25 progress only) */
     mc_sse_t sse;
     char *body;             /* JSON or other body, capped */
     size_t body_len, body_cap, body_max;
@@ -65,6 +66,8 @@ typedef struct stream {
     unsigned frames;        /* frames delivered from this stream */
     int responses;          /* JSON-RPC responses seen on this stream */
     int paused;
+    int first_event;        /* an SSE event arrived on this stream */
+    int primed;             /* ... and the first was an id with empty data (a priming event) */
     int done;
     CURLcode result;
     unsigned origin;        /* the stream this one carries on: its own num, or the POST it resumes */
@@ -141,6 +144,12 @@ struct mc_http {
     unsigned late_frames;   /* frames delivered past late_deadline */
     resume_t resumes[MC_HTTP_MAX_STREAMS];
     seen_id_t *seen;        /* ring of MC_HTTP_MAX_TRACKED_EVENT_IDS, allocated on first use */
+    seen_id_t *msgs;        /* ring of MC_HTTP_MAX_TRACKED_MESSAGES: each message's key and stream */
+    size_t msgs_head, msgs_count;
+    /* ring of MC_HTTP_MAX_TRACKED_TOKENS: the hash of each progress token the
+     * requests carried, origin 1 once a second request carried it */
+    seen_id_t *tokens;
+    size_t tokens_head, tokens_count;
     char modern_version[32]; /* the stateless version the requests carry in _meta, "" none yet */
     mc_http_tool_t *tools;  /* MC_HTTP_MAX_TOOLS, allocated on first use */
     size_t tools_n, tools_next;
@@ -167,6 +176,22 @@ void mc__http_judge_stateless(mc_http_t *h, const stream_t *s);
  * token, or a change notification on a stream that is no
  * subscriptions/listen answer. */
 void mc__http_note_unrelated(stream_t *s, json_object *o);
+/* ---- http_related.c: which stream a message may come on (up to 2025-11-25) ---- */
+
+/* Judges message o, which stream s delivered, in a session of the
+ * initialize era: that no other stream of the session carried it
+ * (http/message-on-one-stream), that a progress report on a POST's stream
+ * is for that POST's request (noted in s->unrelated, judged when the stream
+ * ends) and that one on the GET stream is for no request still running
+ * (http/get-stream-unrelated). */
+void mc__http_judge_placement(mc_http_t *h, stream_t *s, json_object *o);
+/* Judges a finished POST stream of the initialize era that carried a
+ * request: no progress of another request on it (http/request-stream-related)
+ * and, from 2025-11-25, a priming event first (http/sse-priming-event). */
+void mc__http_judge_related(mc_http_t *h, const stream_t *s);
+/* Notes that a request carried the progress token tok (compact JSON). */
+void mc__http_note_token(mc_http_t *h, const char *tok);
+
 /* Learns the x-mcp-header annotations of the tools of a tools/list result. */
 void mc__http_learn_tools(mc_http_t *h, json_object *result);
 

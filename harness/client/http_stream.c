@@ -495,6 +495,8 @@ static void stream_finished(mc_http_t *h, stream_t *s)
     }
     if (s->modern)
         mc__http_judge_stateless(h, s);
+    else if (!mc__http_stateless(h, s))
+        mc__http_judge_related(h, s);
     if (s->is_sse) {
         if (mc_sse_pending(&s->sse))
             mc__http_note(h, "%s#%u: the SSE stream ended inside an event", kind_name(s), s->num);

@@ -120,6 +120,61 @@ static const mc_check_def_t http_checks[] = {
                        "stream. Not judged at 2026-07-28, whose streams are not resumable "
                        "(the client does not resume them: "
                        "basic/transports/streamable-http#receiving-messages)."},
+    {.check = "http/message-on-one-stream",
+     .level = MC_LEVEL_MUST,
+     .quote = "The server MUST send each of its JSON-RPC messages on only one of the connected "
+              "streams; that is, it MUST NOT broadcast the same message across multiple "
+              "streams.",
+     .refs = HTTP_REFS3("basic/transports#multiple-connections"),
+     .interpretation = "Judged on every message that can be told from another with the same "
+                       "content: a request of the server's (by its id) and a progress report "
+                       "(by its token and value, which rises with every report) whose token "
+                       "one request of the session carried. One of them that came on one stream of the session (the GET "
+                       "stream or a POST's, a resumption counting as the stream it resumes) "
+                       "and again on another was broadcast: both sentences are broken at "
+                       "once. Other notifications carry no such mark (two identical log "
+                       "messages may be two messages) and are not judged, nor are responses "
+                       "(wire/single-response and http/response-on-own-stream hold them). "
+                       "Not judged at "
+                       "2026-07-28, whose page has no multiple connections (each answer is "
+                       "its request's own stream)."},
+    {.check = "http/request-stream-related",
+     .level = MC_LEVEL_SHOULD,
+     .quote = "These messages SHOULD relate to the originating client _request_.",
+     .refs = HTTP_REFS3("basic/transports#sending-messages-to-the-server"),
+     .interpretation = "What a message relates to shows where the protocol marks it: a "
+                       "notifications/progress names its request by the progressToken. Judged "
+                       "on every SSE answer to a POSTed request: a progress report whose token "
+                       "is not the request's (or that came for a request that gave none) "
+                       "relates to another request. Log messages, change notifications and "
+                       "requests of the server's carry no such mark and are not judged; nor "
+                       "are the answers to a batch or to a tasks/ request (a task's progress "
+                       "outlives its request). Not judged at 2026-07-28, where the rule is "
+                       "http/stateless-notification-related."},
+    {.check = "http/get-stream-unrelated",
+     .level = MC_LEVEL_SHOULD,
+     .quote = "These messages SHOULD be unrelated to any concurrently-running JSON-RPC "
+              "_request_ from the client.",
+     .refs = HTTP_REFS3("basic/transports#listening-for-messages-from-the-server"),
+     .interpretation = "Judged on the GET stream the client opens after the handshake, where "
+                       "a message shows what it relates to: a notifications/progress whose "
+                       "progressToken is that of a request whose POST is still waiting for its "
+                       "response relates to that running request (its own stream was the "
+                       "place for it). Other messages carry no such mark and are not judged. "
+                       "Not judged at " HTTP_NO_SESSIONS},
+    {.check = "http/sse-priming-event",
+     .level = MC_LEVEL_SHOULD,
+     .quote = "If the server initiates an SSE stream: \u2026 The server SHOULD immediately send an "
+              "SSE event consisting of an event ID and an empty data field in order to prime the "
+              "client to reconnect (using that event ID as Last-Event-ID).",
+     .refs = {REF(MC_VN_2025_11_25, "basic/transports#sending-messages-to-the-server"),
+              {.version = NULL}},
+     .interpretation = "Judged on every SSE answer to a POSTed request that brought an event: "
+                       "its first event has an id and a data field that is empty. The session "
+                       "GET stream and resumptions are not judged (the sentence is about the "
+                       "stream that answers a request), nor is the answer to initialize: its "
+                       "stream starts before the version is agreed (a client that asked for "
+                       "another version learns of 2025-11-25 only from the result)."},
     {.check = "http/sse-event-has-data",
      .level = MC_LEVEL_INFO,
      .quote = "Server can optionally make use of Server-Sent Events (SSE) to stream multiple "

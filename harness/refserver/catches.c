@@ -286,6 +286,15 @@ static const rs_bug_catch_t rs_catches[] = {
     {"elicitation-decline-unhandled", "elicitation/error-handling/handled",
      "elicitation/mrtr-decline"},
     {"input-request-key-duplicated", "wire/input-request-keys-unique", "elicitation/mrtr-form"},
+    {"http-broadcast", "http/message-on-one-stream", "progress/stops-after-response"},
+    {"http-progress-on-get", "http/get-stream-unrelated", "progress/stops-after-response"},
+    {"http-progress-other-stream", "http/request-stream-related",
+     "transport/progress-concurrent"},
+    {"http-version-header-optional", "transport/http/protocol-version-missing-rejected",
+     "transport/protocol-version-missing"},
+    {"http-sse-no-priming", "http/sse-priming-event", "progress/stops-after-response"},
+    {"http-disconnect-cancels", "transport/http/disconnect-not-cancel",
+     "transport/disconnect-not-cancel"},
 };
 
 static const rs_bug_catch_t *find(const char *name)

@@ -548,7 +548,11 @@ enum MHD_Result mc__hs_do_post_modern(hs_t *hs, struct MHD_Connection *c, hs_req
                           "initialize is not part of this protocol version", b.id, NULL);
     }
     if (b.is_request) {
-        check_headers(c, pv, &b, why, sizeof(why));
+        /* The switch takes a missing MCP-Protocol-Version for the body's. */
+        check_headers(c,
+                      pv == NULL && hs->bug == RS_HTTP_BUG_VERSION_HEADER_OPTIONAL ? b.version
+                                                                                  : pv,
+                      &b, why, sizeof(why));
         if (why[0] != '\0' && hs->bug == RS_HTTP_BUG_HEADER_MISMATCH_ACCEPTED && pv != NULL)
             why[0] = '\0'; /* the switch: headers and body may disagree */
         if (why[0] == '\0' && strcmp(b.method, "tools/call") == 0 &&

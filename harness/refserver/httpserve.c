@@ -124,27 +124,36 @@ static int polling_version(const hs_sess_t *se)
            (v != NULL && mc_version_cmp(v, MC_VN_2025_11_25) >= 0);
 }
 
-/* --sse-poll (from 2025-11-25), or the switch http-sse-close-no-retry:
- * starts the answer s with the priming event (an id, a retry, empty data);
- * the connection ends once what is ready now is sent, and the client
- * resumes. The switch leaves out the retry field (and polls at every
- * version). */
-static void prime_poll(hs_t *hs, const hs_sess_t *se, hs_stream_t *s)
+/*
+ * Starts the SSE answer s to a request. From 2025-11-25 it opens with the
+ * priming event, an id and empty data (basic/transports#sending-messages-
+ * to-the-server: "The server SHOULD immediately send an SSE event
+ * consisting of an event ID and an empty data field"); the switch
+ * http-sse-no-priming leaves it out. With --sse-poll (from 2025-11-25), or
+ * the switch http-sse-close-no-retry, the priming event carries a retry
+ * field too and the connection ends once what is ready now is sent, and
+ * the client resumes. The switch leaves out the retry field (and polls at
+ * every version).
+ */
+static void prime(hs_t *hs, const hs_sess_t *se, hs_stream_t *s)
 {
+    const char *v = mc_refserver_negotiated(se->rs);
+    int poll = ((hs->flags & MC_REFSERVER_HTTP_SSE_POLL) ||
+                hs->bug == RS_HTTP_BUG_SSE_CLOSE_NO_RETRY) && polling_version(se);
+    int primes = v != NULL && mc_version_cmp(v, MC_VN_2025_11_25) >= 0 &&
+                 hs->bug != RS_HTTP_BUG_SSE_NO_PRIMING;
     char head[96], eid[48];
     int n;
 
-    if (!(hs->flags & MC_REFSERVER_HTTP_SSE_POLL) && hs->bug != RS_HTTP_BUG_SSE_CLOSE_NO_RETRY)
-        return;
-    if (!polling_version(se))
+    if (!poll && !primes)
         return;
     mc__hs_event_id(hs, s->num, ++s->seq, eid, sizeof(eid));
-    if (hs->bug == RS_HTTP_BUG_SSE_CLOSE_NO_RETRY)
+    if (!poll || hs->bug == RS_HTTP_BUG_SSE_CLOSE_NO_RETRY)
         n = snprintf(head, sizeof(head), "id: %s\ndata: \n\n", eid);
     else
         n = snprintf(head, sizeof(head), "id: %s\nretry: %d\ndata: \n\n", eid, HS_POLL_RETRY_MS);
     mc__hs_append(s, head, (size_t)n);
-    s->poll_close = 1;
+    s->poll_close = poll;
 }
 
 static int known_version(const char *v)
@@ -246,6 +255,13 @@ static enum MHD_Result do_post(hs_t *hs, struct MHD_Connection *c, hs_req_t *rq)
     k = classify(rq->body ? rq->body : "", rq->len, id, sizeof(id), &is_init, token,
                  sizeof(token));
 
+    if (is_init && hs->bug == RS_HTTP_BUG_VERSION_HEADER_OPTIONAL && rq->body != NULL) {
+        /* The switch supports no client older than 2025-06-18: an initialize
+         * asking for 2025-03-26 asks for 2025-06-18 (the same length). */
+        char *at = strstr(rq->body, "\"" MC_VN_2025_03_26 "\"");
+        if (at != NULL)
+            memcpy(at + 1, MC_VN_2025_06_18, strlen(MC_VN_2025_06_18));
+    }
     pthread_mutex_lock(&hs->mu);
     if (is_init) {
         se = mc__hs_sess_new(hs);
@@ -296,7 +312,7 @@ static enum MHD_Result do_post(hs_t *hs, struct MHD_Connection *c, hs_req_t *rq)
     if (hs->bug == RS_HTTP_BUG_SSE_NO_DATA && k == B_REQUEST)
         mc__hs_append(s, "event: ping\n\n", 13);
     if (k == B_REQUEST)
-        prime_poll(hs, se, s);
+        prime(hs, se, s);
     se->current = s;
     mc_refserver_handle(se->rs, rq->body ? rq->body : "", rq->len, mc_now_ms());
     se->current = NULL;
@@ -325,6 +341,14 @@ static enum MHD_Result do_post(hs_t *hs, struct MHD_Connection *c, hs_req_t *rq)
         rc = answer(c, MHD_HTTP_OK, "application/json", first, is_init ? sidcopy : NULL, NULL);
         free(first);
         return rc;
+    }
+    if (hs->bug == RS_HTTP_BUG_DISCONNECT_CANCELS && !s->answered && rq->body != NULL &&
+        strstr(rq->body, "\"tools/call\"") != NULL) {
+        /* The switch: the call is dropped as if its connection had gone
+         * (the client's disconnection taken for a cancellation), and its
+         * stream ends after what it holds, without the response. */
+        mc__hs_modern_cancel(se, s);
+        s->answered = s->finished = 1;
     }
     pthread_mutex_unlock(&hs->mu);
     return mc__hs_answer_sse(c, s, is_init ? sidcopy : NULL);

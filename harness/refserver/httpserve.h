@@ -98,7 +98,25 @@
        "2026-07-28: a request needing a client capability it did not declare gets -32021 with "  \
        "200 instead of 400 Bad Request")                                                         \
     XX(TASKS_GET_SSE, "http-tasks-get-sse", "SHOULD",                                            \
-       "2025-11-25: tasks/get is answered on an SSE stream, though its answer is ready at once")
+       "2025-11-25: tasks/get is answered on an SSE stream, though its answer is ready at once") \
+    XX(BROADCAST, "http-broadcast", "MUST",                                                      \
+       "a notification or request sent on a POST's SSE stream goes out on the GET stream too")   \
+    XX(PROGRESS_ON_GET, "http-progress-on-get", "SHOULD",                                        \
+       "progress reports of a running request go out on the GET stream, not on its POST's")     \
+    XX(PROGRESS_OTHER_STREAM, "http-progress-other-stream", "SHOULD",                            \
+       "progress reports go out on the SSE stream of another running request that has a "        \
+       "progress token, when there is one")                                                     \
+    XX(VERSION_HEADER_OPTIONAL, "http-version-header-optional", "MUST",                          \
+       "2026-07-28: the server supports no client older than 2025-06-18 (an initialize asking "  \
+       "for 2025-03-26 is answered with 2025-06-18), yet serves a request without "               \
+       "MCP-Protocol-Version as the version its _meta names")                                    \
+    XX(SSE_NO_PRIMING, "http-sse-no-priming", "SHOULD",                                          \
+       "2025-11-25: an SSE answer to a request starts with its first message, without the "     \
+       "priming event (an event id and empty data)")                                            \
+    XX(DISCONNECT_CANCELS, "http-disconnect-cancels", "SHOULD",                                  \
+       "a tools/call answered on an SSE stream is cancelled once the stream's first messages "   \
+       "are out, as if its connection had been dropped, and the stream ends without the "      \
+       "response")
 
 typedef enum rs_http_bug {
     RS_HTTP_BUG_NONE = 0,

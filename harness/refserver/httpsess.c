@@ -365,6 +365,15 @@ void mc__hs_on_emit(void *ctx, const char *line, size_t len)
     for (s = se->streams; serving != NULL && target == NULL && s != NULL; s = s->next)
         if (!s->is_get && !s->answered && !s->superseded && strcmp(s->req_id, serving) == 0)
             target = s;
+    if (token[0] != '\0' && target == NULL && !se->stateless && get != NULL &&
+        hs->bug == RS_HTTP_BUG_PROGRESS_ON_GET)
+        target = get; /* the switch: a running request's progress on the GET stream */
+    for (s = se->streams; token[0] != '\0' && target == NULL && s != NULL && !se->stateless &&
+                          hs->bug == RS_HTTP_BUG_PROGRESS_OTHER_STREAM;
+         s = s->next)
+        if (!s->is_get && !s->answered && !s->superseded && s->token[0] != '\0' &&
+            strcmp(s->token, token) != 0)
+            target = s; /* the switch: the stream of another request with a token */
     for (s = se->streams; token[0] != '\0' && target == NULL && s != NULL; s = s->next)
         if (!s->is_get && !s->answered && !s->superseded && strcmp(s->token, token) == 0)
             target = s;
@@ -380,6 +389,8 @@ void mc__hs_on_emit(void *ctx, const char *line, size_t len)
         target = get;
     if (target != NULL) {
         emit_to(hs, se, target, line, len);
+        if (hs->bug == RS_HTTP_BUG_BROADCAST && !se->stateless && get != NULL && target != get)
+            mc__hs_push_event(hs, get, line, len); /* the switch: the same message twice */
         return;
     }
     if (se->stateless)

@@ -178,6 +178,7 @@ typedef struct ev_list {
     size_t limit;          /* stop after this many events (0: read them all) */
     int overflow;
     char last_id[MC_SSE_MAX_ID + 1]; /* the stream's last event id */
+    long retry_ms;         /* the stream's last retry field, -1 none */
     ev_item_t e[RESUME_MAX_EVENTS];
 } ev_list_t;
 
@@ -226,6 +227,7 @@ static void parse_events(const char *body, size_t len, ev_list_t *l)
     if (body != NULL)
         mc_sse_feed(&p, body, len, collect_event, l);
     snprintf(l->last_id, sizeof(l->last_id), "%s", p.id);
+    l->retry_ms = p.retry_ms;
     mc_sse_free(&p);
 }
 
@@ -256,6 +258,7 @@ static int resume_exchange(mc_httprun_t *hr, const char *method, const char *con
     if (x->body_len > 0)
         mc_sresult_tx(res, seq, t_ms, 0, x->body, x->body_len);
     memset(l, 0, sizeof(*l));
+    l->retry_ms = -1;
     l->limit = events > 0 ? (size_t)events : 0;
     if (strncasecmp(x->ctype, "text/event-stream", 17) == 0)
         parse_events(x->body, x->body_len, l);
@@ -297,6 +300,40 @@ static void judge_replay(const ev_list_t *a, const ev_list_t *b, const ev_list_t
 }
 
 /*
+ * The "response" form of a resume step (basic/transports#sending-messages-
+ * to-the-server: "Disconnection SHOULD NOT be interpreted as the client
+ * cancelling its request"): the request whose stream the client dropped
+ * still gets its response, on the resumed stream. A resumed stream that
+ * ended (ended: the transfer complete, not cut by the step's wait) with
+ * neither the response nor a retry field (a server that polls ends it
+ * early and is resumed again) shows the request dropped with the
+ * connection; one still open when the wait ran out says nothing.
+ */
+static void judge_kept(const ev_list_t *a, const ev_list_t *r, const char *a_id, int ended,
+                       mc_httprun_outcome_t *out)
+{
+    snprintf(out->expected, sizeof(out->expected),
+             "the response to %.40s on its stream, resumed after the connection was dropped",
+             a_id);
+    if (has_response(r, a_id)) {
+        snprintf(out->message, sizeof(out->message),
+                 "the resumed stream carried the response to %.40s", a_id);
+    } else if (!ended || r->retry_ms >= 0 || a->retry_ms >= 0) {
+        out->not_applicable = 1;
+        snprintf(out->message, sizeof(out->message),
+                 "the resumed stream %s before the response to %.40s: the server may still "
+                 "send it",
+                 ended ? "ended after a retry field" : "was still open", a_id);
+    } else {
+        out->pass = 0;
+        snprintf(out->message, sizeof(out->message),
+                 "the resumed stream ended without the response to %.40s and without a retry "
+                 "field: the request was dropped with the connection",
+                 a_id);
+    }
+}
+
+/*
  * The "resume" form of a POST step: POST the message and read `events`
  * SSE events, then drop the connection (events that came in the same read
  * are ignored: the stream is resumed after the last one counted); POST resume.interleave (read to its
@@ -323,6 +360,7 @@ static int resume_step(mc_httprun_t *hr, const mc_step_http_t *sp, const mc_http
     mc_http_exchange_t x;
     size_t i, ng = 0;
     int events = sp->events != MC_STEP_UNSET ? sp->events : 1;
+    int ended;
 
     if (a == NULL) {
         snprintf(out->message, sizeof(out->message), "out of memory");
@@ -387,6 +425,7 @@ static int resume_step(mc_httprun_t *hr, const mc_step_http_t *sp, const mc_http
     gl[ng] = NULL;
     resume_exchange(hr, "GET", gl, NULL, within, 0, res, seq, t_ms,
                     "(resume the first stream with Last-Event-ID)", &x, r);
+    ended = x.complete;
     snprintf(out->actual, sizeof(out->actual), "GET with Last-Event-ID %.60s: %ld %.60s, %zu events",
              a->last_id, x.status, x.ctype, r->n);
     if (x.status == 200 && strncasecmp(x.ctype, "text/event-stream", 17) == 0)
@@ -400,7 +439,10 @@ static int resume_step(mc_httprun_t *hr, const mc_step_http_t *sp, const mc_http
         return MC_OK;
     }
     mc_http_exchange_free(&x);
-    judge_replay(a, b, r, a_id, b_id, out);
+    if (sp->resume_response)
+        judge_kept(a, r, a_id, ended, out);
+    else
+        judge_replay(a, b, r, a_id, b_id, out);
     free(a);
     return MC_OK;
 }

@@ -348,6 +348,10 @@ static void lint_http(mc__lint_t *l, json_object *st, mc_step_t *s, const char *
         mc__lint_problem(l, ptr,
                          "\"resume\" needs a POST with a \"message\" and "
                          "{\"interleave\": MESSAGE}");
+    if (h->resume && mc_json_get(mc_json_get(st, "resume"), "response") != NULL &&
+        !json_object_is_type(mc_json_get(mc_json_get(st, "resume"), "response"),
+                             json_type_boolean))
+        mc__lint_problem(l, ptr, "\"resume\".\"response\" must be true or false");
     mc__lint_check_field(l, st, ptr);
     lint_http_typed(l, st, ptr);
 }

@@ -336,6 +336,7 @@ static int parse_http(json_object *st, mc_step_t *s)
     h->headers = mc_json_get(st, "headers");
     h->resume = mc_json_get(st, "resume") != NULL;
     h->interleave = mc_json_get(mc_json_get(st, "resume"), "interleave");
+    h->resume_response = get_true(mc_json_get(st, "resume"), "response");
     h->session = session == NULL || strcmp(session, "current") == 0 ? MC_STEP_SESSION_CURRENT
                  : strcmp(session, "unknown") == 0                  ? MC_STEP_SESSION_UNKNOWN
                                                                     : MC_STEP_SESSION_NONE;

@@ -213,6 +213,9 @@ typedef struct mc_step_http {
     json_object *headers;    /* template: name -> value (null drops a default), or NULL */
     json_object *interleave; /* template: "resume.interleave", or NULL */
     int resume;              /* "resume" is given */
+    int resume_response;     /* "resume": {"response": true}: the dropped request's response
+                                must come on its stream (judged instead of the replay's
+                                contents) */
     mc_step_http_session_t session;
     int delete_first, empty_body;
     int within_ms, events; /* or MC_STEP_UNSET */

@@ -29,7 +29,7 @@
 
 /* Budget for a transfer to finish; a hang guard, never a speed test. */
 #define BUDGET_MS mc_test_budget_ms(20000)
-#define MAX_RULES 4
+#define MAX_RULES 6
 #define MAX_REQUEST (64 * 1024)
 
 /* The server answers a request whose body holds needle with answer (the
@@ -524,6 +524,76 @@ static void test_kept_rules_at_2607(void **state)
     free(ok), free(refused), free(plain);
 }
 
+/* An SSE answer of two events, whose data are e1 and e2. */
+static char *sse_two(const char *e1, const char *e2)
+{
+    size_t cap = strlen(e1) + strlen(e2) + 32;
+    char *ev = malloc(cap), *a;
+
+    assert_non_null(ev);
+    snprintf(ev, cap, "data: %s\n\ndata: %s\n\n", e1, e2);
+    a = sse_answer("", ev);
+    free(ev);
+    return a;
+}
+
+#define PROGRESS(tok) \
+    "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{\"progressToken\":" \
+    "\"" tok "\",\"progress\":1}}"
+#define CALL(id, tok)                                                                              \
+    "{\"jsonrpc\":\"2.0\",\"id\":\"" id "\",\"method\":\"tools/call\",\"params\":{\"name\":\"t\","    \
+    "\"_meta\":{\"progressToken\":\"" tok "\"}}}"
+
+/*
+ * Where a message may come, up to 2025-11-25: a progress report of another
+ * token on a request's SSE answer fails http/request-stream-related, one of
+ * its own token passes; a server request that came on one stream and again
+ * on another fails http/message-on-one-stream, while the same progress
+ * report on two streams whose requests both carried its token does not (the
+ * client used the token twice: the reports cannot be told apart).
+ */
+static void test_message_placement(void **state)
+{
+    server_t sv;
+    client_t c;
+    char *own = sse_two(PROGRESS("own"), "{\"jsonrpc\":\"2.0\",\"id\":\"c1\",\"result\":{}}");
+    char *other = sse_two(PROGRESS("else"), "{\"jsonrpc\":\"2.0\",\"id\":\"c2\",\"result\":{}}");
+    char *ask1 = sse_two("{\"jsonrpc\":\"2.0\",\"id\":\"s1\",\"method\":\"ping\"}",
+                            "{\"jsonrpc\":\"2.0\",\"id\":\"c3\",\"result\":{}}");
+    char *ask2 = sse_two("{\"jsonrpc\":\"2.0\",\"id\":\"s1\",\"method\":\"ping\"}",
+                            "{\"jsonrpc\":\"2.0\",\"id\":\"c4\",\"result\":{}}");
+    char *dup1 = sse_two(PROGRESS("dup"), "{\"jsonrpc\":\"2.0\",\"id\":\"c5\",\"result\":{}}");
+    char *dup2 = sse_two(PROGRESS("dup"), "{\"jsonrpc\":\"2.0\",\"id\":\"c6\",\"result\":{}}");
+
+    (void)state;
+    memset(&sv, 0, sizeof(sv));
+    sv.rules[0] = (rule_t){"\"c1\"", own};
+    sv.rules[1] = (rule_t){"\"c2\"", other};
+    sv.rules[2] = (rule_t){"\"c3\"", ask1};
+    sv.rules[3] = (rule_t){"\"c4\"", ask2};
+    sv.rules[4] = (rule_t){"\"c5\"", dup1};
+    sv.rules[5] = (rule_t){"\"c6\"", dup2};
+    server_start(&sv);
+    client_open(&c, &sv);
+    post(&c, 1, CALL("c1", "own"), NULL);
+    assert_false(failed(&c, "http/request-stream-related"));
+    assert_true(judged(&c, "http/request-stream-related"));
+    post(&c, 2, CALL("c2", "mine"), NULL);
+    assert_true(failed(&c, "http/request-stream-related"));
+    assert_false(failed(&c, "http/message-on-one-stream"));
+    post(&c, 3, CALL("c5", "dup"), NULL);
+    post(&c, 4, CALL("c6", "dup"), NULL);
+    assert_true(judged(&c, "http/message-on-one-stream"));
+    assert_false(failed(&c, "http/message-on-one-stream"));
+    post(&c, 5, CALL("c3", "p3"), NULL);
+    assert_false(failed(&c, "http/message-on-one-stream"));
+    post(&c, 6, CALL("c4", "p4"), NULL);
+    assert_true(failed(&c, "http/message-on-one-stream"));
+    client_close(&c);
+    server_stop(&sv);
+    free(own), free(other), free(ask1), free(ask2), free(dup1), free(dup2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -535,6 +605,7 @@ int main(void)
         cmocka_unit_test(test_session_rules_2511),
         cmocka_unit_test(test_session_rules_not_at_2607),
         cmocka_unit_test(test_kept_rules_at_2607),
+        cmocka_unit_test(test_message_placement),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -36,6 +36,9 @@ static const char *const dropped[] = {
     "http/get-stream-no-response",
     "http/sse-event-id-unique",
     "http/resume-own-stream",
+    "http/message-on-one-stream",
+    "http/request-stream-related",
+    "http/get-stream-unrelated",
 };
 
 static void test_kept_rules_name_2607(void **state)
