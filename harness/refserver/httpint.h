@@ -207,6 +207,16 @@ char *mc__hs_body_id_dup(const char *text, size_t len);
 /* The response stream s of the stateless session se closed before its
  * answer: its request is cancelled (a listen ends, a tool call stops). */
 void mc__hs_modern_cancel(hs_sess_t *se, const hs_stream_t *s);
+
+/* --- httpsse.c --- */
+
+/* Starts the SSE answer s to a request: the priming event from 2025-11-25,
+ * and with polling a retry field and an early end (see httpsse.c). */
+void mc__hs_prime(hs_t *hs, const hs_sess_t *se, hs_stream_t *s);
+/* The switches that act on a POST's body: http-version-header-optional's
+ * rewrite of an initialize, http-disconnect-cancels' dropped call. */
+void mc__hs_no_old_clients(hs_req_t *rq);
+void mc__hs_drop_call(hs_sess_t *se, hs_stream_t *s, const hs_req_t *rq);
 /* A message of the stateless session bound for stream t with the client's
  * request id put back where the handler's own stands (the response id, the
  * subscription id of a listen notification): a new string (*out_len its

@@ -644,21 +644,6 @@ enum MHD_Result mc__hs_do_post_modern(hs_t *hs, struct MHD_Connection *c, hs_req
     return mc__hs_answer_sse(c, s, NULL);
 }
 
-void mc__hs_modern_cancel(hs_sess_t *se, const hs_stream_t *s)
-{
-    char line[160];
-    int n;
-
-    if (se->rs == NULL || s->answered || s->req_id[0] == '\0')
-        return;
-    n = snprintf(line, sizeof(line),
-                 "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":"
-                 "{\"requestId\":%s,\"reason\":\"the response stream was closed\"}}",
-                 s->req_id);
-    if (n > 0 && (size_t)n < sizeof(line))
-        mc_refserver_handle(se->rs, line, (size_t)n, mc_now_ms());
-}
-
 char *mc__hs_modern_restore(const hs_stream_t *t, const char *line, size_t len, size_t *out_len)
 {
     json_tokener *tok;
