@@ -533,6 +533,20 @@ int mc_runner_run(const mc_scenario_t *sc, const mc_runner_opts_t *o, mc_scenari
     return run(sc, o, out, NULL, NULL);
 }
 
+/* A scenario of the runner's own, of no steps, at every version: a probe's
+ * run (the strings are static). */
+static void probe_scenario(mc_scenario_t *sc, const char *area, const char *id, const char *title,
+                           const char *file, json_object *steps)
+{
+    memset(sc, 0, sizeof(*sc));
+    sc->id = (char *)id;
+    sc->area = (char *)area;
+    sc->title = title;
+    sc->doc.name = (char *)file;
+    sc->version_mask = (1u << MC_V_COUNT) - 1;
+    sc->steps = steps;
+}
+
 int mc_runner_probe(const mc_runner_opts_t *o, const char *version, mc_probe_t *p)
 {
     mc_scenario_t sc;
@@ -548,13 +562,8 @@ int mc_runner_probe(const mc_runner_opts_t *o, const char *version, mc_probe_t *
     if (steps == NULL)
         return MC_ENOMEM;
     /* A scenario of no steps: start, initialize at version, shut down. */
-    memset(&sc, 0, sizeof(sc));
-    sc.id = (char *)"lifecycle/version-probe";
-    sc.area = (char *)"lifecycle";
-    sc.title = "which protocol versions the server speaks";
-    sc.doc.name = (char *)"(version probe)";
-    sc.version_mask = (1u << MC_V_COUNT) - 1;
-    sc.steps = steps;
+    probe_scenario(&sc, "lifecycle", "lifecycle/version-probe",
+                   "which protocol versions the server speaks", "(version probe)", steps);
     po.version = version;
     snprintf(p->method, sizeof(p->method), "%s",
              mc_version_has(version, MC_VF_STATELESS) ? "server/discover" : "initialize");
@@ -588,14 +597,9 @@ int mc_runner_behaviours(const mc_runner_opts_t *o, const char *version, json_ob
         *out = NULL;
         return MC_ENOMEM;
     }
-    memset(&sc, 0, sizeof(sc));
     memset(&res, 0, sizeof(res));
-    sc.id = (char *)"discovery/behaviour-probe";
-    sc.area = (char *)"discovery";
-    sc.title = "what the server's tools and prompts do when used";
-    sc.doc.name = (char *)"(behaviour probe)";
-    sc.version_mask = (1u << MC_V_COUNT) - 1;
-    sc.steps = steps;
+    probe_scenario(&sc, "discovery", "discovery/behaviour-probe",
+                   "what the server's tools and prompts do when used", "(behaviour probe)", steps);
     sc.client_caps = caps;
     po.version = version;
     po.shared = NULL;
