@@ -336,7 +336,13 @@ json_object *mc_cli_run_behaviours(const mc_runner_opts_t *ro, const char *const
         fflush(stdout);
         /* A counter-offer lands on a version probed already: the first
          * probe of a version stands. */
-        if (v != NULL && mc_json_get(map, v) == NULL && mc_json_get(b, "failed") == NULL)
+        if (mc_json_get(b, "failed") != NULL) {
+            /* A probe that ended early (an unanswered request, a target that
+             * stopped) is not repeated at the other versions. */
+            json_object_put(b);
+            break;
+        }
+        if (v != NULL && mc_json_get(map, v) == NULL)
             json_object_object_add(map, v, b);
         else
             json_object_put(b);

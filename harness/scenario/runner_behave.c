@@ -244,6 +244,15 @@ static int ask(rctx_t *c, const char *method, json_object *params, mc_msg_t *res
                             resp);
     if (rc != MC_OK)
         memset(resp, 0, sizeof(*resp));
+    if (rc == MC_ETIMEOUT) {
+        /* A server that leaves a request unanswered is not waited on for
+         * every other one: what was seen so far stands (the scenarios
+         * report the silence). */
+        char why[160];
+        snprintf(why, sizeof(why), "no answer to %s within %d ms", method, c->step_timeout);
+        json_object_object_add(c->behave, "failed", json_object_new_string(why));
+        return -1;
+    }
     return mc__runner_wait_ok(c, rc, method);
 }
 
@@ -456,7 +465,7 @@ void mc__runner_behave(rctx_t *c)
     ok = 1;
 done:
     keep_listing(c, &offer, out);
-    if (!ok)
+    if (!ok && mc_json_get(out, "failed") == NULL)
         json_object_object_add(out, "failed",
                                json_object_new_string(c->res->reason != NULL ? c->res->reason
                                                                              : "the target "
