@@ -328,12 +328,7 @@ static int roles_gate(rctx_t *c, const char *want_version)
                                    json_object_get_string(
                                        json_object_array_get_idx(sc->requires_caps, i))))
             return 0;
-    memset(&fo, 0, sizeof(fo));
-    fo.roles = c->o->roles;
-    fo.safe_tools = c->o->safe_tools;
-    fo.call_tools = c->o->call_tools;
-    fo.user_profile = c->o->user_profile;
-    fo.behaviours = b;
+    mc__runner_fixture_opts(c, &fo, b);
     for (i = 0; i < sc->n_roles; i++) {
         char why[512];
         int decided;

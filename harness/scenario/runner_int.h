@@ -23,6 +23,7 @@
 #include "client/session.h"
 #include "client/stdio.h"
 #include "judge/judge.h"
+#include "scenario/fixtures.h"
 #include "scenario/httprun.h"
 #include "scenario/runner.h"
 #include "scenario/vars.h"
@@ -130,6 +131,11 @@ int mc__runner_server_has(json_object *caps, const char *path);
 /* Sets ${role:NAME} from the profile, ${version}, ${server_versions} and
  * ${server_versions_older}. */
 void mc__runner_set_role_vars(rctx_t *c);
+/* The options roles are resolved with in this run (profile roles, safe
+ * tools, args, --call-tools, whether the profile is the user's) and what
+ * the behaviour probe saw (may be NULL); the live server's capabilities
+ * and the wait are the caller's to set. */
+void mc__runner_fixture_opts(const rctx_t *c, mc_fixture_opts_t *fo, json_object *behaviours);
 /* Resolves the scenario's roles on the live server: 0 when all are
  * offered, else -1 with the verdict set (NOT-VERIFIED, SKIP or ERROR). */
 int mc__runner_resolve_roles(rctx_t *c);

@@ -186,6 +186,17 @@ void mc__runner_set_role_vars(rctx_t *c)
     }
 }
 
+void mc__runner_fixture_opts(const rctx_t *c, mc_fixture_opts_t *fo, json_object *behaviours)
+{
+    memset(fo, 0, sizeof(*fo));
+    fo->roles = c->o->roles;
+    fo->safe_tools = c->o->safe_tools;
+    fo->args = c->o->args;
+    fo->call_tools = c->o->call_tools;
+    fo->user_profile = c->o->user_profile;
+    fo->behaviours = behaviours;
+}
+
 /*
  * Resolves the scenario's roles against what the server lists (after the
  * capability gate). Sets ${role:NAME} to each resolved value. Returns 0
@@ -202,14 +213,8 @@ int mc__runner_resolve_roles(rctx_t *c)
 
     if (c->sc->n_roles == 0)
         return 0;
-    memset(&fo, 0, sizeof(fo));
-    fo.roles = c->o->roles;
-    fo.safe_tools = c->o->safe_tools;
-    fo.args = c->o->args;
-    fo.call_tools = c->o->call_tools;
-    fo.user_profile = c->o->user_profile;
+    mc__runner_fixture_opts(c, &fo, mc_json_get(c->o->behaviours, c->version));
     fo.server_caps = c->s.server_caps;
-    fo.behaviours = mc_json_get(c->o->behaviours, c->version);
     fo.timeout_ms = c->step_timeout;
     mc_offer_init(&offer);
     for (i = 0; i < c->sc->n_roles && ret == 0; i++) {
