@@ -3,6 +3,7 @@
  * its --help come from, and the rules on how they go together.
  */
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/commands.h"
 #include "cli/run.h"
@@ -84,7 +85,8 @@ static const mc_opt_t run_opts[] = {
                      "known failures (see 'mcpcheck baseline'): a listed failure does not "
                      "fail the run; a listed one that passes does"),
     MC_OPTION_LONG(T, jobs, "jobs", 0, "N", 1, MC_SUITE_MAX_JOBS,
-                   "scenarios run in parallel (default: 2)"),
+                   "scenarios run in parallel (default: the number of processors online, "
+                   "at least 2)"),
     MC_OPTION_LONG(T, timeout, "timeout", 0, "MS", 1, MC_RUN_MAX_TIMEOUT_MS,
                    "how long each step waits for an answer (default: " MC_OPTS_STR(
                        MC_RUNNER_STEP_TIMEOUT_MS) ")"),
@@ -106,7 +108,10 @@ static const mc_opt_t run_opts[] = {
                      "stdout or stderr, whose port is then used. Every scenario gets a fresh "
                      "HTTP session, ended with DELETE"),
     MC_OPTION_FLAG(T, fresh, "fresh-process", 0,
-                   "with --url and SERVER_CMD: start the server for every scenario"),
+                   "start the server for every scenario: over stdio, scenarios that only "
+                   "read (list, read, get, complete) otherwise run one after another on a "
+                   "process an earlier one of the same version and client capabilities "
+                   "used; with --url and SERVER_CMD, the server is otherwise started once"),
     MC_OPTION_FLAG(T, allow_remote, "allow-remote", 0,
                    "allow a --url host that is not a loopback address"),
     MC_OPTION_FLAG(T, verbose, "verbose", 'v',
@@ -125,9 +130,12 @@ static const mc_opts_spec_t run_spec = {
         "mcpcheck run [options] -- SERVER_CMD [ARGS...]\n"
         "       mcpcheck run [options] --url URL [-- SERVER_CMD [ARGS...]]\n",
     .about = "Runs the scenario library against an MCP server over stdio. Every scenario\n"
-             "gets a fresh server process, started from SERVER_CMD without a shell. Every\n"
-             "message is checked by the wire checks and the MCP schema of the negotiated\n"
-             "version, and each scenario's own requirements are checked step by step.\n",
+             "gets a server process started from SERVER_CMD without a shell: a fresh one,\n"
+             "or, for a scenario that only reads, the one an earlier such scenario of the\n"
+             "same version and client capabilities left running (--fresh-process: never).\n"
+             "Every message is checked by the wire checks and the MCP schema of the\n"
+             "negotiated version, and each scenario's own requirements are checked step by\n"
+             "step.\n",
     .epilogue =
         "Verdicts: PASS, FAIL (a MUST broken), WARN (a SHOULD broken), INFO (a MAY),\n"
         "SKIP (not applicable: capability not declared, the version lacks a feature, or\n"
@@ -186,6 +194,15 @@ static void pick_versions(mc_cli_run_opts_t *o)
     o->versions[k] = NULL;
 }
 
+/* --jobs without the option: a run per processor, at least two (a server
+ * that waits does not hold its processor). */
+static long default_jobs(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+    return n < 2 ? 2 : n > MC_SUITE_MAX_JOBS ? MC_SUITE_MAX_JOBS : n;
+}
+
 int mc_cli_run_options(int argc, char **argv, mc_cli_run_opts_t *o)
 {
     mc_errbuf_t eb;
@@ -196,7 +213,7 @@ int mc_cli_run_options(int argc, char **argv, mc_cli_run_opts_t *o)
     o->spec_versions = (mc_opt_list_t){o->versions_v, MC_RUN_MAX_VERSION_OPTS, 0};
     o->filters = (mc_opt_list_t){o->filters_v, MC_RUN_MAX_PATHS, 0};
     o->report_dir = MC_RUN_DEFAULT_REPORT_DIR;
-    o->jobs = 2;
+    o->jobs = default_jobs();
     o->timeout = MC_RUNNER_STEP_TIMEOUT_MS;
     o->startup = MC_DEFAULT_STARTUP_TIMEOUT_MS;
     o->fail_on_opt = -1;
@@ -219,8 +236,8 @@ int mc_cli_run_options(int argc, char **argv, mc_cli_run_opts_t *o)
             o->cmd = NULL;
         if (o->fresh && o->cmd == NULL)
             return mc_opts_fail(&run_spec, "--fresh-process needs a server command after '--'");
-    } else if (o->fresh || o->allow_remote) {
-        return mc_opts_fail(&run_spec, "--fresh-process and --allow-remote go with --url");
+    } else if (o->allow_remote) {
+        return mc_opts_fail(&run_spec, "--allow-remote goes with --url");
     }
     if (!o->dry && o->url == NULL && (o->cmd == NULL || o->cmd[0] == NULL))
         return mc_opts_fail(&run_spec, "no server command; put it after '--' (see '%s --help')",

@@ -121,7 +121,7 @@ static void inbox_push(inbox_t *b, mc_msg_t *msg, uint64_t seq, uint64_t tx_seq,
     memset(msg, 0, sizeof(*msg));
 }
 
-static void inbox_free(inbox_t *b)
+void mc__runner_inbox_free(inbox_t *b)
 {
     size_t i;
 
@@ -140,6 +140,9 @@ static void observe(void *ctx, int outbound, uint64_t seq, const char *line, siz
     int on_get;
 
     (void)seq;
+    /* The hold's ping and its answer belong to no run. */
+    if (c->barrier)
+        return;
     if (c->http_on)
         mc_httprun_notes(&c->http, c->res, c->seq_all, mc_now_ms() - c->t0);
     c->seq_all++;
@@ -256,7 +259,7 @@ static int startup_line_reported(rctx_t *c, const mc_wire_finding_t *f)
     return 1;
 }
 
-static void wire_to_checks(rctx_t *c)
+void mc__runner_wire_to_checks(rctx_t *c)
 {
     size_t i;
 
@@ -398,12 +401,13 @@ static int gate_before_start(rctx_t *c, const char *want_version)
 
 /* The scenario's canned answers to server requests, with variables filled
  * in. Returns MC_OK or MC_ENOMEM. */
-static int prepare_answers(rctx_t *c)
+int mc__runner_make_answers(rctx_t *c)
 {
     mc_errbuf_t eb;
 
+    json_object_put(c->answers);
     c->answers = json_object_new_object();
-    if (c->answers == NULL || mc_judge_init(&c->j, c->o->registry) != MC_OK)
+    if (c->answers == NULL)
         return MC_ENOMEM;
     if (c->sc->answers != NULL) {
         json_object_object_foreach(c->sc->answers, m, a)
@@ -416,6 +420,14 @@ static int prepare_answers(rctx_t *c)
         }
     }
     return MC_OK;
+}
+
+/* The judge and the canned answers of a run that starts its target. */
+static int prepare_answers(rctx_t *c)
+{
+    if (mc_judge_init(&c->j, c->o->registry) != MC_OK)
+        return MC_ENOMEM;
+    return mc__runner_make_answers(c);
 }
 
 /* The session's hooks into this run: its responder and its observer. */
@@ -460,31 +472,49 @@ static void run_body(rctx_t *c)
         c->o->shared->usable++;
 }
 
-/* Stops the target and releases the run's context. */
-static void run_end(rctx_t *c)
+void mc__runner_end_ctx(rctx_t *c)
 {
     if (c->session_ok) {
         mc__runner_finish_target(c);
-        wire_to_checks(c);
+        mc__runner_wire_to_checks(c);
     }
     mc__runner_finish_target(c);
     if (c->session_ok)
         mc_session_free(&c->s);
     mc_judge_free(&c->j);
-    c->res->duration_ms = mc_now_ms() - c->t0;
     mc_sresult_finish(c->res);
+    mc__runner_hs_free(c);
     mc_vars_free(&c->vars);
-    inbox_free(&c->notes);
-    inbox_free(&c->reqs);
+    mc__runner_inbox_free(&c->notes);
+    mc__runner_inbox_free(&c->reqs);
     json_object_put(c->answers);
     json_object_put(c->seen_reqs);
     free(c);
 }
 
+/* Ends the run: its target goes to the worker's hold when it may be shared
+ * (mc_runner_hold_t), else it is stopped and the context released. */
+static void run_end(rctx_t *c)
+{
+    c->res->duration_ms = mc_now_ms() - c->t0;
+    if (c->hold != NULL && c->hold->c == NULL && mc__runner_may_keep(c)) {
+        mc__runner_wire_to_checks(c);
+        mc_sresult_finish(c->res);
+        free(c->res->exit_desc);
+        c->res->exit_desc = strdup("still running: handed on to the next scenario that only "
+                                   "reads (its end is in the last one's result)");
+        c->hold->c = c;
+        c->hold->owner = c->res;
+        c->hold->runs = c->reused ? c->hold->runs + 1 : 1;
+        return;
+    }
+    mc__runner_end_ctx(c);
+}
+
 /* Runs sc (a scenario; a version probe when probe is not NULL; a behaviour
  * probe when behave is not NULL). */
 static int run(const mc_scenario_t *sc, const mc_runner_opts_t *o, mc_scenario_result_t *out,
-               mc_probe_t *probe, json_object *behave)
+               mc_probe_t *probe, json_object *behave, mc_runner_hold_t *hold)
 {
     rctx_t *c;
     int rc;
@@ -513,10 +543,33 @@ static int run(const mc_scenario_t *sc, const mc_runner_opts_t *o, mc_scenario_r
     snprintf(c->version, sizeof(c->version), "%s", want_version);
     mc_vars_init(&c->vars);
 
-    if (gate_before_start(c, want_version) == 0) {
-        rc = prepare_answers(c);
-        if (rc == MC_OK && mc__runner_start(c, &rc) == 0 &&
-            mc__runner_handshake(c, want_version) == 0)
+    c->hold = hold;
+    if (gate_before_start(c, want_version) != 0) {
+        /* Nothing started: a target the hold keeps stays there. */
+        c->hold = NULL;
+        c->res->duration_ms = mc_now_ms() - c->t0;
+        mc__runner_end_ctx(c);
+        return MC_OK;
+    }
+    if (mc_runner_hold_fits(hold, sc, want_version)) {
+        rctx_t *k = hold->c;
+        hold->c = NULL;
+        if (mc__runner_adopt(k, c) != NULL) {
+            c = k;
+            if (mc__runner_make_answers(c) == MC_OK && mc__runner_gate_negotiated(c) == 0)
+                run_body(c);
+            run_end(c);
+            return MC_OK;
+        }
+        hold->c = k;
+        mc_runner_hold_release(hold);
+    }
+    rc = prepare_answers(c);
+    if (rc == MC_OK && mc__runner_start(c, &rc) == 0) {
+        int hs = mc__runner_handshake(c, want_version);
+        if (hold != NULL && sc->shareable && c->s.negotiated_version[0] != '\0')
+            mc__runner_hs_take(c, want_version);
+        if (hs == 0)
             run_body(c);
     }
     run_end(c);
@@ -525,7 +578,14 @@ static int run(const mc_scenario_t *sc, const mc_runner_opts_t *o, mc_scenario_r
 
 int mc_runner_run(const mc_scenario_t *sc, const mc_runner_opts_t *o, mc_scenario_result_t *out)
 {
-    return run(sc, o, out, NULL, NULL);
+    return run(sc, o, out, NULL, NULL, NULL);
+}
+
+int mc_runner_run_held(const mc_scenario_t *sc, const mc_runner_opts_t *o, mc_runner_hold_t *h,
+                       mc_scenario_result_t *out)
+{
+    /* Over HTTP the server is one for the whole suite already. */
+    return run(sc, o, out, NULL, NULL, o->url != NULL ? NULL : h);
 }
 
 /* A scenario of the runner's own, of no steps, at every version: a probe's
@@ -562,7 +622,7 @@ int mc_runner_probe(const mc_runner_opts_t *o, const char *version, mc_probe_t *
     po.version = version;
     snprintf(p->method, sizeof(p->method), "%s",
              mc_version_has(version, MC_VF_STATELESS) ? "server/discover" : "initialize");
-    rc = run(&sc, &po, &p->result, p, NULL);
+    rc = run(&sc, &po, &p->result, p, NULL, NULL);
     json_object_put(steps);
     if (rc != MC_OK) {
         mc_sresult_free(&p->result);
@@ -598,7 +658,7 @@ int mc_runner_behaviours(const mc_runner_opts_t *o, const char *version, json_ob
     sc.client_caps = caps;
     po.version = version;
     po.shared = NULL;
-    rc = run(&sc, &po, &res, NULL, *out);
+    rc = run(&sc, &po, &res, NULL, *out, NULL);
     if (rc == MC_OK) {
         json_object_object_add(*out, "version",
                                json_object_new_string(res.version != NULL ? res.version : version));

@@ -111,9 +111,35 @@ typedef struct mc_runner_opts {
     const char *url;         /* Streamable HTTP endpoint of the target, or NULL for stdio.
                                 The target is already running unless fresh_process is set,
                                 when argv is started for the scenario (client/httptarget.h) */
-    int fresh_process;       /* HTTP: start argv for every scenario */
+    int fresh_process;       /* start argv for every scenario: over HTTP (see url); over stdio,
+                                the suite then keeps no target between runs (mc_runner_hold_t) */
     int allow_remote;        /* HTTP: allow a host that is not a loopback address */
 } mc_runner_opts_t;
+
+/* Runs one kept target process serves at most (mc_runner_hold_t) before
+ * the next shareable scenario gets a fresh one. */
+#define MC_RUNNER_HOLD_MAX_RUNS 48
+
+/*
+ * A target process kept running between the runs of one worker, over stdio.
+ * A shareable scenario (mc_scenario_t.shareable) that ran cleanly leaves its
+ * target in the hold, once a ping it sends after its steps (not part of its
+ * transcript or findings) has been answered: everything the server was
+ * asked has then been answered, and it is alive. The next shareable
+ * scenario that asks for the same version with the same client
+ * capabilities runs on that process: without a start and a handshake of
+ * its own, but with the handshake's transcript lines and findings, as a
+ * fresh run of it would have them. The result of the last run that used
+ * the target (owner) is complete only once the target is passed on or
+ * released: its shutdown (exit status, stderr tail, a crash, the shutdown
+ * observation) is recorded there, as a fresh process's is in its own run.
+ * Zero-initialise; one per worker thread.
+ */
+typedef struct mc_runner_hold {
+    struct rctx *c;              /* private: the run context whose target is kept, or NULL */
+    mc_scenario_result_t *owner; /* read-only: the result of the last run that used it */
+    int runs;                    /* private: runs it has served */
+} mc_runner_hold_t;
 
 /*
  * Runs sc at opts->version and fills *out (which the caller frees with
@@ -122,6 +148,25 @@ typedef struct mc_runner_opts {
  */
 int mc_runner_run(const mc_scenario_t *sc, const mc_runner_opts_t *opts,
                   mc_scenario_result_t *out);
+
+/*
+ * mc_runner_run() with the worker's hold h (stdio runs only; NULL: as
+ * mc_runner_run). sc runs on the target h keeps when mc_runner_hold_fits(),
+ * and leaves its own target in h when it may be shared; afterwards
+ * h->owner == out when it did. A target h keeps that does not fit sc is
+ * left alone: release it first (mc_runner_hold_release). A run that starts
+ * no target (SKIP or NOT-VERIFIED decided before one is needed) leaves h as
+ * it was.
+ */
+int mc_runner_run_held(const mc_scenario_t *sc, const mc_runner_opts_t *opts,
+                       mc_runner_hold_t *h, mc_scenario_result_t *out);
+
+/* True when h keeps a target that sc may run on at version. */
+int mc_runner_hold_fits(const mc_runner_hold_t *h, const mc_scenario_t *sc, const char *version);
+
+/* Shuts down the target h keeps (if any), recording its end in h->owner's
+ * result, and empties h. */
+void mc_runner_hold_release(mc_runner_hold_t *h);
 
 /* What one version probe found. */
 typedef enum mc_probe_outcome {

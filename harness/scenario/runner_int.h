@@ -50,6 +50,10 @@ typedef struct inbox {
     size_t n;
 } inbox_t;
 
+/* What the handshake of a kept target left in its first run
+ * (runner_hold.c): replayed into every later run on that target. */
+typedef struct mc__runner_hs mc__runner_hs_t;
+
 typedef struct rctx {
     const mc_scenario_t *sc;
     const mc_runner_opts_t *o;
@@ -84,6 +88,10 @@ typedef struct rctx {
                                request answered, in order (a stateless session answers input
                                requests without a line of their own) */
     int startup_owner;      /* this run reports the suite's start-up lines */
+    mc_runner_hold_t *hold; /* the worker's hold (stdio scenario runs), or NULL */
+    mc__runner_hs_t *hs;    /* owned: the handshake a kept target had, or NULL */
+    int barrier;            /* the hold's ping is on the wire: lines are not recorded */
+    int reused;             /* the run is on a target an earlier run left (mc__runner_adopt) */
 } rctx_t;
 
 /* --- runner.c: checks and traffic --- */
@@ -101,6 +109,35 @@ uint64_t mc__runner_resp_tx_seq(rctx_t *c, const mc_msg_t *m);
 void mc__runner_drain(rctx_t *c);
 /* Fills *sopts with the run's hooks: its responder and its observer. */
 void mc__runner_session_opts(rctx_t *c, mc_session_opts_t *sopts);
+
+/* Stops the target (its end recorded in c->res), finishes the result and
+ * releases the run's context. */
+void mc__runner_end_ctx(rctx_t *c);
+/* Frees an inbox's messages and empties it. */
+void mc__runner_inbox_free(inbox_t *b);
+/* Turns the judge's wire findings into checks of the result. */
+void mc__runner_wire_to_checks(rctx_t *c);
+/* The scenario's canned answers (c->answers), made anew. MC_OK or MC_ENOMEM. */
+int mc__runner_make_answers(rctx_t *c);
+
+/* --- runner_hold.c: a target kept between runs (mc_runner_hold_t) --- */
+
+/* After the handshake of a run that may leave its target in the hold:
+ * keeps what it left (transcript lines, findings) for later runs. */
+void mc__runner_hs_take(rctx_t *c, const char *asked);
+/* True when the target kept with k's handshake may serve sc at version:
+ * the same version asked for, the same client capabilities. */
+int mc__runner_hs_fits(const rctx_t *k, const mc_scenario_t *sc, const char *version);
+/* Releases what mc__runner_hs_take kept. */
+void mc__runner_hs_free(rctx_t *c);
+/* Moves the run of fresh (gated, nothing started; freed here) onto the
+ * kept context k: its scenario, options, result and clocks, the kept
+ * handshake replayed into the result. Returns k, or NULL (out of memory;
+ * k is then released into its owner and fresh is kept). */
+rctx_t *mc__runner_adopt(rctx_t *k, rctx_t *fresh);
+/* At the end of a run: 1 when its target goes to the hold (the run was
+ * clean and the hold's ping was answered), else 0. */
+int mc__runner_may_keep(rctx_t *c);
 
 /* --- runner_target.c: the target's lifecycle --- */
 
@@ -148,6 +185,9 @@ int mc__runner_start(rctx_t *c, int *rc);
 /* The runner's initialize and the version and capability gates after it:
  * 0 to run the steps, -1 when the result already says why not. */
 int mc__runner_handshake(rctx_t *c, const char *want_version);
+/* The gates after the handshake (the negotiated version, the capabilities
+ * the scenario requires): 0 to run the steps, -1 with the result SKIP. */
+int mc__runner_gate_negotiated(rctx_t *c);
 
 /* --- runner_expect.c: expectations --- */
 

@@ -508,9 +508,7 @@ static int initialize(rctx_t *c, const char *want_version)
     return -1;
 }
 
-/* The gates after initialize: the negotiated version and the capabilities
- * the scenario requires. 0 to go on, -1 with the result set to SKIP. */
-static int gate_negotiated(rctx_t *c)
+int mc__runner_gate_negotiated(rctx_t *c)
 {
     const mc_scenario_t *sc = c->sc;
     char why[200];
@@ -557,5 +555,5 @@ int mc__runner_handshake(rctx_t *c, const char *want_version)
     free(c->res->version);
     c->res->version = strdup(c->version);
     mc__runner_caps_note(c);
-    return gate_negotiated(c);
+    return mc__runner_gate_negotiated(c);
 }

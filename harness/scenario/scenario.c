@@ -271,6 +271,8 @@ static int load_fields(mc__lint_t *l, json_object *root_obj, mc_scenario_t *s)
         l->client_caps = s->client_caps;
         mc__lint_steps(l, v, "/steps", 0, &s->step_v, &s->n_steps);
     }
+    s->shareable = !s->manual_init && s->answers == NULL && s->client_version == NULL &&
+                   s->step_v != NULL && mc_steps_read_only(s->step_v, s->n_steps);
     return MC_OK;
 }
 

@@ -48,6 +48,10 @@ typedef struct mc_scenario {
     json_object *answers;         /* borrowed: method -> answer, or NULL */
     const char *client_version;   /* borrowed: version to request instead of the run's */
     int manual_init;              /* the steps run the lifecycle themselves */
+    int shareable;                /* it may run on a server process an earlier scenario of the
+                                     same version and client capabilities used: it does the
+                                     lifecycle through the runner, answers no server request,
+                                     and its steps only read (mc_steps_read_only) */
     json_object *steps;           /* borrowed: the steps array, as written */
     mc_step_t *step_v;            /* owned: the steps, typed (step.h) */
     size_t n_steps;

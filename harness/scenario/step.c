@@ -428,3 +428,48 @@ void mc_steps_free(mc_step_t *steps, size_t n)
         mc_step_clear(&steps[i]);
     free(steps);
 }
+
+/* Methods that change nothing on the server: they list, read, get or
+ * complete what it offers. */
+static int read_only_method(const char *m)
+{
+    static const char *const ro[] = {"ping",         "tools/list",          "resources/list",
+                                     "resources/read", "resources/templates/list", "prompts/list",
+                                     "prompts/get",  "completion/complete", "server/discover",
+                                     NULL};
+    size_t i;
+
+    for (i = 0; m != NULL && ro[i] != NULL; i++)
+        if (strcmp(m, ro[i]) == 0)
+            return 1;
+    return 0;
+}
+
+int mc_steps_read_only(const mc_step_t *steps, size_t n)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++) {
+        const mc_step_t *s = &steps[i];
+        switch (s->kind) {
+        case MC_STEP_request:
+            if (!read_only_method(s->u.request.method) || s->u.request.async != NULL ||
+                s->u.request.progress)
+                return 0;
+            break;
+        case MC_STEP_paginate:
+            if (!read_only_method(s->u.paginate.method))
+                return 0;
+            break;
+        case MC_STEP_for_each:
+            if (!mc_steps_read_only(s->steps, s->n_steps))
+                return 0;
+            break;
+        case MC_STEP_value:
+            break;
+        default:
+            return 0;
+        }
+    }
+    return 1;
+}

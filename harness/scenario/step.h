@@ -281,4 +281,15 @@ void mc_step_clear(mc_step_t *s);
 /* Clears each of steps[0..n) and frees the array (NULL is fine). */
 void mc_steps_free(mc_step_t *steps, size_t n);
 
+/*
+ * True when steps[0..n) (nested ones included) only read: every step is a
+ * request or a paginate step whose method is one that lists, reads, gets or
+ * completes what the server offers (or ping), waited for and without a
+ * progress token, or a value step. Such steps leave the server as they
+ * found it and expect nothing of what came before them, so that their
+ * scenario may run on a server process an earlier one used
+ * (mc_scenario_t.shareable).
+ */
+int mc_steps_read_only(const mc_step_t *steps, size_t n);
+
 #endif /* MC_SCENARIO_STEP_H */

@@ -1,6 +1,7 @@
 #include "scenario/suite.h"
 
 #include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,7 +14,8 @@ typedef struct suite {
     job_t *jobs;
     size_t *order;        /* the jobs in the order they start (see start_order) */
     size_t n_jobs;
-    size_t next;          /* next job to start */
+    size_t next;          /* the first entry of order not started yet */
+    unsigned char *taken; /* by job: started (a worker may start one ahead of next) */
     size_t printed;       /* results handed to the callback so far */
     size_t done_count;
     unsigned char *done;
@@ -91,33 +93,88 @@ static void flush(suite_t *s)
     }
 }
 
+/* Marks job i finished and hands what is in order to the callback. */
+static void finished(suite_t *s, size_t i)
+{
+    pthread_mutex_lock(&s->mu);
+    s->done[i] = 1;
+    s->done_count++;
+    flush(s);
+    pthread_mutex_unlock(&s->mu);
+}
+
+/*
+ * The job a worker starts next (mutex held): the first not started in start
+ * order, or, when the worker keeps a target (mc_runner_hold_t), the first
+ * not started that may run on it, so that the scenarios that may share a
+ * process run one after another. SIZE_MAX when none is left.
+ */
+static size_t pick(suite_t *s, const mc_runner_hold_t *h)
+{
+    size_t k, first = SIZE_MAX;
+
+    while (s->next < s->n_jobs && s->taken[s->order[s->next]])
+        s->next++;
+    for (k = s->next; k < s->n_jobs; k++) {
+        size_t i = s->order[k];
+        if (s->taken[i])
+            continue;
+        if (first == SIZE_MAX)
+            first = i;
+        if (h->c == NULL || mc_runner_hold_fits(h, s->jobs[i].sc, s->jobs[i].version)) {
+            first = i;
+            break;
+        }
+    }
+    if (first != SIZE_MAX)
+        s->taken[first] = 1;
+    return first;
+}
+
 static void *worker(void *arg)
 {
     suite_t *s = arg;
+    mc_runner_hold_t hold, *h = s->opts->runner.fresh_process ? NULL : &hold;
+    mc_runner_opts_t ro;
+    size_t pending = SIZE_MAX; /* the job whose result waits for its kept target's end */
 
+    memset(&hold, 0, sizeof(hold));
     for (;;) {
         size_t i;
-        mc_runner_opts_t ro;
         pthread_mutex_lock(&s->mu);
-        if (s->next >= s->n_jobs ||
-            (s->opts->runner.stop != NULL && *s->opts->runner.stop)) {
-            pthread_mutex_unlock(&s->mu);
-            return NULL;
-        }
-        i = s->order[s->next++];
+        i = s->opts->runner.stop != NULL && *s->opts->runner.stop ? SIZE_MAX : pick(s, &hold);
         pthread_mutex_unlock(&s->mu);
-
+        if (i == SIZE_MAX)
+            break;
+        if (hold.c != NULL && !mc_runner_hold_fits(&hold, s->jobs[i].sc, s->jobs[i].version)) {
+            mc_runner_hold_release(&hold);
+            finished(s, pending);
+            pending = SIZE_MAX;
+            /* Its end may be what stops the run: then i does not start. */
+            if (s->opts->runner.stop != NULL && *s->opts->runner.stop)
+                break;
+        }
         ro = s->opts->runner;
         ro.version = s->jobs[i].version;
-        if (mc_runner_run(s->jobs[i].sc, &ro, &s->results[i]) != MC_OK)
+        if (mc_runner_run_held(s->jobs[i].sc, &ro, h, &s->results[i]) != MC_OK)
             s->nomem = 1;
-
-        pthread_mutex_lock(&s->mu);
-        s->done[i] = 1;
-        s->done_count++;
-        flush(s);
-        pthread_mutex_unlock(&s->mu);
+        if (hold.c != NULL && hold.owner == &s->results[i]) {
+            /* Its target lives on: its end will be recorded in this result. */
+            if (pending != SIZE_MAX)
+                finished(s, pending);
+            pending = i;
+            continue;
+        }
+        finished(s, i);
+        if (hold.c == NULL && pending != SIZE_MAX) {
+            finished(s, pending);
+            pending = SIZE_MAX;
+        }
     }
+    mc_runner_hold_release(&hold);
+    if (pending != SIZE_MAX)
+        finished(s, pending);
+    return NULL;
 }
 
 int mc_suite_run(const mc_scenario_t *scenarios, size_t n, const mc_suite_opts_t *opts,
@@ -136,7 +193,10 @@ int mc_suite_run(const mc_scenario_t *scenarios, size_t n, const mc_suite_opts_t
     s.done = calloc(s.n_jobs + 1, 1);
     s.results = calloc(s.n_jobs + 1, sizeof(*s.results));
     s.order = calloc(s.n_jobs + 1, sizeof(*s.order));
-    if (s.jobs == NULL || s.done == NULL || s.results == NULL || s.order == NULL) {
+    s.taken = calloc(s.n_jobs + 1, 1);
+    if (s.jobs == NULL || s.done == NULL || s.results == NULL || s.order == NULL ||
+        s.taken == NULL) {
+        free(s.taken);
         free(s.order);
         free(s.jobs);
         free(s.done);
@@ -171,6 +231,7 @@ int mc_suite_run(const mc_scenario_t *scenarios, size_t n, const mc_suite_opts_t
         for (i = 0; i < s.n_jobs; i++)
             if (s.done[i])
                 mc_sresult_free(&s.results[i]);
+        free(s.taken);
         free(s.order);
         free(s.jobs);
         free(s.done);
@@ -183,6 +244,7 @@ int mc_suite_run(const mc_scenario_t *scenarios, size_t n, const mc_suite_opts_t
     run->n = k;
     if (k < s.n_jobs)
         run->partial = 1;
+    free(s.taken);
     free(s.order);
     free(s.jobs);
     free(s.done);
