@@ -212,6 +212,9 @@
     XX(TOOL_SCHEMA_DRAFT07, "tool-schema-draft07", "SHOULD",                                       \
        "from 2025-11-25 every listed tool's inputSchema names draft-07 in $schema",               \
        "2025-11-25/basic#schema-dialect")                                                          \
+    XX(TOOL_INPUT_UNVALIDATED, "tool-input-unvalidated", "MUST",                                   \
+       "test_sampling called without its required prompt runs with a made-up one",                \
+       "2025-06-18/server/tools#security-considerations")                                          \
     /* elicitation, sampling, roots */                                                             \
     XX(ELICIT_NO_CAP, "elicitation-without-capability", "MUST",                                    \
        "elicitation/create is sent to a client that did not declare elicitation",                 \
