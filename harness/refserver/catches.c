@@ -295,6 +295,8 @@ static const rs_bug_catch_t rs_catches[] = {
     {"http-sse-no-priming", "http/sse-priming-event", "progress/stops-after-response"},
     {"http-disconnect-cancels", "transport/http/disconnect-not-cancel",
      "transport/disconnect-not-cancel"},
+    {"tool-schema-draft07", "tools/list/schema-dialect", "tools/list-schema-dialect"},
+    {"tool-input-unvalidated", "tools/call/invalid-arguments", "tools/call-invalid-arguments"},
 };
 
 static const rs_bug_catch_t *find(const char *name)

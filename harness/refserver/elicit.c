@@ -364,6 +364,8 @@ int mc__rs_tool_sampling(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *re
 
     if (job->step == 0) {
         prompt = mc__rs_get_str(job->args, "prompt");
+        if (prompt == NULL && rs_bug_on(rs, TOOL_INPUT_UNVALIDATED))
+            prompt = "(no prompt)";
         if (prompt == NULL)
             return fail(rs, job, "argument \"prompt\" (a string) is required");
         if (!rs->cap_sampling && !rs_bug_on(rs, SAMPLING_NO_CAP) && rs->modern)

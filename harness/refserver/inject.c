@@ -127,6 +127,8 @@ static const struct {
     {RS_BUG_TOOL_NAME_CASE_FOLDED, 0, MC_V_2025_11_25},
     {RS_BUG_ELICIT_DECLINE_UNHANDLED, MC_VF_STATELESS, MC_V_2024_11_05},
     {RS_BUG_INPUT_REQUEST_KEY_DUPLICATED, MC_VF_STATELESS, MC_V_2024_11_05},
+    /* The schema dialect's recommendation is written from 2025-11-25 on (basic#schema-dialect). */
+    {RS_BUG_TOOL_SCHEMA_DRAFT07, 0, MC_V_2025_11_25},
 };
 
 /* Writes the versions bug concerns into buf, comma-separated. */

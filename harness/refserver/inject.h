@@ -209,6 +209,12 @@
     XX(TOOL_NAME_CASE_FOLDED, "tool-name-case-folded", "SHOULD",                                   \
        "tools/call finds a listed tool by its name in any case (TEST_SIMPLE_TEXT runs "            \
        "test_simple_text)", "2025-11-25/server/tools#tool-names")                                  \
+    XX(TOOL_SCHEMA_DRAFT07, "tool-schema-draft07", "SHOULD",                                       \
+       "from 2025-11-25 every listed tool's inputSchema names draft-07 in $schema",               \
+       "2025-11-25/basic#schema-dialect")                                                          \
+    XX(TOOL_INPUT_UNVALIDATED, "tool-input-unvalidated", "MUST",                                   \
+       "test_sampling called without its required prompt runs with a made-up one",                \
+       "2025-06-18/server/tools#security-considerations")                                          \
     /* elicitation, sampling, roots */                                                             \
     XX(ELICIT_NO_CAP, "elicitation-without-capability", "MUST",                                    \
        "elicitation/create is sent to a client that did not declare elicitation",                 \

@@ -283,7 +283,9 @@ static json_object *tool_schema(mc_refserver_t *rs, int t)
 
 /* Returns the inputSchema tools/list gives for tool t (a new reference):
  * its own, or under an x-mcp-header switch a test_header_param schema whose
- * annotation breaks one of the constraints of server/tools#x-mcp-header. */
+ * annotation breaks one of the constraints of server/tools#x-mcp-header, or
+ * under tool-schema-draft07 (from 2025-11-25) a copy naming draft-07 in
+ * $schema. NULL when out of memory (rs->failed is set). */
 static json_object *listed_schema(mc_refserver_t *rs, int t)
 {
     if (t < RS_NTOOLS && rs_tools[t].fn == tool_header_param) {
@@ -293,6 +295,15 @@ static json_object *listed_schema(mc_refserver_t *rs, int t)
             return json_tokener_parse(HEADER_PARAM_SCHEMA("Region", "number"));
         if (rs_bug_on(rs, X_MCP_HEADER_NOT_STATIC))
             return json_tokener_parse(HEADER_PARAM_SCHEMA_IN_ITEMS);
+    }
+    if (rs_bug_on(rs, TOOL_SCHEMA_DRAFT07) && rs->version >= RS_V_2025_11_25) {
+        json_object *copy = NULL;
+        if (json_object_deep_copy(tool_schema(rs, t), &copy, NULL) != 0 || copy == NULL) {
+            rs->failed = 1;
+            return NULL;
+        }
+        mc__rs_put_str(rs, copy, "$schema", "http://json-schema.org/draft-07/schema#");
+        return copy;
     }
     return json_object_get(tool_schema(rs, t));
 }

@@ -268,7 +268,9 @@ static const char session_plain[] =
         "{\"ref\":{\"type\":\"ref/prompt\",\"name\":\"test_prompt_with_arguments\"},\"argument\":"
         "{\"name\":\"arg2\",\"value\":\"twe\"}}") REQ(11, "resources/list", "{}")
     REQ(12, "resources/list", "{\"cursor\":\"UgEAAAAAAAO3xrYb\"}")
-    CALL(13, "test_elicitation_sep1036_url", "{}");
+    CALL(13, "test_elicitation_sep1036_url", "{}")
+    /* without the prompt its inputSchema requires: refused (tool-input-unvalidated) */
+    CALL(14, "test_sampling", "{}");
 
 /* An unsupported version, garbage and requests before initialize. */
 static const char session_hostile[] =
