@@ -295,6 +295,15 @@ static const rs_bug_catch_t rs_catches[] = {
     {"http-sse-no-priming", "http/sse-priming-event", "progress/stops-after-response"},
     {"http-disconnect-cancels", "transport/http/disconnect-not-cancel",
      "transport/disconnect-not-cancel"},
+    {"requestor-poll-too-fast", "tasks/requestor/poll-interval,tasks/requestor/poll-interval-value",
+     "tasks/requestor-polls"},
+    {"requestor-stops-polling", "tasks/requestor/keeps-polling,tasks/requestor/polls-for-updates",
+     "tasks/requestor-polls"},
+    {"requestor-no-preemptive-result", "tasks/requestor/preemptive-result",
+     "tasks/requestor-input-required"},
+    {"requestor-related-task-meta", "tasks/requestor/no-related-meta",
+     "tasks/requestor-polls,tasks/requestor-input-required"},
+    {"requestor-cursor-modified", "tasks/requestor/cursor-opaque", "tasks/requestor-polls"},
 };
 
 static const rs_bug_catch_t *find(const char *name)
