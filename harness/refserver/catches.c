@@ -303,7 +303,7 @@ static const rs_bug_catch_t rs_catches[] = {
      "tasks/requestor-input-required"},
     {"requestor-related-task-meta", "tasks/requestor/no-related-meta",
      "tasks/requestor-polls,tasks/requestor-input-required"},
-    {"requestor-cursor-modified", "tasks/requestor/cursor-opaque", "tasks/requestor-polls"},
+    {"requestor-cursor-modified", "tasks/requestor/cursor-opaque", "tasks/requestor-cursor"},
 };
 
 static const rs_bug_catch_t *find(const char *name)

@@ -60,7 +60,8 @@ static int finish(mc_refserver_t *rs, rs_job_t *job, const char *text, int is_er
 }
 
 /* Sends method with params (consumed) to the client; the related-task _meta
- * only under the requestor-related-task-meta switch. */
+ * (on tasks/get and tasks/result) only under the requestor-related-task-meta
+ * switch. */
 static int send(mc_refserver_t *rs, rs_job_t *job, const char *method, json_object *params,
                 int phase)
 {
@@ -70,7 +71,7 @@ static int send(mc_refserver_t *rs, rs_job_t *job, const char *method, json_obje
         json_object_put(params);
         return finish(rs, job, "the client's input has ended: no answer could come", 1);
     }
-    if (rs_bug_on(rs, TASKREQ_RELATED_META) && tid != NULL) {
+    if (rs_bug_on(rs, TASKREQ_RELATED_META) && tid != NULL && strcmp(method, "tasks/list") != 0) {
         json_object *meta = json_object_new_object(), *rel = json_object_new_object();
         mc__rs_put_str(rs, rel, "taskId", tid);
         mc__rs_put(rs, meta, RELATED_TASK, rel);
