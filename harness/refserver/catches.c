@@ -297,6 +297,15 @@ static const rs_bug_catch_t rs_catches[] = {
      "transport/disconnect-not-cancel"},
     {"tool-schema-draft07", "tools/list/schema-dialect", "tools/list-schema-dialect"},
     {"tool-input-unvalidated", "tools/call/invalid-arguments", "tools/call-invalid-arguments"},
+    {"requestor-poll-too-fast", "tasks/requestor/poll-interval,tasks/requestor/poll-interval-value",
+     "tasks/requestor-polls"},
+    {"requestor-stops-polling", "tasks/requestor/keeps-polling,tasks/requestor/polls-for-updates",
+     "tasks/requestor-polls"},
+    {"requestor-no-preemptive-result", "tasks/requestor/preemptive-result",
+     "tasks/requestor-input-required"},
+    {"requestor-related-task-meta", "tasks/requestor/no-related-meta",
+     "tasks/requestor-polls,tasks/requestor-input-required"},
+    {"requestor-cursor-modified", "tasks/requestor/cursor-opaque", "tasks/requestor-cursor"},
 };
 
 static const rs_bug_catch_t *find(const char *name)

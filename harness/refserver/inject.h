@@ -393,6 +393,22 @@
     XX(TASK_ELICIT_NO_RELATED, "task-elicit-no-related-meta", "MUST",                              \
        "test_task_elicit's elicitation/create carries no related-task _meta",                      \
        "2025-11-25/basic/utilities/tasks#input-required-status")                                   \
+    XX(TASKREQ_POLL_TOO_FAST, "requestor-poll-too-fast", "SHOULD",                                 \
+       "test_task_requestor ignores the pollInterval of its task on the client: it polls every "   \
+       "20 ms",                                                                                    \
+       "2025-11-25/basic/utilities/tasks#getting-tasks")                                           \
+    XX(TASKREQ_STOPS_POLLING, "requestor-stops-polling", "SHOULD",                                 \
+       "test_task_requestor gives up on the client's task at its first working status, "           \
+       "without polling", "2025-11-25/basic/utilities/tasks#getting-tasks")                        \
+    XX(TASKREQ_NO_PREEMPTIVE_RESULT, "requestor-no-preemptive-result", "SHOULD",                   \
+       "test_task_requestor keeps polling the client's input_required task instead of "            \
+       "calling tasks/result", "2025-11-25/basic/utilities/tasks#input-required-status")           \
+    XX(TASKREQ_RELATED_META, "requestor-related-task-meta", "SHOULD",                              \
+       "test_task_requestor's tasks/get and tasks/result carry the related-task _meta",            \
+       "2025-11-25/basic/utilities/tasks#associating-task-related-messages")                       \
+    XX(TASKREQ_CURSOR_MODIFIED, "requestor-cursor-modified", "MUST",                               \
+       "test_task_requestor sends the client's tasks/list nextCursor back with a character "       \
+       "appended", "2025-11-25/basic/utilities/tasks#task-listing")                                \
     /* the stateless protocol (2026-07-28) */                                                     \
     XX(RESULT_TYPE_MISSING, "result-type-missing", "MUST",                                         \
        "2026-07-28 results lack resultType", "2026-07-28/basic#result-responses")                 \

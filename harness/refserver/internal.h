@@ -73,6 +73,7 @@ typedef enum rs_list {
 #define RS_STEP_DONE 0  /* the call is answered; free the job */
 #define RS_STEP_LATER 1 /* run the next step after the step delay */
 #define RS_STEP_WAIT 2  /* a server->client request is out; wait for its answer */
+#define RS_STEP_AT 3    /* run the next step at job->wake */
 
 /* The client's answer to a server->client request, handed to a step (borrowed). */
 typedef struct rs_reply {
@@ -96,6 +97,9 @@ typedef struct rs_job {
     json_object *mrtr_reply; /* borrowed from responses: the answer the next step gets */
     int cancel_ignored;      /* cancelled-request-answered: 2 cancelled by the message in
                                 hand, 1 by an earlier one (the job then ends after the next) */
+    int64_t wake;            /* RS_STEP_AT: when the next step runs */
+    int phase, polls;        /* test_task_requestor (taskreq.c): where it is, tasks/get sent */
+    json_object *peer;       /* owned: test_task_requestor's state, or NULL */
 } rs_job_t;
 
 /* A subscriptions/listen stream (2026-07-28). */
@@ -150,6 +154,8 @@ struct mc_refserver {
     rs_phase_t phase;
     rs_version_t version;
     int cap_roots, cap_sampling, cap_elicit_form, cap_elicit_url;
+    int cap_task_elicit, cap_task_list; /* the client declared tasks.requests.elicitation.create,
+                                           tasks.list (2025-11-25) */
     int modern, req_log, cacheable; /* the request being served (rs_ctx_t) */
     rs_listen_t *listens; /* owned: RS_MAX_LISTENS slots, NULL until the first listen */
     int discovered; /* server/discover was served (only the discover-required-first switch reads it) */
@@ -186,6 +192,7 @@ struct mc_refserver {
                               first server->client request */
     int64_t next_out_id;
     int64_t last_out_id; /* the id of the last server->client request sent */
+    int input_closed;    /* the client's input ended: no answer can come any more */
     uint32_t elicitation_seq;
     int64_t now;
 
@@ -467,6 +474,18 @@ int mc__rs_tool_step(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply)
 json_object *mc__rs_tool_error(mc_refserver_t *rs, const char *text);
 /* A tool result with one text block. Returns a new reference. */
 json_object *mc__rs_tool_text(mc_refserver_t *rs, const char *text);
+
+/* ---- taskreq.c: test_task_requestor, the server as a task's requestor ---- */
+/* The tool index of its jobs: outside tools.c's table. */
+#define RS_TOOL_TASK_REQUESTOR (-2)
+/* 1 when the session lists test_task_requestor (2025-11-25), else 0. */
+size_t mc__rs_taskreq_count(const mc_refserver_t *rs);
+/* Its tools/list entry with input schema schema (borrowed). New reference. */
+json_object *mc__rs_taskreq_item(mc_refserver_t *rs, json_object *schema);
+/* True when name is test_task_requestor and the session lists it. */
+int mc__rs_taskreq_is(const mc_refserver_t *rs, const char *name);
+/* Runs the next step of a test_task_requestor job. Returns RS_STEP_*. */
+int mc__rs_taskreq_step(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply);
 
 /* ---- jobs.c: the job runner behind tool calls ---- */
 /* Starts a job for fixture tool `tool` answering request id; token, args and

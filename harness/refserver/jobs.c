@@ -32,6 +32,7 @@ static void job_free(mc_refserver_t *rs, rs_job_t *job)
     json_object_put(job->token);
     json_object_put(job->args);
     json_object_put(job->responses);
+    json_object_put(job->peer);
     memset(job, 0, sizeof(*job));
 }
 
@@ -154,7 +155,8 @@ static void job_step(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply)
     }
     job->step++;
     /* An answer already at hand is used at once. */
-    job->due = rc != RS_STEP_LATER       ? -1
+    job->due = rc == RS_STEP_AT          ? job->wake
+               : rc != RS_STEP_LATER     ? -1
                : job->mrtr_reply != NULL ? rs->now
                : job->cancel_ignored     ? -1 /* it ends after the next message */
                : CANCEL_IGNORED(rs)      ? base + RS_CANCEL_IGNORED_STEP_MS

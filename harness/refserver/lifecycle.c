@@ -55,6 +55,14 @@ void mc__rs_record_client_caps(mc_refserver_t *rs, json_object *caps)
     rs->cap_roots = has_object(caps, "roots", NULL);
     rs->cap_sampling = has_object(caps, "sampling", NULL);
     rs->cap_elicit_form = rs->cap_elicit_url = 0;
+    rs->cap_task_elicit = rs->cap_task_list = 0;
+    if (rs->version >= RS_V_2025_11_25 && has_object(caps, "tasks", &el)) {
+        json_object *req, *kind;
+        rs->cap_task_list = has_object(el, "list", NULL);
+        rs->cap_task_elicit = has_object(el, "requests", &req) &&
+                              has_object(req, "elicitation", &kind) &&
+                              has_object(kind, "create", NULL);
+    }
     if (rs->version >= RS_V_2025_06_18 && has_object(caps, "elicitation", &el)) {
         if (rs->version >= RS_V_2025_11_25) {
             /* An empty elicitation object means form mode only

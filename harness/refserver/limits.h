@@ -55,6 +55,22 @@
 #define RS_TASK_POLL_INTERVAL_MS 500
 /* Tasks per tasks/list page: small, so that a few tasks span pages. */
 #define RS_TASK_PAGE_SIZE 2
+/* test_task_requestor (taskreq.c): the ttl it asks the client for, the
+ * poll interval it keeps when the client suggests none, the longest one
+ * it honours (a longer suggestion is waited for this long), the tasks/get
+ * polls and tasks/list pages it makes at most, and the longest client task
+ * id it keeps (bytes). */
+#define RS_TASKREQ_TTL_MS 60000
+#define RS_TASKREQ_DEFAULT_POLL_MS 500
+#define RS_TASKREQ_MAX_POLL_MS 30000
+#define RS_TASKREQ_MAX_POLLS 50
+#define RS_TASKREQ_MAX_PAGES 8
+#define RS_TASKREQ_ID_MAX 256
+/* The fixed interval of the requestor-poll-too-fast switch, which ignores
+ * the task's pollInterval. */
+#define RS_TASKREQ_FAST_POLL_MS 20
+/* The longest nextCursor of the client's that test_task_requestor follows. */
+#define RS_TASKREQ_MAX_CURSOR 1024
 
 /* Longest resource URI the server stores or echoes in full (bytes). */
 #define RS_MAX_URI_LEN 2048

@@ -432,6 +432,7 @@ int mc_refserver_input_closed(mc_refserver_t *rs)
 {
     if (rs->pending != NULL)
         memset(rs->pending, 0, RS_MAX_PENDING * sizeof(*rs->pending));
+    rs->input_closed = 1;
     return !rs_bug_on(rs, STDIN_EOF_IGNORED);
 }
 

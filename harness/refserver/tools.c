@@ -234,6 +234,8 @@ static json_object *tool_blocks(mc_refserver_t *rs, json_object *b1, json_object
 
 int mc__rs_tool_step(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply)
 {
+    if (job->tool == RS_TOOL_TASK_REQUESTOR)
+        return mc__rs_taskreq_step(rs, job, reply);
     if (job->tool < RS_NTOOLS)
         return rs_tools[job->tool].fn(rs, job, reply);
     return tool_generic(rs, job, reply);
@@ -264,8 +266,8 @@ static int tools_listed(const mc_refserver_t *rs)
 
 static size_t tool_count(mc_refserver_t *rs)
 {
-    return (size_t)tools_listed(rs) + mc__rs_task_tool_count(rs) + (rs->dyn_tool ? 1 : 0) +
-           (size_t)rs->extra;
+    return (size_t)tools_listed(rs) + mc__rs_task_tool_count(rs) + mc__rs_taskreq_count(rs) +
+           (rs->dyn_tool ? 1 : 0) + (size_t)rs->extra;
 }
 
 /* Returns the cached input schema of fixture tool t (borrowed). */
@@ -315,9 +317,12 @@ static json_object *tool_item(mc_refserver_t *rs, size_t i)
     size_t listed = (size_t)tools_listed(rs), ntask = mc__rs_task_tool_count(rs);
     int t = i < listed ? (int)i : RS_NTOOLS;
 
-    /* The task tools (2025-11-25) follow the fixtures. */
+    /* The task tools (2025-11-25) follow the fixtures, then test_task_requestor. */
     if (i >= listed && i - listed < ntask)
         return mc__rs_task_tool_item(rs, i - listed, tool_schema(rs, RS_NTOOLS));
+    if (i >= listed && i - listed == ntask && mc__rs_taskreq_count(rs) > 0)
+        return mc__rs_taskreq_item(rs, tool_schema(rs, RS_NTOOLS));
+    ntask += mc__rs_taskreq_count(rs);
     if (i >= listed)
         i -= ntask;
     o = json_object_new_object();
@@ -413,11 +418,13 @@ void mc__rs_tools_call(mc_refserver_t *rs, json_object *id, json_object *params)
         return;
     }
     t = find_tool(rs, name);
-    if (t < 0 && mc__rs_task_tool_find(rs, name) >= 0) {
+    if (t < 0 && mc__rs_taskreq_is(rs, name))
+        t = RS_TOOL_TASK_REQUESTOR;
+    if (t == -1 && mc__rs_task_tool_find(rs, name) >= 0) {
         mc__rs_task_tool_call(rs, id, mc__rs_task_tool_find(rs, name), params);
         return;
     }
-    if (t < 0) {
+    if (t == -1) {
         char msg[160];
         snprintf(msg, sizeof(msg), "Unknown tool: %.100s", name);
         mc__rs_error(rs, id, MC_RPC_INVALID_PARAMS, msg, NULL);
@@ -425,7 +432,7 @@ void mc__rs_tools_call(mc_refserver_t *rs, json_object *id, json_object *params)
     }
     if (mc__rs_task_refused(rs, id, params))
         return;
-    if (t < RS_NTOOLS && rs_tools[t].fn == tool_ir) {
+    if (t >= 0 && t < RS_NTOOLS && rs_tools[t].fn == tool_ir) {
         /* A multi round-trip fixture answers each attempt at once. */
         json_object *res;
         char text[RS_MAX_ECHO_TEXT];

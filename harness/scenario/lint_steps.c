@@ -96,6 +96,30 @@ static void lint_notify(mc__lint_t *l, json_object *st, mc_step_t *s, const char
     mc__lint_check_refs(l, s->u.notify.params, ptr);
 }
 
+/* "interval": {"min": MS, "check": ID}: MS from 0 to MC_STEP_MAX_INTERVAL_MS,
+ * the check (optional) one the scenario declares. */
+static void lint_interval(mc__lint_t *l, json_object *st, const mc_step_expect_msg_t *e,
+                          const char *ptr)
+{
+    static const char *const keys[] = {"min", "check", NULL};
+    json_object *iv = mc_json_get(st, "interval");
+    char sub[512];
+
+    if (!e->has_interval)
+        return;
+    mc_str_join(sub, sizeof(sub), ptr, "/interval");
+    if (!json_object_is_type(iv, json_type_object)) {
+        mc__lint_problem(l, sub, "\"interval\" must be an object {\"min\": MS, \"check\": ID}");
+        return;
+    }
+    mc__lint_only_keys(l, iv, sub, "\"interval\"", keys);
+    if (e->interval_min_ms == MC_STEP_UNSET || e->interval_min_ms < 0 ||
+        e->interval_min_ms > MC_STEP_MAX_INTERVAL_MS)
+        mc__lint_problem(l, sub, "\"interval.min\" must be an integer from 0 to %d (ms)",
+                         MC_STEP_MAX_INTERVAL_MS);
+    mc__lint_check_field(l, iv, sub);
+}
+
 /* expect_notification and expect_request; kind is the step's kind. */
 static void lint_expect_message(mc__lint_t *l, json_object *st, const mc_step_expect_msg_t *e,
                                 const char *ptr, const char *kind, mc_vocab_kind_t words)
@@ -109,6 +133,7 @@ static void lint_expect_message(mc__lint_t *l, json_object *st, const mc_step_ex
     mc__lint_member(l, st, ptr, "assert", mc__lint_assertions);
     mc__lint_check_field(l, st, ptr);
     mc__lint_member(l, st, ptr, "capture", mc__lint_capture);
+    lint_interval(l, st, e, ptr);
 }
 
 static void lint_expect_notification(mc__lint_t *l, json_object *st, mc_step_t *s, const char *ptr,
@@ -397,12 +422,14 @@ static const char *const k_expect_notification[] = {"expect_notification",
                                                     "check",
                                                     "where",
                                                     "related",
+                                                    "interval",
                                                     "note",
                                                     NULL};
 static const char *const k_expect_no_notification[] = {
     "expect_no_notification", "for", "check", "where", "related", "at_most", "note", NULL};
-static const char *const k_expect_request[] = {
-    "expect_request", "within", "assert", "capture", "check", "where", "related", "note", NULL};
+static const char *const k_expect_request[] = {"expect_request", "within", "assert",  "capture",
+                                               "check",          "where",  "related", "interval",
+                                               "note",           NULL};
 static const char *const k_expect_no_request[] = {
     "expect_no_request", "for", "check", "where", "related", "at_most", "note", NULL};
 static const char *const k_value[] = {"value", "assert", "check", "note", NULL};

@@ -117,6 +117,7 @@ static void inbox_push(inbox_t *b, mc_msg_t *msg, uint64_t seq, uint64_t tx_seq,
     b->v[b->n].tx_seq = tx_seq;
     b->v[b->n].taken = 0;
     b->v[b->n].on_get = on_get;
+    b->v[b->n].at_ms = mc_now_ms();
     b->n++;
     memset(msg, 0, sizeof(*msg));
 }
@@ -537,6 +538,7 @@ static int run(const mc_scenario_t *sc, const mc_runner_opts_t *o, mc_scenario_r
     }
     c->t0 = mc_now_ms();
     c->first_line_ms = -1;
+    c->taken_at_ms = -1;
     c->deadline = c->t0 + (o->scenario_timeout_ms ? o->scenario_timeout_ms
                                                   : MC_RUNNER_SCENARIO_TIMEOUT_MS);
     c->step_timeout = o->step_timeout_ms ? o->step_timeout_ms : MC_RUNNER_STEP_TIMEOUT_MS;

@@ -27,6 +27,10 @@
 #define MC_RUNNER_SCENARIO_TIMEOUT_MS 60000
 #define MC_RUNNER_NOTIFY_WITHIN_MS 2000
 #define MC_RUNNER_QUIET_WINDOW_MS 100
+/* What an expect step's "interval" forgives (ms): timer and scheduling
+ * granularity of a sender that waits the interval exactly. A loaded machine
+ * only makes intervals longer, so the slack need not cover load. */
+#define MC_RUNNER_INTERVAL_SLACK_MS 25
 #define MC_RUNNER_MAX_PAGES 100
 #define MC_RUNNER_MAX_FOR_EACH 200
 /* Notifications and server requests kept for expect_* steps. */

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/clock.h"
 #include "core/json.h"
 #include "scenario/match.h"
 
@@ -225,5 +226,85 @@ int mc__runner_judge_outcome(rctx_t *c, const mc_step_t *s, const mc_step_judge_
     }
     mc__runner_judge(c, s, j, resp, label, mc__runner_resp_tx_seq(c, resp));
     mc_msg_free(resp);
+    return 0;
+}
+
+/* Judges an expect step's "interval": the message it took arrived at least
+ * interval.min ms (less MC_RUNNER_INTERVAL_SLACK_MS) after the message the
+ * previous expect step took. Arrival is when the harness read the line: a
+ * sender's timer and a harness busy for a moment when the earlier message
+ * came can each shorten the interval seen by a few ms, which the slack
+ * forgives; a slow machine otherwise only lengthens it. */
+static void judge_interval(rctx_t *c, const mc_step_t *s, const mc_step_expect_msg_t *e,
+                           const inbox_item_t *it)
+{
+    const char *id = e->interval_check != NULL ? e->interval_check : mc__runner_step_check(c, s);
+    char msg[240], want[48], got[48];
+    int64_t gap;
+
+    if (c->taken_at_ms < 0) {
+        mc__runner_check(c, "harness/step", 0,
+                         "\"interval\": no earlier expect step took a message to measure from",
+                         NULL, NULL, NULL, 0, s->line);
+        return;
+    }
+    gap = it->at_ms - c->taken_at_ms;
+    snprintf(want, sizeof(want), ">= %d ms", e->interval_min_ms);
+    snprintf(got, sizeof(got), "%lld ms", (long long)gap);
+    if (gap + MC_RUNNER_INTERVAL_SLACK_MS >= e->interval_min_ms) {
+        mc__runner_check(c, id, 1, NULL, want, got, "", it->tx_seq, s->line);
+        return;
+    }
+    snprintf(msg, sizeof(msg),
+             "%s came %lld ms after the previous message; at least %d ms expected", e->method,
+             (long long)gap, e->interval_min_ms);
+    mc__runner_check(c, id, 0, msg, want, got, "", it->tx_seq, s->line);
+}
+
+/* Waits for a notification or server request matching the step (with
+ * "related", only one the last message sent may have caused: one that
+ * arrived after it and, over HTTP, not on the GET stream; basic/transports:
+ * the stream's messages "SHOULD be unrelated to any concurrently-running
+ * JSON-RPC request from the client"). */
+int mc__runner_step_expect(rctx_t *c, const mc_step_t *s, const mc_step_expect_msg_t *e,
+                           int is_request)
+{
+    inbox_t *box = is_request ? &c->reqs : &c->notes;
+    int within = e->within_ms != MC_STEP_UNSET ? e->within_ms : MC_RUNNER_NOTIFY_WITHIN_MS;
+    int64_t until = mc_now_ms() + within;
+    uint64_t after = e->related ? c->mark_in : 0;
+    inbox_item_t *it;
+    char what[160];
+    int rc;
+
+    snprintf(what, sizeof(what), "%s", e->method);
+    for (;;) {
+        int left;
+        it = mc__runner_inbox_find(c, box, e->where, e->method, after, e->related);
+        if (it != NULL)
+            break;
+        left = mc__runner_time_left(c, (int)(until - mc_now_ms()));
+        if (left <= 0 || c->s.eof)
+            break;
+        rc = mc_session_poll_once(&c->s, left);
+        mc__runner_drain(c);
+        if (rc == MC_EEOF)
+            break;
+        if (mc__runner_wait_ok(c, rc, "waiting for a message") != 0)
+            return -1;
+    }
+    if (it == NULL) {
+        char msg[240];
+        snprintf(msg, sizeof(msg), "no %s %s arrived within %d ms", e->method,
+                 is_request ? "request" : "notification", within);
+        mc__runner_check(c, mc__runner_step_check(c, s), 0, msg, e->method, "(nothing)", "", 0,
+                         s->line);
+        return 0;
+    }
+    it->taken = 1;
+    if (e->has_interval)
+        judge_interval(c, s, e, it);
+    c->taken_at_ms = it->at_ms;
+    mc__runner_judge(c, s, &e->judge, &it->msg, what, it->tx_seq);
     return 0;
 }

@@ -34,6 +34,7 @@ typedef struct inbox_item {
     uint64_t tx_seq; /* transcript line number (both directions), as reports cite it */
     int taken;
     int on_get;      /* it came on the HTTP GET stream */
+    int64_t at_ms;   /* when it arrived (mc_now_ms) */
 } inbox_item_t;
 
 /* Responses remembered with their transcript line, so that a finding about
@@ -71,6 +72,7 @@ typedef struct rctx {
     uint64_t seq_all;       /* transcript line counter, both directions */
     uint64_t seq_in;        /* inbound lines */
     uint64_t mark_in;       /* seq_in when the last message was sent */
+    int64_t taken_at_ms;    /* when the message the last expect step took arrived; -1 none */
     int64_t t0, deadline;
     int dead;               /* the target stopped answering or exited */
     int tokens;
@@ -208,6 +210,11 @@ int mc__runner_where_ok(rctx_t *c, json_object *where, json_object *msg);
  * line after; with related_only, none from the GET stream. */
 inbox_item_t *mc__runner_inbox_find(rctx_t *c, inbox_t *b, json_object *where, const char *method,
                                     uint64_t after, int related_only);
+/* Waits for a notification (is_request 0) or server request matching
+ * expect step s (e), and judges it: its "assert", "capture" and "interval".
+ * -1 when the target is gone, else 0. */
+int mc__runner_step_expect(rctx_t *c, const mc_step_t *s, const mc_step_expect_msg_t *e,
+                           int is_request);
 /* Judges what waiting for one response gave step s (await and raw steps;
  * with none, silence is the expectation). Releases resp. -1 when the target
  * is gone, else 0. */

@@ -208,50 +208,6 @@ static int step_notify(rctx_t *c, const mc_step_t *s)
     return 0;
 }
 
-/* Waits for a notification or server request matching the step (with
- * "related", only one the last message sent may have caused: one that
- * arrived after it and, over HTTP, not on the GET stream; basic/transports:
- * the stream's messages "SHOULD be unrelated to any concurrently-running
- * JSON-RPC request from the client"). */
-static int step_expect(rctx_t *c, const mc_step_t *s, const mc_step_expect_msg_t *e, int is_request)
-{
-    inbox_t *box = is_request ? &c->reqs : &c->notes;
-    int within = or_default(e->within_ms, MC_RUNNER_NOTIFY_WITHIN_MS);
-    int64_t until = mc_now_ms() + within;
-    uint64_t after = e->related ? c->mark_in : 0;
-    inbox_item_t *it;
-    char what[160];
-    int rc;
-
-    snprintf(what, sizeof(what), "%s", e->method);
-    for (;;) {
-        int left;
-        it = mc__runner_inbox_find(c, box, e->where, e->method, after, e->related);
-        if (it != NULL)
-            break;
-        left = mc__runner_time_left(c, (int)(until - mc_now_ms()));
-        if (left <= 0 || c->s.eof)
-            break;
-        rc = mc_session_poll_once(&c->s, left);
-        mc__runner_drain(c);
-        if (rc == MC_EEOF)
-            break;
-        if (mc__runner_wait_ok(c, rc, "waiting for a message") != 0)
-            return -1;
-    }
-    if (it == NULL) {
-        char msg[240];
-        snprintf(msg, sizeof(msg), "no %s %s arrived within %d ms", e->method,
-                 is_request ? "request" : "notification", within);
-        mc__runner_check(c, mc__runner_step_check(c, s), 0, msg, e->method, "(nothing)", "", 0,
-                         s->line);
-        return 0;
-    }
-    it->taken = 1;
-    mc__runner_judge(c, s, &e->judge, &it->msg, what, it->tx_seq);
-    return 0;
-}
-
 /* The (at_most + 1)-th untaken message of box matching the step, or NULL
  * when there are at most at_most of them. */
 static inbox_item_t *beyond(rctx_t *c, inbox_t *box, const mc_step_expect_none_t *e,
@@ -650,9 +606,9 @@ typedef int (*step_run_fn)(rctx_t *c, const mc_step_t *s, int depth);
     }
 RUN_AS(request, step_request(c, s))
 RUN_AS(notify, step_notify(c, s))
-RUN_AS(expect_notification, step_expect(c, s, &s->u.expect_notification, 0))
+RUN_AS(expect_notification, mc__runner_step_expect(c, s, &s->u.expect_notification, 0))
 RUN_AS(expect_no_notification, step_expect_none(c, s, &s->u.expect_no_notification, 0))
-RUN_AS(expect_request, step_expect(c, s, &s->u.expect_request, 1))
+RUN_AS(expect_request, mc__runner_step_expect(c, s, &s->u.expect_request, 1))
 RUN_AS(expect_no_request, step_expect_none(c, s, &s->u.expect_no_request, 1))
 RUN_AS(answer, step_answer(c, s))
 RUN_AS(paginate, mc__runner_step_paginate(c, s))

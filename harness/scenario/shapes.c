@@ -152,6 +152,12 @@ static const struct {
      "client's input from its start: input_required until the form-mode elicitation/create it "
      "sends once tasks/result is called is answered",
      SEEN_NO},
+    {"tool.task_requestor", PICK_NONE,
+     "a tool that, given a client that declared tasks.requests.elicitation.create, sends a "
+     "task-augmented elicitation/create and follows the task by polling tasks/get until it is "
+     "terminal or input_required, then calls tasks/result (and, given tasks.list, walks the "
+     "client's tasks/list)",
+     SEEN_NO},
 };
 
 static int find(const char *role)

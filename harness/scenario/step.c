@@ -175,6 +175,9 @@ static int parse_expect_msg(json_object *st, mc_step_t *s, mc_step_expect_msg_t 
     e->within_ms = get_int(st, "within");
     e->related = get_true(st, "related");
     e->where = mc_json_get(st, "where");
+    e->has_interval = mc_json_get(st, "interval") != NULL;
+    e->interval_min_ms = get_int(mc_json_get(st, "interval"), "min");
+    e->interval_check = mc_json_get_str(mc_json_get(st, "interval"), "check");
     return parse_judge(s, st, &e->judge);
 }
 

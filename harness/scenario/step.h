@@ -116,6 +116,9 @@ typedef struct mc_step_notify {
     json_object *params; /* template, or NULL */
 } mc_step_notify_t;
 
+/* The largest "interval.min" of an expect step (ms). */
+#define MC_STEP_MAX_INTERVAL_MS 60000
+
 /* expect_notification and expect_request: waiting for a message. */
 typedef struct mc_step_expect_msg {
     const char *method;
@@ -123,6 +126,11 @@ typedef struct mc_step_expect_msg {
     int related;        /* "related": true */
     json_object *where; /* template: assertions the message must meet, or NULL */
     mc_step_judge_t judge;
+    /* "interval": {"min": MS, "check": ID}: the message arrives at least MS
+     * after the one the previous expect step took (runner_expect.c). */
+    int has_interval;           /* "interval" is given */
+    int interval_min_ms;        /* "interval.min", or MC_STEP_UNSET */
+    const char *interval_check; /* "interval.check", or NULL: the step's check */
 } mc_step_expect_msg_t;
 typedef mc_step_expect_msg_t mc_step_expect_notification_t;
 typedef mc_step_expect_msg_t mc_step_expect_request_t;

@@ -316,6 +316,78 @@ static void test_run_skip_and_not_verified(void **state)
     mc_scenario_free(&sc);
 }
 
+/* A scenario at 2025-11-25 whose client lets the reference server make a
+ * task on it and answers every poll working, with a pollInterval of 300
+ * ms; steps follows the tool call and the task-augmented request. */
+#define TASK_WORKING                                                                               \
+    "{\"taskId\": \"t-1\", \"status\": \"working\", \"createdAt\": \"2025-11-25T10:00:00Z\", "     \
+    "\"lastUpdatedAt\": \"2025-11-25T10:00:00Z\", \"ttl\": 60000, \"pollInterval\": 300}"
+#define POLLED_CHECKS                                                                              \
+    "{\"check\": \"area/gap/near\", \"level\": \"MUST\", \"quote\": \"Something MUST hold.\", "    \
+    "\"refs\": {\"2025-11-25\": \"basic#responses\"}}, {\"check\": \"area/gap/far\", "             \
+    "\"level\": \"MUST\", \"quote\": \"Something MUST hold.\", \"refs\": {\"2025-11-25\": "        \
+    "\"basic#responses\"}}"
+#define POLLED_CLIENT                                                                              \
+    "\"client\": {\"capabilities\": {\"elicitation\": {}, \"tasks\": {\"requests\": "              \
+    "{\"elicitation\": {\"create\": {}}}}}, \"answers\": {\"elicitation/create\": {\"with\": "     \
+    "{\"task\": " TASK_WORKING "}}, \"tasks/get\": {\"with\": " TASK_WORKING "}}}, "
+#define POLLED_SCENARIO(steps)                                                                     \
+    "{\"title\": \"t\", \"versions\": \"2025-11-25\", \"spec\": [" POLLED_CHECKS                   \
+    "], " POLLED_CLIENT "\"steps\": [{\"request\": \"tools/call\", \"params\": {\"name\": "        \
+    "\"test_task_requestor\"}, \"async\": \"call\"}, " steps "]}"
+
+/* An expect step's "interval": the reference server polls 300 ms apart, so
+ * an interval of at least 250 ms holds and one of at least 5000 ms is
+ * broken, on the check the interval names, with the gap seen as evidence;
+ * an interval with no earlier message taken to measure from leaves the
+ * scenario NOT-VERIFIED. */
+static void test_run_interval(void **state)
+{
+    char *argv[] = {(char *)refserver, NULL};
+    mc_runner_opts_t o = opts_for(argv, "2025-11-25");
+    mc_scenario_result_t r;
+    mc_scenario_t sc;
+    const mc_check_result_t *c;
+
+    (void)state;
+    sc_load("polled",
+            POLLED_SCENARIO(
+                "{\"expect_request\": \"elicitation/create\", \"check\": \"area/gap/near\"}, "
+                "{\"expect_request\": \"tasks/get\", \"check\": \"area/gap/near\"}, "
+                "{\"expect_request\": \"tasks/get\", \"check\": \"area/gap/near\", "
+                "\"interval\": {\"min\": 250}}, "
+                "{\"expect_request\": \"tasks/get\", \"check\": \"area/gap/near\", "
+                "\"interval\": {\"min\": 5000, \"check\": \"area/gap/far\"}}"),
+            &sc);
+    memset(&r, 0, sizeof(r));
+    assert_int_equal(mc_runner_run(&sc, &o, &r), MC_OK);
+    expect_verdict(&r, MC_FAIL);
+    c = find_check(&r, "area/gap/near");
+    assert_non_null(c);
+    assert_int_equal(c->verdict, MC_PASS);
+    c = find_check(&r, "area/gap/far");
+    assert_non_null(c);
+    assert_int_equal(c->verdict, MC_FAIL);
+    assert_non_null(c->expected);
+    assert_string_equal(c->expected, ">= 5000 ms");
+    assert_non_null(c->message);
+    assert_non_null(strstr(c->message, "at least 5000 ms"));
+    mc_sresult_free(&r);
+    mc_scenario_free(&sc);
+
+    sc_load("unmeasured",
+            POLLED_SCENARIO(
+                "{\"expect_request\": \"elicitation/create\", \"check\": \"area/gap/near\", "
+                "\"interval\": {\"min\": 1}}"),
+            &sc);
+    memset(&r, 0, sizeof(r));
+    assert_int_equal(mc_runner_run(&sc, &o, &r), MC_OK);
+    expect_verdict(&r, MC_NOT_VERIFIED);
+    assert_non_null(strstr(r.reason, "no earlier expect step"));
+    mc_sresult_free(&r);
+    mc_scenario_free(&sc);
+}
+
 /* A target that dies is an ERROR that says how it ended; one that never
  * answers is an ERROR within the start-up budget. A crash is never a skip. */
 static void test_run_error(void **state)
@@ -484,6 +556,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_run_without_and_when),
         cmocka_unit_test(test_run_skip_and_not_verified),
         cmocka_unit_test(test_run_error),
+        cmocka_unit_test(test_run_interval),
         cmocka_unit_test(test_suite_count),
         cmocka_unit_test(test_suite_order),
         cmocka_unit_test(test_suite_stop),

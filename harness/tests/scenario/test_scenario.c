@@ -406,6 +406,41 @@ static void test_lint_problems(void **state)
 }
 
 /* The replaced forms and a for_each's condition. */
+/* An expect step's "interval": an object with an integer "min" in range and
+ * a declared check; the step typed with its members. */
+static void test_lint_interval(void **state)
+{
+    mc_scenario_t sc;
+    char *problems = NULL;
+    const mc_step_expect_msg_t *e;
+
+    (void)state;
+    expect_problem(GOOD_HEAD "\"steps\": [{\"expect_request\": \"ping\", \"interval\": 300}]}",
+                   "\"interval\" must be an object");
+    expect_problem(GOOD_HEAD "\"steps\": [{\"expect_request\": \"ping\", \"interval\": "
+                             "{\"min\": 60001}}]}",
+                   "\"interval.min\" must be an integer from 0 to 60000");
+    expect_problem(GOOD_HEAD "\"steps\": [{\"expect_notification\": \"notifications/progress\", "
+                             "\"interval\": {\"check\": \"area/x/y\"}}]}",
+                   "\"interval.min\" must be an integer");
+    expect_problem(GOOD_HEAD "\"steps\": [{\"expect_request\": \"ping\", \"interval\": "
+                             "{\"min\": 5, \"check\": \"area/undeclared\"}}]}",
+                   "check \"area/undeclared\" is not declared");
+    expect_problem(GOOD_HEAD "\"steps\": [{\"expect_request\": \"ping\", \"interval\": "
+                             "{\"min\": 5, \"max\": 9}}]}",
+                   "unknown field \"max\" in \"interval\"");
+    if (lint(GOOD_HEAD "\"versions\": \"2025-11-25\", \"steps\": [{\"expect_request\": "
+                       "\"ping\", \"interval\": {\"min\": 300, \"check\": \"area/x/y\"}}]}",
+             &problems, &sc) != MC_OK)
+        fail_msg("problems: %s", problems != NULL ? problems : "(none)");
+    assert_null(problems);
+    e = &sc.step_v[0].u.expect_request;
+    assert_true(e->has_interval);
+    assert_int_equal(e->interval_min_ms, 300);
+    assert_string_equal(e->interval_check, "area/x/y");
+    mc_scenario_free(&sc);
+}
+
 static void test_lint_forms(void **state)
 {
     (void)state;
@@ -617,6 +652,7 @@ int main(void)
         cmocka_unit_test(test_load_valid),
         cmocka_unit_test(test_lint_problems),
         cmocka_unit_test(test_lint_forms),
+        cmocka_unit_test(test_lint_interval),
         cmocka_unit_test(test_load_legacy_warns),
         cmocka_unit_test(test_lint_check_entries),
         cmocka_unit_test(test_typed_steps),
