@@ -26,9 +26,14 @@
 #                               (BENCH_DEEP=0: without the deep target)
 #   scripts/bench.sh fuzz-coverage-deep  the deep target alone (tests/campaign/
 #                               deep_target.c, built with afl-clang-fast)
-#   scripts/bench.sh library    wall time of the whole scenario library against
-#                               the reference server with --jobs 2 (median of
-#                               BENCH_REPEAT runs, default 5)
+#   scripts/bench.sh library    wall time of the whole scenario library with
+#                               --jobs 2 (median of BENCH_REPEAT rounds, default
+#                               5), the default (scenarios that only read share a
+#                               process) and --fresh-process side by side in each
+#                               round, against the reference server and, with
+#                               BENCH_EVERYTHING set to its command, server-
+#                               everything; BENCH_BASE=another mcpcheck binary
+#                               (the previous main's) runs beside them
 #
 # Environment: BUILD_DIR (default build), BENCH_SECONDS per measurement
 # (default 1), BENCH_SHOW_CHECK=1 the check of each fuzz-coverage finding
@@ -221,21 +226,46 @@ bench_validate() {
     fi
 }
 
+# One timed run of the library: $1 label, $2 the mcpcheck binary, then its
+# options and "--" and the server command. Appends "label seconds" to $LIB_TIMES.
+time_library() {
+    local label=$1 bin=$2 t0 t1 out
+    shift 2
+    t0=$(date +%s.%N)
+    out=$("$bin" run --jobs 2 --report-dir "$BUILD_DIR/bench-library" "$@" | tail -1)
+    t1=$(date +%s.%N)
+    echo "$label $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')" >>"$LIB_TIMES"
+    echo "  $label: $out" >&2
+}
+
 bench_library() {
-    local repeat=${BENCH_REPEAT:-5} i t0 t1 times=() out
+    local repeat=${BENCH_REPEAT:-5} i
+    local rs="$BUILD_DIR/bin/mcpcheck-refserver" mc="$BUILD_DIR/bin/mcpcheck"
     cmake --build "$BUILD_DIR" --target mcpcheck mcpcheck-refserver -j2 >/dev/null
-    echo "== the scenario library against mcpcheck-refserver, --jobs 2, $(nproc) cores"
+    LIB_TIMES=$(mktemp)
+    echo "== the scenario library, --jobs 2, $(nproc) cores; each round runs every variant"
+    echo "   side by side: 'shared' (the default: scenarios that only read share a"
+    echo "   process), 'fresh' (--fresh-process)${BENCH_BASE:+, 'base' ($BENCH_BASE)}"
     for ((i = 0; i < repeat; i++)); do
-        t0=$(date +%s.%N)
-        out=$("$BUILD_DIR/bin/mcpcheck" run --jobs 2 --report-dir "$BUILD_DIR/bench-library" \
-            -- "$BUILD_DIR/bin/mcpcheck-refserver" | tail -1)
-        t1=$(date +%s.%N)
-        times+=("$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')")
+        time_library refserver-shared "$mc" -- "$rs"
+        time_library refserver-fresh "$mc" --fresh-process -- "$rs"
+        [ -z "${BENCH_BASE:-}" ] || time_library refserver-base "$BENCH_BASE" -- "$rs"
+        if [ -n "${BENCH_EVERYTHING:-}" ]; then
+            # shellcheck disable=SC2086
+            time_library everything-shared "$mc" --profile "$ROOT/scenarios/profiles/everything.json" -- $BENCH_EVERYTHING
+            # shellcheck disable=SC2086
+            time_library everything-fresh "$mc" --fresh-process --profile "$ROOT/scenarios/profiles/everything.json" -- $BENCH_EVERYTHING
+            # shellcheck disable=SC2086
+            [ -z "${BENCH_BASE:-}" ] || time_library everything-base "$BENCH_BASE" --profile "$ROOT/scenarios/profiles/everything.json" -- $BENCH_EVERYTHING
+        fi
     done
-    echo "runs: ${times[*]} s"
-    echo "last: $out"
-    printf '%s\n' "${times[@]}" | sort -n |
-        awk '{ v[NR] = $1 } END { printf "median %.3f s for %d scenario files\n", v[int((NR + 1) / 2)], '"$(find "$ROOT/scenarios" -name '*.jsonc' | wc -l)"' }'
+    sort -k1,1 -k2n "$LIB_TIMES" | awk '
+        { v[$1] = v[$1] " " $2; n[$1]++; s[$1, n[$1]] = $2 }
+        END { for (k in n) { m[k] = s[k, int((n[k] + 1) / 2)]; printf "%-20s median %8.3f s  (runs:%s)\n", k, m[k], v[k] }
+              for (k in m) if (k ~ /-shared$/) { b = k; sub(/-shared$/, "", b)
+                  if ((b "-fresh") in m) printf "%s: fresh / shared = %.2fx\n", b, m[b "-fresh"] / m[k]
+                  if ((b "-base") in m) printf "%s: base / shared = %.2fx\n", b, m[b "-base"] / m[k] } }' | sort
+    rm -f "$LIB_TIMES"
 }
 
 bench_server() {
