@@ -17,6 +17,7 @@
 #include <json-c/json.h>
 
 #include "client/process.h"
+#include "client/stdio.h"
 #include "core/limits.h"
 #include "scenario/result.h"
 #include "scenario/scenario.h"
@@ -137,12 +138,20 @@ typedef struct mc_runner_opts {
  * the target (owner) is complete only once the target is passed on or
  * released: its shutdown (exit status, stderr tail, a crash, the shutdown
  * observation) is recorded there, as a fresh process's is in its own run.
- * Zero-initialise; one per worker thread.
+ * The hold also keeps a spare: each time a run starts a process, the next
+ * one is started at once, so that a server's start-up (a node or Python
+ * interpreter loading) overlaps the run instead of preceding the next; the
+ * next run that needs a fresh process takes it. A process is the same
+ * whichever scenario it serves until its handshake, so a run on the spare is
+ * the run on a fresh process. Zero-initialise; one per worker thread; end
+ * with mc_runner_hold_end().
  */
 typedef struct mc_runner_hold {
     struct rctx *c;              /* private: the run context whose target is kept, or NULL */
     mc_scenario_result_t *owner; /* read-only: the result of the last run that used it */
     int runs;                    /* private: runs it has served */
+    mc_stdio_t spare;            /* private: a target process started ahead (see below) */
+    int spare_on;                /* private: spare holds a started process */
 } mc_runner_hold_t;
 
 /*
@@ -169,8 +178,12 @@ int mc_runner_run_held(const mc_scenario_t *sc, const mc_runner_opts_t *opts,
 int mc_runner_hold_fits(const mc_runner_hold_t *h, const mc_scenario_t *sc, const char *version);
 
 /* Shuts down the target h keeps (if any), recording its end in h->owner's
- * result, and empties h. */
+ * result, and empties h of it. */
 void mc_runner_hold_release(mc_runner_hold_t *h);
+
+/* mc_runner_hold_release(), and stops the spare process: the worker is
+ * done. */
+void mc_runner_hold_end(mc_runner_hold_t *h);
 
 /* What one version probe found. */
 typedef enum mc_probe_outcome {

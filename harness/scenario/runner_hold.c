@@ -12,6 +12,7 @@
 
 #include "core/clock.h"
 #include "core/json.h"
+#include "core/limits.h"
 
 struct mc__runner_hs {
     char asked[32];        /* the version the first run asked for */
@@ -214,4 +215,40 @@ void mc_runner_hold_release(mc_runner_hold_t *h)
     c->j.w.n_checks = 0;
     c->hold = NULL;
     mc__runner_end_ctx(c);
+}
+
+int mc__runner_take_spare(rctx_t *c)
+{
+    mc_runner_hold_t *h = c->hold;
+
+    if (h == NULL || !h->spare_on)
+        return -1;
+    c->t = h->spare;
+    memset(&h->spare, 0, sizeof(h->spare));
+    h->spare_on = 0;
+    return 0;
+}
+
+void mc__runner_start_spare(rctx_t *c, const mc_spawn_opts_t *so)
+{
+    mc_runner_hold_t *h = c->hold;
+    mc_errbuf_t eb;
+
+    if (h == NULL || h->spare_on || c->probe != NULL || c->behave != NULL ||
+        (c->o->stop != NULL && *c->o->stop))
+        return;
+    mc_errbuf_clear(&eb);
+    if (mc_stdio_start(&h->spare, so, &eb) == MC_OK)
+        h->spare_on = 1;
+}
+
+void mc_runner_hold_end(mc_runner_hold_t *h)
+{
+    mc_runner_hold_release(h);
+    if (!h->spare_on)
+        return;
+    /* It never served a run: nothing of its end is anyone's finding. */
+    (void)mc_stdio_stop(&h->spare, MC_SHUTDOWN_LEARNED_GRACE_MS, MC_SHUTDOWN_TERM_GRACE_MS);
+    mc_stdio_free(&h->spare);
+    h->spare_on = 0;
 }

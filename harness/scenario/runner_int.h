@@ -137,6 +137,11 @@ void mc__runner_hs_free(rctx_t *c);
  * handshake replayed into the result. Returns k, or NULL (out of memory;
  * k is then released into its owner and fresh is kept). */
 rctx_t *mc__runner_adopt(rctx_t *k, rctx_t *fresh);
+/* Takes the hold's spare process as c's target: 0 when it did (c->t is
+ * set), -1 when there is none. */
+int mc__runner_take_spare(rctx_t *c);
+/* Starts the hold's spare process when it has none (and c may have one). */
+void mc__runner_start_spare(rctx_t *c, const mc_spawn_opts_t *so);
 /* At the end of a run: 1 when its target goes to the hold (the run was
  * clean and the hold's ping was answered), else 0. */
 int mc__runner_may_keep(rctx_t *c);

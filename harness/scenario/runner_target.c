@@ -363,7 +363,7 @@ int mc__runner_start(rctx_t *c, int *rc)
         c->http_on = 1;
         link = hl;
     } else {
-        if (mc_stdio_start(&c->t, &so, &eb) != MC_OK) {
+        if (mc__runner_take_spare(c) != 0 && mc_stdio_start(&c->t, &so, &eb) != MC_OK) {
             mc_sresult_set(c->res, MC_ERROR, "%s", eb.msg);
             /* The command cannot run: no later run can do better. */
             mc__runner_note_unusable(c, 1);
@@ -372,6 +372,7 @@ int mc__runner_start(rctx_t *c, int *rc)
         c->started = 1;
         c->j.w.over_stdio = 1;
         link = mc_stdio_link(&c->t);
+        mc__runner_start_spare(c, &so);
     }
     mc__runner_session_opts(c, &sopts);
     if (mc_session_init(&c->s, link, &sopts) != MC_OK) {

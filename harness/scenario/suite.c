@@ -171,7 +171,7 @@ static void *worker(void *arg)
             pending = SIZE_MAX;
         }
     }
-    mc_runner_hold_release(&hold);
+    mc_runner_hold_end(&hold);
     if (pending != SIZE_MAX)
         finished(s, pending);
     return NULL;
