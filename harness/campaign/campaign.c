@@ -354,10 +354,7 @@ static int stamp_requests(camp_t *c)
     return rc;
 }
 
-/* The first sequence: every list, so the generator learns the names, and
- * ping (server/discover at a stateless version, which has no ping), each
- * request stamped as g stamps its own. */
-static json_object *discovery(const mc_gen_t *g)
+json_object *mc__camp_discovery(const mc_gen_t *g)
 {
     static const char *const lists[] = {"tools/list", "prompts/list", "resources/list",
                                         "resources/templates/list", "ping"};
@@ -512,6 +509,23 @@ static int one(camp_t *c, json_object *seq, mc_errbuf_t *eb)
     return MC_OK;
 }
 
+/* Runs each sequence of o->replay once on a fresh process and handles what
+ * it shows as the loop does (another fuzzer's crashes, imported). Returns
+ * MC_OK or the first harness error. */
+static int replay_all(camp_t *c, mc_errbuf_t *eb)
+{
+    size_t i, n = json_object_array_length(c->o->replay);
+    int rc = MC_OK;
+
+    for (i = 0; i < n && rc == MC_OK && !(c->o->stop != NULL && *c->o->stop); i++) {
+        mc_exec_stop(c->x);
+        hist_clear(c);
+        rc = one(c, json_object_array_get_idx(c->o->replay, i), eb);
+        stats_line(c);
+    }
+    return rc;
+}
+
 /* The executor's options from the campaign's. */
 static void exec_opts(camp_t *c, mc_exec_opts_t *xo)
 {
@@ -584,7 +598,7 @@ int mc_campaign_run(const mc_campaign_opts_t *o, mc_campaign_stats_t *st, mc_err
 
     /* The walk of every list comes first; it fails the campaign only when
      * the target cannot be started or refuses the session prefix. */
-    seq = discovery(&c.g);
+    seq = mc__camp_discovery(&c.g);
     rc = one(&c, seq, eb);
     if (rc == MC_OK && c.k.n == 0)
         (void)mc__camp_corpus_keep(&c.k, &c.g, seq, 0, 0, NULL, 0);
@@ -594,6 +608,10 @@ int mc_campaign_run(const mc_campaign_opts_t *o, mc_campaign_stats_t *st, mc_err
     mc__camp_corpus_sync(&c.k, &c.g);
     c.last_sync = mc_now_ms();
     stats_line(&c);
+    if (o->replay != NULL) {
+        rc = replay_all(&c, eb);
+        goto out;
+    }
     while (!done(&c)) {
         json_object *parent, *other;
         if (c.k.n == 0 || mc_gen_below(&c.g, 8) == 0) {
