@@ -596,6 +596,13 @@ int mc_campaign_run(const mc_campaign_opts_t *o, mc_campaign_stats_t *st, mc_err
         fprintf(c.stats, "seconds\texecs\tmsgs_out\tmsgs_in\tstarts\tcorpus\tstates\tcoverage\t"
                          "findings\tunconfirmed\n");
 
+    if (o->replay != NULL) {
+        /* Nothing is generated: no walk of the lists, whose own findings
+         * would be no finding of the sequences replayed. */
+        stats_line(&c);
+        rc = replay_all(&c, eb);
+        goto out;
+    }
     /* The walk of every list comes first; it fails the campaign only when
      * the target cannot be started or refuses the session prefix. */
     seq = mc__camp_discovery(&c.g);
@@ -608,10 +615,6 @@ int mc_campaign_run(const mc_campaign_opts_t *o, mc_campaign_stats_t *st, mc_err
     mc__camp_corpus_sync(&c.k, &c.g);
     c.last_sync = mc_now_ms();
     stats_line(&c);
-    if (o->replay != NULL) {
-        rc = replay_all(&c, eb);
-        goto out;
-    }
     while (!done(&c)) {
         json_object *parent, *other;
         if (c.k.n == 0 || mc_gen_below(&c.g, 8) == 0) {

@@ -119,11 +119,16 @@ static json_object *split_names(const char *s)
     return arr;
 }
 
-/* The fork server's descriptors, if this process has them, are not passed
- * on to the server it starts. */
-static void keep_forkserver_fds(void)
+/* What of afl-fuzz this process holds is not passed on to the server it
+ * starts: the fork server's descriptors, and the shared memory ids (the
+ * AFL++ runtime attached both before main): an instrumented server would
+ * write afl-fuzz's map itself, bypassing the executor's (and --no-coverage). */
+static void keep_afl_to_ourselves(void)
 {
     int fd;
+
+    unsetenv("__AFL_SHM_ID");
+    unsetenv("__AFL_SHM_FUZZ_ID");
 
     for (fd = AFL_FORKSRV_FD; fd < AFL_FORKSRV_FD + AFL_FORKSRV_FDS; fd++) {
         int fl = fcntl(fd, F_GETFD);
@@ -250,7 +255,7 @@ int main(int argc, char **argv)
         mc_registry_free(reg);
         return ret;
     }
-    keep_forkserver_fds();
+    keep_afl_to_ourselves();
     signal(SIGPIPE, SIG_IGN);
     mc_errbuf_clear(&eb);
     if (mc_afl_new(&a, &ao, &eb) != MC_OK) {
