@@ -32,7 +32,7 @@ struct mc_afl {
     mc_exec_t *x;  /* the persistent process */
     mc_exec_t *fx; /* fresh runs that confirm a finding */
     mc_gen_t g;
-    int learning;  /* the generator learns from answers (discovery only) */
+    int learning; /* the generator learns from answers (discovery only) */
 };
 
 static void learn(void *ctx, const char *method, json_object *result)
@@ -165,8 +165,8 @@ static json_object *as_sequence(const uint8_t *buf, size_t len)
         return NULL;
     json_tokener_set_flags(tok, JSON_TOKENER_STRICT | JSON_TOKENER_VALIDATE_UTF8);
     seq = json_tokener_parse_ex(tok, (const char *)buf, (int)len);
-    if (seq != NULL && !only_space(buf + json_tokener_get_parse_end(tok),
-                                   len - json_tokener_get_parse_end(tok))) {
+    if (seq != NULL &&
+        !only_space(buf + json_tokener_get_parse_end(tok), len - json_tokener_get_parse_end(tok))) {
         json_object_put(seq); /* something after the array */
         seq = NULL;
     }
@@ -178,7 +178,8 @@ static json_object *as_sequence(const uint8_t *buf, size_t len)
     }
     for (i = 0; i < n; i++) {
         json_object *el = json_object_array_get_idx(seq, i);
-        if (!json_object_is_type(el, json_type_object) && !json_object_is_type(el, json_type_string)) {
+        if (!json_object_is_type(el, json_type_object) &&
+            !json_object_is_type(el, json_type_string)) {
             json_object_put(seq);
             return NULL;
         }

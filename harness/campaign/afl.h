@@ -51,7 +51,7 @@
 #define MC_AFL_PATH_LEN 4096
 
 typedef struct mc_afl_opts {
-    char *const *argv;       /* the target command */
+    char *const *argv; /* the target command */
     const char *cwd;
     mc_rlimits_t limits;
     const char *version;     /* protocol version requested */

@@ -526,6 +526,21 @@ static int replay_all(camp_t *c, mc_errbuf_t *eb)
     return rc;
 }
 
+/* Opens the worker's stats file (stats.tsv, stats-wN.tsv) and writes its
+ * header; without it the campaign runs on. */
+static void open_stats(camp_t *c)
+{
+    char path[PATH_LEN], sname[64];
+
+    if (c->o->worker == 0)
+        snprintf(sname, sizeof(sname), "stats.tsv");
+    else
+        snprintf(sname, sizeof(sname), "stats-w%d.tsv", c->o->worker);
+    if (path_in(path, c->o->out_dir, sname, NULL) == 0 && (c->stats = fopen(path, "w")) != NULL)
+        fprintf(c->stats, "seconds\texecs\tmsgs_out\tmsgs_in\tstarts\tcorpus\tstates\tcoverage\t"
+                          "findings\tunconfirmed\n");
+}
+
 /* The executor's options from the campaign's. */
 static void exec_opts(camp_t *c, mc_exec_opts_t *xo)
 {
@@ -553,7 +568,7 @@ int mc_campaign_run(const mc_campaign_opts_t *o, mc_campaign_stats_t *st, mc_err
 {
     camp_t c;
     mc_exec_opts_t xo;
-    char path[PATH_LEN], sname[64];
+    char path[PATH_LEN];
     int rc = MC_OK, failures = 0;
     json_object *seq;
 
@@ -588,13 +603,7 @@ int mc_campaign_run(const mc_campaign_opts_t *o, mc_campaign_stats_t *st, mc_err
         rc = mc_errbuf_set(eb, MC_ENOMEM, "out of memory");
         goto out;
     }
-    if (o->worker == 0)
-        snprintf(sname, sizeof(sname), "stats.tsv");
-    else
-        snprintf(sname, sizeof(sname), "stats-w%d.tsv", o->worker);
-    if (path_in(path, o->out_dir, sname, NULL) == 0 && (c.stats = fopen(path, "w")) != NULL)
-        fprintf(c.stats, "seconds\texecs\tmsgs_out\tmsgs_in\tstarts\tcorpus\tstates\tcoverage\t"
-                         "findings\tunconfirmed\n");
+    open_stats(&c);
 
     if (o->replay != NULL) {
         /* Nothing is generated: no walk of the lists, whose own findings
