@@ -15,7 +15,7 @@ MC=$1 RS=$2 DRV=$3 DEEP_SRC=$4
 command -v afl-fuzz >/dev/null || unavailable "afl-fuzz not found"
 command -v afl-clang-fast >/dev/null || unavailable "afl-clang-fast not found"
 
-EXECS=200         # per instance
+EXECS=120         # per instance: the switch shows in 16 to 38 (six instances seen)
 HANG=$((120 * MC_TEST_MULT))
 TMP=$(mktemp -d)
 GROUPS_STARTED=()
@@ -69,6 +69,8 @@ campaign() {
         [[ $waited -lt $HANG ]] || { tail -5 "$sync".*.log; fail "afl-fuzz still runs after ${HANG}s"; }
     done
     wait "$m" "$s"
+    echo "$(basename "$sync"): -M and -S ran $EXECS executions each in ${waited}s" \
+        "(crashes at: $(ls "$sync"/*/crashes/ | sed -n 's/.*,time:\([0-9]*\),execs:\([0-9]*\),.*/\2 execs, \1 ms/p' | tr '\n' ';'))"
     for i in main s1; do
         [[ $(execs "$sync/$i") -ge $EXECS ]] ||
             { tail -20 "$sync.$i.log"; fail "instance $i of $sync did not run its $EXECS executions"; }
@@ -132,6 +134,7 @@ for kind in afl plain; do
 done
 pgrep -f -- "$TMP/deep-" >/dev/null && sleep 2 && pgrep -f -- "$TMP/deep-" >/dev/null &&
     fail "a server process was left behind (deep target)"
+echo "deep target: $(found "$TMP/cov-afl") new corpus entries instrumented, $(found "$TMP/cov-plain") plain"
 [[ $(found "$TMP/cov-afl") -gt 0 ]] || fail "the instrumented server's coverage did not reach afl-fuzz"
 [[ $(found "$TMP/cov-plain") -eq 0 ]] || fail "new corpus entries without an instrumented server"
 echo "OK"
