@@ -226,37 +226,43 @@ json_object *mc_afl_decode(mc_afl_t *a, const uint8_t *buf, size_t len)
     if ((seq = json_object_new_array()) == NULL)
         return NULL;
     a->g.next_id = FIRST_ID;
-    for (at = 0; at < len && json_object_array_length(seq) < MC_GEN_MAX_SEQ; at += MC_AFL_CHUNK)
+    for (at = 0; at < len && at < MC_AFL_MAX_CHUNKS * MC_AFL_CHUNK &&
+                 json_object_array_length(seq) < MC_GEN_MAX_SEQ;
+         at += MC_AFL_CHUNK)
         decode_chunk(a, &seq, buf + at, len - at < MC_AFL_CHUNK ? len - at : MC_AFL_CHUNK);
     /* A mutation round never makes a sequence longer than MC_GEN_MAX_SEQ. */
     (void)mc_gen_close_listens(seq);
     return seq;
 }
 
-/* True when sig shows on a fresh process of the twin. */
-static int reproduces(mc_afl_t *a, json_object *seq, const char *sig)
+/* The first finding of seen that a fresh process of the twin shows again
+ * when it runs seq, or NULL. */
+static const mc_exec_finding_t *reproduced(mc_afl_t *a, json_object *seq,
+                                           const mc_exec_outcome_t *seen)
 {
     mc_exec_outcome_t out;
     mc_errbuf_t eb;
-    size_t i;
-    int shown = 0;
+    const mc_exec_finding_t *hit = NULL;
+    size_t i, k;
 
     mc_errbuf_clear(&eb);
     if (mc_exec_run(a->fx, seq, 1, 0, &out, &eb) != MC_OK)
-        return 0;
-    for (i = 0; i < out.nf && !shown; i++)
-        shown = strcmp(out.f[i].sig, sig) == 0;
+        return NULL;
+    for (i = 0; i < seen->nf && hit == NULL; i++)
+        for (k = 0; k < out.nf && hit == NULL; k++)
+            if (strcmp(out.f[k].sig, seen->f[i].sig) == 0)
+                hit = &seen->f[i];
     mc_exec_outcome_free(&out);
-    return shown;
+    return hit;
 }
 
 int mc_afl_run(mc_afl_t *a, const uint8_t *buf, size_t len, mc_exec_finding_t *found,
                mc_errbuf_t *eb)
 {
     json_object *seq = mc_afl_decode(a, buf, len > MC_AFL_MAX_INPUT ? MC_AFL_MAX_INPUT : len);
+    const mc_exec_finding_t *hit = NULL;
     mc_exec_outcome_t out;
-    size_t i;
-    int rc, tries, shown = 0;
+    int rc, tries;
 
     if (seq == NULL)
         return mc_errbuf_set(eb, MC_ENOMEM, "out of memory");
@@ -265,15 +271,15 @@ int mc_afl_run(mc_afl_t *a, const uint8_t *buf, size_t len, mc_exec_finding_t *f
         json_object_put(seq);
         return rc;
     }
-    for (i = 0; i < out.nf && !shown; i++)
-        for (tries = 0; tries < MC_AFL_CONFIRM_TRIES && !shown; tries++)
-            if ((shown = reproduces(a, seq, out.f[i].sig)) != 0)
-                *found = out.f[i];
+    for (tries = 0; tries < MC_AFL_CONFIRM_TRIES && out.nf > 0 && hit == NULL; tries++)
+        hit = reproduced(a, seq, &out);
+    if (hit != NULL)
+        *found = *hit;
     /* The twin's process is not needed until the next confirmation. */
     mc_exec_stop(a->fx);
     mc_exec_outcome_free(&out);
     json_object_put(seq);
-    return shown;
+    return hit != NULL;
 }
 
 const uint8_t *mc_afl_map(const mc_afl_t *a, size_t *n)

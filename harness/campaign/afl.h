@@ -41,11 +41,14 @@
 
 /* Bytes of a test case per element of the sequence it decodes to. */
 #define MC_AFL_CHUNK 8
+/* Chunks of a test case decoded at most (mutation rounds may keep a
+ * sequence short while more chunks come). */
+#define MC_AFL_MAX_CHUNKS 96
 /* Bytes of a test case read at most (the rest is ignored). */
 #define MC_AFL_MAX_INPUT (1u << 20)
 /* Crash files an import reads at most. */
 #define MC_AFL_MAX_CRASHES 4096
-/* Fresh runs spent on confirming a finding of mc_afl_run. */
+/* Fresh runs spent at most on confirming the findings of one test case. */
 #define MC_AFL_CONFIRM_TRIES 2
 /* Paths an import builds, in bytes. */
 #define MC_AFL_PATH_LEN 4096
