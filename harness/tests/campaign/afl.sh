@@ -16,7 +16,7 @@ command -v afl-fuzz >/dev/null || unavailable "afl-fuzz not found"
 command -v afl-clang-fast >/dev/null || unavailable "afl-clang-fast not found"
 
 EXECS=120         # per instance: the switch shows in 16 to 38 (six instances seen)
-HANG=$((120 * MC_TEST_MULT))
+HANG=$((180 * MC_TEST_MULT))  # per afl-fuzz run; the ASan tree takes about 60 s
 TMP=$(mktemp -d)
 GROUPS_STARTED=()
 cleanup() {
