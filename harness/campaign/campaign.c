@@ -354,10 +354,7 @@ static int stamp_requests(camp_t *c)
     return rc;
 }
 
-/* The first sequence: every list, so the generator learns the names, and
- * ping (server/discover at a stateless version, which has no ping), each
- * request stamped as g stamps its own. */
-static json_object *discovery(const mc_gen_t *g)
+json_object *mc__camp_discovery(const mc_gen_t *g)
 {
     static const char *const lists[] = {"tools/list", "prompts/list", "resources/list",
                                         "resources/templates/list", "ping"};
@@ -512,6 +509,38 @@ static int one(camp_t *c, json_object *seq, mc_errbuf_t *eb)
     return MC_OK;
 }
 
+/* Runs each sequence of o->replay once on a fresh process and handles what
+ * it shows as the loop does (another fuzzer's crashes, imported). Returns
+ * MC_OK or the first harness error. */
+static int replay_all(camp_t *c, mc_errbuf_t *eb)
+{
+    size_t i, n = json_object_array_length(c->o->replay);
+    int rc = MC_OK;
+
+    for (i = 0; i < n && rc == MC_OK && !(c->o->stop != NULL && *c->o->stop); i++) {
+        mc_exec_stop(c->x);
+        hist_clear(c);
+        rc = one(c, json_object_array_get_idx(c->o->replay, i), eb);
+        stats_line(c);
+    }
+    return rc;
+}
+
+/* Opens the worker's stats file (stats.tsv, stats-wN.tsv) and writes its
+ * header; without it the campaign runs on. */
+static void open_stats(camp_t *c)
+{
+    char path[PATH_LEN], sname[64];
+
+    if (c->o->worker == 0)
+        snprintf(sname, sizeof(sname), "stats.tsv");
+    else
+        snprintf(sname, sizeof(sname), "stats-w%d.tsv", c->o->worker);
+    if (path_in(path, c->o->out_dir, sname, NULL) == 0 && (c->stats = fopen(path, "w")) != NULL)
+        fprintf(c->stats, "seconds\texecs\tmsgs_out\tmsgs_in\tstarts\tcorpus\tstates\tcoverage\t"
+                          "findings\tunconfirmed\n");
+}
+
 /* The executor's options from the campaign's. */
 static void exec_opts(camp_t *c, mc_exec_opts_t *xo)
 {
@@ -539,7 +568,7 @@ int mc_campaign_run(const mc_campaign_opts_t *o, mc_campaign_stats_t *st, mc_err
 {
     camp_t c;
     mc_exec_opts_t xo;
-    char path[PATH_LEN], sname[64];
+    char path[PATH_LEN];
     int rc = MC_OK, failures = 0;
     json_object *seq;
 
@@ -574,17 +603,18 @@ int mc_campaign_run(const mc_campaign_opts_t *o, mc_campaign_stats_t *st, mc_err
         rc = mc_errbuf_set(eb, MC_ENOMEM, "out of memory");
         goto out;
     }
-    if (o->worker == 0)
-        snprintf(sname, sizeof(sname), "stats.tsv");
-    else
-        snprintf(sname, sizeof(sname), "stats-w%d.tsv", o->worker);
-    if (path_in(path, o->out_dir, sname, NULL) == 0 && (c.stats = fopen(path, "w")) != NULL)
-        fprintf(c.stats, "seconds\texecs\tmsgs_out\tmsgs_in\tstarts\tcorpus\tstates\tcoverage\t"
-                         "findings\tunconfirmed\n");
+    open_stats(&c);
 
+    if (o->replay != NULL) {
+        /* Nothing is generated: no walk of the lists, whose own findings
+         * would be no finding of the sequences replayed. */
+        stats_line(&c);
+        rc = replay_all(&c, eb);
+        goto out;
+    }
     /* The walk of every list comes first; it fails the campaign only when
      * the target cannot be started or refuses the session prefix. */
-    seq = discovery(&c.g);
+    seq = mc__camp_discovery(&c.g);
     rc = one(&c, seq, eb);
     if (rc == MC_OK && c.k.n == 0)
         (void)mc__camp_corpus_keep(&c.k, &c.g, seq, 0, 0, NULL, 0);

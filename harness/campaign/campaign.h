@@ -117,6 +117,10 @@ typedef struct mc_campaign_opts {
     int worker;              /* this worker's number (0 = main) */
     int no_minimize;         /* write findings as found */
     uint64_t max_findings;   /* stop once this many findings are written (0 = no limit) */
+    /* Borrowed: sequences to run once each, on a fresh process, instead of
+     * fuzzing (their findings are handled as the campaign's own: confirmed,
+     * minimized, written once per signature), or NULL. */
+    json_object *replay;
     volatile int *stop;      /* set (by a signal handler) to end the campaign */
     /* Called about once a second and at the end; may print. */
     void (*progress)(void *ctx, const mc_campaign_stats_t *st);

@@ -255,6 +255,12 @@ int mc_exec_instrumented(const mc_exec_t *x)
     return x->instrumented;
 }
 
+const uint8_t *mc_exec_map(const mc_exec_t *x, size_t *n)
+{
+    *n = x->map != NULL ? x->map_size : 0;
+    return x->map;
+}
+
 json_object *mc_exec_request_meta(const mc_exec_t *x)
 {
     json_object *params, *meta = NULL;

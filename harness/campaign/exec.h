@@ -214,6 +214,11 @@ const uint32_t *mc_exec_lit(const mc_exec_t *x, size_t *n);
 const uint32_t *mc_exec_hits(const mc_exec_t *x, size_t *n);
 /* True when coverage is on and the target has written to the map. */
 int mc_exec_instrumented(const mc_exec_t *x);
+/* The coverage map as the target left it after the last sequence x ran
+ * (its raw hit counts, the session prefix's included when the process was
+ * started for it), with its size in *n; NULL and 0 without coverage. It
+ * stays as it is until x runs again. */
+const uint8_t *mc_exec_map(const mc_exec_t *x, size_t *n);
 /* Target processes started so far. */
 uint64_t mc_exec_starts(const mc_exec_t *x);
 /* The _meta members every request of x's sessions must carry when its

@@ -171,6 +171,11 @@ json_object *mc__camp_prefix(json_object *seq, size_t n);
 json_object *mc__camp_to_keep(json_object *prev, json_object *seq, json_object *carry,
                               const mc_exec_outcome_t *out);
 
+/* The first sequence of a campaign (new reference): every list, so that
+ * the generator learns the names, and ping (server/discover at a stateless
+ * version, which has no ping), each request stamped as g stamps its own. */
+json_object *mc__camp_discovery(const mc_gen_t *g);
+
 /* Gives the last message of seq a fresh integer id when its id is one an
  * earlier message of seq already has (an extension's appended message). */
 void mc__camp_fresh_last_id(json_object *seq);

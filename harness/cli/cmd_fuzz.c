@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "campaign/afl.h"
 #include "campaign/campaign.h"
 #include "campaign/exec.h"
 #include "client/http.h"
@@ -48,7 +49,7 @@ static void on_signal(int sig)
 /* What the command line asks of `mcpcheck fuzz`. */
 typedef struct fuzz_opts {
     long seconds, max_execs, max_findings, seed, jobs, hang_ms, mem_limit, restart_every;
-    const char *out, *version, *profile, *safe_tools, *url;
+    const char *out, *version, *profile, *safe_tools, *url, *import_afl;
     int call_tools, no_coverage, no_minimize, allow_remote;
     char **cmd;
 } fuzz_opts_t;
@@ -92,6 +93,10 @@ static const mc_opt_t fuzz_opts[] = {
                      "already; a restart is a new HTTP session"),
     MC_OPTION_FLAG(T, allow_remote, "allow-remote", 0,
                    "allow a --url host that is not a loopback address"),
+    MC_OPTION_STRING(T, import_afl, "import-afl", 0, "DIR",
+                     "do not fuzz: turn the crashes of mcpcheck-afl-driver under afl-fuzz in DIR "
+                     "(an afl-fuzz -o directory, one instance's, or a crashes/ folder) into "
+                     "minimized findings of --out (over stdio; --seconds does not apply)"),
     MC_OPTION_END,
 };
 
@@ -243,6 +248,13 @@ static int fuzz_options(int argc, char **argv, mc_campaign_opts_t *co, fuzz_opts
                             fuzz_spec.prog);
     if (o->cmd != NULL && o->cmd[0] == NULL)
         o->cmd = NULL;
+    if (o->import_afl != NULL && (o->url != NULL || o->cmd == NULL))
+        return mc_opts_fail(&fuzz_spec, "--import-afl needs the server command after '--' "
+                                        "(the driver fuzzes over stdio), not --url");
+    if (o->import_afl != NULL) {
+        o->jobs = 1;
+        o->seconds = 0;
+    }
     memset(co, 0, sizeof(*co));
     co->version = o->version;
     co->seconds = (int)o->seconds;
@@ -353,6 +365,43 @@ static int run_workers(const mc_campaign_opts_t *co, int jobs, char *why, size_t
     return bad_exit == started ? MC_EIO : MC_OK;
 }
 
+/*
+ * Decodes the crash files under dir as mcpcheck-afl-driver decoded them and
+ * puts their sequences in co->replay (a new reference). Returns MC_OK, or
+ * an error said on stderr.
+ */
+static int import_afl(const char *dir, mc_campaign_opts_t *co)
+{
+    mc_afl_opts_t ao;
+    mc_errbuf_t eb;
+    size_t files, skipped;
+    int rc;
+
+    memset(&ao, 0, sizeof(ao));
+    ao.argv = co->argv;
+    ao.cwd = co->cwd;
+    ao.limits = co->limits;
+    ao.version = co->version;
+    ao.registry = co->registry;
+    ao.safe_tools = co->safe_tools;
+    ao.call_tools = co->call_tools;
+    ao.hang_ms = co->hang_ms;
+    ao.mem_limit_mb = co->mem_limit_mb;
+    ao.restart_every = co->restart_every;
+    ao.coverage = co->coverage;
+    mc_errbuf_clear(&eb);
+    rc = mc_afl_import(&ao, dir, &co->replay, &files, &skipped, &eb);
+    if (rc != MC_OK) {
+        fprintf(stderr, "mcpcheck fuzz: --import-afl: %s\n", eb.msg);
+        return rc;
+    }
+    fprintf(stderr, "mcpcheck fuzz: %zu crash file%s under %s", files, files == 1 ? "" : "s", dir);
+    if (skipped > 0)
+        fprintf(stderr, " (%zu unreadable, skipped)", skipped);
+    fprintf(stderr, "\n");
+    return MC_OK;
+}
+
 /* Writes the campaign's report (with why, when it could not run) and says
  * how it went; returns the exit code. */
 static int finish(const mc_campaign_opts_t *co, int rc, const char *why)
@@ -417,6 +466,10 @@ int mc_cmd_fuzz(int argc, char **argv)
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     signal(SIGPIPE, SIG_IGN);
+    if (o.import_afl != NULL && import_afl(o.import_afl, &co) != MC_OK) {
+        ret = MC_EXIT_INCOMPLETE;
+        goto out;
+    }
     fprintf(stderr, "mcpcheck fuzz: seed %llu, %d worker%s, campaign directory %s\n",
             (unsigned long long)co.seed, (int)o.jobs, o.jobs > 1 ? "s" : "", co.out_dir);
     ret = run_workers(&co, (int)o.jobs, why, sizeof(why));
@@ -424,6 +477,7 @@ int mc_cmd_fuzz(int argc, char **argv)
 out:
     mc_registry_free(reg);
     json_object_put(co.safe_tools);
+    json_object_put(co.replay);
     if (have_prof)
         mc_profile_free(&prof);
     return ret;
