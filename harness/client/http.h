@@ -34,11 +34,22 @@
 
 typedef struct mc_http mc_http_t;
 
+/* Which HTTP transport a client speaks. */
+typedef enum mc_http_transport {
+    /* Streamable HTTP; when the server answers the initialize POST with 404
+     * or 405, the HTTP+SSE transport of 2024-11-05 at the same URL (the
+     * backwards compatibility procedure of the 2025-03-26 transports page). */
+    MC_HTTP_TRANSPORT_AUTO = 0,
+    MC_HTTP_TRANSPORT_STREAMABLE, /* Streamable HTTP only */
+    MC_HTTP_TRANSPORT_SSE         /* HTTP+SSE only: GET the URL, POST to its endpoint event */
+} mc_http_transport_t;
+
 typedef struct mc_http_opts {
-    const char *url;    /* the MCP endpoint, http://HOST:PORT/PATH */
+    const char *url;    /* the MCP endpoint, http://HOST:PORT/PATH (HTTP+SSE: the SSE endpoint) */
     const char *origin; /* an Origin header to send, or NULL for none */
     int get_stream;     /* open the GET stream once the session is initialized */
     int allow_remote;   /* allow a host that is not a loopback address */
+    mc_http_transport_t transport;
 } mc_http_opts_t;
 
 /* One observation about the HTTP rules. */
@@ -71,6 +82,10 @@ const char *mc_http_session_id(const mc_http_t *h);
 
 /* The protocol version the transport sends in MCP-Protocol-Version, or "". */
 const char *mc_http_protocol_version(const mc_http_t *h);
+
+/* The transport in use: "streamable-http", "http+sse", or "auto" while
+ * nothing was sent yet. */
+const char *mc_http_transport_name(const mc_http_t *h);
 
 /* The first transport-level failure (connection refused, not HTTP, ...),
  * or NULL when there was none. */

@@ -281,6 +281,8 @@ int mc__http_on_sse_event(void *ctx, const mc_sse_event_t *ev)
     stream_t *s = ctx;
     mc_http_t *h = s->h;
 
+    if (s->legacy_sse)
+        return mc__http_legacy_event(h, s, ev);
     if (!s->first_event) {
         s->first_event = 1;
         s->primed = ev->has_id && ev->id[0] != '\0' && ev->has_data && ev->data_len == 0;

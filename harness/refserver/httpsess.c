@@ -298,6 +298,10 @@ void mc__hs_on_emit(void *ctx, const char *line, size_t len)
 
     while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
         len--;
+    if (se->legacy) {
+        mc__hs_legacy_emit(hs, se, line, len);
+        return;
+    }
     {
         /* The emitted line is borrowed and need not end in NUL. */
         json_tokener *tok = json_tokener_new_ex(MC_MAX_JSON_DEPTH);

@@ -113,6 +113,8 @@ typedef struct mc_runner_opts {
                                 when argv is started for the scenario (client/httptarget.h) */
     int fresh_process;       /* HTTP: start argv for every scenario */
     int allow_remote;        /* HTTP: allow a host that is not a loopback address */
+    int http_transport;      /* HTTP: an mc_http_transport_t (client/http.h); AUTO speaks
+                                HTTP+SSE at a version without Streamable HTTP (2024-11-05) */
 } mc_runner_opts_t;
 
 /*

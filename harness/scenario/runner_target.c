@@ -356,7 +356,7 @@ int mc__runner_start(rctx_t *c, int *rc)
     mc_errbuf_clear(&eb);
     if (c->o->url != NULL) {
         mc_link_t hl;
-        if (mc_httprun_start(&c->http, c->o, &hl, &eb) != MC_OK) {
+        if (mc_httprun_start(&c->http, c->o, c->version, &hl, &eb) != MC_OK) {
             mc_sresult_set(c->res, MC_ERROR, "%s", eb.msg);
             return -1;
         }
