@@ -157,6 +157,7 @@ static void classify_post(mc_http_t *h, stream_t *s, const char *line, size_t n)
         json_object_put(o);
         return;
     }
+    s->single = !s->malformed;
     m = mc_json_get_str(o, "method");
     has_id = json_object_object_get_ex(o, "id", &id);
     has_result = json_object_object_get_ex(o, "result", NULL);
@@ -239,6 +240,7 @@ static int fall_back(mc_http_t *h, stream_t *s)
                      "transport (GET %.100s)",
                   s->num, s->status, h->url);
     mc__http_stream_free(s);
+    h->sse_if_offered = 1; /* a server of neither transport is no broken HTTP+SSE server */
     return 1;
 }
 
@@ -368,6 +370,7 @@ mc_http_t *mc_http_new(const mc_http_opts_t *o, mc_errbuf_t *eb)
     h->origin = o->origin ? strdup(o->origin) : NULL;
     h->get_stream_wanted = o->get_stream;
     h->transport = o->transport;
+    h->sse_if_offered = o->sse_if_offered;
     h->multi = curl_multi_init();
     if (h->url == NULL || h->multi == NULL || (o->origin && h->origin == NULL)) {
         mc_http_free(h);
@@ -394,6 +397,11 @@ const char *mc_http_transport_name(const mc_http_t *h)
     return h->decided || h->transport == MC_HTTP_TRANSPORT_STREAMABLE || h->next_num > 0
                ? "streamable-http"
                : "auto";
+}
+
+int mc_http_sse_absent(const mc_http_t *h)
+{
+    return h != NULL && h->sse_absent;
 }
 
 const char *mc_http_failure(const mc_http_t *h)

@@ -50,6 +50,9 @@ typedef struct mc_http_opts {
     int get_stream;     /* open the GET stream once the session is initialized */
     int allow_remote;   /* allow a host that is not a loopback address */
     mc_http_transport_t transport;
+    int sse_if_offered; /* SSE: a GET of the URL not answered with an SSE stream means the
+                           server does not offer HTTP+SSE there (mc_http_sse_absent), not
+                           that it broke a rule of it */
 } mc_http_opts_t;
 
 /* One observation about the HTTP rules. */
@@ -86,6 +89,11 @@ const char *mc_http_protocol_version(const mc_http_t *h);
 /* The transport in use: "streamable-http", "http+sse", or "auto" while
  * nothing was sent yet. */
 const char *mc_http_transport_name(const mc_http_t *h);
+
+/* True when the HTTP+SSE transport was tried where it is only one choice
+ * (sse_if_offered, or AUTO after a 404/405 to the initialize POST) and the
+ * GET of the URL got no SSE stream: the server does not offer it there. */
+int mc_http_sse_absent(const mc_http_t *h);
 
 /* The first transport-level failure (connection refused, not HTTP, ...),
  * or NULL when there was none. */

@@ -35,6 +35,7 @@ typedef struct stream {
     int carries_request;    /* the POST body expects an answer: a JSON-RPC request, or
                                malformed input (anything but a notification or response) */
     int malformed;          /* ... the body is no valid JSON-RPC message at all */
+    int single;             /* ... the body is one well-formed JSON-RPC message (an object) */
     int id_unkept;          /* ... a valid id past MC_HTTP_MAX_REQ_ID (req_id is "") */
     int token_unkept;       /* ... a progressToken past MC_HTTP_MAX_REQ_ID (req_token
                                is ""): its progress cannot be told from another's */
@@ -165,6 +166,8 @@ struct mc_http {
     stream_t *sse;          /* its SSE stream, NULL once it ended */
     char *post_url;         /* the endpoint event's URI, resolved; NULL until it came */
     int endpoint_judged;    /* the first event of the SSE stream was judged */
+    int sse_if_offered;     /* see mc_http_opts_t */
+    int sse_absent;         /* ... and the GET got no SSE stream */
     int endpoint_bad;       /* the endpoint event named no usable URI: not followed */
     char probe_id[MC_HTTP_MAX_REQ_ID + 1]; /* the first request POSTed to the endpoint */
     int probe_state;        /* 0 none, 1 accepted (2xx), 2 its response came on the stream */
