@@ -240,7 +240,7 @@ static int fall_back(mc_http_t *h, stream_t *s)
                      "transport (GET %.100s)",
                   s->num, s->status, h->url);
     mc__http_stream_free(s);
-    h->sse_if_offered = 1; /* a server of neither transport is no broken HTTP+SSE server */
+    h->fell_back = 1;
     return 1;
 }
 

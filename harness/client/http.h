@@ -90,8 +90,7 @@ const char *mc_http_protocol_version(const mc_http_t *h);
  * nothing was sent yet. */
 const char *mc_http_transport_name(const mc_http_t *h);
 
-/* True when the HTTP+SSE transport was tried where it is only one choice
- * (sse_if_offered, or AUTO after a 404/405 to the initialize POST) and the
+/* True when the HTTP+SSE transport was tried with sse_if_offered and the
  * GET of the URL got no SSE stream: the server does not offer it there. */
 int mc_http_sse_absent(const mc_http_t *h);
 

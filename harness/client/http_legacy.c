@@ -256,9 +256,12 @@ void mc__http_legacy_finished(mc_http_t *h, stream_t *s)
         } else if (s->status < 200 || s->status >= 300 || !s->is_sse) {
             snprintf(msg, sizeof(msg), "GET#%u (the SSE endpoint) got %ld %s, not an SSE stream",
                      s->num, s->status, s->ctype[0] ? s->ctype : "(no body type)");
+            /* Only a server that is to speak HTTP+SSE at the URL breaks
+             * its rule by not opening the stream; one that answers neither
+             * transport there (a wrong URL) is a failure to connect. */
             if (h->sse_if_offered)
                 h->sse_absent = 1;
-            else
+            else if (!h->fell_back)
                 mc__http_finding(h, "http/sse-two-endpoints", 0, "%s", msg);
             fail_once(h, msg);
         } else if (h->post_url == NULL && !h->endpoint_bad) {

@@ -59,7 +59,8 @@ int mc_httprun_start(mc_httprun_t *hr, const mc_runner_opts_t *o, const char *ve
     ho.transport = (mc_http_transport_t)mc_httprun_transport(o, version);
     /* AUTO at a version whose only HTTP transport is HTTP+SSE: a server that
      * does not offer it there (a Streamable HTTP server) is not judged by it. */
-    ho.sse_if_offered = o->http_transport == MC_HTTP_TRANSPORT_AUTO;
+    ho.sse_if_offered = o->http_transport == MC_HTTP_TRANSPORT_AUTO &&
+                        ho.transport == MC_HTTP_TRANSPORT_SSE;
     hr->http = mc_http_new(&ho, eb);
     if (hr->http == NULL) {
         mc_http_target_stop(&hr->tgt, MC_SHUTDOWN_TERM_GRACE_MS, NULL, 0);

@@ -70,7 +70,8 @@ void mc__runner_target_gone(rctx_t *c, int rc, const char *doing)
         mc_sresult_set(c->res, MC_SKIP,
                        "the server offers no HTTP+SSE transport, the HTTP transport of %s, at "
                        "the URL: %s",
-                       c->version, mc_http_failure(c->http.http));
+                       c->version,
+                       mc_http_failure(c->http.http) ? mc_http_failure(c->http.http) : "");
         return;
     }
     if (c->http_on) {
