@@ -170,7 +170,7 @@ struct mc_http {
     int sse_absent;         /* ... and the GET got no SSE stream */
     int fell_back;          /* AUTO: HTTP+SSE after a 404/405 to the initialize POST */
     int endpoint_bad;       /* the endpoint event named no usable URI: not followed */
-    char probe_id[MC_HTTP_MAX_REQ_ID + 1]; /* the first request POSTed to the endpoint */
+    char probe_id[MC_HTTP_MAX_REQ_ID + 1]; /* the first initialize POSTed to the endpoint */
     int probe_state;        /* 0 none, 1 accepted (2xx), 2 its response came on the stream */
 };
 

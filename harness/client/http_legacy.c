@@ -156,7 +156,7 @@ static void before_endpoint(mc_http_t *h, stream_t *s, const mc_sse_event_t *ev)
                   url);
 }
 
-/* Notes the response to the first request POSTed, which shows both endpoints at work. */
+/* Notes the response to the first initialize POSTed, which shows both endpoints at work. */
 static void watch_probe(mc_http_t *h, const char *data, size_t len)
 {
     json_object *o, *id;

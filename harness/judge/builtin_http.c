@@ -319,11 +319,15 @@ static const mc_check_def_t http_checks[] = {
      .refs = {REF(MC_VN_2024_11_05, "basic/transports#security-warning"), {.version = NULL}},
      .interpretation = "The sentence's list names an SSE endpoint that the client connects to "
                        "and receives messages from, and an HTTP POST endpoint it sends messages "
-                       "to. Judged over the HTTP+SSE transport: the GET of the URL must open an "
-                       "SSE stream (2xx, text/event-stream), every message POSTed to the "
+                       "to. Judged over the HTTP+SSE transport: with --transport sse the GET of "
+                       "the URL must open an SSE stream (2xx, text/event-stream; under the "
+                       "default transport a URL without one offers no HTTP+SSE and its "
+                       "2024-11-05 runs are SKIP); every well-formed message POSTed to the "
                        "endpoint URI must be accepted with a 2xx status, and the response to "
-                       "the first request POSTed there must come as a message event on the SSE "
-                       "stream before the session ends. Not made over stdio or Streamable "
+                       "the first initialize POSTed there must come as a message event on the "
+                       "SSE stream before the session ends. Malformed input and batches the "
+                       "harness sends on purpose are left to the JSON-RPC checks, however the "
+                       "endpoint refuses them. Not made over stdio or Streamable "
                        "HTTP."},
 };
 
