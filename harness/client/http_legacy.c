@@ -123,26 +123,30 @@ static void before_endpoint(mc_http_t *h, stream_t *s, const mc_sse_event_t *ev)
     h->endpoint_judged = 1;
     if (strcmp(ev->event, "endpoint") != 0) {
         if (!first) {
-            mc__http_note(h, "GET#%u: an event of type \"%.40s\" before the endpoint event "
-                             "ignored",
+            mc__http_note(h,
+                          "GET#%u: an event of type \"%.40s\" before the endpoint event "
+                          "ignored",
                           s->num, ev->event);
             return;
         }
-        snprintf(msg, sizeof(msg), "GET#%u: the first SSE event was %s%.40s%s, not the endpoint event",
-                 s->num, ev->event[0] ? "of type \"" : "a message event (no type)", ev->event,
+        snprintf(msg, sizeof(msg),
+                 "GET#%u: the first SSE event was %s%.40s%s, not the endpoint event", s->num,
+                 ev->event[0] ? "of type \"" : "a message event (no type)", ev->event,
                  ev->event[0] ? "\"" : "");
         mc__http_finding(h, "http/sse-endpoint-event", 0, "%s", msg);
         return;
     }
+    url = NULL;
     if (ev->oversize || !ev->has_data || ev->data_len == 0)
         snprintf(why, sizeof(why), "%s", ev->oversize ? "it is too long" : "it holds no URI");
-    url = ev->oversize || !ev->has_data || ev->data_len == 0 ? NULL
-          : strlen(ev->data) != ev->data_len
-              ? (snprintf(why, sizeof(why), "it holds a NUL byte"), NULL)
-              : mc__http_resolve_same_origin(h->url, ev->data, why, sizeof(why));
+    else if (strlen(ev->data) != ev->data_len)
+        snprintf(why, sizeof(why), "it holds a NUL byte");
+    else
+        url = mc__http_resolve_same_origin(h->url, ev->data, why, sizeof(why));
     if (url == NULL) {
-        snprintf(msg, sizeof(msg), "GET#%u: the endpoint event's data \"%.60s\" is no usable URI: %.100s",
-                 s->num, ev->has_data ? ev->data : "", why);
+        snprintf(msg, sizeof(msg),
+                 "GET#%u: the endpoint event's data \"%.60s\" is no usable URI: %.100s", s->num,
+                 ev->has_data ? ev->data : "", why);
         mc__http_finding(h, "http/sse-endpoint-event", 0, "%s", msg);
         fail_once(h, msg);
         h->endpoint_bad = 1;
@@ -165,8 +169,7 @@ static void watch_probe(mc_http_t *h, const char *data, size_t len)
         return;
     o = mc__http_parse_n(data, len);
     if (o != NULL && json_object_is_type(o, json_type_object) &&
-        !json_object_object_get_ex(o, "method", NULL) &&
-        json_object_object_get_ex(o, "id", &id) &&
+        !json_object_object_get_ex(o, "method", NULL) && json_object_object_get_ex(o, "id", &id) &&
         strcmp(json_object_to_json_string_ext(id, JSON_C_TO_STRING_PLAIN), h->probe_id) == 0) {
         h->probe_state = 2;
         mc__http_finding(h, "http/sse-two-endpoints", 1,
