@@ -519,8 +519,10 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
     if (strcmp(method, "POST") == 0)
         return do_post(hs, c, rq);
     /* A GET without a session id and without a protocol version header is a
-     * client of the HTTP+SSE transport opening its stream. */
+     * client of the HTTP+SSE transport opening its stream (not with the
+     * switch whose server serves no client older than 2025-06-18). */
     if (strcmp(method, "GET") == 0 && pv == NULL &&
+        hs->bug != RS_HTTP_BUG_VERSION_HEADER_OPTIONAL &&
         MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Mcp-Session-Id") == NULL &&
         MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Last-Event-ID") == NULL)
         return mc__hs_legacy_get(hs, c);
