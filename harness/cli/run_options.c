@@ -106,6 +106,10 @@ static const mc_opt_t run_opts[] = {
                      "for a URL with port 0, until it prints an http://HOST:PORT address on "
                      "stdout or stderr, whose port is then used. Every scenario gets a fresh "
                      "HTTP session, ended with DELETE"),
+    MC_OPTION_FLAG(T, fresh, "fresh-process", 0,
+                   "with --url and SERVER_CMD: start the server for every scenario"),
+    MC_OPTION_FLAG(T, allow_remote, "allow-remote", 0,
+                   "allow a --url host that is not a loopback address"),
     MC_OPTION_ENUM(T, transport, "transport", 0, "NAME", transport_words,
                    "with --url: the HTTP transport. 'auto' (default): Streamable HTTP, and the "
                    "HTTP+SSE transport of 2024-11-05 at that version, or when the server "
@@ -115,10 +119,6 @@ static const mc_opt_t run_opts[] = {
                    "it, then POST to the URI of its endpoint event; the transport scenarios "
                    "of Streamable HTTP are skipped). Each run's transcript names the transport "
                    "it used"),
-    MC_OPTION_FLAG(T, fresh, "fresh-process", 0,
-                   "with --url and SERVER_CMD: start the server for every scenario"),
-    MC_OPTION_FLAG(T, allow_remote, "allow-remote", 0,
-                   "allow a --url host that is not a loopback address"),
     MC_OPTION_FLAG(T, verbose, "verbose", 'v',
                    "list every run as it ends (passing checks, the checks of SKIP and "
                    "NOT-VERIFIED scenarios, the harness's reading of each failed check), the "
@@ -229,10 +229,11 @@ int mc_cli_run_options(int argc, char **argv, mc_cli_run_opts_t *o)
             o->cmd = NULL;
         if (o->fresh && o->cmd == NULL)
             return mc_opts_fail(&run_spec, "--fresh-process needs a server command after '--'");
-    } else if (o->fresh || o->allow_remote || o->transport != 0) {
-        return mc_opts_fail(&run_spec,
-                            "--fresh-process, --allow-remote and --transport go with --url");
+    } else if (o->fresh || o->allow_remote) {
+        return mc_opts_fail(&run_spec, "--fresh-process and --allow-remote go with --url");
     }
+    if (o->url == NULL && o->transport != 0)
+        return mc_opts_fail(&run_spec, "--transport goes with --url");
     if (!o->dry && o->url == NULL && (o->cmd == NULL || o->cmd[0] == NULL))
         return mc_opts_fail(&run_spec, "no server command; put it after '--' (see '%s --help')",
                             run_spec.prog);
