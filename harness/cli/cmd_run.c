@@ -263,6 +263,7 @@ static void set_up_suite(run_ctx_t *c)
     so->runner.shared = &shared;
     so->runner.url = c->o.url;
     so->runner.allow_remote = c->o.allow_remote;
+    so->runner.http_transport = c->o.transport;
     so->runner.fresh_process = c->o.fresh;
     c->pr.tty = isatty(STDOUT_FILENO);
     c->pr.color = c->pr.tty && (getenv("NO_COLOR") == NULL || getenv("NO_COLOR")[0] == '\0');

@@ -471,7 +471,9 @@ static int trace_file(const opts_t *o, mc_registry_t *reg, const char *file, siz
     printf("%s: %zu message%s%s, %zu check%s evaluated, %zu finding%s (%zu MUST, %zu SHOULD, %zu "
            "MAY)%s%s%s\n",
            file, rp->messages, rp->messages == 1 ? "" : "s",
-           rp->http_frames > 0 ? " (over Streamable HTTP)" : "", rp->j.w.n_checks,
+           rp->sse_frames > 0    ? " (over HTTP+SSE)"
+           : rp->http_frames > 0 ? " (over Streamable HTTP)"
+                                 : "", rp->j.w.n_checks,
            rp->j.w.n_checks == 1 ? "" : "s", rp->j.w.n_findings + (size_t)rp->j.w.findings_dropped,
            rp->j.w.n_findings == 1 ? "" : "s", n_must, n_should, n_may,
            rp->j.version[0] != '\0' ? "; schema " : "; no protocol version known: schema not checked",

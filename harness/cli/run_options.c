@@ -35,6 +35,7 @@ static int check_run_version(const char *value, char *why, size_t n)
 
 /* --fail-on's words, in the order of mc_fail_on_t. */
 static const char *const fail_on_words[] = {"fail", "warn", "info", NULL};
+static const char *const transport_words[] = {"auto", "streamable-http", "sse", NULL};
 
 #define T mc_cli_run_opts_t
 static const mc_opt_t run_opts[] = {
@@ -101,7 +102,7 @@ static const mc_opt_t run_opts[] = {
     MC_OPTION_FLAG(T, dry, "dry-run", 0,
                    "list what would run, with requirement sentences; run nothing"),
     MC_OPTION_STRING(T, url, "url", 0, "URL",
-                     "test over Streamable HTTP at URL. Without SERVER_CMD the server is "
+                     "test over HTTP at URL (see --transport). Without SERVER_CMD the server is "
                      "already running; with it, SERVER_CMD is started once and the run waits "
                      "(up to " MC_OPTS_STR(MC_HTTP_STARTUP_BUDGET_MS) " ms) until it listens: "
                      "for a URL with port 0, until it prints an http://HOST:PORT address on "
@@ -114,6 +115,15 @@ static const mc_opt_t run_opts[] = {
                    "used; with --url and SERVER_CMD, the server is otherwise started once"),
     MC_OPTION_FLAG(T, allow_remote, "allow-remote", 0,
                    "allow a --url host that is not a loopback address"),
+    MC_OPTION_ENUM(T, transport, "transport", 0, "NAME", transport_words,
+                   "with --url: the HTTP transport. 'auto' (default): Streamable HTTP, and the "
+                   "HTTP+SSE transport of 2024-11-05 at that version, or when the server "
+                   "answers the initialize POST with 404 or 405 (the 2025-03-26 backwards "
+                   "compatibility procedure); 'streamable-http': that only (2024-11-05 is "
+                   "skipped); 'sse': HTTP+SSE at every version (URL is the SSE endpoint: GET "
+                   "it, then POST to the URI of its endpoint event; the transport scenarios "
+                   "of Streamable HTTP are skipped). Each run's transcript names the transport "
+                   "it used"),
     MC_OPTION_FLAG(T, verbose, "verbose", 'v',
                    "list every run as it ends (passing checks, the checks of SKIP and "
                    "NOT-VERIFIED scenarios, the harness's reading of each failed check), the "
@@ -239,6 +249,8 @@ int mc_cli_run_options(int argc, char **argv, mc_cli_run_opts_t *o)
     } else if (o->allow_remote) {
         return mc_opts_fail(&run_spec, "--allow-remote goes with --url");
     }
+    if (o->url == NULL && o->transport != 0)
+        return mc_opts_fail(&run_spec, "--transport goes with --url");
     if (!o->dry && o->url == NULL && (o->cmd == NULL || o->cmd[0] == NULL))
         return mc_opts_fail(&run_spec, "no server command; put it after '--' (see '%s --help')",
                             run_spec.prog);

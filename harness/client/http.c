@@ -157,6 +157,7 @@ static void classify_post(mc_http_t *h, stream_t *s, const char *line, size_t n)
         json_object_put(o);
         return;
     }
+    s->single = !s->malformed;
     m = mc_json_get_str(o, "method");
     has_id = json_object_object_get_ex(o, "id", &id);
     has_result = json_object_object_get_ex(o, "result", NULL);
@@ -205,6 +206,44 @@ static void classify_post(mc_http_t *h, stream_t *s, const char *line, size_t n)
     json_object_put(o);
 }
 
+static int stream_alive(const mc_http_t *h, const stream_t *s)
+{
+    int i;
+
+    for (i = 0; i < MC_HTTP_MAX_STREAMS; i++)
+        if (h->streams[i] == s)
+            return 1;
+    return 0;
+}
+
+/*
+ * AUTO: the answer to the first initialize POST decides the transport. A
+ * 404 or 405 is the sign of a server of the HTTP+SSE transport (2025-03-26,
+ * basic/transports#backwards-compatibility): the POST is dropped unjudged
+ * and 1 returned, the caller opens the SSE stream and sends the message
+ * again. Else the transport stays Streamable HTTP (0).
+ */
+static int fall_back(mc_http_t *h, stream_t *s)
+{
+    int i;
+
+    if (h->decided || h->transport != MC_HTTP_TRANSPORT_AUTO || !s->is_initialize ||
+        !s->headers_done)
+        return 0;
+    h->decided = 1;
+    if (s->status != 404 && s->status != 405)
+        return 0;
+    for (i = 0; i < MC_HTTP_MAX_STREAMS; i++)
+        if (h->streams[i] == s)
+            h->streams[i] = NULL;
+    mc__http_note(h, "POST#%u (initialize) -> %ld: no Streamable HTTP here; trying the HTTP+SSE "
+                     "transport (GET %.100s)",
+                  s->num, s->status, h->url);
+    mc__http_stream_free(s);
+    h->fell_back = 1;
+    return 1;
+}
+
 static int link_send(void *ctx, const char *line, size_t len, int64_t deadline_ms)
 {
     mc_http_t *h = ctx;
@@ -213,12 +252,19 @@ static int link_send(void *ctx, const char *line, size_t len, int64_t deadline_m
 
     if (h->gone)
         return MC_EEXITED;
+    if (h->transport == MC_HTTP_TRANSPORT_SSE && !h->legacy &&
+        mc__http_legacy_connect(h, deadline_ms) != MC_OK)
+        return MC_EEXITED;
     while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
         n--;
     s = mc__http_stream_start(h, ST_POST, line, n, NULL);
     if (s == NULL)
         return any_stream(h) ? MC_EFULL : MC_ENOMEM;
     classify_post(h, s, line, n);
+    /* HTTP+SSE: the answer to initialize, which every server gives, shows
+     * whether the two endpoints work together. */
+    if (h->legacy && h->probe_id[0] == '\0' && s->is_initialize && !s->malformed)
+        snprintf(h->probe_id, sizeof(h->probe_id), "%s", s->req_id);
     /* Messages on separate connections have no order: wait until the server
      * has taken this one (its status arrived) before the next is sent. */
     for (;;) {
@@ -239,6 +285,11 @@ static int link_send(void *ctx, const char *line, size_t len, int64_t deadline_m
         if (mc_now_ms() >= deadline_ms)
             return MC_ETIMEOUT;
         curl_multi_poll(h->multi, NULL, 0, wait_ms(deadline_ms), NULL);
+    }
+    if (stream_alive(h, s) && fall_back(h, s)) {
+        if (mc__http_legacy_connect(h, deadline_ms) != MC_OK)
+            return MC_EEXITED;
+        return link_send(ctx, line, len, deadline_ms);
     }
     mc__http_reap(h);
     if (h->gone && h->q_count == 0 && !any_stream(h))
@@ -280,6 +331,9 @@ static int link_recv(void *ctx, mc_inframe_t *frame, int64_t deadline_ms)
         /* The session is initialized once notifications/initialized was taken. */
         if (h->gone && !any_stream(h))
             return MC_EEOF;
+        /* HTTP+SSE: the stream ended, or the endpoint refused a request. */
+        if (h->gone && h->legacy)
+            return MC_EEOF;
         if (mc_now_ms() >= deadline_ms) {
             mc__http_pump(h, 0);
             if (h->q_count > 0)
@@ -317,6 +371,8 @@ mc_http_t *mc_http_new(const mc_http_opts_t *o, mc_errbuf_t *eb)
     h->url = strdup(o->url);
     h->origin = o->origin ? strdup(o->origin) : NULL;
     h->get_stream_wanted = o->get_stream;
+    h->transport = o->transport;
+    h->sse_if_offered = o->sse_if_offered;
     h->multi = curl_multi_init();
     if (h->url == NULL || h->multi == NULL || (o->origin && h->origin == NULL)) {
         mc_http_free(h);
@@ -334,6 +390,20 @@ const char *mc_http_session_id(const mc_http_t *h)
 const char *mc_http_protocol_version(const mc_http_t *h)
 {
     return h->version;
+}
+
+const char *mc_http_transport_name(const mc_http_t *h)
+{
+    if (h->legacy)
+        return "http+sse";
+    return h->decided || h->transport == MC_HTTP_TRANSPORT_STREAMABLE || h->next_num > 0
+               ? "streamable-http"
+               : "auto";
+}
+
+int mc_http_sse_absent(const mc_http_t *h)
+{
+    return h != NULL && h->sse_absent;
 }
 
 const char *mc_http_failure(const mc_http_t *h)
@@ -374,6 +444,10 @@ void mc_http_describe(mc_http_t *h, char *buf, size_t cap)
 
 void mc_http_after_handshake(mc_http_t *h)
 {
+    if (h->legacy) {
+        mc__http_pump(h, 0); /* HTTP+SSE has its one stream already */
+        return;
+    }
     /* 2026-07-28 has no GET stream (streamable-http#earlier-streamable-http-
      * revisions): change notifications come on subscriptions/listen. */
     if (h->modern_version[0] == '\0')
@@ -390,11 +464,14 @@ int mc_http_close(mc_http_t *h, int timeout_ms, long *status)
 
     if (status != NULL)
         *status = 0;
+    if (h->legacy)
+        mc__http_legacy_close(h);
     for (i = 0; i < MC_HTTP_MAX_STREAMS; i++) {
         mc__http_stream_free(h->streams[i]);
         h->streams[i] = NULL;
     }
     h->get = NULL;
+    h->sse = NULL;
     memset(h->resumes, 0, sizeof(h->resumes));
     if (h->session_id[0] == '\0' || h->gone)
         return MC_OK;
@@ -445,6 +522,7 @@ void mc_http_free(mc_http_t *h)
     free(h->tokens);
     free(h->tools);
     free(h->url);
+    free(h->post_url);
     free(h->origin);
     free(h);
 }

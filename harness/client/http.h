@@ -34,11 +34,25 @@
 
 typedef struct mc_http mc_http_t;
 
+/* Which HTTP transport a client speaks. */
+typedef enum mc_http_transport {
+    /* Streamable HTTP; when the server answers the initialize POST with 404
+     * or 405, the HTTP+SSE transport of 2024-11-05 at the same URL (the
+     * backwards compatibility procedure of the 2025-03-26 transports page). */
+    MC_HTTP_TRANSPORT_AUTO = 0,
+    MC_HTTP_TRANSPORT_STREAMABLE, /* Streamable HTTP only */
+    MC_HTTP_TRANSPORT_SSE         /* HTTP+SSE only: GET the URL, POST to its endpoint event */
+} mc_http_transport_t;
+
 typedef struct mc_http_opts {
-    const char *url;    /* the MCP endpoint, http://HOST:PORT/PATH */
+    const char *url;    /* the MCP endpoint, http://HOST:PORT/PATH (HTTP+SSE: the SSE endpoint) */
     const char *origin; /* an Origin header to send, or NULL for none */
     int get_stream;     /* open the GET stream once the session is initialized */
     int allow_remote;   /* allow a host that is not a loopback address */
+    mc_http_transport_t transport;
+    int sse_if_offered; /* SSE: a GET of the URL not answered with an SSE stream means the
+                           server does not offer HTTP+SSE there (mc_http_sse_absent), not
+                           that it broke a rule of it */
 } mc_http_opts_t;
 
 /* One observation about the HTTP rules. */
@@ -71,6 +85,14 @@ const char *mc_http_session_id(const mc_http_t *h);
 
 /* The protocol version the transport sends in MCP-Protocol-Version, or "". */
 const char *mc_http_protocol_version(const mc_http_t *h);
+
+/* The transport in use: "streamable-http", "http+sse", or "auto" while
+ * nothing was sent yet. */
+const char *mc_http_transport_name(const mc_http_t *h);
+
+/* True when the HTTP+SSE transport was tried with sse_if_offered and the
+ * GET of the URL got no SSE stream: the server does not offer it there. */
+int mc_http_sse_absent(const mc_http_t *h);
 
 /* The first transport-level failure (connection refused, not HTTP, ...),
  * or NULL when there was none. */

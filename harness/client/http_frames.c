@@ -131,7 +131,10 @@ int mc__http_push_frame(mc_http_t *h, stream_t *s, mc_frame_kind_t kind, const c
             q->f.flags |= MC_FRAME_F_NUL;
         h->q_bytes += len;
     }
-    n = snprintf(q->meta, sizeof(q->meta), "%s#%u %ld %s", s->kind == ST_GET ? "GET" : "POST",
+    /* The HTTP+SSE stream is "SSE#n": it carries every message of its
+     * session, as stdout does, and is no GET stream of Streamable HTTP. */
+    n = snprintf(q->meta, sizeof(q->meta), "%s#%u %ld %s",
+                 s->legacy_sse ? "SSE" : s->kind == ST_GET ? "GET" : "POST",
                  s->num, s->status, s->ctype[0] ? s->ctype : "(no content type)");
     if (n > 0 && (size_t)n < sizeof(q->meta) && s->resume_of != 0)
         n += snprintf(q->meta + n, sizeof(q->meta) - (size_t)n, " resumes=POST#%u", s->resume_of);
@@ -281,6 +284,8 @@ int mc__http_on_sse_event(void *ctx, const mc_sse_event_t *ev)
     stream_t *s = ctx;
     mc_http_t *h = s->h;
 
+    if (s->legacy_sse)
+        return mc__http_legacy_event(h, s, ev);
     if (!s->first_event) {
         s->first_event = 1;
         s->primed = ev->has_id && ev->id[0] != '\0' && ev->has_data && ev->data_len == 0;

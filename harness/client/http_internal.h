@@ -35,6 +35,7 @@ typedef struct stream {
     int carries_request;    /* the POST body expects an answer: a JSON-RPC request, or
                                malformed input (anything but a notification or response) */
     int malformed;          /* ... the body is no valid JSON-RPC message at all */
+    int single;             /* ... the body is one well-formed JSON-RPC message (an object) */
     int id_unkept;          /* ... a valid id past MC_HTTP_MAX_REQ_ID (req_id is "") */
     int token_unkept;       /* ... a progressToken past MC_HTTP_MAX_REQ_ID (req_token
                                is ""): its progress cannot be told from another's */
@@ -74,6 +75,7 @@ typedef struct stream {
     unsigned resume_of;     /* a resumption (GET with Last-Event-ID) of POST#resume_of, or 0 */
     int answered;           /* the response to req_id arrived on this stream */
     unsigned new_events;    /* events with a message not delivered before */
+    int legacy_sse;         /* the SSE stream of the HTTP+SSE transport */
     char last_id_in[MC_SSE_MAX_ID + 1]; /* a resumption: the Last-Event-ID it sent */
     long retry_in;          /* a resumption: the retry in force when it started, -1 none */
     int attempts_in;        /* a resumption: its attempt number */
@@ -157,7 +159,38 @@ struct mc_http {
     /* the requestId of the last MC_HTTP_MAX_CANCELLED cancellations, compact JSON */
     char cancelled[MC_HTTP_MAX_CANCELLED][MC_HTTP_MAX_REQ_ID + 1];
     unsigned cancelled_next;
+    /* HTTP+SSE (2024-11-05) */
+    mc_http_transport_t transport; /* as asked */
+    int legacy;             /* the HTTP+SSE transport is in use */
+    int decided;            /* AUTO: the first initialize POST told which transport */
+    stream_t *sse;          /* its SSE stream, NULL once it ended */
+    char *post_url;         /* the endpoint event's URI, resolved; NULL until it came */
+    int endpoint_judged;    /* the first event of the SSE stream was judged */
+    int sse_if_offered;     /* see mc_http_opts_t */
+    int sse_absent;         /* ... and the GET got no SSE stream */
+    int fell_back;          /* AUTO: HTTP+SSE after a 404/405 to the initialize POST */
+    int endpoint_bad;       /* the endpoint event named no usable URI: not followed */
+    char probe_id[MC_HTTP_MAX_REQ_ID + 1]; /* the first initialize POSTed to the endpoint */
+    int probe_state;        /* 0 none, 1 accepted (2xx), 2 its response came on the stream */
 };
+
+/* ---- http_legacy.c: the HTTP+SSE transport of 2024-11-05 ---- */
+
+/* Opens the SSE stream of the HTTP+SSE transport at h->url and waits (up to
+ * deadline_ms and MC_HTTP_SSE_ENDPOINT_WAIT_MS) for its endpoint event.
+ * Returns MC_OK once h->post_url is known, else MC_EEXITED (h->failure says
+ * why; the finding is recorded). */
+int mc__http_legacy_connect(mc_http_t *h, int64_t deadline_ms);
+/* The SSE event callback of the HTTP+SSE stream. Always returns 0. */
+int mc__http_legacy_event(mc_http_t *h, stream_t *s, const mc_sse_event_t *ev);
+/* Judges and records a finished transfer of the HTTP+SSE transport. */
+void mc__http_legacy_finished(mc_http_t *h, stream_t *s);
+/* Judges what the session's end shows: a request accepted but never answered on the stream. */
+void mc__http_legacy_close(mc_http_t *h);
+/* Resolves the URI reference ref against base (both http://); refuses one of
+ * another origin (scheme, host, port). Returns a new string or NULL with the
+ * reason in why. */
+char *mc__http_resolve_same_origin(const char *base, const char *ref, char *why, size_t cap);
 
 /* ---- http_headers.c: 2026-07-28 request metadata ---- */
 

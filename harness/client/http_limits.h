@@ -80,6 +80,11 @@
  * annotations per tool, the deepest chain of properties keys followed to
  * one and the longest name part or key, and the longest value mirrored
  * into a header (a longer one is not sent). */
+/* HTTP+SSE: how long the client waits for the first event of the SSE
+ * stream (the endpoint event) after it opened it (a hang budget). */
+#define MC_HTTP_SSE_ENDPOINT_WAIT_MS 5000
+/* HTTP+SSE: the longest endpoint URI taken from the endpoint event. */
+#define MC_HTTP_MAX_ENDPOINT_URL 2048u
 #define MC_HTTP_MAX_TOOLS 64
 #define MC_HTTP_MAX_TOOL_PARAMS 8
 #define MC_HTTP_MAX_PARAM_DEPTH 4

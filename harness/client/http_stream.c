@@ -51,7 +51,7 @@ static void adopt_session_id(mc_http_t *h, stream_t *s)
     /* 2026-07-28 has no sessions (streamable-http#earlier-streamable-http-
      * revisions): an id there is judged by http/stateless-no-session-id and
      * never adopted. */
-    if (s->session_id[0] == '\0' || h->session_id[0] != '\0' || s->kind == ST_DELETE ||
+    if (h->legacy || s->session_id[0] == '\0' || h->session_id[0] != '\0' || s->kind == ST_DELETE ||
         mc__http_stateless(h, s))
         return;
     for (i = 0; s->session_id[i]; i++)
@@ -224,7 +224,8 @@ stream_t *mc__http_stream_start(mc_http_t *h, stream_kind_t kind, const char *bo
             add_header(s, "Content-Type", "application/json") != 0)
             goto fail;
     }
-    modern = kind == ST_POST ? mc__http_metadata_headers(h, body, len, &s->hdrs) : 0;
+    modern = kind == ST_POST && !h->legacy ? mc__http_metadata_headers(h, body, len, &s->hdrs)
+                                           : 0;
     if (modern < 0)
         goto fail;
     s->modern = modern;
@@ -241,7 +242,9 @@ stream_t *mc__http_stream_start(mc_http_t *h, stream_kind_t kind, const char *bo
     /* No "Expect: 100-continue" wait on large bodies. */
     if (add_header(s, "Expect:", NULL) != 0)
         goto fail;
-    curl_easy_setopt(s->easy, CURLOPT_URL, h->url);
+    /* HTTP+SSE: messages go to the endpoint the SSE stream named. */
+    curl_easy_setopt(s->easy, CURLOPT_URL,
+                     kind == ST_POST && h->post_url != NULL ? h->post_url : h->url);
     curl_easy_setopt(s->easy, CURLOPT_HTTPHEADER, s->hdrs);
     curl_easy_setopt(s->easy, CURLOPT_HEADERFUNCTION, on_header);
     curl_easy_setopt(s->easy, CURLOPT_HEADERDATA, s);
@@ -454,6 +457,10 @@ static void judge_stream_end(mc_http_t *h, const stream_t *s)
 /* Judges and records a finished transfer; queues a JSON body's message. */
 static void stream_finished(mc_http_t *h, stream_t *s)
 {
+    if (h->legacy) {
+        mc__http_legacy_finished(h, s);
+        return;
+    }
     if (s->header_overflow || (s->result != CURLE_OK && (s->status == 0 || !s->headers_done))) {
         const char *why = s->header_overflow ? "the response headers exceeded 64 KiB"
                                              : curl_easy_strerror(s->result);

@@ -301,6 +301,34 @@ static const mc_check_def_t http_checks[] = {
                        "(a parameter without a type included), or reached through anything but "
                        "properties keys fails, and the harness then mirrors none of the tool's "
                        "parameters, as a client rejects such a tool."},
+    {.check = "http/sse-endpoint-event",
+     .level = MC_LEVEL_MUST,
+     .quote = "When a client connects, the server MUST send an endpoint event containing a URI "
+              "for the client to use for sending messages.",
+     .refs = {REF(MC_VN_2024_11_05, "basic/transports#security-warning"), {.version = NULL}},
+     .interpretation = "Judged when a run speaks the HTTP+SSE transport (mcpcheck run --url "
+                       "--transport sse, or a 2024-11-05 run over HTTP, or a server that answers "
+                       "the initialize POST with 404 or 405): the first event of the SSE stream "
+                       "the client opens with GET must be of type endpoint, within "
+                       "MC_HTTP_SSE_ENDPOINT_WAIT_MS, and its data a URI reference of the URL's "
+                       "own origin (one of another origin is refused, never followed). Not made "
+                       "over stdio or Streamable HTTP."},
+    {.check = "http/sse-two-endpoints",
+     .level = MC_LEVEL_MUST,
+     .quote = "The server MUST provide two endpoints:",
+     .refs = {REF(MC_VN_2024_11_05, "basic/transports#security-warning"), {.version = NULL}},
+     .interpretation = "The sentence's list names an SSE endpoint that the client connects to "
+                       "and receives messages from, and an HTTP POST endpoint it sends messages "
+                       "to. Judged over the HTTP+SSE transport: with --transport sse the GET of "
+                       "the URL must open an SSE stream (2xx, text/event-stream; under the "
+                       "default transport a URL without one offers no HTTP+SSE and its "
+                       "2024-11-05 runs are SKIP); every well-formed message POSTed to the "
+                       "endpoint URI must be accepted with a 2xx status, and the response to "
+                       "the first initialize POSTed there must come as a message event on the "
+                       "SSE stream before the session ends. Malformed input and batches the "
+                       "harness sends on purpose are left to the JSON-RPC checks, however the "
+                       "endpoint refuses them. Not made over stdio or Streamable "
+                       "HTTP."},
 };
 
 const mc_check_def_t *mc__builtin_http_at(size_t i)

@@ -132,6 +132,12 @@ static void judge_http(mc_replay_t *rp, json_object *facts, const mc_wire_info_t
     if (stream == NULL)
         return;
     rp->http_frames++;
+    /* The HTTP+SSE transport of 2024-11-05 (stream "SSE#n") has none of
+     * these rules. */
+    if (strncmp(stream, "SSE#", 4) == 0) {
+        rp->sse_frames++;
+        return;
+    }
     if (w->stateless || mc_version_has(rp->j.version, MC_VF_STATELESS))
         return;
     if (info->is_line && strncmp(stream, "GET#", 4) == 0 && resumes == NULL &&

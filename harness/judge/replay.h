@@ -42,6 +42,7 @@ typedef struct mc_replay {
     size_t skipped;           /* read-only: messages kept truncated, not judged */
     size_t notes;             /* read-only: transport notes */
     size_t http_frames;       /* read-only: messages recorded with HTTP facts */
+    size_t sse_frames;        /* read-only: ... of them, on the HTTP+SSE transport's stream */
     uint64_t *seq_line;       /* private: pairs (seq, file line) */
     size_t n_seq, cap_seq;    /* private */
     mc_replay_event_id_t *ids; /* private: ring of MC_REPLAY_MAX_EVENT_IDS */

@@ -306,6 +306,8 @@ static const rs_bug_catch_t rs_catches[] = {
     {"requestor-related-task-meta", "tasks/requestor/no-related-meta",
      "tasks/requestor-polls,tasks/requestor-input-required"},
     {"requestor-cursor-modified", "tasks/requestor/cursor-opaque", "tasks/requestor-cursor"},
+    {"http-legacy-endpoint-not-first", "http/sse-endpoint-event", "lifecycle/ping"},
+    {"http-legacy-notification-refused", "http/sse-two-endpoints", "lifecycle/ping"},
 };
 
 static const rs_bug_catch_t *find(const char *name)

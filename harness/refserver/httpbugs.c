@@ -50,6 +50,14 @@ void mc_refserver_http_list_bugs(void (*fn)(void *ctx, const char *line), void *
             fn(ctx, line);
             continue;
         }
+        if (strncmp(g_bugs[i].desc, MC_VN_2024_11_05, strlen(MC_VN_2024_11_05)) == 0) {
+            /* The HTTP+SSE transport, on the page of the version it belongs to. */
+            snprintf(line, sizeof(line), "%s\t%s\t%s\t%s/basic/transports#security-warning\t%s\t%s",
+                     g_bugs[i].id, g_bugs[i].level, g_bugs[i].desc, MC_VN_2024_11_05,
+                     mc__rs_switch_catchers(g_bugs[i].id), mc__rs_switch_where(g_bugs[i].id));
+            fn(ctx, line);
+            continue;
+        }
         snprintf(line, sizeof(line), "%s\t%s\t%s\t%s/basic/transports#%s\t%s\t%s", g_bugs[i].id,
                  g_bugs[i].level, g_bugs[i].desc, MC_VERSION_BASELINE,
                  strstr(g_bugs[i].id, "resume") != NULL || strstr(g_bugs[i].id, "event-id")

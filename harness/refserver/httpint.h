@@ -97,6 +97,8 @@ typedef struct hs_stream {
 struct hs_sess {
     int used, deleted;
     int stateless;         /* the one session-less handler of 2026-07-28 (httpmodern.c) */
+    int legacy;            /* a session of the HTTP+SSE transport (httplegacy.c): every
+                              message goes out on its GET stream */
     char id[48];
     mc_refserver_t *rs;
     hs_stream_t *streams;
@@ -222,5 +224,19 @@ void mc__hs_drop_call(hs_sess_t *se, hs_stream_t *s, const hs_req_t *rq);
  * subscription id of a listen notification): a new string (*out_len its
  * length), or NULL when nothing changes. */
 char *mc__hs_modern_restore(const hs_stream_t *t, const char *line, size_t len, size_t *out_len);
+
+/* ---- httplegacy.c: the HTTP+SSE transport of 2024-11-05 ---- */
+
+/* A GET of the endpoint without a session id: a new session of the
+ * HTTP+SSE transport, answered with its SSE stream, whose first event is
+ * the endpoint event naming the URI to POST to. */
+enum MHD_Result mc__hs_legacy_get(hs_t *hs, struct MHD_Connection *c);
+/* A POST to the URI of an endpoint event (the endpoint with ?sessionId=):
+ * the message goes to that session's handler, 202 Accepted; its answers go
+ * out on the session's SSE stream. */
+enum MHD_Result mc__hs_legacy_post(hs_t *hs, struct MHD_Connection *c, hs_req_t *rq,
+                                   const char *session);
+/* Sends an emitted message of a legacy session on its SSE stream. */
+void mc__hs_legacy_emit(hs_t *hs, hs_sess_t *se, const char *line, size_t len);
 
 #endif /* MC_REFSERVER_HTTPINT_H */

@@ -510,8 +510,22 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Mcp-Session-Id") != NULL)
         /* The switch: no version assumed for a request without the header. */
         return answer_error(c, 400, -32600, "the MCP-Protocol-Version header is missing");
+    if (strcmp(method, "POST") == 0 &&
+        MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Mcp-Session-Id") == NULL &&
+        MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "sessionId") != NULL)
+        return mc__hs_legacy_post(hs, c, rq,
+                                  MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND,
+                                                              "sessionId"));
     if (strcmp(method, "POST") == 0)
         return do_post(hs, c, rq);
+    /* A GET without a session id and without a protocol version header is a
+     * client of the HTTP+SSE transport opening its stream (not with the
+     * switch whose server serves no client older than 2025-06-18). */
+    if (strcmp(method, "GET") == 0 && pv == NULL &&
+        hs->bug != RS_HTTP_BUG_VERSION_HEADER_OPTIONAL &&
+        MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Mcp-Session-Id") == NULL &&
+        MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Last-Event-ID") == NULL)
+        return mc__hs_legacy_get(hs, c);
     if (strcmp(method, "GET") == 0)
         return do_get(hs, c);
     if (strcmp(method, "DELETE") == 0)

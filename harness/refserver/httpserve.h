@@ -116,7 +116,13 @@
     XX(DISCONNECT_CANCELS, "http-disconnect-cancels", "SHOULD",                                  \
        "a tools/call answered on an SSE stream is cancelled once the stream's first messages "   \
        "are out, as if its connection had been dropped, and the stream ends without the "      \
-       "response")
+       "response")                                                                               \
+    XX(LEGACY_ENDPOINT_NOT_FIRST, "http-legacy-endpoint-not-first", "MUST",                      \
+       "2024-11-05 HTTP+SSE: the SSE stream starts with a message event (a log notification); "  \
+       "the endpoint event comes second")                                                        \
+    XX(LEGACY_NOTIFICATION_REFUSED, "http-legacy-notification-refused", "MUST",                  \
+       "2024-11-05 HTTP+SSE: a notification POSTed to the endpoint event's URI gets 400 (the "   \
+       "endpoint takes requests only)")
 
 typedef enum rs_http_bug {
     RS_HTTP_BUG_NONE = 0,

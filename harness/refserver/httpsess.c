@@ -286,9 +286,9 @@ static void emit_to(hs_t *hs, hs_sess_t *se, hs_stream_t *t, const char *line, s
     free(own);
 }
 
-void mc__hs_on_emit(void *ctx, const char *line, size_t len)
+/* Sends a message of a Streamable HTTP session on the stream it belongs to. */
+static void emit_streamable(hs_sess_t *se, const char *line, size_t len)
 {
-    hs_sess_t *se = ctx;
     hs_t *hs = mc__hs_g;
     json_object *o, *id = NULL;
     hs_stream_t *s, *target = NULL, *get = NULL;
@@ -403,6 +403,18 @@ void mc__hs_on_emit(void *ctx, const char *line, size_t len)
             se->backlog[se->bl_n++] = c;
         }
     }
+}
+
+void mc__hs_on_emit(void *ctx, const char *line, size_t len)
+{
+    hs_sess_t *se = ctx;
+
+    while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+        len--;
+    if (se->legacy)
+        mc__hs_legacy_emit(mc__hs_g, se, line, len);
+    else
+        emit_streamable(se, line, len);
 }
 
 /* --- sessions ------------------------------------------------------------ */

@@ -264,7 +264,10 @@ static const mc_opt_t refserver_opts[] = {
                      "listening it prints one line on stdout: \"mcpcheck-refserver: listening "
                      "on http://HOST:PORT/mcp\" and it runs until SIGTERM or SIGINT. SSE events "
                      "carry ids unique in the session; GET with Last-Event-ID resumes a stream "
-                     "(its later events are replayed, then it goes on)"),
+                     "(its later events are replayed, then it goes on). The HTTP+SSE transport "
+                     "of 2024-11-05 is served on the same path: a GET without Mcp-Session-Id "
+                     "and MCP-Protocol-Version opens its stream, whose endpoint event names "
+                     "/mcp?sessionId=ID for the POSTs"),
     MC_OPTION_FLAG(T, sse_poll, "sse-poll", 0,
                    "with --http: from 2025-11-25, each SSE answer to a POST starts with a "
                    "priming event (id, retry, empty data) and its connection closes after what "

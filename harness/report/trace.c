@@ -11,9 +11,9 @@
  * Over Streamable HTTP a message received carries its HTTP facts beside it,
  * "http": {"stream": "POST#5", "status": 200, "content_type": "...",
  * "session": "...", "event_id": "...", "resumes": "POST#3"} (the members the
- * transport knew), and the transport's notes about exchanges, and the
- * requests of "http" steps made outside the session, are records with
- * "dir": "note".
+ * transport knew; over HTTP+SSE the stream is "SSE#1"), and the transport's
+ * notes about exchanges, and the requests of "http" steps made outside the
+ * session, are records with "dir": "note".
  * `mcpcheck validate --trace FILE` judges such a file offline.
  */
 #include <dirent.h>
@@ -104,7 +104,8 @@ json_object *mc_report_http_facts(const char *facts, size_t n)
         return NULL;
     sl = (size_t)(sp - facts);
     if (sl >= sizeof(stream) || !((sl > 5 && memcmp(facts, "POST#", 5) == 0) ||
-                                  (sl > 4 && memcmp(facts, "GET#", 4) == 0)))
+                                  (sl > 4 && memcmp(facts, "GET#", 4) == 0) ||
+                                  (sl > 4 && memcmp(facts, "SSE#", 4) == 0)))
         return NULL;
     memcpy(stream, facts, sl);
     stream[sl] = '\0';

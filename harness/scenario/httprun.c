@@ -24,8 +24,16 @@ const mc_check_def_t *mc_httprun_check(const char *id)
     return mc_builtin_http_check(id);
 }
 
-int mc_httprun_start(mc_httprun_t *hr, const mc_runner_opts_t *o, mc_link_t *link,
-                     mc_errbuf_t *eb)
+int mc_httprun_transport(const mc_runner_opts_t *o, const char *version)
+{
+    if (o->http_transport == MC_HTTP_TRANSPORT_AUTO && version != NULL &&
+        mc_version_missing(version, MC_VF_STREAMABLE_HTTP) != 0)
+        return MC_HTTP_TRANSPORT_SSE;
+    return o->http_transport;
+}
+
+int mc_httprun_start(mc_httprun_t *hr, const mc_runner_opts_t *o, const char *version,
+                     mc_link_t *link, mc_errbuf_t *eb)
 {
     mc_http_opts_t ho;
     const char *url = o->url;
@@ -48,6 +56,11 @@ int mc_httprun_start(mc_httprun_t *hr, const mc_runner_opts_t *o, mc_link_t *lin
     ho.url = hr->url;
     ho.get_stream = 1;
     ho.allow_remote = o->allow_remote;
+    ho.transport = (mc_http_transport_t)mc_httprun_transport(o, version);
+    /* AUTO at a version whose only HTTP transport is HTTP+SSE: a server that
+     * does not offer it there (a Streamable HTTP server) is not judged by it. */
+    ho.sse_if_offered = o->http_transport == MC_HTTP_TRANSPORT_AUTO &&
+                        ho.transport == MC_HTTP_TRANSPORT_SSE;
     hr->http = mc_http_new(&ho, eb);
     if (hr->http == NULL) {
         mc_http_target_stop(&hr->tgt, MC_SHUTDOWN_TERM_GRACE_MS, NULL, 0);
@@ -85,6 +98,12 @@ void mc_httprun_finish(mc_httprun_t *hr, mc_scenario_result_t *res, uint64_t seq
         if (mc_http_close(hr->http, MC_HTTP_DELETE_TIMEOUT_MS, &st) == MC_OK && st != 0) {
             char line[120];
             int n = snprintf(line, sizeof(line), "(http: DELETE -> %ld)", st);
+            mc_sresult_tx(res, seq, t_ms, 0, line, n > 0 ? (size_t)n : 0);
+        }
+        {
+            char line[80];
+            int n = snprintf(line, sizeof(line), "(http: transport %s)",
+                             mc_http_transport_name(hr->http));
             mc_sresult_tx(res, seq, t_ms, 0, line, n > 0 ? (size_t)n : 0);
         }
         mc_httprun_notes(hr, res, seq, t_ms);

@@ -31,8 +31,12 @@ const mc_check_def_t *mc_httprun_check(const char *id);
  * o->fresh_process is set) and the transport for o->url. Returns MC_OK and a
  * link, or an error with eb filled (nothing left running).
  */
-int mc_httprun_start(mc_httprun_t *hr, const mc_runner_opts_t *o, mc_link_t *link,
-                     mc_errbuf_t *eb);
+int mc_httprun_start(mc_httprun_t *hr, const mc_runner_opts_t *o, const char *version,
+                     mc_link_t *link, mc_errbuf_t *eb);
+
+/* The HTTP transport a run over o->url speaks at version: the one asked
+ * for, and with AUTO, HTTP+SSE at a version without Streamable HTTP. */
+int mc_httprun_transport(const mc_runner_opts_t *o, const char *version);
 
 /* Moves the transport's pending notes into the transcript at seq. */
 void mc_httprun_notes(mc_httprun_t *hr, mc_scenario_result_t *res, uint64_t seq, int64_t t_ms);

@@ -369,9 +369,18 @@ static int gate_before_start(rctx_t *c, const char *want_version)
         mc_sresult_set(c->res, MC_SKIP, "the scenario is for the %s transport", tr);
         return -1;
     }
-    if (c->o->url != NULL && mc_version_missing(want_version, MC_VF_STREAMABLE_HTTP) != 0) {
+    if (c->o->url != NULL && mc_version_missing(want_version, MC_VF_STREAMABLE_HTTP) != 0 &&
+        c->o->http_transport == MC_HTTP_TRANSPORT_STREAMABLE) {
         mc_sresult_set(c->res, MC_SKIP, "%s lacks %s (its HTTP transport was HTTP+SSE)",
                        want_version, mc_version_feature_what(MC_VF_STREAMABLE_HTTP));
+        return -1;
+    }
+    /* The transport scenarios hold the rules of Streamable HTTP. */
+    if (c->o->url != NULL && tr != NULL && strcmp(tr, "http") == 0 &&
+        mc_httprun_transport(c->o, want_version) == MC_HTTP_TRANSPORT_SSE) {
+        mc_sresult_set(c->res, MC_SKIP,
+                       "the scenario is for Streamable HTTP; this run speaks HTTP+SSE at %s",
+                       want_version);
         return -1;
     }
     /* A scenario that sends stateless requests itself, to a server the

@@ -119,6 +119,8 @@ typedef struct mc_runner_opts {
     int fresh_process;       /* start argv for every scenario: over HTTP (see url); over stdio,
                                 the suite then keeps no target between runs (mc_runner_hold_t) */
     int allow_remote;        /* HTTP: allow a host that is not a loopback address */
+    int http_transport;      /* HTTP: an mc_http_transport_t (client/http.h); AUTO speaks
+                                HTTP+SSE at a version without Streamable HTTP (2024-11-05) */
 } mc_runner_opts_t;
 
 /* Runs one kept target process serves at most (mc_runner_hold_t) before

@@ -66,6 +66,14 @@ void mc__runner_target_gone(rctx_t *c, int rc, const char *doing)
     if (c->dead)
         return;
     c->dead = 1;
+    if (c->http_on && mc_http_sse_absent(c->http.http)) {
+        mc_sresult_set(c->res, MC_SKIP,
+                       "the server offers no HTTP+SSE transport, the HTTP transport of %s, at "
+                       "the URL: %s",
+                       c->version,
+                       mc_http_failure(c->http.http) ? mc_http_failure(c->http.http) : "");
+        return;
+    }
     if (c->http_on) {
         char why[300];
         mc_http_describe(c->http.http, why, sizeof(why));
@@ -356,7 +364,7 @@ int mc__runner_start(rctx_t *c, int *rc)
     mc_errbuf_clear(&eb);
     if (c->o->url != NULL) {
         mc_link_t hl;
-        if (mc_httprun_start(&c->http, c->o, &hl, &eb) != MC_OK) {
+        if (mc_httprun_start(&c->http, c->o, c->version, &hl, &eb) != MC_OK) {
             mc_sresult_set(c->res, MC_ERROR, "%s", eb.msg);
             return -1;
         }
@@ -470,6 +478,16 @@ static int initialize(rctx_t *c, const char *want_version)
     mc__runner_drain(c);
     if (c->probe != NULL)
         probe_outcome(c, rc, want_version, startup, &eb);
+    if (rc != MC_OK && c->http_on && mc_http_sse_absent(c->http.http)) {
+        /* The version's HTTP transport is not offered at the URL. */
+        if (c->probe != NULL)
+            c->probe->outcome = MC_PROBE_REFUSED;
+        mc_sresult_set(c->res, MC_SKIP, "the server offers no HTTP+SSE transport, the HTTP "
+                                        "transport of %s, at the URL: %s",
+                       want_version, mc_http_failure(c->http.http) ? mc_http_failure(c->http.http)
+                                                                   : "");
+        return -1;
+    }
     if (rc == MC_OK) {
         if (c->http_on)
             mc_http_after_handshake(c->http.http);
