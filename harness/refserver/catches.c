@@ -294,7 +294,8 @@ static const rs_bug_catch_t rs_catches[] = {
      "transport/protocol-version-missing"},
     {"http-sse-no-priming", "http/sse-priming-event", "progress/stops-after-response"},
     {"http-disconnect-cancels", "transport/http/disconnect-not-cancel",
-     "transport/disconnect-not-cancel"},
+     "transport/disconnect-not-cancel"},    {"initialize-error-no-versions", "lifecycle/version/initialize-error-names-versions",
+     "lifecycle/modern-only-initialize"},
 };
 
 static const rs_bug_catch_t *find(const char *name)

@@ -126,7 +126,8 @@ static const struct {
     /* Tool names are case-sensitive from 2025-11-25 on (server/tools#tool-names). */
     {RS_BUG_TOOL_NAME_CASE_FOLDED, 0, MC_V_2025_11_25},
     {RS_BUG_ELICIT_DECLINE_UNHANDLED, MC_VF_STATELESS, MC_V_2024_11_05},
-    {RS_BUG_INPUT_REQUEST_KEY_DUPLICATED, MC_VF_STATELESS, MC_V_2024_11_05},
+    {RS_BUG_INPUT_REQUEST_KEY_DUPLICATED, MC_VF_STATELESS, MC_V_2024_11_05},    /* The switched server speaks the stateless version only. */
+    {RS_BUG_INIT_ERROR_NO_VERSIONS, MC_VF_STATELESS, MC_V_2024_11_05},
 };
 
 /* Writes the versions bug concerns into buf, comma-separated. */

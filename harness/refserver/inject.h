@@ -452,6 +452,10 @@
     XX(COMPLETIONS_CAP_UNDECLARED, "completions-capability-undeclared", "MUST",                    \
        "the capabilities lack completions while completion/complete still completes",            \
        "2025-06-18/server/utilities/completion#capabilities")                                      \
+    XX(INIT_ERROR_NO_VERSIONS, "initialize-error-no-versions", "SHOULD",                           \
+       "the server speaks only 2026-07-28 (as with --modern-only), and its error to initialize "  \
+       "names no protocol version", "2026-07-28/basic/versioning#backward-compatibility-with-"    \
+       "initialization-based-versions")                                                            \
     /* behind protocol state: several distinct requests first */                                  \
     XX(SUB_AGAIN_NO_URI, "subscribe-again-update-no-uri", "MUST",                                  \
        "after subscribe, unsubscribe and subscribe again to a URI, its update has uri null",      \

@@ -220,6 +220,38 @@ void mc__rs_modern_decorate(mc_refserver_t *rs, json_object *result)
     mc__rs_put(rs, meta, META_SERVER, info);
 }
 
+void mc__rs_modern_only_initialize(mc_refserver_t *rs, json_object *id)
+{
+    json_object *data, *versions;
+    char text[RS_REFUSAL_TEXT_MAX];
+    size_t i, n;
+    int len;
+
+    if (rs_bug_on(rs, INIT_ERROR_NO_VERSIONS)) {
+        mc__rs_error(rs, id, MC_RPC_METHOD_NOT_FOUND, "method not found", NULL);
+        return;
+    }
+    /* initialize is no method of the stateless revision; the refusal names
+     * the versions a request may carry instead, in the message a legacy
+     * client shows and in data.supported as UnsupportedProtocolVersionError
+     * lists them (basic/versioning#backward-compatibility-with-initialization-
+     * based-versions). */
+    versions = modern_versions(rs, 0);
+    n = versions != NULL ? json_object_array_length(versions) : 0;
+    len = snprintf(text, sizeof(text), "initialize is not supported: this server speaks only the "
+                                       "protocol version%s ",
+                   n == 1 ? "" : "s");
+    for (i = 0; i < n && len > 0 && (size_t)len < sizeof(text); i++)
+        len += snprintf(text + len, sizeof(text) - (size_t)len, "%s%s", i > 0 ? ", " : "",
+                        json_object_get_string(json_object_array_get_idx(versions, i)));
+    if (len > 0 && (size_t)len < sizeof(text))
+        snprintf(text + len, sizeof(text) - (size_t)len,
+                 ", with the version in each request's _meta (see server/discover)");
+    data = json_object_new_object();
+    mc__rs_put(rs, data, "supported", versions);
+    mc__rs_error(rs, id, MC_RPC_METHOD_NOT_FOUND, text, data);
+}
+
 void mc__rs_discover(mc_refserver_t *rs, json_object *id, json_object *params)
 {
     json_object *res, *caps;

@@ -284,6 +284,7 @@ static void lint_raw(mc__lint_t *l, json_object *st, mc_step_t *s, const char *p
     mc__lint_want_type(l, st, "within", json_type_int, ptr, "a raw step");
     mc__lint_member(l, st, ptr, "assert", mc__lint_assertions);
     mc__lint_check_field(l, st, ptr);
+    mc__lint_member(l, st, ptr, "capture", mc__lint_capture);
 }
 
 /* True when v is a number or a non-empty array of them (of type t). */
@@ -412,7 +413,7 @@ static const char *const k_paginate[] = {"paginate",  "params",  "items",   "key
                                          "check",     "note",    NULL};
 static const char *const k_for_each[] = {"for_each", "as",   "steps", "max",
                                          "where",    "when", "note",  NULL};
-static const char *const k_raw[] = {"raw",   "expect", "expect_id", "assert",
+static const char *const k_raw[] = {"raw",   "expect", "expect_id", "assert", "capture",
                                     "check", "within", "note",      NULL};
 static const char *const k_sleep[] = {"sleep", "note", NULL};
 static const char *const k_http[] = {"http",       "message",      "body",   "headers",

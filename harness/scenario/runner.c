@@ -379,6 +379,25 @@ static int gate_before_start(rctx_t *c, const char *want_version)
                        want_version);
         return -1;
     }
+    /* A rule for a server of the stateless versions only: one the version
+     * probe saw speak a version with an initialize handshake (or could not
+     * tell) is of another kind, and the rule does not apply to it. */
+    if (sc->modern_only) {
+        const char *legacy = NULL;
+        for (i = 0; c->o->server_versions != NULL && c->o->server_versions[i] != NULL; i++)
+            if (legacy == NULL && mc_version_has(c->o->server_versions[i], MC_VF_INITIALIZE))
+                legacy = c->o->server_versions[i];
+        if (c->o->server_versions == NULL || legacy != NULL) {
+            mc_sresult_set(c->res, MC_SKIP,
+                           legacy != NULL
+                               ? "the rule binds a server of modern versions only, and this one "
+                                 "speaks %s through initialize too (the version probe)"
+                               : "the rule binds a server of modern versions only, and the "
+                                 "version probe could not tell which versions this one speaks%s",
+                           legacy != NULL ? legacy : "");
+            return -1;
+        }
+    }
     /* A scenario that does the lifecycle itself cannot have its roles
      * resolved against the live server before its steps: the profile
      * alone decides. */

@@ -48,6 +48,8 @@ typedef struct mc_scenario {
     json_object *answers;         /* borrowed: method -> answer, or NULL */
     const char *client_version;   /* borrowed: version to request instead of the run's */
     int manual_init;              /* the steps run the lifecycle themselves */
+    int modern_only;              /* "requires": {"era": "modern"}: only a server that speaks
+                                     no version with an initialize handshake */
     json_object *steps;           /* borrowed: the steps array, as written */
     mc_step_t *step_v;            /* owned: the steps, typed (step.h) */
     size_t n_steps;
