@@ -295,7 +295,8 @@ static const rs_bug_catch_t rs_catches[] = {
     {"http-sse-no-priming", "http/sse-priming-event", "progress/stops-after-response"},
     {"http-disconnect-cancels", "transport/http/disconnect-not-cancel",
      "transport/disconnect-not-cancel"},    {"initialize-error-no-versions", "lifecycle/version/initialize-error-names-versions",
-     "lifecycle/modern-only-initialize"},
+     "lifecycle/modern-only-initialize"},    {"client-info-changes-result", "lifecycle/meta/client-info-no-effect",
+     "lifecycle/client-info-*"},
 };
 
 static const rs_bug_catch_t *find(const char *name)

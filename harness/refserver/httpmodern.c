@@ -38,7 +38,7 @@
 #include "core/limits.h"
 #include "core/version.h"
 #include "refserver/httpint.h"
-#include "refserver/inject.h"
+#include "refserver/internal.h" /* inject.h, limits.h, the refusal of initialize */
 
 #define META_VERSION "io.modelcontextprotocol/protocolVersion"
 /* The Base64 form of a header value (#value-encoding). */
@@ -541,8 +541,10 @@ enum MHD_Result mc__hs_do_post_modern(hs_t *hs, struct MHD_Connection *c, hs_req
     const char *text = rq->body ? rq->body : "";
 
     body_read(text, rq->len, &b);
-    if (b.is_request && strcmp(b.method, "initialize") == 0) {
-        /* No handshake in this revision: the shared handler stays session-less. */
+    if (b.is_request && strcmp(b.method, "initialize") == 0 &&
+        !(hs->opts != NULL && hs->opts->modern_only)) {
+        /* No handshake in this revision: the shared handler stays session-less
+         * (a --modern-only one refuses it, naming its versions). */
         json_object_put(b.o);
         return send_error(c, 404, MC_RPC_METHOD_NOT_FOUND,
                           "initialize is not part of this protocol version", b.id, NULL);
@@ -558,6 +560,16 @@ enum MHD_Result mc__hs_do_post_modern(hs_t *hs, struct MHD_Connection *c, hs_req
         if (why[0] == '\0' && strcmp(b.method, "tools/call") == 0 &&
             hs->bug != RS_HTTP_BUG_PARAM_HEADER_IGNORED)
             check_params(c, b.params, hs->bug, why, sizeof(why));
+        if (why[0] != '\0' && hs->opts != NULL && hs->opts->modern_only &&
+            strcmp(b.method, "initialize") == 0) { /* naming the versions too (modern.c) */
+            char msg[RS_REFUSAL_TEXT_MAX];
+            enum MHD_Result rc;
+            snprintf(msg, sizeof(msg), "Header mismatch: %s", why);
+            rc = send_error(c, 400, MC_RPC_HEADER_MISMATCH, msg, b.id,
+                            mc__rs_modern_only_refusal(msg, sizeof(msg)));
+            json_object_put(b.o);
+            return rc;
+        }
         if (why[0] != '\0') {
             enum MHD_Result rc = mismatch(hs, c, b.id, why);
             json_object_put(b.o);

@@ -456,6 +456,9 @@
        "the server speaks only 2026-07-28 (as with --modern-only), and its error to initialize "  \
        "names no protocol version", "2026-07-28/basic/versioning#backward-compatibility-with-"    \
        "initialization-based-versions")                                                            \
+    XX(CLIENT_INFO_CHANGES_RESULT, "client-info-changes-result", "SHOULD",                         \
+       "at 2026-07-28 tools/list, prompts/list and resources/list are empty for a request whose "  \
+       "clientInfo is absent or names a client other than mcpcheck", "2026-07-28/basic#_meta")    \
     /* behind protocol state: several distinct requests first */                                  \
     XX(SUB_AGAIN_NO_URI, "subscribe-again-update-no-uri", "MUST",                                  \
        "after subscribe, unsubscribe and subscribe again to a URI, its update has uri null",      \

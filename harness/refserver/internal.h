@@ -331,6 +331,13 @@ int mc__rs_ir_serve(mc_refserver_t *rs, json_object *id, const char *name, int p
  * and in data.supported. */
 void mc__rs_modern_only_initialize(mc_refserver_t *rs, json_object *id);
 
+/* What a --modern-only server's refusal of initialize names: appends
+ * "; this server speaks only the protocol version V[, W...]" to text (a
+ * string in a buffer of n bytes, cut short when full) and returns the
+ * error's data, {"supported": [V, ...]} (a new reference; NULL when out of
+ * memory). */
+json_object *mc__rs_modern_only_refusal(char *text, size_t n);
+
 /* ---- lifecycle.c ---- */
 
 /* Answers initialize: negotiates the version, records client capabilities. */

@@ -193,7 +193,8 @@ static void load_requires(mc__lint_t *l, json_object *root_obj, mc_scenario_t *s
         s->requires_caps = caps;
     lint_features(l, mc_json_get(v, "features"), &s->features);
     era = mc_json_get(v, "era");
-    if (era != NULL && !(mc__lint_is_str(era) && strcmp(json_object_get_string(era), "modern") == 0))
+    if (era != NULL &&
+        !(mc__lint_is_str(era) && strcmp(json_object_get_string(era), "modern") == 0))
         mc__lint_problem(l, "/requires/era",
                          "\"era\" is \"modern\" (a server that speaks no version with an "
                          "initialize handshake)");
