@@ -137,13 +137,17 @@ enum MHD_Result mc__hs_unsupported_version(hs_t *hs, struct MHD_Connection *c,
 }
 
 /* The refusal of a request for its headers: 400 and HeaderMismatch (the
- * wrong-error switch: 200 and -32600). */
+ * wrong-error switch: 200 and -32600). A --modern-only server's refusal of
+ * initialize names the versions it speaks too (modern.c). */
 static enum MHD_Result mismatch(hs_t *hs, struct MHD_Connection *c, const char *id,
-                                const char *why)
+                                const char *method, const char *why)
 {
-    char msg[300];
+    char msg[RS_REFUSAL_TEXT_MAX];
 
     snprintf(msg, sizeof(msg), "Header mismatch: %s", why);
+    if (hs->opts != NULL && hs->opts->modern_only && strcmp(method, "initialize") == 0)
+        return send_error(c, 400, MC_RPC_HEADER_MISMATCH, msg, id,
+                          mc__rs_modern_only_refusal(msg, sizeof(msg)));
     if (hs->bug == RS_HTTP_BUG_HEADER_WRONG_ERROR)
         return send_error(c, 200, MC_RPC_INVALID_REQUEST, msg, id, NULL);
     return send_error(c, 400, MC_RPC_HEADER_MISMATCH, msg, id, NULL);
@@ -560,18 +564,8 @@ enum MHD_Result mc__hs_do_post_modern(hs_t *hs, struct MHD_Connection *c, hs_req
         if (why[0] == '\0' && strcmp(b.method, "tools/call") == 0 &&
             hs->bug != RS_HTTP_BUG_PARAM_HEADER_IGNORED)
             check_params(c, b.params, hs->bug, why, sizeof(why));
-        if (why[0] != '\0' && hs->opts != NULL && hs->opts->modern_only &&
-            strcmp(b.method, "initialize") == 0) { /* naming the versions too (modern.c) */
-            char msg[RS_REFUSAL_TEXT_MAX];
-            enum MHD_Result rc;
-            snprintf(msg, sizeof(msg), "Header mismatch: %s", why);
-            rc = send_error(c, 400, MC_RPC_HEADER_MISMATCH, msg, b.id,
-                            mc__rs_modern_only_refusal(msg, sizeof(msg)));
-            json_object_put(b.o);
-            return rc;
-        }
         if (why[0] != '\0') {
-            enum MHD_Result rc = mismatch(hs, c, b.id, why);
+            enum MHD_Result rc = mismatch(hs, c, b.id, b.method, why);
             json_object_put(b.o);
             return rc;
         }
