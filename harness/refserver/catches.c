@@ -297,6 +297,8 @@ static const rs_bug_catch_t rs_catches[] = {
      "transport/disconnect-not-cancel"},    {"initialize-error-no-versions", "lifecycle/version/initialize-error-names-versions",
      "lifecycle/modern-only-initialize"},    {"client-info-changes-result", "lifecycle/meta/client-info-no-effect",
      "lifecycle/client-info-*"},
+    {"cursor-process-bound", "lifecycle/stateless/no-same-connection",
+     "lifecycle/stateless-new-connection"},
 };
 
 static const rs_bug_catch_t *find(const char *name)

@@ -367,6 +367,15 @@ static void lint_sleep(mc__lint_t *l, json_object *st, mc_step_t *s, const char 
         mc__lint_problem(l, ptr, "\"sleep\" must be milliseconds between 0 and %d", MAX_SLEEP_MS);
 }
 
+static void lint_reconnect(mc__lint_t *l, json_object *st, mc_step_t *s, const char *ptr,
+                           int depth)
+{
+    (void)st;
+    (void)depth;
+    if (!s->u.reconnect.on)
+        mc__lint_problem(l, ptr, "\"reconnect\" must be true");
+}
+
 static void lint_await(mc__lint_t *l, json_object *st, mc_step_t *s, const char *ptr, int depth)
 {
     const char *var = s->u.await.var;
@@ -416,6 +425,7 @@ static const char *const k_for_each[] = {"for_each", "as",   "steps", "max",
 static const char *const k_raw[] = {"raw",   "expect", "expect_id", "assert", "capture",
                                     "check", "within", "note",      NULL};
 static const char *const k_sleep[] = {"sleep", "note", NULL};
+static const char *const k_reconnect[] = {"reconnect", "note", NULL};
 static const char *const k_http[] = {"http",       "message",      "body",   "headers",
                                      "session",    "delete_first", "status", "content_type",
                                      "empty_body", "within",       "events", "resume",
@@ -478,7 +488,7 @@ static void lint_step(mc__lint_t *l, json_object *st, const char *ptr, int depth
                              ? "unknown step kind: expected one of request, notify, "
                                "expect_notification, expect_no_notification, expect_request, "
                                "expect_no_request, answer, paginate, for_each, raw, sleep, "
-                               "await, value, http"
+                               "await, value, http, reconnect"
                              : "a step must have exactly one step kind");
         return;
     }

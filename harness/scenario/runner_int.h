@@ -149,6 +149,13 @@ int mc__runner_start(rctx_t *c, int *rc);
  * 0 to run the steps, -1 when the result already says why not. */
 int mc__runner_handshake(rctx_t *c, const char *want_version);
 
+/* A "reconnect" step: the messages still in flight are read, the session
+ * ends and its target stops (stdio: the server process; HTTP: the client's
+ * connections, and the server with --fresh-process), then a new target and
+ * session start, with the handshake again unless the scenario does its
+ * own. 0, or -1 with the result saying why the run cannot go on. */
+int mc__runner_reconnect(rctx_t *c);
+
 /* --- runner_expect.c: expectations --- */
 
 /* The check a step's outcome counts against: its "check", else the
