@@ -2,11 +2,12 @@
 """modern_only.py MCPCHECK REFSERVER SCENARIOS_DIR
 
 The reference server as a server of modern versions only
-(mcpcheck-refserver --modern-only): the scenarios run at 2026-07-28
-alone (the version probe finds no other), a strict run of the lifecycle scenarios exits 0 with no FAIL, WARN,
-NOT-VERIFIED or ERROR, the scenarios for such servers ("requires": {"era":
-"modern"}) pass instead of being skipped, and those pinning a version of
-the initialize era are skipped, not failed.
+(mcpcheck-refserver --modern-only): the scenarios run at 2026-07-28 alone
+(the version probe finds no other version), a strict run of the lifecycle
+scenarios exits 0 with no FAIL, WARN, NOT-VERIFIED or ERROR, the scenarios
+for such servers ("requires": {"era": "modern"}) pass instead of being
+skipped, and those pinning a version of the initialize era are skipped, not
+failed.
 """
 import json
 import os
