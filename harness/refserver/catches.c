@@ -308,6 +308,11 @@ static const rs_bug_catch_t rs_catches[] = {
     {"requestor-cursor-modified", "tasks/requestor/cursor-opaque", "tasks/requestor-cursor"},
     {"http-legacy-endpoint-not-first", "http/sse-endpoint-event", "lifecycle/ping"},
     {"http-legacy-notification-refused", "http/sse-two-endpoints", "lifecycle/ping"},
+     "transport/disconnect-not-cancel"},    {"initialize-error-no-versions", "lifecycle/version/initialize-error-names-versions",
+     "lifecycle/modern-only-initialize"},    {"client-info-changes-result", "lifecycle/meta/client-info-no-effect",
+     "lifecycle/client-info-*"},
+    {"cursor-process-bound", "lifecycle/stateless/no-same-connection",
+     "lifecycle/stateless-new-connection"},
 };
 
 static const rs_bug_catch_t *find(const char *name)

@@ -9,6 +9,7 @@
  * (2025-06-18/server/utilities/pagination#error-handling).
  */
 #include <string.h>
+#include <unistd.h>
 
 #include "core/hash.h"
 #include "refserver/internal.h"
@@ -19,11 +20,16 @@
 
 static const char b64url[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 
-/* FNV-1a over a fixed key and the first 8 record bytes. */
-static uint32_t cursor_check(const unsigned char *rec)
+/* FNV-1a over a fixed key and the first 8 record bytes: any process of the
+ * server takes the cursors of any other. The cursor-process-bound switch
+ * mixes in the process id, so that a cursor holds only in the process that
+ * issued it. */
+static uint32_t cursor_check(const mc_refserver_t *rs, const unsigned char *rec)
 {
     static const char key[] = "mcpcheck-refserver/cursor/v1";
-    return mc_fnv1a32(mc_fnv1a32(MC_FNV1A32_INIT, key, sizeof(key) - 1), rec, 8);
+    uint32_t h = mc_fnv1a32(mc_fnv1a32(MC_FNV1A32_INIT, key, sizeof(key) - 1), rec, 8);
+
+    return rs_bug_on(rs, CURSOR_PROCESS_BOUND) ? h ^ (uint32_t)getpid() : h;
 }
 
 /* Writes the cursor for (list, offset) into out (CURSOR_CHARS + 1 bytes). */
@@ -43,7 +49,7 @@ static void cursor_encode(mc_refserver_t *rs, rs_list_t list, size_t offset, cha
     rec[5] = (unsigned char)(off >> 16);
     rec[6] = (unsigned char)(off >> 8);
     rec[7] = (unsigned char)off;
-    chk = cursor_check(rec);
+    chk = cursor_check(rs, rec);
     rec[8] = (unsigned char)(chk >> 24);
     rec[9] = (unsigned char)(chk >> 16);
     rec[10] = (unsigned char)(chk >> 8);
@@ -96,7 +102,7 @@ static int cursor_decode(mc_refserver_t *rs, rs_list_t list, const char *s, size
         rec[o++] = (unsigned char)v;
     }
     chk = (uint32_t)rec[8] << 24 | (uint32_t)rec[9] << 16 | (uint32_t)rec[10] << 8 | rec[11];
-    if (rec[0] != CURSOR_MAGIC || chk != cursor_check(rec))
+    if (rec[0] != CURSOR_MAGIC || chk != cursor_check(rs, rec))
         return -1;
     if (rec[1] != (unsigned char)list && !rs_bug_on(rs, CURSOR_FOREIGN_ACCEPTED))
         return -1;

@@ -38,7 +38,7 @@
 #include "core/limits.h"
 #include "core/version.h"
 #include "refserver/httpint.h"
-#include "refserver/inject.h"
+#include "refserver/internal.h" /* inject.h, limits.h, the refusal of initialize */
 
 #define META_VERSION "io.modelcontextprotocol/protocolVersion"
 /* The Base64 form of a header value (#value-encoding). */
@@ -137,13 +137,17 @@ enum MHD_Result mc__hs_unsupported_version(hs_t *hs, struct MHD_Connection *c,
 }
 
 /* The refusal of a request for its headers: 400 and HeaderMismatch (the
- * wrong-error switch: 200 and -32600). */
+ * wrong-error switch: 200 and -32600). A --modern-only server's refusal of
+ * initialize names the versions it speaks too (modern.c). */
 static enum MHD_Result mismatch(hs_t *hs, struct MHD_Connection *c, const char *id,
-                                const char *why)
+                                const char *method, const char *why)
 {
-    char msg[300];
+    char msg[RS_REFUSAL_TEXT_MAX];
 
     snprintf(msg, sizeof(msg), "Header mismatch: %s", why);
+    if (hs->opts != NULL && hs->opts->modern_only && strcmp(method, "initialize") == 0)
+        return send_error(c, 400, MC_RPC_HEADER_MISMATCH, msg, id,
+                          mc__rs_modern_only_refusal(msg, sizeof(msg)));
     if (hs->bug == RS_HTTP_BUG_HEADER_WRONG_ERROR)
         return send_error(c, 200, MC_RPC_INVALID_REQUEST, msg, id, NULL);
     return send_error(c, 400, MC_RPC_HEADER_MISMATCH, msg, id, NULL);
@@ -541,8 +545,10 @@ enum MHD_Result mc__hs_do_post_modern(hs_t *hs, struct MHD_Connection *c, hs_req
     const char *text = rq->body ? rq->body : "";
 
     body_read(text, rq->len, &b);
-    if (b.is_request && strcmp(b.method, "initialize") == 0) {
-        /* No handshake in this revision: the shared handler stays session-less. */
+    if (b.is_request && strcmp(b.method, "initialize") == 0 &&
+        !(hs->opts != NULL && hs->opts->modern_only)) {
+        /* No handshake in this revision: the shared handler stays session-less
+         * (a --modern-only one refuses it, naming its versions). */
         json_object_put(b.o);
         return send_error(c, 404, MC_RPC_METHOD_NOT_FOUND,
                           "initialize is not part of this protocol version", b.id, NULL);
@@ -559,7 +565,7 @@ enum MHD_Result mc__hs_do_post_modern(hs_t *hs, struct MHD_Connection *c, hs_req
             hs->bug != RS_HTTP_BUG_PARAM_HEADER_IGNORED)
             check_params(c, b.params, hs->bug, why, sizeof(why));
         if (why[0] != '\0') {
-            enum MHD_Result rc = mismatch(hs, c, b.id, why);
+            enum MHD_Result rc = mismatch(hs, c, b.id, b.method, why);
             json_object_put(b.o);
             return rc;
         }

@@ -199,7 +199,10 @@ static enum MHD_Result do_post(hs_t *hs, struct MHD_Connection *c, hs_req_t *rq)
     if (!accepts(acc, "application/json") || !accepts(acc, "text/event-stream"))
         return answer_error(c, 406,  -32600,
                             "Accept must list application/json and text/event-stream");
-    if (mc__hs_modern_wants(MHD_lookup_connection_value(c, MHD_HEADER_KIND, "MCP-Protocol-Version"),
+    /* A server of the stateless versions only (--modern-only) serves every
+     * POST as one of that revision: no initialize, no session. */
+    if ((hs->opts != NULL && hs->opts->modern_only) ||
+        mc__hs_modern_wants(MHD_lookup_connection_value(c, MHD_HEADER_KIND, "MCP-Protocol-Version"),
                             sid, rq->body ? rq->body : "", rq->len))
         return mc__hs_do_post_modern(hs, c, rq,
                                      MHD_lookup_connection_value(c, MHD_HEADER_KIND,

@@ -134,6 +134,10 @@ static const struct {
     {RS_BUG_INPUT_REQUEST_KEY_DUPLICATED, MC_VF_STATELESS, MC_V_2024_11_05},
     /* The schema dialect's recommendation is written from 2025-11-25 on (basic#schema-dialect). */
     {RS_BUG_TOOL_SCHEMA_DRAFT07, 0, MC_V_2025_11_25},
+    /* The switched server speaks the stateless version only. */
+    {RS_BUG_INIT_ERROR_NO_VERSIONS, MC_VF_STATELESS, MC_V_2024_11_05},
+    {RS_BUG_CLIENT_INFO_CHANGES_RESULT, MC_VF_STATELESS, MC_V_2024_11_05},
+    {RS_BUG_CURSOR_PROCESS_BOUND, MC_VF_STATELESS, MC_V_2024_11_05},
 };
 
 /* Writes the versions bug concerns into buf, comma-separated. */

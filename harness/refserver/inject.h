@@ -474,6 +474,16 @@
     XX(COMPLETIONS_CAP_UNDECLARED, "completions-capability-undeclared", "MUST",                    \
        "the capabilities lack completions while completion/complete still completes",            \
        "2025-06-18/server/utilities/completion#capabilities")                                      \
+    XX(INIT_ERROR_NO_VERSIONS, "initialize-error-no-versions", "SHOULD",                           \
+       "the server speaks only 2026-07-28 (as with --modern-only), and its error to initialize "  \
+       "names no protocol version", "2026-07-28/basic/versioning#backward-compatibility-with-"    \
+       "initialization-based-versions")                                                            \
+    XX(CLIENT_INFO_CHANGES_RESULT, "client-info-changes-result", "SHOULD",                         \
+       "at 2026-07-28 tools/list, prompts/list and resources/list are empty for a request whose "  \
+       "clientInfo is absent or names a client other than mcpcheck", "2026-07-28/basic#_meta")    \
+    XX(CURSOR_PROCESS_BOUND, "cursor-process-bound", "SHOULD",                                     \
+       "a list's cursors hold only in the server process that issued them: another process "      \
+       "refuses them with -32602", "2026-07-28/basic#statelessness")                               \
     /* behind protocol state: several distinct requests first */                                  \
     XX(SUB_AGAIN_NO_URI, "subscribe-again-update-no-uri", "MUST",                                  \
        "after subscribe, unsubscribe and subscribe again to a URI, its update has uri null",      \

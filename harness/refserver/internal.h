@@ -145,6 +145,7 @@ struct mc_refserver {
     int page_size;
     int extra;
     int step_ms; /* delay between tool steps; 0 = run steps at once */
+    int modern_only; /* --modern-only, or the switch that makes it so (lifecycle.c) */
     rs_bug_t bug;
     struct rs_fileroot *root;
     mc_refserver_emit_cb emit;
@@ -331,6 +332,18 @@ int mc__rs_ir_is_fixture(const char *name, int prompt);
  */
 int mc__rs_ir_serve(mc_refserver_t *rs, json_object *id, const char *name, int prompt,
                     json_object *params, json_object **result, char *text, size_t size);
+
+/* Refuses initialize as a server of the stateless versions only does
+ * (rs->modern_only): -32601, naming the versions it speaks in the message
+ * and in data.supported. */
+void mc__rs_modern_only_initialize(mc_refserver_t *rs, json_object *id);
+
+/* What a --modern-only server's refusal of initialize names: appends
+ * "; this server speaks only the protocol version V[, W...]" to text (a
+ * string in a buffer of n bytes, cut short when full) and returns the
+ * error's data, {"supported": [V, ...]} (a new reference; NULL when out of
+ * memory). */
+json_object *mc__rs_modern_only_refusal(char *text, size_t n);
 
 /* ---- lifecycle.c ---- */
 

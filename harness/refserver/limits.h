@@ -75,6 +75,11 @@
 /* Longest resource URI the server stores or echoes in full (bytes). */
 #define RS_MAX_URI_LEN 2048
 
+/* The longest message of an error refusing initialize at a --modern-only
+ * server (with the versions it speaks), or any request over HTTP for its
+ * headers (bytes, with the NUL; a longer one is cut short). */
+#define RS_REFUSAL_TEXT_MAX 400
+
 /* Default delay between the steps of multi-step tools (logging, progress). */
 #define RS_DEFAULT_STEP_MS 10
 /* Longest delay --step-delay accepts (ms). */

@@ -236,7 +236,7 @@ typedef struct cmdline {
     long page_size, extra_items, step_delay; /* -1: not given */
     const char *root, *inject;
     const char *http_addr; /* --http, or NULL */
-    int sse_poll, version, list_bugs, list_http_bugs;
+    int sse_poll, modern_only, version, list_bugs, list_http_bugs;
     /* What the server is started with. */
     mc_refserver_opts_t opts;
     unsigned http_flags;
@@ -274,6 +274,10 @@ static const mc_opt_t refserver_opts[] = {
                    "is ready at once; "
                    "the client must resume the stream with GET and Last-Event-ID to get its "
                    "response"),
+    MC_OPTION_FLAG(T, modern_only, "modern-only", 0,
+                   "speak only the stateless protocol versions (no initialize handshake): initialize is "
+                   "refused with an error that names them, and a request without the "
+                   "per-request _meta is refused as that revision says"),
     MC_OPTION_FLAG(T, list_bugs, "list-bugs", 0,
                    "print the violation switches: NAME, level, rule, spec reference, the "
                    "protocol versions it concerns, the checks that must catch it and the scenarios "
@@ -301,7 +305,7 @@ static const mc_opts_spec_t refserver_spec = {
     .prog = "mcpcheck-refserver",
     .synopsis = "mcpcheck-refserver [--page-size N] [--resources N] [--root DIR]\n"
                 "                          [--inject NAME] [--step-delay MS] [--http HOST:PORT]\n"
-                "                          [--sse-poll]\n"
+                "                          [--sse-poll] [--modern-only]\n"
                 "       mcpcheck-refserver --list-bugs | --help | --version\n",
     .epilogue = "Examples:\n"
                 "  mcpcheck run -- mcpcheck-refserver\n"
@@ -372,6 +376,7 @@ static int parse_args(int argc, char **argv, cmdline_t *cl)
         cl->opts.step_delay_ms = cl->step_delay == 0 ? -1 : (int)cl->step_delay;
     cl->opts.root = cl->root;
     cl->opts.inject = cl->inject;
+    cl->opts.modern_only = cl->modern_only;
     return -1;
 }
 

@@ -27,6 +27,7 @@
 #define META_LOG "io.modelcontextprotocol/logLevel"
 #define META_SUB "io.modelcontextprotocol/subscriptionId"
 #define META_SERVER "io.modelcontextprotocol/serverInfo"
+#define META_INFO "io.modelcontextprotocol/clientInfo"
 
 /* The freshness hint on cacheable results: fixtures change only through the
  * trigger tools, which announce it on subscriptions/listen streams. */
@@ -218,6 +219,53 @@ void mc__rs_modern_decorate(mc_refserver_t *rs, json_object *result)
     mc__rs_put_str(rs, info, "name", "mcpcheck-refserver");
     mc__rs_put_str(rs, info, "version", MC_VERSION);
     mc__rs_put(rs, meta, META_SERVER, info);
+}
+
+json_object *mc__rs_modern_only_refusal(char *text, size_t n)
+{
+    const char *const *names = mc_version_names();
+    json_object *data = json_object_new_object(), *sup = json_object_new_array();
+    size_t i, len = strlen(text), named = 0;
+
+    for (i = 0; names[i] != NULL; i++) {
+        int w;
+        if (!mc_version_has(names[i], MC_VF_STATELESS))
+            continue;
+        json_object_array_add(sup, json_object_new_string(names[i]));
+        w = snprintf(text + len, n - len, "%s%s",
+                     named++ == 0 ? "; this server speaks only the protocol version " : ", ",
+                     names[i]);
+        if (w < 0 || (size_t)w >= n - len)
+            break;
+        len += (size_t)w;
+    }
+    if (data == NULL || sup == NULL) {
+        json_object_put(data);
+        json_object_put(sup);
+        return NULL;
+    }
+    json_object_object_add(data, "supported", sup);
+    return data;
+}
+
+void mc__rs_modern_only_initialize(mc_refserver_t *rs, json_object *id)
+{
+    char text[RS_REFUSAL_TEXT_MAX] = "initialize is not supported";
+    json_object *data;
+
+    if (rs_bug_on(rs, INIT_ERROR_NO_VERSIONS)) {
+        mc__rs_error(rs, id, MC_RPC_METHOD_NOT_FOUND, "method not found", NULL);
+        return;
+    }
+    /* initialize is no method of the stateless revision; the refusal names
+     * the versions a request may carry instead, in the message a legacy
+     * client shows and in data.supported as UnsupportedProtocolVersionError
+     * lists them (basic/versioning#backward-compatibility-with-initialization-
+     * based-versions). */
+    data = mc__rs_modern_only_refusal(text, sizeof(text));
+    if (data == NULL)
+        rs->failed = 1;
+    mc__rs_error(rs, id, MC_RPC_METHOD_NOT_FOUND, text, data);
 }
 
 void mc__rs_discover(mc_refserver_t *rs, json_object *id, json_object *params)
@@ -426,8 +474,43 @@ void mc__rs_notify_change(mc_refserver_t *rs, const char *method, const char *ur
         json_object_put(params);
 }
 
+/* The list member of a list method's result ("tools" for tools/list), or
+ * NULL for another method. */
+static const char *list_member(const char *method)
+{
+    static const char *const lists[][2] = {
+        {"tools/list", "tools"}, {"prompts/list", "prompts"}, {"resources/list", "resources"}};
+    size_t i;
+
+    for (i = 0; i < sizeof(lists) / sizeof(lists[0]); i++)
+        if (strcmp(method, lists[i][0]) == 0)
+            return lists[i][1];
+    return NULL;
+}
+
+/* True when a request's self-reported clientInfo is absent or names a
+ * client other than mcpcheck (what the client-info-changes-result switch
+ * acts on). */
+static int other_client(json_object *params)
+{
+    json_object *info = NULL;
+    const char *name;
+
+    if (!json_object_object_get_ex(request_meta(params), META_INFO, &info))
+        return 1;
+    name = mc__rs_get_str(info, "name");
+    return name == NULL || strcmp(name, "mcpcheck") != 0;
+}
+
 int mc__rs_modern_switched(mc_refserver_t *rs, const mc_msg_t *msg)
 {
+    if (rs_bug_on(rs, CLIENT_INFO_CHANGES_RESULT) && list_member(msg->method) != NULL &&
+        other_client(msg->params)) {
+        json_object *res = json_object_new_object();
+        mc__rs_put(rs, res, list_member(msg->method), json_object_new_array());
+        mc__rs_result(rs, msg->id, res);
+        return 1;
+    }
     if (rs_bug_on(rs, DISCOVER_REQUIRED_FIRST) && !rs->discovered &&
         strcmp(msg->method, "server/discover") != 0) {
         mc__rs_error(rs, msg->id, MC_RPC_INVALID_REQUEST,

@@ -33,6 +33,8 @@ typedef struct mc_refserver_opts {
                               every step runs at once (in-process tests, fuzzing) */
     const mc_refserver_cache_t *cache; /* answers built once for these options, or NULL
                                           (see mc_refserver_cache_new) */
+    int modern_only; /* speak the stateless versions only (--modern-only): initialize, and
+                        any request without the per-request _meta, is refused */
 } mc_refserver_opts_t;
 
 /*

@@ -183,7 +183,11 @@ static void dispatch_request(mc_refserver_t *rs, const mc_msg_t *msg)
 
     if (strcmp(m, "completion/complete") != 0)
         mc__rs_complete_forget(rs);
-    if (mc__rs_modern_claims(rs, msg)) {
+    if (rs->modern_only && strcmp(m, "initialize") == 0) {
+        mc__rs_modern_only_initialize(rs, msg->id);
+        return;
+    }
+    if (rs->modern_only || mc__rs_modern_claims(rs, msg)) {
         dispatch_modern(rs, msg);
         return;
     }
@@ -508,6 +512,7 @@ mc_refserver_t *mc_refserver_new(const mc_refserver_opts_t *opts, mc_refserver_e
                   : opts->step_delay_ms == 0 ? RS_DEFAULT_STEP_MS
                                              : opts->step_delay_ms;
     rs->bug = bug;
+    rs->modern_only = opts->modern_only || rs_bug_on(rs, INIT_ERROR_NO_VERSIONS);
     rs->emit = emit;
     rs->emit_ctx = emit_ctx;
     rs->phase = RS_PHASE_NEW;

@@ -320,6 +320,7 @@ static void cover_nothing(scan_t *sn, const mc_step_t *s)
 #define cover_sleep cover_nothing
 #define cover_value cover_nothing
 #define cover_http cover_nothing
+#define cover_reconnect cover_nothing
 
 static void (*const step_covers[MC_STEP_KIND_COUNT])(scan_t *sn, const mc_step_t *s) = {
 #define COVER_ROW(id, name, what) [MC_STEP_##id] = cover_##id,

@@ -309,6 +309,7 @@ static void lint_raw(mc__lint_t *l, json_object *st, mc_step_t *s, const char *p
     mc__lint_want_type(l, st, "within", json_type_int, ptr, "a raw step");
     mc__lint_member(l, st, ptr, "assert", mc__lint_assertions);
     mc__lint_check_field(l, st, ptr);
+    mc__lint_member(l, st, ptr, "capture", mc__lint_capture);
 }
 
 /* True when v is a number or a non-empty array of them (of type t). */
@@ -391,6 +392,15 @@ static void lint_sleep(mc__lint_t *l, json_object *st, mc_step_t *s, const char 
         mc__lint_problem(l, ptr, "\"sleep\" must be milliseconds between 0 and %d", MAX_SLEEP_MS);
 }
 
+static void lint_reconnect(mc__lint_t *l, json_object *st, mc_step_t *s, const char *ptr,
+                           int depth)
+{
+    (void)st;
+    (void)depth;
+    if (!s->u.reconnect.on)
+        mc__lint_problem(l, ptr, "\"reconnect\" must be true");
+}
+
 static void lint_await(mc__lint_t *l, json_object *st, mc_step_t *s, const char *ptr, int depth)
 {
     const char *var = s->u.await.var;
@@ -439,9 +449,10 @@ static const char *const k_paginate[] = {"paginate",  "params",  "items",   "key
                                          "check",     "note",    NULL};
 static const char *const k_for_each[] = {"for_each", "as",   "steps", "max",
                                          "where",    "when", "note",  NULL};
-static const char *const k_raw[] = {"raw",   "expect", "expect_id", "assert",
+static const char *const k_raw[] = {"raw",   "expect", "expect_id", "assert", "capture",
                                     "check", "within", "note",      NULL};
 static const char *const k_sleep[] = {"sleep", "note", NULL};
+static const char *const k_reconnect[] = {"reconnect", "note", NULL};
 static const char *const k_http[] = {"http",       "message",      "body",   "headers",
                                      "session",    "delete_first", "status", "content_type",
                                      "empty_body", "within",       "events", "resume",
@@ -504,7 +515,7 @@ static void lint_step(mc__lint_t *l, json_object *st, const char *ptr, int depth
                              ? "unknown step kind: expected one of request, notify, "
                                "expect_notification, expect_no_notification, expect_request, "
                                "expect_no_request, answer, paginate, for_each, raw, sleep, "
-                               "await, value, http"
+                               "await, value, http, reconnect"
                              : "a step must have exactly one step kind");
         return;
     }

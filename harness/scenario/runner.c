@@ -357,6 +357,7 @@ static int gate_before_start(rctx_t *c, const char *want_version)
 {
     const mc_scenario_t *sc = c->sc;
     const char *tr = mc_json_get_str(mc_json_get(sc->doc.root, "requires"), "transport");
+    const char *legacy = NULL; /* a version of the initialize era the server speaks */
     char why[200];
     size_t i;
 
@@ -391,6 +392,36 @@ static int gate_before_start(rctx_t *c, const char *want_version)
         mc_sresult_set(c->res, MC_SKIP, "the server does not speak %s (the version probe)",
                        want_version);
         return -1;
+    }
+    for (i = 0; c->o->server_versions != NULL && c->o->server_versions[i] != NULL; i++)
+        if (legacy == NULL && mc_version_has(c->o->server_versions[i], MC_VF_INITIALIZE))
+            legacy = c->o->server_versions[i];
+    /* A scenario that pins a version of the initialize era, against a server
+     * the version probe saw speak none (modern versions only): the legacy
+     * negotiation rules are not its own; a legacy client "Fails" there
+     * (basic/versioning#compatibility-matrix). */
+    if (sc->client_version != NULL && mc_version_has(sc->client_version, MC_VF_INITIALIZE) &&
+        c->o->server_versions != NULL && legacy == NULL) {
+        mc_sresult_set(c->res, MC_SKIP,
+                       "the scenario asks for %s, and the server speaks no version with an "
+                       "initialize handshake (the version probe)",
+                       sc->client_version);
+        return -1;
+    }
+    /* A rule for a server of the stateless versions only: one the version
+     * probe saw speak a version with an initialize handshake (or could not
+     * tell) is of another kind, and the rule does not apply to it. */
+    if (sc->modern_only) {
+        if (c->o->server_versions == NULL || legacy != NULL) {
+            mc_sresult_set(c->res, MC_SKIP,
+                           legacy != NULL
+                               ? "the rule binds a server of modern versions only, and this one "
+                                 "speaks %s through initialize too (the version probe)"
+                               : "the rule binds a server of modern versions only, and the "
+                                 "version probe could not tell which versions this one speaks%s",
+                           legacy != NULL ? legacy : "");
+            return -1;
+        }
     }
     /* A scenario that does the lifecycle itself cannot have its roles
      * resolved against the live server before its steps: the profile

@@ -196,6 +196,13 @@ int mc__runner_handshake(rctx_t *c, const char *want_version);
  * the scenario requires): 0 to run the steps, -1 with the result SKIP. */
 int mc__runner_gate_negotiated(rctx_t *c);
 
+/* A "reconnect" step: the messages still in flight are read, the session
+ * ends and its target stops (stdio: the server process; HTTP: the client's
+ * connections, and the server with --fresh-process), then a new target and
+ * session start, with the handshake again unless the scenario does its
+ * own. 0, or -1 with the result saying why the run cannot go on. */
+int mc__runner_reconnect(rctx_t *c);
+
 /* --- runner_expect.c: expectations --- */
 
 /* The check a step's outcome counts against: its "check", else the

@@ -618,6 +618,7 @@ RUN_AS(sleep, step_sleep(c, s))
 RUN_AS(await, step_await(c, s))
 RUN_AS(value, step_value(c, s))
 RUN_AS(http, step_http(c, s))
+RUN_AS(reconnect, mc__runner_reconnect(c))
 #undef RUN_AS
 
 static const step_run_fn step_runs[MC_STEP_KIND_COUNT] = {

@@ -558,6 +558,32 @@ int mc__runner_gate_negotiated(rctx_t *c)
     return 0;
 }
 
+int mc__runner_reconnect(rctx_t *c)
+{
+    int rc = MC_OK;
+
+    if (!c->session_ok)
+        return -1;
+    mc_session_begin_step(&c->s);
+    rc = mc_session_poll(&c->s, 0);
+    mc__runner_drain(c);
+    if (rc != MC_EEOF && mc__runner_wait_ok(c, rc, "reading the last messages before reconnecting"))
+        return -1;
+    mc__runner_finish_target(c);
+    mc_session_free(&c->s);
+    c->session_ok = 0;
+    /* The stopped target's exit and stderr are not the run's: the last
+     * target's are (a crash is already the result's ERROR). */
+    free(c->res->exit_desc);
+    free(c->res->stderr_tail);
+    c->res->exit_desc = c->res->stderr_tail = NULL;
+    if (mc__runner_start(c, &rc) != 0)
+        return -1;
+    if (c->sc->manual_init)
+        return 0;
+    return mc__runner_handshake(c, c->version);
+}
+
 int mc__runner_handshake(rctx_t *c, const char *want_version)
 {
     const char *tr = mc_json_get_str(mc_json_get(c->sc->doc.root, "requires"), "transport");

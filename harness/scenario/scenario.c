@@ -169,12 +169,12 @@ static void lint_features(mc__lint_t *l, json_object *v, unsigned *out)
     }
 }
 
-/* requires: capabilities, roles, transport, features. */
+/* requires: capabilities, roles, transport, features, era. */
 static void load_requires(mc__lint_t *l, json_object *root_obj, mc_scenario_t *s)
 {
     static const char *const requires_keys[] = {"capabilities", "roles", "transport", "features",
-                                                NULL};
-    json_object *v = mc_json_get(root_obj, "requires"), *caps, *roles;
+                                                "era", NULL};
+    json_object *v = mc_json_get(root_obj, "requires"), *caps, *roles, *era;
 
     if (v == NULL)
         return;
@@ -192,6 +192,14 @@ static void load_requires(mc__lint_t *l, json_object *root_obj, mc_scenario_t *s
     else
         s->requires_caps = caps;
     lint_features(l, mc_json_get(v, "features"), &s->features);
+    era = mc_json_get(v, "era");
+    if (era != NULL &&
+        !(mc__lint_is_str(era) && strcmp(json_object_get_string(era), "modern") == 0))
+        mc__lint_problem(l, "/requires/era",
+                         "\"era\" is \"modern\" (a server that speaks no version with an "
+                         "initialize handshake)");
+    else if (era != NULL)
+        s->modern_only = 1;
     if (roles == NULL)
         return;
     if (!json_object_is_type(roles, json_type_array)) {

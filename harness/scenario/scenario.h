@@ -52,6 +52,8 @@ typedef struct mc_scenario {
                                      same version and client capabilities used: it does the
                                      lifecycle through the runner, answers no server request,
                                      and its steps only read (mc_steps_read_only) */
+    int modern_only;              /* "requires": {"era": "modern"}: only a server that speaks
+                                     no version with an initialize handshake */
     json_object *steps;           /* borrowed: the steps array, as written */
     mc_step_t *step_v;            /* owned: the steps, typed (step.h) */
     size_t n_steps;

@@ -276,6 +276,14 @@ static int parse_sleep(json_object *st, mc_step_t *s)
     return MC_OK;
 }
 
+static int parse_reconnect(json_object *st, mc_step_t *s)
+{
+    json_object *v = mc_json_get(st, "reconnect");
+
+    s->u.reconnect.on = json_object_is_type(v, json_type_boolean) && json_object_get_boolean(v);
+    return MC_OK;
+}
+
 static int parse_await(json_object *st, mc_step_t *s)
 {
     s->u.await.var = s->arg;

@@ -51,7 +51,8 @@
     X(sleep, "sleep", "a sleep step")                                                              \
     X(await, "await", "an await step")                                                             \
     X(value, "value", "a value step")                                                              \
-    X(http, "http", "an http step")
+    X(http, "http", "an http step")                                                                \
+    X(reconnect, "reconnect", "a reconnect step")
 
 typedef enum mc_step_kind {
     MC_STEP_NONE = 0, /* not a step the linter lets through */
@@ -187,6 +188,11 @@ typedef struct mc_step_raw {
 typedef struct mc_step_sleep {
     int ms;
 } mc_step_sleep_t;
+
+/* "reconnect": true: the session ends and a new one starts (runner_target.c). */
+typedef struct mc_step_reconnect {
+    int on; /* the member is true (the linter refuses anything else) */
+} mc_step_reconnect_t;
 
 typedef struct mc_step_await {
     const char *var; /* the variable an async request stored its id in */

@@ -210,6 +210,18 @@ static void test_versions_and_deliberate_unknowns(void **state)
                  NULL);
     /* "*" waits for any message. */
     expect_clean(HEAD "\"steps\": [{\"expect_no_notification\": \"*\"}]}", NULL);
+    /* The era a rule binds: "modern" alone; a raw step captures. */
+    expect_clean(HEAD "\"requires\": {\"era\": \"modern\"}, \"steps\": [{\"raw\": \"{}\", "
+                      "\"expect\": \"any\", \"capture\": {\"got\": \"\"}}, {\"value\": \"${got}\", "
+                      "\"assert\": [{\"path\": \"id\", \"present\": true}]}]}",
+                 NULL);
+    expect_problem(HEAD "\"requires\": {\"era\": \"legacy\"}, \"steps\": [{\"sleep\": 1}]}",
+                   "\"era\" is \"modern\"");
+    /* A reconnect step is "reconnect": true and nothing else. */
+    expect_clean(HEAD "\"steps\": [{\"reconnect\": true}, {\"request\": \"tools/list\"}]}",
+                 NULL);
+    expect_problem(HEAD "\"steps\": [{\"reconnect\": 1}]}", "\"reconnect\" must be true");
+    expect_problem(HEAD "\"steps\": [{\"reconnect\": true, \"timeout\": 5}]}", "timeout");
 }
 
 static void test_unfinished_warns(void **state)

@@ -129,6 +129,67 @@ static void test_run_pass(void **state)
     mc_scenario_free(&sc);
 }
 
+/* "reconnect": the first server process stops and a second one answers
+ * the rest, after a handshake of its own (two initialize requests in the
+ * transcript, both answered). */
+static void test_run_reconnect(void **state)
+{
+    char *argv[] = {(char *)refserver, NULL};
+    mc_runner_opts_t o = opts_for(argv, "2025-06-18");
+    mc_scenario_result_t r;
+    mc_scenario_t sc;
+    size_t i, inits = 0;
+
+    (void)state;
+    sc_load("reconnect", SC_HEAD("area/ping/held") ALL_PING
+            "\"steps\": [{\"request\": \"ping\"}, {\"reconnect\": true}, {\"request\": "
+            "\"ping\", \"assert\": [{\"path\": \"result\", \"type\": \"object\"}]}]}",
+            &sc);
+    memset(&r, 0, sizeof(r));
+    assert_int_equal(mc_runner_run(&sc, &o, &r), MC_OK);
+    expect_verdict(&r, MC_PASS);
+    for (i = 0; i < r.n_tx; i++)
+        inits += r.tx[i].outbound && strstr(r.tx[i].line, "\"initialize\"") != NULL;
+    assert_int_equal(inits, 2);
+    assert_true(find_check(&r, "area/ping/held")->evals >= 1);
+    mc_sresult_free(&r);
+    mc_scenario_free(&sc);
+}
+
+/* The version probe's word decides before a server starts: a scenario for
+ * modern servers only is SKIP on a dual-era one, and one pinning a version
+ * of the initialize era is SKIP on a server that speaks none. */
+static void test_run_era_gates(void **state)
+{
+    char *argv[] = {(char *)"/nonexistent/never-started", NULL};
+    const char *dual[] = {"2025-06-18", "2026-07-28", NULL};
+    const char *modern[] = {"2026-07-28", NULL};
+    mc_runner_opts_t o = opts_for(argv, "2025-06-18");
+    mc_scenario_result_t r;
+    mc_scenario_t sc;
+
+    (void)state;
+    o.server_versions = dual;
+    sc_load("era", PING_SCENARIO(ALL_PING "\"requires\": {\"era\": \"modern\"}, "), &sc);
+    memset(&r, 0, sizeof(r));
+    assert_int_equal(mc_runner_run(&sc, &o, &r), MC_OK);
+    expect_verdict(&r, MC_SKIP);
+    assert_non_null(strstr(r.reason, "speaks 2025-06-18 through initialize"));
+    mc_sresult_free(&r);
+    mc_scenario_free(&sc);
+
+    o = opts_for(argv, "2025-06-18");
+    o.server_versions = modern;
+    sc_load("pinned", PING_SCENARIO(ALL_PING "\"client\": {\"version\": \"2025-06-18\"}, "),
+            &sc);
+    memset(&r, 0, sizeof(r));
+    assert_int_equal(mc_runner_run(&sc, &o, &r), MC_OK);
+    expect_verdict(&r, MC_SKIP);
+    assert_non_null(strstr(r.reason, "no version with an initialize handshake"));
+    mc_sresult_free(&r);
+    mc_scenario_free(&sc);
+}
+
 /* The same scenario against a server that breaks the envelope of its ping
  * response: FAIL, pinned on the wire check, with evidence that points at
  * the transcript line of the broken message. */
@@ -555,6 +616,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_run_check_not_at_version),
         cmocka_unit_test(test_run_without_and_when),
         cmocka_unit_test(test_run_skip_and_not_verified),
+        cmocka_unit_test(test_run_reconnect),
+        cmocka_unit_test(test_run_era_gates),
         cmocka_unit_test(test_run_error),
         cmocka_unit_test(test_run_interval),
         cmocka_unit_test(test_suite_count),
