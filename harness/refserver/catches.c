@@ -295,6 +295,8 @@ static const rs_bug_catch_t rs_catches[] = {
     {"http-sse-no-priming", "http/sse-priming-event", "progress/stops-after-response"},
     {"http-disconnect-cancels", "transport/http/disconnect-not-cancel",
      "transport/disconnect-not-cancel"},
+    {"server-progress-token-reused", "wire/progress-token-unique",
+     "progress/server-token-unique"},
 };
 
 static const rs_bug_catch_t *find(const char *name)
