@@ -32,7 +32,8 @@
     XX(UNKNOWN_SERVER_REQUEST, "unknown-server-request", "a server request for a method the client does not know")          \
     XX(NOTIFICATIONS_DROPPED, "notifications-dropped", "notifications dropped because the queue was full") \
     XX(FLOOD, "flood", "more messages or bytes during one wait than the rate guard allows") \
-    XX(HELD_RELEASED, "held-answers-released", "answers held back sent before as many requests as awaited came")
+    XX(HELD_RELEASED, "held-answers-released",                                                 \
+       "answers held back, sent before as many requests as awaited came")
 
 typedef enum mc_event_kind {
 #define MC__XX(name, id, desc) MC_EV_##name,

@@ -168,7 +168,7 @@ static void test_server_token_unique(void **state)
     mc_wire_t w;
 
 #define SREQ(id, tok)                                                                              \
-    "{\"jsonrpc\":\"2.0\",\"id\":" id ",\"method\":\"sampling/createMessage\",\"params\":{"          \
+    "{\"jsonrpc\":\"2.0\",\"id\":" id ",\"method\":\"sampling/createMessage\",\"params\":{" \
     "\"_meta\":{\"progressToken\":" tok "},\"messages\":[],\"maxTokens\":1}}"
 #define ANSWER(id) "{\"jsonrpc\":\"2.0\",\"id\":" id ",\"result\":{}}"
     (void)state;
