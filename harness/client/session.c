@@ -119,6 +119,8 @@ void mc_session_free(mc_session_t *s)
         s->notes_head = (s->notes_head + 1) % table_cap(s->notes);
         s->notes_count--;
     }
+    for (i = 0; i < s->n_held; i++)
+        json_object_put(s->held[i].out);
     table_free(s->pending);
     table_free(s->notes);
     table_free(s->events);

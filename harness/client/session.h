@@ -31,7 +31,9 @@
 #define MC_SESSION_EVENT_MAP(XX)                                                                  \
     XX(UNKNOWN_SERVER_REQUEST, "unknown-server-request", "a server request for a method the client does not know")          \
     XX(NOTIFICATIONS_DROPPED, "notifications-dropped", "notifications dropped because the queue was full") \
-    XX(FLOOD, "flood", "more messages or bytes during one wait than the rate guard allows")
+    XX(FLOOD, "flood", "more messages or bytes during one wait than the rate guard allows") \
+    XX(HELD_RELEASED, "held-answers-released",                                                 \
+       "answers held back, sent before as many requests as awaited came")
 
 typedef enum mc_event_kind {
 #define MC__XX(name, id, desc) MC_EV_##name,
@@ -56,9 +58,20 @@ typedef struct mc_reply {
     json_object *result;    /* owned by the session after return; used when error_code == 0 */
     int error_code;         /* non-zero: answer with this JSON-RPC error */
     char error_message[128];
+    int hold;               /* above 1: the answer is held back until this many answers to
+                               requests of the same method are held (this one included),
+                               then they all go out in the order the requests came; see
+                               mc_session_release_held */
 } mc_reply_t;
 
 typedef struct mc_session mc_session_t;
+
+/* An answer to a server request, held back (mc_reply_t.hold). */
+typedef struct mc_held {
+    char method[64];  /* the request's method */
+    json_object *out; /* the whole response message (owned) */
+    int64_t since;    /* when it was held (core/clock.h) */
+} mc_held_t;
 
 /* Answers one server request. The session sends the reply. */
 typedef void (*mc_responder_fn)(void *ctx, mc_session_t *s, const mc_msg_t *request,
@@ -164,6 +177,8 @@ struct mc_session {
     const mc_wire_info_t *in_judged; /* read-only: what the judge made of the inbound frame
                                        being handled (the decoded message, borrowed),
                                        valid in the observer; NULL otherwise */
+    mc_held_t held[MC_MAX_HELD_ANSWERS]; /* private: answers held back, oldest first */
+    size_t n_held;                   /* read-only: answers held back now */
     const char *in_answers;          /* read-only: with an HTTP refusal (a null-id error
                                        with MC_FRAME_F_REFUSAL), the id its POST carried
                                        (compact JSON; "" when too long to keep), valid in
@@ -324,6 +339,16 @@ int mc_session_poll_once(mc_session_t *s, int timeout_ms);
 
 /* Processes inbound traffic for up to timeout_ms (or until EOF). */
 int mc_session_poll(mc_session_t *s, int timeout_ms);
+
+/*
+ * Sends the answers held back (mc_reply_t.hold) to requests of method, or
+ * every one when method is NULL, in the order the requests came. A held
+ * answer also goes out by itself when the table is full (then it is never
+ * held), and MC_HELD_ANSWER_MAX_MS after it was held (noted as the event
+ * held-answers-released), so that no request is left hanging. Returns how
+ * many were sent (a send error is the link's to report on the next wait).
+ */
+size_t mc_session_release_held(mc_session_t *s, const char *method);
 
 /* True when the client declared the named top-level capability. */
 int mc_session_client_declares(const mc_session_t *s, const char *capability);

@@ -130,6 +130,61 @@ static const char *capability_for(const char *method)
     return NULL;
 }
 
+size_t mc_session_release_held(mc_session_t *s, const char *method)
+{
+    size_t i, kept = 0, sent = 0;
+
+    for (i = 0; i < s->n_held; i++) {
+        mc_held_t h = s->held[i];
+        if (method != NULL && strcmp(h.method, method) != 0) {
+            s->held[kept++] = h;
+            continue;
+        }
+        mc__session_send_json(s, h.out, MC_DEFAULT_REQUEST_TIMEOUT_MS);
+        sent++;
+    }
+    for (i = kept; i < s->n_held; i++)
+        memset(&s->held[i], 0, sizeof(s->held[i]));
+    s->n_held = kept;
+    return sent;
+}
+
+/*
+ * Holds out (the answer to a request of method, owned) back when reply asks
+ * it and there is room; once `hold` answers of method are held, they all go
+ * out. Returns 1 when out was taken (held or sent), 0 when it is the
+ * caller's to send now.
+ */
+static int hold_answer(mc_session_t *s, const char *method, json_object *out, int hold)
+{
+    size_t i, same = 0;
+
+    if (hold < 2 || s->n_held == MC_MAX_HELD_ANSWERS || strlen(method) >= sizeof(s->held[0].method))
+        return 0;
+    snprintf(s->held[s->n_held].method, sizeof(s->held[0].method), "%s", method);
+    s->held[s->n_held].out = out;
+    s->held[s->n_held].since = mc_now_ms();
+    s->n_held++;
+    for (i = 0; i < s->n_held; i++)
+        same += strcmp(s->held[i].method, method) == 0;
+    if (same >= (size_t)hold)
+        mc_session_release_held(s, method);
+    return 1;
+}
+
+/* Sends the held answers once the oldest has waited MC_HELD_ANSWER_MAX_MS. */
+static void held_overdue(mc_session_t *s)
+{
+    size_t n;
+
+    if (s->n_held == 0 || mc_now_ms() - s->held[0].since < MC_HELD_ANSWER_MAX_MS)
+        return;
+    n = mc_session_release_held(s, NULL);
+    mc__session_record(s, MC_EV_HELD_RELEASED,
+                       "%zu answer(s) held back sent after %d ms without the requests awaited", n,
+                       MC_HELD_ANSWER_MAX_MS);
+}
+
 static void on_server_request(mc_session_t *s, mc_msg_t *msg)
 {
     mc_reply_t reply;
@@ -151,7 +206,8 @@ static void on_server_request(mc_session_t *s, mc_msg_t *msg)
     } else {
         out = mc_jsonrpc_result(id, reply.result);
     }
-    mc__session_send_json(s, out, MC_DEFAULT_REQUEST_TIMEOUT_MS);
+    if (out == NULL || !hold_answer(s, msg->method, out, reply.hold))
+        mc__session_send_json(s, out, MC_DEFAULT_REQUEST_TIMEOUT_MS);
     mc_msg_free(msg);
 }
 
@@ -366,6 +422,7 @@ int mc__session_step(mc_session_t *s, int64_t deadline)
             return MC_EINTR;
         if (over_budget(s))
             return MC_EFLOOD;
+        held_overdue(s);
         now = mc_now_ms();
         if (now >= deadline) {
             /* Only what has already arrived, and not forever. */

@@ -110,4 +110,11 @@
  * input_required results, before the last answer is taken as it is. */
 #define MC_MAX_INPUT_ROUNDS 8
 
+/* Answers to server requests a scenario holds back at once (client.answers
+ * "hold"); past it an answer goes out at once. A held answer goes out at the
+ * latest this long after it was held, so a server that never sends the
+ * requests awaited leaves no request hanging (a hang budget, no assertion). */
+#define MC_MAX_HELD_ANSWERS 8
+#define MC_HELD_ANSWER_MAX_MS 2000
+
 #endif /* MC_CORE_LIMITS_H */

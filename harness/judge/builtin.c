@@ -29,6 +29,7 @@
     "responses MUST include the same ID as the request they correspond to (except in error "      \
     "cases where the ID could not be read due a malformed request)."
 #define Q_STABLE_CURSORS "Servers SHOULD: … Provide stable cursors"
+#define P_FLOW "basic/utilities/progress#progress-flow"
 /* The envelope's rules as each version's page words them, after its JSON-RPC sentence. */
 #define Q_ENVELOPE_IDS                                                                             \
     " … Requests MUST include a string or integer ID. … Unlike base JSON-RPC, the ID MUST NOT " \
@@ -588,6 +589,16 @@ static const mc_check_def_t builtins[] = {
               REF(MC_VN_2026_07_28, "basic/patterns/progress#behavior-requirements")},
      .interpretation = "A token is active from the request that carries it until that "
                        "request's response."},
+    {.check = "wire/progress-token-unique",
+     .level = MC_LEVEL_MUST,
+     .quote = "Progress tokens can be chosen by the sender using any means, but MUST be unique "
+              "across all active requests.",
+     .refs = {REF(MC_VN_2024_11_05, P_FLOW), REF(MC_VN_2025_03_26, P_FLOW),
+              REF(MC_VN_2025_06_18, P_FLOW), REF(MC_VN_2025_11_25, P_FLOW)},
+     .interpretation = "A server is the sender of its own requests to the client: the "
+                       "progressToken in the _meta of one differs from that of every other server "
+                       "request the client has not answered nor the server cancelled. Judged only "
+                       "while another is open (a scenario holds the client's answers back)."},
     {.check = "wire/server-alive",
      .level = MC_LEVEL_MAY,
      .quote = "The server MAY initiate shutdown by closing its output stream to the client and "

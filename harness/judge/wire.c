@@ -93,6 +93,10 @@ void mc_wire_free(mc_wire_t *w)
         free(w->server_ids[i]);
         free(w->server_ids_compact[i]);
     }
+    for (i = 0; i < MC_WIRE_MAX_OPEN_SERVER_TOKENS; i++) {
+        free(w->open_tokens[i].id);
+        free(w->open_tokens[i].token);
+    }
     json_object_put(w->server_caps);
     json_object_put(w->client_caps);
     memset(w, 0, sizeof(*w));
@@ -317,6 +321,13 @@ void mc_wire_outbound(mc_wire_t *w, const char *line, size_t len)
         }
         mc_msg_free(&m);
         return;
+    }
+    if ((m.kind == MC_MSG_RESULT || m.kind == MC_MSG_ERROR) && m.id != NULL) {
+        /* The client answers a server request: it is no longer active. */
+        char *id = mc__wire_compact_dup(m.id);
+        if (id != NULL)
+            mc__wire_server_request_closed(w, id);
+        free(id);
     }
     if (m.kind != MC_MSG_REQUEST) {
         mc_msg_free(&m);

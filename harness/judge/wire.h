@@ -35,6 +35,9 @@
 #define MC_WIRE_MAX_TOKENS 256
 /* Server request ids remembered for the uniqueness check (a ring). */
 #define MC_WIRE_MAX_SERVER_IDS 1024
+/* Server requests with a progressToken the client has not answered yet,
+ * tracked for the token's uniqueness. */
+#define MC_WIRE_MAX_OPEN_SERVER_TOKENS 64
 /* Distinct check ids counted. */
 #define MC_WIRE_MAX_CHECKS 64
 
@@ -72,6 +75,11 @@ typedef struct mc_wire_token {
                        it), whose lifetime the token now lasts, or NULL */
 } mc_wire_token_t;
 
+typedef struct mc_wire_open_token {
+    char *id;    /* the server request's id (compact JSON, owned), NULL = free slot */
+    char *token; /* its _meta.progressToken (compact JSON, owned) */
+} mc_wire_open_token_t;
+
 typedef struct mc_wire {
     mc_wire_finding_t findings[MC_WIRE_MAX_FINDINGS]; /* read-only */
     size_t n_findings;                                /* read-only */
@@ -95,6 +103,10 @@ typedef struct mc_wire {
     char *server_ids_compact[MC_WIRE_MAX_SERVER_IDS]; /* the same ids as compact JSON (owned) */
     size_t server_id_next;
     int server_ids_wrapped; /* the ring dropped an id: an unknown one may be a forgotten one */
+    mc_wire_open_token_t open_tokens[MC_WIRE_MAX_OPEN_SERVER_TOKENS]; /* server requests with
+                               a progressToken, open until the client answers (or the server
+                               cancels) them */
+    uint64_t open_tokens_untracked; /* such requests the table had no room for */
     const char *raw_id;  /* the current inbound line's id as sent (borrowed), or NULL */
     size_t raw_id_len;
     const char *raw_line; /* the current inbound message's text as sent (borrowed), or NULL */

@@ -72,6 +72,10 @@ void mc__wire_on_response(mc_wire_t *w, mc_msg_t *m, unsigned flags, mc_wire_inf
 /* Judges a notification from the server (wire_notify.c). */
 void mc__wire_on_notification(mc_wire_t *w, mc_msg_t *m);
 
+/* A server request (id: compact JSON) is no longer active: the client
+ * answered it or the server cancelled it (wire_notify.c). */
+void mc__wire_server_request_closed(mc_wire_t *w, const char *id);
+
 /* Judges a request from the server (wire_notify.c). */
 void mc__wire_on_server_request(mc_wire_t *w, mc_msg_t *m);
 

@@ -3,8 +3,9 @@
  * the capabilities it declared (list_changed, resources/updated for a
  * subscribed resource, log messages at or above the level set, progress for
  * an active token and increasing, cancellations only of the server's own
- * requests), and server requests with ids of their own, only for what the
- * client declared, and not before initialization.
+ * requests), and server requests with ids of their own, progress tokens
+ * unique among the server's requests still open, only for what the client
+ * declared, and not before initialization.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,6 +44,8 @@ static void cancelled(mc_wire_t *w, const mc_msg_t *m)
 
     for (k = 0; id != NULL && k < MC_WIRE_MAX_SERVER_IDS && !own; k++)
         own = w->server_ids_compact[k] != NULL && strcmp(w->server_ids_compact[k], id) == 0;
+    if (own)
+        mc__wire_server_request_closed(w, id); /* the server ends it: its token is free */
     if (own)
         mc_wire_pass(w, "wire/cancelled-own-request");
     else if (id != NULL && !w->server_ids_wrapped)
@@ -152,6 +155,69 @@ void mc__wire_on_notification(mc_wire_t *w, mc_msg_t *m)
     }
 }
 
+void mc__wire_server_request_closed(mc_wire_t *w, const char *id)
+{
+    size_t k;
+
+    for (k = 0; k < MC_WIRE_MAX_OPEN_SERVER_TOKENS; k++) {
+        mc_wire_open_token_t *t = &w->open_tokens[k];
+        if (t->id != NULL && strcmp(t->id, id) == 0) {
+            free(t->id);
+            free(t->token);
+            t->id = t->token = NULL;
+            return;
+        }
+    }
+}
+
+/*
+ * Judges the progressToken of a server request (basic/utilities/progress
+ * #progress-flow): the server is the sender of its own requests, and the
+ * token differs from that of every other request of the server still
+ * active, that is not answered by the client nor cancelled by the server.
+ * The check is counted only when there was another such request to compare
+ * with; a request the table has no room for is not tracked (a full table
+ * never makes a finding, it may only miss one).
+ */
+static void server_token(mc_wire_t *w, const mc_msg_t *m)
+{
+    json_object *tok = mc_json_get(mc_json_get(m->params, "_meta"), "progressToken");
+    char *token, *id;
+    mc_wire_open_token_t *free_slot = NULL;
+    size_t k, compared = 0;
+    int clash = 0;
+
+    if (tok == NULL || m->id == NULL || (token = mc__wire_compact_dup(tok)) == NULL)
+        return;
+    for (k = 0; k < MC_WIRE_MAX_OPEN_SERVER_TOKENS; k++) {
+        mc_wire_open_token_t *t = &w->open_tokens[k];
+        if (t->id == NULL) {
+            if (free_slot == NULL)
+                free_slot = t;
+            continue;
+        }
+        compared++;
+        if (!clash && strcmp(t->token, token) == 0) {
+            clash = 1;
+            mc_wire_fail(w, "wire/progress-token-unique",
+                         "%.60s carries progressToken %.60s, the token of the server's request "
+                         "%.60s, which the client has not answered yet",
+                         m->method, token, t->id);
+        }
+    }
+    if (compared > 0 && !clash)
+        mc_wire_pass(w, "wire/progress-token-unique");
+    id = mc__wire_compact_dup(m->id);
+    if (free_slot == NULL || id == NULL) {
+        w->open_tokens_untracked++;
+        free(id);
+        free(token);
+        return;
+    }
+    free_slot->id = id;
+    free_slot->token = token;
+}
+
 void mc__wire_on_server_request(mc_wire_t *w, mc_msg_t *m)
 {
     static const struct {
@@ -195,6 +261,7 @@ void mc__wire_on_server_request(mc_wire_t *w, mc_msg_t *m)
             w->server_id_next = (at + 1) % MC_WIRE_MAX_SERVER_IDS;
         }
     }
+    server_token(w, m);
     if (!w->initialized_sent && strcmp(m->method, "ping") != 0)
         mc_wire_fail(w, "wire/requests-before-initialized",
                      "server sent %s before the client sent notifications/initialized", m->method);

@@ -313,6 +313,8 @@ static const rs_bug_catch_t rs_catches[] = {
      "lifecycle/client-info-*"},
     {"cursor-process-bound", "lifecycle/stateless/no-same-connection",
      "lifecycle/stateless-new-connection"},
+    {"server-progress-token-reused", "wire/progress-token-unique",
+     "progress/server-token-unique"},
 };
 
 static const rs_bug_catch_t *find(const char *name)

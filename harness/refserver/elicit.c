@@ -397,6 +397,63 @@ int mc__rs_tool_sampling(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *re
     return RS_STEP_DONE;
 }
 
+/*
+ * The params of the n-th sampling/createMessage of test_sampling_pair. Each
+ * request carries a progressToken of its own in _meta: the server is their
+ * sender, and its tokens are unique across its active requests
+ * (basic/utilities/progress#progress-flow); the switch
+ * server-progress-token-reused gives the two the same one. A stateless
+ * session (2026-07-28) asks through input requests, without a token. New
+ * reference.
+ */
+static json_object *pair_params(mc_refserver_t *rs, const rs_job_t *job, int n)
+{
+    static const char *const prompts[] = {"Name a colour.", "Name a number."};
+    json_object *p = json_object_new_object(), *msgs = json_object_new_array();
+    json_object *m = json_object_new_object(), *meta;
+    char token[48];
+
+    mc__rs_put_str(rs, m, "role", "user");
+    mc__rs_put(rs, m, "content", mc__rs_text_block(rs, prompts[n]));
+    json_object_array_add(msgs, m);
+    mc__rs_put(rs, p, "messages", msgs);
+    mc__rs_put(rs, p, "maxTokens", json_object_new_int(100));
+    if (!rs->modern) {
+        snprintf(token, sizeof(token), "sampling-%u-%d", (unsigned)job->serial,
+                 rs_bug_on(rs, PROGRESS_TOKEN_SHARED) ? 0 : n);
+        meta = json_object_new_object();
+        mc__rs_put_str(rs, meta, "progressToken", token);
+        mc__rs_put(rs, p, "_meta", meta);
+    }
+    return p;
+}
+
+int mc__rs_tool_sampling_pair(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply)
+{
+    int n, rc;
+
+    if (job->step == 0) {
+        if (!rs->cap_sampling && !rs_bug_on(rs, SAMPLING_NO_CAP) && rs->modern)
+            return mc__rs_need_capability(rs, job, "sampling", NULL);
+        if (!rs->cap_sampling && !rs_bug_on(rs, SAMPLING_NO_CAP))
+            return fail(rs, job, "the client did not declare the sampling capability");
+        /* Both requests go out before either answer is awaited (one at a
+         * time through input requests at 2026-07-28). */
+        for (n = 0; n < (rs->modern ? 1 : 2); n++) {
+            rc = ask(rs, job, "sampling/createMessage", pair_params(rs, job, n));
+            if (rc != RS_STEP_WAIT)
+                return rc;
+        }
+        return RS_STEP_WAIT;
+    }
+    if (reply == NULL || reply->error != NULL)
+        return client_error(rs, job, "sampling/createMessage", reply ? reply->error : NULL);
+    if (job->step == 1 && !rs->modern)
+        return RS_STEP_WAIT; /* the other answer is still to come */
+    mc__rs_job_finish_text(rs, job, "the client answered both sampling requests", 0);
+    return RS_STEP_DONE;
+}
+
 int mc__rs_tool_roots(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply)
 {
     char text[RS_MAX_ECHO_TEXT];

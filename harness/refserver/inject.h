@@ -306,6 +306,9 @@
     XX(CANCELLED_FOREIGN, "cancelled-client-request", "MUST",                                      \
        "a tool call run as a job is met with notifications/cancelled naming the client's own "     \
        "request", "2025-06-18/basic/utilities/cancellation#behavior-requirements")                 \
+    XX(PROGRESS_TOKEN_SHARED, "server-progress-token-reused", "MUST",                              \
+       "test_sampling_pair's two concurrent sampling/createMessage requests share one "           \
+       "progressToken", "2025-06-18/basic/utilities/progress#progress-flow")                       \
     /* tasks (2025-11-25) */                                                                       \
     XX(TASK_CAP_UNDECLARED, "task-capability-undeclared", "MUST",                                  \
        "tools run as tasks but initialize declares no tasks capability",                           \

@@ -555,6 +555,7 @@ int mc__rs_tool_elicit_url(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *
 int mc__rs_tool_elicit_url_error(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply);
 int mc__rs_tool_elicit_url_complete(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply);
 int mc__rs_tool_sampling(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply);
+int mc__rs_tool_sampling_pair(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply);
 int mc__rs_tool_roots(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply);
 
 /* ---- tools_trigger.c: the tools that change the watched resource and the

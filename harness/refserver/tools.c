@@ -141,6 +141,10 @@ static const rs_tool_t rs_tools[] = {
      "Echoes its region and query; region and count are mirrored into the Mcp-Param-Region "
      "and Mcp-Param-Count headers",
      HEADER_PARAM_SCHEMA("Region", "integer"), 1, tool_header_param},
+    {"test_sampling_pair", "Two samplings at once",
+     "Sends two sampling/createMessage requests, each with its own progressToken, before "
+     "awaiting either; answers once the client answered both",
+     NO_ARGS, 1, mc__rs_tool_sampling_pair},
     /* From here on, tools listed from a version on (tool_since); each
      * version's list is a prefix of the table. */
     {"json_schema_2020_12_tool", "Contact record",

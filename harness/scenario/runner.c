@@ -211,6 +211,9 @@ static void respond(void *ctx, mc_session_t *s, const mc_msg_t *request, mc_repl
 
     if (a != NULL) {
         json_object *with = mc_json_get(a, "with"), *err = mc_json_get(a, "error");
+        /* "hold": N keeps the answer back until N requests of the method
+         * are open (the session sends them then, or after its hang budget). */
+        reply->hold = mc_json_get_int(a, "hold", 0);
         if (err != NULL) {
             reply->error_code = mc_json_get_int(err, "code", MC_RPC_INTERNAL_ERROR);
             snprintf(reply->error_message, sizeof(reply->error_message), "%s",
@@ -503,6 +506,8 @@ static void run_body(rctx_t *c)
         return;
     mc__runner_run_steps(c, c->sc->step_v, c->sc->n_steps, 0);
     if (!c->dead && c->session_ok) {
+        /* Answers still held back go out: no request is left unanswered. */
+        mc_session_release_held(&c->s, NULL);
         mc_session_begin_step(&c->s);
         rc = mc_session_poll(&c->s, 0);
         mc__runner_drain(c);

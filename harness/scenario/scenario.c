@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 
 #include "core/json.h"
+#include "core/limits.h"
 #include "core/version.h"
 #include "scenario/catalogue.h"
 #include "scenario/lint.h"
@@ -213,6 +214,37 @@ static void load_requires(mc__lint_t *l, json_object *root_obj, mc_scenario_t *s
     }
 }
 
+/*
+ * One entry of client.answers: {"with": RESULT} or {"error": {code,
+ * message}}, and "hold": N (2..MC_MAX_HELD_ANSWERS) to keep the answers to
+ * requests of that method back until N of them are open (client/session.h).
+ */
+static void lint_answer_entry(mc__lint_t *l, const char *method, json_object *a)
+{
+    static const char *const answer_keys[] = {"with", "error", "hold", NULL};
+    json_object *hold = mc_json_get(a, "hold");
+    char ptr[512];
+
+    snprintf(ptr, sizeof(ptr), "/client/answers/%s", method);
+    if (!json_object_is_type(a, json_type_object)) {
+        mc__lint_problem(l, ptr, "an answer is an object: {\"with\": RESULT} or {\"error\": "
+                                 "{\"code\", \"message\"}}");
+        return;
+    }
+    mc__lint_only_keys(l, a, ptr, "an answer", answer_keys);
+    if ((mc_json_get(a, "with") == NULL) == (mc_json_get(a, "error") == NULL))
+        mc__lint_problem(l, ptr, "an answer needs exactly one of \"with\" (a result object) or "
+                                 "\"error\" ({\"code\", \"message\"})");
+    mc__lint_want_type(l, a, "error", json_type_object, ptr, "an answer");
+    if (hold != NULL && (!json_object_is_type(hold, json_type_int) ||
+                         json_object_get_int64(hold) < 2 ||
+                         json_object_get_int64(hold) > MC_MAX_HELD_ANSWERS))
+        mc__lint_problem(l, ptr,
+                         "\"hold\" is how many requests of the method are held open before "
+                         "they are answered: an integer from 2 to %d",
+                         MC_MAX_HELD_ANSWERS);
+}
+
 /* client: capabilities, answers, version, initialize. */
 static void load_client(mc__lint_t *l, json_object *root_obj, mc_scenario_t *s)
 {
@@ -243,6 +275,10 @@ static void load_client(mc__lint_t *l, json_object *root_obj, mc_scenario_t *s)
         s->manual_init = !json_object_get_boolean(mc_json_get(v, "initialize"));
     if (s->answers != NULL)
         mc__lint_check_refs(l, s->answers, "/client/answers");
+    if (json_object_is_type(s->answers, json_type_object)) {
+        json_object_object_foreach(s->answers, method, a)
+            lint_answer_entry(l, method, a);
+    }
 }
 
 /* Reads every top-level field of root_obj into s, checking as it goes (the

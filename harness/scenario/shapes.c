@@ -120,6 +120,10 @@ static const struct {
     {"tool.list_roots", PICK_NONE,
      "a tool that sends roots/list to the client",
      SEEN_CALL},
+    {"tool.sampling_pair", PICK_NONE,
+     "a tool that sends two sampling/createMessage requests, each with a progressToken in its "
+     "_meta, before it awaits either answer",
+     SEEN_NO},
     {"tool.trigger_resource_update", PICK_NONE,
      "a tool that changes the watched resource and sends notifications/resources/updated",
      SEEN_CALL},

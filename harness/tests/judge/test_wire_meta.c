@@ -1,8 +1,8 @@
 /* Unit tests for the rules on the _meta of the server's messages
  * (judge/wire_meta.c), on the meaning of the codes 2026-07-28 defines, on
- * the requests a server's cancellation names and on the keys of
- * inputRequests as written: each seen holding and seen failing on a
- * scripted transcript. */
+ * the requests a server's cancellation names, on the keys of inputRequests
+ * as written and on the progress tokens of the server's own requests: each
+ * seen holding and seen failing on a scripted transcript. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -159,12 +159,60 @@ static void test_input_keys(void **state)
     mc_wire_free(&w);
 }
 
+/* A server request's progressToken differs from those of the server's
+ * requests still active: unanswered by the client, not cancelled by the
+ * server. A token used again once its request was answered is fine, and
+ * the client's own tokens are not the server's. */
+static void test_server_token_unique(void **state)
+{
+    mc_wire_t w;
+
+#define SREQ(id, tok)                                                                              \
+    "{\"jsonrpc\":\"2.0\",\"id\":" id ",\"method\":\"sampling/createMessage\",\"params\":{" \
+    "\"_meta\":{\"progressToken\":" tok "},\"messages\":[],\"maxTokens\":1}}"
+#define ANSWER(id) "{\"jsonrpc\":\"2.0\",\"id\":" id ",\"result\":{}}"
+    (void)state;
+    handshake(&w, "{\"tools\":{}}", "{\"sampling\":{}}");
+    out(&w, "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\",\"params\":{\"name\":\"t\","
+            "\"_meta\":{\"progressToken\":\"a\"}}}");
+    in(&w, SREQ("1", "\"a\""));
+    /* Alone: nothing to compare with. */
+    assert_int_equal(evals(&w, "wire/progress-token-unique"), 0);
+    in(&w, SREQ("2", "\"b\""));
+    assert_int_equal(findings(&w, "wire/progress-token-unique"), 0);
+    assert_int_equal(evals(&w, "wire/progress-token-unique"), 1);
+    in(&w, SREQ("3", "\"a\""));
+    assert_int_equal(findings(&w, "wire/progress-token-unique"), 1);
+    assert_non_null(strstr(detail(&w, "wire/progress-token-unique"), "request 1"));
+    out(&w, ANSWER("1"));
+    out(&w, ANSWER("3"));
+    /* "b" is still active; "a" is free again. */
+    in(&w, SREQ("4", "\"a\""));
+    assert_int_equal(findings(&w, "wire/progress-token-unique"), 1);
+    in(&w, SREQ("5", "\"b\""));
+    assert_int_equal(findings(&w, "wire/progress-token-unique"), 2);
+    /* A request the server cancels is no longer active. */
+    in(&w, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{"
+           "\"requestId\":2}}");
+    out(&w, "{\"jsonrpc\":\"2.0\",\"id\":5,\"error\":{\"code\":-1,\"message\":\"no\"}}");
+    in(&w, SREQ("6", "\"b\""));
+    assert_int_equal(findings(&w, "wire/progress-token-unique"), 2);
+    /* The same value as a number is another token. */
+    in(&w, SREQ("7", "4"));
+    in(&w, SREQ("8", "\"4\""));
+    assert_int_equal(findings(&w, "wire/progress-token-unique"), 2);
+    mc_wire_free(&w);
+#undef SREQ
+#undef ANSWER
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_meta),
         cmocka_unit_test(test_cancelled_own),
         cmocka_unit_test(test_input_keys),
+        cmocka_unit_test(test_server_token_unique),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -75,8 +75,8 @@ static const char session_full[] =
     CALL(149, "test_sampling", "{\"prompt\":\"hi\"}")
     ANSWER(6, "{\"role\":\"assistant\",\"content\":{\"type\":\"text\",\"text\":\"hello\"},"
               "\"model\":\"m\"}") CALL(150, "test_list_roots", "{}")
-    ANSWER(7, "{\"roots\":[{\"uri\":\"file:///tmp\"}]}")
-    REQ(151, "completion/complete",
+    ANSWER(7, "{\"roots\":[{\"uri\":\"file:///tmp\"}]}") CALL(192, "test_sampling_pair", "{}")
+    ANSWER(9, "{}") ANSWER(8, "{}") REQ(151, "completion/complete",
         "{\"ref\":{\"type\":\"ref/prompt\",\"name\":\"test_prompt_with_arguments\"},\"argument\":"
         "{\"name\":\"arg1\",\"value\":\"a\"}}")
     REQ(152, "completion/complete",

@@ -104,6 +104,8 @@ def mutations(doc):
         ("unknown level", lambda d: (d["spec"][0].__setitem__("level", "SHALL"), d)[1]),
         ("unknown requires member", lambda d: dict(d, requires={"capabilites": ["tools"]})),
         ("unknown client member", lambda d: dict(d, client={"capabilitie": {}})),
+        ("hold below 2", lambda d: dict(d, client={"answers": {"ping": {"with": {}, "hold": 1}}})),
+        ("unknown answer member", lambda d: dict(d, client={"answers": {"ping": {"wiht": {}}}})),
         ("no steps", lambda d: dict(d, steps=[])),
     ]
     if a is not None:
@@ -144,6 +146,8 @@ def source_lists(src):
     out.append(("requires (scenario.c)", set(c_list(scen_c, "requires_keys") or []),
                 ("requires",)))
     out.append(("client (scenario.c)", set(c_list(scen_c, "client_keys") or []), ("client",)))
+    out.append(("client answers (scenario.c)", set(c_list(scen_c, "answer_keys") or []),
+                ("answer",)))
     out.append(("spec entries (requirement.c)", set(c_list(req_c, "keys") or []),
                 ("specEntry",)))
     return out
