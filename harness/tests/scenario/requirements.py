@@ -20,7 +20,8 @@ entry in SCENARIOS/requirements.json. It fails when
       not a heading of that page,
   (c) an entry is malformed: no binds among client/server/both/neither, or a
       server-binding (server or both) MUST/SHOULD sentence with no check and
-      neither a reason nor "gap": true,
+      no reason; an entry marked "gap": true (testable, no check yet) is
+      reported too: every such sentence has a check or a reason,
   (d) a server-binding MUST/SHOULD sentence holding more requirements (MUST
       or SHOULD keywords) than checks quote it, with no entry saying why
       (a reason) or marking the rest as a gap,
@@ -337,6 +338,10 @@ def main():
                 if any(e.get("gap") for e in ents):
                     t["gap"] += 1
                     gaps_listed.append(label)
+                    problems.append(f"{label}: binds the server at {s.level} and is marked "
+                                    f"\"gap\": true (testable, no check yet): every server-"
+                                    f"binding MUST or SHOULD sentence has a check, or a reason "
+                                    f"it cannot be tested from the client side")
                 elif any(e.get("reason") for e in ents):
                     t["reason"] += 1
                 elif not s.checks:
