@@ -559,8 +559,8 @@ static void run_end(rctx_t *c)
 
 /* Runs sc (a scenario; a version probe when probe is not NULL; a behaviour
  * probe when behave is not NULL). */
-static int run(const mc_scenario_t *sc, const mc_runner_opts_t *o, mc_scenario_result_t *out,
-               mc_probe_t *probe, json_object *behave, mc_runner_hold_t *hold)
+int mc__runner_run(const mc_scenario_t *sc, const mc_runner_opts_t *o, mc_scenario_result_t *out,
+                   mc_probe_t *probe, json_object *behave, mc_runner_hold_t *hold)
 {
     rctx_t *c;
     int rc;
@@ -601,15 +601,11 @@ static int run(const mc_scenario_t *sc, const mc_runner_opts_t *o, mc_scenario_r
     if (mc_runner_hold_fits(hold, sc, want_version)) {
         rctx_t *k = hold->c;
         hold->c = NULL;
-        if (mc__runner_adopt(k, c) != NULL) {
-            c = k;
-            if (mc__runner_make_answers(c) == MC_OK && mc__runner_gate_negotiated(c) == 0)
-                run_body(c);
-            run_end(c);
-            return MC_OK;
-        }
-        hold->c = k;
-        mc_runner_hold_release(hold);
+        c = mc__runner_adopt(k, c);
+        if (mc__runner_make_answers(c) == MC_OK && mc__runner_gate_negotiated(c) == 0)
+            run_body(c);
+        run_end(c);
+        return MC_OK;
     }
     rc = prepare_answers(c);
     if (rc == MC_OK && mc__runner_start(c, &rc) == 0) {
@@ -625,101 +621,12 @@ static int run(const mc_scenario_t *sc, const mc_runner_opts_t *o, mc_scenario_r
 
 int mc_runner_run(const mc_scenario_t *sc, const mc_runner_opts_t *o, mc_scenario_result_t *out)
 {
-    return run(sc, o, out, NULL, NULL, NULL);
+    return mc__runner_run(sc, o, out, NULL, NULL, NULL);
 }
 
 int mc_runner_run_held(const mc_scenario_t *sc, const mc_runner_opts_t *o, mc_runner_hold_t *h,
                        mc_scenario_result_t *out)
 {
     /* Over HTTP the server is one for the whole suite already. */
-    return run(sc, o, out, NULL, NULL, o->url != NULL ? NULL : h);
-}
-
-/* A scenario of the runner's own, of no steps, at every version: a probe's
- * run (the strings are static). */
-static void probe_scenario(mc_scenario_t *sc, const char *area, const char *id, const char *title,
-                           const char *file, json_object *steps)
-{
-    memset(sc, 0, sizeof(*sc));
-    sc->id = (char *)id;
-    sc->area = (char *)area;
-    sc->title = title;
-    sc->doc.name = (char *)file;
-    sc->version_mask = (1u << MC_V_COUNT) - 1;
-    sc->steps = steps;
-}
-
-int mc_runner_probe(const mc_runner_opts_t *o, const char *version, mc_probe_t *p)
-{
-    mc_scenario_t sc;
-    mc_runner_opts_t po = *o;
-    json_object *steps = json_object_new_array();
-    int rc;
-
-    p->outcome = MC_PROBE_FAILED;
-    p->method[0] = p->version[0] = p->why[0] = '\0';
-    p->answer_ms = -1;
-    p->silent = 0;
-    memset(&p->result, 0, sizeof(p->result));
-    if (steps == NULL)
-        return MC_ENOMEM;
-    /* A scenario of no steps: start, initialize at version, shut down. */
-    probe_scenario(&sc, "lifecycle", "lifecycle/version-probe",
-                   "which protocol versions the server speaks", "(version probe)", steps);
-    po.version = version;
-    snprintf(p->method, sizeof(p->method), "%s",
-             mc_version_has(version, MC_VF_STATELESS) ? "server/discover" : "initialize");
-    rc = run(&sc, &po, &p->result, p, NULL, NULL);
-    json_object_put(steps);
-    if (rc != MC_OK) {
-        mc_sresult_free(&p->result);
-        return rc;
-    }
-    if (p->outcome == MC_PROBE_SPOKEN || p->outcome == MC_PROBE_COUNTER)
-        snprintf(p->version, sizeof(p->version), "%s",
-                 p->result.version != NULL ? p->result.version : "");
-    return MC_OK;
-}
-
-int mc_runner_behaviours(const mc_runner_opts_t *o, const char *version, json_object **out)
-{
-    mc_scenario_t sc;
-    mc_scenario_result_t res;
-    mc_runner_opts_t po = *o;
-    json_object *steps = json_object_new_array(), *caps = json_tokener_parse(
-        "{\"roots\": {\"listChanged\": true}, \"sampling\": {}, "
-        "\"elicitation\": {\"form\": {}, \"url\": {}}}");
-    int rc;
-
-    *out = json_object_new_object();
-    if (steps == NULL || caps == NULL || *out == NULL) {
-        json_object_put(steps);
-        json_object_put(caps);
-        json_object_put(*out);
-        *out = NULL;
-        return MC_ENOMEM;
-    }
-    memset(&res, 0, sizeof(res));
-    probe_scenario(&sc, "discovery", "discovery/behaviour-probe",
-                   "what the server's tools and prompts do when used", "(behaviour probe)", steps);
-    sc.client_caps = caps;
-    po.version = version;
-    po.shared = NULL;
-    rc = run(&sc, &po, &res, NULL, *out, NULL);
-    if (rc == MC_OK) {
-        json_object_object_add(*out, "version",
-                               json_object_new_string(res.version != NULL ? res.version : version));
-        if (mc_json_get(*out, "roles") == NULL)
-            json_object_object_add(*out, "failed",
-                                   json_object_new_string(res.reason != NULL
-                                                              ? res.reason
-                                                              : "the handshake did not complete"));
-    } else {
-        json_object_put(*out);
-        *out = NULL;
-    }
-    mc_sresult_free(&res);
-    json_object_put(steps);
-    json_object_put(caps);
-    return rc;
+    return mc__runner_run(sc, o, out, NULL, NULL, o->url != NULL ? NULL : h);
 }

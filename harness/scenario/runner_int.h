@@ -10,6 +10,8 @@
  *                  "capture" judged against a message
  * runner_steps.c   the steps, one function per kind, and their dispatch
  * runner_page.c    the paginate step: walking a list page by page
+ * runner_hold.c    a target kept between the runs of one worker, the spare
+ * runner_probe.c   the version probe and the behaviour probe's runs
  *
  * Every function takes the run's context; none outlives it.
  */
@@ -98,6 +100,13 @@ typedef struct rctx {
 
 /* --- runner.c: checks and traffic --- */
 
+/* Runs sc: a scenario (probe and behave NULL), a version probe (probe) or a
+ * behaviour probe (behave), on the worker's hold when hold is not NULL
+ * (mc_runner_run_held). MC_OK, or MC_ENOMEM when the result could not be
+ * built. */
+int mc__runner_run(const mc_scenario_t *sc, const mc_runner_opts_t *o, mc_scenario_result_t *out,
+                   mc_probe_t *probe, json_object *behave, mc_runner_hold_t *hold);
+
 /* Records the outcome of check id (a scenario requirement, a built-in or
  * HTTP check; a harness/ id leaves the scenario NOT-VERIFIED on failure). */
 void mc__runner_check(rctx_t *c, const char *id, int pass, const char *message,
@@ -132,10 +141,9 @@ void mc__runner_hs_take(rctx_t *c, const char *asked);
 int mc__runner_hs_fits(const rctx_t *k, const mc_scenario_t *sc, const char *version);
 /* Releases what mc__runner_hs_take kept. */
 void mc__runner_hs_free(rctx_t *c);
-/* Moves the run of fresh (gated, nothing started; freed here) onto the
- * kept context k: its scenario, options, result and clocks, the kept
- * handshake replayed into the result. Returns k, or NULL (out of memory;
- * k is then released into its owner and fresh is kept). */
+/* Moves the run of fresh (past the gates before start, nothing started;
+ * freed here) onto the kept context k: its scenario, options, result and
+ * clocks, the kept handshake replayed into the result. Returns k. */
 rctx_t *mc__runner_adopt(rctx_t *k, rctx_t *fresh);
 /* Takes the hold's spare process as c's target: 0 when it did (c->t is
  * set), -1 when there is none. */
