@@ -18,6 +18,7 @@
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "cli/util.h"
+#include "core/json.h"
 #include "report/report.h"
 #include "scenario/profile.h"
 #include "schema/registry.h"
@@ -154,24 +155,6 @@ static void progress(void *ctx, const mc_campaign_stats_t *st)
             (unsigned long long)st->findings);
 }
 
-/* Splits "a,b,c" into a JSON array of names (new reference). */
-static json_object *split_names(const char *s)
-{
-    json_object *arr = json_object_new_array();
-    const char *p = s;
-
-    while (arr != NULL && *p != '\0') {
-        const char *comma = strchr(p, ',');
-        size_t len = comma ? (size_t)(comma - p) : strlen(p);
-        if (len > 0)
-            json_object_array_add(arr, json_object_new_string_len(p, (int)len));
-        p += len;
-        if (*p == ',')
-            p++;
-    }
-    return arr;
-}
-
 static int count_findings(const char *dir)
 {
     char path[4200], line[2048];
@@ -298,7 +281,7 @@ static int safe_tools(const fuzz_opts_t *o, mc_campaign_opts_t *co, mc_profile_t
             safe = json_object_get(prof->safe_tools);
     }
     if (o->safe_tools != NULL) {
-        json_object *more = split_names(o->safe_tools);
+        json_object *more = mc_json_split_names(o->safe_tools);
         size_t k;
         if (safe == NULL)
             safe = json_object_new_array();

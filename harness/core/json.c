@@ -76,3 +76,18 @@ int mc_json_scalar_text(json_object *v, char *out, size_t cap)
         return -1;
     return 0;
 }
+
+json_object *mc_json_split_names(const char *s)
+{
+    json_object *arr = json_object_new_array();
+    const char *p = s;
+
+    while (arr != NULL && *p != '\0') {
+        const char *comma = strchr(p, ',');
+        size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        if (len > 0)
+            json_object_array_add(arr, json_object_new_string_len(p, (int)len));
+        p += len + (comma != NULL);
+    }
+    return arr;
+}

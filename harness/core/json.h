@@ -36,4 +36,8 @@ int mc_uri_is_absolute(const char *s);
  * truncating). For building JSON Pointers and paths without snprintf. */
 void mc_str_join(char *out, size_t n, const char *a, const char *b);
 
+/* "a,b,c" as a JSON array of strings (a new reference; empty names are
+ * left out), or NULL when out of memory. */
+json_object *mc_json_split_names(const char *s);
+
 #endif /* MC_CORE_JSON_H */

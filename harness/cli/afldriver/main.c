@@ -26,6 +26,7 @@
 
 #include "campaign/afl.h"
 #include "cli/afldriver/area.h"
+#include "core/json.h"
 #include "client/session.h"
 #include "core/options.h"
 #include "core/version.h"
@@ -103,22 +104,6 @@ static const mc_opts_spec_t driver_spec = {
 };
 #undef T
 
-/* Splits "a,b,c" into a JSON array of names (new reference). */
-static json_object *split_names(const char *s)
-{
-    json_object *arr = json_object_new_array();
-    const char *p = s;
-
-    while (arr != NULL && *p != '\0') {
-        const char *comma = strchr(p, ',');
-        size_t len = comma ? (size_t)(comma - p) : strlen(p);
-        if (len > 0)
-            json_object_array_add(arr, json_object_new_string_len(p, (int)len));
-        p += len + (comma != NULL);
-    }
-    return arr;
-}
-
 /* What of afl-fuzz this process holds is not passed on to the server it
  * starts: the fork server's descriptors, and the shared memory ids (the
  * AFL++ runtime attached both before main): an instrumented server would
@@ -190,7 +175,7 @@ static int setup(int argc, char **argv, driver_opts_t *o, mc_afl_opts_t *ao, mc_
     ao->argv = o->cmd;
     ao->version = o->version != NULL ? o->version : MC_VERSION_NEWEST_HANDSHAKE;
     ao->registry = *reg;
-    ao->safe_tools = o->safe_tools != NULL ? split_names(o->safe_tools) : NULL;
+    ao->safe_tools = o->safe_tools != NULL ? mc_json_split_names(o->safe_tools) : NULL;
     ao->call_tools = o->call_tools;
     ao->hang_ms = (int)o->hang_ms;
     ao->mem_limit_mb = (uint64_t)o->mem_limit;
