@@ -261,6 +261,19 @@ static void judge_interval(rctx_t *c, const mc_step_t *s, const mc_step_expect_m
     mc__runner_check(c, id, 0, msg, want, got, "", it->tx_seq, s->line);
 }
 
+int mc__runner_wait_slice(rctx_t *c, int64_t until, const char *doing)
+{
+    int left = mc__runner_time_left(c, (int)(until - mc_now_ms())), rc;
+
+    if (left <= 0 || c->s.eof)
+        return 0;
+    rc = mc_session_poll_once(&c->s, left);
+    mc__runner_drain(c);
+    if (rc == MC_EEOF)
+        return 0;
+    return mc__runner_wait_ok(c, rc, doing) != 0 ? -1 : 1;
+}
+
 /* Waits for a notification or server request matching the step (with
  * "related", only one the last message sent may have caused: one that
  * arrived after it and, over HTTP, not on the GET stream; basic/transports:
@@ -279,19 +292,14 @@ int mc__runner_step_expect(rctx_t *c, const mc_step_t *s, const mc_step_expect_m
 
     snprintf(what, sizeof(what), "%s", e->method);
     for (;;) {
-        int left;
         it = mc__runner_inbox_find(c, box, e->where, e->method, after, e->related);
         if (it != NULL)
             break;
-        left = mc__runner_time_left(c, (int)(until - mc_now_ms()));
-        if (left <= 0 || c->s.eof)
-            break;
-        rc = mc_session_poll_once(&c->s, left);
-        mc__runner_drain(c);
-        if (rc == MC_EEOF)
-            break;
-        if (mc__runner_wait_ok(c, rc, "waiting for a message") != 0)
+        rc = mc__runner_wait_slice(c, until, "waiting for a message");
+        if (rc < 0)
             return -1;
+        if (rc == 0)
+            break;
     }
     if (it == NULL) {
         char msg[240];

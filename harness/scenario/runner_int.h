@@ -213,6 +213,12 @@ int mc__runner_reconnect(rctx_t *c);
 
 /* --- runner_expect.c: expectations --- */
 
+/* One wait for what the target sends, up to until (cut to the scenario's
+ * time): 1 to look again, 0 when the time is up or the target's output
+ * ended, -1 when the target is gone (the result says so; doing names the
+ * wait). */
+int mc__runner_wait_slice(rctx_t *c, int64_t until, const char *doing);
+
 /* The check a step's outcome counts against: its "check", else the
  * scenario's first requirement. */
 const char *mc__runner_step_check(rctx_t *c, const mc_step_t *s);

@@ -249,19 +249,14 @@ static int step_expect_none(rctx_t *c, const mc_step_t *s, const mc_step_expect_
     int rc;
 
     for (;;) {
-        int left;
         it = beyond(c, box, e, after);
         if (it != NULL)
             break;
-        left = mc__runner_time_left(c, (int)(until - mc_now_ms()));
-        if (left <= 0 || c->s.eof)
-            break;
-        rc = mc_session_poll_once(&c->s, left);
-        mc__runner_drain(c);
-        if (rc == MC_EEOF)
-            break;
-        if (mc__runner_wait_ok(c, rc, "watching for a message") != 0)
+        rc = mc__runner_wait_slice(c, until, "watching for a message");
+        if (rc < 0)
             return -1;
+        if (rc == 0)
+            break;
     }
     if (it != NULL) {
         char msg[300], act[512];
