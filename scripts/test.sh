@@ -1,16 +1,63 @@
 #!/usr/bin/env bash
 # test.sh - install what is missing, build the default and the ASan+UBSan
-# trees, and run every test on both. Ends with ctest's summary.
+# trees, and run every test on both. Ends with each tree's ctest summary.
+#
+# The default tree is built first and its tests start at once; the sanitizer
+# tree is built (at a lower priority) and tested beside them. Most tests wait
+# on servers rather than compute, and the default tree's longest tests run
+# alone at its end (RUN_SERIAL): the sanitizer tree's tests fill that time.
+# Each line of the sanitizer tree's output is prefixed with "asan| ".
+#
+# Usage: scripts/test.sh [--one-tree-at-a-time]
+#   --one-tree-at-a-time  build and test the trees one after the other (a
+#                         quieter machine for a test that is being debugged)
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
-"$ROOT/scripts/setup.sh" default asan
+
+together=1
+case "${1:-}" in
+  "") ;;
+  --one-tree-at-a-time) together=0 ;;
+  *) echo "usage: scripts/test.sh [--one-tree-at-a-time]" >&2; exit 2 ;;
+esac
 
 jobs="$(nproc 2>/dev/null || echo 2)"
+run_ctest() {
+  echo "test.sh: ctest in $1/"
+  ctest --test-dir "$1" -j "$jobs" --output-on-failure --timeout 600
+}
+
+if ((!together)); then
+  "$ROOT/scripts/setup.sh" default asan
+  status=0
+  run_ctest build || status=1
+  run_ctest build-asan || status=1
+  exit $status
+fi
+
+"$ROOT/scripts/setup.sh" default
+# The sanitizer tree's half runs as a job of its own (its own process group),
+# so that an interrupted or failed run can stop all of it.
+set -m
+(
+  set -o pipefail
+  { nice -n 10 "$ROOT/scripts/setup.sh" asan && run_ctest build-asan; } 2>&1 | sed -u 's/^/asan| /'
+) &
+asan_pid=$!
+set +m
+trap 'kill -TERM -- "-$asan_pid" 2>/dev/null || true' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
 status=0
-for dir in build build-asan; do
-  echo "test.sh: ctest in $dir/"
-  ctest --test-dir "$dir" -j "$jobs" --output-on-failure --timeout 600 || status=1
-done
+run_ctest build || status=1
+wait "$asan_pid" || status=1
+trap - EXIT
+if ((status)); then
+  echo "test.sh: FAILED (see the summaries above: build/ unprefixed, build-asan/ as asan|)"
+else
+  echo "test.sh: both trees passed"
+fi
 exit $status
