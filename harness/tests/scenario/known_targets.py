@@ -15,7 +15,9 @@ free loopback port and tested with `mcpcheck run --url` (the section whose
 heading names the package and "Streamable HTTP"); afterwards no server
 process may be left and the port must be closed.
 Exits 77 (skipped) with the reason when node or npm is missing or the
-install fails.
+install fails (1 when CI is set: testenv.unavailable).
+TARGET --install only installs the servers (the ctest fixture npm-targets,
+so that the install is not part of a RUN_SERIAL test's time).
 """
 import json
 import os
@@ -138,6 +140,15 @@ def run_http(mcpcheck, scenarios, cache, name, tmp):
 
 def main():
     mcpcheck, scenarios, cache, known_md, name = sys.argv[1:6]
+    if name == "--install":
+        if shutil.which("node") is None or shutil.which("npm") is None:
+            unavailable("known_targets: node and npm are needed to install the known targets")
+        err = install(cache)
+        if err is not None:
+            unavailable("known_targets: npm install failed: %s" % err)
+        print("known_targets: installed in %s: %s" % (
+            cache, ", ".join(f"{package(n)}@{VERSION}" for n in TARGETS)))
+        return 0
     http = name in HTTP_TARGETS
     pkg = HTTP_TARGETS[name]["package"] if http else name
     if shutil.which("node") is None or shutil.which("npm") is None:
