@@ -54,12 +54,21 @@ fi
 presets=("$@")
 ((${#presets[@]})) || presets=(default)
 jobs="$(nproc 2>/dev/null || echo 2)"
+# ccache, when it is installed (it is not required), compiles what another
+# tree or an earlier clone compiled already; paths below the checkout are
+# hashed relative to it, so that clones in other folders share entries.
+# MCPCHECK_NO_CCACHE=1 leaves it out.
+launcher=()
+if command -v ccache >/dev/null && [[ -z ${MCPCHECK_NO_CCACHE:-} ]]; then
+  export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$ROOT}"
+  launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+fi
 for preset in "${presets[@]}"; do
   dir=build
   [[ $preset == default ]] || dir="build-$preset"
   if [[ ! -f $dir/CMakeCache.txt ]]; then
-    say "configuring preset '$preset' in $dir/"
-    cmake --preset "$preset" >/dev/null
+    say "configuring preset '$preset' in $dir/${launcher:+ (with ccache)}"
+    cmake --preset "$preset" "${launcher[@]}" >/dev/null
   fi
   say "building preset '$preset' ($jobs jobs)"
   cmake --build "$dir" -j "$jobs" >/dev/null || {

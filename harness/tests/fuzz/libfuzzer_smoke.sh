@@ -11,8 +11,16 @@ secs=${2:-5}
 cd "$root" || exit 2
 jobs=$(nproc 2>/dev/null || echo 2)
 
+# ccache, when installed, as scripts/setup.sh uses it (MCPCHECK_NO_CCACHE=1
+# leaves it out): a CI run on a machine that ran before rebuilds little.
+launcher=""
+if command -v ccache >/dev/null 2>&1 && [ -z "${MCPCHECK_NO_CCACHE:-}" ]; then
+  CCACHE_BASEDIR=${CCACHE_BASEDIR:-$(pwd)}; export CCACHE_BASEDIR
+  launcher="-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache"
+fi
 if [ ! -f build-fuzz/CMakeCache.txt ]; then
-  cmake --preset fuzz >build-fuzz-configure.log 2>&1 || {
+  # shellcheck disable=SC2086 # $launcher is two words or none
+  cmake --preset fuzz $launcher >build-fuzz-configure.log 2>&1 || {
     cat build-fuzz-configure.log; rm -f build-fuzz-configure.log
     echo "libfuzzer_smoke: FAIL: the fuzz preset does not configure here"; exit 1; }
   rm -f build-fuzz-configure.log
