@@ -49,6 +49,14 @@ STARTUP_BUDGET_S = 30
 # turn a slow answer of the conformant server into a finding of one run only
 # (that server answers every request, so the wait is never spent).
 ANSWERED_STEP_MS = str(budget(15000))
+# The per-step wait of the quiet cases' runs. Their server answers what it
+# answers at once and leaves the rest unanswered, so the run is mostly spent
+# waiting out steps in vain: 2 s instead of the default 5 s says the same
+# (the unanswered requests are FAILs, the run ends with exit 1, not 3) in
+# less than half the time. It stays above MC_RUNNER_SILENT_WAIT_MS (1 s), so
+# that a request an earlier run waited a whole step for is still waited on
+# less. The answer to initialize has the start-up budget, not this one.
+QUIET_STEP_MS = "2000"
 BANNER = "Starting demo MCP server..."
 SPOKEN = "2025-06-18,2025-11-25"
 
@@ -118,7 +126,8 @@ class Check:
 def case_quiet(mcpcheck, scenarios, targets, with_version):
     chk = Check()
     server = [sys.executable, os.path.join(targets, "quiet_server.py")]
-    args = ["--spec-version", "2025-11-25"] if with_version else []
+    args = ["--timeout", QUIET_STEP_MS]
+    args += ["--spec-version", "2025-11-25"] if with_version else []
     with tempfile.TemporaryDirectory() as tmp:
         code, out, err, elapsed, report = mcpcheck_run(mcpcheck, scenarios, tmp, server, args)
     print("\n".join(line for line in out.splitlines() if line.startswith("version")))
@@ -165,7 +174,8 @@ def learned_silence(mcpcheck, scenarios, server):
     with tempfile.TemporaryDirectory() as tmp:
         code, out, err, elapsed, report = mcpcheck_run(
             mcpcheck, scenarios, tmp, server,
-            ["--jobs", "1", "--filter", "jsonrpc/*", "--spec-version", "2025-11-25"])
+            ["--jobs", "1", "--timeout", QUIET_STEP_MS, "--filter", "jsonrpc/*",
+             "--spec-version", "2025-11-25"])
     if report is None:
         return 1
     msgs = dict(((f[0], f[2]), f[3]) for f in findings(report, ("FAIL",)))
