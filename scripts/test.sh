@@ -8,25 +8,27 @@
 # alone at its end (RUN_SERIAL): the sanitizer tree's tests fill that time.
 # Each line of the sanitizer tree's output is prefixed with "asan| ".
 #
-# Usage: scripts/test.sh [--one-tree-at-a-time]
+# Usage: scripts/test.sh [--one-tree-at-a-time] [CTEST_ARGS...]
 #   --one-tree-at-a-time  build and test the trees one after the other (a
 #                         quieter machine for a test that is being debugged)
+#   CTEST_ARGS            given to both ctest runs, e.g. -R '^report/'
+#                         (.ci/run gives none: every test)
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 
 together=1
-case "${1:-}" in
-  "") ;;
-  --one-tree-at-a-time) together=0 ;;
-  *) echo "usage: scripts/test.sh [--one-tree-at-a-time]" >&2; exit 2 ;;
-esac
+if [[ ${1:-} == --one-tree-at-a-time ]]; then
+  together=0
+  shift
+fi
+ctest_args=("$@")
 
 jobs="$(nproc 2>/dev/null || echo 2)"
 run_ctest() {
   echo "test.sh: ctest in $1/"
-  ctest --test-dir "$1" -j "$jobs" --output-on-failure --timeout 600
+  ctest --test-dir "$1" -j "$jobs" --output-on-failure --timeout 600 "${ctest_args[@]}"
 }
 
 if ((!together)); then
