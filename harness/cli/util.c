@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "client/session.h"
 #include "core/version.h"
 
 int mc_cli_check_version(const char *value, char *why, size_t n)
