@@ -13,8 +13,8 @@
 #include "campaign/afl.h"
 #include "campaign/campaign.h"
 #include "campaign/exec.h"
-#include "client/http.h"
 #include "client/session.h"
+#include "client/target.h"
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "cli/util.h"
@@ -221,7 +221,7 @@ static int fuzz_options(int argc, char **argv, mc_campaign_opts_t *co, fuzz_opts
         return code;
     if (o->url != NULL) {
         mc_errbuf_clear(&eb);
-        if (mc_http_url_check(o->url, o->allow_remote, NULL, 0, NULL, &eb) != MC_OK)
+        if (mc_target_url_check(o->url, o->allow_remote, &eb) != MC_OK)
             return mc_opts_fail(&fuzz_spec, "--url: %s", eb.msg);
     } else if (o->allow_remote) {
         return mc_opts_fail(&fuzz_spec, "--allow-remote goes with --url");

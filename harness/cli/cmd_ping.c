@@ -12,7 +12,7 @@
 #include "cli/options.h"
 #include "cli/util.h"
 #include "client/session.h"
-#include "client/stdio.h"
+#include "client/target.h"
 #include "cli/ping_http.h"
 #include "core/version.h"
 
@@ -143,27 +143,14 @@ static void print_events(const mc_session_t *s)
 }
 
 /* Explains why the target stopped answering, with its exit status if any. */
-static void explain_failure(mc_stdio_t *t, int rc, const char *what, const mc_errbuf_t *eb,
-                            uint64_t frames)
+static void explain_failure(mc_target_t *t, int rc, const char *what, const mc_errbuf_t *eb)
 {
-    char how[160];
+    char why[400];
 
-    if (rc == MC_EEOF || t->stdin_broken || rc == MC_EEXITED) {
-        mc_proc_wait(&t->proc, 2000);
-        mc_proc_describe(&t->proc, how, sizeof(how));
-        if (t->proc.reaped)
-            fprintf(stderr, "mcpcheck ping: the server %s after %llu message%s, before it "
-                            "answered %s%s\n",
-                    how, (unsigned long long)frames, frames == 1 ? "" : "s", what,
-                    t->target_exited ? " (a process it left behind still held its stdout)" : "");
-        else
-            fprintf(stderr, "mcpcheck ping: the server %s after %llu message%s, before it "
-                            "answered %s, though its process is still running\n",
-                    rc == MC_EEOF ? "closed its output" : "stopped reading its input",
-                    (unsigned long long)frames, frames == 1 ? "" : "s", what);
-    } else {
+    if (mc_target_explain(t, rc, what, why, sizeof(why)))
+        fprintf(stderr, "mcpcheck ping: %s\n", why);
+    else
         fprintf(stderr, "mcpcheck ping: %s\n", eb->msg[0] ? eb->msg : mc_strerror(rc));
-    }
 }
 
 /* Reads the command line into o. Returns MC_OPTS_CONTINUE or the exit code
@@ -187,7 +174,7 @@ static int ping_options(int argc, char **argv, ping_opts_t *o)
 
 /* The handshake, then one ping, on a started target; prints the result.
  * Returns MC_EXIT_OK or MC_EXIT_INCOMPLETE (explained). */
-static int handshake_and_ping(mc_stdio_t *t, mc_session_t *s, const ping_opts_t *o)
+static int handshake_and_ping(mc_target_t *t, mc_session_t *s, const ping_opts_t *o)
 {
     mc_errbuf_t eb;
     mc_msg_t resp;
@@ -197,7 +184,7 @@ static int handshake_and_ping(mc_stdio_t *t, mc_session_t *s, const ping_opts_t 
     mc_errbuf_clear(&eb);
     rc = mc_session_initialize(s, o->version, NULL, (int)o->startup, &eb);
     if (rc != MC_OK) {
-        explain_failure(t, rc, "initialize", &eb, t->frames);
+        explain_failure(t, rc, "initialize", &eb);
         return MC_EXIT_INCOMPLETE;
     }
     t0 = now_us();
@@ -212,7 +199,7 @@ static int handshake_and_ping(mc_stdio_t *t, mc_session_t *s, const ping_opts_t 
         else if (rc == MC_ETOOBIG)
             mc_errbuf_set(&eb, rc, "the server wrote a line over the %u-byte message limit "
                                    "instead of answering ping", MC_MAX_MESSAGE_SIZE);
-        explain_failure(t, rc, "ping", &eb, t->frames);
+        explain_failure(t, rc, "ping", &eb);
         return MC_EXIT_INCOMPLETE;
     }
     if (resp.kind == MC_MSG_ERROR) {
@@ -232,8 +219,8 @@ static int handshake_and_ping(mc_stdio_t *t, mc_session_t *s, const ping_opts_t 
 
 int mc_cmd_ping(int argc, char **argv)
 {
-    mc_cli_target_opts_t topts;
-    mc_stdio_t t;
+    mc_target_opts_t topts;
+    mc_target_t *t;
     mc_session_t s;
     mc_session_opts_t so;
     mc_errbuf_t eb;
@@ -248,7 +235,7 @@ int mc_cmd_ping(int argc, char **argv)
     memset(&topts, 0, sizeof(topts));
     topts.argv = o.cmd;
     mc_errbuf_clear(&eb);
-    if (mc_cli_target_start(&t, &topts, &eb) != MC_OK) {
+    if (mc_cli_target_open(&t, &topts, &eb) != MC_OK) {
         fprintf(stderr, "mcpcheck ping: %s\n", eb.msg);
         return MC_EXIT_INCOMPLETE;
     }
@@ -256,24 +243,24 @@ int mc_cmd_ping(int argc, char **argv)
     /* The start-up budget is for starting: once the server has written a
      * line, the answer to initialize gets the --timeout of any answer. */
     so.answer_timeout_ms = (int)o.timeout;
-    if (mc_session_init(&s, mc_stdio_link(&t), &so) != MC_OK) {
+    if (mc_session_init(&s, mc_target_link(t), &so) != MC_OK) {
         fprintf(stderr, "mcpcheck ping: out of memory\n");
-        mc_cli_target_stop(&t);
-        mc_stdio_free(&t);
+        mc_cli_target_stop(t);
+        mc_target_free(t);
         return MC_EXIT_INCOMPLETE;
     }
-    exit_code = handshake_and_ping(&t, &s, &o);
+    exit_code = handshake_and_ping(t, &s, &o);
     print_events(&s);
     mc_session_free(&s);
-    how = mc_cli_target_stop(&t);
+    how = mc_cli_target_stop(t);
     if (exit_code != MC_EXIT_OK) {
         if (how != 0) {
             char desc[160];
-            mc_proc_describe(&t.proc, desc, sizeof(desc));
+            mc_target_stop(t, desc, sizeof(desc));
             fprintf(stderr, "mcpcheck ping: stopped the server: %s\n", desc);
         }
-        mc_cli_print_stderr_tail(&t.proc, "mcpcheck ping");
+        mc_cli_print_stderr_tail(t, "mcpcheck ping");
     }
-    mc_stdio_free(&t);
+    mc_target_free(t);
     return exit_code;
 }

@@ -14,7 +14,7 @@
 #include "cli/options.h"
 #include "cli/util.h"
 #include "client/session.h"
-#include "client/stdio.h"
+#include "client/target.h"
 #include "core/json.h"
 #include "core/version.h"
 #include "scenario/fixtures.h"
@@ -170,10 +170,10 @@ static json_object *probe_behaviours(const profile_opts_t *o, const char *versio
 
 int mc_cmd_profile(int argc, char **argv)
 {
-    mc_cli_target_opts_t topts;
+    mc_target_opts_t topts;
     mc_session_opts_t so;
     mc_session_t s;
-    mc_stdio_t t;
+    mc_target_t *t;
     mc_errbuf_t eb;
     profile_opts_t o;
     FILE *f = stdout;
@@ -196,15 +196,15 @@ int mc_cmd_profile(int argc, char **argv)
     memset(&topts, 0, sizeof(topts));
     topts.argv = o.cmd;
     mc_errbuf_clear(&eb);
-    if (mc_cli_target_start(&t, &topts, &eb) != MC_OK) {
+    if (mc_cli_target_open(&t, &topts, &eb) != MC_OK) {
         fprintf(stderr, "mcpcheck profile: %s\n", eb.msg);
         json_object_put(behaviours);
         return MC_EXIT_INCOMPLETE;
     }
     memset(&so, 0, sizeof(so));
-    if (mc_session_init(&s, mc_stdio_link(&t), &so) != MC_OK) {
-        mc_cli_target_stop(&t);
-        mc_stdio_free(&t);
+    if (mc_session_init(&s, mc_target_link(t), &so) != MC_OK) {
+        mc_cli_target_stop(t);
+        mc_target_free(t);
         fprintf(stderr, "mcpcheck profile: out of memory\n");
         json_object_put(behaviours);
         return MC_EXIT_INCOMPLETE;
@@ -232,9 +232,9 @@ int mc_cmd_profile(int argc, char **argv)
     }
     mc_session_free(&s);
     json_object_put(behaviours);
-    mc_cli_target_stop(&t);
+    mc_cli_target_stop(t);
     if (code == MC_EXIT_INCOMPLETE)
-        mc_cli_print_stderr_tail(&t.proc, "mcpcheck profile");
-    mc_stdio_free(&t);
+        mc_cli_print_stderr_tail(t, "mcpcheck profile");
+    mc_target_free(t);
     return code;
 }

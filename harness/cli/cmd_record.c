@@ -10,32 +10,19 @@
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "cli/util.h"
-#include "client/http.h"
-#include "client/http_limits.h"
-#include "client/httptarget.h"
 #include "client/session.h"
-#include "client/stdio.h"
+#include "client/target.h"
 #include "core/clock.h"
 #include "core/limits.h"
 #include "report/report.h"
 
 #define MC_RECORD_MAX_LINE 65536
 
-/* What record talks to: a stdio target, or a Streamable HTTP endpoint (a
- * server record started, or one already running). */
-typedef struct rec_target {
-    int is_http;
-    mc_stdio_t io;
-    mc_http_target_t tgt;
-    mc_http_t *http;
-    char url[512];
-} rec_target_t;
-
 /* The trace record writes with --trace: run's trace format (report/trace.c). */
 typedef struct rec_trace {
     FILE *f;
     mc_session_t *s;
-    rec_target_t *t;
+    mc_target_t *t;
     uint64_t seq;
     int64_t t0;
     int failed;
@@ -70,7 +57,7 @@ static void trace_notes(rec_trace_t *tr)
 {
     char note[260], line[300];
 
-    while (tr->t->http != NULL && mc_http_take_note(tr->t->http, note, sizeof(note))) {
+    while (tr->t != NULL && mc_target_take_note(tr->t, note, sizeof(note))) {
         int n = snprintf(line, sizeof(line), "(http: %s)", note);
         trace_put(tr, "note", line, n > 0 ? (size_t)n : 0, 0, NULL);
     }
@@ -96,62 +83,36 @@ static void trace_observe(void *ctx, int outbound, uint64_t seq, const char *lin
     json_object_put(facts);
 }
 
-static int rec_start(rec_target_t *t, const char *url, int allow_remote, char **cmd,
-                     mc_link_t *link, mc_errbuf_t *eb)
+/* Opens what record talks to: a stdio target, or a Streamable HTTP
+ * endpoint (a server record starts, or one already running). */
+static int rec_start(mc_target_t **t, const char *url, int allow_remote, char **cmd,
+                     mc_errbuf_t *eb)
 {
-    memset(t, 0, sizeof(*t));
-    if (url == NULL) {
-        mc_cli_target_opts_t topts;
-        memset(&topts, 0, sizeof(topts));
-        topts.argv = cmd;
-        if (mc_cli_target_start(&t->io, &topts, eb) != MC_OK)
-            return MC_EIO;
-        *link = mc_stdio_link(&t->io);
-        return MC_OK;
-    }
-    t->is_http = 1;
-    snprintf(t->url, sizeof(t->url), "%s", url);
-    if (cmd != NULL && cmd[0] != NULL) {
-        mc_spawn_opts_t so;
-        memset(&so, 0, sizeof(so));
-        so.argv = cmd;
-        if (mc_http_target_start(&t->tgt, &so, url, MC_HTTP_STARTUP_BUDGET_MS, eb) != MC_OK)
-            return MC_EIO;
-        snprintf(t->url, sizeof(t->url), "%s", t->tgt.url);
-    }
-    {
-        mc_http_opts_t ho;
-        memset(&ho, 0, sizeof(ho));
-        ho.url = t->url;
-        ho.allow_remote = allow_remote;
-        ho.get_stream = 1;
-        t->http = mc_http_new(&ho, eb);
-    }
-    if (t->http == NULL) {
-        mc_http_target_stop(&t->tgt, MC_SHUTDOWN_TERM_GRACE_MS, NULL, 0);
-        return MC_EINVAL;
-    }
-    *link = mc_http_link(t->http);
-    return MC_OK;
+    mc_target_opts_t to;
+
+    memset(&to, 0, sizeof(to));
+    to.argv = cmd;
+    if (url == NULL)
+        return mc_cli_target_open(t, &to, eb);
+    to.url = url;
+    to.allow_remote = allow_remote;
+    to.get_stream = 1;
+    return mc_target_open(t, &to, eb);
 }
 
 /* Ends the session (DELETE over HTTP) and stops what rec_start started. */
-static void rec_stop(rec_target_t *t, rec_trace_t *tr)
+static void rec_stop(mc_target_t **t, rec_trace_t *tr)
 {
-    if (!t->is_http) {
-        mc_cli_target_stop(&t->io);
-        mc_stdio_free(&t->io);
+    if (*t == NULL)
         return;
+    mc_target_end_session(*t);
+    if (tr != NULL) {
+        trace_notes(tr);
+        tr->t = NULL;
     }
-    if (t->http != NULL) {
-        long st = 0;
-        mc_http_close(t->http, MC_HTTP_DELETE_TIMEOUT_MS, &st);
-        if (tr != NULL)
-            trace_notes(tr);
-        mc_http_free(t->http);
-        t->http = NULL;
-    }
-    mc_http_target_stop(&t->tgt, MC_SHUTDOWN_TERM_GRACE_MS, NULL, 0);
+    mc_cli_target_stop(*t);
+    mc_target_free(*t);
+    *t = NULL;
 }
 
 /* The longest --timeout, in milliseconds. */
@@ -264,7 +225,7 @@ static json_object *parse_script_line(const char *line, const char **method_out,
 typedef struct recording {
     rec_opts_t o;
     FILE *in;          /* the script, or stdin */
-    rec_target_t t;
+    mc_target_t *t;
     rec_trace_t tr;
     mc_session_t s;
     json_object *doc;  /* the scenario */
@@ -290,7 +251,7 @@ static int record_options(int argc, char **argv, rec_opts_t *o)
                             "no server command; put it after '--' (or give --url)");
     if (o->url != NULL) {
         mc_errbuf_clear(&eb);
-        if (mc_http_url_check(o->url, o->allow_remote, NULL, 0, NULL, &eb) != MC_OK)
+        if (mc_target_url_check(o->url, o->allow_remote, &eb) != MC_OK)
             return mc_opts_fail(&record_spec, "--url: %s", eb.msg);
     }
     return MC_OPTS_CONTINUE;
@@ -314,7 +275,6 @@ static void close_files(recording_t *r)
 static int start_session(recording_t *r)
 {
     mc_session_opts_t so;
-    mc_link_t link;
     mc_errbuf_t eb;
 
     r->in = stdin;
@@ -328,22 +288,22 @@ static int start_session(recording_t *r)
         return MC_EXIT_USAGE;
     }
     mc_errbuf_clear(&eb);
-    if (rec_start(&r->t, r->o.url, r->o.allow_remote, r->o.cmd, &link, &eb) != MC_OK) {
+    if (rec_start(&r->t, r->o.url, r->o.allow_remote, r->o.cmd, &eb) != MC_OK) {
         fprintf(stderr, "mcpcheck record: %s\n", eb.msg);
         close_files(r);
         return MC_EXIT_INCOMPLETE;
     }
     r->tr.s = &r->s;
-    r->tr.t = &r->t;
+    r->tr.t = r->t;
     r->tr.t0 = mc_now_ms();
     memset(&so, 0, sizeof(so));
     so.observer = trace_observe;
     so.observer_ctx = &r->tr;
-    if (mc_session_init(&r->s, link, &so) != MC_OK ||
+    if (mc_session_init(&r->s, mc_target_link(r->t), &so) != MC_OK ||
         mc_session_initialize(&r->s, r->o.version, NULL, (int)r->o.timeout, &eb) != MC_OK) {
         char why[300] = "";
-        if (r->t.http != NULL)
-            mc_http_describe(r->t.http, why, sizeof(why));
+        if (mc_target_url(r->t) != NULL)
+            mc_target_explain(r->t, MC_EIO, "initialize", why, sizeof(why));
         fprintf(stderr, "mcpcheck record: initialize failed: %s%s%s\n", eb.msg,
                 why[0] ? "; " : "", why);
         mc_session_free(&r->s);
@@ -351,8 +311,7 @@ static int start_session(recording_t *r)
         close_files(r);
         return MC_EXIT_INCOMPLETE;
     }
-    if (r->t.http != NULL)
-        mc_http_after_handshake(r->t.http);
+    mc_target_after_handshake(r->t);
     /* A person at a terminal would otherwise see nothing happen: the
      * requests are read from them. */
     if (r->in == stdin && isatty(STDIN_FILENO))

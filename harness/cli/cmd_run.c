@@ -13,9 +13,7 @@
 #include "cli/commands.h"
 #include "cli/run.h"
 #include "cli/scenarios_load.h"
-#include "client/http_limits.h"
-#include "client/httptarget.h"
-#include "client/process.h"
+#include "client/target.h"
 #include "core/clock.h"
 #include "core/limits.h"
 #include "report/report.h"
@@ -124,7 +122,7 @@ typedef struct run_ctx {
     mc_baseline_t baseline;
     mc_gate_t gate;
     mc_registry_t *reg;
-    mc_http_target_t tgt;
+    mc_target_t *tgt; /* the server the HTTP scenarios share, or NULL */
     mc_suite_opts_t so;
     printer_t pr;
     mc_scenario_result_t probe_res[MC_V_COUNT]; /* probe results the report carries */
@@ -283,12 +281,12 @@ static void set_up_suite(run_ctx_t *c)
 static int start_target(run_ctx_t *c)
 {
     struct sigaction sa;
-    mc_spawn_opts_t sp;
+    mc_target_opts_t to;
     mc_errbuf_t eb;
 
     /* Orphans of a target (a daemonizing server, a setsid grandchild) come
      * back to us, so that they can be found and killed. */
-    mc_proc_supervise_init();
+    mc_target_supervise();
     memset(&sa, 0, sizeof(sa));
     sa.sa_handler = on_signal;
     sigemptyset(&sa.sa_mask);
@@ -296,14 +294,16 @@ static int start_target(run_ctx_t *c)
     sigaction(SIGTERM, &sa, NULL);
     if (c->o.url == NULL || c->o.cmd == NULL || c->o.fresh)
         return MC_OPTS_CONTINUE;
-    memset(&sp, 0, sizeof(sp));
-    sp.argv = c->o.cmd;
+    memset(&to, 0, sizeof(to));
+    to.argv = c->o.cmd;
+    to.url = c->o.url;
+    to.serve_only = 1;
     mc_errbuf_clear(&eb);
-    if (mc_http_target_start(&c->tgt, &sp, c->o.url, MC_HTTP_STARTUP_BUDGET_MS, &eb) != MC_OK) {
+    if (mc_target_open(&c->tgt, &to, &eb) != MC_OK) {
         fprintf(stderr, "mcpcheck run: the server did not start: %s\n", eb.msg);
         return MC_EXIT_INCOMPLETE;
     }
-    c->so.runner.url = c->tgt.url;
+    c->so.runner.url = mc_target_url(c->tgt);
     return MC_OPTS_CONTINUE;
 }
 
@@ -383,9 +383,9 @@ static size_t run_suite(run_ctx_t *c, mc_run_result_t *run)
         mc_sresult_free(&c->probe_res[k]);
     c->n_probe_res = 0;
     run->duration_ms = mc_now_ms() - t0;
-    if (c->tgt.started) {
+    if (c->tgt != NULL) {
         char how[200];
-        mc_http_target_stop(&c->tgt, MC_SHUTDOWN_TERM_GRACE_MS, how, sizeof(how));
+        mc_target_stop(c->tgt, how, sizeof(how));
     }
     if (c->pr.tty && !c->pr.quiet)
         fputs("\r\033[K", stdout);
@@ -393,7 +393,7 @@ static size_t run_suite(run_ctx_t *c, mc_run_result_t *run)
     if (!c->pr.quiet)
         flush_area(&c->pr);
     /* Processes the targets left behind that no scenario could attribute. */
-    mc_proc_kill_orphans(NULL, 0);
+    mc_target_kill_orphans();
     return suite_n;
 }
 
@@ -473,6 +473,7 @@ int mc_cmd_run(int argc, char **argv)
     mc_gate_free(&c.gate);
     mc_registry_free(c.reg);
     json_object_put(c.behaviours);
+    mc_target_free(c.tgt);
     mc_profile_free(&c.prof);
     mc_cli_scenarios_free(&c.scs);
     return code;

@@ -17,7 +17,6 @@
 #include "judge/replay.h"
 #include "core/limits.h"
 #include "core/version.h"
-#include "client/http_limits.h"
 #include "judge/builtin.h"
 #include "scenario/httprun.h"
 #include "schema/registry.h"
@@ -386,9 +385,6 @@ static int check_file(run_t *r, const char *file)
 }
 
 /* ---- traces ----------------------------------------------------------------- */
-
-_Static_assert(MC_REPLAY_MAX_EVENT_IDS == MC_HTTP_MAX_TRACKED_EVENT_IDS,
-               "a trace remembers as many SSE event ids as the transport does live");
 
 /* Prints the findings of a replayed trace; counts them by level. */
 static void print_findings(const opts_t *o, const mc_replay_t *rp, const char *file, size_t *n_must,

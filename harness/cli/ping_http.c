@@ -8,55 +8,47 @@
 
 #include "cli/commands.h"
 #include "cli/ping_http.h"
-#include "client/http.h"
-#include "client/http_limits.h"
-#include "client/httptarget.h"
 #include "client/session.h"
+#include "client/target.h"
 
 int mc_cli_ping_http(const char *url, char **cmd, int allow_remote, const char *version,
                      long timeout)
 {
-    mc_http_target_t tgt;
-    mc_http_opts_t ho;
-    mc_http_t *h;
+    mc_target_opts_t to;
+    mc_target_t *t;
     mc_session_t s;
     mc_errbuf_t eb;
     mc_msg_t resp;
     struct timespec a, b;
     int rc, code = MC_EXIT_INCOMPLETE;
-    long del = 0;
+    long del;
     char note[260];
 
-    memset(&tgt, 0, sizeof(tgt));
     mc_errbuf_clear(&eb);
-    if (mc_http_url_check(url, allow_remote, NULL, 0, NULL, &eb) != MC_OK) {
+    if (mc_target_url_check(url, allow_remote, &eb) != MC_OK) {
         fprintf(stderr, "mcpcheck ping: --url: %s\n", eb.msg);
         return MC_EXIT_USAGE;
     }
-    if (cmd != NULL && cmd[0] != NULL) {
-        mc_spawn_opts_t so;
-        memset(&so, 0, sizeof(so));
-        so.argv = cmd;
-        if (mc_http_target_start(&tgt, &so, url, MC_HTTP_STARTUP_BUDGET_MS, &eb) != MC_OK) {
-            fprintf(stderr, "mcpcheck ping: the server did not start: %s\n", eb.msg);
-            return MC_EXIT_INCOMPLETE;
-        }
-        url = tgt.url;
+    memset(&to, 0, sizeof(to));
+    to.argv = cmd;
+    to.url = url;
+    to.allow_remote = allow_remote;
+    rc = mc_target_open(&t, &to, &eb);
+    if (rc != MC_OK) {
+        fprintf(stderr, "mcpcheck ping: %s%s\n",
+                rc == MC_ESPAWN ? "the server did not start: " : "", eb.msg);
+        return MC_EXIT_INCOMPLETE;
     }
-    memset(&ho, 0, sizeof(ho));
-    ho.url = url;
-    ho.allow_remote = allow_remote;
-    h = mc_http_new(&ho, &eb);
-    if (h == NULL || mc_session_init(&s, mc_http_link(h), NULL) != MC_OK) {
-        fprintf(stderr, "mcpcheck ping: %s\n", h == NULL ? eb.msg : "out of memory");
-        mc_http_free(h);
-        mc_http_target_stop(&tgt, MC_SHUTDOWN_TERM_GRACE_MS, NULL, 0);
+    url = mc_target_url(t);
+    if (mc_session_init(&s, mc_target_link(t), NULL) != MC_OK) {
+        fprintf(stderr, "mcpcheck ping: out of memory\n");
+        mc_target_free(t);
         return MC_EXIT_INCOMPLETE;
     }
     rc = mc_session_initialize(&s, version, NULL, (int)timeout, &eb);
     if (rc != MC_OK) {
         char why[300];
-        mc_http_describe(h, why, sizeof(why));
+        mc_target_explain(t, rc, "initialize", why, sizeof(why));
         fprintf(stderr, "mcpcheck ping: initialize failed: %s%s%s\n",
                 eb.msg[0] ? eb.msg : mc_strerror(rc), why[0] ? "; " : "", why);
         goto done;
@@ -66,7 +58,8 @@ int mc_cli_ping_http(const char *url, char **cmd, int allow_remote, const char *
     clock_gettime(CLOCK_MONOTONIC, &b);
     if (rc != MC_OK) {
         fprintf(stderr, "mcpcheck ping: no answer to ping (%s)%s%s\n", mc_strerror(rc),
-                mc_http_failure(h) ? ": " : "", mc_http_failure(h) ? mc_http_failure(h) : "");
+                mc_target_failure(t) ? ": " : "",
+                mc_target_failure(t) ? mc_target_failure(t) : "");
         goto done;
     }
     if (resp.kind == MC_MSG_ERROR) {
@@ -81,21 +74,20 @@ int mc_cli_ping_http(const char *url, char **cmd, int allow_remote, const char *
            s.counter_offer ? " (counter-offered by the server)" : "");
     printf("server: %s %s\n", s.server_name ? s.server_name : "(no name)",
            s.server_version ? s.server_version : "(no version)");
-    printf("session id: %s\n", mc_http_session_id(h) ? mc_http_session_id(h) : "(none)");
+    printf("session id: %s\n", mc_target_session_id(t) ? mc_target_session_id(t) : "(none)");
     printf("ping round trip: %.3f ms\n",
            (double)(b.tv_sec - a.tv_sec) * 1000.0 + (double)(b.tv_nsec - a.tv_nsec) / 1e6);
     code = MC_EXIT_OK;
 done:
     mc_session_free(&s);
-    mc_http_close(h, MC_HTTP_DELETE_TIMEOUT_MS, &del);
+    del = mc_target_end_session(t);
     if (code == MC_EXIT_OK)
         printf("session end: %s\n", del == 0 ? "no DELETE sent" : del == 200 || del == 204
                                                                    ? "DELETE accepted"
                                                                    : "DELETE refused");
-    while (mc_http_take_note(h, note, sizeof(note)))
+    while (mc_target_take_note(t, note, sizeof(note)))
         if (code != MC_EXIT_OK)
             fprintf(stderr, "mcpcheck ping: http: %s\n", note);
-    mc_http_free(h);
-    mc_http_target_stop(&tgt, MC_SHUTDOWN_TERM_GRACE_MS, NULL, 0);
+    mc_target_free(t);
     return code;
 }

@@ -28,7 +28,7 @@ typedef struct mc_cli_run_opts {
     const char *profile, *report_dir, *baseline, *gate, *url;
     long jobs, timeout, startup, seed;
     int strict, call_tools, dry, fresh, allow_remote, verbose, quiet;
-    int transport;               /* --transport: an mc_http_transport_t (0: auto) */
+    int transport;               /* --transport: an MC_TARGET_HTTP_* (0: auto) */
     int fail_on_opt;             /* --fail-on: index in fail, warn, info; -1 when not given */
     int with_library;            /* --with-library: the library too, beside --scenarios */
     char **cmd;                  /* after "--", NULL-terminated; NULL when none */

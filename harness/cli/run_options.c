@@ -8,9 +8,8 @@
 #include "cli/commands.h"
 #include "cli/run.h"
 #include "cli/util.h"
-#include "client/http.h"
-#include "client/http_limits.h"
 #include "client/session.h"
+#include "client/target.h"
 #include "core/limits.h"
 #include "scenario/suite.h"
 
@@ -35,6 +34,7 @@ static int check_run_version(const char *value, char *why, size_t n)
 
 /* --fail-on's words, in the order of mc_fail_on_t. */
 static const char *const fail_on_words[] = {"fail", "warn", "info", NULL};
+/* --transport's words, in the order of MC_TARGET_HTTP_*. */
 static const char *const transport_words[] = {"auto", "streamable-http", "sse", NULL};
 
 #define T mc_cli_run_opts_t
@@ -104,7 +104,7 @@ static const mc_opt_t run_opts[] = {
     MC_OPTION_STRING(T, url, "url", 0, "URL",
                      "test over HTTP at URL (see --transport). Without SERVER_CMD the server is "
                      "already running; with it, SERVER_CMD is started once and the run waits "
-                     "(up to " MC_OPTS_STR(MC_HTTP_STARTUP_BUDGET_MS) " ms) until it listens: "
+                     "(up to " MC_OPTS_STR(MC_TARGET_STARTUP_BUDGET_MS) " ms) until it listens: "
                      "for a URL with port 0, until it prints an http://HOST:PORT address on "
                      "stdout or stderr, whose port is then used. Every scenario gets a fresh "
                      "HTTP session, ended with DELETE"),
@@ -240,7 +240,7 @@ int mc_cli_run_options(int argc, char **argv, mc_cli_run_opts_t *o)
                                      : MC_FAIL_ON_FAIL;
     if (o->url != NULL) {
         mc_errbuf_clear(&eb);
-        if (mc_http_url_check(o->url, o->allow_remote, NULL, 0, NULL, &eb) != MC_OK)
+        if (mc_target_url_check(o->url, o->allow_remote, &eb) != MC_OK)
             return mc_opts_fail(&run_spec, "--url: %s", eb.msg);
         if (o->cmd != NULL && o->cmd[0] == NULL)
             o->cmd = NULL;

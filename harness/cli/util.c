@@ -7,7 +7,6 @@
 #include <unistd.h>
 
 #include "client/session.h"
-#include "core/limits.h"
 #include "core/version.h"
 
 int mc_cli_check_version(const char *value, char *why, size_t n)
@@ -53,35 +52,30 @@ static void install_handlers(void)
     sigaction(SIGHUP, &sa, NULL);
 }
 
-int mc_cli_target_start(mc_stdio_t *t, const mc_cli_target_opts_t *o, mc_errbuf_t *eb)
+int mc_cli_target_open(mc_target_t **out, const mc_target_opts_t *o, mc_errbuf_t *eb)
 {
-    mc_spawn_opts_t so;
     int rc;
 
-    memset(&so, 0, sizeof(so));
-    so.argv = o->argv;
-    so.cwd = o->cwd;
-    so.limits = o->limits;
     install_handlers();
-    mc_proc_supervise_init(); /* orphans of the target come back to us, to be killed */
-    rc = mc_stdio_start(t, &so, eb);
+    mc_target_supervise(); /* orphans of the target come back to us, to be killed */
+    rc = mc_target_open(out, o, eb);
     if (rc == MC_OK)
-        target_pgid = t->proc.pid;
+        target_pgid = mc_target_pgid(*out);
     return rc;
 }
 
-int mc_cli_target_stop(mc_stdio_t *t)
+int mc_cli_target_stop(mc_target_t *t)
 {
-    int how = mc_stdio_stop(t, MC_SHUTDOWN_STDIN_GRACE_MS, MC_SHUTDOWN_TERM_GRACE_MS);
+    int how = mc_target_stop(t, NULL, 0);
 
     target_pgid = 0;
     return how;
 }
 
-void mc_cli_print_stderr_tail(const mc_proc_t *p, const char *prefix)
+void mc_cli_print_stderr_tail(const mc_target_t *t, const char *prefix)
 {
     char tail[2048];
-    size_t n = mc_ring_copy(&p->err, tail, sizeof(tail));
+    size_t n = mc_target_stderr_tail(t, tail, sizeof(tail));
     char *line, *next;
 
     if (n == 0)

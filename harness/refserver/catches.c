@@ -316,6 +316,7 @@ static const rs_bug_catch_t rs_catches[] = {
      "lifecycle/stateless-new-connection"},
     {"server-progress-token-reused", "wire/progress-token-unique",
      "progress/server-token-unique"},
+    {"icon-src-file-scheme", "icons/src-scheme", "*/list-icons,resources/icons"},
 };
 
 static const rs_bug_catch_t *find(const char *name)

@@ -145,7 +145,9 @@ void mc__rs_add_icons(mc_refserver_t *rs, json_object *o)
     icon = json_object_new_object();
     sizes = json_object_new_array();
     json_object_array_add(sizes, json_object_new_string("1x1"));
-    mc__rs_put_str(rs, icon, "src", "https://example.com/mcpcheck/icon.png");
+    mc__rs_put_str(rs, icon, "src",
+                   rs_bug_on(rs, ICON_SRC_FILE) ? "file:///tmp/mcpcheck/icon.png"
+                                                : "https://example.com/mcpcheck/icon.png");
     mc__rs_put_str(rs, icon, "mimeType", "image/png");
     mc__rs_put(rs, icon, "sizes", sizes);
     if (arr == NULL || json_object_array_add(arr, icon) != 0) {

@@ -138,6 +138,8 @@ static const struct {
     {RS_BUG_INIT_ERROR_NO_VERSIONS, MC_VF_STATELESS, MC_V_2024_11_05},
     {RS_BUG_CLIENT_INFO_CHANGES_RESULT, MC_VF_STATELESS, MC_V_2024_11_05},
     {RS_BUG_CURSOR_PROCESS_BOUND, MC_VF_STATELESS, MC_V_2024_11_05},
+    /* Icons are listed from 2025-11-25 on (basic/index#icons). */
+    {RS_BUG_ICON_SRC_FILE, MC_VF_ICONS, MC_V_2024_11_05},
 };
 
 /* Writes the versions bug concerns into buf, comma-separated. */

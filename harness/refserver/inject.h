@@ -497,7 +497,11 @@
     /* behind a chain of requests in a row whose answers do not change */                        \
     XX(COMPLETION_RENARROWED, "completion-renarrowed-objects", "MUST",                             \
        "a completion narrowed from a list already narrowed (three in a row of one argument, "     \
-       "each typed further) returns its values as objects", "2025-06-18/server/utilities/completion#completion-results")
+       "each typed further) returns its values as objects", "2025-06-18/server/utilities/completion#completion-results") \
+    /* message shape: a listed item's field */                                                     \
+    XX(ICON_SRC_FILE, "icon-src-file-scheme", "INFO",                                              \
+       "every icon the server lists (tools, prompts, resources, templates, serverInfo) has a "    \
+       "file: src", "2025-11-25/basic/index#icons")
 
 typedef enum rs_bug {
     RS_BUG_NONE = 0,

@@ -22,6 +22,10 @@
 #     and itself; nothing outside harness/refserver/
 #     includes refserver/internal.h (fuzz targets and tests use
 #     refserver.h and units.h); core/limits.h holds no refserver limit.
+#  5. cli/ talks to the session layer, never to a transport: of client/ it
+#     includes session.h and target.h only (the server under test opened,
+#     described and closed behind one handle); stdio.h, http*.h, process.h,
+#     sse.h and link.h stay behind target.h.
 #
 # Usage: check_sources.sh REPO_ROOT   (exit 0 clean, 1 with the offending lines)
 set -u
@@ -104,6 +108,8 @@ arrows=$( (grep -Hn '#include "' core/*.c core/*.h 2>/dev/null | grep -v '#inclu
              grep -v -e '#include "core/' -e '#include "schema/' -e '#include "judge/' \
                      -e '#include "client/' -e '#include "scenario/' -e '#include "report/' \
                      -e '#include "campaign/'
+           grep -rHn '#include "client/' --include='*.c' --include='*.h' cli 2>/dev/null |
+             grep -v -e '#include "client/session.h"' -e '#include "client/target.h"'
            grep -rHn '#include "refserver/internal.h"' --include='*.c' --include='*.h' . ../fuzz \
              2>/dev/null | grep -v -e '^\./refserver/' -e '^refserver/') )
 if [ -n "$arrows" ]; then

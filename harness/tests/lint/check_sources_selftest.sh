@@ -52,17 +52,24 @@ printf '#include "refserver/internal.h"\n' >"$tmp/harness/scenario/peek.c"
 mkdir -p "$tmp/harness/client" "$tmp/harness/report"
 printf '#include "scenario/runner.h"\n' >"$tmp/harness/client/up.c"
 printf '#include "campaign/campaign.h"\n' >"$tmp/harness/report/side.c"
+mkdir -p "$tmp/harness/cli/tool"
+printf '#include "client/session.h"\n#include "client/target.h"\n#include "client/http.h"\n' \
+  >"$tmp/harness/cli/wire.c"
+printf '#include "client/stdio.h"\n' >"$tmp/harness/cli/tool/main.c"
 printf '#define RS_MAX_THINGS 4\n' >>"$tmp/harness/core/limits.h"
 out=$(sh "$here/check_sources.sh" "$tmp" 2>&1); rc=$?
 for want in "refserver/up.c:1:" "scenario/peek.c:1:" "client/up.c:1:" "report/side.c:1:" \
-            "holds a reference-server limit"; do
+            "cli/wire.c:3:" "cli/tool/main.c:1:" "holds a reference-server limit"; do
   case $out in
     *"$want"*) ;;
     *) echo "FAIL: the arrow checks miss '$want'"; status=1 ;;
   esac
 done
-rm -f "$tmp/harness/refserver/up.c" "$tmp/harness/scenario/peek.c" "$tmp/harness/client/up.c" \
-      "$tmp/harness/report/side.c"
+case $out in
+  *"cli/wire.c:1:"*|*"cli/wire.c:2:"*) echo "FAIL: cli/ including session.h or target.h was flagged"; status=1 ;;
+esac
+rm -rf "$tmp/harness/refserver/up.c" "$tmp/harness/scenario/peek.c" "$tmp/harness/client/up.c" \
+      "$tmp/harness/report/side.c" "$tmp/harness/cli"
 sed -i '/RS_MAX_THINGS/d' "$tmp/harness/core/limits.h"
 
 # A core/limits.h without a shared bound fails.
