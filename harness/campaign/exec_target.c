@@ -20,6 +20,7 @@
 
 #include "campaign/exec_internal.h"
 #include "client/http_limits.h"
+#include "core/json.h"
 
 void mc_exec_stop(mc_exec_t *x)
 {
@@ -107,6 +108,8 @@ int mc__exec_start(mc_exec_t *x, mc_errbuf_t *eb)
     snprintf(x->version, sizeof(x->version), "%s", x->o.version);
     x->seq_ctr = 0;
     x->inl_n = 0;
+    x->n_late_watch = 0; /* the ids of a new process start again */
+    x->barrier_id[0] = '\0';
     mc__exec_feed_reset_process(x);
     mc__exec_cov_clear(x);
     if (x->o.url != NULL) {
@@ -146,35 +149,45 @@ int mc__exec_start(mc_exec_t *x, mc_errbuf_t *eb)
     return rc;
 }
 
+json_object *mc__exec_ping_request(const mc_exec_t *x, const char *idtext)
+{
+    json_object *req = json_object_new_object(), *meta = mc_exec_request_meta(x), *params;
+
+    if (req == NULL) {
+        json_object_put(meta);
+        return NULL;
+    }
+    json_object_object_add(req, "jsonrpc", json_object_new_string("2.0"));
+    json_object_object_add(req, "id", json_object_new_string(idtext));
+    json_object_object_add(req, "method",
+                           json_object_new_string(meta != NULL ? "server/discover" : "ping"));
+    if (meta != NULL && (params = json_object_new_object()) != NULL) {
+        json_object_object_add(params, "_meta", json_object_get(meta));
+        json_object_object_add(req, "params", params);
+    }
+    json_object_put(meta);
+    return req;
+}
+
 /* Asks whether the server still serves: a ping, or at a stateless version
  * (which has no ping) a server/discover with the per-request _meta. Any
  * answer, an error too, says it does. */
 int mc__exec_alive(mc_exec_t *x)
 {
     char idtext[48];
-    json_object *id, *req, *meta = mc_exec_request_meta(x), *params;
+    json_object *req;
     const char *line;
     mc_msg_t resp;
     int rc = MC_ENOMEM;
 
     snprintf(idtext, sizeof(idtext), "mcpcheck-alive-%llu", (unsigned long long)x->seq_ctr);
-    id = json_object_new_string(idtext);
-    req = json_object_new_object();
-    if (id != NULL && req != NULL) {
-        json_object_object_add(req, "jsonrpc", json_object_new_string("2.0"));
-        json_object_object_add(req, "id", json_object_get(id));
-        json_object_object_add(req, "method",
-                               json_object_new_string(meta != NULL ? "server/discover" : "ping"));
-        if (meta != NULL && (params = json_object_new_object()) != NULL) {
-            json_object_object_add(params, "_meta", json_object_get(meta));
-            json_object_object_add(req, "params", params);
-        }
+    req = mc__exec_ping_request(x, idtext);
+    if (req != NULL) {
         line = json_object_to_json_string_ext(req, JSON_C_TO_STRING_PLAIN);
-        rc = mc_session_raw_request(&x->s, line, strlen(line), id, x->o.hang_ms, &resp);
+        rc = mc_session_raw_request(&x->s, line, strlen(line), mc_json_get(req, "id"),
+                                    x->o.hang_ms, &resp);
     }
-    json_object_put(meta);
     json_object_put(req);
-    json_object_put(id);
     mc__exec_drain_notes(x);
     if (rc != MC_OK)
         return 0;
