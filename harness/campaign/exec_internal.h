@@ -35,6 +35,9 @@
 /* Grace periods when a target is restarted (it is ours, not the user's). */
 #define MC__EXEC_STOP_STDIN_GRACE_MS 300
 #define MC__EXEC_STOP_TERM_GRACE_MS 300
+/* Barriers sent at most at the end of a sequence while requests are
+ * unanswered (a server answering out of turn gets that many round trips). */
+#define MC__EXEC_BARRIER_ROUNDS 3
 /* Frames handled in one go between sends, and while settling. */
 #define MC__EXEC_MAX_READY_FRAMES 256
 /* Expected answers tracked per sequence: one per element at most. */
