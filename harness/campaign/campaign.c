@@ -601,6 +601,9 @@ int mc_campaign_run(const mc_campaign_opts_t *o, mc_campaign_stats_t *st, mc_err
     if (rc != MC_OK)
         goto out;
     xo.twin = c.x;
+    /* The fresh runs start a process each (confirming, minimizing,
+     * recording): the next one is started while the current one works. */
+    xo.spare = 1;
     rc = mc_exec_new(&c.fx, &xo, eb);
     if (rc != MC_OK)
         goto out;

@@ -63,6 +63,7 @@ void mc_exec_free(mc_exec_t *x)
     if (x == NULL)
         return;
     mc_exec_stop(x);
+    mc__exec_stop_spare(x);
     mc__exec_cov_close(x);
     free(x->inl);
     free(x->ids);
@@ -223,6 +224,7 @@ int mc_exec_run(mc_exec_t *x, json_object *seq, int fresh, int record, mc_exec_o
         out->new_cov = mc__exec_cov_read(x, &out->new_edges);
     x->lockstep = 0;
     x->seqs_in_proc++;
+    x->seqs_run++;
     x->cur = NULL;
     return MC_OK;
 }

@@ -178,6 +178,13 @@ typedef struct mc_exec_opts {
     /* Over stdio, end each sequence with the settle window instead of the
      * ping barrier (the executor before the barrier, for comparison). */
     int no_barrier;
+    /* Over stdio, keep a spare process of the target: started as soon as
+     * one is started, and taken by the next start, so that a server's
+     * start-up (an interpreter loading) overlaps the work before it. Not
+     * on a target seen to write the coverage map (a spare's start-up would
+     * land in the running process's map), nor before the first sequence
+     * has shown whether it does. */
+    int spare;
 } mc_exec_opts_t;
 
 typedef struct mc_exec mc_exec_t;

@@ -83,6 +83,9 @@ struct mc_exec {
     json_object *client_caps;
     char **envp;
     mc_stdio_t t;
+    mc_stdio_t spare;      /* over stdio with opts.spare: the next process, started */
+    int spare_on;
+    uint64_t seqs_run;     /* sequences run by this executor, over every process */
     mc_http_t *http;       /* over Streamable HTTP: the session's transport */
     mc_http_target_t ht;   /* over HTTP: the server this executor started */
     int ht_on;
@@ -260,6 +263,9 @@ mc__exec_fed_t mc__exec_barrier(mc_exec_t *x);
  * MC_OK, MC_ESPAWN / MC_ENOMEM (harness failures), MC_EPROTO (refused),
  * MC_ETIMEOUT (initialize unanswered) or another error (it died). */
 int mc__exec_start(mc_exec_t *x, mc_errbuf_t *eb);
+
+/* Stops the spare process, if one runs. */
+void mc__exec_stop_spare(mc_exec_t *x);
 
 /* Takes (and frees) the notifications the session queued. */
 void mc__exec_drain_notes(mc_exec_t *x);

@@ -55,6 +55,37 @@ void mc_exec_stop(mc_exec_t *x)
     }
 }
 
+void mc__exec_stop_spare(mc_exec_t *x)
+{
+    if (!x->spare_on)
+        return;
+    mc_stdio_stop(&x->spare, MC__EXEC_STOP_STDIN_GRACE_MS, MC__EXEC_STOP_TERM_GRACE_MS);
+    mc_stdio_free(&x->spare);
+    memset(&x->spare, 0, sizeof(x->spare));
+    x->spare_on = 0;
+}
+
+/* Starts the spare process when the options ask for one and the target is
+ * known not to write the coverage map (a spare's start-up would otherwise
+ * land in the map of the process in use). A spare that cannot be started
+ * is no error: the next start spawns its own. */
+static void start_spare(mc_exec_t *x, const mc_spawn_opts_t *so)
+{
+    mc_errbuf_t eb;
+
+    if (!x->o.spare || x->spare_on || x->o.url != NULL)
+        return;
+    if (x->map != NULL) {
+        const mc_exec_t *tw = x->o.twin;
+        int seen = x->seqs_run > 0 || (tw != NULL && tw->seqs_run > 0);
+        if (!seen || x->instrumented || (tw != NULL && tw->instrumented))
+            return;
+    }
+    mc_errbuf_clear(&eb);
+    if (mc_stdio_start(&x->spare, so, &eb) == MC_OK)
+        x->spare_on = 1;
+}
+
 void mc__exec_drain_notes(mc_exec_t *x)
 {
     mc_msg_t m;
@@ -117,11 +148,18 @@ int mc__exec_start(mc_exec_t *x, mc_errbuf_t *eb)
         if (rc != MC_OK)
             return rc;
     } else {
-        rc = mc_stdio_start(&x->t, &so, eb);
-        if (rc != MC_OK)
-            return rc;
+        if (x->spare_on) {
+            x->t = x->spare; /* started earlier: its start-up is behind it */
+            memset(&x->spare, 0, sizeof(x->spare));
+            x->spare_on = 0;
+        } else {
+            rc = mc_stdio_start(&x->t, &so, eb);
+            if (rc != MC_OK)
+                return rc;
+        }
         x->t_inited = 1;
         link = mc_stdio_link(&x->t);
+        start_spare(x, &so);
     }
     x->running = 1;
     x->starts++;
