@@ -14,6 +14,12 @@
  * budget (measured from the last thing heard, so a quick answer ends the
  * wait at once), and for its resident size.
  *
+ * Over stdio a sequence ends with a barrier: a ping of the executor's own,
+ * whose answer is the point by which a server answering in order has
+ * answered or dropped everything sent before (mc_exec_finding_t.at_barrier
+ * says what a fresh process must confirm; mc_exec_dropped_t holds the
+ * request shapes known to be dropped). docs/fuzzing.md, "The barrier".
+ *
  * Over Streamable HTTP (url) a "process" is an HTTP session with the
  * server (started by the executor when there is a command, and restarted
  * with the session): the HTTP rules the transport judges (client/http.h)
