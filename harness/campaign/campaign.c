@@ -567,6 +567,9 @@ static void exec_opts(camp_t *c, mc_exec_opts_t *xo)
     xo->allowed = allowed;
     xo->allowed_ctx = &c->g;
     xo->dropped = &c->dropped;
+    /* Fresh runs start a process each (confirming, minimizing, recording),
+     * the persistent one at each restart: the next one starts ahead. */
+    xo->spare = 1;
 }
 
 int mc_campaign_run(const mc_campaign_opts_t *o, mc_campaign_stats_t *st, mc_errbuf_t *eb)
@@ -601,9 +604,6 @@ int mc_campaign_run(const mc_campaign_opts_t *o, mc_campaign_stats_t *st, mc_err
     if (rc != MC_OK)
         goto out;
     xo.twin = c.x;
-    /* The fresh runs start a process each (confirming, minimizing,
-     * recording): the next one is started while the current one works. */
-    xo.spare = 1;
     rc = mc_exec_new(&c.fx, &xo, eb);
     if (rc != MC_OK)
         goto out;

@@ -10,6 +10,8 @@
  *   exec_feed.c     sending a sequence: ids moved per sequence, ids sent
  *                   twice, answers due, cancellations, the client's answers
  *                   to the server's requests, waiting for the answers;
+ *   exec_barrier.c  over stdio, the end of a sequence: the ping barrier,
+ *                   the request shapes known to be dropped;
  *   exec_observe.c  every line in either direction: the trace, the response
  *                   state model, what the generator learns, which requests
  *                   were answered;
@@ -231,6 +233,8 @@ size_t mc__exec_outstanding(const mc_exec_t *x);
  * the hang budget of silence), then lets what follows settle. Returns 1
  * when the target's output ended meanwhile. */
 int mc__exec_await(mc_exec_t *x);
+
+/* --- exec_barrier.c ------------------------------------------------------- */
 
 /* The shape of request msg (borrowed): its method, its members and their
  * JSON types, and those of its params; what tells one kind of malformed
