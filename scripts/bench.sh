@@ -12,11 +12,15 @@
 #   scripts/bench.sh server --http, scripts/bench.sh library --http
 #                               the same over Streamable HTTP (scripts/bench-http.sh)
 #   scripts/bench.sh fuzz [S]   `mcpcheck fuzz` sequences/s and messages/s for S
-#                               seconds (default 10) against the reference server
-#                               (stdio and HTTP, at 2025-06-18 and at the
-#                               stateless 2026-07-28), a trivial echo server (the
-#                               harness's ceiling) and, with BENCH_EVERYTHING set
-#                               to its command, server-everything over stdio
+#                               seconds (default 10) against a trivial echo
+#                               server (the harness's ceiling), the reference
+#                               server (stdio and HTTP; BENCH_FUZZ_2026=1: also
+#                               at the stateless 2026-07-28) and, with
+#                               BENCH_EVERYTHING set to its command, server-
+#                               everything over stdio; one worker and --jobs at
+#                               the core count; MCPCHECK_BASELINE_BIN=another
+#                               mcpcheck (the previous main's) runs beside it,
+#                               BENCH_REPEAT (3) rounds, medians and ratios
 #   scripts/bench.sh fuzz-coverage [SWITCH...]  AFL++ coverage on vs off, side
 #                               by side: per refserver switch (needs build-afl)
 #                               and then the deep target, how many of
@@ -281,9 +285,19 @@ bench_server() {
 }
 
 # fuzz [SECONDS]: `mcpcheck fuzz` throughput (sequences/s, messages/s) against
-# the reference server and against a trivial echo server (the harness's ceiling).
+# a trivial echo server (the harness's ceiling), the reference server (stdio
+# and HTTP; BENCH_FUZZ_2026=1 adds the stateless 2026-07-28 rows) and, with
+# BENCH_EVERYTHING set to its command, server-everything over stdio; with one
+# worker and with --jobs at the core count. With MCPCHECK_BASELINE_BIN (another
+# build's mcpcheck, the previous main's) each campaign runs with both binaries
+# in turn, BENCH_REPEAT (3) times, the order swapped every round, and a row
+# gives the medians and the ratio new/base: both met the same load. The
+# messages counted are the sequences' own (the new binary's barrier pings are
+# not counted).
 bench_fuzz() {
-    local secs=${1:-10} tmp
+    local secs=${1:-10} tmp reps=${BENCH_REPEAT:-3} base=${MCPCHECK_BASELINE_BIN:-}
+    local cores
+    cores=$(nproc 2>/dev/null || echo 2)
     tmp=$(mktemp -d)
     cat >"$tmp/echo.py" <<'PYEOF'
 import json, sys
@@ -310,9 +324,34 @@ while True:
     sys.stdout.write(json.dumps(out) + "\n")
     sys.stdout.flush()
 PYEOF
-    printf '%-20s %10s %12s %12s\n' target seqs/s msgs_out/s msgs_in/s
-    local -a targets=(refserver refserver-http refserver-2026 refserver-2026-http echo)
+    if [[ -n $base ]]; then
+        [[ -x $base ]] || { echo "bench.sh fuzz: MCPCHECK_BASELINE_BIN $base is not executable" >&2; rm -rf "$tmp"; return 2; }
+        printf '# load average at the start: %s\n' "$(cut -d' ' -f1-3 /proc/loadavg)"
+        printf '%-20s %4s %10s %10s %6s %12s %12s %6s\n' target jobs base_seq/s seq/s ratio \
+            base_msg/s msg/s ratio
+    else
+        printf '%-20s %4s %10s %12s %12s\n' target jobs seqs/s msgs_out/s msgs_in/s
+    fi
+    local -a targets=(echo refserver refserver-http)
+    [[ ${BENCH_FUZZ_2026:-0} == 1 ]] && targets+=(refserver-2026 refserver-2026-http)
     [[ -n ${BENCH_EVERYTHING:-} ]] && targets+=(everything)
+    # one_fuzz BIN OUTDIR JOBS: one campaign; prints "seqs/s msgs_out/s msgs_in/s"
+    # summed over the workers' stats files.
+    one_fuzz() {
+        local bin=$1 out=$2 jobs=$3
+        rm -rf "$out"
+        "$bin" fuzz --seconds "$secs" --seed 1 --no-minimize --jobs "$jobs" "${opts[@]}" \
+            --out "$out" -- "${cmd[@]}" >/dev/null 2>&1 || true
+        local f sq=0 mo=0 mi=0 line
+        for f in "$out"/stats*.tsv; do
+            [[ -f $f ]] || continue
+            line=$(tail -1 "$f")
+            read -r sq mo mi < <(awk -v a="$sq" -v b="$mo" -v c="$mi" \
+                '{ printf "%f %f %f\n", a + $2 / $1, b + $3 / $1, c + $4 / $1 }' <<<"$line")
+        done
+        echo "$sq $mo $mi"
+    }
+    median() { sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print 0; else print v[int((NR + 1) / 2)] }'; }
     for t in "${targets[@]}"; do
         local cmd=("$BUILD_DIR/bin/mcpcheck-refserver") opts=()
         case $t in
@@ -339,11 +378,41 @@ PYEOF
             opts=(--hang-ms 1000 --profile "$ROOT/scenarios/profiles/everything.json")
             ;;
         esac
-        "$BUILD_DIR/bin/mcpcheck" fuzz --seconds "$secs" --seed 1 --no-minimize "${opts[@]}" \
-            --out "$tmp/$t" -- "${cmd[@]}" >/dev/null 2>&1 || true
-        tail -1 "$tmp/$t/stats.tsv" | awk -v t="$t" \
-            '{ printf "%-20s %10.0f %12.0f %12.0f\n", t, $2 / $1, $3 / $1, $4 / $1 }'
+        local jobs
+        for jobs in 1 "$cores"; do
+            if [[ -z $base ]]; then
+                one_fuzz "$BUILD_DIR/bin/mcpcheck" "$tmp/$t" "$jobs" |
+                    awk -v t="$t" -v j="$jobs" '{ printf "%-20s %4s %10.0f %12.0f %12.0f\n", t, j, $1, $2, $3 }'
+                continue
+            fi
+            local r bs=() ns=() bm=() nm=() res
+            for ((r = 0; r < reps; r++)); do
+                local order=(base new)
+                ((r % 2)) && order=(new base)
+                local which
+                for which in "${order[@]}"; do
+                    if [[ $which == base ]]; then
+                        res=$(one_fuzz "$base" "$tmp/$t-base" "$jobs")
+                        bs+=("$(cut -d' ' -f1 <<<"$res")")
+                        bm+=("$(awk '{ print $2 + $3 }' <<<"$res")")
+                    else
+                        res=$(one_fuzz "$BUILD_DIR/bin/mcpcheck" "$tmp/$t-new" "$jobs")
+                        ns+=("$(cut -d' ' -f1 <<<"$res")")
+                        nm+=("$(awk '{ print $2 + $3 }' <<<"$res")")
+                    fi
+                done
+            done
+            local mbs mns mbm mnm
+            mbs=$(printf '%s\n' "${bs[@]}" | median)
+            mns=$(printf '%s\n' "${ns[@]}" | median)
+            mbm=$(printf '%s\n' "${bm[@]}" | median)
+            mnm=$(printf '%s\n' "${nm[@]}" | median)
+            awk -v t="$t" -v j="$jobs" -v a="$mbs" -v b="$mns" -v c="$mbm" -v d="$mnm" \
+                'BEGIN { printf "%-20s %4s %10.1f %10.1f %6.2f %12.0f %12.0f %6.2f\n", t, j, a, b,
+                         (a > 0 ? b / a : 0), c, d, (c > 0 ? d / c : 0) }'
+        done
     done
+    printf '# load average at the end: %s\n' "$(cut -d' ' -f1-3 /proc/loadavg)"
     rm -rf "$tmp"
 }
 

@@ -31,6 +31,7 @@ typedef struct camp {
     uint32_t *states;              /* open-addressing set; 0 = empty */
     mc__camp_corpus_t k;
     mc__camp_sigs_t sigs;
+    mc_exec_dropped_t dropped;     /* request shapes the target drops, shared by x and fx */
     uint64_t retries;              /* fresh runs spent trying unconfirmed findings again */
     json_object *hist;             /* the sequences run in the running process, oldest first
                                       (the last MC_CAMPAIGN_HISTORY_SEQS), or NULL */
@@ -291,9 +292,12 @@ static void handle_finding(camp_t *c, mc__camp_sig_t *s, json_object *seq, json_
             }
     fd.reproduced = reproduced;
     fd.orig_len = json_object_array_length(seq);
-    if (!reproduced && !first) {
+    if (!reproduced && (!first || f->at_barrier)) {
+        /* In unconfirmed/ already; or a request left unanswered at the
+         * barrier that a fresh process answered when waited for (a server
+         * that answers out of order): no finding, nor a doubtful one. */
         json_object_put(joined);
-        return; /* in unconfirmed/ already */
+        return;
     }
     if (reproduced) {
         s->settled = 1;
@@ -562,6 +566,10 @@ static void exec_opts(camp_t *c, mc_exec_opts_t *xo)
     xo->learn_ctx = &c->g;
     xo->allowed = allowed;
     xo->allowed_ctx = &c->g;
+    xo->dropped = &c->dropped;
+    /* Fresh runs start a process each (confirming, minimizing, recording),
+     * the persistent one at each restart: the next one starts ahead. */
+    xo->spare = 1;
 }
 
 int mc_campaign_run(const mc_campaign_opts_t *o, mc_campaign_stats_t *st, mc_errbuf_t *eb)

@@ -35,6 +35,7 @@ int mc_exec_new(mc_exec_t **out, const mc_exec_opts_t *opts, mc_errbuf_t *eb)
     if (x->o.restart_every <= 0)
         x->o.restart_every = MC_EXEC_RESTART_EVERY;
     x->shm_id = -1;
+    x->dropped = x->o.dropped != NULL ? x->o.dropped : &x->dropped_own;
     x->t0 = mc_now_ms();
     x->inl = calloc(MC_EXEC_MAX_INLINES, sizeof(*x->inl));
     x->ids = calloc(MC__EXEC_MAX_IDS, sizeof(*x->ids));
@@ -62,6 +63,7 @@ void mc_exec_free(mc_exec_t *x)
     if (x == NULL)
         return;
     mc_exec_stop(x);
+    mc__exec_stop_spare(x);
     mc__exec_cov_close(x);
     free(x->inl);
     free(x->ids);
@@ -123,7 +125,20 @@ static int ready(mc_exec_t *x, int fresh, mc_exec_outcome_t *out, run_t *r, mc_e
     return MC_OK;
 }
 
-/* Sends the sequence and waits for what is due; a request still unanswered
+/* True when a sequence ends with the barrier: over stdio, unless turned
+ * off, and not on a target seen to write the coverage map (the barrier's
+ * ping would light code of its own there, which the map would owe to the
+ * sequence; lock-step waits for each answer instead). */
+static int barrier_on(const mc_exec_t *x)
+{
+    if (x->o.url != NULL || x->o.no_barrier || x->barrier_off)
+        return 0;
+    return x->map == NULL ||
+           !(x->instrumented || (x->o.twin != NULL && x->o.twin->instrumented));
+}
+
+/* Sends the sequence and waits for what is due (over stdio, up to the
+ * answer to a ping sent after it: the barrier); a request still unanswered
  * is a hang, and a target that then answers no ping either is stopped. */
 static void feed(mc_exec_t *x, json_object *seq, size_t nel, run_t *r)
 {
@@ -139,15 +154,24 @@ static void feed(mc_exec_t *x, json_object *seq, size_t nel, run_t *r)
         if (fed == MC__EXEC_FED_DEAD)
             r->dead = 1;
     }
-    if (!r->dead)
+    if (!r->dead && barrier_on(x)) {
+        mc__exec_fed_t fed = mc__exec_barrier(x);
+        if (fed == MC__EXEC_FED_STUCK) {
+            r->stop_after = 1;
+            return;
+        }
+        r->dead = fed == MC__EXEC_FED_DEAD;
+    } else if (!r->dead) {
         r->dead = mc__exec_await(x);
+    }
     if (!r->dead && mc__exec_gone(x))
         r->dead = 1;
     if (!r->dead && mc__exec_outstanding(x) > 0) {
         mc__exec_note_hang(x, seq, x->cur);
         /* A server that only ignored a message is still good for the next
-         * sequence; one that answers no ping either is restarted. */
-        if (!mc__exec_alive(x))
+         * sequence (one that answered the barrier serves); one that answers
+         * no ping either is restarted. */
+        if (!x->barrier_answered && !mc__exec_alive(x))
             r->stop_after = 1;
     }
 }
@@ -167,6 +191,10 @@ int mc_exec_run(mc_exec_t *x, json_object *seq, int fresh, int record, mc_exec_o
         nel = MC_EXEC_MAX_ELEMS; /* longer sequences are cut (MC_GEN_MAX_SEQ is far less) */
     x->cur = out;
     x->record = record;
+    x->fresh_run = fresh;
+    x->barrier_answered = 0;
+    x->waited_out = 0;
+    x->chatter = 0;
     x->trace_cap = 0;
     x->prev_state = 0;
     mc__exec_feed_reset(x);
@@ -196,6 +224,7 @@ int mc_exec_run(mc_exec_t *x, json_object *seq, int fresh, int record, mc_exec_o
         out->new_cov = mc__exec_cov_read(x, &out->new_edges);
     x->lockstep = 0;
     x->seqs_in_proc++;
+    x->seqs_run++;
     x->cur = NULL;
     return MC_OK;
 }

@@ -14,6 +14,12 @@
  * budget (measured from the last thing heard, so a quick answer ends the
  * wait at once), and for its resident size.
  *
+ * Over stdio a sequence ends with a barrier: a ping of the executor's own,
+ * whose answer is the point by which a server answering in order has
+ * answered or dropped everything sent before (mc_exec_finding_t.at_barrier
+ * says what a fresh process must confirm; mc_exec_dropped_t holds the
+ * request shapes known to be dropped). docs/fuzzing.md, "The barrier".
+ *
  * Over Streamable HTTP (url) a "process" is an HTTP session with the
  * server (started by the executor when there is a command, and restarted
  * with the session): the HTTP rules the transport judges (client/http.h)
@@ -74,6 +80,24 @@
 #define MC_EXEC_ID_STRIDE 100000
 /* Elements of one sequence run at most; the rest of a longer one is cut. */
 #define MC_EXEC_MAX_ELEMS 128
+/* Request shapes known to be dropped, remembered per campaign. */
+#define MC_EXEC_MAX_DROPPED 256
+/* Ids left unanswered at a barrier that are watched for a late answer. */
+#define MC_EXEC_MAX_LATE_WATCH 32
+
+/*
+ * What a campaign knows of the requests its target drops (leaves without
+ * an answer): the shapes (method, members and their JSON types, params'
+ * members and their types) that a fresh process left unanswered for the
+ * whole hang budget, and whether the target was ever seen to answer a
+ * request after the ping sent after it (out of order). Shared by the
+ * executors of one campaign (mc_exec_opts_t.dropped); zeroed to start.
+ */
+typedef struct mc_exec_dropped {
+    uint32_t shape[MC_EXEC_MAX_DROPPED];
+    size_t n;
+    int out_of_order; /* an answer came after the barrier that followed its request */
+} mc_exec_dropped_t;
 
 typedef enum mc_find_kind {
     MC_FIND_CHECK = 0, /* a wire or schema check failed */
@@ -89,6 +113,12 @@ typedef struct mc_exec_finding {
     char check[96];    /* the check id ("wire/response-id"; "process/crash" etc.) */
     char method[96];   /* the method involved, or "" */
     char detail[400];  /* what was seen */
+    /* A hang seen at the barrier of a run on a persistent process (the
+     * server answered the ping sent after the request, not the request),
+     * not waited out: a server that answers out of order may still answer
+     * it. A candidate the caller confirms on a fresh process (where the
+     * executor waits the hang budget) before it reports anything. */
+    int at_barrier;
 } mc_exec_finding_t;
 
 typedef struct mc_exec_outcome {
@@ -148,6 +178,19 @@ typedef struct mc_exec_opts {
      * requests go one answer after another, as twin's do, once twin's
      * target is seen to write the coverage map. */
     const struct mc_exec *twin;
+    /* The campaign's table of dropped request shapes (borrowed, shared by
+     * its executors), or NULL: the executor keeps one of its own. */
+    mc_exec_dropped_t *dropped;
+    /* Over stdio, end each sequence with the settle window instead of the
+     * ping barrier (the executor before the barrier, for comparison). */
+    int no_barrier;
+    /* Over stdio, keep a spare process of the target: started as soon as
+     * one is started, and taken by the next start, so that a server's
+     * start-up (an interpreter loading) overlaps the work before it. Not
+     * on a target seen to write the coverage map (a spare's start-up would
+     * land in the running process's map), nor before the first sequence
+     * has shown whether it does. */
+    int spare;
 } mc_exec_opts_t;
 
 typedef struct mc_exec mc_exec_t;

@@ -10,6 +10,8 @@
  *   exec_feed.c     sending a sequence: ids moved per sequence, ids sent
  *                   twice, answers due, cancellations, the client's answers
  *                   to the server's requests, waiting for the answers;
+ *   exec_barrier.c  over stdio, the end of a sequence: the ping barrier,
+ *                   the request shapes known to be dropped;
  *   exec_observe.c  every line in either direction: the trace, the response
  *                   state model, what the generator learns, which requests
  *                   were answered;
@@ -35,6 +37,9 @@
 /* Grace periods when a target is restarted (it is ours, not the user's). */
 #define MC__EXEC_STOP_STDIN_GRACE_MS 300
 #define MC__EXEC_STOP_TERM_GRACE_MS 300
+/* Barriers sent at most at the end of a sequence while requests are
+ * unanswered (a server answering out of turn gets that many round trips). */
+#define MC__EXEC_BARRIER_ROUNDS 3
 /* Frames handled in one go between sends, and while settling. */
 #define MC__EXEC_MAX_READY_FRAMES 256
 /* Expected answers tracked per sequence: one per element at most. */
@@ -63,6 +68,7 @@ typedef struct mc__exec_expected {
                      or a stream */
     int stream;   /* a subscriptions/listen request: answered only when its
                      stream ends (held too) */
+    uint32_t shape; /* mc__exec_shape of the request as sent */
 } mc__exec_expected_t;
 
 /* What an inbound line was, kept to name the method of a wire finding. */
@@ -79,6 +85,9 @@ struct mc_exec {
     json_object *client_caps;
     char **envp;
     mc_stdio_t t;
+    mc_stdio_t spare;      /* over stdio with opts.spare: the next process, started */
+    int spare_on;
+    uint64_t seqs_run;     /* sequences run by this executor, over every process */
     mc_http_t *http;       /* over Streamable HTTP: the session's transport */
     mc_http_target_t ht;   /* over HTTP: the server this executor started */
     int ht_on;
@@ -149,6 +158,19 @@ struct mc_exec {
     int confirming;        /* this run checks the last one's new edges: the map is
                               compared with them, not read into what was ever seen */
     int lockstep;          /* this sequence waits for each answer and reads the map after it */
+    /* the barrier (over stdio: a ping after each sequence) */
+    mc_exec_dropped_t dropped_own; /* the table of dropped shapes without a shared one */
+    mc_exec_dropped_t *dropped;    /* the table in use */
+    int fresh_run;         /* this sequence runs on a process started for it (a confirmation) */
+    int barrier_off;       /* the target left a barrier unanswered: settle windows from then on */
+    int barrier_sending;   /* the line being sent is the barrier */
+    int barrier_answered;  /* the barrier of this sequence was answered */
+    int waited_out;        /* the requests left unanswered were waited for the whole hang budget */
+    int chatter;           /* the server wrote a notification or request during this sequence */
+    uint64_t barriers;     /* barriers sent in this executor (their ids) */
+    char barrier_id[48];   /* compact JSON of the barrier's id */
+    uint32_t late_watch[MC_EXEC_MAX_LATE_WATCH]; /* hashes of ids dropped at a barrier */
+    size_t n_late_watch;
 };
 
 /* --- exec_observe.c ------------------------------------------------------- */
@@ -212,6 +234,33 @@ size_t mc__exec_outstanding(const mc_exec_t *x);
  * when the target's output ended meanwhile. */
 int mc__exec_await(mc_exec_t *x);
 
+/* --- exec_barrier.c ------------------------------------------------------- */
+
+/* The shape of request msg (borrowed): its method, its members and their
+ * JSON types, and those of its params; what tells one kind of malformed
+ * request from another. Never 0. */
+uint32_t mc__exec_shape(json_object *msg);
+
+/* True when shape is known to be dropped by the target. */
+int mc__exec_known_dropped(const mc_exec_t *x, uint32_t shape);
+
+/*
+ * Over stdio, ends a sequence with a ping (server/discover at a stateless
+ * version) and waits for its answer, within the hang budget of silence:
+ * a server that answers in order has then answered or dropped everything
+ * sent before. A request still unanswered is dropped at once when its
+ * shape is known to be dropped, or on a persistent process that shows no
+ * sign of working on it (the campaign confirms it on a fresh one). It is
+ * waited for the whole hang budget first (as mc__exec_await does) on a
+ * fresh process, when the server wrote a notification or a request of its
+ * own during the sequence (progress, a log line, a sampling request: work
+ * under way), or once it was seen to answer a request after a later ping;
+ * a shape left unanswered then is known from there on. A barrier left unanswered
+ * turns it off for the executor (x->barrier_off). Returns as
+ * mc__exec_feed_element.
+ */
+mc__exec_fed_t mc__exec_barrier(mc_exec_t *x);
+
 /* --- exec_target.c -------------------------------------------------------- */
 
 /* Starts the target and its session, through the session prefix. Returns
@@ -219,12 +268,20 @@ int mc__exec_await(mc_exec_t *x);
  * MC_ETIMEOUT (initialize unanswered) or another error (it died). */
 int mc__exec_start(mc_exec_t *x, mc_errbuf_t *eb);
 
+/* Stops the spare process, if one runs. */
+void mc__exec_stop_spare(mc_exec_t *x);
+
 /* Takes (and frees) the notifications the session queued. */
 void mc__exec_drain_notes(mc_exec_t *x);
 
 /* Pings the target with an id of the harness's own; 1 when it answers
  * within the hang budget. */
 int mc__exec_alive(mc_exec_t *x);
+
+/* The liveness request with id idtext: a ping, or at a stateless version
+ * server/discover with the per-request _meta. A new object, or NULL when
+ * out of memory. */
+json_object *mc__exec_ping_request(const mc_exec_t *x, const char *idtext);
 
 /* True when the target's output ended or its process (or HTTP endpoint)
  * is gone. */

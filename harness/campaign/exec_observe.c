@@ -259,6 +259,30 @@ static void remember_inline(mc_exec_t *x, const mc_wire_info_t *ip, const char *
     x->inl_n++;
 }
 
+/* True when ip answers the barrier of this sequence; notes it. A response
+ * to an id left unanswered at an earlier barrier shows a server that
+ * answers out of order (x->dropped->out_of_order). */
+static int barrier_answer(mc_exec_t *x, const mc_wire_info_t *ip)
+{
+    char idc[64];
+    uint32_t h;
+    size_t i, n;
+
+    if ((ip->msg.kind != MC_MSG_RESULT && ip->msg.kind != MC_MSG_ERROR) || ip->msg.id == NULL)
+        return 0;
+    mc__exec_compact(ip->msg.id, idc, sizeof(idc));
+    if (x->barrier_id[0] != '\0' && strcmp(idc, x->barrier_id) == 0) {
+        x->barrier_answered = 1;
+        return 1;
+    }
+    h = mc__exec_hash(0, idc);
+    n = x->n_late_watch < MC_EXEC_MAX_LATE_WATCH ? x->n_late_watch : MC_EXEC_MAX_LATE_WATCH;
+    for (i = 0; i < n; i++)
+        if (x->late_watch[i] == h && x->dropped != NULL)
+            x->dropped->out_of_order = 1;
+    return 0;
+}
+
 void mc__exec_observe(void *ctx, int outbound, uint64_t seq, const char *line, size_t len,
                       int kind, unsigned flags)
 {
@@ -271,6 +295,13 @@ void mc__exec_observe(void *ctx, int outbound, uint64_t seq, const char *line, s
     (void)kind;
     (void)flags;
     x->seq_ctr++;
+    if (outbound && x->barrier_sending)
+        return; /* the barrier is the executor's, no message of the sequence */
+    if (!outbound && ip->is_line && barrier_answer(x, ip)) {
+        x->last_heard = mc_now_ms();
+        remember_inline(x, ip, ip->answered_method);
+        return;
+    }
     trace_add(x, outbound, line, len);
     if (outbound) {
         if (x->cur != NULL)
@@ -308,6 +339,8 @@ void mc__exec_observe(void *ctx, int outbound, uint64_t seq, const char *line, s
         return;
     }
     method = ip->msg.method ? ip->msg.method : ip->answered_method;
+    if (ip->msg.kind == MC_MSG_NOTIFICATION || ip->msg.kind == MC_MSG_REQUEST)
+        x->chatter = 1;
     remember_inline(x, ip, method);
     add_state(x, state_of(x, ip));
     if (x->o.learn != NULL) {

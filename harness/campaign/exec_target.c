@@ -20,6 +20,7 @@
 
 #include "campaign/exec_internal.h"
 #include "client/http_limits.h"
+#include "core/json.h"
 
 void mc_exec_stop(mc_exec_t *x)
 {
@@ -52,6 +53,37 @@ void mc_exec_stop(mc_exec_t *x)
         memset(&x->t, 0, sizeof(x->t));
         x->t_inited = 0;
     }
+}
+
+void mc__exec_stop_spare(mc_exec_t *x)
+{
+    if (!x->spare_on)
+        return;
+    mc_stdio_stop(&x->spare, MC__EXEC_STOP_STDIN_GRACE_MS, MC__EXEC_STOP_TERM_GRACE_MS);
+    mc_stdio_free(&x->spare);
+    memset(&x->spare, 0, sizeof(x->spare));
+    x->spare_on = 0;
+}
+
+/* Starts the spare process when the options ask for one and the target is
+ * known not to write the coverage map (a spare's start-up would otherwise
+ * land in the map of the process in use). A spare that cannot be started
+ * is no error: the next start spawns its own. */
+static void start_spare(mc_exec_t *x, const mc_spawn_opts_t *so)
+{
+    mc_errbuf_t eb;
+
+    if (!x->o.spare || x->spare_on || x->o.url != NULL)
+        return;
+    if (x->map != NULL) {
+        const mc_exec_t *tw = x->o.twin;
+        int seen = x->seqs_run > 0 || (tw != NULL && tw->seqs_run > 0);
+        if (!seen || x->instrumented || (tw != NULL && tw->instrumented))
+            return;
+    }
+    mc_errbuf_clear(&eb);
+    if (mc_stdio_start(&x->spare, so, &eb) == MC_OK)
+        x->spare_on = 1;
 }
 
 void mc__exec_drain_notes(mc_exec_t *x)
@@ -107,6 +139,8 @@ int mc__exec_start(mc_exec_t *x, mc_errbuf_t *eb)
     snprintf(x->version, sizeof(x->version), "%s", x->o.version);
     x->seq_ctr = 0;
     x->inl_n = 0;
+    x->n_late_watch = 0; /* the ids of a new process start again */
+    x->barrier_id[0] = '\0';
     mc__exec_feed_reset_process(x);
     mc__exec_cov_clear(x);
     if (x->o.url != NULL) {
@@ -114,11 +148,18 @@ int mc__exec_start(mc_exec_t *x, mc_errbuf_t *eb)
         if (rc != MC_OK)
             return rc;
     } else {
-        rc = mc_stdio_start(&x->t, &so, eb);
-        if (rc != MC_OK)
-            return rc;
+        if (x->spare_on) {
+            x->t = x->spare; /* started earlier: its start-up is behind it */
+            memset(&x->spare, 0, sizeof(x->spare));
+            x->spare_on = 0;
+        } else {
+            rc = mc_stdio_start(&x->t, &so, eb);
+            if (rc != MC_OK)
+                return rc;
+        }
         x->t_inited = 1;
         link = mc_stdio_link(&x->t);
+        start_spare(x, &so);
     }
     x->running = 1;
     x->starts++;
@@ -146,35 +187,45 @@ int mc__exec_start(mc_exec_t *x, mc_errbuf_t *eb)
     return rc;
 }
 
+json_object *mc__exec_ping_request(const mc_exec_t *x, const char *idtext)
+{
+    json_object *req = json_object_new_object(), *meta = mc_exec_request_meta(x), *params;
+
+    if (req == NULL) {
+        json_object_put(meta);
+        return NULL;
+    }
+    json_object_object_add(req, "jsonrpc", json_object_new_string("2.0"));
+    json_object_object_add(req, "id", json_object_new_string(idtext));
+    json_object_object_add(req, "method",
+                           json_object_new_string(meta != NULL ? "server/discover" : "ping"));
+    if (meta != NULL && (params = json_object_new_object()) != NULL) {
+        json_object_object_add(params, "_meta", json_object_get(meta));
+        json_object_object_add(req, "params", params);
+    }
+    json_object_put(meta);
+    return req;
+}
+
 /* Asks whether the server still serves: a ping, or at a stateless version
  * (which has no ping) a server/discover with the per-request _meta. Any
  * answer, an error too, says it does. */
 int mc__exec_alive(mc_exec_t *x)
 {
     char idtext[48];
-    json_object *id, *req, *meta = mc_exec_request_meta(x), *params;
+    json_object *req;
     const char *line;
     mc_msg_t resp;
     int rc = MC_ENOMEM;
 
     snprintf(idtext, sizeof(idtext), "mcpcheck-alive-%llu", (unsigned long long)x->seq_ctr);
-    id = json_object_new_string(idtext);
-    req = json_object_new_object();
-    if (id != NULL && req != NULL) {
-        json_object_object_add(req, "jsonrpc", json_object_new_string("2.0"));
-        json_object_object_add(req, "id", json_object_get(id));
-        json_object_object_add(req, "method",
-                               json_object_new_string(meta != NULL ? "server/discover" : "ping"));
-        if (meta != NULL && (params = json_object_new_object()) != NULL) {
-            json_object_object_add(params, "_meta", json_object_get(meta));
-            json_object_object_add(req, "params", params);
-        }
+    req = mc__exec_ping_request(x, idtext);
+    if (req != NULL) {
         line = json_object_to_json_string_ext(req, JSON_C_TO_STRING_PLAIN);
-        rc = mc_session_raw_request(&x->s, line, strlen(line), id, x->o.hang_ms, &resp);
+        rc = mc_session_raw_request(&x->s, line, strlen(line), mc_json_get(req, "id"),
+                                    x->o.hang_ms, &resp);
     }
-    json_object_put(meta);
     json_object_put(req);
-    json_object_put(id);
     mc__exec_drain_notes(x);
     if (rc != MC_OK)
         return 0;

@@ -253,10 +253,21 @@ void mc__exec_note_hang(mc_exec_t *x, json_object *seq, mc_exec_outcome_t *out)
         if (!x->exp[k].answered && !x->exp[k].cancelled && !x->exp[k].held) {
             json_object *el = json_object_array_get_idx(seq, x->exp[k].elem);
             const char *m = mc_json_get_str(el, "method");
-            char detail[200];
-            snprintf(detail, sizeof(detail), "%.80s (id %.40s) was not answered within %d ms",
-                     m ? m : "a request", x->exp[k].id, x->o.hang_ms);
+            char detail[320];
+            int known = mc__exec_known_dropped(x, x->exp[k].shape);
+            if (x->barrier_answered && !x->waited_out)
+                snprintf(detail, sizeof(detail),
+                         "%.80s (id %.40s) was not answered, though a ping sent after it was%s",
+                         m ? m : "a request", x->exp[k].id,
+                         known ? " (a request of its shape went unanswered for the whole hang "
+                                 "budget before)"
+                               : "");
+            else
+                snprintf(detail, sizeof(detail), "%.80s (id %.40s) was not answered within %d ms",
+                         m ? m : "a request", x->exp[k].id, x->o.hang_ms);
             mc__exec_add_finding(out, MC_FIND_HANG, "process/hang", m, "", detail);
+            if (out->nf > 0 && strcmp(out->f[out->nf - 1].check, "process/hang") == 0)
+                out->f[out->nf - 1].at_barrier = x->barrier_answered && !x->waited_out && !known;
             return;
         }
 }

@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
-# afl.sh MCPCHECK REFSERVER DRIVER DEEP_SRC - mcpcheck-afl-driver under
-# afl-fuzz: two instances (-M, -S) sharing one sync directory against the
-# plain reference server (an instrumented build of it would take minutes to
-# make) with a violation switch find it; `mcpcheck fuzz --import-afl` turns
+# afl.sh MCPCHECK REFSERVER DRIVER DEEP_SRC [REFSERVER_AFL] - mcpcheck-afl-driver
+# under afl-fuzz: two instances (-M, -S) sharing one sync directory against
+# the reference server built by afl-clang-fast (REFSERVER_AFL, the build's
+# mc-refserver-afl; the plain REFSERVER without it) with a violation switch
+# find it; `mcpcheck fuzz --import-afl` turns
 # the crashes into a scenario that fails against that server and passes
 # against the clean one; the clean server gives no crash within the same
 # budget. Then the server's own coverage: deep_target.c (DEEP_SRC) built by
 # afl-clang-fast grows afl-fuzz's corpus, its plain build does not.
 # Budgets are executions (afl-fuzz -E); the timeouts are hang budgets only.
 set -u
-MC=$1 RS=$2 DRV=$3 DEEP_SRC=$4
+MC=$1 RS=$2 DRV=$3 DEEP_SRC=$4 RS_AFL=${5:-}
 . "$(dirname "$0")/../testenv.sh"
 [[ -n $DRV && -x $DRV ]] || unavailable "mcpcheck-afl-driver was not built (no afl-clang-fast when configuring)"
 command -v afl-fuzz >/dev/null || unavailable "afl-fuzz not found"
@@ -79,8 +80,13 @@ campaign() {
 execs() { sed -n 's/^execs_done *: //p' "$1/fuzzer_stats" 2>/dev/null | grep . || echo 0; }
 crashes() { ls "$1"/*/crashes/id:* 2>/dev/null | wc -l; }
 
+# The server afl-fuzz runs against: instrumented when the build made it.
+FZ=$RS
+[[ -n $RS_AFL && -x $RS_AFL ]] && FZ=$RS_AFL
+echo "server under afl-fuzz: $FZ"
+
 # 1. The violation switch, found by either instance.
-campaign "$TMP/bad" "$RS" --inject duplicate-response --root "$TMP/root"
+campaign "$TMP/bad" "$FZ" --inject duplicate-response --root "$TMP/root"
 n=$(crashes "$TMP/bad")
 [[ $n -ge 1 ]] || { tail -20 "$TMP"/bad.*.log; fail "duplicate-response: no crash in $EXECS executions per instance"; }
 left_behind && fail "a server process was left behind (afl-fuzz, injected)"
@@ -88,7 +94,7 @@ left_behind && fail "a server process was left behind (afl-fuzz, injected)"
 # 2. The crashes imported: one minimized finding, lint-clean, failing against
 #    the faulty server and passing against the clean one. Without crash
 #    files the same import finds nothing.
-"$MC" fuzz --import-afl "$TMP/bad" --out "$TMP/imp" -- "$RS" --inject duplicate-response \
+"$MC" fuzz --import-afl "$TMP/bad" --out "$TMP/imp" -- "$FZ" --inject duplicate-response \
     --root "$TMP/root" 2>"$TMP/imp.err"
 rc=$?
 [[ $rc -eq 1 ]] || { cat "$TMP/imp.err"; fail "--import-afl: exit $rc, want 1"; }
@@ -110,7 +116,7 @@ mkdir -p "$TMP/none/crashes"
 left_behind && fail "a server process was left behind (import)"
 
 # 3. The clean server: no crash within the same budget.
-campaign "$TMP/clean" "$RS" --root "$TMP/root"
+campaign "$TMP/clean" "$FZ" --root "$TMP/root"
 n=$(crashes "$TMP/clean")
 [[ $n -eq 0 ]] || { cat "$TMP"/clean/*/crashes/id:* | head -c 2000; fail "the clean server gave $n crashes"; }
 left_behind && fail "a server process was left behind (afl-fuzz, clean)"

@@ -2,7 +2,8 @@
  * test_feedback.c - what a campaign learns from a run: new edges owed to
  * the request that reached them and confirmed on a fresh process, the
  * corpus entry kept and extended, and when a finding is (again) handled
- * and listed. argv[1] is the test target
+ * and listed; a request the server drops or answers late, at the barrier
+ * that ends a sequence. argv[1] is the test target
  * (harness/tests/helpers/test_target.c).
  */
 #include <setjmp.h>
@@ -501,6 +502,103 @@ static void test_keep_up_to_new_edges(void **state)
     json_object_put(prev);
 }
 
+/* Runs seq (JSON text) in x and returns its outcome's findings in *out
+ * (freed by the caller). */
+static void run_seq(mc_exec_t *x, const char *text, int fresh, mc_exec_outcome_t *out)
+{
+    json_object *seq = ct_parse(text);
+    mc_errbuf_t eb;
+
+    mc_errbuf_clear(&eb);
+    assert_int_equal(mc_exec_run(x, seq, fresh, 0, out, &eb), MC_OK);
+    json_object_put(seq);
+}
+
+/* Over stdio a request the server drops is a hang at the barrier (the ping
+ * after it answered): on a persistent process at once, a candidate
+ * (at_barrier) whatever the hang budget; on a fresh process waited for
+ * the budget, and then its shape is known to the executors sharing the
+ * table, which no longer wait for it, fresh or not. */
+static void test_exec_barrier_drop(void **state)
+{
+    char *argv[] = {(char *)g_target, "dropper", NULL};
+    const char *drop = "[{\"jsonrpc\": \"2.0\", \"id\": 7, \"method\": \"tools/list\", \"extra\": 1}]";
+    mc_exec_dropped_t table;
+    mc_exec_opts_t o;
+    mc_exec_t *slow, *quick;
+    mc_exec_outcome_t out;
+
+    (void)state;
+    memset(&table, 0, sizeof(table));
+    ct_opts(&o, argv);
+    o.dropped = &table;
+    /* A budget that ctest's timeout would cut short, were it waited for. */
+    o.hang_ms = 120000;
+    slow = ct_exec(&o);
+    o.hang_ms = 300;
+    quick = ct_exec(&o);
+    run_seq(slow, "[{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"tools/list\"}]", 1, &out);
+    assert_int_equal(out.nf, 0);
+    mc_exec_outcome_free(&out);
+    run_seq(slow, drop, 0, &out);
+    assert_int_equal(out.nf, 1);
+    assert_string_equal(out.f[0].check, "process/hang");
+    assert_string_equal(out.f[0].method, "tools/list");
+    assert_true(out.f[0].at_barrier);
+    assert_non_null(strstr(out.f[0].detail, "a ping sent after it was"));
+    mc_exec_outcome_free(&out);
+    assert_int_equal(table.n, 0);
+    /* Confirmed on a fresh process: waited for, then known. */
+    run_seq(quick, drop, 1, &out);
+    assert_int_equal(out.nf, 1);
+    assert_false(out.f[0].at_barrier);
+    assert_non_null(strstr(out.f[0].detail, "within 300 ms"));
+    mc_exec_outcome_free(&out);
+    assert_int_equal(table.n, 1);
+    run_seq(slow, drop, 1, &out);
+    assert_int_equal(out.nf, 1);
+    assert_false(out.f[0].at_barrier);
+    assert_non_null(strstr(out.f[0].detail, "went unanswered for the whole hang budget before"));
+    mc_exec_outcome_free(&out);
+    /* Another shape of the same method is not known. */
+    run_seq(slow, "[{\"jsonrpc\": \"2.0\", \"id\": 8, \"method\": \"tools/list\", \"extra\": \"x\"}]",
+            0, &out);
+    assert_int_equal(out.nf, 1);
+    assert_true(out.f[0].at_barrier);
+    mc_exec_outcome_free(&out);
+    assert_int_equal(mc_exec_starts(slow), 2);
+    mc_exec_free(slow);
+    mc_exec_free(quick);
+}
+
+/* A server that answers a request after the ping sent after it (out of
+ * order) shows no hang: the barrier is sent again while something is
+ * unanswered, and the late answer is taken and judged. */
+static void test_exec_barrier_out_of_order(void **state)
+{
+    char *argv[] = {(char *)g_target, "late", NULL};
+    mc_exec_opts_t o;
+    mc_exec_t *x;
+    mc_exec_outcome_t out;
+    int i;
+
+    (void)state;
+    ct_opts(&o, argv);
+    o.hang_ms = 120000;
+    x = ct_exec(&o);
+    for (i = 0; i < 3; i++) {
+        run_seq(x, "[{\"jsonrpc\": \"2.0\", \"id\": 3, \"method\": \"slow\"}]", i == 0, &out);
+        assert_int_equal(out.nf, 0);
+        assert_true(out.answered[0]);
+        /* The barrier's pings are not counted (the first run also sent
+         * initialize and notifications/initialized). */
+        assert_int_equal(out.lines_out, i == 0 ? 3 : 1);
+        mc_exec_outcome_free(&out);
+    }
+    assert_int_equal(mc_exec_starts(x), 1);
+    mc_exec_free(x);
+}
+
 int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
@@ -514,6 +612,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_corpus_rare_pick),
         cmocka_unit_test(test_sig_schedule),
         cmocka_unit_test(test_report_drops_confirmed),
+        cmocka_unit_test(test_exec_barrier_drop),
+        cmocka_unit_test(test_exec_barrier_out_of_order),
     };
 
     if (argc < 2) {

@@ -23,6 +23,12 @@
  *               write a notifications/message at level "debug" before each
  *               answer after initialize, whatever level the client set (a
  *               MAY-level rule: the server may be told it broke nothing)
+ *   dropper     answer like "serve", but leave a request with a top-level
+ *               member "extra" unanswered (as a server that drops what
+ *               does not validate instead of answering -32600)
+ *   late        answer like "serve", but hold the answer to a request for
+ *               the method "slow" until the next request has been answered
+ *               (out of order: a ping sent after it is answered first)
  */
 #include <json-c/json.h>
 #include <signal.h>
@@ -42,6 +48,9 @@ static unsigned g_seen[MAX_SEEN];
 static size_t g_n_seen;
 /* The "chatty" mode. */
 static int g_chatty;
+/* The "dropper" and "late" modes; the answer "late" holds back. */
+static int g_dropper, g_late;
+static char *g_held;
 
 static void answer(const char *line)
 {
@@ -53,6 +62,10 @@ static void answer(const char *line)
         !json_object_object_get_ex(req, "method", &method)) {
         json_object_put(req);
         return; /* notifications get no answer */
+    }
+    if (g_dropper && json_object_object_get_ex(req, "extra", NULL)) {
+        json_object_put(req);
+        return;
     }
     if (g_map != NULL) {
         const char *s = json_object_get_string(method);
@@ -95,7 +108,16 @@ static void answer(const char *line)
         json_object_object_add(result, "serverInfo", info);
     }
     json_object_object_add(resp, "result", result);
-    printf("%s\n", json_object_to_json_string_ext(resp, JSON_C_TO_STRING_PLAIN));
+    if (g_late && g_held == NULL && strcmp(json_object_get_string(method), "slow") == 0) {
+        g_held = strdup(json_object_to_json_string_ext(resp, JSON_C_TO_STRING_PLAIN));
+    } else {
+        printf("%s\n", json_object_to_json_string_ext(resp, JSON_C_TO_STRING_PLAIN));
+        if (g_held != NULL) {
+            printf("%s\n", g_held);
+            free(g_held);
+            g_held = NULL;
+        }
+    }
     fflush(stdout);
     json_object_put(resp);
     json_object_put(req);
@@ -177,6 +199,13 @@ int main(int argc, char **argv)
     if (strcmp(mode, "chatty") == 0) {
         g_chatty = 1;
         serve();
+        return 0;
+    }
+    if (strcmp(mode, "dropper") == 0 || strcmp(mode, "late") == 0) {
+        g_dropper = strcmp(mode, "dropper") == 0;
+        g_late = !g_dropper;
+        serve();
+        free(g_held);
         return 0;
     }
     if (strcmp(mode, "env") == 0 && argc > 2) {

@@ -1,0 +1,215 @@
+/*
+ * exec_barrier.c - the end of a sequence over stdio: a ping of the
+ * executor's own (the barrier), whose answer is the point by which a
+ * server answering in order has answered or dropped what came before.
+ *
+ * Promises: a request unanswered at the barrier is dropped at once when
+ * its shape is known to be dropped, or on a persistent process that shows
+ * no sign of working on it (a candidate: mc_exec_finding_t.at_barrier);
+ * it is waited for the whole hang budget on a fresh process, while the
+ * server writes notifications or requests of its own, and on every
+ * process of a server seen to answer after a later ping; a shape left
+ * unanswered for the whole budget is known from then on (shared through
+ * mc_exec_dropped_t); the barrier is sent again, up to
+ * MC__EXEC_BARRIER_ROUNDS, while requests are unanswered; a barrier left
+ * unanswered turns it off for the executor. docs/fuzzing.md, "The barrier".
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "campaign/exec_internal.h"
+#include "core/clock.h"
+#include "core/json.h"
+
+/* Adds to h the members of object o (sorted by name: their order is no
+ * part of the shape) with their JSON types. */
+static uint32_t shape_members(uint32_t h, json_object *o)
+{
+    const char *names[32];
+    size_t n = 0, i, j;
+
+    if (!json_object_is_type(o, json_type_object))
+        return mc__exec_hash(h, json_type_to_name(json_object_get_type(o)));
+    json_object_object_foreach(o, key, val) {
+        (void)val;
+        if (n < sizeof(names) / sizeof(names[0]))
+            names[n++] = key;
+    }
+    for (i = 1; i < n; i++)
+        for (j = i; j > 0 && strcmp(names[j - 1], names[j]) > 0; j--) {
+            const char *t = names[j];
+            names[j] = names[j - 1];
+            names[j - 1] = t;
+        }
+    for (i = 0; i < n; i++) {
+        h = mc__exec_hash(h, names[i]);
+        h = mc__exec_hash(h, json_type_to_name(json_object_get_type(mc_json_get(o, names[i]))));
+    }
+    return h;
+}
+
+uint32_t mc__exec_shape(json_object *msg)
+{
+    uint32_t h = mc__exec_hash(0, mc_json_get_str(msg, "method"));
+
+    h = shape_members(h, msg);
+    h = shape_members(mc__exec_hash(h, "params"), mc_json_get(msg, "params"));
+    return h != 0 ? h : 1;
+}
+
+int mc__exec_known_dropped(const mc_exec_t *x, uint32_t shape)
+{
+    size_t i;
+
+    for (i = 0; i < x->dropped->n; i++)
+        if (x->dropped->shape[i] == shape)
+            return 1;
+    return 0;
+}
+
+/* Remembers that a fresh process left a request of this shape unanswered
+ * for the whole hang budget. */
+static void known_add(mc_exec_t *x, uint32_t shape)
+{
+    if (!mc__exec_known_dropped(x, shape) && x->dropped->n < MC_EXEC_MAX_DROPPED)
+        x->dropped->shape[x->dropped->n++] = shape;
+}
+
+/* Watches the ids left unanswered at this barrier for a late answer (an
+ * out-of-order server): the observer notes one (dropped->out_of_order). */
+static void watch_late(mc_exec_t *x)
+{
+    size_t k;
+
+    for (k = 0; k < x->n_exp; k++)
+        if (!x->exp[k].answered && !x->exp[k].cancelled && !x->exp[k].held) {
+            x->late_watch[x->n_late_watch % MC_EXEC_MAX_LATE_WATCH] =
+                mc__exec_hash(0, x->exp[k].id);
+            x->n_late_watch++;
+        }
+}
+
+/* Unanswered requests of shapes not known to be dropped. */
+static size_t unknown_outstanding(const mc_exec_t *x)
+{
+    size_t k, n = 0;
+
+    for (k = 0; k < x->n_exp; k++)
+        if (!x->exp[k].answered && !x->exp[k].cancelled && !x->exp[k].held &&
+            !mc__exec_known_dropped(x, x->exp[k].shape))
+            n++;
+    return n;
+}
+
+/* Polls until the barrier is answered, within the hang budget of silence
+ * (four budgets at most in all). Returns MC_EEOF when the output ended. */
+static int barrier_wait(mc_exec_t *x)
+{
+    int64_t began = x->last_heard = mc_now_ms();
+    int rc;
+
+    while (!x->barrier_answered) {
+        int64_t now = mc_now_ms(), left = x->last_heard + x->o.hang_ms - now;
+        if (left <= 0 || now - began > 4 * (int64_t)x->o.hang_ms)
+            break;
+        rc = mc_session_poll_once(&x->s, left > MC_POLL_SLICE_MS ? MC_POLL_SLICE_MS : (int)left);
+        mc__exec_drain_notes(x);
+        if (rc == MC_EEOF)
+            return MC_EEOF;
+    }
+    return MC_OK;
+}
+
+/* On a fresh process, waits for the unanswered requests of unknown shapes
+ * as mc__exec_await does (the hang budget of silence), and makes the shapes
+ * still unanswered then known. Returns MC_EEOF when the output ended. */
+static int wait_out(mc_exec_t *x)
+{
+    int64_t began = x->last_heard = mc_now_ms();
+    size_t k;
+    int rc;
+
+    x->waited_out = 1;
+    while (unknown_outstanding(x) > 0) {
+        int64_t now = mc_now_ms(), left = x->last_heard + x->o.hang_ms - now;
+        if (left <= 0 || now - began > 4 * (int64_t)x->o.hang_ms)
+            break;
+        rc = mc_session_poll_once(&x->s, left > MC_POLL_SLICE_MS ? MC_POLL_SLICE_MS : (int)left);
+        mc__exec_drain_notes(x);
+        if (rc == MC_EEOF)
+            return MC_EEOF;
+    }
+    for (k = 0; k < x->n_exp; k++)
+        if (!x->exp[k].answered && !x->exp[k].cancelled && !x->exp[k].held)
+            known_add(x, x->exp[k].shape);
+    return MC_OK;
+}
+
+/* Sends one barrier and waits for its answer. */
+static mc__exec_fed_t barrier_once(mc_exec_t *x)
+{
+    json_object *req;
+    const char *line;
+    char idtext[40];
+    int rc;
+
+    snprintf(idtext, sizeof(idtext), "mcpcheck-barrier-%llu", (unsigned long long)++x->barriers);
+    /* As the observer compacts an id: quoted. */
+    snprintf(x->barrier_id, sizeof(x->barrier_id), "\"%s\"", idtext);
+    req = mc__exec_ping_request(x, idtext);
+    if (req == NULL)
+        return MC__EXEC_FED_OK; /* out of memory: the sequence ends unchecked */
+    x->barrier_answered = 0;
+    x->barrier_sending = 1;
+    line = json_object_to_json_string_ext(req, JSON_C_TO_STRING_PLAIN);
+    rc = mc_session_send_raw(&x->s, line, strlen(line), x->o.hang_ms);
+    x->barrier_sending = 0;
+    json_object_put(req);
+    if (rc == MC_ETIMEOUT) {
+        mc__exec_add_finding(x->cur, MC_FIND_HANG, "process/hang", "", "stdin",
+                             "the server stopped reading its input");
+        return MC__EXEC_FED_STUCK;
+    }
+    if (rc != MC_OK || barrier_wait(x) == MC_EEOF)
+        return MC__EXEC_FED_DEAD;
+    return MC__EXEC_FED_OK;
+}
+
+mc__exec_fed_t mc__exec_barrier(mc_exec_t *x)
+{
+    mc__exec_fed_t fed = barrier_once(x);
+    int round;
+
+    if (fed != MC__EXEC_FED_OK)
+        return fed;
+    if (!x->barrier_answered) {
+        /* A server that answers no ping: the rest of its sequences settle
+         * as before the barrier; what is unanswered now is a hang. */
+        x->barrier_off = 1;
+        return MC__EXEC_FED_OK;
+    }
+    /* A server whose handlers complete out of turn (an event loop: a
+     * request's handler waits, a ping's does not) may answer just after the
+     * barrier: the barrier is sent again while requests are unanswered, up
+     * to MC__EXEC_BARRIER_ROUNDS in all. */
+    for (round = 1; round < MC__EXEC_BARRIER_ROUNDS && unknown_outstanding(x) > 0; round++) {
+        fed = barrier_once(x);
+        if (fed != MC__EXEC_FED_OK)
+            return fed;
+        if (!x->barrier_answered) {
+            x->barrier_off = 1;
+            return MC__EXEC_FED_OK;
+        }
+    }
+    /* A request of a shape not known to be dropped is waited for on a
+     * fresh process (a confirmation: nothing is reported unconfirmed),
+     * while the server shows work under way (it wrote notifications or
+     * requests of its own), and on every process of a server seen to
+     * answer a request after the ping that followed it (out of order). */
+    if (unknown_outstanding(x) > 0 &&
+        (x->fresh_run || x->chatter || x->dropped->out_of_order) &&
+        wait_out(x) == MC_EEOF)
+        return MC__EXEC_FED_DEAD;
+    watch_late(x);
+    return MC__EXEC_FED_OK;
+}
