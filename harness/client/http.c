@@ -297,7 +297,7 @@ static int link_send(void *ctx, const char *line, size_t len, int64_t deadline_m
     return MC_OK;
 }
 
-static int link_recv(void *ctx, mc_inframe_t *frame, int64_t deadline_ms)
+static int link_recv(void *ctx, mc_record_t *frame, int64_t deadline_ms)
 {
     mc_http_t *h = ctx;
 
@@ -315,13 +315,9 @@ static int link_recv(void *ctx, mc_inframe_t *frame, int64_t deadline_ms)
             h->late_frames++;
         }
         if (h->q_count > 0) {
-            qframe_t *q = &h->queue[h->q_head];
-            *frame = q->f;
-            snprintf(h->last_meta, sizeof(h->last_meta), "%s", q->meta);
-            frame->meta = h->last_meta;
-            snprintf(h->last_answers, sizeof(h->last_answers), "%s", q->answers);
-            frame->answers = (q->f.flags & MC_FRAME_F_REFUSAL) ? h->last_answers : NULL;
-            h->q_bytes -= q->f.kind == MC_FRAME_OVERSIZE ? 0 : q->f.len;
+            mc_record_t *q = &h->queue[h->q_head];
+            *frame = *q;
+            h->q_bytes -= q->kind == MC_FRAME_OVERSIZE ? 0 : q->len;
             memset(q, 0, sizeof(*q));
             h->q_head = (h->q_head + 1) % MC_MAX_QUEUED_FRAMES;
             h->q_count--;
@@ -508,7 +504,7 @@ void mc_http_free(mc_http_t *h)
         mc__http_stream_free(h->streams[i]);
     if (h->queue != NULL) {
         while (h->q_count > 0) {
-            free(h->queue[h->q_head].f.data);
+            free(h->queue[h->q_head].data);
             h->q_head = (h->q_head + 1) % MC_MAX_QUEUED_FRAMES;
             h->q_count--;
         }

@@ -14,8 +14,9 @@
  * All transfers run on one curl multi handle, so any number of POST streams
  * (up to MC_HTTP_MAX_STREAMS) and the GET stream are open at once. Every
  * JSON-RPC message that arrives, from a JSON body or an SSE event, becomes
- * one frame of the link with its HTTP facts (method, status, content type,
- * session id, SSE event id) in mc_inframe_t.meta. What the transport sees of
+ * one record of the link (core/record.h) with its HTTP facts typed (the
+ * stream, status, content type, session id, SSE event id) in
+ * mc_record_t.facts. What the transport sees of
  * the HTTP rules themselves is kept as findings (check id + detail) for the
  * runner, and each exchange leaves a note for the transcript.
  *

@@ -283,15 +283,15 @@ static const char *kind_name(const stream_t *s)
  * that request even when it carries no id. */
 static void mark_refusal(mc_http_t *h, stream_t *s)
 {
-    qframe_t *q;
+    mc_record_t *q;
 
     if (h->queue == NULL || h->q_count == 0)
         return;
     q = &h->queue[(h->q_head + h->q_count - 1) % MC_MAX_QUEUED_FRAMES];
-    q->f.flags |= MC_FRAME_F_REFUSAL;
+    q->flags |= MC_FRAME_F_REFUSAL;
     if (s->status == 403)
-        q->f.flags |= MC_FRAME_F_ID_OPTIONAL;
-    snprintf(q->answers, sizeof(q->answers), "%s", s->req_id);
+        q->flags |= MC_FRAME_F_ID_OPTIONAL;
+    snprintf(q->facts.answers, sizeof(q->facts.answers), "%s", s->req_id);
 }
 
 /*

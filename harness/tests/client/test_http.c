@@ -185,22 +185,21 @@ static int noted(const client_t *c, const char *part)
 
 /* Sends body as POST#num and waits until its transfer is judged (its
  * "POST#num -> " note). When frame is not NULL, the frame the answer gave. */
-static void post(client_t *c, unsigned num, const char *body, mc_inframe_t *frame)
+static void post(client_t *c, unsigned num, const char *body, mc_record_t *frame)
 {
     char tag[32];
     int64_t deadline = mc_now_ms() + BUDGET_MS;
-    mc_inframe_t f;
+    mc_record_t f;
 
     snprintf(tag, sizeof(tag), "POST#%u -> ", num);
     assert_int_equal(c->link.send(c->link.ctx, body, strlen(body), deadline), MC_OK);
     if (frame != NULL) {
         assert_int_equal(c->link.recv(c->link.ctx, &f, deadline), MC_OK);
         *frame = f;
-        frame->answers = f.answers != NULL ? strdup(f.answers) : NULL;
     }
     while (drain(c), !noted(c, tag) && mc_now_ms() < deadline)
         if (c->link.recv(c->link.ctx, &f, mc_now_ms() + 50) == MC_OK)
-            mc_inframe_free(&f);
+            mc_record_free(&f);
     assert_true(noted(c, tag));
 }
 
@@ -220,11 +219,9 @@ static void client_close(client_t *c)
     mc_http_free(c->h);
 }
 
-static void frame_free(mc_inframe_t *f)
+static void frame_free(mc_record_t *f)
 {
-    free((char *)f->answers);
-    f->answers = NULL;
-    mc_inframe_free(f);
+    mc_record_free(f);
 }
 
 /* A JSON string id of n letters, quoted. */
@@ -256,7 +253,7 @@ static void test_long_id_kept_whole(void **state)
 {
     server_t sv;
     client_t c;
-    mc_inframe_t f;
+    mc_record_t f;
     char *id = long_id(200, 'a'), *ok, *req, *ok_body, *refused, *req2;
 
     (void)state;
@@ -278,7 +275,7 @@ static void test_long_id_kept_whole(void **state)
     assert_false(failed(&c, "http/response-on-own-stream"));
     post(&c, 2, req2, &f);
     assert_true(f.flags & MC_FRAME_F_REFUSAL);
-    assert_string_equal(f.answers, id);
+    assert_string_equal(f.facts.answers, id);
     frame_free(&f);
     assert_false(noted(&c, "past the"));
     client_close(&c);
@@ -291,7 +288,7 @@ static void test_over_limit_id_noted(void **state)
 {
     server_t sv;
     client_t c;
-    mc_inframe_t f;
+    mc_record_t f;
     char *id = long_id(MC_HTTP_MAX_REQ_ID + 10, 'b'), *req, *ok_body, *ok, *other, *req2;
 
     (void)state;
@@ -324,7 +321,7 @@ static void test_other_response_fails(void **state)
 {
     server_t sv;
     client_t c;
-    mc_inframe_t f;
+    mc_record_t f;
     char *other = json_answer("200 OK", "{\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{}}");
 
     (void)state;
@@ -347,7 +344,7 @@ static void test_malformed_400_not_notification(void **state)
 {
     server_t sv;
     client_t c;
-    mc_inframe_t f;
+    mc_record_t f;
     char *refused = json_answer("400 Bad Request",
                                 "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32600,"
                                 "\"message\":\"bad\"}}");
