@@ -163,7 +163,7 @@ static void classify_post(mc_http_t *h, stream_t *s, const char *line, size_t n)
     has_result = json_object_object_get_ex(o, "result", NULL);
     has_error = json_object_object_get_ex(o, "error", NULL);
     if (has_id && mc_jsonrpc_id_valid(id)) {
-        ids = json_object_to_json_string_ext(id, JSON_C_TO_STRING_PLAIN);
+        ids = mc_json_compact(id, NULL); /* ids are compared as this text */
         if (strlen(ids) < sizeof(s->req_id))
             snprintf(s->req_id, sizeof(s->req_id), "%s", ids);
         else {
@@ -198,7 +198,7 @@ static void classify_post(mc_http_t *h, stream_t *s, const char *line, size_t n)
         s->is_initialized = strcmp(m, "notifications/initialized") == 0;
     if (s->carries_request == 0 && m != NULL && strcmp(m, "notifications/cancelled") == 0) {
         json_object *rid = mc_json_get(mc_json_get(o, "params"), "requestId");
-        ids = rid != NULL ? json_object_to_json_string_ext(rid, JSON_C_TO_STRING_PLAIN) : "";
+        ids = rid != NULL ? mc_json_compact(rid, NULL) : "";
         if (rid != NULL && strlen(ids) <= MC_HTTP_MAX_REQ_ID)
             snprintf(h->cancelled[h->cancelled_next++ % MC_HTTP_MAX_CANCELLED],
                      sizeof(h->cancelled[0]), "%s", ids);

@@ -13,6 +13,7 @@
 #include "core/clock.h"
 #include "core/hash.h"
 #include "core/json.h"
+#include "core/jsonrpc.h"
 
 /* --- notes, findings, queue ---------------------------------------------- */
 
@@ -197,7 +198,7 @@ void mc__http_inspect_message(mc_http_t *h, stream_t *s, const char *data, size_
                   (json_object_object_get_ex(o, "result", NULL) ||
                    json_object_object_get_ex(o, "error", NULL));
     if (is_response) {
-        const char *ids = json_object_to_json_string_ext(id, JSON_C_TO_STRING_PLAIN);
+        const char *ids = mc_json_compact(id, NULL);
         s->responses++;
         if (s->req_id[0] && strcmp(ids, s->req_id) == 0)
             s->answered = 1;

@@ -18,6 +18,7 @@
 #include "core/clock.h"
 #include "core/frame.h"
 #include "core/json.h"
+#include "core/jsonrpc.h"
 #include "core/limits.h"
 #include "core/version.h"
 #include "judge/builtin.h"
@@ -75,12 +76,13 @@ void mc__runner_compact(json_object *v, char *out, size_t n)
 /* The transcript line a response came on (0 when it is not remembered). */
 uint64_t mc__runner_resp_tx_seq(rctx_t *c, const mc_msg_t *m)
 {
-    char id[64];
+    char id[MC_RUNNER_MAX_ID_TEXT];
     size_t k;
 
     if (m == NULL || m->id == NULL)
         return 0;
-    compact(m->id, id, sizeof(id));
+    if (mc_id_text(m->id, id, sizeof(id)) == 0)
+        return 0; /* too long to have been kept */
     for (k = 1; k <= MC_RUNNER_RESP_SEQS && k <= c->resp_next; k++) {
         const resp_seq_t *r = &c->resp_seqs[(c->resp_next - k) % MC_RUNNER_RESP_SEQS];
         if (strcmp(r->id, id) == 0)
@@ -190,7 +192,7 @@ static void observe(void *ctx, const mc_seen_t *seen)
         inbox_push(&c->reqs, &m, c->seq_in, c->seq_all, on_get);
     } else if (m.id != NULL) {
         resp_seq_t *r = &c->resp_seqs[c->resp_next++ % MC_RUNNER_RESP_SEQS];
-        compact(m.id, r->id, sizeof(r->id));
+        mc_id_text(m.id, r->id, sizeof(r->id)); /* "" when too long: never matched */
         r->tx_seq = c->seq_all;
     }
     mc_msg_free(&m);
