@@ -61,6 +61,10 @@ typedef struct mc_http_finding {
     char check[64];    /* check id, e.g. "http/notification-202" */
     int pass;          /* 1: the rule was seen holding, 0: broken */
     char detail[240];
+    long status;       /* the HTTP status of the answer it is about (http/notification-202,
+                          http/request-content-type), 0 when none is named */
+    int request_unread; /* http/request-content-type: the POST carried no request id the
+                           transport kept (malformed input, or an id too long) */
 } mc_http_finding_t;
 
 /*

@@ -39,7 +39,8 @@ void mc__http_note(mc_http_t *h, const char *fmt, ...)
 #if defined(__GNUC__)
 __attribute__((format(printf, 4, 5)))
 #endif
-void mc__http_finding(mc_http_t *h, const char *check, int pass, const char *fmt, ...)
+mc_http_finding_t *mc__http_finding(mc_http_t *h, const char *check, int pass, const char *fmt,
+                                    ...)
 {
     va_list ap;
     mc_http_finding_t *f;
@@ -47,7 +48,7 @@ void mc__http_finding(mc_http_t *h, const char *check, int pass, const char *fmt
     if (h->findings == NULL) {
         h->findings = calloc(FINDING_RING, sizeof(*h->findings));
         if (h->findings == NULL)
-            return;
+            return NULL;
     }
     if (pass) {
         /* One passing observation per check is enough evidence. */
@@ -55,7 +56,7 @@ void mc__http_finding(mc_http_t *h, const char *check, int pass, const char *fmt
         for (i = 0; i < h->f_count; i++) {
             const mc_http_finding_t *o = &h->findings[(h->f_head + i) % FINDING_RING];
             if (o->pass && strcmp(o->check, check) == 0)
-                return;
+                return NULL;
         }
     }
     if (h->f_count == FINDING_RING) {
@@ -64,12 +65,14 @@ void mc__http_finding(mc_http_t *h, const char *check, int pass, const char *fmt
         h->f_count--;
     }
     f = &h->findings[(h->f_head + h->f_count) % FINDING_RING];
+    memset(f, 0, sizeof(*f));
     snprintf(f->check, sizeof(f->check), "%s", check);
     f->pass = pass;
     va_start(ap, fmt);
     vsnprintf(f->detail, sizeof(f->detail), fmt, ap);
     va_end(ap);
     h->f_count++;
+    return f;
 }
 
 int mc_http_take_note(mc_http_t *h, char *buf, size_t cap)

@@ -233,11 +233,14 @@ __attribute__((format(printf, 2, 3)))
 void mc__http_note(mc_http_t *h, const char *fmt, ...);
 
 /* Records a finding of check (pass or fail); one pass per check is kept.
- * A full ring drops the oldest entry; out of memory drops this one. */
+ * A full ring drops the oldest entry; out of memory drops this one.
+ * Returns the entry recorded (its typed facts zero, for the caller to
+ * fill), or NULL when none was. */
 #if defined(__GNUC__)
 __attribute__((format(printf, 4, 5)))
 #endif
-void mc__http_finding(mc_http_t *h, const char *check, int pass, const char *fmt, ...);
+mc_http_finding_t *mc__http_finding(mc_http_t *h, const char *check, int pass, const char *fmt,
+                                    ...);
 
 /* 1 when the frame queue cannot take more bytes (or any frame). */
 int mc__http_queue_full(const mc_http_t *h, size_t more);

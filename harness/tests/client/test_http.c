@@ -213,6 +213,17 @@ static int failed(const client_t *c, const char *check)
     return 0;
 }
 
+/* The first failure of check, or NULL. */
+static const mc_http_finding_t *failure_of(const client_t *c, const char *check)
+{
+    int i;
+
+    for (i = 0; i < c->n_found; i++)
+        if (!c->found[i].pass && strcmp(c->found[i].check, check) == 0)
+            return &c->found[i];
+    return NULL;
+}
+
 static void client_close(client_t *c)
 {
     mc_http_close(c->h, MC_HTTP_DELETE_TIMEOUT_MS, NULL);
@@ -362,6 +373,8 @@ static void test_malformed_400_not_notification(void **state)
     assert_false(failed(&c, "http/notification-202"));
     post(&c, 3, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/x\"}", NULL);
     assert_true(failed(&c, "http/notification-202"));
+    /* The status travels typed beside the words (the campaign reads it). */
+    assert_int_equal(failure_of(&c, "http/notification-202")->status, 400);
     client_close(&c);
     server_stop(&sv);
     free(refused);
@@ -384,6 +397,8 @@ static void test_null_method_not_request(void **state)
     assert_false(failed(&c, "http/notification-202"));
     post(&c, 3, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}", NULL);
     assert_true(failed(&c, "http/request-content-type"));
+    assert_false(failure_of(&c, "http/request-content-type")->request_unread);
+    assert_int_not_equal(failure_of(&c, "http/request-content-type")->status, 0);
     client_close(&c);
     server_stop(&sv);
 }
