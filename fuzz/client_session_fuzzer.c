@@ -137,7 +137,7 @@ static void check_inbound(fake_t *fk, const frame_t *fr)
         mc_judge_set_version(fk->judge, version_of(fk->s));
 }
 
-static int fake_recv(void *ctx, mc_inframe_t *out, int64_t deadline_ms)
+static int fake_recv(void *ctx, mc_record_t *out, int64_t deadline_ms)
 {
     fake_t *fk = ctx;
     frame_t *fr;

@@ -188,8 +188,7 @@ uint32_t mc__exec_token_key(json_object *tok);
 
 /* The session's observer: records each line (trace, counts, state model,
  * what the generator learns, answered requests). ctx is the executor. */
-void mc__exec_observe(void *ctx, int outbound, uint64_t seq, const char *line, size_t len,
-                      int kind, unsigned flags);
+void mc__exec_observe(void *ctx, const mc_seen_t *seen);
 
 /* The record of inbound line seq, or NULL when it is no longer held. */
 const mc__exec_inline_t *mc__exec_inline_of_seq(const mc_exec_t *x, uint64_t seq);

@@ -283,17 +283,18 @@ static int barrier_answer(mc_exec_t *x, const mc_wire_info_t *ip)
     return 0;
 }
 
-void mc__exec_observe(void *ctx, int outbound, uint64_t seq, const char *line, size_t len,
-                      int kind, unsigned flags)
+void mc__exec_observe(void *ctx, const mc_seen_t *seen)
 {
     static const mc_wire_info_t none;
     mc_exec_t *x = ctx;
-    const mc_wire_info_t *ip = x->s.in_judged != NULL ? x->s.in_judged : &none;
+    const mc_wire_info_t *ip = seen->judged != NULL ? seen->judged : &none;
+    const mc_record_t *rec = seen->rec;
+    int outbound = rec->outbound;
+    const char *line = rec->data;
+    size_t len = rec->len;
+    const char *answers = (rec->flags & MC_FRAME_F_REFUSAL) ? rec->facts.answers : NULL;
     const char *method;
 
-    (void)seq;
-    (void)kind;
-    (void)flags;
     x->seq_ctr++;
     if (outbound && x->barrier_sending)
         return; /* the barrier is the executor's, no message of the sequence */
@@ -313,16 +314,16 @@ void mc__exec_observe(void *ctx, int outbound, uint64_t seq, const char *line, s
     x->last_heard = mc_now_ms();
     /* An HTTP error status refusing a POST answers the request it carried,
      * with or without its id (2026-07-28/basic/transports/streamable-http). */
-    if (x->s.in_answers != NULL) {
-        if (x->s.in_answers[0] != '\0') {
+    if (answers != NULL) {
+        if (answers[0] != '\0') {
             /* The transport's compact JSON may escape what ours does not
              * ("/"): read again and written as the ids we keep are. */
-            json_object *v = json_tokener_parse(x->s.in_answers);
+            json_object *v = json_tokener_parse(answers);
             char id[sizeof(x->exp[0].id)];
             int read = v != NULL;
             mc__exec_compact(v, id, sizeof(id));
             json_object_put(v);
-            mark_id_answered(x, read ? id : x->s.in_answers);
+            mark_id_answered(x, read ? id : answers);
         } else {
             /* An id too long for the transport to keep: the refusal came on
              * the stream of the POST sent last. */

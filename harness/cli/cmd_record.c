@@ -63,19 +63,22 @@ static void trace_notes(rec_trace_t *tr)
     }
 }
 
-static void trace_observe(void *ctx, int outbound, uint64_t seq, const char *line, size_t len,
-                          int kind, unsigned flags)
+static void trace_observe(void *ctx, const mc_seen_t *seen)
 {
     rec_trace_t *tr = ctx;
+    const mc_record_t *rec = seen->rec;
+    int outbound = rec->outbound;
+    const char *line = rec->data;
+    size_t len = rec->len;
     json_object *facts = NULL;
 
-    (void)seq;
-    (void)kind;
-    (void)flags;
     trace_notes(tr);
     tr->seq++;
-    if (!outbound && tr->s->in_meta != NULL)
-        facts = mc_report_http_facts(tr->s->in_meta, strlen(tr->s->in_meta));
+    if (!outbound && rec->facts.stream != MC_STREAM_NONE) {
+        char text[MC_RECORD_FACTS_TEXT];
+        size_t n = mc_record_facts_text(&rec->facts, text, sizeof(text));
+        facts = mc_report_http_facts(text, n);
+    }
     if (line == NULL)
         trace_put(tr, outbound ? "out" : "in", "", 0, len > 0 ? len : 1, facts);
     else

@@ -163,7 +163,7 @@ static void classify_post(mc_http_t *h, stream_t *s, const char *line, size_t n)
     has_result = json_object_object_get_ex(o, "result", NULL);
     has_error = json_object_object_get_ex(o, "error", NULL);
     if (has_id && mc_jsonrpc_id_valid(id)) {
-        ids = json_object_to_json_string_ext(id, JSON_C_TO_STRING_PLAIN);
+        ids = mc_json_compact(id, NULL); /* ids are compared as this text */
         if (strlen(ids) < sizeof(s->req_id))
             snprintf(s->req_id, sizeof(s->req_id), "%s", ids);
         else {
@@ -198,7 +198,7 @@ static void classify_post(mc_http_t *h, stream_t *s, const char *line, size_t n)
         s->is_initialized = strcmp(m, "notifications/initialized") == 0;
     if (s->carries_request == 0 && m != NULL && strcmp(m, "notifications/cancelled") == 0) {
         json_object *rid = mc_json_get(mc_json_get(o, "params"), "requestId");
-        ids = rid != NULL ? json_object_to_json_string_ext(rid, JSON_C_TO_STRING_PLAIN) : "";
+        ids = rid != NULL ? mc_json_compact(rid, NULL) : "";
         if (rid != NULL && strlen(ids) <= MC_HTTP_MAX_REQ_ID)
             snprintf(h->cancelled[h->cancelled_next++ % MC_HTTP_MAX_CANCELLED],
                      sizeof(h->cancelled[0]), "%s", ids);
@@ -297,7 +297,7 @@ static int link_send(void *ctx, const char *line, size_t len, int64_t deadline_m
     return MC_OK;
 }
 
-static int link_recv(void *ctx, mc_inframe_t *frame, int64_t deadline_ms)
+static int link_recv(void *ctx, mc_record_t *frame, int64_t deadline_ms)
 {
     mc_http_t *h = ctx;
 
@@ -315,13 +315,9 @@ static int link_recv(void *ctx, mc_inframe_t *frame, int64_t deadline_ms)
             h->late_frames++;
         }
         if (h->q_count > 0) {
-            qframe_t *q = &h->queue[h->q_head];
-            *frame = q->f;
-            snprintf(h->last_meta, sizeof(h->last_meta), "%s", q->meta);
-            frame->meta = h->last_meta;
-            snprintf(h->last_answers, sizeof(h->last_answers), "%s", q->answers);
-            frame->answers = (q->f.flags & MC_FRAME_F_REFUSAL) ? h->last_answers : NULL;
-            h->q_bytes -= q->f.kind == MC_FRAME_OVERSIZE ? 0 : q->f.len;
+            mc_record_t *q = &h->queue[h->q_head];
+            *frame = *q;
+            h->q_bytes -= q->kind == MC_FRAME_OVERSIZE ? 0 : q->len;
             memset(q, 0, sizeof(*q));
             h->q_head = (h->q_head + 1) % MC_MAX_QUEUED_FRAMES;
             h->q_count--;
@@ -508,7 +504,7 @@ void mc_http_free(mc_http_t *h)
         mc__http_stream_free(h->streams[i]);
     if (h->queue != NULL) {
         while (h->q_count > 0) {
-            free(h->queue[h->q_head].f.data);
+            free(h->queue[h->q_head].data);
             h->q_head = (h->q_head + 1) % MC_MAX_QUEUED_FRAMES;
             h->q_count--;
         }

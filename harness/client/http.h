@@ -14,8 +14,9 @@
  * All transfers run on one curl multi handle, so any number of POST streams
  * (up to MC_HTTP_MAX_STREAMS) and the GET stream are open at once. Every
  * JSON-RPC message that arrives, from a JSON body or an SSE event, becomes
- * one frame of the link with its HTTP facts (method, status, content type,
- * session id, SSE event id) in mc_inframe_t.meta. What the transport sees of
+ * one record of the link (core/record.h) with its HTTP facts typed (the
+ * stream, status, content type, session id, SSE event id) in
+ * mc_record_t.facts. What the transport sees of
  * the HTTP rules themselves is kept as findings (check id + detail) for the
  * runner, and each exchange leaves a note for the transcript.
  *
@@ -60,6 +61,10 @@ typedef struct mc_http_finding {
     char check[64];    /* check id, e.g. "http/notification-202" */
     int pass;          /* 1: the rule was seen holding, 0: broken */
     char detail[240];
+    long status;       /* the HTTP status of the answer it is about (http/notification-202,
+                          http/request-content-type), 0 when none is named */
+    int request_unread; /* http/request-content-type: the POST carried no request id the
+                           transport kept (malformed input, or an id too long) */
 } mc_http_finding_t;
 
 /*

@@ -13,6 +13,7 @@
 #include "core/clock.h"
 #include "core/hash.h"
 #include "core/json.h"
+#include "core/jsonrpc.h"
 
 /* --- notes, findings, queue ---------------------------------------------- */
 
@@ -38,7 +39,8 @@ void mc__http_note(mc_http_t *h, const char *fmt, ...)
 #if defined(__GNUC__)
 __attribute__((format(printf, 4, 5)))
 #endif
-void mc__http_finding(mc_http_t *h, const char *check, int pass, const char *fmt, ...)
+mc_http_finding_t *mc__http_finding(mc_http_t *h, const char *check, int pass, const char *fmt,
+                                    ...)
 {
     va_list ap;
     mc_http_finding_t *f;
@@ -46,7 +48,7 @@ void mc__http_finding(mc_http_t *h, const char *check, int pass, const char *fmt
     if (h->findings == NULL) {
         h->findings = calloc(FINDING_RING, sizeof(*h->findings));
         if (h->findings == NULL)
-            return;
+            return NULL;
     }
     if (pass) {
         /* One passing observation per check is enough evidence. */
@@ -54,7 +56,7 @@ void mc__http_finding(mc_http_t *h, const char *check, int pass, const char *fmt
         for (i = 0; i < h->f_count; i++) {
             const mc_http_finding_t *o = &h->findings[(h->f_head + i) % FINDING_RING];
             if (o->pass && strcmp(o->check, check) == 0)
-                return;
+                return NULL;
         }
     }
     if (h->f_count == FINDING_RING) {
@@ -63,12 +65,14 @@ void mc__http_finding(mc_http_t *h, const char *check, int pass, const char *fmt
         h->f_count--;
     }
     f = &h->findings[(h->f_head + h->f_count) % FINDING_RING];
+    memset(f, 0, sizeof(*f));
     snprintf(f->check, sizeof(f->check), "%s", check);
     f->pass = pass;
     va_start(ap, fmt);
     vsnprintf(f->detail, sizeof(f->detail), fmt, ap);
     va_end(ap);
     h->f_count++;
+    return f;
 }
 
 int mc_http_take_note(mc_http_t *h, char *buf, size_t cap)
@@ -102,9 +106,8 @@ int mc__http_queue_full(const mc_http_t *h, size_t more)
 int mc__http_push_frame(mc_http_t *h, stream_t *s, mc_frame_kind_t kind, const char *data,
                       size_t len, const char *event_id)
 {
-    qframe_t *q;
+    mc_record_t *q;
     size_t slot;
-    int n;
 
     if (h->queue == NULL) {
         h->queue = calloc(MC_MAX_QUEUED_FRAMES, sizeof(*h->queue));
@@ -116,32 +119,32 @@ int mc__http_push_frame(mc_http_t *h, stream_t *s, mc_frame_kind_t kind, const c
     slot = (h->q_head + h->q_count) % MC_MAX_QUEUED_FRAMES;
     q = &h->queue[slot];
     memset(q, 0, sizeof(*q));
-    q->f.kind = kind;
-    q->f.at_ms = mc_now_ms();
+    q->kind = kind;
+    q->at_ms = mc_now_ms();
     if (kind == MC_FRAME_OVERSIZE) {
-        q->f.len = len;
+        q->len = len;
     } else {
-        q->f.data = malloc(len + 1);
-        if (q->f.data == NULL)
+        q->data = malloc(len + 1);
+        if (q->data == NULL)
             return 0;
-        memcpy(q->f.data, data, len);
-        q->f.data[len] = '\0';
-        q->f.len = len;
+        memcpy(q->data, data, len);
+        q->data[len] = '\0';
+        q->len = len;
         if (memchr(data, '\0', len) != NULL)
-            q->f.flags |= MC_FRAME_F_NUL;
+            q->flags |= MC_FRAME_F_NUL;
         h->q_bytes += len;
     }
     /* The HTTP+SSE stream is "SSE#n": it carries every message of its
      * session, as stdout does, and is no GET stream of Streamable HTTP. */
-    n = snprintf(q->meta, sizeof(q->meta), "%s#%u %ld %s",
-                 s->legacy_sse ? "SSE" : s->kind == ST_GET ? "GET" : "POST",
-                 s->num, s->status, s->ctype[0] ? s->ctype : "(no content type)");
-    if (n > 0 && (size_t)n < sizeof(q->meta) && s->resume_of != 0)
-        n += snprintf(q->meta + n, sizeof(q->meta) - (size_t)n, " resumes=POST#%u", s->resume_of);
-    if (n > 0 && (size_t)n < sizeof(q->meta) && s->session_id[0])
-        n += snprintf(q->meta + n, sizeof(q->meta) - (size_t)n, " session=%s", s->session_id);
-    if (n > 0 && (size_t)n < sizeof(q->meta) && event_id != NULL && event_id[0])
-        snprintf(q->meta + n, sizeof(q->meta) - (size_t)n, " event-id=%s", event_id);
+    q->facts.stream = s->legacy_sse ? MC_STREAM_SSE : s->kind == ST_GET ? MC_STREAM_GET
+                                                                        : MC_STREAM_POST;
+    q->facts.num = s->num;
+    q->facts.status = s->status;
+    q->facts.resumes = s->resume_of;
+    snprintf(q->facts.ctype, sizeof(q->facts.ctype), "%s", s->ctype);
+    snprintf(q->facts.session_id, sizeof(q->facts.session_id), "%s", s->session_id);
+    snprintf(q->facts.event_id, sizeof(q->facts.event_id), "%s",
+             event_id != NULL ? event_id : "");
     s->frames++;
     h->q_count++;
     return 1;
@@ -198,7 +201,7 @@ void mc__http_inspect_message(mc_http_t *h, stream_t *s, const char *data, size_
                   (json_object_object_get_ex(o, "result", NULL) ||
                    json_object_object_get_ex(o, "error", NULL));
     if (is_response) {
-        const char *ids = json_object_to_json_string_ext(id, JSON_C_TO_STRING_PLAIN);
+        const char *ids = mc_json_compact(id, NULL);
         s->responses++;
         if (s->req_id[0] && strcmp(ids, s->req_id) == 0)
             s->answered = 1;

@@ -18,6 +18,12 @@
 #include "client/http_limits.h"
 #include "client/sse.h"
 
+/* A record keeps every fact the transport holds, uncut. */
+_Static_assert(MC_SSE_MAX_ID <= MC_RECORD_MAX_EVENT_ID, "an SSE event id fits a record");
+_Static_assert(MC_HTTP_MAX_SESSION_ID <= MC_RECORD_MAX_SESSION_ID, "a session id fits a record");
+_Static_assert(MC_HTTP_MAX_CTYPE <= MC_RECORD_MAX_CTYPE, "a content type fits a record");
+_Static_assert(MC_HTTP_MAX_REQ_ID <= MC_RECORD_MAX_ID, "a request id fits a record");
+
 #define NOTE_RING 256
 #define FINDING_RING 256
 #define NOTE_LEN 200
@@ -101,12 +107,6 @@ typedef struct seen_id {
     int is_get;
 } seen_id_t;
 
-typedef struct qframe {
-    mc_inframe_t f;
-    char meta[MC_HTTP_MAX_META];
-    char answers[MC_HTTP_MAX_REQ_ID + 1]; /* with MC_FRAME_F_REFUSAL: the refused request's id */
-} qframe_t;
-
 /* One x-mcp-header annotation of a tool's inputSchema. */
 typedef struct mc_http_param {
     char header[MC_HTTP_MAX_PARAM_NAME];                          /* {Name} of Mcp-Param-{Name} */
@@ -132,10 +132,8 @@ struct mc_http {
     char session_id[MC_HTTP_MAX_SESSION_ID + 4];
     char version[32];
     int initialized_sent;
-    qframe_t *queue;        /* ring of MC_MAX_QUEUED_FRAMES */
+    mc_record_t *queue;     /* ring of MC_MAX_QUEUED_FRAMES */
     size_t q_head, q_count, q_bytes;
-    char last_meta[MC_HTTP_MAX_META];
-    char last_answers[MC_HTTP_MAX_REQ_ID + 1];
     char notes[NOTE_RING][NOTE_LEN];
     size_t n_head, n_count;
     mc_http_finding_t *findings;
@@ -235,11 +233,14 @@ __attribute__((format(printf, 2, 3)))
 void mc__http_note(mc_http_t *h, const char *fmt, ...);
 
 /* Records a finding of check (pass or fail); one pass per check is kept.
- * A full ring drops the oldest entry; out of memory drops this one. */
+ * A full ring drops the oldest entry; out of memory drops this one.
+ * Returns the entry recorded (its typed facts zero, for the caller to
+ * fill), or NULL when none was. */
 #if defined(__GNUC__)
 __attribute__((format(printf, 4, 5)))
 #endif
-void mc__http_finding(mc_http_t *h, const char *check, int pass, const char *fmt, ...);
+mc_http_finding_t *mc__http_finding(mc_http_t *h, const char *check, int pass, const char *fmt,
+                                    ...);
 
 /* 1 when the frame queue cannot take more bytes (or any frame). */
 int mc__http_queue_full(const mc_http_t *h, size_t more);

@@ -14,6 +14,7 @@
 
 #include "client/http_internal.h"
 #include "core/clock.h"
+#include "core/jsonrpc.h"
 
 /* --- URI references -------------------------------------------------------- */
 
@@ -170,7 +171,7 @@ static void watch_probe(mc_http_t *h, const char *data, size_t len)
     o = mc__http_parse_n(data, len);
     if (o != NULL && json_object_is_type(o, json_type_object) &&
         !json_object_object_get_ex(o, "method", NULL) && json_object_object_get_ex(o, "id", &id) &&
-        strcmp(json_object_to_json_string_ext(id, JSON_C_TO_STRING_PLAIN), h->probe_id) == 0) {
+        strcmp(mc_json_compact(id, NULL), h->probe_id) == 0) {
         h->probe_state = 2;
         mc__http_finding(h, "http/sse-two-endpoints", 1,
                          "request %.60s, POSTed to the endpoint, was answered on the SSE stream",

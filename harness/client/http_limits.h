@@ -38,8 +38,6 @@
 /* The request ids of the last notifications/cancelled the client POSTed:
  * the stream of a cancelled request may end without its response. */
 #define MC_HTTP_MAX_CANCELLED 16u
-/* Bytes of one recorded "HTTP facts" note beside a frame. */
-#define MC_HTTP_MAX_META 320u
 /* Time allowed to connect to the server. */
 #define MC_HTTP_CONNECT_TIMEOUT_MS 5000
 /* Time the DELETE at session end may take. */

@@ -20,6 +20,7 @@
 #include "client/http_internal.h"
 #include "core/hash.h"
 #include "core/json.h"
+#include "core/jsonrpc.h"
 #include "core/version.h"
 
 /* Bytes of a message's key: its kind, and its id or progress token and
@@ -79,7 +80,7 @@ static int message_key(const mc_http_t *h, json_object *o, char *key, size_t cap
     if (id != NULL && json_object_is_type(id, json_type_null))
         return 0; /* an error answering what could not be read: no id to tell it by */
     if (id != NULL && method != NULL) {
-        n = snprintf(key, cap, "q%s", json_object_to_json_string_ext(id, JSON_C_TO_STRING_PLAIN));
+        n = snprintf(key, cap, "q%s", mc_json_compact(id, NULL));
     } else if (id == NULL && method != NULL && strcmp(method, "notifications/progress") == 0) {
         json_object *p = mc_json_get(o, "params");
         json_object *tok = mc_json_get(p, "progressToken"), *val = mc_json_get(p, "progress");

@@ -283,15 +283,15 @@ static const char *kind_name(const stream_t *s)
  * that request even when it carries no id. */
 static void mark_refusal(mc_http_t *h, stream_t *s)
 {
-    qframe_t *q;
+    mc_record_t *q;
 
     if (h->queue == NULL || h->q_count == 0)
         return;
     q = &h->queue[(h->q_head + h->q_count - 1) % MC_MAX_QUEUED_FRAMES];
-    q->f.flags |= MC_FRAME_F_REFUSAL;
+    q->flags |= MC_FRAME_F_REFUSAL;
     if (s->status == 403)
-        q->f.flags |= MC_FRAME_F_ID_OPTIONAL;
-    snprintf(q->answers, sizeof(q->answers), "%s", s->req_id);
+        q->flags |= MC_FRAME_F_ID_OPTIONAL;
+    snprintf(q->facts.answers, sizeof(q->facts.answers), "%s", s->req_id);
 }
 
 /*
@@ -488,17 +488,25 @@ static void stream_finished(mc_http_t *h, stream_t *s)
      * revision's client sends no responses at all. */
     if (s->kind == ST_POST && !s->carries_request &&
         !(s->is_response && mc__http_stateless(h, s))) {
-        mc__http_finding(h, "http/notification-202", s->status == 202,
-                "POST#%u (a notification or response) got %ld%s", s->num, s->status,
-                s->status == 202 && s->body_len > 0 ? " with a body" : "");
+        mc_http_finding_t *f =
+            mc__http_finding(h, "http/notification-202", s->status == 202,
+                             "POST#%u (a notification or response) got %ld%s", s->num, s->status,
+                             s->status == 202 && s->body_len > 0 ? " with a body" : "");
+        if (f != NULL)
+            f->status = s->status;
     }
     if (s->kind == ST_POST && s->carries_request && !s->malformed && s->status >= 200 &&
         s->status < 300) {
         /* The rule is about requests: malformed input the harness sends on
          * purpose is judged by the JSON-RPC checks of its scenario. */
-        mc__http_finding(h, "http/request-content-type", s->is_sse || s->is_json,
-                "POST#%u (request %s) got %ld with Content-Type \"%s\"", s->num, s->req_id,
-                s->status, s->ctype);
+        mc_http_finding_t *f =
+            mc__http_finding(h, "http/request-content-type", s->is_sse || s->is_json,
+                             "POST#%u (request %s) got %ld with Content-Type \"%s\"", s->num,
+                             s->req_id, s->status, s->ctype);
+        if (f != NULL) {
+            f->status = s->status;
+            f->request_unread = s->req_id[0] == '\0';
+        }
     }
     if (s->modern)
         mc__http_judge_stateless(h, s);

@@ -149,11 +149,29 @@ int mc__session_send_json(mc_session_t *s, json_object *msg, int timeout_ms)
         return rc;
     s->seq_out++;
     mc_judge_outbound(s->judge, 0, line, len - 1);
-    if (s->opts.observer != NULL)
-        s->opts.observer(s->opts.observer_ctx, 1, s->seq_out, line, len - 1, MC_FRAME_LINE, 0);
+    mc__session_observe_out(s, line, len - 1);
     rc = s->link.send(s->link.ctx, line, len, deadline_after(timeout_ms));
     free(line);
     return rc;
+}
+
+void mc__session_observe_out(mc_session_t *s, const char *line, size_t len)
+{
+    mc_record_t rec;
+    mc_seen_t seen;
+
+    if (s->opts.observer == NULL)
+        return;
+    memset(&rec, 0, sizeof(rec));
+    rec.outbound = 1;
+    rec.kind = MC_FRAME_LINE;
+    rec.data = (char *)line; /* borrowed for the call; the record is not freed */
+    rec.len = len;
+    rec.at_ms = mc_now_ms();
+    seen.seq = s->seq_out;
+    seen.rec = &rec;
+    seen.judged = NULL;
+    s->opts.observer(s->opts.observer_ctx, &seen);
 }
 
 int mc_session_client_declares(const mc_session_t *s, const char *capability)

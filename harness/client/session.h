@@ -78,13 +78,21 @@ typedef void (*mc_responder_fn)(void *ctx, mc_session_t *s, const mc_msg_t *requ
                                 mc_reply_t *reply);
 
 /*
- * Sees every line in either direction (outbound = 1 for client -> server),
- * before the session acts on it. kind and flags describe an inbound frame
- * (core/frame.h; outbound lines are MC_FRAME_LINE); line is NULL for an
- * oversize frame, whose len is the number of bytes skipped.
+ * What the observer is handed for each line in either direction, before the
+ * session acts on it: the record (core/record.h: direction, kind, flags,
+ * bytes, and the transport's facts; data is NULL for an oversize frame,
+ * whose len is the number of bytes skipped) and, for an inbound one, what
+ * the judge made of it. Everything is borrowed for the call.
  */
-typedef void (*mc_observer_fn)(void *ctx, int outbound, uint64_t seq, const char *line,
-                               size_t len, int kind, unsigned flags);
+typedef struct mc_seen {
+    uint64_t seq;                 /* the session's count of lines in that direction */
+    const mc_record_t *rec;       /* the record */
+    const mc_wire_info_t *judged; /* inbound: the decoded message and what the judge
+                                     found of it; NULL for an outbound line */
+} mc_seen_t;
+
+/* Sees every line in either direction. */
+typedef void (*mc_observer_fn)(void *ctx, const mc_seen_t *seen);
 
 typedef struct mc_session_opts {
     const char *client_name;    /* clientInfo.name; default "mcpcheck" */
@@ -163,9 +171,6 @@ struct mc_session {
     int input_retry_off;            /* public: a stateless mc_session_request() returns an
                                        input_required result as is instead of answering it
                                        and retrying */
-    const char *in_meta;            /* read-only: the transport's facts about the inbound
-                                       frame being handled (mc_inframe_t.meta), valid in
-                                       the observer; NULL otherwise */
     mc_judge_t *judge;              /* read-only: the judge of every line (opts.judge or
                                        own_judge) */
     mc_judge_t *own_judge;          /* private */
@@ -174,15 +179,8 @@ struct mc_session {
     char handshake_why[160];         /* read-only: why that line could not be read */
     int handshake_after_ms;          /* read-only: the last handshake wait was cut to this
                                         once the server spoke (0: it was not) */
-    const mc_wire_info_t *in_judged; /* read-only: what the judge made of the inbound frame
-                                       being handled (the decoded message, borrowed),
-                                       valid in the observer; NULL otherwise */
     mc_held_t held[MC_MAX_HELD_ANSWERS]; /* private: answers held back, oldest first */
     size_t n_held;                   /* read-only: answers held back now */
-    const char *in_answers;          /* read-only: with an HTTP refusal (a null-id error
-                                       with MC_FRAME_F_REFUSAL), the id its POST carried
-                                       (compact JSON; "" when too long to keep), valid in
-                                       the observer; NULL otherwise */
 };
 
 /* True when version is a published version (core/version.h): one a session

@@ -92,6 +92,10 @@ void mc__session_record(mc_session_t *s, mc_event_kind_t kind, const char *fmt, 
  * link; msg is released. Returns MC_OK or the encoder's or link's error. */
 int mc__session_send_json(mc_session_t *s, json_object *msg, int timeout_ms);
 
+/* Hands the outbound line line[0..len) (no newline), just judged, to the
+ * observer as a record of its own. */
+void mc__session_observe_out(mc_session_t *s, const char *line, size_t len);
+
 /* The pending request with this id, or NULL. */
 mc_pending_t *mc__session_find_pending(mc_session_t *s, int64_t id);
 

@@ -28,8 +28,7 @@ int mc_session_send_raw(mc_session_t *s, const char *bytes, size_t len, int time
         line[n++] = '\n';
     s->seq_out++;
     mc_judge_outbound(s->judge, 0, line, n - 1);
-    if (s->opts.observer != NULL)
-        s->opts.observer(s->opts.observer_ctx, 1, s->seq_out, line, n - 1, MC_FRAME_LINE, 0);
+    mc__session_observe_out(s, line, n - 1);
     rc = s->link.send(s->link.ctx, line, n, deadline_after(timeout_ms));
     free(line);
     return rc;

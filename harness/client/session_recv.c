@@ -261,7 +261,7 @@ static int null_id_result(mc_session_t *s, mc_msg_t *msg)
 
 /* True when a line is a JSON text or begins like one: written by a server
  * that has started, unlike a plain-text banner. */
-static int message_like(const mc_inframe_t *fr, int is_json)
+static int message_like(const mc_record_t *fr, int is_json)
 {
     size_t i = 0;
 
@@ -292,10 +292,10 @@ static int unreadable_answer(mc_session_t *s, const char *raw_id, size_t len, co
 
 /*
  * Handles one inbound frame: the judge parses and judges it, the observer
- * sees it with what the judge made of it (in_judged), and the session acts
+ * sees the record with what the judge made of it, and the session acts
  * on the decoded message, which it takes over from the judge.
  */
-static void on_frame(mc_session_t *s, mc_inframe_t *fr)
+static void on_frame(mc_session_t *s, mc_record_t *fr)
 {
     mc_wire_info_t info;
     mc_msg_t msg;
@@ -305,13 +305,13 @@ static void on_frame(mc_session_t *s, mc_inframe_t *fr)
 
     s->seq_in++;
     mc_judge_inbound(s->judge, 0, (int)fr->kind, fr->flags, fr->data, fr->len, &info);
-    s->in_judged = &info;
-    s->in_answers = (fr->flags & MC_FRAME_F_REFUSAL) ? fr->answers : NULL;
-    if (s->opts.observer != NULL)
-        s->opts.observer(s->opts.observer_ctx, 0, s->seq_in, fr->data, fr->len, (int)fr->kind,
-                         fr->flags);
-    s->in_judged = NULL;
-    s->in_answers = NULL;
+    if (s->opts.observer != NULL) {
+        mc_seen_t seen;
+        seen.seq = s->seq_in;
+        seen.rec = fr;
+        seen.judged = &info;
+        s->opts.observer(s->opts.observer_ctx, &seen);
+    }
     msg = info.msg;
     is_json = info.is_json;
     raw_id = info.raw_id;
@@ -351,7 +351,7 @@ static void on_frame(mc_session_t *s, mc_inframe_t *fr)
         return;
     case MC_MSG_RESULT:
     case MC_MSG_ERROR:
-        on_response(s, &msg, (fr->flags & MC_FRAME_F_REFUSAL) ? fr->answers : NULL);
+        on_response(s, &msg, (fr->flags & MC_FRAME_F_REFUSAL) ? fr->facts.answers : NULL);
         return;
     }
 }
@@ -410,7 +410,7 @@ void mc_session_begin_step(mc_session_t *s)
  */
 int mc__session_step(mc_session_t *s, int64_t deadline)
 {
-    mc_inframe_t fr;
+    mc_record_t fr;
     int rc;
 
     for (;;) {
@@ -446,10 +446,8 @@ int mc__session_step(mc_session_t *s, int64_t deadline)
             s->overdue++;
         s->step_frames++;
         s->step_bytes += fr.len;
-        s->in_meta = fr.meta;
         on_frame(s, &fr);
-        s->in_meta = NULL;
-        mc_inframe_free(&fr);
+        mc_record_free(&fr);
         return MC_OK;
     }
 }

@@ -10,13 +10,6 @@
 #include "core/clock.h"
 #include "core/limits.h"
 
-void mc_inframe_free(mc_inframe_t *f)
-{
-    free(f->data);
-    f->data = NULL;
-    f->len = 0;
-}
-
 int mc_stdio_start(mc_stdio_t *t, const mc_spawn_opts_t *opts, mc_errbuf_t *eb)
 {
     mc_stdio_t nt;
@@ -54,7 +47,7 @@ static int queue_full(const mc_stdio_t *t)
 static int on_frame(void *ctx, const mc_frame_t *fr)
 {
     mc_stdio_t *t = ctx;
-    mc_inframe_t *slot;
+    mc_record_t *slot;
 
     if (t->q_count == MC_MAX_QUEUED_FRAMES)
         return 1; /* unreachable by construction; never overwrite */
@@ -288,7 +281,7 @@ static void check_exited(mc_stdio_t *t)
     read_stdout(t);
 }
 
-int mc_stdio_recv(mc_stdio_t *t, mc_inframe_t *frame, int64_t deadline_ms)
+int mc_stdio_recv(mc_stdio_t *t, mc_record_t *frame, int64_t deadline_ms)
 {
     for (;;) {
         int64_t left;
@@ -321,7 +314,7 @@ static int link_send(void *ctx, const char *line, size_t len, int64_t deadline_m
     return mc_stdio_send(ctx, line, len, deadline_ms);
 }
 
-static int link_recv(void *ctx, mc_inframe_t *frame, int64_t deadline_ms)
+static int link_recv(void *ctx, mc_record_t *frame, int64_t deadline_ms)
 {
     return mc_stdio_recv(ctx, frame, deadline_ms);
 }
@@ -339,7 +332,7 @@ mc_link_t mc_stdio_link(mc_stdio_t *t)
 static void free_queue(mc_stdio_t *t)
 {
     while (t->q_count > 0) {
-        mc_inframe_free(&t->queue[t->q_head]);
+        mc_record_free(&t->queue[t->q_head]);
         t->q_head = (t->q_head + 1) % MC_MAX_QUEUED_FRAMES;
         t->q_count--;
     }

@@ -21,7 +21,7 @@
 typedef struct mc_stdio {
     mc_proc_t proc;          /* read-only: the target */
     mc_framer_t framer;      /* private */
-    mc_inframe_t *queue;     /* private: ring of received frames */
+    mc_record_t *queue;     /* private: ring of received frames */
     size_t q_head, q_count;  /* private */
     size_t q_bytes;          /* private */
     char *chunk;             /* private: the last read from stdout, not yet framed */
@@ -53,7 +53,7 @@ int mc_stdio_send(mc_stdio_t *t, const char *line, size_t len, int64_t deadline_
  * reported as an MC_FRAME_OVERSIZE frame with MC_FRAME_F_OPEN as soon as it
  * passes the limit, not when (if ever) its newline arrives.
  */
-int mc_stdio_recv(mc_stdio_t *t, mc_inframe_t *frame, int64_t deadline_ms);
+int mc_stdio_recv(mc_stdio_t *t, mc_record_t *frame, int64_t deadline_ms);
 
 /* Runs one round of the poll loop, waiting at most timeout_ms. */
 int mc_stdio_pump(mc_stdio_t *t, int timeout_ms);

@@ -101,17 +101,31 @@ int mc_jsonrpc_id_valid(json_object *v)
 
 int mc_jsonrpc_id_equal(json_object *a, json_object *b)
 {
+    size_t la = 0, lb = 0;
+    const char *ta, *tb;
+
     if (!mc_jsonrpc_id_valid(a) || !mc_jsonrpc_id_valid(b))
         return 0;
-    if (json_object_get_type(a) != json_object_get_type(b))
+    /* Each text is kept by its own object: both stay valid here. */
+    ta = mc_json_compact(a, &la);
+    tb = mc_json_compact(b, &lb);
+    return ta != NULL && tb != NULL && la == lb && memcmp(ta, tb, la) == 0;
+}
+
+size_t mc_id_text(json_object *id, char *out, size_t cap)
+{
+    size_t n = 4;
+    const char *s = id != NULL ? mc_json_compact(id, &n) : "null";
+
+    if (cap == 0)
         return 0;
-    if (json_object_is_type(a, json_type_string))
-        return json_object_get_string_len(a) == json_object_get_string_len(b) &&
-               memcmp(json_object_get_string(a), json_object_get_string(b),
-                      (size_t)json_object_get_string_len(a)) == 0;
-    /* json-c keeps integers as int64 or uint64; compare both views. */
-    return json_object_get_int64(a) == json_object_get_int64(b) &&
-           json_object_get_uint64(a) == json_object_get_uint64(b);
+    if (s == NULL || n >= cap) {
+        out[0] = '\0';
+        return 0;
+    }
+    memcpy(out, s, n);
+    out[n] = '\0';
+    return n;
 }
 
 static void invalid(mc_msg_t *msg, int rpc_error, const char *reason)

@@ -98,8 +98,23 @@ void mc_msg_free(mc_msg_t *msg);
 /* True when v is a valid JSON-RPC id for MCP: a string or an integer. */
 int mc_jsonrpc_id_valid(json_object *v);
 
-/* True when both ids are valid and equal (a string never equals an integer). */
+/*
+ * Ids are compared in one representation across the harness: the id's
+ * compact JSON text (json-c's plain form, "/" not escaped, as
+ * mc_json_compact writes it), so that a string never equals an integer and
+ * a big integer json-c keeps as uint64 equals only itself. Tables keep that
+ * text, and what holds an id as a json_object compares through it.
+ */
+
+/* True when both ids are valid and their texts are equal. */
 int mc_jsonrpc_id_equal(json_object *a, json_object *b);
+
+/*
+ * Writes the text of id (any JSON value; "null" for NULL) into out, cap
+ * bytes with the terminator. Returns its length, or 0 with out "" when it
+ * does not fit: a cut id is no id to compare, and never matches another.
+ */
+size_t mc_id_text(json_object *id, char *out, size_t cap);
 
 /*
  * Builders. Each returns a new reference or NULL when out of memory, and

@@ -7,22 +7,17 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "core/jsonrpc.h"
 
 #define MASK (2 * MC_PAIRS_MAX - 1)
 
 _Static_assert((MC_PAIRS_MAX & (MC_PAIRS_MAX - 1)) == 0, "the slot mask needs a power of two");
 
+/* The id's text (core/jsonrpc.h: the one form ids are compared in); 0 for
+ * no valid id, or one too long to keep. */
 static int id_key(json_object *id, char *out, size_t cap)
 {
-    int n;
-
-    if (json_object_is_type(id, json_type_string))
-        n = snprintf(out, cap, "s:%s", json_object_get_string(id));
-    else if (json_object_is_type(id, json_type_int))
-        n = snprintf(out, cap, "i:%s", json_object_to_json_string(id));
-    else
-        return 0;
-    return n > 0 && (size_t)n < cap;
+    return mc_jsonrpc_id_valid(id) && mc_id_text(id, out, cap) > 0;
 }
 
 static size_t slot_of(const char *key)

@@ -144,8 +144,8 @@ void mc_wire_fail(mc_wire_t *w, const char *check, const char *fmt, ...)
 char *mc__wire_compact_dup(json_object *v)
 {
     size_t n = 0;
-    const char *s = v != NULL ? json_object_to_json_string_length(v, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE, &n)
-                              : "null";
+    /* The one text ids are compared in (core/jsonrpc.h). */
+    const char *s = v != NULL ? mc_json_compact(v, &n) : "null";
     return strdup(s);
 }
 

@@ -18,6 +18,7 @@
 #include "client/sse.h"
 #include "core/hash.h"
 #include "core/json.h"
+#include "core/jsonrpc.h"
 
 /* --- "resume" in an http step ------------------------------------------------ */
 
@@ -67,8 +68,7 @@ static int collect_event(void *ctx, const mc_sse_event_t *ev)
         if (o != NULL && json_object_is_type(o, json_type_object) &&
             !json_object_object_get_ex(o, "method", NULL) &&
             json_object_object_get_ex(o, "id", &id))
-            snprintf(it->resp_id, sizeof(it->resp_id), "%s",
-                     json_object_to_json_string_ext(id, JSON_C_TO_STRING_PLAIN));
+            mc_id_text(id, it->resp_id, sizeof(it->resp_id));
         json_object_put(o);
     }
     return l->limit > 0 && l->n >= l->limit;
@@ -92,6 +92,8 @@ static int has_response(const ev_list_t *l, const char *id)
 {
     size_t i;
 
+    if (id[0] == '\0')
+        return 0; /* an id too long to keep answers nothing */
     for (i = 0; i < l->n; i++)
         if (strcmp(l->e[i].resp_id, id) == 0)
             return 1;
@@ -142,7 +144,7 @@ static void judge_replay(const ev_list_t *a, const ev_list_t *b, const ev_list_t
                          a->last_id, e->id[0] ? e->id : "(no id)", b_id);
             }
         }
-        if (out->pass && strcmp(e->resp_id, b_id) == 0) {
+        if (out->pass && b_id[0] != '\0' && strcmp(e->resp_id, b_id) == 0) {
             out->pass = 0;
             snprintf(out->message, sizeof(out->message),
                      "the replay after event %.60s carried the response to %.40s, the request "
@@ -231,10 +233,9 @@ int mc__httprun_resume(mc_httprun_t *hr, const mc_step_http_t *sp, const mc_http
         free(a);
         return MC_EINVAL;
     }
-    snprintf(a_id, sizeof(a_id), "%s",
-             json_object_to_json_string_ext(mc_json_get(msg, "id"), JSON_C_TO_STRING_PLAIN));
-    snprintf(b_id, sizeof(b_id), "%s",
-             json_object_to_json_string_ext(mc_json_get(other, "id"), JSON_C_TO_STRING_PLAIN));
+    /* Ids are compared as their text (core/jsonrpc.h). */
+    mc_id_text(mc_json_get(msg, "id"), a_id, sizeof(a_id));
+    mc_id_text(mc_json_get(other, "id"), b_id, sizeof(b_id));
     /* Each string is kept by its object, which the step holds. */
     body_a = json_object_to_json_string_ext(msg, JSON_C_TO_STRING_PLAIN |
                                                      JSON_C_TO_STRING_NOSLASHESCAPE);

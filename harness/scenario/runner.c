@@ -18,6 +18,7 @@
 #include "core/clock.h"
 #include "core/frame.h"
 #include "core/json.h"
+#include "core/jsonrpc.h"
 #include "core/limits.h"
 #include "core/version.h"
 #include "judge/builtin.h"
@@ -75,12 +76,13 @@ void mc__runner_compact(json_object *v, char *out, size_t n)
 /* The transcript line a response came on (0 when it is not remembered). */
 uint64_t mc__runner_resp_tx_seq(rctx_t *c, const mc_msg_t *m)
 {
-    char id[64];
+    char id[MC_RUNNER_MAX_ID_TEXT];
     size_t k;
 
     if (m == NULL || m->id == NULL)
         return 0;
-    compact(m->id, id, sizeof(id));
+    if (mc_id_text(m->id, id, sizeof(id)) == 0)
+        return 0; /* too long to have been kept */
     for (k = 1; k <= MC_RUNNER_RESP_SEQS && k <= c->resp_next; k++) {
         const resp_seq_t *r = &c->resp_seqs[(c->resp_next - k) % MC_RUNNER_RESP_SEQS];
         if (strcmp(r->id, id) == 0)
@@ -132,24 +134,28 @@ void mc__runner_inbox_free(inbox_t *b)
     memset(b, 0, sizeof(*b));
 }
 
-static void observe(void *ctx, int outbound, uint64_t seq, const char *line, size_t len, int kind,
-                    unsigned flags)
+static void observe(void *ctx, const mc_seen_t *seen)
 {
     rctx_t *c = ctx;
-    const mc_wire_info_t *judged = c->s.in_judged;
+    const mc_record_t *rec = seen->rec;
+    const mc_wire_info_t *judged = seen->judged;
+    int outbound = rec->outbound;
+    const char *line = rec->data;
+    size_t len = rec->len;
     mc_msg_t m;
     int on_get;
 
-    (void)seq;
     /* The hold's ping and its answer belong to no run. */
     if (c->barrier)
         return;
     if (c->http_on)
         mc_httprun_notes(&c->http, c->res, c->seq_all, mc_now_ms() - c->t0);
     c->seq_all++;
-    if (!outbound && c->s.in_meta != NULL) {
-        char note[400];
-        int n = snprintf(note, sizeof(note), "(http: %s)", c->s.in_meta);
+    if (!outbound && rec->facts.stream != MC_STREAM_NONE) {
+        char facts[MC_RECORD_FACTS_TEXT], note[400];
+        int n;
+        mc_record_facts_text(&rec->facts, facts, sizeof(facts));
+        n = snprintf(note, sizeof(note), "(http: %s)", facts);
         mc_sresult_tx(c->res, c->seq_all, mc_now_ms() - c->t0, 0, note, n > 0 ? (size_t)n : 0);
     }
     if (line != NULL) {
@@ -162,8 +168,6 @@ static void observe(void *ctx, int outbound, uint64_t seq, const char *line, siz
         mc_sresult_tx(c->res, c->seq_all, mc_now_ms() - c->t0, outbound, note,
                       n > 0 ? (size_t)n : 0);
     }
-    (void)kind;
-    (void)flags;
     if (outbound) {
         c->mark_in = c->seq_in;
         return;
@@ -181,15 +185,14 @@ static void observe(void *ctx, int outbound, uint64_t seq, const char *line, siz
     json_object_get(m.root);
     /* A GET that resumes a POST's stream (Last-Event-ID) carries that POST's
      * messages: it is not the GET stream. */
-    on_get = c->s.in_meta != NULL && strncmp(c->s.in_meta, "GET#", 4) == 0 &&
-             strstr(c->s.in_meta, " resumes=") == NULL;
+    on_get = mc_record_on_get_stream(rec);
     if (m.kind == MC_MSG_NOTIFICATION) {
         inbox_push(&c->notes, &m, c->seq_in, c->seq_all, on_get);
     } else if (m.kind == MC_MSG_REQUEST) {
         inbox_push(&c->reqs, &m, c->seq_in, c->seq_all, on_get);
     } else if (m.id != NULL) {
         resp_seq_t *r = &c->resp_seqs[c->resp_next++ % MC_RUNNER_RESP_SEQS];
-        compact(m.id, r->id, sizeof(r->id));
+        mc_id_text(m.id, r->id, sizeof(r->id)); /* "" when too long: never matched */
         r->tx_seq = c->seq_all;
     }
     mc_msg_free(&m);

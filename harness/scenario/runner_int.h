@@ -42,9 +42,11 @@ typedef struct inbox_item {
 /* Responses remembered with their transcript line, so that a finding about
  * one cites the line it came on. */
 #define MC_RUNNER_RESP_SEQS 64
+/* The longest id text (core/jsonrpc.h, mc_id_text) remembered there. */
+#define MC_RUNNER_MAX_ID_TEXT 256
 
 typedef struct resp_seq {
-    char id[64];     /* the id, as compact JSON */
+    char id[MC_RUNNER_MAX_ID_TEXT]; /* the id's text, "" when too long (never matched) */
     uint64_t tx_seq;
 } resp_seq_t;
 

@@ -213,12 +213,12 @@ static void test_banner_before_first_message(void **state)
 
 static void read_line(mc_stdio_t *t, char *out, size_t n)
 {
-    mc_inframe_t fr;
+    mc_record_t fr;
 
     assert_int_equal(mc_stdio_recv(t, &fr, mc_now_ms() + 2000), MC_OK);
     assert_int_equal(fr.kind, MC_FRAME_LINE);
     snprintf(out, n, "%s", fr.data);
-    mc_inframe_free(&fr);
+    mc_record_free(&fr);
 }
 
 static void test_cwd_env_and_limits(void **state)

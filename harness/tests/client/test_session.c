@@ -99,7 +99,7 @@ static int fake_send(void *ctx, const char *line, size_t len, int64_t deadline_m
     return MC_OK;
 }
 
-static int fake_recv(void *ctx, mc_inframe_t *fr, int64_t deadline_ms)
+static int fake_recv(void *ctx, mc_record_t *fr, int64_t deadline_ms)
 {
     fake_t *f = ctx;
     char *line;
@@ -117,7 +117,8 @@ static int fake_recv(void *ctx, mc_inframe_t *fr, int64_t deadline_ms)
     fr->len = strlen(line);
     fr->at_ms = mc_now_ms();
     fr->flags = f->next_flags;
-    fr->answers = f->next_answers;
+    if (f->next_answers != NULL)
+        snprintf(fr->facts.answers, sizeof(fr->facts.answers), "%s", f->next_answers);
     f->next_flags = 0;
     f->next_answers = NULL;
     return MC_OK;

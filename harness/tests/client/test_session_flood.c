@@ -35,7 +35,7 @@ static int flood_send(void *ctx, const char *line, size_t len, int64_t deadline_
 }
 
 /* Delivers a log notification on every call, forever (never the answer). */
-static int flood_recv(void *ctx, mc_inframe_t *frame, int64_t deadline_ms)
+static int flood_recv(void *ctx, mc_record_t *frame, int64_t deadline_ms)
 {
     static const char note[] = "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\","
                                "\"params\":{\"level\":\"info\",\"data\":\"x\"}}";

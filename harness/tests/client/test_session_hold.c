@@ -36,7 +36,7 @@ static int fake_send(void *ctx, const char *line, size_t len, int64_t deadline_m
     return MC_OK;
 }
 
-static int fake_recv(void *ctx, mc_inframe_t *fr, int64_t deadline_ms)
+static int fake_recv(void *ctx, mc_record_t *fr, int64_t deadline_ms)
 {
     link_state_t *f = ctx;
 

@@ -241,6 +241,35 @@ static void test_id_equal(void **state)
     json_object_put(d1);
 }
 
+/* Ids compare by their one text: "/" unescaped, strings quoted, a big
+ * integer as itself, a text that does not fit as no id at all. */
+static void test_id_text(void **state)
+{
+    json_object *s = json_object_new_string("a/b"), *s2 = json_tokener_parse("\"a\\/b\"");
+    json_object *big = json_object_new_uint64(18446744073709551615ull);
+    json_object *big2 = json_tokener_parse("18446744073709551615");
+    json_object *neg = json_object_new_int64(-1);
+    char t[32];
+
+    (void)state;
+    assert_int_equal(mc_id_text(s, t, sizeof(t)), 5);
+    assert_string_equal(t, "\"a/b\"");
+    assert_true(mc_jsonrpc_id_equal(s, s2)); /* the escaped and the plain slash */
+    assert_int_equal(mc_id_text(NULL, t, sizeof(t)), 4);
+    assert_string_equal(t, "null");
+    assert_int_equal(mc_id_text(big, t, sizeof(t)), 20);
+    assert_string_equal(t, "18446744073709551615");
+    assert_true(mc_jsonrpc_id_equal(big, big2));
+    assert_false(mc_jsonrpc_id_equal(big, neg));
+    assert_int_equal(mc_id_text(s, t, 5), 0);
+    assert_string_equal(t, "");
+    json_object_put(s);
+    json_object_put(s2);
+    json_object_put(big);
+    json_object_put(big2);
+    json_object_put(neg);
+}
+
 static void test_errors_and_errbuf(void **state)
 {
     mc_errbuf_t eb;
@@ -322,6 +351,7 @@ int main(void)
         cmocka_unit_test(test_parse_depth_limit), cmocka_unit_test(test_classify_table),
         cmocka_unit_test(test_classify_fields),   cmocka_unit_test(test_encode_round_trip),
         cmocka_unit_test(test_builders),          cmocka_unit_test(test_id_equal),
+        cmocka_unit_test(test_id_text),
         cmocka_unit_test(test_errors_and_errbuf), cmocka_unit_test(test_base64_round_trip),
         cmocka_unit_test(test_json_helpers),
     };

@@ -26,6 +26,14 @@
 #     includes session.h and target.h only (the server under test opened,
 #     described and closed behind one handle); stdio.h, http*.h, process.h,
 #     sse.h and link.h stay behind target.h.
+#  6. The transports (client/stdio*, http*, sse*, link.h, process*,
+#     proctree.c, httptarget*) include only core/ and the transports' own
+#     headers: no session, no judge, no schema. They move records; the
+#     judging is judge/'s.
+#  7. Checks of the protocol are raised in judge/ alone: mc_wire_fail,
+#     mc_wire_pass and mc__http_finding are called nowhere else, except in
+#     the transport files tests/lint/findings-outside-judge.txt lists, at
+#     most as often as it says (rules still to move; the list only shrinks).
 #
 # Usage: check_sources.sh REPO_ROOT   (exit 0 clean, 1 with the offending lines)
 set -u
@@ -117,6 +125,37 @@ if [ -n "$arrows" ]; then
 fi
 if grep -nE 'define[[:space:]]+(RS_|MC_REFSERVER_|MC_RS_)' core/limits.h 2>/dev/null; then
   echo "core/limits.h holds a reference-server limit (it belongs in refserver/limits.h)"; status=1
+fi
+
+transport_files=$(ls client/stdio*.[ch] client/http*.[ch] client/sse*.[ch] client/link.h \
+                   client/process*.[ch] client/proctree.c client/httptarget*.[ch] 2>/dev/null)
+if [ -n "$transport_files" ]; then
+  tin=$(grep -Hn '#include "' $transport_files |
+        grep -v -e '#include "core/' -e '#include "client/stdio.h"' -e '#include "client/link.h"' \
+                -e '#include "client/process.h"' -e '#include "client/process_internal.h"' \
+                -e '#include "client/http[_a-z]*.h"' -e '#include "client/sse.h"' \
+                -e '#include "client/httptarget.h"')
+  if [ -n "$tin" ]; then
+    echo "a transport file includes more than core/ and the transports' headers:"; echo "$tin"
+    status=1
+  fi
+fi
+
+allowed_raise=tests/lint/findings-outside-judge.txt
+raise=$(for f in $(find . -path ./judge -prune -o -path ./tests -prune -o -name '*.c' -print |
+                   sed 's:^\./::' | sort); do
+  n=$(grep -cE '(^|[^_[:alnum:]])(mc_wire_fail|mc_wire_pass|mc__http_finding)[[:space:]]*\(' "$f")
+  [ "$n" -eq 0 ] && continue
+  max=$(awk -v f="$f" '$1 == f { print $2 }' "$allowed_raise" 2>/dev/null)
+  if [ -z "$max" ]; then
+    echo "$f: $n"
+  elif [ "$n" -gt "$max" ]; then
+    echo "$f: $n (at most $max, findings-outside-judge.txt)"
+  fi
+done)
+if [ -n "$raise" ]; then
+  echo "a check raised outside judge/ (calls of mc_wire_fail, mc_wire_pass, mc__http_finding):"
+  echo "$raise"; status=1
 fi
 
 [ $status -eq 0 ] && echo "check_sources: $(echo "$lib_files" | wc -l) library files clean"

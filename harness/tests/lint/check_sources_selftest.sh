@@ -72,6 +72,31 @@ rm -rf "$tmp/harness/refserver/up.c" "$tmp/harness/scenario/peek.c" "$tmp/harnes
       "$tmp/harness/report/side.c" "$tmp/harness/cli"
 sed -i '/RS_MAX_THINGS/d' "$tmp/harness/core/limits.h"
 
+# A transport that includes the judge, and a check raised in the session, fail.
+mkdir -p "$tmp/harness/tests/lint"
+printf '#include "judge/judge.h"\n' >"$tmp/harness/client/http_up.c"
+printf 'static void f(void *w) { mc_wire_fail(w, "x", "y"); }\n' >"$tmp/harness/client/session_x.c"
+out=$(sh "$here/check_sources.sh" "$tmp" 2>&1); rc=$?
+for want in "client/http_up.c:1:" "a check raised outside judge/" "client/session_x.c: 1"; do
+  case $out in
+    *"$want"*) ;;
+    *) echo "FAIL: the transport and judge checks miss '$want'"; status=1 ;;
+  esac
+done
+[ $rc -eq 1 ] || { echo "FAIL: exit $rc with a transport include and a check outside judge/"; status=1; }
+# ... the same call in judge/ passes, and a listed file within its count too.
+rm -f "$tmp/harness/client/http_up.c"
+mkdir -p "$tmp/harness/judge"
+mv "$tmp/harness/client/session_x.c" "$tmp/harness/judge/x.c"
+printf 'static void g(void *h) { mc__http_finding(h, "x", 0, "y"); }\n' >"$tmp/harness/client/http_y.c"
+printf 'client/http_y.c 1\n' >"$tmp/harness/tests/lint/findings-outside-judge.txt"
+out=$(sh "$here/check_sources.sh" "$tmp" 2>&1); rc=$?
+[ $rc -eq 0 ] || { echo "FAIL: exit $rc with the call in judge/ and a listed file:"; echo "$out"; status=1; }
+printf 'client/http_y.c 0\n' >"$tmp/harness/tests/lint/findings-outside-judge.txt"
+out=$(sh "$here/check_sources.sh" "$tmp" 2>&1)
+case $out in *"client/http_y.c: 1 (at most 0"*) ;; *) echo "FAIL: a count past the list passed"; status=1 ;; esac
+rm -rf "$tmp/harness/judge" "$tmp/harness/client/http_y.c" "$tmp/harness/tests"
+
 # A core/limits.h without a shared bound fails.
 sed -i '/define MC_MAX_JSON_DEPTH /d' "$tmp/harness/core/limits.h"
 out=$(sh "$here/check_sources.sh" "$tmp" 2>&1); rc=$?
