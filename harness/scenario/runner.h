@@ -169,7 +169,8 @@ int mc_runner_run(const mc_scenario_t *sc, const mc_runner_opts_t *opts,
 
 /*
  * mc_runner_run() with the worker's hold h (stdio runs only; NULL: as
- * mc_runner_run). sc runs on the target h keeps when mc_runner_hold_fits(),
+ * mc_runner_run). sc runs on the target h keeps when mc_runner_hold_fits()
+ * or mc_runner_hold_takes() (then as its last user: h keeps nothing after),
  * and leaves its own target in h when it may be shared; afterwards
  * h->owner == out when it did. A target h keeps that does not fit sc is
  * left alone: release it first (mc_runner_hold_release). A run that starts
