@@ -37,7 +37,11 @@
 #                               round, against the reference server and, with
 #                               BENCH_EVERYTHING set to its command, server-
 #                               everything; BENCH_BASE=another mcpcheck binary
-#                               (the previous main's) runs beside them
+#                               (the previous main's) runs beside them;
+#                               BENCH_JOBS sets --jobs (default 2). Each
+#                               variant's last report stays in
+#                               BUILD_DIR/bench-library/LABEL/ (compare the
+#                               verdicts of two with scripts/cmp-reports.py)
 #
 # Environment: BUILD_DIR (default build), BENCH_SECONDS per measurement
 # (default 1), BENCH_SHOW_CHECK=1 the check of each fuzz-coverage finding
@@ -237,7 +241,7 @@ time_library() {
     shift 2
     t0=$(date +%s.%N)
     # A server with findings exits 1: the time counts all the same.
-    out=$("$bin" run --jobs 2 --report-dir "$BUILD_DIR/bench-library" "$@" | tail -1) || true
+    out=$("$bin" run --jobs "${BENCH_JOBS:-2}" --report-dir "$BUILD_DIR/bench-library/$label" "$@" | tail -1) || true
     t1=$(date +%s.%N)
     echo "$label $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')" >>"$LIB_TIMES"
     echo "  $label: $out" >&2
@@ -248,7 +252,8 @@ bench_library() {
     local rs="$BUILD_DIR/bin/mcpcheck-refserver" mc="$BUILD_DIR/bin/mcpcheck"
     cmake --build "$BUILD_DIR" --target mcpcheck mcpcheck-refserver -j2 >/dev/null
     LIB_TIMES=$(mktemp)
-    echo "== the scenario library, --jobs 2, $(nproc) cores; each round runs every variant"
+    echo "== the scenario library, --jobs ${BENCH_JOBS:-2}, $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg);"
+    echo "   each round runs every variant"
     echo "   side by side: 'shared' (the default: scenarios that only read share a"
     echo "   process), 'fresh' (--fresh-process)${BENCH_BASE:+, 'base' ($BENCH_BASE)}"
     for ((i = 0; i < repeat; i++)); do

@@ -141,8 +141,9 @@ static const mc_opts_spec_t run_spec = {
         "       mcpcheck run [options] --url URL [-- SERVER_CMD [ARGS...]]\n",
     .about = "Runs the scenario library against an MCP server over stdio. Every scenario\n"
              "gets a server process started from SERVER_CMD without a shell: a fresh one,\n"
-             "or, for a scenario that only reads, the one an earlier such scenario of the\n"
-             "same version and client capabilities left running (--fresh-process: never).\n"
+             "or, for a scenario that only reads (or the last user of a process), the one\n"
+             "an earlier scenario that only reads, of the same version and client\n"
+             "capabilities, left running (--fresh-process: never).\n"
              "Every message is checked by the wire checks and the MCP schema of the\n"
              "negotiated version, and each scenario's own requirements are checked step by\n"
              "step.\n",

@@ -312,6 +312,22 @@ int mc_session_raw_request(mc_session_t *s, const char *bytes, size_t len, json_
                            int timeout_ms, mc_msg_t *response);
 
 /*
+ * mc_session_raw_request() for a line whose id cannot be read (its answer,
+ * if any, is an error with a null id), with a barrier: a ping is sent right
+ * after it, and the wait ends when the line's answer comes or when the
+ * ping is answered first, whichever is earlier, else after timeout_ms. The
+ * assumption: a server answers a line it cannot read (or whose id it cannot
+ * read) as it reads it, before it reads the next, so that such an answer
+ * precedes the ping's answer even on a server that answers requests out of
+ * order. *barrier is set to 1 when the ping was answered first (MC_ETIMEOUT
+ * is returned then), else 0. A ping still unanswered when the line's answer
+ * comes is left to arrive later (the session ignores it). Returns as
+ * mc_session_raw_request().
+ */
+int mc_session_raw_request_barrier(mc_session_t *s, const char *bytes, size_t len, int timeout_ms,
+                                   mc_msg_t *response, int *barrier);
+
+/*
  * Sends a JSON-RPC batch (a raw line holding an array) and waits up to
  * timeout_ms for the first array the server writes, which is returned in
  * *response (kind MC_MSG_INVALID, root the array; caller mc_msg_free()s it).

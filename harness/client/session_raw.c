@@ -63,6 +63,50 @@ int mc_session_raw_request(mc_session_t *s, const char *bytes, size_t len, json_
     return rc;
 }
 
+int mc_session_raw_request_barrier(mc_session_t *s, const char *bytes, size_t len, int timeout_ms,
+                                   mc_msg_t *response, int *barrier)
+{
+    int64_t deadline = deadline_after(timeout_ms), id;
+    mc_pending_t *p;
+    mc_msg_t pong;
+    int rc;
+
+    *barrier = 0;
+    rc = mc_session_send_raw(s, bytes, len, timeout_ms);
+    if (rc != MC_OK)
+        return rc;
+    rc = mc_session_send_request(s, "ping", NULL, &id, timeout_ms);
+    if (rc != MC_OK)
+        return rc;
+    s->raw_wait = 1;
+    s->raw_id = NULL;
+    s->raw_got = 0;
+    begin_wait(s);
+    for (;;) {
+        p = mc__session_find_pending(s, id);
+        if (s->raw_got || p == NULL || p->answered)
+            break;
+        rc = mc__session_step(s, deadline);
+        if (rc != MC_OK)
+            break;
+    }
+    s->raw_wait = 0;
+    p = mc__session_find_pending(s, id);
+    if (!s->raw_got && p != NULL && p->answered)
+        *barrier = 1;
+    /* The ping's slot is freed: with its answer, or abandoned to come later. */
+    memset(&pong, 0, sizeof(pong));
+    if (p != NULL && mc_session_await(s, id, 0, &pong) == MC_OK)
+        mc_msg_free(&pong);
+    if (s->raw_got) {
+        s->raw_got = 0;
+        *response = s->raw_resp;
+        memset(&s->raw_resp, 0, sizeof(s->raw_resp));
+        return MC_OK;
+    }
+    return *barrier ? MC_ETIMEOUT : rc;
+}
+
 /* The ids of the requests of the batch in bytes, as a new array (empty when
  * bytes is not an array; NULL when out of memory). */
 static json_object *batch_request_ids(const char *bytes, size_t len)

@@ -601,7 +601,8 @@ int mc__runner_run(const mc_scenario_t *sc, const mc_runner_opts_t *o, mc_scenar
         mc__runner_end_ctx(c);
         return MC_OK;
     }
-    if (mc_runner_hold_fits(hold, sc, want_version)) {
+    if (mc_runner_hold_fits(hold, sc, want_version) ||
+        mc_runner_hold_takes(hold, sc, want_version)) {
         rctx_t *k = hold->c;
         hold->c = NULL;
         c = mc__runner_adopt(k, c);

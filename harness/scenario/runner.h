@@ -145,8 +145,11 @@ typedef struct mc_runner_opts {
  * interpreter loading) overlaps the run instead of preceding the next; the
  * next run that needs a fresh process takes it. A process is the same
  * whichever scenario it serves until its handshake, so a run on the spare is
- * the run on a fresh process. Zero-initialise; one per worker thread; end
- * with mc_runner_hold_end().
+ * the run on a fresh process. A scenario that is not shareable but may be
+ * a process's last user (mc_scenario_t.takes_held) may take the kept
+ * target too (mc_runner_hold_takes): it runs on it as a shareable one
+ * would, never hands it on, and records its end. Zero-initialise; one per
+ * worker thread; end with mc_runner_hold_end().
  */
 typedef struct mc_runner_hold {
     struct rctx *c;              /* private: the run context whose target is kept, or NULL */
@@ -166,7 +169,8 @@ int mc_runner_run(const mc_scenario_t *sc, const mc_runner_opts_t *opts,
 
 /*
  * mc_runner_run() with the worker's hold h (stdio runs only; NULL: as
- * mc_runner_run). sc runs on the target h keeps when mc_runner_hold_fits(),
+ * mc_runner_run). sc runs on the target h keeps when mc_runner_hold_fits()
+ * or mc_runner_hold_takes() (then as its last user: h keeps nothing after),
  * and leaves its own target in h when it may be shared; afterwards
  * h->owner == out when it did. A target h keeps that does not fit sc is
  * left alone: release it first (mc_runner_hold_release). A run that starts
@@ -178,6 +182,11 @@ int mc_runner_run_held(const mc_scenario_t *sc, const mc_runner_opts_t *opts,
 
 /* True when h keeps a target that sc may run on at version. */
 int mc_runner_hold_fits(const mc_runner_hold_t *h, const mc_scenario_t *sc, const char *version);
+
+/* True when h keeps a target that sc (mc_scenario_t.takes_held) may take
+ * at version as its last user: sc runs on it as a shareable scenario would,
+ * and then stops it, its end recorded in sc's result. */
+int mc_runner_hold_takes(const mc_runner_hold_t *h, const mc_scenario_t *sc, const char *version);
 
 /* Shuts down the target h keeps (if any), recording its end in h->owner's
  * result, and empties h of it. */

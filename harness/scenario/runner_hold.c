@@ -149,6 +149,8 @@ rctx_t *mc__runner_adopt(rctx_t *k, rctx_t *fresh)
     k->resp_next = 0;
     k->dead = 0;
     k->unusable = 0;
+    k->tokens = 0;
+    k->taken_at_ms = -1;
     k->startup_owner = 0;
     k->reused = 1;
     replay(k);
@@ -195,6 +197,11 @@ int mc_runner_hold_fits(const mc_runner_hold_t *h, const mc_scenario_t *sc, cons
 {
     return h != NULL && h->c != NULL && sc->shareable && h->runs < MC_RUNNER_HOLD_MAX_RUNS &&
            mc__runner_hs_fits(h->c, sc, version);
+}
+
+int mc_runner_hold_takes(const mc_runner_hold_t *h, const mc_scenario_t *sc, const char *version)
+{
+    return h != NULL && h->c != NULL && sc->takes_held && mc__runner_hs_fits(h->c, sc, version);
 }
 
 void mc_runner_hold_release(mc_runner_hold_t *h)

@@ -463,6 +463,35 @@ static int step_raw_batch(rctx_t *c, const mc_step_t *s, const char *raw, json_o
     return 0;
 }
 
+/*
+ * True when the answer raw step s waits for may be decided at a barrier
+ * (mc_session_raw_request_barrier): the run shares processes (not
+ * --fresh-process, which keeps every wait as it was), over stdio, the step
+ * expects an answer and names no id of its own, and the line's id cannot be
+ * read, as the judge reads it (it is no JSON, no object, or an object
+ * without a valid id; not a batch): no method handler can take such a line,
+ * so its answer, an error with a null id, is written as it is read.
+ */
+static int raw_barrier_ok(rctx_t *c, const mc_step_t *s, const char *raw, json_object *expect_id)
+{
+    mc_msg_t m;
+    json_object *id = NULL;
+    int ok;
+
+    if (c->o->fresh_process || c->http_on || expect_id != NULL || s->u.raw.expect_id != NULL ||
+        s->u.raw.judge.expect.kind == MC_STEP_EXPECT_NONE ||
+        s->u.raw.judge.expect.kind == MC_STEP_EXPECT_BATCH)
+        return 0;
+    memset(&m, 0, sizeof(m));
+    (void)mc_msg_decode(raw, strlen(raw), 0, &m);
+    ok = m.root == NULL ||
+         (m.kind == MC_MSG_INVALID && !json_object_is_type(m.root, json_type_array) &&
+          !(json_object_is_type(m.root, json_type_object) &&
+            json_object_object_get_ex(m.root, "id", &id) && mc_jsonrpc_id_valid(id)));
+    mc_msg_free(&m);
+    return ok;
+}
+
 /* Sends raw (line: it as JSON, or NULL) and judges what answers it. */
 static int raw_send(rctx_t *c, const mc_step_t *s, const char *raw, json_object *line,
                     json_object *expect_id)
@@ -472,7 +501,7 @@ static int raw_send(rctx_t *c, const mc_step_t *s, const char *raw, json_object 
     int within = or_default(r->within_ms, none ? MC_RUNNER_QUIET_WINDOW_MS : c->step_timeout);
     json_object *idv = NULL;
     mc_msg_t resp;
-    int rc;
+    int rc, barrier = 0;
 
     /* By default, wait for the id the raw line carries (if readable). */
     if (expect_id == NULL && json_object_is_type(line, json_type_object) &&
@@ -480,9 +509,20 @@ static int raw_send(rctx_t *c, const mc_step_t *s, const char *raw, json_object 
         expect_id = idv;
     if (expect_id != NULL && json_object_is_type(expect_id, json_type_null))
         expect_id = NULL;
-    rc = mc_session_raw_request(&c->s, raw, strlen(raw), expect_id, mc__runner_time_left(c, within),
-                                &resp);
+    if (raw_barrier_ok(c, s, raw, expect_id))
+        rc = mc_session_raw_request_barrier(&c->s, raw, strlen(raw),
+                                            mc__runner_time_left(c, within), &resp, &barrier);
+    else
+        rc = mc_session_raw_request(&c->s, raw, strlen(raw), expect_id,
+                                    mc__runner_time_left(c, within), &resp);
     mc__runner_drain(c);
+    if (barrier) {
+        mc__runner_check(c, mc__runner_step_check(c, s), 0,
+                         "raw input: no response before the answer to a ping sent after it "
+                         "(a line whose id cannot be read is answered as it is read)",
+                         "a response", "(none)", "", 0, s->line);
+        return 0;
+    }
     return mc__runner_judge_outcome(c, s, &r->judge, rc, &resp, none, "raw input",
                                     "sending raw input",
                                     "the server answered a message that takes no answer", within);

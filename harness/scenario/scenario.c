@@ -317,6 +317,8 @@ static int load_fields(mc__lint_t *l, json_object *root_obj, mc_scenario_t *s)
     }
     s->shareable = !s->manual_init && s->answers == NULL && s->client_version == NULL &&
                    s->step_v != NULL && mc_steps_read_only(s->step_v, s->n_steps);
+    s->takes_held = !s->shareable && !s->manual_init && s->client_version == NULL &&
+                    s->step_v != NULL && mc_steps_judge_own_traffic(s->step_v, s->n_steps);
     return MC_OK;
 }
 

@@ -52,6 +52,12 @@ typedef struct mc_scenario {
                                      same version and client capabilities used: it does the
                                      lifecycle through the runner, answers no server request,
                                      and its steps only read (mc_steps_read_only) */
+    int takes_held;               /* not shareable, but it may run on the process shareable
+                                     scenarios of the same version and client capabilities
+                                     used, as its last user: it does the lifecycle through the
+                                     runner at the run's version, and its steps judge only
+                                     what came after its own messages
+                                     (mc_steps_judge_own_traffic) */
     int modern_only;              /* "requires": {"era": "modern"}: only a server that speaks
                                      no version with an initialize handshake */
     json_object *steps;           /* borrowed: the steps array, as written */

@@ -484,3 +484,19 @@ int mc_steps_read_only(const mc_step_t *steps, size_t n)
     }
     return 1;
 }
+
+int mc_steps_judge_own_traffic(const mc_step_t *steps, size_t n)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++) {
+        const mc_step_t *s = &steps[i];
+        if (s->kind == MC_STEP_expect_notification && !s->u.expect_notification.related)
+            return 0;
+        if (s->kind == MC_STEP_expect_request && !s->u.expect_request.related)
+            return 0;
+        if (s->kind == MC_STEP_for_each && !mc_steps_judge_own_traffic(s->steps, s->n_steps))
+            return 0;
+    }
+    return 1;
+}

@@ -306,4 +306,15 @@ void mc_steps_free(mc_step_t *steps, size_t n);
  */
 int mc_steps_read_only(const mc_step_t *steps, size_t n);
 
+/*
+ * True when steps[0..n) (nested ones included) judge nothing the server
+ * sent before the scenario's own first message: no expect_notification or
+ * expect_request step without "related" (such a step takes a message that
+ * came at any time since the handshake, which on a process an earlier
+ * scenario used would have gone to that scenario). Such steps may run on a
+ * process the read-only scenarios before them used, as its last user
+ * (mc_scenario_t.takes_held).
+ */
+int mc_steps_judge_own_traffic(const mc_step_t *steps, size_t n);
+
 #endif /* MC_SCENARIO_STEP_H */

@@ -111,7 +111,7 @@ static void finished(suite_t *s, size_t i)
  */
 static size_t pick(suite_t *s, const mc_runner_hold_t *h)
 {
-    size_t k, first = SIZE_MAX;
+    size_t k, first = SIZE_MAX, last = SIZE_MAX;
 
     while (s->next < s->n_jobs && s->taken[s->order[s->next]])
         s->next++;
@@ -123,9 +123,17 @@ static size_t pick(suite_t *s, const mc_runner_hold_t *h)
             first = i;
         if (h->c == NULL || mc_runner_hold_fits(h, s->jobs[i].sc, s->jobs[i].version)) {
             first = i;
+            last = SIZE_MAX;
             break;
         }
+        if (last == SIZE_MAX && mc_runner_hold_takes(h, s->jobs[i].sc, s->jobs[i].version))
+            last = i;
     }
+    /* No scenario that only reads is left for the kept target: one that
+     * changes state may take it as its last user (mc_runner_hold_takes),
+     * rather than start a process of its own while the kept one stops. */
+    if (last != SIZE_MAX)
+        first = last;
     if (first != SIZE_MAX)
         s->taken[first] = 1;
     return first;
@@ -146,7 +154,8 @@ static void *worker(void *arg)
         pthread_mutex_unlock(&s->mu);
         if (i == SIZE_MAX)
             break;
-        if (hold.c != NULL && !mc_runner_hold_fits(&hold, s->jobs[i].sc, s->jobs[i].version)) {
+        if (hold.c != NULL && !mc_runner_hold_fits(&hold, s->jobs[i].sc, s->jobs[i].version) &&
+            !mc_runner_hold_takes(&hold, s->jobs[i].sc, s->jobs[i].version)) {
             mc_runner_hold_release(&hold);
             finished(s, pending);
             pending = SIZE_MAX;

@@ -607,6 +607,112 @@ static void test_suite_stop(void **state)
         mc_scenario_free(&scs[i]);
 }
 
+/* A raw line that is no JSON, whose answer must be -32700 (the reference
+ * server gives it; mc-test-target in "serve" mode drops it, but answers
+ * ping). */
+#define RAW_PARSE_SCENARIO                                                                         \
+    SC_HEAD("area/raw/parse")                                                                      \
+    ALL_PING "\"steps\": [{\"raw\": \"{not json\", \"expect\": {\"error\": -32700}, "              \
+             "\"within\": 1000, \"check\": \"area/raw/parse\"}]}"
+
+/* The suite at 2025-06-18 on one worker, with or without --fresh-process. */
+static void run_suite(const mc_scenario_t *scs, size_t n, char *const *argv, int fresh,
+                      mc_run_result_t *run)
+{
+    static const char *const one[] = {"2025-06-18", NULL};
+    mc_suite_opts_t so;
+
+    memset(&so, 0, sizeof(so));
+    memset(run, 0, sizeof(*run));
+    so.versions = one;
+    so.jobs = 1;
+    so.runner = opts_for(argv, NULL);
+    so.runner.fresh_process = fresh;
+    assert_int_equal(mc_suite_run(scs, n, &so, run), MC_OK);
+    assert_int_equal(run->n, n);
+}
+
+/* How many lines of r's transcript the client sent with method. */
+static int sent_count(const mc_scenario_result_t *r, const char *method)
+{
+    char want[64];
+    size_t i;
+    int n = 0;
+
+    snprintf(want, sizeof(want), "\"method\":\"%s\"", method);
+    for (i = 0; i < r->n_tx; i++)
+        if (r->tx[i].outbound && r->tx[i].line != NULL && strstr(r->tx[i].line, want) != NULL)
+            n++;
+    return n;
+}
+
+/* A scenario that changes state (a raw line) after one that only reads:
+ * on one worker it runs on the process the first left, as its last user
+ * (the first's end says it was handed on; the second replays the
+ * handshake, sends none of its own, and records the process's real end);
+ * with --fresh-process each starts its own. The verdicts are the same. */
+static void test_suite_last_user(void **state)
+{
+    char *argv[] = {(char *)refserver, NULL};
+    mc_scenario_t scs[2];
+    mc_run_result_t run;
+    int fresh;
+
+    (void)state;
+    sc_load("a-ping", PING_SCENARIO(ALL_PING), &scs[0]);
+    sc_load("b-raw", RAW_PARSE_SCENARIO, &scs[1]);
+    assert_true(scs[0].shareable);
+    assert_false(scs[1].shareable);
+    assert_true(scs[1].takes_held);
+    for (fresh = 0; fresh <= 1; fresh++) {
+        run_suite(scs, 2, argv, fresh, &run);
+        expect_verdict(&run.scenarios[0], MC_PASS);
+        expect_verdict(&run.scenarios[1], MC_PASS);
+        assert_non_null(run.scenarios[0].exit_desc);
+        assert_non_null(run.scenarios[1].exit_desc);
+        assert_int_equal(strstr(run.scenarios[0].exit_desc, "handed on") != NULL, !fresh);
+        assert_null(strstr(run.scenarios[1].exit_desc, "handed on"));
+        /* Its transcript starts with the handshake, replayed or its own. */
+        assert_true(run.scenarios[1].n_tx >= 3);
+        assert_int_equal(run.scenarios[1].tx[0].outbound, 1);
+        assert_non_null(strstr(run.scenarios[1].tx[0].line, "\"initialize\""));
+        assert_int_equal(sent_count(&run.scenarios[1], "initialize"), 1);
+        mc_run_free(&run);
+    }
+    mc_scenario_free(&scs[0]);
+    mc_scenario_free(&scs[1]);
+}
+
+/* A line whose id cannot be read, dropped by the server: by default the
+ * wait ends at the answer to a ping sent after it (the barrier), with
+ * --fresh-process the step's whole window is waited out; the verdict and
+ * the failing check are the same, and the barrier's ping is in the
+ * transcript only without --fresh-process. */
+static void test_suite_raw_barrier(void **state)
+{
+    char *argv[] = {(char *)test_target, "serve", NULL};
+    mc_scenario_t sc;
+    mc_run_result_t run;
+    const mc_check_result_t *c;
+    int fresh;
+
+    (void)state;
+    sc_load("b-raw", RAW_PARSE_SCENARIO, &sc);
+    for (fresh = 0; fresh <= 1; fresh++) {
+        run_suite(&sc, 1, argv, fresh, &run);
+        expect_verdict(&run.scenarios[0], MC_FAIL);
+        c = find_check(&run.scenarios[0], "area/raw/parse");
+        assert_non_null(c);
+        assert_int_equal(c->verdict, MC_FAIL);
+        assert_non_null(c->message);
+        assert_int_equal(strstr(c->message, "a ping sent after it") != NULL, !fresh);
+        assert_int_equal(strstr(c->message, "no response within 1000 ms") != NULL, fresh);
+        assert_int_equal(sent_count(&run.scenarios[0], "ping"), !fresh);
+        mc_run_free(&run);
+    }
+    mc_scenario_free(&sc);
+}
+
 int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
@@ -623,6 +729,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_suite_count),
         cmocka_unit_test(test_suite_order),
         cmocka_unit_test(test_suite_stop),
+        cmocka_unit_test(test_suite_last_user),
+        cmocka_unit_test(test_suite_raw_barrier),
     };
 
     if (argc != 4) {

@@ -365,13 +365,66 @@ static void test_load_typed(void **state)
     mc_scenario_free(&sc);
 }
 
+/* Steps that judge only what came after the scenario's own messages (so
+ * that it may be the last user of a shared process): an expect step
+ * without "related", at any depth, takes any message since the handshake. */
+static void test_judge_own_traffic(void **state)
+{
+    static const char *const own[] = {
+        "{\"raw\": \"x\", \"expect\": \"error\"}",
+        "{\"expect_notification\": \"notifications/progress\", \"related\": true}",
+        "{\"expect_no_notification\": \"*\"}",
+        "{\"request\": \"tools/call\", \"params\": {\"name\": \"x\"}}",
+    };
+    static const char *const early[] = {
+        "{\"expect_notification\": \"notifications/message\"}",
+        "{\"expect_request\": \"sampling/createMessage\"}",
+    };
+    parsed_t p[4], q;
+    mc_step_t v[4];
+    mc_scenario_t sc;
+    size_t i;
+
+    (void)state;
+    for (i = 0; i < 4; i++) {
+        parse(own[i], &p[i]);
+        v[i] = p[i].s;
+    }
+    assert_true(mc_steps_judge_own_traffic(v, 4));
+    for (i = 0; i < 2; i++) {
+        parse(early[i], &q);
+        v[3] = q.s;
+        assert_false(mc_steps_judge_own_traffic(v, 4));
+        assert_false(mc_steps_judge_own_traffic(&q.s, 1));
+        done(&q);
+    }
+    for (i = 0; i < 4; i++)
+        done(&p[i]);
+    /* Nested in a for_each (the loader types the nested steps). */
+    sc_load("own-nested",
+            SC_HEAD("area/own/nested") "\"steps\": [{\"paginate\": \"resources/list\", "
+                                       "\"items\": \"resources\", \"capture\": \"l\"}, "
+                                       "{\"for_each\": \"${l}\", \"as\": \"i\", \"steps\": "
+                                       "[{\"expect_request\": \"roots/list\"}]}]}",
+            &sc);
+    assert_int_equal(sc.n_steps, 2);
+    assert_false(mc_steps_judge_own_traffic(sc.step_v, sc.n_steps));
+    assert_false(sc.takes_held);
+    mc_scenario_free(&sc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_request),  cmocka_unit_test(test_expect_words),
-        cmocka_unit_test(test_messages), cmocka_unit_test(test_paginate_loop_value_sleep),
-        cmocka_unit_test(test_raw),      cmocka_unit_test(test_http),
-        cmocka_unit_test(test_no_kind),  cmocka_unit_test(test_load_typed),
+        cmocka_unit_test(test_request),
+        cmocka_unit_test(test_expect_words),
+        cmocka_unit_test(test_messages),
+        cmocka_unit_test(test_paginate_loop_value_sleep),
+        cmocka_unit_test(test_raw),
+        cmocka_unit_test(test_http),
+        cmocka_unit_test(test_no_kind),
+        cmocka_unit_test(test_load_typed),
+        cmocka_unit_test(test_judge_own_traffic),
     };
     int rc;
 
