@@ -14,28 +14,11 @@
 #include "refserver/internal.h"
 
 #define RS_JSON_FLAGS (JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE)
+#define META_SERVER "io.modelcontextprotocol/serverInfo"
 
-int mc__rs_out_reserve(mc_refserver_t *rs, size_t n)
-{
-    char *nb;
-    size_t cap;
-
-    if (n <= rs->out_cap)
-        return 0;
-    if (n > MC_MAX_MESSAGE_SIZE)
-        return -1;
-    cap = rs->out_cap ? rs->out_cap : 4096;
-    while (cap < n)
-        cap *= 2;
-    if (cap > MC_MAX_MESSAGE_SIZE)
-        cap = MC_MAX_MESSAGE_SIZE;
-    nb = realloc(rs->out, cap);
-    if (nb == NULL)
-        return -1;
-    rs->out = nb;
-    rs->out_cap = cap;
-    return 0;
-}
+/* The freshness hint on cacheable results: fixtures change only through the
+ * trigger tools, which announce it on subscriptions/listen streams. */
+#define RS_CACHE_TTL_MS 60000
 
 /* Emits s[0..n) plus a newline. */
 static void emit_line(mc_refserver_t *rs, const char *s, size_t n)
@@ -147,6 +130,50 @@ void mc__rs_emit(mc_refserver_t *rs, json_object *msg)
     else if (!rs_bug_on(rs, INPUT_REQUEST_KEY_DUPLICATED) || !emit_duplicated_key(rs, s, n))
         emit_line(rs, s, n);
     json_object_put(msg);
+}
+
+/* ---- results ---- */
+
+void mc__rs_modern_decorate(mc_refserver_t *rs, json_object *result)
+{
+    json_object *meta, *info;
+
+    if (!json_object_object_get_ex(result, "resultType", NULL) &&
+        !rs_bug_on(rs, RESULT_TYPE_MISSING))
+        mc__rs_put_str(rs, result, "resultType", "complete");
+    if (rs->cacheable) {
+        mc__rs_put(rs, result, "ttlMs",
+                   json_object_new_int(rs_bug_on(rs, CACHE_TTL_NEGATIVE) ? -1 : RS_CACHE_TTL_MS));
+        mc__rs_put_str(rs, result, "cacheScope",
+                       rs->cacheable == RS_CACHEABLE_LATER_PAGE ? "private" : "public");
+    }
+    if (!json_object_object_get_ex(result, "_meta", &meta)) {
+        meta = json_object_new_object();
+        mc__rs_put(rs, result, "_meta", meta);
+    }
+    if (meta == NULL || !json_object_is_type(meta, json_type_object))
+        return;
+    if (rs_bug_on(rs, META_TRACEPARENT_MALFORMED))
+        mc__rs_put_str(rs, meta, "traceparent", "00-0af7651916cd43dd8448eb211c80319c-00f067aa");
+    if (json_object_object_get_ex(meta, META_SERVER, NULL) || rs_bug_on(rs, RESULT_NO_SERVER_INFO))
+        return;
+    info = json_object_new_object();
+    mc__rs_put_str(rs, info, "name", "mcpcheck-refserver");
+    mc__rs_put_str(rs, info, "version", MC_VERSION);
+    mc__rs_put(rs, meta, META_SERVER, info);
+}
+
+int mc__rs_notify_switched(mc_refserver_t *rs, const char *method, json_object *params)
+{
+    json_object *n;
+
+    if (!rs_bug_on(rs, NOTIFICATION_WITH_ID))
+        return 0;
+    n = mc_jsonrpc_notification(method, json_object_get(params));
+    if (n != NULL)
+        mc__rs_put_str(rs, n, "id", "mcpcheck-refserver-notification");
+    mc__rs_emit(rs, n);
+    return 1;
 }
 
 /* Sends a response, or adds it to the batch being collected. Consumes msg. */

@@ -394,7 +394,7 @@ int mc_refserver_handle(mc_refserver_t *rs, const char *line, size_t len, int64_
     mc__rs_fast_decode(rs, line, len, &msg);
     if (msg.kind == MC_MSG_INVALID && msg.root != NULL &&
         json_object_is_type(msg.root, json_type_array) && rs->phase != RS_PHASE_NEW &&
-        mc_version_has(mc__rs_version_str(rs->version), MC_VF_BATCH))
+        mc_version_has(mc_version_name(rs->version), MC_VF_BATCH))
         handle_batch(rs, msg.root);
     else
         handle_msg(rs, &msg);
@@ -516,7 +516,7 @@ mc_refserver_t *mc_refserver_new(const mc_refserver_opts_t *opts, mc_refserver_e
     rs->emit = emit;
     rs->emit_ctx = emit_ctx;
     rs->phase = RS_PHASE_NEW;
-    rs->version = RS_V_LATEST;
+    rs->version = RS_NEWEST_HANDSHAKE;
     rs->log_level = 0;
     rs->req_log = -1;
     rs->next_out_id = 1;
