@@ -66,30 +66,19 @@ json_object *mc__rs_server_caps(mc_refserver_t *rs)
 {
     json_object *caps = json_object_new_object(), *o;
 
-    if (!rs_bug_on(rs, LOGGING_UNDECLARED))
-        mc__rs_put(rs, caps, "logging", json_object_new_object());
-    if (rs->version >= MC_V_2025_03_26 && !rs_bug_on(rs, COMPLETIONS_CAP_UNDECLARED))
+    mc__rs_put(rs, caps, "logging", json_object_new_object());
+    if (rs->version >= MC_V_2025_03_26)
         mc__rs_put(rs, caps, "completions", json_object_new_object());
     o = json_object_new_object();
-    if (!rs_bug_on(rs, PROMPTS_LIST_CHANGED_UNDECLARED))
-        mc__rs_put(rs, o, "listChanged", json_object_new_boolean(1));
+    mc__rs_put(rs, o, "listChanged", json_object_new_boolean(1));
     mc__rs_put(rs, caps, "prompts", o);
     o = json_object_new_object();
-    if (!rs_bug_on(rs, SUBSCRIBE_UNDECLARED))
-        mc__rs_put(rs, o, "subscribe", json_object_new_boolean(1));
-    if (!rs_bug_on(rs, RESOURCES_LIST_CHANGED_UNDECLARED))
-        mc__rs_put(rs, o, "listChanged", json_object_new_boolean(1));
-    if (rs_bug_on(rs, RESOURCES_CAP_UNDECLARED))
-        json_object_put(o);
-    else
-        mc__rs_put(rs, caps, "resources", o);
+    mc__rs_put(rs, o, "subscribe", json_object_new_boolean(1));
+    mc__rs_put(rs, o, "listChanged", json_object_new_boolean(1));
+    mc__rs_put(rs, caps, "resources", o);
     o = json_object_new_object();
-    if (!rs_bug_on(rs, TOOLS_LIST_CHANGED_UNDECLARED))
-        mc__rs_put(rs, o, "listChanged", json_object_new_boolean(1));
-    if (rs_bug_on(rs, TOOLS_CAP_UNDECLARED))
-        json_object_put(o);
-    else
-        mc__rs_put(rs, caps, "tools", o);
+    mc__rs_put(rs, o, "listChanged", json_object_new_boolean(1));
+    mc__rs_put(rs, caps, "tools", o);
     mc__rs_task_caps(rs, caps);
     return caps;
 }
@@ -150,16 +139,13 @@ void mc__rs_initialize(mc_refserver_t *rs, json_object *id, json_object *params)
         goto answered;
     res = json_object_new_object();
     mc__rs_put_str(rs, res, "protocolVersion", answer);
-    if (!rs_bug_on(rs, INIT_NO_CAPABILITIES))
-        mc__rs_put(rs, res, "capabilities", mc__rs_server_caps(rs));
-    if (!rs_bug_on(rs, INIT_NO_SERVER_INFO)) {
-        info = json_object_new_object();
-        mc__rs_put_str(rs, info, "name", "mcpcheck-refserver");
-        mc__rs_put_str(rs, info, "version", MC_VERSION);
-        mc__rs_add_title(rs, info, "mcpcheck reference server");
-        mc__rs_add_icons(rs, info);
-        mc__rs_put(rs, res, "serverInfo", info);
-    }
+    mc__rs_put(rs, res, "capabilities", mc__rs_server_caps(rs));
+    info = json_object_new_object();
+    mc__rs_put_str(rs, info, "name", "mcpcheck-refserver");
+    mc__rs_put_str(rs, info, "version", MC_VERSION);
+    mc__rs_add_title(rs, info, "mcpcheck reference server");
+    mc__rs_add_icons(rs, info);
+    mc__rs_put(rs, res, "serverInfo", info);
     mc__rs_put_str(rs, res, "instructions",
                    "Reference MCP server of mcpcheck: fixtures of the official conformance "
                    "suite, paginated lists and trigger tools.");

@@ -221,17 +221,6 @@ void mc__rs_discover(mc_refserver_t *rs, json_object *id, json_object *params)
     res = json_object_new_object();
     mc__rs_put(rs, res, "supportedVersions", modern_versions(rs, rs_bug_on(rs, DISCOVER_LYING)));
     caps = mc__rs_server_caps(rs);
-    if (rs_bug_on(rs, DISCOVER_CAPS_LACKING)) {
-        json_object_object_del(caps, "tools");
-        json_object_object_del(caps, "resources");
-        json_object_object_del(caps, "prompts");
-    }
-    if (rs_bug_on(rs, EXTENSION_ID_UNPREFIXED) && caps != NULL) {
-        json_object *ext = json_object_new_object();
-
-        mc__rs_put(rs, ext, "ui", json_object_new_object());
-        mc__rs_put(rs, caps, "extensions", ext);
-    }
     mc__rs_put(rs, res, "capabilities", caps);
     mc__rs_put_str(rs, res, "instructions",
                    "Reference MCP server of mcpcheck: fixtures of the official conformance "

@@ -20,6 +20,10 @@ void mc__rs_send_response(mc_refserver_t *rs, json_object *msg);
  * reference); result is consumed (NULL means {}). */
 void mc__rs_result(mc_refserver_t *rs, json_object *id, json_object *result);
 
+/* The same for a response whose shape faults a row of emit.c names by the
+ * method answered (method: "ping"). */
+void mc__rs_answer(mc_refserver_t *rs, const char *method, json_object *id, json_object *result);
+
 /* Sends an error response. id is borrowed and may be NULL (encoded as null);
  * data is consumed and may be NULL. */
 void mc__rs_error(mc_refserver_t *rs, json_object *id, int code, const char *message,
@@ -28,9 +32,6 @@ void mc__rs_error(mc_refserver_t *rs, json_object *id, int code, const char *mes
 /* Sends a notification. params is consumed and may be NULL. */
 void mc__rs_notify(mc_refserver_t *rs, const char *method, json_object *params);
 
-/* With the notification-with-id switch on, sends the notification with an
- * id member and returns 1; else returns 0. params stays the caller's. */
-int mc__rs_notify_switched(mc_refserver_t *rs, const char *method, json_object *params);
 
 /* Makes room for n bytes in the line buffer rs->out. Returns 0, or -1 past
  * MC_MAX_MESSAGE_SIZE or when memory runs out (the buffer is then unchanged). */

@@ -196,6 +196,8 @@ struct mc_refserver {
     json_object *res_cache[8];     /* owned: listed fixture resources (fixed once negotiated) */
     int failed;       /* an allocation failed; handle() reports MC_ENOMEM */
     int pretty_next;  /* embedded-newline switch: pretty-print the next message */
+    const char *answering; /* borrowed: the method of the request being served
+                              (the dispatcher's), or NULL */
 
     /* the performance machinery's state (fast.h) */
     json_tokener *tok; /* owned: one tokener for the session, reset per message;
