@@ -55,45 +55,6 @@ int mc__rs_client_request(mc_refserver_t *rs, rs_job_t *job, const char *method,
     return MC_OK;
 }
 
-void mc__rs_client_response(mc_refserver_t *rs, const mc_msg_t *msg)
-{
-    rs_reply_t reply;
-    int64_t id;
-    int i, job, serial;
-
-    if (rs->pending == NULL || msg->id == NULL || !json_object_is_type(msg->id, json_type_int))
-        return;
-    id = json_object_get_int64(msg->id);
-    for (i = 0; i < RS_MAX_PENDING; i++) {
-        rs_pending_t *p = &rs->pending[i];
-        if (!p->used || p->id != id)
-            continue;
-        job = p->job;
-        serial = (int)p->serial;
-        memset(p, 0, sizeof(*p));
-        if (job < 0) {
-            mc__rs_task_input(rs, id, msg);
-            return;
-        }
-        if (!rs->jobs[job].used || rs->jobs[job].serial != (uint32_t)serial)
-            return;
-        reply.result = msg->kind == MC_MSG_RESULT ? msg->result : NULL;
-        reply.error = msg->kind == MC_MSG_ERROR ? msg->error : NULL;
-        mc__rs_job_reply(rs, &rs->jobs[job], &reply);
-        return;
-    }
-}
-
-void mc__rs_client_forget(mc_refserver_t *rs, const rs_job_t *job)
-{
-    int i, idx = (int)(job - rs->jobs);
-
-    for (i = 0; rs->pending != NULL && i < RS_MAX_PENDING; i++)
-        if (rs->pending[i].used && rs->pending[i].job == idx &&
-            rs->pending[i].serial == job->serial)
-            memset(&rs->pending[i], 0, sizeof(rs->pending[i]));
-}
-
 void mc__rs_client_expire(mc_refserver_t *rs)
 {
     char text[160];

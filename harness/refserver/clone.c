@@ -75,10 +75,3 @@ mc_refserver_t *mc_refserver_clone(const mc_refserver_t *tmpl, mc_refserver_emit
     return rs;
 }
 
-void mc__rs_fast_free(mc_refserver_t *rs)
-{
-    mc__rs_cache_free(rs);
-    if (rs->tok != NULL)
-        json_tokener_free(rs->tok);
-    rs->tok = NULL;
-}

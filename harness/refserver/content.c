@@ -131,7 +131,7 @@ json_object *mc__rs_embedded_text(mc_refserver_t *rs, const char *uri, const cha
 
 void mc__rs_add_title(mc_refserver_t *rs, json_object *o, const char *title)
 {
-    if (title != NULL && rs->version >= RS_V_2025_06_18)
+    if (title != NULL && rs->version >= MC_V_2025_06_18)
         mc__rs_put_str(rs, o, "title", title);
 }
 
@@ -139,7 +139,7 @@ void mc__rs_add_icons(mc_refserver_t *rs, json_object *o)
 {
     json_object *arr, *icon, *sizes;
 
-    if (rs->version < RS_V_2025_11_25)
+    if (rs->version < MC_V_2025_11_25)
         return;
     arr = json_object_new_array();
     icon = json_object_new_object();
@@ -169,7 +169,7 @@ json_object *mc__rs_annotations(mc_refserver_t *rs, int user, int assistant, dou
     if (rs_bug_on(rs, ANNOTATION_PRIORITY_RANGE))
         priority = 1.5;
     mc__rs_put(rs, o, "priority", mc__rs_number(priority));
-    if (rs->version >= RS_V_2025_06_18)
+    if (rs->version >= MC_V_2025_06_18)
         mc__rs_put_str(rs, o, "lastModified", "2025-01-12T15:00:58Z");
     return o;
 }
@@ -191,4 +191,24 @@ char *mc__rs_base64(const unsigned char *data, size_t len)
     if (s != NULL)
         mc_base64_encode(data, len, s);
     return s;
+}
+
+/* ---- results ---- */
+
+json_object *mc__rs_tool_text(mc_refserver_t *rs, const char *text)
+{
+    json_object *res = json_object_new_object(), *arr = json_object_new_array();
+
+    if (json_object_array_add(arr, mc__rs_text_block(rs, text)) != 0)
+        rs->failed = 1;
+    mc__rs_put(rs, res, "content", arr);
+    return res;
+}
+
+json_object *mc__rs_tool_error(mc_refserver_t *rs, const char *text)
+{
+    json_object *res = mc__rs_tool_text(rs, text);
+
+    mc__rs_put(rs, res, "isError", json_object_new_boolean(1));
+    return res;
 }

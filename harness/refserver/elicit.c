@@ -27,7 +27,7 @@ static int url_refused(mc_refserver_t *rs, rs_job_t *job)
 
     snprintf(text, sizeof(text),
              "URL-mode elicitation needs a %s session whose client declared elicitation.url",
-             mc__rs_version_str(RS_V_2025_11_25));
+             mc_version_name(MC_V_2025_11_25));
     return fail(rs, job, text);
 }
 
@@ -117,7 +117,7 @@ static int send_form(mc_refserver_t *rs, rs_job_t *job, const char *message, jso
                              "mode), so the server cannot ask the user");
     }
     p = json_object_new_object();
-    if (rs->version >= RS_V_2025_11_25)
+    if (rs->version >= MC_V_2025_11_25)
         mc__rs_put_str(rs, p, "mode", "form");
     mc__rs_put_str(rs, p, "message", message);
     mc__rs_put(rs, p, "requestedSchema", schema);
@@ -185,7 +185,7 @@ int mc__rs_tool_elicit(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *repl
 int mc__rs_tool_elicit_defaults(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply)
 {
     static const char *const status[3] = {"active", "inactive", "pending"};
-    int full = rs->version >= RS_V_2025_11_25; /* defaults beyond boolean came in 2025-11-25 */
+    int full = rs->version >= MC_V_2025_11_25; /* defaults beyond boolean came in 2025-11-25 */
     json_object *props, *p;
 
     if (job->step > 0)
@@ -253,7 +253,7 @@ int mc__rs_tool_elicit_enums(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t
     mc__rs_put(rs, p, "enumNames", strings(legacy_names, 3));
     mc__rs_put(rs, props, "legacyEnum", p);
     /* Titled and multi-select enums exist from 2025-11-25 on. */
-    if (rs->version >= RS_V_2025_11_25) {
+    if (rs->version >= MC_V_2025_11_25) {
         p = prop(rs, "string", "Titled single-select");
         mc__rs_put(rs, p, "oneOf", titled(rs, vals, single_titles, 3));
         mc__rs_put(rs, props, "titledSingle", p);
@@ -276,7 +276,7 @@ int mc__rs_tool_elicit_enums(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t
 /* True when the session may use URL-mode elicitation. */
 static int url_allowed(mc_refserver_t *rs)
 {
-    return rs->version >= RS_V_2025_11_25 && rs->cap_elicit_url;
+    return rs->version >= MC_V_2025_11_25 && rs->cap_elicit_url;
 }
 
 /* The parameters of a URL-mode elicitation for job. New reference. */
@@ -291,7 +291,7 @@ static json_object *url_params(mc_refserver_t *rs, rs_job_t *job)
     snprintf(url, sizeof(url), "https://example.com/mcpcheck/elicitation/%s", job->elicitation_id);
     mc__rs_put_str(rs, p, "mode", "url");
     /* 2026-07-28 removed elicitationId (changelog, minor change 11). */
-    if (!rs_bug_on(rs, ELICIT_URL_NO_ID) && rs->version < RS_V_2026_07_28)
+    if (!rs_bug_on(rs, ELICIT_URL_NO_ID) && rs->version < MC_V_2026_07_28)
         mc__rs_put_str(rs, p, "elicitationId", job->elicitation_id);
     mc__rs_put_str(rs, p, "url", url);
     mc__rs_put_str(rs, p, "message", "Please complete the test authorization at this URL");
@@ -301,7 +301,7 @@ static json_object *url_params(mc_refserver_t *rs, rs_job_t *job)
 /* Step 0 of the URL-mode tools. */
 static int send_url(mc_refserver_t *rs, rs_job_t *job)
 {
-    int bypass = rs_bug_on(rs, ELICIT_URL_NO_CAP) && rs->version >= RS_V_2025_11_25 &&
+    int bypass = rs_bug_on(rs, ELICIT_URL_NO_CAP) && rs->version >= MC_V_2025_11_25 &&
                  rs->cap_elicit_form;
 
     if (!url_allowed(rs) && !bypass && rs->modern)
@@ -325,7 +325,7 @@ int mc__rs_tool_elicit_url_complete(mc_refserver_t *rs, rs_job_t *job, const rs_
     if (job->step == 0)
         return send_url(rs, job);
     action = reply != NULL ? mc__rs_get_str(reply->result, "action") : NULL;
-    if (action != NULL && strcmp(action, "accept") == 0 && rs->version < RS_V_2026_07_28) {
+    if (action != NULL && strcmp(action, "accept") == 0 && rs->version < MC_V_2026_07_28) {
         json_object *p = json_object_new_object();
         mc__rs_put_str(rs, p, "elicitationId",
                        rs_bug_on(rs, ELICIT_COMPLETE_WRONG_ID) ? "mcpcheck-elicitation-unknown"

@@ -46,7 +46,7 @@ typedef struct rs_body_key {
     uint32_t what;    /* a list tag (rs_list_t), or RS_BODY_READ / RS_BODY_INIT */
     uint32_t pos;     /* the page's first item, or the fixture's index */
     uint32_t rev;     /* the list's revision (0 for reads) */
-    uint32_t version; /* the negotiated version (rs_version_t) */
+    uint32_t version; /* the negotiated version (mc_version_id_t) */
 } rs_body_key_t;
 
 /* Tags below this are lists (indexes of list_rev and page_cache). */

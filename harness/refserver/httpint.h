@@ -152,11 +152,17 @@ hs_stream_t *mc__hs_stream_new(hs_sess_t *se, int is_get);
 /* Frees the detached streams of se (their connections are gone). */
 void mc__hs_sess_free_detached(hs_sess_t *se);
 
-/* ---- httpsess.c: sessions ---- */
+/* ---- httpemit.c: where a session's handler's messages go ---- */
 
 /* A session handler's emit callback (ctx: the hs_sess_t): routes the
  * message to the stream it belongs on, else to the backlog. */
 void mc__hs_on_emit(void *ctx, const char *line, size_t len);
+
+/* ---- httpsess.c: sessions ---- */
+
+/* The response stream s of the stateless session se closed before its
+ * answer: its request is cancelled (a listen ends, a tool call stops). */
+void mc__hs_modern_cancel(hs_sess_t *se, const hs_stream_t *s);
 
 /* Ends a session: its handler freed, its streams finished, marked deleted. */
 void mc__hs_sess_drop(hs_t *hs, hs_sess_t *se);
@@ -206,10 +212,6 @@ enum MHD_Result mc__hs_unsupported_version(hs_t *hs, struct MHD_Connection *c,
  * (malloc'd; the caller frees), or NULL when it holds no request whose id is
  * a string or an integer. */
 char *mc__hs_body_id_dup(const char *text, size_t len);
-/* The response stream s of the stateless session se closed before its
- * answer: its request is cancelled (a listen ends, a tool call stops). */
-void mc__hs_modern_cancel(hs_sess_t *se, const hs_stream_t *s);
-
 /* --- httpsse.c --- */
 
 /* Starts the SSE answer s to a request: the priming event from 2025-11-25,

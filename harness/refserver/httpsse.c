@@ -62,21 +62,6 @@ void mc__hs_prime(hs_t *hs, const hs_sess_t *se, hs_stream_t *s)
     s->poll_close = poll;
 }
 
-void mc__hs_modern_cancel(hs_sess_t *se, const hs_stream_t *s)
-{
-    char line[160];
-    int n;
-
-    if (se->rs == NULL || s->answered || s->req_id[0] == '\0')
-        return;
-    n = snprintf(line, sizeof(line),
-                 "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":"
-                 "{\"requestId\":%s,\"reason\":\"the response stream was closed\"}}",
-                 s->req_id);
-    if (n > 0 && (size_t)n < sizeof(line))
-        mc_refserver_handle(se->rs, line, (size_t)n, mc_now_ms());
-}
-
 /* The switch http-version-header-optional supports no client older than
  * 2025-06-18: an initialize asking for 2025-03-26 asks for 2025-06-18 (the
  * same length, rewritten in place). */

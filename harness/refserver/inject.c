@@ -157,10 +157,11 @@ static void bug_versions(rs_bug_t bug, char *buf, size_t n)
     buf[0] = '\0';
     /* The stateless version (served apart, modern.c) is concerned only by
      * the switches of its own rules. */
-    for (v = since; v < RS_V_COUNT || (v == RS_V_2026_07_28 && (needs & MC_VF_STATELESS)); v++) {
-        const char *name = mc__rs_version_str((rs_version_t)v);
+    for (v = since; v < MC_V_COUNT; v++) {
+        const char *name = mc_version_name(v);
         int w;
-        if (!mc_version_has(name, needs))
+        if (!mc_version_has(name, needs) ||
+            (!mc__rs_handshake_version(v) && !(needs & MC_VF_STATELESS)))
             continue;
         w = snprintf(buf + used, n - used, "%s%s", used > 0 ? "," : "", name);
         if (w < 0 || (size_t)w >= n - used)

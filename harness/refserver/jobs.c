@@ -1,5 +1,5 @@
 /*
- * jobs.c - the job runner behind tool calls.
+ * jobs.c - the jobs behind tool calls: their table, and what a step calls.
  *
  * Every tools/call becomes a job: a small state machine whose step function
  * (the tool, tools.c) runs now, after the step delay (logging, progress) or
@@ -12,16 +12,7 @@
 
 #include "refserver/internal.h"
 
-/* Passes over the job table in one run, so jobs that start jobs end. */
-#define RS_MAX_JOB_ROUNDS 1000
-
-/* A cancelled call is answered all the same (the switches
- * cancelled-request-answered, and stateless-cancelled-answered for the
- * 2026-07-28 rule of the same kind). */
-#define CANCEL_IGNORED(rs)                                                                         \
-    (rs_bug_on(rs, CANCELLED_ANSWERED) || rs_bug_on(rs, STATELESS_CANCELLED_ANSWERED))
-
-static void job_free(mc_refserver_t *rs, rs_job_t *job)
+void mc__rs_job_free(mc_refserver_t *rs, rs_job_t *job)
 {
     if (job->used)
         rs->njobs--;
@@ -93,7 +84,7 @@ void mc__rs_job_progress(mc_refserver_t *rs, rs_job_t *job, double progress, dou
     mc__rs_put(rs, p, "progress", mc__rs_number(progress));
     if (total > 0)
         mc__rs_put(rs, p, "total", mc__rs_number(total));
-    if (message != NULL && rs->version >= RS_V_2025_03_26)
+    if (message != NULL && rs->version >= MC_V_2025_03_26)
         mc__rs_put_str(rs, p, "message", message);
     mc__rs_notify(rs, "notifications/progress", p);
 }
@@ -103,7 +94,7 @@ void mc__rs_job_finish(mc_refserver_t *rs, rs_job_t *job, json_object *result)
     mc__rs_result(rs, job->id, result);
     if (rs_bug_on(rs, PROGRESS_AFTER_RESPONSE) && job->token != NULL)
         mc__rs_job_progress(rs, job, 1000, 0, "after the response");
-    job_free(rs, job);
+    mc__rs_job_free(rs, job);
 }
 
 void mc__rs_job_finish_text(mc_refserver_t *rs, rs_job_t *job, const char *text, int is_error)
@@ -118,93 +109,7 @@ void mc__rs_job_finish_text(mc_refserver_t *rs, rs_job_t *job, const char *text,
     }
     if (rs_bug_on(rs, PROGRESS_AFTER_RESPONSE) && job->token != NULL)
         mc__rs_job_progress(rs, job, 1000, 0, "after the response");
-    job_free(rs, job);
-}
-
-/* Runs one step of a job and schedules the next. A job started by a
- * stateless request runs in that request's context (modern.c). */
-static void job_step(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply)
-{
-    int rc;
-    uint32_t serial = job->serial;
-    /* Steps keep their rhythm: a late tick catches up instead of drifting. */
-    int64_t base = job->due >= 0 ? job->due : rs->now;
-    rs_ctx_t saved;
-    rs_reply_t mrtr;
-
-    mc__rs_ctx_save(rs, &saved);
-    if (job->ctx.modern) {
-        mc__rs_ctx_restore(rs, &job->ctx);
-        rs->serving = job->id;
-    }
-    if (job->mrtr_reply != NULL && reply == NULL) {
-        /* The answer the retry carried in inputResponses. */
-        mrtr.result = job->mrtr_reply;
-        mrtr.error = NULL;
-        job->mrtr_reply = NULL;
-        reply = &mrtr;
-    }
-    rc = mc__rs_tool_step(rs, job, reply);
-    rs->serving = NULL;
-    mc__rs_ctx_restore(rs, &saved);
-    if (!job->used || job->serial != serial)
-        return; /* finished (and possibly reused) */
-    if (rc == RS_STEP_DONE) {
-        job_free(rs, job);
-        return;
-    }
-    job->step++;
-    /* An answer already at hand is used at once. */
-    job->due = rc == RS_STEP_AT          ? job->wake
-               : rc != RS_STEP_LATER     ? -1
-               : job->mrtr_reply != NULL ? rs->now
-               : job->cancel_ignored     ? -1 /* it ends after the next message */
-               : CANCEL_IGNORED(rs)      ? base + RS_CANCEL_IGNORED_STEP_MS
-                                         : base + rs->step_ms;
-}
-
-void mc__rs_jobs_after_message(mc_refserver_t *rs)
-{
-    int i, k;
-
-    if (rs->njobs == 0 || !CANCEL_IGNORED(rs))
-        return;
-    for (i = 0; i < RS_MAX_JOBS; i++) {
-        rs_job_t *job = &rs->jobs[i];
-        uint32_t serial = job->serial;
-        if (!job->used || job->cancel_ignored == 0)
-            continue;
-        if (job->cancel_ignored == 2) {
-            job->cancel_ignored = 1;
-            continue;
-        }
-        for (k = 0; k < RS_MAX_JOB_ROUNDS && job->used && job->serial == serial; k++)
-            job_step(rs, job, NULL);
-    }
-}
-
-void mc__rs_jobs_run(mc_refserver_t *rs)
-{
-    int progressed = 1, i, rounds = 0;
-
-    if (rs->njobs == 0)
-        return; /* the common case: no tool call in progress */
-    while (progressed && rounds++ < RS_MAX_JOB_ROUNDS) {
-        progressed = 0;
-        for (i = 0; i < RS_MAX_JOBS; i++) {
-            rs_job_t *job = &rs->jobs[i];
-            if (job->used && job->due >= 0 && job->due <= rs->now) {
-                job_step(rs, job, NULL);
-                progressed = 1;
-            }
-        }
-    }
-}
-
-void mc__rs_job_reply(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply)
-{
-    if (job->used && job->due < 0)
-        job_step(rs, job, reply);
+    mc__rs_job_free(rs, job);
 }
 
 int64_t mc__rs_jobs_deadline(const mc_refserver_t *rs)
@@ -232,7 +137,7 @@ void mc__rs_jobs_cancel(mc_refserver_t *rs, json_object *params)
         rs_job_t *job = &rs->jobs[i];
         if (!job->used || !mc_jsonrpc_id_equal(job->id, rid))
             continue;
-        if (CANCEL_IGNORED(rs)) {
+        if (RS_CANCEL_IGNORED(rs)) {
             /* Answered anyway, after the next message's answer (a job
              * waiting for the client is left to wait). */
             if (job->due < 0)
@@ -240,7 +145,7 @@ void mc__rs_jobs_cancel(mc_refserver_t *rs, json_object *params)
             job->cancel_ignored = 2;
             job->due = -1;
         } else {
-            job_free(rs, job);
+            mc__rs_job_free(rs, job);
         }
     }
 }
@@ -251,5 +156,15 @@ void mc__rs_jobs_free(mc_refserver_t *rs)
 
     for (i = 0; i < RS_MAX_JOBS && rs->njobs > 0; i++)
         if (rs->jobs[i].used)
-            job_free(rs, &rs->jobs[i]);
+            mc__rs_job_free(rs, &rs->jobs[i]);
+}
+
+void mc__rs_client_forget(mc_refserver_t *rs, const rs_job_t *job)
+{
+    int i, idx = (int)(job - rs->jobs);
+
+    for (i = 0; rs->pending != NULL && i < RS_MAX_PENDING; i++)
+        if (rs->pending[i].used && rs->pending[i].job == idx &&
+            rs->pending[i].serial == job->serial)
+            memset(&rs->pending[i], 0, sizeof(rs->pending[i]));
 }

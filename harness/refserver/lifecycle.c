@@ -11,27 +11,12 @@
 #include "core/version.h"
 #include "refserver/internal.h"
 
-/* The server's versions are the first RS_V_COUNT rows of core's table. */
-#define rs_versions (mc_version_names())
-
-const char *mc__rs_version_str(rs_version_t v)
-{
-    if (v == RS_V_2026_07_28)
-        return rs_versions[MC_V_2026_07_28];
-    if ((int)v < 0 || v >= RS_V_COUNT)
-        return "";
-    return rs_versions[v];
-}
-
-/* Returns the index of a supported version string, or -1. */
+/* Returns the id of a version initialize negotiates named s, or -1. */
 static int find_version(const char *s)
 {
-    int i;
+    const mc_version_info_t *info = mc_version_find(s);
 
-    for (i = 0; i < RS_V_COUNT; i++)
-        if (strcmp(rs_versions[i], s) == 0)
-            return i;
-    return -1;
+    return info != NULL && mc__rs_handshake_version(info->id) ? (int)info->id : -1;
 }
 
 /* True when o has member key holding an object. */
@@ -56,15 +41,15 @@ void mc__rs_record_client_caps(mc_refserver_t *rs, json_object *caps)
     rs->cap_sampling = has_object(caps, "sampling", NULL);
     rs->cap_elicit_form = rs->cap_elicit_url = 0;
     rs->cap_task_elicit = rs->cap_task_list = 0;
-    if (rs->version >= RS_V_2025_11_25 && has_object(caps, "tasks", &el)) {
+    if (rs->version >= MC_V_2025_11_25 && has_object(caps, "tasks", &el)) {
         json_object *req, *kind;
         rs->cap_task_list = has_object(el, "list", NULL);
         rs->cap_task_elicit = has_object(el, "requests", &req) &&
                               has_object(req, "elicitation", &kind) &&
                               has_object(kind, "create", NULL);
     }
-    if (rs->version >= RS_V_2025_06_18 && has_object(caps, "elicitation", &el)) {
-        if (rs->version >= RS_V_2025_11_25) {
+    if (rs->version >= MC_V_2025_06_18 && has_object(caps, "elicitation", &el)) {
+        if (rs->version >= MC_V_2025_11_25) {
             /* An empty elicitation object means form mode only
              * (2025-11-25/client/elicitation#capabilities). */
             rs->cap_elicit_form =
@@ -81,30 +66,19 @@ json_object *mc__rs_server_caps(mc_refserver_t *rs)
 {
     json_object *caps = json_object_new_object(), *o;
 
-    if (!rs_bug_on(rs, LOGGING_UNDECLARED))
-        mc__rs_put(rs, caps, "logging", json_object_new_object());
-    if (rs->version >= RS_V_2025_03_26 && !rs_bug_on(rs, COMPLETIONS_CAP_UNDECLARED))
+    mc__rs_put(rs, caps, "logging", json_object_new_object());
+    if (rs->version >= MC_V_2025_03_26)
         mc__rs_put(rs, caps, "completions", json_object_new_object());
     o = json_object_new_object();
-    if (!rs_bug_on(rs, PROMPTS_LIST_CHANGED_UNDECLARED))
-        mc__rs_put(rs, o, "listChanged", json_object_new_boolean(1));
+    mc__rs_put(rs, o, "listChanged", json_object_new_boolean(1));
     mc__rs_put(rs, caps, "prompts", o);
     o = json_object_new_object();
-    if (!rs_bug_on(rs, SUBSCRIBE_UNDECLARED))
-        mc__rs_put(rs, o, "subscribe", json_object_new_boolean(1));
-    if (!rs_bug_on(rs, RESOURCES_LIST_CHANGED_UNDECLARED))
-        mc__rs_put(rs, o, "listChanged", json_object_new_boolean(1));
-    if (rs_bug_on(rs, RESOURCES_CAP_UNDECLARED))
-        json_object_put(o);
-    else
-        mc__rs_put(rs, caps, "resources", o);
+    mc__rs_put(rs, o, "subscribe", json_object_new_boolean(1));
+    mc__rs_put(rs, o, "listChanged", json_object_new_boolean(1));
+    mc__rs_put(rs, caps, "resources", o);
     o = json_object_new_object();
-    if (!rs_bug_on(rs, TOOLS_LIST_CHANGED_UNDECLARED))
-        mc__rs_put(rs, o, "listChanged", json_object_new_boolean(1));
-    if (rs_bug_on(rs, TOOLS_CAP_UNDECLARED))
-        json_object_put(o);
-    else
-        mc__rs_put(rs, caps, "tools", o);
+    mc__rs_put(rs, o, "listChanged", json_object_new_boolean(1));
+    mc__rs_put(rs, caps, "tools", o);
     mc__rs_task_caps(rs, caps);
     return caps;
 }
@@ -128,28 +102,29 @@ void mc__rs_initialize(mc_refserver_t *rs, json_object *id, json_object *params)
         return;
     }
     v = find_version(requested);
-    if (rs_bug_on(rs, VERSION_COUNTER_OFFER_UNSPOKEN) && v == RS_V_2024_11_05) {
+    if (rs_bug_on(rs, VERSION_COUNTER_OFFER_UNSPOKEN) && v == MC_V_2024_11_05) {
         /* The switched server refuses its oldest version when asked for it... */
-        v = RS_V_LATEST;
-        rs->version = RS_V_LATEST;
-        answer = rs_versions[RS_V_LATEST];
+        v = RS_NEWEST_HANDSHAKE;
+        rs->version = RS_NEWEST_HANDSHAKE;
+        answer = mc_version_name(RS_NEWEST_HANDSHAKE);
     } else if (v < 0) {
-        rs->version = RS_V_LATEST;
-        answer = rs_bug_on(rs, VERSION_UNSUPPORTED_ECHOED) ? requested : rs_versions[RS_V_LATEST];
+        rs->version = RS_NEWEST_HANDSHAKE;
+        answer = rs_bug_on(rs, VERSION_UNSUPPORTED_ECHOED) ? requested
+                                                            : mc_version_name(RS_NEWEST_HANDSHAKE);
         if (rs_bug_on(rs, VERSION_COUNTER_OFFER_UNSPOKEN)) {
             /* ...yet offers it in place of a version it does not know. */
-            rs->version = RS_V_2024_11_05;
-            answer = rs_versions[RS_V_2024_11_05];
+            rs->version = MC_V_2024_11_05;
+            answer = mc_version_name(MC_V_2024_11_05);
         }
         if (rs_bug_on(rs, VERSION_COUNTER_OFFER_OLDEST)) {
-            rs->version = RS_V_2024_11_05;
-            answer = rs_versions[RS_V_2024_11_05];
+            rs->version = MC_V_2024_11_05;
+            answer = mc_version_name(MC_V_2024_11_05);
         }
     } else {
-        rs->version = (rs_version_t)v;
+        rs->version = (mc_version_id_t)v;
         if (rs_bug_on(rs, VERSION_NOT_ECHOED))
-            rs->version = v == RS_V_LATEST ? RS_V_2025_06_18 : RS_V_LATEST;
-        answer = rs_versions[rs->version];
+            rs->version = v == RS_NEWEST_HANDSHAKE ? MC_V_2025_06_18 : RS_NEWEST_HANDSHAKE;
+        answer = mc_version_name(rs->version);
     }
     mc__rs_record_client_caps(rs, caps);
     /* The switch asks the client for its roots while initialize is being
@@ -164,16 +139,13 @@ void mc__rs_initialize(mc_refserver_t *rs, json_object *id, json_object *params)
         goto answered;
     res = json_object_new_object();
     mc__rs_put_str(rs, res, "protocolVersion", answer);
-    if (!rs_bug_on(rs, INIT_NO_CAPABILITIES))
-        mc__rs_put(rs, res, "capabilities", mc__rs_server_caps(rs));
-    if (!rs_bug_on(rs, INIT_NO_SERVER_INFO)) {
-        info = json_object_new_object();
-        mc__rs_put_str(rs, info, "name", "mcpcheck-refserver");
-        mc__rs_put_str(rs, info, "version", MC_VERSION);
-        mc__rs_add_title(rs, info, "mcpcheck reference server");
-        mc__rs_add_icons(rs, info);
-        mc__rs_put(rs, res, "serverInfo", info);
-    }
+    mc__rs_put(rs, res, "capabilities", mc__rs_server_caps(rs));
+    info = json_object_new_object();
+    mc__rs_put_str(rs, info, "name", "mcpcheck-refserver");
+    mc__rs_put_str(rs, info, "version", MC_VERSION);
+    mc__rs_add_title(rs, info, "mcpcheck reference server");
+    mc__rs_add_icons(rs, info);
+    mc__rs_put(rs, res, "serverInfo", info);
     mc__rs_put_str(rs, res, "instructions",
                    "Reference MCP server of mcpcheck: fixtures of the official conformance "
                    "suite, paginated lists and trigger tools.");
@@ -184,5 +156,5 @@ answered:
 
 const char *mc_refserver_negotiated(const mc_refserver_t *rs)
 {
-    return rs != NULL && rs->phase != RS_PHASE_NEW ? mc__rs_version_str(rs->version) : NULL;
+    return rs != NULL && rs->phase != RS_PHASE_NEW ? mc_version_name(rs->version) : NULL;
 }

@@ -26,12 +26,7 @@
 #define META_CAPS "io.modelcontextprotocol/clientCapabilities"
 #define META_LOG "io.modelcontextprotocol/logLevel"
 #define META_SUB "io.modelcontextprotocol/subscriptionId"
-#define META_SERVER "io.modelcontextprotocol/serverInfo"
 #define META_INFO "io.modelcontextprotocol/clientInfo"
-
-/* The freshness hint on cacheable results: fixtures change only through the
- * trigger tools, which announce it on subscriptions/listen streams. */
-#define RS_CACHE_TTL_MS 60000
 
 /* params._meta when it is an object, else NULL (borrowed). */
 static json_object *request_meta(json_object *params)
@@ -57,30 +52,6 @@ int mc__rs_modern_claims(const mc_refserver_t *rs, const mc_msg_t *msg)
         return 1;
     return rs->phase == RS_PHASE_NEW && strcmp(msg->method, "initialize") != 0 &&
            strcmp(msg->method, "ping") != 0;
-}
-
-void mc__rs_ctx_save(const mc_refserver_t *rs, rs_ctx_t *c)
-{
-    c->modern = rs->modern;
-    c->version = rs->version;
-    c->cap_roots = rs->cap_roots;
-    c->cap_sampling = rs->cap_sampling;
-    c->cap_elicit_form = rs->cap_elicit_form;
-    c->cap_elicit_url = rs->cap_elicit_url;
-    c->req_log = rs->req_log;
-    c->cacheable = rs->cacheable;
-}
-
-void mc__rs_ctx_restore(mc_refserver_t *rs, const rs_ctx_t *c)
-{
-    rs->modern = c->modern;
-    rs->version = c->version;
-    rs->cap_roots = c->cap_roots;
-    rs->cap_sampling = c->cap_sampling;
-    rs->cap_elicit_form = c->cap_elicit_form;
-    rs->cap_elicit_url = c->cap_elicit_url;
-    rs->req_log = c->req_log;
-    rs->cacheable = c->cacheable;
 }
 
 /* The versions served statelessly, as a new JSON array. */
@@ -183,42 +154,11 @@ int mc__rs_modern_enter(mc_refserver_t *rs, const mc_msg_t *msg, rs_ctx_t *saved
     }
     mc__rs_ctx_save(rs, saved);
     rs->modern = 1;
-    rs->version = RS_V_2026_07_28;
+    rs->version = MC_V_2026_07_28;
     mc__rs_record_client_caps(rs, caps);
     rs->req_log = level;
     rs->cacheable = 0;
     return 0;
-}
-
-/* ---- results ---- */
-
-void mc__rs_modern_decorate(mc_refserver_t *rs, json_object *result)
-{
-    json_object *meta, *info;
-
-    if (!json_object_object_get_ex(result, "resultType", NULL) &&
-        !rs_bug_on(rs, RESULT_TYPE_MISSING))
-        mc__rs_put_str(rs, result, "resultType", "complete");
-    if (rs->cacheable) {
-        mc__rs_put(rs, result, "ttlMs",
-                   json_object_new_int(rs_bug_on(rs, CACHE_TTL_NEGATIVE) ? -1 : RS_CACHE_TTL_MS));
-        mc__rs_put_str(rs, result, "cacheScope",
-                       rs->cacheable == RS_CACHEABLE_LATER_PAGE ? "private" : "public");
-    }
-    if (!json_object_object_get_ex(result, "_meta", &meta)) {
-        meta = json_object_new_object();
-        mc__rs_put(rs, result, "_meta", meta);
-    }
-    if (meta == NULL || !json_object_is_type(meta, json_type_object))
-        return;
-    if (rs_bug_on(rs, META_TRACEPARENT_MALFORMED))
-        mc__rs_put_str(rs, meta, "traceparent", "00-0af7651916cd43dd8448eb211c80319c-00f067aa");
-    if (json_object_object_get_ex(meta, META_SERVER, NULL) || rs_bug_on(rs, RESULT_NO_SERVER_INFO))
-        return;
-    info = json_object_new_object();
-    mc__rs_put_str(rs, info, "name", "mcpcheck-refserver");
-    mc__rs_put_str(rs, info, "version", MC_VERSION);
-    mc__rs_put(rs, meta, META_SERVER, info);
 }
 
 json_object *mc__rs_modern_only_refusal(char *text, size_t n)
@@ -281,17 +221,6 @@ void mc__rs_discover(mc_refserver_t *rs, json_object *id, json_object *params)
     res = json_object_new_object();
     mc__rs_put(rs, res, "supportedVersions", modern_versions(rs, rs_bug_on(rs, DISCOVER_LYING)));
     caps = mc__rs_server_caps(rs);
-    if (rs_bug_on(rs, DISCOVER_CAPS_LACKING)) {
-        json_object_object_del(caps, "tools");
-        json_object_object_del(caps, "resources");
-        json_object_object_del(caps, "prompts");
-    }
-    if (rs_bug_on(rs, EXTENSION_ID_UNPREFIXED) && caps != NULL) {
-        json_object *ext = json_object_new_object();
-
-        mc__rs_put(rs, ext, "ui", json_object_new_object());
-        mc__rs_put(rs, caps, "extensions", ext);
-    }
     mc__rs_put(rs, res, "capabilities", caps);
     mc__rs_put_str(rs, res, "instructions",
                    "Reference MCP server of mcpcheck: fixtures of the official conformance "
@@ -524,19 +453,6 @@ int mc__rs_modern_switched(mc_refserver_t *rs, const mc_msg_t *msg)
         mc__rs_notify(rs, "notifications/cancelled", p);
     }
     return 0;
-}
-
-int mc__rs_notify_switched(mc_refserver_t *rs, const char *method, json_object *params)
-{
-    json_object *n;
-
-    if (!rs_bug_on(rs, NOTIFICATION_WITH_ID))
-        return 0;
-    n = mc_jsonrpc_notification(method, json_object_get(params));
-    if (n != NULL)
-        mc__rs_put_str(rs, n, "id", "mcpcheck-refserver-notification");
-    mc__rs_emit(rs, n);
-    return 1;
 }
 
 /* A code of the sub-range the MCP specification reserves (-32099..-32020)

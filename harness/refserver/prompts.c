@@ -51,7 +51,7 @@ static const rs_prompt_t rs_prompts[] = {
 /* Fixture prompts the version being served lists beyond rs_prompts. */
 static size_t prompts_late(const mc_refserver_t *rs)
 {
-    return rs->version >= RS_V_2026_07_28 ? 1 : 0;
+    return rs->version >= MC_V_2026_07_28 ? 1 : 0;
 }
 
 /* Number of listed prompts. */
@@ -291,7 +291,7 @@ static void add_prompt_messages(mc_refserver_t *rs, json_object *msgs, int i, co
         break;
     }
     case 4:
-        if (rs->version >= RS_V_2025_03_26) {
+        if (rs->version >= MC_V_2025_03_26) {
             add_message(rs, msgs, "user", mc__rs_audio_block(rs));
             add_message(rs, msgs, "user",
                         mc__rs_text_block(rs, "Please transcribe the audio above."));
@@ -299,7 +299,7 @@ static void add_prompt_messages(mc_refserver_t *rs, json_object *msgs, int i, co
             char msg[160];
             snprintf(msg, sizeof(msg),
                      "Audio content needs protocol %s or later; this session negotiated %s.",
-                     mc__rs_version_str(RS_V_2025_03_26), mc__rs_version_str(rs->version));
+                     mc_version_name(MC_V_2025_03_26), mc_version_name(rs->version));
             add_message(rs, msgs, "user", mc__rs_text_block(rs, msg));
         }
         break;

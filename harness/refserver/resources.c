@@ -387,7 +387,7 @@ static void read_error(mc_refserver_t *rs, json_object *id, int code, const char
         if (rs_bug_on(rs, RESOURCE_NOT_FOUND_CODE))
             code = MC_RPC_INTERNAL_ERROR;
         /* 2026-07-28/server/resources#error-handling: -32602 from then on. */
-        else if (rs->version >= RS_V_2026_07_28 && !rs_bug_on(rs, NOT_FOUND_OLD_CODE))
+        else if (rs->version >= MC_V_2026_07_28 && !rs_bug_on(rs, NOT_FOUND_OLD_CODE))
             code = MC_RPC_INVALID_PARAMS;
     }
     data = json_object_new_object();

@@ -27,18 +27,12 @@
  * and never found there.
  */
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "refserver/fastimpl.h"
 
 #define RS_JSON_FLAGS (JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE)
-
-int mc__rs_splice_ok(const mc_refserver_t *rs)
-{
-    return mc__rs_text_ok(rs) && rs->phase != RS_PHASE_NEW;
-}
 
 /* Whether key's body may be read from or kept in a cache now: splicing is
  * allowed, and the version is negotiated unless the key names it anyway
@@ -175,6 +169,14 @@ static rs_body_t *slot_for(mc_refserver_t *rs, uint32_t what, size_t pos)
     return NULL;
 }
 
+const rs_body_t *mc__rs_page_kept(mc_refserver_t *rs, uint32_t list, size_t start)
+{
+    rs_body_key_t key = body_key(rs, list, start);
+    const rs_body_t *slot = page_slot(rs, list, start);
+
+    return slot->text != NULL && key_equal(&slot->key, &key) ? slot : NULL;
+}
+
 int mc__rs_fast_replay(mc_refserver_t *rs, uint32_t what, size_t pos, json_object *id)
 {
     const rs_body_t *slot = slot_for(rs, what, pos);
@@ -214,11 +216,7 @@ void mc__rs_cache_free(mc_refserver_t *rs)
 
 /* ---- the shared cache (mc_refserver_cache_new) ---- */
 
-/* Offsets harvested per list: cursors beyond are rare enough to build. */
-#define SHARED_MAX_OFFSETS 256
-
-/* Copies a body into the shared set (start-up of the cache only). */
-static int shared_add(struct mc_refserver_cache *c, const rs_body_t *b)
+int mc__rs_shared_add(struct mc_refserver_cache *c, const rs_body_t *b)
 {
     size_t i;
     char *copy;
@@ -258,147 +256,10 @@ static int shared_add(struct mc_refserver_cache *c, const rs_body_t *b)
     return 0;
 }
 
-/* The private sessions of mc_refserver_cache_new() write nowhere. */
-static void sink(void *ctx, const char *line, size_t len)
+void mc__rs_fast_free(mc_refserver_t *rs)
 {
-    (void)ctx;
-    (void)line;
-    (void)len;
-}
-
-/* Feeds one line to a private session. */
-static int feed_line(mc_refserver_t *rs, const char *line)
-{
-    return mc_refserver_handle(rs, line, strlen(line), 0);
-}
-
-/* Harvests every page of list (method) at each offset a cursor can name. */
-static int harvest_list(struct mc_refserver_cache *c, mc_refserver_t *rs, rs_list_t list,
-                        const char *method)
-{
-    char line[256], cur[32];
-    size_t off;
-
-    for (off = 0; off <= SHARED_MAX_OFFSETS; off++) {
-        rs_body_t *slot;
-        rs_body_key_t key;
-        if (off == 0) {
-            snprintf(line, sizeof(line), "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"%s\"}",
-                     method);
-        } else {
-            mc__rs_cursor_text(rs, list, off, cur);
-            snprintf(line, sizeof(line),
-                     "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"%s\",\"params\":{\"cursor\":"
-                     "\"%s\"}}",
-                     method, cur);
-        }
-        if (feed_line(rs, line) != MC_OK)
-            return -1;
-        /* Past the end the server serves the (empty) last page again. */
-        key = body_key(rs, (uint32_t)list, off);
-        slot = page_slot(rs, list, off);
-        if (slot->text == NULL || !key_equal(&slot->key, &key))
-            return 0;
-        if (shared_add(c, slot) != 0)
-            return -1;
-    }
-    return 0;
-}
-
-/* Runs the private session of one version and harvests its bodies. */
-static int harvest_version(struct mc_refserver_cache *c, const mc_refserver_opts_t *opts,
-                           rs_version_t v, mc_errbuf_t *eb)
-{
-    static const struct {
-        rs_list_t list;
-        const char *method;
-    } lists[] = {{RS_LIST_RESOURCES, "resources/list"},
-                 {RS_LIST_TEMPLATES, "resources/templates/list"},
-                 {RS_LIST_PROMPTS, "prompts/list"},
-                 {RS_LIST_TOOLS, "tools/list"}};
-    mc_refserver_t *rs = mc_refserver_new(opts, sink, NULL, eb);
-    char line[512], uri[RS_MAX_URI_LEN];
-    size_t i;
-    int rc = 0;
-
-    if (rs == NULL)
-        return -1;
-    snprintf(line, sizeof(line),
-             "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{"
-             "\"protocolVersion\":\"%s\",\"capabilities\":{},\"clientInfo\":{\"name\":"
-             "\"cache\",\"version\":\"1\"}}}",
-             mc__rs_version_str(v));
-    if (feed_line(rs, line) != MC_OK ||
-        feed_line(rs, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}") != MC_OK ||
-        rs->version != v)
-        rc = -1;
-    if (rc == 0)
-        rc = shared_add(c, &rs->init_body);
-    for (i = 0; rc == 0 && i < sizeof(lists) / sizeof(lists[0]); i++)
-        rc = harvest_list(c, rs, lists[i].list, lists[i].method);
-    for (i = 0; rc == 0 && i < RS_READ_CACHE_SLOTS && i < mc__rs_resources_count(rs); i++) {
-        snprintf(line, sizeof(line),
-                 "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"resources/read\",\"params\":{"
-                 "\"uri\":\"%s\"}}",
-                 mc__rs_resource_uri(rs, i, uri, sizeof(uri)));
-        rc = feed_line(rs, line) == MC_OK ? 0 : -1;
-    }
-    for (i = 0; rc == 0 && i < RS_READ_CACHE_SLOTS; i++)
-        rc = shared_add(c, &rs->read_cache[i]);
-    mc_refserver_free(rs);
-    if (rc != 0)
-        mc_errbuf_set(eb, MC_ENOMEM, "out of memory");
-    return rc;
-}
-
-mc_refserver_cache_t *mc_refserver_cache_new(const mc_refserver_opts_t *opts, mc_errbuf_t *eb)
-{
-    mc_refserver_opts_t o;
-    struct mc_refserver_cache *c;
-    mc_refserver_t *probe;
-    int v;
-
-    memset(&o, 0, sizeof(o));
-    if (opts != NULL)
-        o = *opts;
-    if (o.root != NULL) {
-        mc_errbuf_set(eb, MC_EINVAL, "an answer cache cannot be built for a --root server");
-        return NULL;
-    }
-    o.cache = NULL;
-    o.step_delay_ms = -1;
-    /* The options are checked (and the switch found) by a server made with them. */
-    probe = mc_refserver_new(&o, sink, NULL, eb);
-    if (probe == NULL)
-        return NULL;
-    c = calloc(1, sizeof(*c));
-    if (c == NULL) {
-        mc_refserver_free(probe);
-        mc_errbuf_set(eb, MC_ENOMEM, "out of memory");
-        return NULL;
-    }
-    c->page_size = probe->page_size;
-    c->extra = probe->extra;
-    c->bug = probe->bug;
-    mc_refserver_free(probe);
-    /* Nothing is cached under a violation switch: the cache stays empty. */
-    for (v = 0; c->bug == RS_BUG_NONE && v < RS_V_COUNT; v++) {
-        if (harvest_version(c, &o, (rs_version_t)v, eb) != 0) {
-            mc_refserver_cache_free(c);
-            return NULL;
-        }
-    }
-    return c;
-}
-
-void mc_refserver_cache_free(mc_refserver_cache_t *cache)
-{
-    size_t i;
-
-    if (cache == NULL)
-        return;
-    for (i = 0; i < cache->cap; i++)
-        free(cache->slots[i].text);
-    free(cache->slots);
-    free(cache);
+    mc__rs_cache_free(rs);
+    if (rs->tok != NULL)
+        json_tokener_free(rs->tok);
+    rs->tok = NULL;
 }

@@ -92,14 +92,14 @@ static const struct {
 
 int mc__rs_tasks_on(const mc_refserver_t *rs)
 {
-    return !rs->modern && rs->version == RS_V_2025_11_25;
+    return !rs->modern && rs->version == MC_V_2025_11_25;
 }
 
 void mc__rs_task_caps(mc_refserver_t *rs, json_object *caps)
 {
     json_object *t, *req, *tools;
 
-    if (rs->version != RS_V_2025_11_25 || rs_bug_on(rs, TASK_CAP_UNDECLARED))
+    if (rs->version != MC_V_2025_11_25 || rs_bug_on(rs, TASK_CAP_UNDECLARED))
         return;
     t = json_object_new_object();
     req = json_object_new_object();

@@ -366,3 +366,30 @@ int mc__rs_fast_send(mc_refserver_t *rs, const rs_fast_msg_t *m)
     }
     return 0;
 }
+
+int mc__rs_out_reserve(mc_refserver_t *rs, size_t n)
+{
+    char *nb;
+    size_t cap;
+
+    if (n <= rs->out_cap)
+        return 0;
+    if (n > MC_MAX_MESSAGE_SIZE)
+        return -1;
+    cap = rs->out_cap ? rs->out_cap : 4096;
+    while (cap < n)
+        cap *= 2;
+    if (cap > MC_MAX_MESSAGE_SIZE)
+        cap = MC_MAX_MESSAGE_SIZE;
+    nb = realloc(rs->out, cap);
+    if (nb == NULL)
+        return -1;
+    rs->out = nb;
+    rs->out_cap = cap;
+    return 0;
+}
+
+int mc__rs_splice_ok(const mc_refserver_t *rs)
+{
+    return mc__rs_text_ok(rs) && rs->phase != RS_PHASE_NEW;
+}

@@ -199,26 +199,6 @@ _Static_assert(RS_NTOOLS + 1 <= (int)(sizeof(((mc_refserver_t *)0)->tool_schemas
 /* Log lines the log-flood switch sends at once. */
 #define RS_LOG_FLOOD_LINES 500
 
-/* ---- results ---- */
-
-json_object *mc__rs_tool_text(mc_refserver_t *rs, const char *text)
-{
-    json_object *res = json_object_new_object(), *arr = json_object_new_array();
-
-    if (json_object_array_add(arr, mc__rs_text_block(rs, text)) != 0)
-        rs->failed = 1;
-    mc__rs_put(rs, res, "content", arr);
-    return res;
-}
-
-json_object *mc__rs_tool_error(mc_refserver_t *rs, const char *text)
-{
-    json_object *res = mc__rs_tool_text(rs, text);
-
-    mc__rs_put(rs, res, "isError", json_object_new_boolean(1));
-    return res;
-}
-
 /* A result whose content holds the given blocks (consumed). */
 static json_object *tool_blocks(mc_refserver_t *rs, json_object *b1, json_object *b2,
                                 json_object *b3)
@@ -261,9 +241,9 @@ const char *mc_refserver_tool_schema(const char *name)
  * rs_tools. */
 static int tools_listed(const mc_refserver_t *rs)
 {
-    if (rs->version >= RS_V_2026_07_28)
+    if (rs->version >= MC_V_2026_07_28)
         return RS_NTOOLS;
-    if (rs->version >= RS_V_2025_11_25)
+    if (rs->version >= MC_V_2025_11_25)
         return RS_TOOL_FIRST_2026_07_28;
     return RS_TOOL_FIRST_2025_11_25;
 }
@@ -302,7 +282,7 @@ static json_object *listed_schema(mc_refserver_t *rs, int t)
         if (rs_bug_on(rs, X_MCP_HEADER_NOT_STATIC))
             return json_tokener_parse(HEADER_PARAM_SCHEMA_IN_ITEMS);
     }
-    if (rs_bug_on(rs, TOOL_SCHEMA_DRAFT07) && rs->version >= RS_V_2025_11_25) {
+    if (rs_bug_on(rs, TOOL_SCHEMA_DRAFT07) && rs->version >= MC_V_2025_11_25) {
         json_object *copy = NULL;
         if (json_object_deep_copy(tool_schema(rs, t), &copy, NULL) != 0 || copy == NULL) {
             rs->failed = 1;
@@ -348,14 +328,14 @@ static json_object *tool_item(mc_refserver_t *rs, size_t i)
     if (!rs_bug_on(rs, TOOL_NO_INPUT_SCHEMA))
         mc__rs_put(rs, o, "inputSchema", listed_schema(rs, t));
     if (i < (size_t)RS_NTOOLS && strcmp(rs_tools[i].name, "test_structured_content") == 0 &&
-        rs->version >= RS_V_2025_06_18) {
+        rs->version >= MC_V_2025_06_18) {
         mc__rs_put(rs, o, "outputSchema",
                    json_tokener_parse("{\"type\":\"object\",\"properties\":{\"temperature\":"
                                       "{\"type\":\"number\"},\"conditions\":{\"type\":"
                                       "\"string\"}},\"required\":[\"temperature\","
                                       "\"conditions\"]}"));
     }
-    if (rs->version >= RS_V_2025_03_26 && i < listed) {
+    if (rs->version >= MC_V_2025_03_26 && i < listed) {
         json_object *an = json_object_new_object();
         mc__rs_put(rs, an, "readOnlyHint", json_object_new_boolean(rs_tools[i].read_only));
         mc__rs_put(rs, an, "openWorldHint", json_object_new_boolean(0));
@@ -491,12 +471,12 @@ static int tool_image(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply
 static int tool_audio(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply)
 {
     (void)reply;
-    if (rs->version < RS_V_2025_03_26)
+    if (rs->version < MC_V_2025_03_26)
     {
         char msg[160];
         snprintf(msg, sizeof(msg),
                  "audio content needs protocol %s or later; this session negotiated %s",
-                 mc__rs_version_str(RS_V_2025_03_26), mc__rs_version_str(rs->version));
+                 mc_version_name(MC_V_2025_03_26), mc_version_name(rs->version));
         mc__rs_job_finish(rs, job, mc__rs_tool_error(rs, msg));
     } else
         mc__rs_job_finish(rs, job, tool_blocks(rs, mc__rs_audio_block(rs), NULL, NULL));
@@ -595,7 +575,7 @@ static int tool_resource_link(mc_refserver_t *rs, rs_job_t *job, const rs_reply_
     json_object *link;
 
     (void)reply;
-    if (rs->version < RS_V_2025_06_18) {
+    if (rs->version < MC_V_2025_06_18) {
         mc__rs_job_finish_text(rs, job, "See resource test://static-text", 0);
         return RS_STEP_DONE;
     }
@@ -620,7 +600,7 @@ static int tool_structured(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *
         mc__rs_tool_text(rs, rs_bug_on(rs, TOOL_STRUCTURED_TEXT_MISMATCH) ? other : doc);
 
     (void)reply;
-    if (rs->version >= RS_V_2025_06_18)
+    if (rs->version >= MC_V_2025_06_18)
         mc__rs_put(rs, res, "structuredContent", json_tokener_parse(doc));
     mc__rs_job_finish(rs, job, res);
     return RS_STEP_DONE;

@@ -14,7 +14,7 @@ _Static_assert((int)MC_REFSERVER_LIST_RESOURCES == (int)RS_LIST_RESOURCES &&
 
 const char *mc_refserver_version(const mc_refserver_t *rs)
 {
-    return mc__rs_version_str(rs->version);
+    return mc_version_name(rs->version);
 }
 
 int mc_refserver_page(mc_refserver_t *rs, mc_refserver_list_t list, json_object *id,

@@ -5,7 +5,7 @@
 # declares. DIR is harness/refserver. Exit 1 with the offending lines.
 set -eu
 dir=$1
-machinery='decode.c textout.c respcache.c clone.c'
+machinery='decode.c textout.c respcache.c sharedcache.c clone.c'
 status=0
 
 is_machinery() {
