@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/version.h"
+
 typedef struct job {
     const mc_scenario_t *sc;
     const char *version;
@@ -22,6 +24,11 @@ typedef struct suite {
     mc_scenario_result_t *results;
     const mc_suite_opts_t *opts;
     pthread_mutex_t mu;
+    pthread_cond_t turn;  /* signalled when a run ends (see run_begin) */
+    int shared_target;    /* one server serves every run (an HTTP URL, not restarted) */
+    int running;          /* runs under way */
+    int alone;            /* a run that must be alone is under way */
+    int alone_waiting;    /* runs that must be alone, picked and waiting for their turn */
     int nomem;
 } suite_t;
 
@@ -139,6 +146,47 @@ static size_t pick(suite_t *s, const mc_runner_hold_t *h)
     return first;
 }
 
+/*
+ * True when job i must run alone: one server serves every run and the
+ * version is stateless (2026-07-28), where its state is every client's (a
+ * list one run changes is the list another walks), so that a run beside it
+ * could make a rule about side effects fail that the server keeps.
+ */
+static int must_run_alone(const suite_t *s, size_t i)
+{
+    return s->shared_target && mc_version_has(s->jobs[i].version, MC_VF_STATELESS);
+}
+
+/* Waits for job i's turn (mutex not held): a run that must be alone waits
+ * until nothing else runs, and nothing starts while it waits or runs. */
+static void run_begin(suite_t *s, size_t i)
+{
+    pthread_mutex_lock(&s->mu);
+    if (must_run_alone(s, i)) {
+        s->alone_waiting++;
+        while (s->running > 0 || s->alone)
+            pthread_cond_wait(&s->turn, &s->mu);
+        s->alone_waiting--;
+        s->alone = 1;
+    } else {
+        while (s->alone || s->alone_waiting > 0)
+            pthread_cond_wait(&s->turn, &s->mu);
+    }
+    s->running++;
+    pthread_mutex_unlock(&s->mu);
+}
+
+/* Ends job i's turn. */
+static void run_end(suite_t *s, size_t i)
+{
+    pthread_mutex_lock(&s->mu);
+    s->running--;
+    if (must_run_alone(s, i))
+        s->alone = 0;
+    pthread_cond_broadcast(&s->turn);
+    pthread_mutex_unlock(&s->mu);
+}
+
 static void *worker(void *arg)
 {
     suite_t *s = arg;
@@ -165,8 +213,10 @@ static void *worker(void *arg)
         }
         ro = s->opts->runner;
         ro.version = s->jobs[i].version;
+        run_begin(s, i);
         if (mc_runner_run_held(s->jobs[i].sc, &ro, h, &s->results[i]) != MC_OK)
             s->nomem = 1;
+        run_end(s, i);
         if (hold.c != NULL && hold.owner == &s->results[i]) {
             /* Its target lives on: its end will be recorded in this result. */
             if (pending != SIZE_MAX)
@@ -213,16 +263,18 @@ int mc_suite_run(const mc_scenario_t *scenarios, size_t n, const mc_suite_opts_t
         return MC_ENOMEM;
     }
     build_jobs(scenarios, n, opts->versions, s.jobs);
-    if (opts->runner.url != NULL && !opts->runner.fresh_process) {
+    s.shared_target = opts->runner.url != NULL && !opts->runner.fresh_process;
+    if (s.shared_target) {
         /* One server for every run: runs at one version side by side would
-         * meet in its state (at 2026-07-28 a list one run changes is the list
-         * another lists), so they start in job order, spread out. */
+         * meet in its state, so they start in job order, spread out (and at
+         * the stateless version one at a time: must_run_alone). */
         for (i = 0; i < s.n_jobs; i++)
             s.order[i] = i;
     } else {
         start_order(s.jobs, s.n_jobs, opts->versions, s.order);
     }
     pthread_mutex_init(&s.mu, NULL);
+    pthread_cond_init(&s.turn, NULL);
     if ((size_t)jobs > s.n_jobs)
         jobs = s.n_jobs > 0 ? (int)s.n_jobs : 1;
     for (t = 0; t < jobs; t++)
@@ -232,6 +284,7 @@ int mc_suite_run(const mc_scenario_t *scenarios, size_t n, const mc_suite_opts_t
         worker(&s);
     for (t = 0; t < started; t++)
         pthread_join(th[t], NULL);
+    pthread_cond_destroy(&s.turn);
     pthread_mutex_destroy(&s.mu);
 
     /* Keep the finished results, in job order. */
