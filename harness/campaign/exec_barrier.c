@@ -109,13 +109,11 @@ static int barrier_wait(mc_exec_t *x)
     int rc;
 
     while (!x->barrier_answered) {
-        int64_t now = mc_now_ms(), left = x->last_heard + x->o.hang_ms - now;
-        if (left <= 0 || now - began > 4 * (int64_t)x->o.hang_ms)
-            break;
-        rc = mc_session_poll_once(&x->s, left > MC_POLL_SLICE_MS ? MC_POLL_SLICE_MS : (int)left);
-        mc__exec_drain_notes(x);
+        rc = mc__exec_wait_slice(x, began);
         if (rc == MC_EEOF)
             return MC_EEOF;
+        if (rc != MC_OK)
+            break;
     }
     return MC_OK;
 }
@@ -131,13 +129,11 @@ static int wait_out(mc_exec_t *x)
 
     x->waited_out = 1;
     while (unknown_outstanding(x) > 0) {
-        int64_t now = mc_now_ms(), left = x->last_heard + x->o.hang_ms - now;
-        if (left <= 0 || now - began > 4 * (int64_t)x->o.hang_ms)
-            break;
-        rc = mc_session_poll_once(&x->s, left > MC_POLL_SLICE_MS ? MC_POLL_SLICE_MS : (int)left);
-        mc__exec_drain_notes(x);
+        rc = mc__exec_wait_slice(x, began);
         if (rc == MC_EEOF)
             return MC_EEOF;
+        if (rc != MC_OK)
+            break;
     }
     for (k = 0; k < x->n_exp; k++)
         if (!x->exp[k].answered && !x->exp[k].cancelled && !x->exp[k].held)

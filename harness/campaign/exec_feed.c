@@ -559,15 +559,13 @@ static int await_one(mc_exec_t *x, size_t k)
     int rc;
 
     while (!x->exp[k].answered && !x->exp[k].held) {
-        int64_t now = mc_now_ms(), left = x->last_heard + x->o.hang_ms - now;
-        if (left <= 0 || now - began > 4 * (int64_t)x->o.hang_ms) {
+        rc = mc__exec_wait_slice(x, began);
+        if (rc == MC_EEOF)
+            return MC_EEOF;
+        if (rc != MC_OK) {
             x->lockstep = 0;
             break;
         }
-        rc = mc_session_poll_once(&x->s, left > MC_POLL_SLICE_MS ? MC_POLL_SLICE_MS : (int)left);
-        mc__exec_drain_notes(x);
-        if (rc == MC_EEOF)
-            return MC_EEOF;
     }
     return MC_OK;
 }
@@ -629,6 +627,18 @@ mc__exec_fed_t mc__exec_feed_element(mc_exec_t *x, json_object *seq, size_t i, i
     return MC__EXEC_FED_OK;
 }
 
+int mc__exec_wait_slice(mc_exec_t *x, int64_t began)
+{
+    int64_t now = mc_now_ms(), left = x->last_heard + x->o.hang_ms - now;
+    int rc;
+
+    if (left <= 0 || now - began > 4 * (int64_t)x->o.hang_ms)
+        return MC_ETIMEOUT;
+    rc = mc_session_poll_once(&x->s, left > MC_POLL_SLICE_MS ? MC_POLL_SLICE_MS : (int)left);
+    mc__exec_drain_notes(x);
+    return rc == MC_EEOF ? MC_EEOF : MC_OK;
+}
+
 int mc__exec_await(mc_exec_t *x)
 {
     int64_t began = x->last_heard = mc_now_ms();
@@ -636,13 +646,11 @@ int mc__exec_await(mc_exec_t *x)
     size_t k;
 
     while (!dead && mc__exec_outstanding(x) > 0) {
-        int64_t now = mc_now_ms(), left = x->last_heard + x->o.hang_ms - now;
-        if (left <= 0 || now - began > 4 * (int64_t)x->o.hang_ms)
-            break;
-        rc = mc_session_poll_once(&x->s, left > MC_POLL_SLICE_MS ? MC_POLL_SLICE_MS : (int)left);
-        mc__exec_drain_notes(x);
+        rc = mc__exec_wait_slice(x, began);
         if (rc == MC_EEOF)
             dead = 1;
+        else if (rc != MC_OK)
+            break;
     }
     if (dead)
         return 1;

@@ -273,6 +273,12 @@ void mc__exec_stop_spare(mc_exec_t *x);
 /* Takes (and frees) the notifications the session queued. */
 void mc__exec_drain_notes(mc_exec_t *x);
 
+/* One slice of a wait bounded by the hang budget of silence (since
+ * x->last_heard) and by four budgets in all (since began): polls the target
+ * once and drains its notes. Returns MC_OK to wait on, MC_ETIMEOUT when the
+ * budget is spent, MC_EEOF when the target's output ended. */
+int mc__exec_wait_slice(mc_exec_t *x, int64_t began);
+
 /* Pings the target with an id of the harness's own; 1 when it answers
  * within the hang budget. */
 int mc__exec_alive(mc_exec_t *x);
