@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/hash.h"
 #include "refserver/internal.h"
 
 /* Rounds a fixture can have, and inputs a round can ask for. */
@@ -141,22 +142,14 @@ int mc__rs_ir_is_fixture(const char *name, int prompt)
     return find_fixture(name, prompt) != NULL;
 }
 
-/* FNV-1a over s, continuing from h. */
-static uint64_t digest_str(uint64_t h, const char *s)
-{
-    for (; *s != '\0'; s++) {
-        h ^= (unsigned char)*s;
-        h *= UINT64_C(0x100000001b3);
-    }
-    return h;
-}
-
 static uint64_t state_digest(const char *name, int round, int64_t issued)
 {
     char tail[48];
 
     snprintf(tail, sizeof(tail), "|%d|%" PRId64, round, issued);
-    return digest_str(digest_str(UINT64_C(0xcbf29ce484222325) ^ RS_IR_STATE_KEY, name), tail);
+    /* FNV-1a (core/hash.h) from the standard 64-bit offset basis, keyed */
+    return mc_fnv1a64_str(mc_fnv1a64_str(UINT64_C(0xcbf29ce484222325) ^ RS_IR_STATE_KEY, name),
+                          tail);
 }
 
 /* Writes the state of round of fixture f into buf. */

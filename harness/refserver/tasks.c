@@ -26,6 +26,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/hash.h"
 #include "refserver/internal.h"
 
 typedef enum rs_task_status {
@@ -439,7 +440,7 @@ static void task_create(mc_refserver_t *rs, json_object *id, int k, json_object 
     /* Unique in the session: the serial, and a hash of it (deterministic:
      * the same session always gets the same ids). */
     n = rs_bug_on(rs, TASK_ID_REUSED) ? 1u : t->serial;
-    h = ((2166136261u ^ n) * 16777619u ^ 0x7461736bu) * 16777619u;
+    h = ((MC_FNV1A32_INIT ^ n) * MC_FNV1A32_PRIME ^ 0x7461736bu) * MC_FNV1A32_PRIME;
     snprintf(t->id, sizeof(t->id), "task-%u-%08x", (unsigned)n, (unsigned)h);
     t->tool = k;
     t->token = token != NULL ? json_object_get(token) : NULL;

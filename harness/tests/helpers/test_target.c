@@ -38,6 +38,8 @@
 #include <sys/shm.h>
 #include <unistd.h>
 
+#include "core/hash.h"
+
 /* The AFL++ map of the "afl" mode, or NULL. */
 static unsigned char *g_map;
 static size_t g_map_size;
@@ -69,9 +71,7 @@ static void answer(const char *line)
     }
     if (g_map != NULL) {
         const char *s = json_object_get_string(method);
-        unsigned h = 2166136261u;
-        while (*s != '\0')
-            h = (h ^ (unsigned char)*s++) * 16777619u;
+        unsigned h = mc_fnv1a32_str(MC_FNV1A32_INIT, s);
         g_map[h % g_map_size]++;
         if (g_state) {
             size_t i;
