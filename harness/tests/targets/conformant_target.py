@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""conformant_target.py MCPCHECK SCENARIOS_DIR SERVER_SCRIPT
+"""conformant_target.py MCPCHECK SCENARIOS_DIR SERVER_SCRIPT [KEEP_DIR]
 
 Runs the scenario library with the default profile against conformant_server.py,
 a server written from the specification pages that declares only some
@@ -7,10 +7,13 @@ capabilities and uses none of the official fixture names. Every verdict on it
 must be one the specification supports: the run exits 0 and report.json holds
 no FAIL, no WARN and no ERROR (PASS, SKIP, INFO and NOT-VERIFIED are fine: the
 server lacks most fixtures on purpose). Prints the run's closing line and every
-offending row.
+offending row. With KEEP_DIR the report is written there and kept (under
+ctest: the fixture conformant-run, whose report targets/probe-banner holds its
+run behind a banner to, instead of running the same library a second time).
 """
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -30,7 +33,12 @@ MIN_ROWS = 100
 
 def main():
     mcpcheck, scenarios, server = sys.argv[1:4]
+    keep = sys.argv[4] if len(sys.argv) > 4 else None
     with tempfile.TemporaryDirectory() as tmp:
+        if keep:
+            shutil.rmtree(keep, ignore_errors=True)
+            os.makedirs(keep)
+            tmp = keep
         run = subprocess.run([mcpcheck, "run", "--jobs", "2", "--timeout", STEP_TIMEOUT_MS,
                               "--scenarios", scenarios, "--report-dir", tmp,
                               "--", sys.executable, server],

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""probe_target.py MCPCHECK SCENARIOS_DIR TARGETS_DIR CASE
+"""probe_target.py MCPCHECK SCENARIOS_DIR TARGETS_DIR CASE [PLAIN_REPORT_DIR]
 
 How `mcpcheck run` and `mcpcheck ping` start and probe a server that is not
 the reference server. Cases:
@@ -17,7 +17,11 @@ the reference server. Cases:
                 ("Starting demo MCP server..."), against the same server
                 without it: exactly one FAIL more, wire/stdout-only-messages
                 naming the line; the same versions detected (2025-06-18,
-                2025-11-25); no other FAIL, WARN or ERROR.
+                2025-11-25); no other FAIL, WARN or ERROR. The run without
+                the banner is PLAIN_REPORT_DIR's when it holds a report.json
+                (under ctest: targets/conformant-server's run of the same
+                server with the same options, the fixture conformant-run),
+                else it is made here.
   unreadable    quiet_server.py answering initialize with a line over 16 MiB,
                 with invalid UTF-8, with a NUL and nested too deep: `run` (with
                 and without --spec-version) and `ping` name the cause and end
@@ -188,13 +192,31 @@ def learned_silence(mcpcheck, scenarios, server):
     return chk.errors
 
 
-def case_banner(mcpcheck, scenarios, targets):
+def kept_run(report_dir):
+    """A run made by another test, as mcpcheck_run returns it (no exit code,
+    output or time of its own: that test held them); None when there is none."""
+    try:
+        with open(os.path.join(report_dir, "report.json"), encoding="utf-8") as f:
+            report = json.load(f)
+    except (OSError, ValueError):
+        return None
+    target = report["run"]["target"]
+    print("the run without the banner: %s's report (%s)" % (report_dir, target))
+    if not target.endswith("conformant_server.py"):
+        print("that run's target is not conformant_server.py: the run is made here")
+        return None
+    return 0, "versions: (read from that report)", "", 0.0, report
+
+
+def case_banner(mcpcheck, scenarios, targets, plain_dir=None):
     chk = Check()
     plain = [sys.executable, os.path.join(targets, "conformant_server.py")]
     banner = ["/bin/sh", "-c", 'echo "%s"; exec "$0" "$1"' % BANNER] + plain
     with tempfile.TemporaryDirectory() as tmp:
-        a = mcpcheck_run(mcpcheck, scenarios, os.path.join(tmp, "plain"), plain,
-                         ["--timeout", ANSWERED_STEP_MS])
+        a = kept_run(plain_dir) if plain_dir else None
+        if a is None:
+            a = mcpcheck_run(mcpcheck, scenarios, os.path.join(tmp, "plain"), plain,
+                             ["--timeout", ANSWERED_STEP_MS])
         b = mcpcheck_run(mcpcheck, scenarios, os.path.join(tmp, "banner"), banner,
                          ["--timeout", ANSWERED_STEP_MS])
     for name, (code, out, err, elapsed, report) in (("plain", a), ("banner", b)):
@@ -258,16 +280,17 @@ def case_unreadable(mcpcheck, scenarios, targets):
 
 
 def main():
-    if len(sys.argv) != 5:
+    if len(sys.argv) not in (5, 6):
         print(__doc__)
         return 2
-    mcpcheck, scenarios, targets, name = sys.argv[1:]
+    mcpcheck, scenarios, targets, name = sys.argv[1:5]
+    plain_dir = sys.argv[5] if len(sys.argv) == 6 else None
     if name == "quiet":
         errors = case_quiet(mcpcheck, scenarios, targets, False)
     elif name == "quiet-version":
         errors = case_quiet(mcpcheck, scenarios, targets, True)
     elif name == "banner":
-        errors = case_banner(mcpcheck, scenarios, targets)
+        errors = case_banner(mcpcheck, scenarios, targets, plain_dir)
     elif name == "unreadable":
         errors = case_unreadable(mcpcheck, scenarios, targets)
     else:
