@@ -41,7 +41,11 @@ fi
 
 "$ROOT/scripts/setup.sh" default
 # The sanitizer tree's half runs as a job of its own (its own process group),
-# so that an interrupted or failed run can stop all of it.
+# so that an interrupted or failed run can stop all of it. Its build is
+# niced (the default tree's tests start beside it), its tests are not: its
+# strict runs (scenario/library-refserver, http/library) judge how soon the
+# reference server answers, and a niced run beside the default tree's busy
+# tests would be starved into findings the server does not have.
 set -m
 (
   set -o pipefail
