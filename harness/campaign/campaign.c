@@ -472,13 +472,14 @@ static void keep_new(camp_t *c, json_object *seq, json_object *carry,
     json_object_put(keep);
 }
 
-/* Runs one sequence and acts on what it gave. Returns MC_OK or a harness
- * error from the executor. */
-static int one(camp_t *c, json_object *seq, mc_errbuf_t *eb)
+/* Runs one sequence and acts on what it gave; next (or NULL) is the
+ * sequence run after it, which the executor may send ahead. Returns MC_OK
+ * or a harness error from the executor. */
+static int one(camp_t *c, json_object *seq, json_object *next, mc_errbuf_t *eb)
 {
     mc_exec_outcome_t out;
     size_t i, fresh_states = 0;
-    int rc = mc_exec_run(c->x, seq, 0, 0, &out, eb);
+    int rc = mc_exec_run_ahead(c->x, seq, next, &out, eb);
     json_object *carry = NULL;
 
     if (rc != MC_OK) {
@@ -513,6 +514,39 @@ static int one(camp_t *c, json_object *seq, mc_errbuf_t *eb)
     return MC_OK;
 }
 
+/* The next sequence of the loop: generated new one time in eight (or
+ * while the corpus is empty), else a favoured entry extended or any entry
+ * mutated. A new reference, or NULL when out of memory. */
+static json_object *next_sequence(camp_t *c)
+{
+    json_object *seq, *parent, *other;
+    int favoured, edge_end;
+    size_t n_hits;
+    const uint32_t *hits;
+
+    if (c->k.n == 0 || mc_gen_below(&c->g, 8) == 0) {
+        seq = mc_gen_sequence(&c->g);
+    } else {
+        hits = mc_exec_hits(c->x, &n_hits);
+        parent = mc__camp_corpus_pick(&c->k, &c->g, mc_exec_instrumented(c->x) ? hits : NULL,
+                                      n_hits, &favoured, &edge_end);
+        other = mc__camp_corpus_any(&c->k, &c->g);
+        /* What earned energy is extended half the time (its prefix
+         * reached something new), otherwise mutated; where the message
+         * that lit new code is known, there. */
+        if (favoured && mc_gen_below(&c->g, 2) == 0) {
+            seq = edge_end ? mc_gen_extend_last(&c->g, parent, other)
+                           : mc_gen_extend(&c->g, parent, other);
+            if (seq != NULL)
+                mc__camp_fresh_last_id(seq);
+        } else
+            seq = mc_gen_mutate(&c->g, parent, other);
+    }
+    if (seq != NULL)
+        (void)mc_gen_close_listens(seq);
+    return seq;
+}
+
 /* Runs each sequence of o->replay once on a fresh process and handles what
  * it shows as the loop does (another fuzzer's crashes, imported). Returns
  * MC_OK or the first harness error. */
@@ -524,7 +558,7 @@ static int replay_all(camp_t *c, mc_errbuf_t *eb)
     for (i = 0; i < n && rc == MC_OK && !(c->o->stop != NULL && *c->o->stop); i++) {
         mc_exec_stop(c->x);
         hist_clear(c);
-        rc = one(c, json_object_array_get_idx(c->o->replay, i), eb);
+        rc = one(c, json_object_array_get_idx(c->o->replay, i), NULL, eb);
         stats_line(c);
     }
     return rc;
@@ -543,6 +577,39 @@ static void open_stats(camp_t *c)
     if (path_in(path, c->o->out_dir, sname, NULL) == 0 && (c->stats = fopen(path, "w")) != NULL)
         fprintf(c->stats, "seconds\texecs\tmsgs_out\tmsgs_in\tstarts\tcorpus\tstates\tcoverage\t"
                           "findings\tunconfirmed\n");
+}
+
+/* Writes where the two executors' time went (mc_exec_counters_t) to the
+ * worker's waits.tsv (waits-wN.tsv), one line per executor: the
+ * persistent process's and the fresh runs'. Nothing is said of a failure
+ * to write it. */
+static void write_waits(const camp_t *c)
+{
+    char path[PATH_LEN], name[64];
+    const mc_exec_t *xs[2];
+    static const char *const role[] = {"persistent", "fresh"};
+    FILE *f;
+    size_t i;
+
+    xs[0] = c->x;
+    xs[1] = c->fx;
+    if (c->o->worker == 0)
+        snprintf(name, sizeof(name), "waits.tsv");
+    else
+        snprintf(name, sizeof(name), "waits-w%d.tsv", c->o->worker);
+    if (path_in(path, c->o->out_dir, name, NULL) != 0 || (f = fopen(path, "w")) == NULL)
+        return;
+    fprintf(f, "executor\tstarts\tstart_ms\tbarriers\tbarrier_ms\thang_waits\thang_wait_ms\t"
+               "sent_ahead\n");
+    for (i = 0; i < 2; i++) {
+        mc_exec_counters_t k = mc_exec_counters(xs[i]);
+        fprintf(f, "%s\t%llu\t%llu\t%llu\t%llu\t%llu\t%llu\t%llu\n", role[i],
+                (unsigned long long)k.starts, (unsigned long long)k.start_ms,
+                (unsigned long long)k.barriers, (unsigned long long)k.barrier_ms,
+                (unsigned long long)k.hang_waits, (unsigned long long)k.hang_wait_ms,
+                (unsigned long long)k.sent_ahead);
+    }
+    fclose(f);
 }
 
 /* The executor's options from the campaign's. */
@@ -623,7 +690,7 @@ int mc_campaign_run(const mc_campaign_opts_t *o, mc_campaign_stats_t *st, mc_err
     /* The walk of every list comes first; it fails the campaign only when
      * the target cannot be started or refuses the session prefix. */
     seq = mc__camp_discovery(&c.g);
-    rc = one(&c, seq, eb);
+    rc = one(&c, seq, NULL, eb);
     if (rc == MC_OK && c.k.n == 0)
         (void)mc__camp_corpus_keep(&c.k, &c.g, seq, 0, 0, NULL, 0);
     json_object_put(seq);
@@ -632,35 +699,19 @@ int mc_campaign_run(const mc_campaign_opts_t *o, mc_campaign_stats_t *st, mc_err
     mc__camp_corpus_sync(&c.k, &c.g);
     c.last_sync = mc_now_ms();
     stats_line(&c);
-    while (!done(&c)) {
-        json_object *parent, *other;
-        if (c.k.n == 0 || mc_gen_below(&c.g, 8) == 0) {
-            seq = mc_gen_sequence(&c.g);
-        } else {
-            int favoured, edge_end;
-            size_t n_hits;
-            const uint32_t *hits = mc_exec_hits(c.x, &n_hits);
-            parent = mc__camp_corpus_pick(&c.k, &c.g, mc_exec_instrumented(c.x) ? hits : NULL,
-                                          n_hits, &favoured, &edge_end);
-            other = mc__camp_corpus_any(&c.k, &c.g);
-            /* What earned energy is extended half the time (its prefix
-             * reached something new), otherwise mutated; where the message
-             * that lit new code is known, there. */
-            if (favoured && mc_gen_below(&c.g, 2) == 0) {
-                seq = edge_end ? mc_gen_extend_last(&c.g, parent, other)
-                               : mc_gen_extend(&c.g, parent, other);
-                if (seq != NULL)
-                    mc__camp_fresh_last_id(seq);
-            } else
-                seq = mc_gen_mutate(&c.g, parent, other);
-        }
-        if (seq == NULL) {
+    /* Each sequence is made before the one before it has run, so that the
+     * executor can send it ahead (pipelining): what a run teaches the
+     * corpus reaches the sequence after next. */
+    seq = next_sequence(&c);
+    while (seq != NULL && !done(&c)) {
+        json_object *next = next_sequence(&c);
+        if (next == NULL) {
             rc = mc_errbuf_set(eb, MC_ENOMEM, "out of memory");
             break;
         }
-        (void)mc_gen_close_listens(seq);
-        rc = one(&c, seq, eb);
+        rc = one(&c, seq, next, eb);
         json_object_put(seq);
+        seq = next;
         if (rc != MC_OK) {
             if (++failures >= MC_CAMPAIGN_MAX_START_FAILURES)
                 break;
@@ -676,10 +727,14 @@ int mc_campaign_run(const mc_campaign_opts_t *o, mc_campaign_stats_t *st, mc_err
             c.last_sync = mc_now_ms();
         }
     }
+    if (seq == NULL && rc == MC_OK)
+        rc = mc_errbuf_set(eb, MC_ENOMEM, "out of memory");
+    json_object_put(seq);
 out:
     if (c.x != NULL && c.fx != NULL) {
         mc_exec_stop(c.x);
         stats_line(&c);
+        write_waits(&c);
     }
     mc_exec_free(c.x);
     mc_exec_free(c.fx);

@@ -92,6 +92,26 @@ int mc__exec_id_reused(mc_exec_t *x, const char *id)
     return 1;
 }
 
+/* True when id (compact JSON) was sent in this process, or when that can
+ * no longer be told (the table is full); nothing is remembered. */
+static int id_known(const mc_exec_t *x, const char *id)
+{
+    uint32_t h = mc__exec_hash(0, id), mask = MC__EXEC_MAX_IDS - 1, i = h & mask, probes;
+
+    if (h == 0)
+        h = 1;
+    if (x->n_ids >= MC__EXEC_MAX_IDS / 2)
+        return 1;
+    for (probes = 0; probes < MC__EXEC_MAX_IDS / 2; probes++) {
+        if (x->ids[i] == h)
+            return 1;
+        if (x->ids[i] == 0)
+            return 0;
+        i = (i + 1) & mask;
+    }
+    return 1;
+}
+
 /* Adds key (an id hash or a token key) to the process's doubtful ones. */
 static void doubt_add(mc_exec_t *x, uint32_t key)
 {
@@ -317,6 +337,12 @@ size_t mc__exec_outstanding(const mc_exec_t *x)
     return n;
 }
 
+void mc__exec_count_hang_wait(mc_exec_t *x, int64_t began)
+{
+    x->cnt.hang_waits++;
+    x->cnt.hang_wait_ms += (uint64_t)(mc_now_ms() - began);
+}
+
 void mc__exec_feed_reset(mc_exec_t *x)
 {
     x->n_exp = 0;
@@ -479,6 +505,15 @@ static void note_due(mc_exec_t *x, json_object *sendv, const char *line, size_t 
         for (k = 0; k < x->n_cancel; k++)
             if (strcmp(x->cancels[k], e->id) == 0)
                 e->cancelled = 1;
+        /* Sent ahead, and answered before the barrier before it: the
+         * server answers out of turn, and nothing more is sent ahead. */
+        for (k = 0; x->pre_n > 0 && k < x->n_unclaimed; k++)
+            if (strcmp(x->unclaimed[k], e->id) == 0) {
+                e->answered = 1;
+                if (i < sizeof(x->cur->answered))
+                    x->cur->answered[i] = 1;
+                x->pipe_off = 1;
+            }
     }
     if (method != NULL && strcmp(method, "notifications/cancelled") == 0) {
         char rid[64];
@@ -564,6 +599,7 @@ static int await_one(mc_exec_t *x, size_t k)
             return MC_EEOF;
         if (rc != MC_OK) {
             x->lockstep = 0;
+            mc__exec_count_hang_wait(x, began);
             break;
         }
     }
@@ -607,6 +643,11 @@ mc__exec_fed_t mc__exec_feed_element(mc_exec_t *x, json_object *seq, size_t i, i
     if (i < sizeof(x->cur->sent))
         x->cur->sent[i] = 1;
     x->cur_elem = (int)i;
+    if (i < x->pre_n) {
+        /* Sent ahead: its answer waits in the queue, behind the barrier. */
+        json_object_put(sendv);
+        return MC__EXEC_FED_OK;
+    }
     rc = mc_session_send_raw(&x->s, line, strlen(line), x->o.hang_ms);
     json_object_put(sendv);
     if (rc == MC_ETIMEOUT) {
@@ -625,6 +666,120 @@ mc__exec_fed_t mc__exec_feed_element(mc_exec_t *x, json_object *seq, size_t i, i
     if (rc == MC_EEOF || step(x, seq, i) == MC_EEOF)
         return MC__EXEC_FED_DEAD;
     return MC__EXEC_FED_OK;
+}
+
+/* True for a method whose sending changes what the judge holds the
+ * server's earlier messages to (the level set, the subscriptions, the
+ * session itself), or that opens a stream: such a request is not sent
+ * ahead of the answers to the sequence before it. */
+static int judge_state_method(const char *m)
+{
+    static const char *const k[] = {"initialize", "logging/setLevel", "resources/subscribe",
+                                     "resources/unsubscribe", "subscriptions/listen"};
+    size_t i;
+
+    if (strncmp(m, "notifications/", 14) == 0)
+        return 1;
+    for (i = 0; i < sizeof(k) / sizeof(k[0]); i++)
+        if (strcmp(m, k[i]) == 0)
+            return 1;
+    return 0;
+}
+
+/* True when text (an id's or a token's, as noted) is new to the process
+ * and to the n texts of seen; adds it to seen. */
+static int fresh_text(const mc_exec_t *x, const char *text, char (*seen)[64], size_t *n)
+{
+    size_t k;
+
+    if (strlen(text) >= sizeof(seen[0]) || id_known(x, text))
+        return 0;
+    for (k = 0; k < *n; k++)
+        if (strcmp(seen[k], text) == 0)
+            return 0;
+    if (*n >= MC__EXEC_MAX_EXPECTED)
+        return 0;
+    memcpy(seen[(*n)++], text, strlen(text) + 1);
+    return 1;
+}
+
+/* Whether element el may go ahead (see mc__exec_pipeable); seen holds the
+ * ids and tokens of the sequence's elements before it. */
+static int pipeable_element(const mc_exec_t *x, json_object *el, int64_t off, char (*seen)[64],
+                            size_t *n_seen)
+{
+    json_object *m;
+    const char *method, *line;
+    char idc[64], tc[72], tv[64];
+    int ok;
+
+    if (mc_exec_is_answer(el))
+        return 1;
+    if (!json_object_is_type(el, json_type_object) || !answer_due(el) ||
+        (method = mc_json_get_str(el, "method")) == NULL || judge_state_method(method))
+        return 0;
+    m = offset_ids(el, off);
+    line = json_object_to_json_string_ext(m, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
+    mc__exec_compact(mc_json_get(m, "id"), idc, sizeof(idc));
+    ok = line != NULL && utf8_ok(line) && strlen(idc) < sizeof(idc) - 1 &&
+         fresh_text(x, idc, seen, n_seen);
+    if (ok && token_of(m) != NULL) {
+        mc__exec_compact(token_of(m), tv, sizeof(tv));
+        snprintf(tc, sizeof(tc), "token:%s", tv);
+        ok = strlen(tv) < sizeof(tv) - 1 && fresh_text(x, tc, seen, n_seen);
+    }
+    json_object_put(m);
+    return ok;
+}
+
+int mc__exec_pipeable(const mc_exec_t *x, json_object *seq, int64_t off)
+{
+    char seen[MC__EXEC_MAX_EXPECTED][64];
+    size_t i, n = json_object_array_length(seq), n_seen = 0;
+
+    if (n == 0 || n > MC_EXEC_MAX_ELEMS)
+        return 0;
+    for (i = 0; i < n; i++)
+        if (!pipeable_element(x, json_object_array_get_idx(seq, i), off, seen, &n_seen))
+            return 0;
+    return 1;
+}
+
+int mc__exec_presend(mc_exec_t *x, json_object *seq, int64_t off)
+{
+    size_t i, n = json_object_array_length(seq);
+    int rc = MC_OK;
+
+    x->ahead_n = 0;
+    x->ahead_lines = 0;
+    x->presending = 1;
+    for (i = 0; i < n && rc == MC_OK; i++) {
+        json_object *el = json_object_array_get_idx(seq, i), *m;
+        const char *line;
+        if (!mc_exec_is_answer(el) && !forbidden_call(x, el)) {
+            m = offset_ids(el, off);
+            line = json_object_to_json_string_ext(m, JSON_C_TO_STRING_PLAIN |
+                                                         JSON_C_TO_STRING_NOSLASHESCAPE);
+            rc = mc_session_send_raw(&x->s, line, strlen(line), x->o.hang_ms);
+            json_object_put(m);
+        }
+        if (rc == MC_OK)
+            x->ahead_n = i + 1;
+    }
+    x->presending = 0;
+    return rc == MC_OK;
+}
+
+void mc__exec_unclaimed_add(mc_exec_t *x, const char *id)
+{
+    size_t k;
+
+    if (strlen(id) >= sizeof(x->unclaimed[0]) || x->n_unclaimed >= MC__EXEC_MAX_UNCLAIMED)
+        return;
+    for (k = 0; k < x->n_unclaimed; k++)
+        if (strcmp(x->unclaimed[k], id) == 0)
+            return;
+    memcpy(x->unclaimed[x->n_unclaimed++], id, strlen(id) + 1);
 }
 
 int mc__exec_wait_slice(mc_exec_t *x, int64_t began)
@@ -649,8 +804,10 @@ int mc__exec_await(mc_exec_t *x)
         rc = mc__exec_wait_slice(x, began);
         if (rc == MC_EEOF)
             dead = 1;
-        else if (rc != MC_OK)
+        else if (rc != MC_OK) {
+            mc__exec_count_hang_wait(x, began);
             break;
+        }
     }
     if (dead)
         return 1;

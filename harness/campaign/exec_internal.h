@@ -52,6 +52,10 @@
 /* Edges new in one sequence that a fresh run is asked to confirm at most;
  * past it the sequence's new edges are all taken as they are. */
 #define MC__EXEC_MAX_NEWLY 4096
+/* Answers to ids of no request of the sequence, remembered for the
+ * sequence sent ahead (a server answering it before the barrier before it). */
+#define MC__EXEC_MAX_UNCLAIMED MC__EXEC_MAX_EXPECTED
+
 /* Ids and progress tokens that stay doubtful for the rest of a process
  * (sent twice, or a token past what the judge can follow); past that,
  * no response or progress of the process is paired any more. */
@@ -171,6 +175,20 @@ struct mc_exec {
     char barrier_id[48];   /* compact JSON of the barrier's id */
     uint32_t late_watch[MC_EXEC_MAX_LATE_WATCH]; /* hashes of ids dropped at a barrier */
     size_t n_late_watch;
+    /* pipelining (over stdio, with the barrier): the sequence sent ahead,
+     * right after the barrier of the one before, before its answer came */
+    json_object *ahead;    /* the sequence sent ahead (a reference), or NULL */
+    uint64_t ahead_start;  /* x->starts when it was sent: the process it went to */
+    size_t ahead_n;        /* its elements sent ahead (from the first) */
+    uint64_t ahead_lines;  /* lines of it sent */
+    size_t pre_n;          /* in the run of the sequence sent ahead: its elements sent so */
+    int presending;        /* the lines being sent are the next sequence's */
+    int pipe_off;          /* no more sequences are sent ahead by this executor */
+    int proc_chatter;      /* the process wrote a notification or request of its own */
+    char unclaimed[MC__EXEC_MAX_UNCLAIMED][64]; /* ids of answers no request of the
+                                                   sequence had (compact JSON) */
+    size_t n_unclaimed;
+    mc_exec_counters_t cnt;
 };
 
 /* --- exec_observe.c ------------------------------------------------------- */
@@ -207,6 +225,9 @@ void mc__exec_respond(void *ctx, mc_session_t *s, const mc_msg_t *request, mc_re
  * ids sent twice, answer elements). */
 void mc__exec_feed_reset(mc_exec_t *x);
 
+/* Counts a wait that began at began and spent the hang budget. */
+void mc__exec_count_hang_wait(mc_exec_t *x, int64_t began);
+
 /* Forgets what the process before sent (ids, progress tokens, doubts). */
 void mc__exec_feed_reset_process(mc_exec_t *x);
 
@@ -222,8 +243,27 @@ typedef enum mc__exec_fed {
 
 /* Sends element i of seq (ids moved by off) and handles what is ready to
  * be read at once. Answer elements and tools the user did not allow are
- * not sent. */
+ * not sent. An element below x->pre_n was sent ahead: what it makes due is
+ * noted, nothing is sent or read. */
 mc__exec_fed_t mc__exec_feed_element(mc_exec_t *x, json_object *seq, size_t i, int64_t off);
+
+/* True when seq may be sent ahead with its ids moved by off: every element
+ * an answer element or a request (valid envelope, UTF-8 line) whose sending
+ * changes nothing the judge holds earlier messages to (no initialize,
+ * logging/setLevel, subscriptions, listen streams, notifications), each id
+ * and progress token new to the process and to the sequence. */
+int mc__exec_pipeable(const mc_exec_t *x, json_object *seq, int64_t off);
+
+/* Sends the lines of seq (ids moved by off) ahead, without noting anything
+ * of them or reading: their answers wait in the transport's queue, behind
+ * the barrier sent before them. Sets x->ahead_n and x->ahead_lines.
+ * Returns 0 when a line could not be sent. */
+int mc__exec_presend(mc_exec_t *x, json_object *seq, int64_t off);
+
+/* Remembers (once per sequence, up to MC__EXEC_MAX_UNCLAIMED) the id of an
+ * answer no request of the sequence had; the sequence sent ahead takes it
+ * as its own answer. */
+void mc__exec_unclaimed_add(mc_exec_t *x, const char *id);
 
 /* Requests of the sequence whose answer is due and has not come. */
 size_t mc__exec_outstanding(const mc_exec_t *x);
@@ -258,7 +298,7 @@ int mc__exec_known_dropped(const mc_exec_t *x, uint32_t shape);
  * turns it off for the executor (x->barrier_off). Returns as
  * mc__exec_feed_element.
  */
-mc__exec_fed_t mc__exec_barrier(mc_exec_t *x);
+mc__exec_fed_t mc__exec_barrier(mc_exec_t *x, json_object *ahead, int64_t ahead_off);
 
 /* --- exec_target.c -------------------------------------------------------- */
 

@@ -166,17 +166,22 @@ static uint32_t state_of(const mc_exec_t *x, const mc_wire_info_t *info)
 static void mark_id_answered(mc_exec_t *x, const char *id)
 {
     size_t i;
-    int other = 0;
+    int other = 0, mine = 0;
 
     for (i = 0; i < x->n_exp; i++)
         if (strcmp(x->exp[i].id, id) == 0 && !x->exp[i].stream && !x->exp[i].answered)
             other = 1;
     for (i = 0; i < x->n_exp; i++)
         if (strcmp(x->exp[i].id, id) == 0 && !(other && x->exp[i].stream)) {
+            mine = 1;
             x->exp[i].answered = 1;
             if (x->cur != NULL && x->exp[i].elem < sizeof(x->cur->answered))
                 x->cur->answered[x->exp[i].elem] = 1;
         }
+    /* With a sequence sent ahead, an answer to none of this sequence's
+     * requests may be one of its own, come before the barrier's. */
+    if (!mine && x->ahead_n > 0)
+        mc__exec_unclaimed_add(x, id);
 }
 
 /* Whatever its envelope, a message carrying an id and no method answers
@@ -298,6 +303,10 @@ void mc__exec_observe(void *ctx, const mc_seen_t *seen)
     x->seq_ctr++;
     if (outbound && x->barrier_sending)
         return; /* the barrier is the executor's, no message of the sequence */
+    if (outbound && x->presending) {
+        x->ahead_lines++; /* the next sequence's, counted in its run */
+        return;
+    }
     if (!outbound && ip->is_line && barrier_answer(x, ip)) {
         x->last_heard = mc_now_ms();
         remember_inline(x, ip, ip->answered_method);
@@ -341,7 +350,7 @@ void mc__exec_observe(void *ctx, const mc_seen_t *seen)
     }
     method = ip->msg.method ? ip->msg.method : ip->answered_method;
     if (ip->msg.kind == MC_MSG_NOTIFICATION || ip->msg.kind == MC_MSG_REQUEST)
-        x->chatter = 1;
+        x->chatter = x->proc_chatter = 1;
     remember_inline(x, ip, method);
     add_state(x, state_of(x, ip));
     if (x->o.learn != NULL) {
