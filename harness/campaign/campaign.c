@@ -514,39 +514,6 @@ static int one(camp_t *c, json_object *seq, json_object *next, mc_errbuf_t *eb)
     return MC_OK;
 }
 
-/* The next sequence of the loop: generated new one time in eight (or
- * while the corpus is empty), else a favoured entry extended or any entry
- * mutated. A new reference, or NULL when out of memory. */
-static json_object *next_sequence(camp_t *c)
-{
-    json_object *seq, *parent, *other;
-    int favoured, edge_end;
-    size_t n_hits;
-    const uint32_t *hits;
-
-    if (c->k.n == 0 || mc_gen_below(&c->g, 8) == 0) {
-        seq = mc_gen_sequence(&c->g);
-    } else {
-        hits = mc_exec_hits(c->x, &n_hits);
-        parent = mc__camp_corpus_pick(&c->k, &c->g, mc_exec_instrumented(c->x) ? hits : NULL,
-                                      n_hits, &favoured, &edge_end);
-        other = mc__camp_corpus_any(&c->k, &c->g);
-        /* What earned energy is extended half the time (its prefix
-         * reached something new), otherwise mutated; where the message
-         * that lit new code is known, there. */
-        if (favoured && mc_gen_below(&c->g, 2) == 0) {
-            seq = edge_end ? mc_gen_extend_last(&c->g, parent, other)
-                           : mc_gen_extend(&c->g, parent, other);
-            if (seq != NULL)
-                mc__camp_fresh_last_id(seq);
-        } else
-            seq = mc_gen_mutate(&c->g, parent, other);
-    }
-    if (seq != NULL)
-        (void)mc_gen_close_listens(seq);
-    return seq;
-}
-
 /* Runs each sequence of o->replay once on a fresh process and handles what
  * it shows as the loop does (another fuzzer's crashes, imported). Returns
  * MC_OK or the first harness error. */
@@ -577,39 +544,6 @@ static void open_stats(camp_t *c)
     if (path_in(path, c->o->out_dir, sname, NULL) == 0 && (c->stats = fopen(path, "w")) != NULL)
         fprintf(c->stats, "seconds\texecs\tmsgs_out\tmsgs_in\tstarts\tcorpus\tstates\tcoverage\t"
                           "findings\tunconfirmed\n");
-}
-
-/* Writes where the two executors' time went (mc_exec_counters_t) to the
- * worker's waits.tsv (waits-wN.tsv), one line per executor: the
- * persistent process's and the fresh runs'. Nothing is said of a failure
- * to write it. */
-static void write_waits(const camp_t *c)
-{
-    char path[PATH_LEN], name[64];
-    const mc_exec_t *xs[2];
-    static const char *const role[] = {"persistent", "fresh"};
-    FILE *f;
-    size_t i;
-
-    xs[0] = c->x;
-    xs[1] = c->fx;
-    if (c->o->worker == 0)
-        snprintf(name, sizeof(name), "waits.tsv");
-    else
-        snprintf(name, sizeof(name), "waits-w%d.tsv", c->o->worker);
-    if (path_in(path, c->o->out_dir, name, NULL) != 0 || (f = fopen(path, "w")) == NULL)
-        return;
-    fprintf(f, "executor\tstarts\tstart_ms\tbarriers\tbarrier_ms\thang_waits\thang_wait_ms\t"
-               "sent_ahead\n");
-    for (i = 0; i < 2; i++) {
-        mc_exec_counters_t k = mc_exec_counters(xs[i]);
-        fprintf(f, "%s\t%llu\t%llu\t%llu\t%llu\t%llu\t%llu\t%llu\n", role[i],
-                (unsigned long long)k.starts, (unsigned long long)k.start_ms,
-                (unsigned long long)k.barriers, (unsigned long long)k.barrier_ms,
-                (unsigned long long)k.hang_waits, (unsigned long long)k.hang_wait_ms,
-                (unsigned long long)k.sent_ahead);
-    }
-    fclose(f);
 }
 
 /* The executor's options from the campaign's. */
@@ -702,9 +636,9 @@ int mc_campaign_run(const mc_campaign_opts_t *o, mc_campaign_stats_t *st, mc_err
     /* Each sequence is made before the one before it has run, so that the
      * executor can send it ahead (pipelining): what a run teaches the
      * corpus reaches the sequence after next. */
-    seq = next_sequence(&c);
+    seq = mc__camp_next_sequence(&c.k, &c.g, c.x);
     while (seq != NULL && !done(&c)) {
-        json_object *next = next_sequence(&c);
+        json_object *next = mc__camp_next_sequence(&c.k, &c.g, c.x);
         if (next == NULL) {
             rc = mc_errbuf_set(eb, MC_ENOMEM, "out of memory");
             break;
@@ -734,7 +668,7 @@ out:
     if (c.x != NULL && c.fx != NULL) {
         mc_exec_stop(c.x);
         stats_line(&c);
-        write_waits(&c);
+        mc__camp_write_waits(o, c.x, c.fx);
     }
     mc_exec_free(c.x);
     mc_exec_free(c.fx);

@@ -10,6 +10,8 @@
  *   exec_feed.c     sending a sequence: ids moved per sequence, ids sent
  *                   twice, answers due, cancellations, the client's answers
  *                   to the server's requests, waiting for the answers;
+ *   exec_ahead.c    ids and tokens moved per sequence; what of the next
+ *                   sequence may be sent ahead of the answers to this one;
  *   exec_barrier.c  over stdio, the end of a sequence: the ping barrier,
  *                   the request shapes known to be dropped;
  *   exec_observe.c  every line in either direction: the trace, the response
@@ -247,6 +249,34 @@ typedef enum mc__exec_fed {
  * noted, nothing is sent or read. */
 mc__exec_fed_t mc__exec_feed_element(mc_exec_t *x, json_object *seq, size_t i, int64_t off);
 
+/* Requests of the sequence whose answer is due and has not come. */
+size_t mc__exec_outstanding(const mc_exec_t *x);
+
+/* Waits for every answer due as long as the server keeps talking (within
+ * the hang budget of silence), then lets what follows settle. Returns 1
+ * when the target's output ended meanwhile. */
+int mc__exec_await(mc_exec_t *x);
+
+/* True when s is valid UTF-8 (no overlongs, surrogates or code points
+ * past U+10FFFF). */
+int mc__exec_utf8_ok(const char *s);
+
+/* True when el is a request whose envelope makes an answer due. */
+int mc__exec_answer_due(json_object *el);
+
+/* True when msg is a tools/call naming a tool the user did not allow. */
+int mc__exec_forbidden_call(const mc_exec_t *x, json_object *msg);
+
+/* --- exec_ahead.c --------------------------------------------------------- */
+
+/* The progress token of a message (borrowed), or NULL. */
+json_object *mc__exec_token_of(json_object *msg);
+
+/* el with its id (or a cancellation's requestId) and a generated progress
+ * token moved by off (see mc_exec_moved): a new reference, to el itself
+ * when nothing moves. */
+json_object *mc__exec_offset_ids(json_object *el, int64_t off);
+
 /* True when seq may be sent ahead with its ids moved by off: every element
  * an answer element or a request (valid envelope, UTF-8 line) whose sending
  * changes nothing the judge holds earlier messages to (no initialize,
@@ -264,14 +294,6 @@ int mc__exec_presend(mc_exec_t *x, json_object *seq, int64_t off);
  * answer no request of the sequence had; the sequence sent ahead takes it
  * as its own answer. */
 void mc__exec_unclaimed_add(mc_exec_t *x, const char *id);
-
-/* Requests of the sequence whose answer is due and has not come. */
-size_t mc__exec_outstanding(const mc_exec_t *x);
-
-/* Waits for every answer due as long as the server keeps talking (within
- * the hang budget of silence), then lets what follows settle. Returns 1
- * when the target's output ended meanwhile. */
-int mc__exec_await(mc_exec_t *x);
 
 /* --- exec_barrier.c ------------------------------------------------------- */
 
