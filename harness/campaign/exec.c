@@ -38,7 +38,7 @@ int mc_exec_new(mc_exec_t **out, const mc_exec_opts_t *opts, mc_errbuf_t *eb)
     x->dropped = x->o.dropped != NULL ? x->o.dropped : &x->dropped_own;
     x->t0 = mc_now_ms();
     x->inl = calloc(MC_EXEC_MAX_INLINES, sizeof(*x->inl));
-    x->ids = calloc(MC__EXEC_MAX_IDS, sizeof(*x->ids));
+    rc = mc__exec_ids_init(x);
     /* What the client declares: every client capability of the version
      * (the stateless version has no roots.listChanged: it removed
      * notifications/roots/list_changed). */
@@ -46,7 +46,7 @@ int mc_exec_new(mc_exec_t **out, const mc_exec_opts_t *opts, mc_errbuf_t *eb)
         x->o.version != NULL && mc_version_has(x->o.version, MC_VF_STATELESS)
             ? "{\"roots\": {}, \"sampling\": {}, \"elicitation\": {}}"
             : "{\"roots\": {\"listChanged\": true}, \"sampling\": {}, \"elicitation\": {}}");
-    if (x->inl == NULL || x->ids == NULL || x->client_caps == NULL) {
+    if (x->inl == NULL || rc != 0 || x->client_caps == NULL) {
         mc_exec_free(x);
         return mc_errbuf_set(eb, MC_ENOMEM, "out of memory");
     }
@@ -67,8 +67,8 @@ void mc_exec_free(mc_exec_t *x)
     json_object_put(x->ahead);
     mc__exec_cov_close(x);
     free(x->inl);
-    free(x->ids);
-    json_object_put(x->answers);
+    mc__exec_ids_free(x);
+    mc__exec_feed_reset(x);
     json_object_put(x->client_caps);
     free(x);
 }

@@ -113,26 +113,6 @@ json_object *mc_exec_moved(json_object *el, uint64_t k)
     return mc__exec_offset_ids(el, (int64_t)k * MC_EXEC_ID_STRIDE);
 }
 
-/* True when id (compact JSON) was sent in this process, or when that can
- * no longer be told (the table is full); nothing is remembered. */
-static int id_known(const mc_exec_t *x, const char *id)
-{
-    uint32_t h = mc__exec_hash(0, id), mask = MC__EXEC_MAX_IDS - 1, i = h & mask, probes;
-
-    if (h == 0)
-        h = 1;
-    if (x->n_ids >= MC__EXEC_MAX_IDS / 2)
-        return 1;
-    for (probes = 0; probes < MC__EXEC_MAX_IDS / 2; probes++) {
-        if (x->ids[i] == h)
-            return 1;
-        if (x->ids[i] == 0)
-            return 0;
-        i = (i + 1) & mask;
-    }
-    return 1;
-}
-
 /* True for a method whose sending changes what the judge holds the
  * server's earlier messages to (the level set, the subscriptions, the
  * session itself), or that opens a stream: such a request is not sent
@@ -157,7 +137,7 @@ static int fresh_text(const mc_exec_t *x, const char *text, char (*seen)[64], si
 {
     size_t k;
 
-    if (strlen(text) >= sizeof(seen[0]) || id_known(x, text))
+    if (strlen(text) >= sizeof(seen[0]) || mc__exec_key_of(x, text) != MC__EXEC_KEY_UNSENT)
         return 0;
     for (k = 0; k < *n; k++)
         if (strcmp(seen[k], text) == 0)

@@ -83,8 +83,7 @@ static void watch_late(mc_exec_t *x)
 
     for (k = 0; k < x->n_exp; k++)
         if (!x->exp[k].answered && !x->exp[k].cancelled && !x->exp[k].held) {
-            x->late_watch[x->n_late_watch % MC_EXEC_MAX_LATE_WATCH] =
-                mc__exec_hash(0, x->exp[k].id);
+            x->late_watch[x->n_late_watch % MC_EXEC_MAX_LATE_WATCH] = x->exp[k].key;
             x->n_late_watch++;
         }
 }

@@ -69,30 +69,7 @@ int mc__exec_utf8_ok(const char *s)
     return 1;
 }
 
-/* Remembers an id sent in this process; returns 1 when it was sent before
- * (or when the table is full: whether it was can no longer be told). */
-int mc__exec_id_reused(mc_exec_t *x, const char *id)
-{
-    uint32_t h = mc__exec_hash(0, id), mask = MC__EXEC_MAX_IDS - 1, i = h & mask, probes;
-
-    if (h == 0)
-        h = 1;
-    for (probes = 0; probes < MC__EXEC_MAX_IDS / 2; probes++) {
-        if (x->ids[i] == h)
-            return 1;
-        if (x->ids[i] == 0) {
-            if (x->n_ids >= MC__EXEC_MAX_IDS / 2)
-                return 1;
-            x->ids[i] = h;
-            x->n_ids++;
-            return 0;
-        }
-        i = (i + 1) & mask;
-    }
-    return 1;
-}
-
-/* Adds key (an id hash or a token key) to the process's doubtful ones. */
+/* Adds key (an id's or a token's) to the process's doubtful ones. */
 static void doubt_add(mc_exec_t *x, uint32_t key)
 {
     if (mc__exec_doubtful(x, key))
@@ -115,24 +92,23 @@ int mc__exec_doubtful(const mc_exec_t *x, uint32_t key)
     return 0;
 }
 
-/* Notes that this sequence sent id (compact JSON) again: the responses
+/* Notes that this sequence sent the id of key again: the responses
  * with that id are not judged (which request they answer cannot be told),
  * in this sequence or any later one of the process (an answer may come
  * late); past MC__EXEC_MAX_DUP_IDS, no response of the sequence is. */
-static void note_dup(mc_exec_t *x, const char *id)
+static void note_dup(mc_exec_t *x, uint32_t key)
 {
-    uint32_t h = mc__exec_hash(0, id);
     size_t i;
 
     x->reused = 1;
     if (x->n_dups < MC__EXEC_MAX_DUP_IDS)
-        x->dups[x->n_dups++] = h;
+        x->dups[x->n_dups++] = key;
     else
         x->reused_all = 1;
-    doubt_add(x, h);
+    doubt_add(x, key);
     /* The progress of a request with that id is in doubt as well. */
     for (i = 0; i < x->n_tokens && i < MC_WIRE_MAX_TOKENS; i++)
-        if (x->tok_id[i] == h)
+        if (x->tok_id[i] == key)
             doubt_add(x, x->tok_key[i]);
 }
 
@@ -232,7 +208,11 @@ void mc__exec_count_hang_wait(mc_exec_t *x, int64_t began)
 
 void mc__exec_feed_reset(mc_exec_t *x)
 {
+    size_t k;
+
     x->n_exp = 0;
+    for (k = 0; k < x->n_cancel; k++)
+        json_object_put(x->cancels[k]);
     x->n_cancel = 0;
     x->cur_elem = -1;
     x->reused = 0;
@@ -245,59 +225,57 @@ void mc__exec_feed_reset(mc_exec_t *x)
 
 void mc__exec_feed_reset_process(mc_exec_t *x)
 {
-    memset(x->ids, 0, MC__EXEC_MAX_IDS * sizeof(*x->ids));
-    x->n_ids = 0;
+    int seen;
+
+    mc__exec_ids_reset(x);
     x->n_doubt = 0;
     x->doubt_all = 0;
     x->n_tokens = 0;
     x->reinit = 0;
-    (void)mc__exec_id_reused(x, "1"); /* the session's initialize */
+    (void)mc__exec_key_add(x, "1", &seen); /* the session's initialize */
 }
 
-/* Notes the id of a message about to be sent (compact JSON cut as the
- * inline records cut it, so that the hashes agree); an id too long for the
- * HTTP transport to pair marks the sequence. */
-static void note_id(mc_exec_t *x, json_object *id)
+/* Notes the id of a message about to be sent, and returns its key; an id
+ * too long for the HTTP transport to pair marks the sequence. */
+static uint32_t note_id(mc_exec_t *x, json_object *id)
 {
-    char idc[64];
+    uint32_t key;
+    int seen;
 
-    mc__exec_compact(id, idc, sizeof(idc));
-    if (mc__exec_id_reused(x, idc))
-        note_dup(x, idc);
-    if (strlen(json_object_to_json_string_ext(id, JSON_C_TO_STRING_PLAIN |
-                                                      JSON_C_TO_STRING_NOSLASHESCAPE)) >
-        MC_HTTP_MAX_REQ_ID)
+    if (strlen(mc__exec_id_text(id)) > MC_HTTP_MAX_REQ_ID)
         x->long_id = 1;
+    key = mc__exec_key_add(x, mc__exec_id_text(id), &seen);
+    if (seen)
+        note_dup(x, key);
+    return key;
 }
 
 /* Notes the progress token of a message about to be sent, whose id (if
- * any) hashes to idh. A token sent twice in a process belongs to two
+ * any) has the key idk. A token sent twice in a process belongs to two
  * requests (the client's fault): which one a notification is about is
  * anyone's guess, as with a reused id, in this sequence and later ones. So
  * is it when the id of its request was sent twice (the judge may have
  * ended it with the answer to the other request). A token past the number
  * the judge follows (MC_WIRE_MAX_TOKENS a process) is not followed: its
  * notifications are not paired either. */
-static void note_token(mc_exec_t *x, json_object *tok, uint32_t idh)
+static void note_token(mc_exec_t *x, json_object *tok, uint32_t idk)
 {
-    char tc[72], tv[64];
-    uint32_t key = mc__exec_token_key(tok);
+    int seen;
+    uint32_t key = mc__exec_token_add(x, tok, &seen);
 
-    mc__exec_compact(tok, tv, sizeof(tv));
-    snprintf(tc, sizeof(tc), "token:%s", tv);
-    if (mc__exec_id_reused(x, tc)) {
+    if (seen) {
         x->reused = 1;
         doubt_add(x, key);
     } else {
         if (x->n_tokens < MC_WIRE_MAX_TOKENS) {
-            x->tok_id[x->n_tokens] = idh;
+            x->tok_id[x->n_tokens] = idk;
             x->tok_key[x->n_tokens] = key;
         } else {
             doubt_add(x, key);
         }
         x->n_tokens++;
     }
-    if (idh != 0 && mc__exec_doubtful(x, idh))
+    if (idk != MC__EXEC_KEY_NONE && mc__exec_doubtful(x, idk))
         doubt_add(x, key);
 }
 
@@ -308,21 +286,17 @@ static void note_message(mc_exec_t *x, json_object *msg, int in_batch)
 {
     const char *method = mc_json_get_str(msg, "method");
     json_object *id = mc_json_get(msg, "id");
-    uint32_t idh = 0;
+    uint32_t idk = MC__EXEC_KEY_NONE;
+    int seen;
 
-    if (id != NULL) {
-        char idc[64];
-        mc__exec_compact(id, idc, sizeof(idc));
-        idh = mc__exec_hash(0, idc);
-        if (in_batch) {
-            (void)mc__exec_id_reused(x, idc);
-            note_dup(x, idc);
-        } else {
-            note_id(x, id);
-        }
+    if (id != NULL && in_batch) {
+        idk = mc__exec_key_add(x, mc__exec_id_text(id), &seen);
+        note_dup(x, idk);
+    } else if (id != NULL) {
+        idk = note_id(x, id);
     }
     if (mc__exec_token_of(msg) != NULL)
-        note_token(x, mc__exec_token_of(msg), idh);
+        note_token(x, mc__exec_token_of(msg), idk);
     if (method != NULL && strcmp(method, "initialize") == 0)
         x->reinit = 1;
 }
@@ -378,24 +352,27 @@ static void note_due(mc_exec_t *x, json_object *sendv, const char *line, size_t 
 
     if (mc__exec_answer_due(sendv) && mc__exec_utf8_ok(line) && x->n_exp < MC__EXEC_MAX_EXPECTED) {
         mc__exec_expected_t *e = &x->exp[x->n_exp++];
-        mc__exec_compact(mc_json_get(sendv, "id"), e->id, sizeof(e->id));
+        json_object *id = mc_json_get(sendv, "id");
+        mc__exec_compact(id, e->id, sizeof(e->id));
+        e->key = mc__exec_key_of(x, mc__exec_id_text(id));
         e->elem = i;
         e->answered = 0;
         /* A subscriptions/listen stream is answered only when it ends
-         * (2026-07-28/basic/patterns/subscriptions): no answer is due. */
+         * (2026-07-28/basic/patterns/subscriptions): no answer is due. An
+         * id the table could not keep cannot be paired with its answer. */
         e->stream = method != NULL && strcmp(method, "subscriptions/listen") == 0;
         e->shape = mc__exec_shape(sendv);
-        e->held = e->stream;
+        e->held = e->stream || !mc__exec_key_real(e->key);
         /* An id named by an earlier cancellation is not held against the
          * server either. */
         e->cancelled = 0;
         for (k = 0; k < x->n_cancel; k++)
-            if (strcmp(x->cancels[k], e->id) == 0)
+            if (strcmp(mc__exec_id_text(x->cancels[k]), mc__exec_id_text(id)) == 0)
                 e->cancelled = 1;
         /* Sent ahead, and answered before the barrier before it: the
          * server answers out of turn, and nothing more is sent ahead. */
         for (k = 0; x->pre_n > 0 && k < x->n_unclaimed; k++)
-            if (strcmp(x->unclaimed[k], e->id) == 0) {
+            if (strcmp(x->unclaimed[k], mc__exec_id_text(id)) == 0) {
                 e->answered = 1;
                 if (i < sizeof(x->cur->answered))
                     x->cur->answered[i] = 1;
@@ -403,13 +380,13 @@ static void note_due(mc_exec_t *x, json_object *sendv, const char *line, size_t 
             }
     }
     if (method != NULL && strcmp(method, "notifications/cancelled") == 0) {
-        char rid[64];
-        mc__exec_compact(mc_json_get(mc_json_get(sendv, "params"), "requestId"), rid, sizeof(rid));
-        for (k = 0; k < x->n_exp; k++)
-            if (strcmp(x->exp[k].id, rid) == 0)
+        json_object *rid = mc_json_get(mc_json_get(sendv, "params"), "requestId");
+        uint32_t rk = mc__exec_key_of(x, mc__exec_id_text(rid));
+        for (k = 0; k < x->n_exp && mc__exec_key_real(rk); k++)
+            if (x->exp[k].key == rk)
                 x->exp[k].cancelled = 1;
         if (x->n_cancel < MC__EXEC_MAX_EXPECTED)
-            memcpy(x->cancels[x->n_cancel++], rid, sizeof(rid));
+            x->cancels[x->n_cancel++] = json_object_get(rid);
     }
 }
 
@@ -453,19 +430,16 @@ static int cancelled_later(json_object *seq, size_t i)
 {
     json_object *id = mc_json_get(json_object_array_get_idx(seq, i), "id");
     size_t j, n = json_object_array_length(seq);
-    char a[64], b[64];
 
     if (id == NULL)
         return 0;
-    mc__exec_compact(id, a, sizeof(a));
     for (j = i + 1; j < n; j++) {
         json_object *el = json_object_array_get_idx(seq, j);
         const char *m = mc_json_get_str(el, "method");
         json_object *rid = mc_json_get(mc_json_get(el, "params"), "requestId");
         if (m == NULL || rid == NULL || strcmp(m, "notifications/cancelled") != 0)
             continue;
-        mc__exec_compact(rid, b, sizeof(b));
-        if (strcmp(a, b) == 0)
+        if (strcmp(mc__exec_id_text(id), mc__exec_id_text(rid)) == 0)
             return 1;
     }
     return 0;

@@ -1,7 +1,8 @@
 /*
  * test_pipeline.c - sequences sent ahead (mc_exec_run_ahead): the next
  * sequence goes out right after the barrier of the one before, and each
- * sequence's answers, findings and hangs stay its own.
+ * sequence's answers, findings and hangs stay its own; and the ids the
+ * executor pairs, compared by their whole text.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -165,12 +166,53 @@ static void test_pipeline_not_ahead(void **state)
     mc_exec_free(x);
 }
 
+/* Two ids that share their first hundred bytes are two ids: neither is
+ * taken as sent twice (which would leave their answers unjudged), and
+ * each answer pairs with its own request. The same id sent again is. */
+static void test_ids_by_text(void **state)
+{
+    char *argv[] = {(char *)g_target, "serve", NULL};
+    char text[1024], id[201];
+    mc_exec_opts_t o;
+    mc_exec_t *x;
+    mc_exec_outcome_t out;
+    mc_registry_t *reg = ct_registry();
+    json_object *seq, *none;
+
+    (void)state;
+    memset(id, 'a', sizeof(id) - 1);
+    id[sizeof(id) - 1] = '\0';
+    ct_opts(&o, argv);
+    o.registry = reg;
+    o.hang_ms = 120000;
+    x = ct_exec(&o);
+    snprintf(text, sizeof(text),
+             "[{\"jsonrpc\": \"2.0\", \"id\": \"%s1\", \"method\": \"tools/list\"}, "
+             "{\"jsonrpc\": \"2.0\", \"id\": \"%s2\", \"method\": \"tools/list\"}]",
+             id, id);
+    seq = ct_parse(text);
+    run_ahead(x, seq, NULL, &none, &out);
+    assert_int_equal(out.nf, 1);
+    assert_string_equal(out.f[0].check, "schema/tools");
+    assert_true(out.answered[0]);
+    assert_true(out.answered[1]);
+    mc_exec_outcome_free(&out);
+    /* Again in the same process: both ids sent twice, nothing judged. */
+    run_ahead(x, seq, NULL, &none, &out);
+    assert_int_equal(out.nf, 0);
+    mc_exec_outcome_free(&out);
+    json_object_put(seq);
+    mc_exec_free(x);
+    mc_registry_free(reg);
+}
+
 int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_pipeline_attribution),
         cmocka_unit_test(test_pipeline_drop),
         cmocka_unit_test(test_pipeline_not_ahead),
+        cmocka_unit_test(test_ids_by_text),
     };
 
     if (argc < 2) {
