@@ -215,10 +215,12 @@ int64_t mc__camp_deadline(void *ctx)
     return c->o->seconds > 0 ? c->t0 + (int64_t)c->o->seconds * 1000 : INT64_MAX;
 }
 
-/* Runs seq on a fresh process (of the twin executor); 1 when it shows sig. */
-int mc__camp_reproduces(void *ctx, json_object *seq, const char *sig)
+/* Runs seq on a fresh process (of the twin executor); 1 when it shows
+ * sig. With rec, the run is recorded, and when it shows sig its outcome
+ * goes to *rec (the one there before, *have set, freed first). */
+static int reproduces(camp_t *c, json_object *seq, const char *sig, mc_exec_outcome_t *rec,
+                      int *have)
 {
-    camp_t *c = ctx;
     mc_exec_outcome_t out;
     mc_errbuf_t eb;
     int hit;
@@ -226,14 +228,26 @@ int mc__camp_reproduces(void *ctx, json_object *seq, const char *sig)
     if (c->o->stop != NULL && *c->o->stop)
         return 0;
     mc_errbuf_clear(&eb);
-    if (mc_exec_run(c->fx, seq, 1, 0, &out, &eb) != MC_OK)
+    if (mc_exec_run(c->fx, seq, 1, rec != NULL, &out, &eb) != MC_OK)
         return 0;
     c->st->execs++;
     c->st->msgs_out += out.lines_out;
     c->st->msgs_in += out.lines_in;
     hit = has_sig(&out, sig);
+    if (hit && rec != NULL) {
+        if (*have)
+            mc_exec_outcome_free(rec);
+        *rec = out;
+        *have = 1;
+        return hit;
+    }
     mc_exec_outcome_free(&out);
     return hit;
+}
+
+int mc__camp_reproduces(void *ctx, json_object *seq, const char *sig)
+{
+    return reproduces(ctx, seq, sig, NULL, NULL);
 }
 
 /* Handles a finding shown by seq (s its record, from mc__camp_sig_due); carry (or
@@ -250,9 +264,9 @@ static void handle_finding(camp_t *c, mc__camp_sig_t *s, json_object *seq, json_
     uint64_t h = mc__camp_hash(f->sig, strlen(f->sig));
     json_object *min = NULL, *joined = NULL;
     mc__camp_found_t fd;
-    mc_exec_outcome_t rec;
+    mc_exec_outcome_t rec, *keep;
     mc_errbuf_t eb;
-    int fdl, reproduced = 0, tries, first = s->tries == 0;
+    int fdl, reproduced = 0, tries, first = s->tries == 0, have_rec = 0;
     size_t taken = 0;
     int64_t found_ms = elapsed(c);
 
@@ -274,11 +288,14 @@ static void handle_finding(camp_t *c, mc__camp_sig_t *s, json_object *seq, json_
     memset(&fd, 0, sizeof(fd));
     fd.f = *f;
     fd.found_ms = found_ms;
+    /* Without minimization the run that shows the finding again is the
+     * one written out: its recording saves the server a start. */
+    keep = c->o->no_minimize ? &rec : NULL;
     for (tries = 0; tries < (first ? 3 : 1) && !reproduced; tries++, c->retries += !first)
-        reproduced = mc__camp_reproduces(c, seq, f->sig);
+        reproduced = reproduces(c, seq, f->sig, keep, &have_rec);
     for (tries = 0; carry != NULL && tries < (first ? 3 : 1) && !reproduced;
          tries++, c->retries += !first)
-        if ((reproduced = mc__camp_reproduces(c, carry, f->sig)) != 0) {
+        if ((reproduced = reproduces(c, carry, f->sig, keep, &have_rec)) != 0) {
             seq = carry;
             fd.carried = 1;
         }
@@ -286,7 +303,7 @@ static void handle_finding(camp_t *c, mc__camp_sig_t *s, json_object *seq, json_
         (joined = mc__camp_with_history(hist, seq, &taken)) != NULL &&
         json_object_array_length(joined) > (carry != NULL ? json_object_array_length(carry) : 0))
         for (tries = 0; tries < (first ? 2 : 1) && !reproduced; tries++, c->retries += !first)
-            if ((reproduced = mc__camp_reproduces(c, joined, f->sig)) != 0) {
+            if ((reproduced = reproduces(c, joined, f->sig, keep, &have_rec)) != 0) {
                 seq = joined;
                 fd.before = taken;
             }
@@ -297,6 +314,8 @@ static void handle_finding(camp_t *c, mc__camp_sig_t *s, json_object *seq, json_
          * barrier that a fresh process answered when waited for (a server
          * that answers out of order): no finding, nor a doubtful one. */
         json_object_put(joined);
+        if (have_rec)
+            mc_exec_outcome_free(&rec);
         return;
     }
     if (reproduced) {
@@ -317,8 +336,8 @@ static void handle_finding(camp_t *c, mc__camp_sig_t *s, json_object *seq, json_
     /* The minimized run, recorded on a fresh process: its trace, its answers
      * and (for a death) its stderr tail go with the finding. */
     mc_errbuf_clear(&eb);
-    if (mc_exec_run(c->fx, min, 1, 1, &rec, &eb) == MC_OK) {
-        c->st->execs++;
+    if (have_rec || mc_exec_run(c->fx, min, 1, 1, &rec, &eb) == MC_OK) {
+        c->st->execs += !have_rec;
         /* What a fresh process does not show again depends on state the
          * campaign cannot replay: kept apart, so that findings/ holds only
          * reproducers that fail. */
