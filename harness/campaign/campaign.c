@@ -215,9 +215,9 @@ int64_t mc__camp_deadline(void *ctx)
     return c->o->seconds > 0 ? c->t0 + (int64_t)c->o->seconds * 1000 : INT64_MAX;
 }
 
-/* Runs seq on a fresh process (of the twin executor); 1 when it shows
- * sig. With rec, the run is recorded, and when it shows sig its outcome
- * goes to *rec (the one there before, *have set, freed first). */
+/* Runs seq on a fresh process (of the twin executor); 1 when it shows sig.
+ * With rec it is recorded, and its outcome kept in *rec when it shows sig
+ * (the one there before, *have set, freed first). */
 static int reproduces(camp_t *c, json_object *seq, const char *sig, mc_exec_outcome_t *rec,
                       int *have)
 {
@@ -234,14 +234,14 @@ static int reproduces(camp_t *c, json_object *seq, const char *sig, mc_exec_outc
     c->st->msgs_out += out.lines_out;
     c->st->msgs_in += out.lines_in;
     hit = has_sig(&out, sig);
+    if (hit && rec != NULL && *have)
+        mc_exec_outcome_free(rec);
     if (hit && rec != NULL) {
-        if (*have)
-            mc_exec_outcome_free(rec);
         *rec = out;
         *have = 1;
-        return hit;
+    } else {
+        mc_exec_outcome_free(&out);
     }
-    mc_exec_outcome_free(&out);
     return hit;
 }
 
@@ -288,8 +288,7 @@ static void handle_finding(camp_t *c, mc__camp_sig_t *s, json_object *seq, json_
     memset(&fd, 0, sizeof(fd));
     fd.f = *f;
     fd.found_ms = found_ms;
-    /* Without minimization the run that shows the finding again is the
-     * one written out: its recording saves the server a start. */
+    /* Without minimization the run that shows it again is the one written. */
     keep = c->o->no_minimize ? &rec : NULL;
     for (tries = 0; tries < (first ? 3 : 1) && !reproduced; tries++, c->retries += !first)
         reproduced = reproduces(c, seq, f->sig, keep, &have_rec);
@@ -652,9 +651,8 @@ int mc_campaign_run(const mc_campaign_opts_t *o, mc_campaign_stats_t *st, mc_err
     mc__camp_corpus_sync(&c.k, &c.g);
     c.last_sync = mc_now_ms();
     stats_line(&c);
-    /* Each sequence is made before the one before it has run, so that the
-     * executor can send it ahead (pipelining): what a run teaches the
-     * corpus reaches the sequence after next. */
+    /* Each sequence is made before the one before it runs (the executor
+     * may send it ahead): what a run teaches reaches the one after next. */
     seq = mc__camp_next_sequence(&c.k, &c.g, c.x);
     while (seq != NULL && !done(&c)) {
         json_object *next = mc__camp_next_sequence(&c.k, &c.g, c.x);
