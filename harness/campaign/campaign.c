@@ -215,10 +215,12 @@ int64_t mc__camp_deadline(void *ctx)
     return c->o->seconds > 0 ? c->t0 + (int64_t)c->o->seconds * 1000 : INT64_MAX;
 }
 
-/* Runs seq on a fresh process (of the twin executor); 1 when it shows sig. */
-int mc__camp_reproduces(void *ctx, json_object *seq, const char *sig)
+/* Runs seq on a fresh process (of the twin executor); 1 when it shows sig.
+ * With rec it is recorded, and its outcome kept in *rec when it shows sig
+ * (the one there before, *have set, freed first). */
+static int reproduces(camp_t *c, json_object *seq, const char *sig, mc_exec_outcome_t *rec,
+                      int *have)
 {
-    camp_t *c = ctx;
     mc_exec_outcome_t out;
     mc_errbuf_t eb;
     int hit;
@@ -226,14 +228,26 @@ int mc__camp_reproduces(void *ctx, json_object *seq, const char *sig)
     if (c->o->stop != NULL && *c->o->stop)
         return 0;
     mc_errbuf_clear(&eb);
-    if (mc_exec_run(c->fx, seq, 1, 0, &out, &eb) != MC_OK)
+    if (mc_exec_run(c->fx, seq, 1, rec != NULL, &out, &eb) != MC_OK)
         return 0;
     c->st->execs++;
     c->st->msgs_out += out.lines_out;
     c->st->msgs_in += out.lines_in;
     hit = has_sig(&out, sig);
-    mc_exec_outcome_free(&out);
+    if (hit && rec != NULL && *have)
+        mc_exec_outcome_free(rec);
+    if (hit && rec != NULL) {
+        *rec = out;
+        *have = 1;
+    } else {
+        mc_exec_outcome_free(&out);
+    }
     return hit;
+}
+
+int mc__camp_reproduces(void *ctx, json_object *seq, const char *sig)
+{
+    return reproduces(ctx, seq, sig, NULL, NULL);
 }
 
 /* Handles a finding shown by seq (s its record, from mc__camp_sig_due); carry (or
@@ -250,9 +264,9 @@ static void handle_finding(camp_t *c, mc__camp_sig_t *s, json_object *seq, json_
     uint64_t h = mc__camp_hash(f->sig, strlen(f->sig));
     json_object *min = NULL, *joined = NULL;
     mc__camp_found_t fd;
-    mc_exec_outcome_t rec;
+    mc_exec_outcome_t rec, *keep;
     mc_errbuf_t eb;
-    int fdl, reproduced = 0, tries, first = s->tries == 0;
+    int fdl, reproduced = 0, tries, first = s->tries == 0, have_rec = 0;
     size_t taken = 0;
     int64_t found_ms = elapsed(c);
 
@@ -274,11 +288,13 @@ static void handle_finding(camp_t *c, mc__camp_sig_t *s, json_object *seq, json_
     memset(&fd, 0, sizeof(fd));
     fd.f = *f;
     fd.found_ms = found_ms;
+    /* Without minimization the run that shows it again is the one written. */
+    keep = c->o->no_minimize ? &rec : NULL;
     for (tries = 0; tries < (first ? 3 : 1) && !reproduced; tries++, c->retries += !first)
-        reproduced = mc__camp_reproduces(c, seq, f->sig);
+        reproduced = reproduces(c, seq, f->sig, keep, &have_rec);
     for (tries = 0; carry != NULL && tries < (first ? 3 : 1) && !reproduced;
          tries++, c->retries += !first)
-        if ((reproduced = mc__camp_reproduces(c, carry, f->sig)) != 0) {
+        if ((reproduced = reproduces(c, carry, f->sig, keep, &have_rec)) != 0) {
             seq = carry;
             fd.carried = 1;
         }
@@ -286,7 +302,7 @@ static void handle_finding(camp_t *c, mc__camp_sig_t *s, json_object *seq, json_
         (joined = mc__camp_with_history(hist, seq, &taken)) != NULL &&
         json_object_array_length(joined) > (carry != NULL ? json_object_array_length(carry) : 0))
         for (tries = 0; tries < (first ? 2 : 1) && !reproduced; tries++, c->retries += !first)
-            if ((reproduced = mc__camp_reproduces(c, joined, f->sig)) != 0) {
+            if ((reproduced = reproduces(c, joined, f->sig, keep, &have_rec)) != 0) {
                 seq = joined;
                 fd.before = taken;
             }
@@ -297,6 +313,8 @@ static void handle_finding(camp_t *c, mc__camp_sig_t *s, json_object *seq, json_
          * barrier that a fresh process answered when waited for (a server
          * that answers out of order): no finding, nor a doubtful one. */
         json_object_put(joined);
+        if (have_rec)
+            mc_exec_outcome_free(&rec);
         return;
     }
     if (reproduced) {
@@ -317,8 +335,8 @@ static void handle_finding(camp_t *c, mc__camp_sig_t *s, json_object *seq, json_
     /* The minimized run, recorded on a fresh process: its trace, its answers
      * and (for a death) its stderr tail go with the finding. */
     mc_errbuf_clear(&eb);
-    if (mc_exec_run(c->fx, min, 1, 1, &rec, &eb) == MC_OK) {
-        c->st->execs++;
+    if (have_rec || mc_exec_run(c->fx, min, 1, 1, &rec, &eb) == MC_OK) {
+        c->st->execs += !have_rec;
         /* What a fresh process does not show again depends on state the
          * campaign cannot replay: kept apart, so that findings/ holds only
          * reproducers that fail. */
@@ -472,13 +490,14 @@ static void keep_new(camp_t *c, json_object *seq, json_object *carry,
     json_object_put(keep);
 }
 
-/* Runs one sequence and acts on what it gave. Returns MC_OK or a harness
- * error from the executor. */
-static int one(camp_t *c, json_object *seq, mc_errbuf_t *eb)
+/* Runs one sequence and acts on what it gave; next (or NULL) is the
+ * sequence run after it, which the executor may send ahead. Returns MC_OK
+ * or a harness error from the executor. */
+static int one(camp_t *c, json_object *seq, json_object *next, mc_errbuf_t *eb)
 {
     mc_exec_outcome_t out;
     size_t i, fresh_states = 0;
-    int rc = mc_exec_run(c->x, seq, 0, 0, &out, eb);
+    int rc = mc_exec_run_ahead(c->x, seq, next, &out, eb);
     json_object *carry = NULL;
 
     if (rc != MC_OK) {
@@ -524,7 +543,7 @@ static int replay_all(camp_t *c, mc_errbuf_t *eb)
     for (i = 0; i < n && rc == MC_OK && !(c->o->stop != NULL && *c->o->stop); i++) {
         mc_exec_stop(c->x);
         hist_clear(c);
-        rc = one(c, json_object_array_get_idx(c->o->replay, i), eb);
+        rc = one(c, json_object_array_get_idx(c->o->replay, i), NULL, eb);
         stats_line(c);
     }
     return rc;
@@ -623,7 +642,7 @@ int mc_campaign_run(const mc_campaign_opts_t *o, mc_campaign_stats_t *st, mc_err
     /* The walk of every list comes first; it fails the campaign only when
      * the target cannot be started or refuses the session prefix. */
     seq = mc__camp_discovery(&c.g);
-    rc = one(&c, seq, eb);
+    rc = one(&c, seq, NULL, eb);
     if (rc == MC_OK && c.k.n == 0)
         (void)mc__camp_corpus_keep(&c.k, &c.g, seq, 0, 0, NULL, 0);
     json_object_put(seq);
@@ -632,35 +651,18 @@ int mc_campaign_run(const mc_campaign_opts_t *o, mc_campaign_stats_t *st, mc_err
     mc__camp_corpus_sync(&c.k, &c.g);
     c.last_sync = mc_now_ms();
     stats_line(&c);
-    while (!done(&c)) {
-        json_object *parent, *other;
-        if (c.k.n == 0 || mc_gen_below(&c.g, 8) == 0) {
-            seq = mc_gen_sequence(&c.g);
-        } else {
-            int favoured, edge_end;
-            size_t n_hits;
-            const uint32_t *hits = mc_exec_hits(c.x, &n_hits);
-            parent = mc__camp_corpus_pick(&c.k, &c.g, mc_exec_instrumented(c.x) ? hits : NULL,
-                                          n_hits, &favoured, &edge_end);
-            other = mc__camp_corpus_any(&c.k, &c.g);
-            /* What earned energy is extended half the time (its prefix
-             * reached something new), otherwise mutated; where the message
-             * that lit new code is known, there. */
-            if (favoured && mc_gen_below(&c.g, 2) == 0) {
-                seq = edge_end ? mc_gen_extend_last(&c.g, parent, other)
-                               : mc_gen_extend(&c.g, parent, other);
-                if (seq != NULL)
-                    mc__camp_fresh_last_id(seq);
-            } else
-                seq = mc_gen_mutate(&c.g, parent, other);
-        }
-        if (seq == NULL) {
+    /* Each sequence is made before the one before it runs (the executor
+     * may send it ahead): what a run teaches reaches the one after next. */
+    seq = mc__camp_next_sequence(&c.k, &c.g, c.x);
+    while (seq != NULL && !done(&c)) {
+        json_object *next = mc__camp_next_sequence(&c.k, &c.g, c.x);
+        if (next == NULL) {
             rc = mc_errbuf_set(eb, MC_ENOMEM, "out of memory");
             break;
         }
-        (void)mc_gen_close_listens(seq);
-        rc = one(&c, seq, eb);
+        rc = one(&c, seq, next, eb);
         json_object_put(seq);
+        seq = next;
         if (rc != MC_OK) {
             if (++failures >= MC_CAMPAIGN_MAX_START_FAILURES)
                 break;
@@ -676,10 +678,14 @@ int mc_campaign_run(const mc_campaign_opts_t *o, mc_campaign_stats_t *st, mc_err
             c.last_sync = mc_now_ms();
         }
     }
+    if (seq == NULL && rc == MC_OK)
+        rc = mc_errbuf_set(eb, MC_ENOMEM, "out of memory");
+    json_object_put(seq);
 out:
     if (c.x != NULL && c.fx != NULL) {
         mc_exec_stop(c.x);
         stats_line(&c);
+        mc__camp_write_waits(o, c.x, c.fx);
     }
     mc_exec_free(c.x);
     mc_exec_free(c.fx);

@@ -18,6 +18,8 @@
  *   unconfirmed/       the same for findings a fresh process did not show
  *                      again (they depend on state the campaign cannot replay)
  *   stats.tsv          time, executions, corpus, states, coverage, findings
+ *   waits.tsv          where the executors' time went (starts, barriers,
+ *                      hang-budget waits, sequences sent ahead), at the end
  *   report.md, report.html
  * Several workers (processes) may share one directory: each writes corpus
  * files under its own prefix and reads the others' (AFL++'s main/secondary

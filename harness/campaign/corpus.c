@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "campaign/exec.h"
 #include "campaign/internal.h"
 #include "core/file.h"
 
@@ -239,4 +240,34 @@ void mc__camp_corpus_sync(mc__camp_corpus_t *k, mc_gen_t *g)
         json_object_put(seq);
     }
     closedir(d);
+}
+
+json_object *mc__camp_next_sequence(mc__camp_corpus_t *k, mc_gen_t *g, const mc_exec_t *x)
+{
+    json_object *seq, *parent, *other;
+    int favoured, edge_end;
+    size_t n_hits;
+    const uint32_t *hits;
+
+    if (k->n == 0 || mc_gen_below(g, 8) == 0) {
+        seq = mc_gen_sequence(g);
+    } else {
+        hits = mc_exec_hits(x, &n_hits);
+        parent = mc__camp_corpus_pick(k, g, mc_exec_instrumented(x) ? hits : NULL,
+                                      n_hits, &favoured, &edge_end);
+        other = mc__camp_corpus_any(k, g);
+        /* What earned energy is extended half the time (its prefix
+         * reached something new), otherwise mutated; where the message
+         * that lit new code is known, there. */
+        if (favoured && mc_gen_below(g, 2) == 0) {
+            seq = edge_end ? mc_gen_extend_last(g, parent, other)
+                           : mc_gen_extend(g, parent, other);
+            if (seq != NULL)
+                mc__camp_fresh_last_id(seq);
+        } else
+            seq = mc_gen_mutate(g, parent, other);
+    }
+    if (seq != NULL)
+        (void)mc_gen_close_listens(seq);
+    return seq;
 }

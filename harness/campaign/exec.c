@@ -38,7 +38,7 @@ int mc_exec_new(mc_exec_t **out, const mc_exec_opts_t *opts, mc_errbuf_t *eb)
     x->dropped = x->o.dropped != NULL ? x->o.dropped : &x->dropped_own;
     x->t0 = mc_now_ms();
     x->inl = calloc(MC_EXEC_MAX_INLINES, sizeof(*x->inl));
-    x->ids = calloc(MC__EXEC_MAX_IDS, sizeof(*x->ids));
+    rc = mc__exec_ids_init(x);
     /* What the client declares: every client capability of the version
      * (the stateless version has no roots.listChanged: it removed
      * notifications/roots/list_changed). */
@@ -46,7 +46,7 @@ int mc_exec_new(mc_exec_t **out, const mc_exec_opts_t *opts, mc_errbuf_t *eb)
         x->o.version != NULL && mc_version_has(x->o.version, MC_VF_STATELESS)
             ? "{\"roots\": {}, \"sampling\": {}, \"elicitation\": {}}"
             : "{\"roots\": {\"listChanged\": true}, \"sampling\": {}, \"elicitation\": {}}");
-    if (x->inl == NULL || x->ids == NULL || x->client_caps == NULL) {
+    if (x->inl == NULL || rc != 0 || x->client_caps == NULL) {
         mc_exec_free(x);
         return mc_errbuf_set(eb, MC_ENOMEM, "out of memory");
     }
@@ -64,10 +64,11 @@ void mc_exec_free(mc_exec_t *x)
         return;
     mc_exec_stop(x);
     mc__exec_stop_spare(x);
+    json_object_put(x->ahead);
     mc__exec_cov_close(x);
     free(x->inl);
-    free(x->ids);
-    json_object_put(x->answers);
+    mc__exec_ids_free(x);
+    mc__exec_feed_reset(x);
     json_object_put(x->client_caps);
     free(x);
 }
@@ -137,12 +138,34 @@ static int barrier_on(const mc_exec_t *x)
            !(x->instrumented || (x->o.twin != NULL && x->o.twin->instrumented));
 }
 
+/* The sequence to send ahead of the answers to this one, or NULL: next
+ * (may be NULL), when the executor pipelines and the next run will use
+ * this process as it is (no restart due, no coverage map written, no sign
+ * of a server that answers out of turn or talks on its own). */
+static json_object *ahead_of(const mc_exec_t *x, json_object *next)
+{
+    if (next == NULL || x->o.no_pipeline || x->pipe_off || x->fresh_run || x->record ||
+        x->lockstep || x->proc_chatter || x->dropped->out_of_order || !x->running)
+        return NULL;
+    if (x->map != NULL) {
+        const mc_exec_t *tw = x->o.twin;
+        if (x->seqs_run == 0 || x->instrumented || (tw != NULL && tw->instrumented))
+            return NULL;
+    }
+    if (x->seqs_in_proc + 1 >= (uint64_t)x->o.restart_every ||
+        x->j.w.n_findings > MC_WIRE_MAX_FINDINGS / 2)
+        return NULL;
+    return next;
+}
+
 /* Sends the sequence and waits for what is due (over stdio, up to the
- * answer to a ping sent after it: the barrier); a request still unanswered
- * is a hang, and a target that then answers no ping either is stopped. */
-static void feed(mc_exec_t *x, json_object *seq, size_t nel, run_t *r)
+ * answer to a ping sent after it: the barrier, after which next may go
+ * ahead); a request still unanswered is a hang, and a target that then
+ * answers no ping either is stopped. */
+static void feed(mc_exec_t *x, json_object *seq, size_t nel, json_object *next, run_t *r)
 {
     int64_t off = (int64_t)x->seqs_in_proc * MC_EXEC_ID_STRIDE;
+    json_object *ahead;
     size_t i;
 
     for (i = 0; i < nel && !r->dead; i++) {
@@ -154,8 +177,18 @@ static void feed(mc_exec_t *x, json_object *seq, size_t nel, run_t *r)
         if (fed == MC__EXEC_FED_DEAD)
             r->dead = 1;
     }
+    /* What this sequence sent ahead took as answered is now its own. */
+    x->pre_n = 0;
+    x->n_unclaimed = 0;
     if (!r->dead && barrier_on(x)) {
-        mc__exec_fed_t fed = mc__exec_barrier(x);
+        mc__exec_fed_t fed;
+        ahead = ahead_of(x, next);
+        fed = mc__exec_barrier(x, ahead, off + MC_EXEC_ID_STRIDE);
+        if (x->ahead_n > 0) {
+            x->ahead = json_object_get(ahead);
+            x->ahead_start = x->starts;
+            x->cnt.sent_ahead++;
+        }
         if (fed == MC__EXEC_FED_STUCK) {
             r->stop_after = 1;
             return;
@@ -164,24 +197,40 @@ static void feed(mc_exec_t *x, json_object *seq, size_t nel, run_t *r)
     } else if (!r->dead) {
         r->dead = mc__exec_await(x);
     }
-    if (!r->dead && mc__exec_gone(x))
+    /* A death after the barrier's answer, with the next sequence sent, is
+     * the next sequence's: its run finds it. */
+    if (!r->dead && !(x->ahead != NULL && x->barrier_answered) && mc__exec_gone(x))
         r->dead = 1;
     if (!r->dead && mc__exec_outstanding(x) > 0) {
         mc__exec_note_hang(x, seq, x->cur);
         /* A server that only ignored a message is still good for the next
          * sequence (one that answered the barrier serves); one that answers
-         * no ping either is restarted. */
-        if (!x->barrier_answered && !mc__exec_alive(x))
+         * no ping either is restarted (so is one that answered no barrier
+         * with a sequence sent ahead: the ping would read its answers). */
+        if (!x->barrier_answered && (x->ahead != NULL || !mc__exec_alive(x)))
             r->stop_after = 1;
     }
+    if (x->ahead != NULL && !x->barrier_answered)
+        r->stop_after = 1;
 }
 
-int mc_exec_run(mc_exec_t *x, json_object *seq, int fresh, int record, mc_exec_outcome_t *out,
-                mc_errbuf_t *eb)
+/* Forgets the sequence sent ahead. */
+static void drop_ahead(mc_exec_t *x)
+{
+    json_object_put(x->ahead);
+    x->ahead = NULL;
+    x->ahead_n = 0;
+    x->ahead_lines = 0;
+}
+
+/* One run of seq (see mc_exec_run), with next to send ahead or NULL. */
+static int run_seq(mc_exec_t *x, json_object *seq, int fresh, int record, json_object *next,
+                   mc_exec_outcome_t *out, mc_errbuf_t *eb)
 {
     size_t nel = json_object_array_length(seq);
     run_t r;
     int rc, attributing;
+    uint64_t ahead_lines = 0;
 
     memset(out, 0, sizeof(*out));
     out->last_edge_elem = -1;
@@ -198,18 +247,29 @@ int mc_exec_run(mc_exec_t *x, json_object *seq, int fresh, int record, mc_exec_o
     x->trace_cap = 0;
     x->prev_state = 0;
     mc__exec_feed_reset(x);
+    x->pre_n = 0;
+    /* The process has served lines of a sequence sent ahead: only that
+     * sequence's run may go on with it; any other starts afresh. */
+    if (x->ahead != NULL && (x->ahead != seq || fresh || record || x->ahead_start != x->starts))
+        mc_exec_stop(x);
     rc = ready(x, fresh, out, &r, eb);
+    if (x->ahead != NULL && x->running && !out->started) {
+        x->pre_n = x->ahead_n;
+        ahead_lines = x->ahead_lines;
+    }
+    drop_ahead(x);
     if (rc != MC_OK) {
         x->cur = NULL;
         return rc;
     }
+    out->lines_out += ahead_lines;
     /* Each answer is waited for, and the map read after it, once the
      * target is known to write the map. */
     x->lockstep = attributing =
         x->map != NULL && x->running &&
         (x->instrumented || (x->o.twin != NULL && x->o.twin->instrumented));
     if (!r.dead && !r.stop_after)
-        feed(x, seq, nel, &r);
+        feed(x, seq, nel, next, &r);
     mc__exec_collect_findings(x, r.n0, out);
     if (r.dead && x->running) {
         mc__exec_note_death(x, out, r.doing);
@@ -226,7 +286,26 @@ int mc_exec_run(mc_exec_t *x, json_object *seq, int fresh, int record, mc_exec_o
     x->seqs_in_proc++;
     x->seqs_run++;
     x->cur = NULL;
+    if (!x->running)
+        drop_ahead(x);
     return MC_OK;
+}
+
+int mc_exec_run(mc_exec_t *x, json_object *seq, int fresh, int record, mc_exec_outcome_t *out,
+                mc_errbuf_t *eb)
+{
+    return run_seq(x, seq, fresh, record, NULL, out, eb);
+}
+
+int mc_exec_run_ahead(mc_exec_t *x, json_object *seq, json_object *next, mc_exec_outcome_t *out,
+                      mc_errbuf_t *eb)
+{
+    return run_seq(x, seq, 0, 0, next, out, eb);
+}
+
+mc_exec_counters_t mc_exec_counters(const mc_exec_t *x)
+{
+    return x->cnt;
 }
 
 int mc_exec_confirm(mc_exec_t *x, mc_exec_t *fx, json_object *seq, mc_exec_outcome_t *out,

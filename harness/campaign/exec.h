@@ -99,6 +99,21 @@ typedef struct mc_exec_dropped {
     int out_of_order; /* an answer came after the barrier that followed its request */
 } mc_exec_dropped_t;
 
+/*
+ * Where an executor's time went, for the campaign's report: the processes
+ * it started and how long their start (the session prefix) took, the
+ * barriers it sent and how long it waited for their answers, the waits of
+ * the whole hang budget for requests left unanswered (a fresh process's,
+ * lock-step's, over HTTP or without the barrier) and how long they took,
+ * and the sequences it sent ahead. Milliseconds of wall time.
+ */
+typedef struct mc_exec_counters {
+    uint64_t starts, start_ms;
+    uint64_t barriers, barrier_ms;
+    uint64_t hang_waits, hang_wait_ms;
+    uint64_t sent_ahead;
+} mc_exec_counters_t;
+
 typedef enum mc_find_kind {
     MC_FIND_CHECK = 0, /* a wire or schema check failed */
     MC_FIND_CRASH,     /* the target was killed by a signal */
@@ -191,6 +206,8 @@ typedef struct mc_exec_opts {
      * land in the running process's map), nor before the first sequence
      * has shown whether it does. */
     int spare;
+    /* Send nothing ahead in mc_exec_run_ahead (it runs as mc_exec_run). */
+    int no_pipeline;
 } mc_exec_opts_t;
 
 typedef struct mc_exec mc_exec_t;
@@ -208,6 +225,27 @@ int mc_exec_new(mc_exec_t **out, const mc_exec_opts_t *opts, mc_errbuf_t *eb);
  */
 int mc_exec_run(mc_exec_t *x, json_object *seq, int fresh, int record, mc_exec_outcome_t *out,
                 mc_errbuf_t *eb);
+
+/*
+ * Runs seq on the persistent process as mc_exec_run(x, seq, 0, 0, ...),
+ * and takes next (borrowed; a reference is kept), the sequence the caller
+ * runs on x right after, to send ahead: over stdio with the barrier, on a
+ * target not seen to write the coverage map nor to answer out of order,
+ * when next is made only of requests that change nothing the judge holds
+ * earlier answers to, on ids and tokens new to the process
+ * (docs/fuzzing.md, "Pipelining"), its lines go out right after seq's
+ * barrier, before its answer: the server works on them while the harness
+ * judges seq. Whatever came after the barrier's answer is next's, and
+ * next's own run (this call again, with next as seq) judges it as if it
+ * had been sent then. A call with another sequence, or a fresh run,
+ * restarts the process first: it has served lines no run accounts for.
+ * next NULL: nothing is sent ahead.
+ */
+int mc_exec_run_ahead(mc_exec_t *x, json_object *seq, json_object *next, mc_exec_outcome_t *out,
+                      mc_errbuf_t *eb);
+
+/* Where x's time went so far (see mc_exec_counters_t). */
+mc_exec_counters_t mc_exec_counters(const mc_exec_t *x);
 
 /*
  * Confirms the edges the last mc_exec_run of x found new, by running seq

@@ -83,8 +83,7 @@ static void watch_late(mc_exec_t *x)
 
     for (k = 0; k < x->n_exp; k++)
         if (!x->exp[k].answered && !x->exp[k].cancelled && !x->exp[k].held) {
-            x->late_watch[x->n_late_watch % MC_EXEC_MAX_LATE_WATCH] =
-                mc__exec_hash(0, x->exp[k].id);
+            x->late_watch[x->n_late_watch % MC_EXEC_MAX_LATE_WATCH] = x->exp[k].key;
             x->n_late_watch++;
         }
 }
@@ -106,16 +105,15 @@ static size_t unknown_outstanding(const mc_exec_t *x)
 static int barrier_wait(mc_exec_t *x)
 {
     int64_t began = x->last_heard = mc_now_ms();
-    int rc;
+    int rc = MC_OK;
 
     while (!x->barrier_answered) {
         rc = mc__exec_wait_slice(x, began);
-        if (rc == MC_EEOF)
-            return MC_EEOF;
         if (rc != MC_OK)
             break;
     }
-    return MC_OK;
+    x->cnt.barrier_ms += (uint64_t)(mc_now_ms() - began);
+    return rc == MC_EEOF ? MC_EEOF : MC_OK;
 }
 
 /* On a fresh process, waits for the unanswered requests of unknown shapes
@@ -132,8 +130,10 @@ static int wait_out(mc_exec_t *x)
         rc = mc__exec_wait_slice(x, began);
         if (rc == MC_EEOF)
             return MC_EEOF;
-        if (rc != MC_OK)
+        if (rc != MC_OK) {
+            mc__exec_count_hang_wait(x, began);
             break;
+        }
     }
     for (k = 0; k < x->n_exp; k++)
         if (!x->exp[k].answered && !x->exp[k].cancelled && !x->exp[k].held)
@@ -141,8 +141,10 @@ static int wait_out(mc_exec_t *x)
     return MC_OK;
 }
 
-/* Sends one barrier and waits for its answer. */
-static mc__exec_fed_t barrier_once(mc_exec_t *x)
+/* Sends one barrier and, unless ahead is NULL or may not go ahead, the
+ * next sequence after it (x->ahead_n says how much went), then waits for
+ * the barrier's answer. */
+static mc__exec_fed_t barrier_once(mc_exec_t *x, json_object *ahead, int64_t ahead_off)
 {
     json_object *req;
     const char *line;
@@ -161,19 +163,22 @@ static mc__exec_fed_t barrier_once(mc_exec_t *x)
     rc = mc_session_send_raw(&x->s, line, strlen(line), x->o.hang_ms);
     x->barrier_sending = 0;
     json_object_put(req);
+    x->cnt.barriers++;
     if (rc == MC_ETIMEOUT) {
         mc__exec_add_finding(x->cur, MC_FIND_HANG, "process/hang", "", "stdin",
                              "the server stopped reading its input");
         return MC__EXEC_FED_STUCK;
     }
+    if (rc == MC_OK && ahead != NULL && mc__exec_pipeable(x, ahead, ahead_off))
+        (void)mc__exec_presend(x, ahead, ahead_off); /* a failure shows in the wait */
     if (rc != MC_OK || barrier_wait(x) == MC_EEOF)
         return MC__EXEC_FED_DEAD;
     return MC__EXEC_FED_OK;
 }
 
-mc__exec_fed_t mc__exec_barrier(mc_exec_t *x)
+mc__exec_fed_t mc__exec_barrier(mc_exec_t *x, json_object *ahead, int64_t ahead_off)
 {
-    mc__exec_fed_t fed = barrier_once(x);
+    mc__exec_fed_t fed = barrier_once(x, ahead, ahead_off);
     int round;
 
     if (fed != MC__EXEC_FED_OK)
@@ -184,12 +189,27 @@ mc__exec_fed_t mc__exec_barrier(mc_exec_t *x)
         x->barrier_off = 1;
         return MC__EXEC_FED_OK;
     }
+    /* With the next sequence sent, what follows the barrier's answer is its
+     * own: a request unanswered now is a candidate (at_barrier), which a
+     * fresh process confirms with the whole wait. Where the wait is owed on
+     * this process too (work under way, a server out of order), it is
+     * waited for, the next sequence's answers that come meanwhile are kept
+     * for it (mc__exec_unclaimed_add), and nothing more is sent ahead. */
+    if (x->ahead_n > 0) {
+        if (unknown_outstanding(x) > 0 && (x->chatter || x->dropped->out_of_order)) {
+            x->pipe_off = 1;
+            if (wait_out(x) == MC_EEOF)
+                return MC__EXEC_FED_DEAD;
+        }
+        watch_late(x);
+        return MC__EXEC_FED_OK;
+    }
     /* A server whose handlers complete out of turn (an event loop: a
      * request's handler waits, a ping's does not) may answer just after the
      * barrier: the barrier is sent again while requests are unanswered, up
      * to MC__EXEC_BARRIER_ROUNDS in all. */
     for (round = 1; round < MC__EXEC_BARRIER_ROUNDS && unknown_outstanding(x) > 0; round++) {
-        fed = barrier_once(x);
+        fed = barrier_once(x, NULL, 0);
         if (fed != MC__EXEC_FED_OK)
             return fed;
         if (!x->barrier_answered) {

@@ -32,7 +32,7 @@
 
 /* True when s is valid UTF-8 (no overlongs, surrogates or code points past
  * U+10FFFF): a line that is not cannot be read, so nothing in it is due. */
-static int utf8_ok(const char *s)
+int mc__exec_utf8_ok(const char *s)
 {
     const unsigned char *p = (const unsigned char *)s;
 
@@ -69,30 +69,7 @@ static int utf8_ok(const char *s)
     return 1;
 }
 
-/* Remembers an id sent in this process; returns 1 when it was sent before
- * (or when the table is full: whether it was can no longer be told). */
-int mc__exec_id_reused(mc_exec_t *x, const char *id)
-{
-    uint32_t h = mc__exec_hash(0, id), mask = MC__EXEC_MAX_IDS - 1, i = h & mask, probes;
-
-    if (h == 0)
-        h = 1;
-    for (probes = 0; probes < MC__EXEC_MAX_IDS / 2; probes++) {
-        if (x->ids[i] == h)
-            return 1;
-        if (x->ids[i] == 0) {
-            if (x->n_ids >= MC__EXEC_MAX_IDS / 2)
-                return 1;
-            x->ids[i] = h;
-            x->n_ids++;
-            return 0;
-        }
-        i = (i + 1) & mask;
-    }
-    return 1;
-}
-
-/* Adds key (an id hash or a token key) to the process's doubtful ones. */
+/* Adds key (an id's or a token's) to the process's doubtful ones. */
 static void doubt_add(mc_exec_t *x, uint32_t key)
 {
     if (mc__exec_doubtful(x, key))
@@ -115,29 +92,28 @@ int mc__exec_doubtful(const mc_exec_t *x, uint32_t key)
     return 0;
 }
 
-/* Notes that this sequence sent id (compact JSON) again: the responses
+/* Notes that this sequence sent the id of key again: the responses
  * with that id are not judged (which request they answer cannot be told),
  * in this sequence or any later one of the process (an answer may come
  * late); past MC__EXEC_MAX_DUP_IDS, no response of the sequence is. */
-static void note_dup(mc_exec_t *x, const char *id)
+static void note_dup(mc_exec_t *x, uint32_t key)
 {
-    uint32_t h = mc__exec_hash(0, id);
     size_t i;
 
     x->reused = 1;
     if (x->n_dups < MC__EXEC_MAX_DUP_IDS)
-        x->dups[x->n_dups++] = h;
+        x->dups[x->n_dups++] = key;
     else
         x->reused_all = 1;
-    doubt_add(x, h);
+    doubt_add(x, key);
     /* The progress of a request with that id is in doubt as well. */
     for (i = 0; i < x->n_tokens && i < MC_WIRE_MAX_TOKENS; i++)
-        if (x->tok_id[i] == h)
+        if (x->tok_id[i] == key)
             doubt_add(x, x->tok_key[i]);
 }
 
 /* True when el is a request whose envelope makes an answer due. */
-static int answer_due(json_object *el)
+int mc__exec_answer_due(json_object *el)
 {
     json_object *id = mc_json_get(el, "id"), *params = mc_json_get(el, "params");
     const char *v = mc_json_get_str(el, "jsonrpc");
@@ -149,99 +125,6 @@ static int answer_due(json_object *el)
         return 0;
     return params == NULL || json_object_is_type(params, json_type_object) ||
            json_object_is_type(params, json_type_array);
-}
-
-/* The number n of a generated string id or progress token: the letter c
- * then N (below the id stride, no leading zero), or -1 for any other
- * value. */
-static int64_t gen_number(json_object *v, char c)
-{
-    const char *s = json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
-    int64_t n = 0;
-    size_t i;
-
-    if (s == NULL || s[0] != c || s[1] < '0' || s[1] > '9' || (s[1] == '0' && s[2] != '\0'))
-        return -1;
-    for (i = 1; s[i] != '\0'; i++) {
-        if (s[i] < '0' || s[i] > '9' || i > 9)
-            return -1;
-        n = n * 10 + (s[i] - '0');
-    }
-    return n < MC_EXEC_ID_STRIDE ? n : -1;
-}
-
-/* id moved by off: an integer in [0, MC_EXEC_ID_STRIDE) plus off, a
- * generated string id "sN" as "s(N+off)"; NULL for any other id (an odd
- * value the mutator chose stays as it is). */
-static json_object *moved_id(json_object *id, int64_t off)
-{
-    int64_t n;
-    char buf[32];
-
-    if (json_object_is_type(id, json_type_int) && json_object_get_int64(id) >= 0 &&
-        json_object_get_int64(id) < MC_EXEC_ID_STRIDE)
-        return json_object_new_int64(json_object_get_int64(id) + off);
-    if ((n = gen_number(id, 's')) < 0)
-        return NULL;
-    snprintf(buf, sizeof(buf), "s%lld", (long long)(n + off));
-    return json_object_new_string(buf);
-}
-
-/* A generated progress token "pN" moved by off ("p(N+off)"), or NULL for
- * any other token. */
-static json_object *moved_token(json_object *tok, int64_t off)
-{
-    int64_t n = gen_number(tok, 'p');
-    char buf[32];
-
-    if (n < 0)
-        return NULL;
-    snprintf(buf, sizeof(buf), "p%lld", (long long)(n + off));
-    return json_object_new_string(buf);
-}
-
-/* The progress token of a message (borrowed), or NULL. */
-static json_object *token_of(json_object *msg)
-{
-    return mc_json_get(mc_json_get(mc_json_get(msg, "params"), "_meta"), "progressToken");
-}
-
-/* Moves an id (or requestId) and a generated progress token by off so
- * that sequences in one process use neither each other's ids nor each
- * other's tokens: a corpus entry run again later in the process is then no
- * collision, and what the server says about it is judged as in a fresh
- * process. Returns a new reference or a new reference to el. */
-static json_object *offset_ids(json_object *el, int64_t off)
-{
-    json_object *c = NULL, *id, *rid, *tok, *m = NULL;
-
-    if (off == 0)
-        return json_object_get(el);
-    id = mc_json_get(el, "id");
-    rid = mc_json_get(mc_json_get(el, "params"), "requestId");
-    tok = token_of(el);
-    if ((id == NULL || (m = moved_id(id, off)) == NULL) &&
-        (rid == NULL || (m = moved_id(rid, off)) == NULL) &&
-        (tok == NULL || (m = moved_token(tok, off)) == NULL))
-        return json_object_get(el);
-    json_object_put(m);
-    if (json_object_deep_copy(el, &c, NULL) != 0)
-        return json_object_get(el);
-    id = mc_json_get(c, "id");
-    if (id != NULL && (m = moved_id(id, off)) != NULL)
-        json_object_object_add(c, "id", m);
-    rid = mc_json_get(mc_json_get(c, "params"), "requestId");
-    if (rid != NULL && (m = moved_id(rid, off)) != NULL)
-        json_object_object_add(mc_json_get(c, "params"), "requestId", m);
-    tok = token_of(c);
-    if (tok != NULL && (m = moved_token(tok, off)) != NULL)
-        json_object_object_add(mc_json_get(mc_json_get(c, "params"), "_meta"), "progressToken", m);
-    return c;
-}
-
-json_object *mc_exec_moved(json_object *el, uint64_t k)
-{
-    return offset_ids(el, (int64_t)k * MC_EXEC_ID_STRIDE);
 }
 
 int mc_exec_is_answer(json_object *el)
@@ -294,7 +177,7 @@ void mc__exec_respond(void *ctx, mc_session_t *s, const mc_msg_t *request, mc_re
         reply->error_code = mc_json_get_int(err, "code", MC_RPC_INTERNAL_ERROR);
         snprintf(reply->error_message, sizeof(reply->error_message), "%s",
                  msg != NULL ? msg : "error");
-        if (!utf8_ok(reply->error_message))
+        if (!mc__exec_utf8_ok(reply->error_message))
             hold_outstanding(x);
         return;
     }
@@ -302,7 +185,7 @@ void mc__exec_respond(void *ctx, mc_session_t *s, const mc_msg_t *request, mc_re
         reply->result = NULL;
     mc_instance_fill_accept(request->method, request->params, reply->result);
     if (reply->result != NULL &&
-        !utf8_ok(json_object_to_json_string_ext(reply->result, JSON_C_TO_STRING_PLAIN)))
+        !mc__exec_utf8_ok(json_object_to_json_string_ext(reply->result, JSON_C_TO_STRING_PLAIN)))
         hold_outstanding(x);
 }
 
@@ -317,9 +200,19 @@ size_t mc__exec_outstanding(const mc_exec_t *x)
     return n;
 }
 
+void mc__exec_count_hang_wait(mc_exec_t *x, int64_t began)
+{
+    x->cnt.hang_waits++;
+    x->cnt.hang_wait_ms += (uint64_t)(mc_now_ms() - began);
+}
+
 void mc__exec_feed_reset(mc_exec_t *x)
 {
+    size_t k;
+
     x->n_exp = 0;
+    for (k = 0; k < x->n_cancel; k++)
+        json_object_put(x->cancels[k]);
     x->n_cancel = 0;
     x->cur_elem = -1;
     x->reused = 0;
@@ -332,59 +225,57 @@ void mc__exec_feed_reset(mc_exec_t *x)
 
 void mc__exec_feed_reset_process(mc_exec_t *x)
 {
-    memset(x->ids, 0, MC__EXEC_MAX_IDS * sizeof(*x->ids));
-    x->n_ids = 0;
+    int seen;
+
+    mc__exec_ids_reset(x);
     x->n_doubt = 0;
     x->doubt_all = 0;
     x->n_tokens = 0;
     x->reinit = 0;
-    (void)mc__exec_id_reused(x, "1"); /* the session's initialize */
+    (void)mc__exec_key_add(x, "1", &seen); /* the session's initialize */
 }
 
-/* Notes the id of a message about to be sent (compact JSON cut as the
- * inline records cut it, so that the hashes agree); an id too long for the
- * HTTP transport to pair marks the sequence. */
-static void note_id(mc_exec_t *x, json_object *id)
+/* Notes the id of a message about to be sent, and returns its key; an id
+ * too long for the HTTP transport to pair marks the sequence. */
+static uint32_t note_id(mc_exec_t *x, json_object *id)
 {
-    char idc[64];
+    uint32_t key;
+    int seen;
 
-    mc__exec_compact(id, idc, sizeof(idc));
-    if (mc__exec_id_reused(x, idc))
-        note_dup(x, idc);
-    if (strlen(json_object_to_json_string_ext(id, JSON_C_TO_STRING_PLAIN |
-                                                      JSON_C_TO_STRING_NOSLASHESCAPE)) >
-        MC_HTTP_MAX_REQ_ID)
+    if (strlen(mc__exec_id_text(id)) > MC_HTTP_MAX_REQ_ID)
         x->long_id = 1;
+    key = mc__exec_key_add(x, mc__exec_id_text(id), &seen);
+    if (seen)
+        note_dup(x, key);
+    return key;
 }
 
 /* Notes the progress token of a message about to be sent, whose id (if
- * any) hashes to idh. A token sent twice in a process belongs to two
+ * any) has the key idk. A token sent twice in a process belongs to two
  * requests (the client's fault): which one a notification is about is
  * anyone's guess, as with a reused id, in this sequence and later ones. So
  * is it when the id of its request was sent twice (the judge may have
  * ended it with the answer to the other request). A token past the number
  * the judge follows (MC_WIRE_MAX_TOKENS a process) is not followed: its
  * notifications are not paired either. */
-static void note_token(mc_exec_t *x, json_object *tok, uint32_t idh)
+static void note_token(mc_exec_t *x, json_object *tok, uint32_t idk)
 {
-    char tc[72], tv[64];
-    uint32_t key = mc__exec_token_key(tok);
+    int seen;
+    uint32_t key = mc__exec_token_add(x, tok, &seen);
 
-    mc__exec_compact(tok, tv, sizeof(tv));
-    snprintf(tc, sizeof(tc), "token:%s", tv);
-    if (mc__exec_id_reused(x, tc)) {
+    if (seen) {
         x->reused = 1;
         doubt_add(x, key);
     } else {
         if (x->n_tokens < MC_WIRE_MAX_TOKENS) {
-            x->tok_id[x->n_tokens] = idh;
+            x->tok_id[x->n_tokens] = idk;
             x->tok_key[x->n_tokens] = key;
         } else {
             doubt_add(x, key);
         }
         x->n_tokens++;
     }
-    if (idh != 0 && mc__exec_doubtful(x, idh))
+    if (idk != MC__EXEC_KEY_NONE && mc__exec_doubtful(x, idk))
         doubt_add(x, key);
 }
 
@@ -395,27 +286,23 @@ static void note_message(mc_exec_t *x, json_object *msg, int in_batch)
 {
     const char *method = mc_json_get_str(msg, "method");
     json_object *id = mc_json_get(msg, "id");
-    uint32_t idh = 0;
+    uint32_t idk = MC__EXEC_KEY_NONE;
+    int seen;
 
-    if (id != NULL) {
-        char idc[64];
-        mc__exec_compact(id, idc, sizeof(idc));
-        idh = mc__exec_hash(0, idc);
-        if (in_batch) {
-            (void)mc__exec_id_reused(x, idc);
-            note_dup(x, idc);
-        } else {
-            note_id(x, id);
-        }
+    if (id != NULL && in_batch) {
+        idk = mc__exec_key_add(x, mc__exec_id_text(id), &seen);
+        note_dup(x, idk);
+    } else if (id != NULL) {
+        idk = note_id(x, id);
     }
-    if (token_of(msg) != NULL)
-        note_token(x, token_of(msg), idh);
+    if (mc__exec_token_of(msg) != NULL)
+        note_token(x, mc__exec_token_of(msg), idk);
     if (method != NULL && strcmp(method, "initialize") == 0)
         x->reinit = 1;
 }
 
 /* True when msg is a tools/call naming a tool the user did not allow. */
-static int forbidden_call(const mc_exec_t *x, json_object *msg)
+int mc__exec_forbidden_call(const mc_exec_t *x, json_object *msg)
 {
     const char *method = mc_json_get_str(msg, "method");
 
@@ -439,13 +326,13 @@ static int note_raw(mc_exec_t *x, const char *text)
     int ok = 1;
 
     if (json_object_is_type(parsed, json_type_object)) {
-        ok = !forbidden_call(x, parsed);
+        ok = !mc__exec_forbidden_call(x, parsed);
         if (ok)
             note_message(x, parsed, 0);
     } else if (json_object_is_type(parsed, json_type_array)) {
         nb = json_object_array_length(parsed);
         for (b = 0; b < nb; b++)
-            if (forbidden_call(x, json_object_array_get_idx(parsed, b)))
+            if (mc__exec_forbidden_call(x, json_object_array_get_idx(parsed, b)))
                 ok = 0;
         if (ok)
             x->reused = 1;
@@ -463,31 +350,43 @@ static void note_due(mc_exec_t *x, json_object *sendv, const char *line, size_t 
     const char *method = mc_json_get_str(sendv, "method");
     size_t k;
 
-    if (answer_due(sendv) && utf8_ok(line) && x->n_exp < MC__EXEC_MAX_EXPECTED) {
+    if (mc__exec_answer_due(sendv) && mc__exec_utf8_ok(line) && x->n_exp < MC__EXEC_MAX_EXPECTED) {
         mc__exec_expected_t *e = &x->exp[x->n_exp++];
-        mc__exec_compact(mc_json_get(sendv, "id"), e->id, sizeof(e->id));
+        json_object *id = mc_json_get(sendv, "id");
+        mc__exec_compact(id, e->id, sizeof(e->id));
+        e->key = mc__exec_key_of(x, mc__exec_id_text(id));
         e->elem = i;
         e->answered = 0;
         /* A subscriptions/listen stream is answered only when it ends
-         * (2026-07-28/basic/patterns/subscriptions): no answer is due. */
+         * (2026-07-28/basic/patterns/subscriptions): no answer is due. An
+         * id the table could not keep cannot be paired with its answer. */
         e->stream = method != NULL && strcmp(method, "subscriptions/listen") == 0;
         e->shape = mc__exec_shape(sendv);
-        e->held = e->stream;
+        e->held = e->stream || !mc__exec_key_real(e->key);
         /* An id named by an earlier cancellation is not held against the
          * server either. */
         e->cancelled = 0;
         for (k = 0; k < x->n_cancel; k++)
-            if (strcmp(x->cancels[k], e->id) == 0)
+            if (strcmp(mc__exec_id_text(x->cancels[k]), mc__exec_id_text(id)) == 0)
                 e->cancelled = 1;
+        /* Sent ahead, and answered before the barrier before it: the
+         * server answers out of turn, and nothing more is sent ahead. */
+        for (k = 0; x->pre_n > 0 && k < x->n_unclaimed; k++)
+            if (strcmp(x->unclaimed[k], mc__exec_id_text(id)) == 0) {
+                e->answered = 1;
+                if (i < sizeof(x->cur->answered))
+                    x->cur->answered[i] = 1;
+                x->pipe_off = 1;
+            }
     }
     if (method != NULL && strcmp(method, "notifications/cancelled") == 0) {
-        char rid[64];
-        mc__exec_compact(mc_json_get(mc_json_get(sendv, "params"), "requestId"), rid, sizeof(rid));
-        for (k = 0; k < x->n_exp; k++)
-            if (strcmp(x->exp[k].id, rid) == 0)
+        json_object *rid = mc_json_get(mc_json_get(sendv, "params"), "requestId");
+        uint32_t rk = mc__exec_key_of(x, mc__exec_id_text(rid));
+        for (k = 0; k < x->n_exp && mc__exec_key_real(rk); k++)
+            if (x->exp[k].key == rk)
                 x->exp[k].cancelled = 1;
         if (x->n_cancel < MC__EXEC_MAX_EXPECTED)
-            memcpy(x->cancels[x->n_cancel++], rid, sizeof(rid));
+            x->cancels[x->n_cancel++] = json_object_get(rid);
     }
 }
 
@@ -514,9 +413,9 @@ static json_object *prepare(mc_exec_t *x, json_object *el, size_t i, int64_t off
             x->cur->sent[i] = 1;
         return NULL;
     }
-    if (!json_object_is_type(el, json_type_object) || forbidden_call(x, el))
+    if (!json_object_is_type(el, json_type_object) || mc__exec_forbidden_call(x, el))
         return NULL; /* never a tool the user did not allow */
-    sendv = offset_ids(el, off);
+    sendv = mc__exec_offset_ids(el, off);
     *line = json_object_to_json_string_ext(sendv, JSON_C_TO_STRING_PLAIN |
                                                       JSON_C_TO_STRING_NOSLASHESCAPE);
     note_message(x, sendv, 0);
@@ -531,19 +430,16 @@ static int cancelled_later(json_object *seq, size_t i)
 {
     json_object *id = mc_json_get(json_object_array_get_idx(seq, i), "id");
     size_t j, n = json_object_array_length(seq);
-    char a[64], b[64];
 
     if (id == NULL)
         return 0;
-    mc__exec_compact(id, a, sizeof(a));
     for (j = i + 1; j < n; j++) {
         json_object *el = json_object_array_get_idx(seq, j);
         const char *m = mc_json_get_str(el, "method");
         json_object *rid = mc_json_get(mc_json_get(el, "params"), "requestId");
         if (m == NULL || rid == NULL || strcmp(m, "notifications/cancelled") != 0)
             continue;
-        mc__exec_compact(rid, b, sizeof(b));
-        if (strcmp(a, b) == 0)
+        if (strcmp(mc__exec_id_text(id), mc__exec_id_text(rid)) == 0)
             return 1;
     }
     return 0;
@@ -564,6 +460,7 @@ static int await_one(mc_exec_t *x, size_t k)
             return MC_EEOF;
         if (rc != MC_OK) {
             x->lockstep = 0;
+            mc__exec_count_hang_wait(x, began);
             break;
         }
     }
@@ -602,11 +499,16 @@ mc__exec_fed_t mc__exec_feed_element(mc_exec_t *x, json_object *seq, size_t i, i
         return MC__EXEC_FED_OK;
     /* A line that is not UTF-8 may be read one way by the checker and
      * another by a lenient server: responses are not judged after it. */
-    if (!utf8_ok(line))
+    if (!mc__exec_utf8_ok(line))
         x->reused = x->reused_all = 1;
     if (i < sizeof(x->cur->sent))
         x->cur->sent[i] = 1;
     x->cur_elem = (int)i;
+    if (i < x->pre_n) {
+        /* Sent ahead: its answer waits in the queue, behind the barrier. */
+        json_object_put(sendv);
+        return MC__EXEC_FED_OK;
+    }
     rc = mc_session_send_raw(&x->s, line, strlen(line), x->o.hang_ms);
     json_object_put(sendv);
     if (rc == MC_ETIMEOUT) {
@@ -649,8 +551,10 @@ int mc__exec_await(mc_exec_t *x)
         rc = mc__exec_wait_slice(x, began);
         if (rc == MC_EEOF)
             dead = 1;
-        else if (rc != MC_OK)
+        else if (rc != MC_OK) {
+            mc__exec_count_hang_wait(x, began);
             break;
+        }
     }
     if (dead)
         return 1;

@@ -10,6 +10,8 @@
  *   exec_feed.c     sending a sequence: ids moved per sequence, ids sent
  *                   twice, answers due, cancellations, the client's answers
  *                   to the server's requests, waiting for the answers;
+ *   exec_ahead.c    ids and tokens moved per sequence; what of the next
+ *                   sequence may be sent ahead of the answers to this one;
  *   exec_barrier.c  over stdio, the end of a sequence: the ping barrier,
  *                   the request shapes known to be dropped;
  *   exec_observe.c  every line in either direction: the trace, the response
@@ -44,22 +46,42 @@
 #define MC__EXEC_MAX_READY_FRAMES 256
 /* Expected answers tracked per sequence: one per element at most. */
 #define MC__EXEC_MAX_EXPECTED MC_EXEC_MAX_ELEMS
-/* Request ids remembered per process (a power of two; half of it is used). */
+/* Slots of the table of ids and progress tokens sent in a process (a
+ * power of two; half of it is used), the bytes of their texts kept, and
+ * the longest text kept (the generator's long strings are 4,096). */
 #define MC__EXEC_MAX_IDS 16384
+#define MC__EXEC_ID_TEXT_BYTES (1u << 20)
+#define MC__EXEC_MAX_ID_TEXT 8192
+/* A buffer for "token:" and a token's text, one byte past the longest kept. */
+#define MC__EXEC_TOKEN_BUF (MC__EXEC_MAX_ID_TEXT + 16)
+/* Keys of the id table (exec_ids.c) that name no entry. */
+#define MC__EXEC_KEY_NONE 0u           /* no id at all */
+#define MC__EXEC_KEY_UNSENT 0xfffffffeu /* an id the process was never sent */
+#define MC__EXEC_KEY_UNKEPT 0xffffffffu /* a text the table could not keep: doubtful */
 /* Ids sent twice that one sequence keeps apart; past that, no response of
  * the sequence is judged. */
 #define MC__EXEC_MAX_DUP_IDS 64
 /* Edges new in one sequence that a fresh run is asked to confirm at most;
  * past it the sequence's new edges are all taken as they are. */
 #define MC__EXEC_MAX_NEWLY 4096
+/* Answers to ids of no request of the sequence, remembered for the
+ * sequence sent ahead (a server answering it before the barrier before it). */
+#define MC__EXEC_MAX_UNCLAIMED MC__EXEC_MAX_EXPECTED
+
 /* Ids and progress tokens that stay doubtful for the rest of a process
  * (sent twice, or a token past what the judge can follow); past that,
  * no response or progress of the process is paired any more. */
 #define MC__EXEC_MAX_DOUBT 1024
 
+/* A text of the id table: where it is in the table's bytes. */
+typedef struct mc__exec_id_entry {
+    uint32_t hash, off, len;
+} mc__exec_id_entry_t;
+
 /* A request of the sequence whose answer is due. */
 typedef struct mc__exec_expected {
-    char id[64];  /* compact JSON of the id as sent */
+    char id[64];  /* compact JSON of the id as sent, cut: for what a finding says */
+    uint32_t key; /* the id's key in the process's id table */
     size_t elem;  /* sequence element that sent it */
     int answered;
     int cancelled;
@@ -75,8 +97,9 @@ typedef struct mc__exec_expected {
 typedef struct mc__exec_inline {
     uint64_t seq;
     int response; /* a result or error */
-    uint32_t idh; /* hash of the compact JSON of a response's id, 0 without one */
-    uint32_t tokh; /* a progress notification's token key (mc__exec_token_key), else 0 */
+    uint32_t idk; /* a response's id's key in the id table (MC__EXEC_KEY_UNSENT: an id
+                     never sent), MC__EXEC_KEY_NONE without one */
+    uint32_t tokk; /* a progress notification's token's key, else MC__EXEC_KEY_NONE */
     char method[64];
 } mc__exec_inline_t;
 
@@ -112,17 +135,24 @@ struct mc_exec {
     uint32_t prev_state;
     mc__exec_expected_t exp[MC__EXEC_MAX_EXPECTED];
     size_t n_exp;
-    char cancels[MC__EXEC_MAX_EXPECTED][64]; /* ids named by this sequence's cancellations */
+    json_object *cancels[MC__EXEC_MAX_EXPECTED]; /* the ids this sequence's cancellations
+                                                    name (references; NULL: none) */
     size_t n_cancel;
     int64_t last_heard;
     int cur_elem; /* the sequence element sent last, -1 before the first */
-    uint32_t *ids; /* hashes of the request ids sent in this process */
-    size_t n_ids;
+    /* The ids and progress tokens sent in this process, by their text
+     * (exec_ids.c): slots holding entry numbers from 1, the entries, and
+     * the bytes of the texts. */
+    uint32_t *ids;
+    mc__exec_id_entry_t *id_ent;
+    char *id_text;
+    size_t n_ids, id_text_len;
+    int ids_full;  /* a text could not be kept: one not found may have been sent */
     int reused;    /* this sequence sent an id used before in the process, or a
                       line that is not UTF-8: responses are not judged */
     int reused_all; /* of those, a cause that makes every response doubtful (a
                       line not UTF-8, a batch); else only the ids in dups are */
-    uint32_t dups[MC__EXEC_MAX_DUP_IDS]; /* hashes of the ids this sequence sent again */
+    uint32_t dups[MC__EXEC_MAX_DUP_IDS]; /* keys of the ids this sequence sent again */
     size_t n_dups;
     json_object *answers; /* this sequence's answers: method -> answer element */
     int long_id;   /* this sequence sent an id past MC_HTTP_MAX_REQ_ID (unpaired over HTTP) */
@@ -130,13 +160,13 @@ struct mc_exec {
                       is anyone's guess, capability checks are not judged */
     /* Per process: the ids and progress tokens that can no longer be paired
      * with one request (hashes as in mc__exec_inline_t), in whichever later
-     * sequence a message about them arrives. */
+     * sequence a message about them arrives (their keys). */
     uint32_t doubt[MC__EXEC_MAX_DOUBT];
     size_t n_doubt;
     int doubt_all;  /* the set overflowed: nothing is paired any more */
     size_t n_tokens; /* distinct progress tokens sent in the process */
     /* The first MC_WIRE_MAX_TOKENS of them (those the judge follows): the
-     * hash of the id of the request that carried each, and its key. When
+     * key of the id of the request that carried each, and its own key. When
      * that id turns out to be sent twice, the judge may have paired another
      * request's answer with it and ended the token early. */
     uint32_t tok_id[MC_WIRE_MAX_TOKENS];
@@ -169,9 +199,55 @@ struct mc_exec {
     int chatter;           /* the server wrote a notification or request during this sequence */
     uint64_t barriers;     /* barriers sent in this executor (their ids) */
     char barrier_id[48];   /* compact JSON of the barrier's id */
-    uint32_t late_watch[MC_EXEC_MAX_LATE_WATCH]; /* hashes of ids dropped at a barrier */
+    uint32_t late_watch[MC_EXEC_MAX_LATE_WATCH]; /* keys of ids dropped at a barrier */
     size_t n_late_watch;
+    /* pipelining (over stdio, with the barrier): the sequence sent ahead,
+     * right after the barrier of the one before, before its answer came */
+    json_object *ahead;    /* the sequence sent ahead (a reference), or NULL */
+    uint64_t ahead_start;  /* x->starts when it was sent: the process it went to */
+    size_t ahead_n;        /* its elements sent ahead (from the first) */
+    uint64_t ahead_lines;  /* lines of it sent */
+    size_t pre_n;          /* in the run of the sequence sent ahead: its elements sent so */
+    int presending;        /* the lines being sent are the next sequence's */
+    int pipe_off;          /* no more sequences are sent ahead by this executor */
+    int proc_chatter;      /* the process wrote a notification or request of its own */
+    char unclaimed[MC__EXEC_MAX_UNCLAIMED][64]; /* ids of answers no request of the
+                                                   sequence had (compact JSON) */
+    size_t n_unclaimed;
+    mc_exec_counters_t cnt;
 };
+
+/* --- exec_ids.c ----------------------------------------------------------- */
+
+/* Allocates the id table (0), or -1 when out of memory (what was made is
+ * left for mc__exec_ids_free). */
+int mc__exec_ids_init(mc_exec_t *x);
+void mc__exec_ids_free(mc_exec_t *x);
+/* Forgets every id and token (a new process). */
+void mc__exec_ids_reset(mc_exec_t *x);
+
+/* The key of text (an id's compact JSON, or "token:" and a token's): its
+ * entry, MC__EXEC_KEY_UNSENT when the process was not sent it, or
+ * MC__EXEC_KEY_UNKEPT when that cannot be told. */
+uint32_t mc__exec_key_of(const mc_exec_t *x, const char *text);
+
+/* Adds text to the table; its key, with *seen 1 when it was there (or
+ * could not be kept: MC__EXEC_KEY_UNKEPT). */
+uint32_t mc__exec_key_add(mc_exec_t *x, const char *text, int *seen);
+
+/* The text ids are compared by (compact JSON; "null" for NULL): borrowed,
+ * valid until id is written out again or released. */
+const char *mc__exec_id_text(json_object *id);
+
+/* The key of progress token tok ("token:" and its text), found or added. */
+uint32_t mc__exec_token_find(const mc_exec_t *x, json_object *tok);
+uint32_t mc__exec_token_add(mc_exec_t *x, json_object *tok, int *seen);
+
+/* True when key names an entry of the table (an id or token sent). */
+static inline int mc__exec_key_real(uint32_t key)
+{
+    return key != MC__EXEC_KEY_NONE && key != MC__EXEC_KEY_UNSENT && key != MC__EXEC_KEY_UNKEPT;
+}
 
 /* --- exec_observe.c ------------------------------------------------------- */
 
@@ -182,10 +258,6 @@ uint32_t mc__exec_hash(uint32_t h, const char *s);
 /* Compact JSON of v ("null" for NULL) into out, cut to n bytes. */
 void mc__exec_compact(json_object *v, char *out, size_t n);
 
-/* The key of progress token tok (borrowed) in the doubt set and the inline
- * records: never 0, and never the hash of an id. */
-uint32_t mc__exec_token_key(json_object *tok);
-
 /* The session's observer: records each line (trace, counts, state model,
  * what the generator learns, answered requests). ctx is the executor. */
 void mc__exec_observe(void *ctx, const mc_seen_t *seen);
@@ -195,10 +267,6 @@ const mc__exec_inline_t *mc__exec_inline_of_seq(const mc_exec_t *x, uint64_t seq
 
 /* --- exec_feed.c ---------------------------------------------------------- */
 
-/* Remembers an id (compact JSON) sent in this process; returns 1 when it
- * was sent before. */
-int mc__exec_id_reused(mc_exec_t *x, const char *id);
-
 /* The session's responder: answers a server request as the sequence's
  * answer elements say, by default as a scenario's client does. */
 void mc__exec_respond(void *ctx, mc_session_t *s, const mc_msg_t *request, mc_reply_t *reply);
@@ -207,10 +275,13 @@ void mc__exec_respond(void *ctx, mc_session_t *s, const mc_msg_t *request, mc_re
  * ids sent twice, answer elements). */
 void mc__exec_feed_reset(mc_exec_t *x);
 
+/* Counts a wait that began at began and spent the hang budget. */
+void mc__exec_count_hang_wait(mc_exec_t *x, int64_t began);
+
 /* Forgets what the process before sent (ids, progress tokens, doubts). */
 void mc__exec_feed_reset_process(mc_exec_t *x);
 
-/* True when key (an id hash or token key) is doubtful in this process. */
+/* True when key (an id's or a token's) is doubtful in this process. */
 int mc__exec_doubtful(const mc_exec_t *x, uint32_t key);
 
 /* What sending one element came to. */
@@ -222,7 +293,8 @@ typedef enum mc__exec_fed {
 
 /* Sends element i of seq (ids moved by off) and handles what is ready to
  * be read at once. Answer elements and tools the user did not allow are
- * not sent. */
+ * not sent. An element below x->pre_n was sent ahead: what it makes due is
+ * noted, nothing is sent or read. */
 mc__exec_fed_t mc__exec_feed_element(mc_exec_t *x, json_object *seq, size_t i, int64_t off);
 
 /* Requests of the sequence whose answer is due and has not come. */
@@ -232,6 +304,44 @@ size_t mc__exec_outstanding(const mc_exec_t *x);
  * the hang budget of silence), then lets what follows settle. Returns 1
  * when the target's output ended meanwhile. */
 int mc__exec_await(mc_exec_t *x);
+
+/* True when s is valid UTF-8 (no overlongs, surrogates or code points
+ * past U+10FFFF). */
+int mc__exec_utf8_ok(const char *s);
+
+/* True when el is a request whose envelope makes an answer due. */
+int mc__exec_answer_due(json_object *el);
+
+/* True when msg is a tools/call naming a tool the user did not allow. */
+int mc__exec_forbidden_call(const mc_exec_t *x, json_object *msg);
+
+/* --- exec_ahead.c --------------------------------------------------------- */
+
+/* The progress token of a message (borrowed), or NULL. */
+json_object *mc__exec_token_of(json_object *msg);
+
+/* el with its id (or a cancellation's requestId) and a generated progress
+ * token moved by off (see mc_exec_moved): a new reference, to el itself
+ * when nothing moves. */
+json_object *mc__exec_offset_ids(json_object *el, int64_t off);
+
+/* True when seq may be sent ahead with its ids moved by off: every element
+ * an answer element or a request (valid envelope, UTF-8 line) whose sending
+ * changes nothing the judge holds earlier messages to (no initialize,
+ * logging/setLevel, subscriptions, listen streams, notifications), each id
+ * and progress token new to the process and to the sequence. */
+int mc__exec_pipeable(const mc_exec_t *x, json_object *seq, int64_t off);
+
+/* Sends the lines of seq (ids moved by off) ahead, without noting anything
+ * of them or reading: their answers wait in the transport's queue, behind
+ * the barrier sent before them. Sets x->ahead_n and x->ahead_lines.
+ * Returns 0 when a line could not be sent. */
+int mc__exec_presend(mc_exec_t *x, json_object *seq, int64_t off);
+
+/* Remembers (once per sequence, up to MC__EXEC_MAX_UNCLAIMED) the id of an
+ * answer no request of the sequence had; the sequence sent ahead takes it
+ * as its own answer. */
+void mc__exec_unclaimed_add(mc_exec_t *x, const char *id);
 
 /* --- exec_barrier.c ------------------------------------------------------- */
 
@@ -258,7 +368,7 @@ int mc__exec_known_dropped(const mc_exec_t *x, uint32_t shape);
  * turns it off for the executor (x->barrier_off). Returns as
  * mc__exec_feed_element.
  */
-mc__exec_fed_t mc__exec_barrier(mc_exec_t *x);
+mc__exec_fed_t mc__exec_barrier(mc_exec_t *x, json_object *ahead, int64_t ahead_off);
 
 /* --- exec_target.c -------------------------------------------------------- */
 

@@ -55,17 +55,6 @@ void mc__exec_compact(json_object *v, char *out, size_t n)
     snprintf(out, n, "%s", s);
 }
 
-uint32_t mc__exec_token_key(json_object *tok)
-{
-    char tv[64], tc[72];
-    uint32_t h;
-
-    mc__exec_compact(tok, tv, sizeof(tv));
-    snprintf(tc, sizeof(tc), "token:%s", tv);
-    h = mc__exec_hash(0, tc);
-    return h != 0 ? h : 1;
-}
-
 static void trace_add(mc_exec_t *x, int outbound, const char *line, size_t len)
 {
     mc_exec_outcome_t *o = x->cur;
@@ -159,37 +148,45 @@ static uint32_t state_of(const mc_exec_t *x, const mc_wire_info_t *info)
     }
 }
 
-/* Marks the requests expected with the id id (compact JSON) answered. A
- * stream (a subscriptions/listen request) whose id a request still
- * unanswered shares is left open: the answer is taken as that request's,
- * for a stream is answered only when it ends. */
-static void mark_id_answered(mc_exec_t *x, const char *id)
+/* Marks the requests expected with the id of key answered (id: its text,
+ * or NULL). A stream (a subscriptions/listen request) whose id a request
+ * still unanswered shares is left open: the answer is taken as that
+ * request's, for a stream is answered only when it ends. */
+static void mark_key_answered(mc_exec_t *x, uint32_t key, const char *id)
 {
     size_t i;
-    int other = 0;
+    int other = 0, mine = 0;
 
-    for (i = 0; i < x->n_exp; i++)
-        if (strcmp(x->exp[i].id, id) == 0 && !x->exp[i].stream && !x->exp[i].answered)
+    for (i = 0; i < x->n_exp && mc__exec_key_real(key); i++)
+        if (x->exp[i].key == key && !x->exp[i].stream && !x->exp[i].answered)
             other = 1;
-    for (i = 0; i < x->n_exp; i++)
-        if (strcmp(x->exp[i].id, id) == 0 && !(other && x->exp[i].stream)) {
+    for (i = 0; i < x->n_exp && mc__exec_key_real(key); i++)
+        if (x->exp[i].key == key && !(other && x->exp[i].stream)) {
+            mine = 1;
             x->exp[i].answered = 1;
             if (x->cur != NULL && x->exp[i].elem < sizeof(x->cur->answered))
                 x->cur->answered[x->exp[i].elem] = 1;
         }
+    /* With a sequence sent ahead, an answer to none of this sequence's
+     * requests may be one of its own, come before the barrier's. */
+    if (!mine && x->ahead_n > 0 && id != NULL)
+        mc__exec_unclaimed_add(x, id);
+}
+
+/* mark_key_answered for the id whose text (compact JSON) is id. */
+static void mark_id_answered(mc_exec_t *x, const char *id)
+{
+    mark_key_answered(x, mc__exec_key_of(x, id), id);
 }
 
 /* Whatever its envelope, a message carrying an id and no method answers
  * that id (a bad envelope is the wire checks' business, not a hang). */
 static void mark_answered(mc_exec_t *x, json_object *root)
 {
-    char id[64];
-
     if (!json_object_is_type(root, json_type_object) || mc_json_get(root, "method") != NULL ||
         mc_json_get(root, "id") == NULL)
         return;
-    mc__exec_compact(mc_json_get(root, "id"), id, sizeof(id));
-    mark_id_answered(x, id);
+    mark_id_answered(x, mc__exec_id_text(mc_json_get(root, "id")));
 }
 
 
@@ -244,17 +241,14 @@ static void remember_inline(mc_exec_t *x, const mc_wire_info_t *ip, const char *
     r = &x->inl[x->inl_n % MC_EXEC_MAX_INLINES];
     r->seq = x->seq_ctr;
     r->response = ip->msg.kind == MC_MSG_RESULT || ip->msg.kind == MC_MSG_ERROR;
-    r->idh = 0;
-    r->tokh = 0;
-    if (r->response && ip->msg.id != NULL) {
-        char idc[64];
-        mc__exec_compact(ip->msg.id, idc, sizeof(idc));
-        r->idh = mc__exec_hash(0, idc);
-    }
+    r->idk = MC__EXEC_KEY_NONE;
+    r->tokk = MC__EXEC_KEY_NONE;
+    if (r->response && ip->msg.id != NULL)
+        r->idk = mc__exec_key_of(x, mc__exec_id_text(ip->msg.id));
     if (ip->msg.kind == MC_MSG_NOTIFICATION && ip->msg.method != NULL &&
         strcmp(ip->msg.method, "notifications/progress") == 0 &&
         mc_json_get(ip->msg.params, "progressToken") != NULL)
-        r->tokh = mc__exec_token_key(mc_json_get(ip->msg.params, "progressToken"));
+        r->tokk = mc__exec_token_find(x, mc_json_get(ip->msg.params, "progressToken"));
     snprintf(r->method, sizeof(r->method), "%s", method ? method : "");
     x->inl_n++;
 }
@@ -264,21 +258,21 @@ static void remember_inline(mc_exec_t *x, const mc_wire_info_t *ip, const char *
  * answers out of order (x->dropped->out_of_order). */
 static int barrier_answer(mc_exec_t *x, const mc_wire_info_t *ip)
 {
-    char idc[64];
-    uint32_t h;
+    const char *id;
+    uint32_t key;
     size_t i, n;
 
     if ((ip->msg.kind != MC_MSG_RESULT && ip->msg.kind != MC_MSG_ERROR) || ip->msg.id == NULL)
         return 0;
-    mc__exec_compact(ip->msg.id, idc, sizeof(idc));
-    if (x->barrier_id[0] != '\0' && strcmp(idc, x->barrier_id) == 0) {
+    id = mc__exec_id_text(ip->msg.id);
+    if (x->barrier_id[0] != '\0' && strcmp(id, x->barrier_id) == 0) {
         x->barrier_answered = 1;
         return 1;
     }
-    h = mc__exec_hash(0, idc);
+    key = mc__exec_key_of(x, id);
     n = x->n_late_watch < MC_EXEC_MAX_LATE_WATCH ? x->n_late_watch : MC_EXEC_MAX_LATE_WATCH;
-    for (i = 0; i < n; i++)
-        if (x->late_watch[i] == h && x->dropped != NULL)
+    for (i = 0; i < n && mc__exec_key_real(key); i++)
+        if (x->late_watch[i] == key && x->dropped != NULL)
             x->dropped->out_of_order = 1;
     return 0;
 }
@@ -298,6 +292,10 @@ void mc__exec_observe(void *ctx, const mc_seen_t *seen)
     x->seq_ctr++;
     if (outbound && x->barrier_sending)
         return; /* the barrier is the executor's, no message of the sequence */
+    if (outbound && x->presending) {
+        x->ahead_lines++; /* the next sequence's, counted in its run */
+        return;
+    }
     if (!outbound && ip->is_line && barrier_answer(x, ip)) {
         x->last_heard = mc_now_ms();
         remember_inline(x, ip, ip->answered_method);
@@ -319,18 +317,15 @@ void mc__exec_observe(void *ctx, const mc_seen_t *seen)
             /* The transport's compact JSON may escape what ours does not
              * ("/"): read again and written as the ids we keep are. */
             json_object *v = json_tokener_parse(answers);
-            char id[sizeof(x->exp[0].id)];
-            int read = v != NULL;
-            mc__exec_compact(v, id, sizeof(id));
+            mark_id_answered(x, v != NULL ? mc__exec_id_text(v) : answers);
             json_object_put(v);
-            mark_id_answered(x, read ? id : answers);
         } else {
             /* An id too long for the transport to keep: the refusal came on
              * the stream of the POST sent last. */
             size_t i;
             for (i = 0; i < x->n_exp; i++)
                 if (x->cur_elem >= 0 && x->exp[i].elem == (size_t)x->cur_elem)
-                    mark_id_answered(x, x->exp[i].id);
+                    mark_key_answered(x, x->exp[i].key, NULL);
         }
         note_replied(x);
     }
@@ -341,7 +336,7 @@ void mc__exec_observe(void *ctx, const mc_seen_t *seen)
     }
     method = ip->msg.method ? ip->msg.method : ip->answered_method;
     if (ip->msg.kind == MC_MSG_NOTIFICATION || ip->msg.kind == MC_MSG_REQUEST)
-        x->chatter = 1;
+        x->chatter = x->proc_chatter = 1;
     remember_inline(x, ip, method);
     add_state(x, state_of(x, ip));
     if (x->o.learn != NULL) {

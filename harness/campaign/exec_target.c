@@ -20,6 +20,7 @@
 
 #include "campaign/exec_internal.h"
 #include "client/http_limits.h"
+#include "core/clock.h"
 #include "core/json.h"
 
 void mc_exec_stop(mc_exec_t *x)
@@ -124,6 +125,7 @@ int mc__exec_start(mc_exec_t *x, mc_errbuf_t *eb)
     mc_spawn_opts_t so;
     mc_session_opts_t sopts;
     mc_link_t link;
+    int64_t began;
     int rc;
 
     memset(&so, 0, sizeof(so));
@@ -141,6 +143,7 @@ int mc__exec_start(mc_exec_t *x, mc_errbuf_t *eb)
     x->inl_n = 0;
     x->n_late_watch = 0; /* the ids of a new process start again */
     x->barrier_id[0] = '\0';
+    x->proc_chatter = 0;
     mc__exec_feed_reset_process(x);
     mc__exec_cov_clear(x);
     if (x->o.url != NULL) {
@@ -175,10 +178,13 @@ int mc__exec_start(mc_exec_t *x, mc_errbuf_t *eb)
         return mc_errbuf_set(eb, MC_ENOMEM, "out of memory");
     x->sess_ok = 1;
     x->seqs_in_proc = 0;
+    began = mc_now_ms();
     rc = mc_session_initialize(&x->s, x->o.version, x->client_caps,
                                x->o.hang_ms > MC_EXEC_START_MS ? x->o.hang_ms : MC_EXEC_START_MS,
                                eb);
     mc__exec_drain_notes(x);
+    x->cnt.starts++;
+    x->cnt.start_ms += (uint64_t)(mc_now_ms() - began);
     if (rc == MC_OK) {
         snprintf(x->version, sizeof(x->version), "%s", x->s.negotiated_version);
         if (x->http != NULL)

@@ -90,10 +90,10 @@ static int response_doubtful(const mc_exec_t *x, const mc__exec_inline_t *r)
 {
     size_t i;
 
-    if (x->reused_all || r->idh == 0)
+    if (x->reused_all || r->idk == MC__EXEC_KEY_NONE)
         return 1;
     for (i = 0; i < x->n_dups; i++)
-        if (x->dups[i] == r->idh)
+        if (x->dups[i] == r->idk)
             return 1;
     return 0;
 }
@@ -175,9 +175,10 @@ static int http_judged(const mc_exec_t *x, const mc_http_finding_t *hf)
  * request no one waited for), so the doubt lasts as long as the process. */
 static int doubtful_in_process(const mc_exec_t *x, const mc__exec_inline_t *r, const char *check)
 {
-    if (r->response && r->idh != 0 && mc__exec_doubtful(x, r->idh))
+    if (r->response && r->idk != MC__EXEC_KEY_NONE && mc__exec_doubtful(x, r->idk))
         return 1;
-    return r->tokh != 0 && follows_requests(check) && mc__exec_doubtful(x, r->tokh);
+    return r->tokk != MC__EXEC_KEY_NONE && follows_requests(check) &&
+           mc__exec_doubtful(x, r->tokk);
 }
 
 /* True for the capability checks, which follow what the client declared

@@ -74,6 +74,18 @@ json_object *mc__camp_corpus_pick(mc__camp_corpus_t *k, mc_gen_t *g, const uint3
 /* Any entry (borrowed), or NULL when the corpus is empty. */
 json_object *mc__camp_corpus_any(mc__camp_corpus_t *k, mc_gen_t *g);
 
+/* The campaign loop's next sequence: a new one one time in eight (or
+ * while the corpus is empty), else a favoured entry extended (at the
+ * message owed its new edges, where it has one) or an entry mutated; x's
+ * hit counts steer the pick on an instrumented target. A new reference,
+ * or NULL when out of memory. */
+json_object *mc__camp_next_sequence(mc__camp_corpus_t *k, mc_gen_t *g, const struct mc_exec *x);
+
+/* Writes where x's and fx's time went to the worker's waits.tsv
+ * (waits-wN.tsv); nothing is said of a failure to write it. */
+void mc__camp_write_waits(const mc_campaign_opts_t *o, const struct mc_exec *x,
+                          const struct mc_exec *fx);
+
 /* Writes seq to a new file of the corpus folder. */
 void mc__camp_corpus_save(mc__camp_corpus_t *k, json_object *seq);
 

@@ -10,13 +10,20 @@
 #include "core/clock.h"
 #include "core/limits.h"
 
+/* Frames the ring of a new transport holds before it first grows. */
+#define MC__STDIO_QUEUE_START 16
+
 int mc_stdio_start(mc_stdio_t *t, const mc_spawn_opts_t *opts, mc_errbuf_t *eb)
 {
     mc_stdio_t nt;
     int rc;
 
     memset(&nt, 0, sizeof(nt));
-    nt.queue = calloc(MC_MAX_QUEUED_FRAMES, sizeof(*nt.queue));
+    /* The ring starts small and grows to its cap as frames wait: a start
+     * that zeroed the whole cap (4096 records of a kilobyte) cost a target
+     * restart more CPU than the messages of a sequence. */
+    nt.q_cap = MC__STDIO_QUEUE_START;
+    nt.queue = calloc(nt.q_cap, sizeof(*nt.queue));
     nt.chunk = malloc(MC_READ_CHUNK);
     if (nt.queue == NULL || nt.chunk == NULL) {
         free(nt.queue);
@@ -34,9 +41,36 @@ int mc_stdio_start(mc_stdio_t *t, const mc_spawn_opts_t *opts, mc_errbuf_t *eb)
     return MC_OK;
 }
 
-static int queue_full(const mc_stdio_t *t)
+/* Doubles the ring (up to MC_MAX_QUEUED_FRAMES), its frames kept in order.
+ * Returns 0 when it cannot grow (at its cap, or out of memory). */
+static int grow_queue(mc_stdio_t *t)
 {
-    return t->q_count == MC_MAX_QUEUED_FRAMES || t->q_bytes >= MC_MAX_QUEUED_BYTES;
+    size_t cap = t->q_cap * 2, i;
+    mc_record_t *q;
+
+    if (t->q_cap >= MC_MAX_QUEUED_FRAMES)
+        return 0;
+    if (cap > MC_MAX_QUEUED_FRAMES)
+        cap = MC_MAX_QUEUED_FRAMES;
+    q = calloc(cap, sizeof(*q));
+    if (q == NULL)
+        return 0;
+    for (i = 0; i < t->q_count; i++)
+        q[i] = t->queue[(t->q_head + i) % t->q_cap];
+    free(t->queue);
+    t->queue = q;
+    t->q_head = 0;
+    t->q_cap = cap;
+    return 1;
+}
+
+/* True when no frame more can be queued: the byte cap is reached, or the
+ * ring is full and cannot grow. */
+static int queue_full(mc_stdio_t *t)
+{
+    if (t->q_bytes >= MC_MAX_QUEUED_BYTES)
+        return 1;
+    return t->q_count == t->q_cap && !grow_queue(t);
 }
 
 /*
@@ -49,14 +83,14 @@ static int on_frame(void *ctx, const mc_frame_t *fr)
     mc_stdio_t *t = ctx;
     mc_record_t *slot;
 
-    if (t->q_count == MC_MAX_QUEUED_FRAMES)
+    if (t->q_count == t->q_cap)
         return 1; /* unreachable by construction; never overwrite */
     if (fr->kind == MC_FRAME_OVERSIZE && t->oversize_open) {
         /* Already reported when it passed the limit. */
         t->oversize_open = 0;
         return queue_full(t);
     }
-    slot = &t->queue[(t->q_head + t->q_count) % MC_MAX_QUEUED_FRAMES];
+    slot = &t->queue[(t->q_head + t->q_count) % t->q_cap];
     memset(slot, 0, sizeof(*slot));
     slot->kind = fr->kind;
     slot->flags = fr->flags;
@@ -293,7 +327,7 @@ int mc_stdio_recv(mc_stdio_t *t, mc_record_t *frame, int64_t deadline_ms)
         if (t->q_count > 0) {
             *frame = t->queue[t->q_head];
             memset(&t->queue[t->q_head], 0, sizeof(t->queue[t->q_head]));
-            t->q_head = (t->q_head + 1) % MC_MAX_QUEUED_FRAMES;
+            t->q_head = (t->q_head + 1) % t->q_cap;
             t->q_count--;
             if (frame->data != NULL)
                 t->q_bytes -= frame->len;
@@ -333,7 +367,7 @@ static void free_queue(mc_stdio_t *t)
 {
     while (t->q_count > 0) {
         mc_record_free(&t->queue[t->q_head]);
-        t->q_head = (t->q_head + 1) % MC_MAX_QUEUED_FRAMES;
+        t->q_head = (t->q_head + 1) % t->q_cap;
         t->q_count--;
     }
     free(t->queue);

@@ -4,8 +4,9 @@
  * Spawns the target (process.h), frames its stdout into lines, keeps the
  * tail of its stderr, and runs everything from one poll(2) loop with
  * non-blocking pipes. Memory is bounded: received frames wait in a queue of
- * at most MC_MAX_QUEUED_FRAMES frames / MC_MAX_QUEUED_BYTES bytes (reading
- * stops while it is full), and unsent output is capped at
+ * at most MC_MAX_QUEUED_FRAMES frames / MC_MAX_QUEUED_BYTES bytes (a ring
+ * that starts small and doubles up to that cap; reading stops while it is
+ * full), and unsent output is capped at
  * MC_MAX_OUTBOUND_BYTES.
  */
 #ifndef MC_CLIENT_STDIO_H
@@ -23,6 +24,7 @@ typedef struct mc_stdio {
     mc_framer_t framer;      /* private */
     mc_record_t *queue;     /* private: ring of received frames */
     size_t q_head, q_count;  /* private */
+    size_t q_cap;            /* private: records the ring holds now (up to MC_MAX_QUEUED_FRAMES) */
     size_t q_bytes;          /* private */
     char *chunk;             /* private: the last read from stdout, not yet framed */
     size_t chunk_len, chunk_off; /* private */

@@ -39,6 +39,23 @@ f=$(ls "$TMP/dup/findings/"wire-single-response-*.jsonc | head -1)
 [[ $? -eq 0 ]] || fail "the reproducer fails against the clean server"
 left_behind && fail "a server process was left behind"
 
+# 2a. Without minimization the confirming run is the one written out: its
+#     trace holds the sequence's lines, and the reproducer fails against
+#     the faulty server only.
+"$MC" fuzz --seconds 3 --max-findings 1 --no-minimize --seed 1 --out "$TMP/dupnm" -- "$RS" \
+  --inject duplicate-response --root "$TMP/root" 2>"$TMP/dupnm.err"
+rc=$?
+[[ $rc -eq 1 ]] || { cat "$TMP/dupnm.err"; fail "--no-minimize: exit $rc, want 1"; }
+f=$(ls "$TMP/dupnm/findings/"wire-single-response-*.jsonc | head -1)
+[[ -n $f && -s ${f%.jsonc}.jsonl ]] || fail "--no-minimize: no finding with its trace"
+grep -q '"dir": "in"' "${f%.jsonc}.jsonl" || fail "--no-minimize: the trace holds no answer"
+"$MC" run --report-dir "$TMP/r3" --scenarios "$f" -- "$RS" --inject duplicate-response >/dev/null 2>&1
+[[ $? -eq 1 ]] || fail "--no-minimize: the reproducer does not fail against the faulty server"
+"$MC" run --report-dir "$TMP/r4" --scenarios "$f" -- "$RS" >/dev/null 2>&1
+[[ $? -eq 0 ]] || fail "--no-minimize: the reproducer fails against the clean server"
+[[ -s $TMP/dupnm/waits.tsv ]] || fail "no waits.tsv"
+left_behind && fail "a server process was left behind"
+
 # 2b. Over Streamable HTTP: an HTTP violation switch found, its reproducer
 #     lint-clean and failing against the faulty server only.
 U=http://127.0.0.1:0/mcp
