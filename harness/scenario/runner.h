@@ -136,12 +136,13 @@ typedef struct mc_runner_opts {
 
 /*
  * A target process kept running between the runs of one worker, over stdio.
- * A shareable scenario (mc_scenario_t.shareable) that ran cleanly leaves its
- * target in the hold, once a ping it sends after its steps (not part of its
+ * A scenario that may share a process (mc_scenario_t.chainable) that ran
+ * cleanly leaves its target in the hold (with what it changed of the
+ * server's state added to dirty), once a ping it sends after its steps (not part of its
  * transcript or findings) has been answered: everything the server was
- * asked has then been answered, and it is alive. The next shareable
- * scenario that asks for the same version with the same client
- * capabilities runs on that process: without a start and a handshake of
+ * asked has then been answered, and it is alive. The next such scenario
+ * that asks for the same version with the same client capabilities, and
+ * reads none of the state in dirty, runs on that process: without a start and a handshake of
  * its own, but with the handshake's transcript lines and findings, as a
  * fresh run of it would have them. The result of the last run that used
  * the target (owner) is complete only once the target is passed on or
