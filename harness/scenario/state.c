@@ -9,7 +9,7 @@
  *   completion/complete                       read lists
  *   logging/setLevel                          changes log-level
  *   resources/subscribe, /unsubscribe         changes subscriptions; reads
- *                                             lists and subscriptions
+ *                                             lists
  *   tools/call                                changes what is unknown; reads
  *                                             lists, log-level, subscriptions
  *                                             (a tool may log or update)
@@ -101,8 +101,10 @@ static void method_state(const char *m, unsigned *changes, unsigned *reads)
     } else if (strcmp(m, "logging/setLevel") == 0) {
         *changes |= MC_STATE_LOG_LEVEL;
     } else if (strcmp(m, "resources/subscribe") == 0 || strcmp(m, "resources/unsubscribe") == 0) {
+        /* Subscribing is idempotent: what it answers depends on the
+         * resource, not on what else is subscribed. */
         *changes |= MC_STATE_SUBSCRIPTIONS;
-        *reads |= MC_STATE_LISTS | MC_STATE_SUBSCRIPTIONS;
+        *reads |= MC_STATE_LISTS;
     } else if (strcmp(m, "tools/call") == 0) {
         *changes |= MC_STATE_UNKNOWN;
         *reads |= MC_STATE_LISTS | MC_STATE_LOG_LEVEL | MC_STATE_SUBSCRIPTIONS;

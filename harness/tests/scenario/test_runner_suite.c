@@ -268,7 +268,8 @@ static void test_suite_state_order(void **state)
     }
     for (i = 0; i < 3; i++)
         mc_scenario_free(&scs[i]);
-    /* A name outside the vocabulary is a problem of the file. */
+    /* A name outside the vocabulary is a problem of the file (sc_load
+     * first, so that the file is one the teardown removes). */
     sc_load("d-bad", PING_SCENARIO(ALL_PING), &bad);
     mc_scenario_free(&bad);
     snprintf(path, sizeof(path), "%s/area/d-bad.jsonc", sc_dir);
