@@ -171,9 +171,9 @@ int mc__runner_may_keep(rctx_t *c)
 
     /* A run whose steps never began (its roles unresolved) changed
      * nothing, whatever its steps would have done. */
-    if ((!c->sc->chainable && c->stepped) || c->hs == NULL || !c->started || !c->session_ok || c->dead ||
-        c->unusable || c->probe != NULL || c->behave != NULL || c->res->verdict == MC_ERROR ||
-        (c->o->stop != NULL && *c->o->stop))
+    if ((!c->sc->chainable && c->stepped) || c->hs == NULL || !c->started || !c->session_ok ||
+        c->dead || c->unusable || c->probe != NULL || c->behave != NULL ||
+        c->res->verdict == MC_ERROR || (c->o->stop != NULL && *c->o->stop))
         return 0;
     /* stdio is ordered: once the ping is answered, every earlier request
      * has been answered too, and the process is alive. Neither the ping

@@ -76,10 +76,9 @@ const char *mc_state_names(void)
 /* Methods that only read what the server offers. */
 static int reads_lists(const char *m)
 {
-    static const char *const ro[] = {"tools/list",         "resources/list",
-                                     "resources/read",     "resources/templates/list",
-                                     "prompts/list",       "prompts/get",
-                                     "completion/complete", NULL};
+    static const char *const ro[] = {
+        "tools/list",   "resources/list", "resources/read",      "resources/templates/list",
+        "prompts/list", "prompts/get",    "completion/complete", NULL};
     size_t i;
 
     for (i = 0; ro[i] != NULL; i++)

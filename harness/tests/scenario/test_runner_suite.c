@@ -214,20 +214,21 @@ static void test_suite_last_user(void **state)
 /* Sets the log level to emergency: it changes log-level (scenario/state.h). */
 #define LEVEL_SET_SCENARIO                                                                         \
     SC_HEAD("area/level/set")                                                                      \
-    ALL_PING "\"requires\": {\"capabilities\": [\"logging\"]}, \"steps\": [{\"request\": "      \
-             "\"logging/setLevel\", \"params\": {\"level\": \"emergency\"}, \"expect\": \"result\", " \
-             "\"check\": \"area/level/set\"}]}"
+    ALL_PING                                                                                       \
+        "\"requires\": {\"capabilities\": [\"logging\"]}, \"steps\": [{\"request\": "              \
+        "\"logging/setLevel\", \"params\": {\"level\": \"emergency\"}, \"expect\": \"result\", "   \
+        "\"check\": \"area/level/set\"}]}"
 
 /* Calls the reference server's logging tool and waits for a log message
  * below emergency: it reads log-level (derived: it waits for a
  * notification), and declares that the call changes nothing. */
 #define LEVEL_READ_SCENARIO                                                                        \
     SC_HEAD("area/level/read")                                                                     \
-    ALL_PING "\"requires\": {\"capabilities\": [\"logging\", \"tools\"]}, "                      \
-             "\"state\": {\"changes\": []}, \"steps\": [{\"request\": \"tools/call\", "             \
-             "\"params\": {\"name\": \"test_tool_with_logging\", \"arguments\": {}}}, "           \
+    ALL_PING "\"requires\": {\"capabilities\": [\"logging\", \"tools\"]}, "                        \
+             "\"state\": {\"changes\": []}, \"steps\": [{\"request\": \"tools/call\", "            \
+             "\"params\": {\"name\": \"test_tool_with_logging\", \"arguments\": {}}}, "            \
              "{\"expect_notification\": \"notifications/message\", \"related\": true, "            \
-             "\"within\": 5000, \"where\": [{\"path\": \"params.level\", \"not_equals\": "           \
+             "\"within\": 5000, \"where\": [{\"path\": \"params.level\", \"not_equals\": "         \
              "\"emergency\"}], \"check\": \"area/level/read\"}]}"
 
 /* A scenario that reads the log level is not placed on the process a
@@ -277,7 +278,8 @@ static void test_suite_state_order(void **state)
         FILE *f = fopen(path, "w");
         assert_non_null(f);
         fputs(SC_HEAD("area/ping/held") ALL_PING "\"state\": {\"changes\": [\"moods\"]}, "
-              "\"steps\": [{\"request\": \"ping\"}]}", f);
+                                                 "\"steps\": [{\"request\": \"ping\"}]}",
+              f);
         assert_int_equal(fclose(f), 0);
     }
     mc_errbuf_clear(&eb);
