@@ -42,6 +42,23 @@
 #                               variant's last report stays in
 #                               BUILD_DIR/bench-library/LABEL/ (compare the
 #                               verdicts of two with scripts/cmp-reports.py)
+#   scripts/bench.sh run        the done-when figures of a conformance run: the
+#                               whole library, --jobs BENCH_JOBS (default: the
+#                               core count), each variant once a round
+#                               (BENCH_REPEAT, default 1) side by side in one
+#                               run: this build's default ('shared') and
+#                               --fresh-process ('fresh'), and with BENCH_BASE
+#                               (another build's mcpcheck, the previous main's)
+#                               the same two of it; against the reference
+#                               server at every version (each build's own
+#                               mcpcheck-refserver beside its mcpcheck) and,
+#                               with BENCH_EVERYTHING set to its command,
+#                               server-everything at the versions it speaks;
+#                               wall time and server processes started (a
+#                               wrapper counts them), medians and ratios
+#                               (base-fresh / shared is the issue's); the
+#                               shared and fresh reports of this build are
+#                               held to each other with scripts/cmp-reports.py
 #
 # Environment: BUILD_DIR (default build), BENCH_SECONDS per measurement
 # (default 1), BENCH_SHOW_CHECK=1 the check of each fuzz-coverage finding
@@ -276,6 +293,82 @@ bench_library() {
                   if ((b "-fresh") in m) printf "%s: fresh / shared = %.2fx\n", b, m[b "-fresh"] / m[k]
                   if ((b "-base") in m) printf "%s: base / shared = %.2fx\n", b, m[b "-base"] / m[k] } }' | sort
     rm -f "$LIB_TIMES"
+}
+
+# run_variant LABEL TARGET MCPCHECK [OPTIONS...] -- SERVER...: one run of the
+# library through a wrapper that counts the server's starts; appends
+# "LABEL TARGET seconds starts" to $RUN_TIMES.
+run_variant() {
+    local label=$1 target=$2 bin=$3 t0 t1 out starts log
+    shift 3
+    log="$RUN_TMP/$target-$label.starts"
+    : >"$log"
+    t0=$(date +%s.%N)
+    out=$(MC_BENCH_STARTS=$log "$bin" run --jobs "${BENCH_JOBS:-$(nproc)}" \
+        --report-dir "$BUILD_DIR/bench-run/$target-$label" "${@/#--wrap--/$RUN_TMP/wrap.sh}" | tail -1) || true
+    t1=$(date +%s.%N)
+    starts=$(wc -l <"$log")
+    echo "$label $target $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }') $starts" >>"$RUN_TIMES"
+    echo "  $target $label: $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }') s, $starts starts; $out" >&2
+}
+
+bench_run() {
+    local repeat=${BENCH_REPEAT:-1} i base=${BENCH_BASE:-} bdir="" profile
+    local rs="$BUILD_DIR/bin/mcpcheck-refserver" mc="$BUILD_DIR/bin/mcpcheck" brs
+    cmake --build "$BUILD_DIR" --target mcpcheck mcpcheck-refserver -j2 >/dev/null
+    RUN_TMP=$(mktemp -d)
+    RUN_TIMES=$RUN_TMP/times
+    cat >"$RUN_TMP/wrap.sh" <<'EOF2'
+#!/bin/sh
+# Counts a start of the server, then becomes it.
+echo "$$" >>"$MC_BENCH_STARTS"
+exec "$@"
+EOF2
+    chmod +x "$RUN_TMP/wrap.sh"
+    [ -z "$base" ] || bdir=$(cd "$(dirname "$base")/.." && pwd)
+    brs=$rs
+    [ -z "$base" ] || [ ! -x "$bdir/bin/mcpcheck-refserver" ] || brs=$bdir/bin/mcpcheck-refserver
+    echo "== the scenario library, --jobs ${BENCH_JOBS:-$(nproc)}, $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
+    for ((i = 0; i < repeat; i++)); do
+        run_variant shared refserver "$mc" --spec-version all -- --wrap-- "$rs"
+        run_variant fresh refserver "$mc" --spec-version all --fresh-process -- --wrap-- "$rs"
+        if [ -n "$base" ]; then
+            run_variant base-shared refserver "$base" --spec-version all -- --wrap-- "$brs"
+            run_variant base-fresh refserver "$base" --spec-version all --fresh-process -- --wrap-- "$brs"
+        fi
+        if [ -n "${BENCH_EVERYTHING:-}" ]; then
+            profile=$ROOT/scenarios/profiles/everything.json
+            # shellcheck disable=SC2086
+            run_variant shared everything "$mc" --profile "$profile" -- --wrap-- $BENCH_EVERYTHING
+            # shellcheck disable=SC2086
+            run_variant fresh everything "$mc" --fresh-process --profile "$profile" -- --wrap-- $BENCH_EVERYTHING
+            if [ -n "$base" ]; then
+                [ ! -f "$bdir/share/mcpcheck/scenarios/profiles/everything.json" ] ||
+                    profile=$bdir/share/mcpcheck/scenarios/profiles/everything.json
+                # shellcheck disable=SC2086
+                run_variant base-shared everything "$base" --profile "$profile" -- --wrap-- $BENCH_EVERYTHING
+                # shellcheck disable=SC2086
+                run_variant base-fresh everything "$base" --fresh-process --profile "$profile" -- --wrap-- $BENCH_EVERYTHING
+            fi
+        fi
+    done
+    echo "load at the end $(cut -d' ' -f1-3 /proc/loadavg)"
+    sort -k2,2 -k1,1 -k3n "$RUN_TIMES" | awk '
+        { k = $2 " " $1; n[k]++; t[k, n[k]] = $3; p[k, n[k]] = $4 }
+        END {
+            for (k in n) { m = int((n[k] + 1) / 2); mt[k] = t[k, m]; mp[k] = p[k, m]
+                printf "%-24s median %8.1f s  %5d server starts\n", k, mt[k], mp[k] }
+            for (k in n) if (k ~ / shared$/) { g = k; sub(/ shared$/, "", g)
+                if ((g " fresh") in mt) printf "%s: fresh / shared = %.2fx wall, %.2fx starts\n", g, mt[g " fresh"] / mt[k], mp[g " fresh"] / (mp[k] ? mp[k] : 1)
+                if ((g " base-fresh") in mt) printf "%s: base-fresh / shared = %.2fx wall, %.2fx starts (the previous main with --fresh-process)\n", g, mt[g " base-fresh"] / mt[k], mp[g " base-fresh"] / (mp[k] ? mp[k] : 1)
+                if ((g " base-shared") in mt) printf "%s: base-shared / shared = %.2fx wall, %.2fx starts\n", g, mt[g " base-shared"] / mt[k], mp[g " base-shared"] / (mp[k] ? mp[k] : 1) } }' | sort
+    for t in refserver everything; do
+        [ -f "$BUILD_DIR/bench-run/$t-shared/report.json" ] || continue
+        printf '%s: shared vs fresh, run by run: ' "$t"
+        python3 "$ROOT/scripts/cmp-reports.py" "$BUILD_DIR/bench-run/$t-fresh/report.json" \
+            "$BUILD_DIR/bench-run/$t-shared/report.json" | tail -1 || true
+    done
+    rm -rf "$RUN_TMP"
 }
 
 bench_server() {
@@ -559,6 +652,7 @@ library)
     if [ "${2:-}" = --http ]; then exec "$ROOT/scripts/bench-http.sh" library; fi
     bench_library
     ;;
+run) bench_run ;;
 fuzz-coverage)
     shift
     bench_fuzz_coverage "$@"

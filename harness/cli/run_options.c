@@ -141,9 +141,10 @@ static const mc_opts_spec_t run_spec = {
         "       mcpcheck run [options] --url URL [-- SERVER_CMD [ARGS...]]\n",
     .about = "Runs the scenario library against an MCP server over stdio. Every scenario\n"
              "gets a server process started from SERVER_CMD without a shell: a fresh one,\n"
-             "or, for a scenario that only reads (or the last user of a process), the one\n"
-             "an earlier scenario that only reads, of the same version and client\n"
-             "capabilities, left running (--fresh-process: never).\n"
+             "or the one earlier scenarios of the same version and client capabilities\n"
+             "left running, when it reads none of the server's state they changed\n"
+             "(scenarios/README.md, \"Scenarios that share a process\";\n"
+             "--fresh-process: never).\n"
              "Every message is checked by the wire checks and the MCP schema of the\n"
              "negotiated version, and each scenario's own requirements are checked step by\n"
              "step.\n",

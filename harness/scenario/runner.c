@@ -443,7 +443,9 @@ static int gate_before_start(rctx_t *c, const char *want_version)
     }
     if (mc__runner_caps_gate(c, want_version) != 0)
         return -1;
-    return roles_gate(c, want_version);
+    if (roles_gate(c, want_version) != 0)
+        return -1;
+    return mc__runner_unspoken_gate(c, want_version);
 }
 
 /* The scenario's canned answers to server requests, with variables filled
@@ -507,6 +509,7 @@ static void run_body(rctx_t *c)
     }
     if (!c->sc->manual_init && mc__runner_resolve_roles(c) != 0)
         return;
+    c->stepped = 1;
     mc__runner_run_steps(c, c->sc->step_v, c->sc->n_steps, 0);
     if (!c->dead && c->session_ok) {
         /* Answers still held back go out: no request is left unanswered. */
@@ -532,6 +535,7 @@ void mc__runner_end_ctx(rctx_t *c)
         mc_session_free(&c->s);
     mc_judge_free(&c->j);
     mc_sresult_finish(c->res);
+    mc__runner_unspoken_note(c);
     mc__runner_hs_free(c);
     mc_vars_free(&c->vars);
     mc__runner_inbox_free(&c->notes);
@@ -550,11 +554,15 @@ static void run_end(rctx_t *c)
         mc__runner_wire_to_checks(c);
         mc_sresult_finish(c->res);
         free(c->res->exit_desc);
-        c->res->exit_desc = strdup("still running: handed on to the next scenario that only "
-                                   "reads (its end is in the last one's result)");
+        c->res->exit_desc = strdup("still running: handed on to the next scenario that may "
+                                   "share it (its end is in the last one's result)");
         c->hold->c = c;
         c->hold->owner = c->res;
         c->hold->runs = c->reused ? c->hold->runs + 1 : 1;
+        /* What the runs on it changed: a later run that reads it needs
+         * another process (mc_runner_hold_fits). */
+        c->hold->dirty = (c->reused ? c->hold->dirty : 0) |
+                         (c->stepped ? c->sc->state_changes & MC_STATE_NAMED : 0);
         return;
     }
     mc__runner_end_ctx(c);
@@ -614,7 +622,8 @@ int mc__runner_run(const mc_scenario_t *sc, const mc_runner_opts_t *o, mc_scenar
     rc = prepare_answers(c);
     if (rc == MC_OK && mc__runner_start(c, &rc) == 0) {
         int hs = mc__runner_handshake(c, want_version);
-        if (hold != NULL && sc->shareable && c->s.negotiated_version[0] != '\0')
+        if (hold != NULL && !sc->manual_init && sc->client_version == NULL &&
+            c->s.negotiated_version[0] != '\0')
             mc__runner_hs_take(c, want_version);
         if (hs == 0)
             run_body(c);

@@ -44,6 +44,9 @@
 /* Bytes of the declared capabilities the suite keeps per version (compact
  * JSON; larger ones are not kept, and every run then starts its server). */
 #define MC_RUNNER_CAPS_LEN 2048
+/* Bytes of the reason kept for a version the server does not speak (see
+ * mc_runner_shared_t.unspoken); a longer one is not kept. */
+#define MC_RUNNER_UNSPOKEN_LEN 512
 #define MC_RUNNER_SILENT_WAIT_MS 1000
 /* The behaviour probe (mc_runner_behaviours): tools called and prompts got
  * at most, resources subscribed to at most, server requests noted at most. */
@@ -84,6 +87,10 @@ typedef struct mc_runner_shared {
     int n_silent;               /* private */
     char silent[MC_RUNNER_SILENT_KEYS][MC_RUNNER_SILENT_KEY_LEN]; /* private */
     _Atomic int caps_lock;      /* private: guards what follows */
+    char unspoken[MC_V_COUNT][MC_RUNNER_UNSPOKEN_LEN]; /* private: why a run at each version was
+                                                  SKIP, its handshake answered that the server
+                                                  does not speak it ("": not seen); a later run
+                                                  there is the same SKIP without a server */
     char caps[MC_V_COUNT][MC_RUNNER_CAPS_LEN]; /* private: the capabilities the server declared
                                                   at each version, as compact JSON ("": not seen
                                                   yet); see runner_caps.c */
@@ -129,12 +136,13 @@ typedef struct mc_runner_opts {
 
 /*
  * A target process kept running between the runs of one worker, over stdio.
- * A shareable scenario (mc_scenario_t.shareable) that ran cleanly leaves its
- * target in the hold, once a ping it sends after its steps (not part of its
+ * A scenario that may share a process (mc_scenario_t.chainable) that ran
+ * cleanly leaves its target in the hold (with what it changed of the
+ * server's state added to dirty), once a ping it sends after its steps (not part of its
  * transcript or findings) has been answered: everything the server was
- * asked has then been answered, and it is alive. The next shareable
- * scenario that asks for the same version with the same client
- * capabilities runs on that process: without a start and a handshake of
+ * asked has then been answered, and it is alive. The next such scenario
+ * that asks for the same version with the same client capabilities, and
+ * reads none of the state in dirty, runs on that process: without a start and a handshake of
  * its own, but with the handshake's transcript lines and findings, as a
  * fresh run of it would have them. The result of the last run that used
  * the target (owner) is complete only once the target is passed on or
@@ -155,6 +163,8 @@ typedef struct mc_runner_hold {
     struct rctx *c;              /* private: the run context whose target is kept, or NULL */
     mc_scenario_result_t *owner; /* read-only: the result of the last run that used it */
     int runs;                    /* private: runs it has served */
+    unsigned dirty;              /* read-only: the MC_STATE_* (scenario/state.h) the runs on it
+                                    changed; a scenario that reads one of them does not fit */
     mc_stdio_t spare;            /* private: a target process started ahead (see below) */
     int spare_on;                /* private: spare holds a started process */
 } mc_runner_hold_t;

@@ -75,3 +75,51 @@ int mc__runner_caps_gate(rctx_t *c, const char *want_version)
     json_object_put(caps);
     return skip ? -1 : 0;
 }
+
+/*
+ * A version the server does not speak. A run whose handshake at a version
+ * is answered that the server does not speak it (an error, another version
+ * it cannot negotiate) is SKIP; every later run of the suite at that
+ * version, of a scenario that does its handshake through the runner, would
+ * start a server to be told the same. The first such run keeps its reason
+ * when its result is that SKIP with nothing but passed checks, and a later
+ * run is the same SKIP for the same reason without a server: the verdict,
+ * the reason and the checks that did not pass (none) are what a fresh
+ * process gives it.
+ */
+void mc__runner_unspoken_note(rctx_t *c)
+{
+    mc_runner_shared_t *sh = c->o->shared;
+    const mc_version_info_t *v = mc_version_find(c->version);
+    const mc_scenario_result_t *r = c->res;
+    size_t i;
+
+    if (!c->unspoken || sh == NULL || v == NULL || c->probe != NULL || c->behave != NULL ||
+        r->verdict != MC_SKIP || r->reason == NULL || strlen(r->reason) >= MC_RUNNER_UNSPOKEN_LEN)
+        return;
+    for (i = 0; i < r->n_checks; i++)
+        if (r->checks[i].verdict != MC_PASS)
+            return;
+    lock(sh);
+    if (sh->unspoken[v->id][0] == '\0')
+        snprintf(sh->unspoken[v->id], MC_RUNNER_UNSPOKEN_LEN, "%s", r->reason);
+    atomic_store(&sh->caps_lock, 0);
+}
+
+int mc__runner_unspoken_gate(rctx_t *c, const char *want_version)
+{
+    mc_runner_shared_t *sh = c->o->shared;
+    const mc_version_info_t *v = mc_version_find(want_version);
+    char why[MC_RUNNER_UNSPOKEN_LEN];
+
+    if (sh == NULL || v == NULL || c->sc->manual_init || c->sc->client_version != NULL ||
+        c->probe != NULL || c->behave != NULL)
+        return 0;
+    lock(sh);
+    snprintf(why, sizeof(why), "%s", sh->unspoken[v->id]);
+    atomic_store(&sh->caps_lock, 0);
+    if (why[0] == '\0')
+        return 0;
+    mc_sresult_set(c->res, MC_SKIP, "%s", why);
+    return -1;
+}

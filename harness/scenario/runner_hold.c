@@ -153,6 +153,7 @@ rctx_t *mc__runner_adopt(rctx_t *k, rctx_t *fresh)
     k->taken_at_ms = -1;
     k->startup_owner = 0;
     k->reused = 1;
+    k->stepped = 0;
     replay(k);
     json_object_put(fresh->answers);
     json_object_put(fresh->seen_reqs);
@@ -168,9 +169,11 @@ int mc__runner_may_keep(rctx_t *c)
     uint64_t evals[MC_WIRE_MAX_CHECKS];
     int rc, ok;
 
-    if (!c->sc->shareable || c->hs == NULL || !c->started || !c->session_ok || c->dead ||
-        c->unusable || c->probe != NULL || c->behave != NULL || c->res->verdict == MC_ERROR ||
-        (c->o->stop != NULL && *c->o->stop))
+    /* A run whose steps never began (its roles unresolved) changed
+     * nothing, whatever its steps would have done. */
+    if ((!c->sc->chainable && c->stepped) || c->hs == NULL || !c->started || !c->session_ok ||
+        c->dead || c->unusable || c->probe != NULL || c->behave != NULL ||
+        c->res->verdict == MC_ERROR || (c->o->stop != NULL && *c->o->stop))
         return 0;
     /* stdio is ordered: once the ping is answered, every earlier request
      * has been answered too, and the process is alive. Neither the ping
@@ -195,13 +198,15 @@ int mc__runner_may_keep(rctx_t *c)
 
 int mc_runner_hold_fits(const mc_runner_hold_t *h, const mc_scenario_t *sc, const char *version)
 {
-    return h != NULL && h->c != NULL && sc->shareable && h->runs < MC_RUNNER_HOLD_MAX_RUNS &&
+    return h != NULL && h->c != NULL && sc->chainable && !(sc->state_changes & MC_STATE_FIRST) &&
+           h->runs < MC_RUNNER_HOLD_MAX_RUNS && (sc->state_reads & h->dirty) == 0 &&
            mc__runner_hs_fits(h->c, sc, version);
 }
 
 int mc_runner_hold_takes(const mc_runner_hold_t *h, const mc_scenario_t *sc, const char *version)
 {
-    return h != NULL && h->c != NULL && sc->takes_held && mc__runner_hs_fits(h->c, sc, version);
+    return h != NULL && h->c != NULL && sc->takes_held && (sc->state_reads & h->dirty) == 0 &&
+           mc__runner_hs_fits(h->c, sc, version);
 }
 
 void mc_runner_hold_release(mc_runner_hold_t *h)
@@ -212,6 +217,7 @@ void mc_runner_hold_release(mc_runner_hold_t *h)
         return;
     h->c = NULL;
     h->runs = 0;
+    h->dirty = 0;
     /* The owner's findings are in its checks already: what the shutdown
      * adds is new. */
     c->res = h->owner;

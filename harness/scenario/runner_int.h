@@ -28,6 +28,7 @@
 #include "scenario/fixtures.h"
 #include "scenario/httprun.h"
 #include "scenario/runner.h"
+#include "scenario/state.h"
 #include "scenario/vars.h"
 
 typedef struct inbox_item {
@@ -98,6 +99,10 @@ typedef struct rctx {
     mc__runner_hs_t *hs;    /* owned: the handshake a kept target had, or NULL */
     int barrier;            /* the hold's ping is on the wire: lines are not recorded */
     int reused;             /* the run is on a target an earlier run left (mc__runner_adopt) */
+    int unspoken;           /* the handshake was answered: the server does not speak the
+                               version (runner_caps.c keeps what such a run is) */
+    int stepped;            /* the scenario's steps began (its roles resolved): what it changes
+                               of the server's state may have been changed */
 } rctx_t;
 
 /* --- runner.c: checks and traffic --- */
@@ -259,6 +264,16 @@ void mc__runner_caps_note(rctx_t *c);
  * want_version saw the server declare none of a capability the scenario
  * requires; 0 to go on (also when nothing is known yet). */
 int mc__runner_caps_gate(rctx_t *c, const char *want_version);
+/* After a run's result is finished: when its handshake was answered that
+ * the server does not speak the version (unspoken), its result is that
+ * SKIP and no check but passed ones, the reason is kept for the version
+ * (the first run's). */
+void mc__runner_unspoken_note(rctx_t *c);
+/* Before a server is started: -1 with the result the same SKIP, for the
+ * same reason, when an earlier run at want_version kept one
+ * (mc__runner_unspoken_note) and the scenario does its handshake through
+ * the runner at the run's version; 0 to go on. */
+int mc__runner_unspoken_gate(rctx_t *c, const char *want_version);
 
 /* --- runner_steps.c: templates filled in --- */
 

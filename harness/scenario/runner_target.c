@@ -507,6 +507,7 @@ static int initialize(rctx_t *c, const char *want_version)
         /* An answer, not a failure: the server does not speak this version
          * (as the version probe finds it), so nothing at it can be tested. */
         mc_sresult_set(c->res, MC_SKIP, "the server does not speak %s: %s", want_version, eb.msg);
+        c->unspoken = 1;
         return -1;
     }
     if (rc == MC_EEOF || rc == MC_EEXITED)

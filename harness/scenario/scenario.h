@@ -58,6 +58,15 @@ typedef struct mc_scenario {
                                      runner at the run's version, and its steps judge only
                                      what came after its own messages
                                      (mc_steps_judge_own_traffic) */
+    unsigned state_changes;       /* MC_STATE_* it changes of the server's state (scenario/state.h):
+                                     derived from the steps, "state.changes" in place of the
+                                     unknown; MC_STATE_OWN_PROCESS when nothing may follow it */
+    unsigned state_reads;         /* MC_STATE_* it reads: derived, and "state.reads" */
+    int chainable;                /* it may run on a process earlier runs of the same version and
+                                     client capabilities used when it reads nothing they changed
+                                     (mc_runner_hold_fits), and hand it on: it does the lifecycle
+                                     through the runner, pins no version, and changes nothing
+                                     unknown (every shareable scenario is) */
     int modern_only;              /* "requires": {"era": "modern"}: only a server that speaks
                                      no version with an initialize handshake */
     json_object *steps;           /* borrowed: the steps array, as written */

@@ -114,11 +114,13 @@ static void finished(suite_t *s, size_t i)
  * The job a worker starts next (mutex held): the first not started in start
  * order, or, when the worker keeps a target (mc_runner_hold_t), the first
  * not started that may run on it, so that the scenarios that may share a
- * process run one after another. SIZE_MAX when none is left.
+ * process run one after another: one that changes no state first, else one
+ * that does (what it changes, the process keeps: a later scenario that
+ * reads it does not fit). SIZE_MAX when none is left.
  */
 static size_t pick(suite_t *s, const mc_runner_hold_t *h)
 {
-    size_t k, first = SIZE_MAX, last = SIZE_MAX;
+    size_t k, first = SIZE_MAX, last = SIZE_MAX, fit = SIZE_MAX;
 
     while (s->next < s->n_jobs && s->taken[s->order[s->next]])
         s->next++;
@@ -128,18 +130,28 @@ static size_t pick(suite_t *s, const mc_runner_hold_t *h)
             continue;
         if (first == SIZE_MAX)
             first = i;
-        if (h->c == NULL || mc_runner_hold_fits(h, s->jobs[i].sc, s->jobs[i].version)) {
+        if (h->c == NULL) {
             first = i;
-            last = SIZE_MAX;
             break;
+        }
+        if (mc_runner_hold_fits(h, s->jobs[i].sc, s->jobs[i].version)) {
+            if (s->jobs[i].sc->state_changes == 0) {
+                fit = i;
+                break;
+            }
+            if (fit == SIZE_MAX)
+                fit = i;
+            continue;
         }
         if (last == SIZE_MAX && mc_runner_hold_takes(h, s->jobs[i].sc, s->jobs[i].version))
             last = i;
     }
-    /* No scenario that only reads is left for the kept target: one that
+    /* No scenario that may share the kept target is left: one that
      * changes state may take it as its last user (mc_runner_hold_takes),
      * rather than start a process of its own while the kept one stops. */
-    if (last != SIZE_MAX)
+    if (fit != SIZE_MAX)
+        first = fit;
+    else if (last != SIZE_MAX)
         first = last;
     if (first != SIZE_MAX)
         s->taken[first] = 1;

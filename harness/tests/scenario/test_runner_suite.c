@@ -7,6 +7,8 @@
 
 #include "test_runner.h"
 
+#include "scenario/state.h"
+
 typedef struct seen {
     char ids[8][64];
     size_t done[8];
@@ -209,6 +211,84 @@ static void test_suite_last_user(void **state)
     mc_scenario_free(&scs[1]);
 }
 
+/* Sets the log level to emergency: it changes log-level (scenario/state.h). */
+#define LEVEL_SET_SCENARIO                                                                         \
+    SC_HEAD("area/level/set")                                                                      \
+    ALL_PING                                                                                       \
+        "\"requires\": {\"capabilities\": [\"logging\"]}, \"steps\": [{\"request\": "              \
+        "\"logging/setLevel\", \"params\": {\"level\": \"emergency\"}, \"expect\": \"result\", "   \
+        "\"check\": \"area/level/set\"}]}"
+
+/* Calls the reference server's logging tool and waits for a log message
+ * below emergency: it reads log-level (derived: it waits for a
+ * notification), and declares that the call changes nothing. */
+#define LEVEL_READ_SCENARIO                                                                        \
+    SC_HEAD("area/level/read")                                                                     \
+    ALL_PING "\"requires\": {\"capabilities\": [\"logging\", \"tools\"]}, "                        \
+             "\"state\": {\"changes\": []}, \"steps\": [{\"request\": \"tools/call\", "            \
+             "\"params\": {\"name\": \"test_tool_with_logging\", \"arguments\": {}}}, "            \
+             "{\"expect_notification\": \"notifications/message\", \"related\": true, "            \
+             "\"within\": 5000, \"where\": [{\"path\": \"params.level\", \"not_equals\": "         \
+             "\"emergency\"}], \"check\": \"area/level/read\"}]}"
+
+/* A scenario that reads the log level is not placed on the process a
+ * scenario that changed it left, whatever the order: after setLevel
+ * (emergency), a reader there would miss the tool's log messages and fail.
+ * On one worker, [changer, reader, ping]: the ping scenario (which reads no
+ * state) takes the changer's process, the reader gets one of its own and
+ * passes; with --fresh-process the verdicts are the same. */
+static void test_suite_state_order(void **state)
+{
+    char *argv[] = {(char *)refserver, NULL};
+    mc_scenario_t scs[3];
+    mc_run_result_t run;
+    char *problems = NULL;
+    mc_scenario_t bad;
+    mc_errbuf_t eb;
+    char path[1200];
+    int fresh, i;
+
+    (void)state;
+    sc_load("a-level", LEVEL_SET_SCENARIO, &scs[0]);
+    sc_load("b-read", LEVEL_READ_SCENARIO, &scs[1]);
+    sc_load("c-ping", PING_SCENARIO(ALL_PING), &scs[2]);
+    assert_int_equal(scs[0].state_changes, MC_STATE_LOG_LEVEL);
+    assert_true(scs[0].chainable);
+    assert_false(scs[0].shareable);
+    assert_int_equal(scs[1].state_changes, 0);
+    assert_true((scs[1].state_reads & MC_STATE_LOG_LEVEL) != 0);
+    assert_true(scs[1].chainable);
+    assert_int_equal(scs[2].state_reads, 0);
+    for (fresh = 0; fresh <= 1; fresh++) {
+        run_suite(scs, 3, argv, fresh, &run);
+        for (i = 0; i < 3; i++)
+            expect_verdict(&run.scenarios[i], MC_PASS);
+        assert_int_equal(strstr(run.scenarios[0].exit_desc, "handed on") != NULL, !fresh);
+        assert_null(strstr(run.scenarios[1].exit_desc, "handed on"));
+        mc_run_free(&run);
+    }
+    for (i = 0; i < 3; i++)
+        mc_scenario_free(&scs[i]);
+    /* A name outside the vocabulary is a problem of the file (sc_load
+     * first, so that the file is one the teardown removes). */
+    sc_load("d-bad", PING_SCENARIO(ALL_PING), &bad);
+    mc_scenario_free(&bad);
+    snprintf(path, sizeof(path), "%s/area/d-bad.jsonc", sc_dir);
+    {
+        FILE *f = fopen(path, "w");
+        assert_non_null(f);
+        fputs(SC_HEAD("area/ping/held") ALL_PING "\"state\": {\"changes\": [\"moods\"]}, "
+                                                 "\"steps\": [{\"request\": \"ping\"}]}",
+              f);
+        assert_int_equal(fclose(f), 0);
+    }
+    mc_errbuf_clear(&eb);
+    assert_int_equal(mc_scenario_load(path, sc_dir, &bad, &problems, &eb), MC_EINVAL);
+    assert_non_null(problems);
+    assert_non_null(strstr(problems, "not a name of server state"));
+    free(problems);
+}
+
 /* A line whose id cannot be read, dropped by the server: by default the
  * wait ends at the answer to a ping sent after it (the barrier), with
  * --fresh-process the step's whole window is waited out; the verdict and
@@ -268,6 +348,7 @@ int run_suite_tests(void)
         cmocka_unit_test(test_suite_stop),
         cmocka_unit_test(test_suite_last_user),
         cmocka_unit_test(test_suite_raw_barrier),
+        cmocka_unit_test(test_suite_state_order),
     };
 
     return cmocka_run_group_tests_name("suite", tests, suite_setup, suite_teardown);
