@@ -161,4 +161,9 @@ void mc__lint_unfinished(mc__lint_t *l, json_object *root);
  * allowed (NULL-terminated) nearest to key, or "" when none is near. */
 void mc__lint_suggest_key(const char *key, const char *const *allowed, char *buf, size_t n);
 
+/* Reads root_obj's "state" into s->state_changes, s->state_reads and
+ * s->chainable (scenario_state.c); problems go to l. Call after the steps
+ * are read. */
+void mc__scenario_load_state(mc__lint_t *l, json_object *root_obj, mc_scenario_t *s);
+
 #endif /* MC_SCENARIO_LINT_H */
