@@ -31,6 +31,7 @@
 #include <stdint.h>
 
 #include "client/link.h"
+#include "core/record.h"
 #include "core/error.h"
 
 typedef struct mc_http mc_http_t;
@@ -77,6 +78,14 @@ int mc_http_url_check(const char *url, int allow_remote, char *host, size_t host
 
 /* Creates a transport; connects nothing yet. NULL and eb on failure. */
 mc_http_t *mc_http_new(const mc_http_opts_t *opts, mc_errbuf_t *eb);
+
+/*
+ * Sets where h hands the records of what is no message (core/record.h:
+ * the session id adopted, the end of a stream's transfer): the judge's
+ * http rules take them (mc_judge_http_sink with the judge as ctx). Without
+ * a sink they go nowhere. ctx is borrowed and must outlive h.
+ */
+void mc_http_set_sink(mc_http_t *h, mc_record_sink_fn fn, void *ctx);
 
 /* A link that sends and receives through h. */
 mc_link_t mc_http_link(mc_http_t *h);

@@ -95,6 +95,57 @@ int mc_http_take_finding(mc_http_t *h, mc_http_finding_t *out)
     return 1;
 }
 
+/* Fills the facts every record of stream s carries. */
+static void stream_facts(const stream_t *s, mc_record_facts_t *f)
+{
+    /* The HTTP+SSE stream is "SSE#n": it carries every message of its
+     * session, as stdout does, and is no GET stream of Streamable HTTP. */
+    f->stream = s->legacy_sse ? MC_STREAM_SSE : s->kind == ST_GET ? MC_STREAM_GET
+                                                                  : MC_STREAM_POST;
+    f->num = s->num;
+    f->status = s->status;
+    f->resumes = s->resume_of;
+    snprintf(f->ctype, sizeof(f->ctype), "%s", s->ctype);
+    snprintf(f->session_id, sizeof(f->session_id), "%s", s->session_id);
+}
+
+void mc__http_emit(mc_http_t *h, const stream_t *s, mc_record_what_t what,
+                   mc_record_stream_t *st)
+{
+    mc_record_reply_t reply;
+    mc_record_t rec, *r = &rec;
+
+    if (h->sink == NULL)
+        return;
+    memset(&rec, 0, sizeof(rec));
+    rec.what = what;
+    stream_facts(s, &r->facts);
+    if (s->kind == ST_DELETE)
+        st->flags |= MC_RS_DELETE;
+    snprintf(r->facts.answers, sizeof(r->facts.answers), "%s", s->req_id);
+    r->facts.st = st;
+    r->at_ms = mc_now_ms();
+    memset(&reply, 0, sizeof(reply));
+    h->sink(h->sink_ctx, r, &reply);
+}
+
+void mc__http_emit_start(mc_http_t *h, const stream_t *s, const char *token)
+{
+    mc_record_stream_t st;
+
+    memset(&st, 0, sizeof(st));
+    st.flags |= s->carries_request ? MC_RS_REQUEST : 0;
+    st.flags |= s->malformed ? MC_RS_MALFORMED : 0;
+    st.flags |= s->is_response ? MC_RS_RESPONSE : 0;
+    st.flags |= s->is_initialize ? MC_RS_INITIALIZE : 0;
+    st.flags |= s->token_unkept ? MC_RS_TOKEN_UNKEPT : 0;
+    st.flags |= s->modern ? MC_RS_MODERN : 0;
+    st.flags |= mc__http_stateless(h, s) ? MC_RS_STATELESS : 0;
+    st.method = s->req_method[0] ? s->req_method : NULL;
+    st.token = token;
+    mc__http_emit(h, s, MC_REC_STREAM_START, &st);
+}
+
 int mc__http_queue_full(const mc_http_t *h, size_t more)
 {
     return h->q_count >= MC_MAX_QUEUED_FRAMES || h->q_bytes + more > MC_MAX_QUEUED_BYTES;
@@ -134,15 +185,7 @@ int mc__http_push_frame(mc_http_t *h, stream_t *s, mc_frame_kind_t kind, const c
             q->flags |= MC_FRAME_F_NUL;
         h->q_bytes += len;
     }
-    /* The HTTP+SSE stream is "SSE#n": it carries every message of its
-     * session, as stdout does, and is no GET stream of Streamable HTTP. */
-    q->facts.stream = s->legacy_sse ? MC_STREAM_SSE : s->kind == ST_GET ? MC_STREAM_GET
-                                                                        : MC_STREAM_POST;
-    q->facts.num = s->num;
-    q->facts.status = s->status;
-    q->facts.resumes = s->resume_of;
-    snprintf(q->facts.ctype, sizeof(q->facts.ctype), "%s", s->ctype);
-    snprintf(q->facts.session_id, sizeof(q->facts.session_id), "%s", s->session_id);
+    stream_facts(s, &q->facts);
     snprintf(q->facts.event_id, sizeof(q->facts.event_id), "%s",
              event_id != NULL ? event_id : "");
     s->frames++;
@@ -174,57 +217,45 @@ int mc__http_stateless(const mc_http_t *h, const stream_t *s)
     return s->modern || h->modern_version[0] != '\0';
 }
 
-/* Looks at a message a stream delivered for the rules about where it may
- * come: a response on the GET stream, a response to another request on a
- * POST stream, the initialize result naming the version. */
-void mc__http_inspect_message(mc_http_t *h, stream_t *s, const char *data, size_t len)
+/*
+ * Hands the judge (the sink) a message as it arrives on stream s, for the
+ * rules about where a message may come, and takes back what the transport
+ * needs of it: whether it answers the stream's request (a stream that
+ * ends before its answer is resumed), the version initialize's result
+ * names (sent in MCP-Protocol-Version), a tools/list result's
+ * x-mcp-header annotations (mirrored in headers). The transport parses
+ * nothing of it itself.
+ */
+void mc__http_inspect_message(mc_http_t *h, stream_t *s, const char *data, size_t len,
+                              const char *event_id)
 {
-    json_object *o;
-    json_object *id, *res;
-    int is_response;
+    mc_record_t r;
+    mc_record_stream_t st;
+    mc_record_reply_t reply;
 
-    o = mc__http_parse_n(data, len);
-    if (o == NULL || !json_object_is_type(o, json_type_object)) {
-        json_object_put(o);
+    if (h->sink == NULL)
         return;
-    }
-    if (json_object_object_get_ex(o, "method", NULL) && json_object_object_get_ex(o, "id", NULL))
-        s->server_requests++;
-    if (s->answered)
-        s->after_response++;
-    if (s->modern && s->kind == ST_POST && s->unrelated[0] == '\0')
-        mc__http_note_unrelated(s, o);
-    if (!mc__http_stateless(h, s))
-        mc__http_judge_placement(h, s, o);
-    is_response = json_object_object_get_ex(o, "id", &id) &&
-                  !json_object_object_get_ex(o, "method", NULL) &&
-                  (json_object_object_get_ex(o, "result", NULL) ||
-                   json_object_object_get_ex(o, "error", NULL));
-    if (is_response) {
-        const char *ids = mc_json_compact(id, NULL);
+    memset(&r, 0, sizeof(r));
+    memset(&st, 0, sizeof(st));
+    memset(&reply, 0, sizeof(reply));
+    r.what = MC_REC_MESSAGE;
+    r.kind = MC_FRAME_LINE;
+    r.data = (char *)data; /* borrowed for the call; the judge does not write */
+    r.len = len;
+    r.at_ms = mc_now_ms();
+    stream_facts(s, &r.facts);
+    snprintf(r.facts.event_id, sizeof(r.facts.event_id), "%s", event_id != NULL ? event_id : "");
+    st.flags = mc__http_stateless(h, s) ? MC_RS_STATELESS : 0;
+    r.facts.st = &st;
+    h->sink(h->sink_ctx, &r, &reply);
+    if (reply.flags & MC_RR_RESPONSE)
         s->responses++;
-        if (s->req_id[0] && strcmp(ids, s->req_id) == 0)
-            s->answered = 1;
-        /* 2026-07-28 has no GET stream (streamable-http#earlier-streamable-
-         * http-revisions): the rule is not judged in a session of it. */
-        if (s->kind == ST_GET && s->resume_of == 0 && !mc__http_stateless(h, s))
-            mc__http_finding(h, "http/get-stream-no-response", 0,
-                    "GET#%u carried a JSON-RPC response (id %.40s)", s->num, ids);
-        else if (s->carries_request && s->req_id[0] && strcmp(ids, s->req_id) != 0 &&
-                 strcmp(ids, "null") != 0)
-            mc__http_finding(h, "http/response-on-own-stream", 0,
-                    "POST#%u (request id %s) carried the response to id %.40s", s->num,
-                    s->req_id, ids);
-        if (json_object_object_get_ex(o, "result", &res) &&
-            json_object_is_type(res, json_type_object))
-            mc__http_learn_tools(h, res);
-        if (s->is_initialize && json_object_object_get_ex(o, "result", &res)) {
-            const char *v = mc_json_get_str(res, "protocolVersion");
-            if (v != NULL && strlen(v) < sizeof(h->version))
-                snprintf(h->version, sizeof(h->version), "%s", v);
-        }
-    }
-    json_object_put(o);
+    if (reply.flags & MC_RR_ANSWERS)
+        s->answered = 1;
+    if (reply.version[0] != '\0' && strlen(reply.version) < sizeof(h->version))
+        snprintf(h->version, sizeof(h->version), "%s", reply.version);
+    if (reply.result != NULL)
+        mc__http_learn_tools(h, reply.result);
 }
 
 static uint64_t id_hash(const char *id)
@@ -323,7 +354,7 @@ int mc__http_on_sse_event(void *ctx, const mc_sse_event_t *ev)
         return 0;
     }
     s->new_events++;
-    mc__http_inspect_message(h, s, ev->data, ev->data_len);
+    mc__http_inspect_message(h, s, ev->data, ev->data_len, ev->has_id ? ev->id : NULL);
     mc__http_push_frame(h, s, MC_FRAME_LINE, ev->data, ev->data_len, ev->has_id ? ev->id : NULL);
     return 0;
 }

@@ -13,8 +13,8 @@
  * characters, leading or trailing white space, or the look of the Base64
  * form itself) go in the =?base64?...?= form (#value-encoding).
  *
- * Here also the judgement of the answers to such POSTs (the http checks
- * of that revision, judge/builtin_http.c).
+ * The answers to such POSTs are judged by the judge's http rules
+ * (judge/http_rules.c) from the records of their streams.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -333,66 +333,5 @@ void mc__http_learn_tools(mc_http_t *h, json_object *result)
                                                   : &h->tools[h->tools_next++ % MC_HTTP_MAX_TOOLS];
         }
         *slot = t;
-    }
-}
-
-void mc__http_note_unrelated(stream_t *s, json_object *o)
-{
-    const char *m = mc_json_get_str(o, "method");
-    json_object *tok;
-
-    if (m == NULL || json_object_object_get_ex(o, "id", NULL))
-        return;
-    if (strcmp(m, "notifications/progress") == 0) {
-        tok = mc_json_get(mc_json_get(o, "params"), "progressToken");
-        if (s->token_unkept)
-            return; /* the request's token was too long to keep: not judged */
-        if (tok == NULL || s->req_token[0] == '\0' ||
-            strcmp(json_object_to_json_string_ext(tok, JSON_C_TO_STRING_PLAIN), s->req_token) != 0)
-            snprintf(s->unrelated, sizeof(s->unrelated), "notifications/progress for token %.40s",
-                     tok != NULL ? json_object_to_json_string_ext(tok, JSON_C_TO_STRING_PLAIN)
-                                 : "(none)");
-    } else if ((strstr(m, "/list_changed") != NULL ||
-                strcmp(m, "notifications/resources/updated") == 0) &&
-               strcmp(s->req_method, "subscriptions/listen") != 0) {
-        snprintf(s->unrelated, sizeof(s->unrelated), "%.60s", m);
-    }
-}
-
-void mc__http_judge_stateless(mc_http_t *h, const stream_t *s)
-{
-    if (!s->carries_request || s->malformed || s->status == 0)
-        return;
-    if (s->is_sse)
-        mc__http_finding(h, "http/stateless-notification-related", s->unrelated[0] == '\0',
-                         "POST#%u (%s %s) carried %s", s->num, s->req_method, s->req_id,
-                         s->unrelated);
-    if (s->is_sse && s->answered)
-        mc__http_finding(h, "http/stateless-response-ends-stream", s->after_response == 0,
-                         "POST#%u (request %s): %d message(s) followed the response on its SSE "
-                         "stream",
-                         s->num, s->req_id, s->after_response);
-    if (s->is_sse)
-        mc__http_finding(h, "http/stateless-no-server-request", s->server_requests == 0,
-                         "POST#%u (request %s) carried %d JSON-RPC request(s) of the server's",
-                         s->num, s->req_id, s->server_requests);
-    if (s->is_sse && s->status >= 200 && s->status < 300)
-        mc__http_finding(h, "http/sse-accel-buffering", strcasecmp(s->accel, "no") == 0,
-                         "POST#%u (request %s) got an SSE stream with %s%s%s", s->num, s->req_id,
-                         s->accel[0] ? "X-Accel-Buffering: " : "no X-Accel-Buffering header",
-                         s->accel, "");
-    mc__http_finding(h, "http/stateless-no-session-id", s->session_id[0] == '\0',
-                     "POST#%u (request %s) got %ld with Mcp-Session-Id \"%.60s\"", s->num,
-                     s->req_id, s->status, s->session_id);
-    if (s->is_json && s->body != NULL && s->body_len > 0 && !s->body_over) {
-        json_object *o = mc__http_parse_n(s->body, s->body_len);
-        json_object *e = mc_json_get(o, "error");
-        json_object *code = mc_json_get(e, "code");
-        if (json_object_is_type(code, json_type_int) &&
-            json_object_get_int64(code) == MC_RPC_METHOD_NOT_FOUND)
-            mc__http_finding(h, "http/method-not-found-404", s->status == 404,
-                             "POST#%u (request %s) got error -32601 with status %ld", s->num,
-                             s->req_id, s->status);
-        json_object_put(o);
     }
 }

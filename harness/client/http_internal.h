@@ -43,8 +43,8 @@ typedef struct stream {
     int malformed;          /* ... the body is no valid JSON-RPC message at all */
     int single;             /* ... the body is one well-formed JSON-RPC message (an object) */
     int id_unkept;          /* ... a valid id past MC_HTTP_MAX_REQ_ID (req_id is "") */
-    int token_unkept;       /* ... a progressToken past MC_HTTP_MAX_REQ_ID (req_token
-                               is ""): its progress cannot be told from another's */
+    int token_unkept;       /* ... a progressToken past MC_HTTP_MAX_REQ_ID: its progress
+                               cannot be told from another's */
     int is_initialize;      /* ... an initialize request */
     int is_initialized;     /* ... notifications/initialized */
     int is_response;        /* ... a well-formed JSON-RPC response (carries_request 0) */
@@ -59,12 +59,7 @@ typedef struct stream {
     int is_sse, is_json;
     int modern;             /* a POST of a stateless revision (its metadata headers were sent) */
     char accel[16];         /* the answer's X-Accel-Buffering, "" when none */
-    int server_requests;    /* JSON-RPC requests that arrived on this stream */
-    int after_response;     /* messages that arrived on this stream after its response */
     char req_method[48];    /* the request's method ("" none or too long) */
-    char req_token[MC_HTTP_MAX_REQ_ID + 1]; /* its progressToken, compact JSON, "" none */
-    char unrelated[120];    /* the first notification unrelated to the request (up to
-                               2025-11-25 progress only) */
     mc_sse_t sse;
     char *body;             /* JSON or other body, capped */
     size_t body_len, body_cap, body_max;
@@ -138,18 +133,14 @@ struct mc_http {
     size_t n_head, n_count;
     mc_http_finding_t *findings;
     size_t f_head, f_count;
+    mc_record_sink_fn sink;  /* where the records of what is no message go (the judge), or NULL */
+    void *sink_ctx;
     char failure[240];
     int gone;               /* the server cannot be reached any more */
     int64_t late_deadline;  /* the deadline frames were last delivered past */
     unsigned late_frames;   /* frames delivered past late_deadline */
     resume_t resumes[MC_HTTP_MAX_STREAMS];
     seen_id_t *seen;        /* ring of MC_HTTP_MAX_TRACKED_EVENT_IDS, allocated on first use */
-    seen_id_t *msgs;        /* ring of MC_HTTP_MAX_TRACKED_MESSAGES: each message's key and stream */
-    size_t msgs_head, msgs_count;
-    /* ring of MC_HTTP_MAX_TRACKED_TOKENS: the hash of each progress token the
-     * requests carried, origin 1 once a second request carried it */
-    seen_id_t *tokens;
-    size_t tokens_head, tokens_count;
     char modern_version[32]; /* the stateless version the requests carry in _meta, "" none yet */
     mc_http_tool_t *tools;  /* MC_HTTP_MAX_TOOLS, allocated on first use */
     size_t tools_n, tools_next;
@@ -198,31 +189,6 @@ char *mc__http_resolve_same_origin(const char *base, const char *ref, char *why,
  * it is (the headers were added), 0 when it is not, -1 out of memory. */
 int mc__http_metadata_headers(mc_http_t *h, const char *body, size_t len,
                               struct curl_slist **list);
-/* Judges a finished POST of a stateless revision (s->modern) against the
- * rules of its answer: no server request on its stream, X-Accel-Buffering
- * on an SSE answer, no session id, 404 with -32601. */
-void mc__http_judge_stateless(mc_http_t *h, const stream_t *s);
-/* Notes in s->unrelated a notification o on the SSE answer to a stateless
- * request that does not relate to that request: progress with another
- * token, or a change notification on a stream that is no
- * subscriptions/listen answer. */
-void mc__http_note_unrelated(stream_t *s, json_object *o);
-/* ---- http_related.c: which stream a message may come on (up to 2025-11-25) ---- */
-
-/* Judges message o, which stream s delivered, in a session of the
- * initialize era: that no other stream of the session carried it
- * (http/message-on-one-stream), that a progress report on a POST's stream
- * is for that POST's request (noted in s->unrelated, judged when the stream
- * ends) and that one on the GET stream is for no request still running
- * (http/get-stream-unrelated). */
-void mc__http_judge_placement(mc_http_t *h, stream_t *s, json_object *o);
-/* Judges a finished POST stream of the initialize era that carried a
- * request: no progress of another request on it (http/request-stream-related)
- * and, from 2025-11-25, a priming event first (http/sse-priming-event). */
-void mc__http_judge_related(mc_http_t *h, const stream_t *s);
-/* Notes that a request carried the progress token tok (compact JSON). */
-void mc__http_note_token(mc_http_t *h, const char *tok);
-
 /* Learns the x-mcp-header annotations of the tools of a tools/list result. */
 void mc__http_learn_tools(mc_http_t *h, json_object *result);
 
@@ -241,6 +207,15 @@ __attribute__((format(printf, 4, 5)))
 #endif
 mc_http_finding_t *mc__http_finding(mc_http_t *h, const char *check, int pass, const char *fmt,
                                     ...);
+
+/* Hands the sink a record of what is no message (what) about stream s,
+ * with st, s's facts and the id its request carried; nothing without a
+ * sink. */
+void mc__http_emit(mc_http_t *h, const stream_t *s, mc_record_what_t what,
+                   mc_record_stream_t *st);
+/* Hands the sink the record of what stream s's request carried
+ * (MC_REC_STREAM_START), once s->req_* are set. */
+void mc__http_emit_start(mc_http_t *h, const stream_t *s, const char *token);
 
 /* 1 when the frame queue cannot take more bytes (or any frame). */
 int mc__http_queue_full(const mc_http_t *h, size_t more);
@@ -263,8 +238,10 @@ json_object *mc__http_parse_n(const char *data, size_t len);
  */
 int mc__http_stateless(const mc_http_t *h, const stream_t *s);
 
-/* Judges where a message a stream delivered may come (see http_frames.c). */
-void mc__http_inspect_message(mc_http_t *h, stream_t *s, const char *data, size_t len);
+/* Hands the sink a message as it arrives on s and takes back what the
+ * transport needs of it (see http_frames.c). */
+void mc__http_inspect_message(mc_http_t *h, stream_t *s, const char *data, size_t len,
+                              const char *event_id);
 
 /* The SSE parser's event callback; ctx is the stream. Always returns 0. */
 int mc__http_on_sse_event(void *ctx, const mc_sse_event_t *ev);

@@ -24,6 +24,7 @@
 #include "client/http_limits.h"
 #include "core/clock.h"
 #include "core/error.h"
+#include "judge/judge.h"
 
 #include "../helpers/budget.h"
 
@@ -147,6 +148,8 @@ typedef struct client {
     int n_notes;
     mc_http_finding_t found[64];
     int n_found;
+    mc_judge_t *j;   /* the judge the transport's records go to */
+    size_t j_taken;  /* its findings already in found */
 } client_t;
 
 static void client_open(client_t *c, const server_t *sv)
@@ -162,6 +165,10 @@ static void client_open(client_t *c, const server_t *sv)
     o.url = url;
     c->h = mc_http_new(&o, &eb);
     assert_non_null(c->h);
+    c->j = calloc(1, sizeof(*c->j));
+    assert_non_null(c->j);
+    assert_int_equal(mc_judge_init(c->j, NULL), MC_OK);
+    mc_http_set_sink(c->h, mc_judge_http_sink, c->j);
     c->link = mc_http_link(c->h);
 }
 
@@ -171,6 +178,16 @@ static void drain(client_t *c)
         c->n_notes++;
     while (c->n_found < 64 && mc_http_take_finding(c->h, &c->found[c->n_found]))
         c->n_found++;
+    /* The failures the judge found in the transport's records. */
+    for (; c->n_found < 64 && c->j_taken < c->j->w.n_findings; c->j_taken++) {
+        const mc_wire_finding_t *f = &c->j->w.findings[c->j_taken];
+        mc_http_finding_t *o = &c->found[c->n_found++];
+        memset(o, 0, sizeof(*o));
+        snprintf(o->check, sizeof(o->check), "%s", f->check);
+        snprintf(o->detail, sizeof(o->detail), "%s", f->detail);
+        o->status = f->status;
+        o->request_unread = f->request_unread;
+    }
 }
 
 static int noted(const client_t *c, const char *part)
@@ -228,6 +245,8 @@ static void client_close(client_t *c)
 {
     mc_http_close(c->h, MC_HTTP_DELETE_TIMEOUT_MS, NULL);
     mc_http_free(c->h);
+    mc_judge_free(c->j);
+    free(c->j);
 }
 
 static void frame_free(mc_record_t *f)
@@ -418,12 +437,17 @@ static char *sse_answer(const char *headers, const char *events)
     return a;
 }
 
+/* True when check was evaluated: by the transport, or by the judge. */
 static int judged(const client_t *c, const char *check)
 {
     int i;
+    size_t k;
 
     for (i = 0; i < c->n_found; i++)
         if (strcmp(c->found[i].check, check) == 0)
+            return 1;
+    for (k = 0; k < c->j->w.n_checks; k++)
+        if (strcmp(c->j->w.check_ids[k], check) == 0)
             return 1;
     return 0;
 }
