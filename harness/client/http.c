@@ -528,7 +528,6 @@ void mc_http_free(mc_http_t *h)
     if (h->multi != NULL)
         curl_multi_cleanup(h->multi);
     free(h->findings);
-    free(h->seen);
     free(h->tools);
     free(h->url);
     free(h->post_url);

@@ -11,7 +11,6 @@
 
 #include "client/http_internal.h"
 #include "core/clock.h"
-#include "core/hash.h"
 #include "core/json.h"
 #include "core/jsonrpc.h"
 
@@ -258,59 +257,31 @@ void mc__http_inspect_message(mc_http_t *h, stream_t *s, const char *data, size_
         mc__http_learn_tools(h, reply.result);
 }
 
-static uint64_t id_hash(const char *id)
+/* Hands the sink the record of SSE event ev on s. Returns 0 when the
+ * judge finds it a redelivery (a resumption repeating an event of the
+ * stream it resumes), which is not passed on again. */
+static int emit_event(mc_http_t *h, const stream_t *s, const mc_sse_event_t *ev)
 {
-    return mc_fnv1a64_str(MC_FNV1A64_INIT, id);
-}
+    mc_record_t r;
+    mc_record_stream_t st;
+    mc_record_reply_t reply;
 
-/*
- * Judges an SSE event id against the ids the session has seen: an id used
- * before breaks http/sse-event-id-unique, or, on a resumption, when another
- * stream used it, shows a message of another stream replayed
- * (http/resume-own-stream). Returns 0 when a resumption repeats an id of
- * the stream it resumes: the event is a redelivery and is dropped.
- */
-static int track_event_id(mc_http_t *h, stream_t *s, const char *id)
-{
-    uint64_t hv = id_hash(id);
-    size_t i;
-    seen_id_t *e;
-
-    if (h->seen == NULL) {
-        h->seen = calloc(MC_HTTP_MAX_TRACKED_EVENT_IDS, sizeof(*h->seen));
-        if (h->seen == NULL)
-            return 1;
-    }
-    for (i = 0; i < h->seen_count; i++) {
-        e = &h->seen[(h->seen_head + i) % MC_HTTP_MAX_TRACKED_EVENT_IDS];
-        if (e->hash != hv)
-            continue;
-        if (e->origin == s->origin && s->resume_of != 0)
-            return 0; /* a redelivery on the stream that sent it first */
-        if (s->resume_of != 0)
-            mc__http_finding(h, "http/resume-own-stream", 0,
-                    "GET#%u, resuming POST#%u, replayed event %.60s, which %s#%u sent", s->num,
-                    s->resume_of, id, e->is_get ? "GET" : "POST", e->origin);
-        else
-            mc__http_finding(h, "http/sse-event-id-unique", 0,
-                    "%s#%u sent event id \"%.60s\", which %s#%u of the same session had used",
-                    s->kind == ST_GET ? "GET" : "POST", s->num, id, e->is_get ? "GET" : "POST",
-                    e->origin);
+    if (h->sink == NULL)
         return 1;
-    }
-    if (h->seen_count == MC_HTTP_MAX_TRACKED_EVENT_IDS) {
-        h->seen_head = (h->seen_head + 1) % MC_HTTP_MAX_TRACKED_EVENT_IDS;
-        h->seen_count--;
-    }
-    e = &h->seen[(h->seen_head + h->seen_count) % MC_HTTP_MAX_TRACKED_EVENT_IDS];
-    e->hash = hv;
-    e->origin = s->origin;
-    e->is_get = s->kind == ST_GET && s->resume_of == 0;
-    h->seen_count++;
-    mc__http_finding(h, "http/sse-event-id-unique", 1, "event ids of different streams differ");
-    if (s->resume_of != 0)
-        mc__http_finding(h, "http/resume-own-stream", 1, "a resumption replayed its own stream");
-    return 1;
+    memset(&r, 0, sizeof(r));
+    memset(&st, 0, sizeof(st));
+    memset(&reply, 0, sizeof(reply));
+    r.what = MC_REC_SSE_EVENT;
+    r.at_ms = mc_now_ms();
+    stream_facts(s, &r.facts);
+    snprintf(r.facts.event_id, sizeof(r.facts.event_id), "%s", ev->has_id ? ev->id : "");
+    st.flags |= mc__http_stateless(h, s) ? MC_RS_STATELESS : 0;
+    st.flags |= ev->has_data ? MC_RS_DATA : 0;
+    st.flags |= ev->oversize ? MC_RS_OVERSIZE : 0;
+    st.event = ev->event;
+    r.facts.st = &st;
+    h->sink(h->sink_ctx, &r, &reply);
+    return (reply.flags & MC_RR_REDELIVERY) == 0;
 }
 
 int mc__http_on_sse_event(void *ctx, const mc_sse_event_t *ev)
@@ -324,12 +295,9 @@ int mc__http_on_sse_event(void *ctx, const mc_sse_event_t *ev)
         s->first_event = 1;
         s->primed = ev->has_id && ev->id[0] != '\0' && ev->has_data && ev->data_len == 0;
     }
-    /* Event ids are held unique per session, and a resumption to its own
-     * stream, only where there are sessions and resumption: 2026-07-28's
-     * streams are not resumable (streamable-http#receiving-messages) and it
-     * gives event ids no rule, so its event ids are not tracked. */
-    if (ev->has_id && ev->id[0] != '\0' && !mc__http_stateless(h, s) &&
-        !track_event_id(h, s, ev->id)) {
+    /* The judge holds the event to its rules (event ids, a data field) and
+     * tells a redelivery. */
+    if (!emit_event(h, s, ev)) {
         mc__http_note(h, "GET#%u: event %.60s came before on this stream; not passed on again", s->num,
              ev->id);
         return 0;
@@ -338,14 +306,8 @@ int mc__http_on_sse_event(void *ctx, const mc_sse_event_t *ev)
         mc__http_push_frame(h, s, MC_FRAME_OVERSIZE, NULL, MC_MAX_MESSAGE_SIZE, ev->id);
         return 0;
     }
-    if (!ev->has_data) {
-        /* An event with no data field carries no message. The 2025-11-25
-         * priming event has an id and an empty data field instead. */
-        mc__http_finding(h, "http/sse-event-has-data", 0,
-                "%s#%u sent an SSE event without a data field (event \"%s\", id \"%s\")",
-                s->kind == ST_GET ? "GET" : "POST", s->num, ev->event, ev->id);
-        return 0;
-    }
+    if (!ev->has_data)
+        return 0; /* no message (http/sse-event-has-data) */
     if (ev->data_len == 0)
         return 0; /* a priming event: an id and empty data */
     if (ev->event[0] != '\0' && strcmp(ev->event, "message") != 0) {

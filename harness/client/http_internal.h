@@ -95,13 +95,6 @@ typedef struct resume {
     int64_t due_ms;
 } resume_t;
 
-/* An SSE event id seen in the session (its hash) and the stream it came on. */
-typedef struct seen_id {
-    uint64_t hash;
-    unsigned origin;
-    int is_get;
-} seen_id_t;
-
 /* One x-mcp-header annotation of a tool's inputSchema. */
 typedef struct mc_http_param {
     char header[MC_HTTP_MAX_PARAM_NAME];                          /* {Name} of Mcp-Param-{Name} */
@@ -140,11 +133,9 @@ struct mc_http {
     int64_t late_deadline;  /* the deadline frames were last delivered past */
     unsigned late_frames;   /* frames delivered past late_deadline */
     resume_t resumes[MC_HTTP_MAX_STREAMS];
-    seen_id_t *seen;        /* ring of MC_HTTP_MAX_TRACKED_EVENT_IDS, allocated on first use */
     char modern_version[32]; /* the stateless version the requests carry in _meta, "" none yet */
     mc_http_tool_t *tools;  /* MC_HTTP_MAX_TOOLS, allocated on first use */
     size_t tools_n, tools_next;
-    size_t seen_head, seen_count;
     /* the requestId of the last MC_HTTP_MAX_CANCELLED cancellations, compact JSON */
     char cancelled[MC_HTTP_MAX_CANCELLED][MC_HTTP_MAX_REQ_ID + 1];
     unsigned cancelled_next;

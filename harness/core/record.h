@@ -53,7 +53,8 @@ typedef enum mc_record_what {
     MC_REC_MESSAGE = 0, /* one message: kind, flags and bytes */
     MC_REC_STREAM_START, /* HTTP: stream facts.stream#facts.num started (facts.st) */
     MC_REC_SESSION_ID,  /* HTTP: the transport took facts.session_id as the session's id */
-    MC_REC_STREAM_END   /* HTTP: the transfer of stream facts.stream#facts.num ended */
+    MC_REC_STREAM_END,  /* HTTP: the transfer of stream facts.stream#facts.num ended */
+    MC_REC_SSE_EVENT    /* HTTP: an SSE event came on the stream (facts.event_id, facts.st) */
 } mc_record_what_t;
 
 /* mc_record_stream_t.flags: what the request of a stream carried and how its answer went. */
@@ -73,6 +74,8 @@ typedef enum mc_record_what {
 #define MC_RS_RETRY 0x2000u        /* END: an SSE retry field was in force when it ended */
 #define MC_RS_EVENTS 0x4000u       /* END: an SSE event came on the stream */
 #define MC_RS_PRIMED 0x8000u       /* END: ... the first an id with empty data */
+#define MC_RS_DATA 0x10000u        /* SSE_EVENT: the event had a data field */
+#define MC_RS_OVERSIZE 0x20000u    /* SSE_EVENT: its data passed the message size limit */
 
 /* The facts of a stream record, and of a message record handed to the sink
  * (there only flags MC_RS_STATELESS). Borrowed for the sink's call. */
@@ -82,6 +85,7 @@ typedef struct mc_record_stream {
     const char *method;                   /* the request's method, NULL none or too long */
     const char *token;                    /* START: its progressToken (compact JSON), NULL none */
     const char *accel;                    /* END: the answer's X-Accel-Buffering, NULL none */
+    const char *event;                    /* SSE_EVENT: the event's type, "" none */
 } mc_record_stream_t;
 
 typedef struct mc_record_facts {
@@ -122,6 +126,8 @@ typedef void (*mc_record_sink_fn)(void *ctx, const mc_record_t *r, mc_record_rep
 /* mc_record_reply_t.flags */
 #define MC_RR_RESPONSE 0x1u /* the message is a JSON-RPC response */
 #define MC_RR_ANSWERS 0x2u  /* ... to the request of the stream it came on */
+#define MC_RR_REDELIVERY 0x4u /* an SSE event a resumption repeats of the stream it resumes:
+                                 not to be passed on again */
 
 /* What the sink tells the transport of a message record it judged, for
  * the transport's own work (the header it sends, whether to resume a

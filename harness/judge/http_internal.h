@@ -19,6 +19,9 @@
 #define MC_JUDGE_HTTP_MAX_STREAMS 64
 /* Messages of the server remembered by their key (http/message-on-one-stream). */
 #define MC_JUDGE_HTTP_MAX_MESSAGES 4096
+/* SSE event ids remembered per session, to judge that no two streams use
+ * the same one; past this the oldest are forgotten. */
+#define MC_JUDGE_HTTP_MAX_EVENT_IDS 4096
 /* Progress tokens of the client's requests remembered. */
 #define MC_JUDGE_HTTP_MAX_TOKENS 256
 /* The longest method name a stream keeps. */
@@ -59,6 +62,8 @@ struct mc__judge_http {
     size_t msgs_head, msgs_count;
     mc__jseen_t tokens[MC_JUDGE_HTTP_MAX_TOKENS]; /* origin 1: two requests carried it */
     size_t tokens_head, tokens_count;
+    mc__jseen_t ids[MC_JUDGE_HTTP_MAX_EVENT_IDS]; /* SSE event ids and their streams */
+    size_t ids_head, ids_count;
     json_object *last;      /* the last message judged (its result is lent to the transport) */
 };
 
@@ -80,6 +85,14 @@ void mc__jhttp_verdict(mc_judge_t *j, const char *check, int pass, long status, 
 /* Parses len bytes as the transport read them (not strict; up to
  * MC_MAX_JSON_DEPTH). New reference or NULL. */
 json_object *mc__jhttp_parse(const char *data, size_t len);
+
+/* ---- http_events.c: SSE events ---- */
+
+/* Judges an SSE event record (http/sse-event-id-unique,
+ * http/resume-own-stream, http/sse-event-has-data); reply's
+ * MC_RR_REDELIVERY marks an event a resumption repeats of its own stream. */
+void mc__jhttp_event(mc_judge_t *j, struct mc__judge_http *jh, const mc_record_t *r,
+                     mc_record_reply_t *reply);
 
 /* ---- http_related.c: where a message may come (up to 2025-11-25) ---- */
 

@@ -158,8 +158,19 @@ static void on_message(mc_judge_t *j, struct mc__judge_http *jh, const mc_record
     json_object *o, *id, *res, *code;
     int stateless = (r->facts.st->flags & MC_RS_STATELESS) != 0;
 
-    if (s == NULL || r->data == NULL)
+    if (r->data == NULL || r->facts.stream == MC_STREAM_NONE)
         return;
+    if (s == NULL) {
+        /* A stream whose start was not told (a trace keeps no starts):
+         * only what its messages show is known of it. */
+        s = stream_slot(jh);
+        memset(s, 0, sizeof(*s));
+        s->used = 1;
+        s->kind = r->facts.stream;
+        s->num = r->facts.num;
+        s->resumes = r->facts.resumes;
+        s->origin = s->resumes != 0 ? s->resumes : s->num;
+    }
     o = mc__jhttp_parse(r->data, r->len);
     if (o == NULL || !json_object_is_type(o, json_type_object)) {
         json_object_put(o);
@@ -366,6 +377,9 @@ void mc_judge_http(mc_judge_t *j, const mc_record_t *r, mc_record_reply_t *reply
         break;
     case MC_REC_MESSAGE:
         on_message(j, jh, r, reply);
+        break;
+    case MC_REC_SSE_EVENT:
+        mc__jhttp_event(j, jh, r, reply);
         break;
     }
 }
