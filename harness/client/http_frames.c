@@ -245,6 +245,7 @@ void mc__http_inspect_message(mc_http_t *h, stream_t *s, const char *data, size_
     stream_facts(s, &r.facts);
     snprintf(r.facts.event_id, sizeof(r.facts.event_id), "%s", event_id != NULL ? event_id : "");
     st.flags = mc__http_stateless(h, s) ? MC_RS_STATELESS : 0;
+    st.flags |= h->modern_version[0] != '\0' ? MC_RS_MODERN : 0;
     r.facts.st = &st;
     h->sink(h->sink_ctx, &r, &reply);
     if (reply.flags & MC_RR_RESPONSE)

@@ -19,13 +19,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "client/http_internal.h"
 #include "core/base64.h"
 #include "core/json.h"
 #include "core/jsonrpc.h"
 #include "core/version.h"
+#include "core/xmcpheader.h"
 
 #define META_VERSION "io.modelcontextprotocol/protocolVersion"
 #define B64_PREFIX "=?base64?"
@@ -200,92 +200,6 @@ static void collect(mc_http_tool_t *t, json_object *schema, char path[][MC_HTTP_
     }
 }
 
-/* The deepest schema nesting walked for annotations. */
-#define ANNOT_MAX_DEPTH 64
-
-/* True when c is a tchar of RFC 9110 (a header field name character). */
-static int tchar(char c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-           (c != '\0' && strchr("!#$%&'*+-.^_`|~", c) != NULL);
-}
-
-/* The state of one walk over a tool's inputSchema. */
-typedef struct annot_walk {
-    const char *names[MC_HTTP_MAX_TOOL_PARAMS * 4];
-    size_t n;
-    char why[200];
-} annot_walk_t;
-
-/* Checks the x-mcp-header annotation of schema node o, if any, against the
- * page's constraints (#schema-extension); reachable: the node is reached
- * from the root by properties keys alone. Records the first problem. */
-static void annot_node(annot_walk_t *w, json_object *o, int reachable, int depth)
-{
-    json_object *hv;
-    const char *v, *type, *p;
-    size_t i;
-
-    if (!json_object_object_get_ex(o, "x-mcp-header", &hv) || w->why[0] != '\0')
-        return;
-    v = json_object_is_type(hv, json_type_string) ? json_object_get_string(hv) : NULL;
-    type = mc_json_get_str(o, "type");
-    if (!reachable || depth == 0) {
-        snprintf(w->why, sizeof(w->why), "an x-mcp-header annotation is not reachable from the "
-                                         "root through properties keys alone");
-        return;
-    }
-    if (v == NULL || v[0] == '\0') {
-        snprintf(w->why, sizeof(w->why), "an x-mcp-header value is empty or no string");
-        return;
-    }
-    for (p = v; *p; p++)
-        if (!tchar(*p)) {
-            snprintf(w->why, sizeof(w->why), "x-mcp-header \"%.60s\" is no HTTP field-name token",
-                     v);
-            return;
-        }
-    for (i = 0; i < w->n; i++)
-        if (strcasecmp(w->names[i], v) == 0) {
-            snprintf(w->why, sizeof(w->why), "x-mcp-header \"%.60s\" is used twice (case-"
-                                             "insensitively)", v);
-            return;
-        }
-    if (w->n < sizeof(w->names) / sizeof(w->names[0]))
-        w->names[w->n++] = v;
-    if (type == NULL ||
-        (strcmp(type, "string") != 0 && strcmp(type, "integer") != 0 && strcmp(type, "boolean") != 0))
-        snprintf(w->why, sizeof(w->why), "x-mcp-header \"%.60s\" is on a parameter of type %.20s, "
-                                         "not integer, string or boolean", v,
-                 type != NULL ? type : "(none)");
-}
-
-/* Walks every schema object under o; only properties keys keep a node
- * reachable. */
-static void annot_walk(annot_walk_t *w, json_object *o, int reachable, int depth)
-{
-    if (!json_object_is_type(o, json_type_object) || depth > ANNOT_MAX_DEPTH ||
-        w->why[0] != '\0')
-        return;
-    annot_node(w, o, reachable, depth);
-    json_object_object_foreach(o, key, v)
-    {
-        if (strcmp(key, "properties") == 0 && json_object_is_type(v, json_type_object)) {
-            json_object_object_foreach(v, name, sub)
-            {
-                (void)name;
-                annot_walk(w, sub, reachable, depth + 1);
-            }
-        } else if (json_object_is_type(v, json_type_object)) {
-            annot_walk(w, v, 0, depth + 1);
-        } else if (json_object_is_type(v, json_type_array)) {
-            size_t i, n = json_object_array_length(v);
-            for (i = 0; i < n; i++)
-                annot_walk(w, json_object_array_get_idx(v, i), 0, depth + 1);
-        }
-    }
-}
-
 void mc__http_learn_tools(mc_http_t *h, json_object *result)
 {
     json_object *tools = mc_json_get(result, "tools");
@@ -307,14 +221,10 @@ void mc__http_learn_tools(mc_http_t *h, json_object *result)
         snprintf(t.name, sizeof(t.name), "%s", name);
         if (h->modern_version[0] != '\0') {
             /* A tool whose annotations break the rules is rejected: none of
-             * its parameters is mirrored (#schema-extension). */
-            annot_walk_t w;
-            memset(&w, 0, sizeof(w));
-            annot_walk(&w, schema, 1, 0);
-            if (w.why[0] != '\0' || w.n > 0)
-                mc__http_finding(h, "http/x-mcp-header-valid", w.why[0] == '\0',
-                                 "tool %.80s: %s", name, w.why);
-            if (w.why[0] != '\0')
+             * its parameters is mirrored (#schema-extension); the judge holds
+             * the server to them (http/x-mcp-header-valid). */
+            char why[MC_XMCP_HEADER_WHY];
+            if (mc_xmcp_header_check(schema, why, sizeof(why)) < 0)
                 schema = NULL;
         }
         if (schema != NULL)

@@ -64,7 +64,8 @@ typedef enum mc_record_what {
 #define MC_RS_RESPONSE 0x0008u     /* ... it is a well-formed response */
 #define MC_RS_INITIALIZE 0x0010u   /* ... it is an initialize request */
 #define MC_RS_TOKEN_UNKEPT 0x0020u /* ... its progressToken is past MC_RECORD_MAX_ID */
-#define MC_RS_MODERN 0x0040u       /* ... it carried a stateless revision's metadata */
+#define MC_RS_MODERN 0x0040u       /* ... it carried a stateless revision's metadata (on a
+                                      message: the session speaks a stateless revision) */
 #define MC_RS_STATELESS 0x0080u    /* the stream belongs to a stateless revision (2026-07-28) */
 #define MC_RS_SSE 0x0100u          /* END: the answer was text/event-stream */
 #define MC_RS_JSON 0x0200u         /* END: the answer was application/json */

@@ -28,6 +28,8 @@
 #define MC_JUDGE_HTTP_MAX_METHOD 48
 /* Bytes of the words naming the first message unrelated to a stream's request. */
 #define MC_JUDGE_HTTP_MAX_UNRELATED 120
+/* The longest tool name whose annotations are judged (the transport's). */
+#define MC_JUDGE_HTTP_MAX_TOOL_NAME 128
 /* Bytes of an HTTP finding's detail. */
 #define MC_JUDGE_HTTP_DETAIL_MAX 240
 

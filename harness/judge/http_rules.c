@@ -25,6 +25,7 @@
 #include "core/jsonrpc.h"
 #include "core/limits.h"
 #include "core/version.h"
+#include "core/xmcpheader.h"
 #include "judge/http_internal.h"
 
 struct mc__judge_http *mc__judge_http_state(mc_judge_t *j)
@@ -145,6 +146,32 @@ static void on_response(mc_judge_t *j, mc__jstream_t *s, const mc_record_t *r, j
                           s->req_id, ids);
 }
 
+/* http/x-mcp-header-valid: the annotations of each tool a tools/list
+ * result lists, in a session of a stateless revision. */
+static void judge_tool_annotations(mc_judge_t *j, json_object *result)
+{
+    json_object *tools = mc_json_get(result, "tools");
+    size_t i, n;
+
+    if (!json_object_is_type(tools, json_type_array))
+        return;
+    n = json_object_array_length(tools);
+    for (i = 0; i < n; i++) {
+        json_object *tool = json_object_array_get_idx(tools, i);
+        const char *name = mc_json_get_str(tool, "name");
+        json_object *schema = mc_json_get(tool, "inputSchema");
+        char why[MC_XMCP_HEADER_WHY];
+        int rc;
+        if (name == NULL || strlen(name) >= MC_JUDGE_HTTP_MAX_TOOL_NAME ||
+            !json_object_is_type(schema, json_type_object))
+            continue;
+        rc = mc_xmcp_header_check(schema, why, sizeof(why));
+        if (rc != 0)
+            mc__jhttp_verdict(j, "http/x-mcp-header-valid", rc > 0, 0, 0, "tool %.80s: %s", name,
+                              why);
+    }
+}
+
 /*
  * A message arrives on a stream: the rules about where it may come (a
  * response on the GET stream, a response to another request on a POST
@@ -195,6 +222,8 @@ static void on_message(mc_judge_t *j, struct mc__judge_http *jh, const mc_record
             json_object_is_type(res, json_type_object)) {
             const char *v = mc_json_get_str(res, "protocolVersion");
             reply->result = res;
+            if (r->facts.st->flags & MC_RS_MODERN)
+                judge_tool_annotations(j, res);
             if ((s->flags & MC_RS_INITIALIZE) && v != NULL && strlen(v) < sizeof(reply->version))
                 snprintf(reply->version, sizeof(reply->version), "%s", v);
         }
