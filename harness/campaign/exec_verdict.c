@@ -237,18 +237,13 @@ void mc__exec_collect_findings(mc_exec_t *x, size_t n0, mc_exec_outcome_t *out)
         }
     }
     if (x->http != NULL) {
-        /* What the transport saw of the HTTP rules in this sequence. */
-        mc_http_finding_t hf;
         char note[260];
-        while (mc_http_take_finding(x->http, &hf))
-            if (!hf.pass && http_judged(x, hf.check, hf.status, hf.request_unread) &&
-                binds_server(x, hf.check))
-                mc__exec_add_finding(out, MC_FIND_CHECK, hf.check, "", "", hf.detail);
         while (mc_http_take_note(x->http, note, sizeof(note)))
             ; /* the transcript notes are the runner's; nothing grows here */
     }
     for (i = n0; x->wire_ok && i < x->j.w.n_findings; i++) {
-        /* What the judge made of the transport's records in this sequence. */
+        /* What the judge made of the HTTP transport's records in this
+         * sequence, after the wire rules' findings. */
         const mc_wire_finding_t *f = &x->j.w.findings[i];
         if (mc_judge_is_http_check(f->check) &&
             http_judged(x, f->check, f->status, f->request_unread) &&

@@ -264,10 +264,6 @@ static int link_send(void *ctx, const char *line, size_t len, int64_t deadline_m
     if (s == NULL)
         return any_stream(h) ? MC_EFULL : MC_ENOMEM;
     classify_post(h, s, line, n);
-    /* HTTP+SSE: the answer to initialize, which every server gives, shows
-     * whether the two endpoints work together. */
-    if (h->legacy && h->probe_id[0] == '\0' && s->is_initialize && !s->malformed)
-        snprintf(h->probe_id, sizeof(h->probe_id), "%s", s->req_id);
     /* Messages on separate connections have no order: wait until the server
      * has taken this one (its status arrived) before the next is sent. */
     for (;;) {
@@ -527,7 +523,6 @@ void mc_http_free(mc_http_t *h)
     }
     if (h->multi != NULL)
         curl_multi_cleanup(h->multi);
-    free(h->findings);
     free(h->tools);
     free(h->url);
     free(h->post_url);

@@ -1,8 +1,10 @@
 /*
  * http_frames.c - what the Streamable HTTP client records and hands up:
- * notes, findings, the frame queue, and the rules one arriving message or
- * SSE event is judged by (where a response may come, event id uniqueness,
- * resumption replays).
+ * notes, the frame queue, and the records its sink (the judge) takes as
+ * they happen: a stream's start and end, each SSE event, each message as
+ * it arrives. The transport judges nothing; it acts on what the judge
+ * tells it back (whether a message answers its stream's request, a
+ * redelivered event).
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -14,7 +16,7 @@
 #include "core/json.h"
 #include "core/jsonrpc.h"
 
-/* --- notes, findings, queue ---------------------------------------------- */
+/* --- notes, queue ---------------------------------------------- */
 
 #if defined(__GNUC__)
 __attribute__((format(printf, 2, 3)))
@@ -35,45 +37,6 @@ void mc__http_note(mc_http_t *h, const char *fmt, ...)
     h->n_count++;
 }
 
-#if defined(__GNUC__)
-__attribute__((format(printf, 4, 5)))
-#endif
-mc_http_finding_t *mc__http_finding(mc_http_t *h, const char *check, int pass, const char *fmt,
-                                    ...)
-{
-    va_list ap;
-    mc_http_finding_t *f;
-
-    if (h->findings == NULL) {
-        h->findings = calloc(FINDING_RING, sizeof(*h->findings));
-        if (h->findings == NULL)
-            return NULL;
-    }
-    if (pass) {
-        /* One passing observation per check is enough evidence. */
-        size_t i;
-        for (i = 0; i < h->f_count; i++) {
-            const mc_http_finding_t *o = &h->findings[(h->f_head + i) % FINDING_RING];
-            if (o->pass && strcmp(o->check, check) == 0)
-                return NULL;
-        }
-    }
-    if (h->f_count == FINDING_RING) {
-        /* A full ring drops the oldest entry. */
-        h->f_head = (h->f_head + 1) % FINDING_RING;
-        h->f_count--;
-    }
-    f = &h->findings[(h->f_head + h->f_count) % FINDING_RING];
-    memset(f, 0, sizeof(*f));
-    snprintf(f->check, sizeof(f->check), "%s", check);
-    f->pass = pass;
-    va_start(ap, fmt);
-    vsnprintf(f->detail, sizeof(f->detail), fmt, ap);
-    va_end(ap);
-    h->f_count++;
-    return f;
-}
-
 int mc_http_take_note(mc_http_t *h, char *buf, size_t cap)
 {
     if (h == NULL || h->n_count == 0)
@@ -81,16 +44,6 @@ int mc_http_take_note(mc_http_t *h, char *buf, size_t cap)
     snprintf(buf, cap, "%s", h->notes[h->n_head]);
     h->n_head = (h->n_head + 1) % NOTE_RING;
     h->n_count--;
-    return 1;
-}
-
-int mc_http_take_finding(mc_http_t *h, mc_http_finding_t *out)
-{
-    if (h == NULL || h->f_count == 0)
-        return 0;
-    *out = h->findings[h->f_head];
-    h->f_head = (h->f_head + 1) % FINDING_RING;
-    h->f_count--;
     return 1;
 }
 
@@ -108,24 +61,34 @@ static void stream_facts(const stream_t *s, mc_record_facts_t *f)
     snprintf(f->session_id, sizeof(f->session_id), "%s", s->session_id);
 }
 
-void mc__http_emit(mc_http_t *h, const stream_t *s, mc_record_what_t what,
-                   mc_record_stream_t *st)
+void mc__http_emit_data(mc_http_t *h, const stream_t *s, mc_record_what_t what,
+                        mc_record_stream_t *st, const char *data, size_t len)
 {
     mc_record_reply_t reply;
-    mc_record_t rec, *r = &rec;
+    mc_record_t r;
 
     if (h->sink == NULL)
         return;
-    memset(&rec, 0, sizeof(rec));
-    rec.what = what;
-    stream_facts(s, &r->facts);
-    if (s->kind == ST_DELETE)
-        st->flags |= MC_RS_DELETE;
-    snprintf(r->facts.answers, sizeof(r->facts.answers), "%s", s->req_id);
-    r->facts.st = st;
-    r->at_ms = mc_now_ms();
+    memset(&r, 0, sizeof(r));
+    r.what = what;
+    r.data = (char *)data; /* borrowed for the call; the judge does not write */
+    r.len = len;
+    if (s != NULL) {
+        stream_facts(s, &r.facts);
+        if (s->kind == ST_DELETE)
+            st->flags |= MC_RS_DELETE;
+        snprintf(r.facts.answers, sizeof(r.facts.answers), "%s", s->req_id);
+    }
+    r.facts.st = st;
+    r.at_ms = mc_now_ms();
     memset(&reply, 0, sizeof(reply));
-    h->sink(h->sink_ctx, r, &reply);
+    h->sink(h->sink_ctx, &r, &reply);
+}
+
+void mc__http_emit(mc_http_t *h, const stream_t *s, mc_record_what_t what,
+                   mc_record_stream_t *st)
+{
+    mc__http_emit_data(h, s, what, st, NULL, 0);
 }
 
 void mc__http_emit_start(mc_http_t *h, const stream_t *s, const char *token)
@@ -140,6 +103,7 @@ void mc__http_emit_start(mc_http_t *h, const stream_t *s, const char *token)
     st.flags |= s->token_unkept ? MC_RS_TOKEN_UNKEPT : 0;
     st.flags |= s->modern ? MC_RS_MODERN : 0;
     st.flags |= mc__http_stateless(h, s) ? MC_RS_STATELESS : 0;
+    st.flags |= h->legacy ? MC_RS_LEGACY : 0;
     st.method = s->req_method[0] ? s->req_method : NULL;
     st.token = token;
     mc__http_emit(h, s, MC_REC_STREAM_START, &st);

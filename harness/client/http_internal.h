@@ -1,9 +1,10 @@
 /*
  * http_internal.h - the pieces of the Streamable HTTP client shared by its
- * files: http.c (URL rules, the link, life), http_frames.c (notes, findings,
- * the frame queue, what one arriving message or SSE event tells) and
- * http_stream.c (the transfers: start, curl callbacks, the judgement of a
- * finished transfer, resumption). Internal to the client layer.
+ * files: http.c (URL rules, the link, life), http_frames.c (notes, the
+ * frame queue, the records handed to the sink), http_stream.c (the
+ * transfers: start, curl callbacks, a finished transfer's records,
+ * resumption), http_legacy.c (HTTP+SSE) and http_headers.c (2026-07-28
+ * request metadata). Internal to the client layer; it judges nothing.
  */
 #ifndef MC_CLIENT_HTTP_INTERNAL_H
 #define MC_CLIENT_HTTP_INTERNAL_H
@@ -25,7 +26,6 @@ _Static_assert(MC_HTTP_MAX_CTYPE <= MC_RECORD_MAX_CTYPE, "a content type fits a 
 _Static_assert(MC_HTTP_MAX_REQ_ID <= MC_RECORD_MAX_ID, "a request id fits a record");
 
 #define NOTE_RING 256
-#define FINDING_RING 256
 #define NOTE_LEN 200
 /* Longest single wait in the transfer loop; the caller's deadline bounds the sum. */
 #define WAIT_SLICE_MS 1000
@@ -124,8 +124,6 @@ struct mc_http {
     size_t q_head, q_count, q_bytes;
     char notes[NOTE_RING][NOTE_LEN];
     size_t n_head, n_count;
-    mc_http_finding_t *findings;
-    size_t f_head, f_count;
     mc_record_sink_fn sink;  /* where the records of what is no message go (the judge), or NULL */
     void *sink_ctx;
     char failure[240];
@@ -145,13 +143,11 @@ struct mc_http {
     int decided;            /* AUTO: the first initialize POST told which transport */
     stream_t *sse;          /* its SSE stream, NULL once it ended */
     char *post_url;         /* the endpoint event's URI, resolved; NULL until it came */
-    int endpoint_judged;    /* the first event of the SSE stream was judged */
+    int endpoint_seen;      /* an event of the SSE stream came before its endpoint was known */
     int sse_if_offered;     /* see mc_http_opts_t */
     int sse_absent;         /* ... and the GET got no SSE stream */
     int fell_back;          /* AUTO: HTTP+SSE after a 404/405 to the initialize POST */
     int endpoint_bad;       /* the endpoint event named no usable URI: not followed */
-    char probe_id[MC_HTTP_MAX_REQ_ID + 1]; /* the first initialize POSTed to the endpoint */
-    int probe_state;        /* 0 none, 1 accepted (2xx), 2 its response came on the stream */
 };
 
 /* ---- http_legacy.c: the HTTP+SSE transport of 2024-11-05 ---- */
@@ -159,13 +155,15 @@ struct mc_http {
 /* Opens the SSE stream of the HTTP+SSE transport at h->url and waits (up to
  * deadline_ms and MC_HTTP_SSE_ENDPOINT_WAIT_MS) for its endpoint event.
  * Returns MC_OK once h->post_url is known, else MC_EEXITED (h->failure says
- * why; the finding is recorded). */
+ * why; the judge has the record of it). */
 int mc__http_legacy_connect(mc_http_t *h, int64_t deadline_ms);
 /* The SSE event callback of the HTTP+SSE stream. Always returns 0. */
 int mc__http_legacy_event(mc_http_t *h, stream_t *s, const mc_sse_event_t *ev);
-/* Judges and records a finished transfer of the HTTP+SSE transport. */
+/* Records a finished transfer of the HTTP+SSE transport (for the judge,
+ * and the failure that ends the session). */
 void mc__http_legacy_finished(mc_http_t *h, stream_t *s);
-/* Judges what the session's end shows: a request accepted but never answered on the stream. */
+/* Reads what is still on the way and hands the judge the session's end
+ * (a request accepted but never answered on the stream is its finding). */
 void mc__http_legacy_close(mc_http_t *h);
 /* Resolves the URI reference ref against base (both http://); refuses one of
  * another origin (scheme, host, port). Returns a new string or NULL with the
@@ -189,23 +187,17 @@ __attribute__((format(printf, 2, 3)))
 #endif
 void mc__http_note(mc_http_t *h, const char *fmt, ...);
 
-/* Records a finding of check (pass or fail); one pass per check is kept.
- * A full ring drops the oldest entry; out of memory drops this one.
- * Returns the entry recorded (its typed facts zero, for the caller to
- * fill), or NULL when none was. */
-#if defined(__GNUC__)
-__attribute__((format(printf, 4, 5)))
-#endif
-mc_http_finding_t *mc__http_finding(mc_http_t *h, const char *check, int pass, const char *fmt,
-                                    ...);
-
-/* Hands the sink a record of what is no message (what) about stream s,
- * with st, s's facts and the id its request carried; nothing without a
- * sink. */
+/* Hands the sink a record of what is no message (what) about stream s
+ * (NULL: of no stream), with st, s's facts and the id its request
+ * carried; nothing without a sink. */
 void mc__http_emit(mc_http_t *h, const stream_t *s, mc_record_what_t what,
                    mc_record_stream_t *st);
+/* The same with bytes (borrowed for the call): an event's data. */
+void mc__http_emit_data(mc_http_t *h, const stream_t *s, mc_record_what_t what,
+                        mc_record_stream_t *st, const char *data, size_t len);
 /* Hands the sink the record of what stream s's request carried
- * (MC_REC_STREAM_START), once s->req_* are set. */
+ * (MC_REC_STREAM_START), once s->req_* are set; token is its progressToken
+ * (compact JSON, uncut), NULL none. */
 void mc__http_emit_start(mc_http_t *h, const stream_t *s, const char *token);
 
 /* 1 when the frame queue cannot take more bytes (or any frame). */

@@ -54,7 +54,11 @@ typedef enum mc_record_what {
     MC_REC_STREAM_START, /* HTTP: stream facts.stream#facts.num started (facts.st) */
     MC_REC_SESSION_ID,  /* HTTP: the transport took facts.session_id as the session's id */
     MC_REC_STREAM_END,  /* HTTP: the transfer of stream facts.stream#facts.num ended */
-    MC_REC_SSE_EVENT    /* HTTP: an SSE event came on the stream (facts.event_id, facts.st) */
+    MC_REC_SSE_EVENT,   /* HTTP: an SSE event came on the stream (facts.event_id, facts.st;
+                           on the HTTP+SSE stream before its endpoint: data, the event) */
+    MC_REC_NO_ENDPOINT, /* HTTP+SSE: the transport gave up waiting for the endpoint event
+                           (facts.st->why says how long it waited) */
+    MC_REC_CLOSE        /* HTTP: the transport ends the session */
 } mc_record_what_t;
 
 /* mc_record_stream_t.flags: what the request of a stream carried and how its answer went. */
@@ -77,6 +81,11 @@ typedef enum mc_record_what {
 #define MC_RS_PRIMED 0x8000u       /* END: ... the first an id with empty data */
 #define MC_RS_DATA 0x10000u        /* SSE_EVENT: the event had a data field */
 #define MC_RS_OVERSIZE 0x20000u    /* SSE_EVENT: its data passed the message size limit */
+#define MC_RS_LEGACY 0x40000u      /* the stream is of the HTTP+SSE transport (2024-11-05) */
+#define MC_RS_SINGLE 0x80000u      /* the POST's body is one well-formed JSON-RPC message */
+#define MC_RS_NOT_BOUND 0x100000u  /* END of the HTTP+SSE stream: the server was not asked to
+                                      offer HTTP+SSE there (only if it does, or after a
+                                      fallback), so not opening it breaks no rule */
 
 /* The facts of a stream record, and of a message record handed to the sink
  * (there only flags MC_RS_STATELESS). Borrowed for the sink's call. */
@@ -87,6 +96,10 @@ typedef struct mc_record_stream {
     const char *token;                    /* START: its progressToken (compact JSON), NULL none */
     const char *accel;                    /* END: the answer's X-Accel-Buffering, NULL none */
     const char *event;                    /* SSE_EVENT: the event's type, "" none */
+    const char *why;                      /* HTTP+SSE: why an endpoint event's URI cannot be
+                                             used (NULL: it can), or how long the transport
+                                             waited for one (NO_ENDPOINT) */
+    const char *endpoint;                 /* HTTP+SSE: the URI messages are POSTed to */
 } mc_record_stream_t;
 
 typedef struct mc_record_facts {

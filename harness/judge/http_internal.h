@@ -66,6 +66,12 @@ struct mc__judge_http {
     size_t tokens_head, tokens_count;
     mc__jseen_t ids[MC_JUDGE_HTTP_MAX_EVENT_IDS]; /* SSE event ids and their streams */
     size_t ids_head, ids_count;
+    /* HTTP+SSE (2024-11-05) */
+    int endpoint_judged;    /* the first event of the SSE stream was judged */
+    int endpoint_known;     /* an endpoint event named a usable URI */
+    int endpoint_bad;       /* ... one named none: the session went no further */
+    char probe_id[MC_RECORD_MAX_ID + 1]; /* the first initialize POSTed to the endpoint */
+    int probe_state;        /* 0 none, 1 accepted (2xx), 2 its response came on the stream */
     json_object *last;      /* the last message judged (its result is lent to the transport) */
 };
 
@@ -95,6 +101,21 @@ json_object *mc__jhttp_parse(const char *data, size_t len);
  * MC_RR_REDELIVERY marks an event a resumption repeats of its own stream. */
 void mc__jhttp_event(mc_judge_t *j, struct mc__judge_http *jh, const mc_record_t *r,
                      mc_record_reply_t *reply);
+
+/* ---- http_legacy.c: the HTTP+SSE transport of 2024-11-05 ---- */
+
+/* An event of the SSE stream before its endpoint was known. */
+void mc__jhttp_legacy_event(mc_judge_t *j, struct mc__judge_http *jh, const mc_record_t *r);
+/* The transport gave up waiting for the endpoint event. */
+void mc__jhttp_legacy_no_endpoint(mc_judge_t *j, struct mc__judge_http *jh, const mc_record_t *r);
+/* A POST to the endpoint started: the first initialize is the probe. */
+void mc__jhttp_legacy_start(struct mc__judge_http *jh, const mc_record_t *r);
+/* A message o on the SSE stream: the probe's response. */
+void mc__jhttp_legacy_message(mc_judge_t *j, struct mc__judge_http *jh, json_object *o);
+/* The SSE stream or a POST to the endpoint ended. */
+void mc__jhttp_legacy_end(mc_judge_t *j, struct mc__judge_http *jh, const mc_record_t *r);
+/* The session ends: a probe accepted but never answered. */
+void mc__jhttp_legacy_close(mc_judge_t *j, struct mc__judge_http *jh);
 
 /* ---- http_related.c: where a message may come (up to 2025-11-25) ---- */
 

@@ -117,6 +117,8 @@ static void on_start(mc_judge_t *j, struct mc__judge_http *jh, const mc_record_t
         if (strlen(st->token) < sizeof(s->req_token))
             snprintf(s->req_token, sizeof(s->req_token), "%s", st->token);
     }
+    if (st->flags & MC_RS_LEGACY)
+        mc__jhttp_legacy_start(jh, r);
     (void)j;
 }
 
@@ -200,6 +202,13 @@ static void on_message(mc_judge_t *j, struct mc__judge_http *jh, const mc_record
     }
     o = mc__jhttp_parse(r->data, r->len);
     if (o == NULL || !json_object_is_type(o, json_type_object)) {
+        json_object_put(o);
+        return;
+    }
+    if (r->facts.stream == MC_STREAM_SSE) {
+        /* HTTP+SSE: its one stream carries every message, as stdout does;
+         * only the probe's answer is looked for. */
+        mc__jhttp_legacy_message(j, jh, o);
         json_object_put(o);
         return;
     }
@@ -367,6 +376,12 @@ static void on_end(mc_judge_t *j, struct mc__judge_http *jh, const mc_record_t *
     mc__jstream_t none, *s = mc__jhttp_stream(jh, r->facts.stream, r->facts.num);
     unsigned fl = r->facts.st->flags;
 
+    if (fl & MC_RS_LEGACY) {
+        mc__jhttp_legacy_end(j, jh, r);
+        if (s != NULL)
+            s->used = 0;
+        return;
+    }
     if (fl & MC_RS_DELETE)
         return; /* the session's end: no rule of these */
     if (s == NULL) {
@@ -408,7 +423,16 @@ void mc_judge_http(mc_judge_t *j, const mc_record_t *r, mc_record_reply_t *reply
         on_message(j, jh, r, reply);
         break;
     case MC_REC_SSE_EVENT:
-        mc__jhttp_event(j, jh, r, reply);
+        if (r->facts.stream == MC_STREAM_SSE)
+            mc__jhttp_legacy_event(j, jh, r);
+        else
+            mc__jhttp_event(j, jh, r, reply);
+        break;
+    case MC_REC_NO_ENDPOINT:
+        mc__jhttp_legacy_no_endpoint(j, jh, r);
+        break;
+    case MC_REC_CLOSE:
+        mc__jhttp_legacy_close(j, jh);
         break;
     }
 }
