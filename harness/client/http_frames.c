@@ -189,7 +189,7 @@ int mc__http_stateless(const mc_http_t *h, const stream_t *s)
  * x-mcp-header annotations (mirrored in headers). The transport parses
  * nothing of it itself.
  */
-void mc__http_inspect_message(mc_http_t *h, stream_t *s, const char *data, size_t len,
+void mc__http_emit_message(mc_http_t *h, stream_t *s, const char *data, size_t len,
                               const char *event_id)
 {
     mc_record_t r;
@@ -281,7 +281,7 @@ int mc__http_on_sse_event(void *ctx, const mc_sse_event_t *ev)
         return 0;
     }
     s->new_events++;
-    mc__http_inspect_message(h, s, ev->data, ev->data_len, ev->has_id ? ev->id : NULL);
+    mc__http_emit_message(h, s, ev->data, ev->data_len, ev->has_id ? ev->id : NULL);
     mc__http_push_frame(h, s, MC_FRAME_LINE, ev->data, ev->data_len, ev->has_id ? ev->id : NULL);
     return 0;
 }

@@ -223,7 +223,7 @@ int mc__http_stateless(const mc_http_t *h, const stream_t *s);
 
 /* Hands the sink a message as it arrives on s and takes back what the
  * transport needs of it (see http_frames.c). */
-void mc__http_inspect_message(mc_http_t *h, stream_t *s, const char *data, size_t len,
+void mc__http_emit_message(mc_http_t *h, stream_t *s, const char *data, size_t len,
                               const char *event_id);
 
 /* The SSE parser's event callback; ctx is the stream. Always returns 0. */

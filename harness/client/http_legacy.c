@@ -187,7 +187,7 @@ int mc__http_legacy_event(mc_http_t *h, stream_t *s, const mc_sse_event_t *ev)
         return 0;
     }
     s->new_events++;
-    mc__http_inspect_message(h, s, ev->data, ev->data_len, ev->has_id ? ev->id : NULL);
+    mc__http_emit_message(h, s, ev->data, ev->data_len, ev->has_id ? ev->id : NULL);
     mc__http_push_frame(h, s, MC_FRAME_LINE, ev->data, ev->data_len, ev->has_id ? ev->id : NULL);
     return 0;
 }

@@ -493,7 +493,7 @@ static void stream_finished(mc_http_t *h, stream_t *s)
                          "was cut",
                          kind_name(s), s->num, (unsigned)MC_HTTP_MAX_BODY);
         } else if (s->body_len > 0) {
-            mc__http_inspect_message(h, s, s->body, s->body_len, NULL);
+            mc__http_emit_message(h, s, s->body, s->body_len, NULL);
             if (mc__http_push_frame(h, s, MC_FRAME_LINE, s->body, s->body_len, NULL) &&
                 s->kind == ST_POST && s->carries_request && s->status >= 400 &&
                 (s->req_id[0] || s->id_unkept))
@@ -515,8 +515,9 @@ static void stream_finished(mc_http_t *h, stream_t *s)
         s->result == CURLE_OK)
         mc__http_note(h, "POST#%u: the SSE stream closed without the response to %s", s->num, s->req_id);
     emit_stream_end(h, s);
-    if (s->is_sse && s->carries_request && s->req_id[0] && !s->answered && s->status == 200 &&
-        (s->kind == ST_POST || s->resume_of != 0))
+    /* Only the judge tells an answer: without a sink nothing is resumed. */
+    if (h->sink != NULL && s->is_sse && s->carries_request && s->req_id[0] && !s->answered &&
+        s->status == 200 && (s->kind == ST_POST || s->resume_of != 0))
         schedule_resume(h, s);
     if (s->resume_of != 0 && !s->is_sse)
         mc__http_note(h, "GET#%u: the server did not resume POST#%u (%ld %s)", s->num, s->resume_of,

@@ -1,6 +1,6 @@
 /*
  * http_internal.h - what the judge's http rules share (http_rules.c,
- * http_streams.c, http_related.c): the streams of the HTTP transport as
+ * http_related.c, http_events.c, http_legacy.c): the streams of the HTTP transport as
  * its records told them, and the tables of the rules. Private to judge/.
  */
 #ifndef MC_JUDGE_HTTP_INTERNAL_H
