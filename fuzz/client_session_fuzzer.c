@@ -286,6 +286,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     link.ctx = fk;
     link.send = fake_send;
     link.recv = fake_recv;
+    link.set_sink = NULL;
     memset(&so, 0, sizeof(so));
     so.judge = fk->judge;
     if (mc_session_init(s, link, &so) != MC_OK)

@@ -147,20 +147,20 @@ static int pairs_streams(const char *check)
  * longer one unpaired, so after such an id that match says nothing. A body without a readable request id
  * is not held to the rules of a request's answer.
  */
-static int http_judged(const mc_exec_t *x, const mc_http_finding_t *hf)
+static int http_judged(const mc_exec_t *x, const char *check, long status, int request_unread)
 {
-    if (strcmp(hf->check, "http/notification-202") == 0 && hf->status / 100 == 4)
+    if (strcmp(check, "http/notification-202") == 0 && status / 100 == 4)
         return 0;
-    if (strcmp(hf->check, "http/response-on-own-stream") == 0 && x->long_id)
+    if (strcmp(check, "http/response-on-own-stream") == 0 && x->long_id)
         return 0;
     /* Once the client sent an id or token twice in this process, or a line
      * that is not UTF-8 (whose id a server may read otherwise), which stream
      * a message belongs to cannot be told from its id or token. */
-    if (pairs_streams(hf->check) && (x->reused || x->n_doubt > 0 || x->doubt_all))
+    if (pairs_streams(check) && (x->reused || x->n_doubt > 0 || x->doubt_all))
         return 0;
     /* A body that is no well-formed request (the transport read no id) is
      * malformed input: what status it gets is the JSON-RPC checks' business. */
-    if (strcmp(hf->check, "http/request-content-type") == 0 && hf->request_unread)
+    if (strcmp(check, "http/request-content-type") == 0 && request_unread)
         return 0;
     return 1;
 }
@@ -216,7 +216,10 @@ void mc__exec_collect_findings(mc_exec_t *x, size_t n0, mc_exec_outcome_t *out)
     if (x->wire_ok) {
         for (i = n0; i < x->j.w.n_findings; i++) {
             const mc_wire_finding_t *f = &x->j.w.findings[i];
-            const mc__exec_inline_t *r = mc__exec_inline_of_seq(x, f->seq);
+            const mc__exec_inline_t *r;
+            if (mc_judge_is_http_check(f->check))
+                continue; /* below, with the transport's */
+            r = mc__exec_inline_of_seq(x, f->seq);
             /* Once the client has sent an id twice (which it must not do),
              * which request a response with that id answers is anyone's
              * guess: what is said of it says nothing about the server. The
@@ -235,14 +238,18 @@ void mc__exec_collect_findings(mc_exec_t *x, size_t n0, mc_exec_outcome_t *out)
         }
     }
     if (x->http != NULL) {
-        /* What the transport saw of the HTTP rules in this sequence. */
-        mc_http_finding_t hf;
         char note[260];
-        while (mc_http_take_finding(x->http, &hf))
-            if (!hf.pass && http_judged(x, &hf) && binds_server(x, hf.check))
-                mc__exec_add_finding(out, MC_FIND_CHECK, hf.check, "", "", hf.detail);
         while (mc_http_take_note(x->http, note, sizeof(note)))
             ; /* the transcript notes are the runner's; nothing grows here */
+    }
+    for (i = n0; x->wire_ok && i < x->j.w.n_findings; i++) {
+        /* What the judge made of the HTTP transport's records in this
+         * sequence, after the wire rules' findings. */
+        const mc_wire_finding_t *f = &x->j.w.findings[i];
+        if (mc_judge_is_http_check(f->check) &&
+            http_judged(x, f->check, f->status, f->request_unread) &&
+            binds_server(x, f->check))
+            mc__exec_add_finding(out, MC_FIND_CHECK, f->check, "", "", f->detail);
     }
 }
 

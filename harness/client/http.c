@@ -123,8 +123,10 @@ static void open_get_stream(mc_http_t *h)
     if (h->get != NULL || !h->get_stream_wanted)
         return;
     h->get = mc__http_stream_start(h, ST_GET, NULL, 0, NULL);
-    if (h->get != NULL)
+    if (h->get != NULL) {
+        mc__http_emit_start(h, h->get, NULL);
         mc__http_note(h, "GET#%u opened", h->get->num);
+    }
 }
 
 /* --- the link -------------------------------------------------------------- */
@@ -141,7 +143,7 @@ static void classify_post(mc_http_t *h, stream_t *s, const char *line, size_t n)
 {
     json_object *o, *id = NULL;
     mc_msg_t msg;
-    const char *m, *ids;
+    const char *m, *ids, *token = NULL;
     int has_id, has_result, has_error;
 
     int not_json;
@@ -155,6 +157,7 @@ static void classify_post(mc_http_t *h, stream_t *s, const char *line, size_t n)
     o = not_json ? NULL : mc__http_parse_n(line, n);
     if (o == NULL || !json_object_is_type(o, json_type_object)) {
         json_object_put(o);
+        mc__http_emit_start(h, s, NULL);
         return;
     }
     s->single = !s->malformed;
@@ -181,11 +184,8 @@ static void classify_post(mc_http_t *h, stream_t *s, const char *line, size_t n)
             snprintf(s->req_method, sizeof(s->req_method), "%s", m);
         if (tok != NULL) {
             const char *ts = json_object_to_json_string_ext(tok, JSON_C_TO_STRING_PLAIN);
-            mc__http_note_token(h, ts);
-            if (strlen(ts) < sizeof(s->req_token))
-                snprintf(s->req_token, sizeof(s->req_token), "%s", ts);
-            else
-                s->token_unkept = 1;
+            token = ts;
+            s->token_unkept = strlen(ts) > MC_HTTP_MAX_REQ_ID;
         }
     }
     else if (!s->malformed && m != NULL && !has_id && !has_result && !has_error)
@@ -203,6 +203,9 @@ static void classify_post(mc_http_t *h, stream_t *s, const char *line, size_t n)
             snprintf(h->cancelled[h->cancelled_next++ % MC_HTTP_MAX_CANCELLED],
                      sizeof(h->cancelled[0]), "%s", ids);
     }
+    /* The judge learns what the stream's request carried (the token
+     * uncut, while o lives). */
+    mc__http_emit_start(h, s, token);
     json_object_put(o);
 }
 
@@ -261,10 +264,6 @@ static int link_send(void *ctx, const char *line, size_t len, int64_t deadline_m
     if (s == NULL)
         return any_stream(h) ? MC_EFULL : MC_ENOMEM;
     classify_post(h, s, line, n);
-    /* HTTP+SSE: the answer to initialize, which every server gives, shows
-     * whether the two endpoints work together. */
-    if (h->legacy && h->probe_id[0] == '\0' && s->is_initialize && !s->malformed)
-        snprintf(h->probe_id, sizeof(h->probe_id), "%s", s->req_id);
     /* Messages on separate connections have no order: wait until the server
      * has taken this one (its status arrived) before the next is sent. */
     for (;;) {
@@ -340,6 +339,17 @@ static int link_recv(void *ctx, mc_record_t *frame, int64_t deadline_ms)
     }
 }
 
+void mc_http_set_sink(mc_http_t *h, mc_record_sink_fn fn, void *ctx)
+{
+    h->sink = fn;
+    h->sink_ctx = ctx;
+}
+
+static void link_set_sink(void *ctx, mc_record_sink_fn fn, void *sink_ctx)
+{
+    mc_http_set_sink(ctx, fn, sink_ctx);
+}
+
 mc_link_t mc_http_link(mc_http_t *h)
 {
     mc_link_t l;
@@ -347,6 +357,7 @@ mc_link_t mc_http_link(mc_http_t *h)
     l.ctx = h;
     l.send = link_send;
     l.recv = link_recv;
+    l.set_sink = link_set_sink;
     return l;
 }
 
@@ -512,10 +523,6 @@ void mc_http_free(mc_http_t *h)
     }
     if (h->multi != NULL)
         curl_multi_cleanup(h->multi);
-    free(h->findings);
-    free(h->seen);
-    free(h->msgs);
-    free(h->tokens);
     free(h->tools);
     free(h->url);
     free(h->post_url);

@@ -16,13 +16,14 @@
  * JSON-RPC message that arrives, from a JSON body or an SSE event, becomes
  * one record of the link (core/record.h) with its HTTP facts typed (the
  * stream, status, content type, session id, SSE event id) in
- * mc_record_t.facts. What the transport sees of
- * the HTTP rules themselves is kept as findings (check id + detail) for the
- * runner, and each exchange leaves a note for the transcript.
+ * mc_record_t.facts. What the HTTP rules need that is no message (a
+ * stream's start and end, its SSE events, each message as it arrives) is
+ * handed as records to a sink, the session's judge (mc_http_set_sink),
+ * which judges the rules; each exchange leaves a note for the transcript.
  *
  * Memory is bounded: received frames wait in a queue capped like stdio's
  * (the transfers pause while it is full), bodies and SSE events are capped
- * (client/http_limits.h), and findings and notes are rings of fixed size.
+ * (client/http_limits.h), and notes are a ring of fixed size.
  */
 #ifndef MC_CLIENT_HTTP_H
 #define MC_CLIENT_HTTP_H
@@ -31,6 +32,7 @@
 #include <stdint.h>
 
 #include "client/link.h"
+#include "core/record.h"
 #include "core/error.h"
 
 typedef struct mc_http mc_http_t;
@@ -56,17 +58,6 @@ typedef struct mc_http_opts {
                            that it broke a rule of it */
 } mc_http_opts_t;
 
-/* One observation about the HTTP rules. */
-typedef struct mc_http_finding {
-    char check[64];    /* check id, e.g. "http/notification-202" */
-    int pass;          /* 1: the rule was seen holding, 0: broken */
-    char detail[240];
-    long status;       /* the HTTP status of the answer it is about (http/notification-202,
-                          http/request-content-type), 0 when none is named */
-    int request_unread; /* http/request-content-type: the POST carried no request id the
-                           transport kept (malformed input, or an id too long) */
-} mc_http_finding_t;
-
 /*
  * Checks that url is an http:// URL of a loopback host (unless
  * allow_remote) and fills host/port. Returns MC_OK or MC_EINVAL with a
@@ -77,6 +68,14 @@ int mc_http_url_check(const char *url, int allow_remote, char *host, size_t host
 
 /* Creates a transport; connects nothing yet. NULL and eb on failure. */
 mc_http_t *mc_http_new(const mc_http_opts_t *opts, mc_errbuf_t *eb);
+
+/*
+ * Sets where h hands the records of what is no message (core/record.h:
+ * the session id adopted, the end of a stream's transfer): the judge's
+ * http rules take them (mc_judge_http_sink with the judge as ctx). Without
+ * a sink they go nowhere. ctx is borrowed and must outlive h.
+ */
+void mc_http_set_sink(mc_http_t *h, mc_record_sink_fn fn, void *ctx);
 
 /* A link that sends and receives through h. */
 mc_link_t mc_http_link(mc_http_t *h);
@@ -111,9 +110,6 @@ void mc_http_describe(mc_http_t *h, char *buf, size_t cap);
 /* Takes the oldest transcript note ("POST#3 -> 202 (no body)") into buf.
  * Returns 1 when one was taken, 0 when none is left. */
 int mc_http_take_note(mc_http_t *h, char *buf, size_t cap);
-
-/* Takes the oldest finding. Returns 1 when one was taken, 0 when none. */
-int mc_http_take_finding(mc_http_t *h, mc_http_finding_t *out);
 
 /*
  * Ends the session: closes the GET stream and every open transfer and, when

@@ -1,8 +1,10 @@
 /*
  * http_frames.c - what the Streamable HTTP client records and hands up:
- * notes, findings, the frame queue, and the rules one arriving message or
- * SSE event is judged by (where a response may come, event id uniqueness,
- * resumption replays).
+ * notes, the frame queue, and the records its sink (the judge) takes as
+ * they happen: a stream's start and end, each SSE event, each message as
+ * it arrives. The transport judges nothing; it acts on what the judge
+ * tells it back (whether a message answers its stream's request, a
+ * redelivered event).
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -11,11 +13,10 @@
 
 #include "client/http_internal.h"
 #include "core/clock.h"
-#include "core/hash.h"
 #include "core/json.h"
 #include "core/jsonrpc.h"
 
-/* --- notes, findings, queue ---------------------------------------------- */
+/* --- notes, queue ---------------------------------------------- */
 
 #if defined(__GNUC__)
 __attribute__((format(printf, 2, 3)))
@@ -36,45 +37,6 @@ void mc__http_note(mc_http_t *h, const char *fmt, ...)
     h->n_count++;
 }
 
-#if defined(__GNUC__)
-__attribute__((format(printf, 4, 5)))
-#endif
-mc_http_finding_t *mc__http_finding(mc_http_t *h, const char *check, int pass, const char *fmt,
-                                    ...)
-{
-    va_list ap;
-    mc_http_finding_t *f;
-
-    if (h->findings == NULL) {
-        h->findings = calloc(FINDING_RING, sizeof(*h->findings));
-        if (h->findings == NULL)
-            return NULL;
-    }
-    if (pass) {
-        /* One passing observation per check is enough evidence. */
-        size_t i;
-        for (i = 0; i < h->f_count; i++) {
-            const mc_http_finding_t *o = &h->findings[(h->f_head + i) % FINDING_RING];
-            if (o->pass && strcmp(o->check, check) == 0)
-                return NULL;
-        }
-    }
-    if (h->f_count == FINDING_RING) {
-        /* A full ring drops the oldest entry. */
-        h->f_head = (h->f_head + 1) % FINDING_RING;
-        h->f_count--;
-    }
-    f = &h->findings[(h->f_head + h->f_count) % FINDING_RING];
-    memset(f, 0, sizeof(*f));
-    snprintf(f->check, sizeof(f->check), "%s", check);
-    f->pass = pass;
-    va_start(ap, fmt);
-    vsnprintf(f->detail, sizeof(f->detail), fmt, ap);
-    va_end(ap);
-    h->f_count++;
-    return f;
-}
-
 int mc_http_take_note(mc_http_t *h, char *buf, size_t cap)
 {
     if (h == NULL || h->n_count == 0)
@@ -85,14 +47,66 @@ int mc_http_take_note(mc_http_t *h, char *buf, size_t cap)
     return 1;
 }
 
-int mc_http_take_finding(mc_http_t *h, mc_http_finding_t *out)
+/* Fills the facts every record of stream s carries. */
+static void stream_facts(const stream_t *s, mc_record_facts_t *f)
 {
-    if (h == NULL || h->f_count == 0)
-        return 0;
-    *out = h->findings[h->f_head];
-    h->f_head = (h->f_head + 1) % FINDING_RING;
-    h->f_count--;
-    return 1;
+    /* The HTTP+SSE stream is "SSE#n": it carries every message of its
+     * session, as stdout does, and is no GET stream of Streamable HTTP. */
+    f->stream = s->legacy_sse ? MC_STREAM_SSE : s->kind == ST_GET ? MC_STREAM_GET
+                                                                  : MC_STREAM_POST;
+    f->num = s->num;
+    f->status = s->status;
+    f->resumes = s->resume_of;
+    snprintf(f->ctype, sizeof(f->ctype), "%s", s->ctype);
+    snprintf(f->session_id, sizeof(f->session_id), "%s", s->session_id);
+}
+
+void mc__http_emit_data(mc_http_t *h, const stream_t *s, mc_record_what_t what,
+                        mc_record_stream_t *st, const char *data, size_t len)
+{
+    mc_record_reply_t reply;
+    mc_record_t r;
+
+    if (h->sink == NULL)
+        return;
+    memset(&r, 0, sizeof(r));
+    r.what = what;
+    r.data = (char *)data; /* borrowed for the call; the judge does not write */
+    r.len = len;
+    if (s != NULL) {
+        stream_facts(s, &r.facts);
+        if (s->kind == ST_DELETE)
+            st->flags |= MC_RS_DELETE;
+        snprintf(r.facts.answers, sizeof(r.facts.answers), "%s", s->req_id);
+    }
+    r.facts.st = st;
+    r.at_ms = mc_now_ms();
+    memset(&reply, 0, sizeof(reply));
+    h->sink(h->sink_ctx, &r, &reply);
+}
+
+void mc__http_emit(mc_http_t *h, const stream_t *s, mc_record_what_t what,
+                   mc_record_stream_t *st)
+{
+    mc__http_emit_data(h, s, what, st, NULL, 0);
+}
+
+void mc__http_emit_start(mc_http_t *h, const stream_t *s, const char *token)
+{
+    mc_record_stream_t st;
+
+    memset(&st, 0, sizeof(st));
+    st.flags |= s->carries_request ? MC_RS_REQUEST : 0;
+    st.flags |= s->malformed ? MC_RS_MALFORMED : 0;
+    st.flags |= s->is_response ? MC_RS_RESPONSE : 0;
+    st.flags |= s->is_initialize ? MC_RS_INITIALIZE : 0;
+    st.flags |= s->token_unkept ? MC_RS_TOKEN_UNKEPT : 0;
+    st.flags |= s->modern ? MC_RS_MODERN : 0;
+    st.flags |= mc__http_stateless(h, s) ? MC_RS_STATELESS : 0;
+    st.flags |= h->legacy ? MC_RS_LEGACY : 0;
+    st.method = s->req_method[0] ? s->req_method : NULL;
+    st.token = token;
+    mc__http_emit(h, s, MC_REC_STREAM_START, &st);
 }
 
 int mc__http_queue_full(const mc_http_t *h, size_t more)
@@ -134,15 +148,7 @@ int mc__http_push_frame(mc_http_t *h, stream_t *s, mc_frame_kind_t kind, const c
             q->flags |= MC_FRAME_F_NUL;
         h->q_bytes += len;
     }
-    /* The HTTP+SSE stream is "SSE#n": it carries every message of its
-     * session, as stdout does, and is no GET stream of Streamable HTTP. */
-    q->facts.stream = s->legacy_sse ? MC_STREAM_SSE : s->kind == ST_GET ? MC_STREAM_GET
-                                                                        : MC_STREAM_POST;
-    q->facts.num = s->num;
-    q->facts.status = s->status;
-    q->facts.resumes = s->resume_of;
-    snprintf(q->facts.ctype, sizeof(q->facts.ctype), "%s", s->ctype);
-    snprintf(q->facts.session_id, sizeof(q->facts.session_id), "%s", s->session_id);
+    stream_facts(s, &q->facts);
     snprintf(q->facts.event_id, sizeof(q->facts.event_id), "%s",
              event_id != NULL ? event_id : "");
     s->frames++;
@@ -174,112 +180,73 @@ int mc__http_stateless(const mc_http_t *h, const stream_t *s)
     return s->modern || h->modern_version[0] != '\0';
 }
 
-/* Looks at a message a stream delivered for the rules about where it may
- * come: a response on the GET stream, a response to another request on a
- * POST stream, the initialize result naming the version. */
-void mc__http_inspect_message(mc_http_t *h, stream_t *s, const char *data, size_t len)
-{
-    json_object *o;
-    json_object *id, *res;
-    int is_response;
-
-    o = mc__http_parse_n(data, len);
-    if (o == NULL || !json_object_is_type(o, json_type_object)) {
-        json_object_put(o);
-        return;
-    }
-    if (json_object_object_get_ex(o, "method", NULL) && json_object_object_get_ex(o, "id", NULL))
-        s->server_requests++;
-    if (s->answered)
-        s->after_response++;
-    if (s->modern && s->kind == ST_POST && s->unrelated[0] == '\0')
-        mc__http_note_unrelated(s, o);
-    if (!mc__http_stateless(h, s))
-        mc__http_judge_placement(h, s, o);
-    is_response = json_object_object_get_ex(o, "id", &id) &&
-                  !json_object_object_get_ex(o, "method", NULL) &&
-                  (json_object_object_get_ex(o, "result", NULL) ||
-                   json_object_object_get_ex(o, "error", NULL));
-    if (is_response) {
-        const char *ids = mc_json_compact(id, NULL);
-        s->responses++;
-        if (s->req_id[0] && strcmp(ids, s->req_id) == 0)
-            s->answered = 1;
-        /* 2026-07-28 has no GET stream (streamable-http#earlier-streamable-
-         * http-revisions): the rule is not judged in a session of it. */
-        if (s->kind == ST_GET && s->resume_of == 0 && !mc__http_stateless(h, s))
-            mc__http_finding(h, "http/get-stream-no-response", 0,
-                    "GET#%u carried a JSON-RPC response (id %.40s)", s->num, ids);
-        else if (s->carries_request && s->req_id[0] && strcmp(ids, s->req_id) != 0 &&
-                 strcmp(ids, "null") != 0)
-            mc__http_finding(h, "http/response-on-own-stream", 0,
-                    "POST#%u (request id %s) carried the response to id %.40s", s->num,
-                    s->req_id, ids);
-        if (json_object_object_get_ex(o, "result", &res) &&
-            json_object_is_type(res, json_type_object))
-            mc__http_learn_tools(h, res);
-        if (s->is_initialize && json_object_object_get_ex(o, "result", &res)) {
-            const char *v = mc_json_get_str(res, "protocolVersion");
-            if (v != NULL && strlen(v) < sizeof(h->version))
-                snprintf(h->version, sizeof(h->version), "%s", v);
-        }
-    }
-    json_object_put(o);
-}
-
-static uint64_t id_hash(const char *id)
-{
-    return mc_fnv1a64_str(MC_FNV1A64_INIT, id);
-}
-
 /*
- * Judges an SSE event id against the ids the session has seen: an id used
- * before breaks http/sse-event-id-unique, or, on a resumption, when another
- * stream used it, shows a message of another stream replayed
- * (http/resume-own-stream). Returns 0 when a resumption repeats an id of
- * the stream it resumes: the event is a redelivery and is dropped.
+ * Hands the judge (the sink) a message as it arrives on stream s, for the
+ * rules about where a message may come, and takes back what the transport
+ * needs of it: whether it answers the stream's request (a stream that
+ * ends before its answer is resumed), the version initialize's result
+ * names (sent in MCP-Protocol-Version), a tools/list result's
+ * x-mcp-header annotations (mirrored in headers). The transport parses
+ * nothing of it itself.
  */
-static int track_event_id(mc_http_t *h, stream_t *s, const char *id)
+void mc__http_emit_message(mc_http_t *h, stream_t *s, const char *data, size_t len,
+                              const char *event_id)
 {
-    uint64_t hv = id_hash(id);
-    size_t i;
-    seen_id_t *e;
+    mc_record_t r;
+    mc_record_stream_t st;
+    mc_record_reply_t reply;
 
-    if (h->seen == NULL) {
-        h->seen = calloc(MC_HTTP_MAX_TRACKED_EVENT_IDS, sizeof(*h->seen));
-        if (h->seen == NULL)
-            return 1;
-    }
-    for (i = 0; i < h->seen_count; i++) {
-        e = &h->seen[(h->seen_head + i) % MC_HTTP_MAX_TRACKED_EVENT_IDS];
-        if (e->hash != hv)
-            continue;
-        if (e->origin == s->origin && s->resume_of != 0)
-            return 0; /* a redelivery on the stream that sent it first */
-        if (s->resume_of != 0)
-            mc__http_finding(h, "http/resume-own-stream", 0,
-                    "GET#%u, resuming POST#%u, replayed event %.60s, which %s#%u sent", s->num,
-                    s->resume_of, id, e->is_get ? "GET" : "POST", e->origin);
-        else
-            mc__http_finding(h, "http/sse-event-id-unique", 0,
-                    "%s#%u sent event id \"%.60s\", which %s#%u of the same session had used",
-                    s->kind == ST_GET ? "GET" : "POST", s->num, id, e->is_get ? "GET" : "POST",
-                    e->origin);
+    if (h->sink == NULL)
+        return;
+    memset(&r, 0, sizeof(r));
+    memset(&st, 0, sizeof(st));
+    memset(&reply, 0, sizeof(reply));
+    r.what = MC_REC_MESSAGE;
+    r.kind = MC_FRAME_LINE;
+    r.data = (char *)data; /* borrowed for the call; the judge does not write */
+    r.len = len;
+    r.at_ms = mc_now_ms();
+    stream_facts(s, &r.facts);
+    snprintf(r.facts.event_id, sizeof(r.facts.event_id), "%s", event_id != NULL ? event_id : "");
+    st.flags = mc__http_stateless(h, s) ? MC_RS_STATELESS : 0;
+    st.flags |= h->modern_version[0] != '\0' ? MC_RS_MODERN : 0;
+    r.facts.st = &st;
+    h->sink(h->sink_ctx, &r, &reply);
+    if (reply.flags & MC_RR_RESPONSE)
+        s->responses++;
+    if (reply.flags & MC_RR_ANSWERS)
+        s->answered = 1;
+    if (reply.version[0] != '\0' && strlen(reply.version) < sizeof(h->version))
+        snprintf(h->version, sizeof(h->version), "%s", reply.version);
+    if (reply.result != NULL)
+        mc__http_learn_tools(h, reply.result);
+}
+
+/* Hands the sink the record of SSE event ev on s. Returns 0 when the
+ * judge finds it a redelivery (a resumption repeating an event of the
+ * stream it resumes), which is not passed on again. */
+static int emit_event(mc_http_t *h, const stream_t *s, const mc_sse_event_t *ev)
+{
+    mc_record_t r;
+    mc_record_stream_t st;
+    mc_record_reply_t reply;
+
+    if (h->sink == NULL)
         return 1;
-    }
-    if (h->seen_count == MC_HTTP_MAX_TRACKED_EVENT_IDS) {
-        h->seen_head = (h->seen_head + 1) % MC_HTTP_MAX_TRACKED_EVENT_IDS;
-        h->seen_count--;
-    }
-    e = &h->seen[(h->seen_head + h->seen_count) % MC_HTTP_MAX_TRACKED_EVENT_IDS];
-    e->hash = hv;
-    e->origin = s->origin;
-    e->is_get = s->kind == ST_GET && s->resume_of == 0;
-    h->seen_count++;
-    mc__http_finding(h, "http/sse-event-id-unique", 1, "event ids of different streams differ");
-    if (s->resume_of != 0)
-        mc__http_finding(h, "http/resume-own-stream", 1, "a resumption replayed its own stream");
-    return 1;
+    memset(&r, 0, sizeof(r));
+    memset(&st, 0, sizeof(st));
+    memset(&reply, 0, sizeof(reply));
+    r.what = MC_REC_SSE_EVENT;
+    r.at_ms = mc_now_ms();
+    stream_facts(s, &r.facts);
+    snprintf(r.facts.event_id, sizeof(r.facts.event_id), "%s", ev->has_id ? ev->id : "");
+    st.flags |= mc__http_stateless(h, s) ? MC_RS_STATELESS : 0;
+    st.flags |= ev->has_data ? MC_RS_DATA : 0;
+    st.flags |= ev->oversize ? MC_RS_OVERSIZE : 0;
+    st.event = ev->event;
+    r.facts.st = &st;
+    h->sink(h->sink_ctx, &r, &reply);
+    return (reply.flags & MC_RR_REDELIVERY) == 0;
 }
 
 int mc__http_on_sse_event(void *ctx, const mc_sse_event_t *ev)
@@ -293,12 +260,9 @@ int mc__http_on_sse_event(void *ctx, const mc_sse_event_t *ev)
         s->first_event = 1;
         s->primed = ev->has_id && ev->id[0] != '\0' && ev->has_data && ev->data_len == 0;
     }
-    /* Event ids are held unique per session, and a resumption to its own
-     * stream, only where there are sessions and resumption: 2026-07-28's
-     * streams are not resumable (streamable-http#receiving-messages) and it
-     * gives event ids no rule, so its event ids are not tracked. */
-    if (ev->has_id && ev->id[0] != '\0' && !mc__http_stateless(h, s) &&
-        !track_event_id(h, s, ev->id)) {
+    /* The judge holds the event to its rules (event ids, a data field) and
+     * tells a redelivery. */
+    if (!emit_event(h, s, ev)) {
         mc__http_note(h, "GET#%u: event %.60s came before on this stream; not passed on again", s->num,
              ev->id);
         return 0;
@@ -307,14 +271,8 @@ int mc__http_on_sse_event(void *ctx, const mc_sse_event_t *ev)
         mc__http_push_frame(h, s, MC_FRAME_OVERSIZE, NULL, MC_MAX_MESSAGE_SIZE, ev->id);
         return 0;
     }
-    if (!ev->has_data) {
-        /* An event with no data field carries no message. The 2025-11-25
-         * priming event has an id and an empty data field instead. */
-        mc__http_finding(h, "http/sse-event-has-data", 0,
-                "%s#%u sent an SSE event without a data field (event \"%s\", id \"%s\")",
-                s->kind == ST_GET ? "GET" : "POST", s->num, ev->event, ev->id);
-        return 0;
-    }
+    if (!ev->has_data)
+        return 0; /* no message (http/sse-event-has-data) */
     if (ev->data_len == 0)
         return 0; /* a priming event: an id and empty data */
     if (ev->event[0] != '\0' && strcmp(ev->event, "message") != 0) {
@@ -323,7 +281,7 @@ int mc__http_on_sse_event(void *ctx, const mc_sse_event_t *ev)
         return 0;
     }
     s->new_events++;
-    mc__http_inspect_message(h, s, ev->data, ev->data_len);
+    mc__http_emit_message(h, s, ev->data, ev->data_len, ev->has_id ? ev->id : NULL);
     mc__http_push_frame(h, s, MC_FRAME_LINE, ev->data, ev->data_len, ev->has_id ? ev->id : NULL);
     return 0;
 }

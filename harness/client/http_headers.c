@@ -13,19 +13,19 @@
  * characters, leading or trailing white space, or the look of the Base64
  * form itself) go in the =?base64?...?= form (#value-encoding).
  *
- * Here also the judgement of the answers to such POSTs (the http checks
- * of that revision, judge/builtin_http.c).
+ * The answers to such POSTs are judged by the judge's http rules
+ * (judge/http_rules.c) from the records of their streams.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "client/http_internal.h"
 #include "core/base64.h"
 #include "core/json.h"
 #include "core/jsonrpc.h"
 #include "core/version.h"
+#include "core/xmcpheader.h"
 
 #define META_VERSION "io.modelcontextprotocol/protocolVersion"
 #define B64_PREFIX "=?base64?"
@@ -200,92 +200,6 @@ static void collect(mc_http_tool_t *t, json_object *schema, char path[][MC_HTTP_
     }
 }
 
-/* The deepest schema nesting walked for annotations. */
-#define ANNOT_MAX_DEPTH 64
-
-/* True when c is a tchar of RFC 9110 (a header field name character). */
-static int tchar(char c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-           (c != '\0' && strchr("!#$%&'*+-.^_`|~", c) != NULL);
-}
-
-/* The state of one walk over a tool's inputSchema. */
-typedef struct annot_walk {
-    const char *names[MC_HTTP_MAX_TOOL_PARAMS * 4];
-    size_t n;
-    char why[200];
-} annot_walk_t;
-
-/* Checks the x-mcp-header annotation of schema node o, if any, against the
- * page's constraints (#schema-extension); reachable: the node is reached
- * from the root by properties keys alone. Records the first problem. */
-static void annot_node(annot_walk_t *w, json_object *o, int reachable, int depth)
-{
-    json_object *hv;
-    const char *v, *type, *p;
-    size_t i;
-
-    if (!json_object_object_get_ex(o, "x-mcp-header", &hv) || w->why[0] != '\0')
-        return;
-    v = json_object_is_type(hv, json_type_string) ? json_object_get_string(hv) : NULL;
-    type = mc_json_get_str(o, "type");
-    if (!reachable || depth == 0) {
-        snprintf(w->why, sizeof(w->why), "an x-mcp-header annotation is not reachable from the "
-                                         "root through properties keys alone");
-        return;
-    }
-    if (v == NULL || v[0] == '\0') {
-        snprintf(w->why, sizeof(w->why), "an x-mcp-header value is empty or no string");
-        return;
-    }
-    for (p = v; *p; p++)
-        if (!tchar(*p)) {
-            snprintf(w->why, sizeof(w->why), "x-mcp-header \"%.60s\" is no HTTP field-name token",
-                     v);
-            return;
-        }
-    for (i = 0; i < w->n; i++)
-        if (strcasecmp(w->names[i], v) == 0) {
-            snprintf(w->why, sizeof(w->why), "x-mcp-header \"%.60s\" is used twice (case-"
-                                             "insensitively)", v);
-            return;
-        }
-    if (w->n < sizeof(w->names) / sizeof(w->names[0]))
-        w->names[w->n++] = v;
-    if (type == NULL ||
-        (strcmp(type, "string") != 0 && strcmp(type, "integer") != 0 && strcmp(type, "boolean") != 0))
-        snprintf(w->why, sizeof(w->why), "x-mcp-header \"%.60s\" is on a parameter of type %.20s, "
-                                         "not integer, string or boolean", v,
-                 type != NULL ? type : "(none)");
-}
-
-/* Walks every schema object under o; only properties keys keep a node
- * reachable. */
-static void annot_walk(annot_walk_t *w, json_object *o, int reachable, int depth)
-{
-    if (!json_object_is_type(o, json_type_object) || depth > ANNOT_MAX_DEPTH ||
-        w->why[0] != '\0')
-        return;
-    annot_node(w, o, reachable, depth);
-    json_object_object_foreach(o, key, v)
-    {
-        if (strcmp(key, "properties") == 0 && json_object_is_type(v, json_type_object)) {
-            json_object_object_foreach(v, name, sub)
-            {
-                (void)name;
-                annot_walk(w, sub, reachable, depth + 1);
-            }
-        } else if (json_object_is_type(v, json_type_object)) {
-            annot_walk(w, v, 0, depth + 1);
-        } else if (json_object_is_type(v, json_type_array)) {
-            size_t i, n = json_object_array_length(v);
-            for (i = 0; i < n; i++)
-                annot_walk(w, json_object_array_get_idx(v, i), 0, depth + 1);
-        }
-    }
-}
-
 void mc__http_learn_tools(mc_http_t *h, json_object *result)
 {
     json_object *tools = mc_json_get(result, "tools");
@@ -307,14 +221,10 @@ void mc__http_learn_tools(mc_http_t *h, json_object *result)
         snprintf(t.name, sizeof(t.name), "%s", name);
         if (h->modern_version[0] != '\0') {
             /* A tool whose annotations break the rules is rejected: none of
-             * its parameters is mirrored (#schema-extension). */
-            annot_walk_t w;
-            memset(&w, 0, sizeof(w));
-            annot_walk(&w, schema, 1, 0);
-            if (w.why[0] != '\0' || w.n > 0)
-                mc__http_finding(h, "http/x-mcp-header-valid", w.why[0] == '\0',
-                                 "tool %.80s: %s", name, w.why);
-            if (w.why[0] != '\0')
+             * its parameters is mirrored (#schema-extension); the judge holds
+             * the server to them (http/x-mcp-header-valid). */
+            char why[MC_XMCP_HEADER_WHY];
+            if (mc_xmcp_header_check(schema, why, sizeof(why)) < 0)
                 schema = NULL;
         }
         if (schema != NULL)
@@ -333,66 +243,5 @@ void mc__http_learn_tools(mc_http_t *h, json_object *result)
                                                   : &h->tools[h->tools_next++ % MC_HTTP_MAX_TOOLS];
         }
         *slot = t;
-    }
-}
-
-void mc__http_note_unrelated(stream_t *s, json_object *o)
-{
-    const char *m = mc_json_get_str(o, "method");
-    json_object *tok;
-
-    if (m == NULL || json_object_object_get_ex(o, "id", NULL))
-        return;
-    if (strcmp(m, "notifications/progress") == 0) {
-        tok = mc_json_get(mc_json_get(o, "params"), "progressToken");
-        if (s->token_unkept)
-            return; /* the request's token was too long to keep: not judged */
-        if (tok == NULL || s->req_token[0] == '\0' ||
-            strcmp(json_object_to_json_string_ext(tok, JSON_C_TO_STRING_PLAIN), s->req_token) != 0)
-            snprintf(s->unrelated, sizeof(s->unrelated), "notifications/progress for token %.40s",
-                     tok != NULL ? json_object_to_json_string_ext(tok, JSON_C_TO_STRING_PLAIN)
-                                 : "(none)");
-    } else if ((strstr(m, "/list_changed") != NULL ||
-                strcmp(m, "notifications/resources/updated") == 0) &&
-               strcmp(s->req_method, "subscriptions/listen") != 0) {
-        snprintf(s->unrelated, sizeof(s->unrelated), "%.60s", m);
-    }
-}
-
-void mc__http_judge_stateless(mc_http_t *h, const stream_t *s)
-{
-    if (!s->carries_request || s->malformed || s->status == 0)
-        return;
-    if (s->is_sse)
-        mc__http_finding(h, "http/stateless-notification-related", s->unrelated[0] == '\0',
-                         "POST#%u (%s %s) carried %s", s->num, s->req_method, s->req_id,
-                         s->unrelated);
-    if (s->is_sse && s->answered)
-        mc__http_finding(h, "http/stateless-response-ends-stream", s->after_response == 0,
-                         "POST#%u (request %s): %d message(s) followed the response on its SSE "
-                         "stream",
-                         s->num, s->req_id, s->after_response);
-    if (s->is_sse)
-        mc__http_finding(h, "http/stateless-no-server-request", s->server_requests == 0,
-                         "POST#%u (request %s) carried %d JSON-RPC request(s) of the server's",
-                         s->num, s->req_id, s->server_requests);
-    if (s->is_sse && s->status >= 200 && s->status < 300)
-        mc__http_finding(h, "http/sse-accel-buffering", strcasecmp(s->accel, "no") == 0,
-                         "POST#%u (request %s) got an SSE stream with %s%s%s", s->num, s->req_id,
-                         s->accel[0] ? "X-Accel-Buffering: " : "no X-Accel-Buffering header",
-                         s->accel, "");
-    mc__http_finding(h, "http/stateless-no-session-id", s->session_id[0] == '\0',
-                     "POST#%u (request %s) got %ld with Mcp-Session-Id \"%.60s\"", s->num,
-                     s->req_id, s->status, s->session_id);
-    if (s->is_json && s->body != NULL && s->body_len > 0 && !s->body_over) {
-        json_object *o = mc__http_parse_n(s->body, s->body_len);
-        json_object *e = mc_json_get(o, "error");
-        json_object *code = mc_json_get(e, "code");
-        if (json_object_is_type(code, json_type_int) &&
-            json_object_get_int64(code) == MC_RPC_METHOD_NOT_FOUND)
-            mc__http_finding(h, "http/method-not-found-404", s->status == 404,
-                             "POST#%u (request %s) got error -32601 with status %ld", s->num,
-                             s->req_id, s->status);
-        json_object_put(o);
     }
 }

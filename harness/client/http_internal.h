@@ -1,9 +1,10 @@
 /*
  * http_internal.h - the pieces of the Streamable HTTP client shared by its
- * files: http.c (URL rules, the link, life), http_frames.c (notes, findings,
- * the frame queue, what one arriving message or SSE event tells) and
- * http_stream.c (the transfers: start, curl callbacks, the judgement of a
- * finished transfer, resumption). Internal to the client layer.
+ * files: http.c (URL rules, the link, life), http_frames.c (notes, the
+ * frame queue, the records handed to the sink), http_stream.c (the
+ * transfers: start, curl callbacks, a finished transfer's records,
+ * resumption), http_legacy.c (HTTP+SSE) and http_headers.c (2026-07-28
+ * request metadata). Internal to the client layer; it judges nothing.
  */
 #ifndef MC_CLIENT_HTTP_INTERNAL_H
 #define MC_CLIENT_HTTP_INTERNAL_H
@@ -25,7 +26,6 @@ _Static_assert(MC_HTTP_MAX_CTYPE <= MC_RECORD_MAX_CTYPE, "a content type fits a 
 _Static_assert(MC_HTTP_MAX_REQ_ID <= MC_RECORD_MAX_ID, "a request id fits a record");
 
 #define NOTE_RING 256
-#define FINDING_RING 256
 #define NOTE_LEN 200
 /* Longest single wait in the transfer loop; the caller's deadline bounds the sum. */
 #define WAIT_SLICE_MS 1000
@@ -43,8 +43,8 @@ typedef struct stream {
     int malformed;          /* ... the body is no valid JSON-RPC message at all */
     int single;             /* ... the body is one well-formed JSON-RPC message (an object) */
     int id_unkept;          /* ... a valid id past MC_HTTP_MAX_REQ_ID (req_id is "") */
-    int token_unkept;       /* ... a progressToken past MC_HTTP_MAX_REQ_ID (req_token
-                               is ""): its progress cannot be told from another's */
+    int token_unkept;       /* ... a progressToken past MC_HTTP_MAX_REQ_ID: its progress
+                               cannot be told from another's */
     int is_initialize;      /* ... an initialize request */
     int is_initialized;     /* ... notifications/initialized */
     int is_response;        /* ... a well-formed JSON-RPC response (carries_request 0) */
@@ -59,12 +59,7 @@ typedef struct stream {
     int is_sse, is_json;
     int modern;             /* a POST of a stateless revision (its metadata headers were sent) */
     char accel[16];         /* the answer's X-Accel-Buffering, "" when none */
-    int server_requests;    /* JSON-RPC requests that arrived on this stream */
-    int after_response;     /* messages that arrived on this stream after its response */
     char req_method[48];    /* the request's method ("" none or too long) */
-    char req_token[MC_HTTP_MAX_REQ_ID + 1]; /* its progressToken, compact JSON, "" none */
-    char unrelated[120];    /* the first notification unrelated to the request (up to
-                               2025-11-25 progress only) */
     mc_sse_t sse;
     char *body;             /* JSON or other body, capped */
     size_t body_len, body_cap, body_max;
@@ -100,13 +95,6 @@ typedef struct resume {
     int64_t due_ms;
 } resume_t;
 
-/* An SSE event id seen in the session (its hash) and the stream it came on. */
-typedef struct seen_id {
-    uint64_t hash;
-    unsigned origin;
-    int is_get;
-} seen_id_t;
-
 /* One x-mcp-header annotation of a tool's inputSchema. */
 typedef struct mc_http_param {
     char header[MC_HTTP_MAX_PARAM_NAME];                          /* {Name} of Mcp-Param-{Name} */
@@ -136,24 +124,16 @@ struct mc_http {
     size_t q_head, q_count, q_bytes;
     char notes[NOTE_RING][NOTE_LEN];
     size_t n_head, n_count;
-    mc_http_finding_t *findings;
-    size_t f_head, f_count;
+    mc_record_sink_fn sink;  /* where the records of what is no message go (the judge), or NULL */
+    void *sink_ctx;
     char failure[240];
     int gone;               /* the server cannot be reached any more */
     int64_t late_deadline;  /* the deadline frames were last delivered past */
     unsigned late_frames;   /* frames delivered past late_deadline */
     resume_t resumes[MC_HTTP_MAX_STREAMS];
-    seen_id_t *seen;        /* ring of MC_HTTP_MAX_TRACKED_EVENT_IDS, allocated on first use */
-    seen_id_t *msgs;        /* ring of MC_HTTP_MAX_TRACKED_MESSAGES: each message's key and stream */
-    size_t msgs_head, msgs_count;
-    /* ring of MC_HTTP_MAX_TRACKED_TOKENS: the hash of each progress token the
-     * requests carried, origin 1 once a second request carried it */
-    seen_id_t *tokens;
-    size_t tokens_head, tokens_count;
     char modern_version[32]; /* the stateless version the requests carry in _meta, "" none yet */
     mc_http_tool_t *tools;  /* MC_HTTP_MAX_TOOLS, allocated on first use */
     size_t tools_n, tools_next;
-    size_t seen_head, seen_count;
     /* the requestId of the last MC_HTTP_MAX_CANCELLED cancellations, compact JSON */
     char cancelled[MC_HTTP_MAX_CANCELLED][MC_HTTP_MAX_REQ_ID + 1];
     unsigned cancelled_next;
@@ -163,13 +143,11 @@ struct mc_http {
     int decided;            /* AUTO: the first initialize POST told which transport */
     stream_t *sse;          /* its SSE stream, NULL once it ended */
     char *post_url;         /* the endpoint event's URI, resolved; NULL until it came */
-    int endpoint_judged;    /* the first event of the SSE stream was judged */
+    int endpoint_seen;      /* an event of the SSE stream came before its endpoint was known */
     int sse_if_offered;     /* see mc_http_opts_t */
     int sse_absent;         /* ... and the GET got no SSE stream */
     int fell_back;          /* AUTO: HTTP+SSE after a 404/405 to the initialize POST */
     int endpoint_bad;       /* the endpoint event named no usable URI: not followed */
-    char probe_id[MC_HTTP_MAX_REQ_ID + 1]; /* the first initialize POSTed to the endpoint */
-    int probe_state;        /* 0 none, 1 accepted (2xx), 2 its response came on the stream */
 };
 
 /* ---- http_legacy.c: the HTTP+SSE transport of 2024-11-05 ---- */
@@ -177,13 +155,15 @@ struct mc_http {
 /* Opens the SSE stream of the HTTP+SSE transport at h->url and waits (up to
  * deadline_ms and MC_HTTP_SSE_ENDPOINT_WAIT_MS) for its endpoint event.
  * Returns MC_OK once h->post_url is known, else MC_EEXITED (h->failure says
- * why; the finding is recorded). */
+ * why; the judge has the record of it). */
 int mc__http_legacy_connect(mc_http_t *h, int64_t deadline_ms);
 /* The SSE event callback of the HTTP+SSE stream. Always returns 0. */
 int mc__http_legacy_event(mc_http_t *h, stream_t *s, const mc_sse_event_t *ev);
-/* Judges and records a finished transfer of the HTTP+SSE transport. */
+/* Records a finished transfer of the HTTP+SSE transport (for the judge,
+ * and the failure that ends the session). */
 void mc__http_legacy_finished(mc_http_t *h, stream_t *s);
-/* Judges what the session's end shows: a request accepted but never answered on the stream. */
+/* Reads what is still on the way and hands the judge the session's end
+ * (a request accepted but never answered on the stream is its finding). */
 void mc__http_legacy_close(mc_http_t *h);
 /* Resolves the URI reference ref against base (both http://); refuses one of
  * another origin (scheme, host, port). Returns a new string or NULL with the
@@ -198,31 +178,6 @@ char *mc__http_resolve_same_origin(const char *base, const char *ref, char *why,
  * it is (the headers were added), 0 when it is not, -1 out of memory. */
 int mc__http_metadata_headers(mc_http_t *h, const char *body, size_t len,
                               struct curl_slist **list);
-/* Judges a finished POST of a stateless revision (s->modern) against the
- * rules of its answer: no server request on its stream, X-Accel-Buffering
- * on an SSE answer, no session id, 404 with -32601. */
-void mc__http_judge_stateless(mc_http_t *h, const stream_t *s);
-/* Notes in s->unrelated a notification o on the SSE answer to a stateless
- * request that does not relate to that request: progress with another
- * token, or a change notification on a stream that is no
- * subscriptions/listen answer. */
-void mc__http_note_unrelated(stream_t *s, json_object *o);
-/* ---- http_related.c: which stream a message may come on (up to 2025-11-25) ---- */
-
-/* Judges message o, which stream s delivered, in a session of the
- * initialize era: that no other stream of the session carried it
- * (http/message-on-one-stream), that a progress report on a POST's stream
- * is for that POST's request (noted in s->unrelated, judged when the stream
- * ends) and that one on the GET stream is for no request still running
- * (http/get-stream-unrelated). */
-void mc__http_judge_placement(mc_http_t *h, stream_t *s, json_object *o);
-/* Judges a finished POST stream of the initialize era that carried a
- * request: no progress of another request on it (http/request-stream-related)
- * and, from 2025-11-25, a priming event first (http/sse-priming-event). */
-void mc__http_judge_related(mc_http_t *h, const stream_t *s);
-/* Notes that a request carried the progress token tok (compact JSON). */
-void mc__http_note_token(mc_http_t *h, const char *tok);
-
 /* Learns the x-mcp-header annotations of the tools of a tools/list result. */
 void mc__http_learn_tools(mc_http_t *h, json_object *result);
 
@@ -232,15 +187,18 @@ __attribute__((format(printf, 2, 3)))
 #endif
 void mc__http_note(mc_http_t *h, const char *fmt, ...);
 
-/* Records a finding of check (pass or fail); one pass per check is kept.
- * A full ring drops the oldest entry; out of memory drops this one.
- * Returns the entry recorded (its typed facts zero, for the caller to
- * fill), or NULL when none was. */
-#if defined(__GNUC__)
-__attribute__((format(printf, 4, 5)))
-#endif
-mc_http_finding_t *mc__http_finding(mc_http_t *h, const char *check, int pass, const char *fmt,
-                                    ...);
+/* Hands the sink a record of what is no message (what) about stream s
+ * (NULL: of no stream), with st, s's facts and the id its request
+ * carried; nothing without a sink. */
+void mc__http_emit(mc_http_t *h, const stream_t *s, mc_record_what_t what,
+                   mc_record_stream_t *st);
+/* The same with bytes (borrowed for the call): an event's data. */
+void mc__http_emit_data(mc_http_t *h, const stream_t *s, mc_record_what_t what,
+                        mc_record_stream_t *st, const char *data, size_t len);
+/* Hands the sink the record of what stream s's request carried
+ * (MC_REC_STREAM_START), once s->req_* are set; token is its progressToken
+ * (compact JSON, uncut), NULL none. */
+void mc__http_emit_start(mc_http_t *h, const stream_t *s, const char *token);
 
 /* 1 when the frame queue cannot take more bytes (or any frame). */
 int mc__http_queue_full(const mc_http_t *h, size_t more);
@@ -263,8 +221,10 @@ json_object *mc__http_parse_n(const char *data, size_t len);
  */
 int mc__http_stateless(const mc_http_t *h, const stream_t *s);
 
-/* Judges where a message a stream delivered may come (see http_frames.c). */
-void mc__http_inspect_message(mc_http_t *h, stream_t *s, const char *data, size_t len);
+/* Hands the sink a message as it arrives on s and takes back what the
+ * transport needs of it (see http_frames.c). */
+void mc__http_emit_message(mc_http_t *h, stream_t *s, const char *data, size_t len,
+                              const char *event_id);
 
 /* The SSE parser's event callback; ctx is the stream. Always returns 0. */
 int mc__http_on_sse_event(void *ctx, const mc_sse_event_t *ev);

@@ -108,33 +108,42 @@ static void fail_once(mc_http_t *h, const char *what)
         snprintf(h->failure, sizeof(h->failure), "HTTP+SSE: %.200s", what);
 }
 
+/* Hands the judge the record of event ev of the SSE stream before the
+ * endpoint is known: its type, its data, and why the URI it names cannot
+ * be used (NULL: it can). */
+static void emit_early_event(mc_http_t *h, stream_t *s, const mc_sse_event_t *ev, const char *why)
+{
+    mc_record_stream_t st;
+
+    memset(&st, 0, sizeof(st));
+    st.flags = MC_RS_LEGACY | (ev->has_data ? MC_RS_DATA : 0);
+    st.event = ev->event;
+    st.why = why;
+    mc__http_emit_data(h, s, MC_REC_SSE_EVENT, &st, ev->has_data ? ev->data : "",
+                       ev->has_data ? ev->data_len : 0);
+}
+
 /*
  * An event before the endpoint is known. The first event must be the
- * endpoint event; one of another type breaks the rule, but a later endpoint
- * event still lets the session go on, so that the rest can be judged. An
- * endpoint whose URI cannot be used (another origin, no URI) ends the
- * connection: it is never followed.
+ * endpoint event (the judge holds it to that); one of another type is
+ * skipped, and a later endpoint event still lets the session go on, so
+ * that the rest can be judged. An endpoint whose URI cannot be used
+ * (another origin, no URI) ends the connection: it is never followed.
  */
 static void before_endpoint(mc_http_t *h, stream_t *s, const mc_sse_event_t *ev)
 {
     char why[160], msg[240];
     char *url;
-    int first = !h->endpoint_judged;
+    int first = !h->endpoint_seen;
 
-    h->endpoint_judged = 1;
+    h->endpoint_seen = 1;
     if (strcmp(ev->event, "endpoint") != 0) {
-        if (!first) {
+        emit_early_event(h, s, ev, NULL);
+        if (!first)
             mc__http_note(h,
                           "GET#%u: an event of type \"%.40s\" before the endpoint event "
                           "ignored",
                           s->num, ev->event);
-            return;
-        }
-        snprintf(msg, sizeof(msg),
-                 "GET#%u: the first SSE event was %s%.40s%s, not the endpoint event", s->num,
-                 ev->event[0] ? "of type \"" : "a message event (no type)", ev->event,
-                 ev->event[0] ? "\"" : "");
-        mc__http_finding(h, "http/sse-endpoint-event", 0, "%s", msg);
         return;
     }
     url = NULL;
@@ -144,40 +153,18 @@ static void before_endpoint(mc_http_t *h, stream_t *s, const mc_sse_event_t *ev)
         snprintf(why, sizeof(why), "it holds a NUL byte");
     else
         url = mc__http_resolve_same_origin(h->url, ev->data, why, sizeof(why));
+    emit_early_event(h, s, ev, url == NULL ? why : NULL);
     if (url == NULL) {
         snprintf(msg, sizeof(msg),
                  "GET#%u: the endpoint event's data \"%.60s\" is no usable URI: %.100s", s->num,
                  ev->has_data ? ev->data : "", why);
-        mc__http_finding(h, "http/sse-endpoint-event", 0, "%s", msg);
         fail_once(h, msg);
         h->endpoint_bad = 1;
         return;
     }
     h->post_url = url;
-    if (first)
-        mc__http_finding(h, "http/sse-endpoint-event", 1, "the first event was endpoint: %.120s",
-                         ev->data);
     mc__http_note(h, "GET#%u: endpoint event \"%.80s\": messages go to %.100s", s->num, ev->data,
                   url);
-}
-
-/* Notes the response to the first initialize POSTed, which shows both endpoints at work. */
-static void watch_probe(mc_http_t *h, const char *data, size_t len)
-{
-    json_object *o, *id;
-
-    if (h->probe_id[0] == '\0' || h->probe_state == 2)
-        return;
-    o = mc__http_parse_n(data, len);
-    if (o != NULL && json_object_is_type(o, json_type_object) &&
-        !json_object_object_get_ex(o, "method", NULL) && json_object_object_get_ex(o, "id", &id) &&
-        strcmp(mc_json_compact(id, NULL), h->probe_id) == 0) {
-        h->probe_state = 2;
-        mc__http_finding(h, "http/sse-two-endpoints", 1,
-                         "request %.60s, POSTed to the endpoint, was answered on the SSE stream",
-                         h->probe_id);
-    }
-    json_object_put(o);
 }
 
 int mc__http_legacy_event(mc_http_t *h, stream_t *s, const mc_sse_event_t *ev)
@@ -200,7 +187,7 @@ int mc__http_legacy_event(mc_http_t *h, stream_t *s, const mc_sse_event_t *ev)
         return 0;
     }
     s->new_events++;
-    watch_probe(h, ev->data, ev->data_len);
+    mc__http_emit_message(h, s, ev->data, ev->data_len, ev->has_id ? ev->id : NULL);
     mc__http_push_frame(h, s, MC_FRAME_LINE, ev->data, ev->data_len, ev->has_id ? ev->id : NULL);
     return 0;
 }
@@ -233,10 +220,15 @@ int mc__http_legacy_connect(mc_http_t *h, int64_t deadline_ms)
     if (h->post_url != NULL)
         return MC_OK;
     if (!h->endpoint_bad && h->sse != NULL) {
-        snprintf(msg, sizeof(msg), "GET#%u: no endpoint event within %d ms of connecting", s->num,
+        mc_record_stream_t st;
+        char how[80];
+        snprintf(how, sizeof(how), "no endpoint event within %d ms of connecting",
                  (int)MC_HTTP_SSE_ENDPOINT_WAIT_MS);
-        if (!h->endpoint_judged)
-            mc__http_finding(h, "http/sse-endpoint-event", 0, "%s", msg);
+        snprintf(msg, sizeof(msg), "GET#%u: %s", s->num, how);
+        memset(&st, 0, sizeof(st));
+        st.flags = MC_RS_LEGACY;
+        st.why = how;
+        mc__http_emit(h, s, MC_REC_NO_ENDPOINT, &st);
         fail_once(h, msg);
     }
     fail_once(h, "no endpoint to POST messages to");
@@ -244,10 +236,29 @@ int mc__http_legacy_connect(mc_http_t *h, int64_t deadline_ms)
     return MC_EEXITED;
 }
 
+/* Hands the judge the end of s, a stream of the HTTP+SSE transport that
+ * got an HTTP answer. */
+static void emit_legacy_end(mc_http_t *h, const stream_t *s)
+{
+    mc_record_stream_t st;
+
+    memset(&st, 0, sizeof(st));
+    st.flags = MC_RS_LEGACY;
+    st.flags |= s->is_sse ? MC_RS_SSE : 0;
+    st.flags |= s->carries_request ? MC_RS_REQUEST : 0;
+    st.flags |= s->single ? MC_RS_SINGLE : 0;
+    st.flags |= h->sse_if_offered || h->fell_back ? MC_RS_NOT_BOUND : 0;
+    st.endpoint = h->post_url;
+    mc__http_emit(h, s, MC_REC_STREAM_END, &st);
+}
+
 void mc__http_legacy_finished(mc_http_t *h, stream_t *s)
 {
     char msg[240];
     int answered = s->status != 0 && s->headers_done && !s->header_overflow;
+
+    if (answered && (s == h->sse || s->kind == ST_POST))
+        emit_legacy_end(h, s);
 
     if (s == h->sse) {
         h->sse = NULL;
@@ -265,15 +276,10 @@ void mc__http_legacy_finished(mc_http_t *h, stream_t *s)
              * transport there (a wrong URL) is a failure to connect. */
             if (h->sse_if_offered)
                 h->sse_absent = 1;
-            else if (!h->fell_back)
-                mc__http_finding(h, "http/sse-two-endpoints", 0, "%s", msg);
             fail_once(h, msg);
         } else if (h->post_url == NULL && !h->endpoint_bad) {
             snprintf(msg, sizeof(msg), "GET#%u: the SSE stream ended before the endpoint event",
                      s->num);
-            if (!h->endpoint_judged)
-                mc__http_finding(h, "http/sse-endpoint-event", 0, "%s", msg);
-            h->endpoint_judged = 1;
             fail_once(h, msg);
         }
         mc__http_note(h, "GET#%u -> %ld %s, %llu events, %llu bytes: the SSE stream ended", s->num,
@@ -299,28 +305,22 @@ void mc__http_legacy_finished(mc_http_t *h, stream_t *s)
          * server refuses it is for the scenario's JSON-RPC checks. */
         return;
     }
-    if (s->status < 200 || s->status >= 300) {
+    if ((s->status < 200 || s->status >= 300) && s->carries_request) {
+        /* The request's answer cannot come: the session cannot go on. */
         snprintf(msg, sizeof(msg), "POST#%u to the endpoint %.80s got HTTP %ld, not accepted",
                  s->num, h->post_url ? h->post_url : "", s->status);
-        mc__http_finding(h, "http/sse-two-endpoints", 0, "%s", msg);
-        if (s->carries_request) {
-            /* The request's answer cannot come: the session cannot go on. */
-            fail_once(h, msg);
-            h->gone = 1;
-        }
-    } else if (s->carries_request && s->req_id[0] && strcmp(s->req_id, h->probe_id) == 0 &&
-               h->probe_state == 0) {
-        h->probe_state = 1;
+        fail_once(h, msg);
+        h->gone = 1;
     }
 }
 
 void mc__http_legacy_close(mc_http_t *h)
 {
+    mc_record_stream_t st;
+
     /* Whatever is still on the way is read before the verdict. */
     mc__http_pump(h, 0);
-    if (h->probe_state == 1)
-        mc__http_finding(h, "http/sse-two-endpoints", 0,
-                         "request %.60s was accepted by the endpoint, but its response never "
-                         "came on the SSE stream",
-                         h->probe_id);
+    memset(&st, 0, sizeof(st));
+    st.flags = MC_RS_LEGACY;
+    mc__http_emit(h, h->sse, MC_REC_CLOSE, &st);
 }

@@ -48,17 +48,6 @@
  * exempt; their wait is bounded by the caller's deadline. */
 #define MC_HTTP_LOW_SPEED_BYTES 1
 #define MC_HTTP_LOW_SPEED_SECONDS 30
-/* SSE event ids remembered per session, to judge that no two streams use
- * the same one; past this the oldest are forgotten. */
-#define MC_HTTP_MAX_TRACKED_EVENT_IDS 4096
-/* Messages remembered per session (the ids of requests and responses, the
- * token and value of progress reports), to judge that none arrives on two
- * streams; past this the oldest are forgotten. */
-#define MC_HTTP_MAX_TRACKED_MESSAGES 4096
-/* Progress tokens of the session's requests remembered, to tell a token the
- * client used twice (whose reports cannot be told apart); past this the
- * oldest are forgotten. */
-#define MC_HTTP_MAX_TRACKED_TOKENS 256
 /* Resumability: an SSE stream that ends before the response to its request
  * arrived is resumed with GET and Last-Event-ID, at most this many times in
  * a row without a new event. */

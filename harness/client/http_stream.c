@@ -41,12 +41,11 @@ int mc__http_header_is(const char *line, size_t n, const char *name)
     return n > k && line[k] == ':' && strncasecmp(line, name, k) == 0;
 }
 
-/* Takes the session id the server assigned (the first one seen) and judges
- * its characters. */
+/* Takes the session id the server assigned (the first one seen) and hands
+ * the judge a record of it (http/session-id-visible-ascii). */
 static void adopt_session_id(mc_http_t *h, stream_t *s)
 {
-    size_t i;
-    int visible = 1;
+    mc_record_stream_t st;
 
     /* 2026-07-28 has no sessions (streamable-http#earlier-streamable-http-
      * revisions): an id there is judged by http/stateless-no-session-id and
@@ -54,11 +53,8 @@ static void adopt_session_id(mc_http_t *h, stream_t *s)
     if (h->legacy || s->session_id[0] == '\0' || h->session_id[0] != '\0' || s->kind == ST_DELETE ||
         mc__http_stateless(h, s))
         return;
-    for (i = 0; s->session_id[i]; i++)
-        if ((unsigned char)s->session_id[i] < 0x21 || (unsigned char)s->session_id[i] > 0x7E)
-            visible = 0;
-    mc__http_finding(h, "http/session-id-visible-ascii", visible, "session id \"%.60s\"%s",
-            s->session_id, visible ? "" : " holds characters outside 0x21..0x7E");
+    memset(&st, 0, sizeof(st));
+    mc__http_emit(h, s, MC_REC_SESSION_ID, &st);
     snprintf(h->session_id, sizeof(h->session_id), "%s", s->session_id);
 }
 
@@ -394,6 +390,7 @@ static int start_due_resumes(mc_http_t *h)
         s->retry_in = r->retry_ms;
         s->attempts_in = r->attempts;
         s->total_in = r->total;
+        mc__http_emit_start(h, s, NULL);
         mc__http_note(h, "GET#%u resumes POST#%u with Last-Event-ID: %.60s", s->num, r->origin, r->last_id);
         r->used = 0;
     }
@@ -412,46 +409,37 @@ static int was_cancelled(const mc_http_t *h, const char *id)
 }
 
 /*
- * Judges how the SSE answer to a request of the session-based revisions
- * (2025-03-26 to 2025-11-25) ended: after its response nothing more
- * (http/response-closes-stream); before it, up to 2025-06-18 not at all
- * (http/stream-open-until-response) and from 2025-11-25 only after a retry
- * field (http/sse-retry-before-close). Only an end the server chose (the
- * transfer completed) of a request the client did not cancel is judged.
+ * Hands the judge the record of s's end: what its request carried, how its
+ * answer came and ended (judge/http_stream_rules.c holds it to the rules of
+ * a POST's status and content type and of how an SSE answer ends).
  */
-static void judge_stream_end(mc_http_t *h, const stream_t *s)
+static void emit_stream_end(mc_http_t *h, const stream_t *s)
 {
-    int polling;
-    long retry;
+    mc_record_stream_t st;
+    unsigned fl = 0;
+    long retry = s->sse.retry_ms >= 0 ? s->sse.retry_ms : s->retry_in;
 
-    if (!s->is_sse || !s->carries_request || s->malformed || s->status != 200 ||
-        s->req_id[0] == '\0' || mc__http_stateless(h, s) || h->version[0] == '\0' ||
-        (s->kind != ST_POST && s->resume_of == 0))
-        return;
-    polling = mc_version_cmp(h->version, mc_version_name(MC_V_2025_11_25)) >= 0;
-    if (s->answered) {
-        mc__http_finding(h, "http/response-closes-stream", s->after_response == 0,
-                         "%s#%u (request %s): %d message(s) followed the response on its SSE "
-                         "stream",
-                         kind_name(s), s->num, s->req_id, s->after_response);
-        if (!polling)
-            mc__http_finding(h, "http/stream-open-until-response", 1,
-                             "the stream of a request stayed open until its response");
-        return;
-    }
-    if (s->result != CURLE_OK || was_cancelled(h, s->req_id))
-        return;
-    retry = s->sse.retry_ms >= 0 ? s->sse.retry_ms : s->retry_in;
-    if (!polling)
-        mc__http_finding(h, "http/stream-open-until-response", 0,
-                         "%s#%u (request %s): the server ended the SSE stream before the "
-                         "response",
-                         kind_name(s), s->num, s->req_id);
-    else
-        mc__http_finding(h, "http/sse-retry-before-close", retry >= 0,
-                         "%s#%u (request %s): the server closed the connection before the "
-                         "response without a retry field",
-                         kind_name(s), s->num, s->req_id);
+    memset(&st, 0, sizeof(st));
+    fl |= s->carries_request ? MC_RS_REQUEST : 0;
+    fl |= s->malformed ? MC_RS_MALFORMED : 0;
+    fl |= s->is_response ? MC_RS_RESPONSE : 0;
+    fl |= s->is_initialize ? MC_RS_INITIALIZE : 0;
+    fl |= s->token_unkept ? MC_RS_TOKEN_UNKEPT : 0;
+    fl |= s->modern ? MC_RS_MODERN : 0;
+    fl |= mc__http_stateless(h, s) ? MC_RS_STATELESS : 0;
+    fl |= s->is_sse ? MC_RS_SSE : 0;
+    fl |= s->is_json ? MC_RS_JSON : 0;
+    fl |= s->body_len > 0 ? MC_RS_BODY : 0;
+    fl |= s->result == CURLE_OK ? MC_RS_COMPLETE : 0;
+    fl |= s->req_id[0] != '\0' && was_cancelled(h, s->req_id) ? MC_RS_CANCELLED : 0;
+    fl |= retry >= 0 ? MC_RS_RETRY : 0;
+    fl |= s->first_event ? MC_RS_EVENTS : 0;
+    fl |= s->primed ? MC_RS_PRIMED : 0;
+    st.flags = fl;
+    st.method = s->req_method[0] ? s->req_method : NULL;
+    st.accel = s->accel;
+    snprintf(st.version, sizeof(st.version), "%s", h->version);
+    mc__http_emit(h, s, MC_REC_STREAM_END, &st);
 }
 
 /* Judges and records a finished transfer; queues a JSON body's message. */
@@ -483,35 +471,6 @@ static void stream_finished(mc_http_t *h, stream_t *s)
                      "the server redirected %s#%u to %.100s; mcpcheck does not follow redirects",
                      kind_name(s), s->num, s->location[0] ? s->location : "(no Location)");
     }
-    /* A POSTed response is judged only up to 2025-11-25: at 2026-07-28 the
-     * rule covers a notification (streamable-http#sending-messages), and that
-     * revision's client sends no responses at all. */
-    if (s->kind == ST_POST && !s->carries_request &&
-        !(s->is_response && mc__http_stateless(h, s))) {
-        mc_http_finding_t *f =
-            mc__http_finding(h, "http/notification-202", s->status == 202,
-                             "POST#%u (a notification or response) got %ld%s", s->num, s->status,
-                             s->status == 202 && s->body_len > 0 ? " with a body" : "");
-        if (f != NULL)
-            f->status = s->status;
-    }
-    if (s->kind == ST_POST && s->carries_request && !s->malformed && s->status >= 200 &&
-        s->status < 300) {
-        /* The rule is about requests: malformed input the harness sends on
-         * purpose is judged by the JSON-RPC checks of its scenario. */
-        mc_http_finding_t *f =
-            mc__http_finding(h, "http/request-content-type", s->is_sse || s->is_json,
-                             "POST#%u (request %s) got %ld with Content-Type \"%s\"", s->num,
-                             s->req_id, s->status, s->ctype);
-        if (f != NULL) {
-            f->status = s->status;
-            f->request_unread = s->req_id[0] == '\0';
-        }
-    }
-    if (s->modern)
-        mc__http_judge_stateless(h, s);
-    else if (!mc__http_stateless(h, s))
-        mc__http_judge_related(h, s);
     if (s->is_sse) {
         if (mc_sse_pending(&s->sse))
             mc__http_note(h, "%s#%u: the SSE stream ended inside an event", kind_name(s), s->num);
@@ -534,7 +493,7 @@ static void stream_finished(mc_http_t *h, stream_t *s)
                          "was cut",
                          kind_name(s), s->num, (unsigned)MC_HTTP_MAX_BODY);
         } else if (s->body_len > 0) {
-            mc__http_inspect_message(h, s, s->body, s->body_len);
+            mc__http_emit_message(h, s, s->body, s->body_len, NULL);
             if (mc__http_push_frame(h, s, MC_FRAME_LINE, s->body, s->body_len, NULL) &&
                 s->kind == ST_POST && s->carries_request && s->status >= 400 &&
                 (s->req_id[0] || s->id_unkept))
@@ -555,9 +514,10 @@ static void stream_finished(mc_http_t *h, stream_t *s)
     if (s->kind == ST_POST && s->carries_request && s->is_sse && s->responses == 0 &&
         s->result == CURLE_OK)
         mc__http_note(h, "POST#%u: the SSE stream closed without the response to %s", s->num, s->req_id);
-    judge_stream_end(h, s);
-    if (s->is_sse && s->carries_request && s->req_id[0] && !s->answered && s->status == 200 &&
-        (s->kind == ST_POST || s->resume_of != 0))
+    emit_stream_end(h, s);
+    /* Only the judge tells an answer: without a sink nothing is resumed. */
+    if (h->sink != NULL && s->is_sse && s->carries_request && s->req_id[0] && !s->answered &&
+        s->status == 200 && (s->kind == ST_POST || s->resume_of != 0))
         schedule_resume(h, s);
     if (s->resume_of != 0 && !s->is_sse)
         mc__http_note(h, "GET#%u: the server did not resume POST#%u (%ld %s)", s->num, s->resume_of,

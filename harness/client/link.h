@@ -29,6 +29,12 @@ typedef struct mc_link {
      * has ended and every frame was delivered.
      */
     int (*recv)(void *ctx, mc_record_t *frame, int64_t deadline_ms);
+    /*
+     * Sets where the link hands the records of what is no message, as they
+     * happen (the session gives its judge: mc_judge_http_sink); fn NULL
+     * detaches. NULL for a link that has only messages (stdio).
+     */
+    void (*set_sink)(void *ctx, mc_record_sink_fn fn, void *sink_ctx);
 } mc_link_t;
 
 #endif /* MC_CLIENT_LINK_H */

@@ -97,6 +97,10 @@ int mc_session_init(mc_session_t *s, mc_link_t link, const mc_session_opts_t *op
         }
         s->judge = s->own_judge;
     }
+    /* What the link sees that is no message (the HTTP transport's streams)
+     * goes to the judge as it happens. */
+    if (s->link.set_sink != NULL)
+        s->link.set_sink(s->link.ctx, mc_judge_http_sink, s->judge);
     /* pending, notes and events are made when first needed (table_new). */
     return MC_OK;
 }
@@ -127,6 +131,8 @@ void mc_session_free(mc_session_t *s)
     json_object_put(s->client_caps);
     json_object_put(s->init_result);
     mc_msg_free(&s->raw_resp);
+    if (s->own_judge != NULL && s->link.set_sink != NULL)
+        s->link.set_sink(s->link.ctx, NULL, NULL); /* the transport outlives the session */
     if (s->own_judge != NULL) {
         mc_judge_free(s->own_judge);
         free(s->own_judge);

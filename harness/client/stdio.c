@@ -360,6 +360,7 @@ mc_link_t mc_stdio_link(mc_stdio_t *t)
     l.ctx = t;
     l.send = link_send;
     l.recv = link_recv;
+    l.set_sink = NULL;
     return l;
 }
 

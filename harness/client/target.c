@@ -26,8 +26,6 @@ _Static_assert(MC_TARGET_HTTP_AUTO == (int)MC_HTTP_TRANSPORT_AUTO &&
                    MC_TARGET_HTTP_STREAMABLE == (int)MC_HTTP_TRANSPORT_STREAMABLE &&
                    MC_TARGET_HTTP_SSE == (int)MC_HTTP_TRANSPORT_SSE,
                "the target's transport choice is the HTTP client's");
-_Static_assert(MC_REPLAY_MAX_EVENT_IDS == MC_HTTP_MAX_TRACKED_EVENT_IDS,
-               "a trace remembers as many SSE event ids as the transport does live");
 
 struct mc_target {
     int is_http;

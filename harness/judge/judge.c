@@ -27,6 +27,7 @@ void mc_judge_free(mc_judge_t *j)
     if (j->rep == NULL)
         return;
     mc_wire_free(&j->w);
+    mc__judge_http_free(j);
     free(j->rep);
     j->rep = NULL;
 }

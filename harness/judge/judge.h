@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/record.h"
 #include "judge/wire.h"
 #include "schema/registry.h"
 #include "schema/validator.h"
@@ -38,6 +39,7 @@ typedef struct mc_judge {
                                          with seq 0 is numbered one past it */
     uint64_t lines;                   /* read-only: the number of the last line judged */
     mc_schema_report_t *rep;          /* private */
+    struct mc__judge_http *http;      /* private: the http rules' state (http_rules.c) */
 } mc_judge_t;
 
 /*
@@ -78,5 +80,27 @@ void mc_judge_inbound(mc_judge_t *j, uint64_t seq, int kind, unsigned flags, con
  * id no server can give for an unreadable request, a documented leniency.
  */
 void mc_judge_schema(mc_judge_t *j, const mc_wire_info_t *info);
+
+/*
+ * Judges one record the HTTP transport hands its sink as it happens
+ * (core/record.h: a stream's start, a message as it arrives on a stream,
+ * the session id adopted, a stream's end; r->facts.st set) by the http
+ * rules (judge/http_rules.c, http_related.c); the findings go to the
+ * judge's table (j->w) under http/ check ids, with the HTTP status they are
+ * about. reply (may be NULL) gets what the transport asks of a message.
+ * A record without stream facts is ignored; the wire rules of a message
+ * run when the session hands it to mc_judge_inbound.
+ */
+void mc_judge_http(mc_judge_t *j, const mc_record_t *r, mc_record_reply_t *reply);
+
+/* Frees the http rules' state (mc_judge_free's). */
+void mc__judge_http_free(mc_judge_t *j);
+
+/* mc_judge_http as a transport's record sink (mc_record_sink_fn): ctx is the judge. */
+void mc_judge_http_sink(void *ctx, const mc_record_t *r, mc_record_reply_t *reply);
+
+/* True for the id of a Streamable HTTP check ("http/..."), which readers of
+ * the judge's table report apart from the wire checks. */
+int mc_judge_is_http_check(const char *check);
 
 #endif /* MC_JUDGE_JUDGE_H */

@@ -1,4 +1,3 @@
-#include "core/hash.h"
 #include "judge/replay.h"
 
 #include <stdio.h>
@@ -36,7 +35,6 @@ void mc_replay_free(mc_replay_t *rp)
     json_tokener_free(rp->tok);
     mc_json_keys_free(&rp->keys);
     free(rp->seq_line);
-    free(rp->ids);
     memset(rp, 0, sizeof(*rp));
 }
 
@@ -104,79 +102,75 @@ static const char *str_at(json_object *o, const char *a, const char *b)
     return json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
 }
 
-static uint64_t hash_str(const char *p)
+/* Parses "POST#3" / "GET#4" / "SSE#1" into *kind and *num; 0 when s is none. */
+static int stream_of(const char *s, mc_stream_kind_t *kind, unsigned *num)
 {
-    return mc_fnv1a64_str(MC_FNV1A64_INIT, p);
+    static const struct {
+        const char *p;
+        mc_stream_kind_t k;
+    } names[] = {{"POST#", MC_STREAM_POST}, {"GET#", MC_STREAM_GET}, {"SSE#", MC_STREAM_SSE}};
+    size_t i;
+
+    for (i = 0; s != NULL && i < sizeof(names) / sizeof(names[0]); i++) {
+        size_t n = strlen(names[i].p);
+        char *end;
+        unsigned long v;
+        if (strncmp(s, names[i].p, n) != 0)
+            continue;
+        v = strtoul(s + n, &end, 10);
+        if (end == s + n || *end != '\0' || v > 0xFFFFFFFFul)
+            return 0;
+        *kind = names[i].k;
+        *num = (unsigned)v;
+        return 1;
+    }
+    return 0;
 }
 
 /*
- * The HTTP rules a trace shows beside each message received over
- * Streamable HTTP (its "http" facts), judged as the transport judges them
- * live: no SSE event id used by two streams of the session
- * (http/sse-event-id-unique), a resumption replaying no event of another
- * stream (http/resume-own-stream), no response on the GET stream
- * (http/get-stream-no-response). None of them is judged in a session of
- * 2026-07-28, which has no sessions, no GET stream and no resumption
- * (streamable-http#earlier-streamable-http-revisions), as live.
+ * The records of a message received over Streamable HTTP, rebuilt from the
+ * facts the trace keeps beside it ("http": its stream, the POST a GET
+ * resumes, its SSE event id), go to the judge's http rules as the transport
+ * handed them live: the SSE event, then the message as it arrived. The
+ * HTTP+SSE transport of 2024-11-05 (stream "SSE#n") has none of these
+ * rules.
  */
-static void judge_http(mc_replay_t *rp, json_object *facts, const mc_wire_info_t *info)
+static void feed_http(mc_replay_t *rp, json_object *facts, const char *data, size_t len)
 {
     const char *stream = str_at(facts, "stream", NULL);
     const char *resumes = str_at(facts, "resumes", NULL);
     const char *eid = str_at(facts, "event_id", NULL);
-    mc_wire_t *w = &rp->j.w;
-    mc_replay_event_id_t *e;
-    uint64_t id, org;
-    size_t i;
+    mc_record_t r;
+    mc_record_stream_t st;
+    mc_stream_kind_t rk;
+    unsigned rn = 0;
 
-    if (stream == NULL)
+    memset(&r, 0, sizeof(r));
+    memset(&st, 0, sizeof(st));
+    if (!stream_of(stream, &r.facts.stream, &r.facts.num))
         return;
     rp->http_frames++;
-    /* The HTTP+SSE transport of 2024-11-05 (stream "SSE#n") has none of
-     * these rules. */
-    if (strncmp(stream, "SSE#", 4) == 0) {
+    if (r.facts.stream == MC_STREAM_SSE) {
         rp->sse_frames++;
         return;
     }
-    if (w->stateless || mc_version_has(rp->j.version, MC_VF_STATELESS))
-        return;
-    if (info->is_line && strncmp(stream, "GET#", 4) == 0 && resumes == NULL &&
-        (info->msg.kind == MC_MSG_RESULT || info->msg.kind == MC_MSG_ERROR))
-        mc_wire_fail(w, "http/get-stream-no-response", "%s carried a JSON-RPC response", stream);
-    if (eid == NULL || eid[0] == '\0')
-        return;
-    if (rp->ids == NULL) {
-        rp->ids = calloc(MC_REPLAY_MAX_EVENT_IDS, sizeof(*rp->ids));
-        if (rp->ids == NULL)
-            return;
+    if (resumes != NULL && stream_of(resumes, &rk, &rn))
+        r.facts.resumes = rn;
+    if (rp->j.w.stateless || mc_version_has(rp->j.version, MC_VF_STATELESS))
+        st.flags |= MC_RS_STATELESS;
+    r.facts.st = &st;
+    if (eid != NULL && eid[0] != '\0') {
+        snprintf(r.facts.event_id, sizeof(r.facts.event_id), "%s", eid);
+        st.flags |= MC_RS_DATA;
+        st.event = "";
+        r.what = MC_REC_SSE_EVENT;
+        mc_judge_http(&rp->j, &r, NULL);
     }
-    id = hash_str(eid);
-    org = hash_str(resumes != NULL ? resumes : stream);
-    for (i = 0; i < rp->ids_count; i++) {
-        e = &rp->ids[(rp->ids_head + i) % MC_REPLAY_MAX_EVENT_IDS];
-        if (e->id != id)
-            continue;
-        if (resumes != NULL && e->stream == org)
-            return; /* a redelivery on the stream that sent it first */
-        if (resumes != NULL)
-            mc_wire_fail(w, "http/resume-own-stream",
-                         "%s, resuming %s, replayed event %.60s of another stream", stream,
-                         resumes, eid);
-        else
-            mc_wire_fail(w, "http/sse-event-id-unique",
-                         "%s sent event id \"%.60s\", which the session had seen before",
-                         stream, eid);
-        return;
-    }
-    if (rp->ids_count == MC_REPLAY_MAX_EVENT_IDS) {
-        rp->ids_head = (rp->ids_head + 1) % MC_REPLAY_MAX_EVENT_IDS;
-        rp->ids_count--;
-    }
-    e = &rp->ids[(rp->ids_head + rp->ids_count) % MC_REPLAY_MAX_EVENT_IDS];
-    e->id = id;
-    e->stream = org;
-    rp->ids_count++;
-    mc_wire_pass(w, "http/sse-event-id-unique");
+    r.what = MC_REC_MESSAGE;
+    r.kind = MC_FRAME_LINE;
+    r.data = (char *)data; /* borrowed for the call */
+    r.len = len;
+    mc_judge_http(&rp->j, &r, NULL);
 }
 
 /* An outbound message: judged, and the version learned from it when the
@@ -209,8 +203,11 @@ static void replay_in(mc_replay_t *rp, json_object *rec, uint64_t seq, const cha
     json_object *facts = NULL;
     unsigned flags = memchr(data, '\0', len) != NULL ? MC_FRAME_F_NUL : 0;
 
-    /* The schema check waits for the version an initialize result names. */
     rp->j.w.cur_seq = seq;
+    if (json_object_object_get_ex(rec, "http", &facts) &&
+        json_object_is_type(facts, json_type_object))
+        feed_http(rp, facts, data, len);
+    /* The schema check waits for the version an initialize result names. */
     mc_wire_inbound(&rp->j.w, len == 0 ? MC_FRAME_EMPTY : MC_FRAME_LINE, flags, data, len, &info);
     if (info.is_line) {
         if (info.answered_method != NULL && strcmp(info.answered_method, "initialize") == 0 &&
@@ -218,9 +215,6 @@ static void replay_in(mc_replay_t *rp, json_object *rec, uint64_t seq, const cha
             set_version(rp, str_at(info.msg.root, "result", "protocolVersion"));
         mc_judge_schema(&rp->j, &info);
     }
-    if (json_object_object_get_ex(rec, "http", &facts) &&
-        json_object_is_type(facts, json_type_object))
-        judge_http(rp, facts, &info);
     mc_wire_info_free(&info);
 }
 

@@ -7,11 +7,13 @@
  * "raw_b64", when only the first bytes were kept, "truncated_from", and
  * over Streamable HTTP the transport's "http" facts beside each message
  * received. Each message goes through the judge (judge.h) as it did live,
- * at --spec-version or at the version the session negotiated; the HTTP
- * facts are held to the rules a trace can show (SSE event ids unique per
- * session, a resumption replaying only its own stream, no response on the
- * GET stream), except in a session of 2026-07-28, which has none of these
- * mechanisms. Findings land in the judge's table; printing them is the
+ * at --spec-version or at the version the session negotiated; a message's
+ * HTTP facts become the records the transport handed the judge live (its
+ * SSE event, the message on its stream), so the http rules a trace can
+ * show are judged by the same code (SSE event ids unique per session, a
+ * resumption replaying only its own stream, no response on the GET stream,
+ * ...; none of them in a session of 2026-07-28, which has none of these
+ * mechanisms). Findings land in the judge's table; printing them is the
  * caller's.
  */
 #ifndef MC_JUDGE_REPLAY_H
@@ -25,15 +27,8 @@
 #include "core/jsonfast.h"
 #include "judge/judge.h"
 
-/* SSE event ids remembered per trace (as the HTTP transport remembers them
- * live, MC_HTTP_MAX_TRACKED_EVENT_IDS); past this the oldest are forgotten. */
-#define MC_REPLAY_MAX_EVENT_IDS 4096
 /* Messages whose file line is remembered for findings to cite. */
 #define MC_REPLAY_MAX_LINES (1u << 24)
-
-typedef struct mc_replay_event_id {
-    uint64_t id, stream; /* hashes of the event id and of the stream it began on */
-} mc_replay_event_id_t;
 
 typedef struct mc_replay {
     mc_judge_t j;             /* read-only: findings (j.w) and the version judged at */
@@ -45,8 +40,6 @@ typedef struct mc_replay {
     size_t sse_frames;        /* read-only: ... of them, on the HTTP+SSE transport's stream */
     uint64_t *seq_line;       /* private: pairs (seq, file line) */
     size_t n_seq, cap_seq;    /* private */
-    mc_replay_event_id_t *ids; /* private: ring of MC_REPLAY_MAX_EVENT_IDS */
-    size_t ids_head, ids_count;
     json_tokener *tok;        /* private: one per trace */
     mc_json_keys_t keys;      /* private: the keys of the record being judged */
 } mc_replay_t;

@@ -136,6 +136,8 @@ void mc_wire_fail(mc_wire_t *w, const char *check, const char *fmt, ...)
     f = &w->findings[w->n_findings++];
     f->check = check;
     f->seq = w->cur_seq ? w->cur_seq : w->seq_in;
+    f->status = 0;
+    f->request_unread = 0;
     va_start(ap, fmt);
     vsnprintf(f->detail, sizeof(f->detail), fmt, ap);
     va_end(ap);

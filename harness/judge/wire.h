@@ -38,13 +38,17 @@
 /* Server requests with a progressToken the client has not answered yet,
  * tracked for the token's uniqueness. */
 #define MC_WIRE_MAX_OPEN_SERVER_TOKENS 64
-/* Distinct check ids counted. */
-#define MC_WIRE_MAX_CHECKS 64
+/* Distinct check ids counted (the wire checks and the http ones). */
+#define MC_WIRE_MAX_CHECKS 128
 
 typedef struct mc_wire_finding {
     const char *check; /* static check id */
     uint64_t seq;      /* inbound line number (1-based) */
     char detail[300];
+    long status;        /* an http/ finding: the HTTP status of the answer it is about
+                           (http/notification-202, http/request-content-type), 0 none */
+    int request_unread; /* http/request-content-type: the POST carried no request id the
+                           transport kept (malformed input, or an id too long) */
 } mc_wire_finding_t;
 
 typedef struct mc_wire_req {

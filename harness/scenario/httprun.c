@@ -82,15 +82,33 @@ void mc_httprun_notes(mc_httprun_t *hr, mc_scenario_result_t *res, uint64_t seq,
     }
 }
 
-static void record(mc_scenario_result_t *res, const mc_http_finding_t *f)
+/* Reports the http/ checks of the judge's table: each failure with its
+ * detail, or one pass for a check that held every time. */
+static void record_judged(const mc_judge_t *j, mc_scenario_result_t *res)
 {
-    mc_sresult_check(res, f->check, mc_httprun_check(f->check), f->pass,
-                     f->pass ? NULL : f->detail, NULL, NULL, NULL, 0, 0);
+    size_t i, k;
+
+    for (i = 0; j != NULL && i < j->w.n_checks; i++) {
+        const char *id = j->w.check_ids[i];
+        int failed = 0;
+        if (!mc_judge_is_http_check(id))
+            continue;
+        for (k = 0; k < j->w.n_findings; k++) {
+            const mc_wire_finding_t *f = &j->w.findings[k];
+            if (strcmp(f->check, id) != 0)
+                continue;
+            failed = 1;
+            mc_sresult_check(res, id, mc_httprun_check(id), 0, f->detail, NULL, NULL, NULL, 0,
+                             0);
+        }
+        if (!failed)
+            mc_sresult_check(res, id, mc_httprun_check(id), 1, NULL, NULL, NULL, NULL, 0, 0);
+    }
 }
 
-void mc_httprun_finish(mc_httprun_t *hr, mc_scenario_result_t *res, uint64_t seq, int64_t t_ms)
+void mc_httprun_finish(mc_httprun_t *hr, const mc_judge_t *judge, mc_scenario_result_t *res,
+                       uint64_t seq, int64_t t_ms)
 {
-    mc_http_finding_t f;
     long st = 0;
     char how[200];
 
@@ -107,8 +125,7 @@ void mc_httprun_finish(mc_httprun_t *hr, mc_scenario_result_t *res, uint64_t seq
             mc_sresult_tx(res, seq, t_ms, 0, line, n > 0 ? (size_t)n : 0);
         }
         mc_httprun_notes(hr, res, seq, t_ms);
-        while (mc_http_take_finding(hr->http, &f))
-            record(res, &f);
+        record_judged(judge, res);
         mc_http_free(hr->http);
         hr->http = NULL;
     }

@@ -43,10 +43,13 @@ void mc_httprun_notes(mc_httprun_t *hr, mc_scenario_result_t *res, uint64_t seq,
 
 /*
  * Ends the session (DELETE), records the HTTP checks (each id seen is
- * passed or failed with its evidence), stops a target this run started and
- * frees the transport. Safe to call once the start failed.
+ * passed or failed with its evidence: the http/ checks of judge, the
+ * session's, which the transport's records fed, NULL none), stops a target
+ * this run started and frees the transport. Safe to call once the start
+ * failed.
  */
-void mc_httprun_finish(mc_httprun_t *hr, mc_scenario_result_t *res, uint64_t seq, int64_t t_ms);
+void mc_httprun_finish(mc_httprun_t *hr, const mc_judge_t *judge, mc_scenario_result_t *res,
+                       uint64_t seq, int64_t t_ms);
 
 
 

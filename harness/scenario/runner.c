@@ -273,6 +273,10 @@ void mc__runner_wire_to_checks(rctx_t *c)
     for (i = 0; i < c->j.w.n_checks; i++) {
         size_t k;
         int failed = 0, skipped = 0;
+        /* The HTTP checks are reported with the transport's end
+         * (mc_httprun_finish). */
+        if (mc_judge_is_http_check(c->j.w.check_ids[i]))
+            continue;
         for (k = 0; k < c->j.w.n_findings; k++) {
             const mc_wire_finding_t *f = &c->j.w.findings[k];
             if (strcmp(f->check, c->j.w.check_ids[i]) != 0)

@@ -317,7 +317,7 @@ void mc__runner_finish_target(rctx_t *c)
     int learned = 0;
 
     if (c->http_on) {
-        mc_httprun_finish(&c->http, c->res, c->seq_all, mc_now_ms() - c->t0);
+        mc_httprun_finish(&c->http, &c->j, c->res, c->seq_all, mc_now_ms() - c->t0);
         c->http_on = 0;
         return;
     }

@@ -24,6 +24,7 @@
 #include "client/http_limits.h"
 #include "core/clock.h"
 #include "core/error.h"
+#include "judge/judge.h"
 
 #include "../helpers/budget.h"
 
@@ -140,13 +141,23 @@ static char *json_answer(const char *status, const char *body)
     return a;
 }
 
+/* A failure the judge found in the transport's records. */
+typedef struct found {
+    char check[64];
+    char detail[300];
+    long status;
+    int request_unread;
+} found_t;
+
 typedef struct client {
     mc_http_t *h;
     mc_link_t link;
     char notes[64][256];
     int n_notes;
-    mc_http_finding_t found[64];
+    found_t found[64];
     int n_found;
+    mc_judge_t *j;   /* the judge the transport's records go to */
+    size_t j_taken;  /* its findings already in found */
 } client_t;
 
 static void client_open(client_t *c, const server_t *sv)
@@ -162,6 +173,10 @@ static void client_open(client_t *c, const server_t *sv)
     o.url = url;
     c->h = mc_http_new(&o, &eb);
     assert_non_null(c->h);
+    c->j = calloc(1, sizeof(*c->j));
+    assert_non_null(c->j);
+    assert_int_equal(mc_judge_init(c->j, NULL), MC_OK);
+    mc_http_set_sink(c->h, mc_judge_http_sink, c->j);
     c->link = mc_http_link(c->h);
 }
 
@@ -169,8 +184,16 @@ static void drain(client_t *c)
 {
     while (c->n_notes < 64 && mc_http_take_note(c->h, c->notes[c->n_notes], 256))
         c->n_notes++;
-    while (c->n_found < 64 && mc_http_take_finding(c->h, &c->found[c->n_found]))
-        c->n_found++;
+    /* The failures the judge found in the transport's records. */
+    for (; c->n_found < 64 && c->j_taken < c->j->w.n_findings; c->j_taken++) {
+        const mc_wire_finding_t *f = &c->j->w.findings[c->j_taken];
+        found_t *o = &c->found[c->n_found++];
+        memset(o, 0, sizeof(*o));
+        snprintf(o->check, sizeof(o->check), "%s", f->check);
+        snprintf(o->detail, sizeof(o->detail), "%s", f->detail);
+        o->status = f->status;
+        o->request_unread = f->request_unread;
+    }
 }
 
 static int noted(const client_t *c, const char *part)
@@ -208,18 +231,18 @@ static int failed(const client_t *c, const char *check)
     int i;
 
     for (i = 0; i < c->n_found; i++)
-        if (!c->found[i].pass && strcmp(c->found[i].check, check) == 0)
+        if (strcmp(c->found[i].check, check) == 0)
             return 1;
     return 0;
 }
 
 /* The first failure of check, or NULL. */
-static const mc_http_finding_t *failure_of(const client_t *c, const char *check)
+static const found_t *failure_of(const client_t *c, const char *check)
 {
     int i;
 
     for (i = 0; i < c->n_found; i++)
-        if (!c->found[i].pass && strcmp(c->found[i].check, check) == 0)
+        if (strcmp(c->found[i].check, check) == 0)
             return &c->found[i];
     return NULL;
 }
@@ -228,6 +251,8 @@ static void client_close(client_t *c)
 {
     mc_http_close(c->h, MC_HTTP_DELETE_TIMEOUT_MS, NULL);
     mc_http_free(c->h);
+    mc_judge_free(c->j);
+    free(c->j);
 }
 
 static void frame_free(mc_record_t *f)
@@ -418,12 +443,13 @@ static char *sse_answer(const char *headers, const char *events)
     return a;
 }
 
+/* True when the judge evaluated check. */
 static int judged(const client_t *c, const char *check)
 {
-    int i;
+    size_t k;
 
-    for (i = 0; i < c->n_found; i++)
-        if (strcmp(c->found[i].check, check) == 0)
+    for (k = 0; k < c->j->w.n_checks; k++)
+        if (strcmp(c->j->w.check_ids[k], check) == 0)
             return 1;
     return 0;
 }

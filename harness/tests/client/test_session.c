@@ -134,7 +134,7 @@ static void fake_free(fake_t *f)
 
 static void start(fake_t *f, mc_session_t *s, script_fn script)
 {
-    mc_link_t l = {f, fake_send, fake_recv};
+    mc_link_t l = {f, fake_send, fake_recv, NULL};
 
     memset(f, 0, sizeof(*f));
     f->script = script;
@@ -323,7 +323,7 @@ static void test_answer_timeout_after_first_message(void **state)
     mc_session_opts_t o;
     fake_t f;
     mc_session_t s;
-    mc_link_t l = {&f, fake_send, fake_recv};
+    mc_link_t l = {&f, fake_send, fake_recv, NULL};
     mc_errbuf_t eb;
 
     (void)state;

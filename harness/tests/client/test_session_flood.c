@@ -68,6 +68,7 @@ static void flood_session(mc_session_t *s, flood_t *f, volatile int *stop)
     l.ctx = f;
     l.send = flood_send;
     l.recv = flood_recv;
+    l.set_sink = NULL;
     memset(&o, 0, sizeof(o));
     o.stop = stop;
     assert_int_equal(mc_session_init(s, l, &o), MC_OK);

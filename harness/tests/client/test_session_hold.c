@@ -79,7 +79,7 @@ static void holding_responder(void *ctx, mc_session_t *s, const mc_msg_t *reques
 
 static void start(link_state_t *f, mc_session_t *s, int *hold)
 {
-    mc_link_t l = {f, fake_send, fake_recv};
+    mc_link_t l = {f, fake_send, fake_recv, NULL};
     mc_session_opts_t o;
 
     memset(f, 0, sizeof(*f));
