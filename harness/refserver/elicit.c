@@ -109,7 +109,7 @@ static int send_form(mc_refserver_t *rs, rs_job_t *job, const char *message, jso
 {
     json_object *p;
 
-    if (!rs->cap_elicit_form && !rs_bug_on(rs, ELICIT_NO_CAP)) {
+    if (!rs->cap_elicit_form && !rs_fault_hook(rs, RS_HOOK_IGNORE_ELICITATION_CAP)) {
         json_object_put(schema);
         if (rs->modern)
             return mc__rs_need_capability(rs, job, "elicitation", "form");
@@ -143,7 +143,7 @@ static int elicit_answer(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *re
     if (action == NULL || (strcmp(action, "accept") != 0 && strcmp(action, "decline") != 0 &&
                            strcmp(action, "cancel") != 0))
         return fail(rs, job, "the client's elicitation result has no valid action");
-    if (rs_bug_on(rs, ELICIT_DECLINE_UNHANDLED) && strcmp(action, "accept") != 0) {
+    if (rs_fault_hook(rs, RS_HOOK_EXPECT_ACCEPT) && strcmp(action, "accept") != 0) {
         /* The switched server counts on an accepted answer's content. */
         mc__rs_error(rs, job->id, MC_RPC_INTERNAL_ERROR, "the elicitation returned no content",
                      NULL);
@@ -301,7 +301,7 @@ static json_object *url_params(mc_refserver_t *rs, rs_job_t *job)
 /* Step 0 of the URL-mode tools. */
 static int send_url(mc_refserver_t *rs, rs_job_t *job)
 {
-    int bypass = rs_bug_on(rs, ELICIT_URL_NO_CAP) && rs->version >= MC_V_2025_11_25 &&
+    int bypass = rs_fault_hook(rs, RS_HOOK_IGNORE_URL_CAP) && rs->version >= MC_V_2025_11_25 &&
                  rs->cap_elicit_form;
 
     if (!url_allowed(rs) && !bypass && rs->modern)
@@ -364,13 +364,13 @@ int mc__rs_tool_sampling(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *re
 
     if (job->step == 0) {
         prompt = mc__rs_get_str(job->args, "prompt");
-        if (prompt == NULL && rs_bug_on(rs, TOOL_INPUT_UNVALIDATED))
+        if (prompt == NULL && rs_fault_hook(rs, RS_HOOK_ACCEPT_MISSING_TOOL_ARGUMENT))
             prompt = "(no prompt)";
         if (prompt == NULL)
             return fail(rs, job, "argument \"prompt\" (a string) is required");
-        if (!rs->cap_sampling && !rs_bug_on(rs, SAMPLING_NO_CAP) && rs->modern)
+        if (!rs->cap_sampling && !rs_fault_hook(rs, RS_HOOK_IGNORE_SAMPLING_CAP) && rs->modern)
             return mc__rs_need_capability(rs, job, "sampling", NULL);
-        if (!rs->cap_sampling && !rs_bug_on(rs, SAMPLING_NO_CAP))
+        if (!rs->cap_sampling && !rs_fault_hook(rs, RS_HOOK_IGNORE_SAMPLING_CAP))
             return fail(rs, job, "the client did not declare the sampling capability");
         p = json_object_new_object();
         msgs = json_object_new_array();
@@ -433,9 +433,9 @@ int mc__rs_tool_sampling_pair(mc_refserver_t *rs, rs_job_t *job, const rs_reply_
     int n, rc;
 
     if (job->step == 0) {
-        if (!rs->cap_sampling && !rs_bug_on(rs, SAMPLING_NO_CAP) && rs->modern)
+        if (!rs->cap_sampling && !rs_fault_hook(rs, RS_HOOK_IGNORE_SAMPLING_CAP) && rs->modern)
             return mc__rs_need_capability(rs, job, "sampling", NULL);
-        if (!rs->cap_sampling && !rs_bug_on(rs, SAMPLING_NO_CAP))
+        if (!rs->cap_sampling && !rs_fault_hook(rs, RS_HOOK_IGNORE_SAMPLING_CAP))
             return fail(rs, job, "the client did not declare the sampling capability");
         /* Both requests go out before either answer is awaited (one at a
          * time through input requests at 2026-07-28). */
@@ -461,9 +461,9 @@ int mc__rs_tool_roots(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply
     size_t i, n, off;
 
     if (job->step == 0) {
-        if (!rs->cap_roots && !rs_bug_on(rs, ROOTS_NO_CAP) && rs->modern)
+        if (!rs->cap_roots && !rs_fault_hook(rs, RS_HOOK_IGNORE_ROOTS_CAP) && rs->modern)
             return mc__rs_need_capability(rs, job, "roots", NULL);
-        if (!rs->cap_roots && !rs_bug_on(rs, ROOTS_NO_CAP))
+        if (!rs->cap_roots && !rs_fault_hook(rs, RS_HOOK_IGNORE_ROOTS_CAP))
             return fail(rs, job, "the client did not declare the roots capability");
         return ask(rs, job, "roots/list", NULL);
     }

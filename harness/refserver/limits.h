@@ -118,4 +118,8 @@
 /* Longest text a tool copies from its arguments or the client's answers. */
 #define RS_MAX_ECHO_TEXT 4096
 
+/* Values the completion-too-many switch adds to a completion: more than the
+ * spec's 100 with any (shapes.c). */
+#define RS_TOO_MANY_VALUES (RS_MAX_COMPLETION_VALUES + 20)
+
 #endif /* MC_REFSERVER_LIMITS_H */

@@ -348,13 +348,12 @@ static json_object *tool_item(mc_refserver_t *rs, size_t i)
 
 void mc__rs_tools_list(mc_refserver_t *rs, json_object *id, json_object *params)
 {
-    if (rs_bug_on(rs, TASK_UNDECLARED_REFUSED) && mc__rs_tasks_on(rs) &&
+    if (rs_fault_hook(rs, RS_HOOK_REFUSE_TASK_LIST) && mc__rs_tasks_on(rs) &&
         json_object_object_get_ex(params, "task", NULL)) {
         mc__rs_error(rs, id, MC_RPC_METHOD_NOT_FOUND, "tools/list does not run as a task", NULL);
         return;
     }
-    mc__rs_serve_list(rs, RS_LIST_TOOLS, id, params, tool_count(rs), "tools", tool_item,
-                      rs_bug_on(rs, EMBEDDED_NEWLINE));
+    mc__rs_serve_list(rs, RS_LIST_TOOLS, id, params, tool_count(rs), "tools", tool_item);
 }
 
 /* ---- tools/call ---- */
@@ -367,7 +366,7 @@ static int find_tool(mc_refserver_t *rs, const char *name)
 
     for (i = 0; i < tools_listed(rs); i++)
         if (strcmp(rs_tools[i].name, name) == 0 ||
-            (rs_bug_on(rs, TOOL_NAME_CASE_FOLDED) && strcasecmp(rs_tools[i].name, name) == 0))
+            (rs_fault_hook(rs, RS_HOOK_FOLD_TOOL_NAME_CASE) && strcasecmp(rs_tools[i].name, name) == 0))
             return i;
     if (rs->dyn_tool && strcmp(name, DYN_TOOL) == 0)
         return RS_TOOL_DYNAMIC;
@@ -435,7 +434,7 @@ void mc__rs_tools_call(mc_refserver_t *rs, json_object *id, json_object *params)
         resp = NULL;
     if (resp != NULL && !json_object_is_type(resp, json_type_object)) {
         /* mrtr#error-handling: an InputResponses that is no object is refused. */
-        if (!rs_bug_on(rs, INPUT_RESPONSES_UNCHECKED)) {
+        if (!rs_fault_hook(rs, RS_HOOK_ACCEPT_ANY_INPUT_RESPONSES)) {
             mc__rs_error(rs, id, MC_RPC_INVALID_PARAMS, "params.inputResponses must be an object",
                          NULL);
             return;
@@ -519,7 +518,7 @@ static int tool_logging(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *rep
     int i;
 
     (void)reply;
-    if (rs_bug_on(rs, LOG_FLOOD) && job->step == 0) {
+    if (rs_fault_hook(rs, RS_HOOK_LOG_FLOOD) && job->step == 0) {
         for (i = 0; i < RS_LOG_FLOOD_LINES; i++)
             tool_log(rs, 1, "test_tool_with_logging", "flood");
     }
