@@ -291,7 +291,7 @@ static json_object *url_params(mc_refserver_t *rs, rs_job_t *job)
     snprintf(url, sizeof(url), "https://example.com/mcpcheck/elicitation/%s", job->elicitation_id);
     mc__rs_put_str(rs, p, "mode", "url");
     /* 2026-07-28 removed elicitationId (changelog, minor change 11). */
-    if (!rs_bug_on(rs, ELICIT_URL_NO_ID) && rs->version < MC_V_2026_07_28)
+    if (rs->version < MC_V_2026_07_28)
         mc__rs_put_str(rs, p, "elicitationId", job->elicitation_id);
     mc__rs_put_str(rs, p, "url", url);
     mc__rs_put_str(rs, p, "message", "Please complete the test authorization at this URL");
@@ -327,9 +327,7 @@ int mc__rs_tool_elicit_url_complete(mc_refserver_t *rs, rs_job_t *job, const rs_
     action = reply != NULL ? mc__rs_get_str(reply->result, "action") : NULL;
     if (action != NULL && strcmp(action, "accept") == 0 && rs->version < MC_V_2026_07_28) {
         json_object *p = json_object_new_object();
-        mc__rs_put_str(rs, p, "elicitationId",
-                       rs_bug_on(rs, ELICIT_COMPLETE_WRONG_ID) ? "mcpcheck-elicitation-unknown"
-                                                               : job->elicitation_id);
+        mc__rs_put_str(rs, p, "elicitationId", job->elicitation_id);
         mc__rs_notify(rs, "notifications/elicitation/complete", p);
     }
     return elicit_answer(rs, job, reply, "URL elicitation result");
@@ -346,11 +344,9 @@ int mc__rs_tool_elicit_url_error(mc_refserver_t *rs, rs_job_t *job, const rs_rep
     if (!url_allowed(rs))
         return url_refused(rs, job);
     data = json_object_new_object();
-    if (!rs_bug_on(rs, URL_ERROR_NO_LIST)) {
-        list = json_object_new_array();
-        json_object_array_add(list, url_params(rs, job));
-        mc__rs_put(rs, data, "elicitations", list);
-    }
+    list = json_object_new_array();
+    json_object_array_add(list, url_params(rs, job));
+    mc__rs_put(rs, data, "elicitations", list);
     mc__rs_error(rs, job->id, MC_RPC_URL_ELICITATION_REQUIRED,
                  "This request requires more information.", data);
     return RS_STEP_DONE;
@@ -419,8 +415,7 @@ static json_object *pair_params(mc_refserver_t *rs, const rs_job_t *job, int n)
     mc__rs_put(rs, p, "messages", msgs);
     mc__rs_put(rs, p, "maxTokens", json_object_new_int(100));
     if (!rs->modern) {
-        snprintf(token, sizeof(token), "sampling-%u-%d", (unsigned)job->serial,
-                 rs_bug_on(rs, PROGRESS_TOKEN_SHARED) ? 0 : n);
+        snprintf(token, sizeof(token), "sampling-%u-%d", (unsigned)job->serial, n);
         meta = json_object_new_object();
         mc__rs_put_str(rs, meta, "progressToken", token);
         mc__rs_put(rs, p, "_meta", meta);

@@ -450,6 +450,26 @@ static int fault_echo_unspoken(mc_refserver_t *rs, json_object *msg, const rs_sh
     return 1;
 }
 
+/* The progress tokens of a tool's sampling requests ("sampling-S-N") all
+ * the same ("sampling-S-0"). */
+static int fault_token_shared(mc_refserver_t *rs, json_object *msg, const rs_shape_fault_t *f)
+{
+    json_object *p = NULL, *meta = NULL;
+    const char *t, *dash;
+
+    if (!json_object_object_get_ex(msg, "params", &p) ||
+        !json_object_object_get_ex(p, "_meta", &meta) ||
+        (t = mc__rs_get_str(meta, "progressToken")) == NULL || strncmp(t, "sampling-", 9) != 0 ||
+        (dash = strrchr(t, '-')) == NULL || dash < t + 9)
+        return 1;
+    {
+        char buf[64];
+        snprintf(buf, sizeof(buf), "%.*s0", (int)(dash - t + 1), t);
+        mc__rs_put_str(rs, meta, "progressToken", buf);
+    }
+    return 1;
+}
+
 /* ---- logging ---- */
 
 /* A log message's level as its index, once the client changed the level. */
@@ -591,9 +611,10 @@ static const rs_shape_fault_t rs_shape_faults[] = {
              "this is *not* base64!", 0, "uri=test://static-binary"),
     SHAPE_IF(BLOB_UNPADDED, RESULT, "resources/read", fault_unpad, "result.contents[]", "blob", NULL, 0,
              "uri=test://static-binary"),
-    SHAPE_IF(NOT_FOUND_OLD_CODE, ERROR, "resources/read", fault_num, "error", "code", NULL,
+    /* an unknown resource, read or subscribed to */
+    SHAPE_IF(NOT_FOUND_OLD_CODE, ERROR, NULL, fault_num, "error", "code", NULL,
              MC_RPC_RESOURCE_NOT_FOUND, "message=Resource not found"),
-    SHAPE_IF(RESOURCE_NOT_FOUND_CODE, ERROR, "resources/read", fault_internal_reason, NULL, NULL, NULL, 0,
+    SHAPE_IF(RESOURCE_NOT_FOUND_CODE, ERROR, NULL, fault_internal_reason, NULL, NULL, NULL, 0,
              "message=Resource not found"),
     /* lists */
     SHAPE_ERROR(CURSOR_WRONG_CODE, NULL, MC_RPC_INTERNAL_ERROR, NULL, "message=invalid cursor", NULL),
@@ -645,6 +666,14 @@ static const rs_shape_fault_t rs_shape_faults[] = {
     SHAPE_AT(TASKREQ_RELATED_META, REQUEST, "tasks/get", fault_related, "params", NULL),
     SHAPE_AT(TASKREQ_RELATED_META, REQUEST, "tasks/result", fault_related, "params", NULL),
     SHAPE_TO(TASKREQ_CURSOR_MODIFIED, REQUEST, "tasks/list", fault_append, "params", "cursor", "x", 0),
+    /* server->client requests: elicitation, sampling */
+    SHAPE_TO(ELICIT_COMPLETE_WRONG_ID, NOTIFY, "notifications/elicitation/complete", fault_text, "params",
+             "elicitationId", "mcpcheck-elicitation-unknown", 0),
+    SHAPE_AT(URL_ERROR_NO_LIST, ERROR, NULL, fault_drop, "error.data", "elicitations"),
+    SHAPE_IF(ELICIT_URL_NO_ID, REQUEST, "elicitation/create", fault_drop, "params", "elicitationId", NULL, 0,
+             "mode=url"),
+    SHAPE_AT(ELICIT_URL_NO_ID, ERROR, NULL, fault_drop, "error.data.elicitations[]", "elicitationId"),
+    SHAPE(PROGRESS_TOKEN_SHARED, REQUEST, "sampling/createMessage", fault_token_shared),
     /* logging */
     SHAPE(LOG_SECRET, NOTIFY, "notifications/message", fault_log_secret),
     SHAPE(LOG_NUMBER_AFTER_CHANGE, NOTIFY, "notifications/message", fault_level_number),
