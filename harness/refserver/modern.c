@@ -55,7 +55,7 @@ int mc__rs_modern_claims(const mc_refserver_t *rs, const mc_msg_t *msg)
 }
 
 /* The versions served statelessly, as a new JSON array. */
-static json_object *modern_versions(mc_refserver_t *rs, int lie)
+static json_object *modern_versions(mc_refserver_t *rs)
 {
     json_object *a = json_object_new_array();
 
@@ -63,26 +63,7 @@ static json_object *modern_versions(mc_refserver_t *rs, int lie)
         rs->failed = 1;
         return NULL;
     }
-    /* The lying switch names only a legacy version while serving this one. */
-    json_object_array_add(a, json_object_new_string(lie ? mc_version_name(MC_V_2025_11_25)
-                                                        : mc_version_name(MC_V_2026_07_28)));
-    return a;
-}
-
-/* Every version the server speaks, the session-based ones too, as a new
- * JSON array (what the list-differs switch puts in the -32022 error). */
-static json_object *all_versions(mc_refserver_t *rs)
-{
-    json_object *a = json_object_new_array();
-    const char *const *names = mc_version_names();
-    size_t i;
-
-    if (a == NULL) {
-        rs->failed = 1;
-        return NULL;
-    }
-    for (i = 0; names[i] != NULL; i++)
-        json_object_array_add(a, json_object_new_string(names[i]));
+    json_object_array_add(a, json_object_new_string(mc_version_name(MC_V_2026_07_28)));
     return a;
 }
 
@@ -129,9 +110,7 @@ int mc__rs_modern_enter(mc_refserver_t *rs, const mc_msg_t *msg, rs_ctx_t *saved
         /* The versions a request may name in _meta, the list server/discover
          * gives: the retry the client makes from this list is a request of
          * this revision (basic/versioning#protocol-version-negotiation). */
-        mc__rs_put(rs, data, "supported",
-                   rs_bug_on(rs, VERSION_ERROR_LIST_DIFFERS) ? all_versions(rs)
-                                                             : modern_versions(rs, 0));
+        mc__rs_put(rs, data, "supported", modern_versions(rs));
         mc__rs_put_str(rs, data, "requested", pv);
         mc__rs_error(rs, msg->id, MC_RPC_UNSUPPORTED_VERSION, "Unsupported protocol version", data);
         return -1;
@@ -193,10 +172,6 @@ void mc__rs_modern_only_initialize(mc_refserver_t *rs, json_object *id)
     char text[RS_REFUSAL_TEXT_MAX] = "initialize is not supported";
     json_object *data;
 
-    if (rs_bug_on(rs, INIT_ERROR_NO_VERSIONS)) {
-        mc__rs_error(rs, id, MC_RPC_METHOD_NOT_FOUND, "method not found", NULL);
-        return;
-    }
     /* initialize is no method of the stateless revision; the refusal names
      * the versions a request may carry instead, in the message a legacy
      * client shows and in data.supported as UnsupportedProtocolVersionError
@@ -219,7 +194,7 @@ void mc__rs_discover(mc_refserver_t *rs, json_object *id, json_object *params)
         return;
     }
     res = json_object_new_object();
-    mc__rs_put(rs, res, "supportedVersions", modern_versions(rs, rs_bug_on(rs, DISCOVER_LYING)));
+    mc__rs_put(rs, res, "supportedVersions", modern_versions(rs));
     caps = mc__rs_server_caps(rs);
     mc__rs_put(rs, res, "capabilities", caps);
     mc__rs_put_str(rs, res, "instructions",
@@ -459,7 +434,7 @@ void mc__rs_misused_code(mc_refserver_t *rs, json_object *id)
 {
     json_object *data = json_object_new_object();
 
-    mc__rs_put(rs, data, "supported", modern_versions(rs, 0));
+    mc__rs_put(rs, data, "supported", modern_versions(rs));
     mc__rs_put_str(rs, data, "requested", MC_VN_2026_07_28);
     mc__rs_error(rs, id, MC_RPC_UNSUPPORTED_VERSION, "Unsupported protocol version", data);
 }

@@ -470,6 +470,32 @@ static int fault_token_shared(mc_refserver_t *rs, json_object *msg, const rs_sha
     return 1;
 }
 
+/* The member f->key of the objects at f->path: a list of the one version
+ * f->text, or (f->text NULL) of every version the server speaks, the
+ * session-based ones too. */
+static void set_versions(mc_refserver_t *rs, json_object *o, const rs_shape_fault_t *f)
+{
+    json_object *a = json_object_new_array();
+    const char *const *names = mc_version_names();
+    size_t i;
+
+    if (a == NULL) {
+        rs->failed = 1;
+        return;
+    }
+    if (f->text != NULL)
+        json_object_array_add(a, json_object_new_string(f->text));
+    for (i = 0; f->text == NULL && names[i] != NULL; i++)
+        json_object_array_add(a, json_object_new_string(names[i]));
+    mc__rs_put(rs, o, f->key, a);
+}
+
+static int fault_versions(mc_refserver_t *rs, json_object *msg, const rs_shape_fault_t *f)
+{
+    mc__rs_shape_visit(rs, msg, f->path, set_versions, f);
+    return 1;
+}
+
 /* ---- logging ---- */
 
 /* A log message's level as its index, once the client changed the level. */
@@ -666,6 +692,15 @@ static const rs_shape_fault_t rs_shape_faults[] = {
     SHAPE_AT(TASKREQ_RELATED_META, REQUEST, "tasks/get", fault_related, "params", NULL),
     SHAPE_AT(TASKREQ_RELATED_META, REQUEST, "tasks/result", fault_related, "params", NULL),
     SHAPE_TO(TASKREQ_CURSOR_MODIFIED, REQUEST, "tasks/list", fault_append, "params", "cursor", "x", 0),
+    /* the stateless protocol (2026-07-28): server/discover lying (only a legacy version
+     * while serving this one), the -32022 error's list not server/discover's, the
+     * modern-only refusal of initialize naming no version */
+    SHAPE_TO(DISCOVER_LYING, RESULT, "server/discover", fault_versions, "result", "supportedVersions",
+             MC_VN_2025_11_25, 0),
+    SHAPE_IF(VERSION_ERROR_LIST_DIFFERS, ERROR, NULL, fault_versions, "error.data", "supported", NULL, 0,
+             "requested^"),
+    SHAPE_ERROR(INIT_ERROR_NO_VERSIONS, "initialize", MC_RPC_METHOD_NOT_FOUND, "method not found", NULL, NULL),
+    SHAPE_AT(INIT_ERROR_NO_VERSIONS, ERROR, "initialize", fault_drop, "error", "data"),
     /* server->client requests: elicitation, sampling */
     SHAPE_TO(ELICIT_COMPLETE_WRONG_ID, NOTIFY, "notifications/elicitation/complete", fault_text, "params",
              "elicitationId", "mcpcheck-elicitation-unknown", 0),
