@@ -701,6 +701,17 @@ static const rs_shape_fault_t rs_shape_faults[] = {
              "requested^"),
     SHAPE_ERROR(INIT_ERROR_NO_VERSIONS, "initialize", MC_RPC_METHOD_NOT_FOUND, "method not found", NULL, NULL),
     SHAPE_AT(INIT_ERROR_NO_VERSIONS, ERROR, "initialize", fault_drop, "error", "data"),
+    /* tools: a text block without its type; the structured content not
+     * conforming to the output schema (a string temperature), in its text
+     * block too; the text block another JSON value than the structured content */
+    SHAPE_IF(TOOL_CONTENT_NO_TYPE, RESULT, NULL, fault_drop, "result.content[]", "type", NULL, 0,
+             "text=This is a simple text response for testing."),
+    SHAPE_IF(TOOL_STRUCTURED_NONCONFORMING, RESULT, NULL, fault_text, "result.content[]", "text",
+             "{\"temperature\":\"warm\",\"conditions\":\"Partly cloudy\"}", 0, "text=" RS_STRUCTURED_DOC),
+    SHAPE_TO(TOOL_STRUCTURED_NONCONFORMING, RESULT, NULL, fault_text, "result.structuredContent", "temperature",
+             "warm", 0),
+    SHAPE_IF(TOOL_STRUCTURED_TEXT_MISMATCH, RESULT, NULL, fault_text, "result.content[]", "text",
+             "{\"temperature\":23.5,\"conditions\":\"Partly cloudy\"}", 0, "text=" RS_STRUCTURED_DOC),
     /* server->client requests: elicitation, sampling */
     SHAPE_TO(ELICIT_COMPLETE_WRONG_ID, NOTIFY, "notifications/elicitation/complete", fault_text, "params",
              "elicitationId", "mcpcheck-elicitation-unknown", 0),

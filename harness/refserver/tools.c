@@ -451,11 +451,6 @@ static int tool_simple_text(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t 
     json_object *res = mc__rs_tool_text(rs, "This is a simple text response for testing.");
 
     (void)reply;
-    if (rs_bug_on(rs, TOOL_CONTENT_NO_TYPE)) {
-        json_object *c;
-        if (json_object_object_get_ex(res, "content", &c))
-            json_object_object_del(json_object_array_get_idx(c, 0), "type");
-    }
     mc__rs_job_finish(rs, job, res);
     return RS_STEP_DONE;
 }
@@ -590,13 +585,8 @@ static int tool_resource_link(mc_refserver_t *rs, rs_job_t *job, const rs_reply_
 
 static int tool_structured(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply)
 {
-    static const char good[] = "{\"temperature\":22.5,\"conditions\":\"Partly cloudy\"}";
-    static const char bad[] = "{\"temperature\":\"warm\",\"conditions\":\"Partly cloudy\"}";
-    /* Valid JSON, but not the value of structuredContent. */
-    static const char other[] = "{\"temperature\":23.5,\"conditions\":\"Partly cloudy\"}";
-    const char *doc = rs_bug_on(rs, TOOL_STRUCTURED_NONCONFORMING) ? bad : good;
-    json_object *res =
-        mc__rs_tool_text(rs, rs_bug_on(rs, TOOL_STRUCTURED_TEXT_MISMATCH) ? other : doc);
+    static const char doc[] = RS_STRUCTURED_DOC;
+    json_object *res = mc__rs_tool_text(rs, doc);
 
     (void)reply;
     if (rs->version >= MC_V_2025_06_18)
