@@ -701,6 +701,11 @@ static const rs_shape_fault_t rs_shape_faults[] = {
              "requested^"),
     SHAPE_ERROR(INIT_ERROR_NO_VERSIONS, "initialize", MC_RPC_METHOD_NOT_FOUND, "method not found", NULL, NULL),
     SHAPE_AT(INIT_ERROR_NO_VERSIONS, ERROR, "initialize", fault_drop, "error", "data"),
+    /* tools: test_header_param's annotation no token, or on a number */
+    SHAPE_IF(X_MCP_HEADER_NOT_TOKEN, RESULT, "tools/list", fault_text, "result.tools[].inputSchema.properties.region",
+             "x-mcp-header", "Re gion", 0, "x-mcp-header=Region"),
+    SHAPE_IF(X_MCP_HEADER_NUMBER, RESULT, "tools/list", fault_text, "result.tools[].inputSchema.properties.count",
+             "type", "number", 0, "x-mcp-header=Count"),
     /* tools: a text block without its type; the structured content not
      * conforming to the output schema (a string temperature), in its text
      * block too; the text block another JSON value than the structured content */

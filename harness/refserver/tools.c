@@ -268,17 +268,13 @@ static json_object *tool_schema(mc_refserver_t *rs, int t)
 }
 
 /* Returns the inputSchema tools/list gives for tool t (a new reference):
- * its own, or under an x-mcp-header switch a test_header_param schema whose
+ * its own, or under x-mcp-header-not-static a test_header_param schema whose
  * annotation breaks one of the constraints of server/tools#x-mcp-header, or
  * under tool-schema-draft07 (from 2025-11-25) a copy naming draft-07 in
  * $schema. NULL when out of memory (rs->failed is set). */
 static json_object *listed_schema(mc_refserver_t *rs, int t)
 {
     if (t < RS_NTOOLS && rs_tools[t].fn == tool_header_param) {
-        if (rs_bug_on(rs, X_MCP_HEADER_NOT_TOKEN))
-            return json_tokener_parse(HEADER_PARAM_SCHEMA("Re gion", "integer"));
-        if (rs_bug_on(rs, X_MCP_HEADER_NUMBER))
-            return json_tokener_parse(HEADER_PARAM_SCHEMA("Region", "number"));
         if (rs_bug_on(rs, X_MCP_HEADER_NOT_STATIC))
             return json_tokener_parse(HEADER_PARAM_SCHEMA_IN_ITEMS);
     }
