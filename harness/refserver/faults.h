@@ -82,6 +82,8 @@
     XX(BEGIN_COMPLETED, TASK_BEGINS_COMPLETED, "a task is completed before its creation is told")  \
     XX(SKIP_INPUT_REQUIRED, TASK_INPUT_NOT_REQUIRED, "a task needing input stays working")         \
     XX(RELATED_META_WINS, TASK_RELATED_META_WINS, "the related-task _meta names the task asked")   \
+    XX(RELATED_META_ON_LIST, TASK_RELATED_ON_OPS,                                                  \
+       "tasks/list carries the related-task _meta of the oldest task")                             \
     XX(RESULT_NOT_BLOCKING, TASK_RESULT_NOT_BLOCKING, "tasks/result answers before the task ends")  \
     XX(RESULT_IS_TASK, TASK_RESULT_NOT_UNDERLYING, "tasks/result answers the task, not its result") \
     XX(FAILED_TASK_RESULT, TASK_ERROR_NOT_RETURNED, "a failed call's task gives a result")         \

@@ -682,9 +682,9 @@ static const rs_shape_fault_t rs_shape_faults[] = {
                 "message=Failed to retrieve task: Task not found", NULL),
     SHAPE_AT(TASK_RELATED_ON_OPS, RESULT, "tasks/get", fault_related, "result", NULL),
     SHAPE_AT(TASK_RELATED_ON_OPS, RESULT, "tasks/cancel", fault_related, "result", NULL),
-    SHAPE_AT(TASK_RELATED_ON_OPS, RESULT, "tasks/list", fault_related, "result", NULL),
     SHAPE_AT(TASK_STATUS_RELATED, NOTIFY, "notifications/tasks/status", fault_related, "params", NULL),
-    SHAPE_AT(TASK_RESULT_NO_RELATED, RESULT, "tasks/result", fault_unrelated, "result", NULL),
+    /* (a held tasks/result is answered while another request is served) */
+    SHAPE_AT(TASK_RESULT_NO_RELATED, RESULT, NULL, fault_unrelated, "result", NULL),
     SHAPE_AT(TASK_ELICIT_NO_RELATED, REQUEST, "elicitation/create", fault_unrelated, "params", NULL),
     SHAPE_AT(TASK_PROGRESS_NO_RELATED, NOTIFY, "notifications/progress", fault_unrelated, "params", NULL),
     SHAPE(TASK_PROGRESS_TOKEN_CHANGED, NOTIFY, "notifications/progress", fault_token_task_id),

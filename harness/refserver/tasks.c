@@ -624,6 +624,8 @@ static void tasks_list(mc_refserver_t *rs, json_object *id, json_object *params)
         if (json_object_array_add(arr, task_object(rs, order[i])) != 0)
             rs->failed = 1;
     mc__rs_put(rs, res, "tasks", arr);
+    if (rs_fault_hook(rs, RS_HOOK_RELATED_META_ON_LIST) && n > 0)
+        put_related(rs, res, order[0]->id);
     mc__rs_page_finish(rs, RS_LIST_TASKS, res, end, n, cin);
     mc__rs_result(rs, id, res);
 }
