@@ -19,7 +19,6 @@
 #include "refserver/shapes.h"
 
 #define META_SERVER "io.modelcontextprotocol/serverInfo"
-#define RELATED_TASK "io.modelcontextprotocol/related-task"
 
 
 /* ---- what a row does to each object its path names ---- */
@@ -362,169 +361,6 @@ static int fault_many_values(mc_refserver_t *rs, json_object *msg, const rs_shap
     return 1;
 }
 
-/* ---- tasks ---- */
-
-/* A task's id as the number it is made from ("task-N-..." -> N). */
-static void task_id_number(mc_refserver_t *rs, json_object *o, const rs_shape_fault_t *f)
-{
-    const char *id = mc__rs_get_str(o, "taskId");
-
-    if (id != NULL && strncmp(id, "task-", 5) == 0)
-        mc__rs_put(rs, o, "taskId", json_object_new_int64(strtoll(id + 5, NULL, 10)));
-}
-
-static int fault_task_id_number(mc_refserver_t *rs, json_object *msg, const rs_shape_fault_t *f)
-{
-    mc__rs_shape_visit(rs, msg, f->path, task_id_number, f);
-    return 1;
-}
-
-/* The related-task _meta of the task o names (its taskId, or its first
- * task's), before nextCursor. */
-static void add_related(mc_refserver_t *rs, json_object *o, const rs_shape_fault_t *f)
-{
-    const char *id = mc__rs_get_str(o, "taskId");
-    json_object *tasks = NULL, *meta, *rel;
-
-    if (id == NULL && json_object_object_get_ex(o, "tasks", &tasks) &&
-        json_object_is_type(tasks, json_type_array) && json_object_array_length(tasks) > 0)
-        id = mc__rs_get_str(json_object_array_get_idx(tasks, 0), "taskId");
-    if (id == NULL)
-        return;
-    meta = json_object_new_object();
-    rel = json_object_new_object();
-    mc__rs_put_str(rs, rel, "taskId", id);
-    mc__rs_put(rs, meta, RELATED_TASK, rel);
-    mc__rs_shape_rebuild(rs, o, NULL, NULL, "nextCursor", "_meta", meta);
-}
-
-static int fault_related(mc_refserver_t *rs, json_object *msg, const rs_shape_fault_t *f)
-{
-    mc__rs_shape_visit(rs, msg, f->path, add_related, f);
-    return 1;
-}
-
-/* The related-task _meta left out (and _meta with it when nothing else is
- * in it). */
-static void drop_related(mc_refserver_t *rs, json_object *o, const rs_shape_fault_t *f)
-{
-    json_object *meta = NULL;
-
-    if (!json_object_object_get_ex(o, "_meta", &meta) ||
-        !json_object_is_type(meta, json_type_object))
-        return;
-    json_object_object_del(meta, RELATED_TASK);
-    if (json_object_object_length(meta) == 0)
-        json_object_object_del(o, "_meta");
-}
-
-static int fault_unrelated(mc_refserver_t *rs, json_object *msg, const rs_shape_fault_t *f)
-{
-    mc__rs_shape_visit(rs, msg, f->path, drop_related, f);
-    return 1;
-}
-
-/* A task's progress reported under its task id, not the call's token. */
-static int fault_token_task_id(mc_refserver_t *rs, json_object *msg, const rs_shape_fault_t *f)
-{
-    json_object *p = NULL, *meta = NULL, *rel = NULL;
-    const char *id;
-
-    if (json_object_object_get_ex(msg, "params", &p) &&
-        json_object_object_get_ex(p, "_meta", &meta) &&
-        json_object_object_get_ex(meta, RELATED_TASK, &rel) &&
-        (id = mc__rs_get_str(rel, "taskId")) != NULL)
-        mc__rs_put_str(rs, p, "progressToken", id);
-    return 1;
-}
-
-/* initialize's counter-offer replaced by the version the client asked for,
- * which the server does not speak (rs->unspoken_version). */
-static int fault_echo_unspoken(mc_refserver_t *rs, json_object *msg, const rs_shape_fault_t *f)
-{
-    json_object *r = NULL;
-
-    if (rs->unspoken_version != NULL && json_object_object_get_ex(msg, "result", &r) &&
-        json_object_object_get_ex(r, "protocolVersion", NULL))
-        mc__rs_put_str(rs, r, "protocolVersion", rs->unspoken_version);
-    return 1;
-}
-
-/* The progress tokens of a tool's sampling requests ("sampling-S-N") all
- * the same ("sampling-S-0"). */
-static int fault_token_shared(mc_refserver_t *rs, json_object *msg, const rs_shape_fault_t *f)
-{
-    json_object *p = NULL, *meta = NULL;
-    const char *t, *dash;
-
-    if (!json_object_object_get_ex(msg, "params", &p) ||
-        !json_object_object_get_ex(p, "_meta", &meta) ||
-        (t = mc__rs_get_str(meta, "progressToken")) == NULL || strncmp(t, "sampling-", 9) != 0 ||
-        (dash = strrchr(t, '-')) == NULL || dash < t + 9)
-        return 1;
-    {
-        char buf[64];
-        snprintf(buf, sizeof(buf), "%.*s0", (int)(dash - t + 1), t);
-        mc__rs_put_str(rs, meta, "progressToken", buf);
-    }
-    return 1;
-}
-
-/* The member f->key of the objects at f->path: a list of the one version
- * f->text, or (f->text NULL) of every version the server speaks, the
- * session-based ones too. */
-static void set_versions(mc_refserver_t *rs, json_object *o, const rs_shape_fault_t *f)
-{
-    json_object *a = json_object_new_array();
-    const char *const *names = mc_version_names();
-    size_t i;
-
-    if (a == NULL) {
-        rs->failed = 1;
-        return;
-    }
-    if (f->text != NULL)
-        json_object_array_add(a, json_object_new_string(f->text));
-    for (i = 0; f->text == NULL && names[i] != NULL; i++)
-        json_object_array_add(a, json_object_new_string(names[i]));
-    mc__rs_put(rs, o, f->key, a);
-}
-
-static int fault_versions(mc_refserver_t *rs, json_object *msg, const rs_shape_fault_t *f)
-{
-    mc__rs_shape_visit(rs, msg, f->path, set_versions, f);
-    return 1;
-}
-
-/* ---- logging ---- */
-
-/* A log message's level as its index, once the client changed the level. */
-static int fault_level_number(mc_refserver_t *rs, json_object *msg, const rs_shape_fault_t *f)
-{
-    json_object *p = NULL;
-    const char *name;
-    int i;
-
-    if (rs->log_changes <= 0 || !json_object_object_get_ex(msg, "params", &p))
-        return 1;
-    name = mc__rs_get_str(p, "level");
-    for (i = 0; name != NULL && i < RS_LOG_LEVELS; i++)
-        if (strcmp(mc__rs_log_level_name(i), name) == 0)
-            mc__rs_put(rs, p, "level", json_object_new_int(i));
-    return 1;
-}
-
-/* A credential in a log message's data (when the data is an object). */
-static int fault_log_secret(mc_refserver_t *rs, json_object *msg, const rs_shape_fault_t *f)
-{
-    json_object *p = NULL, *data = NULL;
-
-    if (json_object_object_get_ex(msg, "params", &p) &&
-        json_object_object_get_ex(p, "data", &data) && json_object_is_type(data, json_type_object))
-        mc__rs_put_str(rs, data, "apiKey", "sk-live-4f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c");
-    return 1;
-}
-
 /* A row: the switch, the kinds of message, the method (NULL: any), the
  * transformation; _AT adds the objects it changes and their member, _TO the
  * value it writes. */
@@ -598,7 +434,7 @@ static const rs_shape_fault_t rs_shape_faults[] = {
     /* initialize's result, and the capabilities server/discover gives too */
     SHAPE_AT(INIT_NO_CAPABILITIES, RESULT, "initialize", fault_drop, "result", "capabilities"),
     SHAPE_AT(INIT_NO_SERVER_INFO, RESULT, "initialize", fault_drop, "result", "serverInfo"),
-    SHAPE(VERSION_UNSUPPORTED_ECHOED, RESULT, "initialize", fault_echo_unspoken),
+    SHAPE(VERSION_UNSUPPORTED_ECHOED, RESULT, "initialize", mc__rs_fault_echo_unspoken),
     CAP_GONE(LOGGING_UNDECLARED, "", "logging"),
     CAP_GONE(COMPLETIONS_CAP_UNDECLARED, "", "completions"),
     CAP_GONE(PROMPTS_LIST_CHANGED_UNDECLARED, ".prompts", "listChanged"),
@@ -669,7 +505,7 @@ static const rs_shape_fault_t rs_shape_faults[] = {
         SHAPE_IF(b, RESULT, "tasks/cancel", fn, "result", mem, t, 0, w),                            \
         SHAPE_IF(b, RESULT, "tasks/list", fn, "result.tasks[]", mem, t, 0, w),                      \
         SHAPE_IF(b, NOTIFY, "notifications/tasks/status", fn, "params", mem, t, 0, w)
-    TASK_OBJECTS(TASK_ID_NOT_STRING, fault_task_id_number, "taskId", NULL, NULL),
+    TASK_OBJECTS(TASK_ID_NOT_STRING, mc__rs_fault_task_id_number, "taskId", NULL, NULL),
     TASK_OBJECTS(TASK_FAILED_NO_STATUS_MESSAGE, fault_drop, "statusMessage", NULL, "status=failed"),
     TASK_OBJECTS(TASK_TIME_NOT_ISO, fault_text, "createdAt", "just now", NULL),
     TASK_OBJECTS(TASK_TIME_NOT_ISO, fault_text, "lastUpdatedAt", "just now", NULL),
@@ -680,24 +516,24 @@ static const rs_shape_fault_t rs_shape_faults[] = {
     SHAPE_AT(TASK_CANCEL_STILL_WORKING, RESULT, "tasks/cancel", fault_drop, "result", "statusMessage"),
     SHAPE_ERROR(TASK_UNKNOWN_ID_INTERNAL, NULL, MC_RPC_INTERNAL_ERROR, "Failed to retrieve task",
                 "message=Failed to retrieve task: Task not found", NULL),
-    SHAPE_AT(TASK_RELATED_ON_OPS, RESULT, "tasks/get", fault_related, "result", NULL),
-    SHAPE_AT(TASK_RELATED_ON_OPS, RESULT, "tasks/cancel", fault_related, "result", NULL),
-    SHAPE_AT(TASK_STATUS_RELATED, NOTIFY, "notifications/tasks/status", fault_related, "params", NULL),
+    SHAPE_AT(TASK_RELATED_ON_OPS, RESULT, "tasks/get", mc__rs_fault_related, "result", NULL),
+    SHAPE_AT(TASK_RELATED_ON_OPS, RESULT, "tasks/cancel", mc__rs_fault_related, "result", NULL),
+    SHAPE_AT(TASK_STATUS_RELATED, NOTIFY, "notifications/tasks/status", mc__rs_fault_related, "params", NULL),
     /* (a held tasks/result is answered while another request is served) */
-    SHAPE_AT(TASK_RESULT_NO_RELATED, RESULT, NULL, fault_unrelated, "result", NULL),
-    SHAPE_AT(TASK_ELICIT_NO_RELATED, REQUEST, "elicitation/create", fault_unrelated, "params", NULL),
-    SHAPE_AT(TASK_PROGRESS_NO_RELATED, NOTIFY, "notifications/progress", fault_unrelated, "params", NULL),
-    SHAPE(TASK_PROGRESS_TOKEN_CHANGED, NOTIFY, "notifications/progress", fault_token_task_id),
+    SHAPE_AT(TASK_RESULT_NO_RELATED, RESULT, NULL, mc__rs_fault_unrelated, "result", NULL),
+    SHAPE_AT(TASK_ELICIT_NO_RELATED, REQUEST, "elicitation/create", mc__rs_fault_unrelated, "params", NULL),
+    SHAPE_AT(TASK_PROGRESS_NO_RELATED, NOTIFY, "notifications/progress", mc__rs_fault_unrelated, "params", NULL),
+    SHAPE(TASK_PROGRESS_TOKEN_CHANGED, NOTIFY, "notifications/progress", mc__rs_fault_token_task_id),
     /* the server as a task's requestor */
-    SHAPE_AT(TASKREQ_RELATED_META, REQUEST, "tasks/get", fault_related, "params", NULL),
-    SHAPE_AT(TASKREQ_RELATED_META, REQUEST, "tasks/result", fault_related, "params", NULL),
+    SHAPE_AT(TASKREQ_RELATED_META, REQUEST, "tasks/get", mc__rs_fault_related, "params", NULL),
+    SHAPE_AT(TASKREQ_RELATED_META, REQUEST, "tasks/result", mc__rs_fault_related, "params", NULL),
     SHAPE_TO(TASKREQ_CURSOR_MODIFIED, REQUEST, "tasks/list", fault_append, "params", "cursor", "x", 0),
     /* the stateless protocol (2026-07-28): server/discover lying (only a legacy version
      * while serving this one), the -32022 error's list not server/discover's, the
      * modern-only refusal of initialize naming no version */
-    SHAPE_TO(DISCOVER_LYING, RESULT, "server/discover", fault_versions, "result", "supportedVersions",
+    SHAPE_TO(DISCOVER_LYING, RESULT, "server/discover", mc__rs_fault_versions, "result", "supportedVersions",
              MC_VN_2025_11_25, 0),
-    SHAPE_IF(VERSION_ERROR_LIST_DIFFERS, ERROR, NULL, fault_versions, "error.data", "supported", NULL, 0,
+    SHAPE_IF(VERSION_ERROR_LIST_DIFFERS, ERROR, NULL, mc__rs_fault_versions, "error.data", "supported", NULL, 0,
              "requested^"),
     SHAPE_ERROR(INIT_ERROR_NO_VERSIONS, "initialize", MC_RPC_METHOD_NOT_FOUND, "method not found", NULL, NULL),
     SHAPE_AT(INIT_ERROR_NO_VERSIONS, ERROR, "initialize", fault_drop, "error", "data"),
@@ -724,10 +560,10 @@ static const rs_shape_fault_t rs_shape_faults[] = {
     SHAPE_IF(ELICIT_URL_NO_ID, REQUEST, "elicitation/create", fault_drop, "params", "elicitationId", NULL, 0,
              "mode=url"),
     SHAPE_AT(ELICIT_URL_NO_ID, ERROR, NULL, fault_drop, "error.data.elicitations[]", "elicitationId"),
-    SHAPE(PROGRESS_TOKEN_SHARED, REQUEST, "sampling/createMessage", fault_token_shared),
+    SHAPE(PROGRESS_TOKEN_SHARED, REQUEST, "sampling/createMessage", mc__rs_fault_token_shared),
     /* logging */
-    SHAPE(LOG_SECRET, NOTIFY, "notifications/message", fault_log_secret),
-    SHAPE(LOG_NUMBER_AFTER_CHANGE, NOTIFY, "notifications/message", fault_level_number),
+    SHAPE(LOG_SECRET, NOTIFY, "notifications/message", mc__rs_fault_log_secret),
+    SHAPE(LOG_NUMBER_AFTER_CHANGE, NOTIFY, "notifications/message", mc__rs_fault_level_number),
     SHAPE_TO(LOG_LEVEL_NOT_IN_ENUM, NOTIFY, "notifications/message", fault_text, "params", "level", "verbose", 0),
 };
 /* clang-format on */

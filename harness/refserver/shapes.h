@@ -53,4 +53,17 @@ void mc__rs_shape_visit_all(mc_refserver_t *rs, json_object *v, int depth, rs_vi
 void mc__rs_shape_rebuild(mc_refserver_t *rs, json_object *o, const char *key, const char *to,
                           const char *before, const char *add_key, json_object *add);
 
+/* The transformations of shapes.c's rows that belong to one feature
+ * (shapefns.c): tasks, initialize's version, sampling, the versions a
+ * stateless error lists, logging. Each changes msg in place and returns 1. */
+int mc__rs_fault_task_id_number(mc_refserver_t *rs, json_object *msg, const rs_shape_fault_t *f);
+int mc__rs_fault_related(mc_refserver_t *rs, json_object *msg, const rs_shape_fault_t *f);
+int mc__rs_fault_unrelated(mc_refserver_t *rs, json_object *msg, const rs_shape_fault_t *f);
+int mc__rs_fault_token_task_id(mc_refserver_t *rs, json_object *msg, const rs_shape_fault_t *f);
+int mc__rs_fault_echo_unspoken(mc_refserver_t *rs, json_object *msg, const rs_shape_fault_t *f);
+int mc__rs_fault_token_shared(mc_refserver_t *rs, json_object *msg, const rs_shape_fault_t *f);
+int mc__rs_fault_versions(mc_refserver_t *rs, json_object *msg, const rs_shape_fault_t *f);
+int mc__rs_fault_level_number(mc_refserver_t *rs, json_object *msg, const rs_shape_fault_t *f);
+int mc__rs_fault_log_secret(mc_refserver_t *rs, json_object *msg, const rs_shape_fault_t *f);
+
 #endif /* MC_REFSERVER_SHAPES_H */
