@@ -158,9 +158,12 @@ int mc__rs_fault_level_number(mc_refserver_t *rs, json_object *msg, const rs_sha
     if (rs->log_changes <= 0 || !json_object_object_get_ex(msg, "params", &p))
         return 1;
     name = mc__rs_get_str(p, "level");
-    for (i = 0; name != NULL && i < RS_LOG_LEVELS; i++)
-        if (strcmp(mc__rs_log_level_name(i), name) == 0)
-            mc__rs_put(rs, p, "level", json_object_new_int(i));
+    for (i = 0; name != NULL && i < RS_LOG_LEVELS; i++) {
+        if (strcmp(mc__rs_log_level_name(i), name) == 0) {
+            mc__rs_put(rs, p, "level", json_object_new_int(i)); /* name is gone now */
+            break;
+        }
+    }
     return 1;
 }
 
