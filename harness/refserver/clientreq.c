@@ -37,7 +37,7 @@ int mc__rs_client_request(mc_refserver_t *rs, rs_job_t *job, const char *method,
         json_object_put(params);
         return MC_EFULL;
     }
-    id = rs_bug_on(rs, SERVER_ID_REUSE) ? 1 : rs->next_out_id++;
+    id = rs_next_request_id(rs);
     p->used = 1;
     p->id = id;
     rs->last_out_id = id;
@@ -51,7 +51,7 @@ int mc__rs_client_request(mc_refserver_t *rs, rs_job_t *job, const char *method,
                                               .body = params}))
         json_object_put(params);
     else
-        mc__rs_emit(rs, mc_jsonrpc_request(json_object_new_int64(id), method, params));
+        mc__rs_request(rs, json_object_new_int64(id), method, params);
     return MC_OK;
 }
 

@@ -23,8 +23,6 @@
 
 /* Resources scanned to complete a resourceUri argument. */
 #define RS_COMPLETE_SCAN_MAX 10000
-/* Values the completion-too-many switch returns: more than the spec's 100. */
-#define RS_TOO_MANY_VALUES (RS_MAX_COMPLETION_VALUES + 20)
 
 typedef struct rs_candidates {
     const char *ref;  /* prompt name or template URI */
@@ -225,7 +223,7 @@ void mc__rs_complete(mc_refserver_t *rs, json_object *id, json_object *params)
     json_object *ref = NULL, *argument = NULL, *context = NULL, *res, *comp, *values;
     const char *type, *aname, *avalue, *rname;
     char key[RS_NARROW_KEY_MAX];
-    size_t total = 0, i;
+    size_t total = 0;
     int narrowable = 0, depth = 0, keyed;
 
     if (!json_object_object_get_ex(params, "ref", &ref) ||
@@ -275,14 +273,6 @@ void mc__rs_complete(mc_refserver_t *rs, json_object *id, json_object *params)
         mc__rs_complete_forget(rs);
     if (rs_bug_on(rs, COMPLETION_RENARROWED) && depth >= 2)
         values = as_records(rs, values);
-    if (rs_bug_on(rs, COMPLETION_TOO_MANY)) {
-        char buf[32];
-        for (i = 0; i < RS_TOO_MANY_VALUES; i++) {
-            snprintf(buf, sizeof(buf), "value-%zu", i);
-            json_object_array_add(values, json_object_new_string(buf));
-        }
-        total = json_object_array_length(values);
-    }
     res = json_object_new_object();
     comp = json_object_new_object();
     mc__rs_put(rs, comp, "values", values);

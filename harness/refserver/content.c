@@ -145,9 +145,7 @@ void mc__rs_add_icons(mc_refserver_t *rs, json_object *o)
     icon = json_object_new_object();
     sizes = json_object_new_array();
     json_object_array_add(sizes, json_object_new_string("1x1"));
-    mc__rs_put_str(rs, icon, "src",
-                   rs_bug_on(rs, ICON_SRC_FILE) ? "file:///tmp/mcpcheck/icon.png"
-                                                : "https://example.com/mcpcheck/icon.png");
+    mc__rs_put_str(rs, icon, "src", "https://example.com/mcpcheck/icon.png");
     mc__rs_put_str(rs, icon, "mimeType", "image/png");
     mc__rs_put(rs, icon, "sizes", sizes);
     if (arr == NULL || json_object_array_add(arr, icon) != 0) {
@@ -166,8 +164,6 @@ json_object *mc__rs_annotations(mc_refserver_t *rs, int user, int assistant, dou
     if (assistant)
         json_object_array_add(aud, json_object_new_string("assistant"));
     mc__rs_put(rs, o, "audience", aud);
-    if (rs_bug_on(rs, ANNOTATION_PRIORITY_RANGE))
-        priority = 1.5;
     mc__rs_put(rs, o, "priority", mc__rs_number(priority));
     if (rs->version >= MC_V_2025_06_18)
         mc__rs_put_str(rs, o, "lastModified", "2025-01-12T15:00:58Z");
@@ -211,4 +207,14 @@ json_object *mc__rs_tool_error(mc_refserver_t *rs, const char *text)
 
     mc__rs_put(rs, res, "isError", json_object_new_boolean(1));
     return res;
+}
+
+const char *const mc__rs_log_levels[RS_LOG_LEVELS] = {
+    "debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"};
+
+const char *mc__rs_log_level_name(int level)
+{
+    if (level < 0 || level >= RS_LOG_LEVELS)
+        return "";
+    return mc__rs_log_levels[level];
 }

@@ -29,7 +29,7 @@ static uint32_t cursor_check(const mc_refserver_t *rs, const unsigned char *rec)
     static const char key[] = "mcpcheck-refserver/cursor/v1";
     uint32_t h = mc_fnv1a32(mc_fnv1a32(MC_FNV1A32_INIT, key, sizeof(key) - 1), rec, 8);
 
-    return rs_bug_on(rs, CURSOR_PROCESS_BOUND) ? h ^ (uint32_t)getpid() : h;
+    return rs_cursor_check(rs, h);
 }
 
 /* Writes the cursor for (list, offset) into out (CURSOR_CHARS + 1 bytes). */
@@ -39,7 +39,7 @@ static void cursor_encode(mc_refserver_t *rs, rs_list_t list, size_t offset, cha
     uint32_t off = (uint32_t)offset, chk, salt = 0;
     size_t i, o = 0;
 
-    if (rs_bug_on(rs, CURSOR_UNSTABLE))
+    if (rs_fault_hook(rs, RS_HOOK_SALT_CURSORS))
         salt = ++rs->walk_counter;
     rec[0] = CURSOR_MAGIC;
     rec[1] = (unsigned char)list;
@@ -104,13 +104,13 @@ static int cursor_decode(mc_refserver_t *rs, rs_list_t list, const char *s, size
     chk = (uint32_t)rec[8] << 24 | (uint32_t)rec[9] << 16 | (uint32_t)rec[10] << 8 | rec[11];
     if (rec[0] != CURSOR_MAGIC || chk != cursor_check(rs, rec))
         return -1;
-    if (rec[1] != (unsigned char)list && !rs_bug_on(rs, CURSOR_FOREIGN_ACCEPTED))
+    if (rec[1] != (unsigned char)list && !rs_fault_hook(rs, RS_HOOK_ACCEPT_FOREIGN_CURSOR))
         return -1;
     *offset = (size_t)((uint32_t)rec[4] << 24 | (uint32_t)rec[5] << 16 | (uint32_t)rec[6] << 8 |
                        rec[7]);
     /* An unstable cursor: one issued with an odd salt names the position
      * one item further on, so two walks of the same list disagree. */
-    if (rs_bug_on(rs, CURSOR_UNSTABLE) && (rec[3] & 1))
+    if (rs_fault_hook(rs, RS_HOOK_SALT_CURSORS) && (rec[3] & 1))
         (*offset)++;
     return 0;
 }
@@ -129,13 +129,10 @@ int mc__rs_page(mc_refserver_t *rs, rs_list_t list, json_object *id, json_object
         }
         if (cursor_decode(rs, list, json_object_get_string(c),
                           (size_t)json_object_get_string_len(c), &offset) != 0) {
-            if (rs_bug_on(rs, CURSOR_GARBAGE_ACCEPTED)) {
+            if (rs_fault_hook(rs, RS_HOOK_ACCEPT_GARBAGE_CURSOR)) {
                 offset = 0;
             } else {
-                mc__rs_error(rs, id,
-                             rs_bug_on(rs, CURSOR_WRONG_CODE) ? MC_RPC_INTERNAL_ERROR
-                                                              : MC_RPC_INVALID_PARAMS,
-                             "invalid cursor", NULL);
+                mc__rs_error(rs, id, MC_RPC_INVALID_PARAMS, "invalid cursor", NULL);
                 return -1;
             }
         } else {
@@ -146,7 +143,7 @@ int mc__rs_page(mc_refserver_t *rs, rs_list_t list, json_object *id, json_object
     if (offset > total)
         offset = total;
     *start = offset;
-    if (rs_bug_on(rs, PAGE_DUPLICATES) && offset > 0)
+    if (rs_fault_hook(rs, RS_HOOK_OVERLAP_PAGES) && offset > 0)
         *start = offset - 1;
     *end = *start + ps;
     if (*end <= offset)
@@ -162,25 +159,23 @@ void mc__rs_page_finish(mc_refserver_t *rs, rs_list_t list, json_object *result,
     char buf[CURSOR_CHARS + 1];
 
     if (end < total) {
-        if (rs_bug_on(rs, CURSOR_REPEAT) && cursor_in != NULL) {
+        if (rs_fault_hook(rs, RS_HOOK_REPEAT_CURSOR) && cursor_in != NULL) {
             mc__rs_put_str(rs, result, "nextCursor", cursor_in);
             return;
         }
         cursor_encode(rs, list, end, buf);
         mc__rs_put_str(rs, result, "nextCursor", buf);
-    } else if (rs_bug_on(rs, CURSOR_NULL)) {
-        mc__rs_put(rs, result, "nextCursor", NULL);
     }
 }
 
 void mc__rs_serve_list(mc_refserver_t *rs, rs_list_t list, json_object *id, json_object *params,
-                       size_t total, const char *field, rs_item_fn item, int pretty)
+                       size_t total, const char *field, rs_item_fn item)
 {
     size_t start, end, i;
     const char *cin;
     json_object *res, *arr;
     /* The switch: once another request was served, every list is one short. */
-    int vary = rs_bug_on(rs, LIST_VARIES_AFTER_REQUEST) && rs->other_served;
+    int vary = rs_fault_hook(rs, RS_HOOK_LIST_SHRINKS) && rs->other_served;
 
     if (vary && total > 0)
         total--;
@@ -195,8 +190,6 @@ void mc__rs_serve_list(mc_refserver_t *rs, rs_list_t list, json_object *id, json
             rs->failed = 1;
     mc__rs_put(rs, res, field, arr);
     mc__rs_page_finish(rs, list, res, end, total, cin);
-    if (pretty)
-        rs->pretty_next = 1;
     if (vary)
         mc__rs_result(rs, id, res);
     else

@@ -109,7 +109,7 @@ static int send_form(mc_refserver_t *rs, rs_job_t *job, const char *message, jso
 {
     json_object *p;
 
-    if (!rs->cap_elicit_form && !rs_bug_on(rs, ELICIT_NO_CAP)) {
+    if (!rs->cap_elicit_form && !rs_fault_hook(rs, RS_HOOK_IGNORE_ELICITATION_CAP)) {
         json_object_put(schema);
         if (rs->modern)
             return mc__rs_need_capability(rs, job, "elicitation", "form");
@@ -143,7 +143,7 @@ static int elicit_answer(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *re
     if (action == NULL || (strcmp(action, "accept") != 0 && strcmp(action, "decline") != 0 &&
                            strcmp(action, "cancel") != 0))
         return fail(rs, job, "the client's elicitation result has no valid action");
-    if (rs_bug_on(rs, ELICIT_DECLINE_UNHANDLED) && strcmp(action, "accept") != 0) {
+    if (rs_fault_hook(rs, RS_HOOK_EXPECT_ACCEPT) && strcmp(action, "accept") != 0) {
         /* The switched server counts on an accepted answer's content. */
         mc__rs_error(rs, job->id, MC_RPC_INTERNAL_ERROR, "the elicitation returned no content",
                      NULL);
@@ -291,7 +291,7 @@ static json_object *url_params(mc_refserver_t *rs, rs_job_t *job)
     snprintf(url, sizeof(url), "https://example.com/mcpcheck/elicitation/%s", job->elicitation_id);
     mc__rs_put_str(rs, p, "mode", "url");
     /* 2026-07-28 removed elicitationId (changelog, minor change 11). */
-    if (!rs_bug_on(rs, ELICIT_URL_NO_ID) && rs->version < MC_V_2026_07_28)
+    if (rs->version < MC_V_2026_07_28)
         mc__rs_put_str(rs, p, "elicitationId", job->elicitation_id);
     mc__rs_put_str(rs, p, "url", url);
     mc__rs_put_str(rs, p, "message", "Please complete the test authorization at this URL");
@@ -301,7 +301,7 @@ static json_object *url_params(mc_refserver_t *rs, rs_job_t *job)
 /* Step 0 of the URL-mode tools. */
 static int send_url(mc_refserver_t *rs, rs_job_t *job)
 {
-    int bypass = rs_bug_on(rs, ELICIT_URL_NO_CAP) && rs->version >= MC_V_2025_11_25 &&
+    int bypass = rs_fault_hook(rs, RS_HOOK_IGNORE_URL_CAP) && rs->version >= MC_V_2025_11_25 &&
                  rs->cap_elicit_form;
 
     if (!url_allowed(rs) && !bypass && rs->modern)
@@ -327,9 +327,7 @@ int mc__rs_tool_elicit_url_complete(mc_refserver_t *rs, rs_job_t *job, const rs_
     action = reply != NULL ? mc__rs_get_str(reply->result, "action") : NULL;
     if (action != NULL && strcmp(action, "accept") == 0 && rs->version < MC_V_2026_07_28) {
         json_object *p = json_object_new_object();
-        mc__rs_put_str(rs, p, "elicitationId",
-                       rs_bug_on(rs, ELICIT_COMPLETE_WRONG_ID) ? "mcpcheck-elicitation-unknown"
-                                                               : job->elicitation_id);
+        mc__rs_put_str(rs, p, "elicitationId", job->elicitation_id);
         mc__rs_notify(rs, "notifications/elicitation/complete", p);
     }
     return elicit_answer(rs, job, reply, "URL elicitation result");
@@ -346,11 +344,9 @@ int mc__rs_tool_elicit_url_error(mc_refserver_t *rs, rs_job_t *job, const rs_rep
     if (!url_allowed(rs))
         return url_refused(rs, job);
     data = json_object_new_object();
-    if (!rs_bug_on(rs, URL_ERROR_NO_LIST)) {
-        list = json_object_new_array();
-        json_object_array_add(list, url_params(rs, job));
-        mc__rs_put(rs, data, "elicitations", list);
-    }
+    list = json_object_new_array();
+    json_object_array_add(list, url_params(rs, job));
+    mc__rs_put(rs, data, "elicitations", list);
     mc__rs_error(rs, job->id, MC_RPC_URL_ELICITATION_REQUIRED,
                  "This request requires more information.", data);
     return RS_STEP_DONE;
@@ -364,13 +360,13 @@ int mc__rs_tool_sampling(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *re
 
     if (job->step == 0) {
         prompt = mc__rs_get_str(job->args, "prompt");
-        if (prompt == NULL && rs_bug_on(rs, TOOL_INPUT_UNVALIDATED))
+        if (prompt == NULL && rs_fault_hook(rs, RS_HOOK_ACCEPT_MISSING_TOOL_ARGUMENT))
             prompt = "(no prompt)";
         if (prompt == NULL)
             return fail(rs, job, "argument \"prompt\" (a string) is required");
-        if (!rs->cap_sampling && !rs_bug_on(rs, SAMPLING_NO_CAP) && rs->modern)
+        if (!rs->cap_sampling && !rs_fault_hook(rs, RS_HOOK_IGNORE_SAMPLING_CAP) && rs->modern)
             return mc__rs_need_capability(rs, job, "sampling", NULL);
-        if (!rs->cap_sampling && !rs_bug_on(rs, SAMPLING_NO_CAP))
+        if (!rs->cap_sampling && !rs_fault_hook(rs, RS_HOOK_IGNORE_SAMPLING_CAP))
             return fail(rs, job, "the client did not declare the sampling capability");
         p = json_object_new_object();
         msgs = json_object_new_array();
@@ -419,8 +415,7 @@ static json_object *pair_params(mc_refserver_t *rs, const rs_job_t *job, int n)
     mc__rs_put(rs, p, "messages", msgs);
     mc__rs_put(rs, p, "maxTokens", json_object_new_int(100));
     if (!rs->modern) {
-        snprintf(token, sizeof(token), "sampling-%u-%d", (unsigned)job->serial,
-                 rs_bug_on(rs, PROGRESS_TOKEN_SHARED) ? 0 : n);
+        snprintf(token, sizeof(token), "sampling-%u-%d", (unsigned)job->serial, n);
         meta = json_object_new_object();
         mc__rs_put_str(rs, meta, "progressToken", token);
         mc__rs_put(rs, p, "_meta", meta);
@@ -433,9 +428,9 @@ int mc__rs_tool_sampling_pair(mc_refserver_t *rs, rs_job_t *job, const rs_reply_
     int n, rc;
 
     if (job->step == 0) {
-        if (!rs->cap_sampling && !rs_bug_on(rs, SAMPLING_NO_CAP) && rs->modern)
+        if (!rs->cap_sampling && !rs_fault_hook(rs, RS_HOOK_IGNORE_SAMPLING_CAP) && rs->modern)
             return mc__rs_need_capability(rs, job, "sampling", NULL);
-        if (!rs->cap_sampling && !rs_bug_on(rs, SAMPLING_NO_CAP))
+        if (!rs->cap_sampling && !rs_fault_hook(rs, RS_HOOK_IGNORE_SAMPLING_CAP))
             return fail(rs, job, "the client did not declare the sampling capability");
         /* Both requests go out before either answer is awaited (one at a
          * time through input requests at 2026-07-28). */
@@ -461,9 +456,9 @@ int mc__rs_tool_roots(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply
     size_t i, n, off;
 
     if (job->step == 0) {
-        if (!rs->cap_roots && !rs_bug_on(rs, ROOTS_NO_CAP) && rs->modern)
+        if (!rs->cap_roots && !rs_fault_hook(rs, RS_HOOK_IGNORE_ROOTS_CAP) && rs->modern)
             return mc__rs_need_capability(rs, job, "roots", NULL);
-        if (!rs->cap_roots && !rs_bug_on(rs, ROOTS_NO_CAP))
+        if (!rs->cap_roots && !rs_fault_hook(rs, RS_HOOK_IGNORE_ROOTS_CAP))
             return fail(rs, job, "the client did not declare the roots capability");
         return ask(rs, job, "roots/list", NULL);
     }

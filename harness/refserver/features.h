@@ -72,11 +72,10 @@ typedef json_object *(*rs_item_fn)(mc_refserver_t *rs, size_t i);
 /*
  * Answers a list request: the page params ask for (or the bad-cursor
  * error), items start..end built by item under field, nextCursor, through
- * the response cache. pretty makes the answer span several lines (the
- * embedded-newline violation switch).
+ * the response cache.
  */
 void mc__rs_serve_list(mc_refserver_t *rs, rs_list_t list, json_object *id, json_object *params,
-                       size_t total, const char *field, rs_item_fn item, int pretty);
+                       size_t total, const char *field, rs_item_fn item);
 
 /* ---- resources.c ---- */
 void mc__rs_resources_list(mc_refserver_t *rs, json_object *id, json_object *params);
@@ -113,7 +112,6 @@ void mc__rs_log_message(mc_refserver_t *rs, int level, const char *logger, const
  * set a level with logging/setLevel and only when the level lets it through. */
 void mc__rs_log_activity(mc_refserver_t *rs, const char *logger, const char *what,
                          const char *name);
-const char *mc__rs_log_level_name(int level);
 
 /* ---- completion.c ---- */
 void mc__rs_complete(mc_refserver_t *rs, json_object *id, json_object *params);

@@ -60,7 +60,7 @@ void mc__rs_job_start(mc_refserver_t *rs, json_object *id, int tool, json_object
     mc__rs_ctx_save(rs, &job->ctx);
     job->responses = json_object_get(responses);
     job->mrtr_reply = NULL;
-    if (rs_bug_on(rs, CANCELLED_FOREIGN) && !job->ctx.modern) {
+    if (rs_fault_hook(rs, RS_HOOK_CANCEL_CLIENT_REQUEST) && !job->ctx.modern) {
         json_object *p = json_object_new_object();
         mc__rs_put(rs, p, "requestId", json_object_get(id));
         mc__rs_put_str(rs, p, "reason", "the server cancels the client's own request");
@@ -77,10 +77,7 @@ void mc__rs_job_progress(mc_refserver_t *rs, rs_job_t *job, double progress, dou
     if (job->token == NULL)
         return;
     p = json_object_new_object();
-    if (rs_bug_on(rs, PROGRESS_UNKNOWN_TOKEN))
-        mc__rs_put_str(rs, p, "progressToken", "mcpcheck-token-never-sent");
-    else
-        mc__rs_put(rs, p, "progressToken", json_object_get(job->token));
+    mc__rs_put(rs, p, "progressToken", json_object_get(job->token));
     mc__rs_put(rs, p, "progress", mc__rs_number(progress));
     if (total > 0)
         mc__rs_put(rs, p, "total", mc__rs_number(total));
@@ -92,7 +89,7 @@ void mc__rs_job_progress(mc_refserver_t *rs, rs_job_t *job, double progress, dou
 void mc__rs_job_finish(mc_refserver_t *rs, rs_job_t *job, json_object *result)
 {
     mc__rs_result(rs, job->id, result);
-    if (rs_bug_on(rs, PROGRESS_AFTER_RESPONSE) && job->token != NULL)
+    if (rs_fault_hook(rs, RS_HOOK_PROGRESS_AFTER_RESULT) && job->token != NULL)
         mc__rs_job_progress(rs, job, 1000, 0, "after the response");
     mc__rs_job_free(rs, job);
 }
@@ -107,7 +104,7 @@ void mc__rs_job_finish_text(mc_refserver_t *rs, rs_job_t *job, const char *text,
                           is_error ? mc__rs_tool_error(rs, text) : mc__rs_tool_text(rs, text));
         return;
     }
-    if (rs_bug_on(rs, PROGRESS_AFTER_RESPONSE) && job->token != NULL)
+    if (rs_fault_hook(rs, RS_HOOK_PROGRESS_AFTER_RESULT) && job->token != NULL)
         mc__rs_job_progress(rs, job, 1000, 0, "after the response");
     mc__rs_job_free(rs, job);
 }

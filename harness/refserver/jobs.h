@@ -36,7 +36,8 @@ int mc__rs_taskreq_step(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *rep
  * cancelled-request-answered, and stateless-cancelled-answered for the
  * 2026-07-28 rule of the same kind). */
 #define RS_CANCEL_IGNORED(rs)                                                                      \
-    (rs_bug_on(rs, CANCELLED_ANSWERED) || rs_bug_on(rs, STATELESS_CANCELLED_ANSWERED))
+    (rs_fault_hook(rs, RS_HOOK_ANSWER_CANCELLED) ||                                               \
+     rs_fault_hook(rs, RS_HOOK_ANSWER_CANCELLED_STATELESS))
 /* Frees a job's slot and forgets its server->client requests. */
 void mc__rs_job_free(mc_refserver_t *rs, rs_job_t *job);
 /* Starts a job for fixture tool `tool` answering request id; token, args and

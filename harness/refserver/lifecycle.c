@@ -101,37 +101,17 @@ void mc__rs_initialize(mc_refserver_t *rs, json_object *id, json_object *params)
                      NULL);
         return;
     }
+    /* A version the server speaks is echoed; any other gets the newest as a
+     * counter-offer (rs_negotiated: the hook of the version switches). */
     v = find_version(requested);
-    if (rs_bug_on(rs, VERSION_COUNTER_OFFER_UNSPOKEN) && v == MC_V_2024_11_05) {
-        /* The switched server refuses its oldest version when asked for it... */
-        v = RS_NEWEST_HANDSHAKE;
-        rs->version = RS_NEWEST_HANDSHAKE;
-        answer = mc_version_name(RS_NEWEST_HANDSHAKE);
-    } else if (v < 0) {
-        rs->version = RS_NEWEST_HANDSHAKE;
-        answer = rs_bug_on(rs, VERSION_UNSUPPORTED_ECHOED) ? requested
-                                                            : mc_version_name(RS_NEWEST_HANDSHAKE);
-        if (rs_bug_on(rs, VERSION_COUNTER_OFFER_UNSPOKEN)) {
-            /* ...yet offers it in place of a version it does not know. */
-            rs->version = MC_V_2024_11_05;
-            answer = mc_version_name(MC_V_2024_11_05);
-        }
-        if (rs_bug_on(rs, VERSION_COUNTER_OFFER_OLDEST)) {
-            rs->version = MC_V_2024_11_05;
-            answer = mc_version_name(MC_V_2024_11_05);
-        }
-    } else {
-        rs->version = (mc_version_id_t)v;
-        if (rs_bug_on(rs, VERSION_NOT_ECHOED))
-            rs->version = v == RS_NEWEST_HANDSHAKE ? MC_V_2025_06_18 : RS_NEWEST_HANDSHAKE;
-        answer = mc_version_name(rs->version);
-    }
+    rs->version = rs_negotiated(rs, v);
+    answer = mc_version_name(rs->version);
     mc__rs_record_client_caps(rs, caps);
     /* The switch asks the client for its roots while initialize is being
      * answered: before the result, so that over HTTP the request goes out
      * on the initialize POST's own stream (an SSE answer), where the client
      * reads it, as it does over stdio. */
-    if (rs_bug_on(rs, REQUEST_BEFORE_INITIALIZED) && rs->cap_roots)
+    if (rs_fault_hook(rs, RS_HOOK_ASK_BEFORE_INITIALIZED) && rs->cap_roots)
         mc__rs_client_request(rs, NULL, "roots/list", NULL);
 
     /* Without a violation switch the result depends on the version alone. */
@@ -149,7 +129,9 @@ void mc__rs_initialize(mc_refserver_t *rs, json_object *id, json_object *params)
     mc__rs_put_str(rs, res, "instructions",
                    "Reference MCP server of mcpcheck: fixtures of the official conformance "
                    "suite, paginated lists and trigger tools.");
+    rs->unspoken_version = v < 0 ? requested : NULL; /* for the send path */
     mc__rs_fast_keep(rs, RS_BODY_INIT, 0, id, res);
+    rs->unspoken_version = NULL;
 answered:
     rs->phase = RS_PHASE_INITIALIZED;
 }

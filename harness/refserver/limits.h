@@ -118,4 +118,13 @@
 /* Longest text a tool copies from its arguments or the client's answers. */
 #define RS_MAX_ECHO_TEXT 4096
 
+/* The structured content of the tool test_structured_content, and as its
+ * text block gives it (tools.c; the switches tool-structured-* change the
+ * one or the other on the way out, shapes.c). */
+#define RS_STRUCTURED_DOC "{\"temperature\":22.5,\"conditions\":\"Partly cloudy\"}"
+
+/* Values the completion-too-many switch adds to a completion: more than the
+ * spec's 100 with any (shapes.c). */
+#define RS_TOO_MANY_VALUES (RS_MAX_COMPLETION_VALUES + 20)
+
 #endif /* MC_REFSERVER_LIMITS_H */

@@ -11,15 +11,6 @@
 
 #include "refserver/internal.h"
 
-static const char *const rs_levels[RS_LOG_LEVELS] = {
-    "debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"};
-
-const char *mc__rs_log_level_name(int level)
-{
-    if (level < 0 || level >= RS_LOG_LEVELS)
-        return "";
-    return rs_levels[level];
-}
 
 void mc__rs_logging_set_level(mc_refserver_t *rs, json_object *id, json_object *params)
 {
@@ -27,7 +18,7 @@ void mc__rs_logging_set_level(mc_refserver_t *rs, json_object *id, json_object *
     int i;
 
     for (i = 0; level != NULL && i < RS_LOG_LEVELS; i++) {
-        if (strcmp(level, rs_levels[i]) == 0) {
+        if (strcmp(level, mc__rs_log_levels[i]) == 0) {
             /* A level already set that changes: counted for one switch. */
             if (rs->log_level_set && rs->log_level != i)
                 rs->log_changes++;
@@ -37,7 +28,7 @@ void mc__rs_logging_set_level(mc_refserver_t *rs, json_object *id, json_object *
             return;
         }
     }
-    if (rs_bug_on(rs, LOG_SETLEVEL_INVALID_ACCEPTED)) {
+    if (rs_fault_hook(rs, RS_HOOK_ACCEPT_UNKNOWN_LEVEL)) {
         mc__rs_result(rs, id, NULL);
         return;
     }
@@ -50,7 +41,7 @@ void mc__rs_logging_set_level(mc_refserver_t *rs, json_object *id, json_object *
 /* True when the rate limit lets one more message through now. */
 static int rate_ok(mc_refserver_t *rs)
 {
-    if (rs_bug_on(rs, LOG_FLOOD))
+    if (rs_fault_hook(rs, RS_HOOK_LOG_FLOOD))
         return 1;
     if (rs->now - rs->log_window_start >= RS_LOG_RATE_WINDOW_MS || rs->now < rs->log_window_start) {
         rs->log_window_start = rs->now;
@@ -70,10 +61,10 @@ static int log_passes(mc_refserver_t *rs, int level)
 {
     /* A stateless request without io.modelcontextprotocol/logLevel gets no
      * log message (2026-07-28/server/utilities/logging#per-request-log-level). */
-    int set = rs_bug_on(rs, LOG_LEVEL_IGNORED) ? 0 : rs->log_level; /* the switch: ignored */
+    int set = rs_fault_hook(rs, RS_HOOK_IGNORE_SET_LEVEL) ? 0 : rs->log_level; /* the switch: ignored */
     int floor = !rs->modern               ? set
                 : rs->req_log >= 0        ? rs->req_log
-                : rs_bug_on(rs, LOG_WITHOUT_LEVEL) ? 0
+                : rs_fault_hook(rs, RS_HOOK_LOG_WITHOUT_REQUEST_LEVEL) ? 0
                                           : RS_LOG_LEVELS;
 
     return level >= 0 && level < RS_LOG_LEVELS && level >= floor && rate_ok(rs);
@@ -84,22 +75,16 @@ static void log_send(mc_refserver_t *rs, int level, const char *logger, json_obj
 {
     json_object *p;
 
-    if (rs_bug_on(rs, LOG_SECRET) && json_object_is_type(data, json_type_object))
-        mc__rs_put_str(rs, data, "apiKey", "sk-live-4f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c");
     if (data != NULL &&
         mc__rs_fast_send(rs, &(rs_fast_msg_t){.kind = RS_FAST_LOG,
-                                              .level = rs_levels[level],
+                                              .level = mc__rs_log_levels[level],
                                               .logger = logger,
                                               .body = data})) {
         json_object_put(data);
         return;
     }
     p = json_object_new_object();
-    if (rs_bug_on(rs, LOG_NUMBER_AFTER_CHANGE) && rs->log_changes > 0)
-        mc__rs_put(rs, p, "level", json_object_new_int(level)); /* the switch */
-    else
-        mc__rs_put_str(rs, p, "level",
-                       rs_bug_on(rs, LOG_LEVEL_NOT_IN_ENUM) ? "verbose" : rs_levels[level]);
+    mc__rs_put_str(rs, p, "level", mc__rs_log_levels[level]);
     if (logger != NULL)
         mc__rs_put_str(rs, p, "logger", logger);
     mc__rs_put(rs, p, "data", data);
@@ -122,7 +107,7 @@ void mc__rs_log_message(mc_refserver_t *rs, int level, const char *logger, const
     if (!log_passes(rs, level))
         return;
     if (mc__rs_fast_send(rs, &(rs_fast_msg_t){.kind = RS_FAST_LOG,
-                                              .level = rs_levels[level],
+                                              .level = mc__rs_log_levels[level],
                                               .logger = logger,
                                               .text = text}))
         return;

@@ -55,7 +55,7 @@ int mc__rs_modern_claims(const mc_refserver_t *rs, const mc_msg_t *msg)
 }
 
 /* The versions served statelessly, as a new JSON array. */
-static json_object *modern_versions(mc_refserver_t *rs, int lie)
+static json_object *modern_versions(mc_refserver_t *rs)
 {
     json_object *a = json_object_new_array();
 
@@ -63,26 +63,7 @@ static json_object *modern_versions(mc_refserver_t *rs, int lie)
         rs->failed = 1;
         return NULL;
     }
-    /* The lying switch names only a legacy version while serving this one. */
-    json_object_array_add(a, json_object_new_string(lie ? mc_version_name(MC_V_2025_11_25)
-                                                        : mc_version_name(MC_V_2026_07_28)));
-    return a;
-}
-
-/* Every version the server speaks, the session-based ones too, as a new
- * JSON array (what the list-differs switch puts in the -32022 error). */
-static json_object *all_versions(mc_refserver_t *rs)
-{
-    json_object *a = json_object_new_array();
-    const char *const *names = mc_version_names();
-    size_t i;
-
-    if (a == NULL) {
-        rs->failed = 1;
-        return NULL;
-    }
-    for (i = 0; names[i] != NULL; i++)
-        json_object_array_add(a, json_object_new_string(names[i]));
+    json_object_array_add(a, json_object_new_string(mc_version_name(MC_V_2026_07_28)));
     return a;
 }
 
@@ -129,9 +110,7 @@ int mc__rs_modern_enter(mc_refserver_t *rs, const mc_msg_t *msg, rs_ctx_t *saved
         /* The versions a request may name in _meta, the list server/discover
          * gives: the retry the client makes from this list is a request of
          * this revision (basic/versioning#protocol-version-negotiation). */
-        mc__rs_put(rs, data, "supported",
-                   rs_bug_on(rs, VERSION_ERROR_LIST_DIFFERS) ? all_versions(rs)
-                                                             : modern_versions(rs, 0));
+        mc__rs_put(rs, data, "supported", modern_versions(rs));
         mc__rs_put_str(rs, data, "requested", pv);
         mc__rs_error(rs, msg->id, MC_RPC_UNSUPPORTED_VERSION, "Unsupported protocol version", data);
         return -1;
@@ -139,7 +118,7 @@ int mc__rs_modern_enter(mc_refserver_t *rs, const mc_msg_t *msg, rs_ctx_t *saved
     if (json_object_object_get_ex(meta, META_LOG, &lv)) {
         level = json_object_is_type(lv, json_type_string) ? level_index(json_object_get_string(lv))
                                                           : -1;
-        if (level < 0 && !rs_bug_on(rs, LOG_META_LEVEL_INVALID_ACCEPTED)) {
+        if (level < 0 && !rs_fault_hook(rs, RS_HOOK_ACCEPT_UNKNOWN_META_LEVEL)) {
             mc__rs_error(rs, msg->id, MC_RPC_INVALID_PARAMS,
                          "params._meta[\"" META_LOG "\"] must be one of debug, info, notice, "
                          "warning, error, critical, alert, emergency",
@@ -193,10 +172,6 @@ void mc__rs_modern_only_initialize(mc_refserver_t *rs, json_object *id)
     char text[RS_REFUSAL_TEXT_MAX] = "initialize is not supported";
     json_object *data;
 
-    if (rs_bug_on(rs, INIT_ERROR_NO_VERSIONS)) {
-        mc__rs_error(rs, id, MC_RPC_METHOD_NOT_FOUND, "method not found", NULL);
-        return;
-    }
     /* initialize is no method of the stateless revision; the refusal names
      * the versions a request may carry instead, in the message a legacy
      * client shows and in data.supported as UnsupportedProtocolVersionError
@@ -214,12 +189,12 @@ void mc__rs_discover(mc_refserver_t *rs, json_object *id, json_object *params)
 
     (void)params;
     rs->discovered = 1;
-    if (rs_bug_on(rs, DISCOVER_MISSING)) {
+    if (rs_fault_hook(rs, RS_HOOK_REFUSE_DISCOVER)) {
         mc__rs_error(rs, id, MC_RPC_METHOD_NOT_FOUND, "method not found", NULL);
         return;
     }
     res = json_object_new_object();
-    mc__rs_put(rs, res, "supportedVersions", modern_versions(rs, rs_bug_on(rs, DISCOVER_LYING)));
+    mc__rs_put(rs, res, "supportedVersions", modern_versions(rs));
     caps = mc__rs_server_caps(rs);
     mc__rs_put(rs, res, "capabilities", caps);
     mc__rs_put_str(rs, res, "instructions",
@@ -389,7 +364,7 @@ void mc__rs_notify_change(mc_refserver_t *rs, const char *method, const char *ur
     for (i = 0; rs->listens != NULL && i < RS_MAX_LISTENS; i++) {
         json_object *copy = NULL;
         const rs_listen_t *l = &rs->listens[i];
-        if (!l->used || (!listen_wants(l, method, uri) && !rs_bug_on(rs, LISTEN_NOT_OPTED_IN)))
+        if (!l->used || (!listen_wants(l, method, uri) && !rs_fault_hook(rs, RS_HOOK_LISTEN_GETS_ALL)))
             continue;
         if (params != NULL && json_object_deep_copy(params, &copy, NULL) != 0) {
             rs->failed = 1;
@@ -433,20 +408,20 @@ static int other_client(json_object *params)
 
 int mc__rs_modern_switched(mc_refserver_t *rs, const mc_msg_t *msg)
 {
-    if (rs_bug_on(rs, CLIENT_INFO_CHANGES_RESULT) && list_member(msg->method) != NULL &&
+    if (rs_fault_hook(rs, RS_HOOK_RESULT_BY_CLIENT) && list_member(msg->method) != NULL &&
         other_client(msg->params)) {
         json_object *res = json_object_new_object();
         mc__rs_put(rs, res, list_member(msg->method), json_object_new_array());
         mc__rs_result(rs, msg->id, res);
         return 1;
     }
-    if (rs_bug_on(rs, DISCOVER_REQUIRED_FIRST) && !rs->discovered &&
+    if (rs_fault_hook(rs, RS_HOOK_DISCOVER_FIRST) && !rs->discovered &&
         strcmp(msg->method, "server/discover") != 0) {
         mc__rs_error(rs, msg->id, MC_RPC_INVALID_REQUEST,
                      "send server/discover on this connection first", NULL);
         return 1;
     }
-    if (rs_bug_on(rs, CANCELLED_NOT_LISTEN) && strcmp(msg->method, "tools/call") == 0 &&
+    if (rs_fault_hook(rs, RS_HOOK_CANCEL_BY_NOTIFICATION) && strcmp(msg->method, "tools/call") == 0 &&
         msg->id != NULL) {
         json_object *p = json_object_new_object();
         mc__rs_put(rs, p, "requestId", json_object_get(msg->id));
@@ -455,26 +430,13 @@ int mc__rs_modern_switched(mc_refserver_t *rs, const mc_msg_t *msg)
     return 0;
 }
 
-/* A code of the sub-range the MCP specification reserves (-32099..-32020)
- * that it does not define, and one of the legacy sub-range (-32019..-32000)
- * new implementations should not use: only their switches send them. */
-#define RS_UNDEFINED_MCP_CODE (-32050)
-#define RS_LEGACY_CODE (-32000)
-
 void mc__rs_misused_code(mc_refserver_t *rs, json_object *id)
 {
     json_object *data = json_object_new_object();
 
-    mc__rs_put(rs, data, "supported", modern_versions(rs, 0));
+    mc__rs_put(rs, data, "supported", modern_versions(rs));
     mc__rs_put_str(rs, data, "requested", MC_VN_2026_07_28);
     mc__rs_error(rs, id, MC_RPC_UNSUPPORTED_VERSION, "Unsupported protocol version", data);
-}
-
-int mc__rs_switched_code(const mc_refserver_t *rs)
-{
-    return rs_bug_on(rs, ERROR_CODE_UNDEFINED) ? RS_UNDEFINED_MCP_CODE
-           : rs_bug_on(rs, ERROR_CODE_LEGACY)  ? RS_LEGACY_CODE
-                                               : 0;
 }
 
 /* ---- multi round-trip requests ---- */
@@ -501,15 +463,15 @@ int mc__rs_mrtr_ask(mc_refserver_t *rs, rs_job_t *job, const char *method, json_
         job->mrtr_reply = answer;
         return RS_STEP_LATER;
     }
-    if (job->responses != NULL && (rs_bug_on(rs, INPUT_RESPONSES_MISSING_ERROR) ||
-                                   (rs_bug_on(rs, INPUT_RESPONSES_UNKNOWN_REFUSED) &&
+    if (job->responses != NULL && (rs_fault_hook(rs, RS_HOOK_REFUSE_INPUT_RESPONSES) ||
+                                   (rs_fault_hook(rs, RS_HOOK_REFUSE_UNKNOWN_INPUT_RESPONSES) &&
                                     json_object_object_length(job->responses) > 0))) {
         json_object_put(params);
         mc__rs_error(rs, job->id, MC_RPC_INVALID_PARAMS,
                      "params.inputResponses does not hold the input asked for", NULL);
         return RS_STEP_DONE;
     }
-    if (rs_bug_on(rs, STATELESS_SERVER_REQUEST))
+    if (rs_fault_hook(rs, RS_HOOK_ASK_STATELESS_CLIENT))
         mc__rs_emit(rs, mc_jsonrpc_request(json_object_new_string("mcpcheck-refserver-ask"), method,
                                            params != NULL ? json_object_get(params)
                                                           : json_object_new_object()));

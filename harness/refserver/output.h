@@ -32,6 +32,34 @@ void mc__rs_error(mc_refserver_t *rs, json_object *id, int code, const char *mes
 /* Sends a notification. params is consumed and may be NULL. */
 void mc__rs_notify(mc_refserver_t *rs, const char *method, json_object *params);
 
+/* Sends a request to the client. id and params are consumed. */
+void mc__rs_request(mc_refserver_t *rs, json_object *id, const char *method, json_object *params);
+
+/* What a handler tells the send path of the error it sends (rs->error_reason)
+ * where the error's words do not: a method the session's dispatch does not
+ * know, one the stateless dispatch does not know (not one it removed). */
+#define RS_REASON_UNKNOWN_METHOD "unknown method"
+#define RS_REASON_UNKNOWN_STATELESS_METHOD "unknown stateless method"
+
+/* ---- shapes.c: the message-shape faults, below the output path ---- */
+
+/* The kinds of outgoing message a shape fault applies to. */
+#define RS_OUT_RESULT 1u  /* a success response */
+#define RS_OUT_ERROR 2u   /* an error response */
+#define RS_OUT_NOTIFY 4u  /* a notification */
+#define RS_OUT_REQUEST 8u /* a request to the client */
+#define RS_OUT_BODY 16u   /* a result's body, before what a stateless result carries */
+
+/* Applies the rows of the switch that is on to msg, a message (or, for
+ * RS_OUT_BODY, a result) of kind RS_OUT_* for method (the request answered or
+ * the message sent; NULL when not known). Returns how many times msg goes
+ * out: 0, 1 or 2. */
+int mc__rs_shape(mc_refserver_t *rs, unsigned kind, const char *method, json_object *msg);
+
+/* The line s[0..n) as the switch that is on writes it instead: a new buffer
+ * (caller frees) of *len bytes, or NULL to write it as it is. */
+char *mc__rs_shape_bytes(mc_refserver_t *rs, const char *s, size_t n, size_t *len);
+
 
 /* Makes room for n bytes in the line buffer rs->out. Returns 0, or -1 past
  * MC_MAX_MESSAGE_SIZE or when memory runs out (the buffer is then unchanged). */
@@ -66,6 +94,11 @@ json_object *mc__rs_number(double v);
 
 /* Base64 (RFC 4648, padded) of len bytes into a new string (caller frees), or NULL. */
 char *mc__rs_base64(const unsigned char *data, size_t len);
+
+/* The log levels by severity, debug first (RS_LOG_LEVELS of them), and the
+ * name of one ("" out of range). */
+extern const char *const mc__rs_log_levels[];
+const char *mc__rs_log_level_name(int level);
 
 /* The fixture PNG and WAV as base64 (static strings). */
 extern const char mc__rs_png_b64[];

@@ -115,8 +115,7 @@ static json_object *prompt_item(mc_refserver_t *rs, size_t i)
 
 void mc__rs_prompts_list(mc_refserver_t *rs, json_object *id, json_object *params)
 {
-    mc__rs_serve_list(rs, RS_LIST_PROMPTS, id, params, prompt_count(rs), "prompts", prompt_item,
-                      0);
+    mc__rs_serve_list(rs, RS_LIST_PROMPTS, id, params, prompt_count(rs), "prompts", prompt_item);
 }
 
 /* Returns the fixture index of name, -2 for the dynamic or a synthetic prompt,
@@ -192,13 +191,13 @@ static const char *missing_argument(mc_refserver_t *rs, int i, json_object *args
 {
     int a, given = 0;
 
-    if (rs_bug_on(rs, PROMPT_MISSING_ARG_ACCEPTED))
+    if (rs_fault_hook(rs, RS_HOOK_ACCEPT_MISSING_ARGUMENTS))
         return NULL;
     for (a = 0; a < 2 && rs_prompts[i].args[a].name != NULL; a++)
         given += mc__rs_get_str(args, rs_prompts[i].args[a].name) != NULL;
     /* prompt-partial-arguments-accepted: a missing argument is noticed only
      * when no required argument is given at all. */
-    if (given > 0 && rs_bug_on(rs, PROMPT_PARTIAL_ARGS_ACCEPTED))
+    if (given > 0 && rs_fault_hook(rs, RS_HOOK_ACCEPT_PARTIAL_ARGUMENTS))
         return NULL;
     for (a = 0; a < 2 && rs_prompts[i].args[a].name != NULL; a++)
         if (mc__rs_get_str(args, rs_prompts[i].args[a].name) == NULL)
@@ -261,7 +260,7 @@ static void add_prompt_messages(mc_refserver_t *rs, json_object *msgs, int i, co
 
     switch (i) {
     case 0:
-        add_message(rs, msgs, rs_bug_on(rs, PROMPT_ROLE_INVALID) ? "system" : "user",
+        add_message(rs, msgs, "user",
                     mc__rs_text_block(rs, "This is a simple prompt for testing."));
         break;
     case 1: {
@@ -284,8 +283,6 @@ static void add_prompt_messages(mc_refserver_t *rs, json_object *msgs, int i, co
     }
     case 3: {
         json_object *img = mc__rs_image_block(rs);
-        if (rs_bug_on(rs, PROMPT_IMAGE_NOT_BASE64))
-            mc__rs_put_str(rs, img, "data", "this is *not* base64!");
         add_message(rs, msgs, "user", img);
         add_message(rs, msgs, "user", mc__rs_text_block(rs, "Please analyze the image above."));
         break;
@@ -334,13 +331,11 @@ void mc__rs_prompts_get(mc_refserver_t *rs, json_object *id, json_object *params
     res = json_object_new_object();
     msgs = json_object_new_array();
     if (i == -1) {
-        if (!rs_bug_on(rs, PROMPT_UNKNOWN_ACCEPTED)) {
+        if (!rs_fault_hook(rs, RS_HOOK_ACCEPT_UNKNOWN_PROMPT)) {
             json_object_put(res);
             json_object_put(msgs);
             mc__rs_error(rs, id,
-                         rs_bug_on(rs, PROMPT_UNKNOWN_CODE) ? MC_RPC_METHOD_NOT_FOUND
-                                                            : MC_RPC_INVALID_PARAMS,
-                         "unknown prompt", NULL);
+                         MC_RPC_INVALID_PARAMS, "unknown prompt", NULL);
             return;
         }
         add_message(rs, msgs, "user", mc__rs_text_block(rs, "(no such prompt)"));

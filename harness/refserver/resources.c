@@ -130,8 +130,7 @@ static json_object *build_item(mc_refserver_t *rs, size_t i)
         mime = "text/plain";
     }
     mc__rs_put_str(rs, o, "uri", buf);
-    if (!rs_bug_on(rs, RESOURCE_NO_NAME))
-        mc__rs_put_str(rs, o, "name", name);
+    mc__rs_put_str(rs, o, "name", name);
     mc__rs_add_title(rs, o, title);
     if (desc != NULL)
         mc__rs_put_str(rs, o, "description", desc);
@@ -149,7 +148,7 @@ static json_object *build_item(mc_refserver_t *rs, size_t i)
 void mc__rs_resources_list(mc_refserver_t *rs, json_object *id, json_object *params)
 {
     mc__rs_serve_list(rs, RS_LIST_RESOURCES, id, params, mc__rs_resources_count(rs), "resources",
-                      resource_item, 0);
+                      resource_item);
 }
 
 /* Template i of the fixture table (a new reference). */
@@ -158,7 +157,7 @@ static json_object *template_item(mc_refserver_t *rs, size_t i)
     const rs_res_fixture_t *t = &rs_templates[i];
     json_object *o = json_object_new_object();
 
-    mc__rs_put_str(rs, o, rs_bug_on(rs, TEMPLATE_NO_URITEMPLATE) ? "uri" : "uriTemplate", t->uri);
+    mc__rs_put_str(rs, o, "uriTemplate", t->uri);
     mc__rs_put_str(rs, o, "name", t->name);
     mc__rs_add_title(rs, o, t->title);
     mc__rs_put_str(rs, o, "description", t->description);
@@ -170,7 +169,7 @@ static json_object *template_item(mc_refserver_t *rs, size_t i)
 void mc__rs_templates_list(mc_refserver_t *rs, json_object *id, json_object *params)
 {
     mc__rs_serve_list(rs, RS_LIST_TEMPLATES, id, params, RS_NTPL, "resourceTemplates",
-                      template_item, 0);
+                      template_item);
 }
 
 /* True when s[0..n) is 1..64 characters of [A-Za-z0-9_.-]. */
@@ -204,30 +203,15 @@ static size_t parse_pos(const char *s, size_t n, size_t max)
     return v <= max ? v : 0;
 }
 
-/* The uri a contents entry for uri names (another one with read-uri-other). */
-static const char *contents_uri(mc_refserver_t *rs, const char *uri)
-{
-    return rs_bug_on(rs, READ_URI_OTHER) ? "test://elsewhere" : uri;
-}
-
-/* The MIME type a contents entry gives for mime, which is the listed one
- * (one no listing gives, with read-mimetype-differs). */
-static const char *contents_mime(mc_refserver_t *rs, const char *mime)
-{
-    return rs_bug_on(rs, READ_MIMETYPE_DIFFERS) ? "application/x-unlisted" : mime;
-}
-
 /* One contents entry with text. Returns a new reference. */
 static json_object *text_contents(mc_refserver_t *rs, const char *uri, const char *mime,
                                   const char *text)
 {
     json_object *o = json_object_new_object();
 
-    mc__rs_put_str(rs, o, "uri", contents_uri(rs, uri));
-    mc__rs_put_str(rs, o, "mimeType", contents_mime(rs, mime));
+    mc__rs_put_str(rs, o, "uri", uri);
+    mc__rs_put_str(rs, o, "mimeType", mime);
     mc__rs_put_str(rs, o, "text", text);
-    if (rs_bug_on(rs, READ_TEXT_AND_BLOB))
-        mc__rs_put_str(rs, o, "blob", "dGV4dA=="); /* the switch: "text", as a blob too */
     return o;
 }
 
@@ -237,8 +221,8 @@ static json_object *blob_contents(mc_refserver_t *rs, const char *uri, const cha
 {
     json_object *o = json_object_new_object();
 
-    mc__rs_put_str(rs, o, "uri", contents_uri(rs, uri));
-    mc__rs_put_str(rs, o, "mimeType", contents_mime(rs, mime));
+    mc__rs_put_str(rs, o, "uri", uri);
+    mc__rs_put_str(rs, o, "mimeType", mime);
     mc__rs_put_str(rs, o, "blob", b64);
     return o;
 }
@@ -258,8 +242,7 @@ static json_object *read_template(mc_refserver_t *rs, const char *uri)
         mc__rs_put(rs, doc, "templateTest", json_object_new_boolean(1));
         snprintf(text, sizeof(text), "Data for ID: %s", idbuf);
         mc__rs_put_str(rs, doc, "data", text);
-        c = text_contents(rs, rs_bug_on(rs, READ_URI_MISMATCH) ? rs_templates[0].uri : uri,
-                          "application/json",
+        c = text_contents(rs, uri, "application/json",
                           json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PLAIN));
         json_object_put(doc);
         return c;
@@ -311,24 +294,9 @@ static int read_uri(mc_refserver_t *rs, const char *uri, json_object **out, char
 
     *out = NULL;
     if (strcmp(uri, "test://static-text") == 0) {
-        *out = text_contents(rs, uri, "text/plain",
-                             rs_bug_on(rs, INVALID_UTF8) ? STATIC_TEXT " \xff\xfe" : STATIC_TEXT);
+        *out = text_contents(rs, uri, "text/plain", STATIC_TEXT);
     } else if (strcmp(uri, "test://static-binary") == 0) {
-        if (rs_bug_on(rs, BLOB_NOT_BASE64)) {
-            *out = blob_contents(rs, uri, "image/png", "this is *not* base64!");
-        } else if (rs_bug_on(rs, BLOB_UNPADDED)) {
-            char b[256];
-            size_t n = strlen(mc__rs_png_b64);
-            if (n >= sizeof(b))
-                n = sizeof(b) - 1;
-            memcpy(b, mc__rs_png_b64, n);
-            b[n] = '\0';
-            while (n > 0 && b[n - 1] == '=')
-                b[--n] = '\0';
-            *out = blob_contents(rs, uri, "image/png", b);
-        } else {
-            *out = blob_contents(rs, uri, "image/png", mc__rs_png_b64);
-        }
+        *out = blob_contents(rs, uri, "image/png", mc__rs_png_b64);
     } else if (strcmp(uri, "test://watched-resource") == 0) {
         snprintf(text, sizeof(text), "Watched resource, revision %u", (unsigned)rs->watched_rev);
         *out = text_contents(rs, uri, "text/plain", text);
@@ -378,25 +346,25 @@ static void read_error(mc_refserver_t *rs, json_object *id, int code, const char
     json_object *data = NULL;
 
     if (code == MC_RPC_RESOURCE_NOT_FOUND) {
-        if (rs_bug_on(rs, RESOURCE_NOT_FOUND_EMPTY)) {
+        if (rs_fault_hook(rs, RS_HOOK_READ_UNKNOWN_AS_EMPTY)) {
             json_object *res = json_object_new_object();
             mc__rs_put(rs, res, "contents", json_object_new_array());
             mc__rs_result(rs, id, res);
             return;
         }
-        if (rs_bug_on(rs, RESOURCE_NOT_FOUND_CODE))
-            code = MC_RPC_INTERNAL_ERROR;
         /* 2026-07-28/server/resources#error-handling: -32602 from then on. */
-        else if (rs->version >= MC_V_2026_07_28 && !rs_bug_on(rs, NOT_FOUND_OLD_CODE))
+        if (rs->version >= MC_V_2026_07_28)
             code = MC_RPC_INVALID_PARAMS;
     }
     data = json_object_new_object();
     mc__rs_put_str(rs, data, "uri", uri);
+    rs->error_reason = why; /* the server's own reason, for the send path */
     mc__rs_error(rs, id, code,
                  code == MC_RPC_RESOURCE_NOT_FOUND || code == MC_RPC_INVALID_PARAMS
                      ? "Resource not found"
                      : why,
                  data);
+    rs->error_reason = NULL;
 }
 
 /* Returns params.uri, or sends -32602 and returns NULL. */
@@ -443,7 +411,7 @@ void mc__rs_resources_read(mc_refserver_t *rs, json_object *id, json_object *par
     fixed = fixed_fixture(uri);
     if (fixed >= 0 && mc__rs_fast_replay(rs, RS_BODY_READ, (size_t)fixed, id))
         return;
-    if (rs_bug_on(rs, READ_URI_UNVALIDATED) && strchr(uri, ':') == NULL) {
+    if (rs_fault_hook(rs, RS_HOOK_ACCEPT_ANY_URI) && strchr(uri, ':') == NULL) {
         /* The switch: a string that is no URI is read as an empty resource. */
         res = json_object_new_object();
         mc__rs_put(rs, res, "contents", json_object_new_array());
@@ -514,12 +482,12 @@ void mc__rs_resources_subscribe(mc_refserver_t *rs, json_object *id, json_object
             rs->subs[rs->nsubs++] = copy;
         }
     } else if (at >= 0 && !rs->sub_gone[at]) {
-        if (rs_bug_on(rs, UNSUBSCRIBE_REFUSED)) {
+        if (rs_fault_hook(rs, RS_HOOK_REFUSE_UNSUBSCRIBE)) {
             /* the switch: the subscription stays, and the request fails */
             mc__rs_error(rs, id, MC_RPC_INTERNAL_ERROR, "cannot unsubscribe", NULL);
             return;
         }
-        if (rs_bug_on(rs, SUB_AGAIN_NO_URI)) {
+        if (rs_fault_hook(rs, RS_HOOK_KEEP_UNSUBSCRIBED)) {
             rs->sub_gone[at] = 1; /* the switch: the entry stays, as a tombstone */
         } else {
             free(rs->subs[at]);

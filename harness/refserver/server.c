@@ -21,7 +21,7 @@ static void handle_ping(mc_refserver_t *rs, json_object *id, json_object *params
     (void)params;
     if (mc__rs_fast_send(rs, &(rs_fast_msg_t){.kind = RS_FAST_EMPTY, .id = id}))
         return;
-    if (rs_bug_on(rs, PING_IGNORED)) /* behaviour fault: no answer */
+    if (rs_fault_hook(rs, RS_HOOK_IGNORE_PING)) /* behaviour fault: no answer */
         return;
     mc__rs_answer(rs, "ping", id, json_object_new_object());
 }
@@ -91,7 +91,7 @@ static void dispatch_modern(mc_refserver_t *rs, const mc_msg_t *msg)
     for (i = 0; i < sizeof(rs_cacheable) / sizeof(rs_cacheable[0]); i++)
         if (strcmp(m, rs_cacheable[i]) == 0)
             rs->cacheable = 1;
-    if (rs->cacheable && rs_bug_on(rs, CACHE_SCOPE_BY_PAGE) &&
+    if (rs->cacheable && rs_fault_hook(rs, RS_HOOK_PRIVATE_LATER_PAGES) &&
         json_object_object_get_ex(msg->params, "cursor", NULL))
         rs->cacheable = RS_CACHEABLE_LATER_PAGE;
     for (i = 0; i < sizeof(rs_removed) / sizeof(rs_removed[0]); i++) {
@@ -108,7 +108,7 @@ static void dispatch_modern(mc_refserver_t *rs, const mc_msg_t *msg)
         mc__rs_listen(rs, msg->id, msg->params);
         goto done;
     }
-    if (rs_bug_on(rs, LIST_REFUSED_DECLARED) &&
+    if (rs_fault_hook(rs, RS_HOOK_REFUSE_LISTS) &&
         (strcmp(m, "tools/list") == 0 || strcmp(m, "resources/list") == 0 ||
          strcmp(m, "prompts/list") == 0)) {
         mc__rs_error(rs, msg->id, MC_RPC_INTERNAL_ERROR, "internal error", NULL);
@@ -120,16 +120,13 @@ static void dispatch_modern(mc_refserver_t *rs, const mc_msg_t *msg)
             goto done;
         }
     }
-    if (rs->modern && rs_bug_on(rs, ERROR_CODE_MISUSED))
+    if (rs->modern && rs_fault_hook(rs, RS_HOOK_MISUSE_VERSION_ERROR)) {
         mc__rs_misused_code(rs, msg->id);
-    else if (mc__rs_switched_code(rs) != 0)
-        mc__rs_error(rs, msg->id, mc__rs_switched_code(rs), "method not found", NULL);
-    else
-        mc__rs_error(rs, msg->id,
-                     rs_bug_on(rs, METHOD_NOT_FOUND_CODE) ? MC_RPC_INTERNAL_ERROR
-                                                          : MC_RPC_METHOD_NOT_FOUND,
-                     rs_bug_on(rs, METHOD_NOT_FOUND_CODE) ? "internal error" : "method not found",
-                     NULL);
+    } else {
+        rs->error_reason = RS_REASON_UNKNOWN_STATELESS_METHOD;
+        mc__rs_error(rs, msg->id, MC_RPC_METHOD_NOT_FOUND, "method not found", NULL);
+        rs->error_reason = NULL;
+    }
 done:
     mc__rs_ctx_restore(rs, &saved);
 }
@@ -198,10 +195,9 @@ static void serve_request(mc_refserver_t *rs, const mc_msg_t *msg)
     }
     if (mc__rs_tasks_dispatch(rs, m, msg->id, msg->params))
         return;
-    if (rs_bug_on(rs, METHOD_NOT_FOUND_CODE))
-        mc__rs_error(rs, msg->id, MC_RPC_INTERNAL_ERROR, "internal error", NULL);
-    else
-        mc__rs_error(rs, msg->id, MC_RPC_METHOD_NOT_FOUND, "method not found", NULL);
+    rs->error_reason = RS_REASON_UNKNOWN_METHOD;
+    mc__rs_error(rs, msg->id, MC_RPC_METHOD_NOT_FOUND, "method not found", NULL);
+    rs->error_reason = NULL;
 }
 
 /* Serves a request; what is answered while it is served answers its method
@@ -217,7 +213,7 @@ static void dispatch_notification(mc_refserver_t *rs, const mc_msg_t *msg)
 {
     const char *m = msg->method;
 
-    if (rs_bug_on(rs, NOTIFICATION_ANSWERED))
+    if (rs_fault_hook(rs, RS_HOOK_ANSWER_NOTIFICATIONS))
         mc__rs_error(rs, NULL, MC_RPC_METHOD_NOT_FOUND, "notification answered", NULL);
     if (strcmp(m, "notifications/initialized") == 0) {
         if (rs->phase == RS_PHASE_INITIALIZED)
@@ -253,9 +249,7 @@ static void answer_invalid(mc_refserver_t *rs, const mc_msg_t *msg)
      * leniency of the 2025-06-18 schema.
      */
     if (msg->rpc_error == MC_RPC_PARSE_ERROR) {
-        mc__rs_error(rs, NULL,
-                     rs_bug_on(rs, PARSE_ERROR_CODE) ? MC_RPC_INVALID_REQUEST : MC_RPC_PARSE_ERROR,
-                     "parse error", NULL);
+        mc__rs_error(rs, NULL, MC_RPC_PARSE_ERROR, "parse error", NULL);
         return;
     }
     /* Invalid Request: echo the id when one can be read, else null. */
@@ -285,7 +279,7 @@ static void handle_msg(mc_refserver_t *rs, mc_msg_t *msg)
         mc__rs_client_response(rs, msg);
         break;
     default:
-        if (rs_bug_on(rs, INVALID_REQUEST_SERVED) && serve_invalid_anyway(rs, msg))
+        if (rs_fault_hook(rs, RS_HOOK_SERVE_INVALID_REQUEST) && serve_invalid_anyway(rs, msg))
             break;
         answer_invalid(rs, msg);
         break;
@@ -330,7 +324,7 @@ static void handle_batch(mc_refserver_t *rs, json_object *arr)
         return;
     }
     /* The switch answers each member on its own line, as if no batch. */
-    rs->batch = rs_bug_on(rs, BATCH_ANSWERED_WRONGLY) ? NULL : out;
+    rs->batch = rs_fault_hook(rs, RS_HOOK_ANSWER_BATCH_APART) ? NULL : out;
     for (i = 0; i < n; i++) {
         mc_msg_t m;
         json_object *el = json_object_array_get_idx(arr, i);
@@ -404,7 +398,7 @@ int mc_refserver_input_closed(mc_refserver_t *rs)
     if (rs->pending != NULL)
         memset(rs->pending, 0, RS_MAX_PENDING * sizeof(*rs->pending));
     rs->input_closed = 1;
-    return !rs_bug_on(rs, STDIN_EOF_IGNORED);
+    return !rs_fault_hook(rs, RS_HOOK_IGNORE_EOF);
 }
 
 const char *mc_refserver_serving(const mc_refserver_t *rs)
@@ -412,13 +406,6 @@ const char *mc_refserver_serving(const mc_refserver_t *rs)
     return rs != NULL && rs->serving != NULL
                ? json_object_to_json_string_ext(rs->serving, JSON_C_TO_STRING_PLAIN)
                : NULL;
-}
-
-const char *mc_refserver_banner(const mc_refserver_t *rs)
-{
-    if (rs != NULL && rs_bug_on(rs, STDOUT_BANNER))
-        return "mcpcheck-refserver starting (stdout banner)\n";
-    return NULL;
 }
 
 /* ---- construction ---- */
@@ -479,7 +466,7 @@ mc_refserver_t *mc_refserver_new(const mc_refserver_opts_t *opts, mc_refserver_e
                   : opts->step_delay_ms == 0 ? RS_DEFAULT_STEP_MS
                                              : opts->step_delay_ms;
     rs->bug = bug;
-    rs->modern_only = opts->modern_only || rs_bug_on(rs, INIT_ERROR_NO_VERSIONS);
+    rs->modern_only = opts->modern_only || rs_fault_hook(rs, RS_HOOK_SPEAK_MODERN_ONLY);
     rs->emit = emit;
     rs->emit_ctx = emit_ctx;
     rs->phase = RS_PHASE_NEW;

@@ -196,6 +196,10 @@ struct mc_refserver {
     json_object *res_cache[8];     /* owned: listed fixture resources (fixed once negotiated) */
     int failed;       /* an allocation failed; handle() reports MC_ENOMEM */
     int pretty_next;  /* embedded-newline switch: pretty-print the next message */
+    const char *unspoken_version; /* borrowed: the version initialize asked for, while it is
+                                   * answered, when the server does not speak it, or NULL */
+    const char *error_reason; /* borrowed: the server's own reason for the error being sent
+                               * (the send path's resource-not-found-code), or NULL */
     const char *answering; /* borrowed: the method of the request being served
                               (the dispatcher's), or NULL */
 

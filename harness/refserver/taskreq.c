@@ -22,7 +22,6 @@
 #include "refserver/internal.h"
 
 #define TOOL_NAME "test_task_requestor"
-#define RELATED_TASK "io.modelcontextprotocol/related-task"
 
 /* Where a job is: what its next step does. */
 enum { PH_CREATE = 0, PH_CREATED, PH_POLL, PH_POLLED, PH_RESULT, PH_LISTED };
@@ -59,23 +58,15 @@ static int finish(mc_refserver_t *rs, rs_job_t *job, const char *text, int is_er
     return RS_STEP_DONE;
 }
 
-/* Sends method with params (consumed) to the client; the related-task _meta
- * (on tasks/get and tasks/result) only under the requestor-related-task-meta
- * switch. */
+/* Sends method with params (consumed) to the client, without the
+ * related-task _meta (basic/utilities/tasks: the requestor's task operations
+ * carry none). */
 static int send(mc_refserver_t *rs, rs_job_t *job, const char *method, json_object *params,
                 int phase)
 {
-    const char *tid = mc__rs_get_str(job->peer, "taskId");
-
     if (rs->input_closed) {
         json_object_put(params);
         return finish(rs, job, "the client's input has ended: no answer could come", 1);
-    }
-    if (rs_bug_on(rs, TASKREQ_RELATED_META) && tid != NULL && strcmp(method, "tasks/list") != 0) {
-        json_object *meta = json_object_new_object(), *rel = json_object_new_object();
-        mc__rs_put_str(rs, rel, "taskId", tid);
-        mc__rs_put(rs, meta, RELATED_TASK, rel);
-        mc__rs_put(rs, params, "_meta", meta);
     }
     if (mc__rs_client_request(rs, job, method, params) != MC_OK)
         return finish(rs, job, "too many requests to the client are outstanding", 1);
@@ -128,7 +119,7 @@ static int64_t poll_wait(mc_refserver_t *rs, json_object *task)
         ms = json_object_get_int64(v);
     if (ms > RS_TASKREQ_MAX_POLL_MS)
         ms = RS_TASKREQ_MAX_POLL_MS;
-    return rs_bug_on(rs, TASKREQ_POLL_TOO_FAST) ? RS_TASKREQ_FAST_POLL_MS : ms;
+    return rs_poll_wait(rs, ms);
 }
 
 /* What the client says of its task (a Task: a CreateTaskResult's "task", a
@@ -143,12 +134,12 @@ static int on_task(mc_refserver_t *rs, rs_job_t *job, json_object *task)
         return finish(rs, job, "the client's task has no status", 1);
     mc__rs_put_str(rs, job->peer, "status", status);
     if (strcmp(status, "working") != 0 &&
-        (strcmp(status, "input_required") != 0 || !rs_bug_on(rs, TASKREQ_NO_PREEMPTIVE_RESULT))) {
+        (strcmp(status, "input_required") != 0 || !rs_fault_hook(rs, RS_HOOK_WAIT_OUT_INPUT_REQUIRED))) {
         p = json_object_new_object();
         mc__rs_put_str(rs, p, "taskId", mc__rs_get_str(job->peer, "taskId"));
         return send(rs, job, "tasks/result", p, PH_RESULT);
     }
-    if (rs_bug_on(rs, TASKREQ_STOPS_POLLING))
+    if (rs_fault_hook(rs, RS_HOOK_STOP_POLLING))
         return finish(rs, job, "the client's task is working; " TOOL_NAME " stopped there", 0);
     if (job->polls >= RS_TASKREQ_MAX_POLLS)
         return finish(rs, job, "the client's task did not end within the polls allowed", 1);
@@ -198,16 +189,10 @@ static int report(mc_refserver_t *rs, rs_job_t *job, int pages)
 }
 
 /* Asks the client for a page of its tasks: cursor (NULL for the first
- * page) sent back as it came, but under requestor-cursor-modified. */
+ * page) sent back as it came. */
 static int list_page(mc_refserver_t *rs, rs_job_t *job, const char *cursor)
 {
     json_object *p = json_object_new_object();
-    char changed[RS_TASKREQ_MAX_CURSOR + 2];
-
-    if (cursor != NULL && rs_bug_on(rs, TASKREQ_CURSOR_MODIFIED)) {
-        snprintf(changed, sizeof(changed), "%.*sx", RS_TASKREQ_MAX_CURSOR, cursor);
-        cursor = changed;
-    }
     if (cursor != NULL)
         mc__rs_put_str(rs, p, "cursor", cursor);
     return send(rs, job, "tasks/list", p, PH_LISTED);

@@ -100,7 +100,7 @@ void mc__rs_task_caps(mc_refserver_t *rs, json_object *caps)
 {
     json_object *t, *req, *tools;
 
-    if (rs->version != MC_V_2025_11_25 || rs_bug_on(rs, TASK_CAP_UNDECLARED))
+    if (rs->version != MC_V_2025_11_25)
         return;
     t = json_object_new_object();
     req = json_object_new_object();
@@ -156,10 +156,6 @@ static void now_text(mc_refserver_t *rs, char *out, size_t size)
     struct timespec ts;
     struct tm tm;
 
-    if (rs_bug_on(rs, TASK_TIME_NOT_ISO)) {
-        snprintf(out, size, "%s", "just now");
-        return;
-    }
     clock_gettime(CLOCK_REALTIME, &ts);
     gmtime_r(&ts.tv_sec, &tm);
     snprintf(out, size, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900, tm.tm_mon + 1,
@@ -235,14 +231,11 @@ static json_object *task_object(mc_refserver_t *rs, const rs_task_t *t)
 {
     json_object *o = json_object_new_object();
 
-    if (rs_bug_on(rs, TASK_ID_NOT_STRING))
-        mc__rs_put(rs, o, "taskId", json_object_new_int64((int64_t)t->serial));
-    else
-        mc__rs_put_str(rs, o, "taskId", t->id);
+    mc__rs_put_str(rs, o, "taskId", t->id);
     mc__rs_put_str(rs, o, "status", status_names[t->status]);
     if (t->status == RS_TASK_CANCELLED)
         mc__rs_put_str(rs, o, "statusMessage", "The task was cancelled by request.");
-    if (t->status == RS_TASK_FAILED && !rs_bug_on(rs, TASK_FAILED_NO_STATUS_MESSAGE))
+    if (t->status == RS_TASK_FAILED)
         mc__rs_put_str(rs, o, "statusMessage",
                        t->tool == TASK_TOOL_FAILING
                            ? "Tool execution failed: " TASK_FAILING_MESSAGE
@@ -267,14 +260,10 @@ static void task_progress(mc_refserver_t *rs, const rs_task_t *t, int progress, 
     if (t->token == NULL)
         return;
     p = json_object_new_object();
-    if (rs_bug_on(rs, TASK_PROGRESS_TOKEN_CHANGED))
-        mc__rs_put_str(rs, p, "progressToken", t->id);
-    else
-        mc__rs_put(rs, p, "progressToken", json_object_get(t->token));
+    mc__rs_put(rs, p, "progressToken", json_object_get(t->token));
     mc__rs_put(rs, p, "progress", json_object_new_int(progress));
     mc__rs_put_str(rs, p, "message", message);
-    if (!rs_bug_on(rs, TASK_PROGRESS_NO_RELATED))
-        put_related(rs, p, t->id);
+    put_related(rs, p, t->id);
     mc__rs_notify(rs, "notifications/progress", p);
 }
 
@@ -288,8 +277,6 @@ static void task_status(mc_refserver_t *rs, rs_task_t *t, rs_task_status_t statu
     t->status = status;
     now_text(rs, t->updated, sizeof(t->updated));
     p = task_object(rs, t);
-    if (rs_bug_on(rs, TASK_STATUS_RELATED))
-        put_related(rs, p, t->id);
     mc__rs_notify(rs, "notifications/tasks/status", p);
 }
 
@@ -307,12 +294,12 @@ static void task_answer(mc_refserver_t *rs, rs_task_t *t, json_object *id)
 {
     json_object *res = json_object_new_object();
 
-    if (t->failed_rpc && !rs_bug_on(rs, TASK_ERROR_NOT_RETURNED)) {
+    if (t->failed_rpc && !rs_fault_hook(rs, RS_HOOK_FAILED_TASK_RESULT)) {
         json_object_put(res);
         mc__rs_error(rs, id, MC_RPC_INTERNAL_ERROR, TASK_FAILING_MESSAGE, NULL);
         return;
     }
-    if (rs_bug_on(rs, TASK_RESULT_NOT_UNDERLYING)) {
+    if (rs_fault_hook(rs, RS_HOOK_RESULT_IS_TASK)) {
         mc__rs_result(rs, id, task_object(rs, t));
         json_object_put(res);
         return;
@@ -321,8 +308,7 @@ static void task_answer(mc_refserver_t *rs, rs_task_t *t, json_object *id)
     {
         mc__rs_put(rs, res, k, json_object_get(v));
     }
-    if (!rs_bug_on(rs, TASK_RESULT_NO_RELATED))
-        put_related(rs, res, t->id);
+    put_related(rs, res, t->id);
     mc__rs_result(rs, id, res);
 }
 
@@ -369,8 +355,7 @@ static void task_ask(mc_refserver_t *rs, rs_task_t *t)
     mc__rs_put_str(rs, p, "mode", "form");
     mc__rs_put_str(rs, p, "message", "test_task_elicit needs your confirmation to go on");
     mc__rs_put(rs, p, "requestedSchema", schema);
-    if (!rs_bug_on(rs, TASK_ELICIT_NO_RELATED))
-        put_related(rs, p, t->id);
+    put_related(rs, p, t->id);
     if (mc__rs_client_request(rs, NULL, "elicitation/create", p) != MC_OK) {
         task_finish(rs, t, RS_TASK_FAILED,
                     mc__rs_tool_error(rs, "too many requests to the client are outstanding"));
@@ -439,7 +424,7 @@ static void task_create(mc_refserver_t *rs, json_object *id, int k, json_object 
     t->serial = ++rs->task_serial;
     /* Unique in the session: the serial, and a hash of it (deterministic:
      * the same session always gets the same ids). */
-    n = rs_bug_on(rs, TASK_ID_REUSED) ? 1u : t->serial;
+    n = rs_task_number(rs, t->serial);
     h = ((MC_FNV1A32_INIT ^ n) * MC_FNV1A32_PRIME ^ 0x7461736bu) * MC_FNV1A32_PRIME;
     snprintf(t->id, sizeof(t->id), "task-%u-%08x", (unsigned)n, (unsigned)h);
     t->tool = k;
@@ -449,13 +434,13 @@ static void task_create(mc_refserver_t *rs, json_object *id, int k, json_object 
     memcpy(t->updated, t->created, sizeof(t->updated));
     t->status = RS_TASK_WORKING;
     res = json_object_new_object();
-    if (rs_bug_on(rs, TASK_BEGINS_COMPLETED))
+    if (rs_fault_hook(rs, RS_HOOK_BEGIN_COMPLETED))
         task_finish(rs, t, RS_TASK_COMPLETED, mc__rs_tool_text(rs, TASK_TOOL_TEXT));
     mc__rs_put(rs, res, "task", task_object(rs, t));
     mc__rs_result(rs, id, res);
     /* test_task_elicit needs the client's input before anything else
      * (basic/utilities/tasks#input-required-status). */
-    if (k == TASK_TOOL_ELICIT && !rs_bug_on(rs, TASK_INPUT_NOT_REQUIRED))
+    if (k == TASK_TOOL_ELICIT && !rs_fault_hook(rs, RS_HOOK_SKIP_INPUT_REQUIRED))
         task_status(rs, t, RS_TASK_INPUT_REQUIRED);
 }
 
@@ -474,13 +459,13 @@ void mc__rs_task_tool_call(mc_refserver_t *rs, json_object *id, int k, json_obje
             mc__rs_error(rs, id, MC_RPC_INVALID_PARAMS, "params.task must be an object", NULL);
             return;
         }
-        if (rs_bug_on(rs, TASK_CALL_ANSWERED_PLAINLY))
+        if (rs_fault_hook(rs, RS_HOOK_ANSWER_TASK_PLAINLY))
             mc__rs_result(rs, id, mc__rs_tool_text(rs, TASK_TOOL_TEXT));
         else
             task_create(rs, id, k, task, token);
         return;
     }
-    if (strcmp(task_tools[k].support, "required") == 0 && !rs_bug_on(rs, TASK_REQUIRED_RUN)) {
+    if (strcmp(task_tools[k].support, "required") == 0 && !rs_fault_hook(rs, RS_HOOK_RUN_REQUIRED_TASK_PLAINLY)) {
         snprintf(msg, sizeof(msg), "%s runs only as a task (execution.taskSupport is required)",
                  task_tools[k].name);
         mc__rs_error(rs, id, MC_RPC_METHOD_NOT_FOUND, msg, NULL);
@@ -497,7 +482,7 @@ int mc__rs_task_refused(mc_refserver_t *rs, json_object *id, json_object *params
     json_object *task;
 
     if (!mc__rs_tasks_on(rs) || !json_object_object_get_ex(params, "task", &task) || task == NULL ||
-        rs_bug_on(rs, TASK_FORBIDDEN_RUN))
+        rs_fault_hook(rs, RS_HOOK_RUN_FORBIDDEN_TASK))
         return 0;
     /* basic/utilities/tasks#tool-level-negotiation: a tool without
      * execution.taskSupport does not run as a task. */
@@ -515,7 +500,7 @@ static rs_task_t *task_of(mc_refserver_t *rs, json_object *id, json_object *para
     json_object *meta, *rel;
     rs_task_t *t;
 
-    if (rs_bug_on(rs, TASK_RELATED_META_WINS) &&
+    if (rs_fault_hook(rs, RS_HOOK_RELATED_META_WINS) &&
         json_object_object_get_ex(params, "_meta", &meta) &&
         json_object_object_get_ex(meta, RELATED_TASK, &rel) &&
         mc__rs_get_str(rel, "taskId") != NULL)
@@ -526,36 +511,21 @@ static rs_task_t *task_of(mc_refserver_t *rs, json_object *id, json_object *para
         return NULL;
     }
     t = task_find(rs, tid);
-    if (t == NULL && rs_bug_on(rs, TASK_UNKNOWN_ID_INTERNAL))
-        mc__rs_error(rs, id, MC_RPC_INTERNAL_ERROR, "Failed to retrieve task", NULL);
-    else if (t == NULL)
+    if (t == NULL)
         mc__rs_error(rs, id, MC_RPC_INVALID_PARAMS, "Failed to retrieve task: Task not found",
                      NULL);
     return t;
 }
 
-/* The task-related-meta-on-task-ops switch: a result of tasks/get,
- * tasks/list or tasks/cancel carries the related-task _meta of task id. */
-static void ops_related(mc_refserver_t *rs, json_object *res, const char *id)
-{
-    if (rs_bug_on(rs, TASK_RELATED_ON_OPS) && id != NULL)
-        put_related(rs, res, id);
-}
-
 static void tasks_get(mc_refserver_t *rs, json_object *id, json_object *params)
 {
     rs_task_t *t = task_of(rs, id, params);
-    json_object *o;
 
     if (t == NULL)
         return;
-    if (TERMINAL(t->status) && rs_bug_on(rs, TASK_PROGRESS_AFTER_TERMINAL))
+    if (TERMINAL(t->status) && rs_fault_hook(rs, RS_HOOK_PROGRESS_AFTER_TERMINAL))
         task_progress(rs, t, 2, "after the end");
-    o = task_object(rs, t);
-    if (rs_bug_on(rs, TASK_GET_NO_TTL))
-        json_object_object_del(o, "ttl");
-    ops_related(rs, o, t->id);
-    mc__rs_result(rs, id, o);
+    mc__rs_result(rs, id, task_object(rs, t));
 }
 
 static void tasks_result(mc_refserver_t *rs, json_object *id, json_object *params)
@@ -574,7 +544,7 @@ static void tasks_result(mc_refserver_t *rs, json_object *id, json_object *param
         t->failed_rpc = 1;
         task_finish(rs, t, RS_TASK_FAILED, json_object_new_object());
     } else if (t->status == RS_TASK_WORKING && task_tools[t->tool].support[0] == 'o') {
-        if (rs_bug_on(rs, TASK_RESULT_NOT_BLOCKING) && t->result == NULL) {
+        if (rs_fault_hook(rs, RS_HOOK_RESULT_NOT_BLOCKING) && t->result == NULL) {
             /* The result at once, the task left working until the next ask. */
             t->result = mc__rs_tool_text(rs, TASK_TOOL_TEXT);
             task_answer(rs, t, id);
@@ -602,12 +572,11 @@ static void tasks_result(mc_refserver_t *rs, json_object *id, json_object *param
 static void tasks_cancel(mc_refserver_t *rs, json_object *id, json_object *params)
 {
     rs_task_t *t = task_of(rs, id, params);
-    json_object *o;
     char msg[96];
 
     if (t == NULL)
         return;
-    if (TERMINAL(t->status) && !rs_bug_on(rs, TASK_CANCEL_TERMINAL)) {
+    if (TERMINAL(t->status) && !rs_fault_hook(rs, RS_HOOK_CANCEL_TERMINAL_TASK)) {
         snprintf(msg, sizeof(msg), "Cannot cancel task: already in terminal status '%s'",
                  status_names[t->status]);
         mc__rs_error(rs, id, MC_RPC_INVALID_PARAMS, msg, NULL);
@@ -617,17 +586,8 @@ static void tasks_cancel(mc_refserver_t *rs, json_object *id, json_object *param
         task_finish(rs, t, RS_TASK_CANCELLED,
                     mc__rs_tool_error(rs, "The task was cancelled before it produced a result"));
     task_release(rs, t);
-    if (rs_bug_on(rs, TASK_CANCEL_STILL_WORKING)) {
-        rs_task_status_t s = t->status;
-        t->status = RS_TASK_WORKING;
-        mc__rs_result(rs, id, task_object(rs, t));
-        t->status = s;
-        return;
-    }
-    o = task_object(rs, t);
-    ops_related(rs, o, t->id);
-    mc__rs_result(rs, id, o);
-    if (rs_bug_on(rs, TASK_CANCELLED_COMPLETES))
+    mc__rs_result(rs, id, task_object(rs, t));
+    if (rs_fault_hook(rs, RS_HOOK_COMPLETE_CANCELLED_TASK))
         task_finish(rs, t, RS_TASK_COMPLETED, mc__rs_tool_text(rs, TASK_TOOL_TEXT));
 }
 
@@ -664,9 +624,9 @@ static void tasks_list(mc_refserver_t *rs, json_object *id, json_object *params)
         if (json_object_array_add(arr, task_object(rs, order[i])) != 0)
             rs->failed = 1;
     mc__rs_put(rs, res, "tasks", arr);
-    ops_related(rs, res, n > 0 ? order[0]->id : NULL);
-    if (!rs_bug_on(rs, TASK_LIST_NO_CURSOR))
-        mc__rs_page_finish(rs, RS_LIST_TASKS, res, end, n, cin);
+    if (rs_fault_hook(rs, RS_HOOK_RELATED_META_ON_LIST) && n > 0)
+        put_related(rs, res, order[0]->id);
+    mc__rs_page_finish(rs, RS_LIST_TASKS, res, end, n, cin);
     mc__rs_result(rs, id, res);
 }
 

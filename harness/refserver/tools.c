@@ -268,17 +268,13 @@ static json_object *tool_schema(mc_refserver_t *rs, int t)
 }
 
 /* Returns the inputSchema tools/list gives for tool t (a new reference):
- * its own, or under an x-mcp-header switch a test_header_param schema whose
+ * its own, or under x-mcp-header-not-static a test_header_param schema whose
  * annotation breaks one of the constraints of server/tools#x-mcp-header, or
  * under tool-schema-draft07 (from 2025-11-25) a copy naming draft-07 in
  * $schema. NULL when out of memory (rs->failed is set). */
 static json_object *listed_schema(mc_refserver_t *rs, int t)
 {
     if (t < RS_NTOOLS && rs_tools[t].fn == tool_header_param) {
-        if (rs_bug_on(rs, X_MCP_HEADER_NOT_TOKEN))
-            return json_tokener_parse(HEADER_PARAM_SCHEMA("Re gion", "integer"));
-        if (rs_bug_on(rs, X_MCP_HEADER_NUMBER))
-            return json_tokener_parse(HEADER_PARAM_SCHEMA("Region", "number"));
         if (rs_bug_on(rs, X_MCP_HEADER_NOT_STATIC))
             return json_tokener_parse(HEADER_PARAM_SCHEMA_IN_ITEMS);
     }
@@ -348,13 +344,12 @@ static json_object *tool_item(mc_refserver_t *rs, size_t i)
 
 void mc__rs_tools_list(mc_refserver_t *rs, json_object *id, json_object *params)
 {
-    if (rs_bug_on(rs, TASK_UNDECLARED_REFUSED) && mc__rs_tasks_on(rs) &&
+    if (rs_fault_hook(rs, RS_HOOK_REFUSE_TASK_LIST) && mc__rs_tasks_on(rs) &&
         json_object_object_get_ex(params, "task", NULL)) {
         mc__rs_error(rs, id, MC_RPC_METHOD_NOT_FOUND, "tools/list does not run as a task", NULL);
         return;
     }
-    mc__rs_serve_list(rs, RS_LIST_TOOLS, id, params, tool_count(rs), "tools", tool_item,
-                      rs_bug_on(rs, EMBEDDED_NEWLINE));
+    mc__rs_serve_list(rs, RS_LIST_TOOLS, id, params, tool_count(rs), "tools", tool_item);
 }
 
 /* ---- tools/call ---- */
@@ -367,7 +362,7 @@ static int find_tool(mc_refserver_t *rs, const char *name)
 
     for (i = 0; i < tools_listed(rs); i++)
         if (strcmp(rs_tools[i].name, name) == 0 ||
-            (rs_bug_on(rs, TOOL_NAME_CASE_FOLDED) && strcasecmp(rs_tools[i].name, name) == 0))
+            (rs_fault_hook(rs, RS_HOOK_FOLD_TOOL_NAME_CASE) && strcasecmp(rs_tools[i].name, name) == 0))
             return i;
     if (rs->dyn_tool && strcmp(name, DYN_TOOL) == 0)
         return RS_TOOL_DYNAMIC;
@@ -435,7 +430,7 @@ void mc__rs_tools_call(mc_refserver_t *rs, json_object *id, json_object *params)
         resp = NULL;
     if (resp != NULL && !json_object_is_type(resp, json_type_object)) {
         /* mrtr#error-handling: an InputResponses that is no object is refused. */
-        if (!rs_bug_on(rs, INPUT_RESPONSES_UNCHECKED)) {
+        if (!rs_fault_hook(rs, RS_HOOK_ACCEPT_ANY_INPUT_RESPONSES)) {
             mc__rs_error(rs, id, MC_RPC_INVALID_PARAMS, "params.inputResponses must be an object",
                          NULL);
             return;
@@ -452,11 +447,6 @@ static int tool_simple_text(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t 
     json_object *res = mc__rs_tool_text(rs, "This is a simple text response for testing.");
 
     (void)reply;
-    if (rs_bug_on(rs, TOOL_CONTENT_NO_TYPE)) {
-        json_object *c;
-        if (json_object_object_get_ex(res, "content", &c))
-            json_object_object_del(json_object_array_get_idx(c, 0), "type");
-    }
     mc__rs_job_finish(rs, job, res);
     return RS_STEP_DONE;
 }
@@ -519,7 +509,7 @@ static int tool_logging(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *rep
     int i;
 
     (void)reply;
-    if (rs_bug_on(rs, LOG_FLOOD) && job->step == 0) {
+    if (rs_fault_hook(rs, RS_HOOK_LOG_FLOOD) && job->step == 0) {
         for (i = 0; i < RS_LOG_FLOOD_LINES; i++)
             tool_log(rs, 1, "test_tool_with_logging", "flood");
     }
@@ -591,13 +581,8 @@ static int tool_resource_link(mc_refserver_t *rs, rs_job_t *job, const rs_reply_
 
 static int tool_structured(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply)
 {
-    static const char good[] = "{\"temperature\":22.5,\"conditions\":\"Partly cloudy\"}";
-    static const char bad[] = "{\"temperature\":\"warm\",\"conditions\":\"Partly cloudy\"}";
-    /* Valid JSON, but not the value of structuredContent. */
-    static const char other[] = "{\"temperature\":23.5,\"conditions\":\"Partly cloudy\"}";
-    const char *doc = rs_bug_on(rs, TOOL_STRUCTURED_NONCONFORMING) ? bad : good;
-    json_object *res =
-        mc__rs_tool_text(rs, rs_bug_on(rs, TOOL_STRUCTURED_TEXT_MISMATCH) ? other : doc);
+    static const char doc[] = RS_STRUCTURED_DOC;
+    json_object *res = mc__rs_tool_text(rs, doc);
 
     (void)reply;
     if (rs->version >= MC_V_2025_06_18)
