@@ -2,6 +2,7 @@
 
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 json_object *mc_json_get(json_object *o, const char *key)
@@ -90,4 +91,28 @@ json_object *mc_json_split_names(const char *s)
         p += len + (comma != NULL);
     }
     return arr;
+}
+
+char *mc_json_text_dup(json_object *v, size_t *len)
+{
+    json_object *copy = NULL;
+    const char *s;
+    size_t n = 0;
+    char *out;
+
+    if (v == NULL) {
+        *len = 4;
+        return strdup("null");
+    }
+    if (json_object_deep_copy(v, &copy, NULL) != 0 || copy == NULL)
+        return NULL;
+    s = json_object_to_json_string_length(copy, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE,
+                                          &n);
+    out = s != NULL ? malloc(n + 1) : NULL;
+    if (out != NULL) {
+        memcpy(out, s, n + 1);
+        *len = n;
+    }
+    json_object_put(copy);
+    return out;
 }

@@ -22,6 +22,13 @@ const char *mc_json_get_str(json_object *o, const char *key);
 /* The member key of o when it is an integer that fits an int, else dflt. */
 int mc_json_get_int(json_object *o, const char *key, int dflt);
 
+/* The compact JSON text of v (NULL: "null"), newly allocated (free() it),
+ * its length in *len; NULL when out of memory. v is serialized through a
+ * private copy: json-c keeps a value's text in the value itself, so two
+ * threads serializing one shared value (a scenario's matcher argument, read
+ * by every worker) would race on that buffer and lose one. */
+char *mc_json_text_dup(json_object *v, size_t *len);
+
 /* The text of a string, boolean or integer value v ("abc", "true", "42";
  * cut to cap - 1 bytes) into out: the form a JSON scalar takes in an HTTP
  * header. -1 (out untouched) for any other value. */

@@ -181,18 +181,21 @@ static size_t utf8_len(const char *s)
     return n;
 }
 
+/* v's compact text into out, cut with "..."; v may be a scenario's value
+ * that other workers read at once (mc_json_text_dup serializes a copy). */
 static void compact(json_object *v, char *out, size_t n)
 {
     size_t len = 0;
-    const char *s = v != NULL ? json_object_to_json_string_length(v, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE, &len)
-                              : "null";
+    char *dup = mc_json_text_dup(v, &len);
+    const char *s = dup != NULL ? dup : "?";
 
-    if (v == NULL)
-        len = 4;
+    if (dup == NULL)
+        len = 1;
     if (len + 1 > n)
         snprintf(out, n, "%.*s...", (int)(n - 4), s);
     else
         snprintf(out, n, "%s", s);
+    free(dup);
 }
 
 typedef struct eval {

@@ -58,14 +58,18 @@ void mc__runner_check(rctx_t *c, const char *id, int pass, const char *message,
     check(c, id, pass, message, expected, actual, path, seq, line);
 }
 
+/* v's compact text into out, cut with "..."; v may be a scenario's value
+ * that other workers read at once (mc_json_text_dup serializes a copy). */
 static void compact(json_object *v, char *out, size_t n)
 {
     size_t len = 0;
-    const char *s = v ? json_object_to_json_string_length(v, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE, &len) : "null";
+    char *dup = mc_json_text_dup(v, &len);
+    const char *s = dup != NULL ? dup : "?";
 
     snprintf(out, n, "%s", s);
     if (strlen(s) >= n && n > 4)
         memcpy(out + n - 4, "...", 4);
+    free(dup);
 }
 
 void mc__runner_compact(json_object *v, char *out, size_t n)
