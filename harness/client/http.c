@@ -154,7 +154,7 @@ static void classify_post(mc_http_t *h, stream_t *s, const char *line, size_t n)
     mc_msg_free(&msg);
     /* A body that is no JSON text as a whole (an object followed by a stray
      * brace) has no id a server can read, whatever its start holds. */
-    o = not_json ? NULL : mc__http_parse_n(line, n);
+    o = not_json ? NULL : mc_json_parse_loose(line, n);
     if (o == NULL || !json_object_is_type(o, json_type_object)) {
         json_object_put(o);
         mc__http_emit_start(h, s, NULL);

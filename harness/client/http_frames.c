@@ -158,23 +158,6 @@ int mc__http_push_frame(mc_http_t *h, stream_t *s, mc_frame_kind_t kind, const c
 
 /* --- one message arriving ------------------------------------------------- */
 
-/* Parses len bytes (not necessarily NUL-terminated). New reference or NULL. */
-json_object *mc__http_parse_n(const char *data, size_t len)
-{
-    json_tokener *tok;
-    json_object *o;
-
-    if (len > MC_MAX_MESSAGE_SIZE)
-        return NULL;
-    tok = json_tokener_new_ex(MC_MAX_JSON_DEPTH);
-    if (tok == NULL)
-        return NULL;
-    o = json_tokener_parse_ex(tok, data, (int)len);
-    json_tokener_free(tok);
-    return o;
-}
-
-
 int mc__http_stateless(const mc_http_t *h, const stream_t *s)
 {
     return s->modern || h->modern_version[0] != '\0';

@@ -119,7 +119,7 @@ static void tool_params(mc_http_t *h, struct curl_slist **list, json_object *par
 int mc__http_metadata_headers(mc_http_t *h, const char *body, size_t len,
                               struct curl_slist **list)
 {
-    json_object *o = mc__http_parse_n(body, len), *params, *meta, *v;
+    json_object *o = mc_json_parse_loose(body, len), *params, *meta, *v;
     const char *method, *version = NULL, *name = NULL;
     int is_request;
 

@@ -209,9 +209,6 @@ int mc__http_queue_full(const mc_http_t *h, size_t more);
 int mc__http_push_frame(mc_http_t *h, stream_t *s, mc_frame_kind_t kind, const char *data,
                         size_t len, const char *event_id);
 
-/* Parses len bytes (not necessarily NUL-terminated). New reference or NULL. */
-json_object *mc__http_parse_n(const char *data, size_t len);
-
 /*
  * True when s belongs to a stateless revision (2026-07-28): its POST carried
  * that revision's metadata, or the session already spoke it. Such a

@@ -26,6 +26,21 @@ const char *mc_msg_kind_name(mc_msg_kind_t kind)
     }
 }
 
+json_object *mc_json_parse_loose(const char *data, size_t len)
+{
+    json_tokener *tok;
+    json_object *o;
+
+    if (len > MC_MAX_MESSAGE_SIZE)
+        return NULL;
+    tok = json_tokener_new_ex(MC_MAX_JSON_DEPTH);
+    if (tok == NULL)
+        return NULL;
+    o = json_tokener_parse_ex(tok, data, (int)len);
+    json_tokener_free(tok);
+    return o;
+}
+
 int mc_json_parse(const char *buf, size_t len, int max_depth, json_object **out, mc_errbuf_t *eb)
 {
     json_tokener *tok;

@@ -70,6 +70,13 @@ typedef struct mc_msg {
 /* Returns "request", "notification", "result", "error" or "invalid". */
 const char *mc_msg_kind_name(mc_msg_kind_t kind);
 
+/* The JSON value at the start of data[0..len) as json-c reads it (what
+ * follows the value is not looked at), nesting capped at MC_MAX_JSON_DEPTH;
+ * a new reference, or NULL (not JSON, too long, out of memory). For the
+ * HTTP rules that read a body's members; a message is judged through
+ * mc_json_parse. */
+json_object *mc_json_parse_loose(const char *data, size_t len);
+
 /*
  * Parses exactly one JSON value from buf[0..len). Strict JSON, UTF-8 checked,
  * nesting capped at max_depth (0 = MC_MAX_JSON_DEPTH), NUL bytes refused,

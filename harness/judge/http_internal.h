@@ -90,9 +90,6 @@ __attribute__((format(printf, 6, 7)))
 void mc__jhttp_verdict(mc_judge_t *j, const char *check, int pass, long status, int unread,
                        const char *fmt, ...);
 
-/* Parses len bytes as the transport read them (not strict; up to
- * MC_MAX_JSON_DEPTH). New reference or NULL. */
-json_object *mc__jhttp_parse(const char *data, size_t len);
 
 /* ---- http_events.c: SSE events ---- */
 

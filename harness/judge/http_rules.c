@@ -56,21 +56,6 @@ void mc__jhttp_verdict(mc_judge_t *j, const char *check, int pass, long status, 
     }
 }
 
-json_object *mc__jhttp_parse(const char *data, size_t len)
-{
-    json_tokener *tok;
-    json_object *o;
-
-    if (len > MC_MAX_MESSAGE_SIZE)
-        return NULL;
-    tok = json_tokener_new_ex(MC_MAX_JSON_DEPTH);
-    if (tok == NULL)
-        return NULL;
-    o = json_tokener_parse_ex(tok, data, (int)len);
-    json_tokener_free(tok);
-    return o;
-}
-
 mc__jstream_t *mc__jhttp_stream(struct mc__judge_http *jh, mc_stream_kind_t k, unsigned num)
 {
     size_t i;
@@ -200,7 +185,7 @@ static void on_message(mc_judge_t *j, struct mc__judge_http *jh, const mc_record
         s->resumes = r->facts.resumes;
         s->origin = s->resumes != 0 ? s->resumes : s->num;
     }
-    o = mc__jhttp_parse(r->data, r->len);
+    o = mc_json_parse_loose(r->data, r->len);
     if (o == NULL || !json_object_is_type(o, json_type_object)) {
         json_object_put(o);
         return;
