@@ -81,10 +81,10 @@ static mc__jstream_t *stream_slot(struct mc__judge_http *jh)
     return old;
 }
 
-/* A stream starts: what its request carried. */
-static void on_start(mc_judge_t *j, struct mc__judge_http *jh, const mc_record_t *r)
+/* A slot (stream_slot) made afresh for the stream of record r: its kind,
+ * number, the stream it resumes and the stream whose events it carries. */
+static mc__jstream_t *stream_open(struct mc__judge_http *jh, const mc_record_t *r)
 {
-    const mc_record_stream_t *st = r->facts.st;
     mc__jstream_t *s = stream_slot(jh);
 
     memset(s, 0, sizeof(*s));
@@ -93,6 +93,15 @@ static void on_start(mc_judge_t *j, struct mc__judge_http *jh, const mc_record_t
     s->num = r->facts.num;
     s->resumes = r->facts.resumes;
     s->origin = s->resumes != 0 ? s->resumes : s->num;
+    return s;
+}
+
+/* A stream starts: what its request carried. */
+static void on_start(mc_judge_t *j, struct mc__judge_http *jh, const mc_record_t *r)
+{
+    const mc_record_stream_t *st = r->facts.st;
+    mc__jstream_t *s = stream_open(jh, r);
+
     s->flags = st->flags;
     snprintf(s->req_id, sizeof(s->req_id), "%s", r->facts.answers);
     if (st->method != NULL && strlen(st->method) < sizeof(s->req_method))
@@ -177,13 +186,7 @@ static void on_message(mc_judge_t *j, struct mc__judge_http *jh, const mc_record
     if (s == NULL) {
         /* A stream whose start was not told (a trace keeps no starts):
          * only what its messages show is known of it. */
-        s = stream_slot(jh);
-        memset(s, 0, sizeof(*s));
-        s->used = 1;
-        s->kind = r->facts.stream;
-        s->num = r->facts.num;
-        s->resumes = r->facts.resumes;
-        s->origin = s->resumes != 0 ? s->resumes : s->num;
+        s = stream_open(jh, r);
     }
     o = mc_json_parse_loose(r->data, r->len);
     if (o == NULL || !json_object_is_type(o, json_type_object)) {
