@@ -1,5 +1,6 @@
 #include "core/jsonrpc.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -114,32 +115,67 @@ int mc_jsonrpc_id_valid(json_object *v)
     return json_object_is_type(v, json_type_string) || json_object_is_type(v, json_type_int);
 }
 
+/* An integer's value as two halves json-c reports: an int64 (saturated at
+ * INT64_MAX for a big uint64) and, past that, the uint64. */
+static void int_value(json_object *v, int64_t *i, uint64_t *u)
+{
+    *i = json_object_get_int64(v);
+    *u = *i == INT64_MAX ? json_object_get_uint64(v) : 0;
+}
+
+/*
+ * Compared by value, not by serializing: json-c keeps a value's text inside
+ * the value, and an id from a parsed scenario is shared by the run's worker
+ * threads. Equal values are exactly those with equal compact texts.
+ */
 int mc_jsonrpc_id_equal(json_object *a, json_object *b)
 {
-    size_t la = 0, lb = 0;
-    const char *ta, *tb;
+    int64_t ia, ib;
+    uint64_t ua, ub;
 
     if (!mc_jsonrpc_id_valid(a) || !mc_jsonrpc_id_valid(b))
         return 0;
-    /* Each text is kept by its own object: both stay valid here. */
-    ta = mc_json_compact(a, &la);
-    tb = mc_json_compact(b, &lb);
-    return ta != NULL && tb != NULL && la == lb && memcmp(ta, tb, la) == 0;
+    if (json_object_get_type(a) != json_object_get_type(b))
+        return 0;
+    if (json_object_is_type(a, json_type_string)) {
+        int la = json_object_get_string_len(a), lb = json_object_get_string_len(b);
+        return la == lb && memcmp(json_object_get_string(a), json_object_get_string(b),
+                                  (size_t)la) == 0;
+    }
+    int_value(a, &ia, &ua);
+    int_value(b, &ib, &ub);
+    return ia == ib && ua == ub;
 }
 
+/* Writes the text of any value without touching the value (see above):
+ * an integer by its digits, anything else through a private copy. */
 size_t mc_id_text(json_object *id, char *out, size_t cap)
 {
+    json_object *copy = NULL;
+    const char *s = "null";
+    char num[24];
     size_t n = 4;
-    const char *s = id != NULL ? mc_json_compact(id, &n) : "null";
 
     if (cap == 0)
         return 0;
+    if (id != NULL && json_object_is_type(id, json_type_int)) {
+        int64_t i;
+        uint64_t u;
+        int_value(id, &i, &u);
+        n = (size_t)(i == INT64_MAX ? snprintf(num, sizeof(num), "%" PRIu64, u)
+                                    : snprintf(num, sizeof(num), "%" PRId64, i));
+        s = num;
+    } else if (id != NULL) {
+        s = json_object_deep_copy(id, &copy, NULL) == 0 ? mc_json_compact(copy, &n) : NULL;
+    }
     if (s == NULL || n >= cap) {
         out[0] = '\0';
+        json_object_put(copy);
         return 0;
     }
     memcpy(out, s, n);
     out[n] = '\0';
+    json_object_put(copy);
     return n;
 }
 

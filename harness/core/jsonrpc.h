@@ -110,7 +110,9 @@ int mc_jsonrpc_id_valid(json_object *v);
  * compact JSON text (json-c's plain form, "/" not escaped, as
  * mc_json_compact writes it), so that a string never equals an integer and
  * a big integer json-c keeps as uint64 equals only itself. Tables keep that
- * text, and what holds an id as a json_object compares through it.
+ * text, and what holds an id as a json_object compares through it. Neither
+ * function below writes into the id (json-c would keep the text inside it):
+ * ids from a parsed scenario are shared by the run's worker threads.
  */
 
 /* True when both ids are valid and their texts are equal. */
@@ -143,7 +145,9 @@ json_object *mc_jsonrpc_error(json_object *id, int code, const char *message, js
 int mc_json_encode_line(json_object *v, char **out, size_t *out_len);
 
 /* Like mc_json_encode_line without the newline; returns a borrowed string
- * valid until v changes or is released. */
+ * valid until v changes or is released. json-c keeps that text inside v:
+ * never call it on a value another thread may read (a parsed scenario's
+ * templates); mc_json_text_dup (core/json.h) serializes a private copy. */
 const char *mc_json_compact(json_object *v, size_t *len);
 
 #endif /* MC_CORE_JSONRPC_H */

@@ -48,14 +48,6 @@ static int send_async(rctx_t *c, const mc_step_request_t *r, json_object *params
     return 0;
 }
 
-/* True when the step's asserts (a template, may be NULL) look at isError. */
-static int asserts_is_error(json_object *asserts)
-{
-    const char *text = asserts != NULL ? json_object_to_json_string(asserts) : NULL;
-
-    return text != NULL && strstr(text, "isError") != NULL;
-}
-
 /*
  * A fixture that refuses the arguments the harness made up or the profile
  * gave (a tools/call answered with isError: true, or a tools/call or
@@ -72,7 +64,7 @@ static int fixture_refused(rctx_t *c, const mc_step_t *s, const char *method, co
 
     if (strcmp(method, "tools/call") != 0 && strcmp(method, "prompts/get") != 0)
         return 0;
-    if (j->expect.kind != MC_STEP_EXPECT_RESULT || asserts_is_error(j->asserts))
+    if (j->expect.kind != MC_STEP_EXPECT_RESULT || j->asserts_is_error)
         return 0;
     if (resp->kind == MC_MSG_ERROR && resp->error_code == MC_RPC_INVALID_PARAMS) {
         text = mc_json_get_str(mc_json_get(resp->root, "error"), "message");

@@ -141,6 +141,12 @@ static int parse_capture(mc_step_t *s, json_object *cap, mc_step_judge_t *j)
 static int parse_judge(mc_step_t *s, json_object *st, mc_step_judge_t *j)
 {
     j->asserts = mc_json_get(st, "assert");
+    /* Serialized here, once: a parsed scenario is shared by the run's
+     * workers, and json-c keeps a value's text inside the value. */
+    j->asserts_is_error =
+        j->asserts != NULL &&
+        strstr(json_object_to_json_string_ext(j->asserts, JSON_C_TO_STRING_PLAIN), "isError") !=
+            NULL;
     if (parse_expect(s, mc_json_get(st, "expect"), &j->expect) != MC_OK)
         return MC_ENOMEM;
     return parse_capture(s, mc_json_get(st, "capture"), j);

@@ -98,6 +98,7 @@ typedef struct mc_step_capture {
 typedef struct mc_step_judge {
     mc_step_expect_t expect;          /* responses only */
     json_object *asserts;             /* template: "assert", or NULL */
+    int asserts_is_error;             /* the asserts' text names isError */
     const mc_step_capture_t *capture; /* "capture", in the file's order */
     size_t n_capture;
 } mc_step_judge_t;

@@ -261,6 +261,23 @@ static void test_id_text(void **state)
     assert_string_equal(t, "18446744073709551615");
     assert_true(mc_jsonrpc_id_equal(big, big2));
     assert_false(mc_jsonrpc_id_equal(big, neg));
+    /* The largest int64 and the smallest uint64 past it are two ids. */
+    {
+        json_object *imax = json_object_new_int64(INT64_MAX);
+        json_object *upast = json_object_new_uint64((uint64_t)INT64_MAX + 1);
+        json_object *nul1 = json_object_new_string_len("a\0b", 3);
+        json_object *nul2 = json_object_new_string_len("a\0c", 3);
+        assert_false(mc_jsonrpc_id_equal(imax, upast));
+        assert_int_equal(mc_id_text(imax, t, sizeof(t)), 19);
+        assert_string_equal(t, "9223372036854775807");
+        assert_int_equal(mc_id_text(upast, t, sizeof(t)), 19);
+        assert_string_equal(t, "9223372036854775808");
+        assert_false(mc_jsonrpc_id_equal(nul1, nul2));
+        json_object_put(imax);
+        json_object_put(upast);
+        json_object_put(nul1);
+        json_object_put(nul2);
+    }
     assert_int_equal(mc_id_text(s, t, 5), 0);
     assert_string_equal(t, "");
     json_object_put(s);

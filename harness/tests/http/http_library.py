@@ -200,6 +200,10 @@ def main():
         r = run([mcpcheck, "run", "--scenarios", scenarios, "--report-dir", rep,
                  "--url", "http://127.0.0.1:0/mcp", "--"] + server)
         last = r.stdout.strip().splitlines()[-1] if r.stdout.strip() else ""
+        if not os.path.exists(os.path.join(rep, "report.json")):
+            print(f"http_library: FAIL the clean run wrote no report (exit {r.returncode})\n"
+                  f"stdout: {r.stdout[-2000:]}\nstderr: {r.stderr[-6000:]}")
+            return 1
         report = json.load(open(os.path.join(rep, "report.json")))
         bad = [f"{s['id']}@{s['version']}: {s['verdict']} {s.get('reason') or ''}"
                for s in report["scenarios"] if s["verdict"] not in ("PASS", "SKIP", "NOT-VERIFIED")]
