@@ -313,7 +313,7 @@ run_variant() {
 }
 
 bench_run() {
-    local repeat=${BENCH_REPEAT:-1} i base=${BENCH_BASE:-} bdir="" profile
+    local repeat=${BENCH_REPEAT:-1} i base=${BENCH_BASE:-} bdir="" profile bfresh bshared
     local rs="$BUILD_DIR/bin/mcpcheck-refserver" mc="$BUILD_DIR/bin/mcpcheck" brs
     cmake --build "$BUILD_DIR" --target mcpcheck mcpcheck-refserver -j2 >/dev/null
     RUN_TMP=$(mktemp -d)
@@ -326,6 +326,15 @@ exec "$@"
 EOF2
     chmod +x "$RUN_TMP/wrap.sh"
     [ -z "$base" ] || bdir=$(cd "$(dirname "$base")/.." && pwd)
+    # A build from before shared processes starts a server for every stdio
+    # scenario and takes --fresh-process only with --url: its one variant
+    # is 'base-fresh', run without the option.
+    bfresh=--fresh-process
+    bshared=1
+    if [ -n "$base" ] && "$base" run --help 2>&1 | grep -q -- '--fresh-process  *with --url'; then
+        bfresh=""
+        bshared=0
+    fi
     brs=$rs
     [ -z "$base" ] || [ ! -x "$bdir/bin/mcpcheck-refserver" ] || brs=$bdir/bin/mcpcheck-refserver
     echo "== the scenario library, --jobs ${BENCH_JOBS:-$(nproc)}, $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -333,8 +342,8 @@ EOF2
         run_variant shared refserver "$mc" --spec-version all -- --wrap-- "$rs"
         run_variant fresh refserver "$mc" --spec-version all --fresh-process -- --wrap-- "$rs"
         if [ -n "$base" ]; then
-            run_variant base-shared refserver "$base" --spec-version all -- --wrap-- "$brs"
-            run_variant base-fresh refserver "$base" --spec-version all --fresh-process -- --wrap-- "$brs"
+            ((!bshared)) || run_variant base-shared refserver "$base" --spec-version all -- --wrap-- "$brs"
+            run_variant base-fresh refserver "$base" --spec-version all $bfresh -- --wrap-- "$brs"
         fi
         if [ -n "${BENCH_EVERYTHING:-}" ]; then
             profile=$ROOT/scenarios/profiles/everything.json
@@ -346,9 +355,9 @@ EOF2
                 [ ! -f "$bdir/share/mcpcheck/scenarios/profiles/everything.json" ] ||
                     profile=$bdir/share/mcpcheck/scenarios/profiles/everything.json
                 # shellcheck disable=SC2086
-                run_variant base-shared everything "$base" --profile "$profile" -- --wrap-- $BENCH_EVERYTHING
+                ((!bshared)) || run_variant base-shared everything "$base" --profile "$profile" -- --wrap-- $BENCH_EVERYTHING
                 # shellcheck disable=SC2086
-                run_variant base-fresh everything "$base" --fresh-process --profile "$profile" -- --wrap-- $BENCH_EVERYTHING
+                run_variant base-fresh everything "$base" $bfresh --profile "$profile" -- --wrap-- $BENCH_EVERYTHING
             fi
         fi
     done

@@ -148,7 +148,7 @@ static uint64_t state_digest(const char *name, int round, int64_t issued)
 
     snprintf(tail, sizeof(tail), "|%d|%" PRId64, round, issued);
     /* FNV-1a (core/hash.h) from the standard 64-bit offset basis, keyed */
-    return mc_fnv1a64_str(mc_fnv1a64_str(UINT64_C(0xcbf29ce484222325) ^ RS_IR_STATE_KEY, name),
+    return mc_fnv1a64_str(mc_fnv1a64_str(MC_FNV1A64_INIT ^ RS_IR_STATE_KEY, name),
                           tail);
 }
 
