@@ -57,6 +57,7 @@ static char *g_held;
 static void answer(const char *line)
 {
     json_object *req = json_tokener_parse(line), *id, *method, *resp, *result;
+    const char *mname;
 
     if (req == NULL)
         return;
@@ -65,12 +66,15 @@ static void answer(const char *line)
         json_object_put(req);
         return; /* notifications get no answer */
     }
+    /* A method that is no string (null, a number, an object) is answered
+     * as any other: the target never dies of what it reads. */
+    mname = json_object_is_type(method, json_type_string) ? json_object_get_string(method) : "";
     if (g_dropper && json_object_object_get_ex(req, "extra", NULL)) {
         json_object_put(req);
         return;
     }
     if (g_map != NULL) {
-        const char *s = json_object_get_string(method);
+        const char *s = mname;
         unsigned h = mc_fnv1a32_str(MC_FNV1A32_INIT, s);
         g_map[h % g_map_size]++;
         if (g_state) {
@@ -83,7 +87,7 @@ static void answer(const char *line)
                 g_seen[g_n_seen++] = h;
         }
     }
-    if (g_chatty && strcmp(json_object_get_string(method), "initialize") != 0) {
+    if (g_chatty && strcmp(mname, "initialize") != 0) {
         printf("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\","
                "\"params\":{\"level\":\"debug\",\"data\":\"chatty\"}}\n");
         fflush(stdout);
@@ -92,7 +96,7 @@ static void answer(const char *line)
     result = json_object_new_object();
     json_object_object_add(resp, "jsonrpc", json_object_new_string("2.0"));
     json_object_object_add(resp, "id", json_object_get(id));
-    if (strcmp(json_object_get_string(method), "initialize") == 0) {
+    if (strcmp(mname, "initialize") == 0) {
         json_object *params, *v, *info = json_object_new_object();
         const char *ver = "2025-06-18";
         if (json_object_object_get_ex(req, "params", &params) &&
@@ -108,7 +112,7 @@ static void answer(const char *line)
         json_object_object_add(result, "serverInfo", info);
     }
     json_object_object_add(resp, "result", result);
-    if (g_late && g_held == NULL && strcmp(json_object_get_string(method), "slow") == 0) {
+    if (g_late && g_held == NULL && strcmp(mname, "slow") == 0) {
         g_held = strdup(json_object_to_json_string_ext(resp, JSON_C_TO_STRING_PLAIN));
     } else {
         printf("%s\n", json_object_to_json_string_ext(resp, JSON_C_TO_STRING_PLAIN));
