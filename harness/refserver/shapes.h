@@ -59,8 +59,8 @@ void mc__rs_shape_rebuild(mc_refserver_t *rs, json_object *o, const char *key, c
  * "a.b.c" is the member c of the object at o.a.b. The object under o's
  * first segment is replaced by a deep copy first, so a sub-object the
  * message shares with the server's own state (a cached schema) is never
- * changed; a member already there keeps its place. Nothing is changed (v
- * is freed) when a segment names no object. */
+ * changed; a member already there keeps its place. When a segment names
+ * no object, v is freed and the message says what it said before. */
 void mc__rs_shape_put_at(mc_refserver_t *rs, json_object *o, const char *key, json_object *v);
 
 /* The transformations of shapes.c's rows that belong to one feature
