@@ -271,7 +271,7 @@ void mc__rs_complete(mc_refserver_t *rs, json_object *id, json_object *params)
         narrow_keep(rs, key, avalue, values, depth);
     else
         mc__rs_complete_forget(rs);
-    if (rs_bug_on(rs, COMPLETION_RENARROWED) && depth >= 2)
+    if (depth >= 2 && rs_fault_hook(rs, RS_HOOK_RENARROWED_AS_OBJECTS))
         values = as_records(rs, values);
     res = json_object_new_object();
     comp = json_object_new_object();

@@ -80,23 +80,12 @@ static json_object *strings(const char *const *v, int n)
     return a;
 }
 
-/* Wraps properties into a requestedSchema, adding the switch violations. */
+/* Wraps properties (consumed) and required (consumed; NULL: none) into a
+ * requestedSchema. New reference. */
 static json_object *form_schema(mc_refserver_t *rs, json_object *props, json_object *required)
 {
     json_object *s = json_object_new_object();
 
-    if (rs_bug_on(rs, ELICIT_NESTED_SCHEMA)) {
-        json_object *nested = prop(rs, "object", "A nested object (not allowed)"),
-                    *np = json_object_new_object();
-        mc__rs_put(rs, np, "street", prop(rs, "string", NULL));
-        mc__rs_put(rs, nested, "properties", np);
-        mc__rs_put(rs, props, "address", nested);
-    }
-    if (rs_bug_on(rs, ELICIT_SENSITIVE))
-        mc__rs_put(rs, props, "password", prop(rs, "string", "Your account password"));
-    if (rs_bug_on(rs, ELICIT_FORM_URL))
-        mc__rs_put(rs, props, "reviewed",
-                   prop(rs, "boolean", "Read the terms at https://example.com/terms first"));
     mc__rs_put_str(rs, s, "type", "object");
     mc__rs_put(rs, s, "properties", props);
     if (required != NULL)
@@ -121,11 +110,6 @@ static int send_form(mc_refserver_t *rs, rs_job_t *job, const char *message, jso
         mc__rs_put_str(rs, p, "mode", "form");
     mc__rs_put_str(rs, p, "message", message);
     mc__rs_put(rs, p, "requestedSchema", schema);
-    if (rs_bug_on(rs, TASK_AUGMENTED_UNDECLARED)) {
-        json_object *task = json_object_new_object();
-        mc__rs_put(rs, task, "ttl", json_object_new_int(60000));
-        mc__rs_put(rs, p, "task", task);
-    }
     return ask(rs, job, "elicitation/create", p);
 }
 

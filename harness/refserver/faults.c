@@ -63,3 +63,10 @@ int64_t rs_poll_wait(const mc_refserver_t *rs, int64_t ms)
 {
     return rs->bug == RS_BUG_TASKREQ_POLL_TOO_FAST ? RS_TASKREQ_FAST_POLL_MS : ms;
 }
+
+double rs_progress_value(const mc_refserver_t *rs, int step)
+{
+    if (rs->bug == RS_BUG_PROGRESS_NOT_INCREASING && step == 2)
+        return 50.0;
+    return step * 50.0;
+}

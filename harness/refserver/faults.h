@@ -61,6 +61,9 @@
        "a cancelled stateless call is answered all the same")                                      \
     XX(CANCEL_CLIENT_REQUEST, CANCELLED_FOREIGN, "the client's own request is cancelled")          \
     XX(PROGRESS_AFTER_RESULT, PROGRESS_AFTER_RESPONSE, "progress is reported after the result")    \
+    /* completion */                                                                               \
+    XX(RENARROWED_AS_OBJECTS, COMPLETION_RENARROWED,                                               \
+       "a completion narrowed twice in a row gives its values as objects")                         \
     /* logging */                                                                                  \
     XX(ACCEPT_UNKNOWN_LEVEL, LOG_SETLEVEL_INVALID_ACCEPTED, "setLevel takes an unknown level")      \
     XX(ACCEPT_UNKNOWN_META_LEVEL, LOG_META_LEVEL_INVALID_ACCEPTED,                                 \
@@ -142,6 +145,10 @@ uint32_t rs_cursor_check(const mc_refserver_t *rs, uint32_t h);
 /* How long to wait before polling the client's task again, given the wait
  * the task asks for (requestor-poll-too-fast: much less). */
 int64_t rs_poll_wait(const mc_refserver_t *rs, int64_t ms);
+
+/* The progress test_tool_with_progress reports at step (0, 1, 2) of 100:
+ * 0, 50, 100 (progress-not-increasing: the last repeats 50). */
+double rs_progress_value(const mc_refserver_t *rs, int step);
 
 /* ---- the stateless dispatch (modern.c) ---- */
 

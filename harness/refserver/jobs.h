@@ -20,6 +20,8 @@ json_object *mc__rs_tool_error(mc_refserver_t *rs, const char *text);
 json_object *mc__rs_tool_text(mc_refserver_t *rs, const char *text);
 
 /* ---- taskreq.c: test_task_requestor, the server as a task's requestor ---- */
+/* Its name in tools/list. */
+#define RS_TASKREQ_TOOL "test_task_requestor"
 /* The tool index of its jobs: outside tools.c's table. */
 #define RS_TOOL_TASK_REQUESTOR (-2)
 /* 1 when the session lists test_task_requestor (2025-11-25), else 0. */

@@ -445,10 +445,10 @@ void mc__rs_misused_code(mc_refserver_t *rs, json_object *id)
 static const char *input_key(const char *method)
 {
     if (strcmp(method, "elicitation/create") == 0)
-        return "elicitation";
+        return RS_MRTR_KEY_ELICITATION;
     if (strcmp(method, "sampling/createMessage") == 0)
-        return "sampling";
-    return "roots";
+        return RS_MRTR_KEY_SAMPLING;
+    return RS_MRTR_KEY_ROOTS;
 }
 
 int mc__rs_mrtr_ask(mc_refserver_t *rs, rs_job_t *job, const char *method, json_object *params)
@@ -477,21 +477,17 @@ int mc__rs_mrtr_ask(mc_refserver_t *rs, rs_job_t *job, const char *method, json_
                                                           : json_object_new_object()));
     res = json_object_new_object();
     mc__rs_put_str(rs, res, "resultType", "input_required");
-    if (!rs_bug_on(rs, INPUT_REQUIRED_EMPTY)) {
-        reqs = json_object_new_object();
-        req = json_object_new_object();
-        mc__rs_put_str(rs, req, "method", rs_bug_on(rs, INPUT_REQUEST_KIND) ? "ping" : method);
-        if (params != NULL)
-            mc__rs_put(rs, req, "params", params);
-        mc__rs_put(rs, reqs, key, req);
-        mc__rs_put(rs, res, "inputRequests", reqs);
-        /* The state names only what the retry must carry: tampering with it
-         * can do nothing worse than fail the retry. */
-        snprintf(state, sizeof(state), "mcpcheck-refserver:%s:%s", method, key);
-        mc__rs_put_str(rs, res, "requestState", state);
-    } else {
-        json_object_put(params);
-    }
+    reqs = json_object_new_object();
+    req = json_object_new_object();
+    mc__rs_put_str(rs, req, "method", method);
+    if (params != NULL)
+        mc__rs_put(rs, req, "params", params);
+    mc__rs_put(rs, reqs, key, req);
+    mc__rs_put(rs, res, "inputRequests", reqs);
+    /* The state names only what the retry must carry: tampering with it
+     * can do nothing worse than fail the retry. */
+    snprintf(state, sizeof(state), RS_MRTR_STATE_PREFIX "%s:%s", method, key);
+    mc__rs_put_str(rs, res, "requestState", state);
     mc__rs_job_finish(rs, job, res);
     return RS_STEP_DONE;
 }

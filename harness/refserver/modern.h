@@ -45,6 +45,14 @@ void mc__rs_notify_change(mc_refserver_t *rs, const char *method, const char *ur
  */
 int mc__rs_mrtr_ask(mc_refserver_t *rs, rs_job_t *job, const char *method, json_object *params);
 
+/* The inputRequests keys of mc__rs_mrtr_ask, one a method (inputreq.c's
+ * fixtures use keys of their own), and how its requestState starts: the
+ * shape faults of an InputRequiredResult (shapes.c) find its by them. */
+#define RS_MRTR_KEY_ELICITATION "elicitation"
+#define RS_MRTR_KEY_SAMPLING "sampling"
+#define RS_MRTR_KEY_ROOTS "roots"
+#define RS_MRTR_STATE_PREFIX "mcpcheck-refserver:"
+
 /* Answers a modern job that needs a capability its request did not declare
  * with -32021, data.requiredCapabilities {cap: {sub: {}}} (sub may be NULL). */
 int mc__rs_need_capability(mc_refserver_t *rs, rs_job_t *job, const char *cap, const char *sub);

@@ -87,6 +87,19 @@ static void unpad(mc_refserver_t *rs, json_object *o, const rs_shape_fault_t *f)
     mc__rs_put(rs, o, f->key, json_object_new_string_len(v, (int)n));
 }
 
+/* The member f->key (a dotted path below o: "inputSchema.$schema") set to
+ * the JSON value f->text. */
+static void put_json(mc_refserver_t *rs, json_object *o, const rs_shape_fault_t *f)
+{
+    json_object *v = json_tokener_parse(f->text);
+
+    if (v == NULL) {
+        rs->failed = 1;
+        return;
+    }
+    mc__rs_shape_put_at(rs, o, f->key, v);
+}
+
 static void rename_key(mc_refserver_t *rs, json_object *o, const rs_shape_fault_t *f)
 {
     if (json_object_object_get_ex(o, f->key, NULL))
@@ -127,6 +140,15 @@ static int fault_rename(mc_refserver_t *rs, json_object *msg, const rs_shape_fau
 static int fault_add(mc_refserver_t *rs, json_object *msg, const rs_shape_fault_t *f)
 {
     mc__rs_shape_visit(rs, msg, f->path, add_text, f);
+    return 1;
+}
+
+/* The member f->key of the objects at f->path set to the JSON value f->text
+ * (in its place, or added last); f->key may name a member further down
+ * ("a.b": the member b of the object a, which is copied first). */
+static int fault_json(mc_refserver_t *rs, json_object *msg, const rs_shape_fault_t *f)
+{
+    mc__rs_shape_visit(rs, msg, f->path, put_json, f);
     return 1;
 }
 
@@ -402,6 +424,40 @@ static int fault_many_values(mc_refserver_t *rs, json_object *msg, const rs_shap
 #define NOTIFY RS_OUT_NOTIFY
 #define REQUEST RS_OUT_REQUEST
 #define BODY RS_OUT_BODY
+/* A SHAPE_IF row that applies from the version v on. */
+#define SHAPE_SINCE(v, b, k, m, fn, p, mem, t, n, w)                                               \
+    {.bug = RS_BUG_##b,                                                                            \
+     .kinds = (k),                                                                                 \
+     .method = (m),                                                                                \
+     .apply = (fn),                                                                                \
+     .path = (p),                                                                                  \
+     .key = (mem),                                                                                 \
+     .text = (t),                                                                                  \
+     .num = (n),                                                                                   \
+     .when = (w),                                                                                  \
+     .since = (v)}
+/* A tools/list item of a fixture tool (one that tools.c lists itself). */
+#define FIXTURE_TOOL "!execution&!name=" RS_TASKREQ_TOOL
+/* test_header_param's inputSchema with one more, array parameter whose items
+ * carry an annotation. */
+#define HEADER_PARAM_SCHEMA_IN_ITEMS                                                               \
+    "{\"type\":\"object\",\"properties\":{\"region\":{\"type\":\"string\",\"x-mcp-header\":"       \
+    "\"Region\"},\"count\":{\"type\":\"integer\",\"x-mcp-header\":\"Count\"},\"query\":{\"type\":" \
+    "\"string\"},\"tags\":{\"type\":\"array\",\"items\":{\"type\":\"string\",\"x-mcp-header\":"    \
+    "\"Tag\"}}}}"
+/* The InputRequiredResult of mc__rs_mrtr_ask (by its state), and its request
+ * under key. */
+#define MRTR_RESULT "requestState^" RS_MRTR_STATE_PREFIX
+#define MRTR_REQUEST(key) "result.inputRequests." key
+/* A form-mode elicitation of the elicitation tools (not a task's: those carry
+ * the task or the related-task _meta), whose member mem is set to the JSON
+ * text t: in the request sent, and in the InputRequiredResult that carries it
+ * at 2026-07-28. */
+#define OWN_FORM "requestedSchema&!task&!_meta"
+#define FORM_FAULT(b, mem, t)                                                                      \
+    SHAPE_IF(b, REQUEST, "elicitation/create", fault_json, "params", mem, t, 0, OWN_FORM),          \
+        SHAPE_IF(b, RESULT, NULL, fault_json, MRTR_REQUEST(RS_MRTR_KEY_ELICITATION) ".params", mem, t, 0,    \
+                 OWN_FORM)
 /* A capability left out of initialize's result and of server/discover's. */
 #define CAP_GONE(b, path, mem)                                                                     \
     SHAPE_AT(b, RESULT, "initialize", fault_drop, "result.capabilities" path, mem),                \
@@ -537,7 +593,25 @@ static const rs_shape_fault_t rs_shape_faults[] = {
              "requested^"),
     SHAPE_ERROR(INIT_ERROR_NO_VERSIONS, "initialize", MC_RPC_METHOD_NOT_FOUND, "method not found", NULL, NULL),
     SHAPE_AT(INIT_ERROR_NO_VERSIONS, ERROR, "initialize", fault_drop, "error", "data"),
-    /* tools: test_header_param's annotation no token, or on a number */
+    /* the InputRequiredResult of a tool asking its client (modern.c, not
+     * inputreq.c's fixtures): without inputRequests and requestState, or
+     * asking with a ping */
+    SHAPE_IF(INPUT_REQUIRED_EMPTY, RESULT, NULL, fault_drop, "result", "inputRequests", NULL, 0, MRTR_RESULT),
+    SHAPE_IF(INPUT_REQUIRED_EMPTY, RESULT, NULL, fault_drop, "result", "requestState", NULL, 0, MRTR_RESULT),
+    SHAPE_TO(INPUT_REQUEST_KIND, RESULT, NULL, fault_text, MRTR_REQUEST(RS_MRTR_KEY_ELICITATION), "method", "ping", 0),
+    SHAPE_TO(INPUT_REQUEST_KIND, RESULT, NULL, fault_text, MRTR_REQUEST(RS_MRTR_KEY_SAMPLING), "method", "ping", 0),
+    SHAPE_TO(INPUT_REQUEST_KIND, RESULT, NULL, fault_text, MRTR_REQUEST(RS_MRTR_KEY_ROOTS), "method", "ping", 0),
+    /* tools: the fixture tools' inputSchema (not the task tools', which say
+     * how they run as tasks, nor test_task_requestor's) left out, or naming
+     * draft-07 in $schema from 2025-11-25 (in a copy: the schema is shared) */
+    SHAPE_IF(TOOL_NO_INPUT_SCHEMA, RESULT, "tools/list", fault_drop, "result.tools[]", "inputSchema", NULL, 0,
+             FIXTURE_TOOL),
+    SHAPE_SINCE(MC_V_2025_11_25, TOOL_SCHEMA_DRAFT07, RESULT, "tools/list", fault_json, "result.tools[]",
+                "inputSchema.$schema", "\"http://json-schema.org/draft-07/schema#\"", 0, FIXTURE_TOOL),
+    /* tools: test_header_param's annotation no token, or on a number, or on the
+     * items of an array parameter (not statically reachable) */
+    SHAPE_IF(X_MCP_HEADER_NOT_STATIC, RESULT, "tools/list", fault_json, "result.tools[]", "inputSchema",
+             HEADER_PARAM_SCHEMA_IN_ITEMS, 0, "name=test_header_param"),
     SHAPE_IF(X_MCP_HEADER_NOT_TOKEN, RESULT, "tools/list", fault_text, "result.tools[].inputSchema.properties.region",
              "x-mcp-header", "Re gion", 0, "x-mcp-header=Region"),
     SHAPE_IF(X_MCP_HEADER_NUMBER, RESULT, "tools/list", fault_text, "result.tools[].inputSchema.properties.count",
@@ -553,7 +627,17 @@ static const rs_shape_fault_t rs_shape_faults[] = {
              "warm", 0),
     SHAPE_IF(TOOL_STRUCTURED_TEXT_MISMATCH, RESULT, NULL, fault_text, "result.content[]", "text",
              "{\"temperature\":23.5,\"conditions\":\"Partly cloudy\"}", 0, "text=" RS_STRUCTURED_DOC),
-    /* server->client requests: elicitation, sampling */
+    /* server->client requests: elicitation (the form-mode requests of the
+     * elicitation tools: sent, or in an InputRequiredResult at 2026-07-28),
+     * sampling */
+    FORM_FAULT(ELICIT_NESTED_SCHEMA, "requestedSchema.properties.address",
+               "{\"type\":\"object\",\"description\":\"A nested object (not allowed)\","
+               "\"properties\":{\"street\":{\"type\":\"string\"}}}"),
+    FORM_FAULT(ELICIT_SENSITIVE, "requestedSchema.properties.password",
+               "{\"type\":\"string\",\"description\":\"Your account password\"}"),
+    FORM_FAULT(ELICIT_FORM_URL, "requestedSchema.properties.reviewed",
+               "{\"type\":\"boolean\",\"description\":\"Read the terms at https://example.com/terms first\"}"),
+    FORM_FAULT(TASK_AUGMENTED_UNDECLARED, "task", "{\"ttl\":60000}"),
     SHAPE_TO(ELICIT_COMPLETE_WRONG_ID, NOTIFY, "notifications/elicitation/complete", fault_text, "params",
              "elicitationId", "mcpcheck-elicitation-unknown", 0),
     SHAPE_AT(URL_ERROR_NO_LIST, ERROR, NULL, fault_drop, "error.data", "elicitations"),
@@ -578,7 +662,7 @@ int mc__rs_shape(mc_refserver_t *rs, unsigned kind, const char *method, json_obj
         return 1;
     for (i = 0; i < sizeof(rs_shape_faults) / sizeof(rs_shape_faults[0]); i++) {
         const rs_shape_fault_t *f = &rs_shape_faults[i];
-        if (f->bug == rs->bug && (f->kinds & kind) &&
+        if (f->bug == rs->bug && (f->kinds & kind) && rs->version >= f->since &&
             (f->method == NULL || (method != NULL && strcmp(f->method, method) == 0)))
             copies = f->apply(rs, msg, f);
     }

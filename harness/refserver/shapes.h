@@ -25,9 +25,11 @@ typedef struct rs_shape_fault {
     const char *key;  /* ...and the member it changes */
     const char *text; /* the value it writes (a string) */
     int64_t num;      /* the value it writes (an integer) */
-    const char *when; /* NULL, or which of those objects: "member=value", "member^prefix",
-                       * "!member" (absent) */
-    const char *reason; /* an error's: NULL, or the rs->error_reason it is sent with */
+    const char *when; /* NULL, or which of those objects: clauses joined by "&", each
+                       * "member=value", "member^prefix" or "member" (present), and
+                       * "!" before a clause for its negation ("!member": absent) */
+    const char *reason;     /* an error's: NULL, or the rs->error_reason it is sent with */
+    mc_version_id_t since;  /* the oldest version the row applies at (0: every one) */
 } rs_shape_fault_t;
 
 typedef void (*rs_visit_fn)(mc_refserver_t *rs, json_object *o, const rs_shape_fault_t *f);
@@ -52,6 +54,14 @@ void mc__rs_shape_visit_all(mc_refserver_t *rs, json_object *v, int depth, rs_vi
  * is how a member goes anywhere but last. */
 void mc__rs_shape_rebuild(mc_refserver_t *rs, json_object *o, const char *key, const char *to,
                           const char *before, const char *add_key, json_object *add);
+
+/* Sets the member that the dotted path key names below o to v (consumed):
+ * "a.b.c" is the member c of the object at o.a.b. The object under o's
+ * first segment is replaced by a deep copy first, so a sub-object the
+ * message shares with the server's own state (a cached schema) is never
+ * changed; a member already there keeps its place. When a segment names
+ * no object, v is freed and the message says what it said before. */
+void mc__rs_shape_put_at(mc_refserver_t *rs, json_object *o, const char *key, json_object *v);
 
 /* The transformations of shapes.c's rows that belong to one feature
  * (shapefns.c): tasks, initialize's version, sampling, the versions a

@@ -1,44 +1,70 @@
 /*
  * shapewalk.c - walking an outgoing message for the rows of shapes.c: the
  * objects a row's path names, the ones its condition wants, a member put
- * anywhere but last.
+ * anywhere but last or below an object (a copy of it).
  */
 #include <string.h>
 
 #include "refserver/shapes.h"
 
-/* True when o is one of the objects f changes (f->when). */
-int mc__rs_shape_wanted(json_object *o, const rs_shape_fault_t *f)
+/* True when the clause c[0..len) of a row's condition holds for o: "member"
+ * (present), "member=value" or "member^prefix" (a string member, equal or
+ * starting so; "a.b": the member b of the object a), "!" before any of them
+ * for its negation. A clause too long to read holds for no object. */
+static int clause_holds(json_object *o, const char *c, size_t len)
 {
-    size_t n;
-    const char *v;
     char member[RS_PATH_PART_MAX];
+    const char *v, *dot;
+    json_object *inner = o;
+    size_t n;
+    int negate = len > 0 && c[0] == '!';
 
-    if (f->when == NULL)
-        return 1;
-    if (f->when[0] == '!')
-        return !json_object_object_get_ex(o, f->when + 1, NULL);
-    n = strcspn(f->when, "=^");
-    if (n >= sizeof(member) || f->when[n] == '\0')
-        return 0;
-    memcpy(member, f->when, n);
-    member[n] = '\0';
-    if (strchr(member, '.') != NULL) { /* "a.b": the member b of the object a */
-        json_object *inner = NULL;
-        *strchr(member, '.') = '\0';
-        if (!json_object_object_get_ex(o, member, &inner))
-            return 0;
-        v = mc__rs_get_str(inner, member + strlen(member) + 1);
-    } else {
-        v = mc__rs_get_str(o, member);
+    if (negate) {
+        c++;
+        len--;
     }
-    if (v == NULL)
+    n = strcspn(c, "=^&");
+    if (n > len)
+        n = len;
+    if (n >= sizeof(member))
         return 0;
-    if (f->when[n] == '^')
-        return strncmp(v, f->when + n + 1, strlen(f->when + n + 1)) == 0;
-    return strcmp(v, f->when + n + 1) == 0;
+    memcpy(member, c, n);
+    member[n] = '\0';
+    dot = strchr(member, '.');
+    if (dot != NULL) { /* "a.b": the member b of the object a */
+        member[dot - member] = '\0';
+        if (!json_object_object_get_ex(o, member, &inner))
+            return negate;
+        memmove(member, dot + 1, strlen(dot + 1) + 1);
+    }
+    if (n == len)
+        return json_object_object_get_ex(inner, member, NULL) != negate;
+    v = mc__rs_get_str(inner, member);
+    if (v == NULL)
+        return negate;
+    if (c[n] == '^')
+        return (strncmp(v, c + n + 1, len - n - 1) == 0) != negate;
+    return (strlen(v) == len - n - 1 && strncmp(v, c + n + 1, len - n - 1) == 0) != negate;
 }
 
+/* True when o is one of the objects f changes (f->when): every clause of
+ * the condition holds. */
+int mc__rs_shape_wanted(json_object *o, const rs_shape_fault_t *f)
+{
+    const char *c = f->when;
+    size_t n;
+
+    if (c == NULL)
+        return 1;
+    for (;;) {
+        n = strcspn(c, "&");
+        if (!clause_holds(o, c, n))
+            return 0;
+        if (c[n] == '\0')
+            return 1;
+        c += n + 1;
+    }
+}
 
 /* Calls fn on each object that path names in o: segments are member names
  * separated by dots; "name[]" stands for each element of that array and "*"
@@ -146,4 +172,48 @@ void mc__rs_shape_rebuild(mc_refserver_t *rs, json_object *o, const char *key, c
     }
     json_object_object_foreach(copy, ck, cv) mc__rs_put(rs, o, ck, json_object_get(cv));
     json_object_put(copy);
+}
+
+void mc__rs_shape_put_at(mc_refserver_t *rs, json_object *o, const char *key, json_object *v)
+{
+    char part[RS_PATH_PART_MAX];
+    json_object *top = NULL, *copy = NULL, *at;
+    size_t n = strcspn(key, ".");
+
+    if (key[n] == '\0') {
+        mc__rs_put(rs, o, key, v);
+        return;
+    }
+    if (n >= sizeof(part) || !json_object_is_type(o, json_type_object)) {
+        json_object_put(v);
+        return;
+    }
+    memcpy(part, key, n);
+    part[n] = '\0';
+    if (!json_object_object_get_ex(o, part, &top) || !json_object_is_type(top, json_type_object)) {
+        json_object_put(v);
+        return;
+    }
+    if (json_object_deep_copy(top, &copy, NULL) != 0 || copy == NULL) {
+        json_object_put(v);
+        rs->failed = 1;
+        return;
+    }
+    mc__rs_put(rs, o, part, copy); /* in top's place */
+    for (at = copy, key += n + 1; (n = strcspn(key, ".")) != strlen(key); key += n + 1) {
+        json_object *next = NULL;
+        if (n >= sizeof(part)) {
+            json_object_put(v);
+            return;
+        }
+        memcpy(part, key, n);
+        part[n] = '\0';
+        if (!json_object_object_get_ex(at, part, &next) ||
+            !json_object_is_type(next, json_type_object)) {
+            json_object_put(v);
+            return;
+        }
+        at = next;
+    }
+    mc__rs_put(rs, at, key, v);
 }

@@ -21,7 +21,7 @@
 #include "core/json.h"
 #include "refserver/internal.h"
 
-#define TOOL_NAME "test_task_requestor"
+#define TOOL_NAME RS_TASKREQ_TOOL
 
 /* Where a job is: what its next step does. */
 enum { PH_CREATE = 0, PH_CREATED, PH_POLL, PH_POLLED, PH_RESULT, PH_LISTED };

@@ -65,14 +65,6 @@ static int tool_ir(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply);
     count_type "\",\"description\":\"How many rows\",\"x-mcp-header\":\"Count\"},\"query\":{"      \
     "\"type\":\"string\",\"description\":\"The query\"}}}"
 
-/* test_header_param's schema with one more, array parameter whose items carry
- * an annotation: not statically reachable (switch x-mcp-header-not-static). */
-#define HEADER_PARAM_SCHEMA_IN_ITEMS                                                               \
-    "{\"type\":\"object\",\"properties\":{\"region\":{\"type\":\"string\",\"x-mcp-header\":"       \
-    "\"Region\"},\"count\":{\"type\":\"integer\",\"x-mcp-header\":\"Count\"},\"query\":{\"type\":" \
-    "\"string\"},\"tags\":{\"type\":\"array\",\"items\":{\"type\":\"string\",\"x-mcp-header\":"    \
-    "\"Tag\"}}}}"
-
 static const rs_tool_t rs_tools[] = {
     {"test_simple_text", "Simple text", "Returns one text block", NO_ARGS, 1, tool_simple_text},
     {"test_image_content", "Image content", "Returns a 1x1 PNG image", NO_ARGS, 1, tool_image},
@@ -267,29 +259,6 @@ static json_object *tool_schema(mc_refserver_t *rs, int t)
     return rs->tool_schemas[slot];
 }
 
-/* Returns the inputSchema tools/list gives for tool t (a new reference):
- * its own, or under x-mcp-header-not-static a test_header_param schema whose
- * annotation breaks one of the constraints of server/tools#x-mcp-header, or
- * under tool-schema-draft07 (from 2025-11-25) a copy naming draft-07 in
- * $schema. NULL when out of memory (rs->failed is set). */
-static json_object *listed_schema(mc_refserver_t *rs, int t)
-{
-    if (t < RS_NTOOLS && rs_tools[t].fn == tool_header_param) {
-        if (rs_bug_on(rs, X_MCP_HEADER_NOT_STATIC))
-            return json_tokener_parse(HEADER_PARAM_SCHEMA_IN_ITEMS);
-    }
-    if (rs_bug_on(rs, TOOL_SCHEMA_DRAFT07) && rs->version >= MC_V_2025_11_25) {
-        json_object *copy = NULL;
-        if (json_object_deep_copy(tool_schema(rs, t), &copy, NULL) != 0 || copy == NULL) {
-            rs->failed = 1;
-            return NULL;
-        }
-        mc__rs_put_str(rs, copy, "$schema", "http://json-schema.org/draft-07/schema#");
-        return copy;
-    }
-    return json_object_get(tool_schema(rs, t));
-}
-
 static json_object *tool_item(mc_refserver_t *rs, size_t i)
 {
     json_object *o;
@@ -321,8 +290,7 @@ static json_object *tool_item(mc_refserver_t *rs, size_t i)
         mc__rs_put_str(rs, o, "name", name);
         mc__rs_put_str(rs, o, "description", "A synthetic tool (--resources)");
     }
-    if (!rs_bug_on(rs, TOOL_NO_INPUT_SCHEMA))
-        mc__rs_put(rs, o, "inputSchema", listed_schema(rs, t));
+    mc__rs_put(rs, o, "inputSchema", json_object_get(tool_schema(rs, t)));
     if (i < (size_t)RS_NTOOLS && strcmp(rs_tools[i].name, "test_structured_content") == 0 &&
         rs->version >= MC_V_2025_06_18) {
         mc__rs_put(rs, o, "outputSchema",
@@ -522,15 +490,12 @@ static int tool_logging(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *rep
 
 static int tool_progress(mc_refserver_t *rs, rs_job_t *job, const rs_reply_t *reply)
 {
-    double value = job->step * 50.0;
-
     (void)reply;
     /* Steps 0-2 report 0, 50 and 100; step 3 answers, one step delay after
      * the last report, so a client sees every report before the response. */
     if (job->step < 3) {
-        if (rs_bug_on(rs, PROGRESS_NOT_INCREASING) && job->step == 2)
-            value = 50.0;
-        mc__rs_job_progress(rs, job, value, 100, job->step == 2 ? "done" : "working");
+        mc__rs_job_progress(rs, job, rs_progress_value(rs, job->step), 100,
+                            job->step == 2 ? "done" : "working");
         return RS_STEP_LATER;
     }
     mc__rs_job_finish_text(rs, job, "Tool with progress executed successfully", 0);
