@@ -52,6 +52,25 @@ static json_object *requirement(const char *check, const char *level, const char
     return r;
 }
 
+/*
+ * The ping sentence's requirement (new reference): its words are the same
+ * on the ping page of every version before the stateless one, and the refs
+ * name each, so that a finding replays at its level at whichever of them
+ * the campaign ran (a check whose refs miss the run's version is INFO).
+ */
+static json_object *ping_requirement(const char *check, const char *interp)
+{
+    json_object *r = requirement(check, "MUST", PING_QUOTE, MC_VERSION_BASELINE, PING_PAGE, interp);
+    json_object *refs = json_object_new_object();
+    const char *const *v;
+
+    for (v = mc_version_names(); *v != NULL; v++)
+        if (!mc_version_has(*v, MC_VF_STATELESS))
+            json_object_object_add(refs, *v, json_object_new_string(PING_PAGE));
+    json_object_object_add(r, "refs", refs); /* replaces the baseline's */
+    return r;
+}
+
 /* The requirement a process-level finding reports to: the spec sentence
  * nearest to what was seen (new reference). A stateless version has no
  * ping, so an unanswered one there is any unanswered request. */
@@ -59,9 +78,8 @@ static json_object *process_requirement(const mc_exec_finding_t *f, const char *
                                         int stateless)
 {
     if (strcmp(f->check, "process/hang") == 0 && strcmp(f->method, "ping") == 0 && !stateless)
-        return requirement(check_id, "MUST", PING_QUOTE, MC_VERSION_BASELINE, PING_PAGE,
-                           "A ping left without an answer for the campaign's hang budget was "
-                           "not answered promptly.");
+        return ping_requirement(check_id, "A ping left without an answer for the campaign's "
+                                          "hang budget was not answered promptly.");
     if (strcmp(f->check, "process/hang") == 0)
         return requirement(check_id, "INFO", RESPONSES_QUOTE, MC_VERSION_BASELINE,
                            "basic#responses",
@@ -162,10 +180,9 @@ static json_object *build_scenario(const mc_campaign_opts_t *o, const char *vers
                                                         "After the messages of the finding, the "
                                                         "server still answers a server/discover "
                                                         "request (with a result or an error).")
-                                          : requirement("fuzz/keeps-serving", "MUST", PING_QUOTE,
-                                                        MC_VERSION_BASELINE, PING_PAGE,
-                                                        "After the messages of the finding, the "
-                                                        "server still answers a ping."));
+                                          : ping_requirement("fuzz/keeps-serving",
+                                                             "After the messages of the finding, "
+                                                             "the server still answers a ping."));
     json_object_object_add(sc, "spec", spec);
     json_object_object_add(client, "capabilities",
                            json_tokener_parse(stateless ? "{\"roots\": {}, \"sampling\": {}, "

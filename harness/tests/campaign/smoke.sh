@@ -56,6 +56,22 @@ grep -q '"dir": "in"' "${f%.jsonc}.jsonl" || fail "--no-minimize: the trace hold
 [[ -s $TMP/dupnm/waits.tsv ]] || fail "no waits.tsv"
 left_behind && fail "a server process was left behind"
 
+# 2c. A ping left unanswered (a process-level finding, whose requirement the
+#     campaign writes itself): its reproducer fails at the version the
+#     campaign ran (its refs name that version: a check whose refs miss the
+#     run's version would only be INFO), and passes against the clean server.
+"$MC" fuzz --seconds 20 --max-findings 1 --no-minimize --hang-ms 500 --seed 1 --out "$TMP/ping" \
+  -- "$RS" --inject ping-ignored --root "$TMP/root" 2>"$TMP/ping.err"
+rc=$?
+[[ $rc -eq 1 ]] || { cat "$TMP/ping.err"; fail "ping-ignored: exit $rc, want 1"; }
+f=$(ls "$TMP/ping/findings/"process-hang-ping-*.jsonc 2>/dev/null | head -1)
+[[ -n $f ]] || { cat "$TMP/ping/findings/index.tsv"; fail "ping-ignored: no process/hang finding on ping"; }
+"$MC" run --report-dir "$TMP/rp1" --scenarios "$f" -- "$RS" --inject ping-ignored >"$TMP/rp1.out" 2>&1
+[[ $? -eq 1 ]] || { cat "$TMP/rp1.out"; fail "ping-ignored: the reproducer does not fail against the faulty server"; }
+"$MC" run --report-dir "$TMP/rp2" --scenarios "$f" -- "$RS" >/dev/null 2>&1
+[[ $? -eq 0 ]] || fail "ping-ignored: the reproducer fails against the clean server"
+left_behind && fail "a server process was left behind"
+
 # 2b. Over Streamable HTTP: an HTTP violation switch found, its reproducer
 #     lint-clean and failing against the faulty server only.
 U=http://127.0.0.1:0/mcp
