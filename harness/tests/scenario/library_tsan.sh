@@ -34,7 +34,15 @@ if ! cmake --build "$TREE" --target mcpcheck -j "$(nproc 2>/dev/null || echo 2)"
 fi
 
 TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
+mkdir -p "$TMP/root"
+# A race halts mcpcheck at once (TSan's exit), before it can stop the server
+# it started: the marker in the server's arguments (an empty --root) finds
+# what is left.
+cleanup() {
+    pkill -KILL -f -- "--root $TMP/root" 2>/dev/null
+    rm -rf "$TMP"
+}
+trap cleanup EXIT
 # halt_on_error: the first race ends the run with TSan's exit code (66).
 export TSAN_OPTIONS="halt_on_error=1 exitcode=66 ${TSAN_OPTIONS:-}"
 status=0
@@ -58,6 +66,6 @@ run() {
         echo "ok: $name: $last"
     fi
 }
-run stdio -- "$RS"
-run http --url http://127.0.0.1:0/mcp -- "$RS" --http 127.0.0.1:0
+run stdio -- "$RS" --root "$TMP/root"
+run http --url http://127.0.0.1:0/mcp -- "$RS" --http 127.0.0.1:0 --root "$TMP/root"
 exit $status
