@@ -11,7 +11,8 @@ sides are normalized:
 
   - dropped from every scenario entry: duration_ms, stderr_tail, and each
     check's "line" (the line of its step in the scenario file, which moves
-    when a file gains a member); --keep-lines compares the lines too;
+    when a file gains a member), and masked with it the line a text names
+    ("the step at line 110"); --keep-lines compares the lines too;
   - dropped from the run: summary.duration_ms, run.started,
     run.mcpcheck.revision; each folder's run.base_dir is written as
     <base_dir> wherever it appears;
@@ -64,6 +65,10 @@ MASKS = [
     ("ir-state", re.compile(r"\b([A-Za-z0-9_-]+)\.(\d+)\.\d+\.[0-9a-f]{16}\b"),
      r"\1.\2.<ms>.<digest>"),
 ]
+
+# A scenario-file line named in a text ("the step at line 110 could not be
+# carried out"): masked with the checks' lines, unless --keep-lines.
+LINE_MASK = ("line", re.compile(r"\bat line \d+\b"), "at line <n>")
 
 # Members dropped from a scenario entry.
 SCENARIO_DROP = ("duration_ms", "stderr_tail")
@@ -255,6 +260,8 @@ def main():
     ap.add_argument("--keep-lines", action="store_true", help="compare checks' lines too")
     ap.add_argument("--kinds", action="store_true", help="count the differences by kind")
     args = ap.parse_args()
+    if not args.keep_lines:
+        MASKS.append(LINE_MASK)
     try:
         sa, sb = Side(args.a, args.keep_lines), Side(args.b, args.keep_lines)
     except (OSError, ValueError) as e:
