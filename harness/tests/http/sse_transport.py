@@ -14,7 +14,8 @@ on /mcp beside Streamable HTTP) and two scripted servers of this file:
      judged again by `mcpcheck validate --trace` with no finding;
      `--transport sse` speaks it at 2025-06-18 too;
   2. each HTTP+SSE violation switch of the reference server (http-legacy-*)
-     fails a strict run with the check catches.c names for it;
+     fails a strict run with the check catches.c names for it; a rule that
+     held before it broke counts the evaluation that held;
   3. a URL where neither transport is served cannot be tested (exit 3, the
      GET's answer named), whichever transport is asked for, and gets no
      verdict of the HTTP+SSE checks;
@@ -207,6 +208,15 @@ def refserver_part(mcpcheck, refserver, scenarios):
                   f"{', '.join(sorted(caught))}")
             if not ok:
                 fail(f"{name} ({rule}) not caught by {checks}\n{r.stdout[-600:]}")
+            if name == "http-legacy-notification-refused":
+                # initialize was answered on the stream (the rule held) before
+                # notifications/initialized was refused (it broke): both count.
+                counts = [(c["evaluations"], c["failures"])
+                          for sc in report(out)["scenarios"] for c in sc["checks"]
+                          if c["id"] == "http/sse-two-endpoints"]
+                if not counts or any(e != f + 1 for e, f in counts):
+                    fail(f"{name}: http/sse-two-endpoints (evaluations, failures) {counts}, "
+                         "not one evaluation more than its failures")
 
         # 3. A URL where neither transport is served cannot be tested (exit 3),
         # whichever transport is asked for, and gets no verdict of HTTP+SSE.
