@@ -25,7 +25,7 @@ typedef struct mc_http_target {
     int started;             /* read-only */
     pthread_t drainer;       /* private */
     int drainer_on;          /* private */
-    atomic_int drain_stop; /* private: set by the stopping thread, read by the drainer */
+    atomic_int drain_stop;   /* private: set by the stopping thread, read by the drainer */
     pthread_mutex_t mu;      /* private: guards proc.err while the drainer runs */
 } mc_http_target_t;
 
