@@ -321,7 +321,8 @@ static void probe(run_ctx_t *c)
     for (size_t k = 0; c->o.versions[k] != NULL; k++)
         stateless |= mc_version_has(c->o.versions[k], MC_VF_STATELESS) != 0;
     if (!stop_flag &&
-        mc_cli_run_probe(&c->so.runner, stateless, c->spoken, c->probe_res, &c->n_probe_res) > 0) {
+        mc_cli_run_probe(&c->so.runner, stateless, c->so.jobs, c->spoken, c->probe_res,
+                         &c->n_probe_res) > 0) {
         c->so.runner.server_versions = c->spoken;
         if (c->o.probe) {
             size_t k;
@@ -433,7 +434,7 @@ static int run_and_report(run_ctx_t *c)
     else
         probe(c);
     c->behaviours = mc_cli_run_behaviours(&c->so.runner, (const char *const *)c->o.versions,
-                                          c->scs.v, c->scs.n, c->o.quiet);
+                                          c->scs.v, c->scs.n, c->so.jobs, c->o.quiet);
     c->so.runner.behaviours = c->behaviours;
     memset(&run, 0, sizeof(run));
     mc_cli_run_describe(&run, &c->o, c->so.runner.url, c->prof.path);

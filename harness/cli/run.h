@@ -54,7 +54,9 @@ int mc_cli_run_options(int argc, char **argv, mc_cli_run_opts_t *o);
 /*
  * The versions the target speaks: each version the harness can request is
  * offered to a fresh target, the initialize era first (newest first), then,
- * when stateless is set, the stateless versions (server/discover). Fills out[] (MC_V_COUNT + 1
+ * when stateless is set, the stateless versions (server/discover); once one
+ * probe completed a handshake, the rest go on up to jobs threads over stdio
+ * (each target a process of its own), taken in order. Fills out[] (MC_V_COUNT + 1
  * entries, NULL-terminated, oldest first) with the ones it accepted as
  * offered or, when it accepted none, the known versions it answered
  * instead, and prints the outcome in one line. Returns how many; 0 when no
@@ -66,19 +68,21 @@ int mc_cli_run_options(int argc, char **argv, mc_cli_run_opts_t *o);
  * one; ro->shared is then marked given up (abort, with the reason) and
  * *ro->stop set, so that the run starts nothing.
  */
-size_t mc_cli_run_probe(const mc_runner_opts_t *ro, int stateless, const char **out,
+size_t mc_cli_run_probe(const mc_runner_opts_t *ro, int stateless, int jobs, const char **out,
                         mc_scenario_result_t *results, size_t *n_results);
 
 /*
  * The behaviour probe (scenario/runner.h, mc_runner_behaviours) at each of
  * versions (NULL-terminated), when one of the n scenarios has a role it can
- * fill (scenario/shapes.h, mc_role_seen_by; resource.watched); says in a
- * line per version what it saw, unless quiet. Returns a new object,
+ * fill (scenario/shapes.h, mc_role_seen_by; resource.watched), made on up to
+ * jobs threads over stdio (each has a process of its own; one at a time over
+ * HTTP) and taken in version order; says in a line per version what it saw,
+ * unless quiet. A probe that ended early stands for the versions after it. Returns a new object,
  * negotiated version -> what the probe saw there, or NULL when no probe ran
  * (none needed, interrupted, out of memory).
  */
 json_object *mc_cli_run_behaviours(const mc_runner_opts_t *ro, const char *const *versions,
-                                   const mc_scenario_t *scs, size_t n, int quiet);
+                                   const mc_scenario_t *scs, size_t n, int jobs, int quiet);
 
 /*
  * Fills what the report says of the run before it starts: the target (the

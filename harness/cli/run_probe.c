@@ -3,7 +3,10 @@
  * target speaks, asked with one initialize (server/discover at 2026-07-28) per
  * version before the run.
  */
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/run.h"
@@ -11,6 +14,7 @@
 #include "core/json.h"
 #include "scenario/fixtures.h"
 #include "scenario/shapes.h"
+#include "scenario/suite.h"
 
 /* What the probes of one run found, version by version. */
 typedef struct probe_row {
@@ -200,7 +204,89 @@ static size_t spoken_versions(const probe_state_t *st, const char **out, size_t 
     return k;
 }
 
-size_t mc_cli_run_probe(const mc_runner_opts_t *ro, int stateless, const char **out,
+/* The version probes of a server known to run, made side by side: each
+ * worker takes the next version not yet probed. */
+typedef struct probe_set {
+    const mc_runner_opts_t *po;
+    const char **order;
+    mc_probe_t *got;
+    int *rc;
+    size_t n;
+    _Atomic size_t next;
+} probe_set_t;
+
+static void *probe_worker(void *arg)
+{
+    probe_set_t *ps = arg;
+    size_t i;
+
+    while ((i = atomic_fetch_add(&ps->next, 1)) < ps->n) {
+        if (ps->po->stop != NULL && *ps->po->stop)
+            break;
+        ps->rc[i] = mc_runner_probe(ps->po, ps->order[i], &ps->got[i]);
+    }
+    return NULL;
+}
+
+/* Runs fn(arg) on up to jobs threads (this one among them) and waits for
+ * them all. */
+static void run_side_by_side(void *(*fn)(void *), void *arg, int jobs, size_t n)
+{
+    pthread_t th[MC_SUITE_MAX_JOBS];
+    int t, started = 0;
+
+    if (jobs > MC_SUITE_MAX_JOBS)
+        jobs = MC_SUITE_MAX_JOBS;
+    if (jobs < 1 || (size_t)jobs > n)
+        jobs = n < 1 ? 1 : (int)n;
+    for (t = 1; t < jobs; t++)
+        if (pthread_create(&th[started], NULL, fn, arg) == 0)
+            started++;
+    fn(arg);
+    for (t = 0; t < started; t++)
+        pthread_join(th[t], NULL);
+}
+
+/* The probes at order[0..n) once one probe completed a handshake (the
+ * server runs: each gets its start-up time and the probe's budget), on up
+ * to jobs threads, taken into st in order. */
+static void probe_rest(const mc_runner_opts_t *po0, probe_state_t *st, const char **order,
+                       size_t n, int startup, int jobs, mc_scenario_result_t *results,
+                       size_t *n_results)
+{
+    mc_runner_opts_t po = *po0;
+    probe_set_t ps;
+    mc_probe_t got[MC_V_COUNT];
+    int rc[MC_V_COUNT];
+    size_t i;
+
+    memset(&ps, 0, sizeof(ps));
+    memset(got, 0, sizeof(got));
+    po.startup_timeout_ms = startup;
+    if (st->start_ms + MC_VERSION_PROBE_TIMEOUT_MS < startup)
+        po.startup_timeout_ms = (int)st->start_ms + MC_VERSION_PROBE_TIMEOUT_MS;
+    for (i = 0; i < n; i++) {
+        got[i].server_up = 1;
+        rc[i] = MC_ENOMEM; /* a probe not made (interrupted) */
+    }
+    ps.po = &po;
+    ps.order = order;
+    ps.got = got;
+    ps.rc = rc;
+    ps.n = n;
+    atomic_init(&ps.next, 0);
+    run_side_by_side(probe_worker, &ps, jobs, n);
+    for (i = 0; i < n; i++) {
+        if (rc[i] != MC_OK)
+            continue;
+        if (st->gave_up)
+            mc_sresult_free(&got[i].result);
+        else
+            take_probe(st, order[i], &got[i], results, n_results);
+    }
+}
+
+size_t mc_cli_run_probe(const mc_runner_opts_t *ro, int stateless, int jobs, const char **out,
                         mc_scenario_result_t *results, size_t *n_results)
 {
     /* The probes count against a record of their own that never gives up
@@ -224,6 +310,13 @@ size_t mc_cli_run_probe(const mc_runner_opts_t *ro, int stateless, const char **
     po.step_timeout_ms = MC_VERSION_PROBE_TIMEOUT_MS;
     for (i = 0; i < n_order && !st.gave_up && !(ro->stop != NULL && *ro->stop); i++) {
         mc_probe_t p;
+        if (st.completed > 0 && ro->url == NULL && jobs > 1) {
+            /* The server is known to run: the other probes go side by
+             * side, each with a process of its own, and are taken in
+             * order as if made one after another. */
+            probe_rest(&po, &st, order + i, n_order - i, startup, jobs, results, n_results);
+            break;
+        }
         memset(&p, 0, sizeof(p));
         p.server_up = st.completed > 0;
         /* A server known to run gets its start-up time and then the probe's
@@ -314,22 +407,66 @@ static void say_behaviours(const char *version, json_object *b, int call_tools)
            failed != NULL ? failed : "");
 }
 
-json_object *mc_cli_run_behaviours(const mc_runner_opts_t *ro, const char *const *versions,
-                                   const mc_scenario_t *scs, size_t n, int quiet)
+/* The behaviour probes of one run, made side by side: each worker takes the
+ * next version not yet probed. */
+typedef struct behave_set {
+    const mc_runner_opts_t *ro;
+    const char *const *versions;
+    json_object **got; /* per version: what its probe saw, NULL when none ran */
+    int *rc;           /* per version: mc_runner_behaviours()'s return */
+    size_t n;
+    _Atomic size_t next;
+} behave_set_t;
+
+static void *behave_worker(void *arg)
 {
+    behave_set_t *bs = arg;
+    size_t i;
+
+    while ((i = atomic_fetch_add(&bs->next, 1)) < bs->n) {
+        if (bs->ro->stop != NULL && *bs->ro->stop)
+            break;
+        bs->rc[i] = mc_runner_behaviours(bs->ro, bs->versions[i], &bs->got[i]);
+    }
+    return NULL;
+}
+
+json_object *mc_cli_run_behaviours(const mc_runner_opts_t *ro, const char *const *versions,
+                                   const mc_scenario_t *scs, size_t n, int jobs, int quiet)
+{
+    behave_set_t bs;
     json_object *map;
     size_t i;
 
     if (!needs_behaviours(scs, n) || (ro->stop != NULL && *ro->stop))
         return NULL;
+    memset(&bs, 0, sizeof(bs));
+    bs.ro = ro;
+    bs.versions = versions;
+    while (versions[bs.n] != NULL)
+        bs.n++;
+    bs.got = calloc(bs.n + 1, sizeof(*bs.got));
+    bs.rc = calloc(bs.n + 1, sizeof(*bs.rc));
     map = json_object_new_object();
-    for (i = 0; map != NULL && versions[i] != NULL; i++) {
-        json_object *b = NULL;
+    if (bs.got == NULL || bs.rc == NULL || map == NULL) {
+        free(bs.got);
+        free(bs.rc);
+        json_object_put(map);
+        return NULL;
+    }
+    atomic_init(&bs.next, 0);
+    /* Over HTTP the probes share one server, where one probe's tool calls
+     * would be another's state: one at a time. */
+    run_side_by_side(behave_worker, &bs, ro->url != NULL ? 1 : jobs, bs.n);
+    /* Taken in version order, as if made one after another. */
+    for (i = 0; i < bs.n; i++) {
+        json_object *b = bs.got[i];
         const char *v;
-        if (ro->stop != NULL && *ro->stop)
+        bs.got[i] = NULL;
+        if (b == NULL || bs.rc[i] != MC_OK || (ro->stop != NULL && *ro->stop)) {
+            json_object_put(b);
             break;
-        if (mc_runner_behaviours(ro, versions[i], &b) != MC_OK)
-            break;
+        }
         v = mc_json_get_str(b, "version");
         if (!quiet)
             say_behaviours(versions[i], b, ro->call_tools);
@@ -338,7 +475,8 @@ json_object *mc_cli_run_behaviours(const mc_runner_opts_t *ro, const char *const
          * probe of a version stands. */
         if (mc_json_get(b, "failed") != NULL) {
             /* A probe that ended early (an unanswered request, a target that
-             * stopped) is not repeated at the other versions. */
+             * stopped) stands for the versions after it too: what they saw
+             * is not taken. */
             json_object_put(b);
             break;
         }
@@ -347,5 +485,9 @@ json_object *mc_cli_run_behaviours(const mc_runner_opts_t *ro, const char *const
         else
             json_object_put(b);
     }
+    for (i = 0; i < bs.n; i++)
+        json_object_put(bs.got[i]);
+    free(bs.got);
+    free(bs.rc);
     return map;
 }

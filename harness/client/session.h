@@ -311,26 +311,31 @@ int mc_session_send_raw(mc_session_t *s, const char *bytes, size_t len, int time
 int mc_session_raw_request(mc_session_t *s, const char *bytes, size_t len, json_object *expect_id,
                            int timeout_ms, mc_msg_t *response);
 
-/* How long a barrier's wait goes on after the ping is answered. */
+/* How long a barrier's wait goes on after the ping is answered, by default
+ * (the caller gives the grace: see mc_session_raw_request_barrier). */
 #define MC_SESSION_BARRIER_GRACE_MS 250
 
 /*
- * mc_session_raw_request() for a line whose id cannot be read (its answer,
- * if any, is an error with a null id), with a barrier: a ping is sent right
- * after it, and the wait ends when the line's answer comes or when the
- * ping is answered first, whichever is earlier, else after timeout_ms. The
- * assumption: a server answers a line it cannot read (or whose id it cannot
- * read) as it reads it, before it reads the next, so that such an answer
- * precedes the ping's answer even on a server that answers requests out of
- * order. A grace of MC_SESSION_BARRIER_GRACE_MS after the ping's answer
- * still takes the line's answer, should a server write it a moment late (an
- * answer later than that is judged missing, as any answer past a window).
- * *barrier is set to 1 when the ping was answered first and the grace saw
- * no answer (MC_ETIMEOUT is returned then), else 0. A ping still unanswered
- * when the line's answer comes is left to arrive later (the session ignores
- * it). Returns as mc_session_raw_request().
+ * mc_session_raw_request() for a line no method handler can take, with a
+ * barrier: a ping is sent right after it, and the wait ends when the line's
+ * answer comes or when the ping is answered first, whichever is earlier,
+ * else after timeout_ms. Such a line is one whose id cannot be read (its
+ * answer, if any, is an error with a null id: expect_id NULL), or an object
+ * with a readable id (expect_id, borrowed) that is no valid request (no
+ * method string, no "jsonrpc": "2.0", params neither object nor array). The
+ * assumption: a server answers a line it cannot dispatch as it reads it,
+ * before it reads the next, so that such an answer precedes the ping's
+ * answer even on a server that answers requests out of order. A grace of
+ * grace_ms after the ping's answer still takes the line's answer, should a
+ * server write it a moment late (an answer later than that is judged
+ * missing, as any answer past a window). *barrier is set to 1 when the ping
+ * was answered first and the grace saw no answer (MC_ETIMEOUT is returned
+ * then), else 0. A ping still unanswered when the line's answer comes is
+ * left to arrive later (the session ignores it). Returns as
+ * mc_session_raw_request().
  */
-int mc_session_raw_request_barrier(mc_session_t *s, const char *bytes, size_t len, int timeout_ms,
+int mc_session_raw_request_barrier(mc_session_t *s, const char *bytes, size_t len,
+                                   json_object *expect_id, int timeout_ms, int grace_ms,
                                    mc_msg_t *response, int *barrier);
 
 /*

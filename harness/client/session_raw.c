@@ -63,7 +63,8 @@ int mc_session_raw_request(mc_session_t *s, const char *bytes, size_t len, json_
     return rc;
 }
 
-int mc_session_raw_request_barrier(mc_session_t *s, const char *bytes, size_t len, int timeout_ms,
+int mc_session_raw_request_barrier(mc_session_t *s, const char *bytes, size_t len,
+                                   json_object *expect_id, int timeout_ms, int grace_ms,
                                    mc_msg_t *response, int *barrier)
 {
     int64_t deadline = deadline_after(timeout_ms), id;
@@ -79,7 +80,7 @@ int mc_session_raw_request_barrier(mc_session_t *s, const char *bytes, size_t le
     if (rc != MC_OK)
         return rc;
     s->raw_wait = 1;
-    s->raw_id = NULL;
+    s->raw_id = expect_id;
     s->raw_got = 0;
     begin_wait(s);
     for (;;) {
@@ -94,7 +95,7 @@ int mc_session_raw_request_barrier(mc_session_t *s, const char *bytes, size_t le
      * answer a moment after all (never past the step's own deadline). */
     p = mc__session_find_pending(s, id);
     if (!s->raw_got && rc == MC_OK && p != NULL && p->answered) {
-        int64_t grace = deadline_after(MC_SESSION_BARRIER_GRACE_MS);
+        int64_t grace = deadline_after(grace_ms);
 
         if (grace > deadline)
             grace = deadline;
@@ -102,6 +103,7 @@ int mc_session_raw_request_barrier(mc_session_t *s, const char *bytes, size_t le
             ;
     }
     s->raw_wait = 0;
+    s->raw_id = NULL;
     p = mc__session_find_pending(s, id);
     if (!s->raw_got && p != NULL && p->answered)
         *barrier = 1;

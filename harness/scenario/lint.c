@@ -147,6 +147,15 @@ static void lint_replaced_forms(mc__lint_t *l, json_object *v, const char *point
     }
 }
 
+/* True when the scenario does the lifecycle itself (client.initialize false). */
+static int lint_manual_init(const mc__lint_t *l)
+{
+    json_object *init = mc_json_get(mc_json_get(l->doc->root, "client"), "initialize");
+
+    return init != NULL && json_object_is_type(init, json_type_boolean) &&
+           !json_object_get_boolean(init);
+}
+
 void mc__lint_check_refs(mc__lint_t *l, json_object *v, const char *pointer)
 {
     if (v == NULL)
@@ -169,6 +178,11 @@ void mc__lint_check_refs(mc__lint_t *l, json_object *v, const char *pointer)
                     mc__lint_problem(l, pointer, "empty role name in \"%.60s\"", s);
                 else
                     mc__lint_use_role(l, name + 5, (size_t)(end - name - 5));
+            } else if (n == 10 && strncmp(name, "initialize", n) == 0 && lint_manual_init(l)) {
+                mc__lint_problem(l, pointer,
+                                 "${initialize} is the result of the runner's handshake, which a "
+                                 "scenario with client.initialize false does not make: capture "
+                                 "its own initialize result");
             } else if (!mc_var_builtin(name, n) && !mc__lint_has_var(l, name, n)) {
                 mc__lint_problem(l, pointer, "variable \"%.*s\" is used before it is captured",
                                  (int)n, name);

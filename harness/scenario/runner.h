@@ -48,6 +48,11 @@
  * mc_runner_shared_t.unspoken); a longer one is not kept. */
 #define MC_RUNNER_UNSPOKEN_LEN 512
 #define MC_RUNNER_SILENT_WAIT_MS 1000
+/* The grace after a barrier's ping is answered (mc_session_raw_request_barrier)
+ * once the target has left a line no handler can take unanswered through a
+ * whole grace of MC_SESSION_BARRIER_GRACE_MS (mc_runner_shared_t.barrier_drops):
+ * the drop is known, and later lines are not waited on again. */
+#define MC_RUNNER_BARRIER_GRACE_KNOWN_MS 20
 /* The behaviour probe (mc_runner_behaviours): tools called and prompts got
  * at most, resources subscribed to at most, server requests noted at most. */
 #define MC_BEHAVIOUR_MAX_CALLS 32
@@ -68,7 +73,10 @@
  * - a request the target left unanswered for a whole step (the same method,
  *   naming the same tool, prompt or resource) is waited on for
  *   MC_RUNNER_SILENT_WAIT_MS in later runs: its FAIL was found, and a
- *   target that ignores requests is not waited on a full step per scenario.
+ *   target that ignores requests is not waited on a full step per scenario;
+ * - a line no handler can take (a raw step decided at a barrier) that the
+ *   target left unanswered through the whole grace is counted in
+ *   barrier_drops, and later barriers give MC_RUNNER_BARRIER_GRACE_KNOWN_MS.
  */
 typedef struct mc_runner_shared {
     _Atomic int usable;         /* runs that completed without a target-level failure */
@@ -81,6 +89,7 @@ typedef struct mc_runner_shared {
     _Atomic int startup_noted;  /* a line that is no message, written before the server's
                                    first message (a start-up banner), has been reported:
                                    every run sees it, one reports it */
+    _Atomic int barrier_drops;  /* lines left unanswered at a barrier (see above) */
     _Atomic int reason_set;     /* private */
     char reason[512];           /* read-only once abort is set: why, in one line */
     _Atomic int silent_lock;    /* private: guards what follows */

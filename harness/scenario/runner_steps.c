@@ -459,29 +459,43 @@ static int step_raw_batch(rctx_t *c, const mc_step_t *s, const char *raw, json_o
  * True when the answer raw step s waits for may be decided at a barrier
  * (mc_session_raw_request_barrier): the run shares processes (not
  * --fresh-process, which keeps every wait as it was), over stdio, the step
- * expects an answer and names no id of its own, and the line's id cannot be
- * read, as the judge reads it (it is no JSON, no object, or an object
- * without a valid id; not a batch): no method handler can take such a line,
- * so its answer, an error with a null id, is written as it is read.
+ * expects an answer but not a batch's, names no id of its own, and no
+ * method handler can take the line, as the judge reads it: it is no JSON,
+ * no object (an array too: where a step expects no batch's answer, the
+ * version has none), an object whose id cannot be read (answered, if at
+ * all, by an error with a null id), or one whose id can (expect_id) that
+ * is no valid request (JSON-RPC 2.0 section 4: no method string, no
+ * "jsonrpc": "2.0", params neither object nor array). Such a line is
+ * refused as it is read.
  */
 static int raw_barrier_ok(rctx_t *c, const mc_step_t *s, const char *raw, json_object *expect_id)
 {
     mc_msg_t m;
-    json_object *id = NULL;
     int ok;
 
-    if (c->o->fresh_process || c->http_on || expect_id != NULL || s->u.raw.expect_id != NULL ||
+    if (c->o->fresh_process || c->http_on || s->u.raw.expect_id != NULL ||
         s->u.raw.judge.expect.kind == MC_STEP_EXPECT_NONE ||
         s->u.raw.judge.expect.kind == MC_STEP_EXPECT_BATCH)
         return 0;
     memset(&m, 0, sizeof(m));
     (void)mc_msg_decode(raw, strlen(raw), 0, &m);
-    ok = m.root == NULL ||
-         (m.kind == MC_MSG_INVALID && !json_object_is_type(m.root, json_type_array) &&
-          !(json_object_is_type(m.root, json_type_object) &&
-            json_object_object_get_ex(m.root, "id", &id) && mc_jsonrpc_id_valid(id)));
+    /* An invalid object with a readable id is the one case where expect_id
+     * is set; any other invalid line is answered with a null id. */
+    ok = m.root == NULL || m.kind == MC_MSG_INVALID;
+    if (ok && expect_id != NULL)
+        ok = json_object_is_type(m.root, json_type_object);
     mc_msg_free(&m);
     return ok;
+}
+
+/* The grace a barrier gives after its ping's answer: shorter once the
+ * target has been seen to leave such a line unanswered (runner.h). */
+static int barrier_grace(const rctx_t *c)
+{
+    const mc_runner_shared_t *sh = c->o->shared;
+
+    return sh != NULL && atomic_load(&sh->barrier_drops) > 0 ? MC_RUNNER_BARRIER_GRACE_KNOWN_MS
+                                                             : MC_SESSION_BARRIER_GRACE_MS;
 }
 
 /* Sends raw (line: it as JSON, or NULL) and judges what answers it. */
@@ -502,16 +516,19 @@ static int raw_send(rctx_t *c, const mc_step_t *s, const char *raw, json_object 
     if (expect_id != NULL && json_object_is_type(expect_id, json_type_null))
         expect_id = NULL;
     if (raw_barrier_ok(c, s, raw, expect_id))
-        rc = mc_session_raw_request_barrier(&c->s, raw, strlen(raw),
-                                            mc__runner_time_left(c, within), &resp, &barrier);
+        rc = mc_session_raw_request_barrier(&c->s, raw, strlen(raw), expect_id,
+                                            mc__runner_time_left(c, within), barrier_grace(c),
+                                            &resp, &barrier);
     else
         rc = mc_session_raw_request(&c->s, raw, strlen(raw), expect_id,
                                     mc__runner_time_left(c, within), &resp);
     mc__runner_drain(c);
     if (barrier) {
+        if (c->o->shared != NULL)
+            atomic_fetch_add(&c->o->shared->barrier_drops, 1);
         mc__runner_check(c, mc__runner_step_check(c, s), 0,
                          "raw input: no response before the answer to a ping sent after it "
-                         "(a line whose id cannot be read is answered as it is read)",
+                         "(a line no handler can take is answered as it is read)",
                          "a response", "(none)", "", 0, s->line);
         return 0;
     }

@@ -192,6 +192,11 @@ void mc__runner_set_role_vars(rctx_t *c)
         mc_vars_set(&c->vars, "server_versions_older", v);
         json_object_put(v);
     }
+    /* ${initialize}: the result of the runner's handshake (of server/discover
+     * at a stateless version), on a process of the run's own or one it
+     * shares (the same version and client capabilities). */
+    if (!c->sc->manual_init && c->session_ok && c->s.init_result != NULL)
+        mc_vars_set(&c->vars, "initialize", c->s.init_result);
 }
 
 void mc__runner_fixture_opts(const rctx_t *c, mc_fixture_opts_t *fo, json_object *behaviours)

@@ -120,7 +120,8 @@ size_t mc_var_name_len(const char *ref, size_t n)
 
 int mc_var_builtin(const char *name, size_t n)
 {
-    static const char *const names[] = {"version", "server_versions", "server_versions_older"};
+    static const char *const names[] = {"version", "server_versions", "server_versions_older",
+                                        "initialize"};
     size_t i;
 
     for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)

@@ -5,6 +5,8 @@
  */
 #include "sc_files.h"
 
+#include <stdatomic.h>
+
 #include "test_runner.h"
 
 #include "scenario/state.h"
@@ -319,6 +321,100 @@ static void test_suite_raw_barrier(void **state)
     mc_scenario_free(&sc);
 }
 
+/* Two requests that are no valid request (the method is a number) but
+ * carry a readable id: mc-test-target "dropper" leaves them unanswered (they
+ * have the member "extra"), "serve" answers them (with a result). */
+#define RAW_INVALID_SCENARIO                                                                       \
+    SC_HEAD("area/raw/invalid")                                                                    \
+    ALL_PING "\"steps\": ["                                                                         \
+             "{\"raw\": \"{\\\"jsonrpc\\\":\\\"2.0\\\",\\\"id\\\":\\\"r1\\\",\\\"method\\\":42,"         \
+             "\\\"extra\\\":1}\", \"expect\": {\"error\": -32600}, \"within\": 1000, "                \
+             "\"check\": \"area/raw/invalid\"},"                                                   \
+             "{\"raw\": \"{\\\"jsonrpc\\\":\\\"2.0\\\",\\\"id\\\":\\\"r2\\\",\\\"method\\\":42,"         \
+             "\\\"extra\\\":2}\", \"expect\": {\"error\": -32600}, \"within\": 1000, "                \
+             "\"check\": \"area/raw/invalid\"}]}"
+
+/* A line with a readable id that no handler can take (an invalid request)
+ * is decided at a barrier too: dropped, the wait ends at the ping's answer
+ * (each line is followed by a ping), the drop is learned by the suite
+ * (barrier_drops: the second line gets the short grace), and with
+ * --fresh-process the whole window is waited out, with the same verdict.
+ * Answered, the answer is taken by its id and judged as ever. */
+static void test_suite_raw_invalid_barrier(void **state)
+{
+    char *drop[] = {(char *)test_target, "dropper", NULL};
+    char *serve[] = {(char *)test_target, "serve", NULL};
+    mc_runner_shared_t shared;
+    mc_scenario_t sc;
+    mc_suite_opts_t so;
+    mc_run_result_t run;
+    const mc_check_result_t *c;
+    static const char *const one[] = {"2025-06-18", NULL};
+    int fresh;
+
+    (void)state;
+    sc_load("b-invalid", RAW_INVALID_SCENARIO, &sc);
+    for (fresh = 0; fresh <= 1; fresh++) {
+        memset(&shared, 0, sizeof(shared));
+        memset(&so, 0, sizeof(so));
+        memset(&run, 0, sizeof(run));
+        so.versions = one;
+        so.jobs = 1;
+        so.runner = opts_for(drop, NULL);
+        so.runner.fresh_process = fresh;
+        so.runner.shared = &shared;
+        assert_int_equal(mc_suite_run(&sc, 1, &so, &run), MC_OK);
+        expect_verdict(&run.scenarios[0], MC_FAIL);
+        c = find_check(&run.scenarios[0], "area/raw/invalid");
+        assert_non_null(c);
+        assert_int_equal(c->verdict, MC_FAIL);
+        assert_int_equal(c->fails, 2);
+        assert_non_null(c->message);
+        assert_int_equal(strstr(c->message, "a ping sent after it") != NULL, !fresh);
+        assert_int_equal(sent_count(&run.scenarios[0], "ping"), fresh ? 0 : 2);
+        assert_int_equal(atomic_load(&shared.barrier_drops), fresh ? 0 : 2);
+        mc_run_free(&run);
+    }
+    /* Answered (with a result where an error is due): no barrier finding. */
+    run_suite(&sc, 1, serve, 0, &run);
+    c = find_check(&run.scenarios[0], "area/raw/invalid");
+    assert_non_null(c);
+    assert_int_equal(c->verdict, MC_FAIL);
+    assert_non_null(c->message);
+    assert_null(strstr(c->message, "a ping sent after it"));
+    mc_run_free(&run);
+    mc_scenario_free(&sc);
+}
+
+/* ${initialize}: the handshake's result, asserted by the server's name. */
+#define INIT_VAR_SCENARIO(check)                                                                   \
+    SC_HEAD(check)                                                                                 \
+    ALL_PING "\"steps\": [{\"value\": \"${initialize.serverInfo.name}\", \"check\": \"" check      \
+             "\", \"assert\": [{\"path\": \"\", \"equals\": \"mc-test-target\"}]}]}"
+
+/* ${initialize} is the handshake's result for the run that made it and for
+ * the run after it on the same process (which made none of its own). */
+static void test_suite_initialize_var(void **state)
+{
+    char *argv[] = {(char *)test_target, "serve", NULL};
+    mc_scenario_t scs[2];
+    mc_run_result_t run;
+    int i;
+
+    (void)state;
+    sc_load("c-init-1", INIT_VAR_SCENARIO("area/init/one"), &scs[0]);
+    sc_load("c-init-2", INIT_VAR_SCENARIO("area/init/two"), &scs[1]);
+    run_suite(scs, 2, argv, 0, &run);
+    for (i = 0; i < 2; i++) {
+        expect_verdict(&run.scenarios[i], MC_PASS);
+        assert_non_null(run.scenarios[i].exit_desc);
+    }
+    assert_non_null(strstr(run.scenarios[0].exit_desc, "handed on"));
+    mc_run_free(&run);
+    for (i = 0; i < 2; i++)
+        mc_scenario_free(&scs[i]);
+}
+
 static int suite_setup(void **state)
 {
     mc_errbuf_t eb;
@@ -348,6 +444,8 @@ int run_suite_tests(void)
         cmocka_unit_test(test_suite_stop),
         cmocka_unit_test(test_suite_last_user),
         cmocka_unit_test(test_suite_raw_barrier),
+        cmocka_unit_test(test_suite_raw_invalid_barrier),
+        cmocka_unit_test(test_suite_initialize_var),
         cmocka_unit_test(test_suite_state_order),
     };
 

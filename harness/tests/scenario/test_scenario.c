@@ -120,6 +120,13 @@ static void test_load_valid(void **state)
     assert_false(mc_scenario_applies(&sc, "2025-06-18"));
     assert_int_equal(mc_scenario_line(&sc, "/steps/1/steps/0"), 1);
     mc_scenario_free(&sc);
+    /* ${initialize}, a built-in variable, needs no capture. */
+    assert_int_equal(lint(GOOD_HEAD "\"steps\": [{\"value\": \"${initialize.capabilities}\", "
+                                    "\"assert\": []}]}",
+                          &problems, &sc),
+                     MC_OK);
+    assert_null(problems);
+    mc_scenario_free(&sc);
     /* A list of versions and ranges; features the version must have. */
     assert_int_equal(lint(GOOD_HEAD "\"versions\": [\"2024-11-05\", \"2025-06-18..2025-11-25\"], "
                                     "\"requires\": {\"features\": [\"batch\"], "
@@ -323,6 +330,11 @@ static void test_lint_problems(void **state)
                    "exactly one matcher");
     expect_problem(GOOD_HEAD "\"steps\": [{\"request\": \"x\", \"params\": {\"u\": \"${nope}\"}}]}",
                    "variable \"nope\" is used before it is captured");
+    /* ${initialize} is the runner's handshake: none when the scenario does
+     * the lifecycle itself. */
+    expect_problem(GOOD_HEAD "\"client\": {\"initialize\": false}, \"steps\": [{\"value\": "
+                             "\"${initialize}\", \"assert\": []}]}",
+                   "${initialize} is the result of the runner's handshake");
     expect_problem(GOOD_HEAD "\"steps\": [{\"request\": \"x\", \"check\": \"area/undeclared\"}]}",
                    "check \"area/undeclared\" is not declared");
     expect_problem(GOOD_HEAD "\"steps\": [{\"request\": \"x\", \"assert\": [{\"path\": \"a..b\", "
