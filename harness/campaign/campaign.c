@@ -30,9 +30,9 @@ typedef struct camp {
     mc_gen_t g;
     uint32_t *states;              /* open-addressing set; 0 = empty */
     mc__camp_corpus_t k;
-    mc__camp_sigs_t sigs;
-    mc_exec_dropped_t dropped;     /* request shapes the target drops, shared by x and fx */
-    uint64_t retries;              /* fresh runs spent trying unconfirmed findings again */
+    mc__camp_confirmer_t *cf;      /* confirms, minimizes and writes findings (confirm.c) */
+    uint64_t execs, msgs_out, msgs_in; /* what x and fx ran (the confirmer counts its own) */
+    mc_exec_dropped_t dropped;     /* request shapes the target drops, shared by the executors */
     json_object *hist;             /* the sequences run in the running process, oldest first
                                       (the last MC_CAMPAIGN_HISTORY_SEQS), or NULL */
     int64_t t0, last_stats, last_sync;
@@ -177,9 +177,21 @@ static void stats_line(camp_t *c)
 {
     mc_campaign_stats_t *st = c->st;
 
+    mc__camp_confirmed_t cd;
+
+    memset(&cd, 0, sizeof(cd));
+    cd.first_finding_ms = -1;
+    if (c->cf != NULL)
+        mc__camp_confirmer_read(c->cf, &cd);
+    st->execs = c->execs + cd.execs;
+    st->msgs_out = c->msgs_out + cd.msgs_out;
+    st->msgs_in = c->msgs_in + cd.msgs_in;
+    st->findings = cd.findings;
+    st->unconfirmed = cd.unconfirmed;
+    st->first_finding_ms = cd.first_finding_ms;
     st->elapsed_ms = elapsed(c);
     st->corpus = c->k.n;
-    st->starts = mc_exec_starts(c->x) + mc_exec_starts(c->fx);
+    st->starts = mc_exec_starts(c->x) + mc_exec_starts(c->fx) + cd.starts;
     st->coverage = mc_exec_coverage(c->x);
     st->instrumented = mc_exec_instrumented(c->x);
     if (c->stats != NULL) {
@@ -197,160 +209,6 @@ static void stats_line(camp_t *c)
 }
 
 /* --- findings ------------------------------------------------------------- */
-
-static int has_sig(const mc_exec_outcome_t *out, const char *sig)
-{
-    size_t i;
-
-    for (i = 0; i < out->nf; i++)
-        if (strcmp(out->f[i].sig, sig) == 0)
-            return 1;
-    return 0;
-}
-
-int64_t mc__camp_deadline(void *ctx)
-{
-    const camp_t *c = ctx;
-
-    return c->o->seconds > 0 ? c->t0 + (int64_t)c->o->seconds * 1000 : INT64_MAX;
-}
-
-/* Runs seq on a fresh process (of the twin executor); 1 when it shows sig.
- * With rec it is recorded, and its outcome kept in *rec when it shows sig
- * (the one there before, *have set, freed first). */
-static int reproduces(camp_t *c, json_object *seq, const char *sig, mc_exec_outcome_t *rec,
-                      int *have)
-{
-    mc_exec_outcome_t out;
-    mc_errbuf_t eb;
-    int hit;
-
-    if (c->o->stop != NULL && *c->o->stop)
-        return 0;
-    mc_errbuf_clear(&eb);
-    if (mc_exec_run(c->fx, seq, 1, rec != NULL, &out, &eb) != MC_OK)
-        return 0;
-    c->st->execs++;
-    c->st->msgs_out += out.lines_out;
-    c->st->msgs_in += out.lines_in;
-    hit = has_sig(&out, sig);
-    if (hit && rec != NULL && *have)
-        mc_exec_outcome_free(rec);
-    if (hit && rec != NULL) {
-        *rec = out;
-        *have = 1;
-    } else {
-        mc_exec_outcome_free(&out);
-    }
-    return hit;
-}
-
-int mc__camp_reproduces(void *ctx, json_object *seq, const char *sig)
-{
-    return reproduces(ctx, seq, sig, NULL, NULL);
-}
-
-/* Handles a finding shown by seq (s its record, from mc__camp_sig_due); carry (or
- * NULL) is seq with the end of the sequence before it in front
- * (mc__camp_with_carry), tried when seq alone does not show the finding
- * again on a fresh process, and hist (or NULL) the sequences the process
- * ran before seq, tried with seq last when carry does not either
- * (mc__camp_with_history). What a fresh process shows goes to findings/;
- * what it does not, to unconfirmed/ the first time only. */
-static void handle_finding(camp_t *c, mc__camp_sig_t *s, json_object *seq, json_object *carry,
-                           json_object *hist, const mc_exec_finding_t *f)
-{
-    char lock[PATH_LEN], name[64];
-    uint64_t h = mc__camp_hash(f->sig, strlen(f->sig));
-    json_object *min = NULL, *joined = NULL;
-    mc__camp_found_t fd;
-    mc_exec_outcome_t rec, *keep;
-    mc_errbuf_t eb;
-    int fdl, reproduced = 0, tries, first = s->tries == 0, have_rec = 0;
-    size_t taken = 0;
-    int64_t found_ms = elapsed(c);
-
-    s->tries++;
-    if (!s->owned) {
-        /* A dotfile: the claim is no finding of its own. */
-        snprintf(name, sizeof(name), ".%016llx.lock", (unsigned long long)h);
-        if (path_in(lock, c->o->out_dir, "findings", name) != 0)
-            return;
-        fdl = open(lock, O_CREAT | O_EXCL | O_WRONLY, 0644);
-        if (fdl < 0) {
-            s->settled = 1; /* another worker (or an earlier run) has it */
-            return;
-        }
-        close(fdl);
-        s->owned = 1;
-    }
-
-    memset(&fd, 0, sizeof(fd));
-    fd.f = *f;
-    fd.found_ms = found_ms;
-    /* Without minimization the run that shows it again is the one written. */
-    keep = c->o->no_minimize ? &rec : NULL;
-    for (tries = 0; tries < (first ? 3 : 1) && !reproduced; tries++, c->retries += !first)
-        reproduced = reproduces(c, seq, f->sig, keep, &have_rec);
-    for (tries = 0; carry != NULL && tries < (first ? 3 : 1) && !reproduced;
-         tries++, c->retries += !first)
-        if ((reproduced = reproduces(c, carry, f->sig, keep, &have_rec)) != 0) {
-            seq = carry;
-            fd.carried = 1;
-        }
-    if (!reproduced && hist != NULL &&
-        (joined = mc__camp_with_history(hist, seq, &taken)) != NULL &&
-        json_object_array_length(joined) > (carry != NULL ? json_object_array_length(carry) : 0))
-        for (tries = 0; tries < (first ? 2 : 1) && !reproduced; tries++, c->retries += !first)
-            if ((reproduced = reproduces(c, joined, f->sig, keep, &have_rec)) != 0) {
-                seq = joined;
-                fd.before = taken;
-            }
-    fd.reproduced = reproduced;
-    fd.orig_len = json_object_array_length(seq);
-    if (!reproduced && (!first || f->at_barrier)) {
-        /* In unconfirmed/ already; or a request left unanswered at the
-         * barrier that a fresh process answered when waited for (a server
-         * that answers out of order): no finding, nor a doubtful one. */
-        json_object_put(joined);
-        if (have_rec)
-            mc_exec_outcome_free(&rec);
-        return;
-    }
-    if (reproduced) {
-        s->settled = 1;
-        if (c->st->first_finding_ms < 0)
-            c->st->first_finding_ms = found_ms;
-        if (!first && c->st->unconfirmed > 0) {
-            /* Shown at last by a sequence of its own: no longer unconfirmed. */
-            mc__camp_drop_finding(c->o, "unconfirmed", f);
-            c->st->unconfirmed--;
-        }
-    }
-    if (reproduced && !c->o->no_minimize)
-        min = mc__camp_minimize(c, seq, f->sig, &fd.min_runs);
-    if (min == NULL)
-        min = json_object_get(seq);
-    fd.min_len = json_object_array_length(min);
-    /* The minimized run, recorded on a fresh process: its trace, its answers
-     * and (for a death) its stderr tail go with the finding. */
-    mc_errbuf_clear(&eb);
-    if (have_rec || mc_exec_run(c->fx, min, 1, 1, &rec, &eb) == MC_OK) {
-        c->st->execs += !have_rec;
-        /* What a fresh process does not show again depends on state the
-         * campaign cannot replay: kept apart, so that findings/ holds only
-         * reproducers that fail. */
-        mc__camp_write_finding(c->o, reproduced ? "findings" : "unconfirmed",
-                               mc_exec_version(c->fx), min, &fd, &rec);
-        mc_exec_outcome_free(&rec);
-    }
-    json_object_put(min);
-    json_object_put(joined);
-    if (reproduced)
-        c->st->findings++;
-    else
-        c->st->unconfirmed++;
-}
 
 /* --- the loop --------------------------------------------------------------- */
 
@@ -397,22 +255,48 @@ json_object *mc__camp_discovery(const mc_gen_t *g)
     return seq;
 }
 
+/* The sequences run so far, the confirmer's fresh runs included. */
+static uint64_t execs_all(const camp_t *c, mc__camp_confirmed_t *cd)
+{
+    memset(cd, 0, sizeof(*cd));
+    if (c->cf != NULL)
+        mc__camp_confirmer_read(c->cf, cd);
+    return c->execs + cd->execs;
+}
+
 static int done(const camp_t *c)
 {
+    mc__camp_confirmed_t cd;
+    uint64_t execs = execs_all(c, &cd);
+
     if (c->o->stop != NULL && *c->o->stop)
         return 1;
     if (c->o->seconds > 0 && elapsed(c) >= (int64_t)c->o->seconds * 1000)
         return 1;
-    if (c->o->max_findings > 0 && c->st->findings >= c->o->max_findings)
+    if (c->o->max_findings > 0 && cd.findings >= c->o->max_findings)
         return 1;
-    return c->o->max_execs > 0 && c->st->execs >= c->o->max_execs;
+    return c->o->max_execs > 0 && execs >= c->o->max_execs;
 }
 
-/* True while the fresh runs spent on confirming edges and on trying
- * unconfirmed findings again stay within their share of all runs. */
+/* True while the fresh runs spent on confirming edges stay within their
+ * share of all runs. */
 static int fresh_run_ok(const camp_t *c, uint64_t spent)
 {
-    return spent * MC_CAMPAIGN_FRESH_SHARE < c->st->execs;
+    mc__camp_confirmed_t cd;
+
+    return spent * MC_CAMPAIGN_FRESH_SHARE < execs_all(c, &cd);
+}
+
+/* Hands the findings of out to the confirmer (seq showed them; carry and
+ * hist as mc__camp_confirmer_offer takes them). */
+static void offer_all(camp_t *c, const mc_exec_outcome_t *out, json_object *seq,
+                      json_object *carry, json_object *hist)
+{
+    size_t i;
+
+    for (i = 0; i < out->nf; i++)
+        (void)mc__camp_confirmer_offer(c->cf, &out->f[i], seq, carry, hist, c->execs,
+                                       elapsed(c));
 }
 
 /* Copies the executor's lit edges (what the last run lit first and stood)
@@ -441,7 +325,7 @@ static size_t confirm_edges(camp_t *c, json_object *keep, const mc_exec_outcome_
 {
     mc_exec_outcome_t cal;
     mc_errbuf_t eb;
-    size_t kept = out->new_edges, i;
+    size_t kept = out->new_edges;
 
     *n_lit = 0;
     if (out->new_edges == 0)
@@ -454,16 +338,11 @@ static size_t confirm_edges(camp_t *c, json_object *keep, const mc_exec_outcome_
     if (mc_exec_confirm(c->x, c->fx, keep, &cal, &kept, &eb) != MC_OK)
         return took_lit(c, out->new_edges, lit, n_lit);
     (void)took_lit(c, kept, lit, n_lit);
-    c->st->execs++;
+    c->execs++;
     c->st->confirms++;
-    c->st->msgs_out += cal.lines_out;
-    c->st->msgs_in += cal.lines_in;
-    for (i = 0; i < cal.nf; i++) {
-        mc__camp_sig_t *s;
-        if (mc__camp_sig_due(&c->sigs, cal.f[i].sig, &s) &&
-            (s->tries == 0 || fresh_run_ok(c, c->retries)))
-            handle_finding(c, s, keep, NULL, NULL, &cal.f[i]);
-    }
+    c->msgs_out += cal.lines_out;
+    c->msgs_in += cal.lines_in;
+    offer_all(c, &cal, keep, NULL, NULL);
     mc_exec_outcome_free(&cal);
     return kept;
 }
@@ -504,9 +383,9 @@ static int one(camp_t *c, json_object *seq, json_object *next, mc_errbuf_t *eb)
         hist_clear(c);
         return rc;
     }
-    c->st->execs++;
-    c->st->msgs_out += out.lines_out;
-    c->st->msgs_in += out.lines_in;
+    c->execs++;
+    c->msgs_out += out.lines_out;
+    c->msgs_in += out.lines_in;
     /* A process started for this sequence carried nothing in. */
     if (out.started)
         hist_clear(c);
@@ -516,12 +395,7 @@ static int one(camp_t *c, json_object *seq, json_object *next, mc_errbuf_t *eb)
         fresh_states += (size_t)state_add(c, out.states[i]);
     if (fresh_states > 0 || out.new_cov > 0)
         keep_new(c, seq, carry, &out, fresh_states);
-    for (i = 0; i < out.nf; i++) {
-        mc__camp_sig_t *s;
-        if (mc__camp_sig_due(&c->sigs, out.f[i].sig, &s) &&
-            (s->tries == 0 || fresh_run_ok(c, c->retries)))
-            handle_finding(c, s, seq, carry, c->hist, &out.f[i]);
-    }
+    offer_all(c, &out, seq, carry, c->hist);
     /* The fresh runs were the twin's: the persistent process ran seq last. */
     hist_add(c, seq);
     /* The twin's process is not needed until its next fresh run, which
@@ -626,6 +500,9 @@ int mc_campaign_run(const mc_campaign_opts_t *o, mc_campaign_stats_t *st, mc_err
     rc = mc_exec_new(&c.fx, &xo, eb);
     if (rc != MC_OK)
         goto out;
+    rc = mc__camp_confirmer_new(&c.cf, o, &xo, c.t0, eb);
+    if (rc != MC_OK)
+        goto out;
     if (stamp_requests(&c) != MC_OK) {
         rc = mc_errbuf_set(eb, MC_ENOMEM, "out of memory");
         goto out;
@@ -682,18 +559,20 @@ int mc_campaign_run(const mc_campaign_opts_t *o, mc_campaign_stats_t *st, mc_err
         rc = mc_errbuf_set(eb, MC_ENOMEM, "out of memory");
     json_object_put(seq);
 out:
-    if (c.x != NULL && c.fx != NULL) {
+    /* What the confirmer has queued is handled before the campaign ends. */
+    mc__camp_confirmer_finish(c.cf);
+    if (c.x != NULL && c.fx != NULL && c.cf != NULL) {
         mc_exec_stop(c.x);
         stats_line(&c);
-        mc__camp_write_waits(o, c.x, c.fx);
+        mc__camp_write_waits(o, c.x, c.fx, mc__camp_confirmer_counters(c.cf));
     }
+    mc__camp_confirmer_free(c.cf);
     mc_exec_free(c.x);
     mc_exec_free(c.fx);
     json_object_put(c.hist);
     if (c.stats != NULL)
         fclose(c.stats);
     mc__camp_corpus_free(&c.k);
-    mc__camp_sigs_free(&c.sigs);
     free(c.states);
     mc_gen_free(&c.g);
     return rc;

@@ -73,6 +73,11 @@
 #define MC_CAMPAIGN_FRESH_SHARE 4
 /* Distinct finding signatures handled per worker. */
 #define MC_CAMPAIGN_MAX_FINDINGS 256
+/* Findings a worker's confirmer holds queued at most (one more waits), and
+ * its threads: each confirms one finding at a time on fresh processes of
+ * its own, so that that many hang budgets are waited out side by side. */
+#define MC_CAMPAIGN_CONFIRM_QUEUE 64
+#define MC_CAMPAIGN_CONFIRMERS 4
 /* Minimization budget per finding: runs and wall time. */
 #define MC_CAMPAIGN_MIN_RUNS 400
 #define MC_CAMPAIGN_MIN_MS 30000

@@ -45,6 +45,7 @@
 #ifndef MC_CAMPAIGN_EXEC_H
 #define MC_CAMPAIGN_EXEC_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -90,13 +91,20 @@
  * an answer): the shapes (method, members and their JSON types, params'
  * members and their types) that a fresh process left unanswered for the
  * whole hang budget, and whether the target was ever seen to answer a
- * request after the ping sent after it (out of order). Shared by the
- * executors of one campaign (mc_exec_opts_t.dropped); zeroed to start.
+ * request after the ping sent after it (out of order), and the shapes of
+ * the requests it answered so. Shared by the
+ * executors of one campaign (mc_exec_opts_t.dropped), which may run on two
+ * threads (the confirmer's, campaign/confirm.c): a shape is written before
+ * n counts it, and writers take the lock; zeroed to start.
  */
 typedef struct mc_exec_dropped {
     uint32_t shape[MC_EXEC_MAX_DROPPED];
-    size_t n;
-    int out_of_order; /* an answer came after the barrier that followed its request */
+    _Atomic size_t n;
+    uint32_t late[MC_EXEC_MAX_DROPPED]; /* shapes of requests answered after the barrier that
+                                           followed them: such requests are waited for */
+    _Atomic size_t n_late;
+    _Atomic int out_of_order; /* an answer came after the barrier that followed its request */
+    _Atomic int lock;         /* private: held while a shape is added */
 } mc_exec_dropped_t;
 
 /*

@@ -6,13 +6,14 @@
  * Promises: a request unanswered at the barrier is dropped at once when
  * its shape is known to be dropped, or on a persistent process that shows
  * no sign of working on it (a candidate: mc_exec_finding_t.at_barrier);
- * it is waited for the whole hang budget on a fresh process, while the
- * server writes notifications or requests of its own, and on every
- * process of a server seen to answer after a later ping; a shape left
- * unanswered for the whole budget is known from then on (shared through
- * mc_exec_dropped_t); the barrier is sent again, up to
- * MC__EXEC_BARRIER_ROUNDS, while requests are unanswered; a barrier left
- * unanswered turns it off for the executor. docs/fuzzing.md, "The barrier".
+ * it is waited for the whole hang budget on a fresh process; a tool call,
+ * while the server writes notifications or requests of its own (work under
+ * way); and on every process, when a request of its shape was seen
+ * answered after a later ping; a shape left unanswered for the whole
+ * budget is known from then on (shared through mc_exec_dropped_t); the
+ * barrier is sent again, up to MC__EXEC_BARRIER_ROUNDS, while requests are
+ * unanswered; a barrier left unanswered turns it off for the executor.
+ * docs/fuzzing.md, "The barrier".
  */
 #include <stdio.h>
 #include <string.h>
@@ -57,22 +58,52 @@ uint32_t mc__exec_shape(json_object *msg)
     return h != 0 ? h : 1;
 }
 
-int mc__exec_known_dropped(const mc_exec_t *x, uint32_t shape)
-{
-    size_t i;
 
-    for (i = 0; i < x->dropped->n; i++)
-        if (x->dropped->shape[i] == shape)
+/* True when shape is in set[0..*n). */
+static int in_set(const uint32_t *set, _Atomic size_t *n, uint32_t shape)
+{
+    size_t i, k = atomic_load(n);
+
+    for (i = 0; i < k; i++)
+        if (set[i] == shape)
             return 1;
     return 0;
+}
+
+/* Adds shape to set[0..*n) (a table of x->dropped): written, then counted,
+ * so that readers need no lock; writers (two executors may run on two
+ * threads) take the table's. */
+static void set_add(mc_exec_t *x, uint32_t *set, _Atomic size_t *n, uint32_t shape)
+{
+    mc_exec_dropped_t *d = x->dropped;
+    size_t k;
+
+    while (atomic_exchange(&d->lock, 1))
+        ;
+    k = atomic_load(n);
+    if (!in_set(set, n, shape) && k < MC_EXEC_MAX_DROPPED) {
+        set[k] = shape;
+        atomic_store(n, k + 1);
+    }
+    atomic_store(&d->lock, 0);
+}
+
+int mc__exec_known_dropped(const mc_exec_t *x, uint32_t shape)
+{
+    return in_set(x->dropped->shape, &x->dropped->n, shape);
 }
 
 /* Remembers that a fresh process left a request of this shape unanswered
  * for the whole hang budget. */
 static void known_add(mc_exec_t *x, uint32_t shape)
 {
-    if (!mc__exec_known_dropped(x, shape) && x->dropped->n < MC_EXEC_MAX_DROPPED)
-        x->dropped->shape[x->dropped->n++] = shape;
+    set_add(x, x->dropped->shape, &x->dropped->n, shape);
+}
+
+void mc__exec_note_late(mc_exec_t *x, uint32_t shape)
+{
+    atomic_store(&x->dropped->out_of_order, 1);
+    set_add(x, x->dropped->late, &x->dropped->n_late, shape);
 }
 
 /* Watches the ids left unanswered at this barrier for a late answer (an
@@ -84,20 +115,37 @@ static void watch_late(mc_exec_t *x)
     for (k = 0; k < x->n_exp; k++)
         if (!x->exp[k].answered && !x->exp[k].cancelled && !x->exp[k].held) {
             x->late_watch[x->n_late_watch % MC_EXEC_MAX_LATE_WATCH] = x->exp[k].key;
+            x->late_shape[x->n_late_watch % MC_EXEC_MAX_LATE_WATCH] = x->exp[k].shape;
             x->n_late_watch++;
         }
 }
 
-/* Unanswered requests of shapes not known to be dropped. */
-static size_t unknown_outstanding(const mc_exec_t *x)
+/* Unanswered requests of shapes not known to be dropped; with tools_only,
+ * only tool calls (what a server may work on a while: a tool may log,
+ * report progress or ask the client before it answers). */
+static size_t unknown_outstanding(const mc_exec_t *x, int tools_only)
 {
     size_t k, n = 0;
 
     for (k = 0; k < x->n_exp; k++)
         if (!x->exp[k].answered && !x->exp[k].cancelled && !x->exp[k].held &&
-            !mc__exec_known_dropped(x, x->exp[k].shape))
+            (!tools_only || x->exp[k].tool) && !mc__exec_known_dropped(x, x->exp[k].shape))
             n++;
     return n;
+}
+
+/* True when a request is unanswered whose shape the target was seen to
+ * answer after a later barrier (and not known to be dropped). */
+static int late_outstanding(mc_exec_t *x)
+{
+    size_t k;
+
+    for (k = 0; k < x->n_exp; k++)
+        if (!x->exp[k].answered && !x->exp[k].cancelled && !x->exp[k].held &&
+            !mc__exec_known_dropped(x, x->exp[k].shape) &&
+            in_set(x->dropped->late, &x->dropped->n_late, x->exp[k].shape))
+            return 1;
+    return 0;
 }
 
 /* Polls until the barrier is answered, within the hang budget of silence
@@ -126,7 +174,7 @@ static int wait_out(mc_exec_t *x)
     int rc;
 
     x->waited_out = 1;
-    while (unknown_outstanding(x) > 0) {
+    while (unknown_outstanding(x, 0) > 0) {
         rc = mc__exec_wait_slice(x, began);
         if (rc == MC_EEOF)
             return MC_EEOF;
@@ -196,7 +244,7 @@ mc__exec_fed_t mc__exec_barrier(mc_exec_t *x, json_object *ahead, int64_t ahead_
      * waited for, the next sequence's answers that come meanwhile are kept
      * for it (mc__exec_unclaimed_add), and nothing more is sent ahead. */
     if (x->ahead_n > 0) {
-        if (unknown_outstanding(x) > 0 && (x->chatter || x->dropped->out_of_order)) {
+        if ((x->chatter && unknown_outstanding(x, 1) > 0) || late_outstanding(x)) {
             x->pipe_off = 1;
             if (wait_out(x) == MC_EEOF)
                 return MC__EXEC_FED_DEAD;
@@ -208,7 +256,7 @@ mc__exec_fed_t mc__exec_barrier(mc_exec_t *x, json_object *ahead, int64_t ahead_
      * request's handler waits, a ping's does not) may answer just after the
      * barrier: the barrier is sent again while requests are unanswered, up
      * to MC__EXEC_BARRIER_ROUNDS in all. */
-    for (round = 1; round < MC__EXEC_BARRIER_ROUNDS && unknown_outstanding(x) > 0; round++) {
+    for (round = 1; round < MC__EXEC_BARRIER_ROUNDS && unknown_outstanding(x, 0) > 0; round++) {
         fed = barrier_once(x, NULL, 0);
         if (fed != MC__EXEC_FED_OK)
             return fed;
@@ -218,12 +266,15 @@ mc__exec_fed_t mc__exec_barrier(mc_exec_t *x, json_object *ahead, int64_t ahead_
         }
     }
     /* A request of a shape not known to be dropped is waited for on a
-     * fresh process (a confirmation: nothing is reported unconfirmed),
-     * while the server shows work under way (it wrote notifications or
-     * requests of its own), and on every process of a server seen to
-     * answer a request after the ping that followed it (out of order). */
-    if (unknown_outstanding(x) > 0 &&
-        (x->fresh_run || x->chatter || x->dropped->out_of_order) &&
+     * fresh process (a confirmation: nothing is reported unconfirmed); a
+     * tool call, while the server shows work under way (it wrote
+     * notifications or requests of its own: a tool may log as it runs,
+     * where a timer may log too); and on every process a request of a shape
+     * the server was seen to answer after the ping that followed it (out
+     * of order). Any other request left unanswered is a candidate, which a
+     * fresh process confirms. */
+    if (((x->fresh_run && unknown_outstanding(x, 0) > 0) ||
+         (x->chatter && unknown_outstanding(x, 1) > 0) || late_outstanding(x)) &&
         wait_out(x) == MC_EEOF)
         return MC__EXEC_FED_DEAD;
     watch_late(x);

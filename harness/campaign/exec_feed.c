@@ -362,6 +362,7 @@ static void note_due(mc_exec_t *x, json_object *sendv, const char *line, size_t 
          * id the table could not keep cannot be paired with its answer. */
         e->stream = method != NULL && strcmp(method, "subscriptions/listen") == 0;
         e->shape = mc__exec_shape(sendv);
+        e->tool = method != NULL && strcmp(method, "tools/call") == 0;
         e->held = e->stream || !mc__exec_key_real(e->key);
         /* An id named by an earlier cancellation is not held against the
          * server either. */

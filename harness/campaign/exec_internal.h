@@ -91,6 +91,8 @@ typedef struct mc__exec_expected {
     int stream;   /* a subscriptions/listen request: answered only when its
                      stream ends (held too) */
     uint32_t shape; /* mc__exec_shape of the request as sent */
+    int tool;       /* a tools/call: a request the server may work on a while (log,
+                       report progress, ask the client) before it answers */
 } mc__exec_expected_t;
 
 /* What an inbound line was, kept to name the method of a wire finding. */
@@ -200,6 +202,7 @@ struct mc_exec {
     uint64_t barriers;     /* barriers sent in this executor (their ids) */
     char barrier_id[48];   /* compact JSON of the barrier's id */
     uint32_t late_watch[MC_EXEC_MAX_LATE_WATCH]; /* keys of ids dropped at a barrier */
+    uint32_t late_shape[MC_EXEC_MAX_LATE_WATCH]; /* and the shapes of their requests */
     size_t n_late_watch;
     /* pipelining (over stdio, with the barrier): the sequence sent ahead,
      * right after the barrier of the one before, before its answer came */
@@ -353,6 +356,11 @@ uint32_t mc__exec_shape(json_object *msg);
 /* True when shape is known to be dropped by the target. */
 int mc__exec_known_dropped(const mc_exec_t *x, uint32_t shape);
 
+/* Notes that a request of this shape was answered after the barrier that
+ * followed it (the target answers out of order): requests of the shape
+ * left unanswered at a barrier are waited for from then on. */
+void mc__exec_note_late(mc_exec_t *x, uint32_t shape);
+
 /*
  * Over stdio, ends a sequence with a ping (server/discover at a stateless
  * version) and waits for its answer, within the hang budget of silence:
@@ -361,10 +369,11 @@ int mc__exec_known_dropped(const mc_exec_t *x, uint32_t shape);
  * shape is known to be dropped, or on a persistent process that shows no
  * sign of working on it (the campaign confirms it on a fresh one). It is
  * waited for the whole hang budget first (as mc__exec_await does) on a
- * fresh process, when the server wrote a notification or a request of its
- * own during the sequence (progress, a log line, a sampling request: work
- * under way), or once it was seen to answer a request after a later ping;
- * a shape left unanswered then is known from there on. A barrier left unanswered
+ * fresh process; a tool call, when the server wrote a notification or a
+ * request of its own during the sequence (progress, a log line, a sampling
+ * request: work under way); or when it was seen to answer a request of the
+ * same shape
+ * after a later ping; a shape left unanswered then is known from there on. A barrier left unanswered
  * turns it off for the executor (x->barrier_off). Returns as
  * mc__exec_feed_element.
  */

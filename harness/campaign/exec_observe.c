@@ -255,7 +255,7 @@ static void remember_inline(mc_exec_t *x, const mc_wire_info_t *ip, const char *
 
 /* True when ip answers the barrier of this sequence; notes it. A response
  * to an id left unanswered at an earlier barrier shows a server that
- * answers out of order (x->dropped->out_of_order). */
+ * answers out of order (mc__exec_note_late). */
 static int barrier_answer(mc_exec_t *x, const mc_wire_info_t *ip)
 {
     const char *id;
@@ -273,7 +273,7 @@ static int barrier_answer(mc_exec_t *x, const mc_wire_info_t *ip)
     n = x->n_late_watch < MC_EXEC_MAX_LATE_WATCH ? x->n_late_watch : MC_EXEC_MAX_LATE_WATCH;
     for (i = 0; i < n && mc__exec_key_real(key); i++)
         if (x->late_watch[i] == key && x->dropped != NULL)
-            x->dropped->out_of_order = 1;
+            mc__exec_note_late(x, x->late_shape[i]);
     return 0;
 }
 

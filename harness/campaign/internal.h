@@ -81,10 +81,11 @@ json_object *mc__camp_corpus_any(mc__camp_corpus_t *k, mc_gen_t *g);
  * or NULL when out of memory. */
 json_object *mc__camp_next_sequence(mc__camp_corpus_t *k, mc_gen_t *g, const struct mc_exec *x);
 
-/* Writes where x's and fx's time went to the worker's waits.tsv
- * (waits-wN.tsv); nothing is said of a failure to write it. */
+/* Writes where x's, fx's and the confirmer's executors' (cx, summed) time
+ * went to the worker's waits.tsv (waits-wN.tsv); nothing is said of a
+ * failure to write it. */
 void mc__camp_write_waits(const mc_campaign_opts_t *o, const struct mc_exec *x,
-                          const struct mc_exec *fx);
+                          const struct mc_exec *fx, mc_exec_counters_t cx);
 
 /* Writes seq to a new file of the corpus folder. */
 void mc__camp_corpus_save(mc__camp_corpus_t *k, json_object *seq);
@@ -99,6 +100,7 @@ typedef struct mc__camp_sig {
     unsigned tries;  /* times handled (reproduction tried) */
     int owned;       /* this worker holds its claim (the lock file) */
     int settled;     /* written to findings/, or claimed by another worker */
+    int queued;      /* handed to the confirmer and not yet handled */
 } mc__camp_sig_t;
 
 typedef struct mc__camp_sigs {
@@ -127,8 +129,57 @@ int mc__camp_write_file(const char *path, const char *data, size_t len);
 /* When the campaign ends (monotonic ms), INT64_MAX without a time limit. */
 int64_t mc__camp_deadline(void *ctx);
 
-/* Runs seq on a fresh target (ctx is the campaign); 1 when sig shows. */
+/* Runs seq on a fresh target (ctx is the confirmer); 1 when sig shows. */
 int mc__camp_reproduces(void *ctx, json_object *seq, const char *sig);
+
+/* --- confirm.c -------------------------------------------------------------- */
+
+/* The confirmer of a worker: MC_CAMPAIGN_CONFIRMERS threads, each with a
+ * fresh executor of its own, that show the worker's findings again on fresh
+ * processes, minimize them and write them, while the worker's persistent
+ * process goes on. */
+typedef struct mc__camp_confirmer mc__camp_confirmer_t;
+
+/* What the confirmer did so far. */
+typedef struct mc__camp_confirmed {
+    uint64_t execs, msgs_out, msgs_in; /* its fresh runs and their lines */
+    uint64_t starts;                   /* processes it started */
+    uint64_t findings, unconfirmed;    /* as mc_campaign_stats_t counts them */
+    uint64_t retries;                  /* fresh runs spent on findings seen again */
+    int64_t first_finding_ms;          /* -1 until the first finding */
+} mc__camp_confirmed_t;
+
+/* Starts the confirmer of campaign o (started at t0), its executors made
+ * with xo (without the generator's learning and without a twin). */
+int mc__camp_confirmer_new(mc__camp_confirmer_t **out, const mc_campaign_opts_t *o,
+                           const mc_exec_opts_t *xo, int64_t t0, mc_errbuf_t *eb);
+
+/*
+ * Hands finding f, shown by seq, to the confirmer when its signature is
+ * due (mc__camp_sig_due) and not queued already; a finding seen again is
+ * tried again only while those retries stay within MC_CAMPAIGN_FRESH_SHARE
+ * of all runs (execs, the worker's own, plus the confirmer's). carry (or
+ * NULL) is seq with the end of the sequence before it in front
+ * (mc__camp_with_carry), hist (or NULL) the sequences the process ran
+ * before seq; all three are copied. Waits while MC_CAMPAIGN_CONFIRM_QUEUE
+ * findings are queued. Returns 1 when it was handed over.
+ */
+int mc__camp_confirmer_offer(mc__camp_confirmer_t *cf, const mc_exec_finding_t *f,
+                             json_object *seq, json_object *carry, json_object *hist,
+                             uint64_t execs, int64_t found_ms);
+
+/* Copies what the confirmer did so far to *out. */
+void mc__camp_confirmer_read(mc__camp_confirmer_t *cf, mc__camp_confirmed_t *out);
+
+/* Handles everything queued, then stops the thread (cf may be NULL). */
+void mc__camp_confirmer_finish(mc__camp_confirmer_t *cf);
+
+/* Where its executors' time went, summed, for waits.tsv (read once the
+ * confirmer has finished). */
+mc_exec_counters_t mc__camp_confirmer_counters(const mc__camp_confirmer_t *cf);
+
+/* Finishes (as mc__camp_confirmer_finish) and frees (cf may be NULL). */
+void mc__camp_confirmer_free(mc__camp_confirmer_t *cf);
 
 /*
  * Minimizes seq (borrowed) for sig: delta debugging on the elements, then

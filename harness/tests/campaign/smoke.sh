@@ -56,6 +56,29 @@ grep -q '"dir": "in"' "${f%.jsonc}.jsonl" || fail "--no-minimize: the trace hold
 [[ -s $TMP/dupnm/waits.tsv ]] || fail "no waits.tsv"
 left_behind && fail "a server process was left behind"
 
+# 2d. A switch that breaks several rules at once (result-type-missing at
+#     2026-07-28: every result lacks its type) gives several findings, which
+#     the confirmer's threads handle side by side; --max-findings N writes
+#     N of them, no more, and waits.tsv says where each executor's time went
+#     (the confirmer's row included).
+for n in 1 2; do
+  "$MC" fuzz --seconds 20 --max-findings $n --no-minimize --seed 1 --spec-version 2026-07-28 \
+    --call-tools --out "$TMP/multi$n" -- "$RS" --inject result-type-missing --root "$TMP/root" \
+    2>"$TMP/multi$n.err"
+  rc=$?
+  [[ $rc -eq 1 ]] || { cat "$TMP/multi$n.err"; fail "result-type-missing: exit $rc, want 1"; }
+  got=$(grep -c . "$TMP/multi$n/findings/index.tsv")
+  [[ $got -eq $n ]] || { cat "$TMP/multi$n/findings/index.tsv"; fail "--max-findings $n wrote $got findings"; }
+done
+"$MC" fuzz --seconds 3 --no-minimize --seed 1 --spec-version 2026-07-28 --call-tools \
+  --out "$TMP/multi" -- "$RS" --inject result-type-missing --root "$TMP/root" 2>"$TMP/multi.err"
+got=$(grep -c . "$TMP/multi/findings/index.tsv")
+[[ $got -ge 3 ]] || { cat "$TMP/multi/findings/index.tsv"; fail "result-type-missing: $got findings, want 3 or more"; }
+for row in persistent fresh confirm; do
+  grep -q "^$row	" "$TMP/multi/waits.tsv" || { cat "$TMP/multi/waits.tsv"; fail "waits.tsv lacks the $row row"; }
+done
+left_behind && fail "a server process was left behind"
+
 # 2c. A ping left unanswered (a process-level finding, whose requirement the
 #     campaign writes itself): its reproducer fails at the version the
 #     campaign ran (its refs name that version: a check whose refs miss the
