@@ -8,12 +8,13 @@
  *
  * Promises: what is handed over is taken in the order it came, on copies
  * the confirmer owns (json-c's reference counts are not shared between
- * threads); a signature is handed over once at a time; the counters, the
- * signature table and the queue are read and written under one lock; at
- * the end everything queued is handled before the thread stops (no finding
- * is lost), and an interrupted campaign's fresh runs end at once. The
- * signature table is the confirmer's: a signature is handled by one thread
- * at a time.
+ * threads); a signature is in the queue or in hand once at a time; the
+ * counters, the signature table and the queue are read and written under
+ * one lock; with --max-findings no more findings are written than asked
+ * (a thread waits while the findings written and those in hand reach it);
+ * at the end everything queued is handled before the threads stop (no
+ * finding is lost; minimization ends with the campaign's time), and an
+ * interrupted campaign's fresh runs end at once.
  */
 #include <fcntl.h>
 #include <pthread.h>
