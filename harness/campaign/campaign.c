@@ -294,9 +294,16 @@ static void offer_all(camp_t *c, const mc_exec_outcome_t *out, json_object *seq,
 {
     size_t i;
 
+    int offered = 0;
+
     for (i = 0; i < out->nf; i++)
-        (void)mc__camp_confirmer_offer(c->cf, &out->f[i], seq, carry, hist, c->execs,
-                                       elapsed(c));
+        offered |= mc__camp_confirmer_offer(c->cf, &out->f[i], seq, carry, hist, c->execs,
+                                            elapsed(c));
+    /* A server the campaign did not start (a URL alone) has no fresh
+     * process: a confirmation's session is on the server the sequences
+     * run on, and runs alone, as the sequences wait for it. */
+    if (offered && c->o->argv == NULL)
+        mc__camp_confirmer_wait(c->cf);
 }
 
 /* Copies the executor's lit edges (what the last run lit first and stood)

@@ -55,6 +55,7 @@ struct mc__camp_confirmer {
     pthread_mutex_t mu; /* guards everything below */
     pthread_cond_t wake; /* a job queued, or the end */
     pthread_cond_t room; /* a slot of the queue freed */
+    pthread_cond_t idle; /* a job done (for mc__camp_confirmer_wait) */
     job_t q[MC_CAMPAIGN_CONFIRM_QUEUE];
     size_t head, n;
     int ending;
@@ -355,6 +356,7 @@ static void *confirm_main(void *arg)
         cf->handling -= !skip;
         /* A job waiting on the bound may go now. */
         pthread_cond_broadcast(&cf->wake);
+        pthread_cond_broadcast(&cf->idle);
         pthread_mutex_unlock(&cf->mu);
         job_free(&j);
         mc_exec_stop(h->cx);
@@ -367,7 +369,7 @@ int mc__camp_confirmer_new(mc__camp_confirmer_t **out, const mc_campaign_opts_t 
 {
     mc__camp_confirmer_t *cf = calloc(1, sizeof(*cf));
     mc_exec_opts_t co = *xo;
-    int rc, i;
+    int rc, i, hands;
 
     *out = NULL;
     if (cf == NULL)
@@ -378,12 +380,17 @@ int mc__camp_confirmer_new(mc__camp_confirmer_t **out, const mc_campaign_opts_t 
     pthread_mutex_init(&cf->mu, NULL);
     pthread_cond_init(&cf->wake, NULL);
     pthread_cond_init(&cf->room, NULL);
+    pthread_cond_init(&cf->idle, NULL);
     /* Their fresh runs teach the generator nothing (it is the worker's
      * thread's) and follow no twin: they confirm signatures, not edges. */
     co.learn = NULL;
     co.learn_ctx = NULL;
     co.twin = NULL;
-    for (i = 0; i < MC_CAMPAIGN_CONFIRMERS; i++) {
+    /* A server the campaign did not start (a URL alone) is one server for
+     * every session: one thread, whose confirmations run alone (the
+     * campaign waits for them, campaign.c). */
+    hands = o->argv == NULL ? 1 : MC_CAMPAIGN_CONFIRMERS;
+    for (i = 0; i < hands; i++) {
         hand_t *h = &cf->hands[i];
         h->cf = cf;
         rc = mc_exec_new(&h->cx, &co, eb);
@@ -439,6 +446,14 @@ int mc__camp_confirmer_offer(mc__camp_confirmer_t *cf, const mc_exec_finding_t *
     pthread_cond_signal(&cf->wake);
     pthread_mutex_unlock(&cf->mu);
     return 1;
+}
+
+void mc__camp_confirmer_wait(mc__camp_confirmer_t *cf)
+{
+    pthread_mutex_lock(&cf->mu);
+    while (cf->n > 0 || cf->handling > 0)
+        pthread_cond_wait(&cf->idle, &cf->mu);
+    pthread_mutex_unlock(&cf->mu);
 }
 
 void mc__camp_confirmer_read(mc__camp_confirmer_t *cf, mc__camp_confirmed_t *out)
@@ -497,6 +512,7 @@ void mc__camp_confirmer_free(mc__camp_confirmer_t *cf)
     for (k = 0; k < cf->n_hands; k++)
         mc_exec_free(cf->hands[k].cx);
     mc__camp_sigs_free(&cf->sigs);
+    pthread_cond_destroy(&cf->idle);
     pthread_cond_destroy(&cf->room);
     pthread_cond_destroy(&cf->wake);
     pthread_mutex_destroy(&cf->mu);

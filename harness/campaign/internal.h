@@ -168,6 +168,9 @@ int mc__camp_confirmer_offer(mc__camp_confirmer_t *cf, const mc_exec_finding_t *
                              json_object *seq, json_object *carry, json_object *hist,
                              uint64_t execs, int64_t found_ms);
 
+/* Waits until nothing is queued or in hand. */
+void mc__camp_confirmer_wait(mc__camp_confirmer_t *cf);
+
 /* Copies what the confirmer did so far to *out. */
 void mc__camp_confirmer_read(mc__camp_confirmer_t *cf, mc__camp_confirmed_t *out);
 
