@@ -204,47 +204,69 @@ static size_t spoken_versions(const probe_state_t *st, const char **out, size_t 
     return k;
 }
 
-/* The version probes of a server known to run, made side by side: each
- * worker takes the next version not yet probed. */
-typedef struct probe_set {
-    const mc_runner_opts_t *po;
-    const char **order;
-    mc_probe_t *got;
-    int *rc;
+/* Work made side by side: one(ctx, i) for each i below n, each worker
+ * taking the next i not yet taken, until *stop is raised. */
+typedef struct side {
+    void (*one)(void *ctx, size_t i);
+    void *ctx;
     size_t n;
+    volatile int *stop;
     _Atomic size_t next;
-} probe_set_t;
+} side_t;
 
-static void *probe_worker(void *arg)
+static void *side_worker(void *arg)
 {
-    probe_set_t *ps = arg;
+    side_t *sd = arg;
     size_t i;
 
-    while ((i = atomic_fetch_add(&ps->next, 1)) < ps->n) {
-        if (ps->po->stop != NULL && *ps->po->stop)
+    while ((i = atomic_fetch_add(&sd->next, 1)) < sd->n) {
+        if (sd->stop != NULL && *sd->stop)
             break;
-        ps->rc[i] = mc_runner_probe(ps->po, ps->order[i], &ps->got[i]);
+        sd->one(sd->ctx, i);
     }
     return NULL;
 }
 
-/* Runs fn(arg) on up to jobs threads (this one among them) and waits for
- * them all. */
-static void run_side_by_side(void *(*fn)(void *), void *arg, int jobs, size_t n)
+/* Runs one(ctx, i) for every i below n on up to jobs threads (this one
+ * among them) and waits for them all. */
+static void run_side_by_side(void (*one)(void *, size_t), void *ctx, size_t n, int jobs,
+                             volatile int *stop)
 {
     pthread_t th[MC_SUITE_MAX_JOBS];
+    side_t sd;
     int t, started = 0;
 
+    memset(&sd, 0, sizeof(sd));
+    sd.one = one;
+    sd.ctx = ctx;
+    sd.n = n;
+    sd.stop = stop;
+    atomic_init(&sd.next, 0);
     if (jobs > MC_SUITE_MAX_JOBS)
         jobs = MC_SUITE_MAX_JOBS;
     if (jobs < 1 || (size_t)jobs > n)
         jobs = n < 1 ? 1 : (int)n;
     for (t = 1; t < jobs; t++)
-        if (pthread_create(&th[started], NULL, fn, arg) == 0)
+        if (pthread_create(&th[started], NULL, side_worker, &sd) == 0)
             started++;
-    fn(arg);
+    side_worker(&sd);
     for (t = 0; t < started; t++)
         pthread_join(th[t], NULL);
+}
+
+/* The version probes of a server known to run. */
+typedef struct probe_set {
+    const mc_runner_opts_t *po;
+    const char **order;
+    mc_probe_t *got;
+    int *rc;
+} probe_set_t;
+
+static void probe_one(void *ctx, size_t i)
+{
+    probe_set_t *ps = ctx;
+
+    ps->rc[i] = mc_runner_probe(ps->po, ps->order[i], &ps->got[i]);
 }
 
 /* The probes at order[0..n) once one probe completed a handshake (the
@@ -273,9 +295,7 @@ static void probe_rest(const mc_runner_opts_t *po0, probe_state_t *st, const cha
     ps.order = order;
     ps.got = got;
     ps.rc = rc;
-    ps.n = n;
-    atomic_init(&ps.next, 0);
-    run_side_by_side(probe_worker, &ps, jobs, n);
+    run_side_by_side(probe_one, &ps, n, jobs, po.stop);
     for (i = 0; i < n; i++) {
         if (rc[i] != MC_OK)
             continue;
@@ -407,28 +427,19 @@ static void say_behaviours(const char *version, json_object *b, int call_tools)
            failed != NULL ? failed : "");
 }
 
-/* The behaviour probes of one run, made side by side: each worker takes the
- * next version not yet probed. */
+/* The behaviour probes of one run. */
 typedef struct behave_set {
     const mc_runner_opts_t *ro;
     const char *const *versions;
     json_object **got; /* per version: what its probe saw, NULL when none ran */
     int *rc;           /* per version: mc_runner_behaviours()'s return */
-    size_t n;
-    _Atomic size_t next;
 } behave_set_t;
 
-static void *behave_worker(void *arg)
+static void behave_one(void *ctx, size_t i)
 {
-    behave_set_t *bs = arg;
-    size_t i;
+    behave_set_t *bs = ctx;
 
-    while ((i = atomic_fetch_add(&bs->next, 1)) < bs->n) {
-        if (bs->ro->stop != NULL && *bs->ro->stop)
-            break;
-        bs->rc[i] = mc_runner_behaviours(bs->ro, bs->versions[i], &bs->got[i]);
-    }
-    return NULL;
+    bs->rc[i] = mc_runner_behaviours(bs->ro, bs->versions[i], &bs->got[i]);
 }
 
 json_object *mc_cli_run_behaviours(const mc_runner_opts_t *ro, const char *const *versions,
@@ -436,17 +447,17 @@ json_object *mc_cli_run_behaviours(const mc_runner_opts_t *ro, const char *const
 {
     behave_set_t bs;
     json_object *map;
-    size_t i;
+    size_t i, nv = 0;
 
     if (!needs_behaviours(scs, n) || (ro->stop != NULL && *ro->stop))
         return NULL;
     memset(&bs, 0, sizeof(bs));
     bs.ro = ro;
     bs.versions = versions;
-    while (versions[bs.n] != NULL)
-        bs.n++;
-    bs.got = calloc(bs.n + 1, sizeof(*bs.got));
-    bs.rc = calloc(bs.n + 1, sizeof(*bs.rc));
+    while (versions[nv] != NULL)
+        nv++;
+    bs.got = calloc(nv + 1, sizeof(*bs.got));
+    bs.rc = calloc(nv + 1, sizeof(*bs.rc));
     map = json_object_new_object();
     if (bs.got == NULL || bs.rc == NULL || map == NULL) {
         free(bs.got);
@@ -454,12 +465,11 @@ json_object *mc_cli_run_behaviours(const mc_runner_opts_t *ro, const char *const
         json_object_put(map);
         return NULL;
     }
-    atomic_init(&bs.next, 0);
     /* Over HTTP the probes share one server, where one probe's tool calls
      * would be another's state: one at a time. */
-    run_side_by_side(behave_worker, &bs, ro->url != NULL ? 1 : jobs, bs.n);
+    run_side_by_side(behave_one, &bs, nv, ro->url != NULL ? 1 : jobs, ro->stop);
     /* Taken in version order, as if made one after another. */
-    for (i = 0; i < bs.n; i++) {
+    for (i = 0; i < nv; i++) {
         json_object *b = bs.got[i];
         const char *v;
         bs.got[i] = NULL;
@@ -485,7 +495,7 @@ json_object *mc_cli_run_behaviours(const mc_runner_opts_t *ro, const char *const
         else
             json_object_put(b);
     }
-    for (i = 0; i < bs.n; i++)
+    for (i = 0; i < nv; i++)
         json_object_put(bs.got[i]);
     free(bs.got);
     free(bs.rc);
