@@ -1,9 +1,7 @@
 #include "campaign/campaign.h"
 #include "core/hash.h"
 
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -176,7 +174,6 @@ static unsigned energy_of(int instrumented, size_t new_cov, size_t new_edges, si
 static void stats_line(camp_t *c)
 {
     mc_campaign_stats_t *st = c->st;
-
     mc__camp_confirmed_t cd;
 
     memset(&cd, 0, sizeof(cd));

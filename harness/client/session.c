@@ -554,6 +554,16 @@ int mc_session_initialize(mc_session_t *s, const char *version, json_object *cli
                                  "not support",
                                  got);
         }
+        /* A version without the initialize handshake cannot be the
+         * outcome of one: a session at it sends every request with its
+         * _meta, which an initialized session does not. */
+        if (mc_version_has(got, MC_VF_STATELESS)) {
+            s->unsupported_version = 1;
+            return mc_errbuf_set(eb, MC_EPROTO,
+                                 "server answered initialize with protocol version \"%.40s\", "
+                                 "which has no initialize handshake",
+                                 got);
+        }
     }
     snprintf(s->negotiated_version, sizeof(s->negotiated_version), "%s", got);
     rc = mc_session_notify(s, "notifications/initialized", NULL, timeout_ms);

@@ -214,6 +214,18 @@ static void test_counter_offer_known_and_unknown(void **state)
     assert_int_equal(f.n_sent, 1); /* no notifications/initialized */
     mc_session_free(&s);
     fake_free(&f);
+
+    /* A version of the stateless protocol cannot come of an initialize:
+     * a session at it would send requests without their _meta. */
+    start(&f, &s, script_good);
+    f.version = "2026-07-28";
+    mc_errbuf_clear(&eb);
+    assert_int_equal(mc_session_initialize(&s, "2025-11-25", NULL, 1000, &eb), MC_EPROTO);
+    assert_true(s.unsupported_version);
+    assert_non_null(strstr(eb.msg, "no initialize handshake"));
+    assert_int_equal(f.n_sent, 1);
+    mc_session_free(&s);
+    fake_free(&f);
 }
 
 static void script_error_init(fake_t *f, json_object *sent)
