@@ -25,7 +25,6 @@
 
 #include "campaign/internal.h"
 #include "core/clock.h"
-#include "core/hash.h"
 
 /* The longest path the confirmer builds in the campaign directory. */
 #define CONFIRM_PATH_LEN 4096
@@ -167,7 +166,7 @@ static void count_retry(mc__camp_confirmer_t *cf)
 static int claim(mc__camp_confirmer_t *cf, const mc_exec_finding_t *f)
 {
     char lock[CONFIRM_PATH_LEN], name[64];
-    uint64_t h = mc_fnv1a64(MC_FNV1A64_INIT, f->sig, strlen(f->sig));
+    uint64_t h = mc__camp_hash(f->sig, strlen(f->sig));
     int fd;
 
     /* A dotfile: the claim is no finding of its own. */

@@ -389,16 +389,12 @@ static int fault_many_values(mc_refserver_t *rs, json_object *msg, const rs_shap
 #define SHAPE(b, k, m, fn) {.bug = RS_BUG_##b, .kinds = (k), .method = (m), .apply = (fn)}
 #define SHAPE_AT(b, k, m, fn, p, mem)                                                              \
     {.bug = RS_BUG_##b, .kinds = (k), .method = (m), .apply = (fn), .path = (p), .key = (mem)}
-#define SHAPE_IF(b, k, m, fn, p, mem, t, n, w)                                                     \
-    {.bug = RS_BUG_##b,                                                                            \
-     .kinds = (k),                                                                                 \
-     .method = (m),                                                                                \
-     .apply = (fn),                                                                                \
-     .path = (p),                                                                                  \
-     .key = (mem),                                                                                 \
-     .text = (t),                                                                                  \
-     .num = (n),                                                                                   \
-     .when = (w)}
+/* The members of a row that changes the objects at p (member mem) of the
+ * kinds k of method m with fn, writing t or n, where w says (NULL: all). */
+#define SHAPE_FIELDS(b, k, m, fn, p, mem, t, n, w)                                                 \
+    .bug = RS_BUG_##b, .kinds = (k), .method = (m), .apply = (fn), .path = (p), .key = (mem),      \
+    .text = (t), .num = (n), .when = (w)
+#define SHAPE_IF(b, k, m, fn, p, mem, t, n, w) {SHAPE_FIELDS(b, k, m, fn, p, mem, t, n, w)}
 /* An error of the request answered (m) that says w ("message=...") or is
  * sent for the reason r, with the code c and, given t, the message t. */
 #define SHAPE_ERROR(b, m, c, t, w, r)                                                              \
@@ -410,15 +406,7 @@ static int fault_many_values(mc_refserver_t *rs, json_object *msg, const rs_shap
      .num = (c),                                                                                   \
      .when = (w),                                                                                  \
      .reason = (r)}
-#define SHAPE_TO(b, k, m, fn, p, mem, t, n)                                                        \
-    {.bug = RS_BUG_##b,                                                                            \
-     .kinds = (k),                                                                                 \
-     .method = (m),                                                                                \
-     .apply = (fn),                                                                                \
-     .path = (p),                                                                                  \
-     .key = (mem),                                                                                 \
-     .text = (t),                                                                                  \
-     .num = (n)}
+#define SHAPE_TO(b, k, m, fn, p, mem, t, n) {SHAPE_FIELDS(b, k, m, fn, p, mem, t, n, NULL)}
 #define RESULT RS_OUT_RESULT
 #define ERROR RS_OUT_ERROR
 #define NOTIFY RS_OUT_NOTIFY
@@ -426,16 +414,7 @@ static int fault_many_values(mc_refserver_t *rs, json_object *msg, const rs_shap
 #define BODY RS_OUT_BODY
 /* A SHAPE_IF row that applies from the version v on. */
 #define SHAPE_SINCE(v, b, k, m, fn, p, mem, t, n, w)                                               \
-    {.bug = RS_BUG_##b,                                                                            \
-     .kinds = (k),                                                                                 \
-     .method = (m),                                                                                \
-     .apply = (fn),                                                                                \
-     .path = (p),                                                                                  \
-     .key = (mem),                                                                                 \
-     .text = (t),                                                                                  \
-     .num = (n),                                                                                   \
-     .when = (w),                                                                                  \
-     .since = (v)}
+    {SHAPE_FIELDS(b, k, m, fn, p, mem, t, n, w), .since = (v)}
 /* A tools/list item of a fixture tool (one that tools.c lists itself). */
 #define FIXTURE_TOOL "!execution&!name=" RS_TASKREQ_TOOL
 /* test_header_param's inputSchema with one more, array parameter whose items
